@@ -1,0 +1,52 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, Length } from 'class-validator';
+
+import { ApiError } from '../common/errors';
+import { success } from '../common/envelope';
+import { AccountsRepository, Principal } from './accounts.repository';
+import { CurrentPrincipal, RequiresRole } from './auth.decorators';
+import { Role, ROLES } from './roles';
+
+class CreateApiKeyDto {
+  @IsString()
+  @Length(1, 100)
+  label!: string;
+
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayUnique()
+  @IsIn(ROLES, { each: true })
+  roles!: Role[];
+}
+
+/** An account's own keys, for its admins. Creating accounts is an operator task: see the admin CLI. */
+@ApiTags('api keys')
+@ApiBearerAuth()
+@Controller('api-keys')
+@RequiresRole('admin')
+export class ApiKeysController {
+  constructor(@Inject(AccountsRepository) private readonly accounts: AccountsRepository) {}
+
+  @Get()
+  @ApiOperation({ summary: "List the account's API keys (secrets are never shown again)" })
+  async list(@CurrentPrincipal() principal: Principal) {
+    return success({ object: 'list', data: await this.accounts.listApiKeys(principal.accountId), has_more: false });
+  }
+
+  @Post()
+  @ApiOperation({ summary: 'Create an API key; its secret is in this response only' })
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto) {
+    const { key, secret } = await this.accounts.createApiKey({ accountId: principal.accountId, ...body });
+    return success({ ...key, secret });
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Revoke an API key at once' })
+  async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    const key = await this.accounts.revokeApiKey(id, principal.accountId);
+    if (!key) throw ApiError.notFound('No active API key with this id exists in your account.');
+    return success(key);
+  }
+}

@@ -1,0 +1,27 @@
+import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+
+import { ContextualRequest } from '../common/request-context';
+import { Principal } from './accounts.repository';
+import { Role } from './roles';
+
+export const REQUIRED_ROLE = Symbol('requiredRole');
+export const PUBLIC_ROUTE = Symbol('publicRoute');
+export const LOOPBACK_TRUSTED = Symbol('loopbackTrusted');
+
+/** The role a route needs; routes without it need any valid key. */
+export const RequiresRole = (role: Role) => SetMetadata(REQUIRED_ROLE, role);
+
+/** For documentation only: everything holding account data requires a key. */
+export const PublicRoute = () => SetMetadata(PUBLIC_ROUTE, true);
+
+/**
+ * Temporal Web in local mode has no login and so cannot send a key; with CODEC_TRUST_LOOPBACK the
+ * route also serves a browser on this machine. Off by default outside local mode.
+ */
+export const LoopbackTrusted = () => SetMetadata(LOOPBACK_TRUSTED, true);
+
+export const CurrentPrincipal = createParamDecorator((_data: unknown, ctx: ExecutionContext): Principal => {
+  const principal = ctx.switchToHttp().getRequest<ContextualRequest>().context.principal;
+  if (!principal) throw new Error('CurrentPrincipal used on a route without authentication');
+  return principal;
+});

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import type { Logger } from 'pino';
+
+import { AccountsRepository } from './auth/accounts.repository';
+import type { AppConfig, EncryptionSettings } from './config/config';
+import { Database, openDatabase } from './storage/database';
+import { migrate } from './storage/migrations';
+
+export const DEV_ACCOUNT_NAME = 'Development account';
+
+/** Opens the configured database (PostgreSQL, else PGlite in the data folder) and migrates it. */
+export async function openStorage(config: AppConfig, logger: Logger): Promise<Database> {
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: path.join(config.dataDir, 'pglite'),
+  });
+  const applied = await migrate(db);
+  logger.info({ engine: db.engine, migrations_applied: applied }, 'database ready');
+  return db;
+}
+
+/**
+ * Local mode keeps its payload key in the data folder, so a restart reads the cases it wrote.
+ * Written once with owner-only permissions; PAYLOAD_ENCRYPTION_KEYS overrides it.
+ */
+export function localEncryption(config: AppConfig): EncryptionSettings {
+  if (config.encryption) return config.encryption;
+  const file = path.join(config.dataDir, 'payload-encryption-key.json');
+  if (!existsSync(file)) {
+    mkdirSync(config.dataDir, { recursive: true });
+    const created = { keyId: `local-${Date.now()}`, key: randomBytes(32).toString('base64') };
+    writeFileSync(file, JSON.stringify(created), { mode: 0o600 });
+  }
+  const { keyId, key } = JSON.parse(readFileSync(file, 'utf8')) as { keyId: string; key: string };
+  return { keys: new Map([[keyId, Buffer.from(key, 'base64')]]), currentKeyId: keyId };
+}
+
+/**
+ * The development account and its admin key. The key is DEV_API_KEY when set; otherwise one is
+ * generated on first start and kept in the data folder so every start can print it.
+ */
+export async function ensureDevAccount(
+  db: Database,
+  config: AppConfig,
+): Promise<{ accountId: string; apiKey: string }> {
+  const accounts = new AccountsRepository(db);
+  const keyFile = path.join(config.dataDir, 'dev-api-key');
+  let apiKey = config.devApiKey;
+  if (!apiKey && existsSync(keyFile)) apiKey = readFileSync(keyFile, 'utf8').trim();
+
+  const existing = apiKey ? await accounts.findActiveKeyBySecret(apiKey) : undefined;
+  if (existing) return { accountId: existing.accountId, apiKey: apiKey! };
+
+  const account =
+    (await accounts.listAccounts()).find((candidate) => candidate.name === DEV_ACCOUNT_NAME) ??
+    (await accounts.createAccount(DEV_ACCOUNT_NAME));
+  const created = await accounts.createApiKey({
+    accountId: account.id,
+    roles: ['admin'],
+    label: 'development key',
+    secret: apiKey,
+  });
+  if (!config.devApiKey) {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(keyFile, created.secret, { mode: 0o600 });
+  }
+  return { accountId: account.id, apiKey: created.secret };
+}
+
+/** Sends the Temporal SDK's own log lines into our JSON log instead of its plain-text console. */
+export function installTemporalRuntime(logger: Logger): void {
+  Runtime.install({
+    logger: new DefaultLogger('WARN', (entry) =>
+      logger[entry.level === 'ERROR' ? 'error' : 'warn']({ component: 'temporal-sdk', ...safeMeta(entry.meta) }, entry.message),
+    ),
+  });
+}
+
+/** The SDK's metadata names workflows and ids, never payloads; anything else is dropped. */
+function safeMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const key of ['sdkComponent', 'taskQueue', 'namespace', 'workflowType', 'workflowId', 'runId', 'activityType', 'attempt']) {
+    if (meta?.[key] !== undefined) kept[key] = meta[key];
+  }
+  return kept;
+}

@@ -1,0 +1,57 @@
+/**
+ * The one error taxonomy of the service. Activities, services and the HTTP edge all speak these
+ * codes; the global filter turns them into the contract's error body with the matching status.
+ */
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  validation_error: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  invalid_state: 409,
+  idempotency_conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  field: string;
+  issue: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  get httpStatus(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  static notFound(what = 'The requested resource does not exist.'): ApiError {
+    return new ApiError('not_found', what);
+  }
+
+  static unauthorized(): ApiError {
+    return new ApiError(
+      'unauthorized',
+      'A valid API key is required: send the header "Authorization: Bearer <API key>".',
+    );
+  }
+
+  static forbidden(role: string): ApiError {
+    return new ApiError('forbidden', `This API key lacks the "${role}" role needed for this request.`);
+  }
+}

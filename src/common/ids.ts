@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+
+/** Every public id is a type prefix and an opaque token: sortable by creation time, carrying no PHI. */
+export const ID_PREFIXES = {
+  account: 'acct',
+  apiKey: 'key',
+  request: 'req',
+  benefitVerification: 'bv',
+  priorAuthorization: 'pa',
+  clinicalEligibility: 'ce',
+  patientEnrollment: 'pe',
+  supportProgram: 'prog',
+  webhookEndpoint: 'wh',
+  event: 'evt',
+  delivery: 'whd',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+const CROCKFORD_BASE32 = '0123456789abcdefghjkmnpqrstvwxyz';
+
+function encodeBase32(bytes: Buffer): string {
+  let bits = 0;
+  let value = 0;
+  let output = '';
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      output += CROCKFORD_BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) output += CROCKFORD_BASE32[(value << (5 - bits)) & 31];
+  return output;
+}
+
+/** 48 bits of milliseconds then 80 random bits, ULID-style, so ids sort by creation time. */
+export function newId(kind: IdKind, now = Date.now()): string {
+  const token = Buffer.alloc(16);
+  token.writeUIntBE(now, 0, 6);
+  randomBytes(10).copy(token, 6);
+  return `${ID_PREFIXES[kind]}_${encodeBase32(token)}`;
+}
+
+export function hasIdPrefix(kind: IdKind, id: string): boolean {
+  return new RegExp(`^${ID_PREFIXES[kind]}_[0-9a-z]{26}$`).test(id);
+}

@@ -1,0 +1,33 @@
+import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+
+/**
+ * The one validation step of the service: strict (unknown fields are errors, so typos surface),
+ * and every violation reported with its full field path in a single 400.
+ */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors) => new BadRequestException(flatten(errors)),
+  });
+}
+
+function flatten(errors: ValidationError[], parentPath = ''): string[] {
+  return errors.flatMap((error) => {
+    const field = /^\d+$/.test(error.property)
+      ? `${parentPath}[${error.property}]`
+      : parentPath
+        ? `${parentPath}.${error.property}`
+        : error.property;
+    const own = Object.values(error.constraints ?? {}).map((issue) => `${field}: ${stripPropertyName(issue, error.property)}`);
+    return [...own, ...flatten(error.children ?? [], field)];
+  });
+}
+
+/** class-validator starts messages with the property name; the detail already names the field. */
+function stripPropertyName(issue: string, property: string): string {
+  if (issue.startsWith('property ') && issue.endsWith(' should not exist')) return 'is not a known field';
+  return issue.startsWith(`${property} `) ? issue.slice(property.length + 1) : issue;
+}

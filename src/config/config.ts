@@ -1,0 +1,188 @@
+import * as path from 'node:path';
+
+/** Which process is reading the configuration; local mode embeds the Temporal dev server. */
+export type ProcessMode = 'local' | 'api' | 'worker' | 'admin';
+
+export interface TemporalSettings {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  tls?: {
+    serverName?: string;
+    caCertPath?: string;
+    clientCertPath?: string;
+    clientKeyPath?: string;
+  };
+  apiKey?: string;
+}
+
+export interface EncryptionSettings {
+  /** key id -> 32-byte AES key; every id can decrypt, only `currentKeyId` encrypts. */
+  keys: Map<string, Buffer>;
+  currentKeyId: string;
+}
+
+export interface AppConfig {
+  mode: ProcessMode;
+  production: boolean;
+  http: { host: string; port: number; maxBodyBytes: number };
+  dataDir: string;
+  databaseUrl?: string;
+  temporal: TemporalSettings;
+  localTemporal: { port: number; uiPort: number };
+  /** Absent in local mode until the launcher generates or loads the data folder's key. */
+  encryption?: EncryptionSettings;
+  devApiKey?: string;
+  rateLimit: { perSecond: number; burst: number };
+  codec: { corsOrigins: string[]; trustLoopback: boolean };
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * Parses the environment into one typed configuration, reporting every bad key at once so an
+ * operator fixes a deployment in one pass instead of one restart per mistake.
+ */
+export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig {
+  const problems: string[] = [];
+
+  const integer = (key: string, fallback: number, min: number, max: number): number => {
+    const raw = env[key];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${key} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const flag = (key: string, fallback: boolean): boolean => {
+    const raw = env[key];
+    if (raw === undefined || raw === '') return fallback;
+    if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+    problems.push(`${key} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+  const text = (key: string): string | undefined => {
+    const raw = env[key]?.trim();
+    return raw ? raw : undefined;
+  };
+
+  const nodeEnv = text('NODE_ENV') ?? (mode === 'local' ? 'development' : 'production');
+  const production = nodeEnv === 'production';
+
+  const databaseUrl = text('DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  if (!databaseUrl && production && (mode === 'api' || mode === 'worker')) {
+    problems.push('DATABASE_URL is required in production: the embedded database is for local mode only');
+  }
+
+  const temporalAddress = text('TEMPORAL_ADDRESS');
+  if (!temporalAddress && production && (mode === 'api' || mode === 'worker')) {
+    problems.push('TEMPORAL_ADDRESS is required in production (host:port of the Temporal frontend)');
+  }
+  const localTemporal = {
+    port: integer('TEMPORAL_DEV_PORT', 7233, 1, 65535),
+    uiPort: integer('TEMPORAL_UI_PORT', 8233, 1, 65535),
+  };
+
+  const useTls = flag('TEMPORAL_TLS', false);
+  const tlsPaths = {
+    serverName: text('TEMPORAL_TLS_SERVER_NAME'),
+    caCertPath: text('TEMPORAL_TLS_CA_PATH'),
+    clientCertPath: text('TEMPORAL_TLS_CERT_PATH'),
+    clientKeyPath: text('TEMPORAL_TLS_KEY_PATH'),
+  };
+  if (Boolean(tlsPaths.clientCertPath) !== Boolean(tlsPaths.clientKeyPath)) {
+    problems.push('TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH must be set together (mTLS)');
+  }
+  const temporalApiKey = text('TEMPORAL_API_KEY');
+
+  const encryption = parseEncryptionKeys(env, problems);
+  if (!encryption && mode !== 'local') {
+    problems.push(
+      'PAYLOAD_ENCRYPTION_KEYS is required outside local mode: "keyId:base64Key[,keyId:base64Key]" ' +
+        'with 32-byte keys (generate one with `openssl rand -base64 32`)',
+    );
+  }
+
+  const devApiKey = text('DEV_API_KEY');
+  if (devApiKey && devApiKey.length < 32) problems.push('DEV_API_KEY must be at least 32 characters long');
+
+  const logLevel = text('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const config: AppConfig = {
+    mode,
+    production,
+    http: {
+      host: text('HOST') ?? '0.0.0.0',
+      port: integer('PORT', 3000, 0, 65535),
+      maxBodyBytes: integer('MAX_BODY_BYTES', 25 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    },
+    dataDir: path.resolve(text('DATA_DIR') ?? 'data'),
+    databaseUrl,
+    temporal: {
+      address: temporalAddress ?? `127.0.0.1:${localTemporal.port}`,
+      namespace: text('TEMPORAL_NAMESPACE') ?? 'default',
+      taskQueue: text('TEMPORAL_TASK_QUEUE') ?? 'healthcare-access',
+      tls: useTls || tlsPaths.clientCertPath || temporalApiKey ? tlsPaths : undefined,
+      apiKey: temporalApiKey,
+    },
+    localTemporal,
+    encryption,
+    devApiKey,
+    rateLimit: {
+      perSecond: integer('RATE_LIMIT_PER_SECOND', 50, 1, 100_000),
+      burst: integer('RATE_LIMIT_BURST', 100, 1, 100_000),
+    },
+    codec: {
+      corsOrigins: (text('CODEC_CORS_ORIGINS') ?? (mode === 'local' ? `http://localhost:${localTemporal.uiPort}` : ''))
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+      trustLoopback: flag('CODEC_TRUST_LOOPBACK', mode === 'local'),
+    },
+    logLevel,
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function parseEncryptionKeys(env: Env, problems: string[]): EncryptionSettings | undefined {
+  const raw = env.PAYLOAD_ENCRYPTION_KEYS?.trim();
+  if (!raw) return undefined;
+  const keys = new Map<string, Buffer>();
+  for (const entry of raw.split(',')) {
+    const separator = entry.indexOf(':');
+    const keyId = entry.slice(0, separator).trim();
+    const key = Buffer.from(entry.slice(separator + 1).trim(), 'base64');
+    if (separator <= 0 || !/^[A-Za-z0-9_.-]{1,64}$/.test(keyId)) {
+      problems.push('PAYLOAD_ENCRYPTION_KEYS entries must look like "keyId:base64Key"');
+      continue;
+    }
+    if (key.length !== 32) {
+      problems.push(`PAYLOAD_ENCRYPTION_KEYS key "${keyId}" must decode to 32 bytes (AES-256)`);
+      continue;
+    }
+    keys.set(keyId, key);
+  }
+  const currentKeyId = env.PAYLOAD_ENCRYPTION_KEY_ID?.trim() || [...keys.keys()][0];
+  if (keys.size > 0 && (!currentKeyId || !keys.has(currentKeyId))) {
+    problems.push('PAYLOAD_ENCRYPTION_KEY_ID must name one of the PAYLOAD_ENCRYPTION_KEYS');
+  }
+  return keys.size > 0 && currentKeyId ? { keys, currentKeyId } : undefined;
+}

@@ -1,0 +1,31 @@
+import { createApp } from './app/create-app';
+import { ensureDevAccount, openStorage } from './bootstrap';
+import { loadConfig } from './config/config';
+import { createLogger } from './common/logger';
+import { connectClient } from './temporal/temporal-connection';
+
+/** Scale mode API process: stateless, any number of replicas behind a load balancer. */
+async function main(): Promise<void> {
+  const config = loadConfig('api');
+  const logger = createLogger(config.logLevel, { process: 'api' });
+  const db = await openStorage(config, logger);
+  if (config.devApiKey) await ensureDevAccount(db, config);
+  const temporalClient = await connectClient(config.temporal, config.encryption!);
+  const app = await createApp({ config, db, temporalClient, logger });
+  await app.listen(config.http.port, config.http.host);
+  logger.info({ port: config.http.port, temporal: config.temporal.address }, 'API listening');
+
+  const stop = async () => {
+    await app.close();
+    await temporalClient.connection.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+import { installTemporalRuntime, openStorage } from './bootstrap';
+import { loadConfig } from './config/config';
+import { createLogger } from './common/logger';
+import { connectClient, connectWorkerConnection, registerSearchAttributes } from './temporal/temporal-connection';
+import { createWorker } from './worker/worker';
+
+/**
+ * Scale mode worker process; run as many as the load needs. The Temporal runtime stops the worker
+ * gracefully on SIGINT and SIGTERM, letting running activities finish.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig('worker');
+  const logger = createLogger(config.logLevel, { process: 'worker' });
+  installTemporalRuntime(logger);
+  const db = await openStorage(config, logger);
+  const client = await connectClient(config.temporal, config.encryption!);
+  await registerSearchAttributes(client, logger);
+  const connection = await connectWorkerConnection(config.temporal);
+  const worker = await createWorker({ config, connection, logger });
+  try {
+    await worker.run();
+  } finally {
+    await connection.close();
+    await client.connection.close();
+    await db.close();
+  }
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+});

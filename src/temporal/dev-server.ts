@@ -1,0 +1,122 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+
+import { Connection } from '@temporalio/client';
+
+import { CUSTOM_SEARCH_ATTRIBUTES } from './search-attributes';
+
+export interface DevServerOptions {
+  binary: string;
+  port: number;
+  /** Omit for a headless server (tests). */
+  ui?: { port: number; codecEndpoint: string };
+  dbFile: string;
+  namespace: string;
+  logFile: string;
+  readyTimeoutMs?: number;
+}
+
+export interface DevServer {
+  address: string;
+  uiUrl?: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `temporal server start-dev` with our search attributes registered and waits until its
+ * namespace answers. We poll instead of trusting a fixed start-up delay: on two busy cores the
+ * server can take well over the few seconds the SDK's test helper allows.
+ */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  mkdirSync(path.dirname(options.dbFile), { recursive: true });
+  mkdirSync(path.dirname(options.logFile), { recursive: true });
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
+    '--http-port',
+    String(await freePort()),
+    '--metrics-port',
+    String(await freePort()),
+    '--db-filename',
+    options.dbFile,
+    '--namespace',
+    options.namespace,
+    '--log-format',
+    'json',
+    '--log-level',
+    'warn',
+    ...Object.entries(CUSTOM_SEARCH_ATTRIBUTES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    ...(options.ui
+      ? ['--ui-port', String(options.ui.port), '--ui-codec-endpoint', options.ui.codecEndpoint]
+      : ['--headless']),
+  ];
+  const log = createWriteStream(options.logFile, { flags: 'a' });
+  const child = spawn(options.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+
+  const address = `127.0.0.1:${options.port}`;
+  try {
+    await waitUntilReady(child, address, options.namespace, options.readyTimeoutMs ?? 60_000);
+  } catch (error) {
+    await stopProcess(child);
+    throw new Error(`${(error as Error).message} (server log: ${options.logFile})`);
+  }
+  return {
+    address,
+    uiUrl: options.ui ? `http://localhost:${options.ui.port}` : undefined,
+    stop: () => stopProcess(child).finally(() => log.end()),
+  };
+}
+
+async function waitUntilReady(child: ChildProcess, address: string, namespace: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error('The Temporal dev server exited during start-up');
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace });
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error(`The Temporal dev server did not answer on ${address} within ${timeoutMs} ms`);
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const forceKill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(forceKill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** A port the OS just handed out; it stays free for the moment between this call and its use. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

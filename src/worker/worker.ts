@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+
+import { NativeConnection, Worker } from '@temporalio/worker';
+import type { Logger } from 'pino';
+
+import { createActivities } from '../../activities';
+import type { AppConfig } from '../config/config';
+import { projectRoot } from '../config/project-root';
+import { dataConverter } from '../temporal/temporal-connection';
+
+/** Built by `npm run build`; the production worker loads it instead of bundling at every start. */
+export const WORKFLOW_BUNDLE_PATH = path.join(projectRoot(), 'dist', 'workflow-bundle.js');
+
+export interface WorkerOptions {
+  config: AppConfig;
+  connection: NativeConnection;
+  logger: Logger;
+  /** Overrides the task queue (tests give each suite its own). */
+  taskQueue?: string;
+  /** Overrides the workflow code (tests). */
+  workflowsPath?: string;
+}
+
+export async function createWorker(options: WorkerOptions): Promise<Worker> {
+  const { config, connection } = options;
+  const workflowSource = options.workflowsPath
+    ? { workflowsPath: options.workflowsPath }
+    : existsSync(WORKFLOW_BUNDLE_PATH)
+      ? { workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH } }
+      : { workflowsPath: require.resolve('../../workflows') };
+  options.logger.info(
+    { task_queue: options.taskQueue ?? config.temporal.taskQueue, prebuilt_bundle: 'workflowBundle' in workflowSource },
+    'starting worker',
+  );
+  return Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: options.taskQueue ?? config.temporal.taskQueue,
+    ...workflowSource,
+    activities: createActivities({}),
+    dataConverter: dataConverter(config.encryption!),
+  });
+}
