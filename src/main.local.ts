@@ -65,7 +65,8 @@ async function main(): Promise<void> {
     const worker = await createWorker({ config: runtimeConfig, connection: workerConnection, logger });
     const workerRun = worker.run();
     cleanups.push(async () => {
-      worker.shutdown();
+      // The Temporal runtime may already be stopping the worker on the same signal.
+      if (worker.getState() === 'RUNNING') worker.shutdown();
       await workerRun;
     });
 

@@ -48,7 +48,6 @@ export async function createApp(deps: AppDependencies): Promise<INestApplication
   // Documentation carries no account data, and a browser cannot attach a bearer key to a page load.
   SwaggerModule.setup('docs', app, openApi, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
 
-  app.enableShutdownHooks();
   await app.init();
   return app;
 }

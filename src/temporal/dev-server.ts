@@ -30,6 +30,12 @@ export interface DevServer {
  * server can take well over the few seconds the SDK's test helper allows.
  */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  for (const port of [options.port, options.ui?.port]) {
+    // Otherwise we would quietly talk to whatever already listens there, with another database.
+    if (port !== undefined && !(await isPortFree(port))) {
+      throw new Error(`Port ${port} is already in use; stop what holds it or choose other ports (TEMPORAL_DEV_PORT, TEMPORAL_UI_PORT).`);
+    }
+  }
   mkdirSync(path.dirname(options.dbFile), { recursive: true });
   mkdirSync(path.dirname(options.logFile), { recursive: true });
   const args = [
@@ -118,5 +124,13 @@ export function freePort(): Promise<number> {
       const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });
+  });
+}
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
