@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+
+import { INestApplication } from '@nestjs/common';
+import { Client } from '@temporalio/client';
+import pino from 'pino';
+import request from 'supertest';
+
+import { createApp } from '../../src/app/create-app';
+import { AccountsRepository } from '../../src/auth/accounts.repository';
+import { Role } from '../../src/auth/roles';
+import { AppConfig, loadConfig } from '../../src/config/config';
+import { Database, openDatabase } from '../../src/storage/database';
+import { migrate } from '../../src/storage/migrations';
+import { connectClient } from '../../src/temporal/temporal-connection';
+import { testEnvironment } from '../harness/environment';
+
+export function randomEncryptionKeys(keyId = 'test-key'): string {
+  return `${keyId}:${randomBytes(32).toString('base64')}`;
+}
+
+/** A scale-mode configuration pointed at this run's dev server, with a fresh encryption key. */
+export function testConfig(env: Record<string, string> = {}): AppConfig {
+  const { temporalAddress, namespace } = testEnvironment();
+  return loadConfig('api', {
+    NODE_ENV: 'test',
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_NAMESPACE: namespace,
+    PAYLOAD_ENCRYPTION_KEYS: randomEncryptionKeys(),
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
+export interface TestAccount {
+  accountId: string;
+  keys: Record<Role, string>;
+}
+
+export interface TestApp {
+  app: INestApplication;
+  http: () => ReturnType<typeof request>;
+  db: Database;
+  accounts: AccountsRepository;
+  temporalClient: Client;
+  config: AppConfig;
+  /** A fresh account with one key per role. */
+  createAccount(name?: string): Promise<TestAccount>;
+  close(): Promise<void>;
+}
+
+/** The real Nest app on an in-memory PGlite and this run's Temporal server. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = testConfig(env);
+  const db = await openDatabase({ pgliteDir: 'memory://' });
+  await migrate(db);
+  const temporalClient = await connectClient(config.temporal, config.encryption!);
+  const app = await createApp({ config, db, temporalClient, logger: pino({ level: 'silent' }) });
+  const accounts = new AccountsRepository(db);
+  return {
+    app,
+    http: () => request(app.getHttpServer()),
+    db,
+    accounts,
+    temporalClient,
+    config,
+    async createAccount(name = 'Test clinic') {
+      const account = await accounts.createAccount(name);
+      const keys = {} as Record<Role, string>;
+      for (const role of ['provider', 'reviewer', 'admin'] as const) {
+        keys[role] = (await accounts.createApiKey({ accountId: account.id, roles: [role], label: role })).secret;
+      }
+      return { accountId: account.id, keys };
+    },
+    async close() {
+      await app.close();
+      await temporalClient.connection.close();
+      await db.close();
+    },
+  };
+}
+
+export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+/** Polls until `check` returns a value, failing after `timeoutMs`: tests never sleep blindly. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`Condition not met within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
+}
