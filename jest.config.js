@@ -6,6 +6,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   // Type checking is `npm run check`'s job; transpiling alone keeps the suite fast on two cores.
   transform: { '^.+\\.ts$': 'ts-jest' },
+  setupFiles: ['<rootDir>/test/harness/quiet-temporal-runtime.ts'],
   globalSetup: '<rootDir>/test/harness/global-setup.ts',
   globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
   testTimeout: 90_000,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger, LogEntry, Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
 
 import { AccountsRepository } from './auth/accounts.repository';
@@ -73,18 +73,30 @@ export async function ensureDevAccount(
 
 /** Sends the Temporal SDK's own log lines into our JSON log instead of its plain-text console. */
 export function installTemporalRuntime(logger: Logger): void {
-  Runtime.install({
-    logger: new DefaultLogger('WARN', (entry) =>
-      logger[entry.level === 'ERROR' ? 'error' : 'warn']({ component: 'temporal-sdk', ...safeMeta(entry.meta) }, entry.message),
-    ),
-  });
+  Runtime.install({ logger: new DefaultLogger('WARN', forwardTemporalLog(logger)) });
 }
 
-/** The SDK's metadata names workflows and ids, never payloads; anything else is dropped. */
-function safeMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> {
-  const kept: Record<string, unknown> = {};
-  for (const key of ['sdkComponent', 'taskQueue', 'namespace', 'workflowType', 'workflowId', 'runId', 'activityType', 'attempt']) {
-    if (meta?.[key] !== undefined) kept[key] = meta[key];
-  }
-  return kept;
+/** Metadata keys of SDK log entries that name things (ids, types) and never carry case data. */
+const SAFE_SDK_LOG_KEYS = [
+  'sdkComponent',
+  'taskQueue',
+  'namespace',
+  'workflowType',
+  'workflowId',
+  'runId',
+  'activityType',
+  'attempt',
+];
+
+/**
+ * The SDK attaches the failed workflow's or activity's error to its entries, and error messages can
+ * quote patient data, so only the whitelisted metadata and the SDK's own fixed message pass.
+ */
+export function forwardTemporalLog(logger: Logger): (entry: LogEntry) => void {
+  return (entry) => {
+    const kept: Record<string, unknown> = { component: 'temporal-sdk' };
+    for (const key of SAFE_SDK_LOG_KEYS) if (entry.meta?.[key] !== undefined) kept[key] = entry.meta[key];
+    if (entry.meta?.error instanceof Error) kept.err_name = entry.meta.error.name;
+    logger[entry.level === 'ERROR' ? 'error' : 'warn'](kept, entry.message);
+  };
 }

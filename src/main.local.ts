@@ -9,7 +9,11 @@ import { loadConfig } from './config/config';
 import { projectRoot } from './config/project-root';
 import { createLogger } from './common/logger';
 import { DevServer, startDevServer } from './temporal/dev-server';
-import { connectClient, connectWorkerConnection, registerSearchAttributes } from './temporal/temporal-connection';
+import {
+  connectClient,
+  connectWorkerConnection,
+  registerSearchAttributes,
+} from './temporal/temporal-connection';
 import { createWorker } from './worker/worker';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -43,7 +47,10 @@ async function main(): Promise<void> {
       devServer = await startDevServer({
         binary,
         port: config.localTemporal.port,
-        ui: { port: config.localTemporal.uiPort, codecEndpoint: `http://localhost:${config.http.port}/codec` },
+        ui: {
+          port: config.localTemporal.uiPort,
+          codecEndpoint: `http://localhost:${config.http.port}/codec`,
+        },
         dbFile: path.join(config.dataDir, 'temporal.db'),
         namespace: config.temporal.namespace,
         logFile: path.join(config.dataDir, 'temporal-server.log'),
@@ -81,11 +88,17 @@ async function main(): Promise<void> {
       dataDir: config.dataDir,
     });
     workerRun.catch((error) => {
-      logger.error({ err_name: (error as Error).name, stack: (error as Error).stack }, 'worker stopped unexpectedly');
+      logger.error(
+        { err_name: (error as Error).name, stack: (error as Error).stack },
+        'worker stopped unexpectedly',
+      );
       void shutdown(1);
     });
   } catch (error) {
-    logger.fatal({ err_name: (error as Error).name, message: (error as Error).message }, 'local start failed');
+    logger.fatal(
+      { err_name: (error as Error).name, message: (error as Error).message },
+      'local start failed',
+    );
     await shutdown(1);
   }
 }
@@ -113,7 +126,12 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function printBanner(info: { apiUrl: string; temporalWebUrl: string; apiKey: string; dataDir: string }): void {
+function printBanner(info: {
+  apiUrl: string;
+  temporalWebUrl: string;
+  apiKey: string;
+  dataDir: string;
+}): void {
   process.stdout.write(
     [
       '',

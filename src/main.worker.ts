@@ -1,7 +1,11 @@
 import { installTemporalRuntime, openStorage } from './bootstrap';
 import { loadConfig } from './config/config';
 import { createLogger } from './common/logger';
-import { connectClient, connectWorkerConnection, registerSearchAttributes } from './temporal/temporal-connection';
+import {
+  connectClient,
+  connectWorkerConnection,
+  registerSearchAttributes,
+} from './temporal/temporal-connection';
 import { createWorker } from './worker/worker';
 
 /**

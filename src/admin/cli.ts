@@ -60,7 +60,11 @@ async function main(argv: string[]): Promise<number> {
           return role as Role;
         });
         if (roles.length === 0) throw new UsageError('Give at least one --role');
-        const { key, secret } = await accounts.createApiKey({ accountId, roles, label: values.label ?? 'cli key' });
+        const { key, secret } = await accounts.createApiKey({
+          accountId,
+          roles,
+          label: values.label ?? 'cli key',
+        });
         print({ ...key, secret });
         process.stderr.write('Store the secret now: it is not shown again.\n');
         return 0;

@@ -28,7 +28,8 @@ export async function createApp(deps: AppDependencies): Promise<INestApplication
   app.use(express.json({ limit: config.http.maxBodyBytes, type: 'application/json', strict: true }));
   app.use(translateBodyParserErrors);
 
-  const router = () => (app.getHttpAdapter().getInstance() as unknown as { router: { stack: ExpressLayer[] } }).router;
+  const router = () =>
+    (app.getHttpAdapter().getInstance() as unknown as { router: { stack: ExpressLayer[] } }).router;
   app.useGlobalFilters(new ErrorFilter(deps.logger, (path) => allowedMethods(router().stack, path)));
   app.useGlobalPipes(createValidationPipe());
 
@@ -46,7 +47,10 @@ export async function createApp(deps: AppDependencies): Promise<INestApplication
       .build(),
   );
   // Documentation carries no account data, and a browser cannot attach a bearer key to a page load.
-  SwaggerModule.setup('docs', app, openApi, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  SwaggerModule.setup('docs', app, openApi, {
+    jsonDocumentUrl: 'openapi.json',
+    yamlDocumentUrl: 'openapi.yaml',
+  });
 
   await app.init();
   return app;

@@ -40,9 +40,10 @@ export class AccountsRepository {
   }
 
   async findAccount(accountId: string): Promise<Account | undefined> {
-    const [account] = await this.db.query<Account>('SELECT id, name, created_at FROM accounts WHERE id = $1', [
-      accountId,
-    ]);
+    const [account] = await this.db.query<Account>(
+      'SELECT id, name, created_at FROM accounts WHERE id = $1',
+      [accountId],
+    );
     return account;
   }
 

@@ -31,7 +31,11 @@ export class ApiKeysController {
   @Get()
   @ApiOperation({ summary: "List the account's API keys (secrets are never shown again)" })
   async list(@CurrentPrincipal() principal: Principal) {
-    return success({ object: 'list', data: await this.accounts.listApiKeys(principal.accountId), has_more: false });
+    return success({
+      object: 'list',
+      data: await this.accounts.listApiKeys(principal.accountId),
+      has_more: false,
+    });
   }
 
   @Post()

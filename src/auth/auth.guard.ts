@@ -54,5 +54,7 @@ export class AuthGuard implements CanActivate {
 }
 
 function isLoopback(address: string | undefined): boolean {
-  return address === '::1' || address?.startsWith('127.') === true || address?.startsWith('::ffff:127.') === true;
+  return (
+    address === '::1' || address?.startsWith('127.') === true || address?.startsWith('::ffff:127.') === true
+  );
 }

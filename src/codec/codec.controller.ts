@@ -69,7 +69,10 @@ function fromJson(payload: CodecPayloadDto): Payload {
 function toJson(payload: Payload): CodecPayloadDto {
   return {
     metadata: Object.fromEntries(
-      Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value).toString('base64')]),
+      Object.entries(payload.metadata ?? {}).map(([key, value]) => [
+        key,
+        Buffer.from(value).toString('base64'),
+      ]),
     ),
     data: payload.data ? Buffer.from(payload.data).toString('base64') : undefined,
   };

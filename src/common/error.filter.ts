@@ -50,7 +50,9 @@ export class ErrorFilter implements ExceptionFilter {
     for (const [header, value] of Object.entries(error.headers)) res.setHeader(header, value);
     res
       .status(error.httpStatus)
-      .json(failure({ code: error.code, message: error.message, details: error.details, request_id: requestId }));
+      .json(
+        failure({ code: error.code, message: error.message, details: error.details, request_id: requestId }),
+      );
   }
 
   private toApiError(exception: unknown, req: Request): ApiError {
@@ -66,7 +68,10 @@ export class ErrorFilter implements ExceptionFilter {
     if (isTemporalUnavailable(exception)) {
       return new ApiError('service_unavailable', 'The workflow engine is unreachable; retry shortly.');
     }
-    return new ApiError('internal_error', 'An unexpected error occurred. Quote the request id when contacting support.');
+    return new ApiError(
+      'internal_error',
+      'An unexpected error occurred. Quote the request id when contacting support.',
+    );
   }
 
   private routeMiss(req: Request): ApiError {

@@ -40,9 +40,15 @@ export function requestContextMiddleware(logger: Logger) {
 
 /** JSON only: a body sent as anything else is refused before any parser reads it. */
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
-  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  const hasBody =
+    Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (BODY_METHODS.has(req.method) && hasBody && !req.is('application/json')) {
-    next(new ApiError('unsupported_media_type', 'Request bodies must be JSON: send "Content-Type: application/json".'));
+    next(
+      new ApiError(
+        'unsupported_media_type',
+        'Request bodies must be JSON: send "Content-Type: application/json".',
+      ),
+    );
     return;
   }
   next();

@@ -24,14 +24,21 @@ const REDACTED_PATHS = [
   '*.payloads',
 ];
 
-export function createLogger(level: string, base: Record<string, unknown> = {}): Logger {
-  return pino({
-    level,
-    base: { service: 'healthcare-access-api', ...base },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-  });
+export function createLogger(
+  level: string,
+  base: Record<string, unknown> = {},
+  destination: pino.DestinationStream = pino.destination(1),
+): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'healthcare-access-api', ...base },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    },
+    destination,
+  );
 }
 
 /** Routes Nest's own log lines into the same structured JSON stream. */

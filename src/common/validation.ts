@@ -21,7 +21,9 @@ function flatten(errors: ValidationError[], parentPath = ''): string[] {
       : parentPath
         ? `${parentPath}.${error.property}`
         : error.property;
-    const own = Object.values(error.constraints ?? {}).map((issue) => `${field}: ${stripPropertyName(issue, error.property)}`);
+    const own = Object.values(error.constraints ?? {}).map(
+      (issue) => `${field}: ${stripPropertyName(issue, error.property)}`,
+    );
     return [...own, ...flatten(error.children ?? [], field)];
   });
 }

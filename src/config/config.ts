@@ -111,7 +111,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
   const temporalApiKey = text('TEMPORAL_API_KEY');
 
   const encryption = parseEncryptionKeys(env, problems);
-  if (!encryption && mode !== 'local') {
+  if (!encryption && (mode === 'api' || mode === 'worker')) {
     problems.push(
       'PAYLOAD_ENCRYPTION_KEYS is required outside local mode: "keyId:base64Key[,keyId:base64Key]" ' +
         'with 32-byte keys (generate one with `openssl rand -base64 32`)',
@@ -149,7 +149,9 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
       burst: integer('RATE_LIMIT_BURST', 100, 1, 100_000),
     },
     codec: {
-      corsOrigins: (text('CODEC_CORS_ORIGINS') ?? (mode === 'local' ? `http://localhost:${localTemporal.uiPort}` : ''))
+      corsOrigins: (
+        text('CODEC_CORS_ORIGINS') ?? (mode === 'local' ? `http://localhost:${localTemporal.uiPort}` : '')
+      )
         .split(',')
         .map((origin) => origin.trim())
         .filter(Boolean),

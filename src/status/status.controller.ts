@@ -33,7 +33,12 @@ export class StatusController {
       timed(() => this.temporalClient.workflowService.getSystemInfo({})),
       this.workerHealth(),
     ]);
-    const components: Record<string, ComponentHealth> = { api: { status: 'ok' }, database, temporal: temporalHealth, worker };
+    const components: Record<string, ComponentHealth> = {
+      api: { status: 'ok' },
+      database,
+      temporal: temporalHealth,
+      worker,
+    };
     if (database.status === 'down' || temporalHealth.status === 'down') {
       throw new ApiError(
         'service_unavailable',

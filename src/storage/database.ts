@@ -33,7 +33,8 @@ class PostgresDatabase implements Database {
     try {
       await client.query('BEGIN');
       const result = await work({
-        query: async <Row>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as Row[],
+        query: async <Row>(sql: string, params: unknown[] = []) =>
+          (await client.query(sql, params)).rows as Row[],
       });
       await client.query('COMMIT');
       return result;

@@ -18,7 +18,10 @@ export function readMigrations(directory = MIGRATIONS_DIR): Migration[] {
   return readdirSync(directory)
     .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file))
     .sort()
-    .map((file) => ({ version: file.replace(/\.sql$/, ''), sql: readFileSync(path.join(directory, file), 'utf8') }));
+    .map((file) => ({
+      version: file.replace(/\.sql$/, ''),
+      sql: readFileSync(path.join(directory, file), 'utf8'),
+    }));
 }
 
 /**
@@ -35,7 +38,9 @@ export async function migrate(db: Database, migrations = readMigrations()): Prom
        )`,
     );
     const applied = new Set(
-      (await tx.query<{ version: string }>('SELECT version FROM schema_migrations')).map((row) => row.version),
+      (await tx.query<{ version: string }>('SELECT version FROM schema_migrations')).map(
+        (row) => row.version,
+      ),
     );
     const newlyApplied: string[] = [];
     for (const migration of migrations) {

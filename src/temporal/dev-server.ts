@@ -33,7 +33,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   for (const port of [options.port, options.ui?.port]) {
     // Otherwise we would quietly talk to whatever already listens there, with another database.
     if (port !== undefined && !(await isPortFree(port))) {
-      throw new Error(`Port ${port} is already in use; stop what holds it or choose other ports (TEMPORAL_DEV_PORT, TEMPORAL_UI_PORT).`);
+      throw new Error(
+        `Port ${port} is already in use; stop what holds it or choose other ports (TEMPORAL_DEV_PORT, TEMPORAL_UI_PORT).`,
+      );
     }
   }
   mkdirSync(path.dirname(options.dbFile), { recursive: true });
@@ -57,7 +59,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     'json',
     '--log-level',
     'warn',
-    ...Object.entries(CUSTOM_SEARCH_ATTRIBUTES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    ...Object.entries(CUSTOM_SEARCH_ATTRIBUTES).flatMap(([name, type]) => [
+      '--search-attribute',
+      `${name}=${type}`,
+    ]),
     ...(options.ui
       ? ['--ui-port', String(options.ui.port), '--ui-codec-endpoint', options.ui.codecEndpoint]
       : ['--headless']),

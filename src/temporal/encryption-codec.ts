@@ -39,7 +39,8 @@ export class EncryptionCodec implements PayloadCodec {
       const encoding = payload.metadata?.[METADATA_ENCODING_KEY];
       if (!encoding || decoder.decode(encoding) !== ENCRYPTED_ENCODING) return payload;
       const keyIdBytes = payload.metadata?.[ENCRYPTION_KEY_ID_METADATA];
-      if (!keyIdBytes || !payload.data) throw new ValueError('Encrypted payload is missing its key id or data');
+      if (!keyIdBytes || !payload.data)
+        throw new ValueError('Encrypted payload is missing its key id or data');
       const keyId = decoder.decode(keyIdBytes);
       const key = this.settings.keys.get(keyId);
       if (!key) throw new ValueError(`No payload encryption key with id "${keyId}" is configured`);
@@ -59,5 +60,8 @@ function decrypt(sealed: Uint8Array, key: Buffer): Uint8Array {
   const bytes = Buffer.from(sealed);
   const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES));
   decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-  return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]);
+  return Buffer.concat([
+    decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
+    decipher.final(),
+  ]);
 }

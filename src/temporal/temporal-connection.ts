@@ -27,7 +27,10 @@ function connectionOptions(settings: TemporalSettings): ConnectionOptions & Nati
         serverRootCACertificate: settings.tls.caCertPath ? readFileSync(settings.tls.caCertPath) : undefined,
         clientCertPair:
           settings.tls.clientCertPath && settings.tls.clientKeyPath
-            ? { crt: readFileSync(settings.tls.clientCertPath), key: readFileSync(settings.tls.clientKeyPath) }
+            ? {
+                crt: readFileSync(settings.tls.clientCertPath),
+                key: readFileSync(settings.tls.clientKeyPath),
+              }
             : undefined,
       }
     : undefined;
@@ -40,7 +43,10 @@ function connectionOptions(settings: TemporalSettings): ConnectionOptions & Nati
   };
 }
 
-export async function connectClient(settings: TemporalSettings, encryption: EncryptionSettings): Promise<Client> {
+export async function connectClient(
+  settings: TemporalSettings,
+  encryption: EncryptionSettings,
+): Promise<Client> {
   const connection = await Connection.connect({ ...connectionOptions(settings), connectTimeout: '10s' });
   return new Client({ connection, namespace: settings.namespace, dataConverter: dataConverter(encryption) });
 }
@@ -62,7 +68,9 @@ export async function registerSearchAttributes(client: Client, logger: Logger): 
     ]),
   );
   try {
-    const existing = await client.connection.operatorService.listSearchAttributes({ namespace: client.options.namespace });
+    const existing = await client.connection.operatorService.listSearchAttributes({
+      namespace: client.options.namespace,
+    });
     const missing = Object.fromEntries(
       Object.entries(searchAttributes).filter(([name]) => !(name in (existing.customAttributes ?? {}))),
     );

@@ -30,7 +30,10 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
       ? { workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH } }
       : { workflowsPath: require.resolve('../../workflows') };
   options.logger.info(
-    { task_queue: options.taskQueue ?? config.temporal.taskQueue, prebuilt_bundle: 'workflowBundle' in workflowSource },
+    {
+      task_queue: options.taskQueue ?? config.temporal.taskQueue,
+      prebuilt_bundle: 'workflowBundle' in workflowSource,
+    },
     'starting worker',
   );
   return Worker.create({

@@ -17,12 +17,18 @@ describe('authentication', () => {
   });
 
   it('answers 401 to an unknown key', async () => {
-    const response = await testApp.http().get('/status').set(bearer('hak_thisKeyWasNeverIssuedByTheService000'));
+    const response = await testApp
+      .http()
+      .get('/status')
+      .set(bearer('hak_thisKeyWasNeverIssuedByTheService000'));
     expect(response.status).toBe(401);
   });
 
   it('answers 401 to a malformed Authorization header', async () => {
-    const response = await testApp.http().get('/status').set('Authorization', `Basic ${account.keys.provider}`);
+    const response = await testApp
+      .http()
+      .get('/status')
+      .set('Authorization', `Basic ${account.keys.provider}`);
     expect(response.status).toBe(401);
   });
 

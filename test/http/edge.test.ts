@@ -13,7 +13,11 @@ describe('the HTTP edge', () => {
   it('reports the health of the API, database, Temporal and worker pollers on /status', async () => {
     const response = await testApp.http().get('/status').set(bearer(account.keys.provider));
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ status: 'success', error: null, data: { message: expect.any(String) } });
+    expect(response.body).toMatchObject({
+      status: 'success',
+      error: null,
+      data: { message: expect.any(String) },
+    });
     expect(response.body.data.components).toMatchObject({
       api: { status: 'ok' },
       database: { status: 'ok' },

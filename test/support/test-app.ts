@@ -67,7 +67,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       const account = await accounts.createAccount(name);
       const keys = {} as Record<Role, string>;
       for (const role of ['provider', 'reviewer', 'admin'] as const) {
-        keys[role] = (await accounts.createApiKey({ accountId: account.id, roles: [role], label: role })).secret;
+        keys[role] = (
+          await accounts.createApiKey({ accountId: account.id, roles: [role], label: role })
+        ).secret;
       }
       return { accountId: account.id, keys };
     },

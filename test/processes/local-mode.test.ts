@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { Client, Connection } from '@temporalio/client';
+
+import { loadConfig } from '../../src/config/config';
+import { localEncryption } from '../../src/bootstrap';
+import { freePort } from '../../src/temporal/dev-server';
+import { dataConverter } from '../../src/temporal/temporal-connection';
+import { testEnvironment } from '../harness/environment';
+import { startProcess } from '../support/processes';
+import { eventually } from '../support/test-app';
+
+const DEV_API_KEY = `hak_local_mode_test_${randomUUID().replace(/-/g, '')}`;
+
+function portAcceptsConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('local mode (the start command)', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haa-local-'));
+  let env: Record<string, string>;
+  let ports: { api: number; temporal: number; ui: number };
+
+  beforeAll(async () => {
+    ports = { api: await freePort(), temporal: await freePort(), ui: await freePort() };
+    env = {
+      DATA_DIR: dataDir,
+      PORT: String(ports.api),
+      TEMPORAL_DEV_PORT: String(ports.temporal),
+      TEMPORAL_UI_PORT: String(ports.ui),
+      TEMPORAL_CLI_PATH: testEnvironment().temporalBinary,
+      DEV_API_KEY,
+      LOG_LEVEL: 'warn',
+      TEMPORAL_ADDRESS: '',
+      DATABASE_URL: '',
+      PAYLOAD_ENCRYPTION_KEYS: '',
+    };
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  const api = (route: string, init: RequestInit = {}) =>
+    fetch(`http://127.0.0.1:${ports.api}${route}`, {
+      ...init,
+      headers: {
+        Authorization: `Bearer ${DEV_API_KEY}`,
+        'Content-Type': 'application/json',
+        ...init.headers,
+      },
+    });
+
+  it('starts Temporal, the worker and the API, prints the URLs and key, keeps data across restarts and stops cleanly', async () => {
+    const first = startProcess('main.local.js', env);
+    const banner = await first.waitForOutput(/Temporal Web:\s+(\S+)[\s\S]*Dev API key:\s+(\S+)/);
+    expect(first.output()).toContain(`API:           http://localhost:${ports.api}`);
+    expect(banner[1]).toBe(`http://localhost:${ports.ui}`);
+    expect(banner[2]).toBe(DEV_API_KEY);
+
+    // The worker registers its pollers a moment after the API answers.
+    const status = await eventually(async () => {
+      const body = await (await api('/status')).json();
+      return body.data?.components?.worker?.status === 'ok' ? body : undefined;
+    });
+    expect(status.data.components).toMatchObject({ database: { status: 'ok' }, temporal: { status: 'ok' } });
+
+    const uiSettings = await (await fetch(`http://127.0.0.1:${ports.ui}/api/v1/settings`)).json();
+    expect(uiSettings.Codec.Endpoint).toBe(`http://localhost:${ports.api}/codec`);
+
+    const createdKey = await (
+      await api('/api-keys', { method: 'POST', body: JSON.stringify({ label: 'kept', roles: ['provider'] }) })
+    ).json();
+    const caseId = `persisted-${randomUUID()}`;
+    await withLocalTemporal(ports.temporal, (client) =>
+      client.workflow.start('anyCaseWorkflow', {
+        taskQueue: 'nobody-polls-this',
+        workflowId: caseId,
+        args: [{ note: 'x' }],
+      }),
+    );
+
+    expect(await first.stop('SIGINT')).toBe(0);
+    expect(await portAcceptsConnections(ports.temporal)).toBe(false);
+    expect(await portAcceptsConnections(ports.ui)).toBe(false);
+    expect(await portAcceptsConnections(ports.api)).toBe(false);
+
+    const second = startProcess('main.local.js', env);
+    try {
+      await second.waitForOutput(/Dev API key:/);
+      const withCreatedKey = await api('/status', {
+        headers: { Authorization: `Bearer ${createdKey.data.secret}` },
+      });
+      expect(withCreatedKey.status).toBe(200);
+      const described = await withLocalTemporal(ports.temporal, (client) =>
+        client.workflow.getHandle(caseId).describe(),
+      );
+      expect(described.status.name).toBe('RUNNING');
+    } finally {
+      expect(await second.stop('SIGINT')).toBe(0);
+    }
+  });
+
+  async function withLocalTemporal<T>(port: number, work: (client: Client) => Promise<T>): Promise<T> {
+    const encryption = localEncryption(loadConfig('local', { DATA_DIR: dataDir }));
+    const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
+    try {
+      return await work(new Client({ connection, dataConverter: dataConverter(encryption) }));
+    } finally {
+      await connection.close();
+    }
+  }
+});

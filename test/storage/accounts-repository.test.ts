@@ -1,0 +1,92 @@
+import { AccountsRepository } from '../../src/auth/accounts.repository';
+import { Database, openDatabase } from '../../src/storage/database';
+import { migrate, readMigrations } from '../../src/storage/migrations';
+
+/**
+ * The same tests run on embedded PGlite always and on a real PostgreSQL server whenever
+ * TEST_DATABASE_URL names one (CI starts one), proving the queries are portable.
+ */
+const engines: Array<[string, () => Promise<Database>]> = [
+  ['PGlite', () => openDatabase({ pgliteDir: 'memory://' })],
+];
+if (process.env.TEST_DATABASE_URL) {
+  engines.push(['PostgreSQL', () => openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })]);
+} else {
+  test.todo('accounts repository on PostgreSQL (set TEST_DATABASE_URL to run it; CI does)');
+}
+
+describe.each(engines)('accounts and API keys on %s', (_engine, open) => {
+  let db: Database;
+  let accounts: AccountsRepository;
+
+  beforeAll(async () => {
+    db = await open();
+    await migrate(db);
+    accounts = new AccountsRepository(db);
+  });
+  afterAll(() => db.close());
+
+  it('records every migration once, so a second run applies nothing', async () => {
+    expect(await migrate(db)).toEqual([]);
+    const recorded = await db.query<{ version: string }>(
+      'SELECT version FROM schema_migrations ORDER BY version',
+    );
+    expect(recorded.map((row) => row.version)).toEqual(
+      readMigrations().map((migration) => migration.version),
+    );
+  });
+
+  it('creates accounts with opaque acct_ ids', async () => {
+    const account = await accounts.createAccount('Riverside Infusion Center');
+    expect(account.id).toMatch(/^acct_[0-9a-z]{26}$/);
+    expect(await accounts.findAccount(account.id)).toEqual(account);
+  });
+
+  it('authenticates a key by its secret and returns its account and roles', async () => {
+    const account = await accounts.createAccount('Clinic A');
+    const { key, secret } = await accounts.createApiKey({
+      accountId: account.id,
+      roles: ['provider', 'reviewer'],
+      label: 'x',
+    });
+    expect(await accounts.findActiveKeyBySecret(secret)).toEqual({
+      accountId: account.id,
+      apiKeyId: key.id,
+      roles: ['provider', 'reviewer'],
+    });
+    expect(key.key_hint).toBe(`…${secret.slice(-4)}`);
+  });
+
+  it('stops authenticating a key the moment it is revoked', async () => {
+    const account = await accounts.createAccount('Clinic B');
+    const { key, secret } = await accounts.createApiKey({
+      accountId: account.id,
+      roles: ['provider'],
+      label: 'x',
+    });
+    const revoked = await accounts.revokeApiKey(key.id);
+    expect(revoked?.revoked_at).toEqual(expect.any(String));
+    expect(await accounts.findActiveKeyBySecret(secret)).toBeUndefined();
+    expect(await accounts.revokeApiKey(key.id)).toBeUndefined();
+  });
+
+  it('refuses a role the service does not know', async () => {
+    const account = await accounts.createAccount('Clinic C');
+    await expect(
+      db.query(
+        "INSERT INTO api_keys (id, account_id, key_digest, key_hint, label, roles) VALUES ('key_x', $1, 'd', 'h', 'l', ARRAY['root'])",
+        [account.id],
+      ),
+    ).rejects.toThrow(/api_keys_roles_known/);
+  });
+
+  it('rolls a failed transaction back completely', async () => {
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query("INSERT INTO accounts (id, name) VALUES ('acct_rolled_back', 'Half written')");
+        throw new Error('crash mid-way');
+      }),
+    ).rejects.toThrow('crash mid-way');
+    expect(await accounts.findAccount('acct_rolled_back')).toBeUndefined();
+  });
+});

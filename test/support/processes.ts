@@ -1,0 +1,58 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+
+import { projectRoot } from '../../src/config/project-root';
+
+export const DIST = path.join(projectRoot(), 'dist', 'src');
+
+export interface RunningProcess {
+  child: ChildProcess;
+  output: () => string;
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number | null>;
+}
+
+/** Starts one of the service's compiled entry points, as an operator would. */
+export function startProcess(entry: string, env: Record<string, string>): RunningProcess {
+  const child = spawn(process.execPath, [path.join(DIST, entry)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => output,
+    async waitForOutput(pattern, timeoutMs = 120_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const match = pattern.exec(output);
+        if (match) return match;
+        if (child.exitCode !== null)
+          throw new Error(`${entry} exited (${child.exitCode}) before ${pattern}:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`${entry} did not print ${pattern} within ${timeoutMs} ms:\n${output}`);
+    },
+    async stop(signal = 'SIGINT', timeoutMs = 30_000) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/** Runs a compiled command to completion (the admin CLI). */
+export function runCommand(entry: string, args: string[], env: Record<string, string>) {
+  const result = spawnSync(process.execPath, [path.join(DIST, entry), ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}

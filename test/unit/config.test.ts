@@ -1,0 +1,62 @@
+import { ConfigError, loadConfig } from '../../src/config/config';
+
+describe('configuration', () => {
+  it('lists every bad key at once', () => {
+    let caught: unknown;
+    try {
+      loadConfig('api', {
+        NODE_ENV: 'production',
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://db',
+        PAYLOAD_ENCRYPTION_KEYS: 'k1:dG9vLXNob3J0',
+        TEMPORAL_TLS_CERT_PATH: '/certs/client.pem',
+        LOG_LEVEL: 'chatty',
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const problems = (caught as ConfigError).problems.join('\n');
+    for (const key of [
+      'PORT',
+      'DATABASE_URL',
+      'TEMPORAL_ADDRESS',
+      'PAYLOAD_ENCRYPTION_KEYS',
+      'TEMPORAL_TLS_KEY_PATH',
+      'LOG_LEVEL',
+    ]) {
+      expect(problems).toContain(key);
+    }
+  });
+
+  it('needs no settings in local mode', () => {
+    const config = loadConfig('local', {});
+    expect(config).toMatchObject({
+      production: false,
+      http: { port: 3000 },
+      temporal: { address: '127.0.0.1:7233', namespace: 'default' },
+      codec: { corsOrigins: ['http://localhost:8233'], trustLoopback: true },
+    });
+  });
+
+  it('reads a hosted cluster with an API key and TLS in scale mode', () => {
+    const config = loadConfig('worker', {
+      NODE_ENV: 'production',
+      TEMPORAL_ADDRESS: 'acme.tmprl.cloud:7233',
+      TEMPORAL_NAMESPACE: 'acme.prod',
+      TEMPORAL_API_KEY: 'cloud-key',
+      DATABASE_URL: 'postgres://app@db/app',
+      PAYLOAD_ENCRYPTION_KEYS: `old:${Buffer.alloc(32, 1).toString('base64')},new:${Buffer.alloc(32, 2).toString('base64')}`,
+      PAYLOAD_ENCRYPTION_KEY_ID: 'new',
+    });
+    expect(config.temporal).toMatchObject({
+      address: 'acme.tmprl.cloud:7233',
+      namespace: 'acme.prod',
+      apiKey: 'cloud-key',
+    });
+    expect(config.temporal.tls).toBeDefined();
+    expect(config.encryption?.currentKeyId).toBe('new');
+    expect(config.encryption?.keys.size).toBe(2);
+    expect(config.codec.trustLoopback).toBe(false);
+  });
+});
