@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+
+import { freePort } from '../../src/temporal/dev-server';
+import { testEnvironment } from '../harness/environment';
+import { randomEncryptionKeys, eventually } from '../support/test-app';
+import { RunningProcess, startProcess } from '../support/processes';
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const describeWithPostgres = databaseUrl ? describe : describe.skip;
+if (!databaseUrl) test.todo('scale mode on PostgreSQL (set TEST_DATABASE_URL to run it; CI does)');
+
+describeWithPostgres('scale mode (API and worker as separate processes)', () => {
+  const devApiKey = `hak_scale_mode_test_${randomUUID().replace(/-/g, '')}`;
+  let apiProcess: RunningProcess;
+  let workerProcess: RunningProcess;
+  let apiPort: number;
+
+  beforeAll(async () => {
+    apiPort = await freePort();
+    const env = {
+      NODE_ENV: 'production',
+      TEMPORAL_ADDRESS: testEnvironment().temporalAddress,
+      TEMPORAL_NAMESPACE: testEnvironment().namespace,
+      TEMPORAL_TASK_QUEUE: `scale-mode-${randomUUID()}`,
+      DATABASE_URL: databaseUrl!,
+      PAYLOAD_ENCRYPTION_KEYS: randomEncryptionKeys(),
+      DEV_API_KEY: devApiKey,
+      PORT: String(apiPort),
+      LOG_LEVEL: 'info',
+    };
+    workerProcess = startProcess('main.worker.js', env);
+    apiProcess = startProcess('main.api.js', env);
+    await apiProcess.waitForOutput(/API listening/);
+  });
+
+  afterAll(async () => {
+    await apiProcess?.stop('SIGTERM');
+    await workerProcess?.stop('SIGTERM');
+  });
+
+  it('serves the API from one process while another process polls as the worker', async () => {
+    const status = await eventually(async () => {
+      const response = await fetch(`http://127.0.0.1:${apiPort}/status`, {
+        headers: { Authorization: `Bearer ${devApiKey}` },
+      });
+      const body = await response.json();
+      return body.data?.components?.worker?.status === 'ok' ? body : undefined;
+    }, 60_000);
+    expect(status.data.components).toMatchObject({
+      database: { status: 'ok' },
+      temporal: { status: 'ok' },
+      worker: { status: 'ok', pollers: expect.any(Number) },
+    });
+  });
+
+  it('writes JSON log lines that never contain the API key', async () => {
+    await fetch(`http://127.0.0.1:${apiPort}/status`, { headers: { Authorization: `Bearer ${devApiKey}` } });
+    const requestLine = await eventually(async () =>
+      apiProcess
+        .output()
+        .split('\n')
+        .find((line) => line.includes('"request completed"')),
+    );
+    expect(JSON.parse(requestLine)).toMatchObject({ level: 'info', route: '/status', status: 200 });
+    expect(apiProcess.output() + workerProcess.output()).not.toContain(devApiKey);
+  });
+
+  it('stops both processes gracefully on SIGTERM', async () => {
+    expect(await apiProcess.stop('SIGTERM')).toBe(0);
+    expect(await workerProcess.stop('SIGTERM')).toBe(0);
+  });
+});
