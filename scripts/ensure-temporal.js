@@ -93,7 +93,9 @@ async function ensureTemporalCli(log = (line) => process.stderr.write(`${line}\n
   const fromEnvironment = process.env.TEMPORAL_CLI_PATH;
   if (fromEnvironment) {
     if (!runsAsTemporalCli(fromEnvironment)) {
-      throw new Error(`TEMPORAL_CLI_PATH=${fromEnvironment} does not run as the Temporal CLI (\`--version\` failed).`);
+      throw new Error(
+        `TEMPORAL_CLI_PATH=${fromEnvironment} does not run as the Temporal CLI (\`--version\` failed).`,
+      );
     }
     return fromEnvironment;
   }

@@ -11,7 +11,7 @@ import { localEncryption } from '../../src/bootstrap';
 import { freePort } from '../../src/temporal/dev-server';
 import { dataConverter } from '../../src/temporal/temporal-connection';
 import { testEnvironment } from '../harness/environment';
-import { startProcess } from '../support/processes';
+import { readJson, startProcess } from '../support/processes';
 import { eventually } from '../support/test-app';
 
 const DEV_API_KEY = `hak_local_mode_test_${randomUUID().replace(/-/g, '')}`;
@@ -65,17 +65,20 @@ describe('local mode (the start command)', () => {
 
     // The worker registers its pollers a moment after the API answers.
     const status = await eventually(async () => {
-      const body = await (await api('/status')).json();
+      const body = await readJson(await api('/status'));
       return body.data?.components?.worker?.status === 'ok' ? body : undefined;
     });
     expect(status.data.components).toMatchObject({ database: { status: 'ok' }, temporal: { status: 'ok' } });
 
-    const uiSettings = await (await fetch(`http://127.0.0.1:${ports.ui}/api/v1/settings`)).json();
+    const uiSettings = await readJson(await fetch(`http://127.0.0.1:${ports.ui}/api/v1/settings`));
     expect(uiSettings.Codec.Endpoint).toBe(`http://localhost:${ports.api}/codec`);
 
-    const createdKey = await (
-      await api('/api-keys', { method: 'POST', body: JSON.stringify({ label: 'kept', roles: ['provider'] }) })
-    ).json();
+    const createdKey = await readJson(
+      await api('/api-keys', {
+        method: 'POST',
+        body: JSON.stringify({ label: 'kept', roles: ['provider'] }),
+      }),
+    );
     const caseId = `persisted-${randomUUID()}`;
     await withLocalTemporal(ports.temporal, (client) =>
       client.workflow.start('anyCaseWorkflow', {

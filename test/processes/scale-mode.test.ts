@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { freePort } from '../../src/temporal/dev-server';
 import { testEnvironment } from '../harness/environment';
 import { randomEncryptionKeys, eventually } from '../support/test-app';
-import { RunningProcess, startProcess } from '../support/processes';
+import { readJson, RunningProcess, startProcess } from '../support/processes';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const describeWithPostgres = databaseUrl ? describe : describe.skip;
@@ -43,7 +43,7 @@ describeWithPostgres('scale mode (API and worker as separate processes)', () => 
       const response = await fetch(`http://127.0.0.1:${apiPort}/status`, {
         headers: { Authorization: `Bearer ${devApiKey}` },
       });
-      const body = await response.json();
+      const body = await readJson(response);
       return body.data?.components?.worker?.status === 'ok' ? body : undefined;
     }, 60_000);
     expect(status.data.components).toMatchObject({

@@ -56,3 +56,11 @@ export function runCommand(entry: string, args: string[], env: Record<string, st
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** Tests read response bodies as loosely as supertest does: assertions check their shape. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type JsonBody = Record<string, any>;
+
+export async function readJson(response: Response): Promise<JsonBody> {
+  return (await response.json()) as JsonBody;
+}

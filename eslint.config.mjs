@@ -1,0 +1,70 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Workflow code is replayed and must be deterministic: no I/O, no clocks, no randomness of its own.
+    files: ['workflows/**/*.ts', 'test/fixtures/workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', 'fs', 'path', 'crypto', 'http', 'https', 'net', 'os', 'child_process'],
+              message: 'Workflows must not do I/O; use an activity.',
+            },
+            {
+              group: ['@nestjs/*', 'pg', '@electric-sql/*', 'pino', 'jsonwebtoken', 'express'],
+              message: 'Workflows must not import frameworks or I/O clients.',
+            },
+            {
+              group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity'],
+              message: 'Workflows may import only @temporalio/workflow and @temporalio/common.',
+            },
+            {
+              group: ['**/activities', '**/activities/*'],
+              importNamePattern: '^(?!type )',
+              message: 'Import activities by type only: import type { … }.',
+            },
+            { group: ['**/src/**'], message: 'Workflow code must not reach into the Nest app.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'Use sleep() from @temporalio/workflow.' },
+        { name: 'setInterval', message: 'Use a loop with sleep() from @temporalio/workflow.' },
+        { name: 'fetch', message: 'Workflows must not do I/O; use an activity.' },
+        { name: 'process', message: 'Workflows must not read the environment.' },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: {
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        process: 'readonly',
+        __dirname: 'readonly',
+        console: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+      },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

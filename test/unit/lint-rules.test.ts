@@ -1,0 +1,35 @@
+import * as path from 'node:path';
+
+import { ESLint } from 'eslint';
+
+import { projectRoot } from '../../src/config/project-root';
+
+/** Lints source text as if it lived at `file`, with the project's own ESLint configuration. */
+async function lint(file: string, code: string): Promise<string[]> {
+  const eslint = new ESLint({ cwd: projectRoot() });
+  const [result] = await eslint.lintText(code, { filePath: path.join(projectRoot(), file) });
+  return result!.messages.map((message) => message.ruleId ?? message.message);
+}
+
+describe('the lint rules', () => {
+  it('refuse Node built-ins and I/O clients in workflow code', async () => {
+    const rules = await lint(
+      'workflows/index.ts',
+      "import { readFileSync } from 'node:fs';\nimport { Client } from '@temporalio/client';\nexport const x = [readFileSync, Client];\n",
+    );
+    expect(rules.filter((rule) => rule === 'no-restricted-imports')).toHaveLength(2);
+  });
+
+  it('refuse timers and the environment in workflow code', async () => {
+    const rules = await lint('workflows/index.ts', 'export const x = () => setTimeout(() => process.exit(1), 10);\n');
+    expect(rules.filter((rule) => rule === 'no-restricted-globals')).toHaveLength(2);
+  });
+
+  it('refuse a floating promise anywhere', async () => {
+    const rules = await lint(
+      'src/config/project-root.ts',
+      'async function work(): Promise<void> {}\nexport function run(): void {\n  work();\n}\n',
+    );
+    expect(rules).toContain('@typescript-eslint/no-floating-promises');
+  });
+});
