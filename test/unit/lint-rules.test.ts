@@ -21,7 +21,10 @@ describe('the lint rules', () => {
   });
 
   it('refuse timers and the environment in workflow code', async () => {
-    const rules = await lint('workflows/index.ts', 'export const x = () => setTimeout(() => process.exit(1), 10);\n');
+    const rules = await lint(
+      'workflows/index.ts',
+      'export const x = () => setTimeout(() => process.exit(1), 10);\n',
+    );
     expect(rules.filter((rule) => rule === 'no-restricted-globals')).toHaveLength(2);
   });
 

@@ -1,0 +1,24 @@
+# One image for both scale-mode processes: the API (main.api.js) and the worker (main.worker.js).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY workflows ./workflows
+COPY activities ./activities
+COPY migrations ./migrations
+COPY scripts ./scripts
+# Compiles TypeScript and prebuilds the workflow bundle, so workers start without webpack.
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/migrations ./migrations
+USER node
+EXPOSE 3000
+CMD ["node", "dist/src/main.api.js"]

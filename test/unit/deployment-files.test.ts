@@ -1,0 +1,62 @@
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+import { load } from 'js-yaml';
+
+import { projectRoot } from '../../src/config/project-root';
+
+type ComposeService = {
+  command?: string[];
+  environment?: Record<string, unknown>;
+  image?: string;
+  build?: string;
+};
+
+describe('the scale-mode deployment description', () => {
+  const compose = load(readFileSync(path.join(projectRoot(), 'docker-compose.yml'), 'utf8')) as {
+    services: Record<string, ComposeService>;
+  };
+
+  it('describes Temporal on PostgreSQL, Temporal Web, the API and the workers', () => {
+    expect(Object.keys(compose.services).sort()).toEqual([
+      'api',
+      'postgresql',
+      'temporal',
+      'temporal-ui',
+      'worker',
+    ]);
+    expect(compose.services.temporal!.environment).toMatchObject({
+      DB: 'postgres12',
+      POSTGRES_SEEDS: 'postgresql',
+    });
+  });
+
+  it('runs the API and the worker from entry points the build produces', () => {
+    for (const service of ['api', 'worker']) {
+      const [, entry] = compose.services[service]!.command!;
+      expect(entry).toMatch(/^dist\/src\/main\.(api|worker)\.js$/);
+      expect(existsSync(path.join(projectRoot(), 'src', path.basename(entry!).replace(/\.js$/, '.ts')))).toBe(
+        true,
+      );
+    }
+  });
+
+  it('gives the API and the worker the same Temporal, database and encryption settings', () => {
+    const settings = ['TEMPORAL_ADDRESS', 'DATABASE_URL', 'PAYLOAD_ENCRYPTION_KEYS'];
+    for (const key of settings) {
+      expect(compose.services.api!.environment![key]).toBeDefined();
+      expect(compose.services.worker!.environment![key]).toEqual(compose.services.api!.environment![key]);
+    }
+  });
+
+  it('documents in .env.example every variable the configuration reads', () => {
+    const documented = readFileSync(path.join(projectRoot(), '.env.example'), 'utf8');
+    const source = readFileSync(path.join(projectRoot(), 'src', 'config', 'config.ts'), 'utf8');
+    const read = new Set(
+      [...source.matchAll(/(?:text|integer|flag)\('([A-Z_]+)'/g)].map((match) => match[1]!),
+    );
+    for (const key of ['DATABASE_URL', 'PAYLOAD_ENCRYPTION_KEYS', 'PAYLOAD_ENCRYPTION_KEY_ID', ...read]) {
+      expect(documented).toContain(key);
+    }
+  });
+});
