@@ -1,14 +1,11 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-
 import { METADATA_ENCODING_KEY, Payload, PayloadCodec, ValueError } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 
 import type { EncryptionSettings } from '../config/config';
+import { open, seal } from '../crypto/aes-gcm';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
 export const ENCRYPTION_KEY_ID_METADATA = 'encryption-key-id';
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -30,7 +27,7 @@ export class EncryptionCodec implements PayloadCodec {
         [METADATA_ENCODING_KEY]: encoder.encode(ENCRYPTED_ENCODING),
         [ENCRYPTION_KEY_ID_METADATA]: encoder.encode(keyId),
       },
-      data: encrypt(temporal.api.common.v1.Payload.encode(payload).finish(), key),
+      data: seal(temporal.api.common.v1.Payload.encode(payload).finish(), key),
     }));
   }
 
@@ -44,24 +41,7 @@ export class EncryptionCodec implements PayloadCodec {
       const keyId = decoder.decode(keyIdBytes);
       const key = this.settings.keys.get(keyId);
       if (!key) throw new ValueError(`No payload encryption key with id "${keyId}" is configured`);
-      return temporal.api.common.v1.Payload.decode(decrypt(payload.data, key));
+      return temporal.api.common.v1.Payload.decode(open(payload.data, key));
     });
   }
-}
-
-function encrypt(plaintext: Uint8Array, key: Buffer): Uint8Array {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return Buffer.concat([iv, ciphertext, cipher.getAuthTag()]);
-}
-
-function decrypt(sealed: Uint8Array, key: Buffer): Uint8Array {
-  const bytes = Buffer.from(sealed);
-  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES));
-  decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-  return Buffer.concat([
-    decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
-    decipher.final(),
-  ]);
 }
