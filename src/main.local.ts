@@ -69,7 +69,13 @@ async function main(): Promise<void> {
 
     const workerConnection = await connectWorkerConnection(runtimeConfig.temporal);
     cleanups.push(() => workerConnection.close());
-    const worker = await createWorker({ config: runtimeConfig, connection: workerConnection, logger });
+    const worker = await createWorker({
+      config: runtimeConfig,
+      connection: workerConnection,
+      db,
+      temporalClient,
+      logger,
+    });
     const workerRun = worker.run();
     cleanups.push(async () => {
       // The Temporal runtime may already be stopping the worker on the same signal.

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const client = await connectClient(config.temporal, config.encryption!);
   await registerSearchAttributes(client, logger);
   const connection = await connectWorkerConnection(config.temporal);
-  const worker = await createWorker({ config, connection, logger });
+  const worker = await createWorker({ config, connection, db, temporalClient: client, logger });
   try {
     await worker.run();
   } finally {

@@ -1,2 +1,3 @@
 // The worker's single entry into workflow code: every workflow is re-exported here by name.
-export {};
+export { webhookActivationWorkflow } from './webhook-activation.workflow';
+export { webhookDeliveryWorkflow } from './webhook-delivery.workflow';

@@ -9,7 +9,13 @@ import { AuthGuard } from '../auth/auth.guard';
 import { RateLimiter } from '../auth/rate-limiter';
 import { CodecController } from '../codec/codec.controller';
 import type { AppConfig } from '../config/config';
+import { SecretBox } from '../crypto/aes-gcm';
 import { StatusController } from '../status/status.controller';
+import { WebhookDeliveriesRepository } from '../webhooks/webhook-deliveries.repository';
+import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
+import { WebhookPublisher } from '../webhooks/webhook-publisher';
+import { WebhooksController } from '../webhooks/webhooks.controller';
+import { WebhooksService } from '../webhooks/webhooks.service';
 import type { Database } from '../storage/database';
 import { APP_CONFIG, DATABASE, LOGGER, TEMPORAL_CLIENT } from './tokens';
 
@@ -24,9 +30,11 @@ export interface AppDependencies {
 @Module({})
 export class AppModule {
   static forRoot(deps: AppDependencies): DynamicModule {
+    const secrets = new SecretBox(deps.config.encryption!);
+    const deliveries = new WebhookDeliveriesRepository(deps.db, secrets);
     return {
       module: AppModule,
-      controllers: [StatusController, CodecController, ApiKeysController],
+      controllers: [StatusController, CodecController, ApiKeysController, WebhooksController],
       providers: [
         { provide: APP_CONFIG, useValue: deps.config },
         { provide: DATABASE, useValue: deps.db },
@@ -37,6 +45,16 @@ export class AppModule {
           provide: RateLimiter,
           useValue: new RateLimiter(deps.config.rateLimit.perSecond, deps.config.rateLimit.burst),
         },
+        { provide: WebhookEndpointsRepository, useValue: new WebhookEndpointsRepository(deps.db, secrets) },
+        { provide: WebhookDeliveriesRepository, useValue: deliveries },
+        {
+          provide: WebhookPublisher,
+          useValue: new WebhookPublisher(deliveries, deps.temporalClient, {
+            taskQueue: deps.config.temporal.taskQueue,
+            webhooks: deps.config.webhooks,
+          }),
+        },
+        WebhooksService,
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
     };

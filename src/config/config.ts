@@ -22,6 +22,23 @@ export interface EncryptionSettings {
   currentKeyId: string;
 }
 
+/** Temporal's exponential activity retry, as the published webhook schedule. */
+export interface RetrySchedule {
+  initialIntervalMs: number;
+  backoffCoefficient: number;
+  maximumIntervalMs: number;
+  expireAfterMs: number;
+}
+
+export interface WebhookSettings {
+  /** CIDR ranges exempt from the SSRF policy (loopback in local mode and tests). */
+  allowedTargets: string[];
+  timeoutMs: number;
+  retry: RetrySchedule;
+  /** The `iss` claim of every notification's JWT. */
+  issuer: string;
+}
+
 export interface AppConfig {
   mode: ProcessMode;
   production: boolean;
@@ -35,6 +52,7 @@ export interface AppConfig {
   devApiKey?: string;
   rateLimit: { perSecond: number; burst: number };
   codec: { corsOrigins: string[]; trustLoopback: boolean };
+  webhooks: WebhookSettings;
   logLevel: string;
 }
 
@@ -121,6 +139,29 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
   const devApiKey = text('DEV_API_KEY');
   if (devApiKey && devApiKey.length < 32) problems.push('DEV_API_KEY must be at least 32 characters long');
 
+  const allowedTargets = (text('WEBHOOK_ALLOWED_TARGETS') ?? (mode === 'local' ? '127.0.0.0/8,::1/128' : ''))
+    .split(',')
+    .map((range) => range.trim())
+    .filter(Boolean);
+  for (const range of allowedTargets) {
+    if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(range)) {
+      problems.push(
+        `WEBHOOK_ALLOWED_TARGETS entries must be CIDR ranges such as 127.0.0.0/8 (got "${range}")`,
+      );
+    }
+  }
+  const webhooks: WebhookSettings = {
+    allowedTargets,
+    timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    retry: {
+      initialIntervalMs: integer('WEBHOOK_RETRY_INITIAL_INTERVAL_MS', 5_000, 10, 3_600_000),
+      backoffCoefficient: integer('WEBHOOK_RETRY_BACKOFF_COEFFICIENT', 6, 1, 100),
+      maximumIntervalMs: integer('WEBHOOK_RETRY_MAX_INTERVAL_MS', 10 * 3_600_000, 10, 7 * 24 * 3_600_000),
+      expireAfterMs: integer('WEBHOOK_RETRY_EXPIRE_AFTER_MS', 3 * 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+    },
+    issuer: text('WEBHOOK_ISSUER') ?? 'healthcare-access-api',
+  };
+
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -157,6 +198,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
         .filter(Boolean),
       trustLoopback: flag('CODEC_TRUST_LOOPBACK', mode === 'local'),
     },
+    webhooks,
     logLevel,
   };
 

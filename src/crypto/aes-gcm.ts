@@ -18,7 +18,10 @@ export function open(sealed: Uint8Array, key: Buffer): Buffer {
   const bytes = Buffer.from(sealed);
   const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES));
   decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-  return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]);
+  return Buffer.concat([
+    decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
+    decipher.final(),
+  ]);
 }
 
 /**

@@ -27,7 +27,9 @@ const TEST_EVENT = { title: 'Webhook Test', description: 'A test notification se
 export type CaseEventType = keyof typeof CASE_EVENT_TYPES;
 export type EventType = CaseEventType | typeof TEST_EVENT_TYPE;
 
-const BY_TITLE = new Map(Object.entries(CASE_EVENT_TYPES).map(([type, { title }]) => [title.toLowerCase(), type]));
+const BY_TITLE = new Map(
+  Object.entries(CASE_EVENT_TYPES).map(([type, { title }]) => [title.toLowerCase(), type]),
+);
 
 /** The machine name for a subscription given either form, or undefined when it names no event. */
 export function normalizeEventType(nameOrTitle: string): CaseEventType | undefined {

@@ -1,7 +1,7 @@
 import { newId } from '../common/ids';
 import { SecretBox } from '../crypto/aes-gcm';
 import { Database, QueryRunner } from '../storage/database';
-import type { EventType } from './event-types';
+import { EventType, TEST_EVENT_TYPE } from './event-types';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'abandoned';
 
@@ -45,6 +45,8 @@ export interface DeliveryTarget {
   endpointUrl: string;
   endpointStatus: string;
   endpointDeleted: boolean;
+  /** Manual retries and test events are sent even to an endpoint that is not active. */
+  requestedByOwner: boolean;
   notification: NotificationBody;
 }
 
@@ -59,12 +61,22 @@ export class WebhookDeliveriesRepository {
    * type. Safe to repeat: the event and its fan-out deliveries are written once. Returns the ids of
    * the event's fan-out deliveries that are still pending.
    */
-  async recordEvent(notification: NotificationBody, accountId: string, onlyEndpointId?: string): Promise<string[]> {
+  async recordEvent(
+    notification: NotificationBody,
+    accountId: string,
+    onlyEndpointId?: string,
+  ): Promise<string[]> {
     return this.db.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO webhook_events (id, account_id, type, body_sealed, created_at)
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
-        [notification.id, accountId, notification.type, this.secrets.sealText(JSON.stringify(notification)), notification.created_at],
+        [
+          notification.id,
+          accountId,
+          notification.type,
+          this.secrets.sealText(JSON.stringify(notification)),
+          notification.created_at,
+        ],
       );
       const endpoints = await tx.query<{ id: string }>(
         onlyEndpointId
@@ -110,9 +122,12 @@ export class WebhookDeliveriesRepository {
       url: string;
       endpoint_status: string;
       deleted_at: string | null;
+      retry_of: string | null;
+      type: string;
       body_sealed: string;
     }>(
-      `SELECT d.status, d.endpoint_id, e.url, e.status AS endpoint_status, e.deleted_at, ev.body_sealed
+      `SELECT d.status, d.endpoint_id, e.url, e.status AS endpoint_status, e.deleted_at, d.retry_of, ev.type,
+              ev.body_sealed
        FROM webhook_deliveries d
        JOIN webhook_endpoints e ON e.id = d.endpoint_id
        JOIN webhook_events ev ON ev.id = d.event_id
@@ -127,6 +142,7 @@ export class WebhookDeliveriesRepository {
       endpointUrl: row.url,
       endpointStatus: row.endpoint_status,
       endpointDeleted: row.deleted_at !== null,
+      requestedByOwner: row.retry_of !== null || row.type === TEST_EVENT_TYPE,
       notification: JSON.parse(this.secrets.openText(row.body_sealed)) as NotificationBody,
     };
   }
@@ -190,7 +206,10 @@ export class WebhookDeliveriesRepository {
     };
   }
 
-  async find(deliveryId: string, accountId: string): Promise<{ id: string; endpoint_id: string } | undefined> {
+  async find(
+    deliveryId: string,
+    accountId: string,
+  ): Promise<{ id: string; endpoint_id: string } | undefined> {
     const [row] = await this.db.query<{ id: string; endpoint_id: string }>(
       'SELECT id, endpoint_id FROM webhook_deliveries WHERE id = $1 AND account_id = $2',
       [deliveryId, accountId],

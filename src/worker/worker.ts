@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 
+import type { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 
 import { createActivities } from '../../activities';
 import type { AppConfig } from '../config/config';
 import { projectRoot } from '../config/project-root';
+import type { Database } from '../storage/database';
 import { dataConverter } from '../temporal/temporal-connection';
 
 /** Built by `npm run build`; the production worker loads it instead of bundling at every start. */
@@ -15,6 +17,9 @@ export const WORKFLOW_BUNDLE_PATH = path.join(projectRoot(), 'dist', 'workflow-b
 export interface WorkerOptions {
   config: AppConfig;
   connection: NativeConnection;
+  db: Database;
+  /** For activities that start workflows of their own (webhook deliveries). */
+  temporalClient: Client;
   logger: Logger;
   /** Overrides the task queue (tests give each suite its own). */
   taskQueue?: string;
@@ -24,6 +29,7 @@ export interface WorkerOptions {
 
 export async function createWorker(options: WorkerOptions): Promise<Worker> {
   const { config, connection } = options;
+  const taskQueue = options.taskQueue ?? config.temporal.taskQueue;
   const workflowSource = options.workflowsPath
     ? { workflowsPath: options.workflowsPath }
     : existsSync(WORKFLOW_BUNDLE_PATH)
@@ -39,9 +45,14 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
   return Worker.create({
     connection,
     namespace: config.temporal.namespace,
-    taskQueue: options.taskQueue ?? config.temporal.taskQueue,
+    taskQueue,
     ...workflowSource,
-    activities: createActivities({}),
+    activities: createActivities({
+      config,
+      db: options.db,
+      temporalClient: options.temporalClient,
+      taskQueue,
+    }),
     dataConverter: dataConverter(config.encryption!),
   });
 }

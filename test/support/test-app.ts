@@ -13,6 +13,7 @@ import { Database, openDatabase } from '../../src/storage/database';
 import { migrate } from '../../src/storage/migrations';
 import { connectClient } from '../../src/temporal/temporal-connection';
 import { testEnvironment } from '../harness/environment';
+import { startTestWorker, TestWorker } from './workers';
 
 export function randomEncryptionKeys(keyId = 'test-key'): string {
   return `${keyId}:${randomBytes(32).toString('base64')}`;
@@ -26,6 +27,8 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     TEMPORAL_ADDRESS: temporalAddress,
     TEMPORAL_NAMESPACE: namespace,
     PAYLOAD_ENCRYPTION_KEYS: randomEncryptionKeys(),
+    TEMPORAL_TASK_QUEUE: `test-${randomBytes(6).toString('hex')}`,
+    WEBHOOK_ALLOWED_TARGETS: '127.0.0.0/8,::1/128',
     LOG_LEVEL: 'silent',
     ...env,
   });
@@ -45,6 +48,8 @@ export interface TestApp {
   config: AppConfig;
   /** A fresh account with one key per role. */
   createAccount(name?: string): Promise<TestAccount>;
+  /** A worker with the production workflows on this app's task queue, database and client. */
+  startWorker(): Promise<TestWorker>;
   close(): Promise<void>;
 }
 
@@ -72,6 +77,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
         ).secret;
       }
       return { accountId: account.id, keys };
+    },
+    startWorker() {
+      return startTestWorker({ config, db, temporalClient });
     },
     async close() {
       await app.close();

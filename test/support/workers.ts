@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 
+import type { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import pino from 'pino';
 
 import type { AppConfig } from '../../src/config/config';
+import type { Database } from '../../src/storage/database';
 import { connectWorkerConnection } from '../../src/temporal/temporal-connection';
 import { createWorker } from '../../src/worker/worker';
 
 export const FIXTURE_WORKFLOWS = require.resolve('../fixtures/workflows');
+export const PRODUCTION_WORKFLOWS = require.resolve('../../workflows');
 
 /** A task queue of its own per test, named after it, so tests never steal each other's tasks. */
 export function taskQueueFor(testName: string): string {
@@ -17,19 +20,25 @@ export function taskQueueFor(testName: string): string {
     .slice(0, 60)}-${randomUUID().slice(0, 8)}`;
 }
 
+export interface TestWorker {
+  worker: Worker;
+  stop(): Promise<void>;
+}
+
 /** A real worker built by the production factory, polling the given task queue. */
-export async function startTestWorker(
-  config: AppConfig,
-  taskQueue: string,
-  workflowsPath = FIXTURE_WORKFLOWS,
-): Promise<{ worker: Worker; stop(): Promise<void> }> {
-  const connection = await connectWorkerConnection(config.temporal);
+export async function startTestWorker(options: {
+  config: AppConfig;
+  db: Database;
+  temporalClient: Client;
+  taskQueue?: string;
+  workflowsPath?: string;
+}): Promise<TestWorker> {
+  const connection = await connectWorkerConnection(options.config.temporal);
   const worker = await createWorker({
-    config,
+    ...options,
     connection,
     logger: pino({ level: 'silent' }),
-    taskQueue,
-    workflowsPath,
+    workflowsPath: options.workflowsPath ?? PRODUCTION_WORKFLOWS,
   });
   const running = worker.run();
   return {

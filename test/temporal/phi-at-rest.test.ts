@@ -3,11 +3,12 @@ import { existsSync, readFileSync } from 'node:fs';
 
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 
+import { Database, openDatabase } from '../../src/storage/database';
 import { connectClient } from '../../src/temporal/temporal-connection';
 import { confirmIntakeSignal, getIntakeQuery } from '../fixtures/workflows';
 import { testEnvironment } from '../harness/environment';
 import { eventually, testConfig } from '../support/test-app';
-import { startTestWorker, taskQueueFor } from '../support/workers';
+import { FIXTURE_WORKFLOWS, startTestWorker, taskQueueFor } from '../support/workers';
 
 /** Everything the dev server persisted: the SQLite file and its write-ahead log. */
 function temporalDatabaseBytes(): Buffer {
@@ -25,15 +26,22 @@ function uniquePatient() {
 describe('PHI at rest in Temporal', () => {
   const config = testConfig();
   let client: Client;
+  let db: Database;
+  const startFixtureWorker = (taskQueue: string) =>
+    startTestWorker({ config, db, temporalClient: client, taskQueue, workflowsPath: FIXTURE_WORKFLOWS });
 
   beforeAll(async () => {
     client = await connectClient(config.temporal, config.encryption!);
+    db = await openDatabase({ pgliteDir: 'memory://' });
   });
-  afterAll(() => client.connection.close());
+  afterAll(async () => {
+    await client.connection.close();
+    await db.close();
+  });
 
   it('runs a case workflow end to end on the real server with input, query, signal and result', async () => {
     const taskQueue = taskQueueFor(expect.getState().currentTestName!);
-    const worker = await startTestWorker(config, taskQueue);
+    const worker = await startFixtureWorker(taskQueue);
     try {
       const patient = uniquePatient();
       const handle = await client.workflow.start('intakeFixtureWorkflow', {
@@ -56,7 +64,7 @@ describe('PHI at rest in Temporal', () => {
 
   it('keeps a submitted patient name out of the Temporal database entirely', async () => {
     const taskQueue = taskQueueFor(expect.getState().currentTestName!);
-    const worker = await startTestWorker(config, taskQueue);
+    const worker = await startFixtureWorker(taskQueue);
     const patient = uniquePatient();
     try {
       const handle = await client.workflow.start('intakeFixtureWorkflow', {

@@ -1,0 +1,51 @@
+import { registerDecorator, ValidationOptions } from 'class-validator';
+
+import { normalizeEventType } from '../webhooks/event-types';
+
+const MAX_URL_LENGTH = 2048;
+
+/** http(s) only, no credentials in the URL (they would leak into logs and delivery lists). */
+export function IsWebhookUrl(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isWebhookUrl',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options,
+      validator: {
+        validate(value: unknown) {
+          if (typeof value !== 'string' || value.length > MAX_URL_LENGTH) return false;
+          try {
+            const url = new URL(value);
+            return (
+              (url.protocol === 'http:' || url.protocol === 'https:') &&
+              !url.username &&
+              !url.password &&
+              !!url.hostname
+            );
+          } catch {
+            return false;
+          }
+        },
+        defaultMessage: () =>
+          `must be an absolute http or https URL without credentials, at most ${MAX_URL_LENGTH} characters`,
+      },
+    });
+}
+
+/** An event by machine name (`prior_authorization.updated`) or title (`Prior Authorization Updated`). */
+export function IsWebhookEvent(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isWebhookEvent',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options,
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && normalizeEventType(value) !== undefined,
+        defaultMessage: () =>
+          'must name known events: benefit_verification.updated, prior_authorization.updated, ' +
+          'clinical_eligibility.updated, patient_enrollment.updated (or their titles)',
+      },
+    });
+}

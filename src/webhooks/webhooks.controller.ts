@@ -1,0 +1,80 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+
+import type { Principal } from '../auth/accounts.repository';
+import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
+import { success } from '../common/envelope';
+import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './webhooks.dto';
+import { WebhooksService } from './webhooks.service';
+
+/** The specification's "admin panel, Webhooks section", as an API. */
+@ApiTags('webhooks')
+@ApiBearerAuth()
+@Controller('webhooks')
+@RequiresRole('provider')
+export class WebhooksController {
+  constructor(@Inject(WebhooksService) private readonly webhooks: WebhooksService) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a webhook endpoint (inactive until toggled on)' })
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateWebhookDto) {
+    return success(await this.webhooks.create(principal, body));
+  }
+
+  @Get()
+  @ApiOperation({ summary: "List the account's webhook endpoints" })
+  async list(@CurrentPrincipal() principal: Principal) {
+    const endpoints = await this.webhooks.list(principal);
+    return success({ object: 'list', data: endpoints, has_more: false, next_cursor: null });
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get a webhook endpoint' })
+  async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return success(await this.webhooks.get(principal, id));
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Change name, URL, events or secret; toggle with { "active": true | false }' })
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body() body: UpdateWebhookDto,
+  ) {
+    return success(await this.webhooks.update(principal, id, body));
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Delete a webhook endpoint; its pending deliveries are abandoned' })
+  async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return success(await this.webhooks.remove(principal, id));
+  }
+
+  @Get(':id/deliveries')
+  @ApiOperation({ summary: 'Deliveries to this endpoint, newest first, with every attempt' })
+  async deliveries(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Query() query: ListDeliveriesQuery,
+  ) {
+    return success(await this.webhooks.listDeliveries(principal, id, query));
+  }
+
+  @Post(':id/deliveries/:deliveryId/retry')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Send a delivery again, with the same event id' })
+  async retry(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+  ) {
+    return success(await this.webhooks.retryDelivery(principal, id, deliveryId));
+  }
+
+  @Post(':id/test')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Send a webhook.test event to this endpoint' })
+  async test(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return success(await this.webhooks.sendTest(principal, id));
+  }
+}

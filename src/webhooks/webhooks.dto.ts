@@ -1,0 +1,94 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  Min,
+} from 'class-validator';
+
+import { IsWebhookEvent, IsWebhookUrl } from '../common/validators';
+
+const SECRET_RULE = { min: 16, max: 256 };
+
+export class CreateWebhookDto {
+  @ApiProperty({ example: 'Pharmacy system' })
+  @IsString()
+  @Length(1, 100)
+  name!: string;
+
+  @ApiProperty({ example: 'https://pharmacy.example/hooks/access' })
+  @IsWebhookUrl()
+  url!: string;
+
+  @ApiProperty({
+    description: 'Signs every notification (HS256). Never returned after creation.',
+    minLength: 16,
+  })
+  @IsString()
+  @Length(SECRET_RULE.min, SECRET_RULE.max)
+  secret!: string;
+
+  @ApiProperty({ example: ['prior_authorization.updated', 'Benefit Verification Updated'] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(10)
+  @IsWebhookEvent({ each: true })
+  events!: string[];
+}
+
+export class UpdateWebhookDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  name?: string;
+
+  @ApiPropertyOptional({ description: 'Changing the URL of an active endpoint verifies it again.' })
+  @IsOptional()
+  @IsWebhookUrl()
+  url?: string;
+
+  @ApiPropertyOptional({ description: 'Applies from the next delivery attempt on.' })
+  @IsOptional()
+  @IsString()
+  @Length(SECRET_RULE.min, SECRET_RULE.max)
+  secret?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(10)
+  @IsWebhookEvent({ each: true })
+  events?: string[];
+
+  @ApiPropertyOptional({
+    description: 'true: activating, then active once the URL is verified; false: inactive.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+export class ListDeliveriesQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'The next_cursor of the previous page.' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  cursor?: string;
+}

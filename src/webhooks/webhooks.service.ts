@@ -1,0 +1,154 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Client } from '@temporalio/client';
+
+import type { webhookActivationWorkflow } from '../../workflows/webhook-activation.workflow';
+import { APP_CONFIG, TEMPORAL_CLIENT } from '../app/tokens';
+import type { Principal } from '../auth/accounts.repository';
+import { ApiError } from '../common/errors';
+import { newId } from '../common/ids';
+import type { AppConfig } from '../config/config';
+import { CaseEventType, normalizeEventType, TEST_EVENT_TYPE } from './event-types';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookEndpoint, WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { WebhookPublisher } from './webhook-publisher';
+import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './webhooks.dto';
+
+const DEFAULT_PAGE_SIZE = 20;
+
+/** An account's webhook endpoints, their activation, and the delivery log. */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(TEMPORAL_CLIENT) private readonly temporalClient: Client,
+    @Inject(WebhookEndpointsRepository) private readonly endpoints: WebhookEndpointsRepository,
+    @Inject(WebhookDeliveriesRepository) private readonly deliveries: WebhookDeliveriesRepository,
+    @Inject(WebhookPublisher) private readonly publisher: WebhookPublisher,
+  ) {}
+
+  create(principal: Principal, body: CreateWebhookDto): Promise<WebhookEndpoint> {
+    return this.endpoints.create({
+      accountId: principal.accountId,
+      ...body,
+      events: normalizeEvents(body.events),
+    });
+  }
+
+  list(principal: Principal): Promise<WebhookEndpoint[]> {
+    return this.endpoints.list(principal.accountId);
+  }
+
+  async get(principal: Principal, id: string): Promise<WebhookEndpoint> {
+    const endpoint = await this.endpoints.find(id, principal.accountId);
+    if (!endpoint) throw ApiError.notFound('No webhook endpoint with this id exists in your account.');
+    return endpoint;
+  }
+
+  async update(principal: Principal, id: string, body: UpdateWebhookDto): Promise<WebhookEndpoint> {
+    const before = await this.get(principal, id);
+    const { active, ...changes } = body;
+    const updated = (await this.endpoints.update(id, principal.accountId, {
+      ...changes,
+      events: changes.events ? normalizeEvents(changes.events) : undefined,
+    }))!;
+    const urlChanged = changes.url !== undefined && changes.url !== before.url;
+    if (active === false) {
+      return (await this.endpoints.setStatus(id, 'inactive', 'deactivated by the account'))!;
+    }
+    if ((active === true && before.status === 'inactive') || (urlChanged && before.status !== 'inactive')) {
+      return this.activate(updated);
+    }
+    return updated;
+  }
+
+  async remove(
+    principal: Principal,
+    id: string,
+  ): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
+    if (!(await this.endpoints.softDelete(id, principal.accountId))) {
+      throw ApiError.notFound('No webhook endpoint with this id exists in your account.');
+    }
+    return { id, object: 'webhook_endpoint', deleted: true };
+  }
+
+  async listDeliveries(principal: Principal, endpointId: string, query: ListDeliveriesQuery) {
+    await this.get(principal, endpointId);
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const { deliveries, hasMore } = await this.deliveries.listForEndpoint(endpointId, principal.accountId, {
+      limit,
+      before: query.cursor,
+    });
+    return {
+      object: 'list' as const,
+      data: deliveries,
+      has_more: hasMore,
+      next_cursor: hasMore ? deliveries[deliveries.length - 1]!.id : null,
+    };
+  }
+
+  /** Sends the same event again, as a new delivery with its own attempts; the event id stays. */
+  async retryDelivery(principal: Principal, endpointId: string, deliveryId: string) {
+    await this.get(principal, endpointId);
+    const original = await this.deliveries.find(deliveryId, principal.accountId);
+    if (!original || original.endpoint_id !== endpointId) {
+      throw ApiError.notFound('No delivery with this id exists for this webhook endpoint.');
+    }
+    const retryId = (await this.deliveries.createRetry(deliveryId, principal.accountId))!;
+    await this.publisher.startDelivery(retryId);
+    return {
+      id: retryId,
+      object: 'webhook_delivery' as const,
+      retry_of: deliveryId,
+      status: 'pending' as const,
+    };
+  }
+
+  /** A `webhook.test` event to this endpoint only, whatever its status and subscriptions. */
+  async sendTest(principal: Principal, endpointId: string) {
+    const endpoint = await this.get(principal, endpointId);
+    const eventId = newId('event');
+    const [deliveryId] = await this.publisher.publish(
+      {
+        eventId,
+        accountId: principal.accountId,
+        type: TEST_EVENT_TYPE,
+        createdAt: new Date().toISOString(),
+        data: {
+          object: 'webhook_endpoint',
+          id: endpoint.id,
+          name: endpoint.name,
+          message: 'This is a test notification.',
+        },
+      },
+      endpoint.id,
+    );
+    return { event_id: eventId, delivery_id: deliveryId };
+  }
+
+  /**
+   * `activating` first, then the workflow that verifies the URL; if the workflow cannot be started
+   * the endpoint goes back to what it was, so nothing is left half-activated.
+   */
+  private async activate(endpoint: WebhookEndpoint): Promise<WebhookEndpoint> {
+    const activating = (await this.endpoints.setStatus(endpoint.id, 'activating', null))!;
+    try {
+      await this.temporalClient.workflow.start<typeof webhookActivationWorkflow>(
+        'webhookActivationWorkflow',
+        {
+          workflowId: `activation-${endpoint.id}`,
+          taskQueue: this.config.temporal.taskQueue,
+          args: [{ endpointId: endpoint.id }],
+          workflowIdConflictPolicy: 'TERMINATE_EXISTING',
+        },
+      );
+    } catch (error) {
+      await this.endpoints.setStatus(endpoint.id, endpoint.status, endpoint.status_reason, 'activating');
+      throw error;
+    }
+    return activating;
+  }
+}
+
+function normalizeEvents(events: string[]): CaseEventType[] {
+  return [...new Set(events.map((event) => normalizeEventType(event)!))];
+}

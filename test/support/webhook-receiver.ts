@@ -1,0 +1,71 @@
+import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+import { handleNotification, Notification, verifyNotification } from '../../examples/webhook-receiver';
+
+export interface ReceivedRequest {
+  headers: IncomingHttpHeaders;
+  rawBody: Buffer;
+  verified: boolean;
+  receivedAt: number;
+}
+
+/**
+ * A real HTTP receiver on loopback running the documented receiver code on every request. It
+ * records everything and can be scripted to answer otherwise first: fail, hang, redirect, be gone.
+ */
+export class TestReceiver {
+  readonly requests: ReceivedRequest[] = [];
+  readonly notifications: Notification[] = [];
+  readonly rejections: string[] = [];
+  /** Answers for the next requests, consumed in order; after them the documented receiver answers. */
+  readonly script: Array<number | 'hang'> = [];
+  private readonly seen = new Set<string>();
+  private readonly server: Server;
+
+  constructor(private readonly secret: string) {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const rawBody = Buffer.concat(chunks);
+        this.requests.push({
+          headers: req.headers,
+          rawBody,
+          verified: verifyNotification(rawBody, req.headers, this.secret).ok,
+          receivedAt: Date.now(),
+        });
+        const scripted = this.script.shift();
+        if (scripted === 'hang') return;
+        if (scripted !== undefined) {
+          const redirect =
+            scripted >= 300 && scripted < 400 ? { Location: 'http://127.0.0.1:9/' } : undefined;
+          res.writeHead(scripted, redirect).end();
+          return;
+        }
+        void handleNotification(rawBody, req.headers, {
+          secret: this.secret,
+          seen: this.seen,
+          onNotification: async (notification) => {
+            this.notifications.push(notification);
+          },
+          onRejected: (reason) => this.rejections.push(reason),
+        }).then((status) => res.writeHead(status).end());
+      });
+    });
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
