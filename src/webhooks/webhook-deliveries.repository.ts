@@ -78,13 +78,16 @@ export class WebhookDeliveriesRepository {
           notification.created_at,
         ],
       );
-      const endpoints = await tx.query<{ id: string }>(
-        onlyEndpointId
-          ? `SELECT id FROM webhook_endpoints WHERE id = $3 AND account_id = $1 AND deleted_at IS NULL`
-          : `SELECT id FROM webhook_endpoints
+      const endpoints = onlyEndpointId
+        ? await tx.query<{ id: string }>(
+            'SELECT id FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL',
+            [onlyEndpointId, accountId],
+          )
+        : await tx.query<{ id: string }>(
+            `SELECT id FROM webhook_endpoints
              WHERE account_id = $1 AND status = 'active' AND deleted_at IS NULL AND $2 = ANY (events)`,
-        onlyEndpointId ? [accountId, notification.type, onlyEndpointId] : [accountId, notification.type],
-      );
+            [accountId, notification.type],
+          );
       for (const endpoint of endpoints) {
         await tx.query(
           `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id)

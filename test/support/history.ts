@@ -1,0 +1,29 @@
+import type { Payload } from '@temporalio/common';
+import { defaultPayloadConverter } from '@temporalio/common';
+
+import type { EncryptionSettings } from '../../src/config/config';
+import { EncryptionCodec } from '../../src/temporal/encryption-codec';
+
+/**
+ * Every payload of a history, decrypted and rendered as JSON text: what anyone holding the key
+ * could read out of it. Searching this, not the raw ciphertext, shows what the history really carries.
+ */
+export async function decryptedHistoryText(
+  history: unknown,
+  encryption: EncryptionSettings,
+): Promise<string> {
+  const codec = new EncryptionCodec(encryption);
+  const payloads: Payload[] = [];
+  const collect = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const candidate = node as Payload;
+    if (candidate.metadata && candidate.data instanceof Uint8Array) {
+      payloads.push(candidate);
+      return;
+    }
+    Object.values(node).forEach(collect);
+  };
+  collect(history);
+  const decoded = await codec.decode(payloads);
+  return decoded.map((payload) => JSON.stringify(defaultPayloadConverter.fromPayload(payload))).join('\n');
+}
