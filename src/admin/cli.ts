@@ -2,11 +2,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+
 import { AccountsRepository } from '../auth/accounts.repository';
 import { isRole, Role } from '../auth/roles';
-import { openStorage } from '../bootstrap';
-import { loadConfig } from '../config/config';
+import { localEncryption, openStorage } from '../bootstrap';
+import { AppConfig, loadConfig } from '../config/config';
 import { createLogger } from '../common/logger';
+import { SecretBox } from '../crypto/aes-gcm';
+import type { Database } from '../storage/database';
+import { normalizeEventType } from '../webhooks/event-types';
+import { WebhookTargetPolicy } from '../webhooks/target-policy';
+import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
+import { CreateWebhookDto, UpdateWebhookDto } from '../webhooks/webhooks.dto';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -17,6 +26,12 @@ Commands:
                                                    create an API key (the secret is printed once)
   keys:list --account ID                           list an account's keys (no secrets)
   keys:revoke --key ID                             revoke a key at once
+  webhooks:list --account ID                       list an account's webhook endpoints
+  webhooks:create --account ID --name NAME --url URL --secret SECRET --event EVENT [--event …]
+                                                   create an endpoint (inactive)
+  webhooks:update --webhook ID [--name …] [--url …] [--secret …] [--event …] [--active true|false]
+                                                   change an endpoint; --active true verifies the URL first
+  webhooks:delete --webhook ID                     delete an endpoint
 
 Roles: provider, reviewer, admin. Uses DATABASE_URL, else the local data folder (DATA_DIR).`;
 
@@ -30,6 +45,11 @@ async function main(argv: string[]): Promise<number> {
       role: { type: 'string', multiple: true },
       label: { type: 'string' },
       key: { type: 'string' },
+      webhook: { type: 'string' },
+      url: { type: 'string' },
+      secret: { type: 'string' },
+      event: { type: 'string', multiple: true },
+      active: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -78,6 +98,69 @@ async function main(argv: string[]): Promise<number> {
         print(revoked);
         return 0;
       }
+      case 'webhooks:list':
+        print(await webhookAdmin(config, db).endpoints.list(required(values.account, '--account')));
+        return 0;
+      case 'webhooks:create': {
+        const accountId = required(values.account, '--account');
+        if (!(await accounts.findAccount(accountId))) throw new UsageError(`No account ${accountId}`);
+        const body = await validated(CreateWebhookDto, {
+          name: values.name,
+          url: values.url,
+          secret: values.secret,
+          events: values.event,
+        });
+        print(
+          await webhookAdmin(config, db).endpoints.create({
+            accountId,
+            ...body,
+            events: body.events.map((event) => normalizeEventType(event)!),
+          }),
+        );
+        return 0;
+      }
+      case 'webhooks:update': {
+        const admin = webhookAdmin(config, db);
+        const endpoint = await admin.endpoints.find(required(values.webhook, '--webhook'));
+        if (!endpoint) throw new UsageError(`No webhook endpoint ${values.webhook}`);
+        if (values.active !== undefined && !['true', 'false'].includes(values.active)) {
+          throw new UsageError('--active takes true or false');
+        }
+        const body = await validated(UpdateWebhookDto, {
+          name: values.name,
+          url: values.url,
+          secret: values.secret,
+          events: values.event,
+          active: values.active === undefined ? undefined : values.active === 'true',
+        });
+        const { active, ...changes } = body;
+        let updated = (await admin.endpoints.update(endpoint.id, endpoint.account_id, {
+          ...changes,
+          events: changes.events?.map((event) => normalizeEventType(event)!),
+        }))!;
+        if (active === false)
+          updated = (await admin.endpoints.setStatus(endpoint.id, 'inactive', 'deactivated by an operator'))!;
+        if (active === true) {
+          // Operators run the activation check in-process: the same policy the activation workflow applies.
+          const verdict = await admin.policy.verify(updated.url);
+          updated = (await admin.endpoints.setStatus(
+            endpoint.id,
+            verdict.allowed ? 'active' : 'inactive',
+            verdict.allowed ? null : `activation refused: ${verdict.reason}`,
+          ))!;
+        }
+        print(updated);
+        return 0;
+      }
+      case 'webhooks:delete': {
+        const admin = webhookAdmin(config, db);
+        const endpoint = await admin.endpoints.find(required(values.webhook, '--webhook'));
+        if (!endpoint || !(await admin.endpoints.softDelete(endpoint.id, endpoint.account_id))) {
+          throw new UsageError(`No webhook endpoint ${values.webhook}`);
+        }
+        print({ id: endpoint.id, object: 'webhook_endpoint', deleted: true });
+        return 0;
+      }
       default:
         throw new UsageError(`Unknown command "${command}"`);
     }
@@ -87,6 +170,29 @@ async function main(argv: string[]): Promise<number> {
 }
 
 class UsageError extends Error {}
+
+function webhookAdmin(config: AppConfig, db: Database) {
+  const encryption = config.databaseUrl ? config.encryption : localEncryption(config);
+  if (!encryption) throw new UsageError('PAYLOAD_ENCRYPTION_KEYS is required to manage webhook secrets');
+  return {
+    endpoints: new WebhookEndpointsRepository(db, new SecretBox(encryption)),
+    policy: new WebhookTargetPolicy(config.webhooks.allowedTargets),
+  };
+}
+
+/** The same DTO validation the HTTP API applies, so the CLI cannot store what the API would refuse. */
+async function validated<T extends object>(type: new () => T, input: Record<string, unknown>): Promise<T> {
+  const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  const instance = plainToInstance(type, defined);
+  const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length > 0) {
+    const problems = errors.flatMap((error) =>
+      Object.values(error.constraints ?? {}).map((issue) => `--${error.property}: ${issue}`),
+    );
+    throw new UsageError(problems.join('\n'));
+  }
+  return instance;
+}
 
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`${flag} is required`);

@@ -139,7 +139,9 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
   const devApiKey = text('DEV_API_KEY');
   if (devApiKey && devApiKey.length < 32) problems.push('DEV_API_KEY must be at least 32 characters long');
 
-  const allowedTargets = (text('WEBHOOK_ALLOWED_TARGETS') ?? (mode === 'local' ? '127.0.0.0/8,::1/128' : ''))
+  // Local data (local mode, or the admin CLI on it) talks to receivers on this machine.
+  const localData = mode === 'local' || (mode === 'admin' && !databaseUrl);
+  const allowedTargets = (text('WEBHOOK_ALLOWED_TARGETS') ?? (localData ? '127.0.0.0/8,::1/128' : ''))
     .split(',')
     .map((range) => range.trim())
     .filter(Boolean);

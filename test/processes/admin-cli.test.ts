@@ -45,4 +45,65 @@ describe('the admin CLI', () => {
     expect(result.stderr).toContain('Unknown role "superuser"');
     expect(result.stderr).toContain('Usage:');
   });
+
+  it('manages webhook endpoints with the same validation and activation check as the API', () => {
+    const account = JSON.parse(admin('accounts:create', '--name', 'Webhook clinic').stdout);
+    const refused = admin(
+      'webhooks:create',
+      '--account',
+      account.id,
+      '--name',
+      'x',
+      '--url',
+      'ftp://x',
+      '--secret',
+      'short',
+      '--event',
+      'nope',
+    );
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('--url');
+    expect(refused.stderr).toContain('--secret');
+    expect(refused.stderr).toContain('--events');
+
+    const created = JSON.parse(
+      admin(
+        'webhooks:create',
+        '--account',
+        account.id,
+        '--name',
+        'Pharmacy',
+        '--url',
+        'http://127.0.0.1:9/hooks',
+        '--secret',
+        'operator-made-secret-01',
+        '--event',
+        'Prior Authorization Updated',
+      ).stdout,
+    );
+    expect(created).toMatchObject({
+      status: 'inactive',
+      events: ['prior_authorization.updated'],
+      secret_hint: '…t-01',
+    });
+    expect(JSON.stringify(created)).not.toContain('operator-made-secret-01');
+
+    const activated = JSON.parse(
+      admin('webhooks:update', '--webhook', created.id, '--active', 'true').stdout,
+    );
+    expect(activated.status).toBe('active');
+
+    const refusedUrl = JSON.parse(
+      admin('webhooks:update', '--webhook', created.id, '--url', 'http://10.0.0.7/hooks', '--active', 'true')
+        .stdout,
+    );
+    expect(refusedUrl).toMatchObject({
+      status: 'inactive',
+      status_reason: 'activation refused: 10.0.0.7 is not a public unicast address',
+    });
+
+    expect(JSON.parse(admin('webhooks:list', '--account', account.id).stdout)).toHaveLength(1);
+    expect(admin('webhooks:delete', '--webhook', created.id).status).toBe(0);
+    expect(JSON.parse(admin('webhooks:list', '--account', account.id).stdout)).toEqual([]);
+  });
 });

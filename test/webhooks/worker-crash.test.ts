@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+
+import { Client } from '@temporalio/client';
+
+import { AccountsRepository } from '../../src/auth/accounts.repository';
+import { newId } from '../../src/common/ids';
+import { SecretBox } from '../../src/crypto/aes-gcm';
+import { Database, openDatabase } from '../../src/storage/database';
+import { migrate } from '../../src/storage/migrations';
+import { connectClient } from '../../src/temporal/temporal-connection';
+import { WebhookDeliveriesRepository } from '../../src/webhooks/webhook-deliveries.repository';
+import { WebhookEndpointsRepository } from '../../src/webhooks/webhook-endpoints.repository';
+import { WebhookPublisher } from '../../src/webhooks/webhook-publisher';
+import { RunningProcess, startProcess } from '../support/processes';
+import { eventually, randomEncryptionKeys, testConfig } from '../support/test-app';
+import { TestReceiver } from '../support/webhook-receiver';
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const describeWithPostgres = databaseUrl ? describe : describe.skip;
+if (!databaseUrl)
+  test.todo(
+    'worker crash during delivery (needs TEST_DATABASE_URL: two processes share the database; CI sets it)',
+  );
+
+describeWithPostgres('a worker killed in the middle of a delivery', () => {
+  const secret = 'whsec_crash_test_000001';
+  const env = {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl!,
+    PAYLOAD_ENCRYPTION_KEYS: randomEncryptionKeys(),
+    TEMPORAL_TASK_QUEUE: `crash-${randomUUID()}`,
+    WEBHOOK_ALLOWED_TARGETS: '127.0.0.0/8',
+    WEBHOOK_TIMEOUT_MS: '1000',
+    WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
+    WEBHOOK_RETRY_BACKOFF_COEFFICIENT: '2',
+    WEBHOOK_RETRY_MAX_INTERVAL_MS: '500',
+    LOG_LEVEL: 'warn',
+  };
+  const config = testConfig(env);
+  let db: Database;
+  let client: Client;
+  let receiver: TestReceiver;
+  const workers: RunningProcess[] = [];
+
+  beforeAll(async () => {
+    db = await openDatabase({ databaseUrl });
+    await migrate(db);
+    client = await connectClient(config.temporal, config.encryption!);
+    receiver = await new TestReceiver(secret).start();
+  });
+  afterAll(async () => {
+    await Promise.all(workers.map((worker) => worker.stop('SIGKILL')));
+    await receiver.stop();
+    await client.connection.close();
+    await db.close();
+  });
+
+  const startWorker = () => {
+    const worker = startProcess('main.worker.js', { ...env, TEMPORAL_ADDRESS: config.temporal.address });
+    workers.push(worker);
+    return worker;
+  };
+
+  it('delivers the notification after the worker restarts, with the same event id', async () => {
+    const secrets = new SecretBox(config.encryption!);
+    const account = await new AccountsRepository(db).createAccount('Crash test clinic');
+    const endpoints = new WebhookEndpointsRepository(db, secrets);
+    const endpoint = await endpoints.create({
+      accountId: account.id,
+      name: 'receiver',
+      url: receiver.url,
+      events: ['prior_authorization.updated'],
+      secret,
+    });
+    await endpoints.setStatus(endpoint.id, 'active', null);
+    const deliveries = new WebhookDeliveriesRepository(db, secrets);
+    const publisher = new WebhookPublisher(deliveries, client, {
+      taskQueue: env.TEMPORAL_TASK_QUEUE,
+      webhooks: config.webhooks,
+    });
+
+    const first = startWorker();
+    receiver.script.push('hang');
+    const eventId = newId('event');
+    const [deliveryId] = await publisher.publish({
+      eventId,
+      accountId: account.id,
+      type: 'prior_authorization.updated',
+      data: { id: 'pa_crash', object: 'prior_authorization', status: 'awaiting_outcome' },
+      createdAt: new Date().toISOString(),
+    });
+    await eventually(async () => receiver.requests.length === 1, 60_000);
+    await first.stop('SIGKILL');
+
+    startWorker();
+    await eventually(async () => receiver.notifications.length === 1, 60_000);
+    expect(receiver.requests.map((request) => request.headers['x-webhook-id'])).toEqual([eventId, eventId]);
+    expect(receiver.requests.every((request) => request.verified)).toBe(true);
+    const [row] = await eventually(async () => {
+      const rows = await db.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE id = $1', [
+        deliveryId,
+      ]);
+      return rows[0]?.status === 'succeeded' ? rows : undefined;
+    });
+    expect(row).toEqual({ status: 'succeeded' });
+  });
+});
