@@ -18,7 +18,7 @@ export default tseslint.config(
     // Workflow code is replayed and must be deterministic: no I/O, no clocks, no randomness of its own.
     files: ['workflows/**/*.ts', 'test/fixtures/workflows/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
@@ -35,11 +35,10 @@ export default tseslint.config(
               message: 'Workflows may import only @temporalio/workflow and @temporalio/common.',
             },
             {
-              group: ['**/activities', '**/activities/*'],
-              importNamePattern: '^(?!type )',
-              message: 'Import activities by type only: import type { … }.',
+              group: ['**/activities', '**/activities/*', '**/src/**'],
+              allowTypeImports: true,
+              message: 'Workflows import activities and app code by type only: import type { … }.',
             },
-            { group: ['**/src/**'], message: 'Workflow code must not reach into the Nest app.' },
           ],
         },
       ],

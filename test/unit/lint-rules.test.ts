@@ -17,7 +17,20 @@ describe('the lint rules', () => {
       'workflows/index.ts',
       "import { readFileSync } from 'node:fs';\nimport { Client } from '@temporalio/client';\nexport const x = [readFileSync, Client];\n",
     );
-    expect(rules.filter((rule) => rule === 'no-restricted-imports')).toHaveLength(2);
+    expect(rules.filter((rule) => rule === '@typescript-eslint/no-restricted-imports')).toHaveLength(2);
+  });
+
+  it('let workflow code import activities by type only', async () => {
+    const byValue = await lint(
+      'workflows/index.ts',
+      "import { createActivities } from '../activities';\nexport const x = createActivities;\n",
+    );
+    expect(byValue).toContain('@typescript-eslint/no-restricted-imports');
+    const byType = await lint(
+      'workflows/index.ts',
+      "import type { createActivities } from '../activities';\nexport type X = typeof createActivities;\n",
+    );
+    expect(byType).not.toContain('@typescript-eslint/no-restricted-imports');
   });
 
   it('refuse timers and the environment in workflow code', async () => {
