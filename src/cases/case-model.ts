@@ -1,0 +1,111 @@
+/**
+ * The shapes every case type shares (contract section 3). Pure types and constants: workflow code
+ * imports this module, so it must stay free of I/O and Node built-ins.
+ */
+
+export const CASE_STATUSES = [
+  'processing',
+  'awaiting_review',
+  'awaiting_outcome',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+export type CaseStatus = (typeof CASE_STATUSES)[number];
+
+export const FINAL_STATUSES: readonly CaseStatus[] = ['completed', 'failed', 'cancelled'];
+
+export type CaseObjectType =
+  'prior_authorization' | 'benefit_verification' | 'clinical_eligibility' | 'patient_enrollment';
+
+export interface StatusChange {
+  status: CaseStatus;
+  at: string;
+  reason: string | null;
+}
+
+export interface CaseFailure {
+  code: string;
+  message: string;
+}
+
+/** A submitted document as cases show it: never the bytes, only what identifies them. */
+export interface DocumentRef {
+  document_id: string;
+  name: string;
+  type: string;
+  sha256: string;
+  size_bytes: number;
+}
+
+export interface Address {
+  street: string;
+  street_line_2?: string;
+  city: string;
+  state_province: string;
+  zip_postal_code: string;
+  country: string;
+}
+
+/** Patient of PA and BV requests, with insurance card images replaced by document references. */
+export interface CasePatient {
+  internal_id: string;
+  first_name: string;
+  last_name: string;
+  gender: 'male' | 'female' | 'other' | 'not_specified';
+  date_of_birth: string;
+  address?: Address;
+  email?: string;
+  phone?: string;
+  insurance?: DocumentRef[];
+}
+
+export type PlanType = 'commercial' | 'medicare' | 'medicare_advantage' | 'medicaid' | 'tricare' | 'other';
+
+/** Discrete insurance card data (contract section 3a). */
+export interface InsuranceContent {
+  payer: string;
+  member_id: string;
+  group_number?: string;
+  rx_bin?: string;
+  rx_pcn?: string;
+  rx_group?: string;
+  plan_type?: PlanType;
+}
+
+export interface Provider {
+  npi: string;
+  first_name: string;
+  last_name: string;
+  phone?: string;
+  fax?: string;
+  address?: Address;
+}
+
+export interface Diagnosis {
+  code: string;
+  description?: string;
+}
+
+export interface EvidenceItem {
+  title: string;
+  date_created: string;
+  content: Record<string, unknown>;
+}
+
+export interface Questionnaire {
+  questions: Array<{ question: string; answer: string; choices?: string[] }>;
+  created_at: string;
+}
+
+export interface VisitNote {
+  content: string;
+  created_at: string;
+}
+
+export interface DrugRequest {
+  name?: string;
+  ndc?: string;
+  dosage?: string;
+  quantity: number;
+}
