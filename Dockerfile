@@ -8,6 +8,7 @@ COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
 COPY migrations ./migrations
+COPY catalog ./catalog
 COPY scripts ./scripts
 # Compiles TypeScript and prebuilds the workflow bundle, so workers start without webpack.
 RUN npm run build && npm prune --omit=dev
@@ -19,6 +20,7 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/migrations ./migrations
+COPY --from=build /app/catalog ./catalog
 USER node
 EXPOSE 3000
 CMD ["node", "dist/src/main.api.js"]

@@ -7,6 +7,9 @@ import { WebhookTargetPolicy } from '../src/webhooks/target-policy';
 import { WebhookDeliveriesRepository } from '../src/webhooks/webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from '../src/webhooks/webhook-endpoints.repository';
 import { WebhookPublisher } from '../src/webhooks/webhook-publisher';
+import { CaseDocumentsRepository } from '../src/cases/case-documents.repository';
+import { PayerSimulator } from '../src/connectors/payer-simulator';
+import { createCaseActivities } from './cases.activities';
 import { createWebhookActivities } from './webhooks.activities';
 
 /** What the worker process opens once and every activity shares. */
@@ -23,6 +26,8 @@ export const createActivities = ({ config, db, temporalClient, taskQueue }: Acti
   const secrets = new SecretBox(config.encryption!);
   const deliveries = new WebhookDeliveriesRepository(db, secrets);
   return {
+    // Local mode and tests use the simulator; a real payer connector implements the same interface.
+    ...createCaseActivities({ payer: new PayerSimulator(), documents: new CaseDocumentsRepository(db, secrets) }),
     ...createWebhookActivities({
       endpoints: new WebhookEndpointsRepository(db, secrets),
       deliveries,

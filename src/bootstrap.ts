@@ -39,6 +39,17 @@ export function localEncryption(config: AppConfig): EncryptionSettings {
   return { keys: new Map([[keyId, Buffer.from(key, 'base64')]]), currentKeyId: keyId };
 }
 
+/** Local mode's key for the keyed patient reference, kept beside the payload key. */
+export function localPatientRefKey(config: AppConfig): Buffer {
+  if (config.cases.patientRefKey) return config.cases.patientRefKey;
+  const file = path.join(config.dataDir, 'patient-ref-key');
+  if (!existsSync(file)) {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  }
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+}
+
 /**
  * The development account and its admin key. The key is DEV_API_KEY when set; otherwise one is
  * generated on first start and kept in the data folder so every start can print it.

@@ -1,3 +1,5 @@
 // The worker's single entry into workflow code: every workflow is re-exported here by name.
+export { benefitVerificationWorkflow } from './benefit-verification.workflow';
+export { priorAuthorizationWorkflow } from './prior-authorization.workflow';
 export { webhookActivationWorkflow } from './webhook-activation.workflow';
 export { webhookDeliveryWorkflow } from './webhook-delivery.workflow';

@@ -7,6 +7,11 @@ import { AccountsRepository } from '../auth/accounts.repository';
 import { ApiKeysController } from '../auth/api-keys.controller';
 import { AuthGuard } from '../auth/auth.guard';
 import { RateLimiter } from '../auth/rate-limiter';
+import { BenefitVerificationController } from '../cases/benefit-verification.controller';
+import { CaseDocumentsRepository } from '../cases/case-documents.repository';
+import { CasesService } from '../cases/cases.service';
+import { IdempotencyRepository } from '../cases/idempotency.repository';
+import { PriorAuthorizationController } from '../cases/prior-authorization.controller';
 import { CodecController } from '../codec/codec.controller';
 import type { AppConfig } from '../config/config';
 import { SecretBox } from '../crypto/aes-gcm';
@@ -34,7 +39,14 @@ export class AppModule {
     const deliveries = new WebhookDeliveriesRepository(deps.db, secrets);
     return {
       module: AppModule,
-      controllers: [StatusController, CodecController, ApiKeysController, WebhooksController],
+      controllers: [
+        StatusController,
+        CodecController,
+        ApiKeysController,
+        WebhooksController,
+        PriorAuthorizationController,
+        BenefitVerificationController,
+      ],
       providers: [
         { provide: APP_CONFIG, useValue: deps.config },
         { provide: DATABASE, useValue: deps.db },
@@ -55,6 +67,9 @@ export class AppModule {
           }),
         },
         WebhooksService,
+        { provide: CaseDocumentsRepository, useValue: new CaseDocumentsRepository(deps.db, secrets) },
+        { provide: IdempotencyRepository, useValue: new IdempotencyRepository(deps.db) },
+        CasesService,
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
     };

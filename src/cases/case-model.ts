@@ -109,3 +109,46 @@ export interface DrugRequest {
   dosage?: string;
   quantity: number;
 }
+
+export interface Prescription {
+  drug_name?: string;
+  ndc?: string;
+  strength?: string;
+  dosage?: string;
+  quantity: number;
+  days_supply?: number;
+  directions?: string;
+}
+
+/** A prior authorization request as the case keeps it: documents replaced by references. */
+export interface PriorAuthorizationRequest {
+  patient: CasePatient;
+  diagnoses: Diagnosis[];
+  prescription: Prescription;
+  provider: Provider;
+  insurance: DocumentRef[];
+  insurance_content: InsuranceContent | null;
+  evidence: EvidenceItem[];
+  questionnaires: Questionnaire[];
+  visit_notes: VisitNote[];
+  is_training_data: boolean;
+  urgency: 'standard' | 'expedited';
+  mock_result: { result: 'approved' | 'denied' | 'other'; detail_code?: string } | null;
+}
+
+export interface BenefitVerificationRequest {
+  patient: CasePatient;
+  drugs: DrugRequest[];
+  provider: Provider;
+  insurance: DocumentRef[];
+  insurance_content: InsuranceContent | null;
+  diagnoses: Diagnosis[];
+  mock_result: { status: 'completed' | 'failed'; case?: string } | null;
+}
+
+/** Timing of the human and payer waits; from configuration, fixed per case when it starts. */
+export interface CaseTimings {
+  reviewReminderMs: number;
+  reviewExpiryMs: number;
+  payerPollIntervalMs: number;
+}

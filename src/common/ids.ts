@@ -13,6 +13,7 @@ export const ID_PREFIXES = {
   webhookEndpoint: 'wh',
   event: 'evt',
   delivery: 'whd',
+  document: 'doc',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

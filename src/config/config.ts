@@ -39,6 +39,16 @@ export interface WebhookSettings {
   issuer: string;
 }
 
+export interface CaseSettings {
+  reviewReminderMs: number;
+  reviewExpiryMs: number;
+  payerPollIntervalMs: number;
+  /** When a PA determination is due after creation: Part D's 72 h standard and 24 h expedited. */
+  dueWithinMs: { standard: number; expedited: number };
+  /** HMAC key of the PatientRef search attribute (a keyed hash, never the patient id itself). */
+  patientRefKey?: Buffer;
+}
+
 export interface AppConfig {
   mode: ProcessMode;
   production: boolean;
@@ -53,6 +63,7 @@ export interface AppConfig {
   rateLimit: { perSecond: number; burst: number };
   codec: { corsOrigins: string[]; trustLoopback: boolean };
   webhooks: WebhookSettings;
+  cases: CaseSettings;
   logLevel: string;
 }
 
@@ -164,6 +175,23 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     issuer: text('WEBHOOK_ISSUER') ?? 'healthcare-access-api',
   };
 
+  const patientRefKeyText = text('PATIENT_REF_KEY');
+  const patientRefKey = patientRefKeyText ? Buffer.from(patientRefKeyText, 'base64') : undefined;
+  if (patientRefKey && patientRefKey.length < 32) problems.push('PATIENT_REF_KEY must decode to at least 32 bytes');
+  if (!patientRefKey && mode === 'api') {
+    problems.push('PATIENT_REF_KEY is required outside local mode: 32 random bytes, base64 (`openssl rand -base64 32`)');
+  }
+  const cases: CaseSettings = {
+    reviewReminderMs: integer('CASE_REVIEW_REMINDER_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+    reviewExpiryMs: integer('CASE_REVIEW_EXPIRY_MS', 7 * 24 * 3_600_000, 1_000, 90 * 24 * 3_600_000),
+    payerPollIntervalMs: integer('PAYER_POLL_INTERVAL_MS', 30_000, 100, 24 * 3_600_000),
+    dueWithinMs: {
+      standard: integer('PA_STANDARD_DUE_MS', 72 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+      expedited: integer('PA_EXPEDITED_DUE_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+    },
+    patientRefKey,
+  };
+
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -201,6 +229,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
       trustLoopback: flag('CODEC_TRUST_LOOPBACK', mode === 'local'),
     },
     webhooks,
+    cases,
     logLevel,
   };
 

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 
 import { Connection } from '@temporalio/client';
 
-import { CUSTOM_SEARCH_ATTRIBUTES } from './search-attributes';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 
 export interface DevServerOptions {
   binary: string;

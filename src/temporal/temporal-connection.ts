@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 
 import type { EncryptionSettings, TemporalSettings } from '../config/config';
 import { EncryptionCodec } from './encryption-codec';
-import { CUSTOM_SEARCH_ATTRIBUTES } from './search-attributes';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 
 /**
  * The one data converter of client and worker, so each reads what the other wrote. The failure

@@ -12,7 +12,8 @@ export interface NotificationBody {
   title: string;
   description: string;
   created_at: string;
-  data: Record<string, unknown>;
+  /** The case's GET object (or the test event's payload). */
+  data: object;
 }
 
 export interface DeliveryAttempt {

@@ -9,7 +9,8 @@ export interface PublishEventInput {
   eventId: string;
   accountId: string;
   type: EventType;
-  data: Record<string, unknown>;
+  /** The case's GET object (or the test event's payload). */
+  data: object;
   createdAt: string;
 }
 

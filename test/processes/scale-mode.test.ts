@@ -24,6 +24,7 @@ describeWithPostgres('scale mode (API and worker as separate processes)', () => 
       TEMPORAL_TASK_QUEUE: `scale-mode-${randomUUID()}`,
       DATABASE_URL: databaseUrl!,
       PAYLOAD_ENCRYPTION_KEYS: randomEncryptionKeys(),
+      PATIENT_REF_KEY: randomEncryptionKeys().split(':')[1]!,
       DEV_API_KEY: devApiKey,
       PORT: String(apiPort),
       LOG_LEVEL: 'info',

@@ -27,3 +27,14 @@ export async function decryptedHistoryText(
   const decoded = await codec.decode(payloads);
   return decoded.map((payload) => JSON.stringify(defaultPayloadConverter.fromPayload(payload))).join('\n');
 }
+
+/**
+ * The key recorded histories are encrypted with. Not a secret: replay tests must decrypt the
+ * workflow inputs they feed to the workflow code, on any machine.
+ */
+export const REPLAY_FIXTURE_ENCRYPTION: EncryptionSettings = {
+  keys: new Map([['replay-fixture', Buffer.from('replay-fixture-key-not-a-secret!', 'utf8')]]),
+  currentKeyId: 'replay-fixture',
+};
+
+export const REPLAY_FIXTURE_KEYS = `replay-fixture:${Buffer.from('replay-fixture-key-not-a-secret!', 'utf8').toString('base64')}`;

@@ -27,6 +27,7 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     TEMPORAL_ADDRESS: temporalAddress,
     TEMPORAL_NAMESPACE: namespace,
     PAYLOAD_ENCRYPTION_KEYS: randomEncryptionKeys(),
+    PATIENT_REF_KEY: randomBytes(32).toString('base64'),
     TEMPORAL_TASK_QUEUE: `test-${randomBytes(6).toString('hex')}`,
     WEBHOOK_ALLOWED_TARGETS: '127.0.0.0/8,::1/128',
     LOG_LEVEL: 'silent',
@@ -54,9 +55,16 @@ export interface TestApp {
 }
 
 /** The real Nest app on an in-memory PGlite and this run's Temporal server. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const config = testConfig(env);
-  const db = await openDatabase({ pgliteDir: 'memory://' });
+export async function startTestApp(
+  env: Record<string, string> = {},
+  /** Keeps the keys and database of an app that stopped, as a restarted process would. */
+  reuse?: { config: AppConfig; db: Database },
+): Promise<TestApp> {
+  const config = reuse ? { ...reuse.config, temporal: testConfig(env).temporal } : testConfig(env);
+  // DATABASE_URL shares the database with worker processes; otherwise a private in-memory PGlite.
+  const db =
+    reuse?.db ??
+    (await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { pgliteDir: 'memory://' }));
   await migrate(db);
   const temporalClient = await connectClient(config.temporal, config.encryption!);
   const app = await createApp({ config, db, temporalClient, logger: pino({ level: 'silent' }) });

@@ -1,0 +1,207 @@
+import { createHash, createHmac } from 'node:crypto';
+
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  Client,
+  WorkflowHandle,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
+import { ApplicationFailure, UpdateDefinition } from '@temporalio/common';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+
+import { CASE_MEMO_KEY, CaseRecord, FINAL_STATUSES, getCaseQuery, INVALID_STATE } from '../../workflows/case-lifecycle';
+import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE, PATIENT_REF } from '../../workflows/search-attributes';
+import { APP_CONFIG, TEMPORAL_CLIENT } from '../app/tokens';
+import type { Principal } from '../auth/accounts.repository';
+import { ApiError } from '../common/errors';
+import { hasIdPrefix, IdKind, newId } from '../common/ids';
+import type { AppConfig } from '../config/config';
+import { CaseDocumentsRepository } from './case-documents.repository';
+import type { CaseObjectType, CaseStatus, DocumentRef } from './case-model';
+import { IdempotencyRepository } from './idempotency.repository';
+
+export interface CaseTypeSpec {
+  object: CaseObjectType;
+  idKind: IdKind;
+  workflowType: string;
+  path: string;
+}
+
+/** A document as it arrives: base64 under a name that says where in the request it was. */
+export interface IncomingDocument {
+  name: string;
+  base64: string;
+}
+
+export interface CaseCreation<Input> {
+  spec: CaseTypeSpec;
+  principal: Principal;
+  /** The raw request body, hashed for Idempotency-Key comparisons. */
+  rawBody: unknown;
+  idempotencyKey?: string;
+  patientInternalId: string;
+  documents: IncomingDocument[];
+  /** Builds the workflow input (which holds the initial case object) once the case id and documents exist. */
+  buildInput(caseId: string, documents: DocumentRef[], now: Date): Input & { case: CaseRecord };
+}
+
+export interface CaseListQuery {
+  status?: CaseStatus;
+  patient_internal_id?: string;
+  created_after?: string;
+  created_before?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+const DEFAULT_PAGE_SIZE = 20;
+/** A running case is read by query from a worker; without one in time, the memo answers. */
+const QUERY_DEADLINE_MS = 3_000;
+
+/**
+ * Cases over Temporal, for every case type: creation (idempotent), reads from workflow state,
+ * lists from visibility, and decisions through workflow updates.
+ */
+@Injectable()
+export class CasesService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(TEMPORAL_CLIENT) private readonly temporalClient: Client,
+    @Inject(CaseDocumentsRepository) private readonly documents: CaseDocumentsRepository,
+    @Inject(IdempotencyRepository) private readonly idempotency: IdempotencyRepository,
+  ) {}
+
+  async create<Input>(creation: CaseCreation<Input>): Promise<{ case: CaseRecord; replayed: boolean }> {
+    const { spec, principal } = creation;
+    let caseId = newId(spec.idKind);
+    let replayed = false;
+    if (creation.idempotencyKey) {
+      ({ resourceId: caseId, replayed } = await this.idempotency.claim({
+        accountId: principal.accountId,
+        key: creation.idempotencyKey,
+        endpoint: `POST ${spec.path}`,
+        requestSha256: createHash('sha256').update(JSON.stringify(creation.rawBody)).digest('hex'),
+        candidateId: caseId,
+      }));
+    }
+    const documents = await this.documents.store(principal.accountId, caseId, creation.documents);
+    const input = creation.buildInput(caseId, documents, new Date());
+    await this.temporalClient.workflow.start(spec.workflowType, {
+      workflowId: caseId,
+      taskQueue: this.config.temporal.taskQueue,
+      args: [input],
+      // A replayed request finds the workflow its first attempt started.
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      memo: { [CASE_MEMO_KEY]: input.case },
+      typedSearchAttributes: [
+        { key: ACCOUNT_ID, value: principal.accountId },
+        { key: CASE_TYPE, value: spec.object },
+        { key: CASE_STATUS, value: input.case.status },
+        { key: PATIENT_REF, value: this.patientRef(principal.accountId, creation.patientInternalId) },
+      ],
+    });
+    return { case: replayed ? await this.get(principal, spec, caseId) : input.case, replayed };
+  }
+
+  async get(principal: Principal, spec: CaseTypeSpec, id: string): Promise<CaseRecord> {
+    const { handle, record, running } = await this.locate(principal, spec, id);
+    if (!running) return record;
+    try {
+      return await this.temporalClient.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(getCaseQuery));
+    } catch {
+      return record;
+    }
+  }
+
+  async list(principal: Principal, spec: CaseTypeSpec, query: CaseListQuery) {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const response = await this.temporalClient.workflowService.listWorkflowExecutions({
+      namespace: this.config.temporal.namespace,
+      query: this.visibilityQuery(principal, spec, query),
+      pageSize: limit,
+      nextPageToken: query.cursor ? Buffer.from(query.cursor, 'base64url') : undefined,
+    });
+    const converter = this.temporalClient.options.loadedDataConverter;
+    const data = await Promise.all(
+      (response.executions ?? []).map((execution) =>
+        decodeFromPayloadsAtIndex<CaseRecord>(converter, 0, [execution.memo!.fields![CASE_MEMO_KEY]!]),
+      ),
+    );
+    data.sort((a, b) => b.created_at.localeCompare(a.created_at));
+    const nextPageToken = response.nextPageToken?.length ? Buffer.from(response.nextPageToken).toString('base64url') : null;
+    return { object: 'list' as const, data, has_more: nextPageToken !== null, next_cursor: nextPageToken };
+  }
+
+  /** Sends a decision as a workflow update; a decision the status does not allow is 409 and changes nothing. */
+  async decide<Decision>(
+    principal: Principal,
+    spec: CaseTypeSpec,
+    id: string,
+    update: UpdateDefinition<CaseRecord, [Decision]>,
+    decision: Decision,
+  ): Promise<CaseRecord> {
+    const { handle, record } = await this.locate(principal, spec, id);
+    if (FINAL_STATUSES.includes(record.status)) {
+      throw new ApiError('invalid_state', `This case is ${record.status}; it accepts no more decisions.`);
+    }
+    try {
+      return await handle.executeUpdate(update, { args: [decision] });
+    } catch (error) {
+      if (
+        error instanceof WorkflowUpdateFailedError &&
+        error.cause instanceof ApplicationFailure &&
+        error.cause.type === INVALID_STATE
+      ) {
+        throw new ApiError('invalid_state', error.cause.message);
+      }
+      throw error;
+    }
+  }
+
+  /** The case's workflow if it exists and belongs to the caller; any other case is simply not found. */
+  private async locate(
+    principal: Principal,
+    spec: CaseTypeSpec,
+    id: string,
+  ): Promise<{ handle: WorkflowHandle; record: CaseRecord; running: boolean }> {
+    const notFound = ApiError.notFound(`No ${spec.object.replace('_', ' ')} with this id exists in your account.`);
+    if (!hasIdPrefix(spec.idKind, id)) throw notFound;
+    const handle = this.temporalClient.workflow.getHandle(id);
+    try {
+      const description = await handle.describe();
+      const attributes = description.typedSearchAttributes;
+      if (attributes.get(ACCOUNT_ID) !== principal.accountId || attributes.get(CASE_TYPE) !== spec.object) throw notFound;
+      return {
+        handle,
+        record: description.memo?.[CASE_MEMO_KEY] as CaseRecord,
+        running: description.status.name === 'RUNNING',
+      };
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) throw notFound;
+      throw error;
+    }
+  }
+
+  private visibilityQuery(principal: Principal, spec: CaseTypeSpec, query: CaseListQuery): string {
+    // Every value is an id, an enum, a hex digest or a re-rendered date: nothing free-form is interpolated.
+    const clauses = [`${ACCOUNT_ID.name} = '${principal.accountId}'`, `${CASE_TYPE.name} = '${spec.object}'`];
+    if (query.status) clauses.push(`${CASE_STATUS.name} = '${query.status}'`);
+    if (query.patient_internal_id) {
+      clauses.push(`${PATIENT_REF.name} = '${this.patientRef(principal.accountId, query.patient_internal_id)}'`);
+    }
+    if (query.created_after) clauses.push(`StartTime >= '${new Date(query.created_after).toISOString()}'`);
+    if (query.created_before) clauses.push(`StartTime <= '${new Date(query.created_before).toISOString()}'`);
+    // SQL visibility (the dev server, PostgreSQL) refuses ORDER BY; its own order is running cases by
+    // start time, newest first, then closed cases by close time, newest first.
+    return clauses.join(' AND ');
+  }
+
+  /** A keyed hash, so visibility can filter by patient without ever holding the patient's id. */
+  private patientRef(accountId: string, internalId: string): string {
+    return createHmac('sha256', this.config.cases.patientRefKey!)
+      .update(`${accountId}:${internalId}`)
+      .digest('hex')
+      .slice(0, 32);
+  }
+}

@@ -1,0 +1,700 @@
+import type { InsuranceContent } from '../../src/cases/case-model';
+import { payerCatalog } from '../../src/connectors/payer-catalog';
+import type {
+  BenefitsCheckInput,
+  CriterionAnswer,
+  InsuranceEvidence,
+  PriorAuthPrefillInput,
+  PriorAuthSubmissionInput,
+  ResolvedPlan,
+} from '../../src/connectors/payer-connector';
+import { BV_MOCK_CASES, MEMBER_ID_SUFFIX_CASES, PayerSimulator } from '../../src/connectors/payer-simulator';
+
+const NOW = new Date('2026-03-01T12:00:00.000Z');
+const catalog = payerCatalog();
+const simulator = new PayerSimulator({ now: () => NOW });
+
+function fromContent(content: Partial<InsuranceContent>): InsuranceEvidence {
+  return { content: { payer: '', member_id: 'BHH123456789', ...content }, cardTexts: [] };
+}
+
+function fromCard(...lines: string[]): InsuranceEvidence {
+  return { cardTexts: [lines.join('\n')] };
+}
+
+const blueHorizon = fromContent({ payer: 'Blue Horizon Health' });
+const syntheticPatient = { first_name: 'Corisande', last_name: 'Testperson', date_of_birth: '1968-05-14' };
+
+function benefitsInput(overrides: Partial<BenefitsCheckInput> = {}): BenefitsCheckInput {
+  return {
+    insurance: blueHorizon,
+    patient: syntheticPatient,
+    drugs: [{ name: 'Ozempic', quantity: 1 }],
+    ...overrides,
+  };
+}
+
+async function planFor(insurance: InsuranceEvidence): Promise<ResolvedPlan> {
+  const resolution = await simulator.resolvePlan(insurance);
+  if (!resolution.resolved) throw new Error(resolution.reason);
+  return resolution.plan;
+}
+
+function prefillInput(overrides: Partial<PriorAuthPrefillInput> = {}): PriorAuthPrefillInput {
+  return {
+    plan: null,
+    drug: { name: 'Ozempic 1 mg pen', quantity: 1 },
+    patient: { date_of_birth: '1968-05-14', gender: 'female' },
+    diagnoses: [],
+    evidence: [],
+    questionnaires: [],
+    visitNotes: [],
+    ...overrides,
+  };
+}
+
+function criterion(criteria: CriterionAnswer[], id: string): CriterionAnswer {
+  const found = criteria.find((answer) => answer.id === id);
+  if (!found) throw new Error(`No criterion ${id} among ${criteria.map((answer) => answer.id).join(', ')}`);
+  return found;
+}
+
+const note = (content: string) => ({ content, created_at: '2026-02-10T10:00:00Z' });
+
+describe('the payer catalog', () => {
+  it('lists at least 8 payers, each with a six-digit BIN, a PBM and plans with PCNs', () => {
+    expect(catalog.payers.length).toBeGreaterThanOrEqual(8);
+    for (const payer of catalog.payers) {
+      expect(payer.bin).toMatch(/^\d{6}$/);
+      expect(payer.pharmacy_benefit_manager_name).not.toBe('');
+      expect(payer.plans.length).toBeGreaterThan(0);
+      for (const plan of payer.plans) expect(plan.pcn).toMatch(/^[A-Z0-9]+$/);
+    }
+    expect(new Set(catalog.payers.map((payer) => payer.bin)).size).toBe(catalog.payers.length);
+  });
+
+  it('offers commercial, Medicare Part D, Medicare Advantage, Medicaid and TRICARE plans on known formularies', () => {
+    const plans = catalog.payers.flatMap((payer) => payer.plans);
+    expect(new Set(plans.map((plan) => plan.plan_type))).toEqual(
+      new Set(['commercial', 'medicare', 'medicare_advantage', 'medicaid', 'tricare']),
+    );
+    const formularyIds = catalog.formularies.map((formulary) => formulary.id);
+    for (const plan of plans) expect(formularyIds).toContain(plan.formulary_id);
+  });
+
+  it('lists at least 25 drugs with 11-digit NDCs, among them the GLP-1s, biologics and generics of the brief', () => {
+    expect(catalog.drugs.length).toBeGreaterThanOrEqual(25);
+    for (const drug of catalog.drugs) expect(drug.ndc).toMatch(/^\d{11}$/);
+    const names = catalog.drugs.flatMap((drug) => [drug.brand_name, drug.generic_name]);
+    for (const name of [
+      'Ozempic',
+      'Wegovy',
+      'Mounjaro',
+      'Zepbound',
+      'Trulicity',
+      'liraglutide',
+      'Humira',
+      'Enbrel',
+      'infliximab',
+      'Stelara',
+      'Dupixent',
+      'Xolair',
+      'Nucala',
+      'Fasenra',
+      'Repatha',
+      'Praluent',
+      'metformin',
+      'atorvastatin',
+      'lisinopril',
+      'insulin glargine',
+      'apixaban',
+      'empagliflozin',
+      'sitagliptin',
+      'tofacitinib',
+      'secukinumab',
+      'risankizumab',
+      'upadacitinib',
+    ]) {
+      expect(names).toContain(name);
+    }
+  });
+
+  it('gives formulary entries tiers 1–5, PA and step-therapy flags, quantity limits, copays and exclusions', () => {
+    const entries = catalog.formularies.flatMap((formulary) => Object.values(formulary.drugs));
+    const covered = entries.flatMap((entry) => (entry.status === 'covered' ? [entry] : []));
+    for (const entry of covered) {
+      expect(entry.tier).toBeGreaterThanOrEqual(1);
+      expect(entry.tier).toBeLessThanOrEqual(5);
+      expect(entry.copays.map((copay) => copay.supply_duration_days)).toContain(30);
+    }
+    expect(covered.some((entry) => entry.prior_authorization_required)).toBe(true);
+    expect(covered.some((entry) => !entry.prior_authorization_required)).toBe(true);
+    expect(covered.some((entry) => entry.step_therapy.includes('metformin'))).toBe(true);
+    expect(covered.some((entry) => entry.quantity_limit !== null)).toBe(true);
+    expect(covered.some((entry) => entry.copays.some((copay) => copay.supply_duration_days === 90))).toBe(
+      true,
+    );
+    expect(entries.some((entry) => entry.status === 'excluded')).toBe(true);
+  });
+
+  it('has PA criteria for every drug a formulary puts behind prior authorization', () => {
+    const criteriaSets = new Set(Object.keys(catalog.data.criteriaSets));
+    for (const formulary of catalog.formularies) {
+      for (const [drugId, entry] of Object.entries(formulary.drugs)) {
+        const drug = catalog.drugs.find((candidate) => candidate.id === drugId);
+        expect(drug).toBeDefined();
+        if (entry.status === 'covered' && entry.prior_authorization_required) {
+          expect(criteriaSets).toContain(drug!.criteria_set);
+        }
+      }
+    }
+  });
+
+  it('defines every mock case the simulator accepts', () => {
+    expect(Object.keys(catalog.data.mockCases).sort()).toEqual([...BV_MOCK_CASES].sort());
+  });
+
+  it('finds a drug by brand or generic name ignoring case and strength, and by NDC with or without hyphens', () => {
+    expect(catalog.findDrug({ name: 'OZEMPIC 1 mg pen' })?.id).toBe('ozempic');
+    expect(catalog.findDrug({ name: 'semaglutide (Wegovy) 2.4 mg' })?.id).toBe('wegovy');
+    expect(catalog.findDrug({ name: 'Insulin Glargine 100 units/mL' })?.id).toBe('lantus');
+    expect(catalog.findDrug({ name: 'metformin ER 500 mg' })?.id).toBe('metformin');
+    expect(catalog.findDrug({ ndc: '00074055402' })?.id).toBe('humira');
+    expect(catalog.findDrug({ ndc: '0074-0554-02' })?.id).toBe('humira');
+    expect(catalog.findDrug({ name: 'Unobtainium 5 mg' })).toBeUndefined();
+  });
+});
+
+describe('plan resolution', () => {
+  it('resolves the plan from discrete data by payer name, case-insensitively', async () => {
+    expect(await planFor(fromContent({ payer: 'blue horizon HEALTH' }))).toEqual({
+      payer_id: 'blue_horizon_health',
+      payer_name: 'Blue Horizon Health',
+      plan_id: 'bhh_ppo_select',
+      plan_name: 'Blue Horizon PPO Select',
+      plan_type: 'commercial',
+      plan_fund_source: 'commercial',
+      bin: '610014',
+      pcn: 'BHHPPO',
+      pharmacy_benefit_manager_name: 'Meridian Rx Solutions',
+      member_id: 'BHH123456789',
+    });
+  });
+
+  it('resolves the payer from the RxBIN when the payer name is not one the catalog knows', async () => {
+    const plan = await planFor(fromContent({ payer: 'Regional Pharmacy Benefits', rx_bin: '015583' }));
+    expect(plan.payer_name).toBe('Keystone CarePlan');
+  });
+
+  it('picks the plan of the requested plan type, else the payer’s commercial plan', async () => {
+    const medicare = await planFor(
+      fromContent({ payer: 'Blue Horizon Health', plan_type: 'medicare_advantage' }),
+    );
+    expect(medicare).toMatchObject({ plan_id: 'bhh_medicare_advantage', plan_fund_source: 'government' });
+    const tricare = await planFor(fromContent({ payer: 'Frontier Military Health', plan_type: 'tricare' }));
+    expect(tricare).toMatchObject({ plan_type: 'tricare', plan_fund_source: 'government' });
+    expect((await planFor(fromContent({ payer: 'Keystone CarePlan' }))).plan_type).toBe('commercial');
+  });
+
+  it('reads the payer, member ID, RxBIN, RxPCN and plan from insurance card text', async () => {
+    const plan = await planFor(
+      fromCard(
+        'payer: Keystone CarePlan',
+        'Member ID: KCP55501234',
+        'Member Services: 1-800-555-0100',
+        'RxBIN: 015583   RxPCN: KCPMCD   RxGroup: KCP8800',
+        'Plan: Medicaid',
+      ),
+    );
+    expect(plan).toMatchObject({
+      payer_name: 'Keystone CarePlan',
+      member_id: 'KCP55501234',
+      plan_type: 'medicaid',
+      plan_fund_source: 'government',
+    });
+  });
+
+  it('finds the payer of a card by its RxBIN, and the plan by its type, when no line names them', async () => {
+    const plan = await planFor(
+      fromCard('MEDICARE PRESCRIPTION DRUG COVERAGE', 'Member # EVG20001234', 'BIN 610502'),
+    );
+    expect(plan).toMatchObject({
+      payer_name: 'Evergreen Senior Rx',
+      plan_type: 'medicare',
+      member_id: 'EVG20001234',
+    });
+  });
+
+  it('explains, without repeating what was submitted, why a plan cannot be resolved', async () => {
+    const unknownPayer = await simulator.resolvePlan(
+      fromContent({ payer: 'Acme Mutual', member_id: 'ACM0001' }),
+    );
+    expect(unknownPayer).toEqual({ resolved: false, reason: expect.stringMatching(/^No payer .+\.$/) });
+    const noMemberId = await simulator.resolvePlan(
+      fromCard('Payer: Blue Horizon Health', 'Plan: Commercial'),
+    );
+    expect(noMemberId).toEqual({ resolved: false, reason: 'The insurance data has no member ID.' });
+    const noPlan = await simulator.resolvePlan(
+      fromContent({ payer: 'Great Lakes Community Health', plan_type: 'tricare' }),
+    );
+    expect(noPlan).toEqual({
+      resolved: false,
+      reason: 'Great Lakes Community Health has no tricare plan in the sandbox catalog.',
+    });
+    for (const resolution of [unknownPayer, noMemberId, noPlan]) {
+      if (!resolution.resolved) expect(resolution.reason).not.toMatch(/Acme|ACM0001/);
+    }
+    expect(await simulator.resolvePlan({ cardTexts: [] })).toMatchObject({ resolved: false });
+  });
+});
+
+describe('benefit checks', () => {
+  it('answers each drug’s coverage, copays and the plan’s accumulators from the catalog', async () => {
+    const check = await simulator.checkBenefits(benefitsInput());
+    expect(check).toEqual({
+      kind: 'completed',
+      outcome: {
+        coverage_status: 'covered',
+        coverage_type: 'commercial',
+        plan_fund_source: 'commercial',
+        pharmacy_benefit_manager_name: 'Meridian Rx Solutions',
+        payer_name: 'Blue Horizon Health',
+        plan_name: 'Blue Horizon PPO Select',
+        bin: '610014',
+        pcn: 'BHHPPO',
+        deductible: { total_cents: 150000, met_cents: 42000, remaining_cents: 108000 },
+        out_of_pocket: { total_cents: 600000, met_cents: 98000, remaining_cents: 502000 },
+        drugs: [
+          {
+            drug: 'Ozempic',
+            ndc: '00169413212',
+            coverage: 'covered',
+            coverage_detail_code: 'prior_authorization_required',
+            tier: 3,
+            prior_authorization_required: 'yes',
+            step_therapy_required: true,
+            quantity_limit: 1,
+            copay: { amount_cents: 6000, supply_duration_days: 30 },
+            copay_options: [
+              { amount_cents: 6000, supply_duration_days: 30 },
+              { amount_cents: 15000, supply_duration_days: 90 },
+            ],
+            determination_details: { is_on_formulary: true, is_explicit_plan_exclusion: false },
+            has_active_prior_auth: false,
+          },
+        ],
+      },
+    });
+  });
+
+  it('reports excluded, off-formulary and unknown drugs as not covered, with prior authorization not applicable', async () => {
+    const check = await simulator.checkBenefits(
+      benefitsInput({
+        insurance: fromContent({ payer: 'Summit Mutual Health', member_id: 'SMH100200300' }),
+        drugs: [
+          { name: 'Wegovy 2.4 mg', quantity: 4 },
+          { name: 'Victoza', quantity: 3 },
+          { ndc: '99999-9999-99', quantity: 1 },
+        ],
+      }),
+    );
+    if (check.kind !== 'completed') throw new Error(`Expected completed, got ${check.kind}`);
+    expect(
+      check.outcome.drugs.map((drug) => [
+        drug.coverage_detail_code,
+        drug.determination_details.is_explicit_plan_exclusion,
+      ]),
+    ).toEqual([
+      ['plan_exclusion', true],
+      ['not_on_formulary', false],
+      ['drug_not_recognized', false],
+    ]);
+    for (const drug of check.outcome.drugs) {
+      expect(drug).toMatchObject({
+        coverage: 'not_covered',
+        prior_authorization_required: 'not_applicable',
+        copay: null,
+      });
+    }
+  });
+
+  it('lists no copay for a drug that costs nothing on a Medicaid plan', async () => {
+    const check = await simulator.checkBenefits(
+      benefitsInput({
+        insurance: fromContent({ payer: 'Great Lakes Community Health', member_id: 'GLC000111222' }),
+        drugs: [{ name: 'metformin 500 mg', quantity: 60 }],
+      }),
+    );
+    expect(check).toMatchObject({
+      kind: 'completed',
+      outcome: {
+        coverage_type: 'medicaid',
+        plan_fund_source: 'government',
+        drugs: [{ coverage: 'covered', prior_authorization_required: 'no', copay: null, copay_options: [] }],
+      },
+    });
+  });
+
+  it.each(MEMBER_ID_SUFFIX_CASES.filter(([, mockCase]) => mockCase !== 'manual_verification_required'))(
+    'answers %s-suffixed member ids with coverage status %s',
+    async (suffix, coverageStatus) => {
+      const check = await simulator.checkBenefits(
+        benefitsInput({
+          insurance: fromContent({ payer: 'Blue Horizon Health', member_id: `BHH123456${suffix}` }),
+        }),
+      );
+      expect(check).toMatchObject({
+        kind: 'completed',
+        outcome: {
+          coverage_status: coverageStatus,
+          payer_name: 'Blue Horizon Health',
+          deductible: null,
+          drugs: [],
+        },
+      });
+    },
+  );
+
+  it('needs manual verification for member ids ending in MAN', async () => {
+    const check = await simulator.checkBenefits(
+      benefitsInput({ insurance: fromContent({ payer: 'Blue Horizon Health', member_id: 'bhh123456man' }) }),
+    );
+    expect(check).toEqual({ kind: 'inconclusive', reason: expect.stringContaining('manual verification') });
+  });
+
+  it('is inconclusive, with the reason, when the plan cannot be resolved', async () => {
+    const check = await simulator.checkBenefits(
+      benefitsInput({ insurance: fromContent({ payer: 'Acme Mutual' }) }),
+    );
+    expect(check).toEqual({ kind: 'inconclusive', reason: expect.stringMatching(/^No payer/) });
+  });
+
+  const documentedMockResults: Record<string, object> = {
+    drugs_covered__prior_auth_required__has_copay: {
+      coverage_status: 'covered',
+      drugs: [{ coverage: 'covered', prior_authorization_required: 'yes', copay: { amount_cents: 4500 } }],
+    },
+    drugs_covered__prior_auth_required__no_copay: {
+      coverage_status: 'covered',
+      drugs: [{ coverage: 'covered', prior_authorization_required: 'yes', copay: null, copay_options: [] }],
+    },
+    drugs_covered__prior_auth_not_required__has_copay: {
+      coverage_status: 'covered',
+      drugs: [{ coverage: 'covered', prior_authorization_required: 'no', copay: { amount_cents: 2500 } }],
+    },
+    drugs_covered__prior_auth_not_required__no_copay: {
+      coverage_status: 'covered',
+      drugs: [{ coverage: 'covered', prior_authorization_required: 'no', copay: null, copay_options: [] }],
+    },
+    drugs_not_covered__prior_auth_na__no_copay: {
+      coverage_status: 'covered',
+      drugs: [
+        {
+          coverage: 'not_covered',
+          prior_authorization_required: 'not_applicable',
+          copay: null,
+          copay_options: [],
+          determination_details: { is_on_formulary: false, is_explicit_plan_exclusion: true },
+        },
+      ],
+    },
+    patient_consent_required: { coverage_status: 'patient_consent_required', drugs: [] },
+    patient_not_found: { coverage_status: 'patient_not_found', drugs: [] },
+    coverage_expired: { coverage_status: 'coverage_expired', drugs: [] },
+    coverage_not_started: { coverage_status: 'coverage_not_started', drugs: [] },
+  };
+
+  it.each(BV_MOCK_CASES.filter((mockCase) => mockCase !== 'manual_verification_required'))(
+    'answers the sandbox case %s with its documented outcome',
+    async (mockCase) => {
+      const check = await simulator.checkBenefits(benefitsInput({ mockCase, mockStatus: 'completed' }));
+      expect(check).toMatchObject({ kind: 'completed', outcome: documentedMockResults[mockCase] });
+    },
+  );
+
+  it('answers the sandbox case manual_verification_required as inconclusive', async () => {
+    const check = await simulator.checkBenefits(benefitsInput({ mockCase: 'manual_verification_required' }));
+    expect(check).toEqual({ kind: 'inconclusive', reason: expect.stringContaining('manual verification') });
+  });
+
+  it('fills the plan fields of a mocked result when the plan resolves, and leaves them null otherwise', async () => {
+    const mockCase = 'drugs_covered__prior_auth_required__has_copay';
+    const resolved = await simulator.checkBenefits(benefitsInput({ mockCase }));
+    expect(resolved).toMatchObject({
+      outcome: { payer_name: 'Blue Horizon Health', bin: '610014', drugs: [{ ndc: '00169413212' }] },
+    });
+    const unresolved = await simulator.checkBenefits(
+      benefitsInput({ mockCase, insurance: fromContent({ payer: 'Acme Mutual' }) }),
+    );
+    expect(unresolved).toMatchObject({
+      kind: 'completed',
+      outcome: { payer_name: null, coverage_type: null, bin: null, pcn: null, deductible: null },
+    });
+  });
+
+  it('fails with the payer’s error when the sandbox status is failed', async () => {
+    const check = await simulator.checkBenefits(benefitsInput({ mockStatus: 'failed' }));
+    expect(check).toEqual({
+      kind: 'failed',
+      error: {
+        title: 'Payer unavailable',
+        code: 'payer_unavailable',
+        detail_code: 'payer_timeout',
+        message: expect.any(String),
+      },
+    });
+  });
+
+  it('refuses a mock case the catalog does not define', async () => {
+    await expect(simulator.checkBenefits(benefitsInput({ mockCase: 'everything_is_free' }))).rejects.toThrow(
+      'Unknown benefit verification mock case',
+    );
+  });
+});
+
+describe('prior authorization prefill', () => {
+  it('answers a diagnosis criterion from a diagnosis code prefix, and no when another condition is treated', async () => {
+    const diabetic = await simulator.prefillPriorAuthorization(
+      prefillInput({ diagnoses: [{ code: 'E11.9' }] }),
+    );
+    expect(criterion(diabetic.criteria, 'type2_diabetes_diagnosis')).toMatchObject({
+      answer: 'yes',
+      source: 'diagnosis E11.9',
+    });
+    const other = await simulator.prefillPriorAuthorization(prefillInput({ diagnoses: [{ code: 'I10' }] }));
+    expect(criterion(other.criteria, 'type2_diabetes_diagnosis')).toMatchObject({
+      answer: 'no',
+      source: 'diagnoses I10',
+    });
+  });
+
+  it('reads a lab value from evidence content, whatever its shape', async () => {
+    const prefill = await simulator.prefillPriorAuthorization(
+      prefillInput({
+        drug: { name: 'Repatha', quantity: 2 },
+        evidence: [
+          {
+            title: 'Lipid panel',
+            date_created: '2026-02-01T09:00:00Z',
+            content: { results: [{ test: 'LDL-C', value: 142, unit: 'mg/dL' }] },
+          },
+        ],
+      }),
+    );
+    expect(criterion(prefill.criteria, 'ldl_at_least_70')).toEqual({
+      id: 'ldl_at_least_70',
+      question: "Is the patient's LDL at least 70 mg/dL?",
+      answer: 'yes',
+      source: 'evidence "Lipid panel": "LDL-C; value 142"',
+    });
+  });
+
+  it('takes a questionnaire’s yes or no, or reads a value or a duration from its answer', async () => {
+    const questionnaire = (questions: Array<{ question: string; answer: string }>) => [
+      { questions, created_at: '2026-02-10T10:00:00Z' },
+    ];
+    const prefill = await simulator.prefillPriorAuthorization(
+      prefillInput({
+        questionnaires: questionnaire([
+          { question: 'Does the patient have type 2 diabetes?', answer: 'Yes' },
+          { question: 'How long has the patient taken metformin?', answer: '6 months' },
+          { question: 'Most recent HbA1c (%)', answer: '6.4' },
+        ]),
+      }),
+    );
+    expect(prefill.criteria.map(({ id, answer, source }) => ({ id, answer, source }))).toEqual([
+      {
+        id: 'type2_diabetes_diagnosis',
+        answer: 'yes',
+        source: 'questionnaire: "Does the patient have type 2 diabetes?" → "Yes"',
+      },
+      {
+        id: 'metformin_trial',
+        answer: 'yes',
+        source: 'questionnaire: "How long has the patient taken metformin?" → "6 months"',
+      },
+      { id: 'a1c_at_least_7', answer: 'no', source: 'questionnaire: "Most recent HbA1c (%)" → "6.4"' },
+    ]);
+  });
+
+  it('reads prior therapy, its duration and lab values from visit-note text', async () => {
+    const prefill = await simulator.prefillPriorAuthorization(
+      prefillInput({
+        drug: { name: 'Nucala', quantity: 1 },
+        diagnoses: [{ code: 'J45.50' }],
+        visitNotes: [
+          note('Severe persistent asthma on fluticasone/salmeterol. Blood eosinophils 300 cells/µL.'),
+        ],
+      }),
+    );
+    expect(prefill.criteria.map(({ answer, source }) => [answer, source])).toEqual([
+      ['yes', 'diagnosis J45.50'],
+      ['yes', 'visit note: "eosinophils 300 cells/µL"'],
+      ['yes', 'visit note: "fluticasone"'],
+    ]);
+  });
+
+  it('answers no to a trial shorter than required or denied in the notes, and unknown when the record is silent', async () => {
+    const short = await simulator.prefillPriorAuthorization(
+      prefillInput({ visitNotes: [note('Started metformin 500 mg twice daily for 6 weeks; A1c 8.1 %.')] }),
+    );
+    expect(criterion(short.criteria, 'metformin_trial')).toMatchObject({
+      answer: 'no',
+      source: 'visit note: "metformin 500 mg twice daily for 6 weeks"',
+    });
+    const never = await simulator.prefillPriorAuthorization(
+      prefillInput({ visitNotes: [note('Patient has never tried metformin.')] }),
+    );
+    expect(criterion(never.criteria, 'metformin_trial').answer).toBe('no');
+    const silent = await simulator.prefillPriorAuthorization(prefillInput());
+    expect(silent.criteria.map((answer) => [answer.answer, answer.source])).toEqual([
+      ['unknown', null],
+      ['unknown', null],
+      ['unknown', null],
+    ]);
+  });
+
+  it('gives the plan’s coverage and leaves out step-therapy criteria the plan does not ask for', async () => {
+    const commercial = await simulator.prefillPriorAuthorization(
+      prefillInput({ plan: await planFor(blueHorizon) }),
+    );
+    expect(commercial.coverage).toMatchObject({
+      tier: 3,
+      prior_authorization_required: 'yes',
+      step_therapy_required: true,
+    });
+    expect(commercial.criteria.map((answer) => answer.id)).toContain('metformin_trial');
+    const medicare = await simulator.prefillPriorAuthorization(
+      prefillInput({ plan: await planFor(fromContent({ payer: 'Evergreen Senior Rx' })) }),
+    );
+    expect(medicare.coverage).toMatchObject({ step_therapy_required: false });
+    expect(medicare.criteria.map((answer) => answer.id)).toEqual([
+      'type2_diabetes_diagnosis',
+      'a1c_at_least_7',
+    ]);
+  });
+
+  it('gives no coverage without a plan, and nothing at all for a drug the catalog does not know', async () => {
+    expect((await simulator.prefillPriorAuthorization(prefillInput())).coverage).toBeNull();
+    expect(
+      await simulator.prefillPriorAuthorization(
+        prefillInput({ plan: await planFor(blueHorizon), drug: { name: 'Unobtainium', quantity: 1 } }),
+      ),
+    ).toEqual({ coverage: null, criteria: [] });
+  });
+});
+
+describe('prior authorization submission and determination', () => {
+  const met = (id: string): CriterionAnswer => ({
+    id,
+    question: id,
+    answer: 'yes',
+    source: 'diagnosis E11.9',
+  });
+
+  async function submission(overrides: Partial<PriorAuthSubmissionInput> = {}) {
+    const input: PriorAuthSubmissionInput = {
+      plan: await planFor(blueHorizon),
+      drug: { name: 'Ozempic 1 mg pen', quantity: 1 },
+      urgency: 'standard',
+      criteria: [met('type2_diabetes_diagnosis'), met('metformin_trial'), met('a1c_at_least_7')],
+      ...overrides,
+    };
+    const { payer_reference } = await simulator.submitPriorAuthorization(input);
+    return { ...input, payer_reference, checksSoFar: 1 };
+  }
+
+  it('derives the payer reference from the submission, so a retried submit gets the same one', async () => {
+    const first = await submission();
+    const again = await submission();
+    const expedited = await submission({ urgency: 'expedited' });
+    expect(first.payer_reference).toMatch(/^PA-[0-9A-F]{10}$/);
+    expect(again.payer_reference).toBe(first.payer_reference);
+    expect(expedited.payer_reference).not.toBe(first.payer_reference);
+  });
+
+  it('is still pending at the first check', async () => {
+    expect(await simulator.checkDetermination({ ...(await submission()), checksSoFar: 0 })).toBeNull();
+  });
+
+  it('returns a mocked result, with the default detail code of its result', async () => {
+    const denied = await simulator.checkDetermination(await submission({ mockResult: { result: 'denied' } }));
+    expect(denied).toMatchObject({
+      result: 'denied',
+      detail_code: 'medical_necessity_criteria_not_met',
+      authorization_start_date: null,
+    });
+    const other = await simulator.checkDetermination(await submission({ mockResult: { result: 'other' } }));
+    expect(other).toMatchObject({ result: 'other', detail_code: 'more_information_required' });
+    const excluded = await simulator.checkDetermination(
+      await submission({ mockResult: { result: 'denied', detail_code: 'plan_exclusion' } }),
+    );
+    expect(excluded).toMatchObject({
+      detail_code: 'plan_exclusion',
+      detail: 'The plan excludes this drug from coverage.',
+    });
+  });
+
+  it('approves for a year when every criterion is met', async () => {
+    const input = await submission();
+    expect(await simulator.checkDetermination(input)).toEqual({
+      result: 'approved',
+      detail_code: 'approval',
+      detail: 'The payer approved the prior authorization.',
+      payer_reference: input.payer_reference,
+      decided_at: '2026-03-01T12:00:00.000Z',
+      authorization_start_date: '2026-03-01',
+      authorization_expiration: '2027-03-01',
+    });
+  });
+
+  it('denies for step therapy when a step-therapy criterion is not met', async () => {
+    const input = await submission({
+      criteria: [
+        met('type2_diabetes_diagnosis'),
+        { id: 'metformin_trial', question: 'Has the patient tried metformin?', answer: 'no', source: null },
+        { id: 'a1c_at_least_7', question: 'A1c ≥ 7 %?', answer: 'unknown', source: null },
+      ],
+    });
+    expect(await simulator.checkDetermination(input)).toMatchObject({
+      result: 'denied',
+      detail_code: 'step_therapy_criteria_not_met',
+      detail: expect.stringContaining('Has the patient tried metformin?'),
+      authorization_expiration: null,
+    });
+  });
+
+  it('denies for medical necessity when another criterion is not shown', async () => {
+    const input = await submission({
+      criteria: [
+        met('type2_diabetes_diagnosis'),
+        met('metformin_trial'),
+        { id: 'a1c_at_least_7', question: 'A1c ≥ 7 %?', answer: 'unknown', source: null },
+      ],
+    });
+    expect(await simulator.checkDetermination(input)).toMatchObject({
+      result: 'denied',
+      detail_code: 'medical_necessity_criteria_not_met',
+    });
+  });
+
+  it('approves with prior_auth_not_required a drug the plan covers without prior authorization', async () => {
+    const input = await submission({ drug: { name: 'Eliquis 5 mg', quantity: 60 }, criteria: [] });
+    expect(await simulator.checkDetermination(input)).toMatchObject({
+      result: 'approved',
+      detail_code: 'prior_auth_not_required',
+    });
+  });
+
+  it('denies a drug the plan excludes or leaves off its formulary', async () => {
+    const plan = await planFor(fromContent({ payer: 'Summit Mutual Health' }));
+    const excluded = await simulator.checkDetermination(
+      await submission({ plan, drug: { name: 'Zepbound', quantity: 4 } }),
+    );
+    expect(excluded).toMatchObject({ result: 'denied', detail_code: 'plan_exclusion' });
+    const offFormulary = await simulator.checkDetermination(
+      await submission({ plan, drug: { name: 'Victoza', quantity: 3 } }),
+    );
+    expect(offFormulary).toMatchObject({ result: 'denied', detail_code: 'formulary_alternative_preferred' });
+  });
+});

@@ -1,0 +1,45 @@
+import { bearer, eventually, TestApp } from './test-app';
+import { TestReceiver } from './webhook-receiver';
+
+export type JsonObject = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** GETs the case until it reaches `status`, returning it; fails if it does not within the deadline. */
+export async function waitForStatus(
+  testApp: TestApp,
+  key: string,
+  path: string,
+  id: string,
+  status: string,
+  timeoutMs = 20_000,
+): Promise<JsonObject> {
+  return eventually(async () => {
+    const response = await testApp.http().get(`${path}/${id}`).set(bearer(key));
+    return response.body.data?.status === status ? (response.body.data as JsonObject) : undefined;
+  }, timeoutMs);
+}
+
+/** A receiver subscribed to every case event of the account, through the real webhook path. */
+export async function subscribeReceiver(testApp: TestApp, providerKey: string): Promise<TestReceiver> {
+  const secret = 'whsec_case_events_00000001';
+  const receiver = await new TestReceiver(secret).start();
+  const created = await testApp
+    .http()
+    .post('/webhooks')
+    .set(bearer(providerKey))
+    .send({
+      name: 'case events',
+      url: receiver.url,
+      secret,
+      events: ['prior_authorization.updated', 'benefit_verification.updated'],
+    });
+  await testApp.http().patch(`/webhooks/${created.body.data.id}`).set(bearer(providerKey)).send({ active: true });
+  await waitForStatus(testApp, providerKey, '/webhooks', created.body.data.id, 'active');
+  return receiver;
+}
+
+/** The case events a receiver got for one case, ordered by their sequence. */
+export function eventsFor(receiver: TestReceiver, caseId: string): JsonObject[] {
+  return receiver.notifications
+    .filter((notification) => (notification.data as JsonObject).id === caseId)
+    .sort((a, b) => (a.data as JsonObject).sequence - (b.data as JsonObject).sequence);
+}

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+
+/** Synthetic people only: every name and id here is made up for tests. */
+export function syntheticPatient(overrides: Record<string, unknown> = {}) {
+  return {
+    internal_id: `mrn-${randomUUID().slice(0, 8)}`,
+    first_name: 'Corisande',
+    last_name: `Testperson${randomUUID().slice(0, 6)}`,
+    gender: 'female',
+    date_of_birth: '1968-05-14',
+    address: {
+      street: '12 Example Way',
+      city: 'Springfield',
+      state_province: 'IL',
+      zip_postal_code: '62701',
+      country: 'US',
+    },
+    email: 'corisande@example.test',
+    phone: '+1 217 555 0100',
+    ...overrides,
+  };
+}
+
+export const provider = { npi: '1234567893', first_name: 'Amadou', last_name: 'Reviewsworth' };
+
+export const insuranceContent = {
+  payer: 'Blue Horizon Health',
+  member_id: 'BHH123456789',
+  plan_type: 'commercial',
+};
+
+/** An insurance card "image": the simulator reads card documents as text. */
+export function insuranceCard(memberId = 'BHH987654321'): { file_content: string } {
+  const text = ['Payer: Blue Horizon Health', `Member ID: ${memberId}`, 'RxBIN: 610014', 'RxPCN: BHHPPO', 'Plan: Commercial'].join('\n');
+  return { file_content: Buffer.from(text).toString('base64') };
+}
+
+export function priorAuthorizationRequest(overrides: Record<string, unknown> = {}) {
+  return {
+    patient: syntheticPatient(),
+    diagnoses: [{ code: 'E11.9' }],
+    prescription: { drug_name: 'Ozempic 1 mg pen', quantity: 1, days_supply: 28 },
+    provider,
+    insurance_content: insuranceContent,
+    evidence: [{ title: 'Lab results', date_created: '2026-10-01T09:30:00', content: { a1c: 'A1c 8.1 %' } }],
+    visit_notes: [{ content: 'Patient has taken metformin for 6 months; A1c 8.1 %.', created_at: '2026-10-02T10:00:00Z' }],
+    is_training_data: false,
+    mock_result: { result: 'approved' },
+    ...overrides,
+  };
+}
+
+export function benefitVerificationRequest(overrides: Record<string, unknown> = {}) {
+  return {
+    patient: syntheticPatient(),
+    drugs: [{ name: 'Ozempic', quantity: 1 }],
+    provider,
+    insurance_content: insuranceContent,
+    ...overrides,
+  };
+}

@@ -1,0 +1,104 @@
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+
+import { WebhookPublisher } from '../../src/webhooks/webhook-publisher';
+import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
+import { JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
+import { REPLAY_FIXTURE_KEYS } from '../support/history';
+import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { TestReceiver } from '../support/webhook-receiver';
+import { TestWorker } from '../support/workers';
+
+/**
+ * Records the histories that test/temporal/replay.test.ts replays: one run of each path through each
+ * workflow, encrypted with the fixed replay key. Run with `npm run record:histories`.
+ */
+const HISTORIES = path.join(__dirname, '..', 'fixtures', 'histories');
+
+describe('recording workflow histories', () => {
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let account: TestAccount;
+  let receiver: TestReceiver;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({
+      PAYLOAD_ENCRYPTION_KEYS: REPLAY_FIXTURE_KEYS,
+      PAYER_POLL_INTERVAL_MS: '300',
+      CASE_REVIEW_REMINDER_MS: '1000',
+      CASE_REVIEW_EXPIRY_MS: '2000',
+      WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
+    });
+    worker = await testApp.startWorker();
+    account = await testApp.createAccount();
+    receiver = await subscribeReceiver(testApp, account.keys.provider);
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await worker.stop();
+    await testApp.close();
+  });
+
+  async function record(workflowId: string, name: string): Promise<void> {
+    const handle = testApp.temporalClient.workflow.getHandle(workflowId);
+    await handle.result();
+    const { type } = await handle.describe();
+    writeFileSync(path.join(HISTORIES, `${type}--${name}.json`), historyToJSON(await handle.fetchHistory()));
+  }
+
+  const post = async (route: string, body: unknown) =>
+    (await testApp.http().post(route).set(bearer(account.keys.provider)).send(body as object)).body.data as JsonObject;
+  const decide = (route: string, body: unknown) => testApp.http().post(route).set(bearer(account.keys.reviewer)).send(body as object);
+
+  it('records prior authorizations: approved, rejected, cancelled, expired', async () => {
+    const approved = await post('/prior-authorization', priorAuthorizationRequest());
+    await waitForStatus(testApp, account.keys.provider, '/prior-authorization', approved.id, 'awaiting_review');
+    await decide(`/prior-authorization/${approved.id}/review`, { decision: 'approve', reviewer: 'Dr. R' });
+    await record(approved.id, 'approved-by-payer');
+
+    const rejected = await post('/prior-authorization', priorAuthorizationRequest());
+    await waitForStatus(testApp, account.keys.provider, '/prior-authorization', rejected.id, 'awaiting_review');
+    await decide(`/prior-authorization/${rejected.id}/review`, { decision: 'reject', reviewer: 'Dr. R' });
+    await record(rejected.id, 'rejected-at-review');
+
+    const cancelled = await post('/prior-authorization', priorAuthorizationRequest());
+    await waitForStatus(testApp, account.keys.provider, '/prior-authorization', cancelled.id, 'awaiting_review');
+    await testApp.http().post(`/prior-authorization/${cancelled.id}/cancel`).set(bearer(account.keys.provider)).send({ reason: 'Duplicate' });
+    await record(cancelled.id, 'cancelled-in-review');
+
+    const expired = await post('/prior-authorization', priorAuthorizationRequest());
+    await record(expired.id, 'review-expired');
+  });
+
+  it('records benefit verifications: completed, failed, verified manually', async () => {
+    const completed = await post('/benefit-verification', benefitVerificationRequest());
+    await record(completed.id, 'completed');
+    const failed = await post('/benefit-verification', benefitVerificationRequest({ mock_result: { status: 'failed' } }));
+    await record(failed.id, 'failed');
+    const manual = await post(
+      '/benefit-verification',
+      benefitVerificationRequest({ mock_result: { status: 'completed', case: 'manual_verification_required' } }),
+    );
+    await waitForStatus(testApp, account.keys.provider, '/benefit-verification', manual.id, 'awaiting_review');
+    await decide(`/benefit-verification/${manual.id}/outcome`, { status: 'completed', coverage_status: 'covered' });
+    await record(manual.id, 'verified-manually');
+  });
+
+  it('records webhook activation and a delivery retried after a failure', async () => {
+    const endpoints = (await testApp.http().get('/webhooks').set(bearer(account.keys.provider))).body.data.data;
+    await record(`activation-${endpoints[0].id}`, 'activated');
+
+    receiver.script.push(500);
+    const [deliveryId] = await testApp.app.get(WebhookPublisher).publish({
+      eventId: 'evt_replay_fixture_delivery',
+      accountId: account.accountId,
+      type: 'prior_authorization.updated',
+      data: { id: 'pa_fixture', object: 'prior_authorization', status: 'processing' },
+      createdAt: new Date().toISOString(),
+    });
+    await eventually(async () => receiver.requests.some((request) => request.headers['x-webhook-id'] === 'evt_replay_fixture_delivery' && receiver.script.length === 0));
+    await record(deliveryId!, 'retried-then-delivered');
+  });
+});

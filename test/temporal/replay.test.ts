@@ -1,0 +1,37 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { Worker } from '@temporalio/worker';
+
+import { dataConverter } from '../../src/temporal/temporal-connection';
+import { REPLAY_FIXTURE_ENCRYPTION } from '../support/history';
+import { PRODUCTION_WORKFLOWS } from '../support/workers';
+
+const HISTORIES = path.join(__dirname, '..', 'fixtures', 'histories');
+const recorded = readdirSync(HISTORIES).filter((file) => file.endsWith('.json'));
+
+/**
+ * Recorded histories of every workflow, replayed against today's workflow code: a change that
+ * would break running cases (non-determinism) fails here before it reaches a worker.
+ * Record them again with `npm run record:histories` when a change is meant to be incompatible.
+ */
+describe('replaying recorded histories against the current workflow code', () => {
+  it('has recordings of every workflow the worker runs', () => {
+    const workflowTypes = new Set(recorded.map((file) => file.split('--')[0]));
+    expect([...workflowTypes].sort()).toEqual([
+      'benefitVerificationWorkflow',
+      'priorAuthorizationWorkflow',
+      'webhookActivationWorkflow',
+      'webhookDeliveryWorkflow',
+    ]);
+  });
+
+  it.each(recorded)('replays %s without non-determinism', async (file) => {
+    const history = historyFromJSON(JSON.parse(readFileSync(path.join(HISTORIES, file), 'utf8')));
+    await Worker.runReplayHistory(
+      { workflowsPath: PRODUCTION_WORKFLOWS, dataConverter: dataConverter(REPLAY_FIXTURE_ENCRYPTION) },
+      history,
+    );
+  });
+});

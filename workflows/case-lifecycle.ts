@@ -1,0 +1,141 @@
+import {
+  ApplicationFailure,
+  condition,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  upsertMemo,
+  upsertSearchAttributes,
+  uuid4,
+} from '@temporalio/workflow';
+
+import type { createWebhookActivities } from '../activities/webhooks.activities';
+import type { CaseFailure, CaseObjectType, CaseStatus, StatusChange } from '../src/cases/case-model';
+import type { CaseEventType } from '../src/webhooks/event-types';
+import { CASE_STATUS } from './search-attributes';
+
+export const FINAL_STATUSES: readonly CaseStatus[] = ['completed', 'failed', 'cancelled'];
+
+/** The memo key under which every case keeps its latest object, so reads of closed cases need no worker. */
+export const CASE_MEMO_KEY = 'case';
+
+/** Failure type of a decision that does not fit the case's status: the API answers 409 invalid_state. */
+export const INVALID_STATE = 'InvalidState';
+
+export interface CaseRecord {
+  id: string;
+  object: CaseObjectType;
+  status: CaseStatus;
+  status_description: string;
+  created_at: string;
+  updated_at: string;
+  status_history: StatusChange[];
+  outcome: unknown;
+  failure: CaseFailure | null;
+  metadata: Record<string, string>;
+}
+
+export interface CancelRequest {
+  reason: string;
+}
+
+/** Messages every case type answers; each case workflow adds its own decisions beside it. */
+export const getCaseQuery = defineQuery<CaseRecord>('getCase');
+export const cancelCaseSignal = defineSignal<[CancelRequest]>('cancelCase');
+export const cancelCaseUpdate = defineUpdate<CaseRecord, [CancelRequest]>('requestCancellation');
+
+const { publishEvent } = proxyActivities<ReturnType<typeof createWebhookActivities>>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '1 minute' },
+});
+
+export function refuse(message: string): never {
+  throw ApplicationFailure.create({ message, type: INVALID_STATE, nonRetryable: true });
+}
+
+/** Signals cannot answer; one that does not fit the status is dropped and changes nothing. */
+export function ignoreRefusal<Args extends unknown[]>(apply: (...args: Args) => void): (...args: Args) => void {
+  return (...args) => {
+    try {
+      apply(...args);
+    } catch {
+      // Refused: this decision does not apply in the case's current status.
+    }
+  };
+}
+
+/** An accepted decision answers with the case once the workflow has acted on it (moved status). */
+export async function answerAfter<Case extends CaseRecord>(
+  lifecycle: CaseLifecycle<Case>,
+  apply: () => void,
+): Promise<Case> {
+  const before = lifecycle.record.status_history.length;
+  apply();
+  await condition(() => lifecycle.record.status_history.length > before);
+  return lifecycle.record;
+}
+
+/**
+ * Moves a case through its statuses. Every move is recorded in `status_history`, mirrored into the
+ * `CaseStatus` search attribute and the memo, and, for the statuses the case type announces,
+ * published as a webhook event whose `sequence` lets receivers order what they get.
+ */
+export class CaseLifecycle<Case extends CaseRecord> {
+  constructor(
+    readonly record: Case,
+    private readonly options: {
+      accountId: string;
+      eventType: CaseEventType;
+      announces: (status: CaseStatus) => boolean;
+      describe: (status: CaseStatus) => string;
+    },
+  ) {}
+
+  get status(): CaseStatus {
+    return this.record.status;
+  }
+
+  get isFinal(): boolean {
+    return FINAL_STATUSES.includes(this.record.status);
+  }
+
+  /** The first status was set when the case was created; announce it if this case type does. */
+  async announceCreation(): Promise<void> {
+    if (this.options.announces(this.record.status)) await this.publish();
+  }
+
+  async moveTo(status: CaseStatus, reason: string | null, changes: Partial<Case> = {}): Promise<void> {
+    const at = new Date().toISOString();
+    Object.assign(this.record, changes, {
+      status,
+      status_description: this.options.describe(status),
+      updated_at: at,
+    });
+    this.record.status_history.push({ status, at, reason });
+    upsertSearchAttributes([{ key: CASE_STATUS, value: status }]);
+    this.saveMemo();
+    if (this.options.announces(status)) await this.publish();
+  }
+
+  /** Changes that are not a status move (an overdue flag, a reminder) still reach reads of the case. */
+  update(changes: Partial<Case>): void {
+    Object.assign(this.record, changes, { updated_at: new Date().toISOString() });
+    this.saveMemo();
+  }
+
+  private saveMemo(): void {
+    upsertMemo({ [CASE_MEMO_KEY]: this.record });
+  }
+
+  private async publish(): Promise<void> {
+    // uuid4() is seeded by Temporal, so a replay computes the same event id.
+    await publishEvent({
+      eventId: `evt_${uuid4().replace(/-/g, '')}`,
+      accountId: this.options.accountId,
+      type: this.options.eventType,
+      data: { ...this.record, sequence: this.record.status_history.length },
+      createdAt: this.record.updated_at,
+    });
+  }
+}

@@ -1,0 +1,287 @@
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+
+import type { createCaseActivities } from '../activities/cases.activities';
+import type { CaseTimings, PriorAuthorizationRequest } from '../src/cases/case-model';
+import type { CriterionAnswer, DrugCoverage, ResolvedPlan } from '../src/connectors/payer-connector';
+import {
+  cancelCaseSignal,
+  cancelCaseUpdate,
+  CancelRequest,
+  CaseLifecycle,
+  CaseRecord,
+  answerAfter,
+  getCaseQuery,
+  ignoreRefusal,
+  refuse,
+} from './case-lifecycle';
+
+export interface ReviewDecision {
+  decision: 'approve' | 'reject';
+  reviewer: string;
+  notes?: string;
+}
+
+export interface PriorAuthOutcomeInput {
+  result: 'approved' | 'denied' | 'other';
+  detail_code?: string;
+  detail?: string;
+  payer_reference?: string;
+  authorization_start_date?: string;
+  authorization_expiration?: string;
+}
+
+export interface PriorAuthorizationOutcome {
+  result: 'approved' | 'denied' | 'other';
+  detail_code: string | null;
+  detail: string | null;
+  payer_reference: string | null;
+  decided_at: string;
+  authorization_start_date: string | null;
+  authorization_expiration: string | null;
+}
+
+export interface PriorAuthorizationCase extends CaseRecord {
+  object: 'prior_authorization';
+  urgency: 'standard' | 'expedited';
+  /** When the determination is due: 72 h after creation for a standard request, 24 h for an expedited one. */
+  due_at: string;
+  overdue: boolean;
+  plan: ResolvedPlan | null;
+  coverage: DrugCoverage | null;
+  criteria: CriterionAnswer[];
+  review: (ReviewDecision & { decided_at: string }) | null;
+  review_reminder_at: string | null;
+  submission: { payer_reference: string; submitted_at: string } | null;
+  outcome: PriorAuthorizationOutcome | null;
+  request: PriorAuthorizationRequest;
+}
+
+export interface PriorAuthorizationInput {
+  case: PriorAuthorizationCase;
+  accountId: string;
+  timings: CaseTimings;
+  /** Set when the workflow continued as new while waiting for the payer. */
+  payerChecksSoFar?: number;
+}
+
+export const reviewDecisionSignal = defineSignal<[ReviewDecision]>('reviewDecision');
+export const reviewDecisionUpdate = defineUpdate<CaseRecord, [ReviewDecision]>('submitReviewDecision');
+export const priorAuthOutcomeSignal = defineSignal<[PriorAuthOutcomeInput]>('priorAuthorizationOutcome');
+export const priorAuthOutcomeUpdate = defineUpdate<CaseRecord, [PriorAuthOutcomeInput]>('submitPriorAuthorizationOutcome');
+
+export const PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS = {
+  processing: 'Resolving the plan and preparing the request from the clinical record.',
+  awaiting_review: 'Waiting for a clinical reviewer to approve or reject the request.',
+  awaiting_outcome: 'Submitted to the payer; waiting for its determination.',
+  completed: 'The payer made a determination.',
+  failed: 'No determination could be reached.',
+  cancelled: 'Cancelled on request.',
+} as const;
+
+type CaseActivities = ReturnType<typeof createCaseActivities>;
+
+/** Payer calls: retried for a while, then the case fails with a clear reason instead of hanging. */
+const payer = proxyActivities<CaseActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
+/** History stays far below Temporal's limits: a long payer wait continues as a new run. */
+const CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
+
+/**
+ * processing → awaiting_review → awaiting_outcome → completed | failed, or cancelled until final.
+ * Reviewers decide with signals (Temporal Web, CLI) or updates (the HTTP API); both paths share one
+ * handler, and a decision that does not fit the status is refused and changes nothing.
+ */
+export async function priorAuthorizationWorkflow(input: PriorAuthorizationInput): Promise<PriorAuthorizationCase> {
+  const lifecycle = new CaseLifecycle(input.case, {
+    accountId: input.accountId,
+    eventType: 'prior_authorization.updated',
+    announces: () => true,
+    describe: (status) => PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS[status],
+  });
+  const record = lifecycle.record;
+  let review: ReviewDecision | undefined;
+  let payerOutcome: PriorAuthOutcomeInput | undefined;
+  let cancellation: CancelRequest | undefined;
+
+  // Validators only check (they are not replayed); handlers apply. Signals share the same rules.
+  const checkReview = () => {
+    if (record.status !== 'awaiting_review' || review || cancellation) {
+      refuse(`A review decision needs status awaiting_review; this case is ${record.status}.`);
+    }
+  };
+  const checkOutcome = () => {
+    if (record.status !== 'awaiting_outcome' || payerOutcome || cancellation) {
+      refuse(`An outcome needs status awaiting_outcome; this case is ${record.status}.`);
+    }
+  };
+  const checkCancellation = () => {
+    if (lifecycle.isFinal || cancellation) refuse(`A ${record.status} case cannot be cancelled.`);
+  };
+  const applyReview = (decision: ReviewDecision) => {
+    checkReview();
+    review = decision;
+  };
+  const applyOutcome = (outcome: PriorAuthOutcomeInput) => {
+    checkOutcome();
+    payerOutcome = outcome;
+  };
+  const applyCancellation = (request: CancelRequest) => {
+    checkCancellation();
+    cancellation = request;
+  };
+
+  setHandler(getCaseQuery, () => record);
+  setHandler(reviewDecisionSignal, ignoreRefusal(applyReview));
+  setHandler(priorAuthOutcomeSignal, ignoreRefusal(applyOutcome));
+  setHandler(cancelCaseSignal, ignoreRefusal(applyCancellation));
+  setHandler(reviewDecisionUpdate, (decision) => answerAfter(lifecycle, () => applyReview(decision)), {
+    validator: (_decision: ReviewDecision) => checkReview(),
+  });
+  setHandler(priorAuthOutcomeUpdate, (outcome) => answerAfter(lifecycle, () => applyOutcome(outcome)), {
+    validator: (_outcome: PriorAuthOutcomeInput) => checkOutcome(),
+  });
+  setHandler(cancelCaseUpdate, (request) => answerAfter(lifecycle, () => applyCancellation(request)), {
+    validator: (_request: CancelRequest) => checkCancellation(),
+  });
+
+  const cancelIfRequested = async (): Promise<boolean> => {
+    if (!cancellation) return false;
+    await lifecycle.moveTo('cancelled', cancellation.reason);
+    return true;
+  };
+
+  try {
+    if (record.status === 'processing') {
+      await lifecycle.announceCreation();
+      await prepare(record, payer);
+      if (await cancelIfRequested()) return record;
+      await lifecycle.moveTo('awaiting_review', 'Prepared for clinical review.');
+    }
+
+    if (record.status === 'awaiting_review') {
+      const decided = () => review !== undefined || cancellation !== undefined;
+      if (!(await condition(decided, input.timings.reviewReminderMs))) {
+        lifecycle.update({ review_reminder_at: new Date().toISOString() });
+        const remaining = Math.max(input.timings.reviewExpiryMs - input.timings.reviewReminderMs, 1);
+        if (!(await condition(decided, remaining))) {
+          await lifecycle.moveTo('failed', 'No review decision before the review deadline.', {
+            failure: { code: 'review_expired', message: 'No reviewer decided before the review deadline.' },
+          });
+          return record;
+        }
+      }
+      if (await cancelIfRequested()) return record;
+      const decision = review!;
+      const reviewed = { ...decision, decided_at: new Date().toISOString() };
+      if (decision.decision === 'reject') {
+        await lifecycle.moveTo('failed', 'Rejected at clinical review.', {
+          review: reviewed,
+          failure: { code: 'rejected_at_review', message: 'A clinical reviewer rejected the request.' },
+        });
+        return record;
+      }
+      const submission = await payer.submitPriorAuthorization(submissionOf(record));
+      await lifecycle.moveTo('awaiting_outcome', 'Approved at review and submitted to the payer.', {
+        review: reviewed,
+        submission: { payer_reference: submission.payer_reference, submitted_at: new Date().toISOString() },
+      });
+    }
+
+    let checksSoFar = input.payerChecksSoFar ?? 0;
+    while (record.status === 'awaiting_outcome') {
+      const dueIn = Date.parse(record.due_at) - Date.now();
+      const wait = record.overdue ? input.timings.payerPollIntervalMs : Math.min(input.timings.payerPollIntervalMs, Math.max(dueIn, 1));
+      await condition(() => payerOutcome !== undefined || cancellation !== undefined, wait);
+      if (!record.overdue && Date.now() >= Date.parse(record.due_at)) lifecycle.update({ overdue: true });
+      if (await cancelIfRequested()) return record;
+      if (payerOutcome) {
+        await complete(lifecycle, fromOutcomeInput(payerOutcome, record.submission?.payer_reference ?? null), 'Outcome recorded by a reviewer.');
+        return record;
+      }
+      const determination = await payer.checkPriorAuthDetermination({
+        ...submissionOf(record),
+        payer_reference: record.submission!.payer_reference,
+        checksSoFar,
+      });
+      checksSoFar += 1;
+      if (determination) {
+        await complete(lifecycle, { ...determination }, 'Determination received from the payer.');
+        return record;
+      }
+      if (workflowInfo().historyLength > CONTINUE_AS_NEW_AFTER_EVENTS || workflowInfo().continueAsNewSuggested) {
+        await condition(allHandlersFinished);
+        await continueAsNew<typeof priorAuthorizationWorkflow>({ ...input, case: record, payerChecksSoFar: checksSoFar });
+      }
+    }
+    return record;
+  } catch (error) {
+    if (!(error instanceof ActivityFailure)) throw error;
+    await lifecycle.moveTo('failed', 'The payer could not be reached.', {
+      failure: { code: 'payer_unavailable', message: 'The payer connection failed repeatedly; no determination was made.' },
+    });
+    return record;
+  }
+}
+
+async function prepare(record: PriorAuthorizationCase, activities: CaseActivities): Promise<void> {
+  const { request } = record;
+  const resolution = await activities.resolveCasePlan({
+    documentIds: [...request.insurance, ...(request.patient.insurance ?? [])].map((document) => document.document_id),
+    content: request.insurance_content,
+  });
+  const plan = resolution.resolved ? resolution.plan : null;
+  const prefill = await activities.prefillPriorAuthorization({
+    plan,
+    drug: { name: request.prescription.drug_name, ndc: request.prescription.ndc, dosage: request.prescription.dosage, quantity: request.prescription.quantity },
+    patient: { date_of_birth: request.patient.date_of_birth, gender: request.patient.gender },
+    diagnoses: request.diagnoses,
+    evidence: request.evidence,
+    questionnaires: request.questionnaires,
+    visitNotes: request.visit_notes,
+  });
+  Object.assign(record, { plan, coverage: prefill.coverage, criteria: prefill.criteria });
+}
+
+function submissionOf(record: PriorAuthorizationCase) {
+  const { prescription, mock_result } = record.request;
+  return {
+    plan: record.plan,
+    drug: { name: prescription.drug_name, ndc: prescription.ndc, dosage: prescription.dosage, quantity: prescription.quantity },
+    urgency: record.urgency,
+    criteria: record.criteria,
+    mockResult: mock_result ?? undefined,
+  };
+}
+
+async function complete(
+  lifecycle: CaseLifecycle<PriorAuthorizationCase>,
+  outcome: PriorAuthorizationOutcome,
+  reason: string,
+): Promise<void> {
+  await lifecycle.moveTo('completed', reason, { outcome });
+}
+
+function fromOutcomeInput(input: PriorAuthOutcomeInput, payerReference: string | null): PriorAuthorizationOutcome {
+  return {
+    result: input.result,
+    detail_code: input.detail_code ?? null,
+    detail: input.detail ?? null,
+    payer_reference: input.payer_reference ?? payerReference,
+    decided_at: new Date().toISOString(),
+    authorization_start_date: input.authorization_start_date ?? null,
+    authorization_expiration: input.authorization_expiration ?? null,
+  };
+}
