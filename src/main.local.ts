@@ -4,7 +4,13 @@ import * as path from 'node:path';
 import { Client } from '@temporalio/client';
 
 import { createApp } from './app/create-app';
-import { ensureDevAccount, installTemporalRuntime, localEncryption, localPatientRefKey, openStorage } from './bootstrap';
+import {
+  ensureDevAccount,
+  installTemporalRuntime,
+  localEncryption,
+  localPatientRefKey,
+  openStorage,
+} from './bootstrap';
 import { loadConfig } from './config/config';
 import { projectRoot } from './config/project-root';
 import { createLogger } from './common/logger';
@@ -29,7 +35,11 @@ async function main(): Promise<void> {
   const config = loadConfig('local');
   const logger = createLogger(config.logLevel, { process: 'local' });
   const encryption = localEncryption(config);
-  const runtimeConfig = { ...config, encryption, cases: { ...config.cases, patientRefKey: localPatientRefKey(config) } };
+  const runtimeConfig = {
+    ...config,
+    encryption,
+    cases: { ...config.cases, patientRefKey: localPatientRefKey(config) },
+  };
   const releaseLock = acquireDataDirLock(config.dataDir);
   const cleanups: Array<() => Promise<unknown>> = [async () => releaseLock()];
 

@@ -1,4 +1,11 @@
-import { ActivityFailure, condition, defineSignal, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  condition,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
 
 import type { createCaseActivities } from '../activities/cases.activities';
 import type { BenefitVerificationRequest, CaseTimings } from '../src/cases/case-model';
@@ -22,7 +29,10 @@ export interface ManualVerificationInput {
   notes?: string;
 }
 
-export type BenefitVerificationOutcome = BenefitsOutcome & { verified_manually: boolean; notes: string | null };
+export type BenefitVerificationOutcome = BenefitsOutcome & {
+  verified_manually: boolean;
+  notes: string | null;
+};
 
 export interface BenefitVerificationCase extends CaseRecord {
   object: 'benefit_verification';
@@ -52,7 +62,8 @@ export const BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS = {
 } as const;
 
 const payer = proxyActivities<ReturnType<typeof createCaseActivities>>({
-  startToCloseTimeout: '1 minute',
+  // Real-time eligibility answers within seconds (hard cap 30 s); beyond that an attempt is lost.
+  startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 10 },
 });
 
@@ -60,7 +71,9 @@ const payer = proxyActivities<ReturnType<typeof createCaseActivities>>({
  * processing → completed | failed; an inconclusive electronic check goes to awaiting_review until
  * a reviewer records the manual result. One event only, at completed or failed.
  */
-export async function benefitVerificationWorkflow(input: BenefitVerificationInput): Promise<BenefitVerificationCase> {
+export async function benefitVerificationWorkflow(
+  input: BenefitVerificationInput,
+): Promise<BenefitVerificationCase> {
   const lifecycle = new CaseLifecycle(input.case, {
     accountId: input.accountId,
     eventType: 'benefit_verification.updated',
@@ -101,7 +114,9 @@ export async function benefitVerificationWorkflow(input: BenefitVerificationInpu
   const { request } = record;
   try {
     const check = await payer.checkCaseBenefits({
-      documentIds: [...request.insurance, ...(request.patient.insurance ?? [])].map((document) => document.document_id),
+      documentIds: [...request.insurance, ...(request.patient.insurance ?? [])].map(
+        (document) => document.document_id,
+      ),
       content: request.insurance_content,
       patient: {
         first_name: request.patient.first_name,
@@ -134,7 +149,10 @@ export async function benefitVerificationWorkflow(input: BenefitVerificationInpu
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
     await lifecycle.moveTo('failed', 'The payer could not be reached.', {
-      failure: { code: 'payer_unavailable', message: 'The payer connection failed repeatedly; nothing was verified.' },
+      failure: {
+        code: 'payer_unavailable',
+        message: 'The payer connection failed repeatedly; nothing was verified.',
+      },
     });
     return record;
   }
@@ -146,13 +164,19 @@ export async function benefitVerificationWorkflow(input: BenefitVerificationInpu
   const { manualResult, cancellation } = latest();
   if (!decided) {
     await lifecycle.moveTo('failed', 'No manual verification before the review deadline.', {
-      failure: { code: 'review_expired', message: 'Nobody recorded a manual verification before the deadline.' },
+      failure: {
+        code: 'review_expired',
+        message: 'Nobody recorded a manual verification before the deadline.',
+      },
     });
   } else if (cancellation) {
     await lifecycle.moveTo('cancelled', cancellation.reason);
   } else if (manualResult!.status === 'failed') {
     await lifecycle.moveTo('failed', 'Manual verification found no coverage to report.', {
-      failure: { code: 'manual_verification_failed', message: manualResult!.notes ?? 'The manual verification failed.' },
+      failure: {
+        code: 'manual_verification_failed',
+        message: manualResult!.notes ?? 'The manual verification failed.',
+      },
     });
   } else {
     await lifecycle.moveTo('completed', 'Verified manually.', {

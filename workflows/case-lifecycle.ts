@@ -45,8 +45,10 @@ export const getCaseQuery = defineQuery<CaseRecord>('getCase');
 export const cancelCaseSignal = defineSignal<[CancelRequest]>('cancelCase');
 export const cancelCaseUpdate = defineUpdate<CaseRecord, [CancelRequest]>('requestCancellation');
 
+// Recording an event is a few inserts and workflow starts: a short limit lets a crashed worker's
+// attempt be retried elsewhere quickly.
 const { publishEvent } = proxyActivities<ReturnType<typeof createWebhookActivities>>({
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: '10 seconds',
   retry: { maximumInterval: '1 minute' },
 });
 
@@ -55,7 +57,9 @@ export function refuse(message: string): never {
 }
 
 /** Signals cannot answer; one that does not fit the status is dropped and changes nothing. */
-export function ignoreRefusal<Args extends unknown[]>(apply: (...args: Args) => void): (...args: Args) => void {
+export function ignoreRefusal<Args extends unknown[]>(
+  apply: (...args: Args) => void,
+): (...args: Args) => void {
   return (...args) => {
     try {
       apply(...args);

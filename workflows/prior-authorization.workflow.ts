@@ -77,7 +77,9 @@ export interface PriorAuthorizationInput {
 export const reviewDecisionSignal = defineSignal<[ReviewDecision]>('reviewDecision');
 export const reviewDecisionUpdate = defineUpdate<CaseRecord, [ReviewDecision]>('submitReviewDecision');
 export const priorAuthOutcomeSignal = defineSignal<[PriorAuthOutcomeInput]>('priorAuthorizationOutcome');
-export const priorAuthOutcomeUpdate = defineUpdate<CaseRecord, [PriorAuthOutcomeInput]>('submitPriorAuthorizationOutcome');
+export const priorAuthOutcomeUpdate = defineUpdate<CaseRecord, [PriorAuthOutcomeInput]>(
+  'submitPriorAuthorizationOutcome',
+);
 
 export const PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS = {
   processing: 'Resolving the plan and preparing the request from the clinical record.',
@@ -92,7 +94,8 @@ type CaseActivities = ReturnType<typeof createCaseActivities>;
 
 /** Payer calls: retried for a while, then the case fails with a clear reason instead of hanging. */
 const payer = proxyActivities<CaseActivities>({
-  startToCloseTimeout: '1 minute',
+  // Real-time eligibility answers within seconds (hard cap 30 s); beyond that an attempt is lost.
+  startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 10 },
 });
 
@@ -104,7 +107,9 @@ const CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
  * Reviewers decide with signals (Temporal Web, CLI) or updates (the HTTP API); both paths share one
  * handler, and a decision that does not fit the status is refused and changes nothing.
  */
-export async function priorAuthorizationWorkflow(input: PriorAuthorizationInput): Promise<PriorAuthorizationCase> {
+export async function priorAuthorizationWorkflow(
+  input: PriorAuthorizationInput,
+): Promise<PriorAuthorizationCase> {
   const lifecycle = new CaseLifecycle(input.case, {
     accountId: input.accountId,
     eventType: 'prior_authorization.updated',
@@ -203,12 +208,18 @@ export async function priorAuthorizationWorkflow(input: PriorAuthorizationInput)
     let checksSoFar = input.payerChecksSoFar ?? 0;
     while (record.status === 'awaiting_outcome') {
       const dueIn = Date.parse(record.due_at) - Date.now();
-      const wait = record.overdue ? input.timings.payerPollIntervalMs : Math.min(input.timings.payerPollIntervalMs, Math.max(dueIn, 1));
+      const wait = record.overdue
+        ? input.timings.payerPollIntervalMs
+        : Math.min(input.timings.payerPollIntervalMs, Math.max(dueIn, 1));
       await condition(() => payerOutcome !== undefined || cancellation !== undefined, wait);
       if (!record.overdue && Date.now() >= Date.parse(record.due_at)) lifecycle.update({ overdue: true });
       if (await cancelIfRequested()) return record;
       if (payerOutcome) {
-        await complete(lifecycle, fromOutcomeInput(payerOutcome, record.submission?.payer_reference ?? null), 'Outcome recorded by a reviewer.');
+        await complete(
+          lifecycle,
+          fromOutcomeInput(payerOutcome, record.submission?.payer_reference ?? null),
+          'Outcome recorded by a reviewer.',
+        );
         return record;
       }
       const determination = await payer.checkPriorAuthDetermination({
@@ -221,16 +232,26 @@ export async function priorAuthorizationWorkflow(input: PriorAuthorizationInput)
         await complete(lifecycle, { ...determination }, 'Determination received from the payer.');
         return record;
       }
-      if (workflowInfo().historyLength > CONTINUE_AS_NEW_AFTER_EVENTS || workflowInfo().continueAsNewSuggested) {
+      if (
+        workflowInfo().historyLength > CONTINUE_AS_NEW_AFTER_EVENTS ||
+        workflowInfo().continueAsNewSuggested
+      ) {
         await condition(allHandlersFinished);
-        await continueAsNew<typeof priorAuthorizationWorkflow>({ ...input, case: record, payerChecksSoFar: checksSoFar });
+        await continueAsNew<typeof priorAuthorizationWorkflow>({
+          ...input,
+          case: record,
+          payerChecksSoFar: checksSoFar,
+        });
       }
     }
     return record;
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
     await lifecycle.moveTo('failed', 'The payer could not be reached.', {
-      failure: { code: 'payer_unavailable', message: 'The payer connection failed repeatedly; no determination was made.' },
+      failure: {
+        code: 'payer_unavailable',
+        message: 'The payer connection failed repeatedly; no determination was made.',
+      },
     });
     return record;
   }
@@ -239,13 +260,20 @@ export async function priorAuthorizationWorkflow(input: PriorAuthorizationInput)
 async function prepare(record: PriorAuthorizationCase, activities: CaseActivities): Promise<void> {
   const { request } = record;
   const resolution = await activities.resolveCasePlan({
-    documentIds: [...request.insurance, ...(request.patient.insurance ?? [])].map((document) => document.document_id),
+    documentIds: [...request.insurance, ...(request.patient.insurance ?? [])].map(
+      (document) => document.document_id,
+    ),
     content: request.insurance_content,
   });
   const plan = resolution.resolved ? resolution.plan : null;
   const prefill = await activities.prefillPriorAuthorization({
     plan,
-    drug: { name: request.prescription.drug_name, ndc: request.prescription.ndc, dosage: request.prescription.dosage, quantity: request.prescription.quantity },
+    drug: {
+      name: request.prescription.drug_name,
+      ndc: request.prescription.ndc,
+      dosage: request.prescription.dosage,
+      quantity: request.prescription.quantity,
+    },
     patient: { date_of_birth: request.patient.date_of_birth, gender: request.patient.gender },
     diagnoses: request.diagnoses,
     evidence: request.evidence,
@@ -259,7 +287,12 @@ function submissionOf(record: PriorAuthorizationCase) {
   const { prescription, mock_result } = record.request;
   return {
     plan: record.plan,
-    drug: { name: prescription.drug_name, ndc: prescription.ndc, dosage: prescription.dosage, quantity: prescription.quantity },
+    drug: {
+      name: prescription.drug_name,
+      ndc: prescription.ndc,
+      dosage: prescription.dosage,
+      quantity: prescription.quantity,
+    },
     urgency: record.urgency,
     criteria: record.criteria,
     mockResult: mock_result ?? undefined,
@@ -274,7 +307,10 @@ async function complete(
   await lifecycle.moveTo('completed', reason, { outcome });
 }
 
-function fromOutcomeInput(input: PriorAuthOutcomeInput, payerReference: string | null): PriorAuthorizationOutcome {
+function fromOutcomeInput(
+  input: PriorAuthOutcomeInput,
+  payerReference: string | null,
+): PriorAuthorizationOutcome {
   return {
     result: input.result,
     detail_code: input.detail_code ?? null,

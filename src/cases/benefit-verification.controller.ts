@@ -111,14 +111,22 @@ export class BenefitVerificationController {
     @Param('id') id: string,
     @Body() body: BenefitVerificationOutcomeDto,
   ) {
-    return success(await this.cases.decide(principal, BENEFIT_VERIFICATION, id, manualVerificationUpdate, plain(body)));
+    return success(
+      await this.cases.decide(principal, BENEFIT_VERIFICATION, id, manualVerificationUpdate, plain(body)),
+    );
   }
 
   @Post(':id/cancel')
   @HttpCode(200)
   @RequiresRole('provider')
   @ApiOperation({ summary: 'Cancel a benefit verification that is not final yet' })
-  async cancel(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: CancelCaseDto) {
-    return success(await this.cases.decide(principal, BENEFIT_VERIFICATION, id, cancelCaseUpdate, plain(body)));
+  async cancel(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body() body: CancelCaseDto,
+  ) {
+    return success(
+      await this.cases.decide(principal, BENEFIT_VERIFICATION, id, cancelCaseUpdate, plain(body)),
+    );
   }
 }

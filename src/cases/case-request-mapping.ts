@@ -11,7 +11,10 @@ export function incomingDocuments(request: {
       name: `patient_insurance_${index + 1}`,
       base64: document.file_content,
     })),
-    ...(request.insurance ?? []).map((document, index) => ({ name: `insurance_${index + 1}`, base64: document.file_content })),
+    ...(request.insurance ?? []).map((document, index) => ({
+      name: `insurance_${index + 1}`,
+      base64: document.file_content,
+    })),
   ];
 }
 
@@ -22,7 +25,10 @@ export function casePatient<Patient extends { insurance?: unknown }>(
 ): CasePatient {
   const { insurance: _images, ...rest } = patient;
   const cards = documents.filter((document) => document.name.startsWith('patient_insurance_'));
-  return { ...(rest as unknown as Omit<CasePatient, 'insurance'>), ...(cards.length ? { insurance: cards } : {}) };
+  return {
+    ...(rest as unknown as Omit<CasePatient, 'insurance'>),
+    ...(cards.length ? { insurance: cards } : {}),
+  };
 }
 
 export function requestDocuments(documents: DocumentRef[]): DocumentRef[] {

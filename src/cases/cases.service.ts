@@ -1,16 +1,17 @@
 import { createHash, createHmac } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  Client,
-  WorkflowHandle,
-  WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
-} from '@temporalio/client';
+import { Client, WorkflowHandle, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, UpdateDefinition } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 
-import { CASE_MEMO_KEY, CaseRecord, FINAL_STATUSES, getCaseQuery, INVALID_STATE } from '../../workflows/case-lifecycle';
+import {
+  CASE_MEMO_KEY,
+  CaseRecord,
+  FINAL_STATUSES,
+  getCaseQuery,
+  INVALID_STATE,
+} from '../../workflows/case-lifecycle';
 import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE, PATIENT_REF } from '../../workflows/search-attributes';
 import { APP_CONFIG, TEMPORAL_CLIENT } from '../app/tokens';
 import type { Principal } from '../auth/accounts.repository';
@@ -108,7 +109,9 @@ export class CasesService {
     const { handle, record, running } = await this.locate(principal, spec, id);
     if (!running) return record;
     try {
-      return await this.temporalClient.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(getCaseQuery));
+      return await this.temporalClient.withDeadline(Date.now() + QUERY_DEADLINE_MS, () =>
+        handle.query(getCaseQuery),
+      );
     } catch {
       return record;
     }
@@ -129,7 +132,9 @@ export class CasesService {
       ),
     );
     data.sort((a, b) => b.created_at.localeCompare(a.created_at));
-    const nextPageToken = response.nextPageToken?.length ? Buffer.from(response.nextPageToken).toString('base64url') : null;
+    const nextPageToken = response.nextPageToken?.length
+      ? Buffer.from(response.nextPageToken).toString('base64url')
+      : null;
     return { object: 'list' as const, data, has_more: nextPageToken !== null, next_cursor: nextPageToken };
   }
 
@@ -165,13 +170,16 @@ export class CasesService {
     spec: CaseTypeSpec,
     id: string,
   ): Promise<{ handle: WorkflowHandle; record: CaseRecord; running: boolean }> {
-    const notFound = ApiError.notFound(`No ${spec.object.replace('_', ' ')} with this id exists in your account.`);
+    const notFound = ApiError.notFound(
+      `No ${spec.object.replace('_', ' ')} with this id exists in your account.`,
+    );
     if (!hasIdPrefix(spec.idKind, id)) throw notFound;
     const handle = this.temporalClient.workflow.getHandle(id);
     try {
       const description = await handle.describe();
       const attributes = description.typedSearchAttributes;
-      if (attributes.get(ACCOUNT_ID) !== principal.accountId || attributes.get(CASE_TYPE) !== spec.object) throw notFound;
+      if (attributes.get(ACCOUNT_ID) !== principal.accountId || attributes.get(CASE_TYPE) !== spec.object)
+        throw notFound;
       return {
         handle,
         record: description.memo?.[CASE_MEMO_KEY] as CaseRecord,
@@ -188,7 +196,9 @@ export class CasesService {
     const clauses = [`${ACCOUNT_ID.name} = '${principal.accountId}'`, `${CASE_TYPE.name} = '${spec.object}'`];
     if (query.status) clauses.push(`${CASE_STATUS.name} = '${query.status}'`);
     if (query.patient_internal_id) {
-      clauses.push(`${PATIENT_REF.name} = '${this.patientRef(principal.accountId, query.patient_internal_id)}'`);
+      clauses.push(
+        `${PATIENT_REF.name} = '${this.patientRef(principal.accountId, query.patient_internal_id)}'`,
+      );
     }
     if (query.created_after) clauses.push(`StartTime >= '${new Date(query.created_after).toISOString()}'`);
     if (query.created_before) clauses.push(`StartTime <= '${new Date(query.created_before).toISOString()}'`);

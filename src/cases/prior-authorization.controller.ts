@@ -121,24 +121,42 @@ export class PriorAuthorizationController {
   @HttpCode(200)
   @RequiresRole('reviewer')
   @ApiOperation({ summary: 'Approve or reject at clinical review (status awaiting_review)' })
-  async review(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: ReviewDecisionDto) {
-    return success(await this.cases.decide(principal, PRIOR_AUTHORIZATION, id, reviewDecisionUpdate, plain(body)));
+  async review(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body() body: ReviewDecisionDto,
+  ) {
+    return success(
+      await this.cases.decide(principal, PRIOR_AUTHORIZATION, id, reviewDecisionUpdate, plain(body)),
+    );
   }
 
   @Post(':id/outcome')
   @HttpCode(200)
   @RequiresRole('reviewer')
   @ApiOperation({ summary: "Record the payer's determination (status awaiting_outcome)" })
-  async outcome(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: PriorAuthOutcomeDto) {
-    return success(await this.cases.decide(principal, PRIOR_AUTHORIZATION, id, priorAuthOutcomeUpdate, plain(body)));
+  async outcome(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body() body: PriorAuthOutcomeDto,
+  ) {
+    return success(
+      await this.cases.decide(principal, PRIOR_AUTHORIZATION, id, priorAuthOutcomeUpdate, plain(body)),
+    );
   }
 
   @Post(':id/cancel')
   @HttpCode(200)
   @RequiresRole('provider')
   @ApiOperation({ summary: 'Cancel a prior authorization that is not final yet' })
-  async cancel(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: CancelCaseDto) {
-    return success(await this.cases.decide(principal, PRIOR_AUTHORIZATION, id, cancelCaseUpdate, plain(body)));
+  async cancel(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body() body: CancelCaseDto,
+  ) {
+    return success(
+      await this.cases.decide(principal, PRIOR_AUTHORIZATION, id, cancelCaseUpdate, plain(body)),
+    );
   }
 }
 

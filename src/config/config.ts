@@ -177,9 +177,12 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
 
   const patientRefKeyText = text('PATIENT_REF_KEY');
   const patientRefKey = patientRefKeyText ? Buffer.from(patientRefKeyText, 'base64') : undefined;
-  if (patientRefKey && patientRefKey.length < 32) problems.push('PATIENT_REF_KEY must decode to at least 32 bytes');
+  if (patientRefKey && patientRefKey.length < 32)
+    problems.push('PATIENT_REF_KEY must decode to at least 32 bytes');
   if (!patientRefKey && mode === 'api') {
-    problems.push('PATIENT_REF_KEY is required outside local mode: 32 random bytes, base64 (`openssl rand -base64 32`)');
+    problems.push(
+      'PATIENT_REF_KEY is required outside local mode: 32 random bytes, base64 (`openssl rand -base64 32`)',
+    );
   }
   const cases: CaseSettings = {
     reviewReminderMs: integer('CASE_REVIEW_REMINDER_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),

@@ -31,11 +31,16 @@ describe('benefit verification', () => {
     expect(response.status).toBe(201);
     return response.body.data as JsonObject;
   };
-  const waitFor = (id: string, status: string) => waitForStatus(testApp, account.keys.provider, PATH, id, status);
+  const waitFor = (id: string, status: string) =>
+    waitForStatus(testApp, account.keys.provider, PATH, id, status);
 
   it('completes on its own with per-drug coverage and patient-level benefits', async () => {
     const created = await submit();
-    expect(created).toMatchObject({ id: expect.stringMatching(/^bv_/), object: 'benefit_verification', status: 'processing' });
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^bv_/),
+      object: 'benefit_verification',
+      status: 'processing',
+    });
     const completed = await waitFor(created.id, 'completed');
     expect(completed.outcome).toMatchObject({
       coverage_status: 'covered',
@@ -49,14 +54,19 @@ describe('benefit verification', () => {
       coverage: expect.stringMatching(/^(covered|not_covered)$/),
       prior_authorization_required: expect.stringMatching(/^(yes|no|not_applicable)$/),
       copay_options: expect.any(Array),
-      determination_details: { is_on_formulary: expect.any(Boolean), is_explicit_plan_exclusion: expect.any(Boolean) },
+      determination_details: {
+        is_on_formulary: expect.any(Boolean),
+        is_explicit_plan_exclusion: expect.any(Boolean),
+      },
     });
   });
 
   it('sends exactly one event, when it completes', async () => {
     const { id } = await submit();
     await waitFor(id, 'completed');
-    const [event] = await eventually(async () => (eventsFor(receiver, id).length ? eventsFor(receiver, id) : undefined));
+    const [event] = await eventually(async () =>
+      eventsFor(receiver, id).length ? eventsFor(receiver, id) : undefined,
+    );
     expect(event).toMatchObject({
       type: 'benefit_verification.updated',
       title: 'Benefit Verification Updated',
@@ -71,24 +81,39 @@ describe('benefit verification', () => {
 
   it('resolves the plan from an insurance card image when no discrete data is given', async () => {
     const { id } = await submit(
-      benefitVerificationRequest({ insurance_content: undefined, patient: syntheticPatient({ insurance: [insuranceCard()] }) }),
+      benefitVerificationRequest({
+        insurance_content: undefined,
+        patient: syntheticPatient({ insurance: [insuranceCard()] }),
+      }),
     );
     const completed = await waitFor(id, 'completed');
     expect(completed.outcome.payer_name).toBe('Blue Horizon Health');
-    expect(completed.request.patient.insurance[0]).toMatchObject({ name: 'patient_insurance_1', type: 'text/plain' });
+    expect(completed.request.patient.insurance[0]).toMatchObject({
+      name: 'patient_insurance_1',
+      type: 'text/plain',
+    });
   });
 
   it.each(BV_MOCK_CASES.filter((mockCase) => mockCase !== 'manual_verification_required'))(
     'answers the sandbox case %s',
     async (mockCase) => {
-      const { id } = await submit(benefitVerificationRequest({ mock_result: { status: 'completed', case: mockCase } }));
+      const { id } = await submit(
+        benefitVerificationRequest({ mock_result: { status: 'completed', case: mockCase } }),
+      );
       const completed = await waitFor(id, 'completed');
-      const expectedStatus = ['patient_not_found', 'coverage_expired', 'coverage_not_started', 'patient_consent_required'].includes(mockCase)
+      const expectedStatus = [
+        'patient_not_found',
+        'coverage_expired',
+        'coverage_not_started',
+        'patient_consent_required',
+      ].includes(mockCase)
         ? mockCase
         : 'covered';
       expect(completed.outcome.coverage_status).toBe(expectedStatus);
-      if (mockCase.startsWith('drugs_not_covered')) expect(completed.outcome.drugs[0].coverage).toBe('not_covered');
-      if (mockCase.includes('__prior_auth_required__')) expect(completed.outcome.drugs[0].prior_authorization_required).toBe('yes');
+      if (mockCase.startsWith('drugs_not_covered'))
+        expect(completed.outcome.drugs[0].coverage).toBe('not_covered');
+      if (mockCase.includes('__prior_auth_required__'))
+        expect(completed.outcome.drugs[0].prior_authorization_required).toBe('yes');
       if (mockCase.endsWith('__no_copay')) expect(completed.outcome.drugs[0].copay_options).toEqual([]);
     },
   );
@@ -96,13 +121,22 @@ describe('benefit verification', () => {
   it('fails with the payer’s error when the sandbox says failed, and sends one event', async () => {
     const { id } = await submit(benefitVerificationRequest({ mock_result: { status: 'failed' } }));
     const failed = await waitFor(id, 'failed');
-    expect(failed.error).toEqual({ title: expect.any(String), code: expect.any(String), detail_code: expect.any(String), message: expect.any(String) });
+    expect(failed.error).toEqual({
+      title: expect.any(String),
+      code: expect.any(String),
+      detail_code: expect.any(String),
+      message: expect.any(String),
+    });
     expect(failed.failure).toEqual({ code: failed.error.code, message: failed.error.message });
     await eventually(async () => eventsFor(receiver, id).length === 1);
   });
 
   it('waits in awaiting_review for a manual verification when the check is inconclusive, silently until it is final', async () => {
-    const { id } = await submit(benefitVerificationRequest({ mock_result: { status: 'completed', case: 'manual_verification_required' } }));
+    const { id } = await submit(
+      benefitVerificationRequest({
+        mock_result: { status: 'completed', case: 'manual_verification_required' },
+      }),
+    );
     await waitFor(id, 'awaiting_review');
     const recorded = await testApp
       .http()
@@ -112,16 +146,28 @@ describe('benefit verification', () => {
     expect(recorded.status).toBe(200);
     expect(recorded.body.data).toMatchObject({
       status: 'completed',
-      outcome: { coverage_status: 'covered', verified_manually: true, notes: 'Confirmed by phone with the plan.' },
+      outcome: {
+        coverage_status: 'covered',
+        verified_manually: true,
+        notes: 'Confirmed by phone with the plan.',
+      },
     });
-    const events = await eventually(async () => (eventsFor(receiver, id).length ? eventsFor(receiver, id) : undefined));
+    const events = await eventually(async () =>
+      eventsFor(receiver, id).length ? eventsFor(receiver, id) : undefined,
+    );
     expect(events.map((event) => event.data.status)).toEqual(['completed']);
   });
 
   it('takes the manual verification as a Temporal signal too', async () => {
-    const { id } = await submit(benefitVerificationRequest({ mock_result: { status: 'completed', case: 'manual_verification_required' } }));
+    const { id } = await submit(
+      benefitVerificationRequest({
+        mock_result: { status: 'completed', case: 'manual_verification_required' },
+      }),
+    );
     await waitFor(id, 'awaiting_review');
-    await testApp.temporalClient.workflow.getHandle(id).signal(manualVerificationSignal, { status: 'failed', notes: 'Plan unreachable.' });
+    await testApp.temporalClient.workflow
+      .getHandle(id)
+      .signal(manualVerificationSignal, { status: 'failed', notes: 'Plan unreachable.' });
     const failed = await waitFor(id, 'failed');
     expect(failed.failure).toMatchObject({ code: 'manual_verification_failed' });
   });
@@ -138,9 +184,17 @@ describe('benefit verification', () => {
   });
 
   it('cancels a verification awaiting review, sending no event', async () => {
-    const { id } = await submit(benefitVerificationRequest({ mock_result: { status: 'completed', case: 'manual_verification_required' } }));
+    const { id } = await submit(
+      benefitVerificationRequest({
+        mock_result: { status: 'completed', case: 'manual_verification_required' },
+      }),
+    );
     await waitFor(id, 'awaiting_review');
-    const cancelled = await testApp.http().post(`${PATH}/${id}/cancel`).set(bearer(account.keys.provider)).send({ reason: 'Wrong patient' });
+    const cancelled = await testApp
+      .http()
+      .post(`${PATH}/${id}/cancel`)
+      .set(bearer(account.keys.provider))
+      .send({ reason: 'Wrong patient' });
     expect(cancelled.body.data.status).toBe('cancelled');
     const { id: laterId } = await submit();
     await eventually(async () => eventsFor(receiver, laterId).length === 1);
@@ -153,7 +207,11 @@ describe('benefit verification', () => {
     await worker.stop();
     try {
       const response = await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider));
-      expect(response.body.data).toMatchObject({ id, status: 'completed', outcome: { coverage_status: 'covered' } });
+      expect(response.body.data).toMatchObject({
+        id,
+        status: 'completed',
+        outcome: { coverage_status: 'covered' },
+      });
     } finally {
       worker = await testApp.startWorker();
     }

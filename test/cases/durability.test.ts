@@ -12,7 +12,10 @@ import { TestReceiver } from '../support/webhook-receiver';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const describeWithPostgres = databaseUrl ? describe : describe.skip;
-if (!databaseUrl) test.todo('cases survive worker crashes (needs TEST_DATABASE_URL: worker processes share the database; CI sets it)');
+if (!databaseUrl)
+  test.todo(
+    'cases survive worker crashes (needs TEST_DATABASE_URL: worker processes share the database; CI sets it)',
+  );
 
 describeWithPostgres('cases survive a worker killed in every waiting status', () => {
   let testApp: TestApp;
@@ -34,7 +37,9 @@ describeWithPostgres('cases survive a worker killed in every waiting status', ()
       TEMPORAL_ADDRESS: config.temporal.address,
       TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
       DATABASE_URL: databaseUrl!,
-      PAYLOAD_ENCRYPTION_KEYS: [...config.encryption!.keys].map(([id, key]) => `${id}:${key.toString('base64')}`).join(','),
+      PAYLOAD_ENCRYPTION_KEYS: [...config.encryption!.keys]
+        .map(([id, key]) => `${id}:${key.toString('base64')}`)
+        .join(','),
       WEBHOOK_ALLOWED_TARGETS: '127.0.0.0/8',
       LOG_LEVEL: 'warn',
     };
@@ -59,23 +64,37 @@ describeWithPostgres('cases survive a worker killed in every waiting status', ()
     expect(body.data.status_history.map((change: JsonObject) => change.status)).toEqual(statuses);
     const events = await eventually(async () => {
       const received = eventsFor(receiver, id);
-      return new Set(received.map((event) => event.data.sequence)).size === announced.length ? received : undefined;
+      return new Set(received.map((event) => event.data.sequence)).size === announced.length
+        ? received
+        : undefined;
     }, 30_000);
     expect([...new Set(events.map((event) => event.data.status))]).toEqual(announced);
     for (const sequence of new Set(events.map((event) => event.data.sequence))) {
-      const deliveries = receiver.requests.filter((request) => JSON.parse(request.rawBody.toString()).data?.sequence === sequence && JSON.parse(request.rawBody.toString()).data?.id === id);
+      const deliveries = receiver.requests.filter(
+        (request) =>
+          JSON.parse(request.rawBody.toString()).data?.sequence === sequence &&
+          JSON.parse(request.rawBody.toString()).data?.id === id,
+      );
       expect(new Set(deliveries.map((request) => request.headers['x-webhook-id'])).size).toBe(1);
     }
   }
 
   it('finishes a prior authorization after crashes in awaiting_review and awaiting_outcome', async () => {
     const path = '/prior-authorization';
-    const { body } = await testApp.http().post(path).set(bearer(account.keys.provider)).send(priorAuthorizationRequest());
+    const { body } = await testApp
+      .http()
+      .post(path)
+      .set(bearer(account.keys.provider))
+      .send(priorAuthorizationRequest());
     const id = body.data.id as string;
     await waitForStatus(testApp, account.keys.provider, path, id, 'awaiting_review', 60_000);
     await crashAndRestartWorker();
 
-    const reviewed = await testApp.http().post(`${path}/${id}/review`).set(bearer(account.keys.reviewer)).send({ decision: 'approve', reviewer: 'Dr. R' });
+    const reviewed = await testApp
+      .http()
+      .post(`${path}/${id}/review`)
+      .set(bearer(account.keys.reviewer))
+      .send({ decision: 'approve', reviewer: 'Dr. R' });
     expect(reviewed.body.data.status).toBe('awaiting_outcome');
     await crashAndRestartWorker();
 
@@ -90,12 +109,20 @@ describeWithPostgres('cases survive a worker killed in every waiting status', ()
       .http()
       .post(path)
       .set(bearer(account.keys.provider))
-      .send(benefitVerificationRequest({ mock_result: { status: 'completed', case: 'manual_verification_required' } }));
+      .send(
+        benefitVerificationRequest({
+          mock_result: { status: 'completed', case: 'manual_verification_required' },
+        }),
+      );
     const id = body.data.id as string;
     await waitForStatus(testApp, account.keys.provider, path, id, 'awaiting_review', 60_000);
     await crashAndRestartWorker();
 
-    const recorded = await testApp.http().post(`${path}/${id}/outcome`).set(bearer(account.keys.reviewer)).send({ status: 'completed', coverage_status: 'covered' });
+    const recorded = await testApp
+      .http()
+      .post(`${path}/${id}/outcome`)
+      .set(bearer(account.keys.reviewer))
+      .send({ status: 'completed', coverage_status: 'covered' });
     expect(recorded.body.data.status).toBe('completed');
     await expectCleanHistory(path, id, ['processing', 'awaiting_review', 'completed'], ['completed']);
   });
@@ -120,7 +147,11 @@ describe('cases survive a restart of the local Temporal server', () => {
     let testApp = await startTestApp(env);
     const account = await testApp.createAccount();
     let worker = await testApp.startWorker();
-    const { body } = await testApp.http().post('/prior-authorization').set(bearer(account.keys.provider)).send(priorAuthorizationRequest());
+    const { body } = await testApp
+      .http()
+      .post('/prior-authorization')
+      .set(bearer(account.keys.provider))
+      .send(priorAuthorizationRequest());
     const id = body.data.id as string;
     await waitForStatus(testApp, account.keys.provider, '/prior-authorization', id, 'awaiting_review');
     await worker.stop();
@@ -131,7 +162,10 @@ describe('cases survive a restart of the local Temporal server', () => {
 
     server = await startDevServer(serverOptions);
     try {
-      testApp = await startTestApp({ ...env, TEMPORAL_TASK_QUEUE: config.temporal.taskQueue }, { config, db });
+      testApp = await startTestApp(
+        { ...env, TEMPORAL_TASK_QUEUE: config.temporal.taskQueue },
+        { config, db },
+      );
       worker = await testApp.startWorker();
       const reviewed = await testApp
         .http()

@@ -36,7 +36,8 @@ describe('prior authorization', () => {
   };
   const review = (id: string, decision: 'approve' | 'reject', key = account.keys.reviewer) =>
     testApp.http().post(`${PATH}/${id}/review`).set(bearer(key)).send({ decision, reviewer: 'Dr. Reviewer' });
-  const get = async (id: string) => (await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider))).body.data;
+  const get = async (id: string) =>
+    (await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider))).body.data;
 
   it('answers 201 with the new case in processing, its documents as references only', async () => {
     const card = insuranceCard();
@@ -80,7 +81,11 @@ describe('prior authorization', () => {
     expect(reviewed.body.data.submission.payer_reference).toEqual(expect.any(String));
 
     const completed = await waitForStatus(testApp, account.keys.provider, PATH, id, 'completed');
-    expect(completed.outcome).toMatchObject({ result: 'approved', detail_code: 'approval', decided_at: expect.any(String) });
+    expect(completed.outcome).toMatchObject({
+      result: 'approved',
+      detail_code: 'approval',
+      decided_at: expect.any(String),
+    });
     expect(completed.status_history.map((change: JsonObject) => change.status)).toEqual([
       'processing',
       'awaiting_review',
@@ -88,15 +93,24 @@ describe('prior authorization', () => {
       'completed',
     ]);
 
-    const events = await eventually(async () => (eventsFor(receiver, id).length === 4 ? eventsFor(receiver, id) : undefined));
+    const events = await eventually(async () =>
+      eventsFor(receiver, id).length === 4 ? eventsFor(receiver, id) : undefined,
+    );
     expect(events.map((event) => [event.data.sequence, event.data.status])).toEqual([
       [1, 'processing'],
       [2, 'awaiting_review'],
       [3, 'awaiting_outcome'],
       [4, 'completed'],
     ]);
-    expect(events[3]).toMatchObject({ type: 'prior_authorization.updated', title: 'Prior Authorization Updated' });
-    expect(events[3]!.data).toMatchObject({ id, object: 'prior_authorization', outcome: { result: 'approved' } });
+    expect(events[3]).toMatchObject({
+      type: 'prior_authorization.updated',
+      title: 'Prior Authorization Updated',
+    });
+    expect(events[3]!.data).toMatchObject({
+      id,
+      object: 'prior_authorization',
+      outcome: { result: 'approved' },
+    });
   });
 
   it('fails the case when the reviewer rejects it', async () => {
@@ -107,7 +121,9 @@ describe('prior authorization', () => {
   });
 
   it('completes with a denial when the payer denies', async () => {
-    const { id } = await submit(priorAuthorizationRequest({ mock_result: { result: 'denied', detail_code: 'plan_exclusion' } }));
+    const { id } = await submit(
+      priorAuthorizationRequest({ mock_result: { result: 'denied', detail_code: 'plan_exclusion' } }),
+    );
     await waitForStatus(testApp, account.keys.provider, PATH, id, 'awaiting_review');
     await review(id, 'approve');
     const completed = await waitForStatus(testApp, account.keys.provider, PATH, id, 'completed');
@@ -131,10 +147,18 @@ describe('prior authorization', () => {
   it('cancels a case that is not final, and refuses to cancel it twice', async () => {
     const { id } = await submit();
     await waitForStatus(testApp, account.keys.provider, PATH, id, 'awaiting_review');
-    const cancel = () => testApp.http().post(`${PATH}/${id}/cancel`).set(bearer(account.keys.provider)).send({ reason: 'Duplicate request' });
+    const cancel = () =>
+      testApp
+        .http()
+        .post(`${PATH}/${id}/cancel`)
+        .set(bearer(account.keys.provider))
+        .send({ reason: 'Duplicate request' });
     const cancelled = await cancel();
     expect(cancelled.body.data).toMatchObject({ status: 'cancelled' });
-    expect(cancelled.body.data.status_history.at(-1)).toMatchObject({ status: 'cancelled', reason: 'Duplicate request' });
+    expect(cancelled.body.data.status_history.at(-1)).toMatchObject({
+      status: 'cancelled',
+      reason: 'Duplicate request',
+    });
     expect((await cancel()).status).toBe(409);
   });
 
@@ -170,14 +194,26 @@ describe('prior authorization', () => {
     const other = await testApp.createAccount('Other clinic');
     expect((await testApp.http().get(`${PATH}/${id}`).set(bearer(other.keys.provider))).status).toBe(404);
     expect((await review(id, 'approve', other.keys.reviewer)).status).toBe(404);
-    expect((await testApp.http().get(`${PATH}/pa_doesnotexist`).set(bearer(account.keys.provider))).status).toBe(404);
+    expect(
+      (await testApp.http().get(`${PATH}/pa_doesnotexist`).set(bearer(account.keys.provider))).status,
+    ).toBe(404);
   });
 
   it('replays the first response for a repeated Idempotency-Key and refuses the key with another body', async () => {
     const body = priorAuthorizationRequest();
     const key = `idem-${Date.now()}`;
-    const first = await testApp.http().post(PATH).set(bearer(account.keys.provider)).set('Idempotency-Key', key).send(body);
-    const again = await testApp.http().post(PATH).set(bearer(account.keys.provider)).set('Idempotency-Key', key).send(body);
+    const first = await testApp
+      .http()
+      .post(PATH)
+      .set(bearer(account.keys.provider))
+      .set('Idempotency-Key', key)
+      .send(body);
+    const again = await testApp
+      .http()
+      .post(PATH)
+      .set(bearer(account.keys.provider))
+      .set('Idempotency-Key', key)
+      .send(body);
     expect(again.status).toBe(201);
     expect(again.body.data.id).toBe(first.body.data.id);
     expect(again.headers['idempotent-replayed']).toBe('true');
@@ -214,8 +250,12 @@ describe('prior authorization', () => {
 
     const firstPage = (await list(`patient_internal_id=${patient.internal_id}&limit=2`)).body.data;
     expect(firstPage).toMatchObject({ object: 'list', has_more: true, next_cursor: expect.any(String) });
-    const secondPage = (await list(`patient_internal_id=${patient.internal_id}&limit=2&cursor=${firstPage.next_cursor}`)).body.data;
-    expect([...firstPage.data, ...secondPage.data].map((item: JsonObject) => item.id)).toEqual([...ids].reverse());
+    const secondPage = (
+      await list(`patient_internal_id=${patient.internal_id}&limit=2&cursor=${firstPage.next_cursor}`)
+    ).body.data;
+    expect([...firstPage.data, ...secondPage.data].map((item: JsonObject) => item.id)).toEqual(
+      [...ids].reverse(),
+    );
 
     await eventually(async () => {
       const { body } = await list('status=awaiting_review');
@@ -223,7 +263,11 @@ describe('prior authorization', () => {
     });
     const future = (await list(`created_after=${new Date(Date.now() + 60_000).toISOString()}`)).body.data;
     expect(future.data).toEqual([]);
-    expect((await testApp.http().get(PATH).set(bearer(account.keys.provider))).body.data.data.map((item: JsonObject) => item.id)).not.toContain(ids[0]);
+    expect(
+      (await testApp.http().get(PATH).set(bearer(account.keys.provider))).body.data.data.map(
+        (item: JsonObject) => item.id,
+      ),
+    ).not.toContain(ids[0]);
   });
 
   async function submitAs(key: string) {
@@ -252,7 +296,8 @@ describe('prior authorization timers', () => {
   });
 
   const submit = async () =>
-    (await testApp.http().post(PATH).set(bearer(account.keys.provider)).send(priorAuthorizationRequest())).body.data as JsonObject;
+    (await testApp.http().post(PATH).set(bearer(account.keys.provider)).send(priorAuthorizationRequest()))
+      .body.data as JsonObject;
 
   it('records a reminder, then fails the case when nobody reviews it before the deadline', async () => {
     const { id } = await submit();
@@ -264,7 +309,11 @@ describe('prior authorization timers', () => {
   it('flags the case overdue when the due time passes while awaiting the outcome, and takes an outcome from a reviewer', async () => {
     const { id } = await submit();
     await waitForStatus(testApp, account.keys.provider, PATH, id, 'awaiting_review');
-    await testApp.http().post(`${PATH}/${id}/review`).set(bearer(account.keys.reviewer)).send({ decision: 'approve', reviewer: 'Dr. R' });
+    await testApp
+      .http()
+      .post(`${PATH}/${id}/review`)
+      .set(bearer(account.keys.reviewer))
+      .send({ decision: 'approve', reviewer: 'Dr. R' });
     await eventually(async () => {
       const { body } = await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider));
       return body.data.overdue === true;
@@ -273,7 +322,12 @@ describe('prior authorization timers', () => {
       .http()
       .post(`${PATH}/${id}/outcome`)
       .set(bearer(account.keys.reviewer))
-      .send({ result: 'approved', detail_code: 'approval', payer_reference: 'PAYER-REF-1', authorization_expiration: '2027-11-21' });
+      .send({
+        result: 'approved',
+        detail_code: 'approval',
+        payer_reference: 'PAYER-REF-1',
+        authorization_expiration: '2027-11-21',
+      });
     expect(decided.status).toBe(200);
     expect(decided.body.data).toMatchObject({
       status: 'completed',

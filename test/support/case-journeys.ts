@@ -32,7 +32,11 @@ export async function subscribeReceiver(testApp: TestApp, providerKey: string): 
       secret,
       events: ['prior_authorization.updated', 'benefit_verification.updated'],
     });
-  await testApp.http().patch(`/webhooks/${created.body.data.id}`).set(bearer(providerKey)).send({ active: true });
+  await testApp
+    .http()
+    .patch(`/webhooks/${created.body.data.id}`)
+    .set(bearer(providerKey))
+    .send({ active: true });
   await waitForStatus(testApp, providerKey, '/webhooks', created.body.data.id, 'active');
   return receiver;
 }

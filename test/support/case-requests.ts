@@ -31,7 +31,13 @@ export const insuranceContent = {
 
 /** An insurance card "image": the simulator reads card documents as text. */
 export function insuranceCard(memberId = 'BHH987654321'): { file_content: string } {
-  const text = ['Payer: Blue Horizon Health', `Member ID: ${memberId}`, 'RxBIN: 610014', 'RxPCN: BHHPPO', 'Plan: Commercial'].join('\n');
+  const text = [
+    'Payer: Blue Horizon Health',
+    `Member ID: ${memberId}`,
+    'RxBIN: 610014',
+    'RxPCN: BHHPPO',
+    'Plan: Commercial',
+  ].join('\n');
   return { file_content: Buffer.from(text).toString('base64') };
 }
 
@@ -43,7 +49,9 @@ export function priorAuthorizationRequest(overrides: Record<string, unknown> = {
     provider,
     insurance_content: insuranceContent,
     evidence: [{ title: 'Lab results', date_created: '2026-10-01T09:30:00', content: { a1c: 'A1c 8.1 %' } }],
-    visit_notes: [{ content: 'Patient has taken metformin for 6 months; A1c 8.1 %.', created_at: '2026-10-02T10:00:00Z' }],
+    visit_notes: [
+      { content: 'Patient has taken metformin for 6 months; A1c 8.1 %.', created_at: '2026-10-02T10:00:00Z' },
+    ],
     is_training_data: false,
     mock_result: { result: 'approved' },
     ...overrides,

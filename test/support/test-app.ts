@@ -64,7 +64,9 @@ export async function startTestApp(
   // DATABASE_URL shares the database with worker processes; otherwise a private in-memory PGlite.
   const db =
     reuse?.db ??
-    (await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { pgliteDir: 'memory://' }));
+    (await openDatabase(
+      config.databaseUrl ? { databaseUrl: config.databaseUrl } : { pgliteDir: 'memory://' },
+    ));
   await migrate(db);
   const temporalClient = await connectClient(config.temporal, config.encryption!);
   const app = await createApp({ config, db, temporalClient, logger: pino({ level: 'silent' }) });

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { temporal } from '@temporalio/proto';
 
 import { WebhookPublisher } from '../../src/webhooks/webhook-publisher';
 import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
@@ -45,27 +45,62 @@ describe('recording workflow histories', () => {
     const handle = testApp.temporalClient.workflow.getHandle(workflowId);
     await handle.result();
     const { type } = await handle.describe();
-    writeFileSync(path.join(HISTORIES, `${type}--${name}.json`), historyToJSON(await handle.fetchHistory()));
+    // Binary protobuf: the SDK's JSON form needs protobufjs type identity, which jest's module sandbox breaks.
+    const bytes = temporal.api.history.v1.History.encode(await handle.fetchHistory()).finish();
+    writeFileSync(path.join(HISTORIES, `${type}--${name}.binpb`), bytes);
   }
 
   const post = async (route: string, body: unknown) =>
-    (await testApp.http().post(route).set(bearer(account.keys.provider)).send(body as object)).body.data as JsonObject;
-  const decide = (route: string, body: unknown) => testApp.http().post(route).set(bearer(account.keys.reviewer)).send(body as object);
+    (
+      await testApp
+        .http()
+        .post(route)
+        .set(bearer(account.keys.provider))
+        .send(body as object)
+    ).body.data as JsonObject;
+  const decide = (route: string, body: unknown) =>
+    testApp
+      .http()
+      .post(route)
+      .set(bearer(account.keys.reviewer))
+      .send(body as object);
 
   it('records prior authorizations: approved, rejected, cancelled, expired', async () => {
     const approved = await post('/prior-authorization', priorAuthorizationRequest());
-    await waitForStatus(testApp, account.keys.provider, '/prior-authorization', approved.id, 'awaiting_review');
+    await waitForStatus(
+      testApp,
+      account.keys.provider,
+      '/prior-authorization',
+      approved.id,
+      'awaiting_review',
+    );
     await decide(`/prior-authorization/${approved.id}/review`, { decision: 'approve', reviewer: 'Dr. R' });
     await record(approved.id, 'approved-by-payer');
 
     const rejected = await post('/prior-authorization', priorAuthorizationRequest());
-    await waitForStatus(testApp, account.keys.provider, '/prior-authorization', rejected.id, 'awaiting_review');
+    await waitForStatus(
+      testApp,
+      account.keys.provider,
+      '/prior-authorization',
+      rejected.id,
+      'awaiting_review',
+    );
     await decide(`/prior-authorization/${rejected.id}/review`, { decision: 'reject', reviewer: 'Dr. R' });
     await record(rejected.id, 'rejected-at-review');
 
     const cancelled = await post('/prior-authorization', priorAuthorizationRequest());
-    await waitForStatus(testApp, account.keys.provider, '/prior-authorization', cancelled.id, 'awaiting_review');
-    await testApp.http().post(`/prior-authorization/${cancelled.id}/cancel`).set(bearer(account.keys.provider)).send({ reason: 'Duplicate' });
+    await waitForStatus(
+      testApp,
+      account.keys.provider,
+      '/prior-authorization',
+      cancelled.id,
+      'awaiting_review',
+    );
+    await testApp
+      .http()
+      .post(`/prior-authorization/${cancelled.id}/cancel`)
+      .set(bearer(account.keys.provider))
+      .send({ reason: 'Duplicate' });
     await record(cancelled.id, 'cancelled-in-review');
 
     const expired = await post('/prior-authorization', priorAuthorizationRequest());
@@ -75,19 +110,34 @@ describe('recording workflow histories', () => {
   it('records benefit verifications: completed, failed, verified manually', async () => {
     const completed = await post('/benefit-verification', benefitVerificationRequest());
     await record(completed.id, 'completed');
-    const failed = await post('/benefit-verification', benefitVerificationRequest({ mock_result: { status: 'failed' } }));
+    const failed = await post(
+      '/benefit-verification',
+      benefitVerificationRequest({ mock_result: { status: 'failed' } }),
+    );
     await record(failed.id, 'failed');
     const manual = await post(
       '/benefit-verification',
-      benefitVerificationRequest({ mock_result: { status: 'completed', case: 'manual_verification_required' } }),
+      benefitVerificationRequest({
+        mock_result: { status: 'completed', case: 'manual_verification_required' },
+      }),
     );
-    await waitForStatus(testApp, account.keys.provider, '/benefit-verification', manual.id, 'awaiting_review');
-    await decide(`/benefit-verification/${manual.id}/outcome`, { status: 'completed', coverage_status: 'covered' });
+    await waitForStatus(
+      testApp,
+      account.keys.provider,
+      '/benefit-verification',
+      manual.id,
+      'awaiting_review',
+    );
+    await decide(`/benefit-verification/${manual.id}/outcome`, {
+      status: 'completed',
+      coverage_status: 'covered',
+    });
     await record(manual.id, 'verified-manually');
   });
 
   it('records webhook activation and a delivery retried after a failure', async () => {
-    const endpoints = (await testApp.http().get('/webhooks').set(bearer(account.keys.provider))).body.data.data;
+    const endpoints = (await testApp.http().get('/webhooks').set(bearer(account.keys.provider))).body.data
+      .data;
     await record(`activation-${endpoints[0].id}`, 'activated');
 
     receiver.script.push(500);
@@ -98,7 +148,12 @@ describe('recording workflow histories', () => {
       data: { id: 'pa_fixture', object: 'prior_authorization', status: 'processing' },
       createdAt: new Date().toISOString(),
     });
-    await eventually(async () => receiver.requests.some((request) => request.headers['x-webhook-id'] === 'evt_replay_fixture_delivery' && receiver.script.length === 0));
+    await eventually(async () =>
+      receiver.requests.some(
+        (request) =>
+          request.headers['x-webhook-id'] === 'evt_replay_fixture_delivery' && receiver.script.length === 0,
+      ),
+    );
     await record(deliveryId!, 'retried-then-delivered');
   });
 });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 
 import { dataConverter } from '../../src/temporal/temporal-connection';
@@ -9,7 +9,7 @@ import { REPLAY_FIXTURE_ENCRYPTION } from '../support/history';
 import { PRODUCTION_WORKFLOWS } from '../support/workers';
 
 const HISTORIES = path.join(__dirname, '..', 'fixtures', 'histories');
-const recorded = readdirSync(HISTORIES).filter((file) => file.endsWith('.json'));
+const recorded = readdirSync(HISTORIES).filter((file) => file.endsWith('.binpb'));
 
 /**
  * Recorded histories of every workflow, replayed against today's workflow code: a change that
@@ -28,7 +28,7 @@ describe('replaying recorded histories against the current workflow code', () =>
   });
 
   it.each(recorded)('replays %s without non-determinism', async (file) => {
-    const history = historyFromJSON(JSON.parse(readFileSync(path.join(HISTORIES, file), 'utf8')));
+    const history = temporal.api.history.v1.History.decode(readFileSync(path.join(HISTORIES, file)));
     await Worker.runReplayHistory(
       { workflowsPath: PRODUCTION_WORKFLOWS, dataConverter: dataConverter(REPLAY_FIXTURE_ENCRYPTION) },
       history,
