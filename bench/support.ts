@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { projectRoot } from '../src/config/project-root';
-import { freePort, startDevServer, DevServer } from '../src/temporal/dev-server';
+import { DevServer, startDevServerOnFreePorts } from '../src/temporal/dev-server';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ensureTemporalCli } = require(path.join(projectRoot(), 'scripts', 'ensure-temporal.js')) as {
@@ -14,9 +14,8 @@ const { ensureTemporalCli } = require(path.join(projectRoot(), 'scripts', 'ensur
 /** A private Temporal dev server for one benchmark run, removed afterwards. */
 export async function benchTemporal(): Promise<{ server: DevServer; cleanup(): Promise<void> }> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'haa-bench-'));
-  const server = await startDevServer({
+  const server = await startDevServerOnFreePorts({
     binary: await ensureTemporalCli(),
-    port: await freePort(),
     dbFile: path.join(workDir, 'temporal.db'),
     namespace: 'default',
     logFile: path.join(workDir, 'temporal-server.log'),

@@ -119,6 +119,23 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * Starts a dev server on fresh free ports, trying again on a collision: the server also binds
+ * internal service ports beside its frontend port, which another process may hold.
+ */
+export async function startDevServerOnFreePorts(
+  options: Omit<DevServerOptions, 'port'>,
+  attempts = 3,
+): Promise<DevServer> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startDevServer({ ...options, port: await freePort() });
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+    }
+  }
+}
+
 /** A port the OS just handed out; it stays free for the moment between this call and its use. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

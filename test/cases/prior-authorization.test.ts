@@ -1,7 +1,14 @@
+import { execFile } from 'node:child_process';
+import { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+
+import { temporal } from '@temporalio/proto';
+
 import { priorAuthOutcomeSignal, reviewDecisionSignal } from '../../workflows/prior-authorization.workflow';
 import { priorAuthorizationRequest, insuranceCard, syntheticPatient } from '../support/case-requests';
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { testEnvironment } from '../harness/environment';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
 
@@ -176,6 +183,43 @@ describe('prior authorization', () => {
       .signal(reviewDecisionSignal, { decision: 'approve', reviewer: 'Operator on call' });
     const moved = await waitForStatus(testApp, account.keys.provider, PATH, id, 'awaiting_outcome');
     expect(moved.review).toMatchObject({ decision: 'approve', reviewer: 'Operator on call' });
+  });
+
+  it('takes a review decision sent with the Temporal CLI through the codec endpoint, as an operator would', async () => {
+    const { id } = await submit();
+    await waitForStatus(testApp, account.keys.provider, PATH, id, 'awaiting_review');
+    await testApp.app.listen(0, '127.0.0.1');
+    const { port } = testApp.app.getHttpServer().address() as AddressInfo;
+    // Asynchronous: the CLI calls back into this very process for the codec.
+    const cli = await promisify(execFile)(
+      testEnvironment().temporalBinary,
+      [
+        'workflow',
+        'signal',
+        '--address',
+        testApp.config.temporal.address,
+        '--workflow-id',
+        id,
+        '--name',
+        'reviewDecision',
+        '--input',
+        JSON.stringify({ decision: 'approve', reviewer: 'CLI operator' }),
+        '--codec-endpoint',
+        `http://127.0.0.1:${port}/codec`,
+        '--codec-auth',
+        `Bearer ${account.keys.reviewer}`,
+      ],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
+    expect(cli.stderr).toBe('');
+    const moved = await waitForStatus(testApp, account.keys.provider, PATH, id, 'awaiting_outcome');
+    expect(moved.review).toMatchObject({ decision: 'approve', reviewer: 'CLI operator' });
+    const history = await testApp.temporalClient.workflow.getHandle(id).fetchHistory();
+    // The signal went through our codec, so even the reviewer's name is stored encrypted.
+    expect(JSON.stringify(history)).not.toContain('CLI operator');
+    expect(
+      Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1'),
+    ).not.toContain('CLI operator');
   });
 
   it('ignores a signal that does not fit the status, and still takes the one that does', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { freePort, startDevServer } from '../../src/temporal/dev-server';
+import { startDevServerOnFreePorts } from '../../src/temporal/dev-server';
 import { ENVIRONMENT_FILE, TestEnvironmentInfo } from './environment';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -16,9 +16,8 @@ export default async function globalSetup(): Promise<void> {
   const binary = await ensureTemporalCli();
   const namespace = 'default';
   const dbFile = path.join(workDir, 'temporal.db');
-  const server = await startDevServer({
+  const server = await startDevServerOnFreePorts({
     binary,
-    port: await freePort(),
     dbFile,
     namespace,
     logFile: path.join(workDir, 'temporal-server.log'),
