@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     NODE_ENV: 'test',
     TEMPORAL_ADDRESS: temporal.server.address,
     PAYLOAD_ENCRYPTION_KEYS: randomKeys(),
+    PATIENT_REF_KEY: randomKeys().split(':')[1]!,
     TEMPORAL_TASK_QUEUE: 'bench-webhooks',
     WEBHOOK_ALLOWED_TARGETS: '127.0.0.0/8',
   });
