@@ -9,7 +9,10 @@ import { WebhookEndpointsRepository } from '../src/webhooks/webhook-endpoints.re
 import { WebhookPublisher } from '../src/webhooks/webhook-publisher';
 import { CaseDocumentsRepository } from '../src/cases/case-documents.repository';
 import { PayerSimulator } from '../src/connectors/payer-simulator';
+import { ProgramHubSimulator } from '../src/programs/program-hub';
 import { createCaseActivities } from './cases.activities';
+import { createClinicalActivities } from './clinical.activities';
+import { createEnrollmentActivities } from './enrollment.activities';
 import { createWebhookActivities } from './webhooks.activities';
 
 /** What the worker process opens once and every activity shares. */
@@ -25,9 +28,13 @@ export interface ActivityDependencies {
 export const createActivities = ({ config, db, temporalClient, taskQueue }: ActivityDependencies) => {
   const secrets = new SecretBox(config.encryption!);
   const deliveries = new WebhookDeliveriesRepository(db, secrets);
+  // Local mode and tests use the simulators; real payer and hub connectors implement the same interfaces.
+  const payer = new PayerSimulator();
+  const documents = new CaseDocumentsRepository(db, secrets);
   return {
-    // Local mode and tests use the simulator; a real payer connector implements the same interface.
-    ...createCaseActivities({ payer: new PayerSimulator(), documents: new CaseDocumentsRepository(db, secrets) }),
+    ...createCaseActivities({ payer, documents }),
+    ...createClinicalActivities({ documents }),
+    ...createEnrollmentActivities({ payer, hub: new ProgramHubSimulator() }),
     ...createWebhookActivities({
       endpoints: new WebhookEndpointsRepository(db, secrets),
       deliveries,

@@ -1,5 +1,7 @@
 // The worker's single entry into workflow code: every workflow is re-exported here by name.
 export { benefitVerificationWorkflow } from './benefit-verification.workflow';
+export { clinicalEligibilityWorkflow } from './clinical-eligibility.workflow';
+export { patientEnrollmentWorkflow } from './patient-enrollment.workflow';
 export { priorAuthorizationWorkflow } from './prior-authorization.workflow';
 export { webhookActivationWorkflow } from './webhook-activation.workflow';
 export { webhookDeliveryWorkflow } from './webhook-delivery.workflow';

@@ -12,7 +12,10 @@ import { CaseDocumentsRepository } from '../cases/case-documents.repository';
 import { CasesService } from '../cases/cases.service';
 import { IdempotencyRepository } from '../cases/idempotency.repository';
 import { PriorAuthorizationController } from '../cases/prior-authorization.controller';
+import { ClinicalEligibilityController } from '../clinical/clinical-eligibility.controller';
 import { CodecController } from '../codec/codec.controller';
+import { PatientEnrollmentController } from '../programs/patient-enrollment.controller';
+import { SupportProgramsController } from '../programs/support-programs.controller';
 import type { AppConfig } from '../config/config';
 import { SecretBox } from '../crypto/aes-gcm';
 import { StatusController } from '../status/status.controller';
@@ -46,6 +49,9 @@ export class AppModule {
         WebhooksController,
         PriorAuthorizationController,
         BenefitVerificationController,
+        ClinicalEligibilityController,
+        PatientEnrollmentController,
+        SupportProgramsController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: deps.config },

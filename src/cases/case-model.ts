@@ -152,3 +152,20 @@ export interface CaseTimings {
   reviewExpiryMs: number;
   payerPollIntervalMs: number;
 }
+
+/** A clinical eligibility evidence item as the case keeps it: a file asset becomes a document reference. */
+export interface ClinicalEvidenceItem {
+  title: string;
+  date_created: string;
+  content?: Record<string, unknown>;
+  asset?: DocumentRef & { fileType: string };
+}
+
+export interface ClinicalEligibilityRequest {
+  patient: CasePatient;
+  drugs: Array<{ name: string; dosage?: string; quantity: number }>;
+  diagnoses: Array<{ code?: string; description?: string }>;
+  questionnaires: Questionnaire[];
+  visit_notes: VisitNote[];
+  evidence: ClinicalEvidenceItem[];
+}

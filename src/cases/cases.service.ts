@@ -164,6 +164,27 @@ export class CasesService {
     }
   }
 
+  /**
+   * Runs an argument-less update that answers once the workflow reached a point (e.g. its first
+   * screening). Without a worker in time, the case as it stands is the answer.
+   */
+  async waitFor(
+    principal: Principal,
+    spec: CaseTypeSpec,
+    id: string,
+    update: UpdateDefinition<CaseRecord, []>,
+    timeoutMs: number,
+  ): Promise<CaseRecord> {
+    const handle = this.temporalClient.workflow.getHandle(id);
+    try {
+      return await this.temporalClient.withDeadline(Date.now() + timeoutMs, () =>
+        handle.executeUpdate(update),
+      );
+    } catch {
+      return this.get(principal, spec, id);
+    }
+  }
+
   /** The case's workflow if it exists and belongs to the caller; any other case is simply not found. */
   private async locate(
     principal: Principal,

@@ -70,12 +70,13 @@ export class ClinicalEvidenceAssetDto {
     description: 'MIME type of the file (type/subtype, no parameters), any letter case.',
     example: 'application/pdf',
   })
-  // MIME types are case-insensitive; the worker picks text extraction by the lower-case form.
+  // MIME types are case-insensitive; one canonical form lets later steps compare them exactly.
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value))
   @IsString()
   @MaxLength(255)
   @Matches(MIME_TYPE, {
-    message: 'must be a MIME type such as application/pdf, image/png or text/plain (type/subtype, no parameters)',
+    message:
+      'must be a MIME type such as application/pdf, image/png or text/plain (type/subtype, no parameters)',
   })
   fileType!: string;
 
@@ -126,7 +127,8 @@ function WithinClinicalDocumentLimit(): PropertyDecorator {
   return ValidateBy({
     name: 'withinClinicalDocumentLimit',
     validator: {
-      validate: (_value, args) => countDocuments(args!.object as CreateClinicalEligibilityDto) <= MAX_CLINICAL_DOCUMENTS,
+      validate: (_value, args) =>
+        countDocuments(args!.object as CreateClinicalEligibilityDto) <= MAX_CLINICAL_DOCUMENTS,
       defaultMessage: () =>
         `must keep the request within ${MAX_CLINICAL_DOCUMENTS} documents (patient.insurance and evidence assets together)`,
     },

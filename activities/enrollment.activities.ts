@@ -1,0 +1,93 @@
+import type { PlanType } from '../src/cases/case-model';
+import type { PayerConnector } from '../src/connectors/payer-connector';
+import type {
+  EnrollmentOutcome,
+  EnrollmentScreening,
+  PatientEnrollmentRequest,
+} from '../src/programs/enrollment-model';
+import { findProgram } from '../src/programs/program-catalog';
+import type { ProgramHubConnector } from '../src/programs/program-hub';
+import type { EnrollmentFacts } from '../src/programs/program-model';
+import {
+  evaluateProgramEligibility,
+  INCOME_EVIDENCE_CONTENT_FIELDS,
+  INCOME_EVIDENCE_TYPE,
+} from '../src/programs/program-rules';
+
+/** Evidence a provider sends to declare that the patient has no insurance at all. */
+export const UNINSURED_ATTESTATION_TYPE = 'uninsured_attestation';
+
+export interface EnrollmentActivityDependencies {
+  payer: PayerConnector;
+  hub: ProgramHubConnector;
+}
+
+export const createEnrollmentActivities = ({ payer, hub }: EnrollmentActivityDependencies) => ({
+  /** Runs the program's eligibility rules on what the enrollment says, resolving the insurance type first. */
+  async screenEnrollment(input: { request: PatientEnrollmentRequest }): Promise<EnrollmentScreening> {
+    const { request } = input;
+    const program = findProgram(request.programId);
+    const insuranceType = await insuranceTypeOf(request, payer);
+    const income = request.evidence.find((item) => item.type === INCOME_EVIDENCE_TYPE)?.content ?? {};
+    const facts: EnrollmentFacts = {
+      drug_name: request.prescription?.drug_name,
+      date_of_birth: request.patient.date_of_birth,
+      asOf: new Date().toISOString().slice(0, 10),
+      country: request.patient.address.country,
+      state_province: request.patient.address.state_province,
+      insurance_type: insuranceType,
+      household_size: numberOrUndefined(income[INCOME_EVIDENCE_CONTENT_FIELDS.householdSize]),
+      annual_household_income_cents: numberOrUndefined(
+        income[INCOME_EVIDENCE_CONTENT_FIELDS.annualHouseholdIncomeCents],
+      ),
+    };
+    const decision = program
+      ? evaluateProgramEligibility(program, facts)
+      : {
+          decision: 'ineligible' as const,
+          reasons: [{ rule: 'program_unknown', description: 'The program no longer exists in the catalog.' }],
+          missing_information: [],
+        };
+    return { ...decision, insurance_type: insuranceType ?? null, screened_at: new Date().toISOString() };
+  },
+
+  async submitEnrollment(input: { programId: string; caseId: string }): Promise<{ hub_reference: string }> {
+    return hub.submitEnrollment(input);
+  },
+
+  async checkEnrollment(input: {
+    programId: string;
+    hub_reference: string;
+    checksSoFar: number;
+  }): Promise<EnrollmentOutcome | null> {
+    return hub.checkEnrollment(input);
+  },
+});
+
+/**
+ * The plan type behind the insurance details: known when the payer resolves the plan, null when the
+ * provider attested the patient is uninsured, undefined when the rules must ask.
+ */
+async function insuranceTypeOf(
+  request: PatientEnrollmentRequest,
+  payer: PayerConnector,
+): Promise<PlanType | null | undefined> {
+  if (request.evidence.some((item) => item.type === UNINSURED_ATTESTATION_TYPE)) return null;
+  const data = request.patient.insurance_details?.data;
+  if (!data?.payer && !data?.rx_bin) return undefined;
+  const resolution = await payer.resolvePlan({
+    content: {
+      payer: data.payer ?? '',
+      member_id: data.membership_number ?? '',
+      group_number: data.group_number,
+      rx_bin: data.rx_bin,
+      rx_group: data.rx_group,
+    },
+    cardTexts: [],
+  });
+  return resolution.resolved ? resolution.plan.plan_type : undefined;
+}
+
+function numberOrUndefined(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}

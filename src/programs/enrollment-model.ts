@@ -1,0 +1,74 @@
+/** Patient enrollment in a support program: the request as the case keeps it, and the outcome. Pure types. */
+import type { Address } from '../cases/case-model';
+import type { ProgramDecision } from './program-model';
+
+export interface EnrollmentAsset {
+  name: string;
+  type: string;
+  url: string;
+}
+
+export interface EnrollmentPatient {
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+  address: Address;
+  email: string;
+  phone: string;
+  insurance_details?: {
+    data: {
+      group_number?: string;
+      payer?: string;
+      membership_number?: string;
+      rx_bin?: string;
+      rx_group?: string;
+    };
+    assets?: EnrollmentAsset[];
+  };
+  metadata?: { patient_id?: string };
+}
+
+export interface EnrollmentEvidence {
+  type: string;
+  date_created: string;
+  content?: Record<string, unknown>;
+  assets?: EnrollmentAsset[];
+}
+
+export interface EnrollmentPrescription {
+  drug_name: string;
+  dosage?: string;
+  directions?: string;
+  extra?: Record<string, unknown>;
+}
+
+export interface PatientEnrollmentRequest {
+  patient: EnrollmentPatient;
+  programId: string;
+  prescription: EnrollmentPrescription | null;
+  evidence: EnrollmentEvidence[];
+}
+
+/** What a provider sends when the program asked for more information. */
+export interface EnrollmentInformation {
+  evidence?: EnrollmentEvidence[];
+  patient?: Partial<Pick<EnrollmentPatient, 'date_of_birth' | 'address' | 'insurance_details'>>;
+  prescription?: EnrollmentPrescription;
+}
+
+export interface EnrollmentOutcome {
+  result: 'enrolled' | 'denied' | 'inconclusive';
+  program_id: string;
+  member_id: string | null;
+  bin: string | null;
+  pcn: string | null;
+  group: string | null;
+  valid_until: string | null;
+  detail: string | null;
+}
+
+/** The rules' verdict as the case shows it, with the insurance type they worked from. */
+export interface EnrollmentScreening extends ProgramDecision {
+  insurance_type: string | null;
+  screened_at: string;
+}

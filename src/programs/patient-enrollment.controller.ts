@@ -1,0 +1,169 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+
+import { cancelCaseUpdate } from '../../workflows/case-lifecycle';
+import {
+  enrollmentInformationUpdate,
+  enrollmentOutcomeUpdate,
+  PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS,
+  PatientEnrollmentCase,
+  PatientEnrollmentInput,
+  screeningResultUpdate,
+} from '../../workflows/patient-enrollment.workflow';
+import { APP_CONFIG } from '../app/tokens';
+import type { Principal } from '../auth/accounts.repository';
+import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
+import { CancelCaseDto, ListCasesQueryDto } from '../cases/case-requests.dto';
+import { plain } from '../cases/case-request-mapping';
+import { CaseTypeSpec, CasesService } from '../cases/cases.service';
+import { IdempotencyKeyHeader } from '../cases/idempotency-key';
+import { timingsOf } from '../cases/prior-authorization.controller';
+import { ApiError } from '../common/errors';
+import { success } from '../common/envelope';
+import type { AppConfig } from '../config/config';
+import {
+  CreatePatientEnrollmentDto,
+  EnrollmentInformationDto,
+  EnrollmentOutcomeDto,
+} from './patient-enrollment.dto';
+import { findProgram } from './program-catalog';
+
+export const PATIENT_ENROLLMENT: CaseTypeSpec = {
+  object: 'patient_enrollment',
+  idKind: 'patientEnrollment',
+  workflowType: 'patientEnrollmentWorkflow',
+  path: '/patient-enrollment',
+};
+
+/** The program's rules take milliseconds; this bounds the wait when no worker is running. */
+const SCREENING_WAIT_MS = 15_000;
+
+@ApiTags('patient enrollment')
+@ApiBearerAuth()
+@Controller('patient-enrollment')
+export class PatientEnrollmentController {
+  constructor(
+    @Inject(CasesService) private readonly cases: CasesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post()
+  @RequiresRole('provider')
+  @ApiHeader({ name: 'Idempotency-Key', required: false })
+  @ApiOperation({
+    summary:
+      "Enroll a patient in a support program. Answers once the program's rules ran: awaiting_outcome " +
+      '(submitted), awaiting_review with missing_information (more information needed) or failed (ineligible).',
+  })
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreatePatientEnrollmentDto,
+    @IdempotencyKeyHeader() idempotencyKey: string | undefined,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const request = plain(body);
+    if (!findProgram(request.programId)) {
+      throw new ApiError('validation_error', 'The request is invalid; see details.', [
+        { field: 'programId', issue: 'must name a support program (see GET /support-programs)' },
+      ]);
+    }
+    const created = await this.cases.create<PatientEnrollmentInput>({
+      spec: PATIENT_ENROLLMENT,
+      principal,
+      rawBody: req.body,
+      idempotencyKey,
+      // The caller's own patient reference, when it gives one, makes the patient filter work.
+      patientInternalId:
+        request.patient.metadata?.patient_id ?? `unreferenced:${request.metadata?.enrollment_id ?? ''}`,
+      documents: [],
+      buildInput: (caseId, _documents, now) => {
+        const record: PatientEnrollmentCase = {
+          id: caseId,
+          object: 'patient_enrollment',
+          status: 'processing',
+          status_description: PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS.processing,
+          created_at: now.toISOString(),
+          updated_at: now.toISOString(),
+          status_history: [{ status: 'processing', at: now.toISOString(), reason: 'Submitted.' }],
+          outcome: null,
+          failure: null,
+          metadata: request.metadata?.enrollment_id ? { enrollment_id: request.metadata.enrollment_id } : {},
+          program_id: request.programId,
+          screening: null,
+          missing_information: [],
+          submission: null,
+          request: {
+            patient: request.patient,
+            programId: request.programId,
+            prescription: request.prescription ?? null,
+            evidence: request.evidence ?? [],
+          },
+        };
+        return { case: record, accountId: principal.accountId, timings: timingsOf(this.config) };
+      },
+    });
+    if (created.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    const screened = await this.cases.waitFor(
+      principal,
+      PATIENT_ENROLLMENT,
+      created.case.id,
+      screeningResultUpdate,
+      SCREENING_WAIT_MS,
+    );
+    return success(screened);
+  }
+
+  @Get()
+  @ApiOperation({ summary: "List the account's enrollments" })
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: ListCasesQueryDto) {
+    return success(await this.cases.list(principal, PATIENT_ENROLLMENT, query));
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get an enrollment' })
+  async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return success(await this.cases.get(principal, PATIENT_ENROLLMENT, id));
+  }
+
+  @Post(':id/information')
+  @HttpCode(200)
+  @RequiresRole('provider')
+  @ApiOperation({ summary: 'Send the information the program asked for (status awaiting_review)' })
+  async information(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body() body: EnrollmentInformationDto,
+  ) {
+    return success(
+      await this.cases.decide(principal, PATIENT_ENROLLMENT, id, enrollmentInformationUpdate, plain(body)),
+    );
+  }
+
+  @Post(':id/outcome')
+  @HttpCode(200)
+  @RequiresRole('reviewer')
+  @ApiOperation({ summary: "Record the program's decision (status awaiting_outcome)" })
+  async outcome(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body() body: EnrollmentOutcomeDto,
+  ) {
+    return success(
+      await this.cases.decide(principal, PATIENT_ENROLLMENT, id, enrollmentOutcomeUpdate, plain(body)),
+    );
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @RequiresRole('provider')
+  @ApiOperation({ summary: 'Cancel an enrollment that is not final yet' })
+  async cancel(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body() body: CancelCaseDto,
+  ) {
+    return success(await this.cases.decide(principal, PATIENT_ENROLLMENT, id, cancelCaseUpdate, plain(body)));
+  }
+}

@@ -1,0 +1,57 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+
+import { ApiError } from '../common/errors';
+import { success } from '../common/envelope';
+import { findProgram, listPrograms } from './program-catalog';
+import type { ProgramType } from './program-model';
+
+const PROGRAM_TYPES: ProgramType[] = [
+  'copay_card',
+  'patient_assistance',
+  'bridge_supply',
+  'quick_start',
+  'adherence',
+  'education',
+];
+
+class ListProgramsQueryDto {
+  @ApiPropertyOptional({ example: 'Ozempic' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  drug_name?: string;
+
+  @ApiPropertyOptional({ example: 'Novo Nordisk' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  manufacturer?: string;
+
+  @ApiPropertyOptional({ enum: PROGRAM_TYPES })
+  @IsOptional()
+  @IsIn(PROGRAM_TYPES)
+  type?: ProgramType;
+}
+
+/** The program lookup the specification mentions: where an enrollment's programId comes from. */
+@ApiTags('support programs')
+@ApiBearerAuth()
+@Controller('support-programs')
+export class SupportProgramsController {
+  @Get()
+  @ApiOperation({ summary: 'Find manufacturer support programs by drug, manufacturer or type' })
+  list(@Query() query: ListProgramsQueryDto) {
+    const programs = listPrograms(query);
+    return success({ object: 'list', data: programs, has_more: false, next_cursor: null });
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get a support program with its eligibility rules' })
+  get(@Param('id') id: string) {
+    const program = findProgram(id);
+    if (!program) throw ApiError.notFound('No support program with this id exists.');
+    return success(program);
+  }
+}

@@ -1,0 +1,310 @@
+import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
+import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { TestReceiver } from '../support/webhook-receiver';
+import { TestWorker } from '../support/workers';
+
+const PATH = '/patient-enrollment';
+const OZEMPIC_SAVINGS_CARD = 'prog_01jnzn5t37ydrsw602nch4aqg1';
+const MYABBVIE_ASSIST = 'prog_01jnnmj58jf1nen1dn9mmkb0r6';
+
+function enrollment(overrides: Record<string, unknown> = {}, patient: Record<string, unknown> = {}) {
+  return {
+    programId: OZEMPIC_SAVINGS_CARD,
+    patient: {
+      first_name: 'Elowen',
+      last_name: 'Testperson',
+      date_of_birth: '1975-03-02',
+      address: {
+        street: '4 Example Road',
+        city: 'Portland',
+        state_province: 'OR',
+        zip_postal_code: '97201',
+        country: 'US',
+      },
+      email: 'elowen@example.test',
+      phone: '+1 503 555 0199',
+      insurance_details: {
+        data: { payer: 'Blue Horizon Health', membership_number: 'BHH555000111', rx_bin: '610014' },
+      },
+      metadata: { patient_id: 'mrn-enroll-1' },
+      ...patient,
+    },
+    prescription: { drug_name: 'Ozempic 1 mg pen', dosage: '1 mg weekly' },
+    metadata: { enrollment_id: 'clinic-enrollment-7' },
+    ...overrides,
+  };
+}
+
+const uninsuredPatient = { insurance_details: undefined };
+const attestation = {
+  type: 'uninsured_attestation',
+  date_created: '2026-11-01T10:00:00Z',
+  content: { insured: false },
+};
+const income = (cents: number) => ({
+  type: 'income_verification',
+  date_created: '2026-11-01T10:00:00Z',
+  content: { household_size: 2, annual_household_income_cents: cents },
+});
+
+describe('support programs', () => {
+  let testApp: TestApp;
+  let account: TestAccount;
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    account = await testApp.createAccount();
+  });
+  afterAll(() => testApp.close());
+
+  const get = (route: string) => testApp.http().get(route).set(bearer(account.keys.provider));
+
+  it('finds programs by drug, manufacturer and type', async () => {
+    const byDrug = (await get('/support-programs?drug_name=Ozempic%201%20mg')).body.data.data as JsonObject[];
+    expect(byDrug.map((program) => program.name)).toEqual(expect.arrayContaining(['Ozempic Savings Card']));
+    expect(byDrug.every((program) => program.drugs.includes('Ozempic'))).toBe(true);
+    const copayCards = (await get('/support-programs?manufacturer=AbbVie&type=copay_card')).body.data
+      .data as JsonObject[];
+    expect(copayCards.length).toBeGreaterThan(0);
+    expect(
+      copayCards.every((program) => program.type === 'copay_card' && program.manufacturer.includes('AbbVie')),
+    ).toBe(true);
+  });
+
+  it('shows one program with its eligibility rules, and 404 for an unknown id', async () => {
+    const program = (await get(`/support-programs/${OZEMPIC_SAVINGS_CARD}`)).body.data;
+    expect(program).toMatchObject({
+      id: OZEMPIC_SAVINGS_CARD,
+      object: 'support_program',
+      eligibility: { min_age: 18 },
+    });
+    expect((await get('/support-programs/prog_00000000000000000000000000')).status).toBe(404);
+  });
+
+  it('refuses an unknown program type with 400', async () => {
+    expect((await get('/support-programs?type=lottery')).status).toBe(400);
+  });
+});
+
+describe('patient enrollment', () => {
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let account: TestAccount;
+  let receiver: TestReceiver;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ PAYER_POLL_INTERVAL_MS: '300', WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100' });
+    worker = await testApp.startWorker();
+    account = await testApp.createAccount();
+    receiver = await subscribeReceiver(testApp, account.keys.provider);
+    await testApp
+      .http()
+      .post('/webhooks')
+      .set(bearer(account.keys.provider))
+      .send({
+        name: 'enrollments',
+        url: receiver.url,
+        secret: 'whsec_case_events_00000001',
+        events: ['patient_enrollment.updated'],
+      })
+      .then(async ({ body }) => {
+        await testApp
+          .http()
+          .patch(`/webhooks/${body.data.id}`)
+          .set(bearer(account.keys.provider))
+          .send({ active: true });
+        await waitForStatus(testApp, account.keys.provider, '/webhooks', body.data.id, 'active');
+      });
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await worker.stop();
+    await testApp.close();
+  });
+
+  const submit = (body: Record<string, unknown>) =>
+    testApp.http().post(PATH).set(bearer(account.keys.provider)).send(body);
+
+  it('answers with the submission confirmed once the rules pass, then completes with the card numbers', async () => {
+    const response = await submit(enrollment());
+    expect(response.status).toBe(201);
+    expect(response.body.data).toMatchObject({
+      id: expect.stringMatching(/^pe_/),
+      object: 'patient_enrollment',
+      status: 'awaiting_outcome',
+      program_id: OZEMPIC_SAVINGS_CARD,
+      screening: { decision: 'eligible', insurance_type: 'commercial' },
+      metadata: { enrollment_id: 'clinic-enrollment-7' },
+    });
+    const completed = await waitForStatus(
+      testApp,
+      account.keys.provider,
+      PATH,
+      response.body.data.id,
+      'completed',
+    );
+    expect(completed.outcome).toMatchObject({
+      result: 'enrolled',
+      program_id: OZEMPIC_SAVINGS_CARD,
+      member_id: expect.any(String),
+      bin: expect.stringMatching(/^\d{6}$/),
+      pcn: expect.any(String),
+      group: expect.any(String),
+      valid_until: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
+    const events = await eventually(async () => {
+      const received = eventsFor(receiver, response.body.data.id);
+      return new Set(received.map((event) => event.data.sequence)).size === 3 ? received : undefined;
+    });
+    expect([...new Set(events.map((event) => event.data.status))]).toEqual([
+      'processing',
+      'awaiting_outcome',
+      'completed',
+    ]);
+  });
+
+  it('answers with the error details when the rules find the patient ineligible', async () => {
+    const response = await submit(
+      enrollment(
+        {},
+        { insurance_details: { data: { payer: 'Evergreen Senior Rx', membership_number: 'EVG100200300' } } },
+      ),
+    );
+    expect(response.status).toBe(201);
+    expect(response.body.data).toMatchObject({
+      status: 'failed',
+      failure: { code: 'ineligible' },
+      outcome: { result: 'denied' },
+      screening: { decision: 'ineligible', insurance_type: 'medicare' },
+    });
+    expect(response.body.data.screening.reasons.map((reason: JsonObject) => reason.rule)).toContain(
+      'insurance_type_excluded',
+    );
+  });
+
+  it('asks for more information, then continues once it is sent', async () => {
+    const response = await submit(
+      enrollment(
+        { programId: MYABBVIE_ASSIST, prescription: { drug_name: 'Humira' }, evidence: [attestation] },
+        uninsuredPatient,
+      ),
+    );
+    expect(response.body.data).toMatchObject({
+      status: 'awaiting_review',
+      missing_information: [{ field: 'evidence[type=income_verification]', reason: expect.any(String) }],
+    });
+    const id = response.body.data.id as string;
+
+    const sent = await testApp
+      .http()
+      .post(`${PATH}/${id}/information`)
+      .set(bearer(account.keys.provider))
+      .send({ evidence: [income(3_000_000)] });
+    expect(sent.status).toBe(200);
+    expect(sent.body.data).toMatchObject({ status: 'awaiting_outcome', missing_information: [] });
+    await waitForStatus(testApp, account.keys.provider, PATH, id, 'completed');
+  });
+
+  it('fails the enrollment when the information sent shows the patient is ineligible', async () => {
+    const { body } = await submit(
+      enrollment(
+        { programId: MYABBVIE_ASSIST, prescription: { drug_name: 'Humira' }, evidence: [attestation] },
+        uninsuredPatient,
+      ),
+    );
+    const sent = await testApp
+      .http()
+      .post(`${PATH}/${body.data.id}/information`)
+      .set(bearer(account.keys.provider))
+      .send({ evidence: [income(50_000_000)] });
+    expect(sent.body.data).toMatchObject({ status: 'failed', failure: { code: 'ineligible' } });
+    expect(sent.body.data.screening.reasons.map((reason: JsonObject) => reason.rule)).toEqual([
+      'income_above_limit',
+    ]);
+  });
+
+  it('refuses an enrollment for a program that does not exist with 400 on programId', async () => {
+    const response = await submit(enrollment({ programId: 'prog_00000000000000000000000000' }));
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toEqual([
+      { field: 'programId', issue: expect.stringContaining('support program') },
+    ]);
+  });
+
+  it('refuses information for an enrollment that is not waiting for it', async () => {
+    const { body } = await submit(enrollment());
+    const response = await testApp
+      .http()
+      .post(`${PATH}/${body.data.id}/information`)
+      .set(bearer(account.keys.provider))
+      .send({ evidence: [income(1_000_000)] });
+    expect(response.status).toBe(409);
+  });
+
+  it('cancels an enrollment waiting for information', async () => {
+    const { body } = await submit(
+      enrollment(
+        { programId: MYABBVIE_ASSIST, prescription: { drug_name: 'Humira' }, evidence: [attestation] },
+        uninsuredPatient,
+      ),
+    );
+    const cancelled = await testApp
+      .http()
+      .post(`${PATH}/${body.data.id}/cancel`)
+      .set(bearer(account.keys.provider))
+      .send({ reason: 'Patient declined' });
+    expect(cancelled.body.data.status).toBe('cancelled');
+  });
+});
+
+describe('patient enrollment decided by a reviewer', () => {
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    // The simulated hub is asked only once a minute, so the reviewer's decision comes first.
+    testApp = await startTestApp({ PAYER_POLL_INTERVAL_MS: '60000' });
+    worker = await testApp.startWorker();
+    account = await testApp.createAccount();
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await testApp.close();
+  });
+
+  it("fails the enrollment with the program's denial recorded by a reviewer", async () => {
+    const { body } = await testApp.http().post(PATH).set(bearer(account.keys.provider)).send(enrollment());
+    expect(body.data.status).toBe('awaiting_outcome');
+    const decided = await testApp
+      .http()
+      .post(`${PATH}/${body.data.id}/outcome`)
+      .set(bearer(account.keys.reviewer))
+      .send({ result: 'denied', detail: 'Duplicate enrollment at the program.' });
+    expect(decided.status).toBe(200);
+    expect(decided.body.data).toMatchObject({
+      status: 'failed',
+      failure: { code: 'program_denied', message: 'Duplicate enrollment at the program.' },
+      outcome: { result: 'denied', detail: 'Duplicate enrollment at the program.' },
+    });
+  });
+
+  it('completes the enrollment with the card numbers a reviewer records', async () => {
+    const { body } = await testApp.http().post(PATH).set(bearer(account.keys.provider)).send(enrollment());
+    const decided = await testApp
+      .http()
+      .post(`${PATH}/${body.data.id}/outcome`)
+      .set(bearer(account.keys.reviewer))
+      .send({
+        result: 'enrolled',
+        member_id: 'M123456789',
+        bin: '610020',
+        pcn: 'PXXPDMI',
+        group: 'G1',
+        valid_until: '2027-12-31',
+      });
+    expect(decided.body.data).toMatchObject({
+      status: 'completed',
+      outcome: { result: 'enrolled', member_id: 'M123456789' },
+    });
+  });
+});

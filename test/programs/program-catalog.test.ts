@@ -1,0 +1,162 @@
+import type { PlanType } from '../../src/cases/case-model';
+import { hasIdPrefix } from '../../src/common/ids';
+import {
+  findProgram,
+  listPrograms,
+  PROGRAM_TYPES,
+  programsForDrug,
+} from '../../src/programs/program-catalog';
+import type { SupportProgram } from '../../src/programs/program-model';
+
+const PLAN_TYPES: PlanType[] = [
+  'commercial',
+  'medicare',
+  'medicare_advantage',
+  'medicaid',
+  'tricare',
+  'other',
+];
+const GOVERNMENT_PLAN_TYPES: PlanType[] = ['medicare', 'medicare_advantage', 'medicaid', 'tricare'];
+
+const allPrograms = listPrograms();
+
+function names(programs: SupportProgram[]): string[] {
+  return programs.map((program) => program.name);
+}
+
+function programsOfType(type: SupportProgram['type']): SupportProgram[] {
+  return allPrograms.filter((program) => program.type === type);
+}
+
+describe('the shipped program catalog', () => {
+  it('has at least 15 programs for at least 8 drugs', () => {
+    const isBrandName = (drug: string) => /^[A-Z]/.test(drug);
+    const brands = new Set(allPrograms.flatMap((program) => program.drugs.filter(isBrandName)));
+    expect(allPrograms.length).toBeGreaterThanOrEqual(15);
+    expect(brands.size).toBeGreaterThanOrEqual(8);
+  });
+
+  it('has programs of every type', () => {
+    expect(new Set(allPrograms.map((program) => program.type))).toEqual(new Set(PROGRAM_TYPES));
+  });
+
+  it('gives every program a unique support program id', () => {
+    const ids = allPrograms.map((program) => program.id);
+    expect(ids.filter((id) => !hasIdPrefix('supportProgram', id))).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('describes every program completely', () => {
+    for (const program of allPrograms) {
+      expect(program).toEqual(
+        expect.objectContaining({
+          object: 'support_program',
+          name: expect.stringMatching(/\S/),
+          manufacturer: expect.stringMatching(/\S/),
+          description: expect.stringMatching(/\S/),
+          benefits: expect.stringMatching(/\S/),
+        }),
+      );
+      expect(program.drugs.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('uses only known plan types and two-letter country codes in its rules', () => {
+    for (const { eligibility } of allPrograms) {
+      const planTypes = [
+        ...(eligibility.insurance_types_excluded ?? []),
+        ...(eligibility.insurance_types_required ?? []),
+      ];
+      expect(planTypes.filter((planType) => !PLAN_TYPES.includes(planType))).toEqual([]);
+      expect((eligibility.residency_countries ?? []).filter((code) => !/^[A-Z]{2}$/.test(code))).toEqual([]);
+    }
+  });
+
+  it('keeps copay cards, bridge and quick-start supplies to commercially insured patients', () => {
+    const commercialPrograms = [
+      ...programsOfType('copay_card'),
+      ...programsOfType('bridge_supply'),
+      ...programsOfType('quick_start'),
+    ];
+    for (const { eligibility } of commercialPrograms) {
+      expect(eligibility.insurance_types_required).toEqual(['commercial']);
+      expect(eligibility.insurance_types_excluded).toEqual(expect.arrayContaining(GOVERNMENT_PLAN_TYPES));
+    }
+  });
+
+  it('keeps patient assistance to patients without commercial insurance and below an income limit', () => {
+    for (const { eligibility } of programsOfType('patient_assistance')) {
+      expect(eligibility.max_income_percent_fpl).toEqual(expect.any(Number));
+      const forUninsuredOnly = eligibility.requires_insurance === false;
+      const refusesCommercial = eligibility.insurance_types_excluded?.includes('commercial') ?? false;
+      expect(forUninsuredOnly || refusesCommercial).toBe(true);
+    }
+  });
+});
+
+describe('listing programs', () => {
+  it('returns the whole catalog without filters', () => {
+    expect(listPrograms({})).toHaveLength(allPrograms.length);
+  });
+
+  it('ignores blank filters', () => {
+    expect(listPrograms({ drug_name: ' ', manufacturer: '' })).toHaveLength(allPrograms.length);
+  });
+
+  it('finds programs for a drug written with its strength, in any case', () => {
+    expect(names(listPrograms({ drug_name: 'ozempic 1 MG' }))).toEqual([
+      'Ozempic Savings Card',
+      'NovoCare Patient Assistance Program',
+    ]);
+  });
+
+  it('finds programs for a generic name the programs list', () => {
+    expect(names(listPrograms({ drug_name: 'dupilumab 300 mg/2 mL' }))).toEqual([
+      'Dupixent MyWay Copay Card',
+      'Dupixent MyWay Quick Start Program',
+      'Dupixent MyWay Patient Assistance Program',
+    ]);
+  });
+
+  it('finds nothing for a drug no program lists', () => {
+    expect(listPrograms({ drug_name: 'Jardiance' })).toEqual([]);
+  });
+
+  it('matches part of the manufacturer name, ignoring case and punctuation', () => {
+    const pfizer = listPrograms({ manufacturer: 'PFIZER' });
+    expect(names(pfizer)).toEqual(['Eliquis Co-pay Card', 'Eliquis 360 Support']);
+    expect(listPrograms({ manufacturer: 'bristol-myers' })).toEqual(pfizer);
+  });
+
+  it('returns only programs of the requested type', () => {
+    const bridges = listPrograms({ type: 'bridge_supply' });
+    expect(bridges.length).toBeGreaterThan(0);
+    expect(bridges.every((program) => program.type === 'bridge_supply')).toBe(true);
+  });
+
+  it('requires every given filter to match', () => {
+    expect(
+      names(listPrograms({ drug_name: 'Humira', manufacturer: 'abbvie', type: 'patient_assistance' })),
+    ).toEqual(['myAbbVie Assist']);
+    expect(listPrograms({ drug_name: 'Humira', manufacturer: 'Amgen' })).toEqual([]);
+  });
+
+  it('lists the programs for a drug the same way as the drug filter', () => {
+    expect(programsForDrug('Repatha 140 mg/mL SureClick')).toEqual(listPrograms({ drug_name: 'Repatha' }));
+    expect(names(programsForDrug('Repatha'))).toEqual([
+      'Repatha Ready Co-Pay Card',
+      'Repatha Ready Bridge Program',
+      'Amgen Safety Net Foundation',
+    ]);
+  });
+});
+
+describe('finding a program', () => {
+  it('returns the program with the id', () => {
+    expect(findProgram('prog_01jnmzexzmv0rb4xy0ry2j0x0k')?.name).toBe('Humira Complete Savings Card');
+  });
+
+  it('returns nothing for an unknown id', () => {
+    expect(findProgram('prog_00000000000000000000000000')).toBeUndefined();
+  });
+});

@@ -1,0 +1,64 @@
+import { ActivityFailure, proxyActivities, setHandler } from '@temporalio/workflow';
+
+import type { createClinicalActivities } from '../activities/clinical.activities';
+import type { ClinicalEligibilityRequest } from '../src/cases/case-model';
+import type { ClinicalEligibilityOutcome } from '../src/clinical/clinical-model';
+import { CaseLifecycle, CaseRecord, getCaseQuery } from './case-lifecycle';
+
+export interface ClinicalEligibilityCase extends CaseRecord {
+  object: 'clinical_eligibility';
+  /** The specification's field name, spelled exactly so; equal to `id`. */
+  clinical_elgibility_id: string;
+  outcome: ClinicalEligibilityOutcome | null;
+  request: ClinicalEligibilityRequest;
+}
+
+export interface ClinicalEligibilityInput {
+  case: ClinicalEligibilityCase;
+  accountId: string;
+}
+
+export const CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS = {
+  processing: 'Evaluating the coverage criteria of each drug against the clinical record.',
+  awaiting_review: 'Waiting for a reviewer.',
+  awaiting_outcome: 'Waiting for an outcome.',
+  completed: 'Evaluated; see outcome.results for each drug.',
+  failed: 'The evaluation could not be completed.',
+  cancelled: 'Cancelled on request.',
+} as const;
+
+const { evaluateClinicalEligibility } = proxyActivities<ReturnType<typeof createClinicalActivities>>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5 },
+});
+
+/** processing → completed | failed; one clinical_eligibility.updated event, at the final status. */
+export async function clinicalEligibilityWorkflow(
+  input: ClinicalEligibilityInput,
+): Promise<ClinicalEligibilityCase> {
+  const lifecycle = new CaseLifecycle(input.case, {
+    accountId: input.accountId,
+    eventType: 'clinical_eligibility.updated',
+    announces: (status) => status === 'completed' || status === 'failed',
+    describe: (status) => CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS[status],
+  });
+  const record = lifecycle.record;
+  setHandler(getCaseQuery, () => record);
+  try {
+    // Ages and recency are computed as of the day the check was requested, whenever it runs.
+    const outcome = await evaluateClinicalEligibility({
+      request: record.request,
+      asOf: record.created_at.slice(0, 10),
+    });
+    await lifecycle.moveTo('completed', 'Criteria evaluated.', { outcome });
+  } catch (error) {
+    if (!(error instanceof ActivityFailure)) throw error;
+    await lifecycle.moveTo('failed', 'The evaluation failed.', {
+      failure: {
+        code: 'evaluation_failed',
+        message: 'The criteria could not be evaluated; submit the check again.',
+      },
+    });
+  }
+  return record;
+}

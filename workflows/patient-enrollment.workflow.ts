@@ -1,0 +1,296 @@
+import {
+  ActivityFailure,
+  condition,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
+
+import type { createEnrollmentActivities } from '../activities/enrollment.activities';
+import type { CaseTimings } from '../src/cases/case-model';
+import type {
+  EnrollmentInformation,
+  EnrollmentOutcome,
+  EnrollmentScreening,
+  PatientEnrollmentRequest,
+} from '../src/programs/enrollment-model';
+import {
+  answerAfter,
+  cancelCaseSignal,
+  cancelCaseUpdate,
+  CancelRequest,
+  CaseLifecycle,
+  CaseRecord,
+  getCaseQuery,
+  ignoreRefusal,
+  refuse,
+} from './case-lifecycle';
+
+export interface EnrollmentOutcomeInput {
+  result: 'enrolled' | 'denied' | 'inconclusive';
+  member_id?: string;
+  bin?: string;
+  pcn?: string;
+  group?: string;
+  valid_until?: string;
+  detail?: string;
+}
+
+export interface PatientEnrollmentCase extends CaseRecord {
+  object: 'patient_enrollment';
+  program_id: string;
+  screening: EnrollmentScreening | null;
+  /** What the program still needs, while awaiting_review. */
+  missing_information: Array<{ field: string; reason: string }>;
+  submission: { hub_reference: string; submitted_at: string } | null;
+  outcome: EnrollmentOutcome | null;
+  request: PatientEnrollmentRequest;
+}
+
+export interface PatientEnrollmentInput {
+  case: PatientEnrollmentCase;
+  accountId: string;
+  timings: CaseTimings;
+}
+
+export const enrollmentInformationSignal = defineSignal<[EnrollmentInformation]>('enrollmentInformation');
+export const enrollmentInformationUpdate = defineUpdate<CaseRecord, [EnrollmentInformation]>(
+  'submitEnrollmentInformation',
+);
+export const enrollmentOutcomeSignal = defineSignal<[EnrollmentOutcomeInput]>('enrollmentOutcome');
+export const enrollmentOutcomeUpdate = defineUpdate<CaseRecord, [EnrollmentOutcomeInput]>(
+  'submitEnrollmentOutcome',
+);
+/** Answers once the program's rules have run, so the API's response can carry their verdict. */
+export const screeningResultUpdate = defineUpdate<CaseRecord, []>('awaitScreening');
+
+export const PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS = {
+  processing: "Checking the program's eligibility rules.",
+  awaiting_review: 'The program needs more information; see missing_information.',
+  awaiting_outcome: 'Submitted to the program; waiting for its decision.',
+  completed: 'Enrolled in the program.',
+  failed: 'Not enrolled; see failure.',
+  cancelled: 'Cancelled on request.',
+} as const;
+
+type EnrollmentActivities = ReturnType<typeof createEnrollmentActivities>;
+
+const programs = proxyActivities<EnrollmentActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
+/**
+ * processing (rules) → awaiting_review (more information needed) → awaiting_outcome (submitted to
+ * the program hub) → completed (enrolled) | failed (ineligible or denied); cancelled until final.
+ * One patient_enrollment.updated event per status change.
+ */
+export async function patientEnrollmentWorkflow(
+  input: PatientEnrollmentInput,
+): Promise<PatientEnrollmentCase> {
+  const lifecycle = new CaseLifecycle(input.case, {
+    accountId: input.accountId,
+    eventType: 'patient_enrollment.updated',
+    announces: () => true,
+    describe: (status) => PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS[status],
+  });
+  const record = lifecycle.record;
+  const received: {
+    information?: EnrollmentInformation;
+    outcome?: EnrollmentOutcomeInput;
+    cancellation?: CancelRequest;
+  } = {};
+  // Read through a function: handlers set these between awaits, which flow analysis cannot see.
+  const latest = () => ({ ...received });
+
+  const checkInformation = () => {
+    if (record.status !== 'awaiting_review' || received.information || received.cancellation) {
+      refuse(`Information is accepted in status awaiting_review; this case is ${record.status}.`);
+    }
+  };
+  const checkOutcome = () => {
+    if (record.status !== 'awaiting_outcome' || received.outcome || received.cancellation) {
+      refuse(`An outcome needs status awaiting_outcome; this case is ${record.status}.`);
+    }
+  };
+  const checkCancellation = () => {
+    if (lifecycle.isFinal || received.cancellation) refuse(`A ${record.status} case cannot be cancelled.`);
+  };
+  const applyInformation = (information: EnrollmentInformation) => {
+    checkInformation();
+    received.information = information;
+  };
+  const applyOutcome = (outcome: EnrollmentOutcomeInput) => {
+    checkOutcome();
+    received.outcome = outcome;
+  };
+  const applyCancellation = (request: CancelRequest) => {
+    checkCancellation();
+    received.cancellation = request;
+  };
+
+  setHandler(getCaseQuery, () => record);
+  setHandler(enrollmentInformationSignal, ignoreRefusal(applyInformation));
+  setHandler(enrollmentOutcomeSignal, ignoreRefusal(applyOutcome));
+  setHandler(cancelCaseSignal, ignoreRefusal(applyCancellation));
+  setHandler(
+    enrollmentInformationUpdate,
+    (information) => answerAfterScreening(() => applyInformation(information)),
+    {
+      validator: (_information: EnrollmentInformation) => checkInformation(),
+    },
+  );
+  setHandler(enrollmentOutcomeUpdate, (outcome) => answerAfter(lifecycle, () => applyOutcome(outcome)), {
+    validator: (_outcome: EnrollmentOutcomeInput) => checkOutcome(),
+  });
+  setHandler(cancelCaseUpdate, (request) => answerAfter(lifecycle, () => applyCancellation(request)), {
+    validator: (_request: CancelRequest) => checkCancellation(),
+  });
+  setHandler(screeningResultUpdate, async () => {
+    await condition(() => record.status !== 'processing');
+    return record;
+  });
+
+  /** Information may leave the case in awaiting_review (still missing something): answer once screened again. */
+  async function answerAfterScreening(apply: () => void) {
+    const screenedBefore = record.screening?.screened_at;
+    apply();
+    await condition(() => record.screening?.screened_at !== screenedBefore || lifecycle.isFinal);
+    return record;
+  }
+
+  const cancelIfRequested = async (): Promise<boolean> => {
+    const { cancellation } = latest();
+    if (!cancellation) return false;
+    await lifecycle.moveTo('cancelled', cancellation.reason);
+    return true;
+  };
+
+  try {
+    await lifecycle.announceCreation();
+    for (;;) {
+      const screening = await programs.screenEnrollment({ request: record.request });
+      if (await cancelIfRequested()) return record;
+      if (screening.decision === 'ineligible') {
+        await lifecycle.moveTo('failed', 'The program rules found the patient ineligible.', {
+          screening,
+          missing_information: [],
+          failure: {
+            code: 'ineligible',
+            message: screening.reasons.map((reason) => reason.description).join(' '),
+          },
+          outcome: deniedOutcome(record.program_id, screening),
+        });
+        return record;
+      }
+      if (screening.decision === 'needs_information') {
+        if (record.status === 'awaiting_review') {
+          lifecycle.update({ screening, missing_information: screening.missing_information });
+        } else {
+          await lifecycle.moveTo('awaiting_review', 'The program needs more information.', {
+            screening,
+            missing_information: screening.missing_information,
+          });
+        }
+        const provided = await condition(
+          () => latest().information !== undefined || latest().cancellation !== undefined,
+          input.timings.reviewExpiryMs,
+        );
+        if (!provided) {
+          await lifecycle.moveTo('failed', 'The requested information did not arrive in time.', {
+            failure: {
+              code: 'information_expired',
+              message: 'The information the program asked for was not provided in time.',
+            },
+          });
+          return record;
+        }
+        if (await cancelIfRequested()) return record;
+        record.request = mergeInformation(record.request, latest().information!);
+        received.information = undefined;
+        continue;
+      }
+      const submission = await programs.submitEnrollment({ programId: record.program_id, caseId: record.id });
+      await lifecycle.moveTo('awaiting_outcome', 'Eligible; submitted to the program.', {
+        screening,
+        missing_information: [],
+        submission: { hub_reference: submission.hub_reference, submitted_at: new Date().toISOString() },
+      });
+      break;
+    }
+
+    let checksSoFar = 0;
+    for (;;) {
+      await condition(
+        () => latest().outcome !== undefined || latest().cancellation !== undefined,
+        input.timings.payerPollIntervalMs,
+      );
+      if (await cancelIfRequested()) return record;
+      const decided = latest().outcome
+        ? fromOutcomeInput(record.program_id, latest().outcome!)
+        : await programs.checkEnrollment({
+            programId: record.program_id,
+            hub_reference: record.submission!.hub_reference,
+            checksSoFar: checksSoFar++,
+          });
+      if (!decided) continue;
+      if (decided.result === 'enrolled') {
+        await lifecycle.moveTo('completed', 'Enrolled by the program.', { outcome: decided });
+      } else {
+        await lifecycle.moveTo('failed', `The program answered ${decided.result}.`, {
+          outcome: decided,
+          failure: {
+            code: `program_${decided.result}`,
+            message: decided.detail ?? `The program answered ${decided.result}.`,
+          },
+        });
+      }
+      return record;
+    }
+  } catch (error) {
+    if (!(error instanceof ActivityFailure)) throw error;
+    await lifecycle.moveTo('failed', 'The program could not be reached.', {
+      failure: { code: 'program_unavailable', message: 'The program connection failed repeatedly.' },
+    });
+    return record;
+  }
+}
+
+function mergeInformation(
+  request: PatientEnrollmentRequest,
+  information: EnrollmentInformation,
+): PatientEnrollmentRequest {
+  return {
+    ...request,
+    patient: { ...request.patient, ...information.patient },
+    prescription: information.prescription ?? request.prescription,
+    evidence: [...request.evidence, ...(information.evidence ?? [])],
+  };
+}
+
+function deniedOutcome(programId: string, screening: EnrollmentScreening): EnrollmentOutcome {
+  return {
+    result: 'denied',
+    program_id: programId,
+    member_id: null,
+    bin: null,
+    pcn: null,
+    group: null,
+    valid_until: null,
+    detail: screening.reasons.map((reason) => reason.description).join(' '),
+  };
+}
+
+function fromOutcomeInput(programId: string, input: EnrollmentOutcomeInput): EnrollmentOutcome {
+  return {
+    result: input.result,
+    program_id: programId,
+    member_id: input.member_id ?? null,
+    bin: input.bin ?? null,
+    pcn: input.pcn ?? null,
+    group: input.group ?? null,
+    valid_until: input.valid_until ?? null,
+    detail: input.detail ?? null,
+  };
+}
