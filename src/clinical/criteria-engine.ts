@@ -147,8 +147,9 @@ function isLeaf(node: CriterionNode): node is CriterionLeaf {
   return 'check' in node;
 }
 
+/** Empty for a malformed group, so validation can report it instead of failing on it. */
 function childrenOf(group: CriterionGroup): CriterionNode[] {
-  return 'all_of' in group ? group.all_of : group.any_of;
+  return ('all_of' in group ? group.all_of : group.any_of) ?? [];
 }
 
 function leavesOf(node: CriterionNode): CriterionLeaf[] {
@@ -203,7 +204,9 @@ export class ClinicalCatalog {
   }
 
   documentPattern(check: DocumentationCheck): RegExp {
-    return this.documentPatterns.get(check) ?? new RegExp(check.pattern, 'gi');
+    const pattern = this.documentPatterns.get(check);
+    if (!pattern) throw new Error(`Documentation check "${check.label}" is not from this catalog`);
+    return pattern;
   }
 }
 
@@ -269,7 +272,7 @@ function checkProblems(check: CriterionCheck, icd10: Icd10Subset): string[] {
 
 function groupProblems(group: CriterionGroup): string[] {
   const children = childrenOf(group);
-  if (!Array.isArray(children) || children.length === 0) return ['a group has no criteria'];
+  if (children.length === 0) return ['a group has no criteria'];
   const ids = new Set(leavesOf(group).map((leaf) => leaf.id));
   const placeholders = [...(group.unmet_reason ?? '').matchAll(/\{([^}]+)\}/g)].map(
     (found) => found[1] as string,
@@ -768,22 +771,24 @@ function joinAlternatives(labels: string[]): string {
  * The reasons along the path that failed. In a failed alternative (`any_of`) only the branches that
  * came closest are explained (those for a submitted condition, then those with most criteria met): a
  * patient with rheumatoid arthritis is told about the missing methotrexate trial, not that psoriasis and
- * Crohn's disease are absent too.
+ * Crohn's disease are absent too. When several branches come equally close, the group's own sentence
+ * (if it has one) says it at once.
  */
 function reasonsFor(outcome: NodeOutcome): Reason[] {
   if (outcome.kind === 'leaf') return outcome.verdict.reason ? [outcome.verdict.reason] : [];
   const failed = outcome.children.filter((child) => child.status === 'not_met');
   if ('all_of' in outcome.group) return failed.flatMap(reasonsFor);
-  const template = outcome.group.unmet_reason;
-  const whole = template ? filledGroupReason(template, outcome) : null;
-  if (whole) return [{ kind: 'sentence', text: whole }];
   const scores = failed.map(closeness);
   const best = scores.reduce((top, score) =>
     score[0] > top[0] || (score[0] === top[0] && score[1] > top[1]) ? score : top,
   );
-  const reasons = failed
-    .filter((_child, index) => scores[index]?.[0] === best[0] && scores[index]?.[1] === best[1])
-    .flatMap(reasonsFor);
+  const closest = failed.filter(
+    (_child, index) => scores[index]?.[0] === best[0] && scores[index]?.[1] === best[1],
+  );
+  const template = outcome.group.unmet_reason;
+  const whole = template && closest.length > 1 ? filledGroupReason(template, outcome) : null;
+  if (whole) return [{ kind: 'sentence', text: whole }];
+  const reasons = closest.flatMap(reasonsFor);
   const diagnosisLabels = [
     ...new Set(reasons.flatMap((reason) => (reason.kind === 'diagnosis' ? [reason.label] : []))),
   ];

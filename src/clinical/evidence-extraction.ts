@@ -412,16 +412,17 @@ function bmiFromDiagnosis(diagnosis: ResolvedDiagnosis, asOf: string | null): Me
 // ---------------------------------------------------------------------------------------------------
 // Therapies
 
-type CueKind = 'intolerant' | 'failed' | 'negated' | 'prospective';
+/** What the words around a drug say: intolerance, a trial that happened (mostly failed), none, or a plan. */
+type CueKind = 'intolerant' | 'tried' | 'negated' | 'prospective';
 
 const INTOLERANT_CUES = String.raw`intoleran(?:t|ce)|allerg(?:ic|y|ies)|contraindicat(?:ed|ions?)|hypersensitiv(?:e|ity)|(?:could not|couldn't|unable to|did not|didn't|does not|doesn't|cannot|can't) tolerate|not tolerat(?:ed|ing)|poorly tolerated|adverse (?:reactions?|effects?|events?)|side[- ]effects?`;
-const FAILED_CUES = String.raw`fail(?:ed|ure|ing|s)?|inadequate(?:ly)?|insufficient|suboptimal|partial(?:ly)? respon(?:se|ded|sive)|no (?:improvement|response|benefit|relief)|not (?:controlled|responsive|responding|improved|improving|effective)|uncontrolled|refractory|despite|lack of (?:response|efficacy|improvement)|(?:did not|didn't) (?:respond|improve|work|help)|no longer|discontinued|stopped|progressed|ineffective`;
+const TRIAL_CUES = String.raw`fail(?:ed|ure|ing|s)?|inadequate(?:ly)?|insufficient|suboptimal|partial(?:ly)? respon(?:se|ded|sive)|no (?:improvement|response|benefit|relief)|not (?:controlled|responsive|responding|improved|improving|effective)|uncontrolled|refractory|despite|lack of (?:response|efficacy|improvement)|(?:did not|didn't) (?:respond|improve|work|help)|no longer|discontinued|stopped|progressed|ineffective`;
 const NEGATED_CUES = String.raw`no|not|never|denies|denied|denying|without|none|nor|neither|hasn't|haven't|hadn't|didn't|doesn't|isn't|wasn't|hasnt|havent|didnt`;
 const PROSPECTIVE_CUES = String.raw`start|starting|initiate|initiating|begin|beginning|consider|considering|recommend|recommended|plan(?:s|ned|ning)? to|will (?:start|try|begin|initiate)|candidate for`;
 
-// Alternatives are tried in order at each position, so "no improvement" (failed) wins over "no" (negated).
+// Alternatives are tried in order at each position, so "no improvement" (tried) wins over "no" (negated).
 const PREFIX_CUE = new RegExp(
-  `(?<![a-z0-9'])(?:(?<intolerant>${INTOLERANT_CUES})|(?<failed>${FAILED_CUES})|(?<negated>${NEGATED_CUES})|(?<prospective>${PROSPECTIVE_CUES}))(?![a-z0-9'])`,
+  `(?<![a-z0-9'])(?:(?<intolerant>${INTOLERANT_CUES})|(?<tried>${TRIAL_CUES})|(?<negated>${NEGATED_CUES})|(?<prospective>${PROSPECTIVE_CUES}))(?![a-z0-9'])`,
   'gi',
 );
 
@@ -429,7 +430,7 @@ const PREFIX_CUE = new RegExp(
 const SUFFIX_CUE = new RegExp(
   String.raw`^(?:\s*\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|units?|iu)(?![a-z])[^,;:()\n]{0,20}?)?[\s:,()\-–—]*` +
     String.raw`(?:(?<intolerant>not tolerated|poorly tolerated|intoleran(?:t|ce)|allerg(?:ic|y)|contraindicated|caused [a-z]+|side[- ]effects?|adverse (?:reactions?|effects?|events?)|gi upset)` +
-    String.raw`|(?<failed>fail(?:ed|ure)|ineffective|inadequate(?: response)?|insufficient response|no (?:improvement|response|benefit|relief)|not effective|no longer|discontinued|stopped|without (?:improvement|benefit|response))` +
+    String.raw`|(?<tried>fail(?:ed|ure)|ineffective|inadequate(?: response)?|insufficient response|no (?:improvement|response|benefit|relief)|not effective|no longer|discontinued|stopped|without (?:improvement|benefit|response))` +
     String.raw`|(?<negated>none|never(?:\s+(?:tried|used|taken|given))?|not\s+(?:tried|used|taken|started|given|trialed|trialled|prescribed)|(?:no|n\/a|denied)(?=\s*(?:$|[,.;)\n]))))(?![a-z0-9'])`,
   'i',
 );
@@ -565,9 +566,9 @@ interface Passage {
   answer?: Answer;
 }
 
-interface TherapyTerm {
-  term: string;
-  pattern: RegExp;
+/** A term as written without separators, so "ICS/LABA", "ICS-LABA" and "ics labas" all find "ics/laba". */
+function termKey(text: string): string {
+  return text.toLowerCase().replace(/[\s_/+-]+/g, '');
 }
 
 /**
@@ -575,7 +576,7 @@ interface TherapyTerm {
  * therapy terms). Build it once per vocabulary: it compiles the patterns.
  */
 export class ClinicalFactExtractor {
-  private readonly terms: TherapyTerm[];
+  private readonly termsByKey = new Map<string, string>();
   private readonly mentionPattern: RegExp;
 
   constructor(therapyTerms: readonly string[]) {
@@ -583,7 +584,9 @@ export class ClinicalFactExtractor {
     // Longest first, so "topical corticosteroid" is one mention and never also "corticosteroid".
     unique.sort((a, b) => b.length - a.length || a.localeCompare(b));
     const withPlural = (term: string) => `${flexibleTerm(term)}(?:e?s)?`;
-    this.terms = unique.map((term) => ({ term, pattern: new RegExp(`^(?:${withPlural(term)})$`, 'i') }));
+    for (const term of unique) {
+      if (!this.termsByKey.has(termKey(term))) this.termsByKey.set(termKey(term), term);
+    }
     this.mentionPattern = new RegExp(
       `(?<![a-z0-9])(?:${unique.map(withPlural).join('|')})(?![a-z0-9])`,
       'gi',
@@ -613,10 +616,18 @@ export class ClinicalFactExtractor {
   private mentionsIn(text: string): Mention[] {
     return [...text.matchAll(this.mentionPattern)].map((found) => {
       const start = found.index ?? 0;
-      const therapy =
-        this.terms.find(({ pattern }) => pattern.test(found[0]))?.term ?? found[0].toLowerCase();
-      return { start, end: start + found[0].length, therapy };
+      return { start, end: start + found[0].length, therapy: this.termFor(found[0]) };
     });
+  }
+
+  private termFor(written: string): string {
+    const key = termKey(written);
+    return (
+      this.termsByKey.get(key) ??
+      this.termsByKey.get(key.replace(/s$/, '')) ??
+      this.termsByKey.get(key.replace(/es$/, '')) ??
+      written.toLowerCase()
+    );
   }
 
   private therapiesIn(passage: Passage, asOf: string | null): TherapyFact[] {
@@ -666,9 +677,7 @@ function suffixCue(text: string, mention: Mention, limit: number): Cue | undefin
   const after = text.slice(mention.end, Math.max(mention.end, limit));
   const found = SUFFIX_CUE.exec(after);
   if (!found) return undefined;
-  const kind = (['intolerant', 'failed', 'negated'] as const).find(
-    (name) => group(found, name) !== undefined,
-  );
+  const kind = (['intolerant', 'tried', 'negated'] as const).find((name) => group(found, name) !== undefined);
   return kind && { kind, start: mention.end, end: mention.end + found[0].length };
 }
 
@@ -700,15 +709,15 @@ function prefixCue(
   const listOnly = segments.slice(0, -1).every((segment) => /^[\s()]*(?:and|or|nor)?[\s()]*$/i.test(segment));
   const wordsBetween = between.match(/[a-z0-9]+/gi)?.length ?? 0;
   if (!listOnly || wordsBetween > CUE_REACH_WORDS) return undefined;
-  const kind = (['intolerant', 'failed', 'negated', 'prospective'] as const).find(
+  const kind = (['intolerant', 'tried', 'negated', 'prospective'] as const).find(
     (name) => group(last, name) !== undefined,
   );
   if (!kind) return undefined;
   if (
-    (kind === 'intolerant' || kind === 'failed') &&
+    (kind === 'intolerant' || kind === 'tried') &&
     NEGATION_BEFORE_CUE.test(text.slice(clauseStart, start))
   ) {
-    return { kind: 'failed', start, end };
+    return { kind: 'tried', start, end };
   }
   return { kind, start, end };
 }
@@ -746,7 +755,7 @@ function normalizeQuotes(text: string): string {
   return text.replace(/[’‘]/g, "'");
 }
 
-const POLAR_ANSWER = /^(?<word>yes|y|true|no|n|false)(?![a-z0-9])[\s,.;:!–—-]*(?<rest>.*)$/is;
+const POLAR_ANSWER = /^(?<word>yes|y|true|no|n|false)(?![a-z0-9/])[\s,.;:!–—-]*(?<rest>.*)$/is;
 /** An answer that completes its question ("32.4", "6 months", "since 2024") rather than standing alone. */
 const COMPLETES_QUESTION = /^(?:(?:for|x|×|over|about|approximately|at least|~|>=?|<=?|≥|≤)\s*)?\d|^since\b/i;
 const NEGATIVE_ANSWER = /^(?:no|n|false|none|unknown|unsure|not sure|not applicable|n\/a|na)(?![a-z0-9])/i;

@@ -270,6 +270,11 @@ describe('reading questionnaire answers', () => {
     });
   });
 
+  it('reads nothing from an answer of N/A', () => {
+    const facts = factsOf({ questionnaires: [questionnaire([[question, 'N/A']])] });
+    expect(facts.therapies).toEqual([]);
+  });
+
   it('reads a free-text answer on its own', () => {
     const facts = factsOf({
       questionnaires: [

@@ -1,0 +1,213 @@
+import type { ClinicalRecord } from '../../src/clinical/clinical-model';
+import { DRUG_CASES } from '../clinical/drug-cases';
+import { AS_OF } from '../clinical/synthetic-records';
+import { syntheticPatient } from '../support/case-requests';
+import { eventsFor, JsonObject, waitForStatus } from '../support/case-journeys';
+import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { TestReceiver } from '../support/webhook-receiver';
+import { TestWorker } from '../support/workers';
+
+const PATH = '/clinical-eligibility';
+
+/**
+ * A catalog fixture as an HTTP request. Fixtures are dated as of AS_OF; the service judges as of
+ * today, so every date moves by the same offset and ages and recency stay what the fixture meant.
+ */
+function requestFrom(drug: string, record: Partial<ClinicalRecord>): Record<string, unknown> {
+  const offsetMs = Date.parse(new Date().toISOString().slice(0, 10)) - Date.parse(AS_OF);
+  const shift = (iso: string) => new Date(Date.parse(iso) + offsetMs).toISOString();
+  const shiftDate = (date: string) => shift(`${date}T00:00:00Z`).slice(0, 10);
+  // Evidence content may date its own values ({ bmi: 34.5, date: '2026-02-01' }).
+  const shiftContent = (value: unknown): unknown =>
+    typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)
+      ? shiftDate(value)
+      : Array.isArray(value)
+        ? value.map(shiftContent)
+        : value && typeof value === 'object'
+          ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, shiftContent(inner)]))
+          : value;
+  return {
+    patient: syntheticPatient({
+      date_of_birth: shiftDate(record.patient?.date_of_birth ?? '1975-06-15'),
+      gender: record.patient?.gender ?? 'female',
+    }),
+    drugs: [{ name: drug, quantity: 1 }],
+    diagnoses: record.diagnoses?.length ? record.diagnoses : [{ description: 'no relevant history' }],
+    questionnaires: (record.questionnaires ?? []).map((item) => ({
+      ...item,
+      created_at: shift(item.created_at),
+    })),
+    visit_notes: (record.visitNotes ?? []).map((note) => ({ ...note, created_at: shift(note.created_at) })),
+    evidence: (record.evidence ?? []).map(({ text, content, ...item }) => ({
+      ...item,
+      date_created: shift(item.date_created),
+      ...(text === undefined
+        ? { content: shiftContent(content) }
+        : { asset: { fileType: 'text/plain', fileContent: Buffer.from(text).toString('base64') } }),
+    })),
+  };
+}
+
+describe('clinical eligibility', () => {
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let account: TestAccount;
+  let receiver: TestReceiver;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100' });
+    worker = await testApp.startWorker();
+    account = await testApp.createAccount();
+    const secret = 'whsec_clinical_events_0001';
+    receiver = await new TestReceiver(secret).start();
+    const { body } = await testApp
+      .http()
+      .post('/webhooks')
+      .set(bearer(account.keys.provider))
+      .send({ name: 'results', url: receiver.url, secret, events: ['Clinical Eligibility Updated'] });
+    await testApp
+      .http()
+      .patch(`/webhooks/${body.data.id}`)
+      .set(bearer(account.keys.provider))
+      .send({ active: true });
+    await waitForStatus(testApp, account.keys.provider, '/webhooks', body.data.id, 'active');
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await worker.stop();
+    await testApp.close();
+  });
+
+  const submit = (body: Record<string, unknown>) =>
+    testApp.http().post(PATH).set(bearer(account.keys.provider)).send(body);
+  const resultOf = async (id: string) =>
+    (await waitForStatus(testApp, account.keys.provider, PATH, id, 'completed')).outcome as JsonObject;
+
+  it('answers 201 with the envelope and the top-level clinical_elgibility_id, exactly as the contract shows', async () => {
+    const response = await submit(requestFrom('Ozempic', DRUG_CASES[0]!.qualifying));
+    expect(response.status).toBe(201);
+    const id = response.body.clinical_elgibility_id as string;
+    expect(id).toMatch(/^ce_[0-9a-z]{26}$/);
+    expect(response.body).toEqual({
+      status: 'success',
+      error: null,
+      data: { id, clinical_elgibility_id: id, object: 'clinical_eligibility', status: 'processing' },
+      clinical_elgibility_id: id,
+    });
+  });
+
+  it('sends one Clinical Eligibility Updated event, at completion, with the GET object', async () => {
+    const { body } = await submit(requestFrom('Ozempic', DRUG_CASES[0]!.qualifying));
+    const id = body.clinical_elgibility_id as string;
+    const completed = await waitForStatus(testApp, account.keys.provider, PATH, id, 'completed');
+    const [event] = await eventually(async () =>
+      eventsFor(receiver, id).length ? eventsFor(receiver, id) : undefined,
+    );
+    expect(event).toMatchObject({
+      type: 'clinical_eligibility.updated',
+      title: 'Clinical Eligibility Updated',
+    });
+    expect(event!.data).toMatchObject({
+      id,
+      clinical_elgibility_id: id,
+      status: 'completed',
+      outcome: completed.outcome,
+    });
+  });
+
+  it('evaluates several drugs in one check, each with its own status', async () => {
+    const ozempic = DRUG_CASES.find((drugCase) => drugCase.drug === 'Ozempic')!;
+    const request = requestFrom('Ozempic', ozempic.qualifying);
+    request.drugs = [
+      { name: 'Ozempic 1 mg pen', quantity: 1 },
+      { name: 'Repatha', quantity: 2 },
+      { name: 'Aspirin', quantity: 30 },
+    ];
+    const { body } = await submit(request);
+    const outcome = await resultOf(body.clinical_elgibility_id);
+    expect(outcome.results.map((result: JsonObject) => [result.drug, result.status])).toEqual([
+      ['Ozempic 1 mg pen', 'qualified'],
+      ['Repatha', 'unqualified'],
+      ['Aspirin', 'unknown'],
+    ]);
+  });
+
+  it('uses the code when a diagnosis has both a code and a description, and maps a description alone', async () => {
+    const request = requestFrom('Ozempic', DRUG_CASES[0]!.qualifying);
+    request.diagnoses = [
+      { code: 'I10', description: 'type 2 diabetes' },
+      { description: 'type 2 diabetes mellitus' },
+    ];
+    const { body } = await submit(request);
+    const outcome = await resultOf(body.clinical_elgibility_id);
+    expect(outcome.diagnoses).toEqual([
+      expect.objectContaining({ code: 'I10', resolved_by: 'code' }),
+      expect.objectContaining({ code: expect.stringMatching(/^E11/), resolved_by: 'description' }),
+    ]);
+  });
+
+  it('reads the text of a file asset as evidence', async () => {
+    const wegovy = DRUG_CASES.find((drugCase) => drugCase.drug === 'Wegovy')!;
+    const request = requestFrom('Wegovy', { ...wegovy.qualifying, visitNotes: [] });
+    const withAsset = requestFrom('Wegovy', {
+      ...wegovy.qualifying,
+      visitNotes: [],
+      evidence: [
+        ...(wegovy.qualifying.evidence ?? []),
+        ...(wegovy.qualifying.visitNotes ?? []).map((note) => ({
+          title: 'Scanned note',
+          date_created: note.created_at,
+          text: note.content,
+        })),
+      ],
+    });
+    const [without, withText] = await Promise.all([submit(request), submit(withAsset)]);
+    expect((await resultOf(withText.body.clinical_elgibility_id)).results[0].status).toBe('qualified');
+    expect((await resultOf(without.body.clinical_elgibility_id)).results[0].status).not.toBe('qualified');
+  });
+
+  it('refuses evidence that has both content and an asset with 400', async () => {
+    const request = requestFrom('Ozempic', {});
+    request.evidence = [
+      {
+        title: 'Both',
+        date_created: '2026-10-01T10:00:00Z',
+        content: { a1c: 8 },
+        asset: { fileType: 'text/plain', fileContent: Buffer.from('A1c 8').toString('base64') },
+      },
+    ];
+    const response = await submit(request);
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.map((detail: JsonObject) => detail.field).join(' ')).toContain(
+      'evidence[0]',
+    );
+  });
+
+  it.each(DRUG_CASES.map((drugCase) => [drugCase.drug, drugCase] as const))(
+    'qualifies a patient who meets the criteria of %s, and not one who does not',
+    async (drug, drugCase) => {
+      const [qualifying, nonQualifying] = await Promise.all([
+        submit(requestFrom(drug, drugCase.qualifying)),
+        submit(requestFrom(drug, drugCase.nonQualifying)),
+      ]);
+      const [yes] = (await resultOf(qualifying.body.clinical_elgibility_id)).results;
+      const [no] = (await resultOf(nonQualifying.body.clinical_elgibility_id)).results;
+      expect(yes).toMatchObject({ status: 'qualified', unqualified_reasons: [] });
+      expect(no.status).toBe('unqualified');
+      expect(no.unqualified_reasons.map((reason: JsonObject) => reason.description)).toContain(
+        drugCase.reason,
+      );
+    },
+  );
+
+  it('lists the account’s checks', async () => {
+    const { body } = await submit(requestFrom('Ozempic', DRUG_CASES[0]!.qualifying));
+    const listed = await eventually(async () => {
+      const response = await testApp.http().get(PATH).set(bearer(account.keys.provider));
+      return response.body.data.data.some((item: JsonObject) => item.id === body.clinical_elgibility_id)
+        ? response.body.data
+        : undefined;
+    });
+    expect(listed.object).toBe('list');
+  });
+});
