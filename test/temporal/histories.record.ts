@@ -135,6 +135,88 @@ describe('recording workflow histories', () => {
     await record(manual.id, 'verified-manually');
   });
 
+  it('records a clinical eligibility check and enrollments: enrolled, more information then enrolled, ineligible', async () => {
+    const check = await testApp
+      .http()
+      .post('/clinical-eligibility')
+      .set(bearer(account.keys.provider))
+      .send({
+        patient: benefitVerificationRequest().patient,
+        drugs: [
+          { name: 'Ozempic', quantity: 1 },
+          { name: 'Repatha', quantity: 1 },
+        ],
+        diagnoses: [{ code: 'E11.9' }, { description: 'hypertension' }],
+        visit_notes: [
+          { content: 'A1c 8.1 %. On metformin for 8 months.', created_at: new Date().toISOString() },
+        ],
+      });
+    await record(check.body.clinical_elgibility_id, 'completed');
+
+    const enrollment = (overrides: Record<string, unknown>) => ({
+      programId: 'prog_01jnzn5t37ydrsw602nch4aqg1',
+      patient: {
+        first_name: 'Replay',
+        last_name: 'Fixture',
+        date_of_birth: '1975-03-02',
+        address: {
+          street: '1 Way',
+          city: 'Portland',
+          state_province: 'OR',
+          zip_postal_code: '97201',
+          country: 'US',
+        },
+        email: 'replay@example.test',
+        phone: '+1 503 555 0100',
+        insurance_details: { data: { payer: 'Blue Horizon Health', membership_number: 'BHH555000111' } },
+      },
+      prescription: { drug_name: 'Ozempic' },
+      ...overrides,
+    });
+    const enrolled = await post('/patient-enrollment', enrollment({}));
+    await record(enrolled.id, 'enrolled');
+
+    const needsIncome = await post(
+      '/patient-enrollment',
+      enrollment({
+        programId: 'prog_01jnnmj58jf1nen1dn9mmkb0r6',
+        prescription: { drug_name: 'Humira' },
+        evidence: [
+          {
+            type: 'uninsured_attestation',
+            date_created: '2026-11-01T10:00:00Z',
+            content: { insured: false },
+          },
+        ],
+      }),
+    );
+    await testApp
+      .http()
+      .post(`/patient-enrollment/${needsIncome.id}/information`)
+      .set(bearer(account.keys.provider))
+      .send({
+        evidence: [
+          {
+            type: 'income_verification',
+            date_created: '2026-11-01T10:00:00Z',
+            content: { household_size: 2, annual_household_income_cents: 3_000_000 },
+          },
+        ],
+      });
+    await record(needsIncome.id, 'information-then-enrolled');
+
+    const ineligible = await post(
+      '/patient-enrollment',
+      enrollment({
+        patient: {
+          ...enrollment({}).patient,
+          insurance_details: { data: { payer: 'Evergreen Senior Rx', membership_number: 'EVG1' } },
+        },
+      }),
+    );
+    await record(ineligible.id, 'ineligible');
+  });
+
   it('records webhook activation and a delivery retried after a failure', async () => {
     const endpoints = (await testApp.http().get('/webhooks').set(bearer(account.keys.provider))).body.data
       .data;

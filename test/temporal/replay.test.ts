@@ -21,6 +21,8 @@ describe('replaying recorded histories against the current workflow code', () =>
     const workflowTypes = new Set(recorded.map((file) => file.split('--')[0]));
     expect([...workflowTypes].sort()).toEqual([
       'benefitVerificationWorkflow',
+      'clinicalEligibilityWorkflow',
+      'patientEnrollmentWorkflow',
       'priorAuthorizationWorkflow',
       'webhookActivationWorkflow',
       'webhookDeliveryWorkflow',
