@@ -6,7 +6,11 @@ import * as path from 'node:path';
 
 import { Client, Connection } from '@temporalio/client';
 
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+
 import { localEncryption } from '../src/bootstrap';
+import { evaluateClinicalEligibility } from '../src/clinical/criteria-engine';
 import { loadConfig } from '../src/config/config';
 import { projectRoot } from '../src/config/project-root';
 import { freePort } from '../src/temporal/dev-server';
@@ -25,8 +29,17 @@ const patient = () => ({
   date_of_birth: '1970-01-01',
 });
 const provider = { npi: '1234567893', first_name: 'Bench', last_name: 'Provider' };
-const insurance_content = { payer: 'Blue Horizon Health', member_id: 'BHH000000001', plan_type: 'commercial' };
-const bvRequest = () => ({ patient: patient(), drugs: [{ name: 'Ozempic', quantity: 1 }], provider, insurance_content });
+const insurance_content = {
+  payer: 'Blue Horizon Health',
+  member_id: 'BHH000000001',
+  plan_type: 'commercial',
+};
+const bvRequest = () => ({
+  patient: patient(),
+  drugs: [{ name: 'Ozempic', quantity: 1 }],
+  provider,
+  insurance_content,
+});
 const paRequest = () => ({
   patient: patient(),
   diagnoses: [{ code: 'E11.9' }],
@@ -112,12 +125,24 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
 
+    // Let the 200 verifications above finish, so the timing below measures a case, not a backlog.
+    for (const id of bvIds) {
+      for (;;) {
+        const body = (await (await api(`/benefit-verification/${id}`)).json()) as {
+          data: { status: string };
+        };
+        if (body.data.status === 'completed') break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
     const completionTimes: number[] = [];
     for (let index = 0; index < 20; index += 1) {
       const startedAt = performance.now();
       const id = await create('/benefit-verification', bvRequest());
       for (;;) {
-        const body = (await (await api(`/benefit-verification/${id}`)).json()) as { data: { status: string } };
+        const body = (await (await api(`/benefit-verification/${id}`)).json()) as {
+          data: { status: string };
+        };
         if (body.data.status === 'completed') break;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
@@ -139,7 +164,8 @@ async function main(): Promise<void> {
       return latencies;
     };
     const running: string[] = [];
-    for (let index = 0; index < 20; index += 1) running.push(await create('/prior-authorization', paRequest()));
+    for (let index = 0; index < 20; index += 1)
+      running.push(await create('/prior-authorization', paRequest()));
     for (const id of running) {
       for (;;) {
         const body = (await (await api(`/prior-authorization/${id}`)).json()) as { data: { status: string } };
@@ -156,10 +182,102 @@ async function main(): Promise<void> {
         `  finished case (memo, no worker)   p50 ${ms(percentile(finishedLatencies, 50))}   p99 ${ms(percentile(finishedLatencies, 99))}`,
       ].join('\n'),
     );
+
+    await clinicalEligibility(api);
   } finally {
     await stopLocal();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** A 5-drug check with 20 evidence items: the engine alone, then POST to the final webhook. */
+async function clinicalEligibility(
+  api: (route: string, init?: RequestInit) => Promise<Response>,
+): Promise<void> {
+  const drugs = ['Ozempic', 'Wegovy', 'Humira', 'Nucala', 'Repatha'].map((name) => ({ name, quantity: 1 }));
+  const today = new Date().toISOString();
+  const notes =
+    'BMI 31.2. A1c 8.1 %. On metformin for 8 months. LDL 130 mg/dL on atorvastatin since 2023. Eosinophils 350 cells/uL.';
+  const evidence = Array.from({ length: 20 }, (_, index) => ({
+    title: `Lab results ${index + 1}`,
+    date_created: today,
+    content: { labs: [{ name: 'A1c', value: 7 + index / 10, unit: '%' }], note: notes },
+  }));
+  const diagnoses = [
+    { code: 'E11.9' },
+    { description: 'hypertension' },
+    { code: 'J45.50' },
+    { code: 'M06.9' },
+  ];
+
+  const durations: number[] = [];
+  for (let run = 0; run < 500; run += 1) {
+    const startedAt = performance.now();
+    evaluateClinicalEligibility({
+      patient: { date_of_birth: '1970-01-01', gender: 'other' },
+      asOf: today.slice(0, 10),
+      drugs,
+      diagnoses,
+      questionnaires: [],
+      visitNotes: [{ content: notes, created_at: today }],
+      evidence,
+    });
+    durations.push(performance.now() - startedAt);
+  }
+
+  const received = new Map<string, number>();
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as { data: { id: string } };
+      received.set(body.data.id, performance.now());
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const hook = (await (
+    await api('/webhooks', {
+      method: 'POST',
+      body: JSON.stringify({
+        name: 'bench',
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
+        secret: 'bench-secret-0123456789',
+        events: ['clinical_eligibility.updated'],
+      }),
+    })
+  ).json()) as { data: { id: string } };
+  await api(`/webhooks/${hook.data.id}`, { method: 'PATCH', body: JSON.stringify({ active: true }) });
+  for (;;) {
+    const endpoint = (await (await api(`/webhooks/${hook.data.id}`)).json()) as { data: { status: string } };
+    if (endpoint.data.status === 'active') break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const endToEnd: number[] = [];
+  for (let run = 0; run < 20; run += 1) {
+    const startedAt = performance.now();
+    const response = await api('/clinical-eligibility', {
+      method: 'POST',
+      body: JSON.stringify({
+        patient: patient(),
+        drugs,
+        diagnoses,
+        visit_notes: [{ content: notes, created_at: today }],
+        evidence,
+      }),
+    });
+    const id = ((await response.json()) as { clinical_elgibility_id: string }).clinical_elgibility_id;
+    while (!received.has(id)) await new Promise((resolve) => setTimeout(resolve, 5));
+    endToEnd.push(received.get(id)! - startedAt);
+  }
+  receiver.close();
+  console.log(
+    [
+      'Clinical eligibility, 5 drugs and 20 evidence items',
+      `  criteria evaluation (500 runs)    p50 ${ms(percentile(durations, 50))}   p99 ${ms(percentile(durations, 99))}`,
+      `  POST to final webhook (20 runs)   p50 ${ms(percentile(endToEnd, 50))}   p99 ${ms(percentile(endToEnd, 99))}`,
+    ].join('\n'),
+  );
 }
 
 main().catch((error: Error) => {
