@@ -14,7 +14,13 @@ import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { success } from '../common/envelope';
 import type { AppConfig } from '../config/config';
-import { casePatient, incomingDocuments, plain, requestDocuments } from './case-request-mapping';
+import {
+  casePatient,
+  incomingDocuments,
+  newCaseRecord,
+  plain,
+  requestDocuments,
+} from './case-request-mapping';
 import {
   BenefitVerificationOutcomeDto,
   CancelCaseDto,
@@ -62,17 +68,14 @@ export class BenefitVerificationController {
       documents: incomingDocuments(request),
       buildInput: (caseId, documents, now) => {
         const record: BenefitVerificationCase = {
-          id: caseId,
-          object: 'benefit_verification',
-          status: 'processing',
-          status_description: BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS.processing,
-          created_at: now.toISOString(),
-          updated_at: now.toISOString(),
-          status_history: [{ status: 'processing', at: now.toISOString(), reason: 'Submitted.' }],
-          outcome: null,
-          failure: null,
+          ...newCaseRecord(
+            'benefit_verification',
+            caseId,
+            now,
+            BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS.processing,
+            request.metadata ?? {},
+          ),
           error: null,
-          metadata: request.metadata ?? {},
           request: {
             patient: casePatient(request.patient, documents),
             drugs: request.drugs,

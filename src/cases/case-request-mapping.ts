@@ -1,4 +1,4 @@
-import type { CasePatient, DocumentRef } from './case-model';
+import type { CaseObjectType, CasePatient, DocumentRef } from './case-model';
 import type { IncomingDocument } from './cases.service';
 
 /** Names documents by where they were in the request, so the stored references map back. */
@@ -23,7 +23,7 @@ export function casePatient<Patient extends { insurance?: unknown }>(
   patient: Patient,
   documents: DocumentRef[],
 ): CasePatient {
-  const { insurance: _images, ...rest } = patient;
+  const { insurance: _cardImages, ...rest } = patient;
   const cards = documents.filter((document) => document.name.startsWith('patient_insurance_'));
   return {
     ...(rest as unknown as Omit<CasePatient, 'insurance'>),
@@ -38,4 +38,27 @@ export function requestDocuments(documents: DocumentRef[]): DocumentRef[] {
 /** Class instances from the validation pipe, as plain JSON for the workflow input. */
 export function plain<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** What every new case starts as: `processing`, with its submission as the first history entry. */
+export function newCaseRecord<Object extends CaseObjectType>(
+  object: Object,
+  caseId: string,
+  now: Date,
+  statusDescription: string,
+  metadata: Record<string, string>,
+) {
+  const at = now.toISOString();
+  return {
+    id: caseId,
+    object,
+    status: 'processing' as const,
+    status_description: statusDescription,
+    created_at: at,
+    updated_at: at,
+    status_history: [{ status: 'processing' as const, at, reason: 'Submitted.' }],
+    outcome: null,
+    failure: null,
+    metadata,
+  };
 }

@@ -15,7 +15,13 @@ import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { success } from '../common/envelope';
 import type { AppConfig } from '../config/config';
-import { casePatient, incomingDocuments, plain, requestDocuments } from './case-request-mapping';
+import {
+  casePatient,
+  incomingDocuments,
+  newCaseRecord,
+  plain,
+  requestDocuments,
+} from './case-request-mapping';
 import {
   CancelCaseDto,
   CreatePriorAuthorizationDto,
@@ -64,16 +70,13 @@ export class PriorAuthorizationController {
       buildInput: (caseId, documents, now) => {
         const urgency: 'standard' | 'expedited' = request.urgency ?? 'standard';
         const record: PriorAuthorizationCase = {
-          id: caseId,
-          object: 'prior_authorization',
-          status: 'processing',
-          status_description: PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS.processing,
-          created_at: now.toISOString(),
-          updated_at: now.toISOString(),
-          status_history: [{ status: 'processing', at: now.toISOString(), reason: 'Submitted.' }],
-          outcome: null,
-          failure: null,
-          metadata: request.metadata ?? {},
+          ...newCaseRecord(
+            'prior_authorization',
+            caseId,
+            now,
+            PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS.processing,
+            request.metadata ?? {},
+          ),
           urgency,
           due_at: new Date(now.getTime() + this.config.cases.dueWithinMs[urgency]).toISOString(),
           overdue: false,

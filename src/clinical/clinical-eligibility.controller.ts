@@ -10,7 +10,7 @@ import {
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { ListCasesQueryDto } from '../cases/case-requests.dto';
-import { casePatient, plain } from '../cases/case-request-mapping';
+import { casePatient, newCaseRecord, plain } from '../cases/case-request-mapping';
 import { CaseTypeSpec, CasesService, IncomingDocument } from '../cases/cases.service';
 import { IdempotencyKeyHeader } from '../cases/idempotency-key';
 import { success } from '../common/envelope';
@@ -63,17 +63,14 @@ export class ClinicalEligibilityController {
       documents,
       buildInput: (caseId, stored, now) => {
         const record: ClinicalEligibilityCase = {
-          id: caseId,
+          ...newCaseRecord(
+            'clinical_eligibility',
+            caseId,
+            now,
+            CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS.processing,
+            request.metadata ?? {},
+          ),
           clinical_elgibility_id: caseId,
-          object: 'clinical_eligibility',
-          status: 'processing',
-          status_description: CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS.processing,
-          created_at: now.toISOString(),
-          updated_at: now.toISOString(),
-          status_history: [{ status: 'processing', at: now.toISOString(), reason: 'Submitted.' }],
-          outcome: null,
-          failure: null,
-          metadata: request.metadata ?? {},
           request: {
             patient: casePatient(request.patient, stored),
             drugs: request.drugs,

@@ -15,7 +15,7 @@ import { APP_CONFIG } from '../app/tokens';
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { CancelCaseDto, ListCasesQueryDto } from '../cases/case-requests.dto';
-import { plain } from '../cases/case-request-mapping';
+import { newCaseRecord, plain } from '../cases/case-request-mapping';
 import { CaseTypeSpec, CasesService } from '../cases/cases.service';
 import { IdempotencyKeyHeader } from '../cases/idempotency-key';
 import { timingsOf } from '../cases/prior-authorization.controller';
@@ -80,16 +80,13 @@ export class PatientEnrollmentController {
       documents: [],
       buildInput: (caseId, _documents, now) => {
         const record: PatientEnrollmentCase = {
-          id: caseId,
-          object: 'patient_enrollment',
-          status: 'processing',
-          status_description: PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS.processing,
-          created_at: now.toISOString(),
-          updated_at: now.toISOString(),
-          status_history: [{ status: 'processing', at: now.toISOString(), reason: 'Submitted.' }],
-          outcome: null,
-          failure: null,
-          metadata: request.metadata?.enrollment_id ? { enrollment_id: request.metadata.enrollment_id } : {},
+          ...newCaseRecord(
+            'patient_enrollment',
+            caseId,
+            now,
+            PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS.processing,
+            request.metadata?.enrollment_id ? { enrollment_id: request.metadata.enrollment_id } : {},
+          ),
           program_id: request.programId,
           screening: null,
           missing_information: [],
