@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
 import { Client, WorkflowHandle, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
@@ -57,6 +57,7 @@ export interface CaseListQuery {
 }
 
 const DEFAULT_PAGE_SIZE = 20;
+const CURSOR_MAC_BYTES = 16;
 /** A running case is read by query from a worker; without one in time, the memo answers. */
 const QUERY_DEADLINE_MS = 3_000;
 
@@ -119,11 +120,12 @@ export class CasesService {
 
   async list(principal: Principal, spec: CaseTypeSpec, query: CaseListQuery) {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const visibilityQuery = this.visibilityQuery(principal, spec, query);
     const response = await this.temporalClient.workflowService.listWorkflowExecutions({
       namespace: this.config.temporal.namespace,
-      query: this.visibilityQuery(principal, spec, query),
+      query: visibilityQuery,
       pageSize: limit,
-      nextPageToken: query.cursor ? Buffer.from(query.cursor, 'base64url') : undefined,
+      nextPageToken: query.cursor ? this.pageTokenOf(query.cursor, visibilityQuery) : undefined,
     });
     const converter = this.temporalClient.options.loadedDataConverter;
     const data = await Promise.all(
@@ -132,10 +134,10 @@ export class CasesService {
       ),
     );
     data.sort((a, b) => b.created_at.localeCompare(a.created_at));
-    const nextPageToken = response.nextPageToken?.length
-      ? Buffer.from(response.nextPageToken).toString('base64url')
+    const nextCursor = response.nextPageToken?.length
+      ? this.cursorOf(Buffer.from(response.nextPageToken), visibilityQuery)
       : null;
-    return { object: 'list' as const, data, has_more: nextPageToken !== null, next_cursor: nextPageToken };
+    return { object: 'list' as const, data, has_more: nextCursor !== null, next_cursor: nextCursor };
   }
 
   /** Sends a decision as a workflow update; a decision the status does not allow is 409 and changes nothing. */
@@ -226,6 +228,36 @@ export class CasesService {
     // SQL visibility (the dev server, PostgreSQL) refuses ORDER BY; its own order is running cases by
     // start time, newest first, then closed cases by close time, newest first.
     return clauses.join(' AND ');
+  }
+
+  /**
+   * Cursors are Temporal's page token sealed with an HMAC over the query it pages: a forged or
+   * foreign cursor (another account's, another filter's) is refused here, before Temporal sees it.
+   */
+  private cursorOf(pageToken: Buffer, visibilityQuery: string): string {
+    return Buffer.concat([pageToken, this.cursorMac(pageToken, visibilityQuery)]).toString('base64url');
+  }
+
+  private pageTokenOf(cursor: string, visibilityQuery: string): Buffer {
+    const bytes = Buffer.from(cursor, 'base64url');
+    const pageToken = bytes.subarray(0, Math.max(bytes.length - CURSOR_MAC_BYTES, 0));
+    const mac = bytes.subarray(pageToken.length);
+    const expected = this.cursorMac(pageToken, visibilityQuery);
+    if (pageToken.length === 0 || mac.length !== expected.length || !timingSafeEqual(mac, expected)) {
+      throw new ApiError('validation_error', 'The request is invalid; see details.', [
+        { field: 'cursor', issue: 'must be a next_cursor this list returned for the same filters' },
+      ]);
+    }
+    return pageToken;
+  }
+
+  private cursorMac(pageToken: Buffer, visibilityQuery: string): Buffer {
+    return createHmac('sha256', this.config.cases.patientRefKey!)
+      .update(visibilityQuery)
+      .update('\n')
+      .update(pageToken)
+      .digest()
+      .subarray(0, CURSOR_MAC_BYTES);
   }
 
   /** A keyed hash, so visibility can filter by patient without ever holding the patient's id. */

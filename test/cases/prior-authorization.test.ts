@@ -314,6 +314,15 @@ describe('prior authorization', () => {
     ).not.toContain(ids[0]);
   });
 
+  it('refuses a cursor the list did not issue with 400 on cursor', async () => {
+    const response = await testApp
+      .http()
+      .get(`${PATH}?cursor=not-a-real-cursor`)
+      .set(bearer(account.keys.provider));
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toEqual([{ field: 'cursor', issue: expect.any(String) }]);
+  });
+
   async function submitAs(key: string) {
     return testApp.http().post(PATH).set(bearer(key)).send(priorAuthorizationRequest());
   }
