@@ -300,6 +300,11 @@ describe('prior authorization', () => {
     expect([...firstPage.data, ...secondPage.data].map((item: JsonObject) => item.id)).toEqual(
       [...ids].reverse(),
     );
+    const foreign = await testApp
+      .http()
+      .get(`${PATH}?patient_internal_id=${patient.internal_id}&limit=2&cursor=${firstPage.next_cursor}`)
+      .set(bearer(account.keys.provider));
+    expect(foreign.status).toBe(400);
 
     await eventually(async () => {
       const { body } = await list('status=awaiting_review');
