@@ -1,22 +1,17 @@
-import {
-  ActivityFailure,
-  condition,
-  defineSignal,
-  defineUpdate,
-  proxyActivities,
-  setHandler,
-} from '@temporalio/workflow';
+import { condition, defineSignal, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
 
 import type { createCaseActivities } from '../activities/cases.activities';
 import type { BenefitVerificationRequest, CaseTimings } from '../src/cases/case-model';
 import type { BenefitsOutcome } from '../src/connectors/payer-connector';
 import {
   answerAfter,
+  answerWhenCancelled,
   cancelCaseSignal,
   cancelCaseUpdate,
   CancelRequest,
   CaseLifecycle,
   CaseRecord,
+  endOnError,
   getCaseQuery,
   ignoreRefusal,
   refuse,
@@ -107,9 +102,13 @@ export async function benefitVerificationWorkflow(
   setHandler(manualVerificationUpdate, (result) => answerAfter(lifecycle, () => applyManualResult(result)), {
     validator: (_result: ManualVerificationInput) => checkManualResult(),
   });
-  setHandler(cancelCaseUpdate, (request) => answerAfter(lifecycle, () => applyCancellation(request)), {
-    validator: (_request: CancelRequest) => checkCancellation(),
-  });
+  setHandler(
+    cancelCaseUpdate,
+    (request) => answerWhenCancelled(lifecycle, () => applyCancellation(request)),
+    {
+      validator: (_request: CancelRequest) => checkCancellation(),
+    },
+  );
 
   const { request } = record;
   try {
@@ -146,45 +145,44 @@ export async function benefitVerificationWorkflow(
       return record;
     }
     await lifecycle.moveTo('awaiting_review', check.reason);
+
+    const decided = await condition(
+      () => received.manualResult !== undefined || received.cancellation !== undefined,
+      input.timings.reviewExpiryMs,
+    );
+    const { manualResult, cancellation: cancelledInReview } = latest();
+    if (!decided) {
+      await lifecycle.moveTo('failed', 'No manual verification before the review deadline.', {
+        failure: {
+          code: 'review_expired',
+          message: 'Nobody recorded a manual verification before the deadline.',
+        },
+      });
+    } else if (cancelledInReview) {
+      await lifecycle.moveTo('cancelled', cancelledInReview.reason);
+    } else if (manualResult!.status === 'failed') {
+      await lifecycle.moveTo('failed', 'Manual verification found no coverage to report.', {
+        failure: {
+          code: 'manual_verification_failed',
+          message: manualResult!.notes ?? 'The manual verification failed.',
+        },
+      });
+    } else {
+      await lifecycle.moveTo('completed', 'Verified manually.', {
+        outcome: {
+          ...unknownCoverage(),
+          coverage_status: manualResult!.coverage_status!,
+          verified_manually: true,
+          notes: manualResult!.notes ?? null,
+        },
+      });
+    }
   } catch (error) {
-    if (!(error instanceof ActivityFailure)) throw error;
-    await lifecycle.moveTo('failed', 'The payer could not be reached.', {
+    await endOnError(lifecycle, error, latest().cancellation, {
+      reason: 'The payer could not be reached.',
       failure: {
         code: 'payer_unavailable',
         message: 'The payer connection failed repeatedly; nothing was verified.',
-      },
-    });
-    return record;
-  }
-
-  const decided = await condition(
-    () => received.manualResult !== undefined || received.cancellation !== undefined,
-    input.timings.reviewExpiryMs,
-  );
-  const { manualResult, cancellation } = latest();
-  if (!decided) {
-    await lifecycle.moveTo('failed', 'No manual verification before the review deadline.', {
-      failure: {
-        code: 'review_expired',
-        message: 'Nobody recorded a manual verification before the deadline.',
-      },
-    });
-  } else if (cancellation) {
-    await lifecycle.moveTo('cancelled', cancellation.reason);
-  } else if (manualResult!.status === 'failed') {
-    await lifecycle.moveTo('failed', 'Manual verification found no coverage to report.', {
-      failure: {
-        code: 'manual_verification_failed',
-        message: manualResult!.notes ?? 'The manual verification failed.',
-      },
-    });
-  } else {
-    await lifecycle.moveTo('completed', 'Verified manually.', {
-      outcome: {
-        ...unknownCoverage(),
-        coverage_status: manualResult!.coverage_status!,
-        verified_manually: true,
-        notes: manualResult!.notes ?? null,
       },
     });
   }

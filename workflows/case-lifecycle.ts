@@ -1,11 +1,14 @@
 import {
+  ActivityFailure,
   ApplicationFailure,
+  CancellationScope,
   condition,
   defineQuery,
   defineSignal,
   defineUpdate,
   proxyActivities,
   upsertMemo,
+  isCancellation,
   upsertSearchAttributes,
   uuid4,
 } from '@temporalio/workflow';
@@ -78,6 +81,44 @@ export async function answerAfter<Case extends CaseRecord>(
   apply();
   await condition(() => lifecycle.record.status_history.length > before);
   return lifecycle.record;
+}
+
+/**
+ * A cancellation answers once the case is final: `cancelled`, or refused (409 over HTTP) when the
+ * case reached another final status first, say a determination that arrived at the same moment.
+ */
+export async function answerWhenCancelled<Case extends CaseRecord>(
+  lifecycle: CaseLifecycle<Case>,
+  apply: () => void,
+): Promise<Case> {
+  apply();
+  await condition(() => lifecycle.isFinal);
+  if (lifecycle.status !== 'cancelled')
+    refuse(`The case became ${lifecycle.status} before it could be cancelled.`);
+  return lifecycle.record;
+}
+
+/**
+ * How a case workflow ends on an error: a cancellation from Temporal (Temporal Web's Cancel) or an
+ * accepted cancellation request ends it `cancelled`; an exhausted activity fails it with `onFailure`.
+ * Anything else is a bug and fails the workflow task, so it is fixed and replayed, not hidden.
+ */
+export async function endOnError<Case extends CaseRecord>(
+  lifecycle: CaseLifecycle<Case>,
+  error: unknown,
+  cancellation: CancelRequest | undefined,
+  onFailure: { reason: string; failure: CaseFailure },
+): Promise<void> {
+  if (isCancellation(error)) {
+    await CancellationScope.nonCancellable(() => lifecycle.moveTo('cancelled', 'Cancelled in Temporal.'));
+    return;
+  }
+  if (!(error instanceof ActivityFailure)) throw error;
+  if (cancellation) {
+    await lifecycle.moveTo('cancelled', cancellation.reason);
+    return;
+  }
+  await lifecycle.moveTo('failed', onFailure.reason, { failure: onFailure.failure } as Partial<Case>);
 }
 
 /**

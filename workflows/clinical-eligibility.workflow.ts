@@ -1,9 +1,9 @@
-import { ActivityFailure, proxyActivities, setHandler } from '@temporalio/workflow';
+import { proxyActivities, setHandler } from '@temporalio/workflow';
 
 import type { createClinicalActivities } from '../activities/clinical.activities';
 import type { ClinicalEligibilityRequest } from '../src/cases/case-model';
 import type { ClinicalEligibilityOutcome } from '../src/clinical/clinical-model';
-import { CaseLifecycle, CaseRecord, getCaseQuery } from './case-lifecycle';
+import { CaseLifecycle, CaseRecord, endOnError, getCaseQuery } from './case-lifecycle';
 
 export interface ClinicalEligibilityCase extends CaseRecord {
   object: 'clinical_eligibility';
@@ -52,8 +52,8 @@ export async function clinicalEligibilityWorkflow(
     });
     await lifecycle.moveTo('completed', 'Criteria evaluated.', { outcome });
   } catch (error) {
-    if (!(error instanceof ActivityFailure)) throw error;
-    await lifecycle.moveTo('failed', 'The evaluation failed.', {
+    await endOnError(lifecycle, error, undefined, {
+      reason: 'The evaluation failed.',
       failure: {
         code: 'evaluation_failed',
         message: 'The criteria could not be evaluated; submit the check again.',

@@ -1,10 +1,12 @@
 import {
-  ActivityFailure,
+  allHandlersFinished,
   condition,
+  continueAsNew,
   defineSignal,
   defineUpdate,
   proxyActivities,
   setHandler,
+  workflowInfo,
 } from '@temporalio/workflow';
 
 import type { createEnrollmentActivities } from '../activities/enrollment.activities';
@@ -17,11 +19,13 @@ import type {
 } from '../src/programs/enrollment-model';
 import {
   answerAfter,
+  answerWhenCancelled,
   cancelCaseSignal,
   cancelCaseUpdate,
   CancelRequest,
   CaseLifecycle,
   CaseRecord,
+  endOnError,
   getCaseQuery,
   ignoreRefusal,
   refuse,
@@ -52,7 +56,12 @@ export interface PatientEnrollmentInput {
   case: PatientEnrollmentCase;
   accountId: string;
   timings: CaseTimings;
+  /** Set when the workflow continued as new while waiting for the program. */
+  programChecksSoFar?: number;
 }
+
+/** History stays far below Temporal's limits: a long wait for the program continues as a new run. */
+const CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
 
 export const enrollmentInformationSignal = defineSignal<[EnrollmentInformation]>('enrollmentInformation');
 export const enrollmentInformationUpdate = defineUpdate<CaseRecord, [EnrollmentInformation]>(
@@ -101,11 +110,18 @@ export async function patientEnrollmentWorkflow(
     outcome?: EnrollmentOutcomeInput;
     cancellation?: CancelRequest;
   } = {};
+  // While information is being screened, more would be dropped by the outcome of that screening.
+  let screeningInProgress = false;
   // Read through a function: handlers set these between awaits, which flow analysis cannot see.
   const latest = () => ({ ...received });
 
   const checkInformation = () => {
-    if (record.status !== 'awaiting_review' || received.information || received.cancellation) {
+    if (
+      record.status !== 'awaiting_review' ||
+      received.information ||
+      received.cancellation ||
+      screeningInProgress
+    ) {
       refuse(`Information is accepted in status awaiting_review; this case is ${record.status}.`);
     }
   };
@@ -144,9 +160,13 @@ export async function patientEnrollmentWorkflow(
   setHandler(enrollmentOutcomeUpdate, (outcome) => answerAfter(lifecycle, () => applyOutcome(outcome)), {
     validator: (_outcome: EnrollmentOutcomeInput) => checkOutcome(),
   });
-  setHandler(cancelCaseUpdate, (request) => answerAfter(lifecycle, () => applyCancellation(request)), {
-    validator: (_request: CancelRequest) => checkCancellation(),
-  });
+  setHandler(
+    cancelCaseUpdate,
+    (request) => answerWhenCancelled(lifecycle, () => applyCancellation(request)),
+    {
+      validator: (_request: CancelRequest) => checkCancellation(),
+    },
+  );
   setHandler(screeningResultUpdate, async () => {
     await condition(() => record.status !== 'processing');
     return record;
@@ -168,9 +188,12 @@ export async function patientEnrollmentWorkflow(
   };
 
   try {
-    await lifecycle.announceCreation();
-    for (;;) {
+    // A run continued as new resumes in awaiting_outcome; only a fresh case screens.
+    if (record.status === 'processing') await lifecycle.announceCreation();
+    while (record.status === 'processing' || record.status === 'awaiting_review') {
+      screeningInProgress = true;
       const screening = await programs.screenEnrollment({ request: record.request });
+      screeningInProgress = false;
       if (await cancelIfRequested()) return record;
       if (screening.decision === 'ineligible') {
         await lifecycle.moveTo('failed', 'The program rules found the patient ineligible.', {
@@ -220,7 +243,7 @@ export async function patientEnrollmentWorkflow(
       break;
     }
 
-    let checksSoFar = 0;
+    let checksSoFar = input.programChecksSoFar ?? 0;
     for (;;) {
       await condition(
         () => latest().outcome !== undefined || latest().cancellation !== undefined,
@@ -234,7 +257,21 @@ export async function patientEnrollmentWorkflow(
             hub_reference: record.submission!.hub_reference,
             checksSoFar: checksSoFar++,
           });
-      if (!decided) continue;
+      if (!decided) {
+        if (latest().outcome || latest().cancellation) continue;
+        if (
+          workflowInfo().historyLength > CONTINUE_AS_NEW_AFTER_EVENTS ||
+          workflowInfo().continueAsNewSuggested
+        ) {
+          await condition(allHandlersFinished);
+          await continueAsNew<typeof patientEnrollmentWorkflow>({
+            ...input,
+            case: record,
+            programChecksSoFar: checksSoFar,
+          });
+        }
+        continue;
+      }
       if (decided.result === 'enrolled') {
         await lifecycle.moveTo('completed', 'Enrolled by the program.', { outcome: decided });
       } else {
@@ -249,12 +286,12 @@ export async function patientEnrollmentWorkflow(
       return record;
     }
   } catch (error) {
-    if (!(error instanceof ActivityFailure)) throw error;
-    await lifecycle.moveTo('failed', 'The program could not be reached.', {
+    await endOnError(lifecycle, error, latest().cancellation, {
+      reason: 'The program could not be reached.',
       failure: { code: 'program_unavailable', message: 'The program connection failed repeatedly.' },
     });
-    return record;
   }
+  return record;
 }
 
 function mergeInformation(

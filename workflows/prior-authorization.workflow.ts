@@ -1,5 +1,4 @@
 import {
-  ActivityFailure,
   allHandlersFinished,
   condition,
   continueAsNew,
@@ -14,12 +13,14 @@ import type { createCaseActivities } from '../activities/cases.activities';
 import type { CaseTimings, PriorAuthorizationRequest } from '../src/cases/case-model';
 import type { CriterionAnswer, DrugCoverage, ResolvedPlan } from '../src/connectors/payer-connector';
 import {
+  answerAfter,
+  answerWhenCancelled,
   cancelCaseSignal,
   cancelCaseUpdate,
   CancelRequest,
   CaseLifecycle,
   CaseRecord,
-  answerAfter,
+  endOnError,
   getCaseQuery,
   ignoreRefusal,
   refuse,
@@ -158,9 +159,13 @@ export async function priorAuthorizationWorkflow(
   setHandler(priorAuthOutcomeUpdate, (outcome) => answerAfter(lifecycle, () => applyOutcome(outcome)), {
     validator: (_outcome: PriorAuthOutcomeInput) => checkOutcome(),
   });
-  setHandler(cancelCaseUpdate, (request) => answerAfter(lifecycle, () => applyCancellation(request)), {
-    validator: (_request: CancelRequest) => checkCancellation(),
-  });
+  setHandler(
+    cancelCaseUpdate,
+    (request) => answerWhenCancelled(lifecycle, () => applyCancellation(request)),
+    {
+      validator: (_request: CancelRequest) => checkCancellation(),
+    },
+  );
 
   const cancelIfRequested = async (): Promise<boolean> => {
     if (!cancellation) return false;
@@ -232,6 +237,8 @@ export async function priorAuthorizationWorkflow(
         await complete(lifecycle, { ...determination }, 'Determination received from the payer.');
         return record;
       }
+      // A decision that arrived during the check is handled by the next turn, not carried over.
+      if (payerOutcome || cancellation) continue;
       if (
         workflowInfo().historyLength > CONTINUE_AS_NEW_AFTER_EVENTS ||
         workflowInfo().continueAsNewSuggested
@@ -246,8 +253,8 @@ export async function priorAuthorizationWorkflow(
     }
     return record;
   } catch (error) {
-    if (!(error instanceof ActivityFailure)) throw error;
-    await lifecycle.moveTo('failed', 'The payer could not be reached.', {
+    await endOnError(lifecycle, error, cancellation, {
+      reason: 'The payer could not be reached.',
       failure: {
         code: 'payer_unavailable',
         message: 'The payer connection failed repeatedly; no determination was made.',
@@ -286,6 +293,7 @@ async function prepare(record: PriorAuthorizationCase, activities: CaseActivitie
 function submissionOf(record: PriorAuthorizationCase) {
   const { prescription, mock_result } = record.request;
   return {
+    caseId: record.id,
     plan: record.plan,
     drug: {
       name: prescription.drug_name,

@@ -43,7 +43,7 @@ export class CaseDocumentsRepository {
         const bytes = Buffer.from(document.base64, 'base64');
         await tx.query(
           `INSERT INTO case_documents (id, account_id, case_id, name, content_type, sha256, size_bytes, content_sealed)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (case_id, name) DO NOTHING`,
           [
             newId('document'),
             accountId,

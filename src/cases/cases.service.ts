@@ -1,7 +1,13 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
-import { Client, WorkflowHandle, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import {
+  Client,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowHandle,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
 import { ApplicationFailure, UpdateDefinition } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 
@@ -57,6 +63,10 @@ export interface CaseListQuery {
 }
 
 const DEFAULT_PAGE_SIZE = 20;
+/** Temporal refuses payloads over 2 MiB; the case object is both the workflow input and the memo. */
+const MAX_CASE_BYTES = 1.5 * 1024 * 1024;
+/** Decisions wait for the workflow to act (a payer submission included), within this bound. */
+const DECISION_DEADLINE_MS = 30_000;
 const CURSOR_MAC_BYTES = 16;
 /** A running case is read by query from a worker; without one in time, the memo answers. */
 const QUERY_DEADLINE_MS = 3_000;
@@ -76,6 +86,7 @@ export class CasesService {
 
   async create<Input>(creation: CaseCreation<Input>): Promise<{ case: CaseRecord; replayed: boolean }> {
     const { spec, principal } = creation;
+    this.assertStorable(creation.buildInput(newId(spec.idKind), [], new Date()).case);
     let caseId = newId(spec.idKind);
     let replayed = false;
     if (creation.idempotencyKey) {
@@ -89,21 +100,47 @@ export class CasesService {
     }
     const documents = await this.documents.store(principal.accountId, caseId, creation.documents);
     const input = creation.buildInput(caseId, documents, new Date());
+    try {
+      await this.startCase(spec, principal, creation.patientInternalId, input);
+    } catch (error) {
+      // A replay of a case that already finished: the case stands as it is, it never runs twice.
+      if (!(replayed && error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+    return { case: replayed ? await this.get(principal, spec, caseId) : input.case, replayed };
+  }
+
+  /** Refuses what Temporal could not store: a case object travels as workflow input and as memo. */
+  assertStorable(record: CaseRecord): void {
+    if (Buffer.byteLength(JSON.stringify(record)) > MAX_CASE_BYTES) {
+      throw new ApiError(
+        'payload_too_large',
+        `This case is larger than ${MAX_CASE_BYTES / 1024 / 1024} MiB without its documents; shorten the notes or evidence, or send them as file assets.`,
+      );
+    }
+  }
+
+  private async startCase(
+    spec: CaseTypeSpec,
+    principal: Principal,
+    patientInternalId: string,
+    input: { case: CaseRecord },
+  ): Promise<void> {
+    const caseId = input.case.id;
     await this.temporalClient.workflow.start(spec.workflowType, {
       workflowId: caseId,
       taskQueue: this.config.temporal.taskQueue,
       args: [input],
-      // A replayed request finds the workflow its first attempt started.
+      // A replayed request finds the workflow its first attempt started, running or not.
       workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
       memo: { [CASE_MEMO_KEY]: input.case },
       typedSearchAttributes: [
         { key: ACCOUNT_ID, value: principal.accountId },
         { key: CASE_TYPE, value: spec.object },
         { key: CASE_STATUS, value: input.case.status },
-        { key: PATIENT_REF, value: this.patientRef(principal.accountId, creation.patientInternalId) },
+        { key: PATIENT_REF, value: this.patientRef(principal.accountId, patientInternalId) },
       ],
     });
-    return { case: replayed ? await this.get(principal, spec, caseId) : input.case, replayed };
   }
 
   async get(principal: Principal, spec: CaseTypeSpec, id: string): Promise<CaseRecord> {
@@ -153,8 +190,18 @@ export class CasesService {
       throw new ApiError('invalid_state', `This case is ${record.status}; it accepts no more decisions.`);
     }
     try {
-      return await handle.executeUpdate(update, { args: [decision] });
+      return await this.temporalClient.withDeadline(Date.now() + DECISION_DEADLINE_MS, () =>
+        handle.executeUpdate(update, { args: [decision] }),
+      );
     } catch (error) {
+      if (isDeadlineExceeded(error)) {
+        throw new ApiError(
+          'service_unavailable',
+          'The case did not act on the decision in time (no worker may be running). Read the case before sending it again.',
+          [],
+          { 'Retry-After': '5' },
+        );
+      }
       if (
         error instanceof WorkflowUpdateFailedError &&
         error.cause instanceof ApplicationFailure &&
@@ -267,4 +314,11 @@ export class CasesService {
       .digest('hex')
       .slice(0, 32);
   }
+}
+
+function isDeadlineExceeded(error: unknown): boolean {
+  // gRPC 4 is DEADLINE_EXCEEDED; the SDK wraps it in a ServiceError whose cause carries the code.
+  const code =
+    (error as { code?: number; cause?: { code?: number } }).cause?.code ?? (error as { code?: number }).code;
+  return code === 4;
 }

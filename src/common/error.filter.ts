@@ -99,8 +99,14 @@ function validationError(exception: BadRequestException): ApiError {
 }
 
 function isTemporalUnavailable(exception: unknown): boolean {
-  const name = (exception as Error)?.name;
-  const grpcCode = (exception as { code?: number; cause?: { code?: number } })?.cause?.code;
+  const error = exception as { name?: string; code?: number; details?: unknown; cause?: { code?: number } };
+  // The SDK's ServiceError carries the gRPC status in its cause; raw service calls throw the status itself.
+  const grpcCode =
+    error?.name === 'ServiceError'
+      ? error.cause?.code
+      : error?.details !== undefined
+        ? error.code
+        : undefined;
   // gRPC 14 is UNAVAILABLE, 4 DEADLINE_EXCEEDED: the frontend cannot be reached in time.
-  return name === 'ServiceError' && (grpcCode === 14 || grpcCode === 4);
+  return grpcCode === 14 || grpcCode === 4;
 }

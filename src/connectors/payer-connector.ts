@@ -119,6 +119,8 @@ export interface PriorAuthPrefill {
 export type PriorAuthResult = 'approved' | 'denied' | 'other';
 
 export interface PriorAuthSubmissionInput {
+  /** The case id: a real connector's idempotency key, so a retried submission is not filed twice. */
+  caseId: string;
   plan: ResolvedPlan | null;
   drug: DrugRequest;
   urgency: 'standard' | 'expedited';

@@ -33,7 +33,7 @@ const BY_TITLE = new Map(
 
 /** The machine name for a subscription given either form, or undefined when it names no event. */
 export function normalizeEventType(nameOrTitle: string): CaseEventType | undefined {
-  if (nameOrTitle in CASE_EVENT_TYPES) return nameOrTitle as CaseEventType;
+  if (Object.hasOwn(CASE_EVENT_TYPES, nameOrTitle)) return nameOrTitle as CaseEventType;
   return BY_TITLE.get(nameOrTitle.trim().toLowerCase()) as CaseEventType | undefined;
 }
 

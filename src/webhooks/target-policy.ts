@@ -80,7 +80,9 @@ export class WebhookTargetPolicy {
     dnsLookup(hostname, { all: true, family: options.family ?? 0 }, (error, addresses) => {
       if (error) return callback(error, []);
       const refused = addresses.map((entry) => this.refusal(entry.address)).find(Boolean);
-      if (refused) return callback(new TargetRefusedError(`${hostname} resolves to ${refused}`), []);
+      // The reason reaches the endpoint's owner: it must not map our internal DNS for them.
+      if (refused)
+        return callback(new TargetRefusedError(`${hostname} resolves to a non-public address`), []);
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0]!.address, addresses[0]!.family);
     });

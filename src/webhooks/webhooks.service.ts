@@ -55,7 +55,8 @@ export class WebhooksService {
     if (active === false) {
       return (await this.endpoints.setStatus(id, 'inactive', 'deactivated by the account'))!;
     }
-    if ((active === true && before.status === 'inactive') || (urlChanged && before.status !== 'inactive')) {
+    // Toggling on again while activating restarts the check, so an endpoint can never stay stuck there.
+    if ((active === true && before.status !== 'active') || (urlChanged && before.status !== 'inactive')) {
       return this.activate(updated);
     }
     return updated;

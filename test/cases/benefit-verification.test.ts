@@ -201,6 +201,28 @@ describe('benefit verification', () => {
     expect(eventsFor(receiver, id)).toEqual([]);
   });
 
+  it('replays a finished case for its Idempotency-Key without running it again', async () => {
+    const body = benefitVerificationRequest();
+    const send = () =>
+      testApp
+        .http()
+        .post(PATH)
+        .set(bearer(account.keys.provider))
+        .set('Idempotency-Key', `bv-${body.patient.internal_id}`)
+        .send(body);
+    const first = await send();
+    await waitFor(first.body.data.id, 'completed');
+    await eventually(async () => eventsFor(receiver, first.body.data.id).length === 1);
+
+    const again = await send();
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.data).toMatchObject({ id: first.body.data.id, status: 'completed' });
+    const { id: laterId } = await submit();
+    await eventually(async () => eventsFor(receiver, laterId).length === 1);
+    expect(eventsFor(receiver, first.body.data.id)).toHaveLength(1);
+  });
+
   it('reads a finished case without any worker running', async () => {
     const { id } = await submit();
     await waitFor(id, 'completed');

@@ -71,6 +71,26 @@ describe('prior authorization', () => {
     expect(Date.parse(created.due_at) - Date.parse(created.created_at)).toBe(72 * 3_600_000);
   });
 
+  it('refuses with 413 a case too large for the workflow engine, writing nothing', async () => {
+    const notes = Array.from({ length: 20 }, () => ({
+      content: 'x'.repeat(90_000),
+      created_at: '2026-10-02T10:00:00Z',
+    }));
+    const key = `too-large-${Date.now()}`;
+    const response = await testApp
+      .http()
+      .post(PATH)
+      .set(bearer(account.keys.provider))
+      .set('Idempotency-Key', key)
+      .send(priorAuthorizationRequest({ visit_notes: notes }));
+    expect(response.status).toBe(413);
+    expect(response.body.error.code).toBe('payload_too_large');
+    const claimed = await testApp.db.query('SELECT 1 FROM idempotency_keys WHERE idempotency_key = $1', [
+      key,
+    ]);
+    expect(claimed).toEqual([]);
+  });
+
   it('is due 24 hours after creation when expedited', async () => {
     const created = await submit(priorAuthorizationRequest({ urgency: 'expedited' }));
     expect(Date.parse(created.due_at) - Date.parse(created.created_at)).toBe(24 * 3_600_000);

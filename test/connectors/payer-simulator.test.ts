@@ -594,6 +594,7 @@ describe('prior authorization submission and determination', () => {
 
   async function submission(overrides: Partial<PriorAuthSubmissionInput> = {}) {
     const input: PriorAuthSubmissionInput = {
+      caseId: 'pa_simulatortest00000000000000',
       plan: await planFor(blueHorizon),
       drug: { name: 'Ozempic 1 mg pen', quantity: 1 },
       urgency: 'standard',

@@ -52,9 +52,7 @@ describe('the webhook SSRF policy', () => {
 
     it('refuses a host name that resolves to a private address, checking the addresses it connects to', async () => {
       const result = await send(receiver.url.replace('127.0.0.1', 'localhost'), production);
-      expect(result.error).toMatch(
-        /^refused by the SSRF policy: localhost resolves to .* is not a public unicast address$/,
-      );
+      expect(result.error).toMatch('refused by the SSRF policy: localhost resolves to a non-public address');
       expect(receiver.requests).toHaveLength(0);
     });
 
@@ -71,7 +69,7 @@ describe('the webhook SSRF policy', () => {
   it('refuses at activation a URL whose host resolves to a private address', async () => {
     expect(await production.verify('http://localhost:8080/hooks')).toEqual({
       allowed: false,
-      reason: expect.stringMatching(/^localhost resolves to .* is not a public unicast address$/),
+      reason: 'localhost resolves to a non-public address',
     });
     expect(await production.verify('http://169.254.169.254/latest/meta-data')).toEqual({
       allowed: false,
