@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -59,6 +60,20 @@ const MAX_QUANTITY = 100_000;
 const SNAKE_CASE = /^[a-z][a-z0-9_]*$/;
 const SNAKE_CASE_MAX = 80;
 const METADATA_LIMITS = { maxEntries: 20, maxKeyLength: 40, maxValueLength: 500 };
+
+/** The optional `metadata` of a case request: the caller's own string tags, within the same limits everywhere. */
+export function CaseMetadata(example: Record<string, string>): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      description: `Caller's tags: at most ${METADATA_LIMITS.maxEntries} string values, keys up to ${METADATA_LIMITS.maxKeyLength} characters, values up to ${METADATA_LIMITS.maxValueLength}.`,
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      example,
+    }),
+    IsOptional(),
+    IsStringRecord(METADATA_LIMITS),
+  );
+}
 
 export const GENDERS = [
   'male',
@@ -487,14 +502,7 @@ abstract class InsuredCaseRequestDto {
   @Type(() => InsuranceContentDto)
   insurance_content?: InsuranceContentDto;
 
-  @ApiPropertyOptional({
-    description: `Caller's tags: at most ${METADATA_LIMITS.maxEntries} string values, keys up to ${METADATA_LIMITS.maxKeyLength} characters, values up to ${METADATA_LIMITS.maxValueLength}.`,
-    type: 'object',
-    additionalProperties: { type: 'string' },
-    example: { order_id: 'ord-1001' },
-  })
-  @IsOptional()
-  @IsStringRecord(METADATA_LIMITS)
+  @CaseMetadata({ order_id: 'ord-1001' })
   metadata?: Record<string, string>;
 }
 

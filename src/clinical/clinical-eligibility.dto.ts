@@ -14,20 +14,24 @@ import {
   ValidateNested,
 } from 'class-validator';
 
-import { CasePatientDto, DrugDto, QuestionnaireDto, VisitNoteDto } from '../cases/case-requests.dto';
+import {
+  CaseMetadata,
+  CasePatientDto,
+  DrugDto,
+  QuestionnaireDto,
+  VisitNoteDto,
+} from '../cases/case-requests.dto';
 import {
   AtLeastOneOf,
   ExactlyOneOf,
   IsBase64Document,
   IsIcd10Code,
   IsIsoDateTime,
-  IsStringRecord,
 } from '../cases/case-validators';
 import type { ClinicalDiagnosisInput, ClinicalRecord } from './clinical-model';
 
 /** Contract section 7: base64 documents per request, insurance card images and evidence files together. */
 export const MAX_CLINICAL_DOCUMENTS = 20;
-const METADATA_LIMITS = { maxEntries: 20, maxKeyLength: 40, maxValueLength: 500 };
 /** RFC 6838 restricted names, without parameters: the type alone decides how a file is read. */
 const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
@@ -196,13 +200,6 @@ export class CreateClinicalEligibilityDto {
   @Type(() => ClinicalEvidenceDto)
   evidence?: ClinicalEvidenceDto[];
 
-  @ApiPropertyOptional({
-    description: `Caller's tags: at most ${METADATA_LIMITS.maxEntries} string values, keys up to ${METADATA_LIMITS.maxKeyLength} characters, values up to ${METADATA_LIMITS.maxValueLength}.`,
-    type: 'object',
-    additionalProperties: { type: 'string' },
-    example: { order_id: 'ord-3003' },
-  })
-  @IsOptional()
-  @IsStringRecord(METADATA_LIMITS)
+  @CaseMetadata({ order_id: 'ord-3003' })
   metadata?: Record<string, string>;
 }
