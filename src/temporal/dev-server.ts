@@ -25,6 +25,28 @@ export interface DevServer {
 }
 
 /**
+ * Settings measured with `npm run bench` (docs/performance.md keeps the figures):
+ * - the WAL journal, as Temporal's own SQLite file configuration has it (development-sqlite-file.yaml),
+ *   so readers (visibility, describe) stop waiting on writers;
+ * - eager activities: a workflow task's first activity runs on the worker that scheduled it, with no
+ *   round trip through matching (workflows ask for it by default);
+ * - one task-queue partition: one dev server has nothing to spread, and with four a poller can wait on
+ *   one partition while a task sits in another.
+ */
+const DEV_SERVER_TUNING = [
+  '--sqlite-pragma',
+  'journal_mode=wal',
+  '--sqlite-pragma',
+  'synchronous=2',
+  '--dynamic-config-value',
+  'system.enableActivityEagerExecution=true',
+  '--dynamic-config-value',
+  'matching.numTaskqueueReadPartitions=1',
+  '--dynamic-config-value',
+  'matching.numTaskqueueWritePartitions=1',
+];
+
+/**
  * Starts `temporal server start-dev` with our search attributes registered and waits until its
  * namespace answers. We poll instead of trusting a fixed start-up delay: on two busy cores the
  * server can take well over the few seconds the SDK's test helper allows.
@@ -59,6 +81,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     'json',
     '--log-level',
     'warn',
+    ...DEV_SERVER_TUNING,
     ...Object.entries(CUSTOM_SEARCH_ATTRIBUTES).flatMap(([name, type]) => [
       '--search-attribute',
       `${name}=${type}`,
