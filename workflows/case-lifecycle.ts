@@ -9,19 +9,29 @@ import {
   proxyActivities,
   upsertMemo,
   isCancellation,
+  patched,
+  proxyLocalActivities,
   upsertSearchAttributes,
   uuid4,
+  workflowInfo,
+  type LocalActivityOptions,
 } from '@temporalio/workflow';
 
 import type { createWebhookActivities } from '../activities/webhooks.activities';
 import type { CaseFailure, CaseObjectType, CaseStatus, StatusChange } from '../src/cases/case-model';
 import type { CaseEventType } from '../src/webhooks/event-types';
+import { PUBLISH_EVENTS_LOCALLY } from './patches';
 import { CASE_STATUS } from './search-attributes';
 
 export const FINAL_STATUSES: readonly CaseStatus[] = ['completed', 'failed', 'cancelled'];
 
-/** The memo key under which every case keeps its latest object, so reads of closed cases need no worker. */
+/**
+ * The memo keys that answer every read without a worker: the case's changing part under `case`,
+ * rewritten at each change, and its request under `request`, written once when the case starts.
+ * Cases started before the split keep their request inside `case`.
+ */
 export const CASE_MEMO_KEY = 'case';
+export const REQUEST_MEMO_KEY = 'request';
 
 /** Failure type of a decision that does not fit the case's status: the API answers 409 invalid_state. */
 export const INVALID_STATE = 'InvalidState';
@@ -48,12 +58,17 @@ export const getCaseQuery = defineQuery<CaseRecord>('getCase');
 export const cancelCaseSignal = defineSignal<[CancelRequest]>('cancelCase');
 export const cancelCaseUpdate = defineUpdate<CaseRecord, [CancelRequest]>('requestCancellation');
 
-// Recording an event is a few inserts and workflow starts: a short limit lets a crashed worker's
-// attempt be retried elsewhere quickly.
-const { publishEvent } = proxyActivities<ReturnType<typeof createWebhookActivities>>({
+type WebhookActivities = ReturnType<typeof createWebhookActivities>;
+
+// Recording an event is a few inserts: a short limit lets a crashed worker's attempt be retried
+// elsewhere quickly. As a local activity it costs one marker in history instead of an activity
+// task, and its input (the whole case) never enters history.
+const PUBLISH_EVENT_OPTIONS: LocalActivityOptions = {
   startToCloseTimeout: '10 seconds',
   retry: { maximumInterval: '1 minute' },
-});
+};
+const publishEventRemotely = proxyActivities<WebhookActivities>(PUBLISH_EVENT_OPTIONS).publishEvent;
+const publishEventLocally = proxyLocalActivities<WebhookActivities>(PUBLISH_EVENT_OPTIONS).publishEvent;
 
 export function refuse(message: string): never {
   throw ApplicationFailure.create({ message, type: INVALID_STATE, nonRetryable: true });
@@ -169,18 +184,25 @@ export class CaseLifecycle<Case extends CaseRecord> {
     this.saveMemo();
   }
 
+  /**
+   * The request never changes, so when the case started with it under its own memo key only the
+   * rest is written again; a case started before that split keeps writing its whole object.
+   */
   private saveMemo(): void {
-    upsertMemo({ [CASE_MEMO_KEY]: this.record });
+    const { request, ...changing } = this.record as CaseRecord & { request?: unknown };
+    const requestKept = workflowInfo().memo?.[REQUEST_MEMO_KEY] !== undefined;
+    upsertMemo({ [CASE_MEMO_KEY]: requestKept || request === undefined ? changing : this.record });
   }
 
   private async publish(): Promise<void> {
     // uuid4() is seeded by Temporal, so a replay computes the same event id.
-    await publishEvent({
+    const event = {
       eventId: `evt_${uuid4().replace(/-/g, '')}`,
       accountId: this.options.accountId,
       type: this.options.eventType,
       data: { ...this.record, sequence: this.record.status_history.length },
       createdAt: this.record.updated_at,
-    });
+    };
+    await (patched(PUBLISH_EVENTS_LOCALLY) ? publishEventLocally : publishEventRemotely)(event);
   }
 }

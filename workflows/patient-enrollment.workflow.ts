@@ -4,9 +4,12 @@ import {
   continueAsNew,
   defineSignal,
   defineUpdate,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   workflowInfo,
+  type RetryPolicy,
 } from '@temporalio/workflow';
 
 import type { createEnrollmentActivities } from '../activities/enrollment.activities';
@@ -30,6 +33,7 @@ import {
   ignoreRefusal,
   refuse,
 } from './case-lifecycle';
+import { IN_PROCESS_STEPS_LOCALLY } from './patches';
 
 export interface EnrollmentOutcomeInput {
   result: 'enrolled' | 'denied' | 'inconclusive';
@@ -85,9 +89,21 @@ export const PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS = {
 
 type EnrollmentActivities = ReturnType<typeof createEnrollmentActivities>;
 
+const PROGRAM_RETRY: RetryPolicy = {
+  initialInterval: '2 seconds',
+  maximumInterval: '1 minute',
+  maximumAttempts: 10,
+};
+
 const programs = proxyActivities<EnrollmentActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 10 },
+  retry: PROGRAM_RETRY,
+});
+
+/** The program rules run inside the worker: a marker in history, not an activity task. */
+const inProcess = proxyLocalActivities<EnrollmentActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: PROGRAM_RETRY,
 });
 
 /**
@@ -192,7 +208,8 @@ export async function patientEnrollmentWorkflow(
     if (record.status === 'processing') await lifecycle.announceCreation();
     while (record.status === 'processing' || record.status === 'awaiting_review') {
       screeningInProgress = true;
-      const screening = await programs.screenEnrollment({ request: record.request });
+      const screen = patched(IN_PROCESS_STEPS_LOCALLY) ? inProcess : programs;
+      const screening = await screen.screenEnrollment({ request: record.request });
       screeningInProgress = false;
       if (await cancelIfRequested()) return record;
       if (screening.decision === 'ineligible') {

@@ -4,9 +4,12 @@ import {
   continueAsNew,
   defineSignal,
   defineUpdate,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   workflowInfo,
+  type RetryPolicy,
 } from '@temporalio/workflow';
 
 import type { createCaseActivities } from '../activities/cases.activities';
@@ -25,6 +28,7 @@ import {
   ignoreRefusal,
   refuse,
 } from './case-lifecycle';
+import { IN_PROCESS_STEPS_LOCALLY } from './patches';
 
 export interface ReviewDecision {
   decision: 'approve' | 'reject';
@@ -93,11 +97,23 @@ export const PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS = {
 
 type CaseActivities = ReturnType<typeof createCaseActivities>;
 
+const PAYER_RETRY: RetryPolicy = {
+  initialInterval: '2 seconds',
+  maximumInterval: '1 minute',
+  maximumAttempts: 10,
+};
+
 /** Payer calls: retried for a while, then the case fails with a clear reason instead of hanging. */
 const payer = proxyActivities<CaseActivities>({
   // Real-time eligibility answers within seconds (hard cap 30 s); beyond that an attempt is lost.
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 10 },
+  retry: PAYER_RETRY,
+});
+
+/** Steps answered inside the worker (the plan from the catalog): a marker in history, not an activity task. */
+const inProcess = proxyLocalActivities<CaseActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: PAYER_RETRY,
 });
 
 /** History stays far below Temporal's limits: a long payer wait continues as a new run. */
@@ -266,7 +282,8 @@ export async function priorAuthorizationWorkflow(
 
 async function prepare(record: PriorAuthorizationCase, activities: CaseActivities): Promise<void> {
   const { request } = record;
-  const resolution = await activities.resolveCasePlan({
+  const resolvePlan = patched(IN_PROCESS_STEPS_LOCALLY) ? inProcess : activities;
+  const resolution = await resolvePlan.resolveCasePlan({
     documentIds: [...request.insurance, ...(request.patient.insurance ?? [])].map(
       (document) => document.document_id,
     ),

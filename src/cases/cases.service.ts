@@ -15,8 +15,8 @@ import {
   CASE_MEMO_KEY,
   CaseRecord,
   FINAL_STATUSES,
-  getCaseQuery,
   INVALID_STATE,
+  REQUEST_MEMO_KEY,
 } from '../../workflows/case-lifecycle';
 import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE, PATIENT_REF } from '../../workflows/search-attributes';
 import { APP_CONFIG, TEMPORAL_CLIENT } from '../app/tokens';
@@ -68,8 +68,6 @@ const MAX_CASE_BYTES = 1.5 * 1024 * 1024;
 /** Decisions wait for the workflow to act (a payer submission included), within this bound. */
 const DECISION_DEADLINE_MS = 30_000;
 const CURSOR_MAC_BYTES = 16;
-/** A running case is read by query from a worker; without one in time, the memo answers. */
-const QUERY_DEADLINE_MS = 3_000;
 
 /**
  * Cases over Temporal, for every case type: creation (idempotent), reads from workflow state,
@@ -133,7 +131,7 @@ export class CasesService {
       // A replayed request finds the workflow its first attempt started, running or not.
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      memo: { [CASE_MEMO_KEY]: input.case },
+      memo: memoOf(input.case),
       typedSearchAttributes: [
         { key: ACCOUNT_ID, value: principal.accountId },
         { key: CASE_TYPE, value: spec.object },
@@ -143,16 +141,12 @@ export class CasesService {
     });
   }
 
+  /**
+   * Answered from the memo the workflow rewrites at every change a read can see: no worker and no
+   * workflow task, so reads stay fast however busy the workers are (the `getCase` query stays for operators).
+   */
   async get(principal: Principal, spec: CaseTypeSpec, id: string): Promise<CaseRecord> {
-    const { handle, record, running } = await this.locate(principal, spec, id);
-    if (!running) return record;
-    try {
-      return await this.temporalClient.withDeadline(Date.now() + QUERY_DEADLINE_MS, () =>
-        handle.query(getCaseQuery),
-      );
-    } catch {
-      return record;
-    }
+    return (await this.locate(principal, spec, id)).record;
   }
 
   async list(principal: Principal, spec: CaseTypeSpec, query: CaseListQuery) {
@@ -166,9 +160,15 @@ export class CasesService {
     });
     const converter = this.temporalClient.options.loadedDataConverter;
     const data = await Promise.all(
-      (response.executions ?? []).map((execution) =>
-        decodeFromPayloadsAtIndex<CaseRecord>(converter, 0, [execution.memo!.fields![CASE_MEMO_KEY]!]),
-      ),
+      (response.executions ?? []).map(async (execution) => {
+        const fields = execution.memo!.fields!;
+        const [record, request] = await Promise.all(
+          [fields[CASE_MEMO_KEY], fields[REQUEST_MEMO_KEY]].map((payload) =>
+            payload ? decodeFromPayloadsAtIndex<unknown>(converter, 0, [payload]) : undefined,
+          ),
+        );
+        return caseFromMemo({ [CASE_MEMO_KEY]: record, [REQUEST_MEMO_KEY]: request });
+      }),
     );
     data.sort((a, b) => b.created_at.localeCompare(a.created_at));
     const nextCursor = response.nextPageToken?.length
@@ -239,7 +239,7 @@ export class CasesService {
     principal: Principal,
     spec: CaseTypeSpec,
     id: string,
-  ): Promise<{ handle: WorkflowHandle; record: CaseRecord; running: boolean }> {
+  ): Promise<{ handle: WorkflowHandle; record: CaseRecord }> {
     const notFound = ApiError.notFound(
       `No ${spec.object.replace('_', ' ')} with this id exists in your account.`,
     );
@@ -250,11 +250,7 @@ export class CasesService {
       const attributes = description.typedSearchAttributes;
       if (attributes.get(ACCOUNT_ID) !== principal.accountId || attributes.get(CASE_TYPE) !== spec.object)
         throw notFound;
-      return {
-        handle,
-        record: description.memo?.[CASE_MEMO_KEY] as CaseRecord,
-        running: description.status.name === 'RUNNING',
-      };
+      return { handle, record: caseFromMemo(description.memo ?? {}) };
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) throw notFound;
       throw error;
@@ -314,6 +310,21 @@ export class CasesService {
       .digest('hex')
       .slice(0, 32);
   }
+}
+
+/** The request is written once under its own key; the rest of the case is rewritten at each change. */
+function memoOf(record: CaseRecord): Record<string, unknown> {
+  const { request, ...changing } = record as CaseRecord & { request?: unknown };
+  return request === undefined
+    ? { [CASE_MEMO_KEY]: record }
+    : { [CASE_MEMO_KEY]: changing, [REQUEST_MEMO_KEY]: request };
+}
+
+/** The case as GET shows it; cases started before the split hold their request inside `case`. */
+function caseFromMemo(memo: Record<string, unknown>): CaseRecord {
+  const record = memo[CASE_MEMO_KEY] as CaseRecord;
+  const request = memo[REQUEST_MEMO_KEY];
+  return request === undefined ? record : ({ ...record, request } as CaseRecord);
 }
 
 function isDeadlineExceeded(error: unknown): boolean {

@@ -1,0 +1,12 @@
+/**
+ * Patch ids for `patched()`: each marks one incompatible change to a workflow, so runs recorded
+ * before it replay the old commands while new runs take the new path. An id is removed only after
+ * `deprecatePatch()` has been deployed and no run started before the change is still open (the
+ * longest case lives for the review window plus the payer deadline).
+ */
+
+/** Case events are published by a local activity instead of an activity task. */
+export const PUBLISH_EVENTS_LOCALLY = 'publish-events-locally';
+
+/** In-process steps (plan resolution from the catalog, program rules) run as local activities. */
+export const IN_PROCESS_STEPS_LOCALLY = 'in-process-steps-locally';
