@@ -13,9 +13,13 @@ import { TestWorker } from '../support/workers';
 
 /**
  * Records the histories that test/temporal/replay.test.ts replays: one run of each path through each
- * workflow, encrypted with the fixed replay key. Run with `npm run record:histories`.
+ * workflow, encrypted with the fixed replay key. Histories accumulate: each recording is a new
+ * generation beside the old ones, which stay as the proof that runs started under older code still
+ * replay. Run with `HISTORY_GENERATION=<name> npm run record:histories`; an existing file is never
+ * overwritten.
  */
 const HISTORIES = path.join(__dirname, '..', 'fixtures', 'histories');
+const GENERATION = process.env.HISTORY_GENERATION;
 
 describe('recording workflow histories', () => {
   let testApp: TestApp;
@@ -24,6 +28,9 @@ describe('recording workflow histories', () => {
   let receiver: TestReceiver;
 
   beforeAll(async () => {
+    if (!GENERATION || !/^[a-z0-9-]+$/.test(GENERATION)) {
+      throw new Error('Name the generation of histories to record: HISTORY_GENERATION=<lowercase-name>');
+    }
     testApp = await startTestApp({
       PAYLOAD_ENCRYPTION_KEYS: REPLAY_FIXTURE_KEYS,
       PAYER_POLL_INTERVAL_MS: '300',
@@ -47,7 +54,7 @@ describe('recording workflow histories', () => {
     const { type } = await handle.describe();
     // Binary protobuf: the SDK's JSON form needs protobufjs type identity, which jest's module sandbox breaks.
     const bytes = temporal.api.history.v1.History.encode(await handle.fetchHistory()).finish();
-    writeFileSync(path.join(HISTORIES, `${type}--${name}.binpb`), bytes);
+    writeFileSync(path.join(HISTORIES, `${type}--${name}--${GENERATION}.binpb`), bytes, { flag: 'wx' });
   }
 
   const post = async (route: string, body: unknown) =>

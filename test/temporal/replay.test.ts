@@ -13,8 +13,9 @@ const recorded = readdirSync(HISTORIES).filter((file) => file.endsWith('.binpb')
 
 /**
  * Recorded histories of every workflow, replayed against today's workflow code: a change that
- * would break running cases (non-determinism) fails here before it reaches a worker.
- * Record them again with `npm run record:histories` when a change is meant to be incompatible.
+ * would break running cases (non-determinism) fails here before it reaches a worker. Histories are
+ * never recorded again: an incompatible change is guarded with `patched()` (workflows/patches.ts), and
+ * a new generation of recordings is added beside the old ones.
  */
 describe('replaying recorded histories against the current workflow code', () => {
   it('has recordings of every workflow the worker runs', () => {
