@@ -643,9 +643,9 @@ function judgedAgainst(range: ValueRange, minimum: number): Finding['answer'] | 
 }
 
 /**
- * Like the criteria engine: a long-enough trial or an intolerance (payers accept either for step
- * therapy) is a yes; a denied or too-short trial is a no; a mention without a length, when a length
- * is required, says nothing.
+ * As the criteria engine judges a trial: a long-enough trial or an intolerance (payers accept either
+ * for step therapy) is a yes; a denied or too-short trial is a no; a mention without a length, when a
+ * length is required, says nothing.
  */
 function trialAnswer(
   fact: TherapyFact,
@@ -653,7 +653,9 @@ function trialAnswer(
   lengthRequired: boolean,
 ): Finding['answer'] | undefined {
   if (fact.assertion === 'intolerant') return 'yes';
-  if (fact.assertion === 'not_tried') return 'no';
+  // "Has not tried metformin for 6 months" leaves a 3-month trial possible.
+  if (fact.assertion === 'not_tried')
+    return !fact.duration || fact.duration.min <= requiredDays ? 'no' : undefined;
   if (!fact.duration) return lengthRequired ? undefined : 'yes';
   if (fact.duration.min >= requiredDays) return 'yes';
   return fact.duration.max < requiredDays ? 'no' : undefined;
