@@ -74,6 +74,55 @@ describe('a pathological clinical record', () => {
     });
   });
 
+  describe('with a 10 MB text asset', () => {
+    let testApp: TestApp;
+    let worker: TestWorker;
+    let account: TestAccount;
+    beforeAll(async () => ({ testApp, worker, account } = await startedApp({})));
+    afterAll(async () => {
+      await worker.stop();
+      await testApp.close();
+    });
+
+    it('reads the first 256 KiB, evaluates what it read, and lists how many bytes it did not read', async () => {
+      const head = 'A1c 8.2 %. ';
+      const past = 'Metformin 1000 mg twice daily for 6 months. ';
+      const filler = ' '.repeat(300 * 1024 - head.length);
+      const text =
+        head + filler + past.repeat(Math.floor((10_000_000 - head.length - filler.length) / past.length));
+      const request = {
+        ...pathologicalCheck(),
+        visit_notes: [],
+        evidence: [
+          {
+            title: 'Exported chart',
+            date_created: new Date().toISOString(),
+            asset: { fileType: 'text/plain', fileContent: Buffer.from(text).toString('base64') },
+          },
+        ],
+      };
+      const key = account.keys.provider;
+      const { body } = await testApp.http().post('/clinical-eligibility').set(bearer(key)).send(request);
+      const checked = await waitForStatus(
+        testApp,
+        key,
+        '/clinical-eligibility',
+        body.clinical_elgibility_id,
+        'completed',
+      );
+      expect(checked.outcome.unread).toEqual([
+        { title: 'Exported chart', bytes_unread: text.length - 256 * 1024 },
+      ]);
+      const statuses = Object.fromEntries(
+        (checked.outcome.results[0].criteria as JsonObject[]).map((criterion) => [
+          criterion.id,
+          criterion.status,
+        ]),
+      );
+      expect(statuses).toMatchObject({ a1c_at_least_7: 'met', metformin_trial: 'unknown' });
+    });
+  });
+
   describe('over a deliberately tiny time limit', () => {
     let testApp: TestApp;
     let worker: TestWorker;
