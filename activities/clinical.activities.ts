@@ -1,19 +1,30 @@
 import type { CaseDocumentsRepository } from '../src/cases/case-documents.repository';
 import type { ClinicalEligibilityRequest } from '../src/cases/case-model';
-import type { ClinicalEligibilityOutcome, ClinicalEvidence } from '../src/clinical/clinical-model';
-import { evaluateClinicalEligibility } from '../src/clinical/criteria-engine';
+import type {
+  ClinicalEligibilityOutcome,
+  ClinicalEvidence,
+  UnreadEvidence,
+} from '../src/clinical/clinical-model';
+import type { ClinicalEvaluator } from '../src/clinical/evaluation-pool';
 
 /** File assets the engine can read as text; images and PDFs count only through their title. */
 const TEXT_TYPES = /^(text\/|application\/json)/;
 
+/**
+ * How much asset text one check reads: the first 256 KiB of each text asset, and 1 MiB over the case.
+ * A 10 MB upload is accepted, but what lies past the caps is listed in the outcome's `unread`, not read.
+ */
+export const TEXT_ASSET_READ_CAPS = { perAssetBytes: 256 * 1024, perCaseBytes: 1024 * 1024 } as const;
+
 export interface ClinicalActivityDependencies {
   documents: CaseDocumentsRepository;
+  evaluator: ClinicalEvaluator;
 }
 
-export const createClinicalActivities = ({ documents }: ClinicalActivityDependencies) => ({
+export const createClinicalActivities = ({ documents, evaluator }: ClinicalActivityDependencies) => ({
   /**
-   * Runs the criteria engine. Text assets are read here, inside the activity, so document contents
-   * never pass through workflow history.
+   * Runs the criteria engine in the evaluator (a thread pool with a time limit). Text assets are read
+   * here, inside the activity, so document contents never pass through workflow history.
    */
   async evaluateClinicalEligibility(input: {
     request: ClinicalEligibilityRequest;
@@ -21,21 +32,33 @@ export const createClinicalActivities = ({ documents }: ClinicalActivityDependen
   }): Promise<ClinicalEligibilityOutcome> {
     const { request } = input;
     const evidence: ClinicalEvidence[] = [];
+    const unread: UnreadEvidence[] = [];
+    let budget: number = TEXT_ASSET_READ_CAPS.perCaseBytes;
     for (const item of request.evidence) {
       const readable = item.asset && TEXT_TYPES.test(item.asset.fileType);
-      const text = readable
-        ? (await documents.read([item.asset!.document_id]))[0]!.toString('utf8')
-        : undefined;
+      let text: string | undefined;
+      if (readable) {
+        const bytes = (await documents.read([item.asset!.document_id]))[0]!;
+        const readBytes = Math.min(bytes.length, TEXT_ASSET_READ_CAPS.perAssetBytes, budget);
+        budget -= readBytes;
+        text = bytes.subarray(0, readBytes).toString('utf8');
+        if (readBytes < bytes.length)
+          unread.push({ title: item.title, bytes_unread: bytes.length - readBytes });
+      }
       evidence.push({ title: item.title, date_created: item.date_created, content: item.content, text });
     }
-    return evaluateClinicalEligibility({
-      patient: { date_of_birth: request.patient.date_of_birth, gender: request.patient.gender },
-      asOf: input.asOf,
-      drugs: request.drugs,
-      diagnoses: request.diagnoses,
-      questionnaires: request.questionnaires,
-      visitNotes: request.visit_notes,
-      evidence,
+    const outcome = await evaluator.run({
+      kind: 'clinical_eligibility',
+      record: {
+        patient: { date_of_birth: request.patient.date_of_birth, gender: request.patient.gender },
+        asOf: input.asOf,
+        drugs: request.drugs,
+        diagnoses: request.diagnoses,
+        questionnaires: request.questionnaires,
+        visitNotes: request.visit_notes,
+        evidence,
+      },
     });
+    return unread.length > 0 ? { ...outcome, unread } : outcome;
   },
 });

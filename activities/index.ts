@@ -8,6 +8,7 @@ import { WebhookDeliveriesRepository } from '../src/webhooks/webhook-deliveries.
 import { WebhookEndpointsRepository } from '../src/webhooks/webhook-endpoints.repository';
 import { WebhookPublisher } from '../src/webhooks/webhook-publisher';
 import { CaseDocumentsRepository } from '../src/cases/case-documents.repository';
+import { EvaluationPool } from '../src/clinical/evaluation-pool';
 import { PayerSimulator } from '../src/connectors/payer-simulator';
 import { ProgramHubSimulator } from '../src/programs/program-hub';
 import { createCaseActivities } from './cases.activities';
@@ -24,16 +25,21 @@ export interface ActivityDependencies {
   taskQueue: string;
 }
 
-/** Every side effect the workflows may ask for, built from injected dependencies. */
+/**
+ * Every side effect the workflows may ask for, built from injected dependencies, and `close` for what
+ * they hold open (the clinical evaluation threads), called when the worker stops.
+ */
 export const createActivities = ({ config, db, temporalClient, taskQueue }: ActivityDependencies) => {
   const secrets = new SecretBox(config.encryption!);
   const deliveries = new WebhookDeliveriesRepository(db, secrets);
+  // Clinical text is read off the event loop, so one pathological record cannot stall this worker.
+  const evaluator = new EvaluationPool(config.clinicalEvaluation);
   // Local mode and tests use the simulators; real payer and hub connectors implement the same interfaces.
-  const payer = new PayerSimulator();
+  const payer = new PayerSimulator({ evaluator });
   const documents = new CaseDocumentsRepository(db, secrets);
-  return {
+  const activities = {
     ...createCaseActivities({ payer, documents }),
-    ...createClinicalActivities({ documents }),
+    ...createClinicalActivities({ documents, evaluator }),
     ...createEnrollmentActivities({ payer, hub: new ProgramHubSimulator() }),
     ...createWebhookActivities({
       endpoints: new WebhookEndpointsRepository(db, secrets),
@@ -46,4 +52,5 @@ export const createActivities = ({ config, db, temporalClient, taskQueue }: Acti
       settings: config.webhooks,
     }),
   };
+  return { activities, close: () => evaluator.close() };
 };

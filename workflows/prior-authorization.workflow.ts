@@ -1,5 +1,7 @@
 import {
+  ActivityFailure,
   allHandlersFinished,
+  ApplicationFailure,
   condition,
   continueAsNew,
   defineSignal,
@@ -14,6 +16,7 @@ import {
 
 import type { createCaseActivities } from '../activities/cases.activities';
 import type { CaseTimings, PriorAuthorizationRequest } from '../src/cases/case-model';
+import type { CLINICAL_EVALUATION_TIMED_OUT } from '../src/clinical/clinical-model';
 import type { CriterionAnswer, DrugCoverage, ResolvedPlan } from '../src/connectors/payer-connector';
 import {
   answerAfter,
@@ -269,13 +272,25 @@ export async function priorAuthorizationWorkflow(
     }
     return record;
   } catch (error) {
-    await endOnError(lifecycle, error, cancellation, {
-      reason: 'The payer could not be reached.',
-      failure: {
-        code: 'payer_unavailable',
-        message: 'The payer connection failed repeatedly; no determination was made.',
-      },
-    });
+    const timedOut: typeof CLINICAL_EVALUATION_TIMED_OUT = 'ClinicalEvaluationTimedOut';
+    const cause = error instanceof ActivityFailure ? error.cause : undefined;
+    await endOnError(
+      lifecycle,
+      error,
+      cancellation,
+      cause instanceof ApplicationFailure && cause.type === timedOut
+        ? {
+            reason: 'The clinical record took too long to read.',
+            failure: { code: 'clinical_evaluation_timed_out', message: cause.message },
+          }
+        : {
+            reason: 'The payer could not be reached.',
+            failure: {
+              code: 'payer_unavailable',
+              message: 'The payer connection failed repeatedly; no determination was made.',
+            },
+          },
+    );
     return record;
   }
 }

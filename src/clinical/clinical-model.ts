@@ -4,6 +4,12 @@
  */
 import type { Questionnaire, VisitNote } from '../cases/case-model';
 
+/**
+ * The failure type of a clinical evaluation (criteria engine or PA prefill) stopped at its time limit.
+ * Activities raise it non-retryably; workflows carry it into the case's `failure`.
+ */
+export const CLINICAL_EVALUATION_TIMED_OUT = 'ClinicalEvaluationTimedOut';
+
 export interface ClinicalDiagnosisInput {
   code?: string;
   description?: string;
@@ -61,7 +67,15 @@ export interface DrugEligibility {
   prior_authorization_required: boolean | null;
 }
 
+/** Text of an evidence file asset beyond the reading caps: it was not evaluated. */
+export interface UnreadEvidence {
+  title: string;
+  bytes_unread: number;
+}
+
 export interface ClinicalEligibilityOutcome {
   results: DrugEligibility[];
   diagnoses: ResolvedDiagnosis[];
+  /** Present when a text asset was longer than the caps (first 256 KiB per asset, 1 MiB per case). */
+  unread?: UnreadEvidence[];
 }

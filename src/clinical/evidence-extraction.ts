@@ -61,9 +61,20 @@ export interface RecordDocument {
   text: string;
 }
 
+/** A condition the text names ("type 2 diabetes"), read with the same cues as a therapy: "denies asthma" is absent. */
+export interface ConditionFact {
+  /** The vocabulary term mentioned, in lower case. */
+  condition: string;
+  present: boolean;
+  date: string | null;
+  citation: EvidenceCitation;
+}
+
 export interface ClinicalFacts {
   measurements: MeasurementFact[];
   therapies: TherapyFact[];
+  /** Only for the condition terms the extractor was built with (the PA prefill's diagnosis criteria). */
+  conditions: ConditionFact[];
   documents: RecordDocument[];
 }
 
@@ -435,9 +446,6 @@ const SUFFIX_CUE = new RegExp(
   'i',
 );
 
-/** A negation word just before an intolerance or failure cue undoes it: "no side effects on metformin". */
-const NEGATION_BEFORE_CUE = /(?:^|[^a-z'])(?:no|not|without|denies|denied|never)\s+(?:[a-z]+\s+)?$/i;
-
 /** A cue reaches the drug only across this many other words (drug names and list commas aside). */
 const CUE_REACH_WORDS = 6;
 
@@ -549,6 +557,29 @@ function durationsIn(text: string, window: Span, asOf: string | null): DurationF
   return found;
 }
 
+/** The text without its trailing run of `char` and whitespace, read from the end (an end-anchored pattern rescans every run). */
+function withoutTrailing(text: string, char: string): string {
+  let end = text.length;
+  while (end > 0 && (text.charAt(end - 1) === char || isWhitespace(text.charAt(end - 1)))) end -= 1;
+  return text.slice(0, end);
+}
+
+/**
+ * Longest text a citation repeats from the record. Every fact of a passage cites it, so an unbounded
+ * question or answer would be copied once per fact: quadratic in the passage's length.
+ */
+const CITATION_LIMIT = 200;
+
+function bounded(text: string): string {
+  return text.length > CITATION_LIMIT ? `${text.slice(0, CITATION_LIMIT)}…` : text;
+}
+
+/** Both ends of a long excerpt, where the drug and its cue are ("metformin ---- … ---- failed"). */
+function abridged(text: string): string {
+  const half = CITATION_LIMIT / 2;
+  return text.length > CITATION_LIMIT ? `${text.slice(0, half)} … ${text.slice(-half)}` : text;
+}
+
 function tidy(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
@@ -579,8 +610,12 @@ export class ClinicalFactExtractor {
   private readonly termsByKey = new Map<string, string>();
   private readonly mentionPattern: RegExp;
 
-  constructor(therapyTerms: readonly string[]) {
-    const unique = [...new Set(therapyTerms.map((term) => term.trim().toLowerCase()))].filter(Boolean);
+  private readonly conditionTerms: ReadonlySet<string>;
+
+  constructor(therapyTerms: readonly string[], conditionTerms: readonly string[] = []) {
+    const lowerCase = (terms: readonly string[]) => terms.map((term) => term.trim().toLowerCase());
+    this.conditionTerms = new Set(lowerCase(conditionTerms));
+    const unique = [...new Set(lowerCase([...therapyTerms, ...conditionTerms]))].filter(Boolean);
     // Longest first, so "topical corticosteroid" is one mention and never also "corticosteroid".
     unique.sort((a, b) => b.length - a.length || a.localeCompare(b));
     const withPlural = (term: string) => `${flexibleTerm(term)}(?:e?s)?`;
@@ -609,8 +644,20 @@ export class ClinicalFactExtractor {
       ...diagnoses.flatMap((diagnosis) => bmiFromDiagnosis(diagnosis, asOf) ?? []),
       ...passages.flatMap((passage) => measurementsIn(passage)),
     ];
-    const therapies = passages.flatMap((passage) => this.therapiesIn(passage, asOf));
-    return { measurements, therapies, documents: recordDocuments(record, evidence) };
+    const mentioned = passages.flatMap((passage) => this.therapiesIn(passage, asOf));
+    return {
+      measurements,
+      therapies: mentioned.filter((fact) => !this.conditionTerms.has(fact.therapy)),
+      conditions: mentioned
+        .filter((fact) => this.conditionTerms.has(fact.therapy))
+        .map(({ therapy, assertion, date, citation }) => ({
+          condition: therapy,
+          present: assertion !== 'not_tried',
+          date,
+          citation,
+        })),
+      documents: recordDocuments(record, evidence),
+    };
   }
 
   private mentionsIn(text: string): Mention[] {
@@ -630,24 +677,31 @@ export class ClinicalFactExtractor {
     );
   }
 
+  /**
+   * One pass over the passage: clause breaks, prefix cues and mentions are each found once, in order,
+   * and every mention is judged from bounded windows around it or from state carried over from the
+   * mention before it, so the work grows with the text, never with its square.
+   */
   private therapiesIn(passage: Passage, asOf: string | null): TherapyFact[] {
     const { text } = passage;
     const mentions = this.mentionsIn(text);
     if (mentions.length === 0) return [];
-    const breaks = [...text.matchAll(CLAUSE_BREAK)].map((found) => ({
-      start: found.index ?? 0,
-      end: (found.index ?? 0) + found[0].length,
-    }));
+    const breaks = spansOf(text, CLAUSE_BREAK);
+    const prefixes = new PrefixCueReader(text);
+    let breakIndex = 0;
     const facts: TherapyFact[] = [];
     mentions.forEach((mention, index) => {
+      while (breakIndex < breaks.length && (breaks[breakIndex] as Span).end <= mention.start) breakIndex += 1;
+      let endIndex = breakIndex;
+      while (endIndex < breaks.length && (breaks[endIndex] as Span).start < mention.end) endIndex += 1;
       const clause = {
-        start: breaks.filter((item) => item.end <= mention.start).at(-1)?.end ?? 0,
-        end: breaks.find((item) => item.start >= mention.end)?.start ?? text.length,
+        start: breaks[breakIndex - 1]?.end ?? 0,
+        end: breaks[endIndex]?.start ?? text.length,
       };
       const previous = mentions[index - 1];
       const next = mentions[index + 1];
       const suffix = suffixCue(text, mention, Math.min(clause.end, next?.start ?? text.length));
-      const prefix = suffix ? undefined : prefixCue(text, mention, clause.start, mentions);
+      const prefix = prefixes.reaching(mention, clause.start, previous);
       const stated = suffix?.kind ?? prefix?.kind;
       if (stated === 'prospective') return;
       const duration = durationNear(text, mention, clause, previous, next, asOf);
@@ -657,20 +711,47 @@ export class ClinicalFactExtractor {
         if (assertion === 'intolerant') return;
         assertion = assertion === 'tried' ? 'not_tried' : 'tried';
       }
-      const spans: Span[] = [mention, suffix, prefix, duration].filter((span) => span !== undefined);
-      const start = Math.min(...spans.map((span) => span.start));
-      const end = Math.max(...spans.map((span) => span.end));
       facts.push({
         therapy: mention.therapy,
         assertion,
         // "No" to "has the patient never used X for 3 months?" says X was used, but not for how long.
         duration: assertion === 'tried' && stated === 'negated' ? null : (duration?.days ?? null),
         date: passage.date,
-        citation: { source: passage.source, excerpt: passage.excerpt ?? tidy(text.slice(start, end)) },
+        citation: {
+          source: passage.source,
+          excerpt:
+            passage.excerpt ?? excerptOf(text, mention, suffix ? undefined : prefix, [suffix, duration]),
+        },
       });
     });
     return facts;
   }
+}
+
+/** Longest excerpt cited for one mention; a cue further away is quoted on its own, before an ellipsis. */
+const EXCERPT_REACH = 160;
+
+function excerptOf(
+  text: string,
+  mention: Mention,
+  prefix: Span | undefined,
+  after: ReadonlyArray<Span | undefined>,
+): string {
+  const spans: Span[] = [mention, ...after.filter((span) => span !== undefined)];
+  const start = Math.min(...spans.map((span) => span.start));
+  const end = Math.max(...spans.map((span) => span.end));
+  const near = abridged(tidy(text.slice(start, end)));
+  if (!prefix) return near;
+  if (end - prefix.start <= EXCERPT_REACH)
+    return abridged(tidy(text.slice(Math.min(start, prefix.start), end)));
+  return `${tidy(text.slice(prefix.start, prefix.end))} … ${near}`;
+}
+
+function spansOf(text: string, pattern: RegExp): Span[] {
+  return [...text.matchAll(pattern)].map((found) => ({
+    start: found.index ?? 0,
+    end: (found.index ?? 0) + found[0].length,
+  }));
 }
 
 function suffixCue(text: string, mention: Mention, limit: number): Cue | undefined {
@@ -681,45 +762,140 @@ function suffixCue(text: string, mention: Mention, limit: number): Cue | undefin
   return kind && { kind, start: mention.end, end: mention.end + found[0].length };
 }
 
+/** What lies between a cue and a mention, read word by word: the words counted and the commas judged. */
+interface Reach {
+  cue: Cue;
+  /** Where reading stopped: the next mention continues from here. */
+  readTo: number;
+  words: number;
+  /** Every comma so far only separated other drugs ("metformin, and glipizide"). */
+  listOnly: boolean;
+  conjunctions: number;
+  otherWords: boolean;
+}
+
+const LIST_CONJUNCTIONS = new Set(['and', 'or', 'nor']);
+const NEGATIONS_BEFORE_CUE = new Set(['no', 'not', 'without', 'denies', 'denied', 'never']);
+
+function isAsciiAlphanumeric(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+function isAsciiLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+function isWhitespace(char: string): boolean {
+  return /\s/.test(char);
+}
+
 /**
- * The nearest cue before the drug in its clause, when it reaches the drug: few enough words between,
+ * The nearest cue before a drug in its clause, when it reaches the drug: few enough words between,
  * and any comma between only separating other drugs ("denies metformin, glipizide" negates both; "no
- * complications, on metformin" negates neither).
+ * complications, on metformin" negates neither). Cues are found once per passage; what lies between a
+ * cue and successive drugs is read once, continuing from the previous drug, and reading stops as soon
+ * as the cue can no longer reach.
  */
-function prefixCue(
-  text: string,
-  mention: Mention,
-  clauseStart: number,
-  mentions: readonly Mention[],
-): Cue | undefined {
-  const before = text.slice(clauseStart, mention.start);
-  const last = [...before.matchAll(PREFIX_CUE)].at(-1);
-  if (!last) return undefined;
-  const start = clauseStart + (last.index ?? 0);
-  const end = start + last[0].length;
-  const others = mentions.filter((other) => other.start >= end && other.end <= mention.start);
-  let between = text.slice(end, mention.start);
-  for (const other of [...others].reverse()) {
-    between =
-      between.slice(0, other.start - end) +
-      ' '.repeat(other.end - other.start) +
-      between.slice(other.end - end);
+class PrefixCueReader {
+  private readonly cues: Array<Cue & { match: RegExpMatchArray }>;
+  private cueIndex = 0;
+  private reach: Reach | undefined;
+  private readonly undone = new Map<Cue, boolean>();
+
+  constructor(private readonly text: string) {
+    this.cues = [...text.matchAll(PREFIX_CUE)].flatMap((match) => {
+      const kind = (['intolerant', 'tried', 'negated', 'prospective'] as const).find(
+        (name) => group(match, name) !== undefined,
+      );
+      const start = match.index ?? 0;
+      return kind ? [{ kind, start, end: start + match[0].length, match }] : [];
+    });
   }
-  const segments = between.split(',');
-  const listOnly = segments.slice(0, -1).every((segment) => /^[\s()]*(?:and|or|nor)?[\s()]*$/i.test(segment));
-  const wordsBetween = between.match(/[a-z0-9]+/gi)?.length ?? 0;
-  if (!listOnly || wordsBetween > CUE_REACH_WORDS) return undefined;
-  const kind = (['intolerant', 'tried', 'negated', 'prospective'] as const).find(
-    (name) => group(last, name) !== undefined,
-  );
-  if (!kind) return undefined;
-  if (
-    (kind === 'intolerant' || kind === 'tried') &&
-    NEGATION_BEFORE_CUE.test(text.slice(clauseStart, start))
-  ) {
-    return { kind: 'tried', start, end };
+
+  reaching(mention: Mention, clauseStart: number, previous: Mention | undefined): Cue | undefined {
+    while (this.cueIndex < this.cues.length && (this.cues[this.cueIndex] as Cue).end <= mention.start)
+      this.cueIndex += 1;
+    const cue = this.cues[this.cueIndex - 1];
+    if (!cue || cue.start < clauseStart) return undefined;
+    const continues = this.reach?.cue === cue && previous !== undefined && previous.start >= cue.end;
+    const reach: Reach = continues
+      ? (this.reach as Reach)
+      : { cue, readTo: cue.end, words: 0, listOnly: true, conjunctions: 0, otherWords: false };
+    if (continues && previous) {
+      this.read(reach, previous.start);
+      reach.readTo = Math.max(reach.readTo, previous.end);
+    }
+    this.read(reach, mention.start);
+    this.reach = reach;
+    if (!reach.listOnly || reach.words > CUE_REACH_WORDS) return undefined;
+    const { kind, start, end } = cue;
+    if ((kind === 'intolerant' || kind === 'tried') && this.negatedBefore(cue, clauseStart)) {
+      return { kind: 'tried', start, end };
+    }
+    return { kind, start, end };
   }
-  return { kind, start, end };
+
+  /** Reads on to `until`, stopping early once the cue cannot reach any further drug. */
+  private read(reach: Reach, until: number): void {
+    const { text } = this;
+    let at = reach.readTo;
+    while (at < until && reach.listOnly && reach.words <= CUE_REACH_WORDS) {
+      const code = text.charCodeAt(at);
+      if (isAsciiAlphanumeric(code)) {
+        let wordEnd = at + 1;
+        while (wordEnd < until && isAsciiAlphanumeric(text.charCodeAt(wordEnd))) wordEnd += 1;
+        reach.words += 1;
+        if (LIST_CONJUNCTIONS.has(text.slice(at, wordEnd).toLowerCase()) && reach.conjunctions === 0)
+          reach.conjunctions = 1;
+        else reach.otherWords = true;
+        at = wordEnd;
+        continue;
+      }
+      const char = text.charAt(at);
+      if (char === ',') {
+        reach.listOnly = !reach.otherWords;
+        reach.conjunctions = 0;
+        reach.otherWords = false;
+      } else if (char !== '(' && char !== ')' && !isWhitespace(char)) {
+        reach.otherWords = true;
+      }
+      at += 1;
+    }
+    reach.readTo = Math.max(reach.readTo, at);
+  }
+
+  /**
+   * A negation word just before an intolerance or failure cue undoes it ("no side effects on
+   * metformin"): at most one other word between, read backwards from the cue, once per cue.
+   */
+  private negatedBefore(cue: Cue, clauseStart: number): boolean {
+    const known = this.undone.get(cue);
+    if (known !== undefined) return known;
+    const { text } = this;
+    const wordBefore = (end: number): { start: number; word: string } | undefined => {
+      let at = end;
+      while (at > clauseStart && isWhitespace(text.charAt(at - 1))) at -= 1;
+      if (at === end) return undefined;
+      let start = at;
+      while (start > clauseStart && isAsciiLetter(text.charCodeAt(start - 1))) start -= 1;
+      return start === at ? undefined : { start, word: text.slice(start, at).toLowerCase() };
+    };
+    const isNegation = (found: { start: number; word: string } | undefined): boolean => {
+      if (!found || !NEGATIONS_BEFORE_CUE.has(found.word)) return false;
+      return found.start === clauseStart || text.charAt(found.start - 1) !== "'";
+    };
+    const nearest = wordBefore(cue.start);
+    let undone = isNegation(nearest);
+    if (
+      !undone &&
+      nearest &&
+      (nearest.start === clauseStart || isWhitespace(text.charAt(nearest.start - 1)))
+    ) {
+      undone = isNegation(wordBefore(nearest.start));
+    }
+    this.undone.set(cue, undone);
+    return undone;
+  }
 }
 
 /** The length stated right after the drug ("metformin for 6 months"), else right before ("6 months of metformin"). */
@@ -763,22 +939,23 @@ const NEGATIVE_ANSWER = /^(?:no|n|false|none|unknown|unsure|not sure|not applica
 function questionnairePassages(questionnaire: Questionnaire): Passage[] {
   const date = calendarDate(questionnaire.created_at);
   return questionnaire.questions.flatMap(({ question, answer }): Passage[] => {
-    const source = `questionnaire: "${tidy(question)}"`;
+    const source = `questionnaire: "${bounded(tidy(question))}"`;
     const reply = normalizeQuotes(answer.trim());
-    const claim = normalizeQuotes(question.trim()).replace(/[?\s]+$/, '');
+    const excerpt = bounded(reply);
+    const claim = withoutTrailing(normalizeQuotes(question.trim()), '?');
     const polar = POLAR_ANSWER.exec(reply);
     if (polar) {
       const answered: Answer = /^(?:yes|y|true)$/i.test(group(polar, 'word') ?? '') ? 'yes' : 'no';
       const rest = (group(polar, 'rest') ?? '').trim();
-      if (!rest) return [{ source, date, text: claim, excerpt: reply, answer: answered }];
+      if (!rest) return [{ source, date, text: claim, excerpt, answer: answered }];
       if (COMPLETES_QUESTION.test(rest))
-        return [{ source, date, text: `${claim} ${rest}`, excerpt: reply, answer: answered }];
+        return [{ source, date, text: `${claim} ${rest}`, excerpt, answer: answered }];
       return [
-        { source, date, text: claim, excerpt: reply, answer: answered },
+        { source, date, text: claim, excerpt, answer: answered },
         { source, date, text: rest },
       ];
     }
-    if (COMPLETES_QUESTION.test(reply)) return [{ source, date, text: `${claim} ${reply}`, excerpt: reply }];
+    if (COMPLETES_QUESTION.test(reply)) return [{ source, date, text: `${claim} ${reply}`, excerpt }];
     return [{ source, date, text: reply }];
   });
 }
@@ -869,7 +1046,7 @@ function contentPassages(value: unknown, key: string | null, source: string, dat
   if (!isPrimitive(value) || key === null) {
     return typeof value === 'string' ? [{ source, date, text: normalizeQuotes(value) }] : [];
   }
-  const excerpt = `${key}: ${String(value)}`;
+  const excerpt = bounded(`${key}: ${String(value)}`);
   if (typeof value === 'boolean' || POLAR_VALUE.test(String(value))) {
     const answered: Answer = value === true || /^(?:yes|true)$/i.test(String(value)) ? 'yes' : 'no';
     return [{ source, date, text: humanize(key), excerpt, answer: answered }];
@@ -918,7 +1095,7 @@ function parsedText(text: string): unknown {
 }
 
 function evidencePassages(item: ClinicalEvidence): Passage[] {
-  const source = `evidence "${tidy(item.title)}"`;
+  const source = `evidence "${bounded(tidy(item.title))}"`;
   const date = calendarDate(item.date_created);
   const passages = item.content ? contentPassages(item.content, null, source, date) : [];
   if (item.text !== undefined) {
@@ -975,7 +1152,7 @@ function recordDocuments(
     })),
     ...evidence.map(({ item, passages }): RecordDocument => ({
       kind: 'evidence',
-      source: `evidence "${tidy(item.title)}"`,
+      source: `evidence "${bounded(tidy(item.title))}"`,
       date: calendarDate(item.date_created),
       text: [item.title, ...passages.map((passage) => passage.excerpt ?? passage.text)].join('\n'),
     })),

@@ -49,6 +49,13 @@ export interface CaseSettings {
   patientRefKey?: Buffer;
 }
 
+/** The worker threads that read clinical text, off the event loop (see docs/workflows.md, clinical eligibility). */
+export interface ClinicalEvaluationSettings {
+  threads: number;
+  /** A task running longer is stopped (its thread replaced) and fails its case non-retryably. */
+  taskTimeoutMs: number;
+}
+
 export interface AppConfig {
   mode: ProcessMode;
   production: boolean;
@@ -64,6 +71,7 @@ export interface AppConfig {
   codec: { corsOrigins: string[]; trustLoopback: boolean };
   webhooks: WebhookSettings;
   cases: CaseSettings;
+  clinicalEvaluation: ClinicalEvaluationSettings;
   logLevel: string;
 }
 
@@ -195,6 +203,11 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     patientRefKey,
   };
 
+  const clinicalEvaluation: ClinicalEvaluationSettings = {
+    threads: integer('CLINICAL_EVALUATION_THREADS', 2, 1, 64),
+    taskTimeoutMs: integer('CLINICAL_EVALUATION_TIMEOUT_MS', 10_000, 1, 600_000),
+  };
+
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -233,6 +246,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     },
     webhooks,
     cases,
+    clinicalEvaluation,
     logLevel,
   };
 

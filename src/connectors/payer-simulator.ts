@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 
 import type { Diagnosis, DrugRequest, PlanType } from '../cases/case-model';
+import type { EvidenceCitation, ResolvedDiagnosis } from '../clinical/clinical-model';
+import type { ClinicalEvaluator } from '../clinical/evaluation-pool';
+import type {
+  ClinicalFacts,
+  MeasurementName,
+  TherapyFact,
+  ValueRange,
+} from '../clinical/evidence-extraction';
+import { ClinicalFactExtractor, MEASUREMENT_NAMES, MEASUREMENT_UNITS } from '../clinical/evidence-extraction';
 import type {
   CatalogDrug,
   CatalogPayer,
@@ -104,6 +113,8 @@ interface PlanClues {
 export interface PayerSimulatorOptions {
   catalog?: PayerCatalog;
   now?: () => Date;
+  /** Where clinical text is read for the PA prefill (the worker's thread pool); inline when absent. */
+  evaluator?: ClinicalEvaluator;
 }
 
 /**
@@ -114,10 +125,12 @@ export interface PayerSimulatorOptions {
 export class PayerSimulator implements PayerConnector {
   private readonly catalog: PayerCatalog;
   private readonly now: () => Date;
+  private readonly evaluator?: ClinicalEvaluator;
 
   constructor(options: PayerSimulatorOptions = {}) {
     this.catalog = options.catalog ?? payerCatalog();
     this.now = options.now ?? (() => new Date());
+    this.evaluator = options.evaluator;
   }
 
   async resolvePlan(insurance: InsuranceEvidence): Promise<PlanResolution> {
@@ -143,10 +156,13 @@ export class PayerSimulator implements PayerConnector {
     const drug = this.catalog.findDrug(input.drug);
     const plan = input.plan ? this.catalog.findPlan(input.plan.plan_id)?.plan : undefined;
     if (!drug) return { coverage: null, criteria: [] };
-    const record = clinicalRecord(input);
+    const criteria = this.applicableCriteria(drug, plan);
+    const asOf = isoDate(this.now());
     return {
       coverage: plan ? this.coverage(plan, input.drug) : null,
-      criteria: this.applicableCriteria(drug, plan).map((criterion) => answerCriterion(criterion, record)),
+      criteria: this.evaluator
+        ? await this.evaluator.run({ kind: 'prior_auth_criteria', criteria, input, asOf })
+        : answerPriorAuthCriteria(criteria, input, asOf),
     };
   }
 
@@ -490,246 +506,178 @@ function choosePlan(payer: CatalogPayer, clues: PlanClues): CatalogPlan | string
 // ---------------------------------------------------------------------------------------------------
 // Prior-authorization criteria answered from the clinical record
 
-type Answer = 'yes' | 'no';
+/**
+ * The catalog's lab values by canonical unit: each unit names exactly one measurement, so a criterion
+ * written as "LDL ≥ 70 mg/dL" reads what the criteria engine reads as `ldl`.
+ */
+const MEASUREMENT_BY_UNIT: ReadonlyMap<string, MeasurementName> = new Map(
+  MEASUREMENT_NAMES.map((name) => [MEASUREMENT_UNITS[name], name] as const),
+);
+
+/** Where a finding came from, searched in this order so the cited one is stable. */
+const SOURCE_ORDER = ['diagnosis', 'evidence', 'questionnaire', 'visit note'];
 
 interface Finding {
-  answer: Answer;
-  source: string;
+  answer: CriterionAnswer['answer'];
+  citation: EvidenceCitation;
 }
 
-interface Reading {
-  answer: Answer;
-  excerpt: string;
-}
+const extractors = new Map<string, ClinicalFactExtractor>();
 
-/** Free text to search, with a label saying where it came from. */
-interface LabelledText {
-  label: string;
-  text: string;
-}
-
-interface ClinicalRecord {
-  diagnoses: Diagnosis[];
-  evidence: LabelledText[];
-  questionnaireItems: Array<{ question: string; answer: string }>;
-  visitNotes: LabelledText[];
-}
-
-/** How one kind of criterion reads each part of the record. */
-interface CriterionReader {
-  /** Words that make a questionnaire question about this criterion. */
-  terms: string[];
-  fromDiagnoses(diagnoses: Diagnosis[]): Finding[];
-  fromText(text: string): Reading[];
-  /** The answer to a question about this criterion when it is not a plain yes or no ("8.1", "6 months"). */
-  fromAnswer(answer: string): Reading | null;
-}
-
-function clinicalRecord(input: PriorAuthPrefillInput): ClinicalRecord {
-  return {
-    diagnoses: input.diagnoses,
-    evidence: input.evidence.map((item) => ({
-      label: `evidence "${item.title}"`,
-      text: flattenContent(item.content),
-    })),
-    questionnaireItems: input.questionnaires.flatMap((questionnaire) => questionnaire.questions),
-    visitNotes: input.visitNotes.map((note) => ({ label: 'visit note', text: note.content })),
-  };
-}
-
-/** Evidence as "key value; key value" text, which reads better in a source than JSON does. */
-function flattenContent(value: unknown): string {
-  if (Array.isArray(value)) return value.map(flattenContent).join('; ');
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value)
-      .map(([key, nested]) => `${key.replace(/_/g, ' ')} ${flattenContent(nested)}`)
-      .join('; ');
+/** One extractor per vocabulary, built on first use: building compiles the mention pattern. */
+function extractorFor(criteria: readonly CriterionDefinition[]): ClinicalFactExtractor {
+  const therapies = criteria.flatMap(({ check }) => (check.kind === 'prior_therapy' ? check.drugs : []));
+  const conditions = criteria.flatMap(({ check }) =>
+    check.kind === 'diagnosis' ? [...check.terms, ...check.code_prefixes] : [],
+  );
+  const key = JSON.stringify([therapies, conditions]);
+  let extractor = extractors.get(key);
+  if (!extractor) {
+    extractor = new ClinicalFactExtractor(therapies, conditions);
+    extractors.set(key, extractor);
   }
-  return value === null || value === undefined ? '' : String(value);
+  return extractor;
 }
 
 /**
- * Any supporting finding answers yes; otherwise any contradicting one answers no; otherwise the record
- * is silent and the answer is unknown. Sources are searched in a fixed order so the cited one is stable.
+ * Answers each criterion from the facts the criteria engine's extractor reads in the record, so a PA
+ * prefill and a clinical-eligibility check never disagree about one record. Any supporting finding
+ * answers yes; otherwise any contradicting one answers no; otherwise the record is silent (unknown).
  */
-function answerCriterion(criterion: CriterionDefinition, record: ClinicalRecord): CriterionAnswer {
-  const reader = readerFor(criterion.check);
-  const fromTexts = ({ label, text }: LabelledText): Finding[] =>
-    reader
-      .fromText(text)
-      .map((reading) => ({ answer: reading.answer, source: `${label}: "${reading.excerpt}"` }));
-  const findings: Finding[] = [
-    ...reader.fromDiagnoses(record.diagnoses),
-    ...record.evidence.flatMap(fromTexts),
-    ...record.questionnaireItems.flatMap((item) => questionnaireFindings(reader, item)),
-    ...record.visitNotes.flatMap(fromTexts),
+export function answerPriorAuthCriteria(
+  criteria: readonly CriterionDefinition[],
+  input: PriorAuthPrefillInput,
+  asOf: string,
+): CriterionAnswer[] {
+  const diagnoses: ResolvedDiagnosis[] = input.diagnoses.map((diagnosis) => ({
+    input: diagnosis,
+    code: diagnosis.code,
+    description: diagnosis.description ?? null,
+    resolved_by: 'code',
+  }));
+  const facts = extractorFor(criteria).extract(
+    {
+      patient: input.patient,
+      asOf,
+      drugs: [{ name: input.drug.name ?? input.drug.ndc ?? '', quantity: input.drug.quantity }],
+      diagnoses: input.diagnoses,
+      questionnaires: input.questionnaires,
+      visitNotes: input.visitNotes,
+      evidence: input.evidence.map(({ title, date_created, content }) => ({ title, date_created, content })),
+    },
+    diagnoses,
+  );
+  return criteria.map((criterion) => {
+    const findings = sortedBySource([
+      ...codeFindings(criterion.check, input.diagnoses),
+      ...findingsFor(criterion.check, facts),
+    ]);
+    const decisive =
+      findings.find((finding) => finding.answer === 'yes') ??
+      findings.find((finding) => finding.answer === 'no');
+    return {
+      id: criterion.id,
+      question: criterion.question,
+      answer: decisive?.answer ?? 'unknown',
+      source: decisive ? cited(decisive.citation) : null,
+    };
+  });
+}
+
+/** The request's diagnoses are its own statement of what is treated: none matching is a no. */
+function codeFindings(check: CriterionCheck, diagnoses: readonly Diagnosis[]): Finding[] {
+  if (check.kind !== 'diagnosis' || diagnoses.length === 0) return [];
+  const prefixes = check.code_prefixes.map(compactCode);
+  const matching = diagnoses.find((diagnosis) =>
+    prefixes.some((prefix) => compactCode(diagnosis.code).startsWith(prefix)),
+  );
+  if (matching) return [{ answer: 'yes', citation: { source: `diagnosis ${matching.code}`, excerpt: '' } }];
+  return [
+    {
+      answer: 'no',
+      citation: {
+        source: `diagnoses ${diagnoses.map((diagnosis) => diagnosis.code).join(', ')}`,
+        excerpt: '',
+      },
+    },
   ];
-  const decisive =
-    findings.find((finding) => finding.answer === 'yes') ?? findings.find((f) => f.answer === 'no');
-  return {
-    id: criterion.id,
-    question: criterion.question,
-    answer: decisive?.answer ?? 'unknown',
-    source: decisive?.source ?? null,
-  };
 }
 
-function questionnaireFindings(
-  reader: CriterionReader,
-  item: { question: string; answer: string },
-): Finding[] {
-  const source = `questionnaire: "${item.question}" → "${item.answer}"`;
-  if (!reader.terms.some((term) => wordPattern(term).test(item.question))) {
-    return reader.fromText(item.answer).map((reading) => ({ answer: reading.answer, source }));
+function findingsFor(check: CriterionCheck, facts: ClinicalFacts): Finding[] {
+  switch (check.kind) {
+    case 'diagnosis': {
+      const terms = new Set([...check.terms, ...check.code_prefixes].map((term) => term.toLowerCase()));
+      return facts.conditions
+        .filter((fact) => terms.has(fact.condition))
+        .map((fact) => ({ answer: fact.present ? 'yes' : 'no', citation: fact.citation }));
+    }
+    case 'lab_value': {
+      const name = MEASUREMENT_BY_UNIT.get(check.unit);
+      return facts.measurements
+        .filter((fact) => fact.name === name)
+        .flatMap((fact): Finding[] => {
+          const answer = judgedAgainst(fact.range, check.minimum);
+          return answer ? [{ answer, citation: fact.citation }] : [];
+        });
+    }
+    case 'prior_therapy': {
+      const drugs = new Set(check.drugs.map((drug) => drug.toLowerCase()));
+      const requiredDays = (check.minimum_months ?? 0) * 30;
+      return facts.therapies
+        .filter((fact) => drugs.has(fact.therapy))
+        .flatMap((fact): Finding[] => {
+          const answer = trialAnswer(fact, requiredDays, check.minimum_months !== undefined);
+          return answer ? [{ answer, citation: fact.citation }] : [];
+        });
+    }
   }
-  const answer = polarAnswer(item.answer) ?? reader.fromAnswer(item.answer)?.answer;
-  return answer ? [{ answer, source }] : [];
 }
 
-function polarAnswer(answer: string): Answer | undefined {
-  if (/^\s*(?:yes|y|true)\b/i.test(answer)) return 'yes';
-  if (/^\s*(?:no|n|false)\b/i.test(answer)) return 'no';
+/** Yes when every value the source allows reaches the minimum, no when none does, else nothing. */
+function judgedAgainst(range: ValueRange, minimum: number): Finding['answer'] | undefined {
+  if (range.low && (range.low.value > minimum || (range.low.value === minimum && range.low.inclusive)))
+    return 'yes';
+  if (range.high && (range.high.value < minimum || (range.high.value === minimum && !range.high.inclusive)))
+    return 'no';
   return undefined;
 }
 
-function readerFor(check: CriterionCheck): CriterionReader {
-  switch (check.kind) {
-    case 'diagnosis':
-      return diagnosisReader(check);
-    case 'lab_value':
-      return labValueReader(check);
-    case 'prior_therapy':
-      return priorTherapyReader(check);
-  }
+/**
+ * As the criteria engine judges a trial: a long-enough trial or an intolerance (payers accept either
+ * for step therapy) is a yes; a denied or too-short trial is a no; a mention without a length, when a
+ * length is required, says nothing.
+ */
+function trialAnswer(
+  fact: TherapyFact,
+  requiredDays: number,
+  lengthRequired: boolean,
+): Finding['answer'] | undefined {
+  if (fact.assertion === 'intolerant') return 'yes';
+  // "Has not tried metformin for 6 months" leaves a 3-month trial possible.
+  if (fact.assertion === 'not_tried')
+    return !fact.duration || fact.duration.min <= requiredDays ? 'no' : undefined;
+  if (!fact.duration) return lengthRequired ? undefined : 'yes';
+  if (fact.duration.min >= requiredDays) return 'yes';
+  return fact.duration.max < requiredDays ? 'no' : undefined;
 }
 
-function diagnosisReader(check: Extract<CriterionCheck, { kind: 'diagnosis' }>): CriterionReader {
-  const prefixes = check.code_prefixes.map(compactCode);
-  const codes = check.code_prefixes.map(escapeRegExp).join('|');
-  const mention = new RegExp(
-    `(?<![a-z0-9])(?:${codes})[0-9a-z.]*|${check.terms.map(boundedTerm).join('|')}`,
-    'i',
-  );
-  const read = (text: string): Reading | null => {
-    const found = mention.exec(text);
-    return found ? { answer: 'yes', excerpt: tidy(found[0]) } : null;
+function sortedBySource(findings: Finding[]): Finding[] {
+  const rank = (finding: Finding) => {
+    const index = SOURCE_ORDER.findIndex((prefix) => finding.citation.source.startsWith(prefix));
+    return index === -1 ? SOURCE_ORDER.length : index;
   };
-  return {
-    terms: check.terms,
-    fromDiagnoses(diagnoses) {
-      const matching = diagnoses.find((diagnosis) =>
-        prefixes.some((prefix) => compactCode(diagnosis.code).startsWith(prefix)),
-      );
-      if (matching) return [{ answer: 'yes', source: `diagnosis ${matching.code}` }];
-      // The diagnoses are the request's own statement of what is being treated, so none matching is a no.
-      if (diagnoses.length === 0) return [];
-      return [
-        { answer: 'no', source: `diagnoses ${diagnoses.map((diagnosis) => diagnosis.code).join(', ')}` },
-      ];
-    },
-    fromText: (text) => {
-      const reading = read(text);
-      return reading ? [reading] : [];
-    },
-    fromAnswer: read,
-  };
+  return findings
+    .map((finding, index) => ({ finding, index }))
+    .sort((a, b) => rank(a.finding) - rank(b.finding) || a.index - b.index)
+    .map(({ finding }) => finding);
 }
 
-function labValueReader(check: Extract<CriterionCheck, { kind: 'lab_value' }>): CriterionReader {
-  // A comparison sign between label and number means a goal ("A1c < 7"), not a result; a digit glued to
-  // letters is part of a name (the 1 of "A1c"), not a value.
-  const result = new RegExp(
-    `(?:${check.labels.map(boundedTerm).join('|')})[^0-9\\n<>≤≥]{0,25}?(?<![a-z0-9.])(\\d+(?:\\.\\d+)?)(?:\\s*(?:%|[a-zµ]+/[a-z0-9²µ]+))?`,
-    'gi',
-  );
-  const judge = (value: number): Answer => (value >= check.minimum ? 'yes' : 'no');
-  return {
-    terms: check.labels,
-    fromDiagnoses: () => [],
-    fromText: (text) =>
-      [...text.matchAll(result)].map((found) => ({
-        answer: judge(Number(found[1])),
-        excerpt: tidy(found[0]),
-      })),
-    fromAnswer(answer) {
-      const value = /\d+(?:\.\d+)?/.exec(answer);
-      return value ? { answer: judge(Number(value[0])), excerpt: tidy(answer) } : null;
-    },
-  };
-}
-
-const DURATION = String.raw`(\d+(?:\.\d+)?)\s*(years?|yrs?|months?|mos?|weeks?|wks?)(?![a-z])`;
-
-function priorTherapyReader(check: Extract<CriterionCheck, { kind: 'prior_therapy' }>): CriterionReader {
-  const drug = `(?:${check.drugs.map(boundedTerm).join('|')})`;
-  const negated = new RegExp(
-    String.raw`(?:(?:never|not|n't)\s+(?:(?:yet|previously|been|ever)\s+)*(?:tried|taken|used|received|started|on)|no\s+(?:prior|previous|history of|trial of|trial with))\s+(?:[\w-]+\s+){0,2}?` +
-      drug,
-    'i',
-  );
-  // The duration may follow the drug ("metformin 1 g daily for 6 months") or lead ("6 months of metformin").
-  const durationAfter = new RegExp(`${drug}(?:[^.;\\n]|\\.(?=\\d)){0,40}?${DURATION}`, 'i');
-  const durationBefore = new RegExp(
-    String.raw`${DURATION}\s+(?:of|on|with)\s+(?:[\w-]+\s+){0,2}?${drug}`,
-    'i',
-  );
-  const durationAlone = new RegExp(DURATION, 'i');
-  const mention = new RegExp(drug, 'i');
-  const minimumMonths = check.minimum_months;
-
-  const byDuration = (found: RegExpExecArray): Reading => ({
-    answer: months(Number(found[1]), found[2]!) >= (minimumMonths ?? 0) ? 'yes' : 'no',
-    excerpt: tidy(found[0]),
-  });
-  const read = (text: string): Reading | null => {
-    const negation = negated.exec(text);
-    if (negation) return { answer: 'no', excerpt: tidy(negation[0]) };
-    const duration = durationAfter.exec(text) ?? durationBefore.exec(text);
-    if (duration) return byDuration(duration);
-    // Without a stated duration, a mention proves the trial only when the plan asks for no minimum.
-    const mentioned = mention.exec(text);
-    return mentioned && minimumMonths === undefined ? { answer: 'yes', excerpt: tidy(mentioned[0]) } : null;
-  };
-  return {
-    terms: check.drugs,
-    fromDiagnoses: () => [],
-    fromText: (text) => {
-      const reading = read(text);
-      return reading ? [reading] : [];
-    },
-    fromAnswer(answer) {
-      const reading = read(answer);
-      if (reading) return reading;
-      const duration = durationAlone.exec(answer);
-      return duration ? byDuration(duration) : null;
-    },
-  };
-}
-
-function months(amount: number, unit: string): number {
-  const lower = unit.toLowerCase();
-  if (lower.startsWith('y')) return amount * 12;
-  if (lower.startsWith('w')) return amount / 4;
-  return amount;
+/** A clinician-readable source: `visit note 2026-02-10: "metformin for 6 weeks"`, `questionnaire: "…?" → "Yes"`. */
+function cited({ source, excerpt }: EvidenceCitation): string {
+  if (!excerpt) return source;
+  return source.startsWith('questionnaire') ? `${source} → "${excerpt}"` : `${source}: "${excerpt}"`;
 }
 
 function compactCode(code: string): string {
   return code.replace(/[^a-z0-9]/gi, '').toUpperCase();
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** A catalog term as a pattern matching whole words, tolerant of spaces versus hyphens. */
-function boundedTerm(term: string): string {
-  return `(?<![a-z0-9])${escapeRegExp(term).replace(/[\s-]+/g, '[\\s-]+')}(?![a-z0-9])`;
-}
-
-function wordPattern(term: string): RegExp {
-  return new RegExp(boundedTerm(term), 'i');
-}
-
-function tidy(excerpt: string): string {
-  return excerpt.replace(/\s+/g, ' ').trim();
 }

@@ -42,17 +42,21 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     },
     'starting worker',
   );
-  return Worker.create({
+  const { activities, close } = createActivities({
+    config,
+    db: options.db,
+    temporalClient: options.temporalClient,
+    taskQueue,
+  });
+  const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue,
     ...workflowSource,
-    activities: createActivities({
-      config,
-      db: options.db,
-      temporalClient: options.temporalClient,
-      taskQueue,
-    }),
+    activities,
     dataConverter: dataConverter(config.encryption!),
   });
+  // The activities' threads close once the worker has stopped and no activity can still use them.
+  const run = worker.run.bind(worker);
+  return Object.assign(worker, { run: () => run().finally(close) });
 }

@@ -485,7 +485,7 @@ describe('prior authorization prefill', () => {
       id: 'ldl_at_least_70',
       question: "Is the patient's LDL at least 70 mg/dL?",
       answer: 'yes',
-      source: 'evidence "Lipid panel": "LDL-C; value 142"',
+      source: 'evidence "Lipid panel": "LDL-C: 142 mg/dL"',
     });
   });
 
@@ -529,8 +529,8 @@ describe('prior authorization prefill', () => {
     );
     expect(prefill.criteria.map(({ answer, source }) => [answer, source])).toEqual([
       ['yes', 'diagnosis J45.50'],
-      ['yes', 'visit note: "eosinophils 300 cells/µL"'],
-      ['yes', 'visit note: "fluticasone"'],
+      ['yes', 'visit note 2026-02-10: "Blood eosinophils 300 cells/µL"'],
+      ['yes', 'visit note 2026-02-10: "fluticasone"'],
     ]);
   });
 
@@ -540,7 +540,7 @@ describe('prior authorization prefill', () => {
     );
     expect(criterion(short.criteria, 'metformin_trial')).toMatchObject({
       answer: 'no',
-      source: 'visit note: "metformin 500 mg twice daily for 6 weeks"',
+      source: 'visit note 2026-02-10: "metformin 500 mg twice daily for 6 weeks"',
     });
     const never = await simulator.prefillPriorAuthorization(
       prefillInput({ visitNotes: [note('Patient has never tried metformin.')] }),

@@ -1,0 +1,16 @@
+import { parentPort } from 'node:worker_threads';
+
+import type { EvaluationTask } from './evaluation-tasks';
+import { runEvaluationTask } from './evaluation-tasks';
+
+/**
+ * A pool thread (see evaluation-pool.ts): takes one task at a time and answers with its result, or with
+ * the error's name only, since an error message about clinical text could quote it.
+ */
+parentPort?.on('message', (message: { id: number; task: EvaluationTask }) => {
+  try {
+    parentPort?.postMessage({ id: message.id, result: runEvaluationTask(message.task) });
+  } catch (error) {
+    parentPort?.postMessage({ id: message.id, error: error instanceof Error ? error.name : 'Error' });
+  }
+});
