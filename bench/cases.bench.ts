@@ -3,14 +3,18 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 
 import { evaluateClinicalEligibility } from '../src/clinical/criteria-engine';
+import { measureExtraction } from './extraction.bench-support';
 import { Api, LocalStack, startLocalStack } from './local-stack';
 import { ms, percentile, withConcurrency } from './support';
 
 /** Concurrency of every creation phase, so the raw and HTTP rates compare like for like. */
 const CONCURRENCY = 16;
 const CREATE_RATE_CASES = 300;
-const BURSTS = [200, 1_000];
-const OPEN_PRIOR_AUTHORIZATIONS = (process.env.BENCH_OPEN_PAS ?? '1000,10000').split(',').map(Number);
+/** Sizes of the bursts and of the open-case phases; an empty list skips the phase. */
+const sizes = (variable: string, fallback: string) =>
+  (process.env[variable] ?? fallback).split(',').filter(Boolean).map(Number);
+const BURSTS = sizes('BENCH_BURSTS', '200,1000');
+const OPEN_PRIOR_AUTHORIZATIONS = sizes('BENCH_OPEN_PAS', '1000,10000');
 
 const patient = () => ({
   internal_id: `bench-${randomUUID().slice(0, 8)}`,
@@ -107,6 +111,7 @@ async function main(): Promise<void> {
       for (const size of BURSTS) await burst(stack, receiver, size);
       await engineCosts(stack, receiver);
       await clinicalEligibility(stack.api, receiver);
+      await clinicalTextExtraction();
     } finally {
       receiver.close();
     }
@@ -379,6 +384,21 @@ async function clinicalEligibility(api: Api, receiver: WebhookReceiver): Promise
       'Clinical eligibility, 5 drugs and 20 evidence items',
       `  criteria evaluation (500 runs)    p50 ${ms(percentile(durations, 50))}   p99 ${ms(percentile(durations, 99))}`,
       `  POST to final webhook (20 runs)   p50 ${ms(percentile(endToEnd, 50))}   p99 ${ms(percentile(endToEnd, 99))}`,
+      '',
+    ].join('\n'),
+  );
+}
+
+async function clinicalTextExtraction(): Promise<void> {
+  const rows = await measureExtraction();
+  console.log(
+    [
+      'Clinical text extraction, milliseconds per 100 KB of visit note (in this process, no pool)',
+      `  ${'shape'.padEnd(52)} clinical eligibility   PA prefill`,
+      ...rows.map(
+        (row) =>
+          `  ${row.shape.padEnd(52)} ${row.clinicalEligibilityMsPer100Kb.toFixed(1).padStart(10)} ms   ${row.priorAuthPrefillMsPer100Kb.toFixed(1).padStart(8)} ms`,
+      ),
       '',
     ].join('\n'),
   );
