@@ -9,6 +9,7 @@ import { createActivities } from '../../activities';
 import type { AppConfig } from '../config/config';
 import { projectRoot } from '../config/project-root';
 import type { Database } from '../storage/database';
+import { sweepStalledDeliveriesWhileRunning } from '../webhooks/stalled-delivery-sweeper';
 import { dataConverter } from '../temporal/temporal-connection';
 
 /** Built by `npm run build`; the production worker loads it instead of bundling at every start. */
@@ -42,7 +43,7 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     },
     'starting worker',
   );
-  return Worker.create({
+  const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue,
@@ -52,7 +53,10 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
       db: options.db,
       temporalClient: options.temporalClient,
       taskQueue,
+      logger: options.logger,
     }),
     dataConverter: dataConverter(config.encryption!),
   });
+  sweepStalledDeliveriesWhileRunning(worker, { ...options, taskQueue });
+  return worker;
 }
