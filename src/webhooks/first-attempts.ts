@@ -18,8 +18,6 @@ const FIRST_ATTEMPT_MARGIN_MS = 5_000;
  * to the sweeper (`StalledDeliverySweeper`).
  */
 export class FirstAttempts {
-  private readonly inFlight = new Set<Promise<void>>();
-
   constructor(
     private readonly attempts: DeliveryAttempts,
     private readonly durable: DurableDeliveries,
@@ -32,16 +30,9 @@ export class FirstAttempts {
     return this.settings.timeoutMs + FIRST_ATTEMPT_MARGIN_MS;
   }
 
+  /** Returns at once; an attempt that cannot finish is logged and left to the sweeper. */
   start(deliveryIds: string[]): void {
-    for (const deliveryId of deliveryIds) {
-      const attempt = this.attempt(deliveryId).finally(() => this.inFlight.delete(attempt));
-      this.inFlight.add(attempt);
-    }
-  }
-
-  /** Resolves when the attempts started so far have finished (graceful shutdown, tests). */
-  async settled(): Promise<void> {
-    await Promise.all([...this.inFlight]);
+    for (const deliveryId of deliveryIds) void this.attempt(deliveryId);
   }
 
   private async attempt(deliveryId: string): Promise<void> {
