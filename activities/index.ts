@@ -1,8 +1,12 @@
 import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
 
 import type { AppConfig } from '../src/config/config';
 import { SecretBox } from '../src/crypto/aes-gcm';
 import type { Database } from '../src/storage/database';
+import { DeliveryAttempts } from '../src/webhooks/delivery-attempt';
+import { DurableDeliveries } from '../src/webhooks/durable-deliveries';
+import { FirstAttempts } from '../src/webhooks/first-attempts';
 import { WebhookTargetPolicy } from '../src/webhooks/target-policy';
 import { WebhookDeliveriesRepository } from '../src/webhooks/webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from '../src/webhooks/webhook-endpoints.repository';
@@ -23,15 +27,26 @@ export interface ActivityDependencies {
   temporalClient: Client;
   /** The worker's task queue, where follow-up workflows (deliveries) are started. */
   taskQueue: string;
+  /** For what goes wrong outside any activity (a first webhook attempt that could not finish). */
+  logger?: Logger;
 }
 
 /**
  * Every side effect the workflows may ask for, built from injected dependencies, and `close` for what
  * they hold open (the clinical evaluation threads), called when the worker stops.
  */
-export const createActivities = ({ config, db, temporalClient, taskQueue }: ActivityDependencies) => {
+export const createActivities = ({ config, db, temporalClient, taskQueue, logger }: ActivityDependencies) => {
   const secrets = new SecretBox(config.encryption!);
   const deliveries = new WebhookDeliveriesRepository(db, secrets);
+  const endpoints = new WebhookEndpointsRepository(db, secrets);
+  const policy = new WebhookTargetPolicy(config.webhooks.allowedTargets);
+  const webhookTargets = { taskQueue, webhooks: config.webhooks };
+  const firstAttempts = new FirstAttempts(
+    new DeliveryAttempts({ endpoints, deliveries, policy, settings: config.webhooks }),
+    new DurableDeliveries(deliveries, temporalClient, webhookTargets),
+    config.webhooks,
+    logger,
+  );
   // Clinical text is read off the event loop, so one pathological record cannot stall this worker.
   const evaluator = new EvaluationPool(config.clinicalEvaluation);
   // Local mode and tests use the simulators; real payer and hub connectors implement the same interfaces.
@@ -42,13 +57,10 @@ export const createActivities = ({ config, db, temporalClient, taskQueue }: Acti
     ...createClinicalActivities({ documents, evaluator }),
     ...createEnrollmentActivities({ payer, hub: new ProgramHubSimulator() }),
     ...createWebhookActivities({
-      endpoints: new WebhookEndpointsRepository(db, secrets),
+      endpoints,
       deliveries,
-      publisher: new WebhookPublisher(deliveries, temporalClient, {
-        taskQueue,
-        webhooks: config.webhooks,
-      }),
-      policy: new WebhookTargetPolicy(config.webhooks.allowedTargets),
+      publisher: new WebhookPublisher(deliveries, temporalClient, webhookTargets, firstAttempts),
+      policy,
       settings: config.webhooks,
     }),
   };

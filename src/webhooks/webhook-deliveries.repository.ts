@@ -48,7 +48,23 @@ export interface DeliveryTarget {
   endpointDeleted: boolean;
   /** Manual retries and test events are sent even to an endpoint that is not active. */
   requestedByOwner: boolean;
+  /** How long a first attempt may still own the delivery (database clock); null once durable. */
+  firstAttemptRemainingMs: number | null;
   notification: NotificationBody;
+}
+
+/** What publishing an event recorded. */
+export interface RecordedEvent {
+  /** The event's fan-out deliveries still pending, whichever call recorded them. */
+  pendingDeliveryIds: string[];
+  /** The deliveries this call recorded: only these get a first attempt, so a repeated publish sends nothing twice. */
+  recordedDeliveryIds: string[];
+}
+
+/** A delivery whose first attempt outlived its time without handing it on: its process died. */
+export interface StalledDelivery {
+  deliveryId: string;
+  attemptsMade: number;
 }
 
 export class WebhookDeliveriesRepository {
@@ -59,14 +75,16 @@ export class WebhookDeliveriesRepository {
 
   /**
    * Records the event and one delivery for each active endpoint of its account subscribed to its
-   * type. Safe to repeat: the event and its fan-out deliveries are written once. Returns the ids of
-   * the event's fan-out deliveries that are still pending.
+   * type. Safe to repeat: the event and its fan-out deliveries are written once. With
+   * `firstAttemptMs`, the new deliveries belong to a first attempt for that long (see the migration
+   * 0005); without it, to the durable path from the start.
    */
   async recordEvent(
     notification: NotificationBody,
     accountId: string,
-    onlyEndpointId?: string,
-  ): Promise<string[]> {
+    options: { onlyEndpointId?: string; firstAttemptMs?: number } = {},
+  ): Promise<RecordedEvent> {
+    const { onlyEndpointId, firstAttemptMs } = options;
     return this.db.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO webhook_events (id, account_id, type, body_sealed, created_at)
@@ -89,14 +107,18 @@ export class WebhookDeliveriesRepository {
              WHERE account_id = $1 AND status = 'active' AND deleted_at IS NULL AND $2 = ANY (events)`,
             [accountId, notification.type],
           );
+      const recordedDeliveryIds: string[] = [];
       for (const endpoint of endpoints) {
-        await tx.query(
-          `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id)
-           VALUES ($1, $2, $3, $4) ON CONFLICT (event_id, endpoint_id) WHERE retry_of IS NULL DO NOTHING`,
-          [newId('delivery'), notification.id, endpoint.id, accountId],
+        const inserted = await tx.query<{ id: string }>(
+          `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, first_attempt_until)
+           VALUES ($1, $2, $3, $4, now() + $5::float8 * interval '1 millisecond')
+           ON CONFLICT (event_id, endpoint_id) WHERE retry_of IS NULL DO NOTHING
+           RETURNING id`,
+          [newId('delivery'), notification.id, endpoint.id, accountId, firstAttemptMs ?? null],
         );
+        recordedDeliveryIds.push(...inserted.map((row) => row.id));
       }
-      return this.pendingFanOut(tx, notification.id);
+      return { pendingDeliveryIds: await this.pendingFanOut(tx, notification.id), recordedDeliveryIds };
     });
   }
 
@@ -129,9 +151,11 @@ export class WebhookDeliveriesRepository {
       retry_of: string | null;
       type: string;
       body_sealed: string;
+      first_attempt_remaining_ms: number | null;
     }>(
       `SELECT d.status, d.endpoint_id, e.url, e.status AS endpoint_status, e.deleted_at, d.retry_of, ev.type,
-              ev.body_sealed
+              ev.body_sealed,
+              (EXTRACT(EPOCH FROM d.first_attempt_until - now()) * 1000)::float8 AS first_attempt_remaining_ms
        FROM webhook_deliveries d
        JOIN webhook_endpoints e ON e.id = d.endpoint_id
        JOIN webhook_events ev ON ev.id = d.event_id
@@ -147,6 +171,7 @@ export class WebhookDeliveriesRepository {
       endpointStatus: row.endpoint_status,
       endpointDeleted: row.deleted_at !== null,
       requestedByOwner: row.retry_of !== null || row.type === TEST_EVENT_TYPE,
+      firstAttemptRemainingMs: row.first_attempt_remaining_ms,
       notification: JSON.parse(this.secrets.openText(row.body_sealed)) as NotificationBody,
     };
   }
@@ -168,6 +193,32 @@ export class WebhookDeliveriesRepository {
         attempt.next_attempt_at,
       ],
     );
+  }
+
+  /** The durable path (a delivery workflow) owns the delivery from now on. */
+  async handedToDurablePath(deliveryId: string): Promise<void> {
+    await this.db.query('UPDATE webhook_deliveries SET first_attempt_until = NULL WHERE id = $1', [
+      deliveryId,
+    ]);
+  }
+
+  /**
+   * Claims up to `limit` pending deliveries whose first attempt ran out of time, for `leaseMs`, so
+   * that of several sweeping workers one hands each on; if that worker dies too, the claim lapses
+   * and another one does.
+   */
+  async claimStalled(limit: number, leaseMs: number): Promise<StalledDelivery[]> {
+    const rows = await this.db.query<{ id: string; attempts_made: number }>(
+      `UPDATE webhook_deliveries d SET first_attempt_until = now() + $2::float8 * interval '1 millisecond'
+       WHERE d.id IN (
+         SELECT id FROM webhook_deliveries
+         WHERE status = 'pending' AND first_attempt_until < now()
+         ORDER BY first_attempt_until LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING d.id,
+         (SELECT count(*) FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id)::int AS attempts_made`,
+      [limit, leaseMs],
+    );
+    return rows.map((row) => ({ deliveryId: row.id, attemptsMade: row.attempts_made }));
   }
 
   /** Final statuses are written once: a pending delivery moves on, a finished one stays. */

@@ -1,8 +1,9 @@
 import { Client } from '@temporalio/client';
 
-import type { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery.workflow';
 import type { WebhookSettings } from '../config/config';
+import { DurableDeliveries } from './durable-deliveries';
 import { describeEvent, EventType } from './event-types';
+import type { FirstAttempts } from './first-attempts';
 import { NotificationBody, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 export interface PublishEventInput {
@@ -15,17 +16,25 @@ export interface PublishEventInput {
 }
 
 /**
- * Turns an event into deliveries and starts one delivery workflow per delivery, with the delivery id
- * as workflow id. Repeating a publish (an activity retry) writes nothing twice and starts nothing
- * twice, so case workflows can call it with at-least-once semantics.
+ * Turns an event into deliveries. With `firstAttempts` (the worker), each new delivery is attempted
+ * at once in the background and only a failure reaches Temporal; without (the API), each delivery
+ * starts its delivery workflow right away. Either way publishing never waits for a receiver, and
+ * repeating a publish (an activity retry) writes nothing twice and sends nothing twice, so case
+ * workflows can call it with at-least-once semantics, as a regular or a local activity.
  */
 export class WebhookPublisher {
+  private readonly durable: DurableDeliveries;
+
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
-    private readonly temporalClient: Client,
-    private readonly settings: { taskQueue: string; webhooks: WebhookSettings },
-  ) {}
+    temporalClient: Client,
+    settings: { taskQueue: string; webhooks: WebhookSettings },
+    private readonly firstAttempts?: FirstAttempts,
+  ) {
+    this.durable = new DurableDeliveries(deliveries, temporalClient, settings);
+  }
 
+  /** Returns the ids of the event's deliveries still pending. */
   async publish(input: PublishEventInput, onlyEndpointId?: string): Promise<string[]> {
     const notification: NotificationBody = {
       id: input.eventId,
@@ -34,19 +43,20 @@ export class WebhookPublisher {
       created_at: input.createdAt,
       data: input.data,
     };
-    const deliveryIds = await this.deliveries.recordEvent(notification, input.accountId, onlyEndpointId);
-    await Promise.all(deliveryIds.map((deliveryId) => this.startDelivery(deliveryId)));
-    return deliveryIds;
+    const recorded = await this.deliveries.recordEvent(notification, input.accountId, {
+      onlyEndpointId,
+      firstAttemptMs: this.firstAttempts?.ownershipMs,
+    });
+    if (this.firstAttempts) {
+      this.firstAttempts.start(recorded.recordedDeliveryIds);
+    } else {
+      await Promise.all(recorded.pendingDeliveryIds.map((deliveryId) => this.durable.start(deliveryId)));
+    }
+    return recorded.pendingDeliveryIds;
   }
 
+  /** Straight to the durable path (manual retries). */
   async startDelivery(deliveryId: string): Promise<void> {
-    await this.temporalClient.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
-      workflowId: deliveryId,
-      taskQueue: this.settings.taskQueue,
-      args: [
-        { deliveryId, retry: this.settings.webhooks.retry, timeoutMs: this.settings.webhooks.timeoutMs },
-      ],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    });
+    await this.durable.start(deliveryId);
   }
 }

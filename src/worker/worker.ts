@@ -9,6 +9,7 @@ import { createActivities } from '../../activities';
 import type { AppConfig } from '../config/config';
 import { projectRoot } from '../config/project-root';
 import type { Database } from '../storage/database';
+import { sweepStalledDeliveriesWhileRunning } from '../webhooks/stalled-delivery-sweeper';
 import { dataConverter } from '../temporal/temporal-connection';
 
 /** Built by `npm run build`; the production worker loads it instead of bundling at every start. */
@@ -47,6 +48,7 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     db: options.db,
     temporalClient: options.temporalClient,
     taskQueue,
+    logger: options.logger,
   });
   const worker = await Worker.create({
     connection,
@@ -56,6 +58,7 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     activities,
     dataConverter: dataConverter(config.encryption!),
   });
+  sweepStalledDeliveriesWhileRunning(worker, { ...options, taskQueue });
   // The activities' threads close once the worker has stopped and no activity can still use them.
   const run = worker.run.bind(worker);
   return Object.assign(worker, { run: () => run().finally(close) });

@@ -1,11 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 
+import { WorkflowNotFoundError } from '@temporalio/client';
 import jwt from 'jsonwebtoken';
 
+import { createActivities } from '../../activities';
 import { verifyNotification } from '../../examples/webhook-receiver';
 import { newId } from '../../src/common/ids';
-import { CaseEventType } from '../../src/webhooks/event-types';
-import { WebhookPublisher } from '../../src/webhooks/webhook-publisher';
+import { CaseEventType, describeEvent } from '../../src/webhooks/event-types';
+import { WebhookDeliveriesRepository } from '../../src/webhooks/webhook-deliveries.repository';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { decryptedHistoryText } from '../support/history';
 import { TestReceiver } from '../support/webhook-receiver';
@@ -18,6 +20,7 @@ describe('webhook delivery to real receivers', () => {
   let testApp: TestApp;
   let worker: TestWorker;
   let account: TestAccount;
+  let publishEvent: ReturnType<typeof createActivities>['publishEvent'];
   const receivers: TestReceiver[] = [];
 
   beforeAll(async () => {
@@ -29,6 +32,13 @@ describe('webhook delivery to real receivers', () => {
       WEBHOOK_RETRY_EXPIRE_AFTER_MS: '60000',
     });
     worker = await testApp.startWorker();
+    // The activity case workflows call, run as a worker runs it (regular or local activity alike).
+    ({ publishEvent } = createActivities({
+      config: testApp.config,
+      db: testApp.db,
+      temporalClient: testApp.temporalClient,
+      taskQueue: testApp.config.temporal.taskQueue,
+    }));
   });
   // Each test its own account, so endpoints made by earlier tests receive nothing of its events.
   beforeEach(async () => {
@@ -83,10 +93,29 @@ describe('webhook delivery to real receivers', () => {
       status: 'awaiting_review',
       patient: { last_name: 'Vandermolen' },
     };
-    return testApp.app
-      .get(WebhookPublisher)
-      .publish({ eventId, accountId, type, data, createdAt: new Date().toISOString() })
-      .then((deliveryIds) => ({ eventId, data, deliveryIds }));
+    return publishEvent({ eventId, accountId, type, data, createdAt: new Date().toISOString() }).then(
+      (deliveryIds) => ({ eventId, data, deliveryIds }),
+    );
+  }
+
+  /**
+   * An event recorded for a first attempt that never happens, as a process killed right after
+   * recording it leaves it: it is up to the sweeper.
+   */
+  async function recordOrphanedEvent() {
+    const eventId = newId('event');
+    const { pendingDeliveryIds } = await testApp.app.get(WebhookDeliveriesRepository).recordEvent(
+      {
+        id: eventId,
+        type: 'prior_authorization.updated',
+        ...describeEvent('prior_authorization.updated'),
+        created_at: new Date().toISOString(),
+        data: { id: 'pa_orphan', object: 'prior_authorization', status: 'processing' },
+      },
+      account.accountId,
+      { firstAttemptMs: 1 },
+    );
+    return { eventId, deliveryId: pendingDeliveryIds[0]! };
   }
 
   async function deliveryLog(endpointId: string) {
@@ -290,7 +319,6 @@ describe('webhook delivery to real receivers', () => {
   it('publishes each event once even when the fan-out is repeated', async () => {
     const target = await receiver();
     await activeEndpoint(target.url);
-    const publisher = testApp.app.get(WebhookPublisher);
     const event = {
       eventId: newId('event'),
       accountId: account.accountId,
@@ -298,8 +326,8 @@ describe('webhook delivery to real receivers', () => {
       data: { id: 'pa_x', object: 'prior_authorization', status: 'processing' },
       createdAt: new Date().toISOString(),
     };
-    await publisher.publish(event);
-    await publisher.publish(event);
+    await publishEvent(event);
+    await publishEvent(event);
     await eventually(async () => target.notifications.length === 1);
     const rows = await testApp.db.query('SELECT id FROM webhook_deliveries WHERE event_id = $1', [
       event.eventId,
@@ -392,6 +420,8 @@ describe('webhook delivery to real receivers', () => {
   it('keeps the notification and the secret out of the delivery workflow history, even decrypted', async () => {
     const target = await receiver();
     await activeEndpoint(target.url);
+    // A failed first attempt is what hands a delivery to its workflow.
+    target.script.push(500);
     const { deliveryIds } = await publishCaseEvent();
     await eventually(async () => target.notifications.length === 1);
     const history = await testApp.temporalClient.workflow.getHandle(deliveryIds[0]!).fetchHistory();
@@ -399,5 +429,79 @@ describe('webhook delivery to real receivers', () => {
     expect(readable).toContain(deliveryIds[0]);
     expect(readable).not.toContain('Vandermolen');
     expect(readable).not.toContain(SECRET);
+  });
+
+  it('returns from publishing while the first attempt still waits for the receiver', async () => {
+    const target = await receiver();
+    const endpointId = await activeEndpoint(target.url);
+    target.script.push('hang');
+    await publishCaseEvent();
+    await eventually(async () => target.requests.length === 1);
+    const [delivery] = (await deliveryLog(endpointId)).data;
+    expect(delivery).toMatchObject({ status: 'pending', attempts: [] });
+    await eventually(async () => target.notifications.length === 1);
+  });
+
+  it('delivers at the first attempt without starting a delivery workflow', async () => {
+    const target = await receiver();
+    const endpointId = await activeEndpoint(target.url);
+    const { deliveryIds } = await publishCaseEvent();
+    const [delivery] = await eventually(async () => {
+      const log = await deliveryLog(endpointId);
+      return log.data[0]?.status === 'succeeded' ? log.data : undefined;
+    });
+    expect(delivery.attempts).toEqual([expect.objectContaining({ attempt: 1, http_status: 200 })]);
+    await expect(testApp.temporalClient.workflow.getHandle(deliveryIds[0]!).describe()).rejects.toThrow(
+      WorkflowNotFoundError,
+    );
+  });
+
+  it('makes the first retry after a failed first attempt when the schedule says, not at once', async () => {
+    const target = await receiver();
+    const endpointId = await activeEndpoint(target.url);
+    target.script.push(503);
+    await publishCaseEvent();
+    const [delivery] = await eventually(async () => {
+      const log = await deliveryLog(endpointId);
+      return log.data[0]?.status === 'succeeded' ? log.data : undefined;
+    });
+    const [first, second] = delivery.attempts;
+    expect(second.attempt).toBe(2);
+    // WEBHOOK_RETRY_INITIAL_INTERVAL_MS is 100 in this suite.
+    expect(Date.parse(second.started_at) - Date.parse(first.started_at)).toBeGreaterThanOrEqual(100);
+  });
+
+  it('delivers an event whose first attempt died with its process, once a worker sweeps it', async () => {
+    const target = await receiver();
+    const endpointId = await activeEndpoint(target.url);
+    const { eventId, deliveryId } = await recordOrphanedEvent();
+    await eventually(async () => target.notifications.length === 1, 30_000);
+    expect(target.requests.map((request) => request.headers['x-webhook-id'])).toEqual([eventId]);
+    const [delivery] = await eventually(async () => {
+      const log = await deliveryLog(endpointId);
+      return log.data[0]?.status === 'succeeded' ? log.data : undefined;
+    });
+    expect(delivery.id).toBe(deliveryId);
+  });
+
+  it('hands each stalled delivery on once while two workers sweep', async () => {
+    const second = await testApp.startWorker();
+    try {
+      const target = await receiver();
+      const endpointId = await activeEndpoint(target.url);
+      const eventIds: string[] = [];
+      for (let index = 0; index < 10; index += 1) eventIds.push((await recordOrphanedEvent()).eventId);
+      await eventually(async () => {
+        const log = await deliveryLog(endpointId);
+        return (
+          log.data.filter((delivery: { status: string }) => delivery.status === 'succeeded').length === 10
+        );
+      }, 30_000);
+      expect(target.requests.map((request) => request.headers['x-webhook-id']).sort()).toEqual(
+        eventIds.sort(),
+      );
+    } finally {
+      await second.stop();
+    }
   });
 });

@@ -11,8 +11,18 @@ import { connectClient } from '../../src/temporal/temporal-connection';
 import { WebhookDeliveriesRepository } from '../../src/webhooks/webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from '../../src/webhooks/webhook-endpoints.repository';
 import { WebhookPublisher } from '../../src/webhooks/webhook-publisher';
+import { benefitVerificationRequest } from '../support/case-requests';
+import { waitForStatus } from '../support/case-journeys';
 import { RunningProcess, startProcess } from '../support/processes';
-import { eventually, randomEncryptionKeys, testConfig } from '../support/test-app';
+import {
+  bearer,
+  eventually,
+  randomEncryptionKeys,
+  startTestApp,
+  TestAccount,
+  TestApp,
+  testConfig,
+} from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
@@ -103,5 +113,87 @@ describeWithPostgres('a worker killed in the middle of a delivery', () => {
       return rows[0]?.status === 'succeeded' ? rows : undefined;
     });
     expect(row).toEqual({ status: 'succeeded' });
+  });
+});
+
+describeWithPostgres('a worker killed during the first attempt of a case event', () => {
+  const secret = 'whsec_first_attempt_crash_01';
+  let testApp: TestApp;
+  let account: TestAccount;
+  let receiver: TestReceiver;
+  let workerEnv: Record<string, string>;
+  const workers: RunningProcess[] = [];
+
+  beforeAll(async () => {
+    testApp = await startTestApp({
+      DATABASE_URL: databaseUrl!,
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
+    });
+    const { config } = testApp;
+    workerEnv = {
+      NODE_ENV: 'production',
+      TEMPORAL_ADDRESS: config.temporal.address,
+      TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+      DATABASE_URL: databaseUrl!,
+      PAYLOAD_ENCRYPTION_KEYS: [...config.encryption!.keys]
+        .map(([id, key]) => `${id}:${key.toString('base64')}`)
+        .join(','),
+      WEBHOOK_ALLOWED_TARGETS: '127.0.0.0/8',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
+      LOG_LEVEL: 'warn',
+    };
+    account = await testApp.createAccount();
+    receiver = await new TestReceiver(secret).start();
+  });
+  afterAll(async () => {
+    await Promise.all(workers.map((worker) => worker.stop('SIGKILL')));
+    await receiver.stop();
+    await testApp.close();
+  });
+
+  const startWorker = () => {
+    const worker = startProcess('main.worker.js', workerEnv);
+    workers.push(worker);
+    return worker;
+  };
+
+  it('delivers the event after the worker making its first attempt is killed, with the same event id', async () => {
+    const first = startWorker();
+    const provider = bearer(account.keys.provider);
+    const created = await testApp
+      .http()
+      .post('/webhooks')
+      .set(provider)
+      .send({ name: 'receiver', url: receiver.url, secret, events: ['benefit_verification.updated'] });
+    const endpointId = created.body.data.id as string;
+    await testApp.http().patch(`/webhooks/${endpointId}`).set(provider).send({ active: true });
+    await waitForStatus(testApp, account.keys.provider, '/webhooks', endpointId, 'active', 60_000);
+
+    receiver.script.push('hang');
+    const submitted = await testApp
+      .http()
+      .post('/benefit-verification')
+      .set(provider)
+      .send(benefitVerificationRequest());
+    expect(submitted.status).toBe(201);
+    // The case's worker publishes the event and makes the first attempt itself: kill it mid-attempt.
+    await eventually(async () => receiver.requests.length === 1, 60_000);
+    await first.stop('SIGKILL');
+
+    startWorker();
+    await eventually(async () => receiver.notifications.length === 1, 60_000);
+    const [eventId] = receiver.requests.map((request) => request.headers['x-webhook-id']);
+    expect(receiver.requests.map((request) => request.headers['x-webhook-id'])).toEqual([eventId, eventId]);
+    expect(receiver.notifications[0]).toMatchObject({
+      id: eventId,
+      data: { id: submitted.body.data.id, status: 'completed' },
+    });
+    const [delivery] = await eventually(async () => {
+      const { body } = await testApp.http().get(`/webhooks/${endpointId}/deliveries`).set(provider);
+      return body.data.data[0]?.status === 'succeeded' ? body.data.data : undefined;
+    });
+    expect(delivery.attempts).toEqual([expect.objectContaining({ attempt: 1, http_status: 200 })]);
   });
 });

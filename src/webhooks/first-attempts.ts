@@ -1,0 +1,57 @@
+import type { Logger } from 'pino';
+
+import type { WebhookSettings } from '../config/config';
+import { DeliveryAttempts } from './delivery-attempt';
+import { DurableDeliveries, intervalAfter } from './durable-deliveries';
+
+/**
+ * Room beyond the receiver's time limit for a first attempt to log itself and hand a failure on;
+ * past it, the sweeper takes the delivery as abandoned by a dead process.
+ */
+const FIRST_ATTEMPT_MARGIN_MS = 5_000;
+
+/**
+ * First attempts, made at once by the process that recorded the delivery, outside Temporal: a
+ * delivery the receiver acknowledges costs Temporal nothing. Only a failed first attempt goes to
+ * the durable path, whose first retry keeps the published schedule. Nobody awaits these attempts
+ * (publishing must never wait for a receiver); a process that dies during one leaves the delivery
+ * to the sweeper (`StalledDeliverySweeper`).
+ */
+export class FirstAttempts {
+  constructor(
+    private readonly attempts: DeliveryAttempts,
+    private readonly durable: DurableDeliveries,
+    private readonly settings: WebhookSettings,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** How long a recorded delivery belongs to its first attempt before the sweeper may hand it on. */
+  get ownershipMs(): number {
+    return this.settings.timeoutMs + FIRST_ATTEMPT_MARGIN_MS;
+  }
+
+  /** Returns at once; an attempt that cannot finish is logged and left to the sweeper. */
+  start(deliveryIds: string[]): void {
+    for (const deliveryId of deliveryIds) void this.attempt(deliveryId);
+  }
+
+  private async attempt(deliveryId: string): Promise<void> {
+    const { retry, timeoutMs } = this.settings;
+    const delayMs = intervalAfter(retry, 1);
+    try {
+      const outcome = await this.attempts.attempt(deliveryId, {
+        attempt: 1,
+        timeoutMs,
+        asFirstAttempt: true,
+        nextAttemptAt: () => new Date(Date.now() + delayMs).toISOString(),
+      });
+      if (outcome.kind === 'failed') await this.durable.start(deliveryId, { attemptsMade: 1, delayMs });
+    } catch (error) {
+      // Ids and the error's class only: a driver's message may quote the data it failed on.
+      this.logger?.warn(
+        { delivery_id: deliveryId, error: (error as Error).name },
+        'first webhook attempt could not finish; the sweeper hands the delivery on',
+      );
+    }
+  }
+}

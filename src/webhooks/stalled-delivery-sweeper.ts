@@ -1,0 +1,80 @@
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+
+import type { AppConfig } from '../config/config';
+import { SecretBox } from '../crypto/aes-gcm';
+import type { Database } from '../storage/database';
+import { DurableDeliveries } from './durable-deliveries';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+
+/** How often each worker looks for deliveries whose first attempt died with its process. */
+export const SWEEP_INTERVAL_MS = 5_000;
+const SWEEP_BATCH = 100;
+
+/**
+ * Hands to the durable path every pending delivery whose first attempt ran out of time without
+ * finishing or handing it on: its process died. Workers sweep concurrently; each claims a batch for
+ * a while (so normally one worker hands each delivery on), and the workflow id is the delivery id,
+ * so a second hand-off starts nothing twice. A delivery is handed on at most
+ * `timeoutMs + 5 s + SWEEP_INTERVAL_MS` after it was recorded.
+ */
+export class StalledDeliverySweeper {
+  constructor(
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly durable: DurableDeliveries,
+    private readonly claimMs: number,
+  ) {}
+
+  /** One pass; returns how many deliveries it handed on. */
+  async sweep(): Promise<number> {
+    const stalled = await this.deliveries.claimStalled(SWEEP_BATCH, this.claimMs);
+    for (const { deliveryId, attemptsMade } of stalled) {
+      // Overdue already: the next attempt is made at once, numbered after those logged.
+      await this.durable.start(deliveryId, { attemptsMade, delayMs: 0 });
+    }
+    return stalled.length;
+  }
+}
+
+/** The parts of a Temporal worker the sweeper watches: it sweeps while the worker runs. */
+export interface WorkerLifecycle {
+  getState(): string;
+}
+
+/**
+ * Sweeps every `SWEEP_INTERVAL_MS` while `worker` runs, and stops for good once it stops. The timer
+ * never keeps the process alive on its own.
+ */
+export function sweepStalledDeliveriesWhileRunning(
+  worker: WorkerLifecycle,
+  deps: { config: AppConfig; db: Database; temporalClient: Client; taskQueue: string; logger: Logger },
+): void {
+  const deliveries = new WebhookDeliveriesRepository(deps.db, new SecretBox(deps.config.encryption!));
+  const sweeper = new StalledDeliverySweeper(
+    deliveries,
+    new DurableDeliveries(deliveries, deps.temporalClient, {
+      taskQueue: deps.taskQueue,
+      webhooks: deps.config.webhooks,
+    }),
+    deps.config.webhooks.timeoutMs + SWEEP_INTERVAL_MS,
+  );
+  let sweeping = false;
+  const timer = setInterval(() => {
+    const state = worker.getState();
+    if (state === 'INITIALIZED' || sweeping) return;
+    if (state !== 'RUNNING') {
+      clearInterval(timer);
+      return;
+    }
+    sweeping = true;
+    sweeper
+      .sweep()
+      .then((handedOn) => {
+        if (handedOn > 0)
+          deps.logger.info({ handed_on: handedOn }, 'stalled webhook deliveries handed to Temporal');
+      })
+      .catch((error: Error) => deps.logger.warn({ error: error.name }, 'webhook delivery sweep failed'))
+      .finally(() => (sweeping = false));
+  }, SWEEP_INTERVAL_MS);
+  timer.unref();
+}
