@@ -99,7 +99,7 @@ async function main(): Promise<void> {
     db,
     temporalClient: client,
     taskQueue: config.temporal.taskQueue,
-  });
+  }).activities;
   const accounts = new AccountsRepository(db);
 
   const scenario = async (

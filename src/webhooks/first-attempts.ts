@@ -11,6 +11,12 @@ import { DurableDeliveries, intervalAfter } from './durable-deliveries';
 const FIRST_ATTEMPT_MARGIN_MS = 5_000;
 
 /**
+ * First attempts one process holds open at once. Beyond it a delivery goes straight to the durable
+ * path, so a burst to a slow or dead receiver cannot hold a socket per notification in one worker.
+ */
+export const MAX_FIRST_ATTEMPTS_IN_FLIGHT = 64;
+
+/**
  * First attempts, made at once by the process that recorded the delivery, outside Temporal: a
  * delivery the receiver acknowledges costs Temporal nothing. Only a failed first attempt goes to
  * the durable path, whose first retry keeps the published schedule. Nobody awaits these attempts
@@ -18,6 +24,8 @@ const FIRST_ATTEMPT_MARGIN_MS = 5_000;
  * to the sweeper (`StalledDeliverySweeper`).
  */
 export class FirstAttempts {
+  private inFlight = 0;
+
   constructor(
     private readonly attempts: DeliveryAttempts,
     private readonly durable: DurableDeliveries,
@@ -32,12 +40,21 @@ export class FirstAttempts {
 
   /** Returns at once; an attempt that cannot finish is logged and left to the sweeper. */
   start(deliveryIds: string[]): void {
-    for (const deliveryId of deliveryIds) void this.attempt(deliveryId);
+    for (const deliveryId of deliveryIds) {
+      void (this.inFlight < MAX_FIRST_ATTEMPTS_IN_FLIGHT
+        ? this.attempt(deliveryId)
+        : this.handOn(deliveryId));
+    }
+  }
+
+  private async handOn(deliveryId: string): Promise<void> {
+    await this.durable.start(deliveryId).catch((error: Error) => this.leaveToSweeper(deliveryId, error));
   }
 
   private async attempt(deliveryId: string): Promise<void> {
     const { retry, timeoutMs } = this.settings;
     const delayMs = intervalAfter(retry, 1);
+    this.inFlight += 1;
     try {
       const outcome = await this.attempts.attempt(deliveryId, {
         attempt: 1,
@@ -47,11 +64,17 @@ export class FirstAttempts {
       });
       if (outcome.kind === 'failed') await this.durable.start(deliveryId, { attemptsMade: 1, delayMs });
     } catch (error) {
-      // Ids and the error's class only: a driver's message may quote the data it failed on.
-      this.logger?.warn(
-        { delivery_id: deliveryId, error: (error as Error).name },
-        'first webhook attempt could not finish; the sweeper hands the delivery on',
-      );
+      this.leaveToSweeper(deliveryId, error as Error);
+    } finally {
+      this.inFlight -= 1;
     }
+  }
+
+  private leaveToSweeper(deliveryId: string, error: Error): void {
+    // Ids and the error's class only: a driver's message may quote the data it failed on.
+    this.logger?.warn(
+      { delivery_id: deliveryId, error: error.name },
+      'first webhook attempt could not finish; the sweeper hands the delivery on',
+    );
   }
 }

@@ -20,7 +20,7 @@ describe('webhook delivery to real receivers', () => {
   let testApp: TestApp;
   let worker: TestWorker;
   let account: TestAccount;
-  let publishEvent: ReturnType<typeof createActivities>['publishEvent'];
+  let publishEvent: ReturnType<typeof createActivities>['activities']['publishEvent'];
   const receivers: TestReceiver[] = [];
 
   beforeAll(async () => {
@@ -38,7 +38,7 @@ describe('webhook delivery to real receivers', () => {
       db: testApp.db,
       temporalClient: testApp.temporalClient,
       taskQueue: testApp.config.temporal.taskQueue,
-    }));
+    }).activities);
   });
   // Each test its own account, so endpoints made by earlier tests receive nothing of its events.
   beforeEach(async () => {

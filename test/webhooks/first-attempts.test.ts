@@ -1,0 +1,35 @@
+import { loadConfig } from '../../src/config/config';
+import type { DeliveryAttempts } from '../../src/webhooks/delivery-attempt';
+import type { DurableDeliveries } from '../../src/webhooks/durable-deliveries';
+import { FirstAttempts, MAX_FIRST_ATTEMPTS_IN_FLIGHT } from '../../src/webhooks/first-attempts';
+
+describe('first webhook attempts in one worker', () => {
+  it('hands deliveries beyond the in-flight limit straight to Temporal while a receiver hangs', async () => {
+    const attempted: string[] = [];
+    const handedOn: string[] = [];
+    const hangingReceiver = {
+      attempt: (deliveryId: string) => {
+        attempted.push(deliveryId);
+        return new Promise(() => undefined);
+      },
+    } as unknown as DeliveryAttempts;
+    const durable = {
+      start: async (deliveryId: string) => void handedOn.push(deliveryId),
+    } as unknown as DurableDeliveries;
+    const { webhooks } = loadConfig('worker', {
+      NODE_ENV: 'test',
+      PAYLOAD_ENCRYPTION_KEYS: `k:${'A'.repeat(43)}=`,
+    });
+    const firstAttempts = new FirstAttempts(hangingReceiver, durable, webhooks);
+
+    const deliveryIds = Array.from(
+      { length: MAX_FIRST_ATTEMPTS_IN_FLIGHT + 3 },
+      (_, index) => `whd_${index}`,
+    );
+    firstAttempts.start(deliveryIds);
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(attempted).toEqual(deliveryIds.slice(0, MAX_FIRST_ATTEMPTS_IN_FLIGHT));
+    expect(handedOn).toEqual(deliveryIds.slice(MAX_FIRST_ATTEMPTS_IN_FLIGHT));
+  });
+});
