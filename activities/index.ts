@@ -33,7 +33,8 @@ export interface ActivityDependencies {
 
 /**
  * Every side effect the workflows may ask for, built from injected dependencies, and `close` for what
- * they hold open (the clinical evaluation threads), called when the worker stops.
+ * they hold open (the clinical evaluation threads, first webhook attempts in flight), called when the
+ * worker stops.
  */
 export const createActivities = ({ config, db, temporalClient, taskQueue, logger }: ActivityDependencies) => {
   const secrets = new SecretBox(config.encryption!);
@@ -64,5 +65,8 @@ export const createActivities = ({ config, db, temporalClient, taskQueue, logger
       settings: config.webhooks,
     }),
   };
-  return { activities, close: () => evaluator.close() };
+  return {
+    activities,
+    close: async () => void (await Promise.all([evaluator.close(), firstAttempts.settle()])),
+  };
 };

@@ -24,7 +24,7 @@ export const MAX_FIRST_ATTEMPTS_IN_FLIGHT = 64;
  * to the sweeper (`StalledDeliverySweeper`).
  */
 export class FirstAttempts {
-  private inFlight = 0;
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly attempts: DeliveryAttempts,
@@ -41,10 +41,18 @@ export class FirstAttempts {
   /** Returns at once; an attempt that cannot finish is logged and left to the sweeper. */
   start(deliveryIds: string[]): void {
     for (const deliveryId of deliveryIds) {
-      void (this.inFlight < MAX_FIRST_ATTEMPTS_IN_FLIGHT
-        ? this.attempt(deliveryId)
-        : this.handOn(deliveryId));
+      if (this.inFlight.size >= MAX_FIRST_ATTEMPTS_IN_FLIGHT) {
+        void this.handOn(deliveryId);
+        continue;
+      }
+      const attempt = this.attempt(deliveryId).finally(() => this.inFlight.delete(attempt));
+      this.inFlight.add(attempt);
     }
+  }
+
+  /** Lets the attempts in flight finish (each within the receiver's time limit) before the worker exits. */
+  async settle(): Promise<void> {
+    await Promise.all(this.inFlight);
   }
 
   private async handOn(deliveryId: string): Promise<void> {
@@ -54,7 +62,6 @@ export class FirstAttempts {
   private async attempt(deliveryId: string): Promise<void> {
     const { retry, timeoutMs } = this.settings;
     const delayMs = intervalAfter(retry, 1);
-    this.inFlight += 1;
     try {
       const outcome = await this.attempts.attempt(deliveryId, {
         attempt: 1,
@@ -65,8 +72,6 @@ export class FirstAttempts {
       if (outcome.kind === 'failed') await this.durable.start(deliveryId, { attemptsMade: 1, delayMs });
     } catch (error) {
       this.leaveToSweeper(deliveryId, error as Error);
-    } finally {
-      this.inFlight -= 1;
     }
   }
 

@@ -3,7 +3,29 @@ import type { DeliveryAttempts } from '../../src/webhooks/delivery-attempt';
 import type { DurableDeliveries } from '../../src/webhooks/durable-deliveries';
 import { FirstAttempts, MAX_FIRST_ATTEMPTS_IN_FLIGHT } from '../../src/webhooks/first-attempts';
 
+const { webhooks } = loadConfig('worker', {
+  NODE_ENV: 'test',
+  PAYLOAD_ENCRYPTION_KEYS: `k:${'A'.repeat(43)}=`,
+});
+
 describe('first webhook attempts in one worker', () => {
+  it('lets the attempts in flight finish before the worker stops', async () => {
+    let acknowledge: () => void = () => undefined;
+    const slowReceiver = {
+      attempt: () => new Promise((resolve) => (acknowledge = () => resolve({ kind: 'acknowledged' }))),
+    } as unknown as DeliveryAttempts;
+    const firstAttempts = new FirstAttempts(slowReceiver, {} as DurableDeliveries, webhooks);
+    firstAttempts.start(['whd_slow']);
+
+    let settled = false;
+    const settling = firstAttempts.settle().then(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    acknowledge();
+    await settling;
+    expect(settled).toBe(true);
+  });
+
   it('hands deliveries beyond the in-flight limit straight to Temporal while a receiver hangs', async () => {
     const attempted: string[] = [];
     const handedOn: string[] = [];
