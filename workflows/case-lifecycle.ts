@@ -142,6 +142,9 @@ export async function endOnError<Case extends CaseRecord>(
  * published as a webhook event whose `sequence` lets receivers order what they get.
  */
 export class CaseLifecycle<Case extends CaseRecord> {
+  /** The request as the memo holds it: the case's input, until the workflow replaces it. */
+  private requestInMemo: unknown;
+
   constructor(
     readonly record: Case,
     private readonly options: {
@@ -150,7 +153,9 @@ export class CaseLifecycle<Case extends CaseRecord> {
       announces: (status: CaseStatus) => boolean;
       describe: (status: CaseStatus) => string;
     },
-  ) {}
+  ) {
+    this.requestInMemo = (record as CaseRecord & { request?: unknown }).request;
+  }
 
   get status(): CaseStatus {
     return this.record.status;
@@ -185,13 +190,19 @@ export class CaseLifecycle<Case extends CaseRecord> {
   }
 
   /**
-   * The request never changes, so when the case started with it under its own memo key only the
-   * rest is written again; a case started before that split keeps writing its whole object.
+   * The request rarely changes (an enrollment merges information sent later), so when the case
+   * started with it under its own memo key it is written again only when replaced, and the rest of
+   * the case at every change. A case started before that split keeps writing its whole object.
    */
   private saveMemo(): void {
     const { request, ...changing } = this.record as CaseRecord & { request?: unknown };
-    const requestKept = workflowInfo().memo?.[REQUEST_MEMO_KEY] !== undefined;
-    upsertMemo({ [CASE_MEMO_KEY]: requestKept || request === undefined ? changing : this.record });
+    if (request === undefined || workflowInfo().memo?.[REQUEST_MEMO_KEY] === undefined) {
+      upsertMemo({ [CASE_MEMO_KEY]: this.record });
+      return;
+    }
+    const replaced = request !== this.requestInMemo;
+    upsertMemo({ [CASE_MEMO_KEY]: changing, ...(replaced ? { [REQUEST_MEMO_KEY]: request } : {}) });
+    this.requestInMemo = request;
   }
 
   private async publish(): Promise<void> {

@@ -204,6 +204,29 @@ describe('patient enrollment', () => {
     await waitForStatus(testApp, account.keys.provider, PATH, id, 'completed');
   });
 
+  it('shows the information sent later in the request that GET and lists return', async () => {
+    const { body } = await submit(
+      enrollment(
+        { programId: MYABBVIE_ASSIST, prescription: { drug_name: 'Humira' }, evidence: [attestation] },
+        uninsuredPatient,
+      ),
+    );
+    const id = body.data.id as string;
+    await testApp
+      .http()
+      .post(`${PATH}/${id}/information`)
+      .set(bearer(account.keys.provider))
+      .send({ evidence: [income(3_000_000)] });
+
+    const evidenceTypes = (enrollmentCase: JsonObject) =>
+      enrollmentCase.request.evidence.map((item: JsonObject) => item.type);
+    const read = await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider));
+    expect(evidenceTypes(read.body.data)).toEqual(['uninsured_attestation', 'income_verification']);
+    const list = await testApp.http().get(PATH).set(bearer(account.keys.provider));
+    const listed = list.body.data.data.find((item: JsonObject) => item.id === id);
+    expect(evidenceTypes(listed)).toEqual(['uninsured_attestation', 'income_verification']);
+  });
+
   it('fails the enrollment when the information sent shows the patient is ineligible', async () => {
     const { body } = await submit(
       enrollment(
