@@ -71,11 +71,17 @@ export class ChildProcesses {
   async stop(): Promise<void> {
     this.stopping = true;
     await Promise.all(
-      [...this.running.values()].map(async (child) => {
+      [...this.running].map(async ([name, child]) => {
         if (child.exitCode !== null || child.signalCode !== null) return;
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
-        const forceKill = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+        const forceKill = setTimeout(() => {
+          this.options.logger.warn(
+            { child: name, pid: child.pid },
+            `the ${name} process did not stop within ${STOP_TIMEOUT_MS / 1000} s; killing it`,
+          );
+          child.kill('SIGKILL');
+        }, STOP_TIMEOUT_MS);
         await exited;
         clearTimeout(forceKill);
       }),
