@@ -166,6 +166,20 @@ describe('local mode (the start command)', () => {
     }
   });
 
+  it('stops everything with exit code 1 and says why when the API process cannot start', async () => {
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(ports.api, '0.0.0.0', resolve));
+    try {
+      const local = startProcess('main.local.js', env);
+      expect(await local.waitForExit()).toBe(1);
+      expect(local.output()).toContain('The api process exited (1) before it was ready.');
+      expect(await portAcceptsConnections(ports.temporal)).toBe(false);
+      expect(await portAcceptsConnections(ports.ui)).toBe(false);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  });
+
   async function withLocalTemporal<T>(port: number, work: (client: Client) => Promise<T>): Promise<T> {
     const encryption = localEncryption(loadConfig('local', { DATA_DIR: dataDir }));
     const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
