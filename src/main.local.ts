@@ -23,8 +23,8 @@ const { ensureTemporalCli } = require(path.join(projectRoot(), 'scripts', 'ensur
 async function main(): Promise<void> {
   const config = loadConfig('local');
   const logger = createLogger(config.logLevel, { process: 'local' });
-  const runtimeConfig = localRuntimeConfig(config);
   const releaseDataFolder = acquireDataFolder(config.dataDir, 'local');
+  const runtimeConfig = localRuntimeConfig(config);
   const cleanups: Array<() => Promise<unknown>> = [async () => releaseDataFolder()];
 
   let stopping = false;

@@ -14,6 +14,8 @@ const MAX_SOCKET_PATH_BYTES = 103;
 /** Like PostgreSQL's idle_in_transaction_session_timeout: a stalled transaction cannot hold everyone up. */
 const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 
+/** PostgreSQL's own limit on a startup packet. */
+const MAX_STARTUP_BYTES = 10_000;
 const PROTOCOL_3_0 = 196_608;
 const SSL_REQUEST = 80_877_103;
 const GSSENC_REQUEST = 80_877_104;
@@ -142,6 +144,7 @@ export class PgliteServer {
       if (!session.started) {
         if (available < 8) break;
         const length = session.buffer.readInt32BE(offset);
+        if (length < 8 || length > MAX_STARTUP_BYTES) throw new Error('malformed startup message');
         if (available < length) break;
         const code = session.buffer.readInt32BE(offset + 4);
         offset += length;
@@ -162,6 +165,7 @@ export class PgliteServer {
       if (available < 5) break;
       const type = session.buffer[offset]!;
       const length = 1 + session.buffer.readInt32BE(offset + 1);
+      if (length < 5) throw new Error('malformed message');
       if (available < length) break;
       if (type === TERMINATE) {
         session.socket.end();

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -103,6 +104,15 @@ describe('the embedded database served on a Unix socket', () => {
 
     const { rows } = await pool.query<{ count: number }>('SELECT count(*)::int AS count FROM notes');
     expect(rows[0]!.count).toBe(0);
+  });
+
+  it('hangs up on a client that sends garbage, and keeps serving the others', async () => {
+    const garbage = net.connect(path.join(socketDir, SOCKET_FILE));
+    const hungUp = new Promise((resolve) => garbage.once('close', resolve));
+    garbage.on('error', () => undefined);
+    garbage.write(Buffer.from([0, 0, 0, 0, 0, 0, 0, 0]));
+    await hungUp;
+    expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
 
   it('answers a failed statement with its error and keeps serving', async () => {
