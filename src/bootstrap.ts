@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 
 import { AccountsRepository } from './auth/accounts.repository';
 import type { AppConfig, EncryptionSettings } from './config/config';
-import { Database, openDatabase } from './storage/database';
+import { Database, openDatabase, openEmbeddedDatabase } from './storage/database';
 import { migrate } from './storage/migrations';
 
 export const DEV_ACCOUNT_NAME = 'Development account';
@@ -18,9 +18,32 @@ export async function openStorage(config: AppConfig, logger: Logger): Promise<Da
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, 'pglite'),
   });
+  await migrateAndReport(db, logger);
+  return db;
+}
+
+/** Local mode's embedded database, migrated, with the PGlite instance the launcher serves. */
+export async function openEmbeddedStorage(
+  config: AppConfig,
+  logger: Logger,
+): Promise<Awaited<ReturnType<typeof openEmbeddedDatabase>>> {
+  const embedded = await openEmbeddedDatabase(path.join(config.dataDir, 'pglite'));
+  await migrateAndReport(embedded.db, logger);
+  return embedded;
+}
+
+async function migrateAndReport(db: Database, logger: Logger): Promise<void> {
   const applied = await migrate(db);
   logger.info({ engine: db.engine, migrations_applied: applied }, 'database ready');
-  return db;
+}
+
+/** The configuration of local mode's processes, with the keys kept in the data folder. */
+export function localRuntimeConfig(config: AppConfig): AppConfig & { encryption: EncryptionSettings } {
+  return {
+    ...config,
+    encryption: localEncryption(config),
+    cases: { ...config.cases, patientRefKey: localPatientRefKey(config) },
+  };
 }
 
 /**

@@ -1,26 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { Client } from '@temporalio/client';
-
-import { createApp } from './app/create-app';
-import {
-  ensureDevAccount,
-  installTemporalRuntime,
-  localEncryption,
-  localPatientRefKey,
-  openStorage,
-} from './bootstrap';
+import { ensureDevAccount, localRuntimeConfig, openEmbeddedStorage, openStorage } from './bootstrap';
 import { loadConfig } from './config/config';
 import { projectRoot } from './config/project-root';
 import { createLogger } from './common/logger';
+import { ChildProcesses } from './local/child-processes';
+import { acquireDataFolder, servedDatabaseDir } from './local/data-folder';
+import { PgliteServer } from './storage/pglite-server';
 import { DevServer, startDevServer } from './temporal/dev-server';
-import {
-  connectClient,
-  connectWorkerConnection,
-  registerSearchAttributes,
-} from './temporal/temporal-connection';
-import { createWorker } from './worker/worker';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ensureTemporalCli } = require(path.join(projectRoot(), 'scripts', 'ensure-temporal.js')) as {
@@ -28,29 +15,44 @@ const { ensureTemporalCli } = require(path.join(projectRoot(), 'scripts', 'ensur
 };
 
 /**
- * Local mode: the Temporal dev server (unless TEMPORAL_ADDRESS names a cluster), one worker and the
- * API in this process, with everything persisted under DATA_DIR so a restart keeps every case.
+ * Local mode's launcher: holds the data folder, runs the Temporal dev server (unless
+ * TEMPORAL_ADDRESS names a cluster), owns the embedded database and serves it on a Unix socket,
+ * and supervises the API and the worker as two separate processes. Everything is persisted under
+ * DATA_DIR, so a restart keeps every case.
  */
 async function main(): Promise<void> {
   const config = loadConfig('local');
   const logger = createLogger(config.logLevel, { process: 'local' });
-  const encryption = localEncryption(config);
-  const runtimeConfig = {
-    ...config,
-    encryption,
-    cases: { ...config.cases, patientRefKey: localPatientRefKey(config) },
-  };
-  const releaseLock = acquireDataDirLock(config.dataDir);
-  const cleanups: Array<() => Promise<unknown>> = [async () => releaseLock()];
+  const releaseDataFolder = acquireDataFolder(config.dataDir, 'local');
+  const runtimeConfig = localRuntimeConfig(config);
+  const cleanups: Array<() => Promise<unknown>> = [async () => releaseDataFolder()];
 
+  let stopping = false;
   const shutdown = async (exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
     process.exit(exitCode);
   };
-  process.once('SIGINT', () => void shutdown(0));
-  process.once('SIGTERM', () => void shutdown(0));
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
 
   try {
+    // The launcher uses the database in-process only here, before any other process can connect.
+    let databaseUrl = config.databaseUrl;
+    let devAccount: Awaited<ReturnType<typeof ensureDevAccount>>;
+    if (databaseUrl) {
+      const db = await openStorage(runtimeConfig, logger);
+      devAccount = await ensureDevAccount(db, runtimeConfig).finally(() => db.close());
+    } else {
+      const { db, pglite } = await openEmbeddedStorage(runtimeConfig, logger);
+      cleanups.push(() => db.close());
+      devAccount = await ensureDevAccount(db, runtimeConfig);
+      const server = await PgliteServer.listen(pglite, servedDatabaseDir(config.dataDir));
+      cleanups.push(() => server.close());
+      databaseUrl = server.databaseUrl;
+    }
+
     let devServer: DevServer | undefined;
     if (!process.env.TEMPORAL_ADDRESS) {
       const binary = await ensureTemporalCli((line) => process.stderr.write(`${line}\n`));
@@ -68,47 +70,23 @@ async function main(): Promise<void> {
       cleanups.push(() => devServer!.stop());
     }
 
-    const db = await openStorage(runtimeConfig, logger);
-    cleanups.push(() => db.close());
-    const devAccount = await ensureDevAccount(db, runtimeConfig);
-
-    installTemporalRuntime(logger);
-    const temporalClient: Client = await connectClient(runtimeConfig.temporal, encryption);
-    cleanups.push(() => temporalClient.connection.close());
-    if (!devServer) await registerSearchAttributes(temporalClient, logger);
-
-    const workerConnection = await connectWorkerConnection(runtimeConfig.temporal);
-    cleanups.push(() => workerConnection.close());
-    const worker = await createWorker({
-      config: runtimeConfig,
-      connection: workerConnection,
-      db,
-      temporalClient,
+    const children = new ChildProcesses({
+      env: { ...process.env, DATABASE_URL: databaseUrl },
       logger,
+      onGiveUp: () => void shutdown(1),
     });
-    const workerRun = worker.run();
-    cleanups.push(async () => {
-      // The Temporal runtime may already be stopping the worker on the same signal.
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await workerRun;
-    });
-
-    const app = await createApp({ config: runtimeConfig, db, temporalClient, logger });
-    cleanups.push(() => app.close());
-    await app.listen(config.http.port, config.http.host);
+    cleanups.push(() => children.stop());
+    const [apiPid, workerPid] = await Promise.all([
+      children.start({ name: 'api', entry: path.join(__dirname, 'main.local-api.js') }),
+      children.start({ name: 'worker', entry: path.join(__dirname, 'main.local-worker.js') }),
+    ]);
 
     printBanner({
       apiUrl: `http://localhost:${config.http.port}`,
       temporalWebUrl: devServer?.uiUrl ?? `(external cluster at ${config.temporal.address})`,
       apiKey: devAccount.apiKey,
       dataDir: config.dataDir,
-    });
-    workerRun.catch((error) => {
-      logger.error(
-        { err_name: (error as Error).name, stack: (error as Error).stack },
-        'worker stopped unexpectedly',
-      );
-      void shutdown(1);
+      pids: { launcher: process.pid, api: apiPid, worker: workerPid },
     });
   } catch (error) {
     logger.fatal(
@@ -119,34 +97,12 @@ async function main(): Promise<void> {
   }
 }
 
-/** PGlite and the SQLite file allow one process at a time; a second start would corrupt them. */
-function acquireDataDirLock(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
-  const lockFile = path.join(dataDir, 'local.pid');
-  if (existsSync(lockFile)) {
-    const pid = Number(readFileSync(lockFile, 'utf8'));
-    if (pid && isAlive(pid)) {
-      throw new Error(`The local service is already running (pid ${pid}) on ${dataDir}; stop it first.`);
-    }
-  }
-  writeFileSync(lockFile, String(process.pid));
-  return () => rmSync(lockFile, { force: true });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function printBanner(info: {
   apiUrl: string;
   temporalWebUrl: string;
   apiKey: string;
   dataDir: string;
+  pids: { launcher: number; api: number; worker: number };
 }): void {
   process.stdout.write(
     [
@@ -156,8 +112,10 @@ function printBanner(info: {
       `  Temporal Web:  ${info.temporalWebUrl}`,
       `  Dev API key:   ${info.apiKey}`,
       `  Data folder:   ${info.dataDir}`,
+      `  Processes:     launcher ${info.pids.launcher}, api ${info.pids.api}, worker ${info.pids.worker}`,
       '',
       `  Try: curl -H "Authorization: Bearer ${info.apiKey}" ${info.apiUrl}/status`,
+      '  Admin CLI:     npm run admin -- --help   (works while this runs)',
       '  Press Ctrl-C to stop everything.',
       '',
     ].join('\n'),

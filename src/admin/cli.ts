@@ -1,5 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { plainToInstance } from 'class-transformer';
@@ -11,6 +9,7 @@ import { localEncryption, openStorage } from '../bootstrap';
 import { AppConfig, loadConfig } from '../config/config';
 import { createLogger } from '../common/logger';
 import { SecretBox } from '../crypto/aes-gcm';
+import { acquireDataFolder, DataFolderBusyError, servedDatabaseUrl } from '../local/data-folder';
 import type { Database } from '../storage/database';
 import { normalizeEventType } from '../webhooks/event-types';
 import { WebhookTargetPolicy } from '../webhooks/target-policy';
@@ -33,7 +32,8 @@ Commands:
                                                    change an endpoint; --active true verifies the URL first
   webhooks:delete --webhook ID                     delete an endpoint
 
-Roles: provider, reviewer, admin. Uses DATABASE_URL, else the local data folder (DATA_DIR).`;
+Roles: provider, reviewer, admin. Uses DATABASE_URL, else the local data folder (DATA_DIR), through the
+running local service when there is one.`;
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -60,8 +60,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const config = loadConfig('admin');
-  if (!config.databaseUrl) refuseWhileLocalServiceRuns(config.dataDir);
-  const db = await openStorage(config, createLogger('warn', { process: 'admin' }));
+  const { db, release } = await openAdminStorage(config);
   const accounts = new AccountsRepository(db);
   const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   try {
@@ -166,6 +165,38 @@ async function main(argv: string[]): Promise<number> {
     }
   } finally {
     await db.close();
+    release();
+  }
+}
+
+/**
+ * DATABASE_URL when set; else the embedded database of the data folder: through the running local
+ * service, which serves it on a Unix socket, or opened here while holding the folder so that the
+ * service cannot start on it meanwhile.
+ */
+async function openAdminStorage(config: AppConfig): Promise<{ db: Database; release: () => void }> {
+  const logger = createLogger('warn', { process: 'admin' });
+  const nothingHeld = () => undefined;
+  if (config.databaseUrl) return { db: await openStorage(config, logger), release: nothingHeld };
+  for (let attempt = 1; ; attempt++) {
+    const served = await servedDatabaseUrl(config.dataDir);
+    if (served) {
+      return { db: await openStorage({ ...config, databaseUrl: served }, logger), release: nothingHeld };
+    }
+    let release: () => void;
+    try {
+      release = acquireDataFolder(config.dataDir, 'admin');
+    } catch (error) {
+      // The local service started between the two looks: use the database it serves.
+      if (error instanceof DataFolderBusyError && error.holder === 'local' && attempt === 1) continue;
+      throw error;
+    }
+    try {
+      return { db: await openStorage(config, logger), release };
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
 }
 
@@ -197,22 +228,6 @@ async function validated<T extends object>(type: new () => T, input: Record<stri
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`${flag} is required`);
   return value;
-}
-
-/** The embedded database admits one process; the running service already holds it. */
-function refuseWhileLocalServiceRuns(dataDir: string): void {
-  const lockFile = path.join(dataDir, 'local.pid');
-  if (!existsSync(lockFile)) return;
-  const pid = Number(readFileSync(lockFile, 'utf8'));
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return;
-  }
-  throw new UsageError(
-    `The local service (pid ${pid}) holds the embedded database. Stop it first, or manage keys over ` +
-      'HTTP with an admin key: GET/POST /api-keys, DELETE /api-keys/{id}.',
-  );
 }
 
 main(process.argv.slice(2)).then(

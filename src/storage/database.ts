@@ -94,6 +94,14 @@ export async function openDatabase(options: { databaseUrl?: string; pgliteDir?: 
     return new PostgresDatabase(pool);
   }
   if (!options.pgliteDir) throw new Error('openDatabase needs a databaseUrl or a pgliteDir');
-  const db = await PGlite.create(options.pgliteDir);
-  return new PgliteDatabase(db);
+  return (await openEmbeddedDatabase(options.pgliteDir)).db;
+}
+
+/**
+ * Opens PGlite persisted in `pgliteDir` and hands out the PGlite instance too, for the local
+ * launcher that serves it to its other processes (see PgliteServer).
+ */
+export async function openEmbeddedDatabase(pgliteDir: string): Promise<{ db: Database; pglite: PGlite }> {
+  const pglite = await PGlite.create(pgliteDir);
+  return { db: new PgliteDatabase(pglite), pglite };
 }

@@ -11,10 +11,19 @@ import { localEncryption } from '../../src/bootstrap';
 import { freePort } from '../../src/temporal/dev-server';
 import { dataConverter } from '../../src/temporal/temporal-connection';
 import { testEnvironment } from '../harness/environment';
-import { readJson, startProcess } from '../support/processes';
+import { readJson, runCommand, startProcess } from '../support/processes';
 import { eventually } from '../support/test-app';
 
 const DEV_API_KEY = `hak_local_mode_test_${randomUUID().replace(/-/g, '')}`;
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function portAcceptsConnections(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -106,6 +115,68 @@ describe('local mode (the start command)', () => {
       expect(described.status.name).toBe('RUNNING');
     } finally {
       expect(await second.stop('SIGINT')).toBe(0);
+    }
+  });
+
+  it('runs the API and the worker as separate processes, so the API answers while a killed worker is restarted', async () => {
+    const local = startProcess('main.local.js', env);
+    try {
+      const pids = await local.waitForOutput(/Processes:\s+launcher (\d+), api (\d+), worker (\d+)/);
+      const [launcherPid, apiPid, workerPid] = pids.slice(1).map(Number) as [number, number, number];
+      expect(launcherPid).toBe(local.child.pid);
+      expect(new Set([launcherPid, apiPid, workerPid]).size).toBe(3);
+
+      process.kill(workerPid, 'SIGKILL');
+      expect((await api('/status')).status).toBe(200);
+
+      const restarted = await local.waitForOutput(
+        /"child":"worker","pid":(\d+),"msg":"the worker process restarted"/,
+      );
+      const restartedPid = Number(restarted[1]);
+      expect(restartedPid).not.toBe(workerPid);
+      expect(isRunning(restartedPid)).toBe(true);
+      expect(isRunning(apiPid)).toBe(true);
+
+      expect(await local.stop('SIGINT')).toBe(0);
+      expect(isRunning(restartedPid)).toBe(false);
+      expect(isRunning(apiPid)).toBe(false);
+    } finally {
+      await local.stop('SIGINT');
+    }
+  });
+
+  it('lets the admin CLI create an account and a key while it runs, and the running API accepts that key', async () => {
+    const local = startProcess('main.local.js', env);
+    try {
+      await local.waitForOutput(/Dev API key:/);
+      const admin = (...args: string[]) =>
+        runCommand('admin/cli.js', args, { DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' });
+
+      const createdAccount = admin('accounts:create', '--name', 'Clinic added while running');
+      expect(createdAccount.status).toBe(0);
+      const account = JSON.parse(createdAccount.stdout);
+      const createdKey = admin('keys:create', '--account', account.id, '--role', 'provider');
+      expect(createdKey.status).toBe(0);
+      const { secret } = JSON.parse(createdKey.stdout);
+
+      const withNewKey = await api('/status', { headers: { Authorization: `Bearer ${secret}` } });
+      expect(withNewKey.status).toBe(200);
+    } finally {
+      expect(await local.stop('SIGINT')).toBe(0);
+    }
+  });
+
+  it('stops everything with exit code 1 and says why when the API process cannot start', async () => {
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(ports.api, '0.0.0.0', resolve));
+    try {
+      const local = startProcess('main.local.js', env);
+      expect(await local.waitForExit()).toBe(1);
+      expect(local.output()).toContain('The api process exited (1) before it was ready.');
+      expect(await portAcceptsConnections(ports.temporal)).toBe(false);
+      expect(await portAcceptsConnections(ports.ui)).toBe(false);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
     }
   });
 

@@ -11,6 +11,8 @@ export interface RunningProcess {
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number | null>;
+  /** Resolves with the exit code of a process expected to end by itself (killed if it does not). */
+  waitForExit(timeoutMs?: number): Promise<number | null>;
 }
 
 /** Starts one of the service's compiled entry points, as an operator would. */
@@ -39,6 +41,9 @@ export function startProcess(entry: string, env: Record<string, string>): Runnin
     },
     async stop(signal = 'SIGINT', timeoutMs = 30_000) {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return this.waitForExit(timeoutMs);
+    },
+    async waitForExit(timeoutMs = 120_000) {
       const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
       const code = await exited;
       clearTimeout(timer);

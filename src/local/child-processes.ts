@@ -1,0 +1,114 @@
+import { ChildProcess, fork } from 'node:child_process';
+
+import type { Logger } from 'pino';
+
+/** The message a local child sends its launcher once it serves (API) or polls (worker). */
+export const READY_MESSAGE = { type: 'ready' } as const;
+
+/** Tells the launcher this process is ready; a no-op when started on its own, without a launcher. */
+export function reportReady(): void {
+  process.send?.(READY_MESSAGE);
+}
+
+/** A crash loop is not worth restarting: this many unexpected exits within the window stop local mode. */
+const MAX_CRASHES = 3;
+const CRASH_WINDOW_MS = 60_000;
+const STOP_TIMEOUT_MS = 20_000;
+
+export interface ChildSpec {
+  name: 'api' | 'worker';
+  entry: string;
+}
+
+/**
+ * Runs local mode's API and worker as separate OS processes, so no workflow or activity ever
+ * shares the API's event loop. A child that exits unexpectedly is restarted: the other keeps
+ * serving meanwhile, as in scale mode. A child that dies before it was ever ready, or crashes
+ * repeatedly, is a fault a restart will not fix, so `onGiveUp` stops local mode instead.
+ */
+export class ChildProcesses {
+  private readonly running = new Map<ChildSpec['name'], ChildProcess>();
+  private readonly crashes = new Map<ChildSpec['name'], number[]>();
+  private stopping = false;
+
+  constructor(
+    private readonly options: {
+      env: NodeJS.ProcessEnv;
+      logger: Logger;
+      onGiveUp: (name: ChildSpec['name']) => void;
+    },
+  ) {}
+
+  /** Starts the child and resolves with its pid once it reports ready. */
+  async start(spec: ChildSpec): Promise<number> {
+    const child = fork(spec.entry, [], {
+      env: this.options.env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.running.set(spec.name, child);
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (message: unknown) => {
+        if ((message as { type?: string })?.type !== READY_MESSAGE.type) return;
+        child.off('exit', onEarlyExit);
+        resolve();
+      };
+      const onEarlyExit = (code: number | null, signal: NodeJS.Signals | null) => {
+        child.off('message', onMessage);
+        reject(new Error(`The ${spec.name} process exited (${code ?? signal}) before it was ready.`));
+      };
+      child.on('message', onMessage);
+      child.once('exit', onEarlyExit);
+    });
+    child.once('exit', (code, signal) => this.exited(spec, code, signal));
+    return child.pid!;
+  }
+
+  pid(name: ChildSpec['name']): number | undefined {
+    return this.running.get(name)?.pid;
+  }
+
+  /** Asks every child to stop gracefully (the worker lets running activities finish), then waits. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(
+      [...this.running].map(async ([name, child]) => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const forceKill = setTimeout(() => {
+          this.options.logger.warn(
+            { child: name, pid: child.pid },
+            `the ${name} process did not stop within ${STOP_TIMEOUT_MS / 1000} s; killing it`,
+          );
+          child.kill('SIGKILL');
+        }, STOP_TIMEOUT_MS);
+        await exited;
+        clearTimeout(forceKill);
+      }),
+    );
+  }
+
+  private exited(spec: ChildSpec, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.stopping) return;
+    const now = Date.now();
+    const recent = [...(this.crashes.get(spec.name) ?? []), now].filter((at) => now - at < CRASH_WINDOW_MS);
+    this.crashes.set(spec.name, recent);
+    const exit = { child: spec.name, exit_code: code, signal };
+    if (recent.length >= MAX_CRASHES) {
+      this.options.logger.error(
+        exit,
+        `the ${spec.name} process exited ${recent.length} times within a minute; stopping local mode`,
+      );
+      this.options.onGiveUp(spec.name);
+      return;
+    }
+    this.options.logger.error(exit, `the ${spec.name} process exited unexpectedly; restarting it`);
+    this.start(spec).then(
+      (pid) => this.options.logger.warn({ child: spec.name, pid }, `the ${spec.name} process restarted`),
+      (error: Error) => {
+        this.options.logger.error({ child: spec.name, err_name: error.name }, error.message);
+        if (!this.stopping) this.options.onGiveUp(spec.name);
+      },
+    );
+  }
+}

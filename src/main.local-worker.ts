@@ -1,0 +1,48 @@
+import { installTemporalRuntime, localRuntimeConfig, openStorage } from './bootstrap';
+import { loadConfig } from './config/config';
+import { createLogger } from './common/logger';
+import { reportReady } from './local/child-processes';
+import {
+  connectClient,
+  connectWorkerConnection,
+  registerSearchAttributes,
+} from './temporal/temporal-connection';
+import { createWorker } from './worker/worker';
+
+/**
+ * Local mode's worker process, started by the launcher (main.local.ts) with the database it serves in
+ * DATABASE_URL. The Temporal runtime stops the worker gracefully on SIGINT and SIGTERM.
+ */
+async function main(): Promise<void> {
+  const config = localRuntimeConfig(loadConfig('local'));
+  const logger = createLogger(config.logLevel, { process: 'worker' });
+  installTemporalRuntime(logger);
+  const db = await openStorage(config, logger);
+  const client = await connectClient(config.temporal, config.encryption);
+  // The embedded dev server registers them at start; an external cluster may not have them yet.
+  if (process.env.TEMPORAL_ADDRESS) await registerSearchAttributes(client, logger);
+  const connection = await connectWorkerConnection(config.temporal);
+  const worker = await createWorker({ config, connection, db, temporalClient: client, logger });
+  // The launcher is gone (killed outright): nothing would ever stop this process otherwise.
+  process.once('disconnect', () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+  });
+  const running = worker.run();
+  reportReady();
+  try {
+    await running;
+  } finally {
+    await connection.close();
+    await client.connection.close();
+    await db.close();
+  }
+}
+
+// The launcher's IPC channel would otherwise keep a stopped worker's process alive.
+main().then(
+  () => process.exit(0),
+  (error: Error) => {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  },
+);
