@@ -120,7 +120,8 @@ function labelOf(command: string[], isRoot: boolean): string {
   const joined = command.join(' ');
   if (/temporal(\s|$)/.test(path.basename(command[0] ?? '')) || joined.includes('start-dev'))
     return 'temporal';
-  if (joined.includes('main.worker')) return 'worker';
-  if (isRoot) return 'launcher + API';
+  if (/main\.(local-)?worker/.test(joined)) return 'worker';
+  if (/main\.(local-)?api/.test(joined)) return 'API';
+  if (isRoot) return 'launcher (database)';
   return path.basename(command[command.length - 1] ?? `pid`);
 }
