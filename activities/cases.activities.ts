@@ -11,6 +11,7 @@ import type {
   PriorAuthPrefillInput,
   PriorAuthSubmissionInput,
 } from '../src/connectors/payer-connector';
+import { attemptDeadline } from './attempt-deadline';
 
 export interface CaseActivityDependencies {
   payer: PayerConnector;
@@ -46,7 +47,7 @@ export const createCaseActivities = ({ payer, documents }: CaseActivityDependenc
     },
 
     async prefillPriorAuthorization(input: PriorAuthPrefillInput): Promise<PriorAuthPrefill> {
-      return payer.prefillPriorAuthorization(input);
+      return payer.prefillPriorAuthorization(input, { deadline: attemptDeadline() });
     },
 
     async submitPriorAuthorization(input: PriorAuthSubmissionInput): Promise<{ payer_reference: string }> {

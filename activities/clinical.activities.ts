@@ -6,6 +6,7 @@ import type {
   UnreadEvidence,
 } from '../src/clinical/clinical-model';
 import type { ClinicalEvaluator } from '../src/clinical/evaluation-pool';
+import { attemptDeadline } from './attempt-deadline';
 
 /** File assets the engine can read as text; images and PDFs count only through their title. */
 const TEXT_TYPES = /^(text\/|application\/json)/;
@@ -23,22 +24,27 @@ export interface ClinicalActivityDependencies {
 
 export const createClinicalActivities = ({ documents, evaluator }: ClinicalActivityDependencies) => ({
   /**
-   * Runs the criteria engine in the evaluator (a thread pool with a time limit). Text assets are read
-   * here, inside the activity, so document contents never pass through workflow history.
+   * Runs the criteria engine in the evaluator (a thread pool with a time limit), bounded by this
+   * attempt's deadline. Text assets are read here, inside the activity, so document contents never pass
+   * through workflow history.
    */
   async evaluateClinicalEligibility(input: {
     request: ClinicalEligibilityRequest;
     asOf: string;
   }): Promise<ClinicalEligibilityOutcome> {
+    const deadline = attemptDeadline();
     const { request } = input;
     const evidence: ClinicalEvidence[] = [];
     const unread: UnreadEvidence[] = [];
     let budget: number = TEXT_ASSET_READ_CAPS.perCaseBytes;
     for (const item of request.evidence) {
-      const readable = item.asset && TEXT_TYPES.test(item.asset.fileType);
+      const asset = item.asset && TEXT_TYPES.test(item.asset.fileType) ? item.asset : undefined;
       let text: string | undefined;
-      if (readable) {
-        const bytes = (await documents.read([item.asset!.document_id]))[0]!;
+      if (asset && budget === 0) {
+        // Nothing of it would be read: skip fetching and decrypting it, and say how much went unread.
+        unread.push({ title: item.title, bytes_unread: asset.size_bytes });
+      } else if (asset) {
+        const bytes = (await documents.read([asset.document_id]))[0]!;
         const readBytes = Math.min(bytes.length, TEXT_ASSET_READ_CAPS.perAssetBytes, budget);
         budget -= readBytes;
         text = bytes.subarray(0, readBytes).toString('utf8');
@@ -47,18 +53,21 @@ export const createClinicalActivities = ({ documents, evaluator }: ClinicalActiv
       }
       evidence.push({ title: item.title, date_created: item.date_created, content: item.content, text });
     }
-    const outcome = await evaluator.run({
-      kind: 'clinical_eligibility',
-      record: {
-        patient: { date_of_birth: request.patient.date_of_birth, gender: request.patient.gender },
-        asOf: input.asOf,
-        drugs: request.drugs,
-        diagnoses: request.diagnoses,
-        questionnaires: request.questionnaires,
-        visitNotes: request.visit_notes,
-        evidence,
+    const outcome = await evaluator.run(
+      {
+        kind: 'clinical_eligibility',
+        record: {
+          patient: { date_of_birth: request.patient.date_of_birth, gender: request.patient.gender },
+          asOf: input.asOf,
+          drugs: request.drugs,
+          diagnoses: request.diagnoses,
+          questionnaires: request.questionnaires,
+          visitNotes: request.visit_notes,
+          evidence,
+        },
       },
-    });
+      { deadline },
+    );
     return unread.length > 0 ? { ...outcome, unread } : outcome;
   },
 });

@@ -49,7 +49,7 @@ export const createActivities = ({ config, db, temporalClient, taskQueue, logger
     logger,
   );
   // Clinical text is read off the event loop, so one pathological record cannot stall this worker.
-  const evaluator = new EvaluationPool(config.clinicalEvaluation);
+  const evaluator = new EvaluationPool(config.clinicalEvaluation, { logger });
   // Local mode and tests use the simulators; real payer and hub connectors implement the same interfaces.
   const payer = new PayerSimulator({ evaluator });
   const documents = new CaseDocumentsRepository(db, secrets);

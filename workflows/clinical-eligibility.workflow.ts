@@ -1,12 +1,10 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, setHandler } from '@temporalio/workflow';
+import { proxyActivities, setHandler } from '@temporalio/workflow';
 
 import type { createClinicalActivities } from '../activities/clinical.activities';
 import type { ClinicalEligibilityRequest } from '../src/cases/case-model';
-import type {
-  CLINICAL_EVALUATION_TIMED_OUT,
-  ClinicalEligibilityOutcome,
-} from '../src/clinical/clinical-model';
+import type { ClinicalEligibilityOutcome } from '../src/clinical/clinical-model';
 import { CaseLifecycle, CaseRecord, endOnError, getCaseQuery } from './case-lifecycle';
+import { clinicalEvaluationTimeout } from './clinical-failures';
 
 export interface ClinicalEligibilityCase extends CaseRecord {
   object: 'clinical_eligibility';
@@ -55,24 +53,17 @@ export async function clinicalEligibilityWorkflow(
     });
     await lifecycle.moveTo('completed', 'Criteria evaluated.', { outcome });
   } catch (error) {
-    const timedOut: typeof CLINICAL_EVALUATION_TIMED_OUT = 'ClinicalEvaluationTimedOut';
-    const cause = error instanceof ActivityFailure ? error.cause : undefined;
     await endOnError(
       lifecycle,
       error,
       undefined,
-      cause instanceof ApplicationFailure && cause.type === timedOut
-        ? {
-            reason: 'The clinical record took too long to read.',
-            failure: { code: 'clinical_evaluation_timed_out', message: cause.message },
-          }
-        : {
-            reason: 'The evaluation failed.',
-            failure: {
-              code: 'evaluation_failed',
-              message: 'The criteria could not be evaluated; submit the check again.',
-            },
-          },
+      clinicalEvaluationTimeout(error) ?? {
+        reason: 'The evaluation failed.',
+        failure: {
+          code: 'evaluation_failed',
+          message: 'The criteria could not be evaluated; submit the check again.',
+        },
+      },
     );
   }
   return record;

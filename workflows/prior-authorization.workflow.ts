@@ -1,7 +1,5 @@
 import {
-  ActivityFailure,
   allHandlersFinished,
-  ApplicationFailure,
   condition,
   continueAsNew,
   defineSignal,
@@ -16,7 +14,6 @@ import {
 
 import type { createCaseActivities } from '../activities/cases.activities';
 import type { CaseTimings, PriorAuthorizationRequest } from '../src/cases/case-model';
-import type { CLINICAL_EVALUATION_TIMED_OUT } from '../src/clinical/clinical-model';
 import type { CriterionAnswer, DrugCoverage, ResolvedPlan } from '../src/connectors/payer-connector';
 import {
   answerAfter,
@@ -31,6 +28,7 @@ import {
   ignoreRefusal,
   refuse,
 } from './case-lifecycle';
+import { clinicalEvaluationTimeout } from './clinical-failures';
 import { IN_PROCESS_STEPS_LOCALLY } from './patches';
 
 export interface ReviewDecision {
@@ -272,24 +270,17 @@ export async function priorAuthorizationWorkflow(
     }
     return record;
   } catch (error) {
-    const timedOut: typeof CLINICAL_EVALUATION_TIMED_OUT = 'ClinicalEvaluationTimedOut';
-    const cause = error instanceof ActivityFailure ? error.cause : undefined;
     await endOnError(
       lifecycle,
       error,
       cancellation,
-      cause instanceof ApplicationFailure && cause.type === timedOut
-        ? {
-            reason: 'The clinical record took too long to read.',
-            failure: { code: 'clinical_evaluation_timed_out', message: cause.message },
-          }
-        : {
-            reason: 'The payer could not be reached.',
-            failure: {
-              code: 'payer_unavailable',
-              message: 'The payer connection failed repeatedly; no determination was made.',
-            },
-          },
+      clinicalEvaluationTimeout(error) ?? {
+        reason: 'The payer could not be reached.',
+        failure: {
+          code: 'payer_unavailable',
+          message: 'The payer connection failed repeatedly; no determination was made.',
+        },
+      },
     );
     return record;
   }

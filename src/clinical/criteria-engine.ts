@@ -539,8 +539,11 @@ function isRecent(date: string | null, maxAgeDays: number | undefined, asOf: str
   return date !== null && asOf !== null && daysBetween(date, asOf) <= maxAgeDays;
 }
 
-/** Whether every value the range allows meets the threshold (met), none does (not_met), or some do. */
-function compareRange(range: ValueRange, comparator: Comparator, threshold: number): Status {
+/**
+ * Whether every value the range allows meets the threshold (met), none does (not_met), or some do.
+ * The PA prefill judges lab values with it too, so both read one record the same way.
+ */
+export function compareRange(range: ValueRange, comparator: Comparator, threshold: number): Status {
   const { low, high } = range;
   const lowAbove = (strict: boolean) =>
     low !== null && (low.value > threshold || (low.value === threshold && (!strict || !low.inclusive)));
@@ -633,19 +636,30 @@ function formatDayRange(range: DayRange): string {
 }
 
 /**
- * Met by a trial at least as long as required, or by a documented intolerance or contraindication
- * (payers accept either for step therapy). Not met when the record denies the trial, or states one too
- * short. A mention without a length, when a length is required, leaves it unknown.
+ * How one mention of a therapy bears on a trial of at least `requiredDays` (0 when no length is asked):
+ * met by a long-enough trial or by an intolerance or contraindication (payers accept either for step
+ * therapy); not met by a trial stated too short, or a denied one ("has not tried metformin for 6 months"
+ * leaves a 3-month trial possible, so says nothing); otherwise unknown, such as a mention without a
+ * length when a length is required. The criteria engine and the PA prefill both judge trials with it.
  */
+export function judgeTrial(fact: TherapyFact, requiredDays: number): Status {
+  switch (fact.assertion) {
+    case 'intolerant':
+      return 'met';
+    case 'tried':
+      if ((fact.duration?.min ?? 0) >= requiredDays) return 'met';
+      return fact.duration !== null && fact.duration.max < requiredDays ? 'not_met' : 'unknown';
+    case 'not_tried':
+      return fact.duration === null || fact.duration.min <= requiredDays ? 'not_met' : 'unknown';
+  }
+}
+
+/** The trials that meet the check cite it; else a too-short one, else a denied one, explains why not. */
 function evaluatePriorTherapy(check: PriorTherapyCheck, { facts }: EvaluationContext): LeafVerdict {
   const terms = new Set(check.therapies.map((therapy) => therapy.toLowerCase()));
   const required = lengthInDays(check.minimum_duration);
   const relevant = facts.therapies.filter((fact) => terms.has(fact.therapy));
-  const satisfying = relevant.filter(
-    (fact) =>
-      fact.assertion === 'intolerant' ||
-      (fact.assertion === 'tried' && (fact.duration?.min ?? 0) >= required),
-  );
+  const satisfying = relevant.filter((fact) => judgeTrial(fact, required) === 'met');
   if (satisfying.length > 0) {
     const first = satisfying[0] as TherapyFact;
     return {
@@ -654,12 +668,9 @@ function evaluatePriorTherapy(check: PriorTherapyCheck, { facts }: EvaluationCon
       ...(first.duration ? { value: formatDayRange(first.duration) } : {}),
     };
   }
-  const tooShort = relevant.filter(
-    (fact) => fact.assertion === 'tried' && fact.duration !== null && fact.duration.max < required,
-  );
-  const denied = relevant.filter(
-    (fact) => fact.assertion === 'not_tried' && (fact.duration === null || fact.duration.min <= required),
-  );
+  const unmet = relevant.filter((fact) => judgeTrial(fact, required) === 'not_met');
+  const tooShort = unmet.filter((fact) => fact.assertion === 'tried');
+  const denied = unmet.filter((fact) => fact.assertion === 'not_tried');
   const lengthWords = check.minimum_duration ? ` for at least ${formatLength(check.minimum_duration)}` : '';
   const shortest = tooShort[0];
   if (shortest?.duration) {

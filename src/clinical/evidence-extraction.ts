@@ -545,6 +545,7 @@ function daysOf(found: RegExpMatchArray, asOf: string | null): DayRange | undefi
   return { min: days, max: days };
 }
 
+/** Only for short windows: DURATION is quadratic in the window's length on some inputs (see durationNear). */
 function durationsIn(text: string, window: Span, asOf: string | null): DurationFound[] {
   const slice = text.slice(window.start, window.end);
   const found: DurationFound[] = [];
@@ -916,6 +917,8 @@ function durationNear(
       break;
     }
   }
+  // DURATION's repeated qualifier group backtracks quadratically on runs such as "~~~~…"; it is safe only
+  // on these bounded windows (60 characters after, 30 before). Never widen them or scan whole passages.
   const after = durationsIn(text, { start: mention.end, end: afterEnd }, asOf)[0];
   if (after) return after;
   const beforeStart = Math.max(clause.start, previous?.end ?? 0, mention.start - 30);

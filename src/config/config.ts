@@ -52,7 +52,10 @@ export interface CaseSettings {
 /** The worker threads that read clinical text, off the event loop (see docs/workflows.md, clinical eligibility). */
 export interface ClinicalEvaluationSettings {
   threads: number;
-  /** A task running longer is stopped (its thread replaced) and fails its case non-retryably. */
+  /**
+   * A task running longer is stopped (its thread replaced) and fails its case non-retryably; at most
+   * MAX_CLINICAL_EVALUATION_TIMEOUT_MS.
+   */
   taskTimeoutMs: number;
 }
 
@@ -84,6 +87,13 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * Well under the 30-second start-to-close timeout of the activities that use the clinical evaluation
+ * pool (clinical eligibility, PA prefill), so a record too slow to read fails its case by name rather
+ * than by Temporal timing the attempt out and retrying it.
+ */
+export const MAX_CLINICAL_EVALUATION_TIMEOUT_MS = 20_000;
 
 /**
  * Parses the environment into one typed configuration, reporting every bad key at once so an
@@ -205,8 +215,15 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
 
   const clinicalEvaluation: ClinicalEvaluationSettings = {
     threads: integer('CLINICAL_EVALUATION_THREADS', 2, 1, 64),
-    taskTimeoutMs: integer('CLINICAL_EVALUATION_TIMEOUT_MS', 10_000, 1, 600_000),
+    taskTimeoutMs: integer('CLINICAL_EVALUATION_TIMEOUT_MS', 10_000, 1, Number.MAX_SAFE_INTEGER),
   };
+  if (clinicalEvaluation.taskTimeoutMs > MAX_CLINICAL_EVALUATION_TIMEOUT_MS) {
+    problems.push(
+      `CLINICAL_EVALUATION_TIMEOUT_MS must be at most ${MAX_CLINICAL_EVALUATION_TIMEOUT_MS} ` +
+        `(got "${env.CLINICAL_EVALUATION_TIMEOUT_MS}"): the clinical activities time out after 30 seconds, ` +
+        'so a longer limit could never fail a case and Temporal would retry the attempt instead',
+    );
+  }
 
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);

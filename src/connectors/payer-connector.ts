@@ -8,6 +8,7 @@ import type {
   Questionnaire,
   VisitNote,
 } from '../cases/case-model';
+import type { EvaluationLimits } from '../clinical/evaluation-pool';
 
 /**
  * How cases talk to payers. Local mode uses the deterministic simulator over the shipped catalog;
@@ -142,7 +143,11 @@ export interface PriorAuthDetermination {
 export interface PayerConnector {
   resolvePlan(insurance: InsuranceEvidence): Promise<PlanResolution>;
   checkBenefits(input: BenefitsCheckInput): Promise<BenefitsCheck>;
-  prefillPriorAuthorization(input: PriorAuthPrefillInput): Promise<PriorAuthPrefill>;
+  /** `limits.deadline` bounds the clinical text reading behind the answers (see EvaluationPool). */
+  prefillPriorAuthorization(
+    input: PriorAuthPrefillInput,
+    limits?: EvaluationLimits,
+  ): Promise<PriorAuthPrefill>;
   /** Sends the PA to the payer; returns the payer's reference for later status checks. */
   submitPriorAuthorization(input: PriorAuthSubmissionInput): Promise<{ payer_reference: string }>;
   /**

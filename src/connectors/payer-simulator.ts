@@ -1,14 +1,11 @@
 import { createHash } from 'node:crypto';
 
 import type { Diagnosis, DrugRequest, PlanType } from '../cases/case-model';
-import type { EvidenceCitation, ResolvedDiagnosis } from '../clinical/clinical-model';
-import type { ClinicalEvaluator } from '../clinical/evaluation-pool';
-import type {
-  ClinicalFacts,
-  MeasurementName,
-  TherapyFact,
-  ValueRange,
-} from '../clinical/evidence-extraction';
+import type { CriterionResult, EvidenceCitation, ResolvedDiagnosis } from '../clinical/clinical-model';
+import { compareRange, judgeTrial } from '../clinical/criteria-engine';
+import type { ClinicalEvaluator, EvaluationLimits } from '../clinical/evaluation-pool';
+import { inlineEvaluator } from '../clinical/evaluation-pool';
+import type { ClinicalFacts, MeasurementName } from '../clinical/evidence-extraction';
 import { ClinicalFactExtractor, MEASUREMENT_NAMES, MEASUREMENT_UNITS } from '../clinical/evidence-extraction';
 import type {
   CatalogDrug,
@@ -125,12 +122,12 @@ export interface PayerSimulatorOptions {
 export class PayerSimulator implements PayerConnector {
   private readonly catalog: PayerCatalog;
   private readonly now: () => Date;
-  private readonly evaluator?: ClinicalEvaluator;
+  private readonly evaluator: ClinicalEvaluator;
 
   constructor(options: PayerSimulatorOptions = {}) {
     this.catalog = options.catalog ?? payerCatalog();
     this.now = options.now ?? (() => new Date());
-    this.evaluator = options.evaluator;
+    this.evaluator = options.evaluator ?? inlineEvaluator;
   }
 
   async resolvePlan(insurance: InsuranceEvidence): Promise<PlanResolution> {
@@ -152,7 +149,10 @@ export class PayerSimulator implements PayerConnector {
     return { kind: 'completed', outcome: this.outcome(resolution.match, 'covered', drugs) };
   }
 
-  async prefillPriorAuthorization(input: PriorAuthPrefillInput): Promise<PriorAuthPrefill> {
+  async prefillPriorAuthorization(
+    input: PriorAuthPrefillInput,
+    limits?: EvaluationLimits,
+  ): Promise<PriorAuthPrefill> {
     const drug = this.catalog.findDrug(input.drug);
     const plan = input.plan ? this.catalog.findPlan(input.plan.plan_id)?.plan : undefined;
     if (!drug) return { coverage: null, criteria: [] };
@@ -160,9 +160,7 @@ export class PayerSimulator implements PayerConnector {
     const asOf = isoDate(this.now());
     return {
       coverage: plan ? this.coverage(plan, input.drug) : null,
-      criteria: this.evaluator
-        ? await this.evaluator.run({ kind: 'prior_auth_criteria', criteria, input, asOf })
-        : answerPriorAuthCriteria(criteria, input, asOf),
+      criteria: await this.evaluator.run({ kind: 'prior_auth_criteria', criteria, input, asOf }, limits),
     };
   }
 
@@ -616,7 +614,7 @@ function findingsFor(check: CriterionCheck, facts: ClinicalFacts): Finding[] {
       return facts.measurements
         .filter((fact) => fact.name === name)
         .flatMap((fact): Finding[] => {
-          const answer = judgedAgainst(fact.range, check.minimum);
+          const answer = ANSWER_OF_STATUS[compareRange(fact.range, '>=', check.minimum)];
           return answer ? [{ answer, citation: fact.citation }] : [];
         });
     }
@@ -626,40 +624,18 @@ function findingsFor(check: CriterionCheck, facts: ClinicalFacts): Finding[] {
       return facts.therapies
         .filter((fact) => drugs.has(fact.therapy))
         .flatMap((fact): Finding[] => {
-          const answer = trialAnswer(fact, requiredDays, check.minimum_months !== undefined);
+          const answer = ANSWER_OF_STATUS[judgeTrial(fact, requiredDays)];
           return answer ? [{ answer, citation: fact.citation }] : [];
         });
     }
   }
 }
 
-/** Yes when every value the source allows reaches the minimum, no when none does, else nothing. */
-function judgedAgainst(range: ValueRange, minimum: number): Finding['answer'] | undefined {
-  if (range.low && (range.low.value > minimum || (range.low.value === minimum && range.low.inclusive)))
-    return 'yes';
-  if (range.high && (range.high.value < minimum || (range.high.value === minimum && !range.high.inclusive)))
-    return 'no';
-  return undefined;
-}
-
-/**
- * As the criteria engine judges a trial: a long-enough trial or an intolerance (payers accept either
- * for step therapy) is a yes; a denied or too-short trial is a no; a mention without a length, when a
- * length is required, says nothing.
- */
-function trialAnswer(
-  fact: TherapyFact,
-  requiredDays: number,
-  lengthRequired: boolean,
-): Finding['answer'] | undefined {
-  if (fact.assertion === 'intolerant') return 'yes';
-  // "Has not tried metformin for 6 months" leaves a 3-month trial possible.
-  if (fact.assertion === 'not_tried')
-    return !fact.duration || fact.duration.min <= requiredDays ? 'no' : undefined;
-  if (!fact.duration) return lengthRequired ? undefined : 'yes';
-  if (fact.duration.min >= requiredDays) return 'yes';
-  return fact.duration.max < requiredDays ? 'no' : undefined;
-}
+const ANSWER_OF_STATUS: Readonly<Record<CriterionResult['status'], Finding['answer'] | undefined>> = {
+  met: 'yes',
+  not_met: 'no',
+  unknown: undefined,
+};
 
 function sortedBySource(findings: Finding[]): Finding[] {
   const rank = (finding: Finding) => {

@@ -1,11 +1,13 @@
 import * as path from 'node:path';
+import { Writable } from 'node:stream';
 
 import { ApplicationFailure } from '@temporalio/common';
+import pino from 'pino';
 
 import type { ClinicalRecord } from '../../src/clinical/clinical-model';
-import { CLINICAL_EVALUATION_TIMED_OUT } from '../../src/clinical/clinical-model';
 import { evaluateClinicalEligibility } from '../../src/clinical/criteria-engine';
-import { EvaluationPool } from '../../src/clinical/evaluation-pool';
+import { CLINICAL_EVALUATION_DEADLINE_PASSED, EvaluationPool } from '../../src/clinical/evaluation-pool';
+import { CLINICAL_EVALUATION_TIMED_OUT } from '../../workflows/clinical-failures';
 import { AS_OF } from './synthetic-records';
 
 const STALLING_THREAD = path.join(__dirname, '..', 'fixtures', 'threads', 'stalling-evaluation-thread.js');
@@ -34,7 +36,7 @@ describe('the clinical evaluation pool', () => {
   });
 
   it('fails a task over its time limit with the named non-retryable failure, quoting nothing of the record', async () => {
-    pool = new EvaluationPool({ threads: 1, taskTimeoutMs: 300 }, STALLING_THREAD);
+    pool = new EvaluationPool({ threads: 1, taskTimeoutMs: 300 }, { entry: STALLING_THREAD });
     const failure = await pool.run({ kind: 'clinical_eligibility', record: record('stall') }).catch((e) => e);
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect(failure).toMatchObject({ type: CLINICAL_EVALUATION_TIMED_OUT, nonRetryable: true });
@@ -44,11 +46,72 @@ describe('the clinical evaluation pool', () => {
 
   it('replaces a thread stopped at the time limit, so the next task is answered', async () => {
     // Generous: the replacement thread's start counts against the next task's limit.
-    pool = new EvaluationPool({ threads: 1, taskTimeoutMs: 3_000 }, STALLING_THREAD);
+    pool = new EvaluationPool({ threads: 1, taskTimeoutMs: 3_000 }, { entry: STALLING_THREAD });
     const stalled = pool.run({ kind: 'clinical_eligibility', record: record('stall') }).catch((e) => e);
     const next = pool.run({ kind: 'clinical_eligibility', record: record('A1c 8.2 %.') });
     expect(await stalled).toMatchObject({ type: CLINICAL_EVALUATION_TIMED_OUT });
     expect((await next).results.map((result) => result.drug)).toEqual(['Ozempic']);
+  });
+
+  it('drops a task still queued at its deadline with a retryable failure, without waiting for a thread', async () => {
+    pool = new EvaluationPool({ threads: 1, taskTimeoutMs: 5_000 }, { entry: STALLING_THREAD });
+    let stalledSettled = false;
+    const stalled = pool
+      .run({ kind: 'clinical_eligibility', record: record('stall') })
+      .catch((e) => e)
+      .finally(() => (stalledSettled = true));
+    const queued = pool
+      .run({ kind: 'clinical_eligibility', record: record('A1c 8.2 %.') }, { deadline: Date.now() + 200 })
+      .catch((e) => e);
+    const failure = await queued;
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({ type: CLINICAL_EVALUATION_DEADLINE_PASSED, nonRetryable: false });
+    expect(failure.message).toMatch(/was not run/);
+    // The only thread was still stalled: the dropped task never reached one.
+    expect(stalledSettled).toBe(false);
+    expect(await stalled).toMatchObject({ type: CLINICAL_EVALUATION_TIMED_OUT });
+  });
+
+  it('stops a task still running at its deadline with a retryable failure, before its time limit, and answers the next', async () => {
+    pool = new EvaluationPool({ threads: 1, taskTimeoutMs: 10_000 }, { entry: STALLING_THREAD });
+    const failure = await pool
+      .run({ kind: 'clinical_eligibility', record: record('stall') }, { deadline: Date.now() + 300 })
+      .catch((e) => e);
+    expect(failure).toMatchObject({ type: CLINICAL_EVALUATION_DEADLINE_PASSED, nonRetryable: false });
+    const next = await pool.run({ kind: 'clinical_eligibility', record: record('A1c 8.2 %.') });
+    expect(next.results.map((result) => result.drug)).toEqual(['Ozempic']);
+  });
+
+  it('logs a timeout with the task kind and never the record', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    pool = new EvaluationPool(
+      { threads: 1, taskTimeoutMs: 300 },
+      { entry: STALLING_THREAD, logger: pino({ level: 'info' }, sink) },
+    );
+    await pool.run({ kind: 'clinical_eligibility', record: record('stall') }).catch(() => undefined);
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        kind: 'clinical_eligibility',
+        limitMs: 300,
+        msg: expect.stringMatching(/time limit/),
+      }),
+    ]);
+    expect(lines.join('')).not.toMatch(/stall|Ozempic|E11/);
+  });
+
+  it('fails queued work with a plain reason when no thread can start', async () => {
+    // A bare relative path is one Node refuses before any thread starts.
+    pool = new EvaluationPool({ threads: 1, taskTimeoutMs: 10_000 }, { entry: 'evaluation-thread.js' });
+    await expect(pool.run({ kind: 'clinical_eligibility', record: record('A1c 8.2 %.') })).rejects.toThrow(
+      'A clinical evaluation thread could not start',
+    );
   });
 
   it('refuses work once closed', async () => {

@@ -1,4 +1,6 @@
 import type { InsuranceContent } from '../../src/cases/case-model';
+import type { ClinicalRecord } from '../../src/clinical/clinical-model';
+import { evaluateClinicalEligibility } from '../../src/clinical/criteria-engine';
 import { payerCatalog } from '../../src/connectors/payer-catalog';
 import type {
   BenefitsCheckInput,
@@ -8,7 +10,12 @@ import type {
   PriorAuthSubmissionInput,
   ResolvedPlan,
 } from '../../src/connectors/payer-connector';
-import { BV_MOCK_CASES, MEMBER_ID_SUFFIX_CASES, PayerSimulator } from '../../src/connectors/payer-simulator';
+import {
+  answerPriorAuthCriteria,
+  BV_MOCK_CASES,
+  MEMBER_ID_SUFFIX_CASES,
+  PayerSimulator,
+} from '../../src/connectors/payer-simulator';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const catalog = payerCatalog();
@@ -697,5 +704,61 @@ describe('prior authorization submission and determination', () => {
       await submission({ plan, drug: { name: 'Victoza', quantity: 3 } }),
     );
     expect(offFormulary).toMatchObject({ result: 'denied', detail_code: 'formulary_alternative_preferred' });
+  });
+});
+
+describe('the PA prefill and the criteria engine', () => {
+  const engineStatus = (drug: string, id: string, overrides: Partial<ClinicalRecord>): string => {
+    const [result] = evaluateClinicalEligibility({
+      patient: { date_of_birth: '1968-05-14', gender: 'female' },
+      asOf: '2026-03-01',
+      drugs: [{ name: drug, quantity: 1 }],
+      diagnoses: [],
+      questionnaires: [],
+      visitNotes: [],
+      evidence: [],
+      ...overrides,
+    }).results;
+    const found = result?.criteria.find((item) => item.id === id);
+    if (!found) throw new Error(`No criterion ${id}`);
+    return found.status;
+  };
+
+  it('agree that "BMI above 30" meets a BMI of at least 30', async () => {
+    const notes = [note('Obesity follow-up. BMI above 30.')];
+    const prefill = await simulator.prefillPriorAuthorization(
+      prefillInput({ drug: { name: 'Wegovy', quantity: 1 }, visitNotes: notes }),
+    );
+    expect(criterion(prefill.criteria, 'bmi_at_least_30').answer).toBe('yes');
+    expect(engineStatus('Wegovy', 'bmi_at_least_30', { visitNotes: notes })).toBe('met');
+  });
+
+  it('agree that "No" to "BMI at most 30?" meets a BMI of at least 30', async () => {
+    const questionnaires = [
+      { questions: [{ question: 'BMI at most 30?', answer: 'No' }], created_at: '2026-02-10T10:00:00Z' },
+    ];
+    const prefill = await simulator.prefillPriorAuthorization(
+      prefillInput({ drug: { name: 'Wegovy', quantity: 1 }, questionnaires }),
+    );
+    expect(criterion(prefill.criteria, 'bmi_at_least_30').answer).toBe('yes');
+    expect(engineStatus('Wegovy', 'bmi_at_least_30', { questionnaires })).toBe('met');
+  });
+
+  it('agree that a trial mentioned without a length meets a step-therapy criterion of minimum_months 0', () => {
+    const notes = [note('Plaque psoriasis, treated with clobetasol.')];
+    const [answer] = answerPriorAuthCriteria(
+      [
+        {
+          id: 'topical_steroid_trial',
+          question: 'Has the patient tried clobetasol?',
+          check: { kind: 'prior_therapy', drugs: ['clobetasol'], minimum_months: 0 },
+        },
+      ],
+      prefillInput({ drug: { name: 'Humira', quantity: 1 }, visitNotes: notes }),
+      '2026-03-01',
+    );
+    expect(answer?.answer).toBe('yes');
+    // The engine's criterion asks for no length at all: a required length of zero days.
+    expect(engineStatus('Humira', 'psoriasis_conventional_therapy', { visitNotes: notes })).toBe('met');
   });
 });

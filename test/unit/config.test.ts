@@ -29,6 +29,15 @@ describe('configuration', () => {
     }
   });
 
+  it('refuses a clinical evaluation time limit not well under the 30-second activity timeout, saying why', () => {
+    expect(() => loadConfig('local', { CLINICAL_EVALUATION_TIMEOUT_MS: '60000' })).toThrow(
+      /CLINICAL_EVALUATION_TIMEOUT_MS must be at most 20000 \(got "60000"\): the clinical activities time out after 30 seconds/,
+    );
+    expect(
+      loadConfig('local', { CLINICAL_EVALUATION_TIMEOUT_MS: '20000' }).clinicalEvaluation.taskTimeoutMs,
+    ).toBe(20_000);
+  });
+
   it('needs no settings in local mode', () => {
     const config = loadConfig('local', {});
     expect(config).toMatchObject({
