@@ -46,13 +46,15 @@ describeWithPostgres('a worker killed in the middle of a delivery', () => {
     WEBHOOK_RETRY_MAX_INTERVAL_MS: '500',
     LOG_LEVEL: 'warn',
   };
-  const config = testConfig(env);
+  // Built when the suite runs, not when it is collected: without PostgreSQL the loader refuses it.
+  let config: ReturnType<typeof testConfig>;
   let db: Database;
   let client: Client;
   let receiver: TestReceiver;
   const workers: RunningProcess[] = [];
 
   beforeAll(async () => {
+    config = testConfig(env);
     db = await openDatabase({ databaseUrl });
     await migrate(db);
     client = await connectClient(config.temporal, config.encryption!);
