@@ -4,7 +4,7 @@ import { AddressInfo } from 'node:net';
 
 import { evaluateClinicalEligibility } from '../src/clinical/criteria-engine';
 import { measureExtraction } from './extraction.bench-support';
-import { Api, LocalStack, startLocalStack } from './local-stack';
+import { Api, LocalStack, ProcessMemory, startLocalStack } from './local-stack';
 import { ms, percentile, withConcurrency } from './support';
 
 /** Concurrency of every creation phase, so the raw and HTTP rates compare like for like. */
@@ -121,6 +121,16 @@ async function main(): Promise<void> {
   }
 }
 
+/** CPU each process of the stack used between two snapshots, as a share of one core. */
+function cpuShares(before: ProcessMemory[], after: ProcessMemory[], seconds: number): string {
+  return after
+    .map((entry) => {
+      const used = entry.cpuSeconds - (before.find((earlier) => earlier.pid === entry.pid)?.cpuSeconds ?? 0);
+      return `${entry.label} ${((used / seconds) * 100).toFixed(0)} %`;
+    })
+    .join(', ');
+}
+
 async function create(api: Api, route: string, body: unknown): Promise<string> {
   const response = await api(route, { method: 'POST', body: JSON.stringify(body) });
   if (response.status !== 201) throw new Error(`${route} answered ${response.status}`);
@@ -166,13 +176,16 @@ async function creationRates(stack: LocalStack): Promise<void> {
   );
   const rawRate = CREATE_RATE_CASES / ((performance.now() - rawStarted) / 1000);
 
+  const cpuBefore = stack.processMemory();
   const httpStarted = performance.now();
   await withConcurrency(
     Array.from({ length: CREATE_RATE_CASES }, () => bvRequest()),
     CONCURRENCY,
     async (body) => void (await create(stack.api, '/benefit-verification', body)),
   );
-  const httpRate = CREATE_RATE_CASES / ((performance.now() - httpStarted) / 1000);
+  const httpSeconds = (performance.now() - httpStarted) / 1000;
+  const httpRate = CREATE_RATE_CASES / httpSeconds;
+  const httpCpu = cpuShares(cpuBefore, stack.processMemory(), httpSeconds);
   await drain(stack, 'benefit_verification');
   console.log(
     [
@@ -180,6 +193,7 @@ async function creationRates(stack: LocalStack): Promise<void> {
       `  raw workflow.start, no-op type, unpolled queue   ${rawRate.toFixed(1)} starts/s`,
       `  HTTP POST /benefit-verification (mock result)    ${httpRate.toFixed(1)} cases/s`,
       `  ratio HTTP / raw                                  ${(httpRate / rawRate).toFixed(2)}`,
+      `  CPU during HTTP creation (% of one core)          ${httpCpu}`,
       '',
     ].join('\n'),
   );
@@ -282,6 +296,7 @@ async function burst(stack: LocalStack, receiver: WebhookReceiver, size: number)
       getLatencies.push(performance.now() - startedAt);
     }
   });
+  const cpuBefore = stack.processMemory();
   const firstPost = performance.now();
   await withConcurrency(
     Array.from({ length: size }, () => bvRequest()),
@@ -298,6 +313,7 @@ async function burst(stack: LocalStack, receiver: WebhookReceiver, size: number)
   const arrived = ids.filter((id) => receiver.firstArrival(id) !== undefined);
   const lastArrival = Math.max(...arrived.map((id) => receiver.firstArrival(id)!));
   const toWebhook = arrived.map((id) => receiver.firstArrival(id)! - created.get(id)!);
+  const cpuUse = cpuShares(cpuBefore, stack.processMemory(), (lastArrival - firstPost) / 1000);
   console.log(
     [
       `Burst of ${size} benefit verifications to one webhook endpoint (${CONCURRENCY} POSTs at a time)`,
@@ -305,6 +321,7 @@ async function burst(stack: LocalStack, receiver: WebhookReceiver, size: number)
       `  creation → webhook received              p50 ${ms(percentile(toWebhook, 50))}   p99 ${ms(percentile(toWebhook, 99))}`,
       `  GET during the burst (${getLatencies.length} reads)         p50 ${ms(percentile(getLatencies, 50))}   p99 ${ms(percentile(getLatencies, 99))}`,
       `  webhooks received                        ${arrived.length} of ${size}${arrived.length < size ? '  (MISSING after 5 min)' : ''}`,
+      `  CPU during the burst (% of one core)     ${cpuUse}`,
       '',
     ].join('\n'),
   );
@@ -438,7 +455,14 @@ async function openPriorAuthorizations(stack: LocalStack): Promise<void> {
       return latencies;
     };
     const sequential = await timeGets(1, 200);
+    const cpuBefore = stack.processMemory();
+    const concurrentStarted = performance.now();
     const concurrent = await timeGets(32, 1_000);
+    const getCpu = cpuShares(
+      cpuBefore,
+      stack.processMemory(),
+      (performance.now() - concurrentStarted) / 1000,
+    );
     const lists: number[] = [];
     for (let read = 0; read < 50; read += 1) {
       const readAt = performance.now();
@@ -452,6 +476,7 @@ async function openPriorAuthorizations(stack: LocalStack): Promise<void> {
         `  created in ${createdIn.toFixed(0)} s; ${inReview} of ${open.length} in awaiting_review after ${allInReviewIn.toFixed(0)} s${inReview < open.length ? '  (SOME NEVER ARRIVED)' : ''}`,
         `  GET running case, 1 at a time (200)    p50 ${ms(percentile(sequential, 50))}   p99 ${ms(percentile(sequential, 99))}`,
         `  GET running case, 32 at a time (1000)  p50 ${ms(percentile(concurrent, 50))}   p99 ${ms(percentile(concurrent, 99))}`,
+        `    CPU meanwhile (% of one core): ${getCpu}`,
         `  list, status filter, 20 per page (50)  p50 ${ms(percentile(lists, 50))}   p99 ${ms(percentile(lists, 99))}`,
         `  RSS ${memory.map((entry) => `${entry.label} ${entry.rssMb.toFixed(0)} MB`).join(', ')}`,
         '',

@@ -28,7 +28,12 @@ export interface ProcessMemory {
   pid: number;
   label: string;
   rssMb: number;
+  /** User and system CPU time the process has used so far. */
+  cpuSeconds: number;
 }
+
+/** Linux's clock ticks per second for /proc/<pid>/stat times (USER_HZ, 100 on every common build). */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** `npm start`'s process on free ports, a throwaway data folder and a rate limit out of the way. */
 export async function startLocalStack(): Promise<LocalStack> {
@@ -109,7 +114,20 @@ function processTreeMemory(rootPid: number): ProcessMemory[] {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
       const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      return [{ pid, label: labelOf(command, pid === rootPid), rssMb: rssKb / 1024 }];
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [utime, stime] = stat
+        .slice(stat.lastIndexOf(')') + 2)
+        .split(' ')
+        .slice(11, 13)
+        .map(Number);
+      return [
+        {
+          pid,
+          label: labelOf(command, pid === rootPid),
+          rssMb: rssKb / 1024,
+          cpuSeconds: (utime! + stime!) / CLOCK_TICKS_PER_SECOND,
+        },
+      ];
     } catch {
       return [];
     }

@@ -36,9 +36,11 @@ export class CaseDocumentsRepository {
     caseId: string,
     documents: Array<{ name: string; base64: string }>,
   ): Promise<DocumentRef[]> {
+    // A request without documents has none to find either, even when it is a replay.
+    if (documents.length === 0) return [];
     return this.db.transaction(async (tx) => {
       const existing = await this.refs(tx, caseId);
-      if (existing.length > 0 || documents.length === 0) return existing;
+      if (existing.length > 0) return existing;
       for (const document of documents) {
         const bytes = Buffer.from(document.base64, 'base64');
         await tx.query(
