@@ -7,6 +7,12 @@ export interface TemporalSettings {
   address: string;
   namespace: string;
   taskQueue: string;
+  /**
+   * Workflows a worker keeps in memory between tasks. A case waiting days for a reviewer needs none
+   * of it, and one evicted is replayed from history at its next task, so the cache is sized for the
+   * cases in motion, not the cases open.
+   */
+  maxCachedWorkflows: number;
   tls?: {
     serverName?: string;
     caCertPath?: string;
@@ -242,6 +248,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
       address: temporalAddress ?? `127.0.0.1:${localTemporal.port}`,
       namespace: text('TEMPORAL_NAMESPACE') ?? 'default',
       taskQueue: text('TEMPORAL_TASK_QUEUE') ?? 'healthcare-access',
+      maxCachedWorkflows: integer('WORKER_MAX_CACHED_WORKFLOWS', 500, 10, 100_000),
       tls: useTls || tlsPaths.clientCertPath || temporalApiKey ? tlsPaths : undefined,
       apiKey: temporalApiKey,
     },

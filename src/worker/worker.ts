@@ -56,6 +56,7 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     taskQueue,
     ...workflowSource,
     activities,
+    maxCachedWorkflows: config.temporal.maxCachedWorkflows,
     dataConverter: dataConverter(config.encryption!),
   });
   sweepStalledDeliveriesWhileRunning(worker, { ...options, taskQueue });
