@@ -6,7 +6,7 @@ import { freePort, startDevServer } from '../../src/temporal/dev-server';
 import { testEnvironment } from '../harness/environment';
 import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
-import { RunningProcess, startProcess } from '../support/processes';
+import { RunningProcess, startProcess, workerEnvFor } from '../support/processes';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 
@@ -31,18 +31,7 @@ describeWithPostgres('cases survive a worker killed in every waiting status', ()
       WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
       WEBHOOK_TIMEOUT_MS: '2000',
     });
-    const { config } = testApp;
-    workerEnv = {
-      NODE_ENV: 'production',
-      TEMPORAL_ADDRESS: config.temporal.address,
-      TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
-      DATABASE_URL: databaseUrl!,
-      PAYLOAD_ENCRYPTION_KEYS: [...config.encryption!.keys]
-        .map(([id, key]) => `${id}:${key.toString('base64')}`)
-        .join(','),
-      WEBHOOK_ALLOWED_TARGETS: '127.0.0.0/8',
-      LOG_LEVEL: 'warn',
-    };
+    workerEnv = workerEnvFor(testApp.config, databaseUrl!);
     worker = startProcess('main.worker.js', workerEnv);
     account = await testApp.createAccount();
     receiver = await subscribeReceiver(testApp, account.keys.provider);

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 
+import type { AppConfig } from '../../src/config/config';
 import { projectRoot } from '../../src/config/project-root';
 
 export const DIST = path.join(projectRoot(), 'dist', 'src');
@@ -16,6 +17,29 @@ export interface RunningProcess {
 }
 
 /** Starts one of the service's compiled entry points, as an operator would. */
+/**
+ * The environment of a production worker process that shares a test app's Temporal task queue,
+ * PostgreSQL database and payload keys, so it runs the cases the app creates.
+ */
+export function workerEnvFor(
+  config: AppConfig,
+  databaseUrl: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    TEMPORAL_ADDRESS: config.temporal.address,
+    TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+    DATABASE_URL: databaseUrl,
+    PAYLOAD_ENCRYPTION_KEYS: [...config.encryption!.keys]
+      .map(([id, key]) => `${id}:${key.toString('base64')}`)
+      .join(','),
+    WEBHOOK_ALLOWED_TARGETS: '127.0.0.0/8',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
 export function startProcess(entry: string, env: Record<string, string>): RunningProcess {
   const child = spawn(process.execPath, [path.join(DIST, entry)], {
     env: { ...process.env, ...env },

@@ -13,7 +13,7 @@ import { WebhookEndpointsRepository } from '../../src/webhooks/webhook-endpoints
 import { WebhookPublisher } from '../../src/webhooks/webhook-publisher';
 import { benefitVerificationRequest } from '../support/case-requests';
 import { waitForStatus } from '../support/case-journeys';
-import { RunningProcess, startProcess } from '../support/processes';
+import { RunningProcess, startProcess, workerEnvFor } from '../support/processes';
 import {
   bearer,
   eventually,
@@ -132,20 +132,10 @@ describeWithPostgres('a worker killed during the first attempt of a case event',
       WEBHOOK_TIMEOUT_MS: '2000',
       WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
     });
-    const { config } = testApp;
-    workerEnv = {
-      NODE_ENV: 'production',
-      TEMPORAL_ADDRESS: config.temporal.address,
-      TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
-      DATABASE_URL: databaseUrl!,
-      PAYLOAD_ENCRYPTION_KEYS: [...config.encryption!.keys]
-        .map(([id, key]) => `${id}:${key.toString('base64')}`)
-        .join(','),
-      WEBHOOK_ALLOWED_TARGETS: '127.0.0.0/8',
+    workerEnv = workerEnvFor(testApp.config, databaseUrl!, {
       WEBHOOK_TIMEOUT_MS: '2000',
       WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
-      LOG_LEVEL: 'warn',
-    };
+    });
     account = await testApp.createAccount();
     receiver = await new TestReceiver(secret).start();
   });
