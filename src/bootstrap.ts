@@ -11,15 +11,29 @@ import { Database, openDatabase, openEmbeddedDatabase } from './storage/database
 import { migrate } from './storage/migrations';
 
 export const DEV_ACCOUNT_NAME = 'Development account';
+const DEV_KEY_LABEL = 'development key';
 
 /** Opens the configured database (PostgreSQL, else PGlite in the data folder) and migrates it. */
 export async function openStorage(config: AppConfig, logger: Logger): Promise<Database> {
-  const db = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    pgliteDir: path.join(config.dataDir, 'pglite'),
+  const { databaseUrl } = config;
+  if (!databaseUrl) {
+    const db = await openDatabase({ pgliteDir: path.join(config.dataDir, 'pglite') });
+    await migrateAndReport(db, logger);
+    return db;
+  }
+  // Migrations may build an index on a large table or wait for another process's migration lock, so
+  // they run on their own connection without the timeouts that bound requests.
+  const migrationDb = await openDatabase({
+    databaseUrl,
+    timeouts: { ...config.databaseTimeouts, statementMs: 0, queryMs: 0 },
+    logger,
   });
-  await migrateAndReport(db, logger);
-  return db;
+  try {
+    await migrateAndReport(migrationDb, logger);
+  } finally {
+    await migrationDb.close();
+  }
+  return openDatabase({ databaseUrl, timeouts: config.databaseTimeouts, logger });
 }
 
 /** Local mode's embedded database, migrated, with the PGlite instance the launcher serves. */
