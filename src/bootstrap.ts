@@ -109,7 +109,7 @@ export async function ensureDevAccount(
   const created = await accounts.createApiKey({
     accountId: account.id,
     roles: ['admin'],
-    label: 'development key',
+    label: DEV_KEY_LABEL,
     secret: apiKey,
   });
   if (!config.devApiKey) {
@@ -117,6 +117,30 @@ export async function ensureDevAccount(
     writeFileSync(keyFile, created.secret, { mode: 0o600 });
   }
   return { accountId: account.id, apiKey: created.secret };
+}
+
+/**
+ * A production start revokes the admin keys a development start left in the same database: their
+ * value may be pinned in a demo's configuration or printed in a log, so none may outlive the switch
+ * to production. Each revocation is logged by key id, so an operator can issue a replacement.
+ */
+export async function revokeDevelopmentKeys(db: Database, logger: Logger): Promise<string[]> {
+  const accounts = new AccountsRepository(db);
+  const devAccounts = (await accounts.listAccounts()).filter((account) => account.name === DEV_ACCOUNT_NAME);
+  const revoked: string[] = [];
+  for (const account of devAccounts) {
+    for (const key of await accounts.listApiKeys(account.id)) {
+      if (key.label !== DEV_KEY_LABEL || key.revoked_at) continue;
+      if (await accounts.revokeApiKey(key.id, account.id)) revoked.push(key.id);
+    }
+  }
+  if (revoked.length > 0) {
+    logger.warn(
+      { api_key_ids: revoked, account_ids: devAccounts.map((account) => account.id) },
+      'revoked development API keys: production accepts only keys made with the admin CLI',
+    );
+  }
+  return revoked;
 }
 
 /** Sends the Temporal SDK's own log lines into our JSON log instead of its plain-text console. */

@@ -216,6 +216,13 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
 
   const devApiKey = text('DEV_API_KEY');
   if (devApiKey && devApiKey.length < 32) problems.push('DEV_API_KEY must be at least 32 characters long');
+  // The admin CLI never reads the key, so an operator's shell that still exports it need not be cleaned first.
+  if (devApiKey && production && mode !== 'admin') {
+    problems.push(
+      'DEV_API_KEY is refused in production: it pins an admin key whose value sits in configuration. ' +
+        'Unset it and create keys with the admin CLI (npm run admin -- keys:create --account ID --role admin)',
+    );
+  }
 
   // Local data (local mode, or the admin CLI on it) talks to receivers on this machine.
   const localData = mode === 'local' || (mode === 'admin' && !databaseUrl);
