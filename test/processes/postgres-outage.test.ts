@@ -5,7 +5,7 @@ import { freePort } from '../../src/temporal/dev-server';
 import { testEnvironment } from '../harness/environment';
 import { readJson, RunningProcess, runCommand, startProcess } from '../support/processes';
 import { eventually, randomEncryptionKeys } from '../support/test-app';
-import { postgresBinDir, PostgresServer } from './postgres-server';
+import { postgresBinDir, PostgresServer } from '../support/postgres-server';
 
 const binDir = postgresBinDir();
 const describeWithPostgres = binDir ? describe : describe.skip;

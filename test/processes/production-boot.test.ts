@@ -4,7 +4,7 @@ import { freePort } from '../../src/temporal/dev-server';
 import { testEnvironment } from '../harness/environment';
 import { readJson, startProcess } from '../support/processes';
 import { randomEncryptionKeys } from '../support/test-app';
-import { postgresBinDir, PostgresServer } from './postgres-server';
+import { postgresBinDir, PostgresServer } from '../support/postgres-server';
 
 const devApiKey = () => `hak_dev_${randomUUID().replace(/-/g, '')}`;
 
