@@ -11,15 +11,29 @@ import { Database, openDatabase, openEmbeddedDatabase } from './storage/database
 import { migrate } from './storage/migrations';
 
 export const DEV_ACCOUNT_NAME = 'Development account';
+const DEV_KEY_LABEL = 'development key';
 
 /** Opens the configured database (PostgreSQL, else PGlite in the data folder) and migrates it. */
 export async function openStorage(config: AppConfig, logger: Logger): Promise<Database> {
-  const db = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    pgliteDir: path.join(config.dataDir, 'pglite'),
+  const { databaseUrl } = config;
+  if (!databaseUrl) {
+    const db = await openDatabase({ pgliteDir: path.join(config.dataDir, 'pglite') });
+    await migrateAndReport(db, logger);
+    return db;
+  }
+  // Migrations may build an index on a large table or wait for another process's migration lock, so
+  // they run on their own connection without the timeouts that bound requests.
+  const migrationDb = await openDatabase({
+    databaseUrl,
+    timeouts: { ...config.databaseTimeouts, statementMs: 0, queryMs: 0 },
+    logger,
   });
-  await migrateAndReport(db, logger);
-  return db;
+  try {
+    await migrateAndReport(migrationDb, logger);
+  } finally {
+    await migrationDb.close();
+  }
+  return openDatabase({ databaseUrl, timeouts: config.databaseTimeouts, logger });
 }
 
 /** Local mode's embedded database, migrated, with the PGlite instance the launcher serves. */
@@ -95,7 +109,7 @@ export async function ensureDevAccount(
   const created = await accounts.createApiKey({
     accountId: account.id,
     roles: ['admin'],
-    label: 'development key',
+    label: DEV_KEY_LABEL,
     secret: apiKey,
   });
   if (!config.devApiKey) {
@@ -103,6 +117,30 @@ export async function ensureDevAccount(
     writeFileSync(keyFile, created.secret, { mode: 0o600 });
   }
   return { accountId: account.id, apiKey: created.secret };
+}
+
+/**
+ * A production start revokes the admin keys a development start left in the same database: their
+ * value may be pinned in a demo's configuration or printed in a log, so none may outlive the switch
+ * to production. Each revocation is logged by key id, so an operator can issue a replacement.
+ */
+export async function revokeDevelopmentKeys(db: Database, logger: Logger): Promise<string[]> {
+  const accounts = new AccountsRepository(db);
+  const devAccounts = (await accounts.listAccounts()).filter((account) => account.name === DEV_ACCOUNT_NAME);
+  const revoked: string[] = [];
+  for (const account of devAccounts) {
+    for (const key of await accounts.listApiKeys(account.id)) {
+      if (key.label !== DEV_KEY_LABEL || key.revoked_at) continue;
+      if (await accounts.revokeApiKey(key.id, account.id)) revoked.push(key.id);
+    }
+  }
+  if (revoked.length > 0) {
+    logger.warn(
+      { api_key_ids: revoked, account_ids: devAccounts.map((account) => account.id) },
+      'revoked development API keys: production accepts only keys made with the admin CLI',
+    );
+  }
+  return revoked;
 }
 
 /** Sends the Temporal SDK's own log lines into our JSON log instead of its plain-text console. */

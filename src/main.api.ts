@@ -1,5 +1,5 @@
 import { createApp } from './app/create-app';
-import { ensureDevAccount, openStorage } from './bootstrap';
+import { ensureDevAccount, openStorage, revokeDevelopmentKeys } from './bootstrap';
 import { loadConfig } from './config/config';
 import { createLogger } from './common/logger';
 import { connectClient } from './temporal/temporal-connection';
@@ -9,7 +9,8 @@ async function main(): Promise<void> {
   const config = loadConfig('api');
   const logger = createLogger(config.logLevel, { process: 'api' });
   const db = await openStorage(config, logger);
-  if (config.devApiKey) await ensureDevAccount(db, config);
+  if (config.production) await revokeDevelopmentKeys(db, logger);
+  else if (config.devApiKey) await ensureDevAccount(db, config);
   const temporalClient = await connectClient(config.temporal, config.encryption!);
   const app = await createApp({ config, db, temporalClient, logger });
   await app.listen(config.http.port, config.http.host);

@@ -3,6 +3,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 
+import { isDatabaseUnavailable } from '../storage/database';
 import { failure } from './envelope';
 import { ApiError, ErrorCode, ErrorDetail } from './errors';
 import { ContextualRequest } from './request-context';
@@ -41,6 +42,12 @@ export class ErrorFilter implements ExceptionFilter {
     const res = http.getResponse<Response>();
     const error = this.toApiError(exception, req);
     const requestId = req.context?.requestId ?? 'unknown';
+    if (error.code === 'service_unavailable') {
+      this.logger.warn(
+        { request_id: requestId, err_name: (exception as Error)?.name },
+        'dependency unavailable',
+      );
+    }
     if (error.code === 'internal_error') {
       this.logger.error(
         { request_id: requestId, err_name: (exception as Error)?.name, stack: (exception as Error)?.stack },
@@ -65,9 +72,8 @@ export class ErrorFilter implements ExceptionFilter {
       const code = HTTP_STATUS_CODES[status];
       if (code) return new ApiError(code, exception.message);
     }
-    if (isTemporalUnavailable(exception)) {
-      return new ApiError('service_unavailable', 'The workflow engine is unreachable; retry shortly.');
-    }
+    if (isTemporalUnavailable(exception)) return ApiError.serviceUnavailable('The workflow engine');
+    if (isDatabaseUnavailable(exception)) return ApiError.serviceUnavailable('The database');
     return new ApiError(
       'internal_error',
       'An unexpected error occurred. Quote the request id when contacting support.',

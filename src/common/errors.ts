@@ -20,6 +20,12 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * What a 503 asks clients to wait: about one database connect timeout, long enough for a restart or
+ * a failover to finish, short enough that a recovered service is not left idle.
+ */
+export const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 export interface ErrorDetail {
   field: string;
   issue: string;
@@ -49,6 +55,13 @@ export class ApiError extends Error {
       'unauthorized',
       'A valid API key is required: send the header "Authorization: Bearer <API key>".',
     );
+  }
+
+  /** A dependency (the database, the workflow engine) cannot answer now; the request changed nothing it reports. */
+  static serviceUnavailable(what: string): ApiError {
+    return new ApiError('service_unavailable', `${what} is unreachable; retry shortly.`, [], {
+      'Retry-After': String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS),
+    });
   }
 
   static forbidden(role: string): ApiError {

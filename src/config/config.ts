@@ -28,6 +28,25 @@ export interface EncryptionSettings {
   currentKeyId: string;
 }
 
+/** How long the PostgreSQL pool waits before it gives up, so an outage answers 503 instead of hanging. */
+export interface DatabaseTimeouts {
+  /** Opening a connection, or waiting for a free one in a busy pool. */
+  connectMs: number;
+  /** The server cancels a statement running longer (0: never, for migrations). */
+  statementMs: number;
+  /** The client stops waiting for an answer after this (0: never); covers a server that stops answering. */
+  queryMs: number;
+}
+
+/** The client waits this much longer than the server's statement timeout, so the server's cancel comes first. */
+const QUERY_TIMEOUT_MARGIN_MS = 5_000;
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  connectMs: 5_000,
+  statementMs: 10_000,
+  queryMs: 10_000 + QUERY_TIMEOUT_MARGIN_MS,
+};
+
 /** Temporal's exponential activity retry, as the published webhook schedule. */
 export interface RetrySchedule {
   initialIntervalMs: number;
@@ -71,6 +90,7 @@ export interface AppConfig {
   http: { host: string; port: number; maxBodyBytes: number };
   dataDir: string;
   databaseUrl?: string;
+  databaseTimeouts: DatabaseTimeouts;
   temporal: TemporalSettings;
   localTemporal: { port: number; uiPort: number };
   /** Absent in local mode until the launcher generates or loads the data folder's key. */
@@ -142,6 +162,29 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     problems.push('DATABASE_URL is required in production: the embedded database is for local mode only');
   }
 
+  const statementTimeoutMs = integer(
+    'DATABASE_STATEMENT_TIMEOUT_MS',
+    DEFAULT_DATABASE_TIMEOUTS.statementMs,
+    100,
+    3_600_000,
+  );
+  const databaseTimeouts: DatabaseTimeouts = {
+    connectMs: integer('DATABASE_CONNECT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.connectMs, 100, 120_000),
+    statementMs: statementTimeoutMs,
+    queryMs: integer(
+      'DATABASE_QUERY_TIMEOUT_MS',
+      statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS,
+      100,
+      3_600_000,
+    ),
+  };
+  if (databaseTimeouts.queryMs <= databaseTimeouts.statementMs) {
+    problems.push(
+      'DATABASE_QUERY_TIMEOUT_MS must be longer than DATABASE_STATEMENT_TIMEOUT_MS: the server cancels a ' +
+        'slow statement first, and the client gives up only on a server that stopped answering',
+    );
+  }
+
   const temporalAddress = text('TEMPORAL_ADDRESS');
   if (!temporalAddress && production && (mode === 'api' || mode === 'worker')) {
     problems.push('TEMPORAL_ADDRESS is required in production (host:port of the Temporal frontend)');
@@ -173,6 +216,13 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
 
   const devApiKey = text('DEV_API_KEY');
   if (devApiKey && devApiKey.length < 32) problems.push('DEV_API_KEY must be at least 32 characters long');
+  // The admin CLI never reads the key, so an operator's shell that still exports it need not be cleaned first.
+  if (devApiKey && production && mode !== 'admin') {
+    problems.push(
+      'DEV_API_KEY is refused in production: it pins an admin key whose value sits in configuration. ' +
+        'Unset it and create keys with the admin CLI (npm run admin -- keys:create --account ID --role admin)',
+    );
+  }
 
   // Local data (local mode, or the admin CLI on it) talks to receivers on this machine.
   const localData = mode === 'local' || (mode === 'admin' && !databaseUrl);
@@ -244,6 +294,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     },
     dataDir: path.resolve(text('DATA_DIR') ?? 'data'),
     databaseUrl,
+    databaseTimeouts,
     temporal: {
       address: temporalAddress ?? `127.0.0.1:${localTemporal.port}`,
       namespace: text('TEMPORAL_NAMESPACE') ?? 'default',

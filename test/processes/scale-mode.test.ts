@@ -3,14 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { freePort } from '../../src/temporal/dev-server';
 import { testEnvironment } from '../harness/environment';
 import { randomEncryptionKeys, eventually } from '../support/test-app';
-import { readJson, RunningProcess, startProcess } from '../support/processes';
+import { readJson, RunningProcess, runCommand, startProcess } from '../support/processes';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const describeWithPostgres = databaseUrl ? describe : describe.skip;
 if (!databaseUrl) test.todo('scale mode on PostgreSQL (set TEST_DATABASE_URL to run it; CI does)');
 
 describeWithPostgres('scale mode (API and worker as separate processes)', () => {
-  const devApiKey = `hak_scale_mode_test_${randomUUID().replace(/-/g, '')}`;
+  // Production refuses DEV_API_KEY: the key comes from the admin CLI, as an operator's would.
+  let apiKey: string;
   let apiProcess: RunningProcess;
   let workerProcess: RunningProcess;
   let apiPort: number;
@@ -25,10 +26,15 @@ describeWithPostgres('scale mode (API and worker as separate processes)', () => 
       DATABASE_URL: databaseUrl!,
       PAYLOAD_ENCRYPTION_KEYS: randomEncryptionKeys(),
       PATIENT_REF_KEY: randomEncryptionKeys().split(':')[1]!,
-      DEV_API_KEY: devApiKey,
       PORT: String(apiPort),
       LOG_LEVEL: 'info',
     };
+    const account = JSON.parse(
+      runCommand('admin/cli.js', ['accounts:create', '--name', 'Scale clinic'], env).stdout,
+    );
+    apiKey = JSON.parse(
+      runCommand('admin/cli.js', ['keys:create', '--account', account.id, '--role', 'admin'], env).stdout,
+    ).secret;
     workerProcess = startProcess('main.worker.js', env);
     apiProcess = startProcess('main.api.js', env);
     await apiProcess.waitForOutput(/API listening/);
@@ -42,7 +48,7 @@ describeWithPostgres('scale mode (API and worker as separate processes)', () => 
   it('serves the API from one process while another process polls as the worker', async () => {
     const status = await eventually(async () => {
       const response = await fetch(`http://127.0.0.1:${apiPort}/status`, {
-        headers: { Authorization: `Bearer ${devApiKey}` },
+        headers: { Authorization: `Bearer ${apiKey}` },
       });
       const body = await readJson(response);
       return body.data?.components?.worker?.status === 'ok' ? body : undefined;
@@ -55,7 +61,7 @@ describeWithPostgres('scale mode (API and worker as separate processes)', () => 
   });
 
   it('writes JSON log lines that never contain the API key', async () => {
-    await fetch(`http://127.0.0.1:${apiPort}/status`, { headers: { Authorization: `Bearer ${devApiKey}` } });
+    await fetch(`http://127.0.0.1:${apiPort}/status`, { headers: { Authorization: `Bearer ${apiKey}` } });
     const requestLine = await eventually(async () =>
       apiProcess
         .output()
@@ -63,7 +69,7 @@ describeWithPostgres('scale mode (API and worker as separate processes)', () => 
         .find((line) => line.includes('"request completed"')),
     );
     expect(JSON.parse(requestLine)).toMatchObject({ level: 'info', route: '/status', status: 200 });
-    expect(apiProcess.output() + workerProcess.output()).not.toContain(devApiKey);
+    expect(apiProcess.output() + workerProcess.output()).not.toContain(apiKey);
   });
 
   it('stops both processes gracefully on SIGTERM', async () => {

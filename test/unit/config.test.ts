@@ -68,4 +68,18 @@ describe('configuration', () => {
     expect(config.encryption?.keys.size).toBe(2);
     expect(config.codec.trustLoopback).toBe(false);
   });
+
+  it('bounds every wait on the database, with the client waiting longer than the server', () => {
+    expect(loadConfig('local', {}).databaseTimeouts).toEqual({
+      connectMs: 5_000,
+      statementMs: 10_000,
+      queryMs: 15_000,
+    });
+    expect(loadConfig('local', { DATABASE_STATEMENT_TIMEOUT_MS: '30000' }).databaseTimeouts.queryMs).toBe(
+      35_000,
+    );
+    expect(() =>
+      loadConfig('local', { DATABASE_STATEMENT_TIMEOUT_MS: '30000', DATABASE_QUERY_TIMEOUT_MS: '20000' }),
+    ).toThrow(/DATABASE_QUERY_TIMEOUT_MS must be longer than DATABASE_STATEMENT_TIMEOUT_MS/);
+  });
 });
