@@ -70,6 +70,14 @@ export class CaseDocumentsRepository {
     );
   }
 
+  /** Removes what `store` kept for a case that was never started. */
+  async removeForCase(accountId: string, caseId: string): Promise<void> {
+    await this.db.query('DELETE FROM case_documents WHERE account_id = $1 AND case_id = $2', [
+      accountId,
+      caseId,
+    ]);
+  }
+
   async read(documentIds: string[]): Promise<Buffer[]> {
     if (documentIds.length === 0) return [];
     const rows = await this.db.query<{ id: string; content_sealed: string }>(
