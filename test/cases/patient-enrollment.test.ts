@@ -107,6 +107,7 @@ describe('patient enrollment', () => {
         events: ['patient_enrollment.updated'],
       })
       .then(async ({ body }) => {
+        receiver.endpointIds.add(body.data.id);
         await testApp
           .http()
           .patch(`/webhooks/${body.data.id}`)
