@@ -100,9 +100,11 @@ export class CasesService {
     const input = creation.buildInput(caseId, documents, new Date());
     try {
       await this.startCase(spec, principal, creation.patientInternalId, input);
+      if (documents.length > 0) await this.documents.markStarted(caseId);
     } catch (error) {
       // A replay of a case that already finished: the case stands as it is, it never runs twice.
       if (replayed && error instanceof WorkflowExecutionAlreadyStartedError) {
+        if (documents.length > 0) await this.documents.markStarted(caseId);
         return { case: await this.get(principal, spec, caseId), replayed };
       }
       // Without an Idempotency-Key no other request can share this case id, so what it stored goes
