@@ -14,22 +14,34 @@ export interface Notification {
 
 export type Verification = { ok: true; notification: Notification } | { ok: false; reason: string };
 
+/** Your endpoint as POST /webhooks created it: its id (`wh_…`) and the secret you gave it. */
+export interface Endpoint {
+  id: string;
+  secret: string;
+}
+
 /**
  * Checks one notification: the JWT in X-Webhook-Secret must be HS256 with your secret, unexpired,
- * issued by the service, name the event of X-Webhook-Id, and carry the SHA-256 of the raw body bytes.
+ * issued by the service for your endpoint (`aud`), name the event of X-Webhook-Id, and carry the
+ * SHA-256 of the raw body bytes.
  */
 export function verifyNotification(
   rawBody: Buffer,
   headers: IncomingMessage['headers'],
-  secret: string,
+  endpoint: Endpoint,
   issuer = 'healthcare-access-api',
 ): Verification {
   const token = headers['x-webhook-secret'];
   if (typeof token !== 'string') return { ok: false, reason: 'missing X-Webhook-Secret' };
   let claims: jwt.JwtPayload;
   try {
-    // Pinning the algorithm refuses "none" and algorithm-confusion tokens; exp is checked here.
-    claims = jwt.verify(token, secret, { algorithms: ['HS256'], issuer }) as jwt.JwtPayload;
+    // Pinning the algorithm refuses "none" and algorithm-confusion tokens; exp is checked here, and
+    // the audience refuses a token minted for another endpoint that shares this secret.
+    claims = jwt.verify(token, endpoint.secret, {
+      algorithms: ['HS256'],
+      issuer,
+      audience: endpoint.id,
+    }) as jwt.JwtPayload;
   } catch (error) {
     return { ok: false, reason: `invalid token: ${(error as Error).message}` };
   }
@@ -44,7 +56,7 @@ export function verifyNotification(
 }
 
 export interface ReceiverOptions {
-  secret: string;
+  endpoint: Endpoint;
   onNotification: (notification: Notification) => Promise<void>;
   onRejected?: (reason: string) => void;
   /** Event ids already processed; keep them in your database in production. */
@@ -60,7 +72,7 @@ export async function handleNotification(
   headers: IncomingMessage['headers'],
   options: ReceiverOptions,
 ): Promise<number> {
-  const verification = verifyNotification(rawBody, headers, options.secret);
+  const verification = verifyNotification(rawBody, headers, options.endpoint);
   if (!verification.ok) {
     options.onRejected?.(verification.reason);
     return 401;

@@ -67,6 +67,9 @@ export interface PatientEnrollmentInput {
 /** History stays far below Temporal's limits: a long wait for the program continues as a new run. */
 const CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
 
+/** Evidence an enrollment accumulates across information rounds, at most. */
+export const MAX_ENROLLMENT_EVIDENCE = 100;
+
 export const enrollmentInformationSignal = defineSignal<[EnrollmentInformation]>('enrollmentInformation');
 export const enrollmentInformationUpdate = defineUpdate<CaseRecord, [EnrollmentInformation]>(
   'submitEnrollmentInformation',
@@ -311,7 +314,12 @@ export async function patientEnrollmentWorkflow(
   return record;
 }
 
-function mergeInformation(
+/**
+ * The request once information sent later is added to it. The API refuses information that would
+ * take the evidence past this cap (413); information signalled from outside the API is not checked
+ * there, so the oldest evidence gives way instead of the case outgrowing Temporal's payload limit.
+ */
+export function mergeInformation(
   request: PatientEnrollmentRequest,
   information: EnrollmentInformation,
 ): PatientEnrollmentRequest {
@@ -319,7 +327,7 @@ function mergeInformation(
     ...request,
     patient: { ...request.patient, ...information.patient },
     prescription: information.prescription ?? request.prescription,
-    evidence: [...request.evidence, ...(information.evidence ?? [])],
+    evidence: [...request.evidence, ...(information.evidence ?? [])].slice(-MAX_ENROLLMENT_EVIDENCE),
   };
 }
 

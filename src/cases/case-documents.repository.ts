@@ -30,7 +30,10 @@ export class CaseDocumentsRepository {
     private readonly secrets: SecretBox,
   ) {}
 
-  /** Stores base64 documents for a case; repeating it for the same case returns what was stored. */
+  /**
+   * Stores base64 documents for a case; repeating it for the same case returns what was stored. They
+   * await their case's start (migration 0008) until `markStarted`.
+   */
   async store(
     accountId: string,
     caseId: string,
@@ -40,12 +43,21 @@ export class CaseDocumentsRepository {
     if (documents.length === 0) return [];
     return this.db.transaction(async (tx) => {
       const existing = await this.refs(tx, caseId);
-      if (existing.length > 0) return existing;
+      if (existing.length > 0) {
+        // A replay of the request claims them afresh, so the sweep cannot remove them under its start.
+        await tx.query(
+          `UPDATE case_documents SET awaiting_start_since = now()
+           WHERE case_id = $1 AND awaiting_start_since IS NOT NULL`,
+          [caseId],
+        );
+        return existing;
+      }
       for (const document of documents) {
         const bytes = Buffer.from(document.base64, 'base64');
         await tx.query(
-          `INSERT INTO case_documents (id, account_id, case_id, name, content_type, sha256, size_bytes, content_sealed)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (case_id, name) DO NOTHING`,
+          `INSERT INTO case_documents
+             (id, account_id, case_id, name, content_type, sha256, size_bytes, content_sealed, awaiting_start_since)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now()) ON CONFLICT (case_id, name) DO NOTHING`,
           [
             newId('document'),
             accountId,
@@ -68,6 +80,46 @@ export class CaseDocumentsRepository {
        FROM case_documents WHERE case_id = $1 ORDER BY id`,
       [caseId],
     );
+  }
+
+  /** The case's workflow was started: its documents stay for as long as the case. */
+  async markStarted(caseId: string): Promise<void> {
+    await this.db.query(
+      'UPDATE case_documents SET awaiting_start_since = NULL WHERE case_id = $1 AND awaiting_start_since IS NOT NULL',
+      [caseId],
+    );
+  }
+
+  /** Removes what `store` kept for a case that was never started. */
+  async removeForCase(accountId: string, caseId: string): Promise<void> {
+    await this.db.query('DELETE FROM case_documents WHERE account_id = $1 AND case_id = $2', [
+      accountId,
+      caseId,
+    ]);
+  }
+
+  /** Cases whose documents have awaited a start for longer than `olderThanMs`. */
+  async awaitingStart(olderThanMs: number, limit: number): Promise<Array<{ caseId: string }>> {
+    const rows = await this.db.query<{ case_id: string }>(
+      `SELECT DISTINCT case_id FROM case_documents
+       WHERE awaiting_start_since < now() - $1::float8 * interval '1 millisecond' LIMIT $2`,
+      [olderThanMs, limit],
+    );
+    return rows.map((row) => ({ caseId: row.case_id }));
+  }
+
+  /**
+   * Removes a never-started case's documents that still await a start older than `olderThanMs`:
+   * a replay of its request claiming them meanwhile keeps them.
+   */
+  async removeUnstarted(caseId: string, olderThanMs: number): Promise<number> {
+    const removed = await this.db.query<{ id: string }>(
+      `DELETE FROM case_documents
+       WHERE case_id = $1 AND awaiting_start_since < now() - $2::float8 * interval '1 millisecond'
+       RETURNING id`,
+      [caseId, olderThanMs],
+    );
+    return removed.length;
   }
 
   async read(documentIds: string[]): Promise<Buffer[]> {

@@ -100,9 +100,17 @@ export class CasesService {
     const input = creation.buildInput(caseId, documents, new Date());
     try {
       await this.startCase(spec, principal, creation.patientInternalId, input);
+      if (documents.length > 0) await this.documents.markStarted(caseId);
     } catch (error) {
       // A replay of a case that already finished: the case stands as it is, it never runs twice.
-      if (!(replayed && error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      if (replayed && error instanceof WorkflowExecutionAlreadyStartedError) {
+        if (documents.length > 0) await this.documents.markStarted(caseId);
+        return { case: await this.get(principal, spec, caseId), replayed };
+      }
+      // Without an Idempotency-Key no other request can share this case id, so what it stored goes
+      // with it. With one, a retry of the request will start the case with what is stored.
+      if (!creation.idempotencyKey) await this.documents.removeForCase(principal.accountId, caseId);
+      throw error;
     }
     return { case: replayed ? await this.get(principal, spec, caseId) : input.case, replayed };
   }
@@ -184,11 +192,14 @@ export class CasesService {
     id: string,
     update: UpdateDefinition<CaseRecord, [Decision]>,
     decision: Decision,
+    /** Refuses a decision the case as it stands could not take, before anything is sent. */
+    checkAgainst?: (record: CaseRecord) => void,
   ): Promise<CaseRecord> {
     const { handle, record } = await this.locate(principal, spec, id);
     if (FINAL_STATUSES.includes(record.status)) {
       throw new ApiError('invalid_state', `This case is ${record.status}; it accepts no more decisions.`);
     }
+    checkAgainst?.(record);
     try {
       return await this.temporalClient.withDeadline(Date.now() + DECISION_DEADLINE_MS, () =>
         handle.executeUpdate(update, { args: [decision] }),
@@ -259,7 +270,12 @@ export class CasesService {
 
   private visibilityQuery(principal: Principal, spec: CaseTypeSpec, query: CaseListQuery): string {
     // Every value is an id, an enum, a hex digest or a re-rendered date: nothing free-form is interpolated.
-    const clauses = [`${ACCOUNT_ID.name} = '${principal.accountId}'`, `${CASE_TYPE.name} = '${spec.object}'`];
+    const clauses = [
+      `${ACCOUNT_ID.name} = '${principal.accountId}'`,
+      `${CASE_TYPE.name} = '${spec.object}'`,
+      // A case that continued as new has a closed run per continuation beside its current run.
+      `ExecutionStatus != 'ContinuedAsNew'`,
+    ];
     if (query.status) clauses.push(`${CASE_STATUS.name} = '${query.status}'`);
     if (query.patient_internal_id) {
       clauses.push(

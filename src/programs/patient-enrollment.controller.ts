@@ -6,6 +6,8 @@ import { cancelCaseUpdate } from '../../workflows/case-lifecycle';
 import {
   enrollmentInformationUpdate,
   enrollmentOutcomeUpdate,
+  MAX_ENROLLMENT_EVIDENCE,
+  mergeInformation,
   PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS,
   PatientEnrollmentCase,
   PatientEnrollmentInput,
@@ -27,6 +29,7 @@ import {
   EnrollmentInformationDto,
   EnrollmentOutcomeDto,
 } from './patient-enrollment.dto';
+import type { EnrollmentInformation } from './enrollment-model';
 import { findProgram } from './program-catalog';
 
 export const PATIENT_ENROLLMENT: CaseTypeSpec = {
@@ -133,9 +136,38 @@ export class PatientEnrollmentController {
     @Param('id') id: string,
     @Body() body: EnrollmentInformationDto,
   ) {
+    const information = plain(body) as EnrollmentInformation;
     return success(
-      await this.cases.decide(principal, PATIENT_ENROLLMENT, id, enrollmentInformationUpdate, plain(body)),
+      await this.cases.decide(
+        principal,
+        PATIENT_ENROLLMENT,
+        id,
+        enrollmentInformationUpdate,
+        information,
+        (record) => this.assertInformationFits(record as PatientEnrollmentCase, information),
+      ),
     );
+  }
+
+  /**
+   * The enrollment with the information merged in must stay storable (it is the workflow's state,
+   * its memo and the input of a continued run), so growth is refused here with 413 and nothing is
+   * sent. A case in another status gets the workflow's own 409.
+   */
+  private assertInformationFits(record: PatientEnrollmentCase, information: EnrollmentInformation): void {
+    if (record.status !== 'awaiting_review') return;
+    const evidenceCount = record.request.evidence.length + (information.evidence?.length ?? 0);
+    if (evidenceCount > MAX_ENROLLMENT_EVIDENCE) {
+      throw new ApiError(
+        'payload_too_large',
+        `An enrollment holds at most ${MAX_ENROLLMENT_EVIDENCE} evidence items; with this information it would hold ${evidenceCount}.`,
+      );
+    }
+    const merged: PatientEnrollmentCase = {
+      ...record,
+      request: mergeInformation(record.request, information),
+    };
+    this.cases.assertStorable(merged);
   }
 
   @Post(':id/outcome')

@@ -63,7 +63,7 @@ export class DeliveryAttempts {
     const result = await sendNotification(
       target.endpointUrl,
       body,
-      signedHeaders(body, target.notification, secret, settings.issuer),
+      signedHeaders(body, target.notification, { id: target.endpointId, secret }, settings.issuer),
       { policy: this.deps.policy, timeoutMs: options.timeoutMs },
     );
     const status = result.httpStatus;

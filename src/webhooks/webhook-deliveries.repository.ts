@@ -130,13 +130,17 @@ export class WebhookDeliveriesRepository {
     return rows.map((row) => row.id);
   }
 
-  /** A new delivery of the same event to the same endpoint; the event id, and so the receiver's dedupe key, stay. */
-  async createRetry(deliveryId: string, accountId: string): Promise<string | undefined> {
+  /**
+   * A new delivery of the same event to the same endpoint; the event id, and so the receiver's
+   * dedupe key, stay. Its starter owns it for `ownershipMs`; after that the sweeper may start it.
+   */
+  async createRetry(deliveryId: string, accountId: string, ownershipMs: number): Promise<string | undefined> {
     const [row] = await this.db.query<{ id: string }>(
-      `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, retry_of)
-       SELECT $1, event_id, endpoint_id, account_id, id FROM webhook_deliveries WHERE id = $2 AND account_id = $3
+      `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, retry_of, first_attempt_until)
+       SELECT $1, event_id, endpoint_id, account_id, id, now() + $4::float8 * interval '1 millisecond'
+       FROM webhook_deliveries WHERE id = $2 AND account_id = $3
        RETURNING id`,
-      [newId('delivery'), deliveryId, accountId],
+      [newId('delivery'), deliveryId, accountId, ownershipMs],
     );
     return row?.id;
   }

@@ -1,7 +1,7 @@
 import { Client } from '@temporalio/client';
 
 import type { WebhookSettings } from '../config/config';
-import { DurableDeliveries } from './durable-deliveries';
+import { API_START_OWNERSHIP_MS, DurableDeliveries } from './durable-deliveries';
 import { describeEvent, EventType } from './event-types';
 import type { FirstAttempts } from './first-attempts';
 import { NotificationBody, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -45,18 +45,22 @@ export class WebhookPublisher {
     };
     const recorded = await this.deliveries.recordEvent(notification, input.accountId, {
       onlyEndpointId,
-      firstAttemptMs: this.firstAttempts?.ownershipMs,
+      firstAttemptMs: this.firstAttempts?.ownershipMs ?? API_START_OWNERSHIP_MS,
     });
     if (this.firstAttempts) {
       this.firstAttempts.start(recorded.recordedDeliveryIds);
     } else {
-      await Promise.all(recorded.pendingDeliveryIds.map((deliveryId) => this.durable.start(deliveryId)));
+      await Promise.all(recorded.pendingDeliveryIds.map((deliveryId) => this.startDelivery(deliveryId)));
     }
     return recorded.pendingDeliveryIds;
   }
 
-  /** Straight to the durable path (manual retries). */
+  /**
+   * Straight to the durable path (manual retries, and every delivery the API records). A delivery
+   * whose workflow could not be started is not lost: it stays pending past its ownership deadline,
+   * and a worker's sweep starts it (API_START_OWNERSHIP_MS).
+   */
   async startDelivery(deliveryId: string): Promise<void> {
-    await this.durable.start(deliveryId);
+    await this.durable.start(deliveryId).catch(() => undefined);
   }
 }

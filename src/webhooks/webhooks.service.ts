@@ -7,6 +7,7 @@ import type { Principal } from '../auth/accounts.repository';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import type { AppConfig } from '../config/config';
+import { API_START_OWNERSHIP_MS } from './durable-deliveries';
 import { CaseEventType, normalizeEventType, TEST_EVENT_TYPE } from './event-types';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpoint, WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -94,7 +95,11 @@ export class WebhooksService {
     if (!original || original.endpoint_id !== endpointId) {
       throw ApiError.notFound('No delivery with this id exists for this webhook endpoint.');
     }
-    const retryId = (await this.deliveries.createRetry(deliveryId, principal.accountId))!;
+    const retryId = (await this.deliveries.createRetry(
+      deliveryId,
+      principal.accountId,
+      API_START_OWNERSHIP_MS,
+    ))!;
     await this.publisher.startDelivery(retryId);
     return {
       id: retryId,

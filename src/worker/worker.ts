@@ -6,6 +6,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 
 import { createActivities } from '../../activities';
+import { sweepUnstartedDocumentsWhileRunning } from '../cases/unstarted-documents-sweeper';
 import type { AppConfig } from '../config/config';
 import { projectRoot } from '../config/project-root';
 import type { Database } from '../storage/database';
@@ -60,6 +61,7 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     dataConverter: dataConverter(config.encryption!),
   });
   sweepStalledDeliveriesWhileRunning(worker, { ...options, taskQueue });
+  sweepUnstartedDocumentsWhileRunning(worker, options);
   // The activities' threads close once the worker has stopped and no activity can still use them.
   const run = worker.run.bind(worker);
   return Object.assign(worker, { run: () => run().finally(close) });

@@ -65,6 +65,7 @@ describe('clinical eligibility', () => {
       .post('/webhooks')
       .set(bearer(account.keys.provider))
       .send({ name: 'results', url: receiver.url, secret, events: ['Clinical Eligibility Updated'] });
+    receiver.endpointIds.add(body.data.id);
     await testApp
       .http()
       .patch(`/webhooks/${body.data.id}`)

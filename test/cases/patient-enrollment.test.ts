@@ -107,6 +107,7 @@ describe('patient enrollment', () => {
         events: ['patient_enrollment.updated'],
       })
       .then(async ({ body }) => {
+        receiver.endpointIds.add(body.data.id);
         await testApp
           .http()
           .patch(`/webhooks/${body.data.id}`)
@@ -276,6 +277,109 @@ describe('patient enrollment', () => {
       .set(bearer(account.keys.provider))
       .send({ reason: 'Patient declined' });
     expect(cancelled.body.data.status).toBe('cancelled');
+  });
+});
+
+/** Notes that make each information round add this many bytes to the enrollment. */
+const bulkyNotes = (bytes: number) => ({
+  type: 'clinical_notes',
+  date_created: '2026-11-01T10:00:00Z',
+  content: { notes: 'n'.repeat(bytes) },
+});
+
+describe('patient enrollment that grows', () => {
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ PAYER_POLL_INTERVAL_MS: '300' });
+    worker = await testApp.startWorker();
+    account = await testApp.createAccount();
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await testApp.close();
+  });
+
+  const submit = (body: Record<string, unknown>) =>
+    testApp.http().post(PATH).set(bearer(account.keys.provider)).send(body);
+  const sendInformation = (id: string, body: Record<string, unknown>) =>
+    testApp.http().post(`${PATH}/${id}/information`).set(bearer(account.keys.provider)).send(body);
+  const read = async (id: string) =>
+    (await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider))).body.data as JsonObject;
+  const awaitingIncome = async (firstNotesBytes: number) => {
+    const { body } = await submit(
+      enrollment(
+        {
+          programId: MYABBVIE_ASSIST,
+          prescription: { drug_name: 'Humira' },
+          evidence: [attestation, bulkyNotes(firstNotesBytes)],
+        },
+        uninsuredPatient,
+      ),
+    );
+    expect(body.data.status).toBe('awaiting_review');
+    return body.data.id as string;
+  };
+
+  it('refuses information that would take the enrollment past its size limit with 413, and stores none of it', async () => {
+    const id = await awaitingIncome(400_000);
+    let refused: Awaited<ReturnType<typeof sendInformation>> | undefined;
+    for (let round = 0; round < 5 && !refused; round += 1) {
+      const response = await sendInformation(id, { evidence: [bulkyNotes(400_000)] });
+      if (response.status === 413) refused = response;
+      else expect(response.body.data.status).toBe('awaiting_review');
+    }
+    expect(refused?.body.error).toMatchObject({
+      code: 'payload_too_large',
+      message: expect.stringContaining('1.5 MiB'),
+    });
+    const stored = await read(id);
+    expect(stored.request.evidence).toHaveLength(4);
+    expect(stored.status).toBe('awaiting_review');
+
+    const answered = await sendInformation(id, { evidence: [income(3_000_000)] });
+    expect(answered.status).toBe(200);
+    expect(answered.body.data.status).toBe('awaiting_outcome');
+  });
+
+  it('refuses information that would take the evidence past its cap with 413 naming the cap', async () => {
+    const id = await awaitingIncome(10);
+    const notes = (count: number) => Array.from({ length: count }, () => bulkyNotes(10));
+    expect((await sendInformation(id, { evidence: notes(50) })).status).toBe(200);
+    const refused = await sendInformation(id, { evidence: notes(50) });
+    expect(refused.status).toBe(413);
+    expect(refused.body.error.message).toContain('at most 100 evidence items');
+    expect((await read(id)).request.evidence).toHaveLength(52);
+  });
+
+  it('lists an enrollment that continued as new once, with its current status', async () => {
+    // Over 4 MB of history (the server's default) makes the workflow continue as new at its first
+    // check with the program: the start, two bulky information rounds and their memo updates.
+    const id = await awaitingIncome(600_000);
+    for (let round = 0; round < 2; round += 1) {
+      expect((await sendInformation(id, { evidence: [bulkyNotes(400_000)] })).status).toBe(200);
+    }
+    expect((await sendInformation(id, { evidence: [income(3_000_000)] })).status).toBe(200);
+    await waitForStatus(testApp, account.keys.provider, PATH, id, 'completed');
+    await eventually(async () => {
+      const runs = [];
+      for await (const run of testApp.temporalClient.workflow.list({ query: `WorkflowId = '${id}'` })) {
+        runs.push(run.status.name);
+      }
+      return runs.includes('CONTINUED_AS_NEW') && runs.includes('COMPLETED');
+    });
+
+    const list = async (query = '') =>
+      (
+        (await testApp.http().get(`${PATH}${query}`).set(bearer(account.keys.provider))).body.data
+          .data as JsonObject[]
+      ).filter((item) => item.id === id);
+    const listed = await list();
+    expect(listed.map((item) => item.status)).toEqual(['completed']);
+    expect(await list('?status=awaiting_outcome')).toEqual([]);
+    expect((await list('?status=completed')).map((item) => item.status)).toEqual(['completed']);
   });
 });
 

@@ -32,6 +32,7 @@ export async function subscribeReceiver(testApp: TestApp, providerKey: string): 
       secret,
       events: ['prior_authorization.updated', 'benefit_verification.updated'],
     });
+  receiver.endpointIds.add(created.body.data.id);
   await testApp
     .http()
     .patch(`/webhooks/${created.body.data.id}`)

@@ -1,7 +1,14 @@
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 
-import { handleNotification, Notification, verifyNotification } from '../../examples/webhook-receiver';
+import jwt from 'jsonwebtoken';
+
+import {
+  Endpoint,
+  handleNotification,
+  Notification,
+  verifyNotification,
+} from '../../examples/webhook-receiver';
 
 export interface ReceivedRequest {
   headers: IncomingHttpHeaders;
@@ -20,6 +27,11 @@ export class TestReceiver {
   readonly rejections: string[] = [];
   /** Answers for the next requests, consumed in order; after them the documented receiver answers. */
   readonly script: Array<number | 'hang'> = [];
+  /**
+   * The endpoints this receiver serves, added once created, as a real receiver is configured with
+   * its endpoint's id; a notification for any other endpoint is refused.
+   */
+  readonly endpointIds = new Set<string>();
   private readonly seen = new Set<string>();
   private readonly server: Server;
 
@@ -29,10 +41,11 @@ export class TestReceiver {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const rawBody = Buffer.concat(chunks);
+        const endpoint = this.endpointFor(req.headers);
         this.requests.push({
           headers: req.headers,
           rawBody,
-          verified: verifyNotification(rawBody, req.headers, this.secret).ok,
+          verified: verifyNotification(rawBody, req.headers, endpoint).ok,
           receivedAt: Date.now(),
         });
         const scripted = this.script.shift();
@@ -44,7 +57,7 @@ export class TestReceiver {
           return;
         }
         void handleNotification(rawBody, req.headers, {
-          secret: this.secret,
+          endpoint,
           seen: this.seen,
           onNotification: async (notification) => {
             this.notifications.push(notification);
@@ -53,6 +66,15 @@ export class TestReceiver {
         }).then((status) => res.writeHead(status).end());
       });
     });
+  }
+
+  /** The served endpoint the token names, so the documented receiver checks it against that one. */
+  private endpointFor(headers: IncomingHttpHeaders): Endpoint {
+    const token = headers['x-webhook-secret'];
+    const audience =
+      typeof token === 'string' ? (jwt.decode(token) as jwt.JwtPayload | null)?.aud : undefined;
+    const id = typeof audience === 'string' && this.endpointIds.has(audience) ? audience : '';
+    return { id, secret: this.secret };
   }
 
   get url(): string {

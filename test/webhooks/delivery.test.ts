@@ -73,6 +73,7 @@ describe('webhook delivery to real receivers', () => {
         events: options.events ?? ['prior_authorization.updated'],
       });
     const id = created.body.data.id as string;
+    receivers.find((candidate) => candidate.url === url)?.endpointIds.add(id);
     await testApp.http().patch(`/webhooks/${id}`).set(bearer(key)).send({ active: true });
     await eventually(
       async () =>
@@ -162,18 +163,21 @@ describe('webhook delivery to real receivers', () => {
 
   it('fails verification for a tampered body, a wrong secret or an expired token', async () => {
     const target = await receiver();
-    await activeEndpoint(target.url);
+    const endpointId = await activeEndpoint(target.url);
     await publishCaseEvent();
     const request = await eventually(async () => target.requests[0]);
 
     const tampered = Buffer.from(request.rawBody.toString().replace('Vandermolen', 'Someone Else'));
-    expect(verifyNotification(tampered, request.headers, SECRET)).toEqual({
+    expect(verifyNotification(tampered, request.headers, { id: endpointId, secret: SECRET })).toEqual({
       ok: false,
       reason: 'body does not match body_sha256',
     });
-    expect(verifyNotification(request.rawBody, request.headers, 'another-secret-entirely')).toMatchObject({
-      ok: false,
-    });
+    expect(
+      verifyNotification(request.rawBody, request.headers, {
+        id: endpointId,
+        secret: 'another-secret-entirely',
+      }),
+    ).toMatchObject({ ok: false });
 
     const claims = jwt.decode(request.headers['x-webhook-secret'] as string) as jwt.JwtPayload;
     const expired = jwt.sign({ ...claims, iat: claims.iat! - 600, exp: claims.iat! - 300 }, SECRET, {
@@ -182,9 +186,26 @@ describe('webhook delivery to real receivers', () => {
     const expiredResult = verifyNotification(
       request.rawBody,
       { ...request.headers, 'x-webhook-secret': expired },
-      SECRET,
+      { id: endpointId, secret: SECRET },
     );
     expect(expiredResult).toEqual({ ok: false, reason: 'invalid token: jwt expired' });
+  });
+
+  it('names the endpoint in the token, so a receiver for another endpoint sharing the secret refuses it', async () => {
+    const target = await receiver();
+    const endpointA = await activeEndpoint(target.url);
+    const endpointB = await activeEndpoint(target.url, { events: ['benefit_verification.updated'] });
+    await publishCaseEvent();
+    const request = await eventually(async () => target.requests[0]);
+
+    expect(jwt.decode(request.headers['x-webhook-secret'] as string)).toMatchObject({ aud: endpointA });
+    expect(verifyNotification(request.rawBody, request.headers, { id: endpointA, secret: SECRET }).ok).toBe(
+      true,
+    );
+    expect(verifyNotification(request.rawBody, request.headers, { id: endpointB, secret: SECRET })).toEqual({
+      ok: false,
+      reason: `invalid token: jwt audience invalid. expected: ${endpointB}`,
+    });
   });
 
   it('keeps retrying a failing receiver until it recovers, losing nothing, each retry with the same X-Webhook-Id', async () => {
@@ -362,9 +383,8 @@ describe('webhook delivery to real receivers', () => {
       .set(bearer(account.keys.provider))
       .send({ secret: rotated });
     await eventually(async () => target.notifications.length === 1);
-    expect(verifyNotification(target.requests[0]!.rawBody, target.requests[0]!.headers, SECRET).ok).toBe(
-      true,
-    );
+    const { rawBody, headers } = target.requests[0]!;
+    expect(verifyNotification(rawBody, headers, { id: endpointId, secret: SECRET }).ok).toBe(true);
     expect(target.requests[1]!.verified).toBe(true);
   });
 
@@ -402,6 +422,7 @@ describe('webhook delivery to real receivers', () => {
         secret: SECRET,
         events: ['prior_authorization.updated'],
       });
+    target.endpointIds.add(created.body.data.id);
     const response = await testApp
       .http()
       .post(`/webhooks/${created.body.data.id}/test`)

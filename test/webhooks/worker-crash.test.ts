@@ -84,6 +84,7 @@ describeWithPostgres('a worker killed in the middle of a delivery', () => {
       events: ['prior_authorization.updated'],
       secret,
     });
+    receiver.endpointIds.add(endpoint.id);
     await endpoints.setStatus(endpoint.id, 'active', null);
     const deliveries = new WebhookDeliveriesRepository(db, secrets);
     const publisher = new WebhookPublisher(deliveries, client, {
@@ -160,6 +161,7 @@ describeWithPostgres('a worker killed during the first attempt of a case event',
       .set(provider)
       .send({ name: 'receiver', url: receiver.url, secret, events: ['benefit_verification.updated'] });
     const endpointId = created.body.data.id as string;
+    receiver.endpointIds.add(endpointId);
     await testApp.http().patch(`/webhooks/${endpointId}`).set(provider).send({ active: true });
     await waitForStatus(testApp, account.keys.provider, '/webhooks', endpointId, 'active', 60_000);
 

@@ -1,0 +1,78 @@
+import { Client, WorkflowNotFoundError } from '@temporalio/client';
+import type { Logger } from 'pino';
+
+import type { AppConfig } from '../config/config';
+import { SecretBox } from '../crypto/aes-gcm';
+import type { Database } from '../storage/database';
+import { CaseDocumentsRepository } from './case-documents.repository';
+
+/**
+ * How long stored documents may await their case's start. A create stores them, then starts the
+ * workflow within one request (seconds); past this its process died in between.
+ */
+export const UNSTARTED_DOCUMENTS_GRACE_MS = 15 * 60_000;
+export const UNSTARTED_DOCUMENTS_SWEEP_INTERVAL_MS = 60_000;
+const SWEEP_BATCH = 100;
+
+/**
+ * Removes documents stored for a case whose workflow was never started (the creating process died
+ * between storing them and starting it), so encrypted PHI never outlives a case that does not
+ * exist: at most UNSTARTED_DOCUMENTS_GRACE_MS plus one sweep interval after they were stored. A
+ * case that Temporal knows keeps its documents (its process died after the start).
+ */
+export class UnstartedDocumentsSweeper {
+  constructor(
+    private readonly documents: CaseDocumentsRepository,
+    private readonly temporalClient: Client,
+    private readonly graceMs = UNSTARTED_DOCUMENTS_GRACE_MS,
+  ) {}
+
+  /** One pass; returns how many documents it removed. */
+  async sweep(): Promise<number> {
+    let removed = 0;
+    for (const { caseId } of await this.documents.awaitingStart(this.graceMs, SWEEP_BATCH)) {
+      try {
+        await this.temporalClient.workflow.getHandle(caseId).describe();
+        await this.documents.markStarted(caseId);
+      } catch (error) {
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+        removed += await this.documents.removeUnstarted(caseId, this.graceMs);
+      }
+    }
+    return removed;
+  }
+}
+
+/** The parts of a Temporal worker the sweep watches: it sweeps while the worker runs. */
+export interface WorkerLifecycle {
+  getState(): string;
+}
+
+/** Sweeps every minute while `worker` runs; the timer never keeps the process alive on its own. */
+export function sweepUnstartedDocumentsWhileRunning(
+  worker: WorkerLifecycle,
+  deps: { config: AppConfig; db: Database; temporalClient: Client; logger: Logger },
+): void {
+  const sweeper = new UnstartedDocumentsSweeper(
+    new CaseDocumentsRepository(deps.db, new SecretBox(deps.config.encryption!)),
+    deps.temporalClient,
+  );
+  let sweeping = false;
+  const timer = setInterval(() => {
+    const state = worker.getState();
+    if (state === 'INITIALIZED' || sweeping) return;
+    if (state !== 'RUNNING') {
+      clearInterval(timer);
+      return;
+    }
+    sweeping = true;
+    sweeper
+      .sweep()
+      .then((removed) => {
+        if (removed > 0) deps.logger.info({ removed }, 'documents of cases never started removed');
+      })
+      .catch((error: Error) => deps.logger.warn({ error: error.name }, 'unstarted documents sweep failed'))
+      .finally(() => (sweeping = false));
+  }, UNSTARTED_DOCUMENTS_SWEEP_INTERVAL_MS);
+  timer.unref();
+}
