@@ -11,6 +11,7 @@ import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app'
 import { TestWorker } from '../support/workers';
 
 const PA = '/prior-authorization';
+const MYABBVIE_ASSIST = 'prog_01jnnmj58jf1nen1dn9mmkb0r6';
 
 type Payload = temporal.api.common.v1.IPayload;
 
@@ -159,7 +160,7 @@ describe('the audit trail', () => {
     expect(JSON.stringify(cancelled)).not.toContain('Duplicate request');
   });
 
-  it('records the creation of every case type', async () => {
+  it('records the creation of a benefit verification under its own object type', async () => {
     const created = await testApp
       .http()
       .post('/benefit-verification')
@@ -170,6 +171,64 @@ describe('the audit trail', () => {
       action: 'case.created',
       target: { object: 'benefit_verification', id: created.body.data.id },
     });
+  });
+
+  it('records the information a provider sends to an enrollment, without the information', async () => {
+    const submitted = await testApp
+      .http()
+      .post('/patient-enrollment')
+      .set(bearer(account.keys.provider))
+      .send({
+        programId: MYABBVIE_ASSIST,
+        patient: {
+          first_name: 'Elowen',
+          last_name: 'Auditperson',
+          date_of_birth: '1975-03-02',
+          address: {
+            street: '4 Example Road',
+            city: 'Portland',
+            state_province: 'OR',
+            zip_postal_code: '97201',
+            country: 'US',
+          },
+          email: 'elowen@example.test',
+          phone: '+1 503 555 0199',
+          metadata: { patient_id: 'mrn-audit-enroll-1' },
+        },
+        prescription: { drug_name: 'Humira' },
+        evidence: [
+          {
+            type: 'uninsured_attestation',
+            date_created: '2026-11-01T10:00:00Z',
+            content: { insured: false },
+          },
+        ],
+      });
+    expect(submitted.body).toMatchObject({ data: { status: 'awaiting_review' } });
+    const id = submitted.body.data.id as string;
+    const sent = await testApp
+      .http()
+      .post(`/patient-enrollment/${id}/information`)
+      .set(bearer(account.keys.provider))
+      .send({
+        evidence: [
+          {
+            type: 'income_verification',
+            date_created: '2026-11-01T10:00:00Z',
+            content: { household_size: 2, annual_household_income_cents: 3_123_456 },
+          },
+        ],
+      });
+    expect(sent.status).toBe(200);
+
+    const events = (await eventsAbout(id)).filter((event) => event.action !== 'case.read');
+    expect(events.map((event) => [event.action, event.target])).toEqual([
+      ['case.information_provided', { object: 'patient_enrollment', id }],
+      ['case.created', { object: 'patient_enrollment', id }],
+    ]);
+    for (const phi of ['Auditperson', 'mrn-audit-enroll-1', '3123456', 'Humira']) {
+      expect(JSON.stringify(events)).not.toContain(phi);
+    }
   });
 
   it('marks an idempotent replay of a creation as such', async () => {
