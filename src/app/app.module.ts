@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 
+import { AuditModule } from '../audit/audit.module';
 import { AccountsRepository } from '../auth/accounts.repository';
 import { ApiKeysController } from '../auth/api-keys.controller';
 import { AuthGuard } from '../auth/auth.guard';
@@ -42,6 +43,7 @@ export class AppModule {
     const deliveries = new WebhookDeliveriesRepository(deps.db, secrets);
     return {
       module: AppModule,
+      imports: [AuditModule.forRoot(deps)],
       controllers: [
         StatusController,
         CodecController,

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post } from '@n
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, Length } from 'class-validator';
 
+import { Audited } from '../audit/audited.decorator';
 import { ApiError } from '../common/errors';
 import { success } from '../common/envelope';
 import { AccountsRepository, Principal } from './accounts.repository';
@@ -39,6 +40,7 @@ export class ApiKeysController {
   }
 
   @Post()
+  @Audited('api_key.created', 'api_key')
   @ApiOperation({ summary: 'Create an API key; its secret is in this response only' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto) {
     const { key, secret } = await this.accounts.createApiKey({ accountId: principal.accountId, ...body });
@@ -47,6 +49,7 @@ export class ApiKeysController {
 
   @Delete(':id')
   @HttpCode(200)
+  @Audited('api_key.revoked', 'api_key')
   @ApiOperation({ summary: 'Revoke an API key at once' })
   async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const key = await this.accounts.revokeApiKey(id, principal.accountId);

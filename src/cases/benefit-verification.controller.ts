@@ -10,6 +10,7 @@ import {
 } from '../../workflows/benefit-verification.workflow';
 import { cancelCaseUpdate } from '../../workflows/case-lifecycle';
 import { APP_CONFIG } from '../app/tokens';
+import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { success } from '../common/envelope';
@@ -50,6 +51,7 @@ export class BenefitVerificationController {
   @Post()
   @RequiresRole('provider')
   @ApiHeader({ name: 'Idempotency-Key', required: false })
+  @Audited('case.created', 'benefit_verification')
   @ApiOperation({ summary: 'Run a benefit verification; it starts in processing' })
   async create(
     @CurrentPrincipal() principal: Principal,
@@ -94,12 +96,14 @@ export class BenefitVerificationController {
   }
 
   @Get()
+  @Audited('case.listed', 'benefit_verification')
   @ApiOperation({ summary: "List the account's benefit verifications, newest first" })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: ListCasesQueryDto) {
     return success(await this.cases.list(principal, BENEFIT_VERIFICATION, query));
   }
 
   @Get(':id')
+  @Audited('case.read', 'benefit_verification')
   @ApiOperation({ summary: 'Get a benefit verification' })
   async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return success(await this.cases.get(principal, BENEFIT_VERIFICATION, id));
@@ -108,6 +112,7 @@ export class BenefitVerificationController {
   @Post(':id/outcome')
   @HttpCode(200)
   @RequiresRole('reviewer')
+  @Audited('case.outcome_recorded', 'benefit_verification')
   @ApiOperation({ summary: 'Record the manual verification result (status awaiting_review)' })
   async outcome(
     @CurrentPrincipal() principal: Principal,
@@ -122,6 +127,7 @@ export class BenefitVerificationController {
   @Post(':id/cancel')
   @HttpCode(200)
   @RequiresRole('provider')
+  @Audited('case.cancelled', 'benefit_verification')
   @ApiOperation({ summary: 'Cancel a benefit verification that is not final yet' })
   async cancel(
     @CurrentPrincipal() principal: Principal,

@@ -11,6 +11,7 @@ import {
   reviewDecisionUpdate,
 } from '../../workflows/prior-authorization.workflow';
 import { APP_CONFIG } from '../app/tokens';
+import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { success } from '../common/envelope';
@@ -51,6 +52,7 @@ export class PriorAuthorizationController {
   @Post()
   @RequiresRole('provider')
   @ApiHeader({ name: 'Idempotency-Key', required: false })
+  @Audited('case.created', 'prior_authorization')
   @ApiOperation({ summary: 'Send a prior authorization; it starts in processing' })
   async create(
     @CurrentPrincipal() principal: Principal,
@@ -109,12 +111,14 @@ export class PriorAuthorizationController {
   }
 
   @Get()
+  @Audited('case.listed', 'prior_authorization')
   @ApiOperation({ summary: "List the account's prior authorizations, newest first" })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: ListCasesQueryDto) {
     return success(await this.cases.list(principal, PRIOR_AUTHORIZATION, query));
   }
 
   @Get(':id')
+  @Audited('case.read', 'prior_authorization')
   @ApiOperation({ summary: 'Get a prior authorization' })
   async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return success(await this.cases.get(principal, PRIOR_AUTHORIZATION, id));
@@ -123,6 +127,7 @@ export class PriorAuthorizationController {
   @Post(':id/review')
   @HttpCode(200)
   @RequiresRole('reviewer')
+  @Audited('case.decision_recorded', 'prior_authorization')
   @ApiOperation({ summary: 'Approve or reject at clinical review (status awaiting_review)' })
   async review(
     @CurrentPrincipal() principal: Principal,
@@ -137,6 +142,7 @@ export class PriorAuthorizationController {
   @Post(':id/outcome')
   @HttpCode(200)
   @RequiresRole('reviewer')
+  @Audited('case.outcome_recorded', 'prior_authorization')
   @ApiOperation({ summary: "Record the payer's determination (status awaiting_outcome)" })
   async outcome(
     @CurrentPrincipal() principal: Principal,
@@ -151,6 +157,7 @@ export class PriorAuthorizationController {
   @Post(':id/cancel')
   @HttpCode(200)
   @RequiresRole('provider')
+  @Audited('case.cancelled', 'prior_authorization')
   @ApiOperation({ summary: 'Cancel a prior authorization that is not final yet' })
   async cancel(
     @CurrentPrincipal() principal: Principal,

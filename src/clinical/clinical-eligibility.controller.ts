@@ -7,6 +7,7 @@ import {
   ClinicalEligibilityCase,
   ClinicalEligibilityInput,
 } from '../../workflows/clinical-eligibility.workflow';
+import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { ListCasesQueryDto } from '../cases/case-requests.dto';
@@ -34,6 +35,7 @@ export class ClinicalEligibilityController {
   @Post()
   @RequiresRole('provider')
   @ApiHeader({ name: 'Idempotency-Key', required: false })
+  @Audited('case.created', 'clinical_eligibility')
   @ApiOperation({
     summary: 'Start a clinical eligibility check for several drugs; answers 201 with clinical_elgibility_id',
   })
@@ -98,12 +100,14 @@ export class ClinicalEligibilityController {
   }
 
   @Get()
+  @Audited('case.listed', 'clinical_eligibility')
   @ApiOperation({ summary: "List the account's clinical eligibility checks" })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: ListCasesQueryDto) {
     return success(await this.cases.list(principal, CLINICAL_ELIGIBILITY, query));
   }
 
   @Get(':id')
+  @Audited('case.read', 'clinical_eligibility')
   @ApiOperation({ summary: 'Get a clinical eligibility check with its per-drug results' })
   async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return success(await this.cases.get(principal, CLINICAL_ELIGIBILITY, id));

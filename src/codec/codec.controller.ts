@@ -1,11 +1,13 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Payload } from '@temporalio/common';
 import { Type } from 'class-transformer';
 import { IsArray, IsBase64, IsObject, IsOptional, ValidateNested } from 'class-validator';
 
 import { APP_CONFIG } from '../app/tokens';
+import { CodecAudit } from '../audit/codec-audit';
 import { LoopbackTrusted, RequiresRole } from '../auth/auth.decorators';
+import type { ContextualRequest } from '../common/request-context';
 import type { AppConfig } from '../config/config';
 import { EncryptionCodec } from '../temporal/encryption-codec';
 
@@ -38,22 +40,30 @@ class CodecRequestDto {
 export class CodecController {
   private readonly codec: EncryptionCodec;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(CodecAudit) private readonly audit: CodecAudit,
+  ) {
     this.codec = new EncryptionCodec(config.encryption!);
   }
 
   @Post('decode')
   @HttpCode(200)
   @ApiOperation({ summary: 'Decrypt Temporal payloads (for Temporal Web and the CLI)' })
-  async decode(@Body() body: CodecRequestDto) {
-    return { payloads: (await this.codec.decode(body.payloads.map(fromJson))).map(toJson) };
+  async decode(@Body() body: CodecRequestDto, @Req() request: ContextualRequest) {
+    const decoded = await this.codec.decode(body.payloads.map(fromJson));
+    await this.audit.record(request.context, 'codec.decoded', decoded);
+    return { payloads: decoded.map(toJson) };
   }
 
   @Post('encode')
   @HttpCode(200)
   @ApiOperation({ summary: 'Encrypt Temporal payloads (for signals sent from Temporal Web and the CLI)' })
-  async encode(@Body() body: CodecRequestDto) {
-    return { payloads: (await this.codec.encode(body.payloads.map(fromJson))).map(toJson) };
+  async encode(@Body() body: CodecRequestDto, @Req() request: ContextualRequest) {
+    const plaintext = body.payloads.map(fromJson);
+    const encoded = await this.codec.encode(plaintext);
+    await this.audit.record(request.context, 'codec.encoded', plaintext);
+    return { payloads: encoded.map(toJson) };
   }
 }
 

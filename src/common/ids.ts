@@ -14,6 +14,7 @@ export const ID_PREFIXES = {
   event: 'evt',
   delivery: 'whd',
   document: 'doc',
+  auditEvent: 'aud',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

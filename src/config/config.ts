@@ -101,6 +101,8 @@ export interface AppConfig {
   webhooks: WebhookSettings;
   cases: CaseSettings;
   clinicalEvaluation: ClinicalEvaluationSettings;
+  /** Audit events older than this are purged (docs/audit.md); six years by default, HIPAA's retention. */
+  audit: { retentionDays: number };
   logLevel: string;
 }
 
@@ -322,6 +324,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     webhooks,
     cases,
     clinicalEvaluation,
+    audit: { retentionDays: integer('AUDIT_RETENTION_DAYS', 6 * 365, 1, 100 * 365) },
     logLevel,
   };
 

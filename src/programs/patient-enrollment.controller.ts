@@ -14,6 +14,7 @@ import {
   screeningResultUpdate,
 } from '../../workflows/patient-enrollment.workflow';
 import { APP_CONFIG } from '../app/tokens';
+import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { CancelCaseDto, ListCasesQueryDto } from '../cases/case-requests.dto';
@@ -54,6 +55,7 @@ export class PatientEnrollmentController {
   @Post()
   @RequiresRole('provider')
   @ApiHeader({ name: 'Idempotency-Key', required: false })
+  @Audited('case.created', 'patient_enrollment')
   @ApiOperation({
     summary:
       "Enroll a patient in a support program. Answers once the program's rules ran: awaiting_outcome " +
@@ -116,12 +118,14 @@ export class PatientEnrollmentController {
   }
 
   @Get()
+  @Audited('case.listed', 'patient_enrollment')
   @ApiOperation({ summary: "List the account's enrollments" })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: ListCasesQueryDto) {
     return success(await this.cases.list(principal, PATIENT_ENROLLMENT, query));
   }
 
   @Get(':id')
+  @Audited('case.read', 'patient_enrollment')
   @ApiOperation({ summary: 'Get an enrollment' })
   async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return success(await this.cases.get(principal, PATIENT_ENROLLMENT, id));
@@ -130,6 +134,7 @@ export class PatientEnrollmentController {
   @Post(':id/information')
   @HttpCode(200)
   @RequiresRole('provider')
+  @Audited('case.information_provided', 'patient_enrollment')
   @ApiOperation({ summary: 'Send the information the program asked for (status awaiting_review)' })
   async information(
     @CurrentPrincipal() principal: Principal,
@@ -173,6 +178,7 @@ export class PatientEnrollmentController {
   @Post(':id/outcome')
   @HttpCode(200)
   @RequiresRole('reviewer')
+  @Audited('case.outcome_recorded', 'patient_enrollment')
   @ApiOperation({ summary: "Record the program's decision (status awaiting_outcome)" })
   async outcome(
     @CurrentPrincipal() principal: Principal,
@@ -187,6 +193,7 @@ export class PatientEnrollmentController {
   @Post(':id/cancel')
   @HttpCode(200)
   @RequiresRole('provider')
+  @Audited('case.cancelled', 'patient_enrollment')
   @ApiOperation({ summary: 'Cancel an enrollment that is not final yet' })
   async cancel(
     @CurrentPrincipal() principal: Principal,

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 
+import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { success } from '../common/envelope';
@@ -16,6 +17,7 @@ export class WebhooksController {
   constructor(@Inject(WebhooksService) private readonly webhooks: WebhooksService) {}
 
   @Post()
+  @Audited('webhook_endpoint.created', 'webhook_endpoint')
   @ApiOperation({ summary: 'Create a webhook endpoint (inactive until toggled on)' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateWebhookDto) {
     return success(await this.webhooks.create(principal, body));
@@ -35,6 +37,7 @@ export class WebhooksController {
   }
 
   @Patch(':id')
+  @Audited('webhook_endpoint.updated', 'webhook_endpoint')
   @ApiOperation({ summary: 'Change name, URL, events or secret; toggle with { "active": true | false }' })
   async update(
     @CurrentPrincipal() principal: Principal,
@@ -45,6 +48,7 @@ export class WebhooksController {
   }
 
   @Delete(':id')
+  @Audited('webhook_endpoint.deleted', 'webhook_endpoint')
   @ApiOperation({ summary: 'Delete a webhook endpoint; its pending deliveries are abandoned' })
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return success(await this.webhooks.remove(principal, id));

@@ -1,0 +1,14 @@
+import type { RequestContext } from '../common/request-context';
+import type { AuditActor } from './audit-event';
+
+/**
+ * Who made the request. Loopback-trusted codec calls (local mode's Temporal Web, which has no
+ * login) carry no key: they are the operator at this machine's console.
+ */
+export function actorOf(context: RequestContext): AuditActor {
+  const principal = context.principal;
+  if (!principal) return { type: 'operator', id: 'local-loopback' };
+  // Compared as strings: `operator` is a platform role that no account's key can hold.
+  const isOperator = (principal.roles as readonly string[]).includes('operator');
+  return { type: isOperator ? 'operator' : 'api_key', id: principal.apiKeyId };
+}

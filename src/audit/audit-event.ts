@@ -1,0 +1,59 @@
+/**
+ * What the audit trail records. Every field is an id, an enum, a time or a field name: the trail
+ * itself must never become a second copy of the PHI it accounts for.
+ */
+export const AUDIT_ACTIONS = [
+  'case.created',
+  'case.read',
+  'case.listed',
+  'case.decision_recorded',
+  'case.information_provided',
+  'case.outcome_recorded',
+  'case.cancelled',
+  'api_key.created',
+  'api_key.revoked',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
+  'codec.decoded',
+  'codec.encoded',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** `user` is a console user; operators are the platform's own staff, outside every account. */
+export type ActorType = 'api_key' | 'user' | 'operator';
+
+export interface AuditActor {
+  type: ActorType;
+  id: string;
+}
+
+export interface AuditTarget {
+  object: string;
+  id: string | null;
+}
+
+/** Names and counts that qualify an action (the filters a list used, not their values). */
+export type AuditDetails = Record<string, string | number | boolean | string[]>;
+
+export interface NewAuditEvent {
+  /** null: a platform-level event that no account owns. */
+  accountId: string | null;
+  actor: AuditActor;
+  action: AuditAction;
+  target: AuditTarget | null;
+  requestId: string;
+  details?: AuditDetails;
+}
+
+/** An audit event as GET /audit-events shows it (CONTRACT.md §10). */
+export interface AuditEvent {
+  id: string;
+  object: 'audit_event';
+  actor: AuditActor;
+  action: AuditAction;
+  target: AuditTarget | null;
+  details: AuditDetails;
+  request_id: string;
+  created_at: string;
+}

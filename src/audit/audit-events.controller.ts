@@ -1,0 +1,35 @@
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+
+import type { Principal } from '../auth/accounts.repository';
+import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
+import { success } from '../common/envelope';
+import { ListAuditEventsQuery } from './audit-events.dto';
+import { AuditRepository } from './audit.repository';
+
+const DEFAULT_PAGE_SIZE = 20;
+
+/** The account's audit trail, for its admins: who did what to which case or resource, and when. */
+@ApiTags('audit')
+@ApiBearerAuth()
+@Controller('audit-events')
+@RequiresRole('admin')
+export class AuditEventsController {
+  constructor(@Inject(AuditRepository) private readonly audit: AuditRepository) {}
+
+  @Get()
+  @ApiOperation({ summary: "List the account's audit events, newest first" })
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: ListAuditEventsQuery) {
+    return success(
+      await this.audit.list(principal.accountId, {
+        actorId: query.actor_id,
+        targetId: query.target_id,
+        action: query.action,
+        from: query.from,
+        to: query.to,
+        limit: query.limit ?? DEFAULT_PAGE_SIZE,
+        cursor: query.cursor,
+      }),
+    );
+  }
+}

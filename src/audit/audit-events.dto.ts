@@ -1,0 +1,68 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+
+import { IsIsoDateTime, IsNotBefore } from '../cases/case-validators';
+import { AUDIT_ACTIONS, AuditAction } from './audit-event';
+
+/** Our ids and the loopback operator: letters, digits, `_` and `-`, never free text. */
+const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+export class ListAuditEventsQuery {
+  @ApiPropertyOptional({
+    description: 'Only events by this actor (an API key or user id).',
+    example: 'key_…',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  @Matches(ID_PATTERN, { message: 'must be an id' })
+  actor_id?: string;
+
+  @ApiPropertyOptional({
+    description: 'Only events about this case or resource.',
+    example: 'pa_01jd3k4m5n6p7q8r9s0t1v2w3x',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  @Matches(ID_PATTERN, { message: 'must be an id' })
+  target_id?: string;
+
+  @ApiPropertyOptional({ enum: AUDIT_ACTIONS })
+  @IsOptional()
+  @IsIn(AUDIT_ACTIONS)
+  action?: AuditAction;
+
+  @ApiPropertyOptional({
+    description: 'Events at or after this time: calendar date or ISO 8601 date-time with a zone.',
+    example: '2026-11-01T00:00:00Z',
+  })
+  @IsOptional()
+  @IsIsoDateTime({ zone: 'required', orCalendarDate: true })
+  from?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Events at or before this time: calendar date or ISO 8601 date-time with a zone; not before from.',
+    example: '2026-12-01',
+  })
+  @IsOptional()
+  @IsIsoDateTime({ zone: 'required', orCalendarDate: true })
+  @IsNotBefore('from')
+  to?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'The next_cursor of the previous page.' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  cursor?: string;
+}

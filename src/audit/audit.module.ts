@@ -1,0 +1,39 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+
+import type { AppConfig } from '../config/config';
+import type { Database } from '../storage/database';
+import { AuditEventsController } from './audit-events.controller';
+import { AuditInterceptor } from './audit.interceptor';
+import { AuditRepository } from './audit.repository';
+import { AuditRetention } from './audit-retention';
+import { CodecAudit } from './codec-audit';
+
+/** The audit trail: its table, the interceptor that fills it, its reader and its retention. */
+@Module({})
+export class AuditModule {
+  static forRoot(deps: {
+    config: AppConfig;
+    db: Database;
+    temporalClient: Client;
+    logger: Logger;
+  }): DynamicModule {
+    const audit = new AuditRepository(deps.db);
+    return {
+      module: AuditModule,
+      controllers: [AuditEventsController],
+      providers: [
+        { provide: AuditRepository, useValue: audit },
+        { provide: CodecAudit, useValue: new CodecAudit(audit, deps.temporalClient) },
+        {
+          provide: AuditRetention,
+          useValue: new AuditRetention(audit, deps.config.audit.retentionDays, deps.logger),
+        },
+        { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
+      ],
+      exports: [AuditRepository, CodecAudit, AuditRetention],
+    };
+  }
+}

@@ -1,0 +1,176 @@
+import { ApiError } from '../common/errors';
+import { newId } from '../common/ids';
+import type { Database } from '../storage/database';
+import type { ActorType, AuditAction, AuditDetails, AuditEvent, NewAuditEvent } from './audit-event';
+
+export interface AuditEventFilter {
+  actorId?: string;
+  targetId?: string;
+  action?: AuditAction;
+  from?: string;
+  to?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface AuditEventPage {
+  object: 'list';
+  data: AuditEvent[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+interface AuditEventRow {
+  id: string;
+  actor_type: ActorType;
+  actor_id: string;
+  action: AuditAction;
+  target_object: string | null;
+  target_id: string | null;
+  request_id: string;
+  details: AuditDetails;
+  occurred_at: string;
+}
+
+/** Rows deleted per statement, so a purge of years of events never holds one long transaction. */
+const PURGE_BATCH = 5_000;
+
+/** The audit trail in SQL: append-only for the service, read by account admins, purged by age only. */
+export class AuditRepository {
+  constructor(private readonly db: Database) {}
+
+  async record(events: NewAuditEvent[], now = new Date()): Promise<void> {
+    if (events.length === 0) return;
+    const columns = 9;
+    const params: unknown[] = [];
+    const rows = events.map((event, index) => {
+      params.push(
+        newId('auditEvent', now.getTime()),
+        event.accountId,
+        event.actor.type,
+        event.actor.id,
+        event.action,
+        event.target?.object ?? null,
+        event.target?.id ?? null,
+        event.requestId,
+        JSON.stringify(event.details ?? {}),
+      );
+      const base = index * columns;
+      const placeholders = Array.from({ length: columns }, (_, column) => `$${base + column + 1}`);
+      placeholders[columns - 1] += '::jsonb';
+      return `(${placeholders.join(', ')}, $${events.length * columns + 1})`;
+    });
+    params.push(now.toISOString());
+    await this.db.query(
+      `INSERT INTO audit_events
+         (id, account_id, actor_type, actor_id, action, target_object, target_id, request_id, details, occurred_at)
+       VALUES ${rows.join(', ')}`,
+      params,
+    );
+  }
+
+  /** One account's events, newest first; the cursor is the position of the previous page's last event. */
+  async list(accountId: string, filter: AuditEventFilter): Promise<AuditEventPage> {
+    const after = filter.cursor ? positionOf(filter.cursor) : undefined;
+    const rows = await this.db.query<AuditEventRow>(
+      `SELECT id, actor_type, actor_id, action, target_object, target_id, request_id, details, occurred_at
+       FROM audit_events
+       WHERE account_id = $1
+         AND ($2::text IS NULL OR actor_id = $2)
+         AND ($3::text IS NULL OR target_id = $3)
+         AND ($4::text IS NULL OR action = $4)
+         AND ($5::timestamptz IS NULL OR occurred_at >= $5)
+         AND ($6::timestamptz IS NULL OR occurred_at <= $6)
+         AND ($7::timestamptz IS NULL OR (occurred_at, id) < ($7, $8::text))
+       ORDER BY occurred_at DESC, id DESC
+       LIMIT $9`,
+      [
+        accountId,
+        filter.actorId ?? null,
+        filter.targetId ?? null,
+        filter.action ?? null,
+        filter.from ? new Date(filter.from).toISOString() : null,
+        filter.to ? new Date(filter.to).toISOString() : null,
+        after?.occurredAt ?? null,
+        after?.id ?? null,
+        filter.limit + 1,
+      ],
+    );
+    const hasMore = rows.length > filter.limit;
+    const page = rows.slice(0, filter.limit);
+    const last = page[page.length - 1];
+    return {
+      object: 'list',
+      data: page.map(toAuditEvent),
+      has_more: hasMore,
+      next_cursor: hasMore && last ? cursorOf(last) : null,
+    };
+  }
+
+  /** Deletes every event that occurred before `cutoff`; returns how many went. */
+  async purgeBefore(cutoff: Date): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const deleted = await this.db.query<{ id: string }>(
+        `DELETE FROM audit_events
+         WHERE id IN (SELECT id FROM audit_events WHERE occurred_at < $1 LIMIT ${PURGE_BATCH})
+         RETURNING id`,
+        [cutoff.toISOString()],
+      );
+      purged += deleted.length;
+      if (deleted.length < PURGE_BATCH) return purged;
+    }
+  }
+
+  /**
+   * The accounts that own what a decoded payload names: accounts that exist, and the accounts of
+   * webhook deliveries and events. Case ids are Temporal's to answer (see CodecAudit).
+   */
+  async ownersOf(ids: { accountIds: string[]; deliveryIds: string[]; eventIds: string[] }) {
+    const rows = await this.db.query<{ id: string; account_id: string }>(
+      `SELECT id, id AS account_id FROM accounts WHERE id = ANY($1::text[])
+       UNION ALL
+       SELECT id, account_id FROM webhook_deliveries WHERE id = ANY($2::text[])
+       UNION ALL
+       SELECT id, account_id FROM webhook_events WHERE id = ANY($3::text[])`,
+      [ids.accountIds, ids.deliveryIds, ids.eventIds],
+    );
+    return new Map(rows.map((row) => [row.id, row.account_id]));
+  }
+}
+
+function toAuditEvent(row: AuditEventRow): AuditEvent {
+  return {
+    id: row.id,
+    object: 'audit_event',
+    actor: { type: row.actor_type, id: row.actor_id },
+    action: row.action,
+    target: row.target_object === null ? null : { object: row.target_object, id: row.target_id },
+    details: row.details,
+    request_id: row.request_id,
+    created_at: row.occurred_at,
+  };
+}
+
+function cursorOf(row: AuditEventRow): string {
+  return Buffer.from(JSON.stringify([row.occurred_at, row.id])).toString('base64url');
+}
+
+function positionOf(cursor: string): { occurredAt: string; id: string } {
+  try {
+    const [occurredAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (
+      typeof occurredAt === 'string' &&
+      !Number.isNaN(Date.parse(occurredAt)) &&
+      typeof id === 'string' &&
+      /^aud_[0-9a-z]{26}$/.test(id)
+    ) {
+      return { occurredAt, id };
+    }
+  } catch {
+    // Reported below, like any other cursor this list did not hand out.
+  }
+  throw new ApiError('validation_error', 'The request is invalid; see details.', [
+    { field: 'cursor', issue: 'must be a next_cursor this list returned' },
+  ]);
+}
