@@ -27,7 +27,8 @@ const { verifyAccountBinding } = proxyLocalActivities<ReturnType<typeof createCa
 /**
  * A case's first step: anyone who can write to the Temporal namespace could start a case naming
  * any account, and that account's receivers would get correctly signed webhooks about it. Only the
- * API can bind an account to a case id, so a case whose binding does not verify is refused before
+ * API can bind an account to a case id, so a case whose binding does not verify (against its
+ * workflow id, the input's account and its AccountId search attribute) is refused before
  * it publishes anything: it fails with `AccountBindingInvalid` and leaves the named account's lists.
  */
 export async function verifyAccountBindingFirst(input: {
@@ -35,13 +36,18 @@ export async function verifyAccountBindingFirst(input: {
   accountId: string;
   binding?: CaseBinding;
 }): Promise<void> {
-  const { workflowId, continuedFromExecutionRunId } = workflowInfo();
+  const { workflowId, continuedFromExecutionRunId, typedSearchAttributes } = workflowInfo();
   // A continued run's input was written by the case itself, under the codec; only a start comes from outside.
   if (continuedFromExecutionRunId !== undefined || !patched(VERIFY_ACCOUNT_BINDING)) return;
-  const holds =
-    input.case?.id === workflowId &&
-    input.binding !== undefined &&
-    (await verifyAccountBinding({ caseId: workflowId, accountId: input.accountId, binding: input.binding }));
+  // Every comparison happens inside the activity, so a replay takes its recorded answer whatever it is given.
+  const holds = await verifyAccountBinding({
+    workflowId,
+    caseId: input.case?.id,
+    accountId: input.accountId,
+    // Reads find a case by this attribute, which the starter sets: it must name the bound account too.
+    listedAccountId: typedSearchAttributes.get(ACCOUNT_ID),
+    binding: input.binding,
+  });
   if (holds) return;
   upsertSearchAttributes([
     { key: ACCOUNT_ID, value: null },

@@ -87,13 +87,13 @@ describe('cases forged or decided outside the API', () => {
     };
   }
 
-  function start(client: Client, caseId: string, input: object) {
+  function start(client: Client, caseId: string, input: object, listedUnder = account.accountId) {
     return client.workflow.start('priorAuthorizationWorkflow', {
       workflowId: caseId,
       taskQueue: testApp.config.temporal.taskQueue,
       args: [input],
       typedSearchAttributes: [
-        { key: ACCOUNT_ID, value: account.accountId },
+        { key: ACCOUNT_ID, value: listedUnder },
         { key: CASE_TYPE, value: 'prior_authorization' },
         { key: CASE_STATUS, value: 'processing' },
       ],
@@ -162,6 +162,16 @@ describe('cases forged or decided outside the API', () => {
     await start(testApp.temporalClient, caseId, caseInput(caseId));
 
     expect(await failureOf(caseId)).toMatchObject({ type: 'AccountBindingInvalid', nonRetryable: true });
+  });
+
+  it('fails a correctly bound case listed under another account, so that account never reads it', async () => {
+    const caseId = newId('priorAuthorization');
+    const binding = bindCaseToAccount(testApp.config.encryption!, caseId, account.accountId);
+    await start(testApp.temporalClient, caseId, { ...caseInput(caseId), binding }, otherAccount.accountId);
+
+    expect(await failureOf(caseId)).toMatchObject({ type: 'AccountBindingInvalid', nonRetryable: true });
+    const read = await testApp.http().get(`${PATH}/${caseId}`).set(bearer(otherAccount.keys.provider));
+    expect(read.status).toBe(404);
   });
 
   it('drops an unencrypted review decision signal, and the case then takes a decision sent through the API', async () => {
