@@ -15,6 +15,7 @@ import { CaseDocumentsRepository } from '../src/cases/case-documents.repository'
 import { EvaluationPool } from '../src/clinical/evaluation-pool';
 import { PayerSimulator } from '../src/connectors/payer-simulator';
 import { ProgramHubSimulator } from '../src/programs/program-hub';
+import { createCaseBindingActivities } from './case-binding.activities';
 import { createCaseActivities } from './cases.activities';
 import { createClinicalActivities } from './clinical.activities';
 import { createEnrollmentActivities } from './enrollment.activities';
@@ -54,6 +55,7 @@ export const createActivities = ({ config, db, temporalClient, taskQueue, logger
   const payer = new PayerSimulator({ evaluator });
   const documents = new CaseDocumentsRepository(db, secrets);
   const activities = {
+    ...createCaseBindingActivities({ encryption: config.encryption! }),
     ...createCaseActivities({ payer, documents }),
     ...createClinicalActivities({ documents, evaluator }),
     ...createEnrollmentActivities({ payer, hub: new ProgramHubSimulator() }),

@@ -16,6 +16,7 @@ import {
   ignoreRefusal,
   refuse,
 } from './case-lifecycle';
+import { CaseBinding, verifyAccountBindingFirst } from './case-binding';
 
 /** The manual verification result a reviewer records for an inconclusive check. */
 export interface ManualVerificationInput {
@@ -39,6 +40,8 @@ export interface BenefitVerificationCase extends CaseRecord {
 export interface BenefitVerificationInput {
   case: BenefitVerificationCase;
   accountId: string;
+  /** Set by the API on cases started since the `verify-account-binding` patch. */
+  binding?: CaseBinding;
   timings: CaseTimings;
 }
 
@@ -69,6 +72,7 @@ const payer = proxyActivities<ReturnType<typeof createCaseActivities>>({
 export async function benefitVerificationWorkflow(
   input: BenefitVerificationInput,
 ): Promise<BenefitVerificationCase> {
+  await verifyAccountBindingFirst(input);
   const lifecycle = new CaseLifecycle(input.case, {
     accountId: input.accountId,
     eventType: 'benefit_verification.updated',

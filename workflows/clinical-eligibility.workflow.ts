@@ -5,6 +5,7 @@ import type { ClinicalEligibilityRequest } from '../src/cases/case-model';
 import type { ClinicalEligibilityOutcome } from '../src/clinical/clinical-model';
 import { CaseLifecycle, CaseRecord, endOnError, getCaseQuery } from './case-lifecycle';
 import { clinicalEvaluationTimeout } from './clinical-failures';
+import { CaseBinding, verifyAccountBindingFirst } from './case-binding';
 
 export interface ClinicalEligibilityCase extends CaseRecord {
   object: 'clinical_eligibility';
@@ -17,6 +18,8 @@ export interface ClinicalEligibilityCase extends CaseRecord {
 export interface ClinicalEligibilityInput {
   case: ClinicalEligibilityCase;
   accountId: string;
+  /** Set by the API on cases started since the `verify-account-binding` patch. */
+  binding?: CaseBinding;
 }
 
 export const CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS = {
@@ -37,6 +40,7 @@ const { evaluateClinicalEligibility } = proxyActivities<ReturnType<typeof create
 export async function clinicalEligibilityWorkflow(
   input: ClinicalEligibilityInput,
 ): Promise<ClinicalEligibilityCase> {
+  await verifyAccountBindingFirst(input);
   const lifecycle = new CaseLifecycle(input.case, {
     accountId: input.accountId,
     eventType: 'clinical_eligibility.updated',

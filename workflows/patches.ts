@@ -10,3 +10,6 @@ export const PUBLISH_EVENTS_LOCALLY = 'publish-events-locally';
 
 /** In-process steps (plan resolution from the catalog, program rules) run as local activities. */
 export const IN_PROCESS_STEPS_LOCALLY = 'in-process-steps-locally';
+
+/** A case's first run verifies, in a local activity, that the API bound its account to it. */
+export const VERIFY_ACCOUNT_BINDING = 'verify-account-binding';

@@ -34,6 +34,7 @@ import {
   refuse,
 } from './case-lifecycle';
 import { IN_PROCESS_STEPS_LOCALLY } from './patches';
+import { CaseBinding, verifyAccountBindingFirst } from './case-binding';
 
 export interface EnrollmentOutcomeInput {
   result: 'enrolled' | 'denied' | 'inconclusive';
@@ -59,6 +60,8 @@ export interface PatientEnrollmentCase extends CaseRecord {
 export interface PatientEnrollmentInput {
   case: PatientEnrollmentCase;
   accountId: string;
+  /** Set by the API on cases started since the `verify-account-binding` patch. */
+  binding?: CaseBinding;
   timings: CaseTimings;
   /** Set when the workflow continued as new while waiting for the program. */
   programChecksSoFar?: number;
@@ -117,6 +120,7 @@ const inProcess = proxyLocalActivities<EnrollmentActivities>({
 export async function patientEnrollmentWorkflow(
   input: PatientEnrollmentInput,
 ): Promise<PatientEnrollmentCase> {
+  await verifyAccountBindingFirst(input);
   const lifecycle = new CaseLifecycle(input.case, {
     accountId: input.accountId,
     eventType: 'patient_enrollment.updated',

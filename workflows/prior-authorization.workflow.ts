@@ -30,6 +30,7 @@ import {
 } from './case-lifecycle';
 import { clinicalEvaluationTimeout } from './clinical-failures';
 import { IN_PROCESS_STEPS_LOCALLY } from './patches';
+import { CaseBinding, verifyAccountBindingFirst } from './case-binding';
 
 export interface ReviewDecision {
   decision: 'approve' | 'reject';
@@ -75,6 +76,8 @@ export interface PriorAuthorizationCase extends CaseRecord {
 export interface PriorAuthorizationInput {
   case: PriorAuthorizationCase;
   accountId: string;
+  /** Set by the API on cases started since the `verify-account-binding` patch. */
+  binding?: CaseBinding;
   timings: CaseTimings;
   /** Set when the workflow continued as new while waiting for the payer. */
   payerChecksSoFar?: number;
@@ -128,6 +131,7 @@ const CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
 export async function priorAuthorizationWorkflow(
   input: PriorAuthorizationInput,
 ): Promise<PriorAuthorizationCase> {
+  await verifyAccountBindingFirst(input);
   const lifecycle = new CaseLifecycle(input.case, {
     accountId: input.accountId,
     eventType: 'prior_authorization.updated',

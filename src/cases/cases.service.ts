@@ -24,6 +24,7 @@ import type { Principal } from '../auth/accounts.repository';
 import { ApiError } from '../common/errors';
 import { hasIdPrefix, IdKind, newId } from '../common/ids';
 import type { AppConfig } from '../config/config';
+import { bindCaseToAccount } from '../temporal/case-binding';
 import { CaseDocumentsRepository } from './case-documents.repository';
 import type { CaseObjectType, CaseStatus, DocumentRef } from './case-model';
 import { IdempotencyRepository } from './idempotency.repository';
@@ -132,10 +133,12 @@ export class CasesService {
     input: { case: CaseRecord },
   ): Promise<void> {
     const caseId = input.case.id;
+    // The workflow's first step checks this binding, so only the API can start a case for an account.
+    const binding = bindCaseToAccount(this.config.encryption!, caseId, principal.accountId);
     await this.temporalClient.workflow.start(spec.workflowType, {
       workflowId: caseId,
       taskQueue: this.config.temporal.taskQueue,
-      args: [input],
+      args: [{ ...input, binding }],
       // A replayed request finds the workflow its first attempt started, running or not.
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',

@@ -1,14 +1,33 @@
-import { METADATA_ENCODING_KEY, Payload, PayloadCodec, ValueError } from '@temporalio/common';
+import {
+  defaultPayloadConverter,
+  METADATA_ENCODING_KEY,
+  Payload,
+  PayloadCodec,
+  ValueError,
+} from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 
 import type { EncryptionSettings } from '../config/config';
 import { open, seal } from '../crypto/aes-gcm';
+import { REFUSED_PAYLOAD_MARKER } from '../../workflows/refused-payload';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
 export const ENCRYPTION_KEY_ID_METADATA = 'encryption-key-id';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+export interface EncryptionCodecOptions {
+  /**
+   * The worker's setting: a payload that was not encrypted decodes to the refused marker
+   * (workflows/refused-payload.ts), which workflow code refuses. Throwing here instead would fail
+   * the workflow task on every retry. Clients (the API, the codec endpoint) leave it off and pass
+   * such payloads through, so operators still read them.
+   */
+  refuseUnencrypted?: boolean;
+}
+
+const refusedPayload = (): Payload => defaultPayloadConverter.toPayload({ [REFUSED_PAYLOAD_MARKER]: true });
 
 /**
  * Encrypts every Temporal payload (inputs, results, signals, queries, memos, failure details) with
@@ -17,7 +36,10 @@ const decoder = new TextDecoder();
  * old payloads stay readable while new ones use the current key.
  */
 export class EncryptionCodec implements PayloadCodec {
-  constructor(private readonly settings: EncryptionSettings) {}
+  constructor(
+    private readonly settings: EncryptionSettings,
+    private readonly options: EncryptionCodecOptions = {},
+  ) {}
 
   async encode(payloads: Payload[]): Promise<Payload[]> {
     const keyId = this.settings.currentKeyId;
@@ -34,7 +56,9 @@ export class EncryptionCodec implements PayloadCodec {
   async decode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((payload) => {
       const encoding = payload.metadata?.[METADATA_ENCODING_KEY];
-      if (!encoding || decoder.decode(encoding) !== ENCRYPTED_ENCODING) return payload;
+      if (!encoding || decoder.decode(encoding) !== ENCRYPTED_ENCODING) {
+        return this.options.refuseUnencrypted ? refusedPayload() : payload;
+      }
       const keyIdBytes = payload.metadata?.[ENCRYPTION_KEY_ID_METADATA];
       if (!keyIdBytes || !payload.data)
         throw new ValueError('Encrypted payload is missing its key id or data');

@@ -20,6 +20,17 @@ export function dataConverter(encryption: EncryptionSettings): DataConverter {
   };
 }
 
+/**
+ * The worker's variant: it encrypts the same way but hands workflows a refused marker for any
+ * payload that was not encrypted, so nobody without the keys can start, signal or update a case.
+ */
+export function workerDataConverter(encryption: EncryptionSettings): DataConverter {
+  return {
+    payloadCodecs: [new EncryptionCodec(encryption, { refuseUnencrypted: true })],
+    failureConverterPath: require.resolve('./failure-converter'),
+  };
+}
+
 function connectionOptions(settings: TemporalSettings): ConnectionOptions & NativeConnectionOptions {
   const tls = settings.tls
     ? {

@@ -11,10 +11,15 @@ import type { AppConfig } from '../config/config';
 import { projectRoot } from '../config/project-root';
 import type { Database } from '../storage/database';
 import { sweepStalledDeliveriesWhileRunning } from '../webhooks/stalled-delivery-sweeper';
-import { dataConverter } from '../temporal/temporal-connection';
+import { workerDataConverter } from '../temporal/temporal-connection';
 
 /** Built by `npm run build`; the production worker loads it instead of bundling at every start. */
 export const WORKFLOW_BUNDLE_PATH = path.join(projectRoot(), 'dist', 'workflow-bundle.js');
+
+/** Bundled with every workflow: refuses inputs, signals and updates that were not encrypted. */
+export const WORKFLOW_INTERCEPTOR_MODULES = [
+  require.resolve('../../workflows/refuse-unencrypted.interceptors'),
+];
 
 export interface WorkerOptions {
   config: AppConfig;
@@ -58,7 +63,10 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     ...workflowSource,
     activities,
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
-    dataConverter: dataConverter(config.encryption!),
+    dataConverter: workerDataConverter(config.encryption!),
+    // A prebuilt bundle already holds them (bundle-workflows.ts).
+    interceptors:
+      'workflowBundle' in workflowSource ? undefined : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
   });
   sweepStalledDeliveriesWhileRunning(worker, { ...options, taskQueue });
   sweepUnstartedDocumentsWhileRunning(worker, options);

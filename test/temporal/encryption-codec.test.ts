@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
 
 import { ENCRYPTED_ENCODING, EncryptionCodec } from '../../src/temporal/encryption-codec';
+import { isRefusedPayload } from '../../workflows/refused-payload';
 
 const patient = { first_name: 'Odalys', last_name: 'Brightwater', date_of_birth: '1961-04-09' };
 const oldKey = randomBytes(32);
@@ -53,5 +54,26 @@ describe('the payload encryption codec', () => {
   it('passes through payloads that were never encrypted', async () => {
     const plain = defaultPayloadConverter.toPayload({ hello: 'world' });
     expect(await codec.decode([plain])).toEqual([plain]);
+  });
+
+  describe('on the worker, which refuses what was not encrypted', () => {
+    const workerCodec = new EncryptionCodec(
+      { keys: new Map([['k1', oldKey]]), currentKeyId: 'k1' },
+      { refuseUnencrypted: true },
+    );
+
+    it('hands the workflow the refused marker instead of an unencrypted payload, without throwing', async () => {
+      const [decoded] = await workerCodec.decode([defaultPayloadConverter.toPayload(patient)]);
+      const value = defaultPayloadConverter.fromPayload(decoded!);
+      expect(isRefusedPayload(value)).toBe(true);
+      expect(JSON.stringify(value)).not.toContain('Brightwater');
+    });
+
+    it('still decodes what was encrypted', async () => {
+      const decoded = await workerCodec.decode(
+        await codec.encode([defaultPayloadConverter.toPayload(patient)]),
+      );
+      expect(defaultPayloadConverter.fromPayload(decoded[0]!)).toEqual(patient);
+    });
   });
 });

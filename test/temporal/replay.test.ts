@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 
-import { dataConverter } from '../../src/temporal/temporal-connection';
+import { workerDataConverter } from '../../src/temporal/temporal-connection';
+import { WORKFLOW_INTERCEPTOR_MODULES } from '../../src/worker/worker';
 import { REPLAY_FIXTURE_ENCRYPTION } from '../support/history';
 import { PRODUCTION_WORKFLOWS } from '../support/workers';
 
@@ -33,7 +34,11 @@ describe('replaying recorded histories against the current workflow code', () =>
   it.each(recorded)('replays %s without non-determinism', async (file) => {
     const history = temporal.api.history.v1.History.decode(readFileSync(path.join(HISTORIES, file)));
     await Worker.runReplayHistory(
-      { workflowsPath: PRODUCTION_WORKFLOWS, dataConverter: dataConverter(REPLAY_FIXTURE_ENCRYPTION) },
+      {
+        workflowsPath: PRODUCTION_WORKFLOWS,
+        dataConverter: workerDataConverter(REPLAY_FIXTURE_ENCRYPTION),
+        interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
+      },
       history,
     );
   });

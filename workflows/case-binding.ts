@@ -1,0 +1,62 @@
+import {
+  ApplicationFailure,
+  patched,
+  proxyLocalActivities,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+
+import type { createCaseBindingActivities } from '../activities/case-binding.activities';
+import { VERIFY_ACCOUNT_BINDING } from './patches';
+import { ACCOUNT_ID, CASE_STATUS } from './search-attributes';
+
+/** The API's MAC over (case id, account id), made with a key derived from payload key `keyId`. */
+export interface CaseBinding {
+  keyId: string;
+  mac: string;
+}
+
+/** Failure type of a case whose account binding does not verify. */
+export const ACCOUNT_BINDING_INVALID = 'AccountBindingInvalid';
+
+const { verifyAccountBinding } = proxyLocalActivities<ReturnType<typeof createCaseBindingActivities>>({
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumInterval: '1 minute' },
+});
+
+/**
+ * A case's first step: anyone who can write to the Temporal namespace could start a case naming
+ * any account, and that account's receivers would get correctly signed webhooks about it. Only the
+ * API can bind an account to a case id, so a case whose binding does not verify (against its
+ * workflow id, the input's account and its AccountId search attribute) is refused before
+ * it publishes anything: it fails with `AccountBindingInvalid` and leaves the named account's lists.
+ */
+export async function verifyAccountBindingFirst(input: {
+  case: { id: string };
+  accountId: string;
+  binding?: CaseBinding;
+}): Promise<void> {
+  const { workflowId, continuedFromExecutionRunId, typedSearchAttributes } = workflowInfo();
+  // A continued run's input was written by the case itself, under the codec; only a start comes from outside.
+  if (continuedFromExecutionRunId !== undefined || !patched(VERIFY_ACCOUNT_BINDING)) return;
+  // Every comparison happens inside the activity, so a replay takes its recorded answer whatever it is given.
+  const holds = await verifyAccountBinding({
+    workflowId,
+    caseId: input.case?.id,
+    accountId: input.accountId,
+    // Reads find a case by this attribute, which the starter sets: it must name the bound account too.
+    listedAccountId: typedSearchAttributes.get(ACCOUNT_ID),
+    binding: input.binding,
+  });
+  if (holds) return;
+  upsertSearchAttributes([
+    { key: ACCOUNT_ID, value: null },
+    { key: CASE_STATUS, value: 'failed' },
+  ]);
+  throw ApplicationFailure.create({
+    type: ACCOUNT_BINDING_INVALID,
+    nonRetryable: true,
+    message:
+      'This case was not started by the API for the account it names (its account binding does not verify), so it was refused.',
+  });
+}

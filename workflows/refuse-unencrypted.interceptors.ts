@@ -1,0 +1,77 @@
+import {
+  ApplicationFailure,
+  log,
+  upsertSearchAttributes,
+  workflowInfo,
+  type Next,
+  type QueryInput,
+  type SignalInput,
+  type UpdateInput,
+  type WorkflowExecuteInput,
+  type WorkflowInboundCallsInterceptor,
+  type WorkflowInterceptors,
+} from '@temporalio/workflow';
+
+import { isRefusedPayload } from './refused-payload';
+import { ACCOUNT_ID } from './search-attributes';
+
+/** Failure type of a workflow started, or an update sent, without the payload codec. */
+export const UNENCRYPTED_INPUT = 'UnencryptedInput';
+
+const refusal = (what: string) =>
+  ApplicationFailure.create({
+    type: UNENCRYPTED_INPUT,
+    nonRetryable: true,
+    message: `The ${what} was not encrypted with the payload codec, so it was refused. Send it through the API or with the codec endpoint (see docs/runbook.md).`,
+  });
+
+/**
+ * Only the API and the workers hold the payload keys, so an unencrypted message came from someone
+ * who merely reached the Temporal namespace. Every workflow refuses it here, in one place: a start
+ * fails at once, an update is rejected, a signal is dropped and logged (names only, never content).
+ */
+class RefuseUnencryptedPayloads implements WorkflowInboundCallsInterceptor {
+  async execute(
+    input: WorkflowExecuteInput,
+    next: Next<WorkflowInboundCallsInterceptor, 'execute'>,
+  ): Promise<unknown> {
+    if (!input.args.some(isRefusedPayload)) return next(input);
+    // The starter chose the account search attribute: a forged case must not appear in that account's lists.
+    if (workflowInfo().typedSearchAttributes.get(ACCOUNT_ID) !== undefined) {
+      upsertSearchAttributes([{ key: ACCOUNT_ID, value: null }]);
+    }
+    throw refusal('workflow input');
+  }
+
+  async handleSignal(
+    input: SignalInput,
+    next: Next<WorkflowInboundCallsInterceptor, 'handleSignal'>,
+  ): Promise<void> {
+    if (!input.args.some(isRefusedPayload)) return next(input);
+    log.warn('Dropped a signal whose payload was not encrypted', { signalName: input.signalName });
+  }
+
+  validateUpdate(input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'validateUpdate'>): void {
+    if (input.args.some(isRefusedPayload)) throw refusal('update');
+    next(input);
+  }
+
+  async handleUpdate(
+    input: UpdateInput,
+    next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>,
+  ): Promise<unknown> {
+    // Updates without a validator reach here directly.
+    if (input.args.some(isRefusedPayload)) throw refusal('update');
+    return next(input);
+  }
+
+  async handleQuery(
+    input: QueryInput,
+    next: Next<WorkflowInboundCallsInterceptor, 'handleQuery'>,
+  ): Promise<unknown> {
+    if (input.args.some(isRefusedPayload)) throw refusal('query');
+    return next(input);
+  }
+}
+
+export const interceptors = (): WorkflowInterceptors => ({ inbound: [new RefuseUnencryptedPayloads()] });
