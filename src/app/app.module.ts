@@ -9,6 +9,7 @@ import { ApiKeysController } from '../auth/api-keys.controller';
 import { AuthGuard } from '../auth/auth.guard';
 import { RateLimiter } from '../auth/rate-limiter';
 import { BenefitVerificationController } from '../cases/benefit-verification.controller';
+import { CaseBindingEpoch } from '../cases/case-binding-epoch';
 import { CaseDocumentsRepository } from '../cases/case-documents.repository';
 import { CasesService } from '../cases/cases.service';
 import { IdempotencyRepository } from '../cases/idempotency.repository';
@@ -77,6 +78,7 @@ export class AppModule {
         WebhooksService,
         { provide: CaseDocumentsRepository, useValue: new CaseDocumentsRepository(deps.db, secrets) },
         { provide: IdempotencyRepository, useValue: new IdempotencyRepository(deps.db) },
+        { provide: CaseBindingEpoch, useValue: new CaseBindingEpoch(deps.db) },
         CasesService,
         { provide: APP_GUARD, useClass: AuthGuard },
       ],

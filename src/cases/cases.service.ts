@@ -24,7 +24,9 @@ import type { Principal } from '../auth/accounts.repository';
 import { ApiError } from '../common/errors';
 import { hasIdPrefix, IdKind, newId } from '../common/ids';
 import type { AppConfig } from '../config/config';
-import { bindCaseToAccount } from '../temporal/case-binding';
+import { bindCaseToAccount, caseBindingHolds } from '../temporal/case-binding';
+import type { CaseBinding } from '../../workflows/case-binding';
+import { CaseBindingEpoch } from './case-binding-epoch';
 import { CaseDocumentsRepository } from './case-documents.repository';
 import type { CaseObjectType, CaseStatus, DocumentRef } from './case-model';
 import { IdempotencyRepository } from './idempotency.repository';
@@ -69,6 +71,7 @@ const MAX_CASE_BYTES = 1.5 * 1024 * 1024;
 /** Decisions wait for the workflow to act (a payer submission included), within this bound. */
 const DECISION_DEADLINE_MS = 30_000;
 const CURSOR_MAC_BYTES = 16;
+const BINDING_MEMO_KEY = 'binding';
 
 /**
  * Cases over Temporal, for every case type: creation (idempotent), reads from workflow state,
@@ -81,6 +84,7 @@ export class CasesService {
     @Inject(TEMPORAL_CLIENT) private readonly temporalClient: Client,
     @Inject(CaseDocumentsRepository) private readonly documents: CaseDocumentsRepository,
     @Inject(IdempotencyRepository) private readonly idempotency: IdempotencyRepository,
+    @Inject(CaseBindingEpoch) private readonly bindingEpoch: CaseBindingEpoch,
   ) {}
 
   async create<Input>(creation: CaseCreation<Input>): Promise<{ case: CaseRecord; replayed: boolean }> {
@@ -142,7 +146,7 @@ export class CasesService {
       // A replayed request finds the workflow its first attempt started, running or not.
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      memo: memoOf(input.case),
+      memo: memoOf(input.case, binding),
       typedSearchAttributes: [
         { key: ACCOUNT_ID, value: principal.accountId },
         { key: CASE_TYPE, value: spec.object },
@@ -170,17 +174,23 @@ export class CasesService {
       nextPageToken: query.cursor ? this.pageTokenOf(query.cursor, visibilityQuery) : undefined,
     });
     const converter = this.temporalClient.options.loadedDataConverter;
-    const data = await Promise.all(
-      (response.executions ?? []).map(async (execution) => {
-        const fields = execution.memo!.fields!;
-        const [record, request] = await Promise.all(
-          [fields[CASE_MEMO_KEY], fields[REQUEST_MEMO_KEY]].map((payload) =>
-            payload ? decodeFromPayloadsAtIndex<unknown>(converter, 0, [payload]) : undefined,
-          ),
-        );
-        return caseFromMemo({ [CASE_MEMO_KEY]: record, [REQUEST_MEMO_KEY]: request });
-      }),
-    );
+    const data = (
+      await Promise.all(
+        (response.executions ?? []).map(async (execution) => {
+          const fields = execution.memo!.fields!;
+          const [record, request, binding] = await Promise.all(
+            [fields[CASE_MEMO_KEY], fields[REQUEST_MEMO_KEY], fields[BINDING_MEMO_KEY]].map((payload) =>
+              payload ? decodeFromPayloadsAtIndex<unknown>(converter, 0, [payload]) : undefined,
+            ),
+          );
+          const startTime = new Date(Number(execution.startTime!.seconds) * 1000);
+          const caseId = execution.execution!.workflowId!;
+          return (await this.startedByApi(caseId, principal.accountId, binding, startTime))
+            ? [caseFromMemo({ [CASE_MEMO_KEY]: record, [REQUEST_MEMO_KEY]: request })]
+            : [];
+        }),
+      )
+    ).flat();
     data.sort((a, b) => b.created_at.localeCompare(a.created_at));
     const nextCursor = response.nextPageToken?.length
       ? this.cursorOf(Buffer.from(response.nextPageToken), visibilityQuery)
@@ -262,13 +272,38 @@ export class CasesService {
     try {
       const description = await handle.describe();
       const attributes = description.typedSearchAttributes;
-      if (attributes.get(ACCOUNT_ID) !== principal.accountId || attributes.get(CASE_TYPE) !== spec.object)
+      const memo = description.memo ?? {};
+      if (
+        attributes.get(ACCOUNT_ID) !== principal.accountId ||
+        attributes.get(CASE_TYPE) !== spec.object ||
+        !(await this.startedByApi(id, principal.accountId, memo[BINDING_MEMO_KEY], description.startTime))
+      )
         throw notFound;
-      return { handle, record: caseFromMemo(description.memo ?? {}) };
+      return { handle, record: caseFromMemo(memo) };
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) throw notFound;
       throw error;
     }
+  }
+
+  /**
+   * Reads trust the memo and the AccountId attribute, which whoever starts a workflow sets: a case
+   * is shown only when its memo carries the API's binding of this case id to this account, or when
+   * it was started before the API wrote bindings. A workflow started by someone else (a copy of
+   * another case's encrypted memo included) is never shown, even before a worker refuses it.
+   */
+  private async startedByApi(
+    caseId: string,
+    accountId: string,
+    binding: unknown,
+    startTime: Date,
+  ): Promise<boolean> {
+    if (binding === undefined) return this.bindingEpoch.startedBefore(startTime);
+    return (
+      typeof binding === 'object' &&
+      binding !== null &&
+      caseBindingHolds(this.config.encryption!, caseId, accountId, binding as CaseBinding)
+    );
   }
 
   private visibilityQuery(principal: Principal, spec: CaseTypeSpec, query: CaseListQuery): string {
@@ -332,11 +367,12 @@ export class CasesService {
 }
 
 /** The request is written once under its own key; the rest of the case is rewritten at each change. */
-function memoOf(record: CaseRecord): Record<string, unknown> {
+/** The API writes the binding beside the case; the workflow never rewrites it. */
+function memoOf(record: CaseRecord, binding: CaseBinding): Record<string, unknown> {
   const { request, ...changing } = record as CaseRecord & { request?: unknown };
   return request === undefined
-    ? { [CASE_MEMO_KEY]: record }
-    : { [CASE_MEMO_KEY]: changing, [REQUEST_MEMO_KEY]: request };
+    ? { [CASE_MEMO_KEY]: record, [BINDING_MEMO_KEY]: binding }
+    : { [CASE_MEMO_KEY]: changing, [REQUEST_MEMO_KEY]: request, [BINDING_MEMO_KEY]: binding };
 }
 
 /** The case as GET shows it; cases started before the split hold their request inside `case`. */

@@ -221,4 +221,60 @@ describe('cases forged or decided outside the API', () => {
     const read = await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider));
     expect(read.body.data).toMatchObject({ status: 'awaiting_review', review: null });
   });
+
+  describe('reads, before any worker has looked at a forged case', () => {
+    const UNPOLLED_TASK_QUEUE = 'nobody-polls-this-queue';
+
+    /** Starts a case where no worker will ever refuse it, listed under `account`, with the memo given. */
+    async function startUnrefused(memo: Record<string, unknown>): Promise<string> {
+      const caseId = newId('priorAuthorization');
+      await testApp.temporalClient.workflow.start('priorAuthorizationWorkflow', {
+        workflowId: caseId,
+        taskQueue: UNPOLLED_TASK_QUEUE,
+        args: [caseInput(caseId)],
+        memo,
+        typedSearchAttributes: [
+          { key: ACCOUNT_ID, value: account.accountId },
+          { key: CASE_TYPE, value: 'prior_authorization' },
+          { key: CASE_STATUS, value: 'awaiting_review' },
+        ],
+      });
+      return caseId;
+    }
+
+    async function listedIds(): Promise<string[]> {
+      const list = await testApp.http().get(`${PATH}?limit=100`).set(bearer(account.keys.provider));
+      expect(list.status).toBe(200);
+      return (list.body.data.data as JsonObject[]).map((entry) => entry.id as string);
+    }
+
+    it("never shows a copy of another account's case memo to the account the copy is listed under", async () => {
+      const theirs = await testApp
+        .http()
+        .post(PATH)
+        .set(bearer(otherAccount.keys.provider))
+        .send(priorAuthorizationRequest());
+      const theirMemo = (await testApp.temporalClient.workflow.getHandle(theirs.body.data.id).describe())
+        .memo!;
+      const copyId = await startUnrefused(theirMemo);
+
+      const read = await testApp.http().get(`${PATH}/${copyId}`).set(bearer(account.keys.provider));
+      expect(read.status).toBe(404);
+      expect(await listedIds()).not.toContain(copyId);
+    });
+
+    it('never shows a case started after bindings began whose memo carries no binding', async () => {
+      const { id } = await submit();
+      const { binding: _dropped, ...unboundMemo } = (
+        await testApp.temporalClient.workflow.getHandle(id).describe()
+      ).memo!;
+      const unboundId = await startUnrefused(unboundMemo);
+
+      const read = await testApp.http().get(`${PATH}/${unboundId}`).set(bearer(account.keys.provider));
+      expect(read.status).toBe(404);
+      const listed = await listedIds();
+      expect(listed).toContain(id);
+      expect(listed).not.toContain(unboundId);
+    });
+  });
 });
