@@ -3,8 +3,8 @@ import { parseArgs } from 'node:util';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 
-import { AccountsRepository } from '../auth/accounts.repository';
-import { isRole, Role } from '../auth/roles';
+import { Account, AccountsRepository } from '../auth/accounts.repository';
+import { isRole, PLATFORM_ROLE, Role } from '../auth/roles';
 import { localEncryption, openStorage } from '../bootstrap';
 import { AppConfig, loadConfig } from '../config/config';
 import { createLogger } from '../common/logger';
@@ -16,6 +16,8 @@ import { WebhookTargetPolicy } from '../webhooks/target-policy';
 import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
 import { CreateWebhookDto, UpdateWebhookDto } from '../webhooks/webhooks.dto';
 
+const PLATFORM_OPERATORS_ACCOUNT = 'Platform operators';
+
 const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
@@ -25,6 +27,8 @@ Commands:
                                                    create an API key (the secret is printed once)
   keys:list --account ID                           list an account's keys (no secrets)
   keys:revoke --key ID                             revoke a key at once
+  operator-keys:create [--label TEXT]              create a platform operator key (codec access for
+                                                   Temporal Web); the secret is printed once
   webhooks:list --account ID                       list an account's webhook endpoints
   webhooks:create --account ID --name NAME --url URL --secret SECRET --event EVENT [--event …]
                                                    create an endpoint (inactive)
@@ -32,7 +36,8 @@ Commands:
                                                    change an endpoint; --active true verifies the URL first
   webhooks:delete --webhook ID                     delete an endpoint
 
-Roles: provider, reviewer, admin. Uses DATABASE_URL, else the local data folder (DATA_DIR), through the
+Roles: provider, reviewer, admin. The platform-wide operator role lives only on keys of the
+"${PLATFORM_OPERATORS_ACCOUNT}" account, which operator-keys:create makes on first use. Uses DATABASE_URL, else the local data folder (DATA_DIR), through the
 running local service when there is one.`;
 
 async function main(argv: string[]): Promise<number> {
@@ -65,9 +70,13 @@ async function main(argv: string[]): Promise<number> {
   const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   try {
     switch (command) {
-      case 'accounts:create':
-        print(await accounts.createAccount(required(values.name, '--name')));
+      case 'accounts:create': {
+        const name = required(values.name, '--name');
+        if (name === PLATFORM_OPERATORS_ACCOUNT)
+          throw new UsageError(`"${name}" is reserved for operator keys`);
+        print(await accounts.createAccount(name));
         return 0;
+      }
       case 'accounts:list':
         print(await accounts.listAccounts());
         return 0;
@@ -76,6 +85,7 @@ async function main(argv: string[]): Promise<number> {
         if (!(await accounts.findAccount(accountId))) throw new UsageError(`No account ${accountId}`);
         const roles = (values.role ?? []).map((role) => {
           if (!isRole(role)) throw new UsageError(`Unknown role "${role}"`);
+          if (role === PLATFORM_ROLE) throw new UsageError('Create operator keys with operator-keys:create');
           return role as Role;
         });
         if (roles.length === 0) throw new UsageError('Give at least one --role');
@@ -83,6 +93,16 @@ async function main(argv: string[]): Promise<number> {
           accountId,
           roles,
           label: values.label ?? 'cli key',
+        });
+        print({ ...key, secret });
+        process.stderr.write('Store the secret now: it is not shown again.\n');
+        return 0;
+      }
+      case 'operator-keys:create': {
+        const { key, secret } = await accounts.createApiKey({
+          accountId: (await platformOperatorsAccount(accounts)).id,
+          roles: [PLATFORM_ROLE],
+          label: values.label ?? 'operator key',
         });
         print({ ...key, secret });
         process.stderr.write('Store the secret now: it is not shown again.\n');
@@ -201,6 +221,17 @@ async function openAdminStorage(config: AppConfig): Promise<{ db: Database; rele
 }
 
 class UsageError extends Error {}
+
+/**
+ * Operator keys belong to no customer: they live in one account of their own, so an account's admin
+ * never lists, revokes or inherits them, and the account holds no cases.
+ */
+async function platformOperatorsAccount(accounts: AccountsRepository): Promise<Account> {
+  const existing = (await accounts.listAccounts()).find(
+    (account) => account.name === PLATFORM_OPERATORS_ACCOUNT,
+  );
+  return existing ?? accounts.createAccount(PLATFORM_OPERATORS_ACCOUNT);
+}
 
 function webhookAdmin(config: AppConfig, db: Database) {
   const encryption = config.databaseUrl ? config.encryption : localEncryption(config);
