@@ -5,8 +5,9 @@ import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, Length } from 'clas
 import { ApiError } from '../common/errors';
 import { success } from '../common/envelope';
 import { AccountsRepository, Principal } from './accounts.repository';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { CurrentPrincipal, RequiresRole } from './auth.decorators';
-import { Role, ROLES } from './roles';
+import { PLATFORM_ROLE, Role, ROLES } from './roles';
 
 class CreateApiKeyDto {
   @IsString()
@@ -26,7 +27,10 @@ class CreateApiKeyDto {
 @Controller('api-keys')
 @RequiresRole('admin')
 export class ApiKeysController {
-  constructor(@Inject(AccountsRepository) private readonly accounts: AccountsRepository) {}
+  constructor(
+    @Inject(AccountsRepository) private readonly accounts: AccountsRepository,
+    @Inject(ApiKeyAuthenticator) private readonly authenticator: ApiKeyAuthenticator,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: "List the account's API keys (secrets are never shown again)" })
@@ -41,6 +45,13 @@ export class ApiKeysController {
   @Post()
   @ApiOperation({ summary: 'Create an API key; its secret is in this response only' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto) {
+    if (body.roles.includes(PLATFORM_ROLE)) {
+      throw new ApiError(
+        'forbidden',
+        'The operator role is platform-wide: only the platform admin CLI grants it (operator-keys:create).',
+        [{ field: 'roles', issue: 'operator cannot be granted through the API' }],
+      );
+    }
     const { key, secret } = await this.accounts.createApiKey({ accountId: principal.accountId, ...body });
     return success({ ...key, secret });
   }
@@ -51,6 +62,7 @@ export class ApiKeysController {
   async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const key = await this.accounts.revokeApiKey(id, principal.accountId);
     if (!key) throw ApiError.notFound('No active API key with this id exists in your account.');
+    this.authenticator.forget(key.id);
     return success(key);
   }
 }
