@@ -6,6 +6,7 @@ import { validate } from 'class-validator';
 import { Account, AccountsRepository } from '../auth/accounts.repository';
 import { isRole, PLATFORM_ROLE, Role } from '../auth/roles';
 import { localEncryption, openStorage } from '../bootstrap';
+import { startCodecProxy } from './codec-proxy';
 import { AppConfig, loadConfig } from '../config/config';
 import { createLogger } from '../common/logger';
 import { SecretBox } from '../crypto/aes-gcm';
@@ -35,10 +36,17 @@ Commands:
   webhooks:update --webhook ID [--name …] [--url …] [--secret …] [--event …] [--active true|false]
                                                    change an endpoint; --active true verifies the URL first
   webhooks:delete --webhook ID                     delete an endpoint
+  codec-proxy --api URL [--port N] [--origin URL …]
+                                                   serve the codec on 127.0.0.1 (default port 8089)
+                                                   for Temporal Web, adding the operator key from
+                                                   OPERATOR_API_KEY; --origin is Temporal Web's origin
+                                                   (default http://localhost:8080)
 
 Roles: provider, reviewer, admin. The platform-wide operator role lives only on keys of the
-"${PLATFORM_OPERATORS_ACCOUNT}" account, which operator-keys:create makes on first use. Uses DATABASE_URL, else the local data folder (DATA_DIR), through the
-running local service when there is one.`;
+"${PLATFORM_OPERATORS_ACCOUNT}" account, which operator-keys:create makes on first use.
+
+Uses DATABASE_URL, else the local data folder (DATA_DIR), through the running local service when
+there is one; codec-proxy uses neither.`;
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -55,6 +63,9 @@ async function main(argv: string[]): Promise<number> {
       secret: { type: 'string' },
       event: { type: 'string', multiple: true },
       active: { type: 'string' },
+      api: { type: 'string' },
+      port: { type: 'string' },
+      origin: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -62,6 +73,10 @@ async function main(argv: string[]): Promise<number> {
   if (!command || values.help) {
     process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
+  }
+
+  if (command === 'codec-proxy') {
+    return runCodecProxy({ api: values.api, port: values.port, origins: values.origin });
   }
 
   const config = loadConfig('admin');
@@ -221,6 +236,31 @@ async function openAdminStorage(config: AppConfig): Promise<{ db: Database; rele
 }
 
 class UsageError extends Error {}
+
+/** Serves until SIGINT or SIGTERM; the key comes from the environment so it stays out of `ps` and shell history. */
+async function runCodecProxy(options: { api?: string; port?: string; origins?: string[] }): Promise<number> {
+  const apiUrl = required(options.api, '--api');
+  if (!/^https?:\/\//.test(apiUrl)) throw new UsageError('--api takes the http(s) URL of the API');
+  const operatorKey = process.env.OPERATOR_API_KEY?.trim();
+  if (!operatorKey) throw new UsageError('Set OPERATOR_API_KEY to an operator key (operator-keys:create)');
+  const port = Number(options.port ?? 8089);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port takes a port number');
+  const proxy = await startCodecProxy({
+    apiUrl,
+    operatorKey,
+    port,
+    corsOrigins: options.origins ?? ['http://localhost:8080'],
+  });
+  process.stderr.write(
+    `Codec proxy on http://127.0.0.1:${proxy.port} → ${apiUrl}/codec; set it as Temporal Web's codec endpoint.\n`,
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await proxy.close();
+  return 0;
+}
 
 /**
  * Operator keys belong to no customer: they live in one account of their own, so an account's admin
