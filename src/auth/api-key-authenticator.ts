@@ -18,13 +18,18 @@ export class ApiKeyAuthenticator {
     private readonly now: () => number = () => Date.now(),
   ) {}
 
-  async principalFor(secret: string): Promise<Principal | undefined> {
+  /** `beforeLookup` runs only when the database must be asked, and may refuse by throwing. */
+  async principalFor(
+    secret: string,
+    beforeLookup: () => void = () => undefined,
+  ): Promise<Principal | undefined> {
     // The digest, not the key, indexes the cache: no raw key stays in memory past its request.
     const digest = digestApiKey(secret);
     const cached = this.cache.get(digest);
     if (cached && cached.expiresAt > this.now()) return cached.principal;
     this.cache.delete(digest);
 
+    beforeLookup();
     const principal = await this.accounts.findActiveKeyBySecret(secret);
     // Unknown keys are not remembered: a key created a moment later must work at once.
     if (principal && this.ttlMs > 0) {

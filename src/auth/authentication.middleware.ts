@@ -46,11 +46,12 @@ async function authenticate(req: ContextualRequest, deps: AuthenticationDependen
   const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
   const secret = BEARER.exec(authorization ?? '')?.[1];
   if (!secret) throw refusal(deps.keylessLimiter.take(address));
-  // An address already refused for guessing keys is not allowed another lookup until it slows down.
-  const wait = deps.keylessLimiter.waitSeconds(address);
-  if (wait > 0) throw rateLimited(wait, 'Too many requests without a valid API key from this address.');
-
-  const principal = await deps.authenticator.principalFor(secret);
+  const principal = await deps.authenticator.principalFor(secret, () => {
+    // An address already refused for guessing keys gets no further lookups until it slows down; a
+    // key this process already knows still works from it.
+    const wait = deps.keylessLimiter.waitSeconds(address);
+    if (wait > 0) throw rateLimited(wait, 'Too many requests without a valid API key from this address.');
+  });
   if (!principal) throw refusal(deps.keylessLimiter.take(address));
   req.context.principal = principal;
 

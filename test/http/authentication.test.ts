@@ -146,10 +146,15 @@ describe('authentication before the body is read', () => {
 
 describe('requests without a usable key', () => {
   let testApp: TestApp;
+  let account: TestAccount;
   let queries: string[];
 
   beforeAll(async () => {
-    const config = testConfig({ KEYLESS_RATE_LIMIT_PER_SECOND: '1', KEYLESS_RATE_LIMIT_BURST: '3' });
+    const config = testConfig({
+      KEYLESS_RATE_LIMIT_PER_SECOND: '1',
+      KEYLESS_RATE_LIMIT_BURST: '3',
+      API_KEY_CACHE_TTL_MS: '30000',
+    });
     const db = await openDatabase({ pgliteDir: 'memory://' });
     queries = [];
     const countingDb: Database = {
@@ -162,6 +167,9 @@ describe('requests without a usable key', () => {
       close: () => db.close(),
     };
     testApp = await startTestApp({}, { config, db: countingDb });
+    account = await testApp.createAccount();
+    // Used once, so this process knows the key before the address is refused.
+    await testApp.http().get('/status').set(bearer(account.keys.provider));
   });
   afterAll(() => testApp.close());
 
@@ -193,6 +201,13 @@ describe('requests without a usable key', () => {
     const response = await testApp.http().get('/status').set(bearer('hak_aGuessThatWasNeverIssued000000000'));
     expect(response.status).toBe(429);
     expect(queries).toEqual([]);
+  });
+
+  it('leave a key the process already knows working from a refused address', async () => {
+    let refused;
+    do refused = await testApp.http().get('/status');
+    while (refused.status !== 429);
+    expect((await testApp.http().get('/status').set(bearer(account.keys.provider))).status).toBe(200);
   });
 });
 
