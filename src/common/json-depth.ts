@@ -35,20 +35,18 @@ export class JsonTooDeepError extends Error {
  * frames, so a body nested a million levels deep costs linear time and no stack. It reads structure
  * only; whether the text is valid JSON stays JSON.parse's verdict.
  */
-export function assertJsonDepth(body: Buffer | string, maxDepth = MAX_JSON_DEPTH): void {
+export function assertJsonDepth(input: Buffer | string, maxDepth = MAX_JSON_DEPTH): void {
+  const body = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
   const length = body.length;
-  const codeAt: (index: number) => number =
-    typeof body === 'string' ? (index) => body.charCodeAt(index) : (index) => body[index]!;
   const stack: Frame[] = [];
   for (let position = 0; position < length; position++) {
-    const code = codeAt(position);
+    const code = body[position];
     if (code === QUOTE) {
       const start = position;
-      for (position++; position < length; position++) {
-        const inner = codeAt(position);
-        if (inner === BACKSLASH) position++;
-        else if (inner === QUOTE) break;
-      }
+      // Strings are most of a body (base64 documents): the native search skips them at memcpy speed.
+      let end = body.indexOf(QUOTE, position + 1);
+      while (end !== -1 && isEscaped(body, end)) end = body.indexOf(QUOTE, end + 1);
+      position = end === -1 ? length : end;
       const frame = stack[stack.length - 1];
       if (frame?.isObject && frame.expectsKey) {
         frame.keyStart = start;
@@ -70,19 +68,25 @@ export function assertJsonDepth(body: Buffer | string, maxDepth = MAX_JSON_DEPTH
   }
 }
 
+/**
+ * A quote preceded by an odd run of backslashes is part of the string. Each run is read once, by
+ * the quote right after it, so the check stays linear.
+ */
+function isEscaped(body: Buffer, quote: number): boolean {
+  let backslashes = 0;
+  for (let position = quote - 1; position >= 0 && body[position] === BACKSLASH; position--) backslashes++;
+  return backslashes % 2 === 1;
+}
+
 /** The contract's field notation (`evidence[0].content.a`) for the value that opened one level too many. */
-function fieldPath(body: Buffer | string, stack: Frame[]): string {
+function fieldPath(body: Buffer, stack: Frame[]): string {
   let path = '';
   for (const frame of stack) {
     if (!frame.isObject) {
       path += `[${frame.index}]`;
       continue;
     }
-    const raw =
-      typeof body === 'string'
-        ? body.slice(frame.keyStart, frame.keyEnd)
-        : body.toString('utf8', frame.keyStart, frame.keyEnd);
-    path += `${path ? '.' : ''}${decodeKey(raw)}`;
+    path += `${path ? '.' : ''}${decodeKey(body.toString('utf8', frame.keyStart, frame.keyEnd))}`;
   }
   return path;
 }
