@@ -3,9 +3,10 @@ import { parseArgs } from 'node:util';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 
-import { AccountsRepository } from '../auth/accounts.repository';
-import { isRole, Role } from '../auth/roles';
+import { Account, AccountsRepository } from '../auth/accounts.repository';
+import { isRole, PLATFORM_ROLE, Role } from '../auth/roles';
 import { localEncryption, openStorage } from '../bootstrap';
+import { startCodecProxy } from './codec-proxy';
 import { AppConfig, loadConfig } from '../config/config';
 import { createLogger } from '../common/logger';
 import { SecretBox } from '../crypto/aes-gcm';
@@ -16,6 +17,8 @@ import { WebhookTargetPolicy } from '../webhooks/target-policy';
 import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
 import { CreateWebhookDto, UpdateWebhookDto } from '../webhooks/webhooks.dto';
 
+const PLATFORM_OPERATORS_ACCOUNT = 'Platform operators';
+
 const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
@@ -25,15 +28,25 @@ Commands:
                                                    create an API key (the secret is printed once)
   keys:list --account ID                           list an account's keys (no secrets)
   keys:revoke --key ID                             revoke a key at once
+  operator-keys:create [--label TEXT]              create a platform operator key (codec access for
+                                                   Temporal Web); the secret is printed once
   webhooks:list --account ID                       list an account's webhook endpoints
   webhooks:create --account ID --name NAME --url URL --secret SECRET --event EVENT [--event …]
                                                    create an endpoint (inactive)
   webhooks:update --webhook ID [--name …] [--url …] [--secret …] [--event …] [--active true|false]
                                                    change an endpoint; --active true verifies the URL first
   webhooks:delete --webhook ID                     delete an endpoint
+  codec-proxy --api URL [--port N] [--origin URL …]
+                                                   serve the codec on 127.0.0.1 (default port 8089)
+                                                   for Temporal Web, adding the operator key from
+                                                   OPERATOR_API_KEY; --origin is Temporal Web's origin
+                                                   (default http://localhost:8080)
 
-Roles: provider, reviewer, admin. Uses DATABASE_URL, else the local data folder (DATA_DIR), through the
-running local service when there is one.`;
+Roles: provider, reviewer, admin. The platform-wide operator role lives only on keys of the
+"${PLATFORM_OPERATORS_ACCOUNT}" account, which operator-keys:create makes on first use.
+
+Uses DATABASE_URL, else the local data folder (DATA_DIR), through the running local service when
+there is one; codec-proxy uses neither.`;
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -50,6 +63,9 @@ async function main(argv: string[]): Promise<number> {
       secret: { type: 'string' },
       event: { type: 'string', multiple: true },
       active: { type: 'string' },
+      api: { type: 'string' },
+      port: { type: 'string' },
+      origin: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -59,15 +75,23 @@ async function main(argv: string[]): Promise<number> {
     return command || values.help ? 0 : 2;
   }
 
+  if (command === 'codec-proxy') {
+    return runCodecProxy({ api: values.api, port: values.port, origins: values.origin });
+  }
+
   const config = loadConfig('admin');
   const { db, release } = await openAdminStorage(config);
   const accounts = new AccountsRepository(db);
   const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   try {
     switch (command) {
-      case 'accounts:create':
-        print(await accounts.createAccount(required(values.name, '--name')));
+      case 'accounts:create': {
+        const name = required(values.name, '--name');
+        if (name === PLATFORM_OPERATORS_ACCOUNT)
+          throw new UsageError(`"${name}" is reserved for operator keys`);
+        print(await accounts.createAccount(name));
         return 0;
+      }
       case 'accounts:list':
         print(await accounts.listAccounts());
         return 0;
@@ -76,6 +100,7 @@ async function main(argv: string[]): Promise<number> {
         if (!(await accounts.findAccount(accountId))) throw new UsageError(`No account ${accountId}`);
         const roles = (values.role ?? []).map((role) => {
           if (!isRole(role)) throw new UsageError(`Unknown role "${role}"`);
+          if (role === PLATFORM_ROLE) throw new UsageError('Create operator keys with operator-keys:create');
           return role as Role;
         });
         if (roles.length === 0) throw new UsageError('Give at least one --role');
@@ -83,6 +108,16 @@ async function main(argv: string[]): Promise<number> {
           accountId,
           roles,
           label: values.label ?? 'cli key',
+        });
+        print({ ...key, secret });
+        process.stderr.write('Store the secret now: it is not shown again.\n');
+        return 0;
+      }
+      case 'operator-keys:create': {
+        const { key, secret } = await accounts.createApiKey({
+          accountId: (await platformOperatorsAccount(accounts)).id,
+          roles: [PLATFORM_ROLE],
+          label: values.label ?? 'operator key',
         });
         print({ ...key, secret });
         process.stderr.write('Store the secret now: it is not shown again.\n');
@@ -201,6 +236,42 @@ async function openAdminStorage(config: AppConfig): Promise<{ db: Database; rele
 }
 
 class UsageError extends Error {}
+
+/** Serves until SIGINT or SIGTERM; the key comes from the environment so it stays out of `ps` and shell history. */
+async function runCodecProxy(options: { api?: string; port?: string; origins?: string[] }): Promise<number> {
+  const apiUrl = required(options.api, '--api');
+  if (!/^https?:\/\//.test(apiUrl)) throw new UsageError('--api takes the http(s) URL of the API');
+  const operatorKey = process.env.OPERATOR_API_KEY?.trim();
+  if (!operatorKey) throw new UsageError('Set OPERATOR_API_KEY to an operator key (operator-keys:create)');
+  const port = Number(options.port ?? 8089);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port takes a port number');
+  const proxy = await startCodecProxy({
+    apiUrl,
+    operatorKey,
+    port,
+    corsOrigins: options.origins ?? ['http://localhost:8080'],
+  });
+  process.stderr.write(
+    `Codec proxy on http://127.0.0.1:${proxy.port} → ${apiUrl}/codec; set it as Temporal Web's codec endpoint.\n`,
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await proxy.close();
+  return 0;
+}
+
+/**
+ * Operator keys belong to no customer: they live in one account of their own, so an account's admin
+ * never lists, revokes or inherits them, and the account holds no cases.
+ */
+async function platformOperatorsAccount(accounts: AccountsRepository): Promise<Account> {
+  const existing = (await accounts.listAccounts()).find(
+    (account) => account.name === PLATFORM_OPERATORS_ACCOUNT,
+  );
+  return existing ?? accounts.createAccount(PLATFORM_OPERATORS_ACCOUNT);
+}
 
 function webhookAdmin(config: AppConfig, db: Database) {
   const encryption = config.databaseUrl ? config.encryption : localEncryption(config);

@@ -7,7 +7,9 @@ import { AuditModule } from '../audit/audit.module';
 import { AccountsRepository } from '../auth/accounts.repository';
 import { ApiKeysController } from '../auth/api-keys.controller';
 import { AuthGuard } from '../auth/auth.guard';
+import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { RateLimiter } from '../auth/rate-limiter';
+import { SqlRateLimiter } from '../auth/sql-rate-limiter';
 import { BenefitVerificationController } from '../cases/benefit-verification.controller';
 import { CaseBindingEpoch } from '../cases/case-binding-epoch';
 import { CaseDocumentsRepository } from '../cases/case-documents.repository';
@@ -42,6 +44,8 @@ export class AppModule {
   static forRoot(deps: AppDependencies): DynamicModule {
     const secrets = new SecretBox(deps.config.encryption!);
     const deliveries = new WebhookDeliveriesRepository(deps.db, secrets);
+    const accounts = new AccountsRepository(deps.db);
+    const { rateLimit } = deps.config;
     return {
       module: AppModule,
       imports: [AuditModule.forRoot(deps)],
@@ -61,10 +65,18 @@ export class AppModule {
         { provide: DATABASE, useValue: deps.db },
         { provide: TEMPORAL_CLIENT, useValue: deps.temporalClient },
         { provide: LOGGER, useValue: deps.logger },
-        { provide: AccountsRepository, useValue: new AccountsRepository(deps.db) },
+        { provide: AccountsRepository, useValue: accounts },
+        {
+          provide: ApiKeyAuthenticator,
+          useValue: new ApiKeyAuthenticator(accounts, deps.config.apiKeyCacheTtlMs),
+        },
+        {
+          provide: SqlRateLimiter,
+          useValue: new SqlRateLimiter(deps.db, rateLimit.perSecond, rateLimit.burst),
+        },
         {
           provide: RateLimiter,
-          useValue: new RateLimiter(deps.config.rateLimit.perSecond, deps.config.rateLimit.burst),
+          useValue: new RateLimiter(rateLimit.keyless.perSecond, rateLimit.keyless.burst),
         },
         { provide: WebhookEndpointsRepository, useValue: new WebhookEndpointsRepository(deps.db, secrets) },
         { provide: WebhookDeliveriesRepository, useValue: deliveries },

@@ -2,11 +2,20 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import express, { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 
+import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
+import { authenticateBeforeBody } from '../auth/authentication.middleware';
+import { RateLimiter } from '../auth/rate-limiter';
+import { SqlRateLimiter } from '../auth/sql-rate-limiter';
 import { ErrorFilter } from '../common/error.filter';
-import { ApiError } from '../common/errors';
-import { API_VERSION, requestContextMiddleware, requireJsonBody } from '../common/http-edge';
+import {
+  API_VERSION,
+  jsonBodyParser,
+  requestContextMiddleware,
+  requireJsonBody,
+  translateBodyParserErrors,
+} from '../common/http-edge';
 import { NestPinoLogger } from '../common/logger';
 import { createValidationPipe } from '../common/validation';
 import { AppDependencies, AppModule } from './app.module';
@@ -24,8 +33,16 @@ export async function createApp(deps: AppDependencies): Promise<INestApplication
 
   app.use(requestContextMiddleware(deps.logger));
   app.use('/codec', codecCors(config.codec.corsOrigins));
+  app.use(
+    authenticateBeforeBody({
+      config,
+      authenticator: app.get(ApiKeyAuthenticator),
+      keyedLimiter: app.get(SqlRateLimiter),
+      keylessLimiter: app.get(RateLimiter),
+    }),
+  );
   app.use(requireJsonBody);
-  app.use(express.json({ limit: config.http.maxBodyBytes, type: 'application/json', strict: true }));
+  app.use(jsonBodyParser(config.http.maxBodyBytes));
   app.use(translateBodyParserErrors);
 
   const router = () =>
@@ -65,20 +82,6 @@ function allowedMethods(stack: ExpressLayer[], path: string): string[] {
     }
   }
   return [...methods].sort();
-}
-
-/** body-parser's errors become the contract's codes before Nest's generic handling can blur them. */
-function translateBodyParserErrors(error: unknown, _req: Request, _res: Response, next: NextFunction): void {
-  const type = (error as { type?: string })?.type;
-  if (type === 'entity.parse.failed') {
-    next(new ApiError('invalid_json', 'The request body is not valid JSON.'));
-  } else if (type === 'entity.too.large') {
-    next(new ApiError('payload_too_large', 'The request body is larger than the service accepts.'));
-  } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    next(new ApiError('unsupported_media_type', 'Request bodies must be UTF-8 JSON.'));
-  } else {
-    next(error);
-  }
 }
 
 /** Temporal Web calls the codec from the operator's browser, so those routes answer CORS. */

@@ -6,8 +6,9 @@ import { Audited } from '../audit/audited.decorator';
 import { ApiError } from '../common/errors';
 import { success } from '../common/envelope';
 import { AccountsRepository, Principal } from './accounts.repository';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { CurrentPrincipal, RequiresRole } from './auth.decorators';
-import { Role, ROLES } from './roles';
+import { PLATFORM_ROLE, Role, ROLES } from './roles';
 
 class CreateApiKeyDto {
   @IsString()
@@ -27,7 +28,10 @@ class CreateApiKeyDto {
 @Controller('api-keys')
 @RequiresRole('admin')
 export class ApiKeysController {
-  constructor(@Inject(AccountsRepository) private readonly accounts: AccountsRepository) {}
+  constructor(
+    @Inject(AccountsRepository) private readonly accounts: AccountsRepository,
+    @Inject(ApiKeyAuthenticator) private readonly authenticator: ApiKeyAuthenticator,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: "List the account's API keys (secrets are never shown again)" })
@@ -43,6 +47,13 @@ export class ApiKeysController {
   @Audited('api_key.created', 'api_key')
   @ApiOperation({ summary: 'Create an API key; its secret is in this response only' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto) {
+    if (body.roles.includes(PLATFORM_ROLE)) {
+      throw new ApiError(
+        'forbidden',
+        'The operator role is platform-wide: only the platform admin CLI grants it (operator-keys:create).',
+        [{ field: 'roles', issue: 'operator cannot be granted through the API' }],
+      );
+    }
     const { key, secret } = await this.accounts.createApiKey({ accountId: principal.accountId, ...body });
     return success({ ...key, secret });
   }
@@ -54,6 +65,7 @@ export class ApiKeysController {
   async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const key = await this.accounts.revokeApiKey(id, principal.accountId);
     if (!key) throw ApiError.notFound('No active API key with this id exists in your account.');
+    this.authenticator.forget(key.id);
     return success(key);
   }
 }

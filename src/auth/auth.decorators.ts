@@ -11,12 +11,15 @@ export const LOOPBACK_TRUSTED = Symbol('loopbackTrusted');
 /** The role a route needs; routes without it need any valid key. */
 export const RequiresRole = (role: Role) => SetMetadata(REQUIRED_ROLE, role);
 
-/** For documentation only: everything holding account data requires a key. */
+/**
+ * For documentation only: everything holding account data requires a key. Authentication runs
+ * before routing (authentication.middleware.ts), so a public route must also match its PUBLIC_PATHS.
+ */
 export const PublicRoute = () => SetMetadata(PUBLIC_ROUTE, true);
 
 /**
- * Temporal Web in local mode has no login and so cannot send a key; with CODEC_TRUST_LOOPBACK the
- * route also serves a browser on this machine. Off by default outside local mode.
+ * Temporal Web in local mode has no login and so cannot send a key; with CODEC_TRUST_LOOPBACK (local
+ * mode only) the route also serves a browser on this machine, as authentication.middleware.ts judges it.
  */
 export const LoopbackTrusted = () => SetMetadata(LOOPBACK_TRUSTED, true);
 

@@ -1,60 +1,32 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 
-import { APP_CONFIG } from '../app/tokens';
 import { ApiError } from '../common/errors';
-import type { AppConfig } from '../config/config';
 import { ContextualRequest } from '../common/request-context';
-import { AccountsRepository } from './accounts.repository';
 import { LOOPBACK_TRUSTED, PUBLIC_ROUTE, REQUIRED_ROLE } from './auth.decorators';
-import { RateLimiter } from './rate-limiter';
 import { grants, Role } from './roles';
 
-const BEARER = /^Bearer ([\x21-\x7e]{16,256})$/;
-
-/** Authenticates every route, then applies the per-key rate limit and the route's role. */
+/**
+ * Applies each route's role to the principal the authentication middleware found before the body
+ * was read (authentication.middleware.ts); a route without a principal answers 401.
+ */
 @Injectable()
 export class AuthGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(AccountsRepository) private readonly accounts: AccountsRepository,
-    @Inject(RateLimiter) private readonly rateLimiter: RateLimiter,
-  ) {}
+  constructor(private readonly reflector: Reflector) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
 
     const req = context.switchToHttp().getRequest<ContextualRequest>();
-    if (
-      this.config.codec.trustLoopback &&
-      this.reflector.getAllAndOverride<boolean>(LOOPBACK_TRUSTED, targets) &&
-      !req.headers.authorization &&
-      isLoopback(req.socket.remoteAddress)
-    ) {
+    if (req.context.loopbackTrusted && this.reflector.getAllAndOverride<boolean>(LOOPBACK_TRUSTED, targets)) {
       return true;
     }
-    const match = BEARER.exec(req.headers.authorization ?? '');
-    const principal = match ? await this.accounts.findActiveKeyBySecret(match[1]!) : undefined;
+    const principal = req.context.principal;
     if (!principal) throw ApiError.unauthorized();
-    req.context.principal = principal;
-
-    const retryAfterSeconds = this.rateLimiter.take(principal.apiKeyId);
-    if (retryAfterSeconds > 0) {
-      throw new ApiError('rate_limited', 'Too many requests for this API key; slow down.', [], {
-        'Retry-After': String(retryAfterSeconds),
-      });
-    }
 
     const requiredRole = this.reflector.getAllAndOverride<Role | undefined>(REQUIRED_ROLE, targets);
     if (requiredRole && !grants(principal.roles, requiredRole)) throw ApiError.forbidden(requiredRole);
     return true;
   }
-}
-
-function isLoopback(address: string | undefined): boolean {
-  return (
-    address === '::1' || address?.startsWith('127.') === true || address?.startsWith('::ffff:127.') === true
-  );
 }

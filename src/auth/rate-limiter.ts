@@ -1,6 +1,10 @@
+/** Buckets kept before idle (full) ones are dropped, so many client addresses cannot grow memory without end. */
+const MAX_BUCKETS = 10_000;
+
 /**
- * A token bucket per API key: `burst` requests at once, refilled at `perSecond`. It lives in the API
- * process, so N API replicas allow N times the rate; docs/architecture.md says so.
+ * A token bucket per key, in this process: `burst` requests at once, refilled at `perSecond`. It
+ * limits requests that carry no usable key, per client address, so they cost neither a database
+ * lookup nor a shared-bucket write; keyed limits are shared across replicas (SqlRateLimiter).
  */
 export class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; refilledAt: number }>();
@@ -13,15 +17,43 @@ export class RateLimiter {
 
   /** Takes one token; returns 0 when allowed, else the whole seconds to wait before retrying. */
   take(key: string): number {
-    const now = this.now();
-    const bucket = this.buckets.get(key) ?? { tokens: this.burst, refilledAt: now };
-    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.refilledAt) / 1000) * this.perSecond);
-    bucket.refilledAt = now;
-    this.buckets.set(key, bucket);
+    const bucket = this.refill(key);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
       return 0;
     }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond));
+    return this.retryAfterSeconds(bucket.tokens);
+  }
+
+  /** The seconds to wait if the bucket is empty now, else 0; takes nothing. */
+  waitSeconds(key: string): number {
+    const bucket = this.refill(key);
+    return bucket.tokens >= 1 ? 0 : this.retryAfterSeconds(bucket.tokens);
+  }
+
+  private refill(key: string): { tokens: number; refilledAt: number } {
+    const now = this.now();
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      if (this.buckets.size >= MAX_BUCKETS) this.dropFullBuckets(now);
+      bucket = { tokens: this.burst, refilledAt: now };
+      this.buckets.set(key, bucket);
+    }
+    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.refilledAt) / 1000) * this.perSecond);
+    bucket.refilledAt = now;
+    return bucket;
+  }
+
+  private dropFullBuckets(now: number): void {
+    const refillMs = (this.burst / this.perSecond) * 1000;
+    for (const [key, bucket] of this.buckets) {
+      if (now - bucket.refilledAt >= refillMs) this.buckets.delete(key);
+    }
+    // Every bucket is in use: forgetting them all errs towards letting clients through, never locking them out.
+    if (this.buckets.size >= MAX_BUCKETS) this.buckets.clear();
+  }
+
+  private retryAfterSeconds(tokens: number): number {
+    return Math.max(1, Math.ceil((1 - tokens) / this.perSecond));
   }
 }

@@ -1,8 +1,18 @@
-export const ROLES = ['provider', 'reviewer', 'admin'] as const;
+export const ROLES = ['provider', 'reviewer', 'admin', 'operator'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** `admin` holds both working roles; a route names the role it needs and admin always passes. */
+/** The roles an account's own admins may grant through `POST /api-keys`. */
+export const ACCOUNT_ROLES = ['provider', 'reviewer', 'admin'] as const satisfies readonly Role[];
+
+/**
+ * `operator` is platform-wide: it decrypts any account's payloads through the codec, so only the
+ * platform admin CLI grants it and no account role implies it.
+ */
+export const PLATFORM_ROLE = 'operator' satisfies Role;
+
+/** `admin` holds both working roles of its account; a route names the role it needs. */
 export function grants(heldRoles: readonly Role[], required: Role): boolean {
+  if (required === PLATFORM_ROLE) return heldRoles.includes(PLATFORM_ROLE);
   return heldRoles.includes('admin') || heldRoles.includes(required);
 }
 

@@ -30,12 +30,13 @@ class CodecRequestDto {
 /**
  * The remote codec Temporal Web calls to show operators decrypted payloads. It speaks Temporal's
  * codec-server JSON (base64 metadata and data), answers bare JSON rather than our envelope because
- * Temporal Web expects exactly that, and requires the reviewer role: decoding reveals PHI.
+ * Temporal Web expects exactly that, and requires the platform operator role: one key decodes every
+ * account's PHI, so no account's own key may.
  */
 @ApiTags('operations')
 @ApiBearerAuth()
 @Controller('codec')
-@RequiresRole('reviewer')
+@RequiresRole('operator')
 @LoopbackTrusted()
 export class CodecController {
   private readonly codec: EncryptionCodec;

@@ -1,7 +1,8 @@
-import type { NextFunction, Request, Response } from 'express';
+import express, { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
 import { newId } from './ids';
+import { assertJsonDepth, JsonTooDeepError } from './json-depth';
 import { ContextualRequest } from './request-context';
 import { ApiError } from './errors';
 
@@ -9,6 +10,21 @@ import { ApiError } from './errors';
 export const API_VERSION = '2026-11-21';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/** The body limit of every route that carries no base64 document. */
+export const SMALL_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The routes whose bodies carry base64 documents (insurance cards, evidence files) or Temporal
+ * payloads that embed them; only these accept up to MAX_BODY_BYTES.
+ */
+const DOCUMENT_ROUTES = new Set([
+  'POST /prior-authorization',
+  'POST /benefit-verification',
+  'POST /clinical-eligibility',
+  'POST /codec/decode',
+  'POST /codec/encode',
+]);
 
 /** Gives every request an id, stamps the version headers and writes one PHI-free access log line. */
 export function requestContextMiddleware(logger: Logger) {
@@ -52,4 +68,45 @@ export function requireJsonBody(req: Request, _res: Response, next: NextFunction
     return;
   }
   next();
+}
+
+/**
+ * JSON parsing with two size limits, chosen by route, and a depth check of the raw bytes before
+ * JSON.parse can recurse into them.
+ */
+export function jsonBodyParser(maxBodyBytes: number) {
+  const verify = (_req: Request, _res: Response, body: Buffer, encoding: string) =>
+    assertJsonDepth(/^utf-?8$/i.test(encoding) ? body : body.toString(encoding as BufferEncoding));
+  const options = { type: 'application/json', strict: true, verify };
+  const documents = express.json({ ...options, limit: maxBodyBytes });
+  const small = express.json({ ...options, limit: Math.min(maxBodyBytes, SMALL_BODY_BYTES) });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const route = `${req.method} ${req.path.replace(/\/+$/, '').toLowerCase()}`;
+    (DOCUMENT_ROUTES.has(route) ? documents : small)(req, res, next);
+  };
+}
+
+/** body-parser's errors become the contract's codes before Nest's generic handling can blur them. */
+export function translateBodyParserErrors(
+  error: unknown,
+  _req: Request,
+  _res: Response,
+  next: NextFunction,
+): void {
+  const type = (error as { type?: string })?.type;
+  if (error instanceof JsonTooDeepError) {
+    next(
+      new ApiError('validation_error', 'The request is invalid; see details.', [
+        { field: error.field, issue: `nests deeper than ${error.maxDepth} levels` },
+      ]),
+    );
+  } else if (type === 'entity.parse.failed') {
+    next(new ApiError('invalid_json', 'The request body is not valid JSON.'));
+  } else if (type === 'entity.too.large') {
+    next(new ApiError('payload_too_large', 'The request body is larger than the service accepts.'));
+  } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    next(new ApiError('unsupported_media_type', 'Request bodies must be UTF-8 JSON.'));
+  } else {
+    next(error);
+  }
 }

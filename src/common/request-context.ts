@@ -6,6 +6,8 @@ import type { Principal } from '../auth/accounts.repository';
 export interface RequestContext {
   requestId: string;
   principal?: Principal;
+  /** A keyless request from a browser on this machine, in local mode (see LoopbackTrusted). */
+  loopbackTrusted?: boolean;
 }
 
 export type ContextualRequest = Request & { context: RequestContext };

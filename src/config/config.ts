@@ -96,7 +96,10 @@ export interface AppConfig {
   /** Absent in local mode until the launcher generates or loads the data folder's key. */
   encryption?: EncryptionSettings;
   devApiKey?: string;
-  rateLimit: { perSecond: number; burst: number };
+  /** Per API key across all API processes; `keyless` per client address, for requests without a usable key. */
+  rateLimit: { perSecond: number; burst: number; keyless: { perSecond: number; burst: number } };
+  /** How long a key lookup is reused; a revocation made by another process takes effect within it. */
+  apiKeyCacheTtlMs: number;
   codec: { corsOrigins: string[]; trustLoopback: boolean };
   webhooks: WebhookSettings;
   cases: CaseSettings;
@@ -122,6 +125,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * than by Temporal timing the attempt out and retrying it.
  */
 export const MAX_CLINICAL_EVALUATION_TIMEOUT_MS = 20_000;
+
+/** The longest a revoked key may keep working in an API process other than the one that revoked it. */
+export const MAX_API_KEY_CACHE_TTL_MS = 30_000;
 
 /**
  * Parses the environment into one typed configuration, reporting every bad key at once so an
@@ -283,6 +289,14 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     );
   }
 
+  const trustLoopback = flag('CODEC_TRUST_LOOPBACK', mode === 'local');
+  if (trustLoopback && mode !== 'local') {
+    problems.push(
+      'CODEC_TRUST_LOOPBACK is for local mode only: elsewhere Temporal Web reaches the codec with an ' +
+        'operator key (docs/runbook.md, "Codec access")',
+    );
+  }
+
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -311,7 +325,12 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     rateLimit: {
       perSecond: integer('RATE_LIMIT_PER_SECOND', 50, 1, 100_000),
       burst: integer('RATE_LIMIT_BURST', 100, 1, 100_000),
+      keyless: {
+        perSecond: integer('KEYLESS_RATE_LIMIT_PER_SECOND', 5, 1, 100_000),
+        burst: integer('KEYLESS_RATE_LIMIT_BURST', 20, 1, 100_000),
+      },
     },
+    apiKeyCacheTtlMs: integer('API_KEY_CACHE_TTL_MS', 5_000, 0, MAX_API_KEY_CACHE_TTL_MS),
     codec: {
       corsOrigins: (
         text('CODEC_CORS_ORIGINS') ?? (mode === 'local' ? `http://localhost:${localTemporal.uiPort}` : '')
@@ -319,7 +338,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
         .split(',')
         .map((origin) => origin.trim())
         .filter(Boolean),
-      trustLoopback: flag('CODEC_TRUST_LOOPBACK', mode === 'local'),
+      trustLoopback,
     },
     webhooks,
     cases,

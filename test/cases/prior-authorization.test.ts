@@ -208,6 +208,12 @@ describe('prior authorization', () => {
   it('takes a review decision sent with the Temporal CLI through the codec endpoint, as an operator would', async () => {
     const { id } = await submit();
     await waitForStatus(testApp, account.keys.provider, PATH, id, 'awaiting_review');
+    const operators = await testApp.accounts.createAccount('Platform operators');
+    const { secret: operatorKey } = await testApp.accounts.createApiKey({
+      accountId: operators.id,
+      roles: ['operator'],
+      label: 'operator on call',
+    });
     await testApp.app.listen(0, '127.0.0.1');
     const { port } = testApp.app.getHttpServer().address() as AddressInfo;
     // Asynchronous: the CLI calls back into this very process for the codec.
@@ -227,7 +233,7 @@ describe('prior authorization', () => {
         '--codec-endpoint',
         `http://127.0.0.1:${port}/codec`,
         '--codec-auth',
-        `Bearer ${account.keys.reviewer}`,
+        `Bearer ${operatorKey}`,
       ],
       { encoding: 'utf8', timeout: 30_000 },
     );

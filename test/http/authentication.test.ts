@@ -1,4 +1,6 @@
-import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { AccountsRepository } from '../../src/auth/accounts.repository';
+import { Database, openDatabase } from '../../src/storage/database';
+import { bearer, eventually, startTestApp, testConfig, TestAccount, TestApp } from '../support/test-app';
 
 describe('authentication', () => {
   let testApp: TestApp;
@@ -32,14 +34,15 @@ describe('authentication', () => {
     expect(response.status).toBe(401);
   });
 
-  it('answers 401 to a key after it is revoked', async () => {
+  it('answers 401 to a key from the request after an admin revokes it', async () => {
     const { key, secret } = await testApp.accounts.createApiKey({
       accountId: account.accountId,
       roles: ['provider'],
       label: 'soon revoked',
     });
     expect((await testApp.http().get('/status').set(bearer(secret))).status).toBe(200);
-    await testApp.accounts.revokeApiKey(key.id);
+    const revoked = await testApp.http().delete(`/api-keys/${key.id}`).set(bearer(account.keys.admin));
+    expect(revoked.status).toBe(200);
     expect((await testApp.http().get('/status').set(bearer(secret))).status).toBe(401);
   });
 
@@ -71,11 +74,165 @@ describe('authentication', () => {
     expect(JSON.stringify(listed.body)).not.toContain(created.body.data.secret);
   });
 
+  it('refuses to let an account admin grant the platform-wide operator role', async () => {
+    const response = await testApp
+      .http()
+      .post('/api-keys')
+      .set(bearer(account.keys.admin))
+      .send({ label: 'codec access', roles: ['operator'] });
+    expect(response.status).toBe(403);
+    expect(response.body.error).toMatchObject({
+      code: 'forbidden',
+      message: expect.stringContaining('admin CLI'),
+      details: [{ field: 'roles', issue: expect.any(String) }],
+    });
+    const listed = await testApp.http().get('/api-keys').set(bearer(account.keys.admin));
+    expect(listed.body.data.data.map((key: { label: string }) => key.label)).not.toContain('codec access');
+  });
+
   it("answers 404 when an admin revokes another account's key", async () => {
     const other = await testApp.createAccount('Other clinic');
     const [otherKey] = await testApp.accounts.listApiKeys(other.accountId);
     const response = await testApp.http().delete(`/api-keys/${otherKey!.id}`).set(bearer(account.keys.admin));
     expect(response.status).toBe(404);
     expect((await testApp.http().get('/status').set(bearer(other.keys.provider))).status).toBe(200);
+  });
+});
+
+describe('authentication before the body is read', () => {
+  let testApp: TestApp;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    account = await testApp.createAccount();
+  });
+  afterAll(() => testApp.close());
+
+  it('answers 401 to a keyless request without parsing its body', async () => {
+    const response = await testApp
+      .http()
+      .post('/webhooks')
+      .set('Content-Type', 'application/json')
+      .send('{"this is": not json');
+    expect(response.status).toBe(401);
+    expect(response.body.error.code).toBe('unauthorized');
+  });
+
+  it('answers 401, not 413, to a keyless request with an oversized body', async () => {
+    const response = await testApp
+      .http()
+      .post('/prior-authorization')
+      .send({ padding: 'x'.repeat(2 * 1024 * 1024) });
+    expect(response.status).toBe(401);
+  });
+
+  it('still reads the body of an authenticated request', async () => {
+    const response = await testApp
+      .http()
+      .post('/webhooks')
+      .set(bearer(account.keys.provider))
+      .set('Content-Type', 'application/json')
+      .send('{"this is": not json');
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('invalid_json');
+  });
+
+  it('keeps the documentation public', async () => {
+    expect((await testApp.http().get('/openapi.json')).status).toBe(200);
+    expect((await testApp.http().get('/docs/')).status).toBe(200);
+  });
+});
+
+describe('requests without a usable key', () => {
+  let testApp: TestApp;
+  let account: TestAccount;
+  let queries: string[];
+
+  beforeAll(async () => {
+    const config = testConfig({
+      KEYLESS_RATE_LIMIT_PER_SECOND: '1',
+      KEYLESS_RATE_LIMIT_BURST: '3',
+      API_KEY_CACHE_TTL_MS: '30000',
+    });
+    const db = await openDatabase({ pgliteDir: 'memory://' });
+    queries = [];
+    const countingDb: Database = {
+      engine: db.engine,
+      query: (sql, params) => {
+        queries.push(sql);
+        return db.query(sql, params);
+      },
+      transaction: (work) => db.transaction(work),
+      close: () => db.close(),
+    };
+    testApp = await startTestApp({}, { config, db: countingDb });
+    account = await testApp.createAccount();
+    // Used once, so this process knows the key before the address is refused.
+    await testApp.http().get('/status').set(bearer(account.keys.provider));
+  });
+  afterAll(() => testApp.close());
+
+  it('cost no database query when they carry no key or a malformed one', async () => {
+    queries.length = 0;
+    await testApp.http().get('/status');
+    await testApp.http().get('/status').set('Authorization', 'Basic dXNlcjpwYXNzd29yZA==');
+    await testApp.http().get('/status').set('Authorization', 'Bearer short');
+    expect(queries).toEqual([]);
+  });
+
+  it('answer 429 with Retry-After once an address spends its burst', async () => {
+    const statuses: number[] = [];
+    let last;
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      last = await testApp.http().get('/status');
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(-1)).toEqual([429]);
+    expect(last!.body.error.code).toBe('rate_limited');
+    expect(Number(last!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('include unknown keys: once an address is refused, guesses stop costing lookups', async () => {
+    let refused;
+    do refused = await testApp.http().get('/status');
+    while (refused.status !== 429);
+    queries.length = 0;
+    const response = await testApp.http().get('/status').set(bearer('hak_aGuessThatWasNeverIssued000000000'));
+    expect(response.status).toBe(429);
+    expect(queries).toEqual([]);
+  });
+
+  it('leave a key the process already knows working from a refused address', async () => {
+    let refused;
+    do refused = await testApp.http().get('/status');
+    while (refused.status !== 429);
+    expect((await testApp.http().get('/status').set(bearer(account.keys.provider))).status).toBe(200);
+  });
+});
+
+describe('the API key cache', () => {
+  let testApp: TestApp;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ API_KEY_CACHE_TTL_MS: '1000' });
+    account = await testApp.createAccount();
+  });
+  afterAll(() => testApp.close());
+
+  it('refuses a key revoked by another process within the cache lifetime', async () => {
+    const { key, secret } = await testApp.accounts.createApiKey({
+      accountId: account.accountId,
+      roles: ['provider'],
+      label: 'revoked elsewhere',
+    });
+    expect((await testApp.http().get('/status').set(bearer(secret))).status).toBe(200);
+    // Another repository on the same database: what the admin CLI or another API replica does.
+    await new AccountsRepository(testApp.db).revokeApiKey(key.id);
+    await eventually(
+      async () => (await testApp.http().get('/status').set(bearer(secret))).status === 401,
+      10_000,
+    );
   });
 });

@@ -157,3 +157,87 @@ describe('the per-key rate limit', () => {
     expect(response.status).toBe(200);
   });
 });
+
+describe('body limits by route', () => {
+  let testApp: TestApp;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    account = await testApp.createAccount();
+  });
+  afterAll(() => testApp.close());
+
+  const overOneMegabyte = 'x'.repeat(1024 * 1024 + 1);
+
+  it('answers 413 to a body over 1 MB on a route that carries no documents', async () => {
+    const response = await testApp
+      .http()
+      .post('/webhooks')
+      .set(bearer(account.keys.provider))
+      .send({ name: overOneMegabyte, url: 'https://example.com/hook', secret: 's'.repeat(32), events: [] });
+    expect(response.status).toBe(413);
+    expect(response.body.error.code).toBe('payload_too_large');
+  });
+
+  it('reads a body over 1 MB on a route whose requests carry base64 documents', async () => {
+    const response = await testApp
+      .http()
+      .post('/prior-authorization')
+      .set(bearer(account.keys.provider))
+      .send({ metadata: { padding: overOneMegabyte } });
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('validation_error');
+  });
+});
+
+describe('the JSON depth limit', () => {
+  let testApp: TestApp;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    account = await testApp.createAccount();
+  });
+  afterAll(() => testApp.close());
+
+  const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+  it('answers 400 validation_error naming the field where the body nests deeper than 32 levels', async () => {
+    const response = await testApp
+      .http()
+      .post('/prior-authorization')
+      .set(bearer(account.keys.provider))
+      .set('Content-Type', 'application/json')
+      .send(`{"evidence":[{"content":${nested(40)}}]}`);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({
+      code: 'validation_error',
+      details: [{ field: `evidence[0].content${'.a'.repeat(29)}`, issue: 'nests deeper than 32 levels' }],
+    });
+  });
+
+  it('answers a body nested a million levels deep with the same 400, and keeps serving', async () => {
+    const response = await testApp
+      .http()
+      .post('/prior-authorization')
+      .set(bearer(account.keys.provider))
+      .set('Content-Type', 'application/json')
+      .send(`{"metadata":${nested(1_000_000)}}`);
+    expect(response.status).toBe(400);
+    expect(response.body.error.details[0].issue).toBe('nests deeper than 32 levels');
+    expect((await testApp.http().get('/status').set(bearer(account.keys.provider))).status).toBe(200);
+  });
+
+  it('accepts nesting up to the limit', async () => {
+    const response = await testApp
+      .http()
+      .post('/prior-authorization')
+      .set(bearer(account.keys.provider))
+      .set('Content-Type', 'application/json')
+      .send(`{"metadata":${nested(31)}}`);
+    expect(response.body.error.details).not.toContainEqual(
+      expect.objectContaining({ issue: 'nests deeper than 32 levels' }),
+    );
+  });
+});

@@ -1,0 +1,106 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Temporal payload batches embed documents; the API's own limit on /codec is the same. */
+const MAX_BODY_BYTES = 25 * 1024 * 1024;
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/i;
+
+export interface CodecProxyOptions {
+  /** The API's base URL, e.g. https://api.example.com. */
+  apiUrl: string;
+  /** An operator key (operator-keys:create); it never reaches the browser. */
+  operatorKey: string;
+  /** The Temporal Web origins whose browser pages may call the proxy. */
+  corsOrigins: string[];
+  port: number;
+}
+
+export interface RunningCodecProxy {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A codec endpoint on 127.0.0.1 for an operator's own Temporal Web: it adds the operator key and
+ * forwards /decode and /encode to the API's /codec. Temporal Web outside local mode has no way to
+ * hold our key, so the operator runs this beside the browser instead of the API trusting loopback.
+ * It guards its own loopback the way the API does: a loopback Host (no DNS rebinding), JSON only
+ * (so a page of another origin needs a CORS preflight), and CORS for the configured origins only.
+ */
+export async function startCodecProxy(options: CodecProxyOptions): Promise<RunningCodecProxy> {
+  const apiUrl = options.apiUrl.replace(/\/+$/, '');
+  const server = createServer((req, res) => {
+    handle(req, res, { ...options, apiUrl }).catch(() => answer(res, 502, 'The API could not be reached.'));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  return { port: (server.address() as AddressInfo).port, close: () => closeServer(server) };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, options: CodecProxyOptions): Promise<void> {
+  const origin = req.headers.origin;
+  if (origin !== undefined && !options.corsOrigins.includes(origin)) {
+    return answer(res, 403, 'This origin may not use the codec proxy.');
+  }
+  if (!LOOPBACK_HOST.test(req.headers.host ?? '')) return answer(res, 403, 'Use the proxy as localhost.');
+  if (origin) {
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Access-Control-Allow-Credentials', 'true');
+    res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Namespace');
+    res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+    res.setHeader('Vary', 'Origin');
+  }
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204).end();
+    return;
+  }
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  if (req.method !== 'POST' || (path !== '/decode' && path !== '/encode')) {
+    return answer(res, 404, 'The codec proxy serves POST /decode and POST /encode.');
+  }
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+    return answer(res, 415, 'Send the payloads as application/json.');
+  }
+  const body = await readBody(req);
+  if (!body) return answer(res, 413, 'The payloads are larger than the codec accepts.');
+
+  const namespace = req.headers['x-namespace'];
+  const upstream = await fetch(`${options.apiUrl}/codec${path}`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${options.operatorKey}`,
+      'Content-Type': 'application/json',
+      ...(typeof namespace === 'string' ? { 'X-Namespace': namespace } : {}),
+    },
+    body,
+  });
+  res.writeHead(upstream.status, {
+    'Content-Type': upstream.headers.get('content-type') ?? 'application/json',
+  });
+  res.end(Buffer.from(await upstream.arrayBuffer()));
+}
+
+/** The body, or undefined once it passes the limit (the rest is not read). */
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function answer(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message }));
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.closeAllConnections();
+    server.close((error) => (error ? reject(error) : resolve()));
+  });
+}
