@@ -36,9 +36,14 @@ export async function verifyAccountBindingFirst(input: {
   accountId: string;
   binding?: CaseBinding;
 }): Promise<void> {
-  const { workflowId, continuedFromExecutionRunId, typedSearchAttributes } = workflowInfo();
-  // A continued run's input was written by the case itself, under the codec; only a start comes from outside.
-  if (continuedFromExecutionRunId !== undefined || !patched(VERIFY_ACCOUNT_BINDING)) return;
+  const { workflowId, continuedFromExecutionRunId, cronSchedule, attempt, typedSearchAttributes } =
+    workflowInfo();
+  // A run the case continued as new itself carries the input the case wrote: its first run's binding,
+  // or none when that run predates bindings. Cron and retry runs name a run they continue from too,
+  // but their input is the starter's, so they are always checked.
+  const continuedByTheCase =
+    continuedFromExecutionRunId !== undefined && cronSchedule === undefined && attempt === 1;
+  if ((continuedByTheCase && input.binding === undefined) || !patched(VERIFY_ACCOUNT_BINDING)) return;
   // Every comparison happens inside the activity, so a replay takes its recorded answer whatever it is given.
   const holds = await verifyAccountBinding({
     workflowId,

@@ -8,7 +8,7 @@ import {
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
-import { ApplicationFailure, UpdateDefinition } from '@temporalio/common';
+import { ApplicationFailure, Payload, UpdateDefinition } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 
 import {
@@ -25,6 +25,7 @@ import { ApiError } from '../common/errors';
 import { hasIdPrefix, IdKind, newId } from '../common/ids';
 import type { AppConfig } from '../config/config';
 import { bindCaseToAccount, caseBindingHolds } from '../temporal/case-binding';
+import { isEncrypted } from '../temporal/encryption-codec';
 import type { CaseBinding } from '../../workflows/case-binding';
 import { CaseBindingEpoch } from './case-binding-epoch';
 import { CaseDocumentsRepository } from './case-documents.repository';
@@ -105,7 +106,6 @@ export class CasesService {
     const input = creation.buildInput(caseId, documents, new Date());
     try {
       await this.startCase(spec, principal, creation.patientInternalId, input);
-      if (documents.length > 0) await this.documents.markStarted(caseId);
     } catch (error) {
       // A replay of a case that already finished: the case stands as it is, it never runs twice.
       if (replayed && error instanceof WorkflowExecutionAlreadyStartedError) {
@@ -113,10 +113,15 @@ export class CasesService {
         return { case: await this.get(principal, spec, caseId), replayed };
       }
       // Without an Idempotency-Key no other request can share this case id, so what it stored goes
-      // with it. With one, a retry of the request will start the case with what is stored.
-      if (!creation.idempotencyKey) await this.documents.removeForCase(principal.accountId, caseId);
+      // with it, unless the start may have happened after all (a timeout, a lost connection): the
+      // sweep asks Temporal before it removes those. With a key, a retry starts the case with them.
+      if (!creation.idempotencyKey && !mayHaveStarted(error)) {
+        await this.documents.removeForCase(principal.accountId, caseId);
+      }
       throw error;
     }
+    // Outside the start's error handling: a database error here must never remove a started case's documents.
+    if (documents.length > 0) await this.documents.markStarted(caseId);
     return { case: replayed ? await this.get(principal, spec, caseId) : input.case, replayed };
   }
 
@@ -178,6 +183,7 @@ export class CasesService {
       await Promise.all(
         (response.executions ?? []).map(async (execution) => {
           const fields = execution.memo!.fields!;
+          if (!sealedByUs(fields)) return [];
           const [record, request, binding] = await Promise.all(
             [fields[CASE_MEMO_KEY], fields[REQUEST_MEMO_KEY], fields[BINDING_MEMO_KEY]].map((payload) =>
               payload ? decodeFromPayloadsAtIndex<unknown>(converter, 0, [payload]) : undefined,
@@ -276,6 +282,7 @@ export class CasesService {
       if (
         attributes.get(ACCOUNT_ID) !== principal.accountId ||
         attributes.get(CASE_TYPE) !== spec.object ||
+        !sealedByUs(description.raw.workflowExecutionInfo?.memo?.fields) ||
         !(await this.startedByApi(id, principal.accountId, memo[BINDING_MEMO_KEY], description.startTime))
       )
         throw notFound;
@@ -382,9 +389,30 @@ function caseFromMemo(memo: Record<string, unknown>): CaseRecord {
   return request === undefined ? record : ({ ...record, request } as CaseRecord);
 }
 
+/**
+ * The API and the workers seal every memo field; the API's client still reads unsealed payloads, so
+ * a memo written in plaintext by someone else in the namespace would otherwise be shown as the case.
+ */
+function sealedByUs(fields: Record<string, Payload> | null | undefined): boolean {
+  return Object.values(fields ?? {}).every(isEncrypted);
+}
+
+const GRPC_DEADLINE_EXCEEDED = 4;
+const GRPC_UNAVAILABLE = 14;
+
+function grpcCodeOf(error: unknown): number | undefined {
+  // The SDK wraps gRPC errors in a ServiceError whose cause carries the code.
+  return (
+    (error as { code?: number; cause?: { code?: number } }).cause?.code ?? (error as { code?: number }).code
+  );
+}
+
 function isDeadlineExceeded(error: unknown): boolean {
-  // gRPC 4 is DEADLINE_EXCEEDED; the SDK wraps it in a ServiceError whose cause carries the code.
-  const code =
-    (error as { code?: number; cause?: { code?: number } }).cause?.code ?? (error as { code?: number }).code;
-  return code === 4;
+  return grpcCodeOf(error) === GRPC_DEADLINE_EXCEEDED;
+}
+
+/** The request may have reached Temporal before its answer was lost. */
+function mayHaveStarted(error: unknown): boolean {
+  const code = grpcCodeOf(error);
+  return code === GRPC_DEADLINE_EXCEEDED || code === GRPC_UNAVAILABLE;
 }

@@ -35,6 +35,12 @@ const refusedPayload = (): Payload => defaultPayloadConverter.toPayload({ [REFUS
  * only. The key id travels in the payload metadata, which makes key rotation a configuration change:
  * old payloads stay readable while new ones use the current key.
  */
+/** Whether a payload was sealed by this codec (any key); says nothing about whether it opens. */
+export function isEncrypted(payload: Payload): boolean {
+  const encoding = payload.metadata?.[METADATA_ENCODING_KEY];
+  return encoding !== undefined && encoding !== null && decoder.decode(encoding) === ENCRYPTED_ENCODING;
+}
+
 export class EncryptionCodec implements PayloadCodec {
   constructor(
     private readonly settings: EncryptionSettings,
@@ -55,8 +61,7 @@ export class EncryptionCodec implements PayloadCodec {
 
   async decode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((payload) => {
-      const encoding = payload.metadata?.[METADATA_ENCODING_KEY];
-      if (!encoding || decoder.decode(encoding) !== ENCRYPTED_ENCODING) {
+      if (!isEncrypted(payload)) {
         return this.options.refuseUnencrypted ? refusedPayload() : payload;
       }
       const keyIdBytes = payload.metadata?.[ENCRYPTION_KEY_ID_METADATA];

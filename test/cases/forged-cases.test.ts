@@ -226,9 +226,12 @@ describe('cases forged or decided outside the API', () => {
     const UNPOLLED_TASK_QUEUE = 'nobody-polls-this-queue';
 
     /** Starts a case where no worker will ever refuse it, listed under `account`, with the memo given. */
-    async function startUnrefused(memo: Record<string, unknown>): Promise<string> {
-      const caseId = newId('priorAuthorization');
-      await testApp.temporalClient.workflow.start('priorAuthorizationWorkflow', {
+    async function startUnrefused(
+      memo: Record<string, unknown>,
+      caseId = newId('priorAuthorization'),
+      client = testApp.temporalClient,
+    ): Promise<string> {
+      await client.workflow.start('priorAuthorizationWorkflow', {
         workflowId: caseId,
         taskQueue: UNPOLLED_TASK_QUEUE,
         args: [caseInput(caseId)],
@@ -275,6 +278,20 @@ describe('cases forged or decided outside the API', () => {
       const listed = await listedIds();
       expect(listed).toContain(id);
       expect(listed).not.toContain(unboundId);
+    });
+
+    it('never shows a case whose memo was written unencrypted, even with a valid binding', async () => {
+      const caseId = newId('priorAuthorization');
+      const record = caseInput(caseId).case;
+      const plaintextMemo = {
+        case: { ...record, status: 'approved' },
+        binding: bindCaseToAccount(testApp.config.encryption!, caseId, account.accountId),
+      };
+      await startUnrefused(plaintextMemo, caseId, plaintextClient);
+
+      const read = await testApp.http().get(`${PATH}/${caseId}`).set(bearer(account.keys.provider));
+      expect(read.status).toBe(404);
+      expect(await listedIds()).not.toContain(caseId);
     });
   });
 });
