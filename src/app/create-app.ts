@@ -30,6 +30,8 @@ export async function createApp(deps: AppDependencies): Promise<INestApplication
   });
   const { config } = deps;
   app.disable('x-powered-by');
+  // Behind a load balancer every socket is the balancer's: limits per client address need the client's.
+  if (config.http.trustedProxyHops > 0) app.set('trust proxy', config.http.trustedProxyHops);
 
   app.use(requestContextMiddleware(deps.logger));
   app.use('/codec', codecCors(config.codec.corsOrigins));

@@ -46,13 +46,17 @@ async function authenticate(req: ContextualRequest, deps: AuthenticationDependen
   const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
   const secret = BEARER.exec(authorization ?? '')?.[1];
   if (!secret) throw refusal(deps.keylessLimiter.take(address));
+  let spentAddressToken = false;
   const principal = await deps.authenticator.principalFor(secret, () => {
-    // An address already refused for guessing keys gets no further lookups until it slows down; a
-    // key this process already knows still works from it.
-    const wait = deps.keylessLimiter.waitSeconds(address);
+    // A lookup of a key this process does not know spends one of the address's tokens before it
+    // starts, so concurrent guesses cannot outrun the limit; a key that turns out valid gives it
+    // back, and a key this process already knows never spends one.
+    const wait = deps.keylessLimiter.take(address);
     if (wait > 0) throw rateLimited(wait, 'Too many requests without a valid API key from this address.');
+    spentAddressToken = true;
   });
-  if (!principal) throw refusal(deps.keylessLimiter.take(address));
+  if (!principal) throw ApiError.unauthorized();
+  if (spentAddressToken) deps.keylessLimiter.refund(address);
   req.context.principal = principal;
 
   const keyWait = await deps.keyedLimiter.take(principal.apiKeyId);

@@ -25,10 +25,10 @@ export class RateLimiter {
     return this.retryAfterSeconds(bucket.tokens);
   }
 
-  /** The seconds to wait if the bucket is empty now, else 0; takes nothing. */
-  waitSeconds(key: string): number {
+  /** Gives back a token taken for a request that turned out to deserve none. */
+  refund(key: string): void {
     const bucket = this.refill(key);
-    return bucket.tokens >= 1 ? 0 : this.retryAfterSeconds(bucket.tokens);
+    bucket.tokens = Math.min(this.burst, bucket.tokens + 1);
   }
 
   private refill(key: string): { tokens: number; refilledAt: number } {

@@ -87,7 +87,13 @@ export interface ClinicalEvaluationSettings {
 export interface AppConfig {
   mode: ProcessMode;
   production: boolean;
-  http: { host: string; port: number; maxBodyBytes: number };
+  http: {
+    host: string;
+    port: number;
+    maxBodyBytes: number;
+    /** Proxies in front of the API whose X-Forwarded-For names the client (Express `trust proxy`). */
+    trustedProxyHops: number;
+  };
   dataDir: string;
   databaseUrl?: string;
   databaseTimeouts: DatabaseTimeouts;
@@ -307,6 +313,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
       host: text('HOST') ?? '0.0.0.0',
       port: integer('PORT', 3000, 0, 65535),
       maxBodyBytes: integer('MAX_BODY_BYTES', 25 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+      trustedProxyHops: integer('TRUSTED_PROXY_HOPS', 0, 0, 10),
     },
     dataDir: path.resolve(text('DATA_DIR') ?? 'data'),
     databaseUrl,

@@ -211,6 +211,70 @@ describe('requests without a usable key', () => {
   });
 });
 
+describe('key lookups from one client address', () => {
+  let testApp: TestApp;
+  let account: TestAccount;
+  let keyLookups: number;
+
+  beforeAll(async () => {
+    const config = testConfig({
+      KEYLESS_RATE_LIMIT_PER_SECOND: '1',
+      KEYLESS_RATE_LIMIT_BURST: '3',
+      TRUSTED_PROXY_HOPS: '1',
+    });
+    const db = await openDatabase({ pgliteDir: 'memory://' });
+    keyLookups = 0;
+    const countingDb: Database = {
+      engine: db.engine,
+      query: (sql, params) => {
+        if (sql.includes('FROM api_keys WHERE key_digest')) keyLookups += 1;
+        return db.query(sql, params);
+      },
+      transaction: (work) => db.transaction(work),
+      close: () => db.close(),
+    };
+    testApp = await startTestApp({}, { config, db: countingDb });
+    account = await testApp.createAccount();
+  });
+  afterAll(() => testApp.close());
+
+  const from = (client: string) => ({ 'X-Forwarded-For': client });
+
+  it('cost at most the burst in lookups when many unknown keys arrive at once', async () => {
+    keyLookups = 0;
+    const guesses = Array.from({ length: 12 }, (_, index) =>
+      testApp
+        .http()
+        .get('/status')
+        .set(from('203.0.113.7'))
+        .set(bearer(`hak_concurrentGuess${String(index).padStart(20, '0')}`)),
+    );
+    const statuses = (await Promise.all(guesses)).map((response) => response.status);
+    expect(keyLookups).toBeLessThanOrEqual(3);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(9);
+  });
+
+  it('let valid keys the process has not cached through however many arrive from one address', async () => {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const { secret } = await testApp.accounts.createApiKey({
+        accountId: account.accountId,
+        roles: ['provider'],
+        label: `fresh key ${attempt}`,
+      });
+      expect((await testApp.http().get('/status').set(from('203.0.113.8')).set(bearer(secret))).status).toBe(
+        200,
+      );
+    }
+  });
+
+  it('are limited per client behind a trusted proxy, not per proxy', async () => {
+    let refused;
+    do refused = await testApp.http().get('/status').set(from('198.51.100.1'));
+    while (refused.status !== 429);
+    expect((await testApp.http().get('/status').set(from('198.51.100.2'))).status).toBe(401);
+  });
+});
+
 describe('the API key cache', () => {
   let testApp: TestApp;
   let account: TestAccount;
