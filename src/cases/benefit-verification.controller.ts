@@ -30,6 +30,7 @@ import {
 import { CaseTypeSpec, CasesService } from './cases.service';
 import { IdempotencyKeyHeader } from './idempotency-key';
 import { timingsOf } from './prior-authorization.controller';
+import { ApiDecisionConflict } from '../app/openapi';
 
 export const BENEFIT_VERIFICATION: CaseTypeSpec = {
   object: 'benefit_verification',
@@ -106,6 +107,7 @@ export class BenefitVerificationController {
   }
 
   @Post(':id/outcome')
+  @ApiDecisionConflict()
   @HttpCode(200)
   @RequiresRole('reviewer')
   @ApiOperation({ summary: 'Record the manual verification result (status awaiting_review)' })
@@ -120,6 +122,7 @@ export class BenefitVerificationController {
   }
 
   @Post(':id/cancel')
+  @ApiDecisionConflict()
   @HttpCode(200)
   @RequiresRole('provider')
   @ApiOperation({ summary: 'Cancel a benefit verification that is not final yet' })

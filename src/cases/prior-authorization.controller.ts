@@ -31,6 +31,7 @@ import {
 } from './case-requests.dto';
 import { CaseTypeSpec, CasesService } from './cases.service';
 import { IdempotencyKeyHeader } from './idempotency-key';
+import { ApiDecisionConflict } from '../app/openapi';
 
 export const PRIOR_AUTHORIZATION: CaseTypeSpec = {
   object: 'prior_authorization',
@@ -121,6 +122,7 @@ export class PriorAuthorizationController {
   }
 
   @Post(':id/review')
+  @ApiDecisionConflict()
   @HttpCode(200)
   @RequiresRole('reviewer')
   @ApiOperation({ summary: 'Approve or reject at clinical review (status awaiting_review)' })
@@ -135,6 +137,7 @@ export class PriorAuthorizationController {
   }
 
   @Post(':id/outcome')
+  @ApiDecisionConflict()
   @HttpCode(200)
   @RequiresRole('reviewer')
   @ApiOperation({ summary: "Record the payer's determination (status awaiting_outcome)" })
@@ -149,6 +152,7 @@ export class PriorAuthorizationController {
   }
 
   @Post(':id/cancel')
+  @ApiDecisionConflict()
   @HttpCode(200)
   @RequiresRole('provider')
   @ApiOperation({ summary: 'Cancel a prior authorization that is not final yet' })

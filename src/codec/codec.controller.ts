@@ -1,8 +1,16 @@
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Payload } from '@temporalio/common';
 import { Type } from 'class-transformer';
-import { IsArray, IsBase64, IsObject, IsOptional, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsBase64,
+  isBase64,
+  IsObject,
+  IsOptional,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
 
 import { APP_CONFIG } from '../app/tokens';
 import { LoopbackTrusted, RequiresRole } from '../auth/auth.decorators';
@@ -10,15 +18,41 @@ import type { AppConfig } from '../config/config';
 import { EncryptionCodec } from '../temporal/encryption-codec';
 
 class CodecPayloadDto {
+  @ApiProperty({
+    description: 'Payload metadata, each value base64 as Temporal encodes it.',
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { encoding: 'YmluYXJ5L2VuY3J5cHRlZA==' },
+  })
   @IsObject()
+  @IsBase64Record()
   metadata!: Record<string, string>;
 
+  @ApiPropertyOptional({ description: 'Payload data, base64.' })
   @IsOptional()
   @IsBase64()
   data?: string;
 }
 
+/** Temporal's codec JSON carries each metadata value as base64 text; anything else is not a payload. */
+function IsBase64Record(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isBase64Record',
+    constraints: [
+      { schema: { type: 'object', additionalProperties: { type: 'string', contentEncoding: 'base64' } } },
+    ],
+    validator: {
+      validate: (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        Object.values(value).every((entry) => typeof entry === 'string' && isBase64(entry)),
+      defaultMessage: () => 'must map each metadata key to a base64 string',
+    },
+  });
+}
+
 class CodecRequestDto {
+  @ApiProperty({ type: () => [CodecPayloadDto] })
   @IsArray()
   @ValidateNested({ each: true })
   @Type(() => CodecPayloadDto)
@@ -62,7 +96,7 @@ function fromJson(payload: CodecPayloadDto): Payload {
     metadata: Object.fromEntries(
       Object.entries(payload.metadata).map(([key, value]) => [key, Buffer.from(String(value), 'base64')]),
     ),
-    data: payload.data === undefined ? undefined : Buffer.from(payload.data, 'base64'),
+    data: payload.data == null ? undefined : Buffer.from(payload.data, 'base64'),
   };
 }
 

@@ -28,6 +28,7 @@ import {
   EnrollmentOutcomeDto,
 } from './patient-enrollment.dto';
 import { findProgram } from './program-catalog';
+import { ApiDecisionConflict } from '../app/openapi';
 
 export const PATIENT_ENROLLMENT: CaseTypeSpec = {
   object: 'patient_enrollment',
@@ -125,6 +126,7 @@ export class PatientEnrollmentController {
   }
 
   @Post(':id/information')
+  @ApiDecisionConflict()
   @HttpCode(200)
   @RequiresRole('provider')
   @ApiOperation({ summary: 'Send the information the program asked for (status awaiting_review)' })
@@ -139,6 +141,7 @@ export class PatientEnrollmentController {
   }
 
   @Post(':id/outcome')
+  @ApiDecisionConflict()
   @HttpCode(200)
   @RequiresRole('reviewer')
   @ApiOperation({ summary: "Record the program's decision (status awaiting_outcome)" })
@@ -153,6 +156,7 @@ export class PatientEnrollmentController {
   }
 
   @Post(':id/cancel')
+  @ApiDecisionConflict()
   @HttpCode(200)
   @RequiresRole('provider')
   @ApiOperation({ summary: 'Cancel an enrollment that is not final yet' })
