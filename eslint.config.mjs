@@ -10,6 +10,7 @@ export default tseslint.config(
       'coverage/**',
       '.venv-ci/**',
       'schemathesis-report/**',
+      '.schemathesis/**',
     ],
   },
   js.configs.recommended,

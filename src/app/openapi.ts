@@ -1,5 +1,10 @@
-import { INestApplication } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { INestApplication, RequestMethod } from '@nestjs/common';
+import {
+  HTTP_CODE_METADATA,
+  METHOD_METADATA,
+  PATH_METADATA,
+  ROUTE_ARGS_METADATA,
+} from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { ApiConflictResponse, DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
@@ -80,6 +85,7 @@ export function serveOpenApiDocument(app: INestApplication): OpenAPIObject {
 interface HandlerFacts {
   requiredRole?: string;
   query?: ClassType;
+  successStatus: number;
 }
 
 /** Nest names operations `${Controller}_${method}`; this reads each handler's role and query DTO. */
@@ -99,6 +105,9 @@ function describeHandlers(app: INestApplication): Map<string, HandlerFacts> {
           requiredRole:
             Reflect.getMetadata(REQUIRED_ROLE, handler) ?? Reflect.getMetadata(REQUIRED_ROLE, controller),
           query: queryType(controller, methodName),
+          successStatus:
+            Reflect.getMetadata(HTTP_CODE_METADATA, handler) ??
+            (Reflect.getMetadata(METHOD_METADATA, handler) === RequestMethod.POST ? 201 : 200),
         });
       }
     }
@@ -386,6 +395,10 @@ function documentResponses(operation: Operation, method: string, path: string, h
   }
   for (const status of statuses) {
     operation.responses[String(status)] ??= { $ref: `#/components/responses/Error${status}` };
+  }
+  // Nest drops its default success response once a method declares any other response.
+  if (handler && !Object.keys(operation.responses).some((status) => status.startsWith('2'))) {
+    operation.responses[String(handler.successStatus)] = { description: '' };
   }
   operation.responses = Object.fromEntries(
     Object.entries(operation.responses).sort(([a], [b]) => Number(a) - Number(b)),

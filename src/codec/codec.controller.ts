@@ -14,8 +14,12 @@ import {
 
 import { APP_CONFIG } from '../app/tokens';
 import { LoopbackTrusted, RequiresRole } from '../auth/auth.decorators';
+import { ApiError } from '../common/errors';
 import type { AppConfig } from '../config/config';
 import { EncryptionCodec } from '../temporal/encryption-codec';
+
+/** class-validator's isBase64: padded standard base64, the empty string included. */
+const BASE64 = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
 
 class CodecPayloadDto {
   @ApiProperty({
@@ -28,7 +32,7 @@ class CodecPayloadDto {
   @IsBase64Record()
   metadata!: Record<string, string>;
 
-  @ApiPropertyOptional({ description: 'Payload data, base64.' })
+  @ApiPropertyOptional({ description: 'Payload data, base64.', pattern: BASE64 })
   @IsOptional()
   @IsBase64()
   data?: string;
@@ -80,7 +84,16 @@ export class CodecController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Decrypt Temporal payloads (for Temporal Web and the CLI)' })
   async decode(@Body() body: CodecRequestDto) {
-    return { payloads: (await this.codec.decode(body.payloads.map(fromJson))).map(toJson) };
+    // Decoding is pure computation over the request, so every failure is the request's.
+    const decoded = await this.codec.decode(body.payloads.map(fromJson)).catch(() => {
+      throw new ApiError('validation_error', 'The request is invalid; see details.', [
+        {
+          field: 'payloads',
+          issue: 'an encrypted payload lacks its key id or data, names an unknown key, or was altered',
+        },
+      ]);
+    });
+    return { payloads: decoded.map(toJson) };
   }
 
   @Post('encode')

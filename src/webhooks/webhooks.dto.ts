@@ -12,6 +12,7 @@ import {
   Matches,
   Max,
   Min,
+  ValidateIf,
 } from 'class-validator';
 
 import { IsWebhookEvent, IsWebhookUrl } from '../common/validators';
@@ -50,28 +51,34 @@ export class CreateWebhookDto {
   events!: string[];
 }
 
+/**
+ * PATCH fields: absent leaves the value as it is; null is no value any of them can take, so it is
+ * refused rather than skipped as @IsOptional() would.
+ */
+const IsAbsentOrValid = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
+
 export class UpdateWebhookDto {
   @ApiPropertyOptional()
-  @IsOptional()
+  @IsAbsentOrValid()
   @IsString()
   @Length(1, 100)
   @Matches(NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE)
   name?: string;
 
   @ApiPropertyOptional({ description: 'Changing the URL of an active endpoint verifies it again.' })
-  @IsOptional()
+  @IsAbsentOrValid()
   @IsWebhookUrl()
   @Matches(NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE)
   url?: string;
 
   @ApiPropertyOptional({ description: 'Applies from the next delivery attempt on.' })
-  @IsOptional()
+  @IsAbsentOrValid()
   @IsString()
   @Length(SECRET_RULE.min, SECRET_RULE.max)
   secret?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IsAbsentOrValid()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(10)
@@ -81,7 +88,7 @@ export class UpdateWebhookDto {
   @ApiPropertyOptional({
     description: 'true: activating, then active once the URL is verified; false: inactive.',
   })
-  @IsOptional()
+  @IsAbsentOrValid()
   @IsBoolean()
   active?: boolean;
 }
