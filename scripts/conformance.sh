@@ -3,14 +3,15 @@
 # /openapi.json must describe exactly what the service answers. Builds nothing: run `npm run build`
 # first. Needs the Temporal CLI (TEMPORAL_CLI_PATH or scripts/ensure-temporal.js) and Python 3.
 #
-#   SCHEMATHESIS_MAX_EXAMPLES  generated cases per operation and phase (default 25)
+#   SCHEMATHESIS_MAX_EXAMPLES  generated cases per operation and phase (default 20)
+#   SCHEMATHESIS_SEED          seed of the generator (default fixed, so CI runs are repeatable)
 #   CONFORMANCE_VENV           virtualenv holding schemathesis (default .venv-ci, created if missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SCHEMATHESIS_VERSION=4.32.5
 VENV="${CONFORMANCE_VENV:-.venv-ci}"
-MAX_EXAMPLES="${SCHEMATHESIS_MAX_EXAMPLES:-25}"
+MAX_EXAMPLES="${SCHEMATHESIS_MAX_EXAMPLES:-20}"
 
 if [ ! -x "$VENV/bin/schemathesis" ] || ! "$VENV/bin/schemathesis" --version | grep -q "$SCHEMATHESIS_VERSION"; then
   python3 -m venv "$VENV"
@@ -52,7 +53,9 @@ for _ in $(seq 1 120); do
 done
 curl -fsS -o /dev/null -H "Authorization: Bearer $API_KEY" "$BASE_URL/status"
 
-SCHEMATHESIS_HOOKS=test/conformance/hooks.py "$VENV/bin/schemathesis" run "$BASE_URL/openapi.json" \
+SCHEMATHESIS_HOOKS=test/conformance/hooks.py "$VENV/bin/schemathesis" \
+  --config-file test/conformance/schemathesis.toml \
+  run "$BASE_URL/openapi.json" \
   --header "Authorization: Bearer $API_KEY" \
   --checks all \
   --max-examples "$MAX_EXAMPLES" \

@@ -321,6 +321,7 @@ const ERROR_RESPONSES: Record<number, string> = {
   413: 'The body is larger than the service accepts (`payload_too_large`).',
   415: 'The body is not `application/json` in UTF-8 (`unsupported_media_type`).',
   429: 'Too many requests; wait for the seconds in Retry-After (`rate_limited`).',
+  431: "The request line or headers exceed Node's limit (16 KB); the HTTP server answers before the API, without a body.",
   500: 'An unexpected error; quote the request id to support (`internal_error`).',
   503: 'A component the service needs is unreachable; retry shortly, after Retry-After when given (`service_unavailable`).',
 };
@@ -365,7 +366,9 @@ function errorResponse(status: number): Schema {
   return {
     description: ERROR_RESPONSES[status],
     ...(Object.keys(headers).length > 0 && { headers }),
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+    ...(status !== 431 && {
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+    }),
   };
 }
 
@@ -377,7 +380,7 @@ function errorResponse(status: number): Schema {
  * declared on their controller methods with @ApiConflictResponse and get the envelope here.
  */
 function documentResponses(operation: Operation, method: string, path: string, handler?: HandlerFacts): void {
-  const statuses = [400, 401, 429, 500, 503];
+  const statuses = [400, 401, 429, 431, 500, 503];
   if (handler?.requiredRole) statuses.push(403);
   if (path.includes('{')) statuses.push(404);
   if (BODY_METHODS.has(method)) statuses.push(413, 415);

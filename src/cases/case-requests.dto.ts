@@ -717,5 +717,7 @@ export class ListCasesQueryDto {
   @IsOptional()
   @IsString()
   @Length(1, 2000)
+  // Cursors are base64url; anything else cannot be one, and is refused before its signature is checked.
+  @Matches(/^[A-Za-z0-9_-]+$/, { message: 'must be a next_cursor this list returned (base64url)' })
   cursor?: string;
 }

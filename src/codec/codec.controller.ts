@@ -23,10 +23,12 @@ const BASE64 = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 
 class CodecPayloadDto {
   @ApiProperty({
-    description: 'Payload metadata, each value base64 as Temporal encodes it.',
+    description:
+      'Payload metadata, each value base64 as Temporal encodes it. Decoding opens payloads whose encoding is ' +
+      'binary/encrypted, which must carry the key id and data this service sealed; others pass through.',
     type: 'object',
     additionalProperties: { type: 'string' },
-    example: { encoding: 'YmluYXJ5L2VuY3J5cHRlZA==' },
+    example: { encoding: 'anNvbi9wbGFpbg==' },
   })
   @IsObject()
   @IsBase64Record()
