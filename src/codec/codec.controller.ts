@@ -45,7 +45,12 @@ function IsBase64Record(): PropertyDecorator {
   return ValidateBy({
     name: 'isBase64Record',
     constraints: [
-      { schema: { type: 'object', additionalProperties: { type: 'string', contentEncoding: 'base64' } } },
+      {
+        schema: {
+          type: 'object',
+          additionalProperties: { type: 'string', contentEncoding: 'base64', pattern: BASE64 },
+        },
+      },
     ],
     validator: {
       validate: (value) =>
