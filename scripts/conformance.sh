@@ -52,6 +52,7 @@ for _ in $(seq 1 120); do
   sleep 1
 done
 curl -fsS -o /dev/null -H "Authorization: Bearer $API_KEY" "$BASE_URL/status"
+eval "$(node scripts/conformance-seed.js "$BASE_URL" "$API_KEY")"
 
 SCHEMATHESIS_HOOKS=test/conformance/hooks.py "$VENV/bin/schemathesis" \
   --config-file test/conformance/schemathesis.toml \
