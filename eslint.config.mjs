@@ -2,7 +2,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'data/**',
+      'coverage/**',
+      '.venv-ci/**',
+      'schemathesis-report/**',
+      '.schemathesis/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

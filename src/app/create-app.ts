@@ -1,7 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
@@ -10,7 +9,6 @@ import { RateLimiter } from '../auth/rate-limiter';
 import { SqlRateLimiter } from '../auth/sql-rate-limiter';
 import { ErrorFilter } from '../common/error.filter';
 import {
-  API_VERSION,
   jsonBodyParser,
   requestContextMiddleware,
   requireJsonBody,
@@ -19,6 +17,7 @@ import {
 import { NestPinoLogger } from '../common/logger';
 import { createValidationPipe } from '../common/validation';
 import { AppDependencies, AppModule } from './app.module';
+import { serveOpenApiDocument } from './openapi';
 
 type ExpressLayer = { route?: { methods: Record<string, boolean> }; match(path: string): unknown };
 
@@ -52,24 +51,7 @@ export async function createApp(deps: AppDependencies): Promise<INestApplication
   app.useGlobalFilters(new ErrorFilter(deps.logger, (path) => allowedMethods(router().stack, path)));
   app.useGlobalPipes(createValidationPipe());
 
-  const openApi = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setOpenAPIVersion('3.1.0')
-      .setTitle('Healthcare Access Automation API')
-      .setDescription(
-        'Benefit verification, prior authorization, clinical eligibility and support-program enrollment, ' +
-          'run as durable workflows with signed webhooks. Every endpoint needs "Authorization: Bearer <API key>".',
-      )
-      .setVersion(API_VERSION)
-      .addBearerAuth()
-      .build(),
-  );
-  // Documentation carries no account data, and a browser cannot attach a bearer key to a page load.
-  SwaggerModule.setup('docs', app, openApi, {
-    jsonDocumentUrl: 'openapi.json',
-    yamlDocumentUrl: 'openapi.yaml',
-  });
+  serveOpenApiDocument(app);
 
   await app.init();
   return app;

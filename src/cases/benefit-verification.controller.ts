@@ -31,6 +31,7 @@ import {
 import { CaseTypeSpec, CasesService } from './cases.service';
 import { IdempotencyKeyHeader } from './idempotency-key';
 import { timingsOf } from './prior-authorization.controller';
+import { ApiDecisionConflict } from '../app/openapi';
 
 export const BENEFIT_VERIFICATION: CaseTypeSpec = {
   object: 'benefit_verification',
@@ -110,6 +111,7 @@ export class BenefitVerificationController {
   }
 
   @Post(':id/outcome')
+  @ApiDecisionConflict()
   @HttpCode(200)
   @RequiresRole('reviewer')
   @Audited('case.outcome_recorded', 'benefit_verification')
@@ -125,6 +127,7 @@ export class BenefitVerificationController {
   }
 
   @Post(':id/cancel')
+  @ApiDecisionConflict()
   @HttpCode(200)
   @RequiresRole('provider')
   @Audited('case.cancelled', 'benefit_verification')

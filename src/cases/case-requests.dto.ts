@@ -6,7 +6,6 @@ import {
   ArrayMinSize,
   IsArray,
   IsBoolean,
-  IsDefined,
   IsEmail,
   IsIn,
   IsInt,
@@ -18,7 +17,6 @@ import {
   Max,
   MaxLength,
   Min,
-  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 
@@ -48,6 +46,7 @@ import {
   IsPhone,
   IsStringRecord,
   MaxCombinedItems,
+  RequiredWhen,
 } from './case-validators';
 
 /** Contract section 7. */
@@ -659,11 +658,7 @@ export class BenefitVerificationOutcomeDto {
   status!: BenefitVerificationFinalStatus;
 
   @ApiPropertyOptional({ enum: COVERAGE_STATUSES, description: 'Required when status is completed.' })
-  @ValidateIf(
-    (outcome: BenefitVerificationOutcomeDto) =>
-      outcome.status === 'completed' || outcome.coverage_status !== undefined,
-  )
-  @IsDefined({ message: 'is required when status is completed' })
+  @RequiredWhen('status', ['completed'])
   @IsIn(COVERAGE_STATUSES)
   coverage_status?: CoverageStatus;
 
@@ -722,5 +717,7 @@ export class ListCasesQueryDto {
   @IsOptional()
   @IsString()
   @Length(1, 2000)
+  // Cursors are base64url; anything else cannot be one, and is refused before its signature is checked.
+  @Matches(/^[A-Za-z0-9_-]+$/, { message: 'must be a next_cursor this list returned (base64url)' })
   cursor?: string;
 }

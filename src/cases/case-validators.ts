@@ -18,11 +18,23 @@ const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:
 type Validate = (value: unknown, args: ValidationArguments) => boolean;
 type Message = string | ((args: ValidationArguments) => string);
 
+/**
+ * What a rule stands for in the OpenAPI document (src/app/openapi.ts reads it from the rule's
+ * constraints): the value's schema, the enclosing object's schema, or prose where JSON Schema has
+ * no words for the rule. Kept beside each rule so the document cannot drift from the validator.
+ */
+export interface DocumentedRule {
+  schema?: Record<string, unknown>;
+  objectSchema?: Record<string, unknown>;
+  description?: string;
+}
+
 function rule(
   name: string,
   validate: Validate,
   message: Message,
   options?: ValidationOptions,
+  documented: DocumentedRule = {},
 ): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
@@ -30,6 +42,7 @@ function rule(
       target: target.constructor,
       propertyName: propertyName as string,
       options,
+      constraints: [documented],
       validator: {
         validate,
         defaultMessage: (args) => (typeof message === 'string' ? message : message(args!)),
@@ -44,6 +57,13 @@ export function IsIcd10Code(options?: ValidationOptions): PropertyDecorator {
     (value) => typeof value === 'string' && ICD10_CM.test(value),
     'must be an ICD-10-CM code such as E11.9: a letter, a digit, a letter or digit, then optionally a dot and 1 to 4 letters or digits',
     options,
+    {
+      schema: {
+        type: 'string',
+        format: 'icd10-cm',
+        pattern: '^[A-Za-z][0-9][A-Za-z0-9](?:\\.[A-Za-z0-9]{1,4})?$',
+      },
+    },
   );
 }
 
@@ -54,6 +74,10 @@ export function IsNpi(options?: ValidationOptions): PropertyDecorator {
     (value) => typeof value === 'string' && NPI.test(value) && passesLuhn(`80840${value}`),
     'must be a 10-digit NPI with a valid check digit',
     options,
+    {
+      schema: { type: 'string', format: 'npi', pattern: '^[0-9]{10}$' },
+      description: 'The check digit is Luhn over "80840" followed by the first nine digits.',
+    },
   );
 }
 
@@ -78,6 +102,7 @@ export function IsNdc(options?: ValidationOptions): PropertyDecorator {
     (value) => typeof value === 'string' && NDC.test(value),
     'must be an NDC: 11 digits, or dashed as 5-4-2, 4-4-2, 5-3-2 or 5-4-1 digits',
     options,
+    { schema: { type: 'string', pattern: NDC.source } },
   );
 }
 
@@ -89,6 +114,12 @@ export function IsPhone(options?: ValidationOptions): PropertyDecorator {
       typeof value === 'string' && PHONE.test(value) && value.replace(/\D/g, '').length >= MIN_PHONE_DIGITS,
     `must be a phone number of 7 to 20 characters (digits, spaces, + - ( ) .) with at least ${MIN_PHONE_DIGITS} digits`,
     options,
+    {
+      schema: {
+        type: 'string',
+        pattern: `^(?=(?:[^0-9]*[0-9]){${MIN_PHONE_DIGITS}})${PHONE.source.slice(1)}`,
+      },
+    },
   );
 }
 
@@ -113,6 +144,15 @@ export function IsBase64Document(
         ? `must decode to at most ${describeBytes(maxBytes)}`
         : 'must be non-empty base64 (standard alphabet, no whitespace or line breaks)',
     options,
+    {
+      schema: {
+        type: 'string',
+        contentEncoding: 'base64',
+        pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)$',
+        maxLength: Math.ceil(maxBytes / 3) * 4,
+      },
+      description: `At most ${describeBytes(maxBytes)} once decoded.`,
+    },
   );
 }
 
@@ -147,6 +187,12 @@ export function IsCalendarDate(
     ({ value }) =>
       isCalendarDate(value) ? 'must not be in the future' : 'must be a calendar date YYYY-MM-DD that exists',
     options,
+    past
+      ? {
+          schema: { type: 'string', format: 'past-date', pattern: CALENDAR_DATE.source },
+          description: 'A calendar date YYYY-MM-DD, not in the future.',
+        }
+      : { schema: { type: 'string', format: 'date' } },
   );
 }
 
@@ -190,7 +236,26 @@ export function IsIsoDateTime(
       ? `must be a calendar date YYYY-MM-DD or ${dateTime}, e.g. ${example}`
       : `must be ${dateTime}, e.g. ${example}`,
     options,
+    { schema: isoDateTimeSchema(zone, orCalendarDate) },
   );
+}
+
+/** The date-time format of the rule above; zone-less forms are named formats, as JSON Schema's date-time needs a zone. */
+function isoDateTimeSchema(
+  zone: IsoDateTimeOptions['zone'],
+  orCalendarDate: boolean,
+): Record<string, unknown> {
+  const dateTime = `[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})${zone === 'required' ? '' : '?'}`;
+  if (orCalendarDate) {
+    return {
+      type: 'string',
+      format: 'date-or-date-time',
+      pattern: `^[0-9]{4}-[0-9]{2}-[0-9]{2}$|^${dateTime}$`,
+    };
+  }
+  return zone === 'required'
+    ? { type: 'string', format: 'date-time', pattern: `^${dateTime}$` }
+    : { type: 'string', format: 'date-time-zone-optional', pattern: `^${dateTime}$` };
 }
 
 function isIsoDateTime(value: unknown, zoneRequired: boolean): boolean {
@@ -222,6 +287,7 @@ export function IsNotBefore(otherProperty: string, options?: ValidationOptions):
     },
     `must not be before ${otherProperty}`,
     options,
+    { description: `Not before ${otherProperty}.` },
   );
 }
 
@@ -239,6 +305,14 @@ export function IsStringRecord(limits: StringRecordLimits, options?: ValidationO
     `must be an object of at most ${limits.maxEntries} string values, with keys of 1 to ` +
       `${limits.maxKeyLength} characters and values of at most ${limits.maxValueLength} characters`,
     options,
+    {
+      schema: {
+        type: 'object',
+        maxProperties: limits.maxEntries,
+        propertyNames: { minLength: 1, maxLength: limits.maxKeyLength },
+        additionalProperties: { type: 'string', maxLength: limits.maxValueLength },
+      },
+    },
   );
 }
 
@@ -269,6 +343,7 @@ export function MaxCombinedItems(
       paths.reduce((total, path) => total + arrayLength(valueAt(object, path)), 0) <= max,
     `must hold at most ${max} items in total across ${listOf(paths, 'and')}`,
     options,
+    { description: `At most ${max} items in total across ${listOf(paths, 'and')}.` },
   );
 }
 
@@ -289,6 +364,7 @@ export function AtLeastOneOf(paths: readonly string[], options?: ValidationOptio
     (present) => present >= 1,
     () => `at least one of ${listOf(paths, 'or')} is required`,
     options,
+    { objectSchema: { anyOf: paths.map(presenceSchema) } },
   );
 }
 
@@ -303,6 +379,7 @@ export function ExactlyOneOf(paths: readonly string[], options?: ValidationOptio
         ? `exactly one of ${listOf(paths, 'or')} is required`
         : `only one of ${listOf(paths, 'or')} may be given`,
     options,
+    { objectSchema: { oneOf: paths.map(presenceSchema) } },
   );
 }
 
@@ -311,11 +388,13 @@ function presenceRule(
   paths: readonly string[],
   holds: (present: number) => boolean,
   message: (present: number) => string,
-  options?: ValidationOptions,
+  options: ValidationOptions | undefined,
+  documented: DocumentedRule,
 ): PropertyDecorator {
   const countPresent = (object: object) => paths.filter((path) => isPresent(valueAt(object, path))).length;
   return (target, propertyName) => {
-    ValidateIf((object: object, value: unknown) => isPresent(value) || !holds(countPresent(object)), options)(
+    // An empty string or list given alongside another source is still checked, so "" is never a name.
+    ValidateIf((object: object, value: unknown) => value != null || !holds(countPresent(object)), options)(
       target,
       propertyName,
     );
@@ -324,6 +403,7 @@ function presenceRule(
       (_value, { object }) => holds(countPresent(object)),
       ({ object }) => message(countPresent(object)),
       options,
+      documented,
     )(target, propertyName);
   };
 }
@@ -333,6 +413,44 @@ function isPresent(value: unknown): boolean {
   return (
     value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0)
   );
+}
+
+/**
+ * The property is required while `otherProperty` holds one of `values`; when given otherwise, it is
+ * validated all the same. Use it instead of @IsOptional(), like the presence rules below.
+ */
+export function RequiredWhen(
+  otherProperty: string,
+  values: readonly string[],
+  options?: ValidationOptions,
+): PropertyDecorator {
+  const applies = (object: object) =>
+    values.includes((object as Record<string, unknown>)[otherProperty] as string);
+  return (target, propertyName) => {
+    ValidateIf((object: object, value: unknown) => value !== undefined || applies(object), options)(
+      target,
+      propertyName,
+    );
+    rule(
+      'requiredWhen',
+      (value) => value !== undefined,
+      `is required when ${otherProperty} is ${values.join(' or ')}`,
+      options,
+      {
+        objectSchema: {
+          if: { required: [otherProperty], properties: { [otherProperty]: { enum: values } } },
+          then: { required: [propertyName] },
+        },
+      },
+    )(target, propertyName);
+  };
+}
+
+/** JSON Schema for "the dotted path holds a value" in the sense of isPresent. */
+function presenceSchema(path: string): Record<string, unknown> {
+  const [key, ...rest] = path.split('.');
+  const value = rest.length > 0 ? presenceSchema(rest.join('.')) : { not: { enum: [null, '', []] } };
+  return { required: [key], properties: { [key!]: value } };
 }
 
 function valueAt(object: object, path: string): unknown {

@@ -2,7 +2,7 @@ import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 
 import { ApiError } from '../common/errors';
 
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** The Idempotency-Key header of a case-creating POST, validated at the edge. */
 export const IdempotencyKeyHeader = createParamDecorator(
@@ -11,7 +11,7 @@ export const IdempotencyKeyHeader = createParamDecorator(
       'idempotency-key'
     ];
     if (value === undefined) return undefined;
-    if (!KEY_PATTERN.test(value)) {
+    if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
       throw new ApiError('validation_error', 'The request is invalid; see details.', [
         { field: 'Idempotency-Key', issue: 'must be 1 to 255 visible ASCII characters' },
       ]);

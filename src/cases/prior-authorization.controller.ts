@@ -32,6 +32,7 @@ import {
 } from './case-requests.dto';
 import { CaseTypeSpec, CasesService } from './cases.service';
 import { IdempotencyKeyHeader } from './idempotency-key';
+import { ApiDecisionConflict } from '../app/openapi';
 
 export const PRIOR_AUTHORIZATION: CaseTypeSpec = {
   object: 'prior_authorization',
@@ -125,6 +126,7 @@ export class PriorAuthorizationController {
   }
 
   @Post(':id/review')
+  @ApiDecisionConflict()
   @HttpCode(200)
   @RequiresRole('reviewer')
   @Audited('case.decision_recorded', 'prior_authorization')
@@ -140,6 +142,7 @@ export class PriorAuthorizationController {
   }
 
   @Post(':id/outcome')
+  @ApiDecisionConflict()
   @HttpCode(200)
   @RequiresRole('reviewer')
   @Audited('case.outcome_recorded', 'prior_authorization')
@@ -155,6 +158,7 @@ export class PriorAuthorizationController {
   }
 
   @Post(':id/cancel')
+  @ApiDecisionConflict()
   @HttpCode(200)
   @RequiresRole('provider')
   @Audited('case.cancelled', 'prior_authorization')

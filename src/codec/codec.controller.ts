@@ -1,26 +1,71 @@
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Payload } from '@temporalio/common';
 import { Type } from 'class-transformer';
-import { IsArray, IsBase64, IsObject, IsOptional, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsBase64,
+  isBase64,
+  IsObject,
+  IsOptional,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
 
 import { APP_CONFIG } from '../app/tokens';
 import { CodecAudit } from '../audit/codec-audit';
 import { LoopbackTrusted, RequiresRole } from '../auth/auth.decorators';
+import { ApiError } from '../common/errors';
 import type { ContextualRequest } from '../common/request-context';
 import type { AppConfig } from '../config/config';
 import { EncryptionCodec } from '../temporal/encryption-codec';
 
+/** class-validator's isBase64: padded standard base64, the empty string included. */
+const BASE64 = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
+
 class CodecPayloadDto {
+  @ApiProperty({
+    description:
+      'Payload metadata, each value base64 as Temporal encodes it. Decoding opens payloads whose encoding is ' +
+      'binary/encrypted, which must carry the key id and data this service sealed; others pass through.',
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { encoding: 'anNvbi9wbGFpbg==' },
+  })
   @IsObject()
+  @IsBase64Record()
   metadata!: Record<string, string>;
 
+  @ApiPropertyOptional({ description: 'Payload data, base64.', pattern: BASE64 })
   @IsOptional()
   @IsBase64()
   data?: string;
 }
 
+/** Temporal's codec JSON carries each metadata value as base64 text; anything else is not a payload. */
+function IsBase64Record(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isBase64Record',
+    constraints: [
+      {
+        schema: {
+          type: 'object',
+          additionalProperties: { type: 'string', contentEncoding: 'base64', pattern: BASE64 },
+        },
+      },
+    ],
+    validator: {
+      validate: (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        Object.values(value).every((entry) => typeof entry === 'string' && isBase64(entry)),
+      defaultMessage: () => 'must map each metadata key to a base64 string',
+    },
+  });
+}
+
 class CodecRequestDto {
+  @ApiProperty({ type: () => [CodecPayloadDto] })
   @IsArray()
   @ValidateNested({ each: true })
   @Type(() => CodecPayloadDto)
@@ -52,7 +97,15 @@ export class CodecController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Decrypt Temporal payloads (for Temporal Web and the CLI)' })
   async decode(@Body() body: CodecRequestDto, @Req() request: ContextualRequest) {
-    const decoded = await this.codec.decode(body.payloads.map(fromJson));
+    // Decoding is pure computation over the request, so every failure is the request's.
+    const decoded = await this.codec.decode(body.payloads.map(fromJson)).catch(() => {
+      throw new ApiError('validation_error', 'The request is invalid; see details.', [
+        {
+          field: 'payloads',
+          issue: 'an encrypted payload lacks its key id or data, names an unknown key, or was altered',
+        },
+      ]);
+    });
     await this.audit.record(request.context, 'codec.decoded', decoded);
     return { payloads: decoded.map(toJson) };
   }
@@ -73,7 +126,7 @@ function fromJson(payload: CodecPayloadDto): Payload {
     metadata: Object.fromEntries(
       Object.entries(payload.metadata).map(([key, value]) => [key, Buffer.from(String(value), 'base64')]),
     ),
-    data: payload.data === undefined ? undefined : Buffer.from(payload.data, 'base64'),
+    data: payload.data == null ? undefined : Buffer.from(payload.data, 'base64'),
   };
 }
 

@@ -32,6 +32,7 @@ import {
 } from './patient-enrollment.dto';
 import type { EnrollmentInformation } from './enrollment-model';
 import { findProgram } from './program-catalog';
+import { ApiDecisionConflict } from '../app/openapi';
 
 export const PATIENT_ENROLLMENT: CaseTypeSpec = {
   object: 'patient_enrollment',
@@ -132,6 +133,7 @@ export class PatientEnrollmentController {
   }
 
   @Post(':id/information')
+  @ApiDecisionConflict()
   @HttpCode(200)
   @RequiresRole('provider')
   @Audited('case.information_provided', 'patient_enrollment')
@@ -176,6 +178,7 @@ export class PatientEnrollmentController {
   }
 
   @Post(':id/outcome')
+  @ApiDecisionConflict()
   @HttpCode(200)
   @RequiresRole('reviewer')
   @Audited('case.outcome_recorded', 'patient_enrollment')
@@ -191,6 +194,7 @@ export class PatientEnrollmentController {
   }
 
   @Post(':id/cancel')
+  @ApiDecisionConflict()
   @HttpCode(200)
   @RequiresRole('provider')
   @Audited('case.cancelled', 'patient_enrollment')

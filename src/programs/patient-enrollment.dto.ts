@@ -3,7 +3,6 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
-  IsDefined,
   IsEmail,
   IsIn,
   IsObject,
@@ -13,12 +12,11 @@ import {
   Length,
   Matches,
   MaxLength,
-  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 
 import { AddressDto, PrescriptionDto } from '../cases/case-requests.dto';
-import { AtLeastOneOf, IsCalendarDate, IsIsoDateTime, IsPhone } from '../cases/case-validators';
+import { AtLeastOneOf, IsCalendarDate, IsIsoDateTime, IsPhone, RequiredWhen } from '../cases/case-validators';
 import { ID_PREFIXES } from '../common/ids';
 
 export const ENROLLMENT_RESULTS = ['enrolled', 'denied', 'inconclusive'] as const;
@@ -244,7 +242,8 @@ export class CreatePatientEnrollmentDto {
 
   @ApiProperty({
     description: 'A support program id from GET /support-programs; the service checks that it exists.',
-    example: 'prog_01hzx3k8q9v7m2n4p6r8s0t2w4',
+    format: 'support-program-id',
+    example: 'prog_01jnzn5t37ydrsw602nch4aqg1',
   })
   @IsString()
   @Matches(PROGRAM_ID, {
@@ -329,10 +328,7 @@ export class EnrollmentOutcomeDto {
     description: "The patient's program member id; required when enrolled.",
     example: 'MBR-000123',
   })
-  @ValidateIf(
-    (outcome: EnrollmentOutcomeDto) => outcome.result === 'enrolled' || outcome.member_id !== undefined,
-  )
-  @IsDefined({ message: 'is required when result is enrolled' })
+  @RequiredWhen('result', ['enrolled'])
   @IsString()
   @Length(1, IDENTIFIER_MAX)
   member_id?: string;

@@ -9,22 +9,30 @@ import {
   IsOptional,
   IsString,
   Length,
+  Matches,
   Max,
   Min,
+  ValidateIf,
 } from 'class-validator';
 
 import { IsWebhookEvent, IsWebhookUrl } from '../common/validators';
 
 const SECRET_RULE = { min: 16, max: 256 };
+/** Names and URLs are stored as text, which holds no NUL, and are shown in lists: no control characters. */
+// eslint-disable-next-line no-control-regex -- naming the control characters is the point of this rule
+const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
+const NO_CONTROL_CHARACTERS_MESSAGE = { message: 'must not contain control characters' };
 
 export class CreateWebhookDto {
   @ApiProperty({ example: 'Pharmacy system' })
   @IsString()
   @Length(1, 100)
+  @Matches(NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE)
   name!: string;
 
   @ApiProperty({ example: 'https://pharmacy.example/hooks/access' })
   @IsWebhookUrl()
+  @Matches(NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE)
   url!: string;
 
   @ApiProperty({
@@ -43,26 +51,34 @@ export class CreateWebhookDto {
   events!: string[];
 }
 
+/**
+ * PATCH fields: absent leaves the value as it is; null is no value any of them can take, so it is
+ * refused rather than skipped as @IsOptional() would.
+ */
+const IsAbsentOrValid = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
+
 export class UpdateWebhookDto {
   @ApiPropertyOptional()
-  @IsOptional()
+  @IsAbsentOrValid()
   @IsString()
   @Length(1, 100)
+  @Matches(NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE)
   name?: string;
 
   @ApiPropertyOptional({ description: 'Changing the URL of an active endpoint verifies it again.' })
-  @IsOptional()
+  @IsAbsentOrValid()
   @IsWebhookUrl()
+  @Matches(NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE)
   url?: string;
 
   @ApiPropertyOptional({ description: 'Applies from the next delivery attempt on.' })
-  @IsOptional()
+  @IsAbsentOrValid()
   @IsString()
   @Length(SECRET_RULE.min, SECRET_RULE.max)
   secret?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IsAbsentOrValid()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(10)
@@ -72,7 +88,7 @@ export class UpdateWebhookDto {
   @ApiPropertyOptional({
     description: 'true: activating, then active once the URL is verified; false: inactive.',
   })
-  @IsOptional()
+  @IsAbsentOrValid()
   @IsBoolean()
   active?: boolean;
 }

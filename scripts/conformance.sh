@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Runs schemathesis with every check against the service in local mode: the OpenAPI document at
+# /openapi.json must describe exactly what the service answers. Builds nothing: run `npm run build`
+# first. Needs the Temporal CLI (TEMPORAL_CLI_PATH or scripts/ensure-temporal.js) and Python 3.
+#
+#   SCHEMATHESIS_MAX_EXAMPLES  generated cases per operation and phase (default 20)
+#   SCHEMATHESIS_SEED          seed of the generator (default fixed, so CI runs are repeatable)
+#   CONFORMANCE_VENV           virtualenv holding schemathesis (default .venv-ci, created if missing)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SCHEMATHESIS_VERSION=4.32.5
+VENV="${CONFORMANCE_VENV:-.venv-ci}"
+MAX_EXAMPLES="${SCHEMATHESIS_MAX_EXAMPLES:-20}"
+
+if [ ! -x "$VENV/bin/schemathesis" ] || ! "$VENV/bin/schemathesis" --version | grep -q "$SCHEMATHESIS_VERSION"; then
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+fi
+
+free_port() {
+  node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+}
+
+DATA_DIR="$(mktemp -d -t conformance-XXXXXX)"
+API_KEY="hak_conformance_$(node -e 'console.log(require("crypto").randomBytes(16).toString("hex"))')"
+PORT="$(free_port)"
+SERVICE_LOG="$DATA_DIR/service.log"
+export PORT DATA_DIR
+export TEMPORAL_DEV_PORT="$(free_port)" TEMPORAL_UI_PORT="$(free_port)"
+export DEV_API_KEY="$API_KEY" LOG_LEVEL=warn
+# The run sends thousands of requests from one key, and must see the codec as the outside world does.
+export RATE_LIMIT_PER_SECOND=100000 RATE_LIMIT_BURST=100000 CODEC_TRUST_LOOPBACK=false
+export KEYLESS_RATE_LIMIT_PER_SECOND=100000 KEYLESS_RATE_LIMIT_BURST=100000
+
+setsid node dist/src/main.local.js >"$SERVICE_LOG" 2>&1 &
+SERVICE_PID=$!
+stop_service() {
+  kill -TERM -- "-$SERVICE_PID" 2>/dev/null || true
+  wait "$SERVICE_PID" 2>/dev/null || true
+  rm -rf "$DATA_DIR"
+}
+trap stop_service EXIT
+
+BASE_URL="http://127.0.0.1:$PORT"
+for _ in $(seq 1 120); do
+  if curl -fsS -o /dev/null -H "Authorization: Bearer $API_KEY" "$BASE_URL/status" 2>/dev/null; then break; fi
+  if ! kill -0 "$SERVICE_PID" 2>/dev/null; then
+    echo "The service exited before it was ready:" >&2
+    cat "$SERVICE_LOG" >&2
+    exit 1
+  fi
+  sleep 1
+done
+curl -fsS -o /dev/null -H "Authorization: Bearer $API_KEY" "$BASE_URL/status"
+eval "$(node scripts/conformance-seed.js "$BASE_URL" "$API_KEY")"
+
+SCHEMATHESIS_HOOKS=test/conformance/hooks.py "$VENV/bin/schemathesis" \
+  --config-file test/conformance/schemathesis.toml \
+  run "$BASE_URL/openapi.json" \
+  --header "Authorization: Bearer $API_KEY" \
+  --checks all \
+  --max-examples "$MAX_EXAMPLES" \
+  --workers 1 \
+  --seed "${SCHEMATHESIS_SEED:-20261122}" \
+  --suppress-health-check all \
+  "$@"

@@ -1,0 +1,129 @@
+"""Schemathesis hooks for the conformance run (scripts/conformance.sh).
+
+They teach the generator the API's own string formats, named in the OpenAPI document, so that
+requests valid by the document are valid for the service too: NPIs with their check digit,
+ICD-10-CM codes, support program ids from catalog/, and the date forms the validators accept.
+Where a rule spans fields or needs a value only the service can issue (a list cursor), positive
+cases that break it are dropped; negative cases are kept, so refusals are still checked.
+"""
+
+import datetime as dt
+import json
+import re
+from pathlib import Path
+
+import schemathesis
+from hypothesis import strategies as st
+
+CATALOG = Path(__file__).resolve().parents[2] / "catalog"
+ICD10_CM = re.compile(r"^[A-Z][0-9][A-Z0-9](?:\.[A-Z0-9]{1,4})?$")
+MAX_DOCUMENTS_PER_REQUEST = 20
+TODAY = dt.date.today()
+
+
+def _npi_check_digit(first_nine: str) -> str:
+    """CMS: Luhn over "80840" and the first nine digits."""
+    digits = [int(d) for d in "80840" + first_nine]
+    total = 0
+    for position, digit in enumerate(reversed(digits)):
+        if position % 2 == 0:
+            digit *= 2
+            if digit > 9:
+                digit -= 9
+        total += digit
+    return str((10 - total % 10) % 10)
+
+
+def _catalog_strings(pattern: re.Pattern) -> list[str]:
+    found: set[str] = set()
+
+    def walk(value):
+        if isinstance(value, str) and pattern.match(value):
+            found.add(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for path in CATALOG.rglob("*.json"):
+        walk(json.loads(path.read_text()))
+    return sorted(found)
+
+
+def _date_time(zone: st.SearchStrategy) -> st.SearchStrategy:
+    return st.builds(
+        lambda moment, fraction, suffix: moment.strftime("%Y-%m-%dT%H:%M:%S") + fraction + suffix,
+        st.datetimes(min_value=dt.datetime(1900, 1, 1), max_value=dt.datetime(2100, 12, 31)),
+        st.sampled_from(["", ".5", ".123", ".123456789"]),
+        zone,
+    )
+
+
+ZONES = st.sampled_from(["Z", "+00:00", "-05:00", "+05:30", "+14:00"])
+
+schemathesis.openapi.format(
+    "npi",
+    st.from_regex(r"\A[0-9]{9}\Z").map(lambda nine: nine + _npi_check_digit(nine)),
+)
+schemathesis.openapi.format(
+    "icd10-cm",
+    st.sampled_from(_catalog_strings(ICD10_CM)) | st.from_regex(ICD10_CM.pattern.replace("$", r"\Z")),
+)
+schemathesis.openapi.format(
+    "support-program-id",
+    st.sampled_from([program["id"] for program in json.loads((CATALOG / "programs.json").read_text())["programs"]]),
+)
+schemathesis.openapi.format(
+    "past-date",
+    st.dates(min_value=dt.date(1900, 1, 1), max_value=TODAY).map(dt.date.isoformat),
+)
+schemathesis.openapi.format("date-time", _date_time(ZONES))
+schemathesis.openapi.format("date-time-zone-optional", _date_time(ZONES | st.just("")))
+schemathesis.openapi.format(
+    "date-or-date-time",
+    st.dates().map(dt.date.isoformat) | _date_time(ZONES),
+)
+
+
+def _not_before(later, earlier) -> bool:
+    if not isinstance(later, str) or not isinstance(earlier, str):
+        return True
+    try:
+        return dt.datetime.fromisoformat(_aware(later)) >= dt.datetime.fromisoformat(_aware(earlier))
+    except ValueError:
+        return True
+
+
+def _aware(text: str) -> str:
+    text = text.replace("Z", "+00:00")
+    if "T" not in text:
+        text += "T00:00:00"
+    return text if re.search(r"[+-][0-9]{2}:[0-9]{2}$", text) else text + "+00:00"
+
+
+def _documents(body) -> int:
+    if not isinstance(body, dict):
+        return 0
+    patient = body.get("patient") if isinstance(body.get("patient"), dict) else {}
+    lists = [patient.get("insurance"), body.get("insurance")]
+    evidence = body.get("evidence") if isinstance(body.get("evidence"), list) else []
+    assets = [item for item in evidence if isinstance(item, dict) and isinstance(item.get("asset"), dict)]
+    return sum(len(items) for items in lists if isinstance(items, list)) + len(assets)
+
+
+@schemathesis.hook
+def filter_case(context, case) -> bool:
+    """Drop positive cases that break a rule the document can state only in prose."""
+    if case.meta is None or not case.meta.generation.mode.is_positive:
+        return True
+    query = case.query or {}
+    body = case.body if isinstance(case.body, dict) else {}
+    return (
+        # A cursor is a next_cursor the service signed for the same filters.
+        "cursor" not in query
+        and _not_before(query.get("created_before"), query.get("created_after"))
+        and _not_before(body.get("authorization_expiration"), body.get("authorization_start_date"))
+        and _documents(body) <= MAX_DOCUMENTS_PER_REQUEST
+    )
