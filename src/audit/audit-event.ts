@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.created',
   'webhook_endpoint.updated',
   'webhook_endpoint.deleted',
+  'webhook_delivery.retried',
   'codec.decoded',
   'codec.encoded',
 ] as const;

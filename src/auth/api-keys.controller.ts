@@ -4,6 +4,7 @@ import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, Length } from 'clas
 
 import { Audited } from '../audit/audited.decorator';
 import { ApiError } from '../common/errors';
+import { HasNoControlCharacters } from '../common/validators';
 import { success } from '../common/envelope';
 import { AccountsRepository, Principal } from './accounts.repository';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
@@ -13,6 +14,7 @@ import { PLATFORM_ROLE, Role, ROLES } from './roles';
 class CreateApiKeyDto {
   @IsString()
   @Length(1, 100)
+  @HasNoControlCharacters()
   label!: string;
 
   @IsArray()

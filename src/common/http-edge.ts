@@ -10,6 +10,7 @@ import { ApiError } from './errors';
 export const API_VERSION = '2026-11-21';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 
 /** The body limit of every route that carries no base64 document. */
 export const SMALL_BODY_BYTES = 1024 * 1024;
@@ -67,6 +68,12 @@ export function requireJsonBody(req: Request, _res: Response, next: NextFunction
     );
     return;
   }
+  // The parser would accept other charsets and then fail to decode some of them (UTF-16, UTF-32).
+  const charset = CHARSET_PARAMETER.exec(req.headers['content-type'] ?? '')?.[1];
+  if (hasBody && charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    next(new ApiError('unsupported_media_type', 'Request bodies must be UTF-8 JSON.'));
+    return;
+  }
   next();
 }
 
@@ -75,8 +82,7 @@ export function requireJsonBody(req: Request, _res: Response, next: NextFunction
  * JSON.parse can recurse into them.
  */
 export function jsonBodyParser(maxBodyBytes: number) {
-  const verify = (_req: Request, _res: Response, body: Buffer, encoding: string) =>
-    assertJsonDepth(/^utf-?8$/i.test(encoding) ? body : body.toString(encoding as BufferEncoding));
+  const verify = (_req: Request, _res: Response, body: Buffer) => assertJsonDepth(body);
   const options = { type: 'application/json', strict: true, verify };
   const documents = express.json({ ...options, limit: maxBodyBytes });
   const small = express.json({ ...options, limit: Math.min(maxBodyBytes, SMALL_BODY_BYTES) });

@@ -1,4 +1,4 @@
-import { registerDecorator, ValidationOptions } from 'class-validator';
+import { Matches, registerDecorator, ValidationOptions } from 'class-validator';
 
 import { normalizeEventType } from '../webhooks/event-types';
 
@@ -48,4 +48,12 @@ export function IsWebhookEvent(options?: ValidationOptions): PropertyDecorator {
           'clinical_eligibility.updated, patient_enrollment.updated (or their titles)',
       },
     });
+}
+
+// eslint-disable-next-line no-control-regex -- naming the control characters is the point of this rule
+const CONTROL_CHARACTERS_ABSENT = /^[^\u0000-\u001f\u007f]*$/;
+
+/** Names and labels are stored as text, which holds no NUL, and are shown in lists: no control characters. */
+export function HasNoControlCharacters(): PropertyDecorator {
+  return Matches(CONTROL_CHARACTERS_ABSENT, { message: 'must not contain control characters' });
 }

@@ -66,6 +66,8 @@ export class WebhooksController {
 
   @Post(':id/deliveries/:deliveryId/retry')
   @HttpCode(202)
+  // A retry sends the event (a case object, PHI) again, to wherever the endpoint points now.
+  @Audited('webhook_delivery.retried', 'webhook_endpoint')
   @ApiOperation({ summary: 'Send a delivery again, with the same event id' })
   async retry(
     @CurrentPrincipal() principal: Principal,

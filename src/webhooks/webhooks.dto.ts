@@ -9,30 +9,25 @@ import {
   IsOptional,
   IsString,
   Length,
-  Matches,
   Max,
   Min,
   ValidateIf,
 } from 'class-validator';
 
-import { IsWebhookEvent, IsWebhookUrl } from '../common/validators';
+import { HasNoControlCharacters, IsWebhookEvent, IsWebhookUrl } from '../common/validators';
 
 const SECRET_RULE = { min: 16, max: 256 };
-/** Names and URLs are stored as text, which holds no NUL, and are shown in lists: no control characters. */
-// eslint-disable-next-line no-control-regex -- naming the control characters is the point of this rule
-const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
-const NO_CONTROL_CHARACTERS_MESSAGE = { message: 'must not contain control characters' };
 
 export class CreateWebhookDto {
   @ApiProperty({ example: 'Pharmacy system' })
   @IsString()
   @Length(1, 100)
-  @Matches(NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE)
+  @HasNoControlCharacters()
   name!: string;
 
   @ApiProperty({ example: 'https://pharmacy.example/hooks/access' })
   @IsWebhookUrl()
-  @Matches(NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE)
+  @HasNoControlCharacters()
   url!: string;
 
   @ApiProperty({
@@ -62,13 +57,13 @@ export class UpdateWebhookDto {
   @IsAbsentOrValid()
   @IsString()
   @Length(1, 100)
-  @Matches(NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE)
+  @HasNoControlCharacters()
   name?: string;
 
   @ApiPropertyOptional({ description: 'Changing the URL of an active endpoint verifies it again.' })
   @IsAbsentOrValid()
   @IsWebhookUrl()
-  @Matches(NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE)
+  @HasNoControlCharacters()
   url?: string;
 
   @ApiPropertyOptional({ description: 'Applies from the next delivery attempt on.' })

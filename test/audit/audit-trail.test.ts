@@ -301,6 +301,30 @@ describe('the audit trail', () => {
     expect(JSON.stringify(events)).not.toContain(secret);
   });
 
+  it('records a delivery sent again, since it discloses its event once more', async () => {
+    const created = await testApp
+      .http()
+      .post('/webhooks')
+      .set(bearer(account.keys.provider))
+      .send({
+        name: 'Unreachable pharmacy',
+        url: 'http://127.0.0.1:9/hooks',
+        secret: 'whsec_audit_retry_0123456789abcdef',
+        events: ['prior_authorization.updated'],
+      });
+    const endpointId = created.body.data.id as string;
+    const test = await testApp.http().post(`/webhooks/${endpointId}/test`).set(bearer(account.keys.provider));
+    const retried = await testApp
+      .http()
+      .post(`/webhooks/${endpointId}/deliveries/${test.body.data.delivery_id}/retry`)
+      .set(bearer(account.keys.provider));
+    expect(retried.status).toBe(202);
+
+    expect((await eventsAbout(endpointId)).map((event) => event.action)).toContain(
+      'webhook_delivery.retried',
+    );
+  });
+
   describe('operator decodes through the codec', () => {
     let operatorKey: string;
     let operatorKeyId: string;

@@ -87,6 +87,32 @@ describe('the HTTP edge', () => {
     expect(response.body.error.code).toBe('unsupported_media_type');
   });
 
+  it.each(['utf-16', 'utf-16be', 'utf-32', 'latin1'])(
+    'answers a JSON body in charset %s with 415 unsupported_media_type',
+    async (charset) => {
+      const response = await testApp
+        .http()
+        .post('/api-keys')
+        .set(bearer(account.keys.admin))
+        .set('Content-Type', `application/json; charset=${charset}`)
+        .send(Buffer.from('{"label":"x","roles":["provider"]}'));
+      expect(response.status).toBe(415);
+      expect(response.body.error.code).toBe('unsupported_media_type');
+    },
+  );
+
+  it('answers an API key label holding a NUL character with 400, naming the field', async () => {
+    const response = await testApp
+      .http()
+      .post('/api-keys')
+      .set(bearer(account.keys.admin))
+      .send({ label: 'front\u0000desk', roles: ['provider'] });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toEqual([
+      expect.objectContaining({ field: 'label', issue: expect.stringContaining('control characters') }),
+    ]);
+  });
+
   it('answers a body over the size limit with 413 payload_too_large', async () => {
     const response = await testApp
       .http()
