@@ -252,7 +252,7 @@ async function runCodecProxy(options: { api?: string; port?: string; origins?: s
     corsOrigins: options.origins ?? ['http://localhost:8080'],
   });
   process.stderr.write(
-    `Codec proxy on http://127.0.0.1:${proxy.port} → ${apiUrl}/codec; set it as Temporal Web's codec endpoint.\n`,
+    `Codec proxy on ${proxy.endpoint} → ${apiUrl}/codec; set that URL as Temporal Web's codec endpoint.\n`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -1,3 +1,4 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -17,6 +18,8 @@ export interface CodecProxyOptions {
 
 export interface RunningCodecProxy {
   port: number;
+  /** The URL to give Temporal Web: it ends in a path secret made for this run. */
+  endpoint: string;
   close(): Promise<void>;
 }
 
@@ -26,20 +29,37 @@ export interface RunningCodecProxy {
  * hold our key, so the operator runs this beside the browser instead of the API trusting loopback.
  * It guards its own loopback the way the API does: a loopback Host (no DNS rebinding), JSON only
  * (so a page of another origin needs a CORS preflight), and CORS for the configured origins only.
+ * Every request must also name a random path secret made for this run: another process or user on
+ * the machine reaches 127.0.0.1 too, but only the operator, who set the endpoint, knows the path.
  */
 export async function startCodecProxy(options: CodecProxyOptions): Promise<RunningCodecProxy> {
   const apiUrl = options.apiUrl.replace(/\/+$/, '');
+  const pathSecret = randomBytes(24).toString('base64url');
   const server = createServer((req, res) => {
-    handle(req, res, { ...options, apiUrl }).catch(() => answer(res, 502, 'The API could not be reached.'));
+    handle(req, res, { ...options, apiUrl }, pathSecret).catch(() =>
+      answer(res, 502, 'The API could not be reached.'),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
-  return { port: (server.address() as AddressInfo).port, close: () => closeServer(server) };
+  const { port } = server.address() as AddressInfo;
+  return { port, endpoint: `http://127.0.0.1:${port}/${pathSecret}`, close: () => closeServer(server) };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: CodecProxyOptions): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: CodecProxyOptions,
+  pathSecret: string,
+): Promise<void> {
+  const [, givenSecret = '', operation, ...rest] = new URL(req.url ?? '/', 'http://localhost').pathname.split(
+    '/',
+  );
+  if (!sameSecret(givenSecret, pathSecret) || rest.length > 0) {
+    return answer(res, 404, 'Use the endpoint the codec proxy printed when it started.');
+  }
   const origin = req.headers.origin;
   if (origin !== undefined && !options.corsOrigins.includes(origin)) {
     return answer(res, 403, 'This origin may not use the codec proxy.');
@@ -56,9 +76,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: CodecP
     res.writeHead(204).end();
     return;
   }
-  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-  if (req.method !== 'POST' || (path !== '/decode' && path !== '/encode')) {
-    return answer(res, 404, 'The codec proxy serves POST /decode and POST /encode.');
+  if (req.method !== 'POST' || (operation !== 'decode' && operation !== 'encode')) {
+    return answer(res, 404, 'The codec proxy serves POST …/decode and POST …/encode.');
   }
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
     return answer(res, 415, 'Send the payloads as application/json.');
@@ -67,7 +86,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: CodecP
   if (!body) return answer(res, 413, 'The payloads are larger than the codec accepts.');
 
   const namespace = req.headers['x-namespace'];
-  const upstream = await fetch(`${options.apiUrl}/codec${path}`, {
+  const upstream = await fetch(`${options.apiUrl}/codec/${operation}`, {
     method: 'POST',
     headers: {
       Authorization: `Bearer ${options.operatorKey}`,
@@ -80,6 +99,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: CodecP
     'Content-Type': upstream.headers.get('content-type') ?? 'application/json',
   });
   res.end(Buffer.from(await upstream.arrayBuffer()));
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const givenBytes = Buffer.from(given);
+  const expectedBytes = Buffer.from(expected);
+  return givenBytes.length === expectedBytes.length && timingSafeEqual(givenBytes, expectedBytes);
 }
 
 /** The body, or undefined once it passes the limit (the rest is not read). */

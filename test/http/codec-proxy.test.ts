@@ -40,7 +40,7 @@ describe('the codec proxy an operator runs beside Temporal Web', () => {
   });
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`http://127.0.0.1:${proxy.port}${path}`, {
+    fetch(`${proxy.endpoint}${path}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Origin: TEMPORAL_WEB, ...headers },
       body: JSON.stringify(body),
@@ -56,12 +56,21 @@ describe('the codec proxy an operator runs beside Temporal Web', () => {
   });
 
   it('answers Temporal Web’s CORS preflight', async () => {
-    const response = await fetch(`http://127.0.0.1:${proxy.port}/decode`, {
+    const response = await fetch(`${proxy.endpoint}/decode`, {
       method: 'OPTIONS',
       headers: { Origin: TEMPORAL_WEB, 'Access-Control-Request-Method': 'POST' },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-headers')).toContain('X-Namespace');
+  });
+
+  it('refuses a local process that does not know the path secret of this run', async () => {
+    const response = await fetch(`http://127.0.0.1:${proxy.port}/decode`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ payloads: [plain] }),
+    });
+    expect(response.status).toBe(404);
   });
 
   it('refuses a page of another origin', async () => {
@@ -77,7 +86,7 @@ describe('the codec proxy an operator runs beside Temporal Web', () => {
         {
           host: '127.0.0.1',
           port: proxy.port,
-          path: '/decode',
+          path: `${new URL(proxy.endpoint).pathname}/decode`,
           method: 'POST',
           headers: { Host: `evil.example:${proxy.port}`, 'Content-Type': 'application/json' },
         },
