@@ -12,6 +12,7 @@ import {
   type WorkflowInterceptors,
 } from '@temporalio/workflow';
 
+import { MESSAGE_FOR_ANOTHER_CASE, readAddress } from './message-address';
 import { isRefusedPayload } from './refused-payload';
 import { ACCOUNT_ID } from './search-attributes';
 
@@ -74,4 +75,48 @@ class RefuseUnencryptedPayloads implements WorkflowInboundCallsInterceptor {
   }
 }
 
-export const interceptors = (): WorkflowInterceptors => ({ inbound: [new RefuseUnencryptedPayloads()] });
+/**
+ * A message copied from another case's history is encrypted and so passes the check above; the
+ * address the API put inside it still names the case it was sent to. A message addressed elsewhere
+ * is refused (updates) or dropped and logged (signals); the address is removed before the handler.
+ */
+class RefuseMessagesForOtherCases implements WorkflowInboundCallsInterceptor {
+  async handleSignal(
+    input: SignalInput,
+    next: Next<WorkflowInboundCallsInterceptor, 'handleSignal'>,
+  ): Promise<void> {
+    const { addressedTo, args } = readAddress(input.args);
+    if (addressedTo !== undefined && addressedTo !== workflowInfo().workflowId) {
+      log.warn('Dropped a signal addressed to another case', { signalName: input.signalName });
+      return;
+    }
+    return next({ ...input, args });
+  }
+
+  validateUpdate(input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'validateUpdate'>): void {
+    next({ ...input, args: addressedHere(input.args) });
+  }
+
+  async handleUpdate(
+    input: UpdateInput,
+    next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>,
+  ): Promise<unknown> {
+    return next({ ...input, args: addressedHere(input.args) });
+  }
+}
+
+function addressedHere(messageArgs: unknown[]): unknown[] {
+  const { addressedTo, args } = readAddress(messageArgs);
+  if (addressedTo !== undefined && addressedTo !== workflowInfo().workflowId) {
+    throw ApplicationFailure.create({
+      type: MESSAGE_FOR_ANOTHER_CASE,
+      nonRetryable: true,
+      message: 'This update was addressed to another case, so it was refused.',
+    });
+  }
+  return args;
+}
+
+export const interceptors = (): WorkflowInterceptors => ({
+  inbound: [new RefuseUnencryptedPayloads(), new RefuseMessagesForOtherCases()],
+});

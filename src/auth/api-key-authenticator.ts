@@ -11,6 +11,8 @@ const MAX_CACHED_KEYS = 10_000;
  */
 export class ApiKeyAuthenticator {
   private readonly cache = new Map<string, { principal: Principal; expiresAt: number }>();
+  /** Counts revocations, so a lookup that began before one does not cache what it read. */
+  private revocations = 0;
 
   constructor(
     private readonly accounts: AccountsRepository,
@@ -30,9 +32,10 @@ export class ApiKeyAuthenticator {
     this.cache.delete(digest);
 
     beforeLookup();
+    const revocationsBefore = this.revocations;
     const principal = await this.accounts.findActiveKeyBySecret(secret);
     // Unknown keys are not remembered: a key created a moment later must work at once.
-    if (principal && this.ttlMs > 0) {
+    if (principal && this.ttlMs > 0 && this.revocations === revocationsBefore) {
       if (this.cache.size >= MAX_CACHED_KEYS) this.cache.clear();
       this.cache.set(digest, { principal, expiresAt: this.now() + this.ttlMs });
     }
@@ -41,6 +44,7 @@ export class ApiKeyAuthenticator {
 
   /** Called on revocation, so the revoking process refuses the key from the next request on. */
   forget(apiKeyId: string): void {
+    this.revocations += 1;
     for (const [digest, entry] of this.cache) {
       if (entry.principal.apiKeyId === apiKeyId) this.cache.delete(digest);
     }

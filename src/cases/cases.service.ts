@@ -18,6 +18,7 @@ import {
   INVALID_STATE,
   REQUEST_MEMO_KEY,
 } from '../../workflows/case-lifecycle';
+import { addressTo } from '../../workflows/message-address';
 import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE, PATIENT_REF } from '../../workflows/search-attributes';
 import { APP_CONFIG, TEMPORAL_CLIENT } from '../app/tokens';
 import type { Principal } from '../auth/accounts.repository';
@@ -221,7 +222,7 @@ export class CasesService {
     checkAgainst?.(record);
     try {
       return await this.temporalClient.withDeadline(Date.now() + DECISION_DEADLINE_MS, () =>
-        handle.executeUpdate(update, { args: [decision] }),
+        handle.executeUpdate(update, { args: [addressTo(id, decision as object) as Decision] }),
       );
     } catch (error) {
       if (isDeadlineExceeded(error)) {

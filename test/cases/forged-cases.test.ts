@@ -3,6 +3,7 @@ import { Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError } fr
 
 import { newId } from '../../src/common/ids';
 import { bindCaseToAccount } from '../../src/temporal/case-binding';
+import { addressTo } from '../../workflows/message-address';
 import { EncryptionCodec } from '../../src/temporal/encryption-codec';
 import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE } from '../../workflows/search-attributes';
 import { priorAuthorizationRequest } from '../support/case-requests';
@@ -220,6 +221,60 @@ describe('cases forged or decided outside the API', () => {
     });
     const read = await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider));
     expect(read.body.data).toMatchObject({ status: 'awaiting_review', review: null });
+  });
+
+  describe('messages copied from another case', () => {
+    /** What a copy of case `from`'s encrypted decision carries: the API addressed it to `from`. */
+    const copiedFrom = (from: string) =>
+      addressTo(from, { decision: 'approve' as const, reviewer: 'Dr. Reviewer' });
+
+    it('rejects a decision update addressed to another case and leaves the case as it was', async () => {
+      const { id: original } = await submit();
+      const { id: target } = await submit();
+      await waitForStatus(testApp, account.keys.provider, PATH, target, 'awaiting_review');
+
+      const error = await testApp.temporalClient.workflow
+        .getHandle(target)
+        .executeUpdate('submitReviewDecision', { args: [copiedFrom(original)] })
+        .catch((failure: unknown) => failure);
+
+      expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect((error as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'MessageForAnotherCase' });
+      const read = await testApp.http().get(`${PATH}/${target}`).set(bearer(account.keys.provider));
+      expect(read.body.data).toMatchObject({ status: 'awaiting_review', review: null });
+    });
+
+    it('drops a decision signal addressed to another case', async () => {
+      const { id: original } = await submit();
+      const { id: target } = await submit();
+      await waitForStatus(testApp, account.keys.provider, PATH, target, 'awaiting_review');
+
+      await testApp.temporalClient.workflow.getHandle(target).signal('reviewDecision', copiedFrom(original));
+      await eventually(async () => {
+        const events = (await testApp.temporalClient.workflow.getHandle(target).fetchHistory()).events ?? [];
+        const signalled = events.findIndex((event) => event.workflowExecutionSignaledEventAttributes);
+        return (
+          signalled >= 0 &&
+          events.slice(signalled).some((event) => event.workflowTaskCompletedEventAttributes)
+        );
+      });
+
+      const read = await testApp.http().get(`${PATH}/${target}`).set(bearer(account.keys.provider));
+      expect(read.body.data).toMatchObject({ status: 'awaiting_review', review: null });
+    });
+
+    it('keeps the address out of the decision the case records', async () => {
+      const { id } = await submit();
+      await waitForStatus(testApp, account.keys.provider, PATH, id, 'awaiting_review');
+
+      const decided = await testApp
+        .http()
+        .post(`${PATH}/${id}/review`)
+        .set(bearer(account.keys.reviewer))
+        .send({ decision: 'approve', reviewer: 'Dr. Reviewer' });
+
+      expect(decided.body.data.review).not.toHaveProperty('addressedTo');
+    });
   });
 
   describe('reads, before any worker has looked at a forged case', () => {
