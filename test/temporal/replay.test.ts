@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
+import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 
+import { EncryptionCodec } from '../../src/temporal/encryption-codec';
 import { workerDataConverter } from '../../src/temporal/temporal-connection';
 import { WORKFLOW_INTERCEPTOR_MODULES } from '../../src/worker/worker';
 import { REPLAY_FIXTURE_ENCRYPTION } from '../support/history';
@@ -11,6 +13,18 @@ import { PRODUCTION_WORKFLOWS } from '../support/workers';
 
 const HISTORIES = path.join(__dirname, '..', 'fixtures', 'histories');
 const recorded = readdirSync(HISTORIES).filter((file) => file.endsWith('.binpb'));
+
+/**
+ * A case's workflow id is its case id, which the recorded input holds; messages name the case they
+ * are addressed to, so a case replays under its own id, as a worker replays it after an eviction.
+ */
+async function recordedCaseId(history: temporal.api.history.v1.IHistory): Promise<string | undefined> {
+  const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
+  if (!payloads?.length) return undefined;
+  const [input] = await new EncryptionCodec(REPLAY_FIXTURE_ENCRYPTION).decode(payloads);
+  const caseId = defaultPayloadConverter.fromPayload<{ case?: { id?: unknown } }>(input!)?.case?.id;
+  return typeof caseId === 'string' ? caseId : undefined;
+}
 
 /**
  * Recorded histories of every workflow, replayed against today's workflow code: a change that
@@ -40,6 +54,7 @@ describe('replaying recorded histories against the current workflow code', () =>
         interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
       },
       history,
+      await recordedCaseId(history),
     );
   });
 });
