@@ -47,7 +47,8 @@ export class AuditRetention implements OnApplicationBootstrap, OnApplicationShut
       } catch (error) {
         // The next hour tries again; a purge that failed loses nothing.
         this.logger.error(
-          { err_name: (error as Error).name, err_message: (error as Error).message },
+          // Names and codes only: a database error's message may quote what the statement touched.
+          { err_name: (error as Error).name, err_code: (error as { code?: string }).code },
           'audit event purge failed',
         );
       }

@@ -1,6 +1,7 @@
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { Logger } from 'pino';
 
+import { sweepWhileRunning, WorkerLifecycle } from '../common/sweep-while-running';
 import type { AppConfig } from '../config/config';
 import { SecretBox } from '../crypto/aes-gcm';
 import type { Database } from '../storage/database';
@@ -43,12 +44,7 @@ export class UnstartedDocumentsSweeper {
   }
 }
 
-/** The parts of a Temporal worker the sweep watches: it sweeps while the worker runs. */
-export interface WorkerLifecycle {
-  getState(): string;
-}
-
-/** Sweeps every minute while `worker` runs; the timer never keeps the process alive on its own. */
+/** Sweeps every minute while `worker` runs. */
 export function sweepUnstartedDocumentsWhileRunning(
   worker: WorkerLifecycle,
   deps: { config: AppConfig; db: Database; temporalClient: Client; logger: Logger },
@@ -57,22 +53,14 @@ export function sweepUnstartedDocumentsWhileRunning(
     new CaseDocumentsRepository(deps.db, new SecretBox(deps.config.encryption!)),
     deps.temporalClient,
   );
-  let sweeping = false;
-  const timer = setInterval(() => {
-    const state = worker.getState();
-    if (state === 'INITIALIZED' || sweeping) return;
-    if (state !== 'RUNNING') {
-      clearInterval(timer);
-      return;
-    }
-    sweeping = true;
-    sweeper
-      .sweep()
-      .then((removed) => {
-        if (removed > 0) deps.logger.info({ removed }, 'documents of cases never started removed');
-      })
-      .catch((error: Error) => deps.logger.warn({ error: error.name }, 'unstarted documents sweep failed'))
-      .finally(() => (sweeping = false));
-  }, UNSTARTED_DOCUMENTS_SWEEP_INTERVAL_MS);
-  timer.unref();
+  sweepWhileRunning(
+    worker,
+    {
+      intervalMs: UNSTARTED_DOCUMENTS_SWEEP_INTERVAL_MS,
+      run: () => sweeper.sweep(),
+      acted: 'documents of cases never started removed',
+      failed: 'unstarted documents sweep failed',
+    },
+    deps.logger,
+  );
 }

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 
+import { sweepWhileRunning, WorkerLifecycle } from '../common/sweep-while-running';
 import type { AppConfig } from '../config/config';
 import { SecretBox } from '../crypto/aes-gcm';
 import type { Database } from '../storage/database';
@@ -36,15 +37,7 @@ export class StalledDeliverySweeper {
   }
 }
 
-/** The parts of a Temporal worker the sweeper watches: it sweeps while the worker runs. */
-export interface WorkerLifecycle {
-  getState(): string;
-}
-
-/**
- * Sweeps every `SWEEP_INTERVAL_MS` while `worker` runs, and stops for good once it stops. The timer
- * never keeps the process alive on its own.
- */
+/** Sweeps every `SWEEP_INTERVAL_MS` while `worker` runs. */
 export function sweepStalledDeliveriesWhileRunning(
   worker: WorkerLifecycle,
   deps: { config: AppConfig; db: Database; temporalClient: Client; taskQueue: string; logger: Logger },
@@ -58,23 +51,14 @@ export function sweepStalledDeliveriesWhileRunning(
     }),
     deps.config.webhooks.timeoutMs + SWEEP_INTERVAL_MS,
   );
-  let sweeping = false;
-  const timer = setInterval(() => {
-    const state = worker.getState();
-    if (state === 'INITIALIZED' || sweeping) return;
-    if (state !== 'RUNNING') {
-      clearInterval(timer);
-      return;
-    }
-    sweeping = true;
-    sweeper
-      .sweep()
-      .then((handedOn) => {
-        if (handedOn > 0)
-          deps.logger.info({ handed_on: handedOn }, 'stalled webhook deliveries handed to Temporal');
-      })
-      .catch((error: Error) => deps.logger.warn({ error: error.name }, 'webhook delivery sweep failed'))
-      .finally(() => (sweeping = false));
-  }, SWEEP_INTERVAL_MS);
-  timer.unref();
+  sweepWhileRunning(
+    worker,
+    {
+      intervalMs: SWEEP_INTERVAL_MS,
+      run: () => sweeper.sweep(),
+      acted: 'stalled webhook deliveries handed to Temporal',
+      failed: 'webhook delivery sweep failed',
+    },
+    deps.logger,
+  );
 }
