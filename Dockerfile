@@ -5,6 +5,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY domain ./domain
+COPY infrastructure ./infrastructure
 COPY workflows ./workflows
 COPY activities ./activities
 COPY migrations ./migrations

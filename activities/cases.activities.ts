@@ -1,5 +1,5 @@
-import type { CaseDocumentsRepository } from '../src/cases/case-documents.repository';
-import type { DrugRequest, InsuranceContent } from '../src/cases/case-model';
+import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
+import type { DrugRequest, InsuranceContent } from '../domain/cases/case-model';
 import type {
   BenefitsCheck,
   BenefitsCheckInput,
@@ -10,7 +10,7 @@ import type {
   PriorAuthPrefill,
   PriorAuthPrefillInput,
   PriorAuthSubmissionInput,
-} from '../src/connectors/payer-connector';
+} from '../domain/payers/payer-connector';
 import { attemptDeadline } from './attempt-deadline';
 
 export interface CaseActivityDependencies {

@@ -1,11 +1,11 @@
-import type { CaseDocumentsRepository } from '../src/cases/case-documents.repository';
-import type { ClinicalEligibilityRequest } from '../src/cases/case-model';
+import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
+import type { ClinicalEligibilityRequest } from '../domain/cases/case-model';
 import type {
   ClinicalEligibilityOutcome,
   ClinicalEvidence,
   UnreadEvidence,
-} from '../src/clinical/clinical-model';
-import type { ClinicalEvaluator } from '../src/clinical/evaluation-pool';
+} from '../domain/clinical/clinical-model';
+import type { ClinicalEvaluator } from '../infrastructure/clinical/evaluation-pool';
 import { attemptDeadline } from './attempt-deadline';
 
 /** File assets the engine can read as text; images and PDFs count only through their title. */

@@ -1,18 +1,18 @@
-import type { PlanType } from '../src/cases/case-model';
-import type { PayerConnector } from '../src/connectors/payer-connector';
+import type { PlanType } from '../domain/cases/case-model';
+import type { PayerConnector } from '../domain/payers/payer-connector';
 import type {
   EnrollmentOutcome,
   EnrollmentScreening,
   PatientEnrollmentRequest,
-} from '../src/programs/enrollment-model';
-import { findProgram } from '../src/programs/program-catalog';
-import type { ProgramHubConnector } from '../src/programs/program-hub';
-import type { EnrollmentFacts } from '../src/programs/program-model';
+} from '../domain/programs/enrollment-model';
+import { findProgram } from '../domain/programs/program-catalog';
+import type { ProgramHubConnector } from '../infrastructure/connectors/program-hub';
+import type { EnrollmentFacts } from '../domain/programs/program-model';
 import {
   evaluateProgramEligibility,
   INCOME_EVIDENCE_CONTENT_FIELDS,
   INCOME_EVIDENCE_TYPE,
-} from '../src/programs/program-rules';
+} from '../domain/programs/program-rules';
 
 /** Evidence a provider sends to declare that the patient has no insurance at all. */
 export const UNINSURED_ATTESTATION_TYPE = 'uninsured_attestation';

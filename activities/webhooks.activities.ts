@@ -1,12 +1,13 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 
-import type { RetrySchedule, WebhookSettings } from '../src/config/config';
-import { DeliveryAttempts } from '../src/webhooks/delivery-attempt';
-import { WebhookTargetPolicy } from '../src/webhooks/target-policy';
-import { WebhookDeliveriesRepository } from '../src/webhooks/webhook-deliveries.repository';
-import { WebhookEndpointsRepository } from '../src/webhooks/webhook-endpoints.repository';
-import { PublishEventInput, WebhookPublisher } from '../src/webhooks/webhook-publisher';
+import type { DeliveryAttemptInput, RetrySchedule } from '../domain/webhooks/webhook-delivery';
+import type { WebhookSettings } from '../infrastructure/config/config';
+import { DeliveryAttempts } from '../infrastructure/webhooks/delivery-attempt';
+import { WebhookTargetPolicy } from '../infrastructure/webhooks/target-policy';
+import { WebhookDeliveriesRepository } from '../infrastructure/webhooks/webhook-deliveries.repository';
+import { WebhookEndpointsRepository } from '../infrastructure/webhooks/webhook-endpoints.repository';
+import { PublishEventInput, WebhookPublisher } from '../infrastructure/webhooks/webhook-publisher';
 
 /** Failure types the delivery workflow's retry policy treats as final. */
 export const WEBHOOK_ENDPOINT_GONE = 'WebhookEndpointGone';
@@ -19,14 +20,6 @@ export interface WebhookActivityDependencies {
   publisher: WebhookPublisher;
   policy: WebhookTargetPolicy;
   settings: WebhookSettings;
-}
-
-export interface DeliveryAttemptInput {
-  deliveryId: string;
-  retry: RetrySchedule;
-  timeoutMs: number;
-  /** Attempts made before the workflow started (a failed first attempt); absent in older deliveries. */
-  attemptsMade?: number;
 }
 
 export const createWebhookActivities = (deps: WebhookActivityDependencies) => {

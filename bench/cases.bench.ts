@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 
-import { evaluateClinicalEligibility } from '../src/clinical/criteria-engine';
+import { evaluateClinicalEligibility } from '../domain/clinical/criteria-engine';
 import { measureExtraction } from './extraction.bench-support';
 import { Api, LocalStack, ProcessMemory, startLocalStack } from './local-stack';
 import { ms, percentile, withConcurrency } from './support';

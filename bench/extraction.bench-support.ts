@@ -1,7 +1,7 @@
-import type { ClinicalRecord } from '../src/clinical/clinical-model';
-import { evaluateClinicalEligibility } from '../src/clinical/criteria-engine';
-import { answerPriorAuthCriteria } from '../src/connectors/payer-simulator';
-import { payerCatalog } from '../src/connectors/payer-catalog';
+import type { ClinicalRecord } from '../domain/clinical/clinical-model';
+import { evaluateClinicalEligibility } from '../domain/clinical/criteria-engine';
+import { answerPriorAuthCriteria } from '../domain/payers/prior-auth-criteria';
+import { payerCatalog } from '../domain/payers/payer-catalog';
 
 const HUNDRED_KB = 100 * 1024;
 

@@ -7,10 +7,10 @@ import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 
 import { localEncryption } from '../src/bootstrap';
-import { loadConfig } from '../src/config/config';
-import { projectRoot } from '../src/config/project-root';
-import { freePort } from '../src/temporal/dev-server';
-import { dataConverter } from '../src/temporal/temporal-connection';
+import { loadConfig } from '../infrastructure/config/config';
+import { projectRoot } from '../domain/project-root';
+import { freePort } from '../infrastructure/temporal/dev-server';
+import { dataConverter } from '../infrastructure/temporal/temporal-connection';
 
 export type Api = (route: string, init?: RequestInit) => Promise<Response>;
 

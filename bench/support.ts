@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { projectRoot } from '../src/config/project-root';
-import { DevServer, startDevServerOnFreePorts } from '../src/temporal/dev-server';
+import { projectRoot } from '../domain/project-root';
+import { DevServer, startDevServerOnFreePorts } from '../infrastructure/temporal/dev-server';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ensureTemporalCli } = require(path.join(projectRoot(), 'scripts', 'ensure-temporal.js')) as {

@@ -6,9 +6,9 @@ import { DefaultLogger, LogEntry, Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
 
 import { AccountsRepository } from './auth/accounts.repository';
-import type { AppConfig, EncryptionSettings } from './config/config';
-import { Database, openDatabase, openEmbeddedDatabase } from './storage/database';
-import { migrate } from './storage/migrations';
+import type { AppConfig, EncryptionSettings } from '../infrastructure/config/config';
+import { Database, openDatabase, openEmbeddedDatabase } from '../infrastructure/storage/database';
+import { migrate } from '../infrastructure/storage/migrations';
 
 export const DEV_ACCOUNT_NAME = 'Development account';
 const DEV_KEY_LABEL = 'development key';

@@ -1,9 +1,9 @@
 import { createApp } from './app/create-app';
 import { localRuntimeConfig, openStorage } from './bootstrap';
-import { loadConfig } from './config/config';
+import { loadConfig } from '../infrastructure/config/config';
 import { createLogger } from './common/logger';
 import { reportReady } from './local/child-processes';
-import { connectClient } from './temporal/temporal-connection';
+import { connectClient } from '../infrastructure/temporal/temporal-connection';
 
 /**
  * Local mode's API process, started by the launcher (main.local.ts) with the database it serves in

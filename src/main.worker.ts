@@ -1,11 +1,11 @@
 import { installTemporalRuntime, openStorage } from './bootstrap';
-import { loadConfig } from './config/config';
+import { loadConfig } from '../infrastructure/config/config';
 import { createLogger } from './common/logger';
 import {
   connectClient,
   connectWorkerConnection,
   registerSearchAttributes,
-} from './temporal/temporal-connection';
+} from '../infrastructure/temporal/temporal-connection';
 import { createWorker } from './worker/worker';
 
 /**

@@ -1,8 +1,8 @@
 import { condition, defineSignal, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
 
 import type { createCaseActivities } from '../activities/cases.activities';
-import type { BenefitVerificationRequest, CaseTimings } from '../src/cases/case-model';
-import type { BenefitsOutcome } from '../src/connectors/payer-connector';
+import type { BenefitVerificationRequest, CaseTimings } from '../domain/cases/case-model';
+import type { BenefitsOutcome } from '../domain/payers/payer-connector';
 import {
   answerAfter,
   answerWhenCancelled,

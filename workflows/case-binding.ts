@@ -7,14 +7,9 @@ import {
 } from '@temporalio/workflow';
 
 import type { createCaseBindingActivities } from '../activities/case-binding.activities';
+import type { CaseBinding } from '../domain/cases/case-binding';
 import { VERIFY_ACCOUNT_BINDING } from './patches';
-import { ACCOUNT_ID, CASE_STATUS } from './search-attributes';
-
-/** The API's MAC over (case id, account id), made with a key derived from payload key `keyId`. */
-export interface CaseBinding {
-  keyId: string;
-  mac: string;
-}
+import { ACCOUNT_ID, CASE_STATUS } from '../domain/temporal/search-attributes';
 
 /** Failure type of a case whose account binding does not verify. */
 export const ACCOUNT_BINDING_INVALID = 'AccountBindingInvalid';
@@ -65,3 +60,5 @@ export async function verifyAccountBindingFirst(input: {
       'This case was not started by the API for the account it names (its account binding does not verify), so it was refused.',
   });
 }
+
+export type { CaseBinding };

@@ -18,10 +18,10 @@ import {
 } from '@temporalio/workflow';
 
 import type { createWebhookActivities } from '../activities/webhooks.activities';
-import type { CaseFailure, CaseObjectType, CaseStatus, StatusChange } from '../src/cases/case-model';
-import type { CaseEventType } from '../src/webhooks/event-types';
+import type { CaseFailure, CaseObjectType, CaseStatus, StatusChange } from '../domain/cases/case-model';
+import type { CaseEventType } from '../domain/webhooks/event-types';
 import { PUBLISH_EVENTS_LOCALLY } from './patches';
-import { CASE_STATUS } from './search-attributes';
+import { CASE_STATUS } from '../domain/temporal/search-attributes';
 
 export const FINAL_STATUSES: readonly CaseStatus[] = ['completed', 'failed', 'cancelled'];
 

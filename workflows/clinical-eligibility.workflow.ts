@@ -1,8 +1,8 @@
 import { proxyActivities, setHandler } from '@temporalio/workflow';
 
 import type { createClinicalActivities } from '../activities/clinical.activities';
-import type { ClinicalEligibilityRequest } from '../src/cases/case-model';
-import type { ClinicalEligibilityOutcome } from '../src/clinical/clinical-model';
+import type { ClinicalEligibilityRequest } from '../domain/cases/case-model';
+import type { ClinicalEligibilityOutcome } from '../domain/clinical/clinical-model';
 import { CaseLifecycle, CaseRecord, endOnError, getCaseQuery } from './case-lifecycle';
 import { clinicalEvaluationTimeout } from './clinical-failures';
 import { CaseBinding, verifyAccountBindingFirst } from './case-binding';

@@ -1,13 +1,7 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 
-import type { CaseFailure } from '../src/cases/case-model';
-
-/**
- * The failure type of a clinical evaluation (criteria engine or PA prefill) stopped at its time limit.
- * Activities raise it non-retryably; workflows carry it into the case's `failure`. Defined here, beside
- * the workflows that branch on it, so workflow code needs no value from src/.
- */
-export const CLINICAL_EVALUATION_TIMED_OUT = 'ClinicalEvaluationTimedOut';
+import type { CaseFailure } from '../domain/cases/case-model';
+import { CLINICAL_EVALUATION_TIMED_OUT } from '../domain/failures';
 
 /** How a case ends when its work fails: the status history's reason and the case's `failure`. */
 export interface CaseFailureEnding {

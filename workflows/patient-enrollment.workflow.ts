@@ -13,13 +13,13 @@ import {
 } from '@temporalio/workflow';
 
 import type { createEnrollmentActivities } from '../activities/enrollment.activities';
-import type { CaseTimings } from '../src/cases/case-model';
+import type { CaseTimings } from '../domain/cases/case-model';
 import type {
   EnrollmentInformation,
   EnrollmentOutcome,
   EnrollmentScreening,
   PatientEnrollmentRequest,
-} from '../src/programs/enrollment-model';
+} from '../domain/programs/enrollment-model';
 import {
   answerAfter,
   answerWhenCancelled,

@@ -13,8 +13,8 @@ import {
 } from '@temporalio/workflow';
 
 import type { createCaseActivities } from '../activities/cases.activities';
-import type { CaseTimings, PriorAuthorizationRequest } from '../src/cases/case-model';
-import type { CriterionAnswer, DrugCoverage, ResolvedPlan } from '../src/connectors/payer-connector';
+import type { CaseTimings, PriorAuthorizationRequest } from '../domain/cases/case-model';
+import type { CriterionAnswer, DrugCoverage, ResolvedPlan } from '../domain/payers/payer-connector';
 import {
   answerAfter,
   answerWhenCancelled,

@@ -13,8 +13,8 @@ import {
 } from '@temporalio/workflow';
 
 import { MESSAGE_FOR_ANOTHER_CASE, readAddress } from './message-address';
-import { isRefusedPayload } from './refused-payload';
-import { ACCOUNT_ID } from './search-attributes';
+import { isRefusedPayload } from '../domain/temporal/refused-payload';
+import { ACCOUNT_ID } from '../domain/temporal/search-attributes';
 
 /** Failure type of a workflow started, or an update sent, without the payload codec. */
 export const UNENCRYPTED_INPUT = 'UnencryptedInput';

@@ -1,6 +1,7 @@
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 
-import type { createWebhookActivities, DeliveryAttemptInput } from '../activities/webhooks.activities';
+import type { createWebhookActivities } from '../activities/webhooks.activities';
+import type { DeliveryAttemptInput, DeliveryOutcome } from '../domain/webhooks/webhook-delivery';
 
 type WebhookActivities = ReturnType<typeof createWebhookActivities>;
 
@@ -12,7 +13,7 @@ const bookkeeping = proxyActivities<WebhookActivities>({ startToCloseTimeout: '3
  * the published schedule as its retry policy and runs until acknowledged, told 410 Gone, abandoned,
  * or out of time. The input holds ids only; the activity reads URL, secret and body at each attempt.
  */
-export async function webhookDeliveryWorkflow(input: DeliveryAttemptInput): Promise<'succeeded' | 'failed'> {
+export async function webhookDeliveryWorkflow(input: DeliveryAttemptInput): Promise<DeliveryOutcome> {
   const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
     // The receiver's time limit, plus room to record the attempt.
     startToCloseTimeout: input.timeoutMs + 5_000,

@@ -12,7 +12,7 @@ import { RateLimiter } from '../auth/rate-limiter';
 import { SqlRateLimiter } from '../auth/sql-rate-limiter';
 import { BenefitVerificationController } from '../cases/benefit-verification.controller';
 import { CaseBindingEpoch } from '../cases/case-binding-epoch';
-import { CaseDocumentsRepository } from '../cases/case-documents.repository';
+import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import { CasesService } from '../cases/cases.service';
 import { IdempotencyRepository } from '../cases/idempotency.repository';
 import { PriorAuthorizationController } from '../cases/prior-authorization.controller';
@@ -20,15 +20,15 @@ import { ClinicalEligibilityController } from '../clinical/clinical-eligibility.
 import { CodecController } from '../codec/codec.controller';
 import { PatientEnrollmentController } from '../programs/patient-enrollment.controller';
 import { SupportProgramsController } from '../programs/support-programs.controller';
-import type { AppConfig } from '../config/config';
-import { SecretBox } from '../crypto/aes-gcm';
+import type { AppConfig } from '../../infrastructure/config/config';
+import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { StatusController } from '../status/status.controller';
-import { WebhookDeliveriesRepository } from '../webhooks/webhook-deliveries.repository';
-import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
-import { WebhookPublisher } from '../webhooks/webhook-publisher';
+import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
+import { WebhookEndpointsRepository } from '../../infrastructure/webhooks/webhook-endpoints.repository';
+import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
 import { WebhooksController } from '../webhooks/webhooks.controller';
 import { WebhooksService } from '../webhooks/webhooks.service';
-import type { Database } from '../storage/database';
+import type { Database } from '../../infrastructure/storage/database';
 import { APP_CONFIG, DATABASE, LOGGER, TEMPORAL_CLIENT } from './tokens';
 
 /** What the composition root opens before Nest starts; Nest never owns their lifecycle. */

@@ -3,8 +3,8 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 
-import type { AppConfig } from '../config/config';
-import type { Database } from '../storage/database';
+import type { AppConfig } from '../../infrastructure/config/config';
+import type { Database } from '../../infrastructure/storage/database';
 import { AuditEventsController } from './audit-events.controller';
 import { AuditInterceptor } from './audit.interceptor';
 import { AuditRepository } from './audit.repository';

@@ -1,6 +1,6 @@
 import { ApiError } from '../common/errors';
-import { newId } from '../common/ids';
-import type { Database } from '../storage/database';
+import { newId } from '../../domain/ids';
+import type { Database } from '../../infrastructure/storage/database';
 import type { ActorType, AuditAction, AuditDetails, AuditEvent, NewAuditEvent } from './audit-event';
 
 export interface AuditEventFilter {

@@ -1,5 +1,5 @@
-import { newId } from '../common/ids';
-import { Database } from '../storage/database';
+import { newId } from '../../domain/ids';
+import { Database } from '../../infrastructure/storage/database';
 import { apiKeyHint, digestApiKey, digestsMatch, generateApiKeySecret } from './api-key-secret';
 import { Role } from './roles';
 

@@ -1,4 +1,4 @@
-import type { Database } from '../storage/database';
+import type { Database } from '../../infrastructure/storage/database';
 
 /**
  * The refilled level of the bucket: what was left plus the time since the last take at the

@@ -1,4 +1,4 @@
-import type { CaseObjectType, CasePatient, DocumentRef } from './case-model';
+import type { CaseObjectType, CasePatient, DocumentRef } from '../../domain/cases/case-model';
 import type { IncomingDocument } from './cases.service';
 
 /** Names documents by where they were in the request, so the stored references map back. */

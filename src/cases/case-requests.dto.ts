@@ -33,7 +33,7 @@ import {
   type Provider,
   type Questionnaire,
   type VisitNote,
-} from './case-model';
+} from '../../domain/cases/case-model';
 import {
   AtLeastOneOf,
   IsBase64Document,

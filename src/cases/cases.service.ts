@@ -19,18 +19,18 @@ import {
   REQUEST_MEMO_KEY,
 } from '../../workflows/case-lifecycle';
 import { addressTo } from '../../workflows/message-address';
-import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE, PATIENT_REF } from '../../workflows/search-attributes';
+import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE, PATIENT_REF } from '../../domain/temporal/search-attributes';
 import { APP_CONFIG, TEMPORAL_CLIENT } from '../app/tokens';
 import type { Principal } from '../auth/accounts.repository';
 import { ApiError } from '../common/errors';
-import { hasIdPrefix, IdKind, newId } from '../common/ids';
-import type { AppConfig } from '../config/config';
-import { bindCaseToAccount, caseBindingHolds } from '../temporal/case-binding';
-import { isEncrypted } from '../temporal/encryption-codec';
-import type { CaseBinding } from '../../workflows/case-binding';
+import { hasIdPrefix, IdKind, newId } from '../../domain/ids';
+import type { AppConfig } from '../../infrastructure/config/config';
+import { bindCaseToAccount, caseBindingHolds } from '../../infrastructure/temporal/case-binding';
+import { isEncrypted } from '../../infrastructure/temporal/encryption-codec';
+import type { CaseBinding } from '../../domain/cases/case-binding';
 import { CaseBindingEpoch } from './case-binding-epoch';
-import { CaseDocumentsRepository } from './case-documents.repository';
-import type { CaseObjectType, CaseStatus, DocumentRef } from './case-model';
+import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
+import type { CaseObjectType, CaseStatus, DocumentRef } from '../../domain/cases/case-model';
 import { IdempotencyRepository } from './idempotency.repository';
 
 export interface CaseTypeSpec {

@@ -1,5 +1,5 @@
 import { ApiError } from '../common/errors';
-import { Database } from '../storage/database';
+import { Database } from '../../infrastructure/storage/database';
 
 const REPLAY_WINDOW_HOURS = 24;
 

@@ -15,7 +15,7 @@ import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { success } from '../common/envelope';
-import type { AppConfig } from '../config/config';
+import type { AppConfig } from '../../infrastructure/config/config';
 import {
   casePatient,
   incomingDocuments,

@@ -2,10 +2,10 @@ import { Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { Logger } from 'pino';
 
 import { sweepWhileRunning, WorkerLifecycle } from '../common/sweep-while-running';
-import type { AppConfig } from '../config/config';
-import { SecretBox } from '../crypto/aes-gcm';
-import type { Database } from '../storage/database';
-import { CaseDocumentsRepository } from './case-documents.repository';
+import type { AppConfig } from '../../infrastructure/config/config';
+import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import type { Database } from '../../infrastructure/storage/database';
+import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 
 /**
  * How long stored documents may await their case's start. A create stores them, then starts the

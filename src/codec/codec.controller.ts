@@ -17,8 +17,8 @@ import { CodecAudit } from '../audit/codec-audit';
 import { LoopbackTrusted, RequiresRole } from '../auth/auth.decorators';
 import { ApiError } from '../common/errors';
 import type { ContextualRequest } from '../common/request-context';
-import type { AppConfig } from '../config/config';
-import { EncryptionCodec } from '../temporal/encryption-codec';
+import type { AppConfig } from '../../infrastructure/config/config';
+import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
 
 /** class-validator's isBase64: padded standard base64, the empty string included. */
 const BASE64 = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';

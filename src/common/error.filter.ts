@@ -3,7 +3,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 
-import { isDatabaseUnavailable } from '../storage/database';
+import { isDatabaseUnavailable } from '../../infrastructure/storage/database';
 import { failure } from './envelope';
 import { ApiError, ErrorCode, ErrorDetail } from './errors';
 import { ContextualRequest } from './request-context';

@@ -1,7 +1,7 @@
 import express, { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
-import { newId } from './ids';
+import { newId } from '../../domain/ids';
 import { assertJsonDepth, JsonTooDeepError } from './json-depth';
 import { ContextualRequest } from './request-context';
 import { ApiError } from './errors';

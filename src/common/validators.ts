@@ -1,6 +1,6 @@
 import { Matches, registerDecorator, ValidationOptions } from 'class-validator';
 
-import { normalizeEventType } from '../webhooks/event-types';
+import { normalizeEventType } from '../../domain/webhooks/event-types';
 
 const MAX_URL_LENGTH = 2048;
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { socketDatabaseUrl, SOCKET_FILE } from '../storage/pglite-server';
+import { socketDatabaseUrl, SOCKET_FILE } from '../../infrastructure/storage/pglite-server';
 
 /** Who holds the data folder: the local service, or an admin command working on it directly. */
 export type DataFolderHolder = 'local' | 'admin';

@@ -24,14 +24,14 @@ import { IdempotencyKeyHeader } from '../cases/idempotency-key';
 import { timingsOf } from '../cases/prior-authorization.controller';
 import { ApiError } from '../common/errors';
 import { success } from '../common/envelope';
-import type { AppConfig } from '../config/config';
+import type { AppConfig } from '../../infrastructure/config/config';
 import {
   CreatePatientEnrollmentDto,
   EnrollmentInformationDto,
   EnrollmentOutcomeDto,
 } from './patient-enrollment.dto';
-import type { EnrollmentInformation } from './enrollment-model';
-import { findProgram } from './program-catalog';
+import type { EnrollmentInformation } from '../../domain/programs/enrollment-model';
+import { findProgram } from '../../domain/programs/program-catalog';
 import { ApiDecisionConflict } from '../app/openapi';
 
 export const PATIENT_ENROLLMENT: CaseTypeSpec = {

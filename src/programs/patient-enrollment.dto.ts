@@ -17,7 +17,7 @@ import {
 
 import { AddressDto, PrescriptionDto } from '../cases/case-requests.dto';
 import { AtLeastOneOf, IsCalendarDate, IsIsoDateTime, IsPhone, RequiredWhen } from '../cases/case-validators';
-import { ID_PREFIXES } from '../common/ids';
+import { ID_PREFIXES } from '../../domain/ids';
 
 export const ENROLLMENT_RESULTS = ['enrolled', 'denied', 'inconclusive'] as const;
 export type EnrollmentResult = (typeof ENROLLMENT_RESULTS)[number];

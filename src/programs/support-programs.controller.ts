@@ -4,8 +4,8 @@ import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 
 import { ApiError } from '../common/errors';
 import { success } from '../common/envelope';
-import { findProgram, listPrograms } from './program-catalog';
-import type { ProgramType } from './program-model';
+import { findProgram, listPrograms } from '../../domain/programs/program-catalog';
+import type { ProgramType } from '../../domain/programs/program-model';
 
 const PROGRAM_TYPES: ProgramType[] = [
   'copay_card',

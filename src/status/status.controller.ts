@@ -6,8 +6,8 @@ import { temporal } from '@temporalio/proto';
 import { APP_CONFIG, DATABASE, TEMPORAL_CLIENT } from '../app/tokens';
 import { ApiError } from '../common/errors';
 import { success } from '../common/envelope';
-import type { AppConfig } from '../config/config';
-import type { Database } from '../storage/database';
+import type { AppConfig } from '../../infrastructure/config/config';
+import type { Database } from '../../infrastructure/storage/database';
 
 type ComponentHealth = { status: 'ok' | 'degraded' | 'down'; latency_ms?: number; detail?: string };
 

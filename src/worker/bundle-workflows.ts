@@ -8,7 +8,7 @@ import { WORKFLOW_BUNDLE_PATH, WORKFLOW_INTERCEPTOR_MODULES } from './worker';
 async function main(): Promise<void> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve('../../workflows'),
-    failureConverterPath: require.resolve('../temporal/failure-converter'),
+    failureConverterPath: require.resolve('../../infrastructure/temporal/failure-converter'),
     workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
   });
   writeFileSync(WORKFLOW_BUNDLE_PATH, code);

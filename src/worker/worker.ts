@@ -7,11 +7,11 @@ import type { Logger } from 'pino';
 
 import { createActivities } from '../../activities';
 import { sweepUnstartedDocumentsWhileRunning } from '../cases/unstarted-documents-sweeper';
-import type { AppConfig } from '../config/config';
-import { projectRoot } from '../config/project-root';
-import type { Database } from '../storage/database';
+import type { AppConfig } from '../../infrastructure/config/config';
+import { projectRoot } from '../../domain/project-root';
+import type { Database } from '../../infrastructure/storage/database';
 import { sweepStalledDeliveriesWhileRunning } from '../webhooks/stalled-delivery-sweeper';
-import { workerDataConverter } from '../temporal/temporal-connection';
+import { workerDataConverter } from '../../infrastructure/temporal/temporal-connection';
 
 /** Built by `npm run build`; the production worker loads it instead of bundling at every start. */
 export const WORKFLOW_BUNDLE_PATH = path.join(projectRoot(), 'dist', 'workflow-bundle.js');

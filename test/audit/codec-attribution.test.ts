@@ -3,7 +3,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { actorOf } from '../../src/audit/actor';
 import { idsNamedIn } from '../../src/audit/codec-audit';
 import type { Role } from '../../src/auth/roles';
-import { newId } from '../../src/common/ids';
+import { newId } from '../../domain/ids';
 
 describe('what a codec use is attributed to', () => {
   it('finds account, case, delivery and event ids anywhere in JSON payloads', () => {

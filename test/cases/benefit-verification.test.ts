@@ -1,4 +1,4 @@
-import { BV_MOCK_CASES } from '../../src/connectors/payer-simulator';
+import { BV_MOCK_CASES } from '../../infrastructure/connectors/payer-simulator';
 import { manualVerificationSignal } from '../../workflows/benefit-verification.workflow';
 import { benefitVerificationRequest, insuranceCard, syntheticPatient } from '../support/case-requests';
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';

@@ -1,4 +1,4 @@
-import type { ClinicalRecord } from '../../src/clinical/clinical-model';
+import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
 import { DRUG_CASES } from '../clinical/drug-cases';
 import { AS_OF } from '../clinical/synthetic-records';
 import { syntheticPatient } from '../support/case-requests';

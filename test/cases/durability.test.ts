@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { freePort, startDevServer } from '../../src/temporal/dev-server';
+import { freePort, startDevServer } from '../../infrastructure/temporal/dev-server';
 import { testEnvironment } from '../harness/environment';
 import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';

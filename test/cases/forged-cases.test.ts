@@ -1,11 +1,11 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 
-import { newId } from '../../src/common/ids';
-import { bindCaseToAccount } from '../../src/temporal/case-binding';
+import { newId } from '../../domain/ids';
+import { bindCaseToAccount } from '../../infrastructure/temporal/case-binding';
 import { addressTo } from '../../workflows/message-address';
-import { EncryptionCodec } from '../../src/temporal/encryption-codec';
-import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE } from '../../workflows/search-attributes';
+import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
+import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE } from '../../domain/temporal/search-attributes';
 import { priorAuthorizationRequest } from '../support/case-requests';
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
@@ -46,7 +46,7 @@ describe('cases forged or decided outside the API', () => {
         payloadCodecs: [
           { encode: async (payloads) => payloads, decode: (payloads) => codec.decode(payloads) },
         ],
-        failureConverterPath: require.resolve('../../src/temporal/failure-converter'),
+        failureConverterPath: require.resolve('../../infrastructure/temporal/failure-converter'),
       },
     });
   });

@@ -1,8 +1,8 @@
-import type { ClinicalRecord, DrugEligibility } from '../../src/clinical/clinical-model';
-import { evaluateClinicalEligibility } from '../../src/clinical/criteria-engine';
-import { payerCatalog } from '../../src/connectors/payer-catalog';
-import type { CriterionAnswer } from '../../src/connectors/payer-connector';
-import { answerPriorAuthCriteria } from '../../src/connectors/payer-simulator';
+import type { ClinicalRecord, DrugEligibility } from '../../domain/clinical/clinical-model';
+import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engine';
+import { payerCatalog } from '../../domain/payers/payer-catalog';
+import type { CriterionAnswer } from '../../domain/payers/payer-connector';
+import { answerPriorAuthCriteria } from '../../domain/payers/prior-auth-criteria';
 import { AS_OF, syntheticRecord, visitNote } from './synthetic-records';
 
 /** Shapes of text that once made extraction grow with the square of the note, by length in characters. */

@@ -1,10 +1,10 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 
 import { createClinicalActivities } from '../../activities/clinical.activities';
-import type { CaseDocumentsRepository } from '../../src/cases/case-documents.repository';
-import type { ClinicalEligibilityRequest, ClinicalEvidenceItem } from '../../src/cases/case-model';
-import type { ClinicalEligibilityOutcome } from '../../src/clinical/clinical-model';
-import { inlineEvaluator } from '../../src/clinical/evaluation-pool';
+import type { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
+import type { ClinicalEligibilityRequest, ClinicalEvidenceItem } from '../../domain/cases/case-model';
+import type { ClinicalEligibilityOutcome } from '../../domain/clinical/clinical-model';
+import { inlineEvaluator } from '../../infrastructure/clinical/evaluation-pool';
 import { AS_OF } from './synthetic-records';
 
 const KIB = 1024;

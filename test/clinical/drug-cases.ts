@@ -1,5 +1,5 @@
-import type { ClinicalRecord } from '../../src/clinical/clinical-model';
-import type { CLINICAL_CATALOG_DRUGS } from '../../src/clinical/criteria-engine';
+import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
+import type { CLINICAL_CATALOG_DRUGS } from '../../domain/clinical/criteria-engine';
 import { bornOn, evidence, questionnaire, visitNote } from './synthetic-records';
 
 /**

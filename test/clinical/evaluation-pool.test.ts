@@ -4,10 +4,13 @@ import { Writable } from 'node:stream';
 import { ApplicationFailure } from '@temporalio/common';
 import pino from 'pino';
 
-import type { ClinicalRecord } from '../../src/clinical/clinical-model';
-import { evaluateClinicalEligibility } from '../../src/clinical/criteria-engine';
-import { CLINICAL_EVALUATION_DEADLINE_PASSED, EvaluationPool } from '../../src/clinical/evaluation-pool';
-import { CLINICAL_EVALUATION_TIMED_OUT } from '../../workflows/clinical-failures';
+import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
+import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engine';
+import {
+  CLINICAL_EVALUATION_DEADLINE_PASSED,
+  EvaluationPool,
+} from '../../infrastructure/clinical/evaluation-pool';
+import { CLINICAL_EVALUATION_TIMED_OUT } from '../../domain/failures';
 import { AS_OF } from './synthetic-records';
 
 const STALLING_THREAD = path.join(__dirname, '..', 'fixtures', 'threads', 'stalling-evaluation-thread.js');

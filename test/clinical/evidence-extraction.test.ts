@@ -1,7 +1,7 @@
-import type { ClinicalRecord } from '../../src/clinical/clinical-model';
-import { clinicalCatalog } from '../../src/clinical/criteria-engine';
-import type { ClinicalFacts, MeasurementFact, TherapyFact } from '../../src/clinical/evidence-extraction';
-import { resolveDiagnosis } from '../../src/clinical/icd10';
+import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
+import { clinicalCatalog } from '../../domain/clinical/criteria-engine';
+import type { ClinicalFacts, MeasurementFact, TherapyFact } from '../../domain/clinical/evidence-extraction';
+import { resolveDiagnosis } from '../../domain/clinical/icd10';
 import { evidence, questionnaire, syntheticRecord, visitNote } from './synthetic-records';
 
 const extractor = clinicalCatalog().extractor;

@@ -1,4 +1,4 @@
-import { describeCode, icd10Subset, normalizeIcd10Code, resolveDiagnosis } from '../../src/clinical/icd10';
+import { describeCode, icd10Subset, normalizeIcd10Code, resolveDiagnosis } from '../../domain/clinical/icd10';
 
 describe('the ICD-10-CM subset', () => {
   it('holds at least 40 codes, each once and in ICD-10-CM shape', () => {

@@ -1,4 +1,4 @@
-import type { ClinicalEvidence, ClinicalRecord } from '../../src/clinical/clinical-model';
+import type { ClinicalEvidence, ClinicalRecord } from '../../domain/clinical/clinical-model';
 
 /** Every record is judged as of this date, so ages and recency never depend on when tests run. */
 export const AS_OF = '2026-03-01';

@@ -1,7 +1,8 @@
-import type { InsuranceContent } from '../../src/cases/case-model';
-import type { ClinicalRecord } from '../../src/clinical/clinical-model';
-import { evaluateClinicalEligibility } from '../../src/clinical/criteria-engine';
-import { payerCatalog } from '../../src/connectors/payer-catalog';
+import type { InsuranceContent } from '../../domain/cases/case-model';
+import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
+import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engine';
+import { payerCatalog } from '../../domain/payers/payer-catalog';
+import { answerPriorAuthCriteria } from '../../domain/payers/prior-auth-criteria';
 import type {
   BenefitsCheckInput,
   CriterionAnswer,
@@ -9,13 +10,12 @@ import type {
   PriorAuthPrefillInput,
   PriorAuthSubmissionInput,
   ResolvedPlan,
-} from '../../src/connectors/payer-connector';
+} from '../../domain/payers/payer-connector';
 import {
-  answerPriorAuthCriteria,
   BV_MOCK_CASES,
   MEMBER_ID_SUFFIX_CASES,
   PayerSimulator,
-} from '../../src/connectors/payer-simulator';
+} from '../../infrastructure/connectors/payer-simulator';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const catalog = payerCatalog();

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { startDevServerOnFreePorts } from '../../src/temporal/dev-server';
+import { startDevServerOnFreePorts } from '../../infrastructure/temporal/dev-server';
 import { ENVIRONMENT_FILE, TestEnvironmentInfo } from './environment';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 
-import type { DevServer } from '../../src/temporal/dev-server';
+import type { DevServer } from '../../infrastructure/temporal/dev-server';
 import { testEnvironment } from './environment';
 
 export default async function globalTeardown(): Promise<void> {

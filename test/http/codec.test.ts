@@ -1,8 +1,8 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 
-import { AppConfig, loadConfig } from '../../src/config/config';
-import { openDatabase } from '../../src/storage/database';
-import { EncryptionCodec } from '../../src/temporal/encryption-codec';
+import { AppConfig, loadConfig } from '../../infrastructure/config/config';
+import { openDatabase } from '../../infrastructure/storage/database';
+import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
 import { bearer, startTestApp, testConfig, TestAccount, TestApp } from '../support/test-app';
 
 const toJson = (payload: { metadata?: Record<string, Uint8Array> | null; data?: Uint8Array | null }) => ({

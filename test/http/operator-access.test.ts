@@ -4,7 +4,7 @@ import * as path from 'node:path';
 
 import { defaultPayloadConverter } from '@temporalio/common';
 
-import { openDatabase } from '../../src/storage/database';
+import { openDatabase } from '../../infrastructure/storage/database';
 import { runCommand } from '../support/processes';
 import { bearer, startTestApp, testConfig, TestApp } from '../support/test-app';
 

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { AccountsRepository } from '../../src/auth/accounts.repository';
-import { openDatabase } from '../../src/storage/database';
+import { openDatabase } from '../../infrastructure/storage/database';
 import { runCommand } from '../support/processes';
 
 describe('the admin CLI', () => {

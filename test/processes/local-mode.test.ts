@@ -6,10 +6,10 @@ import * as path from 'node:path';
 
 import { Client, Connection } from '@temporalio/client';
 
-import { loadConfig } from '../../src/config/config';
+import { loadConfig } from '../../infrastructure/config/config';
 import { localEncryption } from '../../src/bootstrap';
-import { freePort } from '../../src/temporal/dev-server';
-import { dataConverter } from '../../src/temporal/temporal-connection';
+import { freePort } from '../../infrastructure/temporal/dev-server';
+import { dataConverter } from '../../infrastructure/temporal/temporal-connection';
 import { testEnvironment } from '../harness/environment';
 import { readJson, runCommand, startProcess } from '../support/processes';
 import { eventually } from '../support/test-app';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 
-import { freePort } from '../../src/temporal/dev-server';
+import { freePort } from '../../infrastructure/temporal/dev-server';
 import { testEnvironment } from '../harness/environment';
 import { readJson, RunningProcess, runCommand, startProcess } from '../support/processes';
 import { eventually, randomEncryptionKeys } from '../support/test-app';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { freePort } from '../../src/temporal/dev-server';
+import { freePort } from '../../infrastructure/temporal/dev-server';
 import { testEnvironment } from '../harness/environment';
 import { readJson, startProcess } from '../support/processes';
 import { randomEncryptionKeys } from '../support/test-app';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { freePort } from '../../src/temporal/dev-server';
+import { freePort } from '../../infrastructure/temporal/dev-server';
 import { testEnvironment } from '../harness/environment';
 import { randomEncryptionKeys, eventually } from '../support/test-app';
 import { readJson, RunningProcess, runCommand, startProcess } from '../support/processes';

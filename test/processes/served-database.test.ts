@@ -7,9 +7,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { Client, Pool } from 'pg';
 
 import { AccountsRepository } from '../../src/auth/accounts.repository';
-import { Database, openDatabase } from '../../src/storage/database';
-import { migrate } from '../../src/storage/migrations';
-import { PgliteServer, SOCKET_FILE } from '../../src/storage/pglite-server';
+import { Database, openDatabase } from '../../infrastructure/storage/database';
+import { migrate } from '../../infrastructure/storage/migrations';
+import { PgliteServer, SOCKET_FILE } from '../../infrastructure/storage/pglite-server';
 
 /** How long a query may stay unanswered before the test calls it blocked: generous, never a speed claim. */
 const BLOCKED_AFTER_MS = 500;

@@ -1,12 +1,12 @@
-import type { PlanType } from '../../src/cases/case-model';
-import { hasIdPrefix } from '../../src/common/ids';
+import type { PlanType } from '../../domain/cases/case-model';
+import { hasIdPrefix } from '../../domain/ids';
 import {
   findProgram,
   listPrograms,
   PROGRAM_TYPES,
   programsForDrug,
-} from '../../src/programs/program-catalog';
-import type { SupportProgram } from '../../src/programs/program-model';
+} from '../../domain/programs/program-catalog';
+import type { SupportProgram } from '../../domain/programs/program-model';
 
 const PLAN_TYPES: PlanType[] = [
   'commercial',

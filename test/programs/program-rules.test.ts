@@ -1,10 +1,10 @@
-import { findProgram } from '../../src/programs/program-catalog';
+import { findProgram } from '../../domain/programs/program-catalog';
 import type {
   EnrollmentFacts,
   ProgramDecision,
   ProgramEligibilityRules,
   SupportProgram,
-} from '../../src/programs/program-model';
+} from '../../domain/programs/program-model';
 import {
   ENROLLMENT_FACT_FIELDS,
   evaluateProgramEligibility,
@@ -14,7 +14,7 @@ import {
   povertyGuidelineCents,
   programCoversDrug,
   type ProgramRuleName,
-} from '../../src/programs/program-rules';
+} from '../../domain/programs/program-rules';
 
 const AS_OF = '2026-03-01';
 

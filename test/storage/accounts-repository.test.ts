@@ -1,6 +1,6 @@
 import { AccountsRepository } from '../../src/auth/accounts.repository';
-import { Database, openDatabase } from '../../src/storage/database';
-import { migrate, readMigrations } from '../../src/storage/migrations';
+import { Database, openDatabase } from '../../infrastructure/storage/database';
+import { migrate, readMigrations } from '../../infrastructure/storage/migrations';
 
 /**
  * The same tests run on embedded PGlite always and on a real PostgreSQL server whenever

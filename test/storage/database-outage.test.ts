@@ -4,9 +4,9 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 
 import { createActivities } from '../../activities';
-import { loadConfig } from '../../src/config/config';
-import { Database, DatabaseUnavailableError, openDatabase } from '../../src/storage/database';
-import { migrate } from '../../src/storage/migrations';
+import { loadConfig } from '../../infrastructure/config/config';
+import { Database, DatabaseUnavailableError, openDatabase } from '../../infrastructure/storage/database';
+import { migrate } from '../../infrastructure/storage/migrations';
 import { testEnvironment } from '../harness/environment';
 import { postgresBinDir, PostgresServer } from '../support/postgres-server';
 import { randomEncryptionKeys } from '../support/test-app';

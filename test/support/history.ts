@@ -1,8 +1,8 @@
 import type { Payload } from '@temporalio/common';
 import { defaultPayloadConverter } from '@temporalio/common';
 
-import type { EncryptionSettings } from '../../src/config/config';
-import { EncryptionCodec } from '../../src/temporal/encryption-codec';
+import type { EncryptionSettings } from '../../infrastructure/config/config';
+import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
 
 /**
  * Every payload of a history, decrypted and rendered as JSON text: what anyone holding the key

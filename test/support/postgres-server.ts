@@ -3,7 +3,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { freePort } from '../../src/temporal/dev-server';
+import { freePort } from '../../infrastructure/temporal/dev-server';
 
 /** Debian's PostgreSQL binaries, newest version first; undefined when PostgreSQL is not installed. */
 export function postgresBinDir(): string | undefined {

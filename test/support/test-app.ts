@@ -8,10 +8,10 @@ import request from 'supertest';
 import { createApp } from '../../src/app/create-app';
 import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { Role } from '../../src/auth/roles';
-import { AppConfig, loadConfig } from '../../src/config/config';
-import { Database, openDatabase } from '../../src/storage/database';
-import { migrate } from '../../src/storage/migrations';
-import { connectClient } from '../../src/temporal/temporal-connection';
+import { AppConfig, loadConfig } from '../../infrastructure/config/config';
+import { Database, openDatabase } from '../../infrastructure/storage/database';
+import { migrate } from '../../infrastructure/storage/migrations';
+import { connectClient } from '../../infrastructure/temporal/temporal-connection';
 import { testEnvironment } from '../harness/environment';
 import { startTestWorker, TestWorker } from './workers';
 

@@ -4,9 +4,9 @@ import type { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import pino from 'pino';
 
-import type { AppConfig } from '../../src/config/config';
-import type { Database } from '../../src/storage/database';
-import { connectWorkerConnection } from '../../src/temporal/temporal-connection';
+import type { AppConfig } from '../../infrastructure/config/config';
+import type { Database } from '../../infrastructure/storage/database';
+import { connectWorkerConnection } from '../../infrastructure/temporal/temporal-connection';
 import { createWorker } from '../../src/worker/worker';
 
 export const FIXTURE_WORKFLOWS = require.resolve('../fixtures/workflows');

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 
 import { temporal } from '@temporalio/proto';
 
-import { WebhookPublisher } from '../../src/webhooks/webhook-publisher';
+import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
 import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import { REPLAY_FIXTURE_KEYS } from '../support/history';

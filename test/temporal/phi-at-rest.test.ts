@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 
-import { Database, openDatabase } from '../../src/storage/database';
-import { connectClient } from '../../src/temporal/temporal-connection';
+import { Database, openDatabase } from '../../infrastructure/storage/database';
+import { connectClient } from '../../infrastructure/temporal/temporal-connection';
 import { confirmIntakeSignal, getIntakeQuery } from '../fixtures/workflows';
 import { testEnvironment } from '../harness/environment';
 import { eventually, testConfig } from '../support/test-app';

@@ -5,8 +5,8 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 
-import { EncryptionCodec } from '../../src/temporal/encryption-codec';
-import { workerDataConverter } from '../../src/temporal/temporal-connection';
+import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
+import { workerDataConverter } from '../../infrastructure/temporal/temporal-connection';
 import { WORKFLOW_INTERCEPTOR_MODULES } from '../../src/worker/worker';
 import { REPLAY_FIXTURE_ENCRYPTION } from '../support/history';
 import { PRODUCTION_WORKFLOWS } from '../support/workers';

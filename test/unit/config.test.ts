@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../src/config/config';
+import { ConfigError, loadConfig } from '../../infrastructure/config/config';
 
 describe('configuration', () => {
   it('lists every bad key at once', () => {

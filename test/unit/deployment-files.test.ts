@@ -3,7 +3,7 @@ import * as path from 'node:path';
 
 import { load } from 'js-yaml';
 
-import { projectRoot } from '../../src/config/project-root';
+import { projectRoot } from '../../domain/project-root';
 
 type ComposeService = {
   command?: string[];
@@ -51,7 +51,7 @@ describe('the scale-mode deployment description', () => {
 
   it('documents in .env.example every variable the configuration reads', () => {
     const documented = readFileSync(path.join(projectRoot(), '.env.example'), 'utf8');
-    const source = readFileSync(path.join(projectRoot(), 'src', 'config', 'config.ts'), 'utf8');
+    const source = readFileSync(path.join(projectRoot(), 'infrastructure', 'config', 'config.ts'), 'utf8');
     const read = new Set(
       [...source.matchAll(/(?:text|integer|flag)\('([A-Z_]+)'/g)].map((match) => match[1]!),
     );

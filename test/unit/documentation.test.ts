@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { projectRoot } from '../../src/config/project-root';
+import { projectRoot } from '../../domain/project-root';
 
 const read = (file: string) => readFileSync(path.join(projectRoot(), file), 'utf8');
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { projectRoot } from '../../src/config/project-root';
+import { projectRoot } from '../../domain/project-root';
 import { testEnvironment } from '../harness/environment';
 
 const SCRIPT = path.join(projectRoot(), 'scripts', 'ensure-temporal.js');

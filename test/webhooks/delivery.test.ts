@@ -5,9 +5,9 @@ import jwt from 'jsonwebtoken';
 
 import { createActivities } from '../../activities';
 import { verifyNotification } from '../../examples/webhook-receiver';
-import { newId } from '../../src/common/ids';
-import { CaseEventType, describeEvent } from '../../src/webhooks/event-types';
-import { WebhookDeliveriesRepository } from '../../src/webhooks/webhook-deliveries.repository';
+import { newId } from '../../domain/ids';
+import { CaseEventType, describeEvent } from '../../domain/webhooks/event-types';
+import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { decryptedHistoryText } from '../support/history';
 import { TestReceiver } from '../support/webhook-receiver';

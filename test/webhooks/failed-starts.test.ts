@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 
-import { connectClient } from '../../src/temporal/temporal-connection';
+import { connectClient } from '../../infrastructure/temporal/temporal-connection';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { startTestWorker, TestWorker } from '../support/workers';

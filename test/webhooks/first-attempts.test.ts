@@ -1,7 +1,7 @@
-import { loadConfig } from '../../src/config/config';
-import type { DeliveryAttempts } from '../../src/webhooks/delivery-attempt';
-import type { DurableDeliveries } from '../../src/webhooks/durable-deliveries';
-import { FirstAttempts, MAX_FIRST_ATTEMPTS_IN_FLIGHT } from '../../src/webhooks/first-attempts';
+import { loadConfig } from '../../infrastructure/config/config';
+import type { DeliveryAttempts } from '../../infrastructure/webhooks/delivery-attempt';
+import type { DurableDeliveries } from '../../infrastructure/webhooks/durable-deliveries';
+import { FirstAttempts, MAX_FIRST_ATTEMPTS_IN_FLIGHT } from '../../infrastructure/webhooks/first-attempts';
 
 const { webhooks } = loadConfig('worker', {
   NODE_ENV: 'test',

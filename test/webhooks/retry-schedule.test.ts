@@ -1,5 +1,5 @@
-import type { RetrySchedule } from '../../src/config/config';
-import { intervalAfter, remainingSchedule } from '../../src/webhooks/durable-deliveries';
+import type { RetrySchedule } from '../../domain/webhooks/webhook-delivery';
+import { intervalAfter, remainingSchedule } from '../../infrastructure/webhooks/durable-deliveries';
 
 const PUBLISHED: RetrySchedule = {
   initialIntervalMs: 5_000,

@@ -1,5 +1,5 @@
-import { WebhookTargetPolicy } from '../../src/webhooks/target-policy';
-import { sendNotification } from '../../src/webhooks/webhook-sender';
+import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
+import { sendNotification } from '../../infrastructure/webhooks/webhook-sender';
 import { TestReceiver } from '../support/webhook-receiver';
 
 describe('the webhook SSRF policy', () => {

@@ -1,0 +1,81 @@
+/**
+ * Clinical eligibility (contract section 3, CE outcome): the record a check evaluates and what it
+ * returns. Pure types: workflow code imports them.
+ */
+import type { Questionnaire, VisitNote } from '../cases/case-model';
+
+export interface ClinicalDiagnosisInput {
+  code?: string;
+  description?: string;
+}
+
+/** One piece of supporting evidence: JSON content, or the text of a file asset when it is text. */
+export interface ClinicalEvidence {
+  title: string;
+  date_created: string;
+  content?: Record<string, unknown>;
+  /** Text extracted from a file asset (text/plain, text/csv, application/json); absent for images. */
+  text?: string;
+}
+
+export interface ClinicalRecord {
+  patient: { date_of_birth: string; gender: 'male' | 'female' | 'other' | 'not_specified' };
+  /** The date ages and recency are computed against (YYYY-MM-DD), so evaluation is deterministic. */
+  asOf: string;
+  drugs: Array<{ name: string; dosage?: string; quantity: number }>;
+  diagnoses: ClinicalDiagnosisInput[];
+  questionnaires: Questionnaire[];
+  visitNotes: VisitNote[];
+  evidence: ClinicalEvidence[];
+}
+
+/** How a submitted diagnosis was understood: the code wins when both are given. */
+export interface ResolvedDiagnosis {
+  input: ClinicalDiagnosisInput;
+  code: string | null;
+  description: string | null;
+  resolved_by: 'code' | 'description' | 'unresolved';
+}
+
+export interface EvidenceCitation {
+  /** Where it was found: `diagnosis E11.9`, `visit note 2026-10-02`, `questionnaire: "…"`, `evidence "Lab results"`. */
+  source: string;
+  /** The words that decided it, e.g. `BMI 32.4` or `metformin for 6 months`. */
+  excerpt: string;
+}
+
+export interface CriterionResult {
+  id: string;
+  description: string;
+  status: 'met' | 'not_met' | 'unknown';
+  evidence: EvidenceCitation[];
+}
+
+export interface DrugEligibility {
+  drug: string;
+  /** The catalog drug matched, or null when the drug is not in the criteria catalog. */
+  catalog_drug: string | null;
+  status: 'qualified' | 'unqualified' | 'unknown';
+  criteria: CriterionResult[];
+  unqualified_reasons: Array<{ description: string }>;
+  prior_authorization_required: boolean | null;
+}
+
+/** Text of an evidence file asset beyond the reading caps: it was not evaluated. */
+export interface UnreadEvidence {
+  title: string;
+  bytes_unread: number;
+}
+
+export interface ClinicalEligibilityOutcome {
+  results: DrugEligibility[];
+  diagnoses: ResolvedDiagnosis[];
+  /** Present when a text asset was longer than the caps (first 256 KiB per asset, 1 MiB per case). */
+  unread?: UnreadEvidence[];
+}
+
+/** Bounds a caller puts on one task, beyond the pool's own per-task time limit. */
+export interface EvaluationLimits {
+  /** Epoch milliseconds after which the caller no longer waits (its activity attempt's end, less a margin). */
+  deadline?: number;
+}

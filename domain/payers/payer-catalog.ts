@@ -1,0 +1,229 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+import type { DrugRequest, PlanType } from '../cases/case-model';
+import { projectRoot } from '../project-root';
+import type { BenefitsCheck, BenefitsOutcome, DrugCoverage } from './payer-connector';
+
+export interface Balance {
+  total_cents: number;
+  met_cents: number;
+}
+
+export interface CatalogPlan {
+  id: string;
+  name: string;
+  plan_type: PlanType;
+  pcn: string;
+  rx_group: string;
+  formulary_id: string;
+  deductible: Balance;
+  out_of_pocket: Balance;
+}
+
+export interface CatalogPayer {
+  id: string;
+  name: string;
+  /** Other names printed on cards or typed by staff ("Blue Horizon", "BHH"). */
+  aliases: string[];
+  bin: string;
+  pharmacy_benefit_manager_name: string;
+  plans: CatalogPlan[];
+}
+
+export interface CatalogDrug {
+  id: string;
+  /** Null for drugs dispensed as generics. */
+  brand_name: string | null;
+  generic_name: string;
+  /** 11 digits, no hyphens (5-4-2). */
+  ndc: string;
+  /** Key into the prior-authorization criteria sets; null when no plan asks for criteria. */
+  criteria_set: string | null;
+}
+
+export type CopayOption = DrugCoverage['copay_options'][number];
+
+export type FormularyEntry =
+  | {
+      status: 'covered';
+      tier: number;
+      prior_authorization_required: boolean;
+      /** Drugs the plan wants tried first; empty when there is no step therapy. */
+      step_therapy: string[];
+      /** Units per 30 days. */
+      quantity_limit: number | null;
+      copays: CopayOption[];
+    }
+  | { status: 'excluded'; reason: string };
+
+export interface Formulary {
+  id: string;
+  name: string;
+  /** By catalog drug id; a drug absent here is not on the formulary. */
+  drugs: Record<string, FormularyEntry>;
+}
+
+export type CriterionCheck =
+  | { kind: 'diagnosis'; code_prefixes: string[]; terms: string[] }
+  | { kind: 'lab_value'; labels: string[]; minimum: number; unit: string }
+  /** A step-therapy requirement: one of the drugs, for at least `minimum_months` when given. */
+  | { kind: 'prior_therapy'; drugs: string[]; minimum_months?: number };
+
+export interface CriterionDefinition {
+  id: string;
+  question: string;
+  check: CriterionCheck;
+}
+
+export type MockDrugCoverage = Omit<
+  DrugCoverage,
+  'drug' | 'ndc' | 'copay' | 'determination_details' | 'has_active_prior_auth'
+> & { is_on_formulary: boolean; is_explicit_plan_exclusion: boolean };
+
+export type BvMockDefinition = { description: string } & (
+  | {
+      result: 'completed';
+      coverage_status: BenefitsOutcome['coverage_status'];
+      /** Applied to every requested drug; null when the payer answers nothing about drugs. */
+      drug_coverage: MockDrugCoverage | null;
+    }
+  | { result: 'inconclusive'; reason: string }
+);
+
+export type PayerFailure = Extract<BenefitsCheck, { kind: 'failed' }>['error'];
+
+export interface CatalogData {
+  payers: CatalogPayer[];
+  drugs: CatalogDrug[];
+  formularies: Formulary[];
+  criteriaSets: Record<string, CriterionDefinition[]>;
+  mockCases: Record<string, BvMockDefinition>;
+  mockFailure: PayerFailure;
+}
+
+/** Lowercase words separated by single spaces, so "Blue-Horizon  HEALTH" and "blue horizon health" meet. */
+export function normalizeName(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+}
+
+/** Whether `needle` appears in `haystack` as whole words (both already normalized). */
+function containsWords(haystack: string, needle: string): boolean {
+  return needle.length > 0 && ` ${haystack} `.includes(` ${needle} `);
+}
+
+/** NDCs come as 11 digits or hyphenated 10-digit forms (4-4-2, 5-3-2, 5-4-1); all pad to 5-4-2. */
+export function normalizeNdc(ndc: string): string {
+  const segments = ndc.trim().split('-');
+  if (segments.length !== 3) return ndc.replace(/\D/g, '');
+  const [labeler, product, pack] = segments as [string, string, string];
+  return labeler.padStart(5, '0') + product.padStart(4, '0') + pack.padStart(2, '0');
+}
+
+/** The sandbox payers, plans, formularies, prior-authorization criteria and BV mock cases of `catalog/`. */
+export class PayerCatalog {
+  private readonly plansById: Map<string, { payer: CatalogPayer; plan: CatalogPlan }>;
+
+  constructor(readonly data: CatalogData) {
+    this.plansById = new Map(
+      data.payers.flatMap((payer) => payer.plans.map((plan) => [plan.id, { payer, plan }] as const)),
+    );
+  }
+
+  get payers(): CatalogPayer[] {
+    return this.data.payers;
+  }
+
+  get drugs(): CatalogDrug[] {
+    return this.data.drugs;
+  }
+
+  get formularies(): Formulary[] {
+    return this.data.formularies;
+  }
+
+  /** A payer whose name or alias the text contains as whole words; full names win over aliases. */
+  findPayerNamedIn(text: string): CatalogPayer | undefined {
+    const normalized = normalizeName(text);
+    return (
+      this.payers.find((payer) => containsWords(normalized, normalizeName(payer.name))) ??
+      this.payers.find((payer) =>
+        payer.aliases.some((alias) => containsWords(normalized, normalizeName(alias))),
+      )
+    );
+  }
+
+  findPayerByBin(bin: string): CatalogPayer | undefined {
+    return this.payers.find((payer) => payer.bin === bin.trim());
+  }
+
+  findPlan(planId: string): { payer: CatalogPayer; plan: CatalogPlan } | undefined {
+    return this.plansById.get(planId);
+  }
+
+  /**
+   * The drug a request names: by NDC, else by a brand name anywhere in the text ("Ozempic 1 mg pen"),
+   * else by a generic name. A generic shared by several brands ("semaglutide") gives the first listed.
+   */
+  findDrug(request: Pick<DrugRequest, 'name' | 'ndc'>): CatalogDrug | undefined {
+    if (request.ndc) {
+      const ndc = normalizeNdc(request.ndc);
+      const byNdc = this.drugs.find((drug) => drug.ndc === ndc);
+      if (byNdc || !request.name) return byNdc;
+    }
+    const name = normalizeName(request.name ?? '');
+    return (
+      this.drugs.find((drug) => drug.brand_name && containsWords(name, normalizeName(drug.brand_name))) ??
+      this.drugs.find((drug) => containsWords(name, normalizeName(drug.generic_name)))
+    );
+  }
+
+  formularyEntry(formularyId: string, drugId: string): FormularyEntry | undefined {
+    return this.formularies.find((formulary) => formulary.id === formularyId)?.drugs[drugId];
+  }
+
+  criteriaFor(drug: CatalogDrug): CriterionDefinition[] {
+    return drug.criteria_set ? (this.data.criteriaSets[drug.criteria_set] ?? []) : [];
+  }
+
+  mockCase(name: string): BvMockDefinition | undefined {
+    return this.data.mockCases[name];
+  }
+
+  get mockFailure(): PayerFailure {
+    return this.data.mockFailure;
+  }
+}
+
+function readJson<T>(directory: string, file: string): T {
+  return JSON.parse(readFileSync(path.join(directory, file), 'utf8')) as T;
+}
+
+export function loadPayerCatalog(directory = path.join(projectRoot(), 'catalog')): PayerCatalog {
+  const mocks = readJson<{ mock_cases: Record<string, BvMockDefinition>; failure: PayerFailure }>(
+    directory,
+    'benefit-verification-mock-cases.json',
+  );
+  return new PayerCatalog({
+    payers: readJson<{ payers: CatalogPayer[] }>(directory, 'payers.json').payers,
+    drugs: readJson<{ drugs: CatalogDrug[] }>(directory, 'drugs.json').drugs,
+    formularies: readJson<{ formularies: Formulary[] }>(directory, 'formularies.json').formularies,
+    criteriaSets: readJson<{ criteria_sets: Record<string, CriterionDefinition[]> }>(
+      directory,
+      'prior-authorization-criteria.json',
+    ).criteria_sets,
+    mockCases: mocks.mock_cases,
+    mockFailure: mocks.failure,
+  });
+}
+
+let shippedCatalog: PayerCatalog | undefined;
+
+/** The shipped catalog, read on first use and kept: it never changes while the process runs. */
+export function payerCatalog(): PayerCatalog {
+  shippedCatalog ??= loadPayerCatalog();
+  return shippedCatalog;
+}

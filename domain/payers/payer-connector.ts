@@ -1,0 +1,160 @@
+import type { EvaluationLimits } from '../clinical/clinical-model';
+import type {
+  CasePatient,
+  Diagnosis,
+  DrugRequest,
+  EvidenceItem,
+  InsuranceContent,
+  PlanType,
+  Questionnaire,
+  VisitNote,
+} from '../cases/case-model';
+
+/**
+ * How cases talk to payers. Local mode uses the deterministic simulator over the shipped catalog;
+ * real connectors (clearinghouse eligibility, ePA) implement the same interface.
+ */
+
+/** What the service knows about a patient's insurance: discrete data and/or card images as text. */
+export interface InsuranceEvidence {
+  content?: InsuranceContent;
+  /** Text read from the insurance card documents (the simulator reads documents as UTF-8 text). */
+  cardTexts: string[];
+}
+
+export interface ResolvedPlan {
+  payer_id: string;
+  payer_name: string;
+  plan_id: string;
+  plan_name: string;
+  plan_type: PlanType;
+  plan_fund_source: 'commercial' | 'government';
+  bin: string;
+  pcn: string;
+  pharmacy_benefit_manager_name: string;
+  member_id: string;
+}
+
+export type PlanResolution = { resolved: true; plan: ResolvedPlan } | { resolved: false; reason: string };
+
+export type PriorAuthRequirement = 'yes' | 'no' | 'not_applicable';
+
+export interface DrugCoverage {
+  /** As requested (name or NDC), so a caller can match results to its request. */
+  drug: string;
+  ndc: string | null;
+  coverage: 'covered' | 'not_covered';
+  coverage_detail_code: string;
+  tier: number | null;
+  prior_authorization_required: PriorAuthRequirement;
+  step_therapy_required: boolean;
+  quantity_limit: number | null;
+  copay: { amount_cents: number; supply_duration_days: number } | null;
+  copay_options: Array<{ amount_cents: number; supply_duration_days: number }>;
+  determination_details: { is_on_formulary: boolean; is_explicit_plan_exclusion: boolean };
+  has_active_prior_auth: boolean;
+}
+
+export interface BenefitsOutcome {
+  coverage_status:
+    | 'covered'
+    | 'patient_not_found'
+    | 'coverage_expired'
+    | 'coverage_not_started'
+    | 'patient_consent_required';
+  coverage_type: PlanType | null;
+  plan_fund_source: 'commercial' | 'government' | null;
+  pharmacy_benefit_manager_name: string | null;
+  payer_name: string | null;
+  plan_name: string | null;
+  bin: string | null;
+  pcn: string | null;
+  deductible: { total_cents: number; met_cents: number; remaining_cents: number } | null;
+  out_of_pocket: { total_cents: number; met_cents: number; remaining_cents: number } | null;
+  drugs: DrugCoverage[];
+}
+
+/**
+ * The answer of an eligibility and drug-coverage check: a result, an error the payer returned
+ * (a final failure), or inconclusive (a person must verify manually).
+ */
+export type BenefitsCheck =
+  | { kind: 'completed'; outcome: BenefitsOutcome }
+  | { kind: 'failed'; error: { title: string; code: string; detail_code: string; message: string } }
+  | { kind: 'inconclusive'; reason: string };
+
+export interface BenefitsCheckInput {
+  insurance: InsuranceEvidence;
+  patient: Pick<CasePatient, 'first_name' | 'last_name' | 'date_of_birth'>;
+  drugs: DrugRequest[];
+  /** Sandbox: a case name of the catalog's BV mock results, forcing the answer. */
+  mockCase?: string;
+  mockStatus?: 'completed' | 'failed';
+}
+
+/** One PA criterion of the plan for the drug, with whether the submitted record meets it. */
+export interface CriterionAnswer {
+  id: string;
+  question: string;
+  answer: 'yes' | 'no' | 'unknown';
+  /** Where the answer came from: "diagnosis E11.9", "evidence: A1c 8.1 %", … (clinician-readable). */
+  source: string | null;
+}
+
+export interface PriorAuthPrefillInput {
+  plan: ResolvedPlan | null;
+  drug: DrugRequest;
+  patient: Pick<CasePatient, 'date_of_birth' | 'gender'>;
+  diagnoses: Diagnosis[];
+  evidence: EvidenceItem[];
+  questionnaires: Questionnaire[];
+  visitNotes: VisitNote[];
+}
+
+export interface PriorAuthPrefill {
+  /** The formulary's entry for the drug on this plan, if the plan and drug are known. */
+  coverage: DrugCoverage | null;
+  criteria: CriterionAnswer[];
+}
+
+export type PriorAuthResult = 'approved' | 'denied' | 'other';
+
+export interface PriorAuthSubmissionInput {
+  /** The case id: a real connector's idempotency key, so a retried submission is not filed twice. */
+  caseId: string;
+  plan: ResolvedPlan | null;
+  drug: DrugRequest;
+  urgency: 'standard' | 'expedited';
+  criteria: CriterionAnswer[];
+  /** Sandbox: forces the payer's determination. */
+  mockResult?: { result: PriorAuthResult; detail_code?: string };
+}
+
+export interface PriorAuthDetermination {
+  result: PriorAuthResult;
+  detail_code: string;
+  detail: string;
+  payer_reference: string;
+  decided_at: string;
+  authorization_start_date: string | null;
+  authorization_expiration: string | null;
+}
+
+export interface PayerConnector {
+  resolvePlan(insurance: InsuranceEvidence): Promise<PlanResolution>;
+  checkBenefits(input: BenefitsCheckInput): Promise<BenefitsCheck>;
+  /** `limits.deadline` bounds the clinical text reading behind the answers (see EvaluationPool). */
+  prefillPriorAuthorization(
+    input: PriorAuthPrefillInput,
+    limits?: EvaluationLimits,
+  ): Promise<PriorAuthPrefill>;
+  /** Sends the PA to the payer; returns the payer's reference for later status checks. */
+  submitPriorAuthorization(input: PriorAuthSubmissionInput): Promise<{ payer_reference: string }>;
+  /**
+   * Asks for the determination of a submitted PA. `checksSoFar` lets the simulator answer "pending"
+   * first, like a payer that takes a while; null means not decided yet.
+   */
+  checkDetermination(
+    input: PriorAuthSubmissionInput & { payer_reference: string; checksSoFar: number },
+  ): Promise<PriorAuthDetermination | null>;
+}

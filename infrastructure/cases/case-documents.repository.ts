@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+
+import type { DocumentRef } from '../../domain/cases/case-model';
+import { newId } from '../../domain/ids';
+import { SecretBox } from '../crypto/aes-gcm';
+import { Database, QueryRunner } from '../storage/database';
+
+/** Recognised by their first bytes; anything else is kept as opaque binary. */
+const SIGNATURES: Array<[string, number[]]> = [
+  ['image/png', [0x89, 0x50, 0x4e, 0x47]],
+  ['image/jpeg', [0xff, 0xd8, 0xff]],
+  ['application/pdf', [0x25, 0x50, 0x44, 0x46]],
+  ['image/gif', [0x47, 0x49, 0x46, 0x38]],
+  ['image/tiff', [0x49, 0x49, 0x2a, 0x00]],
+];
+
+export function detectContentType(bytes: Buffer): string {
+  const match = SIGNATURES.find(([, signature]) => signature.every((byte, index) => bytes[index] === byte));
+  if (match) return match[0];
+  return bytes.toString('utf8').includes('\uFFFD') ? 'application/octet-stream' : 'text/plain';
+}
+
+/**
+ * Case documents, encrypted at rest and kept out of Temporal (payload size limits, and history
+ * should not carry scans). Cases refer to them by `document_id`.
+ */
+export class CaseDocumentsRepository {
+  constructor(
+    private readonly db: Database,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  /**
+   * Stores base64 documents for a case; repeating it for the same case returns what was stored. They
+   * await their case's start (migration 0008) until `markStarted`.
+   */
+  async store(
+    accountId: string,
+    caseId: string,
+    documents: Array<{ name: string; base64: string }>,
+  ): Promise<DocumentRef[]> {
+    // A request without documents has none to find either, even when it is a replay.
+    if (documents.length === 0) return [];
+    return this.db.transaction(async (tx) => {
+      const existing = await this.refs(tx, caseId);
+      if (existing.length > 0) {
+        // A replay of the request claims them afresh, so the sweep cannot remove them under its start.
+        await tx.query(
+          `UPDATE case_documents SET awaiting_start_since = now()
+           WHERE case_id = $1 AND awaiting_start_since IS NOT NULL`,
+          [caseId],
+        );
+        return existing;
+      }
+      for (const document of documents) {
+        const bytes = Buffer.from(document.base64, 'base64');
+        await tx.query(
+          `INSERT INTO case_documents
+             (id, account_id, case_id, name, content_type, sha256, size_bytes, content_sealed, awaiting_start_since)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now()) ON CONFLICT (case_id, name) DO NOTHING`,
+          [
+            newId('document'),
+            accountId,
+            caseId,
+            document.name,
+            detectContentType(bytes),
+            createHash('sha256').update(bytes).digest('hex'),
+            bytes.length,
+            this.secrets.sealText(bytes.toString('base64')),
+          ],
+        );
+      }
+      return this.refs(tx, caseId);
+    });
+  }
+
+  private async refs(tx: QueryRunner, caseId: string): Promise<DocumentRef[]> {
+    return tx.query<DocumentRef>(
+      `SELECT id AS document_id, name, content_type AS type, sha256, size_bytes
+       FROM case_documents WHERE case_id = $1 ORDER BY id`,
+      [caseId],
+    );
+  }
+
+  /** The case's workflow was started: its documents stay for as long as the case. */
+  async markStarted(caseId: string): Promise<void> {
+    await this.db.query(
+      'UPDATE case_documents SET awaiting_start_since = NULL WHERE case_id = $1 AND awaiting_start_since IS NOT NULL',
+      [caseId],
+    );
+  }
+
+  /** Removes what `store` kept for a case that was never started. */
+  async removeForCase(accountId: string, caseId: string): Promise<void> {
+    await this.db.query('DELETE FROM case_documents WHERE account_id = $1 AND case_id = $2', [
+      accountId,
+      caseId,
+    ]);
+  }
+
+  /** Cases whose documents have awaited a start for longer than `olderThanMs`. */
+  async awaitingStart(olderThanMs: number, limit: number): Promise<Array<{ caseId: string }>> {
+    const rows = await this.db.query<{ case_id: string }>(
+      `SELECT DISTINCT case_id FROM case_documents
+       WHERE awaiting_start_since < now() - $1::float8 * interval '1 millisecond' LIMIT $2`,
+      [olderThanMs, limit],
+    );
+    return rows.map((row) => ({ caseId: row.case_id }));
+  }
+
+  /**
+   * Removes a never-started case's documents that still await a start older than `olderThanMs`:
+   * a replay of its request claiming them meanwhile keeps them.
+   */
+  async removeUnstarted(caseId: string, olderThanMs: number): Promise<number> {
+    const removed = await this.db.query<{ id: string }>(
+      `DELETE FROM case_documents
+       WHERE case_id = $1 AND awaiting_start_since < now() - $2::float8 * interval '1 millisecond'
+       RETURNING id`,
+      [caseId, olderThanMs],
+    );
+    return removed.length;
+  }
+
+  async read(documentIds: string[]): Promise<Buffer[]> {
+    if (documentIds.length === 0) return [];
+    const rows = await this.db.query<{ id: string; content_sealed: string }>(
+      'SELECT id, content_sealed FROM case_documents WHERE id = ANY ($1)',
+      [documentIds],
+    );
+    return documentIds.map((id) => {
+      const row = rows.find((candidate) => candidate.id === id);
+      if (!row) throw new Error(`Case document ${id} is missing`);
+      return Buffer.from(this.secrets.openText(row.content_sealed), 'base64');
+    });
+  }
+}

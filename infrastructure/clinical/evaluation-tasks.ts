@@ -1,0 +1,30 @@
+import type { CriterionDefinition } from '../../domain/payers/payer-catalog';
+import type { CriterionAnswer, PriorAuthPrefillInput } from '../../domain/payers/payer-connector';
+import { answerPriorAuthCriteria } from '../../domain/payers/prior-auth-criteria';
+import type { ClinicalEligibilityOutcome, ClinicalRecord } from '../../domain/clinical/clinical-model';
+import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engine';
+
+/** The CPU-heavy work on clinical text, as messages a worker thread can take. */
+export type EvaluationTask =
+  | { kind: 'clinical_eligibility'; record: ClinicalRecord }
+  | {
+      kind: 'prior_auth_criteria';
+      criteria: CriterionDefinition[];
+      input: PriorAuthPrefillInput;
+      asOf: string;
+    };
+
+export type EvaluationResult<Task extends EvaluationTask> = Task extends { kind: 'clinical_eligibility' }
+  ? ClinicalEligibilityOutcome
+  : CriterionAnswer[];
+
+/** Runs one task where it is called: inside a pool thread, or inline when no pool is configured. */
+export function runEvaluationTask<Task extends EvaluationTask>(task: Task): EvaluationResult<Task> {
+  switch (task.kind) {
+    case 'clinical_eligibility':
+      return evaluateClinicalEligibility(task.record) as EvaluationResult<Task>;
+    case 'prior_auth_criteria':
+      return answerPriorAuthCriteria(task.criteria, task.input, task.asOf) as EvaluationResult<Task>;
+  }
+  throw new Error(`Unknown evaluation task ${(task as { kind: string }).kind}`);
+}

@@ -1,0 +1,381 @@
+import * as path from 'node:path';
+
+import type { RetrySchedule } from '../../domain/webhooks/webhook-delivery';
+
+/** Which process is reading the configuration; local mode embeds the Temporal dev server. */
+export type ProcessMode = 'local' | 'api' | 'worker' | 'admin';
+
+export interface TemporalSettings {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  /**
+   * Workflows a worker keeps in memory between tasks. A case waiting days for a reviewer needs none
+   * of it, and one evicted is replayed from history at its next task, so the cache is sized for the
+   * cases in motion, not the cases open.
+   */
+  maxCachedWorkflows: number;
+  tls?: {
+    serverName?: string;
+    caCertPath?: string;
+    clientCertPath?: string;
+    clientKeyPath?: string;
+  };
+  apiKey?: string;
+}
+
+export interface EncryptionSettings {
+  /** key id -> 32-byte AES key; every id can decrypt, only `currentKeyId` encrypts. */
+  keys: Map<string, Buffer>;
+  currentKeyId: string;
+}
+
+/** How long the PostgreSQL pool waits before it gives up, so an outage answers 503 instead of hanging. */
+export interface DatabaseTimeouts {
+  /** Opening a connection, or waiting for a free one in a busy pool. */
+  connectMs: number;
+  /** The server cancels a statement running longer (0: never, for migrations). */
+  statementMs: number;
+  /** The client stops waiting for an answer after this (0: never); covers a server that stops answering. */
+  queryMs: number;
+}
+
+/** The client waits this much longer than the server's statement timeout, so the server's cancel comes first. */
+const QUERY_TIMEOUT_MARGIN_MS = 5_000;
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  connectMs: 5_000,
+  statementMs: 10_000,
+  queryMs: 10_000 + QUERY_TIMEOUT_MARGIN_MS,
+};
+
+/** Temporal's exponential activity retry, as the published webhook schedule. */
+export type { RetrySchedule };
+
+export interface WebhookSettings {
+  /** CIDR ranges exempt from the SSRF policy (loopback in local mode and tests). */
+  allowedTargets: string[];
+  timeoutMs: number;
+  retry: RetrySchedule;
+  /** The `iss` claim of every notification's JWT. */
+  issuer: string;
+}
+
+export interface CaseSettings {
+  reviewReminderMs: number;
+  reviewExpiryMs: number;
+  payerPollIntervalMs: number;
+  /** When a PA determination is due after creation: Part D's 72 h standard and 24 h expedited. */
+  dueWithinMs: { standard: number; expedited: number };
+  /** HMAC key of the PatientRef search attribute (a keyed hash, never the patient id itself). */
+  patientRefKey?: Buffer;
+}
+
+/** The worker threads that read clinical text, off the event loop (see docs/workflows.md, clinical eligibility). */
+export interface ClinicalEvaluationSettings {
+  threads: number;
+  /**
+   * A task running longer is stopped (its thread replaced) and fails its case non-retryably; at most
+   * MAX_CLINICAL_EVALUATION_TIMEOUT_MS.
+   */
+  taskTimeoutMs: number;
+}
+
+export interface AppConfig {
+  mode: ProcessMode;
+  production: boolean;
+  http: {
+    host: string;
+    port: number;
+    maxBodyBytes: number;
+    /** Proxies in front of the API whose X-Forwarded-For names the client (Express `trust proxy`). */
+    trustedProxyHops: number;
+  };
+  dataDir: string;
+  databaseUrl?: string;
+  databaseTimeouts: DatabaseTimeouts;
+  temporal: TemporalSettings;
+  localTemporal: { port: number; uiPort: number };
+  /** Absent in local mode until the launcher generates or loads the data folder's key. */
+  encryption?: EncryptionSettings;
+  devApiKey?: string;
+  /** Per API key across all API processes; `keyless` per client address, for requests without a usable key. */
+  rateLimit: { perSecond: number; burst: number; keyless: { perSecond: number; burst: number } };
+  /** How long a key lookup is reused; a revocation made by another process takes effect within it. */
+  apiKeyCacheTtlMs: number;
+  codec: { corsOrigins: string[]; trustLoopback: boolean };
+  webhooks: WebhookSettings;
+  cases: CaseSettings;
+  clinicalEvaluation: ClinicalEvaluationSettings;
+  /** Audit events older than this are purged (docs/audit.md); six years by default, HIPAA's retention. */
+  audit: { retentionDays: number };
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * Well under the 30-second start-to-close timeout of the activities that use the clinical evaluation
+ * pool (clinical eligibility, PA prefill), so a record too slow to read fails its case by name rather
+ * than by Temporal timing the attempt out and retrying it.
+ */
+export const MAX_CLINICAL_EVALUATION_TIMEOUT_MS = 20_000;
+
+/** The longest a revoked key may keep working in an API process other than the one that revoked it. */
+export const MAX_API_KEY_CACHE_TTL_MS = 30_000;
+
+/**
+ * Parses the environment into one typed configuration, reporting every bad key at once so an
+ * operator fixes a deployment in one pass instead of one restart per mistake.
+ */
+export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig {
+  const problems: string[] = [];
+
+  const integer = (key: string, fallback: number, min: number, max: number): number => {
+    const raw = env[key];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${key} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const flag = (key: string, fallback: boolean): boolean => {
+    const raw = env[key];
+    if (raw === undefined || raw === '') return fallback;
+    if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+    problems.push(`${key} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+  const text = (key: string): string | undefined => {
+    const raw = env[key]?.trim();
+    return raw ? raw : undefined;
+  };
+
+  const nodeEnv = text('NODE_ENV') ?? (mode === 'local' ? 'development' : 'production');
+  const production = nodeEnv === 'production';
+
+  const databaseUrl = text('DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  if (!databaseUrl && production && (mode === 'api' || mode === 'worker')) {
+    problems.push('DATABASE_URL is required in production: the embedded database is for local mode only');
+  }
+
+  const statementTimeoutMs = integer(
+    'DATABASE_STATEMENT_TIMEOUT_MS',
+    DEFAULT_DATABASE_TIMEOUTS.statementMs,
+    100,
+    3_600_000,
+  );
+  const databaseTimeouts: DatabaseTimeouts = {
+    connectMs: integer('DATABASE_CONNECT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.connectMs, 100, 120_000),
+    statementMs: statementTimeoutMs,
+    queryMs: integer(
+      'DATABASE_QUERY_TIMEOUT_MS',
+      statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS,
+      100,
+      3_600_000,
+    ),
+  };
+  if (databaseTimeouts.queryMs <= databaseTimeouts.statementMs) {
+    problems.push(
+      'DATABASE_QUERY_TIMEOUT_MS must be longer than DATABASE_STATEMENT_TIMEOUT_MS: the server cancels a ' +
+        'slow statement first, and the client gives up only on a server that stopped answering',
+    );
+  }
+
+  const temporalAddress = text('TEMPORAL_ADDRESS');
+  if (!temporalAddress && production && (mode === 'api' || mode === 'worker')) {
+    problems.push('TEMPORAL_ADDRESS is required in production (host:port of the Temporal frontend)');
+  }
+  const localTemporal = {
+    port: integer('TEMPORAL_DEV_PORT', 7233, 1, 65535),
+    uiPort: integer('TEMPORAL_UI_PORT', 8233, 1, 65535),
+  };
+
+  const useTls = flag('TEMPORAL_TLS', false);
+  const tlsPaths = {
+    serverName: text('TEMPORAL_TLS_SERVER_NAME'),
+    caCertPath: text('TEMPORAL_TLS_CA_PATH'),
+    clientCertPath: text('TEMPORAL_TLS_CERT_PATH'),
+    clientKeyPath: text('TEMPORAL_TLS_KEY_PATH'),
+  };
+  if (Boolean(tlsPaths.clientCertPath) !== Boolean(tlsPaths.clientKeyPath)) {
+    problems.push('TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH must be set together (mTLS)');
+  }
+  const temporalApiKey = text('TEMPORAL_API_KEY');
+
+  const encryption = parseEncryptionKeys(env, problems);
+  if (!encryption && (mode === 'api' || mode === 'worker')) {
+    problems.push(
+      'PAYLOAD_ENCRYPTION_KEYS is required outside local mode: "keyId:base64Key[,keyId:base64Key]" ' +
+        'with 32-byte keys (generate one with `openssl rand -base64 32`)',
+    );
+  }
+
+  const devApiKey = text('DEV_API_KEY');
+  if (devApiKey && devApiKey.length < 32) problems.push('DEV_API_KEY must be at least 32 characters long');
+  // The admin CLI never reads the key, so an operator's shell that still exports it need not be cleaned first.
+  if (devApiKey && production && mode !== 'admin') {
+    problems.push(
+      'DEV_API_KEY is refused in production: it pins an admin key whose value sits in configuration. ' +
+        'Unset it and create keys with the admin CLI (npm run admin -- keys:create --account ID --role admin)',
+    );
+  }
+
+  // Local data (local mode, or the admin CLI on it) talks to receivers on this machine.
+  const localData = mode === 'local' || (mode === 'admin' && !databaseUrl);
+  const allowedTargets = (text('WEBHOOK_ALLOWED_TARGETS') ?? (localData ? '127.0.0.0/8,::1/128' : ''))
+    .split(',')
+    .map((range) => range.trim())
+    .filter(Boolean);
+  for (const range of allowedTargets) {
+    if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(range)) {
+      problems.push(
+        `WEBHOOK_ALLOWED_TARGETS entries must be CIDR ranges such as 127.0.0.0/8 (got "${range}")`,
+      );
+    }
+  }
+  const webhooks: WebhookSettings = {
+    allowedTargets,
+    timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    retry: {
+      initialIntervalMs: integer('WEBHOOK_RETRY_INITIAL_INTERVAL_MS', 5_000, 10, 3_600_000),
+      backoffCoefficient: integer('WEBHOOK_RETRY_BACKOFF_COEFFICIENT', 6, 1, 100),
+      maximumIntervalMs: integer('WEBHOOK_RETRY_MAX_INTERVAL_MS', 10 * 3_600_000, 10, 7 * 24 * 3_600_000),
+      expireAfterMs: integer('WEBHOOK_RETRY_EXPIRE_AFTER_MS', 3 * 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+    },
+    issuer: text('WEBHOOK_ISSUER') ?? 'healthcare-access-api',
+  };
+
+  const patientRefKeyText = text('PATIENT_REF_KEY');
+  const patientRefKey = patientRefKeyText ? Buffer.from(patientRefKeyText, 'base64') : undefined;
+  if (patientRefKey && patientRefKey.length < 32)
+    problems.push('PATIENT_REF_KEY must decode to at least 32 bytes');
+  if (!patientRefKey && mode === 'api') {
+    problems.push(
+      'PATIENT_REF_KEY is required outside local mode: 32 random bytes, base64 (`openssl rand -base64 32`)',
+    );
+  }
+  const cases: CaseSettings = {
+    reviewReminderMs: integer('CASE_REVIEW_REMINDER_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+    reviewExpiryMs: integer('CASE_REVIEW_EXPIRY_MS', 7 * 24 * 3_600_000, 1_000, 90 * 24 * 3_600_000),
+    payerPollIntervalMs: integer('PAYER_POLL_INTERVAL_MS', 30_000, 100, 24 * 3_600_000),
+    dueWithinMs: {
+      standard: integer('PA_STANDARD_DUE_MS', 72 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+      expedited: integer('PA_EXPEDITED_DUE_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+    },
+    patientRefKey,
+  };
+
+  const clinicalEvaluation: ClinicalEvaluationSettings = {
+    threads: integer('CLINICAL_EVALUATION_THREADS', 2, 1, 64),
+    taskTimeoutMs: integer('CLINICAL_EVALUATION_TIMEOUT_MS', 10_000, 1, Number.MAX_SAFE_INTEGER),
+  };
+  if (clinicalEvaluation.taskTimeoutMs > MAX_CLINICAL_EVALUATION_TIMEOUT_MS) {
+    problems.push(
+      `CLINICAL_EVALUATION_TIMEOUT_MS must be at most ${MAX_CLINICAL_EVALUATION_TIMEOUT_MS} ` +
+        `(got "${env.CLINICAL_EVALUATION_TIMEOUT_MS}"): the clinical activities time out after 30 seconds, ` +
+        'so a longer limit could never fail a case and Temporal would retry the attempt instead',
+    );
+  }
+
+  const trustLoopback = flag('CODEC_TRUST_LOOPBACK', mode === 'local');
+  if (trustLoopback && mode !== 'local') {
+    problems.push(
+      'CODEC_TRUST_LOOPBACK is for local mode only: elsewhere Temporal Web reaches the codec with an ' +
+        'operator key (docs/runbook.md, "Codec access")',
+    );
+  }
+
+  const logLevel = text('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const config: AppConfig = {
+    mode,
+    production,
+    http: {
+      host: text('HOST') ?? '0.0.0.0',
+      port: integer('PORT', 3000, 0, 65535),
+      maxBodyBytes: integer('MAX_BODY_BYTES', 25 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+      trustedProxyHops: integer('TRUSTED_PROXY_HOPS', 0, 0, 10),
+    },
+    dataDir: path.resolve(text('DATA_DIR') ?? 'data'),
+    databaseUrl,
+    databaseTimeouts,
+    temporal: {
+      address: temporalAddress ?? `127.0.0.1:${localTemporal.port}`,
+      namespace: text('TEMPORAL_NAMESPACE') ?? 'default',
+      taskQueue: text('TEMPORAL_TASK_QUEUE') ?? 'healthcare-access',
+      maxCachedWorkflows: integer('WORKER_MAX_CACHED_WORKFLOWS', 500, 10, 100_000),
+      tls: useTls || tlsPaths.clientCertPath || temporalApiKey ? tlsPaths : undefined,
+      apiKey: temporalApiKey,
+    },
+    localTemporal,
+    encryption,
+    devApiKey,
+    rateLimit: {
+      perSecond: integer('RATE_LIMIT_PER_SECOND', 50, 1, 100_000),
+      burst: integer('RATE_LIMIT_BURST', 100, 1, 100_000),
+      keyless: {
+        perSecond: integer('KEYLESS_RATE_LIMIT_PER_SECOND', 5, 1, 100_000),
+        burst: integer('KEYLESS_RATE_LIMIT_BURST', 20, 1, 100_000),
+      },
+    },
+    apiKeyCacheTtlMs: integer('API_KEY_CACHE_TTL_MS', 5_000, 0, MAX_API_KEY_CACHE_TTL_MS),
+    codec: {
+      corsOrigins: (
+        text('CODEC_CORS_ORIGINS') ?? (mode === 'local' ? `http://localhost:${localTemporal.uiPort}` : '')
+      )
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+      trustLoopback,
+    },
+    webhooks,
+    cases,
+    clinicalEvaluation,
+    audit: { retentionDays: integer('AUDIT_RETENTION_DAYS', 6 * 365, 1, 100 * 365) },
+    logLevel,
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function parseEncryptionKeys(env: Env, problems: string[]): EncryptionSettings | undefined {
+  const raw = env.PAYLOAD_ENCRYPTION_KEYS?.trim();
+  if (!raw) return undefined;
+  const keys = new Map<string, Buffer>();
+  for (const entry of raw.split(',')) {
+    const separator = entry.indexOf(':');
+    const keyId = entry.slice(0, separator).trim();
+    const key = Buffer.from(entry.slice(separator + 1).trim(), 'base64');
+    if (separator <= 0 || !/^[A-Za-z0-9_.-]{1,64}$/.test(keyId)) {
+      problems.push('PAYLOAD_ENCRYPTION_KEYS entries must look like "keyId:base64Key"');
+      continue;
+    }
+    if (key.length !== 32) {
+      problems.push(`PAYLOAD_ENCRYPTION_KEYS key "${keyId}" must decode to 32 bytes (AES-256)`);
+      continue;
+    }
+    keys.set(keyId, key);
+  }
+  const currentKeyId = env.PAYLOAD_ENCRYPTION_KEY_ID?.trim() || [...keys.keys()][0];
+  if (keys.size > 0 && (!currentKeyId || !keys.has(currentKeyId))) {
+    problems.push('PAYLOAD_ENCRYPTION_KEY_ID must name one of the PAYLOAD_ENCRYPTION_KEYS');
+  }
+  return keys.size > 0 && currentKeyId ? { keys, currentKeyId } : undefined;
+}

@@ -1,0 +1,500 @@
+import { createHash } from 'node:crypto';
+
+import type { DrugRequest, PlanType } from '../../domain/cases/case-model';
+import type { EvaluationLimits } from '../../domain/clinical/clinical-model';
+import type { ClinicalEvaluator } from '../clinical/evaluation-pool';
+import { inlineEvaluator } from '../clinical/evaluation-pool';
+import type {
+  CatalogDrug,
+  CatalogPayer,
+  CatalogPlan,
+  CopayOption,
+  CriterionDefinition,
+  MockDrugCoverage,
+} from '../../domain/payers/payer-catalog';
+import { normalizeName, normalizeNdc, PayerCatalog, payerCatalog } from '../../domain/payers/payer-catalog';
+import type {
+  BenefitsCheck,
+  BenefitsCheckInput,
+  BenefitsOutcome,
+  DrugCoverage,
+  InsuranceEvidence,
+  PayerConnector,
+  PlanResolution,
+  PriorAuthDetermination,
+  PriorAuthPrefill,
+  PriorAuthPrefillInput,
+  PriorAuthResult,
+  PriorAuthSubmissionInput,
+  ResolvedPlan,
+} from '../../domain/payers/payer-connector';
+
+/**
+ * The sandbox cases a benefit verification's `mock_result.case` may name (contract sections 3a and 9).
+ * A constant, not read from the catalog, so request validation can list them at import time; the
+ * catalog's mock case file defines each.
+ */
+export const BV_MOCK_CASES = [
+  'drugs_covered__prior_auth_required__has_copay',
+  'drugs_covered__prior_auth_required__no_copay',
+  'drugs_covered__prior_auth_not_required__has_copay',
+  'drugs_covered__prior_auth_not_required__no_copay',
+  'drugs_not_covered__prior_auth_na__no_copay',
+  'patient_consent_required',
+  'patient_not_found',
+  'coverage_expired',
+  'coverage_not_started',
+  'manual_verification_required',
+] as const;
+export type BvMockCase = (typeof BV_MOCK_CASES)[number];
+
+/**
+ * Member-id suffixes that lead to the patient-level answers without a `mock_result`, so a sandbox
+ * integrator can reach them the way a real payer would produce them: from the member.
+ */
+export const MEMBER_ID_SUFFIX_CASES: ReadonlyArray<readonly [suffix: string, mockCase: BvMockCase]> = [
+  ['NF', 'patient_not_found'],
+  ['EXP', 'coverage_expired'],
+  ['NS', 'coverage_not_started'],
+  ['MAN', 'manual_verification_required'],
+];
+
+const GOVERNMENT_PLAN_TYPES: readonly PlanType[] = ['medicare', 'medicare_advantage', 'medicaid', 'tricare'];
+
+const DEFAULT_DETAIL_CODES: Record<PriorAuthResult, string> = {
+  approved: 'approval',
+  denied: 'medical_necessity_criteria_not_met',
+  other: 'more_information_required',
+};
+
+const DETAIL_TEXTS: Record<string, string> = {
+  approval: 'The payer approved the prior authorization.',
+  prior_auth_not_required: 'The plan does not require prior authorization for this drug.',
+  step_therapy_criteria_not_met: 'The plan requires other drugs to be tried first.',
+  medical_necessity_criteria_not_met:
+    "The record does not show that the plan's medical necessity criteria are met.",
+  plan_exclusion: 'The plan excludes this drug from coverage.',
+  formulary_alternative_preferred:
+    "The drug is not on the plan's formulary; the plan prefers a formulary alternative.",
+  more_information_required: 'The payer needs more information before it can decide.',
+};
+
+const AUTHORIZATION_DAYS = 365;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+interface PlanMatch {
+  payer: CatalogPayer;
+  plan: CatalogPlan;
+  resolved: ResolvedPlan;
+}
+
+type Resolution = { resolved: true; match: PlanMatch } | { resolved: false; reason: string };
+
+/** What identifies a member's plan, whether typed in as discrete data or read off a card. */
+interface PlanClues {
+  payerName?: string;
+  /** The whole card, searched for a payer or plan name when no labelled line gives one. */
+  cardText?: string;
+  memberId?: string;
+  bin?: string;
+  pcn?: string;
+  planType?: PlanType;
+  planText?: string;
+}
+
+export interface PayerSimulatorOptions {
+  catalog?: PayerCatalog;
+  now?: () => Date;
+  /** Where clinical text is read for the PA prefill (the worker's thread pool); inline when absent. */
+  evaluator?: ClinicalEvaluator;
+}
+
+/**
+ * The local payer: answers eligibility, drug coverage and prior authorization from the shipped catalog.
+ * Every answer derives from the input and the catalog alone (the clock only stamps decisions), so an
+ * activity retried by Temporal gets the same answer.
+ */
+export class PayerSimulator implements PayerConnector {
+  private readonly catalog: PayerCatalog;
+  private readonly now: () => Date;
+  private readonly evaluator: ClinicalEvaluator;
+
+  constructor(options: PayerSimulatorOptions = {}) {
+    this.catalog = options.catalog ?? payerCatalog();
+    this.now = options.now ?? (() => new Date());
+    this.evaluator = options.evaluator ?? inlineEvaluator;
+  }
+
+  async resolvePlan(insurance: InsuranceEvidence): Promise<PlanResolution> {
+    const resolution = this.resolve(insurance);
+    return resolution.resolved ? { resolved: true, plan: resolution.match.resolved } : resolution;
+  }
+
+  async checkBenefits(input: BenefitsCheckInput): Promise<BenefitsCheck> {
+    if (input.mockStatus === 'failed') return { kind: 'failed', error: { ...this.catalog.mockFailure } };
+    const resolution = this.resolve(input.insurance);
+    if (input.mockCase) return this.mockedBenefits(input.mockCase, resolution, input.drugs);
+    if (!resolution.resolved) return { kind: 'inconclusive', reason: resolution.reason };
+
+    const memberId = resolution.match.resolved.member_id.toUpperCase();
+    const memberCase = MEMBER_ID_SUFFIX_CASES.find(([suffix]) => memberId.endsWith(suffix));
+    if (memberCase) return this.mockedBenefits(memberCase[1], resolution, input.drugs);
+
+    const drugs = input.drugs.map((drug) => this.coverage(resolution.match.plan, drug));
+    return { kind: 'completed', outcome: this.outcome(resolution.match, 'covered', drugs) };
+  }
+
+  async prefillPriorAuthorization(
+    input: PriorAuthPrefillInput,
+    limits?: EvaluationLimits,
+  ): Promise<PriorAuthPrefill> {
+    const drug = this.catalog.findDrug(input.drug);
+    const plan = input.plan ? this.catalog.findPlan(input.plan.plan_id)?.plan : undefined;
+    if (!drug) return { coverage: null, criteria: [] };
+    const criteria = this.applicableCriteria(drug, plan);
+    const asOf = isoDate(this.now());
+    return {
+      coverage: plan ? this.coverage(plan, input.drug) : null,
+      criteria: await this.evaluator.run({ kind: 'prior_auth_criteria', criteria, input, asOf }, limits),
+    };
+  }
+
+  async submitPriorAuthorization(input: PriorAuthSubmissionInput): Promise<{ payer_reference: string }> {
+    return { payer_reference: payerReference(input) };
+  }
+
+  async checkDetermination(
+    input: PriorAuthSubmissionInput & { payer_reference: string; checksSoFar: number },
+  ): Promise<PriorAuthDetermination | null> {
+    // Real payers take a while: the first check always finds the request still under review.
+    if (input.checksSoFar === 0) return null;
+    const decision = input.mockResult
+      ? {
+          result: input.mockResult.result,
+          detail_code: input.mockResult.detail_code ?? DEFAULT_DETAIL_CODES[input.mockResult.result],
+          unmet: [],
+        }
+      : this.decide(input);
+    const now = this.now();
+    const approved = decision.result === 'approved';
+    return {
+      result: decision.result,
+      detail_code: decision.detail_code,
+      detail: detailText(decision.detail_code, decision.unmet),
+      payer_reference: input.payer_reference,
+      decided_at: now.toISOString(),
+      authorization_start_date: approved ? isoDate(now) : null,
+      authorization_expiration: approved
+        ? isoDate(new Date(now.getTime() + AUTHORIZATION_DAYS * DAY_MS))
+        : null,
+    };
+  }
+
+  private resolve(insurance: InsuranceEvidence): Resolution {
+    if (insurance.content) {
+      const { content } = insurance;
+      return this.match({
+        payerName: content.payer,
+        memberId: content.member_id,
+        bin: content.rx_bin,
+        pcn: content.rx_pcn,
+        planType: content.plan_type,
+      });
+    }
+    if (insurance.cardTexts.some((text) => text.trim()))
+      return this.match(readCard(insurance.cardTexts.join('\n')));
+    return {
+      resolved: false,
+      reason: 'No insurance data was given: neither discrete insurance data nor a card.',
+    };
+  }
+
+  private match(clues: PlanClues): Resolution {
+    const payer =
+      (clues.payerName ? this.catalog.findPayerNamedIn(clues.payerName) : undefined) ??
+      (clues.bin ? this.catalog.findPayerByBin(clues.bin) : undefined) ??
+      (clues.cardText ? this.catalog.findPayerNamedIn(clues.cardText) : undefined);
+    if (!payer) {
+      return {
+        resolved: false,
+        reason: 'No payer in the sandbox catalog matches the payer name or RxBIN given.',
+      };
+    }
+    const memberId = clues.memberId?.trim();
+    if (!memberId) return { resolved: false, reason: 'The insurance data has no member ID.' };
+    const plan = choosePlan(payer, clues);
+    if (typeof plan === 'string') return { resolved: false, reason: plan };
+    return {
+      resolved: true,
+      match: {
+        payer,
+        plan,
+        resolved: {
+          payer_id: payer.id,
+          payer_name: payer.name,
+          plan_id: plan.id,
+          plan_name: plan.name,
+          plan_type: plan.plan_type,
+          plan_fund_source: GOVERNMENT_PLAN_TYPES.includes(plan.plan_type) ? 'government' : 'commercial',
+          bin: payer.bin,
+          pcn: plan.pcn,
+          pharmacy_benefit_manager_name: payer.pharmacy_benefit_manager_name,
+          member_id: memberId,
+        },
+      },
+    };
+  }
+
+  private mockedBenefits(name: string, resolution: Resolution, requests: DrugRequest[]): BenefitsCheck {
+    const definition = this.catalog.mockCase(name);
+    if (!definition) throw new Error(`Unknown benefit verification mock case "${name}".`);
+    if (definition.result === 'inconclusive') return { kind: 'inconclusive', reason: definition.reason };
+    const template = definition.drug_coverage;
+    const drugs = template ? requests.map((request) => this.mockedCoverage(request, template)) : [];
+    const match = resolution.resolved ? resolution.match : null;
+    return { kind: 'completed', outcome: this.outcome(match, definition.coverage_status, drugs) };
+  }
+
+  private outcome(
+    match: PlanMatch | null,
+    coverageStatus: BenefitsOutcome['coverage_status'],
+    drugs: DrugCoverage[],
+  ): BenefitsOutcome {
+    // Accumulators describe active coverage; a member not found or not covered has none to report.
+    const balances = match && coverageStatus === 'covered' ? match.plan : null;
+    return {
+      coverage_status: coverageStatus,
+      coverage_type: match?.plan.plan_type ?? null,
+      plan_fund_source: match?.resolved.plan_fund_source ?? null,
+      pharmacy_benefit_manager_name: match?.payer.pharmacy_benefit_manager_name ?? null,
+      payer_name: match?.payer.name ?? null,
+      plan_name: match?.plan.name ?? null,
+      bin: match?.payer.bin ?? null,
+      pcn: match?.plan.pcn ?? null,
+      deductible: balances && withRemaining(balances.deductible),
+      out_of_pocket: balances && withRemaining(balances.out_of_pocket),
+      drugs,
+    };
+  }
+
+  private coverage(plan: CatalogPlan, request: DrugRequest): DrugCoverage {
+    const requested = request.name ?? request.ndc ?? '';
+    const drug = this.catalog.findDrug(request);
+    if (!drug) {
+      return notCovered(
+        requested,
+        request.ndc ? normalizeNdc(request.ndc) : null,
+        'drug_not_recognized',
+        false,
+      );
+    }
+    const entry = this.catalog.formularyEntry(plan.formulary_id, drug.id);
+    if (!entry) return notCovered(requested, drug.ndc, 'not_on_formulary', false);
+    if (entry.status === 'excluded') return notCovered(requested, drug.ndc, 'plan_exclusion', true);
+    const stepTherapy = entry.step_therapy.length > 0;
+    return {
+      drug: requested,
+      ndc: drug.ndc,
+      coverage: 'covered',
+      coverage_detail_code: entry.prior_authorization_required
+        ? 'prior_authorization_required'
+        : stepTherapy
+          ? 'step_therapy_required'
+          : 'covered',
+      tier: entry.tier,
+      prior_authorization_required: entry.prior_authorization_required ? 'yes' : 'no',
+      step_therapy_required: stepTherapy,
+      quantity_limit: entry.quantity_limit,
+      ...copays(entry.copays),
+      determination_details: { is_on_formulary: true, is_explicit_plan_exclusion: false },
+      has_active_prior_auth: false,
+    };
+  }
+
+  private mockedCoverage(request: DrugRequest, template: MockDrugCoverage): DrugCoverage {
+    const { is_on_formulary, is_explicit_plan_exclusion, copay_options, ...coverage } = template;
+    const ndc = this.catalog.findDrug(request)?.ndc ?? (request.ndc ? normalizeNdc(request.ndc) : null);
+    return {
+      ...coverage,
+      drug: request.name ?? request.ndc ?? '',
+      ndc,
+      ...copays(copay_options),
+      determination_details: { is_on_formulary, is_explicit_plan_exclusion },
+      has_active_prior_auth: false,
+    };
+  }
+
+  /** Step-therapy criteria apply only where the plan's formulary asks for step therapy on the drug. */
+  private applicableCriteria(drug: CatalogDrug, plan: CatalogPlan | undefined): CriterionDefinition[] {
+    const criteria = this.catalog.criteriaFor(drug);
+    const entry = plan && this.catalog.formularyEntry(plan.formulary_id, drug.id);
+    if (entry?.status !== 'covered' || entry.step_therapy.length > 0) return criteria;
+    return criteria.filter((criterion) => criterion.check.kind !== 'prior_therapy');
+  }
+
+  private decide(input: PriorAuthSubmissionInput): {
+    result: PriorAuthResult;
+    detail_code: string;
+    unmet: string[];
+  } {
+    const drug = this.catalog.findDrug(input.drug);
+    const plan = input.plan ? this.catalog.findPlan(input.plan.plan_id)?.plan : undefined;
+    const entry = drug && plan ? this.catalog.formularyEntry(plan.formulary_id, drug.id) : undefined;
+    if (drug && plan && !entry)
+      return { result: 'denied', detail_code: 'formulary_alternative_preferred', unmet: [] };
+    if (entry?.status === 'excluded') return { result: 'denied', detail_code: 'plan_exclusion', unmet: [] };
+    if (entry?.status === 'covered' && !entry.prior_authorization_required) {
+      return { result: 'approved', detail_code: 'prior_auth_not_required', unmet: [] };
+    }
+    if (input.criteria.length === 0)
+      return { result: 'other', detail_code: 'more_information_required', unmet: [] };
+
+    const unmet = input.criteria.filter((criterion) => criterion.answer !== 'yes');
+    if (unmet.length === 0) return { result: 'approved', detail_code: 'approval', unmet: [] };
+    const stepTherapyIds = new Set(
+      (drug ? this.catalog.criteriaFor(drug) : [])
+        .filter((criterion) => criterion.check.kind === 'prior_therapy')
+        .map((criterion) => criterion.id),
+    );
+    const stepTherapyUnmet = unmet.some(
+      (criterion) => criterion.answer === 'no' && stepTherapyIds.has(criterion.id),
+    );
+    return {
+      result: 'denied',
+      detail_code: stepTherapyUnmet ? 'step_therapy_criteria_not_met' : 'medical_necessity_criteria_not_met',
+      unmet: unmet.map((criterion) => criterion.question),
+    };
+  }
+}
+
+function notCovered(
+  requested: string,
+  ndc: string | null,
+  detailCode: string,
+  isExplicitPlanExclusion: boolean,
+): DrugCoverage {
+  return {
+    drug: requested,
+    ndc,
+    coverage: 'not_covered',
+    coverage_detail_code: detailCode,
+    tier: null,
+    prior_authorization_required: 'not_applicable',
+    step_therapy_required: false,
+    quantity_limit: null,
+    copay: null,
+    copay_options: [],
+    determination_details: { is_on_formulary: false, is_explicit_plan_exclusion: isExplicitPlanExclusion },
+    has_active_prior_auth: false,
+  };
+}
+
+/**
+ * "No copay" means nothing to pay, as in the anchor's `__no_copay` cases: $0 options are left out, and
+ * `copay` is the 30-day amount when there is one.
+ */
+function copays(options: CopayOption[]): Pick<DrugCoverage, 'copay' | 'copay_options'> {
+  const payable = options.filter((option) => option.amount_cents > 0).map((option) => ({ ...option }));
+  const monthly = payable.find((option) => option.supply_duration_days === 30) ?? payable[0];
+  return { copay: monthly ? { ...monthly } : null, copay_options: payable };
+}
+
+function withRemaining(balance: { total_cents: number; met_cents: number }) {
+  return {
+    total_cents: balance.total_cents,
+    met_cents: balance.met_cents,
+    remaining_cents: Math.max(0, balance.total_cents - balance.met_cents),
+  };
+}
+
+function detailText(detailCode: string, unmet: string[]): string {
+  const text = DETAIL_TEXTS[detailCode] ?? `The payer's determination: ${detailCode.replace(/_/g, ' ')}.`;
+  return unmet.length > 0 ? `${text} Not shown: ${unmet.join(' ')}` : text;
+}
+
+function isoDate(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** The same submission always hashes to the same reference, so a retried submit activity does not fork. */
+function payerReference(input: PriorAuthSubmissionInput): string {
+  const digest = createHash('sha256').update(canonicalJson(input)).digest('hex');
+  return `PA-${digest.slice(0, 10).toUpperCase()}`;
+}
+
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, nested: unknown) =>
+    nested && typeof nested === 'object' && !Array.isArray(nested)
+      ? Object.fromEntries(Object.entries(nested).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : nested,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Plan resolution from card text
+
+const CARD_FIELDS = {
+  payerName:
+    /^[ \t]*(?:payer|insurer|carrier|health[ \t]*plan|insurance(?:[ \t]*company)?)(?:[ \t]*name)?[ \t]*:[ \t]*(.+?)[ \t]*$/im,
+  planText: /^[ \t]*(?:plan|coverage|product)(?:[ \t]*(?:type|name))?[ \t]*:[ \t]*(.+?)[ \t]*$/im,
+  // A member id holds a digit, so "Member Services: …" or "Member Name: …" never passes for one.
+  memberId:
+    /\b(?:member|subscriber)(?:[ \t]*(?:id|#|no\.?|number))*[ \t]*[:#]?[ \t]*([a-z0-9-]*\d[a-z0-9-]*)/i,
+  bareId: /^[ \t]*id(?:[ \t]*(?:#|no\.?|number))?[ \t]*[:#][ \t]*([a-z0-9-]*\d[a-z0-9-]*)/im,
+  bin: /\b(?:rx[ \t]*)?bin(?:[ \t]*(?:#|no\.?|number))?[ \t]*:?[ \t]*(\d{6})\b/i,
+  pcn: /\b(?:rx[ \t]*)?pcn(?:[ \t]*#)?[ \t]*:?[ \t]*([a-z0-9-]+)/i,
+};
+
+/** Reads the labelled lines of an insurance card ("Payer: …", "Member ID: …", "RxBIN: …", "Plan: …"). */
+function readCard(text: string): PlanClues {
+  const field = (pattern: RegExp) => pattern.exec(text)?.[1];
+  const planText = field(CARD_FIELDS.planText);
+  return {
+    payerName: field(CARD_FIELDS.payerName),
+    cardText: text,
+    memberId: field(CARD_FIELDS.memberId) ?? field(CARD_FIELDS.bareId),
+    bin: field(CARD_FIELDS.bin),
+    pcn: field(CARD_FIELDS.pcn),
+    planType: planTypeIn(planText ?? text),
+    planText: planText ?? text,
+  };
+}
+
+const PLAN_TYPE_WORDS: ReadonlyArray<readonly [RegExp, PlanType]> = [
+  [/medicare[\s-]*advantage|\bmapd\b|\bpart[\s-]*c\b/i, 'medicare_advantage'],
+  [/medicare|\bpart[\s-]*d\b|\bpdp\b/i, 'medicare'],
+  [/medicaid|\bchip\b/i, 'medicaid'],
+  [/tricare/i, 'tricare'],
+  [/commercial|employer|marketplace|\b(?:ppo|hmo|epo|pos|hdhp)\b/i, 'commercial'],
+];
+
+function planTypeIn(text: string): PlanType | undefined {
+  return PLAN_TYPE_WORDS.find(([pattern]) => pattern.test(text))?.[1];
+}
+
+const MEDICARE_TYPES: readonly PlanType[] = ['medicare', 'medicare_advantage'];
+
+/** The member's plan among the payer's, or a sentence saying why none fits. */
+function choosePlan(payer: CatalogPayer, clues: PlanClues): CatalogPlan | string {
+  const pcn = clues.pcn?.trim().toUpperCase();
+  const byPcn = pcn ? payer.plans.find((plan) => plan.pcn === pcn) : undefined;
+  if (byPcn) return byPcn;
+  const planText = clues.planText ? normalizeName(clues.planText) : '';
+  const byName = payer.plans.find((plan) => ` ${planText} `.includes(` ${normalizeName(plan.name)} `));
+  if (byName) return byName;
+
+  const planType = clues.planType;
+  if (planType && planType !== 'other') {
+    // Members often call a Medicare Advantage plan just "Medicare", and the reverse.
+    const byType =
+      payer.plans.find((plan) => plan.plan_type === planType) ??
+      (MEDICARE_TYPES.includes(planType)
+        ? payer.plans.find((plan) => MEDICARE_TYPES.includes(plan.plan_type))
+        : undefined);
+    return byType ?? `${payer.name} has no ${planType.replace(/_/g, ' ')} plan in the sandbox catalog.`;
+  }
+  return payer.plans.find((plan) => plan.plan_type === 'commercial') ?? payer.plans[0]!;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Prior-authorization criteria answered from the clinical record

@@ -1,0 +1,181 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+
+import { Connection } from '@temporalio/client';
+
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../../domain/temporal/search-attributes';
+
+export interface DevServerOptions {
+  binary: string;
+  port: number;
+  /** Omit for a headless server (tests). */
+  ui?: { port: number; codecEndpoint: string };
+  dbFile: string;
+  namespace: string;
+  logFile: string;
+  readyTimeoutMs?: number;
+}
+
+export interface DevServer {
+  address: string;
+  uiUrl?: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Settings measured with `npm run bench` (docs/performance.md keeps the figures):
+ * - the WAL journal, as Temporal's own SQLite file configuration has it (development-sqlite-file.yaml),
+ *   so readers (visibility, describe) stop waiting on writers;
+ * - eager activities: a workflow task's first activity runs on the worker that scheduled it, with no
+ *   round trip through matching (workflows ask for it by default);
+ * - one task-queue partition: one dev server has nothing to spread, and with four a poller can wait on
+ *   one partition while a task sits in another.
+ */
+const DEV_SERVER_TUNING = [
+  '--sqlite-pragma',
+  'journal_mode=wal',
+  '--sqlite-pragma',
+  'synchronous=2',
+  '--dynamic-config-value',
+  'system.enableActivityEagerExecution=true',
+  '--dynamic-config-value',
+  'matching.numTaskqueueReadPartitions=1',
+  '--dynamic-config-value',
+  'matching.numTaskqueueWritePartitions=1',
+];
+
+/**
+ * Starts `temporal server start-dev` with our search attributes registered and waits until its
+ * namespace answers. We poll instead of trusting a fixed start-up delay: on two busy cores the
+ * server can take well over the few seconds the SDK's test helper allows.
+ */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  for (const port of [options.port, options.ui?.port]) {
+    // Otherwise we would quietly talk to whatever already listens there, with another database.
+    if (port !== undefined && !(await isPortFree(port))) {
+      throw new Error(
+        `Port ${port} is already in use; stop what holds it or choose other ports (TEMPORAL_DEV_PORT, TEMPORAL_UI_PORT).`,
+      );
+    }
+  }
+  mkdirSync(path.dirname(options.dbFile), { recursive: true });
+  mkdirSync(path.dirname(options.logFile), { recursive: true });
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
+    '--http-port',
+    String(await freePort()),
+    '--metrics-port',
+    String(await freePort()),
+    '--db-filename',
+    options.dbFile,
+    '--namespace',
+    options.namespace,
+    '--log-format',
+    'json',
+    '--log-level',
+    'warn',
+    ...DEV_SERVER_TUNING,
+    ...Object.entries(CUSTOM_SEARCH_ATTRIBUTES).flatMap(([name, type]) => [
+      '--search-attribute',
+      `${name}=${type}`,
+    ]),
+    ...(options.ui
+      ? ['--ui-port', String(options.ui.port), '--ui-codec-endpoint', options.ui.codecEndpoint]
+      : ['--headless']),
+  ];
+  const log = createWriteStream(options.logFile, { flags: 'a' });
+  const child = spawn(options.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+
+  const address = `127.0.0.1:${options.port}`;
+  try {
+    await waitUntilReady(child, address, options.namespace, options.readyTimeoutMs ?? 60_000);
+  } catch (error) {
+    await stopProcess(child);
+    throw new Error(`${(error as Error).message} (server log: ${options.logFile})`);
+  }
+  return {
+    address,
+    uiUrl: options.ui ? `http://localhost:${options.ui.port}` : undefined,
+    stop: () => stopProcess(child).finally(() => log.end()),
+  };
+}
+
+async function waitUntilReady(child: ChildProcess, address: string, namespace: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error('The Temporal dev server exited during start-up');
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace });
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error(`The Temporal dev server did not answer on ${address} within ${timeoutMs} ms`);
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const forceKill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(forceKill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Starts a dev server on fresh free ports, trying again on a collision: the server also binds
+ * internal service ports beside its frontend port, which another process may hold.
+ */
+export async function startDevServerOnFreePorts(
+  options: Omit<DevServerOptions, 'port'>,
+  attempts = 3,
+): Promise<DevServer> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startDevServer({ ...options, port: await freePort() });
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+    }
+  }
+}
+
+/** A port the OS just handed out; it stays free for the moment between this call and its use. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}

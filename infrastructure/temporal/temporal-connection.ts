@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+
+import { Client, Connection, ConnectionOptions, DataConverter } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { NativeConnection, NativeConnectionOptions } from '@temporalio/worker';
+import type { Logger } from 'pino';
+
+import type { EncryptionSettings, TemporalSettings } from '../config/config';
+import { EncryptionCodec } from './encryption-codec';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../../domain/temporal/search-attributes';
+
+/**
+ * The one data converter of client and worker, so each reads what the other wrote. The failure
+ * converter goes by path because the worker also loads it inside the workflow sandbox.
+ */
+export function dataConverter(encryption: EncryptionSettings): DataConverter {
+  return {
+    payloadCodecs: [new EncryptionCodec(encryption)],
+    failureConverterPath: require.resolve('./failure-converter'),
+  };
+}
+
+/**
+ * The worker's variant: it encrypts the same way but hands workflows a refused marker for any
+ * payload that was not encrypted, so nobody without the keys can start, signal or update a case.
+ */
+export function workerDataConverter(encryption: EncryptionSettings): DataConverter {
+  return {
+    payloadCodecs: [new EncryptionCodec(encryption, { refuseUnencrypted: true })],
+    failureConverterPath: require.resolve('./failure-converter'),
+  };
+}
+
+function connectionOptions(settings: TemporalSettings): ConnectionOptions & NativeConnectionOptions {
+  const tls = settings.tls
+    ? {
+        serverNameOverride: settings.tls.serverName,
+        serverRootCACertificate: settings.tls.caCertPath ? readFileSync(settings.tls.caCertPath) : undefined,
+        clientCertPair:
+          settings.tls.clientCertPath && settings.tls.clientKeyPath
+            ? {
+                crt: readFileSync(settings.tls.clientCertPath),
+                key: readFileSync(settings.tls.clientKeyPath),
+              }
+            : undefined,
+      }
+    : undefined;
+  return {
+    address: settings.address,
+    tls,
+    apiKey: settings.apiKey,
+    // Hosted clusters route API-key calls by this header.
+    metadata: settings.apiKey ? { 'temporal-namespace': settings.namespace } : undefined,
+  };
+}
+
+export async function connectClient(
+  settings: TemporalSettings,
+  encryption: EncryptionSettings,
+): Promise<Client> {
+  const connection = await Connection.connect({ ...connectionOptions(settings), connectTimeout: '10s' });
+  return new Client({ connection, namespace: settings.namespace, dataConverter: dataConverter(encryption) });
+}
+
+export function connectWorkerConnection(settings: TemporalSettings): Promise<NativeConnection> {
+  return NativeConnection.connect(connectionOptions(settings));
+}
+
+/**
+ * Registers our custom search attributes on an external cluster (the dev server registers them at
+ * start). Idempotent; a hosted cluster that refuses the call keeps the attributes its operator made.
+ */
+export async function registerSearchAttributes(client: Client, logger: Logger): Promise<void> {
+  const indexedValueType = temporal.api.enums.v1.IndexedValueType;
+  const searchAttributes = Object.fromEntries(
+    Object.entries(CUSTOM_SEARCH_ATTRIBUTES).map(([name, type]) => [
+      name,
+      indexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof indexedValueType],
+    ]),
+  );
+  try {
+    const existing = await client.connection.operatorService.listSearchAttributes({
+      namespace: client.options.namespace,
+    });
+    const missing = Object.fromEntries(
+      Object.entries(searchAttributes).filter(([name]) => !(name in (existing.customAttributes ?? {}))),
+    );
+    if (Object.keys(missing).length === 0) return;
+    await client.connection.operatorService.addSearchAttributes({
+      namespace: client.options.namespace,
+      searchAttributes: missing,
+    });
+    logger.info({ search_attributes: Object.keys(missing) }, 'registered search attributes');
+  } catch (error) {
+    logger.warn(
+      { err_name: (error as Error).name, search_attributes: Object.keys(searchAttributes) },
+      'could not register search attributes; create them with `temporal operator search-attribute create`',
+    );
+  }
+}

@@ -1,0 +1,140 @@
+import { newId } from '../../domain/ids';
+import { SecretBox } from '../crypto/aes-gcm';
+import { Database } from '../storage/database';
+import type { CaseEventType } from '../../domain/webhooks/event-types';
+
+export type EndpointStatus = 'inactive' | 'activating' | 'active';
+
+/** The public face of an endpoint: never the secret, only a hint of it. */
+export interface WebhookEndpoint {
+  id: string;
+  object: 'webhook_endpoint';
+  account_id: string;
+  name: string;
+  url: string;
+  events: CaseEventType[];
+  status: EndpointStatus;
+  status_reason: string | null;
+  secret_hint: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS = `id, 'webhook_endpoint' AS object, account_id, name, url, events, status, status_reason,
+  secret_hint, created_at, updated_at`;
+
+export function secretHint(secret: string): string {
+  return `…${secret.slice(-4)}`;
+}
+
+export class WebhookEndpointsRepository {
+  constructor(
+    private readonly db: Database,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  async create(input: {
+    accountId: string;
+    name: string;
+    url: string;
+    events: CaseEventType[];
+    secret: string;
+  }): Promise<WebhookEndpoint> {
+    const [endpoint] = await this.db.query<WebhookEndpoint>(
+      `INSERT INTO webhook_endpoints (id, account_id, name, url, events, secret_sealed, secret_hint)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+      [
+        newId('webhookEndpoint'),
+        input.accountId,
+        input.name,
+        input.url,
+        input.events,
+        this.secrets.sealText(input.secret),
+        secretHint(input.secret),
+      ],
+    );
+    return endpoint!;
+  }
+
+  /** Scoped to an account when one is given; deleted endpoints are never found. */
+  async find(id: string, accountId?: string): Promise<WebhookEndpoint | undefined> {
+    const [endpoint] = await this.db.query<WebhookEndpoint>(
+      `SELECT ${COLUMNS} FROM webhook_endpoints
+       WHERE id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR account_id = $2)`,
+      [id, accountId ?? null],
+    );
+    return endpoint;
+  }
+
+  async list(accountId: string): Promise<WebhookEndpoint[]> {
+    return this.db.query<WebhookEndpoint>(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE account_id = $1 AND deleted_at IS NULL ORDER BY id DESC`,
+      [accountId],
+    );
+  }
+
+  async update(
+    id: string,
+    accountId: string,
+    changes: { name?: string; url?: string; events?: CaseEventType[]; secret?: string },
+  ): Promise<WebhookEndpoint | undefined> {
+    const [endpoint] = await this.db.query<WebhookEndpoint>(
+      `UPDATE webhook_endpoints SET
+         name = COALESCE($3, name),
+         url = COALESCE($4, url),
+         events = COALESCE($5, events),
+         secret_sealed = COALESCE($6, secret_sealed),
+         secret_hint = COALESCE($7, secret_hint),
+         updated_at = now()
+       WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL
+       RETURNING ${COLUMNS}`,
+      [
+        id,
+        accountId,
+        changes.name ?? null,
+        changes.url ?? null,
+        changes.events ?? null,
+        changes.secret === undefined ? null : this.secrets.sealText(changes.secret),
+        changes.secret === undefined ? null : secretHint(changes.secret),
+      ],
+    );
+    return endpoint;
+  }
+
+  /**
+   * Moves the status; with `onlyFrom`, only when the endpoint is still in that status, so a late
+   * activation result cannot override a deactivation that happened meanwhile.
+   */
+  async setStatus(
+    id: string,
+    status: EndpointStatus,
+    reason: string | null,
+    onlyFrom?: EndpointStatus,
+  ): Promise<WebhookEndpoint | undefined> {
+    const [endpoint] = await this.db.query<WebhookEndpoint>(
+      `UPDATE webhook_endpoints SET status = $2, status_reason = $3, updated_at = now()
+       WHERE id = $1 AND deleted_at IS NULL AND ($4::text IS NULL OR status = $4)
+       RETURNING ${COLUMNS}`,
+      [id, status, reason, onlyFrom ?? null],
+    );
+    return endpoint;
+  }
+
+  async softDelete(id: string, accountId: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE webhook_endpoints SET deleted_at = now(), status = 'inactive', updated_at = now()
+       WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL RETURNING id`,
+      [id, accountId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The signing secret, decrypted at the moment of use (delivery attempts only). */
+  async readSecret(id: string): Promise<string | undefined> {
+    const [row] = await this.db.query<{ secret_sealed: string }>(
+      'SELECT secret_sealed FROM webhook_endpoints WHERE id = $1',
+      [id],
+    );
+    return row ? this.secrets.openText(row.secret_sealed) : undefined;
+  }
+}

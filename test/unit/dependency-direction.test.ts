@@ -1,0 +1,115 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+
+import * as ts from 'typescript';
+
+/**
+ * The layers and the only directions their imports may take. A layer is the first folder of a path;
+ * `src/` is the Nest edge, the application services and the processes' entry points.
+ */
+const ROOT = path.join(__dirname, '..', '..');
+const LAYERS = ['domain', 'infrastructure', 'workflows', 'activities', 'src'] as const;
+type Layer = (typeof LAYERS)[number];
+
+const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
+  domain: ['domain'],
+  infrastructure: ['domain', 'infrastructure'],
+  workflows: ['domain', 'workflows'],
+  activities: ['domain', 'infrastructure', 'activities'],
+  src: ['domain', 'infrastructure', 'workflows', 'src'],
+};
+
+interface Edge {
+  from: string;
+  to: string;
+  typeOnly: boolean;
+}
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(path.join(ROOT, folder)).flatMap((name) => {
+    const relative = path.join(folder, name);
+    if (statSync(path.join(ROOT, relative)).isDirectory()) return sourceFiles(relative);
+    return relative.endsWith('.ts') ? [relative] : [];
+  });
+}
+
+function resolve(from: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = path.normalize(path.join(path.dirname(from), specifier));
+  return [`${base}.ts`, path.join(base, 'index.ts'), base.replace(/\.js$/, '.ts')].find((candidate) =>
+    FILES.has(candidate),
+  );
+}
+
+function importsOf(file: string): Edge[] {
+  const source = ts.createSourceFile(
+    file,
+    readFileSync(path.join(ROOT, file), 'utf8'),
+    ts.ScriptTarget.ES2022,
+  );
+  const edges: Edge[] = [];
+  const add = (specifier: ts.Expression | undefined, typeOnly: boolean) => {
+    if (!specifier || !ts.isStringLiteral(specifier)) return;
+    const to = resolve(file, specifier.text);
+    if (to) edges.push({ from: file, to, typeOnly });
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node)) add(node.moduleSpecifier, node.importClause?.isTypeOnly ?? false);
+    else if (ts.isExportDeclaration(node)) add(node.moduleSpecifier, node.isTypeOnly);
+    else if (ts.isCallExpression(node) && node.arguments.length === 1) add(node.arguments[0], false);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return edges;
+}
+
+const FILES = new Set(LAYERS.flatMap(sourceFiles));
+const EDGES = [...FILES].flatMap(importsOf);
+const layerOf = (file: string) => file.split(path.sep)[0] as Layer;
+
+/** Workflows see their activities' signatures through `import type` only: Temporal's own idiom. */
+const isWorkflowSeeingActivityTypes = (edge: Edge) =>
+  edge.typeOnly && layerOf(edge.from) === 'workflows' && layerOf(edge.to) === 'activities';
+
+/** The worker's composition root registers the activities; nothing else in src/ reaches them. */
+const isWorkerWiringActivities = (edge: Edge) =>
+  edge.from === path.join('src', 'worker', 'worker.ts') && layerOf(edge.to) === 'activities';
+
+function cyclesAmong(edges: Edge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const edge of edges) next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
+  const state = new Map<string, 'open' | 'done'>();
+  const cycles: string[][] = [];
+  const walk = (file: string, trail: string[]): void => {
+    state.set(file, 'open');
+    for (const target of next.get(file) ?? []) {
+      if (state.get(target) === 'open') cycles.push([...trail.slice(trail.indexOf(target)), target]);
+      else if (!state.has(target)) walk(target, [...trail, target]);
+    }
+    state.set(file, 'done');
+  };
+  for (const file of FILES) if (!state.has(file)) walk(file, [file]);
+  return cycles;
+}
+
+describe('dependencies between layers', () => {
+  it('finds the layers it checks', () => {
+    for (const layer of LAYERS) expect([...FILES].some((file) => layerOf(file) === layer)).toBe(true);
+  });
+
+  it.each(LAYERS)('point one way from %s', (layer) => {
+    const wrongWay = EDGES.filter(
+      (edge) =>
+        layerOf(edge.from) === layer &&
+        !MAY_IMPORT[layer].includes(layerOf(edge.to)) &&
+        !isWorkflowSeeingActivityTypes(edge) &&
+        !isWorkerWiringActivities(edge),
+    ).map((edge) => `${edge.from} → ${edge.to}`);
+    expect(wrongWay).toEqual([]);
+  });
+
+  it('form no cycle', () => {
+    const cycles = cyclesAmong(EDGES.filter((edge) => !isWorkflowSeeingActivityTypes(edge)));
+    expect(cycles.map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+});
