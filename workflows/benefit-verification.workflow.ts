@@ -1,4 +1,4 @@
-import { condition, defineSignal, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 
 import type { createCaseActivities } from '../activities/cases.activities';
 import type { BenefitVerificationRequest, CaseTimings } from '../domain/cases/case-model';
@@ -6,24 +6,20 @@ import type { BenefitsOutcome } from '../domain/payers/payer-connector';
 import {
   answerAfter,
   answerWhenCancelled,
-  cancelCaseSignal,
-  cancelCaseUpdate,
-  CancelRequest,
   CaseLifecycle,
-  CaseRecord,
   endOnError,
-  getCaseQuery,
   ignoreRefusal,
   refuse,
 } from './case-lifecycle';
 import { CaseBinding, verifyAccountBindingFirst } from './case-binding';
-
-/** The manual verification result a reviewer records for an inconclusive check. */
-export interface ManualVerificationInput {
-  status: 'completed' | 'failed';
-  coverage_status?: BenefitsOutcome['coverage_status'];
-  notes?: string;
-}
+import { cancelCaseSignal, getCaseQuery, requestCancellationUpdate } from './case.messages';
+import type { CancelRequest } from './case.messages';
+import type { CaseRecord } from '../domain/cases/case-model';
+import type { ManualVerificationInput } from './benefit-verification.messages';
+import {
+  benefitVerificationOutcomeSignal,
+  submitBenefitVerificationOutcomeUpdate,
+} from './benefit-verification.messages';
 
 export type BenefitVerificationOutcome = BenefitsOutcome & {
   verified_manually: boolean;
@@ -44,11 +40,6 @@ export interface BenefitVerificationInput {
   binding?: CaseBinding;
   timings: CaseTimings;
 }
-
-export const manualVerificationSignal = defineSignal<[ManualVerificationInput]>('benefitVerificationOutcome');
-export const manualVerificationUpdate = defineUpdate<CaseRecord, [ManualVerificationInput]>(
-  'submitBenefitVerificationOutcome',
-);
 
 export const BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS = {
   processing: 'Checking eligibility and drug coverage with the payer.',
@@ -101,13 +92,17 @@ export async function benefitVerificationWorkflow(
     received.cancellation = request;
   };
   setHandler(getCaseQuery, () => record);
-  setHandler(manualVerificationSignal, ignoreRefusal(applyManualResult));
+  setHandler(benefitVerificationOutcomeSignal, ignoreRefusal(applyManualResult));
   setHandler(cancelCaseSignal, ignoreRefusal(applyCancellation));
-  setHandler(manualVerificationUpdate, (result) => answerAfter(lifecycle, () => applyManualResult(result)), {
-    validator: (_result: ManualVerificationInput) => checkManualResult(),
-  });
   setHandler(
-    cancelCaseUpdate,
+    submitBenefitVerificationOutcomeUpdate,
+    (result) => answerAfter(lifecycle, () => applyManualResult(result)),
+    {
+      validator: (_result: ManualVerificationInput) => checkManualResult(),
+    },
+  );
+  setHandler(
+    requestCancellationUpdate,
     (request) => answerWhenCancelled(lifecycle, () => applyCancellation(request)),
     {
       validator: (_request: CancelRequest) => checkCancellation(),

@@ -3,9 +3,6 @@ import {
   ApplicationFailure,
   CancellationScope,
   condition,
-  defineQuery,
-  defineSignal,
-  defineUpdate,
   proxyActivities,
   upsertMemo,
   isCancellation,
@@ -18,10 +15,12 @@ import {
 } from '@temporalio/workflow';
 
 import type { createWebhookActivities } from '../activities/webhooks.activities';
-import type { CaseFailure, CaseObjectType, CaseStatus, StatusChange } from '../domain/cases/case-model';
+import type { CaseFailure, CaseStatus } from '../domain/cases/case-model';
 import type { CaseEventType } from '../domain/webhooks/event-types';
 import { PUBLISH_EVENTS_LOCALLY } from './patches';
 import { CASE_STATUS } from '../domain/temporal/search-attributes';
+import type { CaseRecord } from '../domain/cases/case-model';
+import type { CancelRequest } from './case.messages';
 
 export const FINAL_STATUSES: readonly CaseStatus[] = ['completed', 'failed', 'cancelled'];
 
@@ -35,28 +34,6 @@ export const REQUEST_MEMO_KEY = 'request';
 
 /** Failure type of a decision that does not fit the case's status: the API answers 409 invalid_state. */
 export const INVALID_STATE = 'InvalidState';
-
-export interface CaseRecord {
-  id: string;
-  object: CaseObjectType;
-  status: CaseStatus;
-  status_description: string;
-  created_at: string;
-  updated_at: string;
-  status_history: StatusChange[];
-  outcome: unknown;
-  failure: CaseFailure | null;
-  metadata: Record<string, string>;
-}
-
-export interface CancelRequest {
-  reason: string;
-}
-
-/** Messages every case type answers; each case workflow adds its own decisions beside it. */
-export const getCaseQuery = defineQuery<CaseRecord>('getCase');
-export const cancelCaseSignal = defineSignal<[CancelRequest]>('cancelCase');
-export const cancelCaseUpdate = defineUpdate<CaseRecord, [CancelRequest]>('requestCancellation');
 
 type WebhookActivities = ReturnType<typeof createWebhookActivities>;
 

@@ -3,9 +3,11 @@ import { proxyActivities, setHandler } from '@temporalio/workflow';
 import type { createClinicalActivities } from '../activities/clinical.activities';
 import type { ClinicalEligibilityRequest } from '../domain/cases/case-model';
 import type { ClinicalEligibilityOutcome } from '../domain/clinical/clinical-model';
-import { CaseLifecycle, CaseRecord, endOnError, getCaseQuery } from './case-lifecycle';
+import { CaseLifecycle, endOnError } from './case-lifecycle';
 import { clinicalEvaluationTimeout } from './clinical-failures';
 import { CaseBinding, verifyAccountBindingFirst } from './case-binding';
+import type { CaseRecord } from '../domain/cases/case-model';
+import { getCaseQuery } from './case.messages';
 
 export interface ClinicalEligibilityCase extends CaseRecord {
   object: 'clinical_eligibility';

@@ -2,8 +2,6 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  defineSignal,
-  defineUpdate,
   patched,
   proxyActivities,
   proxyLocalActivities,
@@ -23,28 +21,24 @@ import type {
 import {
   answerAfter,
   answerWhenCancelled,
-  cancelCaseSignal,
-  cancelCaseUpdate,
-  CancelRequest,
   CaseLifecycle,
-  CaseRecord,
   endOnError,
-  getCaseQuery,
   ignoreRefusal,
   refuse,
 } from './case-lifecycle';
 import { IN_PROCESS_STEPS_LOCALLY } from './patches';
 import { CaseBinding, verifyAccountBindingFirst } from './case-binding';
-
-export interface EnrollmentOutcomeInput {
-  result: 'enrolled' | 'denied' | 'inconclusive';
-  member_id?: string;
-  bin?: string;
-  pcn?: string;
-  group?: string;
-  valid_until?: string;
-  detail?: string;
-}
+import { cancelCaseSignal, getCaseQuery, requestCancellationUpdate } from './case.messages';
+import type { CancelRequest } from './case.messages';
+import type { CaseRecord } from '../domain/cases/case-model';
+import type { EnrollmentOutcomeInput } from './patient-enrollment.messages';
+import {
+  awaitScreeningUpdate,
+  enrollmentInformationSignal,
+  enrollmentOutcomeSignal,
+  submitEnrollmentInformationUpdate,
+  submitEnrollmentOutcomeUpdate,
+} from './patient-enrollment.messages';
 
 export interface PatientEnrollmentCase extends CaseRecord {
   object: 'patient_enrollment';
@@ -72,17 +66,6 @@ const CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
 
 /** Evidence an enrollment accumulates across information rounds, at most. */
 export const MAX_ENROLLMENT_EVIDENCE = 100;
-
-export const enrollmentInformationSignal = defineSignal<[EnrollmentInformation]>('enrollmentInformation');
-export const enrollmentInformationUpdate = defineUpdate<CaseRecord, [EnrollmentInformation]>(
-  'submitEnrollmentInformation',
-);
-export const enrollmentOutcomeSignal = defineSignal<[EnrollmentOutcomeInput]>('enrollmentOutcome');
-export const enrollmentOutcomeUpdate = defineUpdate<CaseRecord, [EnrollmentOutcomeInput]>(
-  'submitEnrollmentOutcome',
-);
-/** Answers once the program's rules have run, so the API's response can carry their verdict. */
-export const screeningResultUpdate = defineUpdate<CaseRecord, []>('awaitScreening');
 
 export const PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS = {
   processing: "Checking the program's eligibility rules.",
@@ -174,23 +157,27 @@ export async function patientEnrollmentWorkflow(
   setHandler(enrollmentOutcomeSignal, ignoreRefusal(applyOutcome));
   setHandler(cancelCaseSignal, ignoreRefusal(applyCancellation));
   setHandler(
-    enrollmentInformationUpdate,
+    submitEnrollmentInformationUpdate,
     (information) => answerAfterScreening(() => applyInformation(information)),
     {
       validator: (_information: EnrollmentInformation) => checkInformation(),
     },
   );
-  setHandler(enrollmentOutcomeUpdate, (outcome) => answerAfter(lifecycle, () => applyOutcome(outcome)), {
-    validator: (_outcome: EnrollmentOutcomeInput) => checkOutcome(),
-  });
   setHandler(
-    cancelCaseUpdate,
+    submitEnrollmentOutcomeUpdate,
+    (outcome) => answerAfter(lifecycle, () => applyOutcome(outcome)),
+    {
+      validator: (_outcome: EnrollmentOutcomeInput) => checkOutcome(),
+    },
+  );
+  setHandler(
+    requestCancellationUpdate,
     (request) => answerWhenCancelled(lifecycle, () => applyCancellation(request)),
     {
       validator: (_request: CancelRequest) => checkCancellation(),
     },
   );
-  setHandler(screeningResultUpdate, async () => {
+  setHandler(awaitScreeningUpdate, async () => {
     await condition(() => record.status !== 'processing');
     return record;
   });

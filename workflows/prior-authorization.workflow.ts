@@ -2,8 +2,6 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  defineSignal,
-  defineUpdate,
   patched,
   proxyActivities,
   proxyLocalActivities,
@@ -18,34 +16,24 @@ import type { CriterionAnswer, DrugCoverage, ResolvedPlan } from '../domain/paye
 import {
   answerAfter,
   answerWhenCancelled,
-  cancelCaseSignal,
-  cancelCaseUpdate,
-  CancelRequest,
   CaseLifecycle,
-  CaseRecord,
   endOnError,
-  getCaseQuery,
   ignoreRefusal,
   refuse,
 } from './case-lifecycle';
 import { clinicalEvaluationTimeout } from './clinical-failures';
 import { IN_PROCESS_STEPS_LOCALLY } from './patches';
 import { CaseBinding, verifyAccountBindingFirst } from './case-binding';
-
-export interface ReviewDecision {
-  decision: 'approve' | 'reject';
-  reviewer: string;
-  notes?: string;
-}
-
-export interface PriorAuthOutcomeInput {
-  result: 'approved' | 'denied' | 'other';
-  detail_code?: string;
-  detail?: string;
-  payer_reference?: string;
-  authorization_start_date?: string;
-  authorization_expiration?: string;
-}
+import { cancelCaseSignal, getCaseQuery, requestCancellationUpdate } from './case.messages';
+import type { CancelRequest } from './case.messages';
+import type { CaseRecord } from '../domain/cases/case-model';
+import type { PriorAuthOutcomeInput, ReviewDecisionInput } from './prior-authorization.messages';
+import {
+  priorAuthorizationOutcomeSignal,
+  reviewDecisionSignal,
+  submitPriorAuthorizationOutcomeUpdate,
+  submitReviewDecisionUpdate,
+} from './prior-authorization.messages';
 
 export interface PriorAuthorizationOutcome {
   result: 'approved' | 'denied' | 'other';
@@ -66,7 +54,7 @@ export interface PriorAuthorizationCase extends CaseRecord {
   plan: ResolvedPlan | null;
   coverage: DrugCoverage | null;
   criteria: CriterionAnswer[];
-  review: (ReviewDecision & { decided_at: string }) | null;
+  review: (ReviewDecisionInput & { decided_at: string }) | null;
   review_reminder_at: string | null;
   submission: { payer_reference: string; submitted_at: string } | null;
   outcome: PriorAuthorizationOutcome | null;
@@ -82,13 +70,6 @@ export interface PriorAuthorizationInput {
   /** Set when the workflow continued as new while waiting for the payer. */
   payerChecksSoFar?: number;
 }
-
-export const reviewDecisionSignal = defineSignal<[ReviewDecision]>('reviewDecision');
-export const reviewDecisionUpdate = defineUpdate<CaseRecord, [ReviewDecision]>('submitReviewDecision');
-export const priorAuthOutcomeSignal = defineSignal<[PriorAuthOutcomeInput]>('priorAuthorizationOutcome');
-export const priorAuthOutcomeUpdate = defineUpdate<CaseRecord, [PriorAuthOutcomeInput]>(
-  'submitPriorAuthorizationOutcome',
-);
 
 export const PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS = {
   processing: 'Resolving the plan and preparing the request from the clinical record.',
@@ -139,7 +120,7 @@ export async function priorAuthorizationWorkflow(
     describe: (status) => PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS[status],
   });
   const record = lifecycle.record;
-  let review: ReviewDecision | undefined;
+  let review: ReviewDecisionInput | undefined;
   let payerOutcome: PriorAuthOutcomeInput | undefined;
   let cancellation: CancelRequest | undefined;
 
@@ -157,7 +138,7 @@ export async function priorAuthorizationWorkflow(
   const checkCancellation = () => {
     if (lifecycle.isFinal || cancellation) refuse(`A ${record.status} case cannot be cancelled.`);
   };
-  const applyReview = (decision: ReviewDecision) => {
+  const applyReview = (decision: ReviewDecisionInput) => {
     checkReview();
     review = decision;
   };
@@ -172,16 +153,20 @@ export async function priorAuthorizationWorkflow(
 
   setHandler(getCaseQuery, () => record);
   setHandler(reviewDecisionSignal, ignoreRefusal(applyReview));
-  setHandler(priorAuthOutcomeSignal, ignoreRefusal(applyOutcome));
+  setHandler(priorAuthorizationOutcomeSignal, ignoreRefusal(applyOutcome));
   setHandler(cancelCaseSignal, ignoreRefusal(applyCancellation));
-  setHandler(reviewDecisionUpdate, (decision) => answerAfter(lifecycle, () => applyReview(decision)), {
-    validator: (_decision: ReviewDecision) => checkReview(),
-  });
-  setHandler(priorAuthOutcomeUpdate, (outcome) => answerAfter(lifecycle, () => applyOutcome(outcome)), {
-    validator: (_outcome: PriorAuthOutcomeInput) => checkOutcome(),
+  setHandler(submitReviewDecisionUpdate, (decision) => answerAfter(lifecycle, () => applyReview(decision)), {
+    validator: (_decision: ReviewDecisionInput) => checkReview(),
   });
   setHandler(
-    cancelCaseUpdate,
+    submitPriorAuthorizationOutcomeUpdate,
+    (outcome) => answerAfter(lifecycle, () => applyOutcome(outcome)),
+    {
+      validator: (_outcome: PriorAuthOutcomeInput) => checkOutcome(),
+    },
+  );
+  setHandler(
+    requestCancellationUpdate,
     (request) => answerWhenCancelled(lifecycle, () => applyCancellation(request)),
     {
       validator: (_request: CancelRequest) => checkCancellation(),

@@ -169,3 +169,17 @@ export interface ClinicalEligibilityRequest {
   visit_notes: VisitNote[];
   evidence: ClinicalEvidenceItem[];
 }
+
+/** What every case object holds, whatever its type; each type adds its own fields. */
+export interface CaseRecord {
+  id: string;
+  object: CaseObjectType;
+  status: CaseStatus;
+  status_description: string;
+  created_at: string;
+  updated_at: string;
+  status_history: StatusChange[];
+  outcome: unknown;
+  failure: CaseFailure | null;
+  metadata: Record<string, string>;
+}

@@ -6,9 +6,7 @@ import {
   BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS,
   BenefitVerificationCase,
   BenefitVerificationInput,
-  manualVerificationUpdate,
 } from '../../workflows/benefit-verification.workflow';
-import { cancelCaseUpdate } from '../../workflows/case-lifecycle';
 import { APP_CONFIG } from '../app/tokens';
 import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
@@ -32,6 +30,8 @@ import { CaseTypeSpec, CasesService } from './cases.service';
 import { IdempotencyKeyHeader } from './idempotency-key';
 import { timingsOf } from './prior-authorization.controller';
 import { ApiDecisionConflict } from '../app/openapi';
+import { submitBenefitVerificationOutcomeUpdate } from '../../workflows/benefit-verification.messages';
+import { requestCancellationUpdate } from '../../workflows/case.messages';
 
 export const BENEFIT_VERIFICATION: CaseTypeSpec = {
   object: 'benefit_verification',
@@ -122,7 +122,13 @@ export class BenefitVerificationController {
     @Body() body: BenefitVerificationOutcomeDto,
   ) {
     return success(
-      await this.cases.decide(principal, BENEFIT_VERIFICATION, id, manualVerificationUpdate, plain(body)),
+      await this.cases.decide(
+        principal,
+        BENEFIT_VERIFICATION,
+        id,
+        submitBenefitVerificationOutcomeUpdate,
+        plain(body),
+      ),
     );
   }
 
@@ -138,7 +144,7 @@ export class BenefitVerificationController {
     @Body() body: CancelCaseDto,
   ) {
     return success(
-      await this.cases.decide(principal, BENEFIT_VERIFICATION, id, cancelCaseUpdate, plain(body)),
+      await this.cases.decide(principal, BENEFIT_VERIFICATION, id, requestCancellationUpdate, plain(body)),
     );
   }
 }

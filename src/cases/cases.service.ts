@@ -13,7 +13,6 @@ import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-w
 
 import {
   CASE_MEMO_KEY,
-  CaseRecord,
   FINAL_STATUSES,
   INVALID_STATE,
   REQUEST_MEMO_KEY,
@@ -32,6 +31,7 @@ import { CaseBindingEpoch } from './case-binding-epoch';
 import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import type { CaseObjectType, CaseStatus, DocumentRef } from '../../domain/cases/case-model';
 import { IdempotencyRepository } from './idempotency.repository';
+import type { CaseRecord } from '../../domain/cases/case-model';
 
 export interface CaseTypeSpec {
   object: CaseObjectType;

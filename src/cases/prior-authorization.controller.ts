@@ -2,13 +2,10 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res }
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
-import { cancelCaseUpdate } from '../../workflows/case-lifecycle';
 import {
   PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS,
   PriorAuthorizationCase,
   PriorAuthorizationInput,
-  priorAuthOutcomeUpdate,
-  reviewDecisionUpdate,
 } from '../../workflows/prior-authorization.workflow';
 import { APP_CONFIG } from '../app/tokens';
 import { Audited } from '../audit/audited.decorator';
@@ -33,6 +30,11 @@ import {
 import { CaseTypeSpec, CasesService } from './cases.service';
 import { IdempotencyKeyHeader } from './idempotency-key';
 import { ApiDecisionConflict } from '../app/openapi';
+import { requestCancellationUpdate } from '../../workflows/case.messages';
+import {
+  submitPriorAuthorizationOutcomeUpdate,
+  submitReviewDecisionUpdate,
+} from '../../workflows/prior-authorization.messages';
 
 export const PRIOR_AUTHORIZATION: CaseTypeSpec = {
   object: 'prior_authorization',
@@ -137,7 +139,7 @@ export class PriorAuthorizationController {
     @Body() body: ReviewDecisionDto,
   ) {
     return success(
-      await this.cases.decide(principal, PRIOR_AUTHORIZATION, id, reviewDecisionUpdate, plain(body)),
+      await this.cases.decide(principal, PRIOR_AUTHORIZATION, id, submitReviewDecisionUpdate, plain(body)),
     );
   }
 
@@ -153,7 +155,13 @@ export class PriorAuthorizationController {
     @Body() body: PriorAuthOutcomeDto,
   ) {
     return success(
-      await this.cases.decide(principal, PRIOR_AUTHORIZATION, id, priorAuthOutcomeUpdate, plain(body)),
+      await this.cases.decide(
+        principal,
+        PRIOR_AUTHORIZATION,
+        id,
+        submitPriorAuthorizationOutcomeUpdate,
+        plain(body),
+      ),
     );
   }
 
@@ -169,7 +177,7 @@ export class PriorAuthorizationController {
     @Body() body: CancelCaseDto,
   ) {
     return success(
-      await this.cases.decide(principal, PRIOR_AUTHORIZATION, id, cancelCaseUpdate, plain(body)),
+      await this.cases.decide(principal, PRIOR_AUTHORIZATION, id, requestCancellationUpdate, plain(body)),
     );
   }
 }

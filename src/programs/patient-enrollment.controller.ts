@@ -2,16 +2,12 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res }
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
-import { cancelCaseUpdate } from '../../workflows/case-lifecycle';
 import {
-  enrollmentInformationUpdate,
-  enrollmentOutcomeUpdate,
   MAX_ENROLLMENT_EVIDENCE,
   mergeInformation,
   PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS,
   PatientEnrollmentCase,
   PatientEnrollmentInput,
-  screeningResultUpdate,
 } from '../../workflows/patient-enrollment.workflow';
 import { APP_CONFIG } from '../app/tokens';
 import { Audited } from '../audit/audited.decorator';
@@ -33,6 +29,12 @@ import {
 import type { EnrollmentInformation } from '../../domain/programs/enrollment-model';
 import { findProgram } from '../../domain/programs/program-catalog';
 import { ApiDecisionConflict } from '../app/openapi';
+import { requestCancellationUpdate } from '../../workflows/case.messages';
+import {
+  awaitScreeningUpdate,
+  submitEnrollmentInformationUpdate,
+  submitEnrollmentOutcomeUpdate,
+} from '../../workflows/patient-enrollment.messages';
 
 export const PATIENT_ENROLLMENT: CaseTypeSpec = {
   object: 'patient_enrollment',
@@ -112,7 +114,7 @@ export class PatientEnrollmentController {
       principal,
       PATIENT_ENROLLMENT,
       created.case.id,
-      screeningResultUpdate,
+      awaitScreeningUpdate,
       SCREENING_WAIT_MS,
     );
     return success(screened);
@@ -149,7 +151,7 @@ export class PatientEnrollmentController {
         principal,
         PATIENT_ENROLLMENT,
         id,
-        enrollmentInformationUpdate,
+        submitEnrollmentInformationUpdate,
         information,
         (record) => this.assertInformationFits(record as PatientEnrollmentCase, information),
       ),
@@ -189,7 +191,7 @@ export class PatientEnrollmentController {
     @Body() body: EnrollmentOutcomeDto,
   ) {
     return success(
-      await this.cases.decide(principal, PATIENT_ENROLLMENT, id, enrollmentOutcomeUpdate, plain(body)),
+      await this.cases.decide(principal, PATIENT_ENROLLMENT, id, submitEnrollmentOutcomeUpdate, plain(body)),
     );
   }
 
@@ -204,6 +206,8 @@ export class PatientEnrollmentController {
     @Param('id') id: string,
     @Body() body: CancelCaseDto,
   ) {
-    return success(await this.cases.decide(principal, PATIENT_ENROLLMENT, id, cancelCaseUpdate, plain(body)));
+    return success(
+      await this.cases.decide(principal, PATIENT_ENROLLMENT, id, requestCancellationUpdate, plain(body)),
+    );
   }
 }

@@ -1,10 +1,10 @@
 import { BV_MOCK_CASES } from '../../infrastructure/connectors/payer-simulator';
-import { manualVerificationSignal } from '../../workflows/benefit-verification.workflow';
 import { benefitVerificationRequest, insuranceCard, syntheticPatient } from '../support/case-requests';
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
+import { benefitVerificationOutcomeSignal } from '../../workflows/benefit-verification.messages';
 
 const PATH = '/benefit-verification';
 
@@ -167,7 +167,7 @@ describe('benefit verification', () => {
     await waitFor(id, 'awaiting_review');
     await testApp.temporalClient.workflow
       .getHandle(id)
-      .signal(manualVerificationSignal, { status: 'failed', notes: 'Plan unreachable.' });
+      .signal(benefitVerificationOutcomeSignal, { status: 'failed', notes: 'Plan unreachable.' });
     const failed = await waitFor(id, 'failed');
     expect(failed.failure).toMatchObject({ code: 'manual_verification_failed' });
   });

@@ -4,13 +4,16 @@ import { promisify } from 'node:util';
 
 import { temporal } from '@temporalio/proto';
 
-import { priorAuthOutcomeSignal, reviewDecisionSignal } from '../../workflows/prior-authorization.workflow';
 import { priorAuthorizationRequest, insuranceCard, syntheticPatient } from '../support/case-requests';
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { testEnvironment } from '../harness/environment';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
+import {
+  priorAuthorizationOutcomeSignal,
+  reviewDecisionSignal,
+} from '../../workflows/prior-authorization.messages';
 
 const PATH = '/prior-authorization';
 
@@ -252,7 +255,7 @@ describe('prior authorization', () => {
     const { id } = await submit();
     await waitForStatus(testApp, account.keys.provider, PATH, id, 'awaiting_review');
     const handle = testApp.temporalClient.workflow.getHandle(id);
-    await handle.signal(priorAuthOutcomeSignal, { result: 'denied' });
+    await handle.signal(priorAuthorizationOutcomeSignal, { result: 'denied' });
     await handle.signal(reviewDecisionSignal, { decision: 'reject', reviewer: 'Dr. R' });
     const failed = await waitForStatus(testApp, account.keys.provider, PATH, id, 'failed');
     expect(failed.outcome).toBeNull();
