@@ -45,9 +45,13 @@ export default tseslint.config(
               message: 'Workflows may import only @temporalio/workflow and @temporalio/common.',
             },
             {
-              group: ['**/activities', '**/activities/*', '**/src/**'],
+              group: ['**/activities', '**/activities/*'],
               allowTypeImports: true,
-              message: 'Workflows import activities and app code by type only: import type { … }.',
+              message: 'Workflows import activities by type only: import type { … }.',
+            },
+            {
+              group: ['**/src/**', '**/infrastructure/**'],
+              message: 'Workflows see only the domain (domain/) and their own messages.',
             },
           ],
         },

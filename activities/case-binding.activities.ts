@@ -1,6 +1,6 @@
+import type { CaseBinding } from '../domain/cases/case-binding';
 import type { EncryptionSettings } from '../infrastructure/config/config';
 import { caseBindingHolds } from '../infrastructure/temporal/case-binding';
-import type { CaseBinding } from '../domain/cases/case-binding';
 
 /** What a case was started with; anything here may have been forged. */
 export interface AccountBindingCheck {

@@ -1,4 +1,3 @@
-import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import type { DrugRequest, InsuranceContent } from '../domain/cases/case-model';
 import type {
   BenefitsCheck,
@@ -11,6 +10,7 @@ import type {
   PriorAuthPrefillInput,
   PriorAuthSubmissionInput,
 } from '../domain/payers/payer-connector';
+import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import { attemptDeadline } from './attempt-deadline';
 
 export interface CaseActivityDependencies {

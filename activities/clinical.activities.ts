@@ -1,10 +1,10 @@
-import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import type { ClinicalEligibilityRequest } from '../domain/cases/case-model';
 import type {
   ClinicalEligibilityOutcome,
   ClinicalEvidence,
   UnreadEvidence,
 } from '../domain/clinical/clinical-model';
+import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import type { ClinicalEvaluator } from '../infrastructure/clinical/evaluation-pool';
 import { attemptDeadline } from './attempt-deadline';
 

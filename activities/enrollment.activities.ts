@@ -6,13 +6,13 @@ import type {
   PatientEnrollmentRequest,
 } from '../domain/programs/enrollment-model';
 import { findProgram } from '../domain/programs/program-catalog';
-import type { ProgramHubConnector } from '../infrastructure/connectors/program-hub';
 import type { EnrollmentFacts } from '../domain/programs/program-model';
 import {
   evaluateProgramEligibility,
   INCOME_EVIDENCE_CONTENT_FIELDS,
   INCOME_EVIDENCE_TYPE,
 } from '../domain/programs/program-rules';
+import type { ProgramHubConnector } from '../infrastructure/connectors/program-hub';
 
 /** Evidence a provider sends to declare that the patient has no insurance at all. */
 export const UNINSURED_ATTESTATION_TYPE = 'uninsured_attestation';

@@ -1,7 +1,11 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 
+import { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
+import { EvaluationPool } from '../infrastructure/clinical/evaluation-pool';
 import type { AppConfig } from '../infrastructure/config/config';
+import { PayerSimulator } from '../infrastructure/connectors/payer-simulator';
+import { ProgramHubSimulator } from '../infrastructure/connectors/program-hub';
 import { SecretBox } from '../infrastructure/crypto/aes-gcm';
 import type { Database } from '../infrastructure/storage/database';
 import { DeliveryAttempts } from '../infrastructure/webhooks/delivery-attempt';
@@ -11,10 +15,6 @@ import { WebhookTargetPolicy } from '../infrastructure/webhooks/target-policy';
 import { WebhookDeliveriesRepository } from '../infrastructure/webhooks/webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from '../infrastructure/webhooks/webhook-endpoints.repository';
 import { WebhookPublisher } from '../infrastructure/webhooks/webhook-publisher';
-import { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
-import { EvaluationPool } from '../infrastructure/clinical/evaluation-pool';
-import { PayerSimulator } from '../infrastructure/connectors/payer-simulator';
-import { ProgramHubSimulator } from '../infrastructure/connectors/program-hub';
 import { createCaseBindingActivities } from './case-binding.activities';
 import { createCaseActivities } from './cases.activities';
 import { createClinicalActivities } from './clinical.activities';

@@ -1,7 +1,7 @@
 import type { ClinicalRecord } from '../domain/clinical/clinical-model';
 import { evaluateClinicalEligibility } from '../domain/clinical/criteria-engine';
-import { answerPriorAuthCriteria } from '../domain/payers/prior-auth-criteria';
 import { payerCatalog } from '../domain/payers/payer-catalog';
+import { answerPriorAuthCriteria } from '../domain/payers/prior-auth-criteria';
 
 const HUNDRED_KB = 100 * 1024;
 

@@ -6,11 +6,11 @@ import * as path from 'node:path';
 
 import { Client, Connection } from '@temporalio/client';
 
-import { localEncryption } from '../src/bootstrap';
-import { loadConfig } from '../infrastructure/config/config';
 import { projectRoot } from '../domain/project-root';
+import { loadConfig } from '../infrastructure/config/config';
 import { freePort } from '../infrastructure/temporal/dev-server';
 import { dataConverter } from '../infrastructure/temporal/temporal-connection';
+import { localEncryption } from '../src/bootstrap';
 
 export type Api = (route: string, init?: RequestInit) => Promise<Response>;
 

@@ -6,7 +6,6 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import pino from 'pino';
 
 import { createActivities } from '../activities';
-import { AccountsRepository } from '../src/auth/accounts.repository';
 import { newId } from '../domain/ids';
 import { loadConfig } from '../infrastructure/config/config';
 import { SecretBox } from '../infrastructure/crypto/aes-gcm';
@@ -14,6 +13,7 @@ import { Database, openDatabase } from '../infrastructure/storage/database';
 import { migrate } from '../infrastructure/storage/migrations';
 import { connectClient, connectWorkerConnection } from '../infrastructure/temporal/temporal-connection';
 import { WebhookEndpointsRepository } from '../infrastructure/webhooks/webhook-endpoints.repository';
+import { AccountsRepository } from '../src/auth/accounts.repository';
 import { createWorker } from '../src/worker/worker';
 import { benchTemporal, ms, percentile, randomKeys, withConcurrency } from './support';
 

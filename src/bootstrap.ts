@@ -5,10 +5,10 @@ import * as path from 'node:path';
 import { DefaultLogger, LogEntry, Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
 
-import { AccountsRepository } from './auth/accounts.repository';
 import type { AppConfig, EncryptionSettings } from '../infrastructure/config/config';
 import { Database, openDatabase, openEmbeddedDatabase } from '../infrastructure/storage/database';
 import { migrate } from '../infrastructure/storage/migrations';
+import { AccountsRepository } from './auth/accounts.repository';
 
 export const DEV_ACCOUNT_NAME = 'Development account';
 const DEV_KEY_LABEL = 'development key';

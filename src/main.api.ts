@@ -1,8 +1,8 @@
+import { loadConfig } from '../infrastructure/config/config';
+import { connectClient } from '../infrastructure/temporal/temporal-connection';
 import { createApp } from './app/create-app';
 import { ensureDevAccount, openStorage, revokeDevelopmentKeys } from './bootstrap';
-import { loadConfig } from '../infrastructure/config/config';
 import { createLogger } from './common/logger';
-import { connectClient } from '../infrastructure/temporal/temporal-connection';
 
 /** Scale mode API process: stateless, any number of replicas behind a load balancer. */
 async function main(): Promise<void> {

@@ -1,9 +1,9 @@
+import { loadConfig } from '../infrastructure/config/config';
+import { connectClient } from '../infrastructure/temporal/temporal-connection';
 import { createApp } from './app/create-app';
 import { localRuntimeConfig, openStorage } from './bootstrap';
-import { loadConfig } from '../infrastructure/config/config';
 import { createLogger } from './common/logger';
 import { reportReady } from './local/child-processes';
-import { connectClient } from '../infrastructure/temporal/temporal-connection';
 
 /**
  * Local mode's API process, started by the launcher (main.local.ts) with the database it serves in

@@ -1,12 +1,12 @@
-import { installTemporalRuntime, localRuntimeConfig, openStorage } from './bootstrap';
 import { loadConfig } from '../infrastructure/config/config';
-import { createLogger } from './common/logger';
-import { reportReady } from './local/child-processes';
 import {
   connectClient,
   connectWorkerConnection,
   registerSearchAttributes,
 } from '../infrastructure/temporal/temporal-connection';
+import { installTemporalRuntime, localRuntimeConfig, openStorage } from './bootstrap';
+import { createLogger } from './common/logger';
+import { reportReady } from './local/child-processes';
 import { createWorker } from './worker/worker';
 
 /**

@@ -1,13 +1,13 @@
 import * as path from 'node:path';
 
-import { ensureDevAccount, localRuntimeConfig, openEmbeddedStorage, openStorage } from './bootstrap';
-import { loadConfig } from '../infrastructure/config/config';
 import { projectRoot } from '../domain/project-root';
+import { loadConfig } from '../infrastructure/config/config';
+import { PgliteServer } from '../infrastructure/storage/pglite-server';
+import { DevServer, startDevServer } from '../infrastructure/temporal/dev-server';
+import { ensureDevAccount, localRuntimeConfig, openEmbeddedStorage, openStorage } from './bootstrap';
 import { createLogger } from './common/logger';
 import { ChildProcesses } from './local/child-processes';
 import { acquireDataFolder, servedDatabaseDir } from './local/data-folder';
-import { PgliteServer } from '../infrastructure/storage/pglite-server';
-import { DevServer, startDevServer } from '../infrastructure/temporal/dev-server';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ensureTemporalCli } = require(path.join(projectRoot(), 'scripts', 'ensure-temporal.js')) as {

@@ -1,11 +1,11 @@
-import { installTemporalRuntime, openStorage } from './bootstrap';
 import { loadConfig } from '../infrastructure/config/config';
-import { createLogger } from './common/logger';
 import {
   connectClient,
   connectWorkerConnection,
   registerSearchAttributes,
 } from '../infrastructure/temporal/temporal-connection';
+import { installTemporalRuntime, openStorage } from './bootstrap';
+import { createLogger } from './common/logger';
 import { createWorker } from './worker/worker';
 
 /**

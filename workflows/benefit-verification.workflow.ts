@@ -1,8 +1,19 @@
 import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 
 import type { createCaseActivities } from '../activities/cases.activities';
-import type { BenefitVerificationRequest, CaseTimings } from '../domain/cases/case-model';
+import { BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS } from '../domain/cases/benefit-verification';
+import type {
+  BenefitVerificationCase,
+  BenefitVerificationInput,
+  ManualVerificationInput,
+} from '../domain/cases/benefit-verification';
+import type { CancelRequest } from '../domain/cases/case-model';
 import type { BenefitsOutcome } from '../domain/payers/payer-connector';
+import {
+  benefitVerificationOutcomeSignal,
+  submitBenefitVerificationOutcomeUpdate,
+} from './benefit-verification.messages';
+import { verifyAccountBindingFirst } from './case-binding';
 import {
   answerAfter,
   answerWhenCancelled,
@@ -11,44 +22,7 @@ import {
   ignoreRefusal,
   refuse,
 } from './case-lifecycle';
-import { CaseBinding, verifyAccountBindingFirst } from './case-binding';
 import { cancelCaseSignal, getCaseQuery, requestCancellationUpdate } from './case.messages';
-import type { CancelRequest } from './case.messages';
-import type { CaseRecord } from '../domain/cases/case-model';
-import type { ManualVerificationInput } from './benefit-verification.messages';
-import {
-  benefitVerificationOutcomeSignal,
-  submitBenefitVerificationOutcomeUpdate,
-} from './benefit-verification.messages';
-
-export type BenefitVerificationOutcome = BenefitsOutcome & {
-  verified_manually: boolean;
-  notes: string | null;
-};
-
-export interface BenefitVerificationCase extends CaseRecord {
-  object: 'benefit_verification';
-  outcome: BenefitVerificationOutcome | null;
-  error: { title: string; code: string; detail_code: string; message: string } | null;
-  request: BenefitVerificationRequest;
-}
-
-export interface BenefitVerificationInput {
-  case: BenefitVerificationCase;
-  accountId: string;
-  /** Set by the API on cases started since the `verify-account-binding` patch. */
-  binding?: CaseBinding;
-  timings: CaseTimings;
-}
-
-export const BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS = {
-  processing: 'Checking eligibility and drug coverage with the payer.',
-  awaiting_review: 'The electronic check was inconclusive; waiting for a manual verification.',
-  awaiting_outcome: 'Waiting for the payer.',
-  completed: 'Benefits verified.',
-  failed: 'The benefits could not be verified.',
-  cancelled: 'Cancelled on request.',
-} as const;
 
 const payer = proxyActivities<ReturnType<typeof createCaseActivities>>({
   // Real-time eligibility answers within seconds (hard cap 30 s); beyond that an attempt is lost.

@@ -8,8 +8,8 @@ import {
 
 import type { createCaseBindingActivities } from '../activities/case-binding.activities';
 import type { CaseBinding } from '../domain/cases/case-binding';
-import { VERIFY_ACCOUNT_BINDING } from './patches';
 import { ACCOUNT_ID, CASE_STATUS } from '../domain/temporal/search-attributes';
+import { VERIFY_ACCOUNT_BINDING } from './patches';
 
 /** Failure type of a case whose account binding does not verify. */
 export const ACCOUNT_BINDING_INVALID = 'AccountBindingInvalid';
@@ -60,5 +60,3 @@ export async function verifyAccountBindingFirst(input: {
       'This case was not started by the API for the account it names (its account binding does not verify), so it was refused.',
   });
 }
-
-export type { CaseBinding };

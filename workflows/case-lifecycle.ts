@@ -15,25 +15,15 @@ import {
 } from '@temporalio/workflow';
 
 import type { createWebhookActivities } from '../activities/webhooks.activities';
+import { FINAL_STATUSES } from '../domain/cases/case-model';
 import type { CaseFailure, CaseStatus } from '../domain/cases/case-model';
+import type { CaseRecord } from '../domain/cases/case-model';
+import type { CancelRequest } from '../domain/cases/case-model';
+import { INVALID_STATE } from '../domain/failures';
+import { CASE_MEMO_KEY, REQUEST_MEMO_KEY } from '../domain/temporal/case-memo';
+import { CASE_STATUS } from '../domain/temporal/search-attributes';
 import type { CaseEventType } from '../domain/webhooks/event-types';
 import { PUBLISH_EVENTS_LOCALLY } from './patches';
-import { CASE_STATUS } from '../domain/temporal/search-attributes';
-import type { CaseRecord } from '../domain/cases/case-model';
-import type { CancelRequest } from './case.messages';
-
-export const FINAL_STATUSES: readonly CaseStatus[] = ['completed', 'failed', 'cancelled'];
-
-/**
- * The memo keys that answer every read without a worker: the case's changing part under `case`,
- * rewritten at each change, and its request under `request`, written once when the case starts.
- * Cases started before the split keep their request inside `case`.
- */
-export const CASE_MEMO_KEY = 'case';
-export const REQUEST_MEMO_KEY = 'request';
-
-/** Failure type of a decision that does not fit the case's status: the API answers 409 invalid_state. */
-export const INVALID_STATE = 'InvalidState';
 
 type WebhookActivities = ReturnType<typeof createWebhookActivities>;
 

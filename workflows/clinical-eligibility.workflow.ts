@@ -1,37 +1,12 @@
 import { proxyActivities, setHandler } from '@temporalio/workflow';
 
 import type { createClinicalActivities } from '../activities/clinical.activities';
-import type { ClinicalEligibilityRequest } from '../domain/cases/case-model';
-import type { ClinicalEligibilityOutcome } from '../domain/clinical/clinical-model';
+import { CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS } from '../domain/cases/clinical-eligibility';
+import type { ClinicalEligibilityCase, ClinicalEligibilityInput } from '../domain/cases/clinical-eligibility';
+import { verifyAccountBindingFirst } from './case-binding';
 import { CaseLifecycle, endOnError } from './case-lifecycle';
-import { clinicalEvaluationTimeout } from './clinical-failures';
-import { CaseBinding, verifyAccountBindingFirst } from './case-binding';
-import type { CaseRecord } from '../domain/cases/case-model';
 import { getCaseQuery } from './case.messages';
-
-export interface ClinicalEligibilityCase extends CaseRecord {
-  object: 'clinical_eligibility';
-  /** The specification's field name, spelled exactly so; equal to `id`. */
-  clinical_elgibility_id: string;
-  outcome: ClinicalEligibilityOutcome | null;
-  request: ClinicalEligibilityRequest;
-}
-
-export interface ClinicalEligibilityInput {
-  case: ClinicalEligibilityCase;
-  accountId: string;
-  /** Set by the API on cases started since the `verify-account-binding` patch. */
-  binding?: CaseBinding;
-}
-
-export const CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS = {
-  processing: 'Evaluating the coverage criteria of each drug against the clinical record.',
-  awaiting_review: 'Waiting for a reviewer.',
-  awaiting_outcome: 'Waiting for an outcome.',
-  completed: 'Evaluated; see outcome.results for each drug.',
-  failed: 'The evaluation could not be completed.',
-  cancelled: 'Cancelled on request.',
-} as const;
+import { clinicalEvaluationTimeout } from './clinical-failures';
 
 const { evaluateClinicalEligibility } = proxyActivities<ReturnType<typeof createClinicalActivities>>({
   startToCloseTimeout: '30 seconds',

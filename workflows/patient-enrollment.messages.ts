@@ -1,18 +1,8 @@
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 
 import type { CaseRecord } from '../domain/cases/case-model';
+import type { EnrollmentOutcomeInput } from '../domain/cases/patient-enrollment';
 import type { EnrollmentInformation } from '../domain/programs/enrollment-model';
-
-/** The program's decision, recorded by a person when the program answered outside the hub. */
-export interface EnrollmentOutcomeInput {
-  result: 'enrolled' | 'denied' | 'inconclusive';
-  member_id?: string;
-  bin?: string;
-  pcn?: string;
-  group?: string;
-  valid_until?: string;
-  detail?: string;
-}
 
 /** An enrollment's messages, under the names Temporal sees. */
 export const enrollmentInformationSignal = defineSignal<[EnrollmentInformation]>('enrollmentInformation');

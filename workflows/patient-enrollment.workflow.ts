@@ -11,13 +11,19 @@ import {
 } from '@temporalio/workflow';
 
 import type { createEnrollmentActivities } from '../activities/enrollment.activities';
-import type { CaseTimings } from '../domain/cases/case-model';
+import type { CancelRequest } from '../domain/cases/case-model';
+import { PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS, mergeInformation } from '../domain/cases/patient-enrollment';
+import type {
+  EnrollmentOutcomeInput,
+  PatientEnrollmentCase,
+  PatientEnrollmentInput,
+} from '../domain/cases/patient-enrollment';
 import type {
   EnrollmentInformation,
   EnrollmentOutcome,
   EnrollmentScreening,
-  PatientEnrollmentRequest,
 } from '../domain/programs/enrollment-model';
+import { verifyAccountBindingFirst } from './case-binding';
 import {
   answerAfter,
   answerWhenCancelled,
@@ -26,12 +32,8 @@ import {
   ignoreRefusal,
   refuse,
 } from './case-lifecycle';
-import { IN_PROCESS_STEPS_LOCALLY } from './patches';
-import { CaseBinding, verifyAccountBindingFirst } from './case-binding';
 import { cancelCaseSignal, getCaseQuery, requestCancellationUpdate } from './case.messages';
-import type { CancelRequest } from './case.messages';
-import type { CaseRecord } from '../domain/cases/case-model';
-import type { EnrollmentOutcomeInput } from './patient-enrollment.messages';
+import { IN_PROCESS_STEPS_LOCALLY } from './patches';
 import {
   awaitScreeningUpdate,
   enrollmentInformationSignal,
@@ -40,41 +42,8 @@ import {
   submitEnrollmentOutcomeUpdate,
 } from './patient-enrollment.messages';
 
-export interface PatientEnrollmentCase extends CaseRecord {
-  object: 'patient_enrollment';
-  program_id: string;
-  screening: EnrollmentScreening | null;
-  /** What the program still needs, while awaiting_review. */
-  missing_information: Array<{ field: string; reason: string }>;
-  submission: { hub_reference: string; submitted_at: string } | null;
-  outcome: EnrollmentOutcome | null;
-  request: PatientEnrollmentRequest;
-}
-
-export interface PatientEnrollmentInput {
-  case: PatientEnrollmentCase;
-  accountId: string;
-  /** Set by the API on cases started since the `verify-account-binding` patch. */
-  binding?: CaseBinding;
-  timings: CaseTimings;
-  /** Set when the workflow continued as new while waiting for the program. */
-  programChecksSoFar?: number;
-}
-
 /** History stays far below Temporal's limits: a long wait for the program continues as a new run. */
 const CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
-
-/** Evidence an enrollment accumulates across information rounds, at most. */
-export const MAX_ENROLLMENT_EVIDENCE = 100;
-
-export const PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS = {
-  processing: "Checking the program's eligibility rules.",
-  awaiting_review: 'The program needs more information; see missing_information.',
-  awaiting_outcome: 'Submitted to the program; waiting for its decision.',
-  completed: 'Enrolled in the program.',
-  failed: 'Not enrolled; see failure.',
-  cancelled: 'Cancelled on request.',
-} as const;
 
 type EnrollmentActivities = ReturnType<typeof createEnrollmentActivities>;
 
@@ -303,23 +272,6 @@ export async function patientEnrollmentWorkflow(
     });
   }
   return record;
-}
-
-/**
- * The request once information sent later is added to it. The API refuses information that would
- * take the evidence past this cap (413); information signalled from outside the API is not checked
- * there, so the oldest evidence gives way instead of the case outgrowing Temporal's payload limit.
- */
-export function mergeInformation(
-  request: PatientEnrollmentRequest,
-  information: EnrollmentInformation,
-): PatientEnrollmentRequest {
-  return {
-    ...request,
-    patient: { ...request.patient, ...information.patient },
-    prescription: information.prescription ?? request.prescription,
-    evidence: [...request.evidence, ...(information.evidence ?? [])].slice(-MAX_ENROLLMENT_EVIDENCE),
-  };
 }
 
 function deniedOutcome(programId: string, screening: EnrollmentScreening): EnrollmentOutcome {

@@ -11,8 +11,16 @@ import {
 } from '@temporalio/workflow';
 
 import type { createCaseActivities } from '../activities/cases.activities';
-import type { CaseTimings, PriorAuthorizationRequest } from '../domain/cases/case-model';
-import type { CriterionAnswer, DrugCoverage, ResolvedPlan } from '../domain/payers/payer-connector';
+import type { CancelRequest } from '../domain/cases/case-model';
+import { PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS } from '../domain/cases/prior-authorization';
+import type {
+  PriorAuthOutcomeInput,
+  PriorAuthorizationCase,
+  PriorAuthorizationInput,
+  PriorAuthorizationOutcome,
+  ReviewDecisionInput,
+} from '../domain/cases/prior-authorization';
+import { verifyAccountBindingFirst } from './case-binding';
 import {
   answerAfter,
   answerWhenCancelled,
@@ -21,64 +29,15 @@ import {
   ignoreRefusal,
   refuse,
 } from './case-lifecycle';
+import { cancelCaseSignal, getCaseQuery, requestCancellationUpdate } from './case.messages';
 import { clinicalEvaluationTimeout } from './clinical-failures';
 import { IN_PROCESS_STEPS_LOCALLY } from './patches';
-import { CaseBinding, verifyAccountBindingFirst } from './case-binding';
-import { cancelCaseSignal, getCaseQuery, requestCancellationUpdate } from './case.messages';
-import type { CancelRequest } from './case.messages';
-import type { CaseRecord } from '../domain/cases/case-model';
-import type { PriorAuthOutcomeInput, ReviewDecisionInput } from './prior-authorization.messages';
 import {
   priorAuthorizationOutcomeSignal,
   reviewDecisionSignal,
   submitPriorAuthorizationOutcomeUpdate,
   submitReviewDecisionUpdate,
 } from './prior-authorization.messages';
-
-export interface PriorAuthorizationOutcome {
-  result: 'approved' | 'denied' | 'other';
-  detail_code: string | null;
-  detail: string | null;
-  payer_reference: string | null;
-  decided_at: string;
-  authorization_start_date: string | null;
-  authorization_expiration: string | null;
-}
-
-export interface PriorAuthorizationCase extends CaseRecord {
-  object: 'prior_authorization';
-  urgency: 'standard' | 'expedited';
-  /** When the determination is due: 72 h after creation for a standard request, 24 h for an expedited one. */
-  due_at: string;
-  overdue: boolean;
-  plan: ResolvedPlan | null;
-  coverage: DrugCoverage | null;
-  criteria: CriterionAnswer[];
-  review: (ReviewDecisionInput & { decided_at: string }) | null;
-  review_reminder_at: string | null;
-  submission: { payer_reference: string; submitted_at: string } | null;
-  outcome: PriorAuthorizationOutcome | null;
-  request: PriorAuthorizationRequest;
-}
-
-export interface PriorAuthorizationInput {
-  case: PriorAuthorizationCase;
-  accountId: string;
-  /** Set by the API on cases started since the `verify-account-binding` patch. */
-  binding?: CaseBinding;
-  timings: CaseTimings;
-  /** Set when the workflow continued as new while waiting for the payer. */
-  payerChecksSoFar?: number;
-}
-
-export const PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS = {
-  processing: 'Resolving the plan and preparing the request from the clinical record.',
-  awaiting_review: 'Waiting for a clinical reviewer to approve or reject the request.',
-  awaiting_outcome: 'Submitted to the payer; waiting for its determination.',
-  completed: 'The payer made a determination.',
-  failed: 'No determination could be reached.',
-  cancelled: 'Cancelled on request.',
-} as const;
 
 type CaseActivities = ReturnType<typeof createCaseActivities>;
 

@@ -12,7 +12,7 @@ import {
   type WorkflowInterceptors,
 } from '@temporalio/workflow';
 
-import { MESSAGE_FOR_ANOTHER_CASE, readAddress } from './message-address';
+import { MESSAGE_FOR_ANOTHER_CASE, readAddress } from '../domain/temporal/message-address';
 import { isRefusedPayload } from '../domain/temporal/refused-payload';
 import { ACCOUNT_ID } from '../domain/temporal/search-attributes';
 

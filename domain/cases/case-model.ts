@@ -183,3 +183,11 @@ export interface CaseRecord {
   failure: CaseFailure | null;
   metadata: Record<string, string>;
 }
+
+/**
+ * Messages every case type answers, exported under the names Temporal sees (plus their kind), so
+ * code, runbook and Temporal Web speak of the same thing. Each case type adds its own beside its workflow.
+ */
+export interface CancelRequest {
+  reason: string;
+}

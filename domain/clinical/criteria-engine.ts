@@ -28,8 +28,8 @@ import type {
   TherapyFact,
   ValueRange,
 } from './evidence-extraction';
-import type { Icd10Subset } from './icd10';
 import { icd10Subset, isInFamily, loadIcd10Subset } from './icd10';
+import type { Icd10Subset } from './icd10';
 
 /**
  * The drugs of `catalog/clinical/criteria.json`. A constant rather than read from the file, so request

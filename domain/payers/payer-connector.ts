@@ -1,4 +1,3 @@
-import type { EvaluationLimits } from '../clinical/clinical-model';
 import type {
   CasePatient,
   Diagnosis,
@@ -9,6 +8,7 @@ import type {
   Questionnaire,
   VisitNote,
 } from '../cases/case-model';
+import type { EvaluationLimits } from '../clinical/clinical-model';
 
 /**
  * How cases talk to payers. Local mode uses the deterministic simulator over the shipped catalog;

@@ -1,8 +1,8 @@
 import type { Diagnosis } from '../cases/case-model';
 import type { CriterionResult, EvidenceCitation, ResolvedDiagnosis } from '../clinical/clinical-model';
 import { compareRange, judgeTrial } from '../clinical/criteria-engine';
-import type { ClinicalFacts, MeasurementName } from '../clinical/evidence-extraction';
 import { ClinicalFactExtractor, MEASUREMENT_NAMES, MEASUREMENT_UNITS } from '../clinical/evidence-extraction';
+import type { ClinicalFacts, MeasurementName } from '../clinical/evidence-extraction';
 import type { CriterionCheck, CriterionDefinition } from './payer-catalog';
 import type { CriterionAnswer, PriorAuthPrefillInput } from './payer-connector';
 

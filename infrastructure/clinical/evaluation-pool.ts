@@ -5,11 +5,11 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
 
 import type { EvaluationLimits } from '../../domain/clinical/clinical-model';
-import type { ClinicalEvaluationSettings } from '../config/config';
-import { projectRoot } from '../../domain/project-root';
 import { CLINICAL_EVALUATION_TIMED_OUT } from '../../domain/failures';
-import type { EvaluationResult, EvaluationTask } from './evaluation-tasks';
+import { projectRoot } from '../../domain/project-root';
+import type { ClinicalEvaluationSettings } from '../config/config';
 import { runEvaluationTask } from './evaluation-tasks';
+import type { EvaluationResult, EvaluationTask } from './evaluation-tasks';
 
 /**
  * The compiled thread entry. Production runs from dist/; tests run TypeScript through ts-jest, which
@@ -18,7 +18,7 @@ import { runEvaluationTask } from './evaluation-tasks';
 export const EVALUATION_THREAD_ENTRY = path.join(
   projectRoot(),
   'dist',
-  'src',
+  'infrastructure',
   'clinical',
   'evaluation-thread.js',
 );

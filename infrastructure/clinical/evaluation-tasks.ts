@@ -1,8 +1,8 @@
+import type { ClinicalEligibilityOutcome, ClinicalRecord } from '../../domain/clinical/clinical-model';
+import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engine';
 import type { CriterionDefinition } from '../../domain/payers/payer-catalog';
 import type { CriterionAnswer, PriorAuthPrefillInput } from '../../domain/payers/payer-connector';
 import { answerPriorAuthCriteria } from '../../domain/payers/prior-auth-criteria';
-import type { ClinicalEligibilityOutcome, ClinicalRecord } from '../../domain/clinical/clinical-model';
-import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engine';
 
 /** The CPU-heavy work on clinical text, as messages a worker thread can take. */
 export type EvaluationTask =

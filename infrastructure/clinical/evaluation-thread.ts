@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 
-import type { EvaluationTask } from './evaluation-tasks';
 import { runEvaluationTask } from './evaluation-tasks';
+import type { EvaluationTask } from './evaluation-tasks';
 
 /**
  * A pool thread (see evaluation-pool.ts): takes one task at a time and answers with its result, or with

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { DrugRequest, PlanType } from '../../domain/cases/case-model';
 import type { EvaluationLimits } from '../../domain/clinical/clinical-model';
-import type { ClinicalEvaluator } from '../clinical/evaluation-pool';
-import { inlineEvaluator } from '../clinical/evaluation-pool';
+import { normalizeName, normalizeNdc, PayerCatalog, payerCatalog } from '../../domain/payers/payer-catalog';
 import type {
   CatalogDrug,
   CatalogPayer,
@@ -12,7 +11,6 @@ import type {
   CriterionDefinition,
   MockDrugCoverage,
 } from '../../domain/payers/payer-catalog';
-import { normalizeName, normalizeNdc, PayerCatalog, payerCatalog } from '../../domain/payers/payer-catalog';
 import type {
   BenefitsCheck,
   BenefitsCheckInput,
@@ -28,6 +26,8 @@ import type {
   PriorAuthSubmissionInput,
   ResolvedPlan,
 } from '../../domain/payers/payer-connector';
+import { inlineEvaluator } from '../clinical/evaluation-pool';
+import type { ClinicalEvaluator } from '../clinical/evaluation-pool';
 
 /**
  * The sandbox cases a benefit verification's `mock_result.case` may name (contract sections 3a and 9).

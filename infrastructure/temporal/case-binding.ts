@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
-import type { EncryptionSettings } from '../config/config';
 import type { CaseBinding } from '../../domain/cases/case-binding';
+import type { EncryptionSettings } from '../config/config';
 
 const BINDING_KEY_INFO = 'healthcare-access-api case-account binding v1';
 

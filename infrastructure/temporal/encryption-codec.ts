@@ -7,9 +7,9 @@ import {
 } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 
+import { REFUSED_PAYLOAD_MARKER } from '../../domain/temporal/refused-payload';
 import type { EncryptionSettings } from '../config/config';
 import { open, seal } from '../crypto/aes-gcm';
-import { REFUSED_PAYLOAD_MARKER } from '../../domain/temporal/refused-payload';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
 export const ENCRYPTION_KEY_ID_METADATA = 'encryption-key-id';

@@ -5,9 +5,9 @@ import { temporal } from '@temporalio/proto';
 import { NativeConnection, NativeConnectionOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../../domain/temporal/search-attributes';
 import type { EncryptionSettings, TemporalSettings } from '../config/config';
 import { EncryptionCodec } from './encryption-codec';
-import { CUSTOM_SEARCH_ATTRIBUTES } from '../../domain/temporal/search-attributes';
 
 /**
  * The one data converter of client and worker, so each reads what the other wrote. The failure

@@ -1,7 +1,7 @@
 import { newId } from '../../domain/ids';
+import { EventType, TEST_EVENT_TYPE } from '../../domain/webhooks/event-types';
 import { SecretBox } from '../crypto/aes-gcm';
 import { Database, QueryRunner } from '../storage/database';
-import { EventType, TEST_EVENT_TYPE } from '../../domain/webhooks/event-types';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'abandoned';
 

@@ -1,7 +1,7 @@
 import { newId } from '../../domain/ids';
+import type { CaseEventType } from '../../domain/webhooks/event-types';
 import { SecretBox } from '../crypto/aes-gcm';
 import { Database } from '../storage/database';
-import type { CaseEventType } from '../../domain/webhooks/event-types';
 
 export type EndpointStatus = 'inactive' | 'activating' | 'active';
 

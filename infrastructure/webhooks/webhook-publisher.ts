@@ -1,8 +1,8 @@
 import { Client } from '@temporalio/client';
 
+import { describeEvent, EventType } from '../../domain/webhooks/event-types';
 import type { WebhookSettings } from '../config/config';
 import { API_START_OWNERSHIP_MS, DurableDeliveries } from './durable-deliveries';
-import { describeEvent, EventType } from '../../domain/webhooks/event-types';
 import type { FirstAttempts } from './first-attempts';
 import { NotificationBody, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 

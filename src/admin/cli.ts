@@ -3,19 +3,19 @@ import { parseArgs } from 'node:util';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 
+import { normalizeEventType } from '../../domain/webhooks/event-types';
+import { AppConfig, loadConfig } from '../../infrastructure/config/config';
+import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import type { Database } from '../../infrastructure/storage/database';
+import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
+import { WebhookEndpointsRepository } from '../../infrastructure/webhooks/webhook-endpoints.repository';
 import { Account, AccountsRepository } from '../auth/accounts.repository';
 import { isRole, PLATFORM_ROLE, Role } from '../auth/roles';
 import { localEncryption, openStorage } from '../bootstrap';
-import { startCodecProxy } from './codec-proxy';
-import { AppConfig, loadConfig } from '../../infrastructure/config/config';
 import { createLogger } from '../common/logger';
-import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { acquireDataFolder, DataFolderBusyError, servedDatabaseUrl } from '../local/data-folder';
-import type { Database } from '../../infrastructure/storage/database';
-import { normalizeEventType } from '../../domain/webhooks/event-types';
-import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
-import { WebhookEndpointsRepository } from '../../infrastructure/webhooks/webhook-endpoints.repository';
 import { CreateWebhookDto, UpdateWebhookDto } from '../webhooks/webhooks.dto';
+import { startCodecProxy } from './codec-proxy';
 
 const PLATFORM_OPERATORS_ACCOUNT = 'Platform operators';
 

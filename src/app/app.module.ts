@@ -3,16 +3,22 @@ import { APP_GUARD } from '@nestjs/core';
 import { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 
+import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
+import type { AppConfig } from '../../infrastructure/config/config';
+import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import type { Database } from '../../infrastructure/storage/database';
+import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
+import { WebhookEndpointsRepository } from '../../infrastructure/webhooks/webhook-endpoints.repository';
+import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
 import { AuditModule } from '../audit/audit.module';
 import { AccountsRepository } from '../auth/accounts.repository';
+import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { ApiKeysController } from '../auth/api-keys.controller';
 import { AuthGuard } from '../auth/auth.guard';
-import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { RateLimiter } from '../auth/rate-limiter';
 import { SqlRateLimiter } from '../auth/sql-rate-limiter';
 import { BenefitVerificationController } from '../cases/benefit-verification.controller';
 import { CaseBindingEpoch } from '../cases/case-binding-epoch';
-import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import { CasesService } from '../cases/cases.service';
 import { IdempotencyRepository } from '../cases/idempotency.repository';
 import { PriorAuthorizationController } from '../cases/prior-authorization.controller';
@@ -20,15 +26,9 @@ import { ClinicalEligibilityController } from '../clinical/clinical-eligibility.
 import { CodecController } from '../codec/codec.controller';
 import { PatientEnrollmentController } from '../programs/patient-enrollment.controller';
 import { SupportProgramsController } from '../programs/support-programs.controller';
-import type { AppConfig } from '../../infrastructure/config/config';
-import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { StatusController } from '../status/status.controller';
-import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
-import { WebhookEndpointsRepository } from '../../infrastructure/webhooks/webhook-endpoints.repository';
-import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
 import { WebhooksController } from '../webhooks/webhooks.controller';
 import { WebhooksService } from '../webhooks/webhooks.service';
-import type { Database } from '../../infrastructure/storage/database';
 import { APP_CONFIG, DATABASE, LOGGER, TEMPORAL_CLIENT } from './tokens';
 
 /** What the composition root opens before Nest starts; Nest never owns their lifecycle. */

@@ -11,12 +11,12 @@ import { ApiConflictResponse, DocumentBuilder, OpenAPIObject, SwaggerModule } fr
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
+import { CASE_EVENT_TYPES } from '../../domain/webhooks/event-types';
 import { REQUIRED_ROLE } from '../auth/auth.decorators';
 import type { DocumentedRule } from '../cases/case-validators';
 import { IDEMPOTENCY_KEY_PATTERN } from '../cases/idempotency-key';
 import { ERROR_STATUS } from '../common/errors';
 import { API_VERSION } from '../common/http-edge';
-import { CASE_EVENT_TYPES } from '../../domain/webhooks/event-types';
 
 type Schema = Record<string, unknown>;
 /** A DTO or controller class, as Nest and class-validator key their metadata. */

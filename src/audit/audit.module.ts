@@ -6,9 +6,9 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../../infrastructure/config/config';
 import type { Database } from '../../infrastructure/storage/database';
 import { AuditEventsController } from './audit-events.controller';
+import { AuditRetention } from './audit-retention';
 import { AuditInterceptor } from './audit.interceptor';
 import { AuditRepository } from './audit.repository';
-import { AuditRetention } from './audit-retention';
 import { CodecAudit } from './codec-audit';
 
 /** The audit trail: its table, the interceptor that fills it, its reader and its retention. */

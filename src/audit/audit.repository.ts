@@ -1,6 +1,6 @@
-import { ApiError } from '../common/errors';
 import { newId } from '../../domain/ids';
 import type { Database } from '../../infrastructure/storage/database';
+import { ApiError } from '../common/errors';
 import type { ActorType, AuditAction, AuditDetails, AuditEvent, NewAuditEvent } from './audit-event';
 
 export interface AuditEventFilter {

@@ -1,9 +1,9 @@
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
 import { METADATA_ENCODING_KEY, Payload } from '@temporalio/common';
 
-import { ACCOUNT_ID } from '../../domain/temporal/search-attributes';
 import type { CaseObjectType } from '../../domain/cases/case-model';
 import { ID_PREFIXES } from '../../domain/ids';
+import { ACCOUNT_ID } from '../../domain/temporal/search-attributes';
 import type { RequestContext } from '../common/request-context';
 import { actorOf } from './actor';
 import type { AuditTarget, NewAuditEvent } from './audit-event';

@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 
+import type { AppConfig } from '../../infrastructure/config/config';
 import { ApiError } from '../common/errors';
 import { ContextualRequest } from '../common/request-context';
-import type { AppConfig } from '../../infrastructure/config/config';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { RateLimiter } from './rate-limiter';
 import { SqlRateLimiter } from './sql-rate-limiter';

@@ -2,17 +2,20 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res }
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
-import {
-  BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS,
+import { BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS } from '../../domain/cases/benefit-verification';
+import type {
   BenefitVerificationCase,
   BenefitVerificationInput,
-} from '../../workflows/benefit-verification.workflow';
+} from '../../domain/cases/benefit-verification';
+import type { AppConfig } from '../../infrastructure/config/config';
+import { submitBenefitVerificationOutcomeUpdate } from '../../workflows/benefit-verification.messages';
+import { requestCancellationUpdate } from '../../workflows/case.messages';
+import { ApiDecisionConflict } from '../app/openapi';
 import { APP_CONFIG } from '../app/tokens';
 import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { success } from '../common/envelope';
-import type { AppConfig } from '../../infrastructure/config/config';
 import {
   casePatient,
   incomingDocuments,
@@ -29,9 +32,6 @@ import {
 import { CaseTypeSpec, CasesService } from './cases.service';
 import { IdempotencyKeyHeader } from './idempotency-key';
 import { timingsOf } from './prior-authorization.controller';
-import { ApiDecisionConflict } from '../app/openapi';
-import { submitBenefitVerificationOutcomeUpdate } from '../../workflows/benefit-verification.messages';
-import { requestCancellationUpdate } from '../../workflows/case.messages';
 
 export const BENEFIT_VERIFICATION: CaseTypeSpec = {
   object: 'benefit_verification',

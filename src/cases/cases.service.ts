@@ -11,27 +11,24 @@ import {
 import { ApplicationFailure, Payload, UpdateDefinition } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 
-import {
-  CASE_MEMO_KEY,
-  FINAL_STATUSES,
-  INVALID_STATE,
-  REQUEST_MEMO_KEY,
-} from '../../workflows/case-lifecycle';
-import { addressTo } from '../../workflows/message-address';
-import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE, PATIENT_REF } from '../../domain/temporal/search-attributes';
-import { APP_CONFIG, TEMPORAL_CLIENT } from '../app/tokens';
-import type { Principal } from '../auth/accounts.repository';
-import { ApiError } from '../common/errors';
+import type { CaseBinding } from '../../domain/cases/case-binding';
+import { FINAL_STATUSES } from '../../domain/cases/case-model';
+import type { CaseObjectType, CaseStatus, DocumentRef } from '../../domain/cases/case-model';
+import type { CaseRecord } from '../../domain/cases/case-model';
+import { INVALID_STATE } from '../../domain/failures';
 import { hasIdPrefix, IdKind, newId } from '../../domain/ids';
+import { CASE_MEMO_KEY, REQUEST_MEMO_KEY } from '../../domain/temporal/case-memo';
+import { addressTo } from '../../domain/temporal/message-address';
+import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE, PATIENT_REF } from '../../domain/temporal/search-attributes';
+import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { bindCaseToAccount, caseBindingHolds } from '../../infrastructure/temporal/case-binding';
 import { isEncrypted } from '../../infrastructure/temporal/encryption-codec';
-import type { CaseBinding } from '../../domain/cases/case-binding';
+import { APP_CONFIG, TEMPORAL_CLIENT } from '../app/tokens';
+import type { Principal } from '../auth/accounts.repository';
+import { ApiError } from '../common/errors';
 import { CaseBindingEpoch } from './case-binding-epoch';
-import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
-import type { CaseObjectType, CaseStatus, DocumentRef } from '../../domain/cases/case-model';
 import { IdempotencyRepository } from './idempotency.repository';
-import type { CaseRecord } from '../../domain/cases/case-model';
 
 export interface CaseTypeSpec {
   object: CaseObjectType;

@@ -1,5 +1,5 @@
-import { ApiError } from '../common/errors';
 import { Database } from '../../infrastructure/storage/database';
+import { ApiError } from '../common/errors';
 
 const REPLAY_WINDOW_HOURS = 24;
 

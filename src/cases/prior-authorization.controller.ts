@@ -2,17 +2,20 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res }
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
+import { PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS } from '../../domain/cases/prior-authorization';
+import type { PriorAuthorizationCase, PriorAuthorizationInput } from '../../domain/cases/prior-authorization';
+import type { AppConfig } from '../../infrastructure/config/config';
+import { requestCancellationUpdate } from '../../workflows/case.messages';
 import {
-  PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS,
-  PriorAuthorizationCase,
-  PriorAuthorizationInput,
-} from '../../workflows/prior-authorization.workflow';
+  submitPriorAuthorizationOutcomeUpdate,
+  submitReviewDecisionUpdate,
+} from '../../workflows/prior-authorization.messages';
+import { ApiDecisionConflict } from '../app/openapi';
 import { APP_CONFIG } from '../app/tokens';
 import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { success } from '../common/envelope';
-import type { AppConfig } from '../../infrastructure/config/config';
 import {
   casePatient,
   incomingDocuments,
@@ -29,12 +32,6 @@ import {
 } from './case-requests.dto';
 import { CaseTypeSpec, CasesService } from './cases.service';
 import { IdempotencyKeyHeader } from './idempotency-key';
-import { ApiDecisionConflict } from '../app/openapi';
-import { requestCancellationUpdate } from '../../workflows/case.messages';
-import {
-  submitPriorAuthorizationOutcomeUpdate,
-  submitReviewDecisionUpdate,
-} from '../../workflows/prior-authorization.messages';
 
 export const PRIOR_AUTHORIZATION: CaseTypeSpec = {
   object: 'prior_authorization',

@@ -1,11 +1,11 @@
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { Logger } from 'pino';
 
-import { sweepWhileRunning, WorkerLifecycle } from '../common/sweep-while-running';
+import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../infrastructure/storage/database';
-import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
+import { sweepWhileRunning, WorkerLifecycle } from '../common/sweep-while-running';
 
 /**
  * How long stored documents may await their case's start. A create stores them, then starts the

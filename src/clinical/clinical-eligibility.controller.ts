@@ -2,16 +2,16 @@ import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@ne
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
-import {
-  CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS,
+import { CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS } from '../../domain/cases/clinical-eligibility';
+import type {
   ClinicalEligibilityCase,
   ClinicalEligibilityInput,
-} from '../../workflows/clinical-eligibility.workflow';
+} from '../../domain/cases/clinical-eligibility';
 import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
-import { ListCasesQueryDto } from '../cases/case-requests.dto';
 import { casePatient, newCaseRecord, plain } from '../cases/case-request-mapping';
+import { ListCasesQueryDto } from '../cases/case-requests.dto';
 import { CaseTypeSpec, CasesService, IncomingDocument } from '../cases/cases.service';
 import { IdempotencyKeyHeader } from '../cases/idempotency-key';
 import { success } from '../common/envelope';

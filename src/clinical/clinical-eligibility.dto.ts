@@ -14,6 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 
+import type { ClinicalDiagnosisInput, ClinicalRecord } from '../../domain/clinical/clinical-model';
 import {
   CaseMetadata,
   CasePatientDto,
@@ -28,7 +29,6 @@ import {
   IsIcd10Code,
   IsIsoDateTime,
 } from '../cases/case-validators';
-import type { ClinicalDiagnosisInput, ClinicalRecord } from '../../domain/clinical/clinical-model';
 
 /** Contract section 7: base64 documents per request, insurance card images and evidence files together. */
 export const MAX_CLINICAL_DOCUMENTS = 20;

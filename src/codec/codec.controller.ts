@@ -12,13 +12,13 @@ import {
   ValidateNested,
 } from 'class-validator';
 
+import type { AppConfig } from '../../infrastructure/config/config';
+import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
 import { APP_CONFIG } from '../app/tokens';
 import { CodecAudit } from '../audit/codec-audit';
 import { LoopbackTrusted, RequiresRole } from '../auth/auth.decorators';
 import { ApiError } from '../common/errors';
 import type { ContextualRequest } from '../common/request-context';
-import type { AppConfig } from '../../infrastructure/config/config';
-import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
 
 /** class-validator's isBase64: padded standard base64, the empty string included. */
 const BASE64 = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';

@@ -2,9 +2,9 @@ import express, { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
 import { newId } from '../../domain/ids';
+import { ApiError } from './errors';
 import { assertJsonDepth, JsonTooDeepError } from './json-depth';
 import { ContextualRequest } from './request-context';
-import { ApiError } from './errors';
 
 /** The date of the contract version this build implements; CHANGELOG.md records each one. */
 export const API_VERSION = '2026-11-21';

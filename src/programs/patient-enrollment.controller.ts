@@ -4,37 +4,36 @@ import type { Request, Response } from 'express';
 
 import {
   MAX_ENROLLMENT_EVIDENCE,
-  mergeInformation,
   PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS,
-  PatientEnrollmentCase,
-  PatientEnrollmentInput,
-} from '../../workflows/patient-enrollment.workflow';
-import { APP_CONFIG } from '../app/tokens';
-import { Audited } from '../audit/audited.decorator';
-import type { Principal } from '../auth/accounts.repository';
-import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
-import { CancelCaseDto, ListCasesQueryDto } from '../cases/case-requests.dto';
-import { newCaseRecord, plain } from '../cases/case-request-mapping';
-import { CaseTypeSpec, CasesService } from '../cases/cases.service';
-import { IdempotencyKeyHeader } from '../cases/idempotency-key';
-import { timingsOf } from '../cases/prior-authorization.controller';
-import { ApiError } from '../common/errors';
-import { success } from '../common/envelope';
-import type { AppConfig } from '../../infrastructure/config/config';
-import {
-  CreatePatientEnrollmentDto,
-  EnrollmentInformationDto,
-  EnrollmentOutcomeDto,
-} from './patient-enrollment.dto';
+  mergeInformation,
+} from '../../domain/cases/patient-enrollment';
+import type { PatientEnrollmentCase, PatientEnrollmentInput } from '../../domain/cases/patient-enrollment';
 import type { EnrollmentInformation } from '../../domain/programs/enrollment-model';
 import { findProgram } from '../../domain/programs/program-catalog';
-import { ApiDecisionConflict } from '../app/openapi';
+import type { AppConfig } from '../../infrastructure/config/config';
 import { requestCancellationUpdate } from '../../workflows/case.messages';
 import {
   awaitScreeningUpdate,
   submitEnrollmentInformationUpdate,
   submitEnrollmentOutcomeUpdate,
 } from '../../workflows/patient-enrollment.messages';
+import { ApiDecisionConflict } from '../app/openapi';
+import { APP_CONFIG } from '../app/tokens';
+import { Audited } from '../audit/audited.decorator';
+import type { Principal } from '../auth/accounts.repository';
+import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
+import { newCaseRecord, plain } from '../cases/case-request-mapping';
+import { CancelCaseDto, ListCasesQueryDto } from '../cases/case-requests.dto';
+import { CaseTypeSpec, CasesService } from '../cases/cases.service';
+import { IdempotencyKeyHeader } from '../cases/idempotency-key';
+import { timingsOf } from '../cases/prior-authorization.controller';
+import { success } from '../common/envelope';
+import { ApiError } from '../common/errors';
+import {
+  CreatePatientEnrollmentDto,
+  EnrollmentInformationDto,
+  EnrollmentOutcomeDto,
+} from './patient-enrollment.dto';
 
 export const PATIENT_ENROLLMENT: CaseTypeSpec = {
   object: 'patient_enrollment',

@@ -15,9 +15,9 @@ import {
   ValidateNested,
 } from 'class-validator';
 
+import { ID_PREFIXES } from '../../domain/ids';
 import { AddressDto, PrescriptionDto } from '../cases/case-requests.dto';
 import { AtLeastOneOf, IsCalendarDate, IsIsoDateTime, IsPhone, RequiredWhen } from '../cases/case-validators';
-import { ID_PREFIXES } from '../../domain/ids';
 
 export const ENROLLMENT_RESULTS = ['enrolled', 'denied', 'inconclusive'] as const;
 export type EnrollmentResult = (typeof ENROLLMENT_RESULTS)[number];

@@ -2,10 +2,10 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 
-import { ApiError } from '../common/errors';
-import { success } from '../common/envelope';
 import { findProgram, listPrograms } from '../../domain/programs/program-catalog';
 import type { ProgramType } from '../../domain/programs/program-model';
+import { success } from '../common/envelope';
+import { ApiError } from '../common/errors';
 
 const PROGRAM_TYPES: ProgramType[] = [
   'copay_card',

@@ -3,11 +3,11 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 
-import { APP_CONFIG, DATABASE, TEMPORAL_CLIENT } from '../app/tokens';
-import { ApiError } from '../common/errors';
-import { success } from '../common/envelope';
 import type { AppConfig } from '../../infrastructure/config/config';
 import type { Database } from '../../infrastructure/storage/database';
+import { APP_CONFIG, DATABASE, TEMPORAL_CLIENT } from '../app/tokens';
+import { success } from '../common/envelope';
+import { ApiError } from '../common/errors';
 
 type ComponentHealth = { status: 'ok' | 'degraded' | 'down'; latency_ms?: number; detail?: string };
 

@@ -1,12 +1,12 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 
-import { sweepWhileRunning, WorkerLifecycle } from '../common/sweep-while-running';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../infrastructure/storage/database';
 import { DurableDeliveries } from '../../infrastructure/webhooks/durable-deliveries';
 import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
+import { sweepWhileRunning, WorkerLifecycle } from '../common/sweep-while-running';
 
 /** How often each worker looks for deliveries whose first attempt died with its process. */
 export const SWEEP_INTERVAL_MS = 5_000;

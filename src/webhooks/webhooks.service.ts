@@ -1,20 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Client } from '@temporalio/client';
 
-import type { webhookActivationWorkflow } from '../../workflows/webhook-activation.workflow';
-import { APP_CONFIG, TEMPORAL_CLIENT } from '../app/tokens';
-import type { Principal } from '../auth/accounts.repository';
-import { ApiError } from '../common/errors';
 import { newId } from '../../domain/ids';
+import { CaseEventType, normalizeEventType, TEST_EVENT_TYPE } from '../../domain/webhooks/event-types';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { API_START_OWNERSHIP_MS } from '../../infrastructure/webhooks/durable-deliveries';
-import { CaseEventType, normalizeEventType, TEST_EVENT_TYPE } from '../../domain/webhooks/event-types';
 import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
 import {
   WebhookEndpoint,
   WebhookEndpointsRepository,
 } from '../../infrastructure/webhooks/webhook-endpoints.repository';
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
+import type { webhookActivationWorkflow } from '../../workflows/webhook-activation.workflow';
+import { APP_CONFIG, TEMPORAL_CLIENT } from '../app/tokens';
+import type { Principal } from '../auth/accounts.repository';
+import { ApiError } from '../common/errors';
 import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './webhooks.dto';
 
 const DEFAULT_PAGE_SIZE = 20;

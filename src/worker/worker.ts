@@ -6,12 +6,12 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 
 import { createActivities } from '../../activities';
-import { sweepUnstartedDocumentsWhileRunning } from '../cases/unstarted-documents-sweeper';
-import type { AppConfig } from '../../infrastructure/config/config';
 import { projectRoot } from '../../domain/project-root';
+import type { AppConfig } from '../../infrastructure/config/config';
 import type { Database } from '../../infrastructure/storage/database';
-import { sweepStalledDeliveriesWhileRunning } from '../webhooks/stalled-delivery-sweeper';
 import { workerDataConverter } from '../../infrastructure/temporal/temporal-connection';
+import { sweepUnstartedDocumentsWhileRunning } from '../cases/unstarted-documents-sweeper';
+import { sweepStalledDeliveriesWhileRunning } from '../webhooks/stalled-delivery-sweeper';
 
 /** Built by `npm run build`; the production worker loads it instead of bundling at every start. */
 export const WORKFLOW_BUNDLE_PATH = path.join(projectRoot(), 'dist', 'workflow-bundle.js');

@@ -1,10 +1,10 @@
-import { AuditRetention } from '../../src/audit/audit-retention';
-import { AuditRepository } from '../../src/audit/audit.repository';
-import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { newId } from '../../domain/ids';
 import { ConfigError } from '../../infrastructure/config/config';
 import { openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
+import { AuditRetention } from '../../src/audit/audit-retention';
+import { AuditRepository } from '../../src/audit/audit.repository';
+import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { bearer, eventually, startTestApp, TestAccount, TestApp, testConfig } from '../support/test-app';
 
 const HOUR_MS = 3_600_000;

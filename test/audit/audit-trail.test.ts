@@ -1,10 +1,10 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 
+import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
 import { REQUIRED_ROLE } from '../../src/auth/auth.decorators';
 import type { Role } from '../../src/auth/roles';
 import { CodecController } from '../../src/codec/codec.controller';
-import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';

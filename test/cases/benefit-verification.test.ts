@@ -1,10 +1,10 @@
 import { BV_MOCK_CASES } from '../../infrastructure/connectors/payer-simulator';
-import { benefitVerificationRequest, insuranceCard, syntheticPatient } from '../support/case-requests';
+import { benefitVerificationOutcomeSignal } from '../../workflows/benefit-verification.messages';
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
+import { benefitVerificationRequest, insuranceCard, syntheticPatient } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
-import { benefitVerificationOutcomeSignal } from '../../workflows/benefit-verification.messages';
 
 const PATH = '/benefit-verification';
 

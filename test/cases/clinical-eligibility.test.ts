@@ -1,8 +1,8 @@
 import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
 import { DRUG_CASES } from '../clinical/drug-cases';
 import { AS_OF } from '../clinical/synthetic-records';
-import { syntheticPatient } from '../support/case-requests';
 import { eventsFor, JsonObject, waitForStatus } from '../support/case-journeys';
+import { syntheticPatient } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';

@@ -1,9 +1,9 @@
+import { JsonObject, waitForStatus } from '../support/case-journeys';
 import {
   benefitVerificationRequest,
   priorAuthorizationRequest,
   syntheticPatient,
 } from '../support/case-requests';
-import { JsonObject, waitForStatus } from '../support/case-journeys';
 import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestWorker } from '../support/workers';
 

@@ -4,8 +4,8 @@ import * as path from 'node:path';
 
 import { freePort, startDevServer } from '../../infrastructure/temporal/dev-server';
 import { testEnvironment } from '../harness/environment';
-import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
+import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { RunningProcess, startProcess, workerEnvFor } from '../support/processes';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';

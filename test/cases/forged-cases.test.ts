@@ -1,13 +1,13 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 
 import { newId } from '../../domain/ids';
-import { bindCaseToAccount } from '../../infrastructure/temporal/case-binding';
-import { addressTo } from '../../workflows/message-address';
-import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
+import { addressTo } from '../../domain/temporal/message-address';
 import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE } from '../../domain/temporal/search-attributes';
-import { priorAuthorizationRequest } from '../support/case-requests';
+import { bindCaseToAccount } from '../../infrastructure/temporal/case-binding';
+import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
+import { priorAuthorizationRequest } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';

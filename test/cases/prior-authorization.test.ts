@@ -4,16 +4,16 @@ import { promisify } from 'node:util';
 
 import { temporal } from '@temporalio/proto';
 
-import { priorAuthorizationRequest, insuranceCard, syntheticPatient } from '../support/case-requests';
-import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
-import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
-import { testEnvironment } from '../harness/environment';
-import { TestReceiver } from '../support/webhook-receiver';
-import { TestWorker } from '../support/workers';
 import {
   priorAuthorizationOutcomeSignal,
   reviewDecisionSignal,
 } from '../../workflows/prior-authorization.messages';
+import { testEnvironment } from '../harness/environment';
+import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
+import { priorAuthorizationRequest, insuranceCard, syntheticPatient } from '../support/case-requests';
+import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { TestReceiver } from '../support/webhook-receiver';
+import { TestWorker } from '../support/workers';
 
 const PATH = '/prior-authorization';
 

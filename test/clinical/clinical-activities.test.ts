@@ -1,9 +1,9 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 
 import { createClinicalActivities } from '../../activities/clinical.activities';
-import type { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import type { ClinicalEligibilityRequest, ClinicalEvidenceItem } from '../../domain/cases/case-model';
 import type { ClinicalEligibilityOutcome } from '../../domain/clinical/clinical-model';
+import type { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import { inlineEvaluator } from '../../infrastructure/clinical/evaluation-pool';
 import { AS_OF } from './synthetic-records';
 

@@ -1,11 +1,11 @@
 import type { ClinicalRecord, CriterionResult, DrugEligibility } from '../../domain/clinical/clinical-model';
-import type { ClinicalCatalogDrug, CriterionNode } from '../../domain/clinical/criteria-engine';
 import {
   CLINICAL_CATALOG_DRUGS,
   ClinicalCatalog,
   clinicalCatalog,
   evaluateClinicalEligibility,
 } from '../../domain/clinical/criteria-engine';
+import type { ClinicalCatalogDrug, CriterionNode } from '../../domain/clinical/criteria-engine';
 import { icd10Subset } from '../../domain/clinical/icd10';
 import { DRUG_CASES } from './drug-cases';
 import { bornOn, evidence, questionnaire, syntheticRecord, visitNote } from './synthetic-records';

@@ -2,7 +2,6 @@ import type { InsuranceContent } from '../../domain/cases/case-model';
 import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
 import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engine';
 import { payerCatalog } from '../../domain/payers/payer-catalog';
-import { answerPriorAuthCriteria } from '../../domain/payers/prior-auth-criteria';
 import type {
   BenefitsCheckInput,
   CriterionAnswer,
@@ -11,6 +10,7 @@ import type {
   PriorAuthSubmissionInput,
   ResolvedPlan,
 } from '../../domain/payers/payer-connector';
+import { answerPriorAuthCriteria } from '../../domain/payers/prior-auth-criteria';
 import {
   BV_MOCK_CASES,
   MEMBER_ID_SUFFIX_CASES,

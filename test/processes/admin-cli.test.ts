@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { openDatabase } from '../../infrastructure/storage/database';
+import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { runCommand } from '../support/processes';
 
 describe('the admin CLI', () => {

@@ -7,9 +7,9 @@ import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 
 import { loadConfig } from '../../infrastructure/config/config';
-import { localEncryption } from '../../src/bootstrap';
 import { freePort } from '../../infrastructure/temporal/dev-server';
 import { dataConverter } from '../../infrastructure/temporal/temporal-connection';
+import { localEncryption } from '../../src/bootstrap';
 import { testEnvironment } from '../harness/environment';
 import { readJson, runCommand, startProcess } from '../support/processes';
 import { eventually } from '../support/test-app';

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 
 import { freePort } from '../../infrastructure/temporal/dev-server';
 import { testEnvironment } from '../harness/environment';
+import { postgresBinDir, PostgresServer } from '../support/postgres-server';
 import { readJson, startProcess } from '../support/processes';
 import { randomEncryptionKeys } from '../support/test-app';
-import { postgresBinDir, PostgresServer } from '../support/postgres-server';
 
 const devApiKey = () => `hak_dev_${randomUUID().replace(/-/g, '')}`;
 

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import { freePort } from '../../infrastructure/temporal/dev-server';
 import { testEnvironment } from '../harness/environment';
-import { randomEncryptionKeys, eventually } from '../support/test-app';
 import { readJson, RunningProcess, runCommand, startProcess } from '../support/processes';
+import { randomEncryptionKeys, eventually } from '../support/test-app';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const describeWithPostgres = databaseUrl ? describe : describe.skip;

@@ -1,6 +1,6 @@
-import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate, readMigrations } from '../../infrastructure/storage/migrations';
+import { AccountsRepository } from '../../src/auth/accounts.repository';
 
 /**
  * The same tests run on embedded PGlite always and on a real PostgreSQL server whenever

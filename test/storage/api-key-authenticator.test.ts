@@ -1,7 +1,7 @@
-import { AccountsRepository } from '../../src/auth/accounts.repository';
-import { ApiKeyAuthenticator } from '../../src/auth/api-key-authenticator';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
+import { AccountsRepository } from '../../src/auth/accounts.repository';
+import { ApiKeyAuthenticator } from '../../src/auth/api-key-authenticator';
 
 describe('the API key cache of one process', () => {
   let db: Database;

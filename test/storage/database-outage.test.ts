@@ -1,5 +1,5 @@
-import { ensureTemporalFailure } from '@temporalio/common';
 import { Client, Connection } from '@temporalio/client';
+import { ensureTemporalFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 

@@ -1,5 +1,5 @@
-import type { Payload } from '@temporalio/common';
 import { defaultPayloadConverter } from '@temporalio/common';
+import type { Payload } from '@temporalio/common';
 
 import type { EncryptionSettings } from '../../infrastructure/config/config';
 import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';

@@ -1,8 +1,8 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 
-import type { AppConfig } from '../../infrastructure/config/config';
 import { projectRoot } from '../../domain/project-root';
+import type { AppConfig } from '../../infrastructure/config/config';
 
 export const DIST = path.join(projectRoot(), 'dist', 'src');
 

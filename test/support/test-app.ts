@@ -5,13 +5,13 @@ import { Client } from '@temporalio/client';
 import pino from 'pino';
 import request from 'supertest';
 
-import { createApp } from '../../src/app/create-app';
-import { AccountsRepository } from '../../src/auth/accounts.repository';
-import { Role } from '../../src/auth/roles';
 import { AppConfig, loadConfig } from '../../infrastructure/config/config';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
 import { connectClient } from '../../infrastructure/temporal/temporal-connection';
+import { createApp } from '../../src/app/create-app';
+import { AccountsRepository } from '../../src/auth/accounts.repository';
+import { Role } from '../../src/auth/roles';
 import { testEnvironment } from '../harness/environment';
 import { startTestWorker, TestWorker } from './workers';
 

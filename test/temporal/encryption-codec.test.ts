@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 
 import { defaultPayloadConverter } from '@temporalio/common';
 
-import { ENCRYPTED_ENCODING, EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
 import { isRefusedPayload } from '../../domain/temporal/refused-payload';
+import { ENCRYPTED_ENCODING, EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
 
 const patient = { first_name: 'Odalys', last_name: 'Brightwater', date_of_birth: '1961-04-09' };
 const oldKey = randomBytes(32);

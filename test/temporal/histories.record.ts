@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import { temporal } from '@temporalio/proto';
 
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
-import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
+import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { REPLAY_FIXTURE_KEYS } from '../support/history';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';

@@ -33,6 +33,14 @@ describe('the lint rules', () => {
     expect(byType).not.toContain('@typescript-eslint/no-restricted-imports');
   });
 
+  it('refuse app and infrastructure code in workflow code, even as types', async () => {
+    const rules = await lint(
+      'workflows/index.ts',
+      "import type { AppConfig } from '../infrastructure/config/config';\nimport type { Principal } from '../src/auth/accounts.repository';\nexport type X = [AppConfig, Principal];\n",
+    );
+    expect(rules.filter((rule) => rule === '@typescript-eslint/no-restricted-imports')).toHaveLength(2);
+  });
+
   it('refuse timers and the environment in workflow code', async () => {
     const rules = await lint(
       'workflows/index.ts',

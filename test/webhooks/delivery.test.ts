@@ -4,12 +4,12 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import jwt from 'jsonwebtoken';
 
 import { createActivities } from '../../activities';
-import { verifyNotification } from '../../examples/webhook-receiver';
 import { newId } from '../../domain/ids';
 import { CaseEventType, describeEvent } from '../../domain/webhooks/event-types';
+import { verifyNotification } from '../../examples/webhook-receiver';
 import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
-import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { decryptedHistoryText } from '../support/history';
+import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
 

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 
 import { Client } from '@temporalio/client';
 
-import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { newId } from '../../domain/ids';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
@@ -11,8 +10,9 @@ import { connectClient } from '../../infrastructure/temporal/temporal-connection
 import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from '../../infrastructure/webhooks/webhook-endpoints.repository';
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
-import { benefitVerificationRequest } from '../support/case-requests';
+import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { waitForStatus } from '../support/case-journeys';
+import { benefitVerificationRequest } from '../support/case-requests';
 import { RunningProcess, startProcess, workerEnvFor } from '../support/processes';
 import {
   bearer,
