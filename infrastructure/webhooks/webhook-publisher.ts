@@ -85,15 +85,16 @@ export class WebhookPublisher {
     const fields = raw.workflowExecutionInfo?.memo?.fields ?? {};
     const ownKey = fields[REQUEST_MEMO_KEY];
     const payload = ownKey ?? fields[CASE_MEMO_KEY];
-    if (!payload || !isEncrypted(payload)) {
-      throw new Error(`Case ${caseId} has no sealed request in its memo to publish its event with`);
-    }
-    const decoded = await decodeFromPayloadsAtIndex<unknown>(
-      this.temporalClient.options.loadedDataConverter,
-      0,
-      [payload],
-    );
-    return ownKey ? decoded : (decoded as { request?: unknown }).request;
+    const decoded =
+      payload && isEncrypted(payload)
+        ? await decodeFromPayloadsAtIndex<unknown>(this.temporalClient.options.loadedDataConverter, 0, [
+            payload,
+          ])
+        : undefined;
+    const request = ownKey ? decoded : (decoded as { request?: unknown } | undefined)?.request;
+    // Retried until it is there: an event without its request would tell receivers less than GET.
+    if (request === undefined) throw new Error(`Case ${caseId} has no sealed request in its memo`);
+    return request;
   }
 
   /**
