@@ -26,7 +26,7 @@ export default tseslint.config(
   },
   {
     // Workflow code is replayed and must be deterministic: no I/O, no clocks, no randomness of its own.
-    files: ['workflows/**/*.ts', 'test/fixtures/workflows/**/*.ts'],
+    files: ['workflows/**/*.ts', 'test/fixtures/workflows/**/*.ts', 'test/fixtures/workflows-*/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -26,8 +26,10 @@ export const createWebhookActivities = (deps: WebhookActivityDependencies) => {
   const attempts = new DeliveryAttempts(deps);
   return {
     /**
-     * Fan-out of a case event to the account's active, subscribed endpoints. Returns once the
-     * deliveries are recorded; their first attempts run on in this process (never awaited here).
+     * Fan-out of a case event to the account's active, subscribed endpoints. A case event carries
+     * the case without its request; the publisher adds the request back (from the case's memo), so
+     * receivers get the whole case. Returns once the deliveries are recorded; their first attempts
+     * run on in this process (never awaited here).
      */
     async publishEvent(input: PublishEventInput): Promise<string[]> {
       return deps.publisher.publish(input);

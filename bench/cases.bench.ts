@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 
+import { temporal as proto } from '@temporalio/proto';
+
 import { evaluateClinicalEligibility } from '../domain/clinical/criteria-engine';
 import { measureExtraction } from './extraction.bench-support';
 import { Api, LocalStack, ProcessMemory, startLocalStack } from './local-stack';
@@ -110,6 +112,7 @@ async function main(): Promise<void> {
       await idleWebhookLatency(stack, receiver);
       for (const size of BURSTS) await burst(stack, receiver, size);
       await engineCosts(stack, receiver);
+      await caseWriteSizes(stack);
       await clinicalEligibility(stack.api, receiver);
       await clinicalTextExtraction();
     } finally {
@@ -372,6 +375,129 @@ async function engineCosts(stack: LocalStack, receiver: WebhookReceiver): Promis
   }
   console.log(`${lines.join('\n')}\n`);
 }
+
+/** A prior authorization near the size limit: ten visit notes of 100 000 characters (about 1 MB). */
+const largePaRequest = () => ({
+  ...paRequest(),
+  visit_notes: Array.from({ length: 10 }, (_, index) => ({
+    content: `Visit ${index + 1}. ${'A1c 8.1 %. On metformin for 8 months. '.repeat(2_600)}`.slice(
+      0,
+      100_000,
+    ),
+    created_at: new Date().toISOString(),
+  })),
+});
+
+const memoBytes = (memo: proto.api.common.v1.IMemo) => proto.api.common.v1.Memo.encode(memo).finish().length;
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+/**
+ * What a case writes at each status change, by case type: the memo upserts as stored (encrypted
+ * payloads, read back from the case's history), and the input of one `publishEvent` (JSON, before
+ * encryption), as it was (the whole case, request included) and as it is (the case without its
+ * request, plus its id). The event input is computed from the final case, the same way the workflow
+ * builds it; local activity inputs never enter history, so there is nothing to read back.
+ */
+async function caseWriteSizes(stack: LocalStack): Promise<void> {
+  const { api } = stack;
+  const pa = async (request: unknown) => {
+    const id = await create(api, '/prior-authorization', request);
+    while ((await statusOf(api, '/prior-authorization', id)) !== 'awaiting_review') await sleep(50);
+    await api(`/prior-authorization/${id}/review`, {
+      method: 'POST',
+      body: JSON.stringify({ decision: 'approve', reviewer: 'Bench Reviewer' }),
+    });
+    return id;
+  };
+  // Each sample is measured once it reaches its last status (enrollments then wait on the program).
+  const sampled: Array<[string, string, string]> = [
+    ['benefit verification', await create(api, '/benefit-verification', bvRequest()), 'completed'],
+    ['prior authorization', await pa(paRequest()), 'completed'],
+    ['prior authorization, 1 MB of visit notes', await pa(largePaRequest()), 'completed'],
+    ['clinical eligibility (5 drugs)', await create(api, '/clinical-eligibility', ceRequest()), 'completed'],
+    ['patient enrollment', await create(api, '/patient-enrollment', enrollmentRequest()), 'awaiting_outcome'],
+  ];
+  const columns = (...cells: string[]) =>
+    `  ${cells[0]!.padEnd(54)}${cells
+      .slice(1)
+      .map((cell, index) => cell.padStart([10, 12, 17, 19, 28][index]!))
+      .join('')}`;
+  const lines = [
+    'Bytes a case writes per status change (memo as stored, encrypted; publishEvent input as JSON)',
+    columns(
+      'case type (final status)',
+      'request',
+      'start memo',
+      'memo per change',
+      'request rewritten',
+      'event input before → after',
+    ),
+  ];
+  for (const [label, id, last] of sampled) {
+    const handle = stack.temporal.workflow.getHandle(id);
+    const caseOf = async () => (await handle.describe()).memo as { case: CaseSummary; request: unknown };
+    const settled = [last, 'completed', 'failed', 'cancelled'];
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && !settled.includes((await caseOf()).case.status)) await sleep(200);
+    const { case: summary, request } = await caseOf();
+    const events = await historyEvents(stack, id);
+    const startMemo = events[0]!.workflowExecutionStartedEventAttributes!.memo!;
+    const upserts = events.flatMap((event) => {
+      const upserted = event.workflowPropertiesModifiedEventAttributes?.upsertedMemo;
+      return upserted ? [upserted] : [];
+    });
+    const perChange =
+      upserts.reduce((total, upserted) => total + memoBytes(upserted), 0) / (upserts.length || 1);
+    const event = {
+      eventId: `evt_${'0'.repeat(32)}`,
+      accountId: `acct_${'0'.repeat(26)}`,
+      type: 'prior_authorization.updated',
+      createdAt: summary.updated_at,
+    };
+    const sequence = summary.status_history.length;
+    const before = jsonBytes({ ...event, data: { ...summary, request, sequence } });
+    const after = jsonBytes({ ...event, data: { ...summary, sequence }, caseId: summary.id });
+    lines.push(
+      columns(
+        `${label} (${summary.status})`,
+        kib(jsonBytes(request)),
+        kib(memoBytes(startMemo)),
+        kib(perChange),
+        `${upserts.filter((upserted) => upserted.fields?.request).length} of ${upserts.length}`,
+        `${kib(before)} → ${kib(after)}`,
+      ),
+    );
+  }
+  console.log(`${lines.join('\n')}\n`);
+}
+
+interface CaseSummary {
+  id: string;
+  status: string;
+  updated_at: string;
+  status_history: unknown[];
+}
+
+/** A case's history an event at a time: one with a large request outgrows a single gRPC message. */
+async function historyEvents(
+  stack: LocalStack,
+  workflowId: string,
+): Promise<proto.api.history.v1.IHistoryEvent[]> {
+  const events: proto.api.history.v1.IHistoryEvent[] = [];
+  let nextPageToken: Uint8Array | undefined;
+  do {
+    const page = await stack.temporal.workflowService.getWorkflowExecutionHistory({
+      namespace: stack.namespace,
+      execution: { workflowId },
+      maximumPageSize: 1,
+      nextPageToken,
+    });
+    events.push(...(page.history?.events ?? []));
+    nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+  } while (nextPageToken);
+  return events;
+}
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 async function clinicalEligibility(api: Api, receiver: WebhookReceiver): Promise<void> {
   const today = new Date().toISOString();

@@ -26,10 +26,11 @@ import type { CaseEventType } from '../domain/webhooks/event-types';
 import { PUBLISH_EVENTS_LOCALLY } from './patches';
 
 type WebhookActivities = ReturnType<typeof createWebhookActivities>;
+type PublishEventInput = Parameters<WebhookActivities['publishEvent']>[0];
 
 // Recording an event is a few inserts: a short limit lets a crashed worker's attempt be retried
 // elsewhere quickly. As a local activity it costs one marker in history instead of an activity
-// task, and its input (the whole case) never enters history.
+// task, and its input never enters history.
 const PUBLISH_EVENT_OPTIONS: LocalActivityOptions = {
   startToCloseTimeout: '10 seconds',
   retry: { maximumInterval: '1 minute' },
@@ -111,6 +112,8 @@ export async function endOnError<Case extends CaseRecord>(
 export class CaseLifecycle<Case extends CaseRecord> {
   /** The request as the memo holds it: the case's input, until the workflow replaces it. */
   private requestInMemo: unknown;
+  /** The request the API wrote to the memo when it started the case. */
+  private readonly requestAtStart: unknown;
 
   constructor(
     readonly record: Case,
@@ -122,6 +125,7 @@ export class CaseLifecycle<Case extends CaseRecord> {
     },
   ) {
     this.requestInMemo = (record as CaseRecord & { request?: unknown }).request;
+    this.requestAtStart = this.requestInMemo;
   }
 
   get status(): CaseStatus {
@@ -172,14 +176,23 @@ export class CaseLifecycle<Case extends CaseRecord> {
     this.requestInMemo = request;
   }
 
+  /**
+   * The event carries the case's summary, not its request (up to 1.5 MiB): the publisher reads the
+   * request from the memo the API wrote at the start. Once the workflow has replaced the request,
+   * events carry it themselves, since a memo upsert shows only once its workflow task completes.
+   */
   private async publish(): Promise<void> {
+    const { request, ...summary } = this.record as CaseRecord & { request?: unknown };
     // uuid4() is seeded by Temporal, so a replay computes the same event id.
-    const event = {
+    const event: PublishEventInput = {
       eventId: `evt_${uuid4().replace(/-/g, '')}`,
       accountId: this.options.accountId,
       type: this.options.eventType,
-      data: { ...this.record, sequence: this.record.status_history.length },
+      data: { ...summary, sequence: this.record.status_history.length },
       createdAt: this.record.updated_at,
+      ...(request === undefined
+        ? {}
+        : { caseId: this.record.id, ...(request === this.requestAtStart ? {} : { request }) }),
     };
     await (patched(PUBLISH_EVENTS_LOCALLY) ? publishEventLocally : publishEventRemotely)(event);
   }

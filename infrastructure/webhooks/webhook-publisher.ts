@@ -1,7 +1,10 @@
 import { Client } from '@temporalio/client';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 
+import { CASE_MEMO_KEY, REQUEST_MEMO_KEY } from '../../domain/temporal/case-memo';
 import { describeEvent, EventType } from '../../domain/webhooks/event-types';
 import type { WebhookSettings } from '../config/config';
+import { isEncrypted } from '../temporal/encryption-codec';
 import { API_START_OWNERSHIP_MS, DurableDeliveries } from './durable-deliveries';
 import type { FirstAttempts } from './first-attempts';
 import { NotificationBody, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -10,9 +13,16 @@ export interface PublishEventInput {
   eventId: string;
   accountId: string;
   type: EventType;
-  /** The case's GET object (or the test event's payload). */
+  /**
+   * The notification's `data`: the test event's payload, or a case's GET object with `sequence`.
+   * For a case event with `caseId`, the case without its request, which `publish` adds.
+   */
   data: object;
   createdAt: string;
+  /** The case (its workflow id) whose request completes `data`, read from its memo. */
+  caseId?: string;
+  /** The request itself, when the workflow replaced it and the memo may not show that yet. */
+  request?: unknown;
 }
 
 /**
@@ -27,7 +37,7 @@ export class WebhookPublisher {
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
-    temporalClient: Client,
+    private readonly temporalClient: Client,
     settings: { taskQueue: string; webhooks: WebhookSettings },
     private readonly firstAttempts?: FirstAttempts,
   ) {
@@ -41,7 +51,7 @@ export class WebhookPublisher {
       type: input.type,
       ...describeEvent(input.type),
       created_at: input.createdAt,
-      data: input.data,
+      data: await this.notificationData(input),
     };
     const recorded = await this.deliveries.recordEvent(notification, input.accountId, {
       onlyEndpointId,
@@ -53,6 +63,38 @@ export class WebhookPublisher {
       await Promise.all(recorded.pendingDeliveryIds.map((deliveryId) => this.startDelivery(deliveryId)));
     }
     return recorded.pendingDeliveryIds;
+  }
+
+  /**
+   * A case event's body is the case as GET shows it (request last) with its `sequence`. Events
+   * published before inputs were slimmed hold the request inside `data` and carry no `caseId`.
+   */
+  private async notificationData(input: PublishEventInput): Promise<object> {
+    if (input.caseId === undefined) return input.data;
+    const request = 'request' in input ? input.request : await this.requestFromMemo(input.caseId);
+    const { sequence, ...summary } = input.data as { sequence?: number };
+    return { ...summary, request, sequence };
+  }
+
+  /**
+   * The request as the API wrote it when it started the case: under its own memo key, or inside the
+   * case for cases started before that split. Only a memo sealed by our codec is trusted.
+   */
+  private async requestFromMemo(caseId: string): Promise<unknown> {
+    const { raw } = await this.temporalClient.workflow.getHandle(caseId).describe();
+    const fields = raw.workflowExecutionInfo?.memo?.fields ?? {};
+    const ownKey = fields[REQUEST_MEMO_KEY];
+    const payload = ownKey ?? fields[CASE_MEMO_KEY];
+    const decoded =
+      payload && isEncrypted(payload)
+        ? await decodeFromPayloadsAtIndex<unknown>(this.temporalClient.options.loadedDataConverter, 0, [
+            payload,
+          ])
+        : undefined;
+    const request = ownKey ? decoded : (decoded as { request?: unknown } | undefined)?.request;
+    // Retried until it is there: an event without its request would tell receivers less than GET.
+    if (request === undefined) throw new Error(`Case ${caseId} has no sealed request in its memo`);
+    return request;
   }
 
   /**

@@ -7,6 +7,7 @@ import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publishe
 import { JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { REPLAY_FIXTURE_KEYS } from '../support/history';
+import { addToManifest, HISTORIES } from '../support/recorded-histories';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
@@ -16,9 +17,8 @@ import { TestWorker } from '../support/workers';
  * workflow, encrypted with the fixed replay key. Histories accumulate: each recording is a new
  * generation beside the old ones, which stay as the proof that runs started under older code still
  * replay. Run with `HISTORY_GENERATION=<name> npm run record:histories`; an existing file is never
- * overwritten.
+ * overwritten, and each new file joins the manifest the replay test checks them against.
  */
-const HISTORIES = path.join(__dirname, '..', 'fixtures', 'histories');
 const GENERATION = process.env.HISTORY_GENERATION;
 
 describe('recording workflow histories', () => {
@@ -54,7 +54,9 @@ describe('recording workflow histories', () => {
     const { type } = await handle.describe();
     // Binary protobuf: the SDK's JSON form needs protobufjs type identity, which jest's module sandbox breaks.
     const bytes = temporal.api.history.v1.History.encode(await handle.fetchHistory()).finish();
-    writeFileSync(path.join(HISTORIES, `${type}--${name}--${GENERATION}.binpb`), bytes, { flag: 'wx' });
+    const file = `${type}--${name}--${GENERATION}.binpb`;
+    writeFileSync(path.join(HISTORIES, file), bytes, { flag: 'wx' });
+    addToManifest(file);
   }
 
   const post = async (route: string, body: unknown) =>

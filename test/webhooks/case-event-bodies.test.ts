@@ -1,0 +1,154 @@
+import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
+import { eventsFor, JsonObject, waitForStatus } from '../support/case-journeys';
+import { benefitVerificationRequest } from '../support/case-requests';
+import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { TestReceiver } from '../support/webhook-receiver';
+import { TestWorker } from '../support/workers';
+
+const SECRET = 'whsec_case_event_bodies_0001';
+const HUMIRA_ASSISTANCE = 'prog_01jnnmj58jf1nen1dn9mmkb0r6';
+
+const uninsuredEnrollment = () => ({
+  programId: HUMIRA_ASSISTANCE,
+  patient: {
+    first_name: 'Bodies',
+    last_name: 'Testperson',
+    date_of_birth: '1975-03-02',
+    address: {
+      street: '4 Example Road',
+      city: 'Portland',
+      state_province: 'OR',
+      zip_postal_code: '97201',
+      country: 'US',
+    },
+    email: 'bodies@example.test',
+    phone: '+1 503 555 0199',
+  },
+  prescription: { drug_name: 'Humira' },
+  evidence: [
+    { type: 'uninsured_attestation', date_created: '2026-11-01T10:00:00Z', content: { insured: false } },
+  ],
+});
+const incomeEvidence = {
+  type: 'income_verification',
+  date_created: '2026-11-01T10:00:00Z',
+  content: { household_size: 2, annual_household_income_cents: 3_000_000 },
+};
+
+/**
+ * Case event inputs carry the case without its request; the worker's publisher adds the request
+ * back. Receivers must not see the difference: each notification's `data` is the case as GET shows
+ * it, request included, with the event's `sequence`.
+ */
+describe('the case in a case event', () => {
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let account: TestAccount;
+  let receiver: TestReceiver;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ PAYER_POLL_INTERVAL_MS: '300', WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100' });
+    worker = await testApp.startWorker();
+    account = await testApp.createAccount();
+    receiver = await new TestReceiver(SECRET).start();
+    const created = await testApp
+      .http()
+      .post('/webhooks')
+      .set(bearer(account.keys.provider))
+      .send({
+        name: 'case event bodies',
+        url: receiver.url,
+        secret: SECRET,
+        events: ['benefit_verification.updated', 'patient_enrollment.updated'],
+      });
+    receiver.endpointIds.add(created.body.data.id);
+    await testApp
+      .http()
+      .patch(`/webhooks/${created.body.data.id}`)
+      .set(bearer(account.keys.provider))
+      .send({ active: true });
+    await waitForStatus(testApp, account.keys.provider, '/webhooks', created.body.data.id, 'active');
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await worker.stop();
+    await testApp.close();
+  });
+
+  const read = async (path: string, id: string) =>
+    (await testApp.http().get(`${path}/${id}`).set(bearer(account.keys.provider))).body.data as JsonObject;
+
+  it('is the case as GET shows it, request included, with the sequence of the event', async () => {
+    const submitted = await testApp
+      .http()
+      .post('/benefit-verification')
+      .set(bearer(account.keys.provider))
+      .send(benefitVerificationRequest());
+    const id = submitted.body.data.id as string;
+    await waitForStatus(testApp, account.keys.provider, '/benefit-verification', id, 'completed');
+    const [event] = await eventually(async () => {
+      const events = eventsFor(receiver, id);
+      return events.length ? events : undefined;
+    });
+
+    const shown = await read('/benefit-verification', id);
+    expect(event!.data).toEqual({ ...shown, sequence: shown.status_history.length });
+    expect(event!.data.request.patient.first_name).toBe(submitted.body.data.request.patient.first_name);
+  });
+
+  it('holds the request as the workflow replaced it once information arrived later', async () => {
+    const submitted = await testApp
+      .http()
+      .post('/patient-enrollment')
+      .set(bearer(account.keys.provider))
+      .send(uninsuredEnrollment());
+    const id = submitted.body.data.id as string;
+    expect(submitted.body.data.status).toBe('awaiting_review');
+    await testApp
+      .http()
+      .post(`/patient-enrollment/${id}/information`)
+      .set(bearer(account.keys.provider))
+      .send({ evidence: [incomeEvidence] });
+    await waitForStatus(testApp, account.keys.provider, '/patient-enrollment', id, 'completed');
+    const events = await eventually(async () => {
+      const received = eventsFor(receiver, id);
+      return received.some((event) => event.data.status === 'completed') ? received : undefined;
+    });
+
+    const evidenceTypes = (event: JsonObject) =>
+      event.data.request.evidence.map((item: JsonObject) => item.type as string);
+    const before = events.find((event) => event.data.status === 'awaiting_review')!;
+    const afterward = events.filter((event) => event.data.sequence > before.data.sequence);
+    expect(evidenceTypes(before)).toEqual(['uninsured_attestation']);
+    expect(afterward.map((event) => event.data.status)).toEqual(['awaiting_outcome', 'completed']);
+    expect(afterward.map(evidenceTypes)).toEqual([
+      ['uninsured_attestation', 'income_verification'],
+      ['uninsured_attestation', 'income_verification'],
+    ]);
+    const shown = await read('/patient-enrollment', id);
+    expect(afterward[1]!.data).toEqual({ ...shown, sequence: shown.status_history.length });
+  });
+
+  it('is sent as it was recorded when the event already holds the request, as events published before the change do', async () => {
+    const recorded = {
+      id: 'bv_recorded_before',
+      object: 'benefit_verification',
+      status: 'completed',
+      request: { patient: { first_name: 'Earlier' } },
+      sequence: 2,
+    };
+    await testApp.app.get(WebhookPublisher).publish({
+      eventId: 'evt_recorded_before_slim_inputs',
+      accountId: account.accountId,
+      type: 'benefit_verification.updated',
+      data: recorded,
+      createdAt: new Date().toISOString(),
+    });
+
+    const [event] = await eventually(async () => {
+      const events = eventsFor(receiver, 'bv_recorded_before');
+      return events.length ? events : undefined;
+    });
+    expect(event!.data).toEqual(recorded);
+  });
+});
