@@ -44,6 +44,7 @@ import {
 import {
   CaseMetadata,
   DateOfBirth,
+  DrugName,
   Email,
   GroupNumber,
   Icd10Code,
@@ -58,6 +59,7 @@ import {
   Quantity,
   RxBin,
   RxCode,
+  SandboxMockResult,
   SnakeCaseCode,
   WrittenAt,
 } from './request-vocabulary';
@@ -260,15 +262,10 @@ export class VisitNoteDto implements VisitNote {
 }
 
 export class DrugDto implements DrugRequest {
-  @AtLeastOneOf(['name', 'ndc'])
-  @TextField(LIMITS.label, {
-    required: false,
-    description: 'Required unless ndc is given.',
-    example: 'Metformin',
-  })
+  @DrugName('name')
   name?: string;
 
-  @Ndc('National Drug Code; required unless name is given.')
+  @Ndc('name')
   ndc?: string;
 
   @TextField(LIMITS.label, { optional: true, example: '500 mg' })
@@ -279,15 +276,10 @@ export class DrugDto implements DrugRequest {
 }
 
 export class PrescriptionDto {
-  @AtLeastOneOf(['drug_name', 'ndc'])
-  @TextField(LIMITS.label, {
-    required: false,
-    description: 'Required unless ndc is given.',
-    example: 'Metformin',
-  })
+  @DrugName('drug_name')
   drug_name?: string;
 
-  @Ndc('National Drug Code; required unless drug_name is given.')
+  @Ndc('drug_name')
   ndc?: string;
 
   @TextField(LIMITS.name, { optional: true, example: '500 mg' })
@@ -391,10 +383,7 @@ export class CreatePriorAuthorizationDto extends InsuredCaseRequestDto {
   @NestedArray(() => VisitNoteDto, { optional: true, maxItems: 50 })
   visit_notes?: VisitNoteDto[];
 
-  @NestedObject(() => PriorAuthMockResultDto, {
-    optional: true,
-    description: 'Sandbox only: forces the outcome.',
-  })
+  @SandboxMockResult(() => PriorAuthMockResultDto)
   mock_result?: PriorAuthMockResultDto;
 }
 
@@ -405,10 +394,7 @@ export class CreateBenefitVerificationDto extends InsuredCaseRequestDto {
   @NestedArray(() => DiagnosisDto, { optional: true, maxItems: 50 })
   diagnoses?: DiagnosisDto[];
 
-  @NestedObject(() => BenefitVerificationMockResultDto, {
-    optional: true,
-    description: 'Sandbox only: forces the outcome.',
-  })
+  @SandboxMockResult(() => BenefitVerificationMockResultDto)
   mock_result?: BenefitVerificationMockResultDto;
 }
 

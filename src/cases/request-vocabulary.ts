@@ -2,8 +2,9 @@ import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
 import type { PlanType } from '../../domain/cases/case-model';
-import { Field, FieldOptions, Stack, TextField } from '../common/dto/compose';
+import { Field, FieldOptions, NestedObject, Stack, TextField } from '../common/dto/compose';
 import {
+  AtLeastOneOf,
   IsCalendarDate,
   IsIcd10Code,
   IsIsoDateTime,
@@ -109,8 +110,27 @@ export const SnakeCaseCode = (options: FieldOptions) =>
     MaxLength(LIMITS.snakeCase),
   );
 
-export const Ndc = (description: string) =>
-  Stack(Field({ optional: true, description, example: '00093-7214-01' }), IsNdc());
+/** A drug is named by name or by NDC: `nameProperty` is required unless ndc is given. */
+export const DrugName = (nameProperty: string) =>
+  Stack(
+    AtLeastOneOf([nameProperty, 'ndc']),
+    TextField(LIMITS.label, {
+      required: false,
+      description: 'Required unless ndc is given.',
+      example: 'Metformin',
+    }),
+  );
+
+/** The NDC beside a drug's `nameProperty`, one of which is required (see DrugName). */
+export const Ndc = (nameProperty: string) =>
+  Stack(
+    Field({
+      optional: true,
+      description: `National Drug Code; required unless ${nameProperty} is given.`,
+      example: '00093-7214-01',
+    }),
+    IsNdc(),
+  );
 
 export const Quantity = () =>
   Stack(Field({ minimum: 1, maximum: LIMITS.quantity, example: 60 }), IsInt(), Min(1), Max(LIMITS.quantity));
@@ -133,3 +153,7 @@ export function CaseMetadata(example: Record<string, string>): PropertyDecorator
     IsStringRecord(LIMITS.metadata),
   );
 }
+
+/** `mock_result`: what the local simulators answer instead of deciding (contract section 8). */
+export const SandboxMockResult = (type: () => new () => object) =>
+  NestedObject(type, { optional: true, description: 'Sandbox only: forces the outcome.' });
