@@ -72,11 +72,7 @@ export const GENDERS = [
 ] as const satisfies readonly CasePatient['gender'][];
 export const URGENCIES = ['standard', 'expedited'] as const;
 export type Urgency = (typeof URGENCIES)[number];
-export const PRIOR_AUTH_RESULTS = [
-  'approved',
-  'denied',
-  'other',
-] as const satisfies readonly PriorAuthResult[];
+export const PRIOR_AUTH_RESULTS: readonly PriorAuthResult[] = ['approved', 'denied', 'other'];
 export const BENEFIT_VERIFICATION_STATUSES = ['completed', 'failed'] as const;
 export type BenefitVerificationFinalStatus = (typeof BENEFIT_VERIFICATION_STATUSES)[number];
 export const COVERAGE_STATUSES = [
