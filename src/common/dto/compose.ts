@@ -48,9 +48,9 @@ export function Field({ optional = false, ...doc }: FieldOptions): PropertyDecor
   return Stack(ApiPropertyOptional(options), IsOptional());
 }
 
-/** A string of `min` to `max` characters. */
-export function BoundedString(max: number, min = 1): PropertyDecorator {
-  return Stack(IsString(), Length(min, max));
+/** A non-empty string of at most `max` characters. */
+export function BoundedString(max: number): PropertyDecorator {
+  return Stack(IsString(), Length(1, max));
 }
 
 /** A documented string field of 1 to `max` characters. */
