@@ -49,7 +49,7 @@ export function Field({ optional = false, ...doc }: FieldOptions): PropertyDecor
 }
 
 /** A non-empty string of at most `max` characters. */
-export function BoundedString(max: number): PropertyDecorator {
+function BoundedString(max: number): PropertyDecorator {
   return Stack(IsString(), Length(1, max));
 }
 
