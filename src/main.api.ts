@@ -3,6 +3,7 @@ import { connectClient } from '../infrastructure/temporal/temporal-connection';
 import { createApp } from './app/create-app';
 import { ensureDevAccount, openStorage, revokeDevelopmentKeys } from './bootstrap';
 import { createLogger } from './common/logger';
+import { stopOnSignals } from './common/stop-on-signals';
 
 /** Scale mode API process: stateless, any number of replicas behind a load balancer. */
 async function main(): Promise<void> {
@@ -16,14 +17,7 @@ async function main(): Promise<void> {
   await app.listen(config.http.port, config.http.host);
   logger.info({ port: config.http.port, temporal: config.temporal.address }, 'API listening');
 
-  const stop = async () => {
-    await app.close();
-    await temporalClient.connection.close();
-    await db.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop());
-  process.once('SIGINT', () => void stop());
+  stopOnSignals([() => app.close(), () => temporalClient.connection.close(), () => db.close()]);
 }
 
 main().catch((error: Error) => {

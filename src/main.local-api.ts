@@ -3,6 +3,7 @@ import { connectClient } from '../infrastructure/temporal/temporal-connection';
 import { createApp } from './app/create-app';
 import { localRuntimeConfig, openStorage } from './bootstrap';
 import { createLogger } from './common/logger';
+import { stopOnSignals } from './common/stop-on-signals';
 import { reportReady } from './local/child-processes';
 
 /**
@@ -17,19 +18,9 @@ async function main(): Promise<void> {
   const app = await createApp({ config, db, temporalClient, logger });
   await app.listen(config.http.port, config.http.host);
 
-  let stopping: Promise<void> | undefined;
-  const stop = () =>
-    (stopping ??= (async () => {
-      await app.close();
-      await temporalClient.connection.close();
-      await db.close();
-      process.exit(0);
-    })());
-  // Ctrl-C reaches the whole process group, so the launcher's SIGTERM may follow the terminal's SIGINT.
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
-  // The launcher is gone (killed outright): nothing would ever stop this process otherwise.
-  process.on('disconnect', () => void stop());
+  stopOnSignals([() => app.close(), () => temporalClient.connection.close(), () => db.close()], {
+    withLauncher: true,
+  });
   reportReady();
 }
 

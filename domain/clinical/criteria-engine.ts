@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
+import { containsWords, normalizeName } from '../payers/payer-catalog';
 import { projectRoot } from '../project-root';
 import type {
   ClinicalEligibilityOutcome,
@@ -154,18 +155,6 @@ function childrenOf(group: CriterionGroup): CriterionNode[] {
 
 function leavesOf(node: CriterionNode): CriterionLeaf[] {
   return isLeaf(node) ? [node] : childrenOf(node).flatMap(leavesOf);
-}
-
-/** Lowercase words separated by single spaces, so "Ozempic 1 mg pen" contains "ozempic" as a word. */
-function normalizeName(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
-}
-
-function containsWords(haystack: string, needle: string): boolean {
-  return needle.length > 0 && ` ${haystack} `.includes(` ${needle} `);
 }
 
 /** The coverage criteria per drug, with the ICD-10-CM subset and the compiled text patterns they need. */

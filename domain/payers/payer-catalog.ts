@@ -111,7 +111,7 @@ export function normalizeName(text: string): string {
 }
 
 /** Whether `needle` appears in `haystack` as whole words (both already normalized). */
-function containsWords(haystack: string, needle: string): boolean {
+export function containsWords(haystack: string, needle: string): boolean {
   return needle.length > 0 && ` ${haystack} `.includes(` ${needle} `);
 }
 

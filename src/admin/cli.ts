@@ -48,24 +48,31 @@ Roles: provider, reviewer, admin. The platform-wide operator role lives only on 
 Uses DATABASE_URL, else the local data folder (DATA_DIR), through the running local service when
 there is one; codec-proxy uses neither.`;
 
+/** `--name value` options, each given at most once. */
+function textOptions<Name extends string>(...names: Name[]): Record<Name, { type: 'string' }> {
+  return Object.fromEntries(names.map((name) => [name, { type: 'string' }])) as Record<
+    Name,
+    { type: 'string' }
+  >;
+}
+
+/** `--role a --role b` options, read as lists. */
+function repeatableTextOptions<Name extends string>(
+  ...names: Name[]
+): Record<Name, { type: 'string'; multiple: true }> {
+  return Object.fromEntries(names.map((name) => [name, { type: 'string', multiple: true }])) as Record<
+    Name,
+    { type: 'string'; multiple: true }
+  >;
+}
+
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
-      name: { type: 'string' },
-      account: { type: 'string' },
-      role: { type: 'string', multiple: true },
-      label: { type: 'string' },
-      key: { type: 'string' },
-      webhook: { type: 'string' },
-      url: { type: 'string' },
-      secret: { type: 'string' },
-      event: { type: 'string', multiple: true },
-      active: { type: 'string' },
-      api: { type: 'string' },
-      port: { type: 'string' },
-      origin: { type: 'string', multiple: true },
+      ...textOptions('name', 'account', 'label', 'key', 'webhook', 'url', 'secret', 'active', 'api', 'port'),
+      ...repeatableTextOptions('role', 'event', 'origin'),
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -2,6 +2,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { allowCodecOrigin } from '../common/codec-cors';
+
 /** Temporal payload batches embed documents; the API's own limit on /codec is the same. */
 const MAX_BODY_BYTES = 25 * 1024 * 1024;
 const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/i;
@@ -65,13 +67,7 @@ async function handle(
     return answer(res, 403, 'This origin may not use the codec proxy.');
   }
   if (!LOOPBACK_HOST.test(req.headers.host ?? '')) return answer(res, 403, 'Use the proxy as localhost.');
-  if (origin) {
-    res.setHeader('Access-Control-Allow-Origin', origin);
-    res.setHeader('Access-Control-Allow-Credentials', 'true');
-    res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Namespace');
-    res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
-    res.setHeader('Vary', 'Origin');
-  }
+  if (origin) allowCodecOrigin(res, origin);
   if (req.method === 'OPTIONS') {
     res.writeHead(204).end();
     return;

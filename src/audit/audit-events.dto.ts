@@ -1,31 +1,29 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsOptional, Matches } from 'class-validator';
 
 import { IsIsoDateTime, IsNotBefore } from '../cases/case-validators';
+import { PageCursor, PageLimit } from '../common/dto/page-query';
+import { TextField } from '../common/dto/compose';
 import { AUDIT_ACTIONS, AuditAction } from './audit-event';
 
 /** Our ids and the loopback operator: letters, digits, `_` and `-`, never free text. */
 const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+const ID_MAX = 100;
 
 export class ListAuditEventsQuery {
-  @ApiPropertyOptional({
+  @TextField(ID_MAX, {
+    optional: true,
     description: 'Only events by this actor (an API key or user id).',
     example: 'key_…',
   })
-  @IsOptional()
-  @IsString()
-  @Length(1, 100)
   @Matches(ID_PATTERN, { message: 'must be an id' })
   actor_id?: string;
 
-  @ApiPropertyOptional({
+  @TextField(ID_MAX, {
+    optional: true,
     description: 'Only events about this case or resource.',
     example: 'pa_01jd3k4m5n6p7q8r9s0t1v2w3x',
   })
-  @IsOptional()
-  @IsString()
-  @Length(1, 100)
   @Matches(ID_PATTERN, { message: 'must be an id' })
   target_id?: string;
 
@@ -52,17 +50,9 @@ export class ListAuditEventsQuery {
   @IsNotBefore('from')
   to?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageLimit()
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'The next_cursor of the previous page.' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
+  @PageCursor(200)
   cursor?: string;
 }

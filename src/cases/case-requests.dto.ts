@@ -1,23 +1,16 @@
-import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
-  ArrayMinSize,
   IsArray,
   IsBoolean,
-  IsEmail,
   IsIn,
   IsInt,
-  IsObject,
   IsOptional,
   IsString,
   Length,
   Matches,
   Max,
-  MaxLength,
   Min,
-  ValidateNested,
 } from 'class-validator';
 
 import {
@@ -34,45 +27,42 @@ import {
   type Questionnaire,
   type VisitNote,
 } from '../../domain/cases/case-model';
+import type { ReviewDecisionInput } from '../../domain/cases/prior-authorization';
+import type { PriorAuthResult } from '../../domain/payers/payer-connector';
+import { JsonObjectField, NestedArray, NestedObject, TextField } from '../common/dto/compose';
+import { PageCursor, PageLimit } from '../common/dto/page-query';
 import {
   AtLeastOneOf,
   IsBase64Document,
   IsCalendarDate,
-  IsIcd10Code,
   IsIsoDateTime,
-  IsNdc,
   IsNotBefore,
   IsNpi,
-  IsPhone,
-  IsStringRecord,
   MaxCombinedItems,
   RequiredWhen,
 } from './case-validators';
-
-/** Contract section 7. */
-const MAX_DOCUMENTS_PER_REQUEST = 20;
-const NAME_MAX = 100;
-const IDENTIFIER_MAX = 100;
-const DRUG_TEXT_MAX = 200;
-const NOTES_MAX = 5000;
-const MAX_QUANTITY = 100_000;
-const SNAKE_CASE = /^[a-z][a-z0-9_]*$/;
-const SNAKE_CASE_MAX = 80;
-const METADATA_LIMITS = { maxEntries: 20, maxKeyLength: 40, maxValueLength: 500 };
-
-/** The optional `metadata` of a case request: the caller's own string tags, within the same limits everywhere. */
-export function CaseMetadata(example: Record<string, string>): PropertyDecorator {
-  return applyDecorators(
-    ApiPropertyOptional({
-      description: `Caller's tags: at most ${METADATA_LIMITS.maxEntries} string values, keys up to ${METADATA_LIMITS.maxKeyLength} characters, values up to ${METADATA_LIMITS.maxValueLength}.`,
-      type: 'object',
-      additionalProperties: { type: 'string' },
-      example,
-    }),
-    IsOptional(),
-    IsStringRecord(METADATA_LIMITS),
-  );
-}
+import {
+  CaseMetadata,
+  DateOfBirth,
+  DrugName,
+  Email,
+  GroupNumber,
+  Icd10Code,
+  Identifier,
+  LIMITS,
+  Ndc,
+  Notes,
+  PayerName,
+  PersonName,
+  Phone,
+  PlanTypeField,
+  Quantity,
+  RxBin,
+  RxCode,
+  SandboxMockResult,
+  SnakeCaseCode,
+  WrittenAt,
+} from './request-vocabulary';
 
 export const GENDERS = [
   'male',
@@ -80,18 +70,9 @@ export const GENDERS = [
   'other',
   'not_specified',
 ] as const satisfies readonly CasePatient['gender'][];
-export const PLAN_TYPES = [
-  'commercial',
-  'medicare',
-  'medicare_advantage',
-  'medicaid',
-  'tricare',
-  'other',
-] as const satisfies readonly PlanType[];
 export const URGENCIES = ['standard', 'expedited'] as const;
 export type Urgency = (typeof URGENCIES)[number];
-export const PRIOR_AUTH_RESULTS = ['approved', 'denied', 'other'] as const;
-export type PriorAuthResult = (typeof PRIOR_AUTH_RESULTS)[number];
+export const PRIOR_AUTH_RESULTS: readonly PriorAuthResult[] = ['approved', 'denied', 'other'];
 export const BENEFIT_VERIFICATION_STATUSES = ['completed', 'failed'] as const;
 export type BenefitVerificationFinalStatus = (typeof BENEFIT_VERIFICATION_STATUSES)[number];
 export const COVERAGE_STATUSES = [
@@ -102,44 +83,31 @@ export const COVERAGE_STATUSES = [
   'patient_consent_required',
 ] as const;
 export type CoverageStatus = (typeof COVERAGE_STATUSES)[number];
-export const REVIEW_DECISIONS = ['approve', 'reject'] as const;
-export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
+export type ReviewDecision = ReviewDecisionInput['decision'];
+export const REVIEW_DECISIONS = ['approve', 'reject'] as const satisfies readonly ReviewDecision[];
 
 /** Where a request may carry insurance data; one of them is required (contract section 3a). */
 const INSURANCE_SOURCES = ['patient.insurance', 'insurance', 'insurance_content'];
 const DOCUMENT_LISTS = ['patient.insurance', 'insurance'];
-const SNAKE_CASE_MESSAGE = `must be snake_case (lower-case letters, digits, _), at most ${SNAKE_CASE_MAX} characters`;
+const MAX_DOCUMENTS = LIMITS.documentsPerRequest;
 
 export class AddressDto implements Address {
-  @ApiProperty({ example: '100 Example Street' })
-  @IsString()
-  @Length(1, 200)
+  @TextField(LIMITS.label, { example: '100 Example Street' })
   street!: string;
 
-  @ApiPropertyOptional({ example: 'Suite 4' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
+  @TextField(LIMITS.label, { optional: true, example: 'Suite 4' })
   street_line_2?: string;
 
-  @ApiProperty({ example: 'Springfield' })
-  @IsString()
-  @Length(1, NAME_MAX)
+  @TextField(LIMITS.name, { example: 'Springfield' })
   city!: string;
 
-  @ApiProperty({ example: 'IL' })
-  @IsString()
-  @Length(1, NAME_MAX)
+  @TextField(LIMITS.name, { example: 'IL' })
   state_province!: string;
 
-  @ApiProperty({ example: '62701' })
-  @IsString()
-  @Length(1, 20)
+  @TextField(LIMITS.postalCode, { example: '62701' })
   zip_postal_code!: string;
 
-  @ApiProperty({ example: 'US' })
-  @IsString()
-  @Length(1, NAME_MAX)
+  @TextField(LIMITS.name, { example: 'US' })
   country!: string;
 }
 
@@ -154,96 +122,59 @@ export class InsuranceDocumentDto {
 }
 
 export class CasePatientDto implements Omit<CasePatient, 'insurance'> {
-  @ApiProperty({ description: "The caller's identifier of the patient.", example: 'patient-0001' })
-  @IsString()
-  @Length(1, IDENTIFIER_MAX)
+  @Identifier({ description: "The caller's identifier of the patient.", example: 'patient-0001' })
   internal_id!: string;
 
-  @ApiProperty({ example: 'Alex' })
-  @IsString()
-  @Length(1, NAME_MAX)
+  @PersonName('Alex')
   first_name!: string;
 
-  @ApiProperty({ example: 'Sample' })
-  @IsString()
-  @Length(1, NAME_MAX)
+  @PersonName('Sample')
   last_name!: string;
 
   @ApiProperty({ enum: GENDERS })
   @IsIn(GENDERS)
   gender!: CasePatient['gender'];
 
-  @ApiProperty({ description: 'Calendar date, not in the future.', example: '1980-04-12' })
-  @IsCalendarDate({ past: true })
+  @DateOfBirth()
   date_of_birth!: string;
 
-  @ApiPropertyOptional({ type: () => AddressDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => AddressDto)
+  @NestedObject(() => AddressDto, { optional: true })
   address?: AddressDto;
 
-  @ApiPropertyOptional({ example: 'alex.sample@example.com' })
-  @IsOptional()
-  @IsEmail()
-  @MaxLength(254)
+  @Email({ optional: true })
   email?: string;
 
-  @ApiPropertyOptional({ example: '+1 (555) 010-0100' })
-  @IsOptional()
-  @IsPhone()
+  @Phone('+1 (555) 010-0100', { optional: true })
   phone?: string;
 
-  @ApiPropertyOptional({
-    type: () => [InsuranceDocumentDto],
-    description: `Insurance card images; at most ${MAX_DOCUMENTS_PER_REQUEST} documents per request in all.`,
+  @NestedArray(() => InsuranceDocumentDto, {
+    optional: true,
+    maxItems: MAX_DOCUMENTS,
+    description: `Insurance card images; at most ${MAX_DOCUMENTS} documents per request in all.`,
   })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_DOCUMENTS_PER_REQUEST)
-  @ValidateNested({ each: true })
-  @Type(() => InsuranceDocumentDto)
   insurance?: InsuranceDocumentDto[];
 }
 
 export class InsuranceContentDto implements InsuranceContent {
-  @ApiProperty({ example: 'Example Health Plan' })
-  @IsString()
-  @Length(1, NAME_MAX)
+  @PayerName()
   payer!: string;
 
-  @ApiProperty({ example: 'XZ1234567' })
-  @IsString()
-  @Length(1, IDENTIFIER_MAX)
+  @Identifier({ example: 'XZ1234567' })
   member_id!: string;
 
-  @ApiPropertyOptional({ example: 'GRP-0042' })
-  @IsOptional()
-  @IsString()
-  @Length(1, IDENTIFIER_MAX)
+  @GroupNumber()
   group_number?: string;
 
-  @ApiPropertyOptional({ description: 'Pharmacy BIN: 6 digits.', example: '610014' })
-  @IsOptional()
-  @Matches(/^\d{6}$/, { message: 'must be 6 digits' })
+  @RxBin()
   rx_bin?: string;
 
-  @ApiPropertyOptional({ example: 'MEDDPRIME' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 32)
+  @RxCode('MEDDPRIME')
   rx_pcn?: string;
 
-  @ApiPropertyOptional({ example: 'RX1234' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 32)
+  @RxCode('RX1234')
   rx_group?: string;
 
-  @ApiPropertyOptional({ enum: PLAN_TYPES })
-  @IsOptional()
-  @IsIn(PLAN_TYPES)
+  @PlanTypeField()
   plan_type?: PlanType;
 }
 
@@ -255,75 +186,49 @@ export class ProviderDto implements Provider {
   @IsNpi()
   npi!: string;
 
-  @ApiProperty({ example: 'Jordan' })
-  @IsString()
-  @Length(1, NAME_MAX)
+  @PersonName('Jordan')
   first_name!: string;
 
-  @ApiProperty({ example: 'Example' })
-  @IsString()
-  @Length(1, NAME_MAX)
+  @PersonName('Example')
   last_name!: string;
 
-  @ApiPropertyOptional({ example: '+1 555 010 0200' })
-  @IsOptional()
-  @IsPhone()
+  @Phone('+1 555 010 0200', { optional: true })
   phone?: string;
 
-  @ApiPropertyOptional({ example: '+1 555 010 0201' })
-  @IsOptional()
-  @IsPhone()
+  @Phone('+1 555 010 0201', { optional: true })
   fax?: string;
 
-  @ApiPropertyOptional({ type: () => AddressDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => AddressDto)
+  @NestedObject(() => AddressDto, { optional: true })
   address?: AddressDto;
 }
 
 export class DiagnosisDto implements Diagnosis {
-  @ApiProperty({ description: 'ICD-10-CM code, any letter case.', example: 'E11.9' })
-  // Catalogs and payers compare codes in their canonical upper-case form.
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.toUpperCase() : value))
-  @IsIcd10Code()
+  @Icd10Code({ description: 'ICD-10-CM code, any letter case.', example: 'E11.9' })
   code!: string;
 
-  @ApiPropertyOptional({ example: 'Type 2 diabetes mellitus without complications' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 500)
+  @TextField(LIMITS.diagnosisDescription, {
+    optional: true,
+    example: 'Type 2 diabetes mellitus without complications',
+  })
   description?: string;
 }
 
 export class PriorAuthEvidenceDto implements EvidenceItem {
-  @ApiProperty({ example: 'HbA1c results' })
-  @IsString()
-  @Length(1, 200)
+  @TextField(LIMITS.label, { example: 'HbA1c results' })
   title!: string;
 
-  @ApiProperty({
-    description: 'ISO 8601 date-time; a zone designator is optional.',
-    example: '2024-03-01T10:00:00',
-  })
-  @IsIsoDateTime({ zone: 'optional' })
+  @WrittenAt('2024-03-01T10:00:00')
   date_created!: string;
 
-  @ApiProperty({ description: 'Free-form JSON.', type: 'object', additionalProperties: true })
-  @IsObject()
+  @JsonObjectField({ description: 'Free-form JSON.' })
   content!: Record<string, unknown>;
 }
 
 export class QuestionnaireQuestionDto {
-  @ApiProperty({ example: 'Has the patient tried metformin?' })
-  @IsString()
-  @Length(1, 2000)
+  @TextField(2000, { example: 'Has the patient tried metformin?' })
   question!: string;
 
-  @ApiProperty({ example: 'Yes' })
-  @IsString()
-  @Length(1, NOTES_MAX)
+  @TextField(LIMITS.notes, { example: 'Yes' })
   answer!: string;
 
   @ApiPropertyOptional({ example: ['Yes', 'No'] })
@@ -336,12 +241,7 @@ export class QuestionnaireQuestionDto {
 }
 
 export class QuestionnaireDto implements Questionnaire {
-  @ApiProperty({ type: () => [QuestionnaireQuestionDto] })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(200)
-  @ValidateNested({ each: true })
-  @Type(() => QuestionnaireQuestionDto)
+  @NestedArray(() => QuestionnaireQuestionDto, { minItems: 1, maxItems: 200 })
   questions!: QuestionnaireQuestionDto[];
 
   @ApiProperty({ description: 'ISO 8601 date-time with a zone (UTC).', example: '2024-03-01T10:00:00Z' })
@@ -350,78 +250,41 @@ export class QuestionnaireDto implements Questionnaire {
 }
 
 export class VisitNoteDto implements VisitNote {
-  @ApiProperty({ description: 'The note text, at most 100 000 characters.' })
-  @IsString()
-  @Length(1, 100_000)
+  @TextField(100_000, { description: 'The note text, at most 100 000 characters.' })
   content!: string;
 
-  @ApiProperty({
-    description: 'ISO 8601 date-time; a zone designator is optional.',
-    example: '2024-03-01T10:00:00Z',
-  })
-  @IsIsoDateTime({ zone: 'optional' })
+  @WrittenAt('2024-03-01T10:00:00Z')
   created_at!: string;
 }
 
 export class DrugDto implements DrugRequest {
-  @ApiPropertyOptional({ description: 'Required unless ndc is given.', example: 'Metformin' })
-  @AtLeastOneOf(['name', 'ndc'])
-  @IsString()
-  @Length(1, DRUG_TEXT_MAX)
+  @DrugName('name')
   name?: string;
 
-  @ApiPropertyOptional({
-    description: 'National Drug Code; required unless name is given.',
-    example: '00093-7214-01',
-  })
-  @IsOptional()
-  @IsNdc()
+  @Ndc('name')
   ndc?: string;
 
-  @ApiPropertyOptional({ example: '500 mg' })
-  @IsOptional()
-  @IsString()
-  @Length(1, DRUG_TEXT_MAX)
+  @TextField(LIMITS.label, { optional: true, example: '500 mg' })
   dosage?: string;
 
-  @ApiProperty({ minimum: 1, maximum: MAX_QUANTITY, example: 60 })
-  @IsInt()
-  @Min(1)
-  @Max(MAX_QUANTITY)
+  @Quantity()
   quantity!: number;
 }
 
 export class PrescriptionDto {
-  @ApiPropertyOptional({ description: 'Required unless ndc is given.', example: 'Metformin' })
-  @AtLeastOneOf(['drug_name', 'ndc'])
-  @IsString()
-  @Length(1, DRUG_TEXT_MAX)
+  @DrugName('drug_name')
   drug_name?: string;
 
-  @ApiPropertyOptional({
-    description: 'National Drug Code; required unless drug_name is given.',
-    example: '00093-7214-01',
-  })
-  @IsOptional()
-  @IsNdc()
+  @Ndc('drug_name')
   ndc?: string;
 
-  @ApiPropertyOptional({ example: '500 mg' })
-  @IsOptional()
-  @IsString()
-  @Length(1, NAME_MAX)
+  @TextField(LIMITS.name, { optional: true, example: '500 mg' })
   strength?: string;
 
-  @ApiPropertyOptional({ example: '1 tablet' })
-  @IsOptional()
-  @IsString()
-  @Length(1, DRUG_TEXT_MAX)
+  @TextField(LIMITS.label, { optional: true, example: '1 tablet' })
   dosage?: string;
 
-  @ApiProperty({ minimum: 1, maximum: MAX_QUANTITY, example: 60 })
-  @IsInt()
-  @Min(1)
-  @Max(MAX_QUANTITY)
+  @Quantity()
   quantity!: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 365, example: 30 })
@@ -431,10 +294,10 @@ export class PrescriptionDto {
   @Max(365)
   days_supply?: number;
 
-  @ApiPropertyOptional({ example: 'Take one tablet by mouth twice daily with meals.' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 1000)
+  @TextField(LIMITS.sentence, {
+    optional: true,
+    example: 'Take one tablet by mouth twice daily with meals.',
+  })
   directions?: string;
 }
 
@@ -443,10 +306,7 @@ export class PriorAuthMockResultDto {
   @IsIn(PRIOR_AUTH_RESULTS)
   result!: PriorAuthResult;
 
-  @ApiPropertyOptional({ example: 'step_therapy_criteria_not_met' })
-  @IsOptional()
-  @Matches(SNAKE_CASE, { message: SNAKE_CASE_MESSAGE })
-  @MaxLength(SNAKE_CASE_MAX)
+  @SnakeCaseCode({ example: 'step_therapy_criteria_not_met' })
   detail_code?: string;
 }
 
@@ -455,50 +315,34 @@ export class BenefitVerificationMockResultDto {
   @IsIn(BENEFIT_VERIFICATION_STATUSES)
   status!: BenefitVerificationFinalStatus;
 
-  @ApiPropertyOptional({
+  @SnakeCaseCode({
     description: 'A sandbox case name; the service checks it against its catalog.',
     example: 'drugs_covered__prior_auth_required__has_copay',
   })
-  @IsOptional()
-  @Matches(SNAKE_CASE, { message: SNAKE_CASE_MESSAGE })
-  @MaxLength(SNAKE_CASE_MAX)
   case?: string;
 }
 
 /** What prior authorization and benefit verification requests share: who, who prescribes, and the insurance. */
 abstract class InsuredCaseRequestDto {
-  @ApiProperty({ type: () => CasePatientDto })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CasePatientDto)
+  @NestedObject(() => CasePatientDto)
   patient!: CasePatientDto;
 
-  @ApiProperty({ type: () => ProviderDto })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ProviderDto)
+  @NestedObject(() => ProviderDto)
   provider!: ProviderDto;
 
-  @ApiPropertyOptional({
-    type: () => [InsuranceDocumentDto],
+  @AtLeastOneOf(INSURANCE_SOURCES)
+  @MaxCombinedItems(DOCUMENT_LISTS, MAX_DOCUMENTS, {
+    message: `must keep the request within ${MAX_DOCUMENTS} documents (patient.insurance and insurance together)`,
+  })
+  @NestedArray(() => InsuranceDocumentDto, {
+    required: false,
     description:
       'Insurance card images. Insurance data is required: patient.insurance, insurance or insurance_content. ' +
-      `At most ${MAX_DOCUMENTS_PER_REQUEST} documents per request, patient.insurance included.`,
+      `At most ${MAX_DOCUMENTS} documents per request, patient.insurance included.`,
   })
-  @AtLeastOneOf(INSURANCE_SOURCES)
-  @IsArray()
-  @MaxCombinedItems(DOCUMENT_LISTS, MAX_DOCUMENTS_PER_REQUEST, {
-    message: `must keep the request within ${MAX_DOCUMENTS_PER_REQUEST} documents (patient.insurance and insurance together)`,
-  })
-  @ValidateNested({ each: true })
-  @Type(() => InsuranceDocumentDto)
   insurance?: InsuranceDocumentDto[];
 
-  @ApiPropertyOptional({ type: () => InsuranceContentDto, description: 'Discrete insurance card data.' })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => InsuranceContentDto)
+  @NestedObject(() => InsuranceContentDto, { optional: true, description: 'Discrete insurance card data.' })
   insurance_content?: InsuranceContentDto;
 
   @CaseMetadata({ order_id: 'ord-1001' })
@@ -506,26 +350,13 @@ abstract class InsuredCaseRequestDto {
 }
 
 export class CreatePriorAuthorizationDto extends InsuredCaseRequestDto {
-  @ApiProperty({ type: () => [DiagnosisDto], minItems: 1, maxItems: 50 })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
-  @Type(() => DiagnosisDto)
+  @NestedArray(() => DiagnosisDto, { minItems: 1, maxItems: 50 })
   diagnoses!: DiagnosisDto[];
 
-  @ApiProperty({ type: () => PrescriptionDto })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PrescriptionDto)
+  @NestedObject(() => PrescriptionDto)
   prescription!: PrescriptionDto;
 
-  @ApiPropertyOptional({ type: () => [PriorAuthEvidenceDto], maxItems: 100 })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => PriorAuthEvidenceDto)
+  @NestedArray(() => PriorAuthEvidenceDto, { optional: true, maxItems: 100 })
   evidence?: PriorAuthEvidenceDto[];
 
   @ApiPropertyOptional({ description: 'Marks a request sent to train or test an integration.' })
@@ -542,58 +373,24 @@ export class CreatePriorAuthorizationDto extends InsuredCaseRequestDto {
   @IsIn(URGENCIES)
   urgency?: Urgency;
 
-  @ApiPropertyOptional({ type: () => [QuestionnaireDto], maxItems: 20 })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => QuestionnaireDto)
+  @NestedArray(() => QuestionnaireDto, { optional: true, maxItems: 20 })
   questionnaires?: QuestionnaireDto[];
 
-  @ApiPropertyOptional({ type: () => [VisitNoteDto], maxItems: 50 })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
-  @Type(() => VisitNoteDto)
+  @NestedArray(() => VisitNoteDto, { optional: true, maxItems: 50 })
   visit_notes?: VisitNoteDto[];
 
-  @ApiPropertyOptional({
-    type: () => PriorAuthMockResultDto,
-    description: 'Sandbox only: forces the outcome.',
-  })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PriorAuthMockResultDto)
+  @SandboxMockResult(() => PriorAuthMockResultDto)
   mock_result?: PriorAuthMockResultDto;
 }
 
 export class CreateBenefitVerificationDto extends InsuredCaseRequestDto {
-  @ApiProperty({ type: () => [DrugDto], minItems: 1, maxItems: 20 })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => DrugDto)
+  @NestedArray(() => DrugDto, { minItems: 1, maxItems: 20 })
   drugs!: DrugDto[];
 
-  @ApiPropertyOptional({ type: () => [DiagnosisDto], maxItems: 50 })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
-  @Type(() => DiagnosisDto)
+  @NestedArray(() => DiagnosisDto, { optional: true, maxItems: 50 })
   diagnoses?: DiagnosisDto[];
 
-  @ApiPropertyOptional({
-    type: () => BenefitVerificationMockResultDto,
-    description: 'Sandbox only: forces the outcome.',
-  })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => BenefitVerificationMockResultDto)
+  @SandboxMockResult(() => BenefitVerificationMockResultDto)
   mock_result?: BenefitVerificationMockResultDto;
 }
 
@@ -602,15 +399,13 @@ export class ReviewDecisionDto {
   @IsIn(REVIEW_DECISIONS)
   decision!: ReviewDecision;
 
-  @ApiProperty({ description: 'Who decided, as the audit trail shows it.', example: 'Reviewer One' })
-  @IsString()
-  @Length(1, 200)
+  @TextField(LIMITS.label, {
+    description: 'Who decided, as the audit trail shows it.',
+    example: 'Reviewer One',
+  })
   reviewer!: string;
 
-  @ApiPropertyOptional({ example: 'Chart notes support medical necessity.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(NOTES_MAX)
+  @Notes('Chart notes support medical necessity.')
   notes?: string;
 }
 
@@ -619,25 +414,17 @@ export class PriorAuthOutcomeDto {
   @IsIn(PRIOR_AUTH_RESULTS)
   result!: PriorAuthResult;
 
-  @ApiPropertyOptional({ example: 'approval' })
-  @IsOptional()
-  @Matches(SNAKE_CASE, { message: SNAKE_CASE_MESSAGE })
-  @MaxLength(SNAKE_CASE_MAX)
+  @SnakeCaseCode({ example: 'approval' })
   detail_code?: string;
 
-  @ApiPropertyOptional({ example: 'Approved for 12 months.' })
-  @IsOptional()
-  @IsString()
-  @Length(1, NOTES_MAX)
+  @TextField(LIMITS.notes, { optional: true, example: 'Approved for 12 months.' })
   detail?: string;
 
-  @ApiPropertyOptional({
+  @Identifier({
+    optional: true,
     description: "The payer's reference for the determination.",
     example: 'PA-2024-000123',
   })
-  @IsOptional()
-  @IsString()
-  @Length(1, IDENTIFIER_MAX)
   payer_reference?: string;
 
   @ApiPropertyOptional({ example: '2024-03-01' })
@@ -662,17 +449,12 @@ export class BenefitVerificationOutcomeDto {
   @IsIn(COVERAGE_STATUSES)
   coverage_status?: CoverageStatus;
 
-  @ApiPropertyOptional({ example: 'Confirmed by phone with the plan.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(NOTES_MAX)
+  @Notes('Confirmed by phone with the plan.')
   notes?: string;
 }
 
 export class CancelCaseDto {
-  @ApiProperty({ example: 'Prescription changed.' })
-  @IsString()
-  @Length(1, 1000)
+  @TextField(LIMITS.sentence, { example: 'Prescription changed.' })
   reason!: string;
 }
 
@@ -682,10 +464,7 @@ export class ListCasesQueryDto {
   @IsIn(CASE_STATUSES)
   status?: CaseStatus;
 
-  @ApiPropertyOptional({ example: 'patient-0001' })
-  @IsOptional()
-  @IsString()
-  @Length(1, IDENTIFIER_MAX)
+  @Identifier({ optional: true, example: 'patient-0001' })
   patient_internal_id?: string;
 
   @ApiPropertyOptional({
@@ -705,18 +484,10 @@ export class ListCasesQueryDto {
   @IsNotBefore('created_after')
   created_before?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageLimit()
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'The next_cursor of the previous page.' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 2000)
+  @PageCursor(2000)
   // Cursors are base64url; anything else cannot be one, and is refused before its signature is checked.
   @Matches(/^[A-Za-z0-9_-]+$/, { message: 'must be a next_cursor this list returned (base64url)' })
   cursor?: string;

@@ -5,7 +5,7 @@ import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documen
 import type { AppConfig } from '../../infrastructure/config/config';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../infrastructure/storage/database';
-import { sweepWhileRunning, WorkerLifecycle } from '../common/sweep-while-running';
+import { SWEEP_BATCH, Sweeper, sweepWhileRunning, WorkerLifecycle } from '../common/sweep-while-running';
 
 /**
  * How long stored documents may await their case's start. A create stores them, then starts the
@@ -13,7 +13,6 @@ import { sweepWhileRunning, WorkerLifecycle } from '../common/sweep-while-runnin
  */
 export const UNSTARTED_DOCUMENTS_GRACE_MS = 15 * 60_000;
 export const UNSTARTED_DOCUMENTS_SWEEP_INTERVAL_MS = 60_000;
-const SWEEP_BATCH = 100;
 
 /**
  * Removes documents stored for a case whose workflow was never started (the creating process died
@@ -21,7 +20,11 @@ const SWEEP_BATCH = 100;
  * exist: at most UNSTARTED_DOCUMENTS_GRACE_MS plus one sweep interval after they were stored. A
  * case that Temporal knows keeps its documents (its process died after the start).
  */
-export class UnstartedDocumentsSweeper {
+export class UnstartedDocumentsSweeper implements Sweeper {
+  readonly intervalMs = UNSTARTED_DOCUMENTS_SWEEP_INTERVAL_MS;
+  readonly acted = 'documents of cases never started removed';
+  readonly failed = 'unstarted documents sweep failed';
+
   constructor(
     private readonly documents: CaseDocumentsRepository,
     private readonly temporalClient: Client,
@@ -49,18 +52,6 @@ export function sweepUnstartedDocumentsWhileRunning(
   worker: WorkerLifecycle,
   deps: { config: AppConfig; db: Database; temporalClient: Client; logger: Logger },
 ): void {
-  const sweeper = new UnstartedDocumentsSweeper(
-    new CaseDocumentsRepository(deps.db, new SecretBox(deps.config.encryption!)),
-    deps.temporalClient,
-  );
-  sweepWhileRunning(
-    worker,
-    {
-      intervalMs: UNSTARTED_DOCUMENTS_SWEEP_INTERVAL_MS,
-      run: () => sweeper.sweep(),
-      acted: 'documents of cases never started removed',
-      failed: 'unstarted documents sweep failed',
-    },
-    deps.logger,
-  );
+  const documents = new CaseDocumentsRepository(deps.db, new SecretBox(deps.config.encryption!));
+  sweepWhileRunning(worker, new UnstartedDocumentsSweeper(documents, deps.temporalClient), deps.logger);
 }

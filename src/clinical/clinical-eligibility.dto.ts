@@ -1,37 +1,15 @@
-import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsObject,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  MaxLength,
-  ValidateBy,
-  ValidateNested,
-} from 'class-validator';
+import { ApiProperty, PickType } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 
 import type { ClinicalDiagnosisInput, ClinicalRecord } from '../../domain/clinical/clinical-model';
-import {
-  CaseMetadata,
-  CasePatientDto,
-  DrugDto,
-  QuestionnaireDto,
-  VisitNoteDto,
-} from '../cases/case-requests.dto';
-import {
-  AtLeastOneOf,
-  ExactlyOneOf,
-  IsBase64Document,
-  IsIcd10Code,
-  IsIsoDateTime,
-} from '../cases/case-validators';
+import { CasePatientDto, DrugDto, QuestionnaireDto, VisitNoteDto } from '../cases/case-requests.dto';
+import { AtLeastOneOf, ExactlyOneOf, IsBase64Document } from '../cases/case-validators';
+import { CaseMetadata, Icd10Code, LIMITS, WrittenAt } from '../cases/request-vocabulary';
+import { JsonObjectField, NestedArray, NestedObject, TextField } from '../common/dto/compose';
 
 /** Contract section 7: base64 documents per request, insurance card images and evidence files together. */
-export const MAX_CLINICAL_DOCUMENTS = 20;
+export const MAX_CLINICAL_DOCUMENTS = LIMITS.documentsPerRequest;
 /** RFC 6838 restricted names, without parameters: the type alone decides how a file is read. */
 const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
@@ -42,30 +20,24 @@ export class ClinicalDrugDto
   extends PickType(DrugDto, ['dosage', 'quantity'] as const)
   implements ClinicalDrug
 {
-  @ApiProperty({ example: 'Semaglutide' })
-  @IsString()
-  @Length(1, 200)
+  @TextField(LIMITS.label, { example: 'Semaglutide' })
   name!: string;
 }
 
 export class ClinicalDiagnosisDto implements ClinicalDiagnosisInput {
-  @ApiPropertyOptional({
+  @AtLeastOneOf(['code', 'description'])
+  @Icd10Code({
+    required: false,
     description: 'ICD-10-CM code, any letter case; required unless description is given, and wins over it.',
     example: 'E11.9',
   })
-  // Criteria compare codes in their canonical upper-case form.
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.toUpperCase() : value))
-  @AtLeastOneOf(['code', 'description'])
-  @IsIcd10Code()
   code?: string;
 
-  @ApiPropertyOptional({
+  @TextField(LIMITS.diagnosisDescription, {
+    optional: true,
     description: 'Free-text diagnosis; required unless code is given.',
     example: 'Type 2 diabetes mellitus without complications',
   })
-  @IsOptional()
-  @IsString()
-  @Length(1, 500)
   description?: string;
 }
 
@@ -93,36 +65,24 @@ export class ClinicalEvidenceAssetDto {
 }
 
 export class ClinicalEvidenceDto {
-  @ApiProperty({
-    description: 'ISO 8601 date-time; a zone designator is optional.',
-    example: '2024-03-01T10:00:00Z',
-  })
-  @IsIsoDateTime({ zone: 'optional' })
+  @WrittenAt('2024-03-01T10:00:00Z')
   date_created!: string;
 
-  @ApiProperty({ example: 'Lipid panel' })
-  @IsString()
-  @Length(1, 200)
+  @TextField(LIMITS.label, { example: 'Lipid panel' })
   title!: string;
 
-  @ApiPropertyOptional({
+  @ExactlyOneOf(['content', 'asset'])
+  @JsonObjectField({
+    required: false,
     description: 'Free-form JSON; exactly one of content or asset is required.',
-    type: 'object',
-    additionalProperties: true,
     example: { ldl_mg_dl: 131 },
   })
-  @ExactlyOneOf(['content', 'asset'])
-  @IsObject()
   content?: Record<string, unknown>;
 
-  @ApiPropertyOptional({
-    type: () => ClinicalEvidenceAssetDto,
+  @NestedObject(() => ClinicalEvidenceAssetDto, {
+    optional: true,
     description: 'A file; exactly one of content or asset is required.',
   })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ClinicalEvidenceAssetDto)
   asset?: ClinicalEvidenceAssetDto;
 }
 
@@ -147,57 +107,29 @@ function countDocuments(request: CreateClinicalEligibilityDto): number {
 }
 
 export class CreateClinicalEligibilityDto {
-  @ApiProperty({ type: () => CasePatientDto, description: 'Demographics and insurance card images.' })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CasePatientDto)
+  @NestedObject(() => CasePatientDto, { description: 'Demographics and insurance card images.' })
   patient!: CasePatientDto;
 
-  @ApiProperty({ type: () => [ClinicalDrugDto], minItems: 1, maxItems: 10 })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(10)
-  @ValidateNested({ each: true })
-  @Type(() => ClinicalDrugDto)
+  @NestedArray(() => ClinicalDrugDto, { minItems: 1, maxItems: 10 })
   drugs!: ClinicalDrugDto[];
 
-  @ApiProperty({ type: () => [ClinicalDiagnosisDto], minItems: 1, maxItems: 50 })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
-  @Type(() => ClinicalDiagnosisDto)
+  @NestedArray(() => ClinicalDiagnosisDto, { minItems: 1, maxItems: 50 })
   diagnoses!: ClinicalDiagnosisDto[];
 
-  @ApiPropertyOptional({ type: () => [QuestionnaireDto], maxItems: 20 })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => QuestionnaireDto)
+  @NestedArray(() => QuestionnaireDto, { optional: true, maxItems: 20 })
   questionnaires?: QuestionnaireDto[];
 
-  @ApiPropertyOptional({ type: () => [VisitNoteDto], maxItems: 50 })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
-  @Type(() => VisitNoteDto)
+  @NestedArray(() => VisitNoteDto, { optional: true, maxItems: 50 })
   visit_notes?: VisitNoteDto[];
 
-  @ApiPropertyOptional({
-    type: () => [ClinicalEvidenceDto],
+  @WithinClinicalDocumentLimit()
+  @NestedArray(() => ClinicalEvidenceDto, {
+    optional: true,
     maxItems: 100,
     description:
       'Supporting evidence that fits no other field. At most ' +
       `${MAX_CLINICAL_DOCUMENTS} documents per request, patient.insurance and evidence assets together.`,
   })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @WithinClinicalDocumentLimit()
-  @ValidateNested({ each: true })
-  @Type(() => ClinicalEvidenceDto)
   evidence?: ClinicalEvidenceDto[];
 
   @CaseMetadata({ order_id: 'ord-3003' })

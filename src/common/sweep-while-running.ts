@@ -5,21 +5,25 @@ export interface WorkerLifecycle {
   getState(): string;
 }
 
-export interface Sweep {
-  intervalMs: number;
+/** At most this many rows per pass, so one pass stays short however much has piled up. */
+export const SWEEP_BATCH = 100;
+
+/** A periodic clean-up: how often it runs, one pass, and what its log lines say. */
+export interface Sweeper {
+  readonly intervalMs: number;
   /** One pass; returns how many things it acted on. */
-  run(): Promise<number>;
+  sweep(): Promise<number>;
   /** Logged when a pass acted on something, with the count under `count`. */
-  acted: string;
+  readonly acted: string;
   /** Logged when a pass failed, with the error's name only (never its message, which may quote data). */
-  failed: string;
+  readonly failed: string;
 }
 
 /**
- * Runs `sweep` every interval while `worker` runs, never two passes at once, and stops for good once
+ * Runs `sweeper` every interval while `worker` runs, never two passes at once, and stops for good once
  * the worker stops. The timer never keeps the process alive on its own.
  */
-export function sweepWhileRunning(worker: WorkerLifecycle, sweep: Sweep, logger: Logger): void {
+export function sweepWhileRunning(worker: WorkerLifecycle, sweeper: Sweeper, logger: Logger): void {
   let sweeping = false;
   const timer = setInterval(() => {
     const state = worker.getState();
@@ -29,13 +33,13 @@ export function sweepWhileRunning(worker: WorkerLifecycle, sweep: Sweep, logger:
       return;
     }
     sweeping = true;
-    sweep
-      .run()
+    sweeper
+      .sweep()
       .then((count) => {
-        if (count > 0) logger.info({ count }, sweep.acted);
+        if (count > 0) logger.info({ count }, sweeper.acted);
       })
-      .catch((error: Error) => logger.warn({ error: error.name }, sweep.failed))
+      .catch((error: Error) => logger.warn({ error: error.name }, sweeper.failed))
       .finally(() => (sweeping = false));
-  }, sweep.intervalMs);
+  }, sweeper.intervalMs);
   timer.unref();
 }

@@ -1,30 +1,27 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType, PickType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsEmail,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Length,
-  Matches,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
 
 import { ID_PREFIXES } from '../../domain/ids';
 import { AddressDto, PrescriptionDto } from '../cases/case-requests.dto';
-import { AtLeastOneOf, IsCalendarDate, IsIsoDateTime, IsPhone, RequiredWhen } from '../cases/case-validators';
+import { AtLeastOneOf, IsCalendarDate, RequiredWhen } from '../cases/case-validators';
+import {
+  DateOfBirth,
+  Email,
+  GroupNumber,
+  Identifier,
+  LIMITS,
+  PayerName,
+  PersonName,
+  Phone,
+  RxBin,
+  RxCode,
+  WrittenAt,
+} from '../cases/request-vocabulary';
+import { JsonObjectField, NestedArray, NestedObject, TextField } from '../common/dto/compose';
 
 export const ENROLLMENT_RESULTS = ['enrolled', 'denied', 'inconclusive'] as const;
 export type EnrollmentResult = (typeof ENROLLMENT_RESULTS)[number];
 
-const NAME_MAX = 100;
-const IDENTIFIER_MAX = 100;
-const URL_MAX = 2048;
 const MAX_ASSETS = 20;
 const MAX_EVIDENCE = 50;
 const PROGRAM_ID = new RegExp(`^${ID_PREFIXES.supportProgram}_[0-9a-z]{26}$`);
@@ -39,22 +36,21 @@ export class EnrollmentAddressDto extends OmitType(AddressDto, ['country'] as co
 }
 
 export class EnrollmentAssetDto {
-  @ApiProperty({ example: 'insurance-card-front.png' })
-  @IsString()
-  @Length(1, 200)
+  @TextField(LIMITS.label, { example: 'insurance-card-front.png' })
   name!: string;
 
-  @ApiProperty({ description: 'What the file is, e.g. its MIME type or a category.', example: 'image/png' })
-  @IsString()
-  @Length(1, NAME_MAX)
+  @TextField(LIMITS.name, {
+    description: 'What the file is, e.g. its MIME type or a category.',
+    example: 'image/png',
+  })
   type!: string;
 
   @ApiProperty({
-    description: `Where the program fetches the file: an absolute https URL without credentials, at most ${URL_MAX} characters.`,
+    description: `Where the program fetches the file: an absolute https URL without credentials, at most ${LIMITS.url} characters.`,
     example: 'https://files.example.com/cards/front.png',
   })
   @IsString()
-  @MaxLength(URL_MAX)
+  @MaxLength(LIMITS.url)
   // Files carry PHI, so they travel encrypted; credentials in a URL would leak into logs.
   @IsUrl(
     { protocols: ['https'], require_protocol: true, require_valid_protocol: true, disallow_auth: true },
@@ -64,180 +60,119 @@ export class EnrollmentAssetDto {
 }
 
 export class InsuranceDataDto {
-  @ApiPropertyOptional({ example: 'GRP-0042' })
-  @IsOptional()
-  @IsString()
-  @Length(1, IDENTIFIER_MAX)
+  @GroupNumber()
   group_number?: string;
 
-  @ApiPropertyOptional({ example: 'Example Health Plan' })
-  @IsOptional()
-  @IsString()
-  @Length(1, NAME_MAX)
+  @PayerName({ optional: true })
   payer?: string;
 
-  @ApiPropertyOptional({ description: "The patient's member id on the card.", example: 'XZ1234567' })
-  @IsOptional()
-  @IsString()
-  @Length(1, IDENTIFIER_MAX)
+  @Identifier({ optional: true, description: "The patient's member id on the card.", example: 'XZ1234567' })
   membership_number?: string;
 
-  @ApiPropertyOptional({ description: 'Pharmacy BIN: 6 digits.', example: '610014' })
-  @IsOptional()
-  @Matches(/^\d{6}$/, { message: 'must be 6 digits' })
+  @RxBin()
   rx_bin?: string;
 
-  @ApiPropertyOptional({ example: 'RX1234' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 32)
+  @RxCode('RX1234')
   rx_group?: string;
 }
 
 export class InsuranceDetailsDto {
-  @ApiProperty({ type: () => InsuranceDataDto, description: 'Discrete insurance card data.' })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => InsuranceDataDto)
+  @NestedObject(() => InsuranceDataDto, { description: 'Discrete insurance card data.' })
   data!: InsuranceDataDto;
 
-  @ApiPropertyOptional({
-    type: () => [EnrollmentAssetDto],
+  @NestedArray(() => EnrollmentAssetDto, {
+    optional: true,
     maxItems: MAX_ASSETS,
     description: 'Insurance card files.',
   })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_ASSETS)
-  @ValidateNested({ each: true })
-  @Type(() => EnrollmentAssetDto)
   assets?: EnrollmentAssetDto[];
 }
 
 export class EnrollmentPatientMetadataDto {
-  @ApiPropertyOptional({ description: "The caller's reference for the patient.", example: 'patient-0001' })
-  @IsOptional()
-  @IsString()
-  @Length(1, IDENTIFIER_MAX)
+  @Identifier({
+    optional: true,
+    description: "The caller's reference for the patient.",
+    example: 'patient-0001',
+  })
   patient_id?: string;
 }
 
 export class EnrollmentPatientDto {
-  @ApiProperty({ example: 'Alex' })
-  @IsString()
-  @Length(1, NAME_MAX)
+  @PersonName('Alex')
   first_name!: string;
 
-  @ApiProperty({ example: 'Sample' })
-  @IsString()
-  @Length(1, NAME_MAX)
+  @PersonName('Sample')
   last_name!: string;
 
-  @ApiProperty({ description: 'Calendar date, not in the future.', example: '1980-04-12' })
-  @IsCalendarDate({ past: true })
+  @DateOfBirth()
   date_of_birth!: string;
 
-  @ApiProperty({
-    type: () => EnrollmentAddressDto,
+  @NestedObject(() => EnrollmentAddressDto, {
     description: 'Programs check residency, so the address is required.',
   })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => EnrollmentAddressDto)
   address!: EnrollmentAddressDto;
 
-  @ApiProperty({ example: 'alex.sample@example.com' })
-  @IsEmail()
-  @MaxLength(254)
+  @Email()
   email!: string;
 
-  @ApiProperty({ example: '+1 (555) 010-0100' })
-  @IsPhone()
+  @Phone('+1 (555) 010-0100')
   phone!: string;
 
-  @ApiPropertyOptional({ type: () => InsuranceDetailsDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => InsuranceDetailsDto)
+  @NestedObject(() => InsuranceDetailsDto, { optional: true })
   insurance_details?: InsuranceDetailsDto;
 
-  @ApiPropertyOptional({ type: () => EnrollmentPatientMetadataDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => EnrollmentPatientMetadataDto)
+  @NestedObject(() => EnrollmentPatientMetadataDto, { optional: true })
   metadata?: EnrollmentPatientMetadataDto;
 }
 
 /** The prior authorization prescription's dosage and directions, for a drug named by name only. */
 export class EnrollmentPrescriptionDto extends PickType(PrescriptionDto, ['dosage', 'directions'] as const) {
-  @ApiProperty({ example: 'Semaglutide' })
-  @IsString()
-  @Length(1, 200)
+  @TextField(LIMITS.label, { example: 'Semaglutide' })
   drug_name!: string;
 
-  @ApiPropertyOptional({
+  @JsonObjectField({
+    optional: true,
     description: 'Free-form JSON the program needs beyond the fields above.',
-    type: 'object',
-    additionalProperties: true,
     example: { days_supply: 28 },
   })
-  @IsOptional()
-  @IsObject()
   extra?: Record<string, unknown>;
 }
 
 export class EnrollmentEvidenceDto {
-  @ApiProperty({
+  @TextField(EVIDENCE_TYPE_MAX, {
     description: `Category of the evidence: snake_case, at most ${EVIDENCE_TYPE_MAX} characters.`,
     example: 'lab_result',
   })
-  @IsString()
-  @Length(1, EVIDENCE_TYPE_MAX)
   @Matches(EVIDENCE_TYPE, { message: 'must be snake_case (lower-case letters, digits, _)' })
   type!: string;
 
-  @ApiProperty({
-    description: 'ISO 8601 date-time; a zone designator is optional.',
-    example: '2024-03-01T10:00:00Z',
-  })
-  @IsIsoDateTime({ zone: 'optional' })
+  @WrittenAt('2024-03-01T10:00:00Z')
   date_created!: string;
 
-  @ApiPropertyOptional({
-    description: 'Free-form JSON; content, assets or both are required.',
-    type: 'object',
-    additionalProperties: true,
-    example: { hba1c_percent: 8.1 },
-  })
   // A category and a date alone tell the program nothing.
   @AtLeastOneOf(['content', 'assets'])
-  @IsObject()
+  @JsonObjectField({
+    required: false,
+    description: 'Free-form JSON; content, assets or both are required.',
+    example: { hba1c_percent: 8.1 },
+  })
   content?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: () => [EnrollmentAssetDto], maxItems: MAX_ASSETS })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_ASSETS)
-  @ValidateNested({ each: true })
-  @Type(() => EnrollmentAssetDto)
+  @NestedArray(() => EnrollmentAssetDto, { optional: true, maxItems: MAX_ASSETS })
   assets?: EnrollmentAssetDto[];
 }
 
 export class EnrollmentMetadataDto {
-  @ApiPropertyOptional({ description: "The caller's reference for the enrollment.", example: 'enr-1001' })
-  @IsOptional()
-  @IsString()
-  @Length(1, IDENTIFIER_MAX)
+  @Identifier({
+    optional: true,
+    description: "The caller's reference for the enrollment.",
+    example: 'enr-1001',
+  })
   enrollment_id?: string;
 }
 
 export class CreatePatientEnrollmentDto {
-  @ApiProperty({ type: () => EnrollmentPatientDto })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => EnrollmentPatientDto)
+  @NestedObject(() => EnrollmentPatientDto)
   patient!: EnrollmentPatientDto;
 
   @ApiProperty({
@@ -251,26 +186,13 @@ export class CreatePatientEnrollmentDto {
   })
   programId!: string;
 
-  @ApiPropertyOptional({ type: () => EnrollmentPrescriptionDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => EnrollmentPrescriptionDto)
+  @NestedObject(() => EnrollmentPrescriptionDto, { optional: true })
   prescription?: EnrollmentPrescriptionDto;
 
-  @ApiPropertyOptional({ type: () => [EnrollmentEvidenceDto], maxItems: MAX_EVIDENCE })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_EVIDENCE)
-  @ValidateNested({ each: true })
-  @Type(() => EnrollmentEvidenceDto)
+  @NestedArray(() => EnrollmentEvidenceDto, { optional: true, maxItems: MAX_EVIDENCE })
   evidence?: EnrollmentEvidenceDto[];
 
-  @ApiPropertyOptional({ type: () => EnrollmentMetadataDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => EnrollmentMetadataDto)
+  @NestedObject(() => EnrollmentMetadataDto, { optional: true })
   metadata?: EnrollmentMetadataDto;
 }
 
@@ -278,43 +200,33 @@ export class CreatePatientEnrollmentDto {
 export class EnrollmentPatientUpdateDto extends PartialType(
   PickType(EnrollmentPatientDto, ['address', 'insurance_details'] as const),
 ) {
-  @ApiPropertyOptional({
+  @AtLeastOneOf(['date_of_birth', 'address', 'insurance_details'])
+  @DateOfBirth({
+    required: false,
     description:
       'Calendar date, not in the future. The update needs date_of_birth, address or insurance_details.',
-    example: '1980-04-12',
   })
-  @AtLeastOneOf(['date_of_birth', 'address', 'insurance_details'])
-  @IsCalendarDate({ past: true })
   date_of_birth?: string;
 }
 
 /** The information an enrollment in awaiting_review asked for (contract section 4). */
 export class EnrollmentInformationDto {
-  @ApiPropertyOptional({
-    type: () => [EnrollmentEvidenceDto],
+  @AtLeastOneOf(['evidence', 'patient', 'prescription'])
+  @NestedArray(() => EnrollmentEvidenceDto, {
+    required: false,
     maxItems: MAX_EVIDENCE,
     description:
       'Added to the evidence already submitted. At least one of evidence, patient or prescription.',
   })
-  @AtLeastOneOf(['evidence', 'patient', 'prescription'])
-  @IsArray()
-  @ArrayMaxSize(MAX_EVIDENCE)
-  @ValidateNested({ each: true })
-  @Type(() => EnrollmentEvidenceDto)
   evidence?: EnrollmentEvidenceDto[];
 
-  @ApiPropertyOptional({ type: () => EnrollmentPatientUpdateDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => EnrollmentPatientUpdateDto)
+  @NestedObject(() => EnrollmentPatientUpdateDto, { optional: true })
   patient?: EnrollmentPatientUpdateDto;
 
-  @ApiPropertyOptional({ type: () => EnrollmentPrescriptionDto, description: 'Replaces the prescription.' })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => EnrollmentPrescriptionDto)
+  @NestedObject(() => EnrollmentPrescriptionDto, {
+    optional: true,
+    description: 'Replaces the prescription.',
+  })
   prescription?: EnrollmentPrescriptionDto;
 }
 
@@ -324,30 +236,21 @@ export class EnrollmentOutcomeDto {
   @IsIn(ENROLLMENT_RESULTS)
   result!: EnrollmentResult;
 
-  @ApiPropertyOptional({
+  @RequiredWhen('result', ['enrolled'])
+  @Identifier({
+    required: false,
     description: "The patient's program member id; required when enrolled.",
     example: 'MBR-000123',
   })
-  @RequiredWhen('result', ['enrolled'])
-  @IsString()
-  @Length(1, IDENTIFIER_MAX)
   member_id?: string;
 
-  @ApiPropertyOptional({ description: 'Pharmacy BIN of the benefit: 6 digits.', example: '610020' })
-  @IsOptional()
-  @Matches(/^\d{6}$/, { message: 'must be 6 digits' })
+  @RxBin({ description: 'Pharmacy BIN of the benefit: 6 digits.', example: '610020' })
   bin?: string;
 
-  @ApiPropertyOptional({ description: 'Processor control number of the benefit.', example: 'COPAY01' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 32)
+  @RxCode('COPAY01', { description: 'Processor control number of the benefit.' })
   pcn?: string;
 
-  @ApiPropertyOptional({ description: 'Pharmacy group of the benefit.', example: 'EC12345' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 32)
+  @RxCode('EC12345', { description: 'Pharmacy group of the benefit.' })
   group?: string;
 
   @ApiPropertyOptional({ description: 'Last day of the enrollment, a calendar date.', example: '2025-12-31' })
@@ -355,9 +258,6 @@ export class EnrollmentOutcomeDto {
   @IsCalendarDate()
   valid_until?: string;
 
-  @ApiPropertyOptional({ example: 'Enrolled in the copay program for 12 months.' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 1000)
+  @TextField(LIMITS.sentence, { optional: true, example: 'Enrolled in the copay program for 12 months.' })
   detail?: string;
 }

@@ -6,11 +6,10 @@ import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../infrastructure/storage/database';
 import { DurableDeliveries } from '../../infrastructure/webhooks/durable-deliveries';
 import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
-import { sweepWhileRunning, WorkerLifecycle } from '../common/sweep-while-running';
+import { SWEEP_BATCH, Sweeper, sweepWhileRunning, WorkerLifecycle } from '../common/sweep-while-running';
 
 /** How often each worker looks for deliveries whose first attempt died with its process. */
 export const SWEEP_INTERVAL_MS = 5_000;
-const SWEEP_BATCH = 100;
 
 /**
  * Hands to the durable path every pending delivery whose first attempt ran out of time without
@@ -19,7 +18,11 @@ const SWEEP_BATCH = 100;
  * so a second hand-off starts nothing twice. A delivery is handed on at most
  * `timeoutMs + 5 s + SWEEP_INTERVAL_MS` after it was recorded.
  */
-export class StalledDeliverySweeper {
+export class StalledDeliverySweeper implements Sweeper {
+  readonly intervalMs = SWEEP_INTERVAL_MS;
+  readonly acted = 'stalled webhook deliveries handed to Temporal';
+  readonly failed = 'webhook delivery sweep failed';
+
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly durable: DurableDeliveries,
@@ -51,14 +54,5 @@ export function sweepStalledDeliveriesWhileRunning(
     }),
     deps.config.webhooks.timeoutMs + SWEEP_INTERVAL_MS,
   );
-  sweepWhileRunning(
-    worker,
-    {
-      intervalMs: SWEEP_INTERVAL_MS,
-      run: () => sweeper.sweep(),
-      acted: 'stalled webhook deliveries handed to Temporal',
-      failed: 'webhook delivery sweep failed',
-    },
-    deps.logger,
-  );
+  sweepWhileRunning(worker, sweeper, deps.logger);
 }

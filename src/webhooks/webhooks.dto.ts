@@ -1,19 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
   IsBoolean,
-  IsInt,
-  IsOptional,
   IsString,
   Length,
-  Max,
-  Min,
   ValidateIf,
 } from 'class-validator';
 
+import { PageCursor, PageLimit } from '../common/dto/page-query';
 import { HasNoControlCharacters, IsWebhookEvent, IsWebhookUrl } from '../common/validators';
 
 const SECRET_RULE = { min: 16, max: 256 };
@@ -89,17 +85,9 @@ export class UpdateWebhookDto {
 }
 
 export class ListDeliveriesQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageLimit()
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'The next_cursor of the previous page.' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 64)
+  @PageCursor(64)
   cursor?: string;
 }
