@@ -17,14 +17,13 @@ import { ApiKeysController } from '../auth/api-keys.controller';
 import { AuthGuard } from '../auth/auth.guard';
 import { RateLimiter } from '../auth/rate-limiter';
 import { SqlRateLimiter } from '../auth/sql-rate-limiter';
-import { BenefitVerificationController } from '../cases/benefit-verification.controller';
 import { CaseBindingEpoch } from '../cases/case-binding-epoch';
+import { caseController } from '../cases/case-controller';
+import { CaseWorkflows } from '../cases/case-workflows';
 import { CasesService } from '../cases/cases.service';
 import { IdempotencyRepository } from '../cases/idempotency.repository';
-import { PriorAuthorizationController } from '../cases/prior-authorization.controller';
-import { ClinicalEligibilityController } from '../clinical/clinical-eligibility.controller';
+import { CASE_TYPES } from '../cases/types';
 import { CodecController } from '../codec/codec.controller';
-import { PatientEnrollmentController } from '../programs/patient-enrollment.controller';
 import { SupportProgramsController } from '../programs/support-programs.controller';
 import { StatusController } from '../status/status.controller';
 import { WebhooksController } from '../webhooks/webhooks.controller';
@@ -45,6 +44,7 @@ export class AppModule {
     const secrets = new SecretBox(deps.config.encryption!);
     const deliveries = new WebhookDeliveriesRepository(deps.db, secrets);
     const accounts = new AccountsRepository(deps.db);
+    const caseDocuments = new CaseDocumentsRepository(deps.db, secrets);
     const { rateLimit } = deps.config;
     return {
       module: AppModule,
@@ -54,10 +54,7 @@ export class AppModule {
         CodecController,
         ApiKeysController,
         WebhooksController,
-        PriorAuthorizationController,
-        BenefitVerificationController,
-        ClinicalEligibilityController,
-        PatientEnrollmentController,
+        ...CASE_TYPES.map(caseController),
         SupportProgramsController,
       ],
       providers: [
@@ -88,10 +85,17 @@ export class AppModule {
           }),
         },
         WebhooksService,
-        { provide: CaseDocumentsRepository, useValue: new CaseDocumentsRepository(deps.db, secrets) },
-        { provide: IdempotencyRepository, useValue: new IdempotencyRepository(deps.db) },
-        { provide: CaseBindingEpoch, useValue: new CaseBindingEpoch(deps.db) },
-        CasesService,
+        { provide: CaseDocumentsRepository, useValue: caseDocuments },
+        {
+          provide: CasesService,
+          useValue: new CasesService(
+            deps.config,
+            new CaseWorkflows(deps.temporalClient, deps.config.temporal),
+            caseDocuments,
+            new IdempotencyRepository(deps.db),
+            new CaseBindingEpoch(deps.db),
+          ),
+        },
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
     };

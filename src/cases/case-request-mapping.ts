@@ -1,5 +1,5 @@
 import type { CaseObjectType, CasePatient, DocumentRef } from '../../domain/cases/case-model';
-import type { IncomingDocument } from './cases.service';
+import type { IncomingDocument } from './case-type';
 
 /** Names documents by where they were in the request, so the stored references map back. */
 export function incomingDocuments(request: {

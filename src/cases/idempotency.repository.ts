@@ -44,4 +44,12 @@ export class IdempotencyRepository {
       return { resourceId: existing!.resource_id, replayed: true };
     });
   }
+
+  /** Frees a key whose request was refused before it changed anything, so the key may serve another body. */
+  async release(accountId: string, key: string, resourceId: string): Promise<void> {
+    await this.db.query(
+      'DELETE FROM idempotency_keys WHERE account_id = $1 AND idempotency_key = $2 AND resource_id = $3',
+      [accountId, key, resourceId],
+    );
+  }
 }

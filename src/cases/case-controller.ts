@@ -1,0 +1,174 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res, Type } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+
+import { ApiDecisionConflict } from '../app/openapi';
+import { Audited } from '../audit/audited.decorator';
+import type { Principal } from '../auth/accounts.repository';
+import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
+import { success } from '../common/envelope';
+import { plain } from './case-request-mapping';
+import { CancelCaseDto, ListCasesQueryDto } from './case-requests.dto';
+import type { CaseType } from './case-type';
+import { CaseListQuery, CasesService } from './cases.service';
+import { IdempotencyKeyHeader } from './idempotency-key';
+
+type Handler = (this: { cases: CasesService }, ...args: never[]) => Promise<unknown>;
+/** A route parameter: how Nest fills it, and the class its validation and the API document see. */
+type RouteParameter = [ParameterDecorator, Type | typeof Object | typeof String];
+
+const principalParameter: RouteParameter = [CurrentPrincipal(), Object];
+const idParameter: RouteParameter = [Param('id'), String];
+
+/**
+ * The HTTP routes of one case type, read from its module: create, list, get, each decision and
+ * cancel. Nest and the API document read routes from decorated classes, so the class is decorated
+ * here as a hand-written controller would be, under the same class and method names (the
+ * document's operation ids), with each body's DTO class as its declared type (what validation checks).
+ */
+export function caseController(type: CaseType): Type<unknown> {
+  class CaseController {
+    constructor(@Inject(CasesService) readonly cases: CasesService) {}
+  }
+  const words = type.path.split('-');
+  const controllerName = `${words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('')}Controller`;
+  Object.defineProperty(CaseController, 'name', { value: controllerName });
+  Reflect.decorate([ApiTags(words.join(' ')), ApiBearerAuth(), Controller(type.path)], CaseController);
+  const define = (
+    name: string,
+    decorators: MethodDecorator[],
+    parameters: RouteParameter[],
+    handler: Handler,
+  ) => defineRoute(CaseController, name, decorators, parameters, handler);
+
+  define(
+    'create',
+    [
+      Post(),
+      RequiresRole(type.create.role),
+      ApiHeader({ name: 'Idempotency-Key', required: false }),
+      Audited('case.created', type.object),
+      ApiOperation({ summary: type.create.summary }),
+    ],
+    [
+      principalParameter,
+      [Body(), type.create.body],
+      [IdempotencyKeyHeader(), Object],
+      [Req(), Object],
+      [Res({ passthrough: true }), Object],
+    ],
+    async function (
+      principal: Principal,
+      body: object,
+      idempotencyKey: string | undefined,
+      req: Request,
+      res: Response,
+    ) {
+      const created = await this.cases.create(type, plain(body), {
+        principal,
+        rawBody: req.body,
+        idempotencyKey,
+      });
+      if (created.replayed) res.setHeader('Idempotent-Replayed', 'true');
+      const { answersAfter, respond } = type.create;
+      const record = answersAfter
+        ? await this.cases.waitFor(
+            principal,
+            type,
+            created.case.id,
+            answersAfter.message,
+            answersAfter.timeoutMs,
+          )
+        : created.case;
+      return respond ? respond(record) : success(record);
+    },
+  );
+
+  define(
+    'list',
+    [Get(), Audited('case.listed', type.object), ApiOperation({ summary: type.list.summary })],
+    [principalParameter, [Query(), ListCasesQueryDto]],
+    async function (principal: Principal, query: CaseListQuery) {
+      return success(await this.cases.list(principal, type, query));
+    },
+  );
+
+  define(
+    'get',
+    [Get(':id'), Audited('case.read', type.object), ApiOperation({ summary: type.get.summary })],
+    [principalParameter, idParameter],
+    async function (principal: Principal, id: string) {
+      return success(await this.cases.get(principal, type, id));
+    },
+  );
+
+  for (const decision of type.decisions) {
+    define(
+      decision.name,
+      [
+        ...caseActionDecorators(decision.name, decision.role, decision.summary),
+        Audited(decision.auditAction, type.object),
+      ],
+      [principalParameter, idParameter, [Body(), decision.body]],
+      async function (principal: Principal, id: string, body: object) {
+        return success(await this.cases.decide(principal, type, id, decision, plain(body)));
+      },
+    );
+  }
+
+  if (type.cancel) {
+    define(
+      'cancel',
+      [
+        ...caseActionDecorators('cancel', type.cancel.role, type.cancel.summary),
+        Audited('case.cancelled', type.object),
+      ],
+      [principalParameter, idParameter, [Body(), CancelCaseDto]],
+      async function (principal: Principal, id: string, body: CancelCaseDto) {
+        return success(await this.cases.cancel(principal, type, id, plain(body)));
+      },
+    );
+  }
+  return CaseController;
+}
+
+/** A POST on one case that answers 200 with the case, or 409 when the case is not in a state for it. */
+function caseActionDecorators(
+  name: string,
+  role: CaseType['create']['role'],
+  summary: string,
+): MethodDecorator[] {
+  return [
+    Post(`:id/${name}`),
+    ApiDecisionConflict(),
+    HttpCode(200),
+    RequiresRole(role),
+    ApiOperation({ summary }),
+  ];
+}
+
+function defineRoute(
+  controller: Type<unknown>,
+  name: string,
+  decorators: MethodDecorator[],
+  parameters: RouteParameter[],
+  handler: Handler,
+): void {
+  const prototype = controller.prototype as object;
+  // Nest's explorers key parameter metadata and operation ids by the function's own name.
+  Object.defineProperty(handler, 'name', { value: name });
+  Object.defineProperty(prototype, name, { value: handler, writable: true, configurable: true });
+  parameters.forEach(([decorate], index) => decorate(prototype, name, index));
+  Reflect.defineMetadata(
+    'design:paramtypes',
+    parameters.map(([, declaredType]) => declaredType),
+    prototype,
+    name,
+  );
+  const descriptor = Object.getOwnPropertyDescriptor(prototype, name)!;
+  Object.defineProperty(
+    prototype,
+    name,
+    Reflect.decorate(decorators, prototype, name, descriptor) ?? descriptor,
+  );
+}

@@ -1,0 +1,108 @@
+import type { Type } from '@nestjs/common';
+import type { UpdateDefinition, Workflow } from '@temporalio/common';
+
+import type { CaseBinding } from '../../domain/cases/case-binding';
+import type { CaseObjectType, CaseRecord, CaseTimings, DocumentRef } from '../../domain/cases/case-model';
+import type { IdKind } from '../../domain/ids';
+import type { CaseSettings } from '../../infrastructure/config/config';
+import type { AuditAction } from '../audit/audit-event';
+import type { Role } from '../auth/roles';
+
+/** A document as it arrives: base64 under a name that says where in the request it was. */
+export interface IncomingDocument {
+  name: string;
+  base64: string;
+}
+
+/** What every case workflow takes: its first case object and the account it belongs to. */
+export interface CaseWorkflowInput {
+  case: CaseRecord;
+  accountId: string;
+  binding?: CaseBinding;
+}
+
+/** The single argument a case workflow takes, read from the workflow function's own signature. */
+export type WorkflowInput<W extends Workflow> = Parameters<W>[0] & CaseWorkflowInput;
+
+/** What a new case's input is built from, besides the request itself. */
+export interface CaseInputContext {
+  caseId: string;
+  accountId: string;
+  /** The request's documents as stored, in the order `documents` named them. */
+  documents: DocumentRef[];
+  now: Date;
+  settings: CaseSettings;
+}
+
+/** A decision on a case: `POST /{path}/{id}/{name}`, sent to the workflow as the update `message`. */
+export interface CaseDecision {
+  /** The route's last segment, also the controller method's name (OpenAPI operation ids use it). */
+  name: string;
+  message: UpdateDefinition<CaseRecord, [unknown]>;
+  body: Type<object>;
+  role: Role;
+  auditAction: AuditAction;
+  summary: string;
+  /** Refuses, before anything is sent, a decision the case as it stands could not take. */
+  checkAgainst?(record: CaseRecord, decision: object): void;
+}
+
+/**
+ * One case type, as data: the generic controller (`caseController`), `CasesService` and the
+ * Temporal repository read it, so a new type adds a module like this, its workflow and its DTO.
+ */
+export interface CaseType<W extends Workflow = Workflow, Request extends object = object> {
+  object: CaseObjectType;
+  idKind: IdKind;
+  /** The URL path, without slashes; the controller's name and the API document's tag come from it. */
+  path: string;
+  /** The workflow's name in Temporal; `W` is its function's type, so the input and the start are type-checked. */
+  workflowType: string;
+  create: {
+    body: Type<Request>;
+    role: Role;
+    summary: string;
+    /** Refuses what the validators cannot judge alone (e.g. a catalog lookup). */
+    check?(request: Request): void;
+    /** The keyed patient reference lists filter by; never stored as it is. */
+    patientInternalId(request: Request): string;
+    /** Base64 documents to keep out of Temporal; the input receives their stored references. */
+    documents?(request: Request): IncomingDocument[];
+    /** The workflow input, built once the case id and the stored documents exist. */
+    input(request: Request, context: CaseInputContext): WorkflowInput<W>;
+    /** An update the create waits on (bounded) so its answer can show the workflow's first verdict. */
+    answersAfter?: { message: UpdateDefinition<CaseRecord, []>; timeoutMs: number };
+    /** The 201 body when the contract gives this type its own shape. */
+    respond?(record: CaseRecord): object;
+  };
+  list: { summary: string };
+  get: { summary: string };
+  decisions: CaseDecision[];
+  /** Absent for types whose cases cannot be cancelled. */
+  cancel?: { role: Role; summary: string };
+}
+
+/** A case type as its module writes it, with its workflow and request types inferred. */
+export function defineCaseType<W extends Workflow, Request extends object>(
+  type: CaseType<W, Request>,
+): CaseType<W, Request> {
+  return type;
+}
+
+/** The payer's or program's answer, recorded by a reviewer when it came outside the connectors. */
+export function outcomeDecision(
+  message: CaseDecision['message'],
+  body: CaseDecision['body'],
+  summary: string,
+): CaseDecision {
+  return { name: 'outcome', message, body, role: 'reviewer', auditAction: 'case.outcome_recorded', summary };
+}
+
+/** Timing of the human and payer waits, from configuration, fixed into each case when it starts. */
+export function caseTimingsOf(settings: CaseSettings): CaseTimings {
+  return {
+    reviewReminderMs: settings.reviewReminderMs,
+    reviewExpiryMs: settings.reviewExpiryMs,
+    payerPollIntervalMs: settings.payerPollIntervalMs,
+  };
+}

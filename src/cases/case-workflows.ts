@@ -1,0 +1,190 @@
+import { Client, WorkflowNotFoundError, WorkflowStartOptions } from '@temporalio/client';
+import { Payload, UpdateDefinition, Workflow } from '@temporalio/common';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+
+import type { CaseBinding } from '../../domain/cases/case-binding';
+import type { CaseObjectType, CaseRecord, CaseStatus } from '../../domain/cases/case-model';
+import { CASE_MEMO_KEY, REQUEST_MEMO_KEY } from '../../domain/temporal/case-memo';
+import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE, PATIENT_REF } from '../../domain/temporal/search-attributes';
+import type { TemporalSettings } from '../../infrastructure/config/config';
+import { isEncrypted } from '../../infrastructure/temporal/encryption-codec';
+import type { CaseType, WorkflowInput } from './case-type';
+
+const BINDING_MEMO_KEY = 'binding';
+
+/** A case's workflow as its memo and search attributes show it. */
+export interface CaseExecution {
+  caseId: string;
+  startTime: Date;
+  accountId?: string;
+  object?: string;
+  /** Whether every memo field is sealed with our payload codec; an unsealed memo is never read. */
+  sealedByUs: boolean;
+  record: CaseRecord;
+  /** The API's proof that it started this case for this account; absent on cases older than bindings. */
+  binding: unknown;
+}
+
+/** Which cases a list shows. Every value is an id, an enum, a keyed hash or a date. */
+export interface CaseFilter {
+  accountId: string;
+  object: CaseObjectType;
+  status?: CaseStatus;
+  patientRef?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+}
+
+export interface CaseListPage {
+  executions: CaseExecution[];
+  nextPageToken: Uint8Array | null;
+}
+
+/** Every Temporal client call the API makes for cases; `CasesService` holds the rules around them. */
+export class CaseWorkflows {
+  constructor(
+    private readonly client: Client,
+    private readonly settings: Pick<TemporalSettings, 'namespace' | 'taskQueue'>,
+  ) {}
+
+  async start<W extends Workflow, Request extends object>(
+    type: CaseType<W, Request>,
+    input: WorkflowInput<W> & { binding: CaseBinding },
+    patientRef: string,
+  ): Promise<void> {
+    // The SDK's options type for a generic W is a conditional TypeScript cannot resolve here; W still
+    // types the input, so each case type's module is checked against its workflow's signature.
+    const options: WorkflowStartOptions = {
+      workflowId: input.case.id,
+      taskQueue: this.settings.taskQueue,
+      args: [input],
+      // A replayed request finds the workflow its first attempt started, running or not.
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      memo: memoOf(input.case, input.binding),
+      typedSearchAttributes: [
+        { key: ACCOUNT_ID, value: input.accountId },
+        { key: CASE_TYPE, value: type.object },
+        { key: CASE_STATUS, value: input.case.status },
+        { key: PATIENT_REF, value: patientRef },
+      ],
+    };
+    await this.client.workflow.start<W>(type.workflowType, options as WorkflowStartOptions<W>);
+  }
+
+  /**
+   * The case as its memo holds it, which the workflow rewrites at every change a read can see: no
+   * worker and no workflow task. Undefined when no workflow has this id.
+   */
+  async describe(caseId: string): Promise<CaseExecution | undefined> {
+    try {
+      const description = await this.client.workflow.getHandle(caseId).describe();
+      const memo = description.memo ?? {};
+      return {
+        caseId,
+        startTime: description.startTime,
+        accountId: description.typedSearchAttributes.get(ACCOUNT_ID),
+        object: description.typedSearchAttributes.get(CASE_TYPE),
+        sealedByUs: sealedByUs(description.raw.workflowExecutionInfo?.memo?.fields),
+        record: caseFromMemo(memo),
+        binding: memo[BINDING_MEMO_KEY],
+      };
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return undefined;
+      throw error;
+    }
+  }
+
+  /** Runs an update to its result; the wait ends with gRPC DEADLINE_EXCEEDED at `deadline` (epoch ms). */
+  executeUpdate(
+    caseId: string,
+    message: UpdateDefinition<CaseRecord, [unknown]> | UpdateDefinition<CaseRecord, []>,
+    args: [unknown] | [],
+    deadline: number,
+  ): Promise<CaseRecord> {
+    const handle = this.client.workflow.getHandle(caseId);
+    // One call for updates with and without an argument: the SDK's overloads take them apart.
+    const update = message as UpdateDefinition<CaseRecord, [unknown]>;
+    return this.client.withDeadline(deadline, () =>
+      handle.executeUpdate(update, { args: args as [unknown] }),
+    );
+  }
+
+  /** One page of cases, newest running first; cases with a memo sealed by someone else come back unread. */
+  async list(filter: CaseFilter, pageSize: number, pageToken?: Uint8Array): Promise<CaseListPage> {
+    const response = await this.client.workflowService.listWorkflowExecutions({
+      namespace: this.settings.namespace,
+      query: visibilityQuery(filter),
+      pageSize,
+      nextPageToken: pageToken,
+    });
+    const converter = this.client.options.loadedDataConverter;
+    const decode = (payload: Payload | undefined) =>
+      payload ? decodeFromPayloadsAtIndex<unknown>(converter, 0, [payload]) : undefined;
+    const executions = await Promise.all(
+      (response.executions ?? []).map(async (execution): Promise<CaseExecution> => {
+        const fields = execution.memo?.fields ?? {};
+        const sealed = sealedByUs(fields);
+        const [record, request, binding] = sealed
+          ? await Promise.all(
+              [CASE_MEMO_KEY, REQUEST_MEMO_KEY, BINDING_MEMO_KEY].map((key) => decode(fields[key])),
+            )
+          : [];
+        return {
+          caseId: execution.execution!.workflowId!,
+          startTime: new Date(Number(execution.startTime!.seconds) * 1000),
+          sealedByUs: sealed,
+          record: caseFromMemo({ [CASE_MEMO_KEY]: record, [REQUEST_MEMO_KEY]: request }),
+          binding,
+        };
+      }),
+    );
+    return {
+      executions,
+      nextPageToken: response.nextPageToken?.length ? response.nextPageToken : null,
+    };
+  }
+}
+
+function visibilityQuery(filter: CaseFilter): string {
+  // Every value is an id, an enum, a hex digest or a re-rendered date: nothing free-form is interpolated.
+  const clauses = [
+    `${ACCOUNT_ID.name} = '${filter.accountId}'`,
+    `${CASE_TYPE.name} = '${filter.object}'`,
+    // A case that continued as new has a closed run per continuation beside its current run.
+    `ExecutionStatus != 'ContinuedAsNew'`,
+  ];
+  if (filter.status) clauses.push(`${CASE_STATUS.name} = '${filter.status}'`);
+  if (filter.patientRef) clauses.push(`${PATIENT_REF.name} = '${filter.patientRef}'`);
+  if (filter.createdAfter) clauses.push(`StartTime >= '${filter.createdAfter.toISOString()}'`);
+  if (filter.createdBefore) clauses.push(`StartTime <= '${filter.createdBefore.toISOString()}'`);
+  // SQL visibility (the dev server, PostgreSQL) refuses ORDER BY; its own order is running cases by
+  // start time, newest first, then closed cases by close time, newest first.
+  return clauses.join(' AND ');
+}
+
+/**
+ * The request is written once under its own key; the rest of the case is rewritten at each change.
+ * The API writes the binding beside the case; the workflow never rewrites it.
+ */
+function memoOf(record: CaseRecord, binding: CaseBinding): Record<string, unknown> {
+  const { request, ...changing } = record as CaseRecord & { request?: unknown };
+  return request === undefined
+    ? { [CASE_MEMO_KEY]: record, [BINDING_MEMO_KEY]: binding }
+    : { [CASE_MEMO_KEY]: changing, [REQUEST_MEMO_KEY]: request, [BINDING_MEMO_KEY]: binding };
+}
+
+/** The case as GET shows it; cases started before the split hold their request inside `case`. */
+function caseFromMemo(memo: Record<string, unknown>): CaseRecord {
+  const record = memo[CASE_MEMO_KEY] as CaseRecord;
+  const request = memo[REQUEST_MEMO_KEY];
+  return request === undefined ? record : ({ ...record, request } as CaseRecord);
+}
+
+/**
+ * The API and the workers seal every memo field; the API's client still reads unsealed payloads, so
+ * a memo written in plaintext by someone else in the namespace would otherwise be shown as the case.
+ */
+function sealedByUs(fields: Record<string, Payload> | null | undefined): boolean {
+  return Object.values(fields ?? {}).every(isEncrypted);
+}

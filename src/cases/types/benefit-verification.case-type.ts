@@ -1,0 +1,56 @@
+import { BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS } from '../../../domain/cases/benefit-verification';
+import type { BenefitVerificationCase } from '../../../domain/cases/benefit-verification';
+import { submitBenefitVerificationOutcomeUpdate } from '../../../workflows/benefit-verification.messages';
+import type { benefitVerificationWorkflow } from '../../../workflows/benefit-verification.workflow';
+import { casePatient, incomingDocuments, newCaseRecord, requestDocuments } from '../case-request-mapping';
+import { BenefitVerificationOutcomeDto, CreateBenefitVerificationDto } from '../case-requests.dto';
+import { caseTimingsOf, defineCaseType, outcomeDecision } from '../case-type';
+
+export const BENEFIT_VERIFICATION = defineCaseType<
+  typeof benefitVerificationWorkflow,
+  CreateBenefitVerificationDto
+>({
+  object: 'benefit_verification',
+  idKind: 'benefitVerification',
+  path: 'benefit-verification',
+  workflowType: 'benefitVerificationWorkflow',
+  create: {
+    body: CreateBenefitVerificationDto,
+    role: 'provider',
+    summary: 'Run a benefit verification; it starts in processing',
+    patientInternalId: (request) => request.patient.internal_id,
+    documents: incomingDocuments,
+    input: (request, { caseId, accountId, documents, now, settings }) => {
+      const record: BenefitVerificationCase = {
+        ...newCaseRecord(
+          'benefit_verification',
+          caseId,
+          now,
+          BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS.processing,
+          request.metadata ?? {},
+        ),
+        error: null,
+        request: {
+          patient: casePatient(request.patient, documents),
+          drugs: request.drugs,
+          provider: request.provider,
+          insurance: requestDocuments(documents),
+          insurance_content: request.insurance_content ?? null,
+          diagnoses: request.diagnoses ?? [],
+          mock_result: request.mock_result ?? null,
+        },
+      };
+      return { case: record, accountId, timings: caseTimingsOf(settings) };
+    },
+  },
+  list: { summary: "List the account's benefit verifications, newest first" },
+  get: { summary: 'Get a benefit verification' },
+  decisions: [
+    outcomeDecision(
+      submitBenefitVerificationOutcomeUpdate,
+      BenefitVerificationOutcomeDto,
+      'Record the manual verification result (status awaiting_review)',
+    ),
+  ],
+  cancel: { role: 'provider', summary: 'Cancel a benefit verification that is not final yet' },
+});

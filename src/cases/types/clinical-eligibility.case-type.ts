@@ -1,0 +1,66 @@
+import { CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS } from '../../../domain/cases/clinical-eligibility';
+import type { ClinicalEligibilityCase } from '../../../domain/cases/clinical-eligibility';
+import type { clinicalEligibilityWorkflow } from '../../../workflows/clinical-eligibility.workflow';
+import { CreateClinicalEligibilityDto } from '../../clinical/clinical-eligibility.dto';
+import { success } from '../../common/envelope';
+import { casePatient, newCaseRecord } from '../case-request-mapping';
+import { defineCaseType } from '../case-type';
+
+const ASSET_PREFIX = 'evidence_asset_';
+
+export const CLINICAL_ELIGIBILITY = defineCaseType<
+  typeof clinicalEligibilityWorkflow,
+  CreateClinicalEligibilityDto
+>({
+  object: 'clinical_eligibility',
+  idKind: 'clinicalEligibility',
+  path: 'clinical-eligibility',
+  workflowType: 'clinicalEligibilityWorkflow',
+  create: {
+    body: CreateClinicalEligibilityDto,
+    role: 'provider',
+    summary: 'Start a clinical eligibility check for several drugs; answers 201 with clinical_elgibility_id',
+    patientInternalId: (request) => request.patient.internal_id,
+    documents: (request) => [
+      ...(request.patient.insurance ?? []).map((document, index) => ({
+        name: `patient_insurance_${index + 1}`,
+        base64: document.file_content,
+      })),
+      ...(request.evidence ?? []).flatMap((item, index) =>
+        item.asset ? [{ name: `${ASSET_PREFIX}${index + 1}`, base64: item.asset.fileContent }] : [],
+      ),
+    ],
+    input: (request, { caseId, accountId, documents, now }) => {
+      const record: ClinicalEligibilityCase = {
+        ...newCaseRecord(
+          'clinical_eligibility',
+          caseId,
+          now,
+          CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS.processing,
+          request.metadata ?? {},
+        ),
+        clinical_elgibility_id: caseId,
+        request: {
+          patient: casePatient(request.patient, documents),
+          drugs: request.drugs,
+          diagnoses: request.diagnoses,
+          questionnaires: request.questionnaires ?? [],
+          visit_notes: request.visit_notes ?? [],
+          evidence: (request.evidence ?? []).map(({ asset, ...item }, index) => {
+            const reference = documents.find((document) => document.name === `${ASSET_PREFIX}${index + 1}`);
+            return asset && reference ? { ...item, asset: { ...reference, fileType: asset.fileType } } : item;
+          }),
+        },
+      };
+      return { case: record, accountId };
+    },
+    // Contract section 1: the envelope, and the specification's top-level field (spelled exactly so).
+    respond: ({ id, status }) => ({
+      ...success({ id, clinical_elgibility_id: id, object: 'clinical_eligibility', status }),
+      clinical_elgibility_id: id,
+    }),
+  },
+  list: { summary: "List the account's clinical eligibility checks" },
+  get: { summary: 'Get a clinical eligibility check with its per-drug results' },
+  decisions: [],
+});

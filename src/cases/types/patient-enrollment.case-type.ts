@@ -1,0 +1,114 @@
+import {
+  MAX_ENROLLMENT_EVIDENCE,
+  mergeInformation,
+  PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS,
+} from '../../../domain/cases/patient-enrollment';
+import type { PatientEnrollmentCase } from '../../../domain/cases/patient-enrollment';
+import type { EnrollmentInformation } from '../../../domain/programs/enrollment-model';
+import { findProgram } from '../../../domain/programs/program-catalog';
+import {
+  awaitScreeningUpdate,
+  submitEnrollmentInformationUpdate,
+  submitEnrollmentOutcomeUpdate,
+} from '../../../workflows/patient-enrollment.messages';
+import type { patientEnrollmentWorkflow } from '../../../workflows/patient-enrollment.workflow';
+import { ApiError } from '../../common/errors';
+import {
+  CreatePatientEnrollmentDto,
+  EnrollmentInformationDto,
+  EnrollmentOutcomeDto,
+} from '../../programs/patient-enrollment.dto';
+import { newCaseRecord } from '../case-request-mapping';
+import { assertStorable } from '../case-size';
+import { caseTimingsOf, defineCaseType, outcomeDecision } from '../case-type';
+
+/** The program's rules take milliseconds; this bounds the wait when no worker is running. */
+const SCREENING_WAIT_MS = 15_000;
+
+export const PATIENT_ENROLLMENT = defineCaseType<
+  typeof patientEnrollmentWorkflow,
+  CreatePatientEnrollmentDto
+>({
+  object: 'patient_enrollment',
+  idKind: 'patientEnrollment',
+  path: 'patient-enrollment',
+  workflowType: 'patientEnrollmentWorkflow',
+  create: {
+    body: CreatePatientEnrollmentDto,
+    role: 'provider',
+    summary:
+      "Enroll a patient in a support program. Answers once the program's rules ran: awaiting_outcome " +
+      '(submitted), awaiting_review with missing_information (more information needed) or failed (ineligible).',
+    check: (request) => {
+      if (!findProgram(request.programId)) {
+        throw new ApiError('validation_error', 'The request is invalid; see details.', [
+          { field: 'programId', issue: 'must name a support program (see GET /support-programs)' },
+        ]);
+      }
+    },
+    // The caller's own patient reference, when it gives one, makes the patient filter work.
+    patientInternalId: (request) =>
+      request.patient.metadata?.patient_id ?? `unreferenced:${request.metadata?.enrollment_id ?? ''}`,
+    input: (request, { caseId, accountId, now, settings }) => {
+      const record: PatientEnrollmentCase = {
+        ...newCaseRecord(
+          'patient_enrollment',
+          caseId,
+          now,
+          PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS.processing,
+          request.metadata?.enrollment_id ? { enrollment_id: request.metadata.enrollment_id } : {},
+        ),
+        program_id: request.programId,
+        screening: null,
+        missing_information: [],
+        submission: null,
+        request: {
+          patient: request.patient,
+          programId: request.programId,
+          prescription: request.prescription ?? null,
+          evidence: request.evidence ?? [],
+        },
+      };
+      return { case: record, accountId, timings: caseTimingsOf(settings) };
+    },
+    answersAfter: { message: awaitScreeningUpdate, timeoutMs: SCREENING_WAIT_MS },
+  },
+  list: { summary: "List the account's enrollments" },
+  get: { summary: 'Get an enrollment' },
+  decisions: [
+    {
+      name: 'information',
+      message: submitEnrollmentInformationUpdate,
+      body: EnrollmentInformationDto,
+      role: 'provider',
+      auditAction: 'case.information_provided',
+      summary: 'Send the information the program asked for (status awaiting_review)',
+      checkAgainst: (record, information) =>
+        assertInformationFits(record as PatientEnrollmentCase, information as EnrollmentInformation),
+    },
+    outcomeDecision(
+      submitEnrollmentOutcomeUpdate,
+      EnrollmentOutcomeDto,
+      "Record the program's decision (status awaiting_outcome)",
+    ),
+  ],
+  cancel: { role: 'provider', summary: 'Cancel an enrollment that is not final yet' },
+});
+
+/**
+ * The enrollment with the information merged in must stay storable (it is the workflow's state,
+ * its memo and the input of a continued run), so growth is refused here with 413 and nothing is
+ * sent. A case in another status gets the workflow's own 409.
+ */
+function assertInformationFits(record: PatientEnrollmentCase, information: EnrollmentInformation): void {
+  if (record.status !== 'awaiting_review') return;
+  const evidenceCount = record.request.evidence.length + (information.evidence?.length ?? 0);
+  if (evidenceCount > MAX_ENROLLMENT_EVIDENCE) {
+    throw new ApiError(
+      'payload_too_large',
+      `An enrollment holds at most ${MAX_ENROLLMENT_EVIDENCE} evidence items; with this information it would hold ${evidenceCount}.`,
+    );
+  }
+  const merged: PatientEnrollmentCase = { ...record, request: mergeInformation(record.request, information) };
+  assertStorable(merged);
+}
