@@ -7,6 +7,7 @@ import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { authenticateBeforeBody } from '../auth/authentication.middleware';
 import { RateLimiter } from '../auth/rate-limiter';
 import { SqlRateLimiter } from '../auth/sql-rate-limiter';
+import { allowCodecOrigin } from '../common/codec-cors';
 import { ErrorFilter } from '../common/error.filter';
 import {
   jsonBodyParser,
@@ -73,11 +74,7 @@ function codecCors(allowedOrigins: string[]) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const origin = req.headers.origin;
     if (origin && allowedOrigins.includes(origin)) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Access-Control-Allow-Credentials', 'true');
-      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Namespace');
-      res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
-      res.setHeader('Vary', 'Origin');
+      allowCodecOrigin(res, origin);
     }
     if (req.method === 'OPTIONS') {
       res.status(204).end();

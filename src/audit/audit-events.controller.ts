@@ -3,11 +3,10 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
+import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { success } from '../common/envelope';
 import { ListAuditEventsQuery } from './audit-events.dto';
 import { AuditRepository } from './audit.repository';
-
-const DEFAULT_PAGE_SIZE = 20;
 
 /** The account's audit trail, for its admins: who did what to which case or resource, and when. */
 @ApiTags('audit')

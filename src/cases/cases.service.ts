@@ -14,6 +14,7 @@ import type { AppConfig } from '../../infrastructure/config/config';
 import { bindCaseToAccount, caseBindingHolds } from '../../infrastructure/temporal/case-binding';
 import { requestCancellationUpdate } from '../../workflows/case.messages';
 import type { Principal } from '../auth/accounts.repository';
+import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { ApiError } from '../common/errors';
 import { CaseBindingEpoch } from './case-binding-epoch';
 import { assertStorable } from './case-size';
@@ -39,7 +40,6 @@ export interface CaseListQuery {
   cursor?: string;
 }
 
-const DEFAULT_PAGE_SIZE = 20;
 /** Decisions wait for the workflow to act (a payer submission included), within this bound. */
 const DECISION_DEADLINE_MS = 30_000;
 

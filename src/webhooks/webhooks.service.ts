@@ -14,10 +14,9 @@ import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publishe
 import type { webhookActivationWorkflow } from '../../workflows/webhook-activation.workflow';
 import { APP_CONFIG, TEMPORAL_CLIENT } from '../app/tokens';
 import type { Principal } from '../auth/accounts.repository';
+import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { ApiError } from '../common/errors';
 import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './webhooks.dto';
-
-const DEFAULT_PAGE_SIZE = 20;
 
 /** An account's webhook endpoints, their activation, and the delivery log. */
 @Injectable()
