@@ -13,6 +13,7 @@ import {
   benefitVerificationOutcomeSignal,
   submitBenefitVerificationOutcomeUpdate,
 } from './benefit-verification.messages';
+import { verifyAccountBindingFirst } from './case-binding';
 import { ending, UNCLASSIFIED_FAILURE } from './case-failures';
 import { endOnError, refuse } from './case-lifecycle';
 import { acceptDecisions, connectorCalls, failWith, openCase } from './case-workflow';
@@ -32,7 +33,7 @@ const payer = connectorCalls<ReturnType<typeof createCaseActivities>>().remote;
 export async function benefitVerificationWorkflow(
   input: BenefitVerificationInput,
 ): Promise<BenefitVerificationCase> {
-  const { lifecycle, record, cancellation } = await openCase(
+  const { lifecycle, record, cancellation } = openCase(
     input,
     'benefit_verification.updated',
     BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS,
@@ -56,6 +57,7 @@ export async function benefitVerificationWorkflow(
     },
     cancellation.decision,
   ]);
+  await verifyAccountBindingFirst(input);
 
   const { request } = record;
   try {

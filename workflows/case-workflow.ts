@@ -11,10 +11,8 @@ import {
 } from '@temporalio/workflow';
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 
-import type { CaseBinding } from '../domain/cases/case-binding';
 import type { CancelRequest, CaseRecord, CaseStatus } from '../domain/cases/case-model';
 import type { CaseEventType } from '../domain/webhooks/event-types';
-import { verifyAccountBindingFirst } from './case-binding';
 import type { CaseFailureEnding } from './case-failures';
 import { answerAfter, answerWhenCancelled, CaseLifecycle, ignoreRefusal, refuse } from './case-lifecycle';
 import { cancelCaseSignal, getCaseQuery, requestCancellationUpdate } from './case.messages';
@@ -48,17 +46,17 @@ export function connectorCalls<Activities extends ActivityInterface>() {
 }
 
 /**
- * A case's first step verifies its account binding; only then does its lifecycle begin, with the
- * cancellation it accepts until final.
+ * A case's lifecycle and the cancellation it accepts until final. The workflow registers its handlers
+ * next, before its first await (the account binding check): an update that arrives with the start is
+ * rejected by the SDK unless its handler exists by the end of that first activation.
  */
-export async function openCase<Case extends CaseRecord>(
-  input: { case: Case; accountId: string; binding?: CaseBinding },
+export function openCase<Case extends CaseRecord>(
+  input: { case: Case; accountId: string },
   eventType: CaseEventType,
   descriptions: Readonly<Record<CaseStatus, string>>,
   /** The statuses the case type announces with an event; every one unless said otherwise. */
   announces: (status: CaseStatus) => boolean = () => true,
 ) {
-  await verifyAccountBindingFirst(input);
   const lifecycle = new CaseLifecycle(input.case, {
     accountId: input.accountId,
     eventType,

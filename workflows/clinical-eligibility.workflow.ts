@@ -3,6 +3,7 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { createClinicalActivities } from '../activities/clinical.activities';
 import { CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS } from '../domain/cases/clinical-eligibility';
 import type { ClinicalEligibilityCase, ClinicalEligibilityInput } from '../domain/cases/clinical-eligibility';
+import { verifyAccountBindingFirst } from './case-binding';
 import { UNCLASSIFIED_FAILURE } from './case-failures';
 import { endOnError } from './case-lifecycle';
 import { acceptDecisions, openCase } from './case-workflow';
@@ -16,13 +17,14 @@ const { evaluateClinicalEligibility } = proxyActivities<ReturnType<typeof create
 export async function clinicalEligibilityWorkflow(
   input: ClinicalEligibilityInput,
 ): Promise<ClinicalEligibilityCase> {
-  const { lifecycle, record } = await openCase(
+  const { lifecycle, record } = openCase(
     input,
     'clinical_eligibility.updated',
     CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS,
     (status) => status === 'completed' || status === 'failed',
   );
   acceptDecisions(lifecycle, []);
+  await verifyAccountBindingFirst(input);
   try {
     // Ages and recency are computed as of the day the check was requested, whenever it runs.
     const outcome = await evaluateClinicalEligibility({

@@ -13,6 +13,7 @@ import type {
   EnrollmentOutcome,
   EnrollmentScreening,
 } from '../domain/programs/enrollment-model';
+import { verifyAccountBindingFirst } from './case-binding';
 import { ending, UNCLASSIFIED_FAILURE } from './case-failures';
 import { endOnError, refuse } from './case-lifecycle';
 import { acceptDecisions, connectorCalls, continueAsNewIfLong, failWith, openCase } from './case-workflow';
@@ -47,7 +48,7 @@ const PROGRAM_ANSWER_FAILURES = {
 export async function patientEnrollmentWorkflow(
   input: PatientEnrollmentInput,
 ): Promise<PatientEnrollmentCase> {
-  const { lifecycle, record, cancellation } = await openCase(
+  const { lifecycle, record, cancellation } = openCase(
     input,
     'patient_enrollment.updated',
     PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS,
@@ -95,6 +96,7 @@ export async function patientEnrollmentWorkflow(
     await condition(() => record.status !== 'processing');
     return record;
   });
+  await verifyAccountBindingFirst(input);
 
   /** Information may leave the case in awaiting_review (still missing something): answer once screened again. */
   async function answerAfterScreening(apply: () => void) {

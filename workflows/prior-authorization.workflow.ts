@@ -10,6 +10,7 @@ import type {
   ReviewDecisionInput,
 } from '../domain/cases/prior-authorization';
 import { CASE_FAILURE_CODE } from '../domain/failures';
+import { verifyAccountBindingFirst } from './case-binding';
 import { ending, UNCLASSIFIED_FAILURE } from './case-failures';
 import { CaseLifecycle, endOnError, refuse } from './case-lifecycle';
 import { acceptDecisions, connectorCalls, continueAsNewIfLong, failWith, openCase } from './case-workflow';
@@ -39,7 +40,7 @@ const { remote: payer, inProcess } = connectorCalls<CaseActivities>();
 export async function priorAuthorizationWorkflow(
   input: PriorAuthorizationInput,
 ): Promise<PriorAuthorizationCase> {
-  const { lifecycle, record, cancellation } = await openCase(
+  const { lifecycle, record, cancellation } = openCase(
     input,
     'prior_authorization.updated',
     PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS,
@@ -74,6 +75,7 @@ export async function priorAuthorizationWorkflow(
     },
     cancellation.decision,
   ]);
+  await verifyAccountBindingFirst(input);
 
   try {
     if (record.status === 'processing') {
