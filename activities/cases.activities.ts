@@ -12,6 +12,7 @@ import type {
 } from '../domain/payers/payer-connector';
 import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import { attemptDeadline } from './attempt-deadline';
+import { callConnector } from './connector-failures';
 
 export interface CaseActivityDependencies {
   payer: PayerConnector;
@@ -36,28 +37,31 @@ export const createCaseActivities = ({ payer, documents }: CaseActivityDependenc
 
   return {
     async resolveCasePlan(insurance: CaseInsurance): Promise<PlanResolution> {
-      return payer.resolvePlan(await evidenceOf(insurance));
+      const evidence = await evidenceOf(insurance);
+      return callConnector('payer', () => payer.resolvePlan(evidence));
     },
 
     async checkCaseBenefits(
       input: CaseInsurance & Omit<BenefitsCheckInput, 'insurance'> & { drugs: DrugRequest[] },
     ): Promise<BenefitsCheck> {
       const { documentIds, content, ...check } = input;
-      return payer.checkBenefits({ ...check, insurance: await evidenceOf({ documentIds, content }) });
+      const insurance = await evidenceOf({ documentIds, content });
+      return callConnector('payer', () => payer.checkBenefits({ ...check, insurance }));
     },
 
     async prefillPriorAuthorization(input: PriorAuthPrefillInput): Promise<PriorAuthPrefill> {
-      return payer.prefillPriorAuthorization(input, { deadline: attemptDeadline() });
+      const deadline = attemptDeadline();
+      return callConnector('payer', () => payer.prefillPriorAuthorization(input, { deadline }));
     },
 
     async submitPriorAuthorization(input: PriorAuthSubmissionInput): Promise<{ payer_reference: string }> {
-      return payer.submitPriorAuthorization(input);
+      return callConnector('payer', () => payer.submitPriorAuthorization(input));
     },
 
     async checkPriorAuthDetermination(
       input: PriorAuthSubmissionInput & { payer_reference: string; checksSoFar: number },
     ): Promise<PriorAuthDetermination | null> {
-      return payer.checkDetermination(input);
+      return callConnector('payer', () => payer.checkDetermination(input));
     },
   };
 };

@@ -13,6 +13,7 @@ import {
   INCOME_EVIDENCE_TYPE,
 } from '../domain/programs/program-rules';
 import type { ProgramHubConnector } from '../infrastructure/connectors/program-hub';
+import { callConnector } from './connector-failures';
 
 /** Evidence a provider sends to declare that the patient has no insurance at all. */
 export const UNINSURED_ATTESTATION_TYPE = 'uninsured_attestation';
@@ -52,7 +53,7 @@ export const createEnrollmentActivities = ({ payer, hub }: EnrollmentActivityDep
   },
 
   async submitEnrollment(input: { programId: string; caseId: string }): Promise<{ hub_reference: string }> {
-    return hub.submitEnrollment(input);
+    return callConnector('programHub', () => hub.submitEnrollment(input));
   },
 
   async checkEnrollment(input: {
@@ -60,7 +61,7 @@ export const createEnrollmentActivities = ({ payer, hub }: EnrollmentActivityDep
     hub_reference: string;
     checksSoFar: number;
   }): Promise<EnrollmentOutcome | null> {
-    return hub.checkEnrollment(input);
+    return callConnector('programHub', () => hub.checkEnrollment(input));
   },
 });
 
@@ -75,16 +76,18 @@ async function insuranceTypeOf(
   if (request.evidence.some((item) => item.type === UNINSURED_ATTESTATION_TYPE)) return null;
   const data = request.patient.insurance_details?.data;
   if (!data?.payer && !data?.rx_bin) return undefined;
-  const resolution = await payer.resolvePlan({
-    content: {
-      payer: data.payer ?? '',
-      member_id: data.membership_number ?? '',
-      group_number: data.group_number,
-      rx_bin: data.rx_bin,
-      rx_group: data.rx_group,
-    },
-    cardTexts: [],
-  });
+  const resolution = await callConnector('payer', () =>
+    payer.resolvePlan({
+      content: {
+        payer: data.payer ?? '',
+        member_id: data.membership_number ?? '',
+        group_number: data.group_number,
+        rx_bin: data.rx_bin,
+        rx_group: data.rx_group,
+      },
+      cardTexts: [],
+    }),
+  );
   return resolution.resolved ? resolution.plan.plan_type : undefined;
 }
 

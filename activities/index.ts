@@ -3,9 +3,10 @@ import type { Logger } from 'pino';
 
 import { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import { EvaluationPool } from '../infrastructure/clinical/evaluation-pool';
+import type { PayerConnector } from '../domain/payers/payer-connector';
 import type { AppConfig } from '../infrastructure/config/config';
 import { PayerSimulator } from '../infrastructure/connectors/payer-simulator';
-import { ProgramHubSimulator } from '../infrastructure/connectors/program-hub';
+import { ProgramHubConnector, ProgramHubSimulator } from '../infrastructure/connectors/program-hub';
 import { SecretBox } from '../infrastructure/crypto/aes-gcm';
 import type { Database } from '../infrastructure/storage/database';
 import { DeliveryAttempts } from '../infrastructure/webhooks/delivery-attempt';
@@ -21,6 +22,12 @@ import { createClinicalActivities } from './clinical.activities';
 import { createEnrollmentActivities } from './enrollment.activities';
 import { createWebhookActivities } from './webhooks.activities';
 
+/** The outside systems cases talk to; each one not given is the local simulator. */
+export interface Connectors {
+  payer?: PayerConnector;
+  programHub?: ProgramHubConnector;
+}
+
 /** What the worker process opens once and every activity shares. */
 export interface ActivityDependencies {
   config: AppConfig;
@@ -30,6 +37,7 @@ export interface ActivityDependencies {
   taskQueue: string;
   /** For what goes wrong outside any activity (a first webhook attempt that could not finish). */
   logger?: Logger;
+  connectors?: Connectors;
 }
 
 /**
@@ -37,7 +45,14 @@ export interface ActivityDependencies {
  * they hold open (the clinical evaluation threads, first webhook attempts in flight), called when the
  * worker stops.
  */
-export const createActivities = ({ config, db, temporalClient, taskQueue, logger }: ActivityDependencies) => {
+export const createActivities = ({
+  config,
+  db,
+  temporalClient,
+  taskQueue,
+  logger,
+  connectors = {},
+}: ActivityDependencies) => {
   const secrets = new SecretBox(config.encryption!);
   const deliveries = new WebhookDeliveriesRepository(db, secrets);
   const endpoints = new WebhookEndpointsRepository(db, secrets);
@@ -51,14 +66,15 @@ export const createActivities = ({ config, db, temporalClient, taskQueue, logger
   );
   // Clinical text is read off the event loop, so one pathological record cannot stall this worker.
   const evaluator = new EvaluationPool(config.clinicalEvaluation, { logger });
-  // Local mode and tests use the simulators; real payer and hub connectors implement the same interfaces.
-  const payer = new PayerSimulator({ evaluator });
+  // Local mode uses the simulators; real connectors, and tests' doubles, implement the same interfaces.
+  const payer = connectors.payer ?? new PayerSimulator({ evaluator });
+  const hub = connectors.programHub ?? new ProgramHubSimulator();
   const documents = new CaseDocumentsRepository(db, secrets);
   const activities = {
     ...createCaseBindingActivities({ encryption: config.encryption! }),
     ...createCaseActivities({ payer, documents }),
     ...createClinicalActivities({ documents, evaluator }),
-    ...createEnrollmentActivities({ payer, hub: new ProgramHubSimulator() }),
+    ...createEnrollmentActivities({ payer, hub }),
     ...createWebhookActivities({
       endpoints,
       deliveries,

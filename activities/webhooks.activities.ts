@@ -1,6 +1,11 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 
+import {
+  WEBHOOK_ATTEMPT_FAILED,
+  WEBHOOK_DELIVERY_ABANDONED,
+  WEBHOOK_ENDPOINT_GONE,
+} from '../domain/failures';
 import type { DeliveryAttemptInput, RetrySchedule } from '../domain/webhooks/webhook-delivery';
 import type { WebhookSettings } from '../infrastructure/config/config';
 import { DeliveryAttempts } from '../infrastructure/webhooks/delivery-attempt';
@@ -8,11 +13,6 @@ import { WebhookTargetPolicy } from '../infrastructure/webhooks/target-policy';
 import { WebhookDeliveriesRepository } from '../infrastructure/webhooks/webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from '../infrastructure/webhooks/webhook-endpoints.repository';
 import { PublishEventInput, WebhookPublisher } from '../infrastructure/webhooks/webhook-publisher';
-
-/** Failure types the delivery workflow's retry policy treats as final. */
-export const WEBHOOK_ENDPOINT_GONE = 'WebhookEndpointGone';
-export const WEBHOOK_DELIVERY_ABANDONED = 'WebhookDeliveryAbandoned';
-export const WEBHOOK_ATTEMPT_FAILED = 'WebhookAttemptFailed';
 
 export interface WebhookActivityDependencies {
   endpoints: WebhookEndpointsRepository;

@@ -1,8 +1,79 @@
 /**
+ * The failure taxonomy: every failure type an activity or workflow raises (the `type` of a Temporal
+ * ApplicationFailure, which retry policies, workflows and the HTTP edge branch on), and every `code` a
+ * case's `failure` can show. Messages never quote patient data: failures reach history and logs.
+ */
+
+/** A payer call failed in a way that may pass (timeout, 5xx, throttling): retried, then the case fails. */
+export const PAYER_UNAVAILABLE = 'PayerUnavailable';
+/** The payer refused the request itself (bad credentials, a malformed or unsupported request): never retried. */
+export const PAYER_REJECTED = 'PayerRejected';
+/** A program hub call failed in a way that may pass: retried, then the case fails. */
+export const PROGRAM_HUB_UNAVAILABLE = 'ProgramHubUnavailable';
+/** The program hub refused the request itself: never retried. */
+export const PROGRAM_HUB_REJECTED = 'ProgramHubRejected';
+
+/**
  * The failure type of a clinical evaluation (criteria engine or PA prefill) stopped at its time limit.
  * Activities raise it non-retryably; workflows carry it into the case's `failure`.
  */
 export const CLINICAL_EVALUATION_TIMED_OUT = 'ClinicalEvaluationTimedOut';
+/** The attempt's deadline passed before the clinical evaluation ran or finished: retried with a fresh deadline. */
+export const CLINICAL_EVALUATION_DEADLINE_PASSED = 'ClinicalEvaluationDeadlinePassed';
+/** The database could not be reached or did not answer in time (the error's name, so Temporal's type): retried. */
+export const DATABASE_UNAVAILABLE = 'DatabaseUnavailableError';
 
 /** Failure type of a decision that does not fit the case's status: the API answers 409 invalid_state. */
 export const INVALID_STATE = 'InvalidState';
+/** Failure type of a case whose account binding does not verify: the case is refused before it publishes. */
+export const ACCOUNT_BINDING_INVALID = 'AccountBindingInvalid';
+/** Failure type of an update whose argument names another case. */
+export const MESSAGE_FOR_ANOTHER_CASE = 'MessageForAnotherCase';
+/** Failure type of a workflow started, or an update sent, without the payload codec. */
+export const UNENCRYPTED_INPUT = 'UnencryptedInput';
+
+/** The receiver answered 410 Gone: the endpoint is deactivated and the delivery ends. */
+export const WEBHOOK_ENDPOINT_GONE = 'WebhookEndpointGone';
+/** The endpoint was deleted or deactivated while the delivery was pending. */
+export const WEBHOOK_DELIVERY_ABANDONED = 'WebhookDeliveryAbandoned';
+/** One delivery attempt failed (no answer, a non-2xx status): retried on the published schedule. */
+export const WEBHOOK_ATTEMPT_FAILED = 'WebhookAttemptFailed';
+
+/** Failure types the delivery workflow's retry policy treats as final. */
+export const FINAL_WEBHOOK_FAILURES = [WEBHOOK_ENDPOINT_GONE, WEBHOOK_DELIVERY_ABANDONED];
+
+/**
+ * Raised by a connector (payer, program hub) for a call that did not get an answer. `transient` says
+ * whether trying again may help; `retryAfterMs` passes on how long the other side asked to wait. The
+ * message is for operators and must not quote the request: it reaches workflow history.
+ */
+export class ConnectorError extends Error {
+  readonly transient: boolean;
+  readonly retryAfterMs?: number;
+
+  constructor(message: string, options: { transient: boolean; retryAfterMs?: number }) {
+    super(message);
+    this.name = 'ConnectorError';
+    this.transient = options.transient;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** The `code` of a case's `failure`: what a failed case tells its submitter went wrong. */
+export const CASE_FAILURE_CODE = {
+  payerUnavailable: 'payer_unavailable',
+  payerRejected: 'payer_rejected',
+  programUnavailable: 'program_unavailable',
+  programRejected: 'program_rejected',
+  clinicalEvaluationTimedOut: 'clinical_evaluation_timed_out',
+  evaluationFailed: 'evaluation_failed',
+  reviewExpired: 'review_expired',
+  rejectedAtReview: 'rejected_at_review',
+  manualVerificationFailed: 'manual_verification_failed',
+  ineligible: 'ineligible',
+  informationExpired: 'information_expired',
+  programDenied: 'program_denied',
+  programInconclusive: 'program_inconclusive',
+} as const;
+
+export type CaseFailureCode = (typeof CASE_FAILURE_CODE)[keyof typeof CASE_FAILURE_CODE];

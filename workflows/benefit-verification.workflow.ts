@@ -1,4 +1,4 @@
-import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition } from '@temporalio/workflow';
 
 import type { createCaseActivities } from '../activities/cases.activities';
 import { BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS } from '../domain/cases/benefit-verification';
@@ -7,28 +7,24 @@ import type {
   BenefitVerificationInput,
   ManualVerificationInput,
 } from '../domain/cases/benefit-verification';
-import type { CancelRequest } from '../domain/cases/case-model';
+import { CASE_FAILURE_CODE } from '../domain/failures';
 import type { BenefitsOutcome } from '../domain/payers/payer-connector';
 import {
   benefitVerificationOutcomeSignal,
   submitBenefitVerificationOutcomeUpdate,
 } from './benefit-verification.messages';
 import { verifyAccountBindingFirst } from './case-binding';
-import {
-  answerAfter,
-  answerWhenCancelled,
-  CaseLifecycle,
-  endOnError,
-  ignoreRefusal,
-  refuse,
-} from './case-lifecycle';
-import { cancelCaseSignal, getCaseQuery, requestCancellationUpdate } from './case.messages';
+import { ending, UNCLASSIFIED_FAILURE } from './case-failures';
+import { endOnError, refuse } from './case-lifecycle';
+import { acceptDecisions, connectorCalls, failWith, openCase } from './case-workflow';
 
-const payer = proxyActivities<ReturnType<typeof createCaseActivities>>({
-  // Real-time eligibility answers within seconds (hard cap 30 s); beyond that an attempt is lost.
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 10 },
-});
+const REVIEW_EXPIRED = ending(
+  'No manual verification before the review deadline.',
+  CASE_FAILURE_CODE.reviewExpired,
+  'Nobody recorded a manual verification before the deadline.',
+);
+
+const payer = connectorCalls<ReturnType<typeof createCaseActivities>>().remote;
 
 /**
  * processing → completed | failed; an inconclusive electronic check goes to awaiting_review until
@@ -37,51 +33,31 @@ const payer = proxyActivities<ReturnType<typeof createCaseActivities>>({
 export async function benefitVerificationWorkflow(
   input: BenefitVerificationInput,
 ): Promise<BenefitVerificationCase> {
+  const { lifecycle, record, cancellation } = openCase(
+    input,
+    'benefit_verification.updated',
+    BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS,
+    (status) => status === 'completed' || status === 'failed',
+  );
+  // Read through a function: handlers set it between awaits, which flow analysis cannot see.
+  let manualResult: ManualVerificationInput | undefined;
+  const received = () => manualResult;
+  acceptDecisions(lifecycle, [
+    {
+      signal: benefitVerificationOutcomeSignal,
+      update: submitBenefitVerificationOutcomeUpdate,
+      check: () => {
+        if (record.status !== 'awaiting_review' || manualResult || cancellation.requested()) {
+          refuse(`A manual verification result needs status awaiting_review; this case is ${record.status}.`);
+        }
+      },
+      keep: (result: ManualVerificationInput) => {
+        manualResult = result;
+      },
+    },
+    cancellation.decision,
+  ]);
   await verifyAccountBindingFirst(input);
-  const lifecycle = new CaseLifecycle(input.case, {
-    accountId: input.accountId,
-    eventType: 'benefit_verification.updated',
-    announces: (status) => status === 'completed' || status === 'failed',
-    describe: (status) => BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS[status],
-  });
-  const record = lifecycle.record;
-  const received: { manualResult?: ManualVerificationInput; cancellation?: CancelRequest } = {};
-  // Read through a function: handlers set these between awaits, which flow analysis cannot see.
-  const latest = () => ({ ...received });
-
-  const checkManualResult = () => {
-    if (record.status !== 'awaiting_review' || received.manualResult || received.cancellation) {
-      refuse(`A manual verification result needs status awaiting_review; this case is ${record.status}.`);
-    }
-  };
-  const checkCancellation = () => {
-    if (lifecycle.isFinal || received.cancellation) refuse(`A ${record.status} case cannot be cancelled.`);
-  };
-  const applyManualResult = (result: ManualVerificationInput) => {
-    checkManualResult();
-    received.manualResult = result;
-  };
-  const applyCancellation = (request: CancelRequest) => {
-    checkCancellation();
-    received.cancellation = request;
-  };
-  setHandler(getCaseQuery, () => record);
-  setHandler(benefitVerificationOutcomeSignal, ignoreRefusal(applyManualResult));
-  setHandler(cancelCaseSignal, ignoreRefusal(applyCancellation));
-  setHandler(
-    submitBenefitVerificationOutcomeUpdate,
-    (result) => answerAfter(lifecycle, () => applyManualResult(result)),
-    {
-      validator: (_result: ManualVerificationInput) => checkManualResult(),
-    },
-  );
-  setHandler(
-    requestCancellationUpdate,
-    (request) => answerWhenCancelled(lifecycle, () => applyCancellation(request)),
-    {
-      validator: (_request: CancelRequest) => checkCancellation(),
-    },
-  );
 
   const { request } = record;
   try {
@@ -99,11 +75,7 @@ export async function benefitVerificationWorkflow(
       mockCase: request.mock_result?.case,
       mockStatus: request.mock_result?.status,
     });
-    const { cancellation } = latest();
-    if (cancellation) {
-      await lifecycle.moveTo('cancelled', cancellation.reason);
-      return record;
-    }
+    if (await cancellation.cancelIfRequested()) return record;
     if (check.kind === 'completed') {
       await lifecycle.moveTo('completed', 'Verified electronically.', {
         outcome: { ...check.outcome, verified_manually: false, notes: null },
@@ -120,44 +92,33 @@ export async function benefitVerificationWorkflow(
     await lifecycle.moveTo('awaiting_review', check.reason);
 
     const decided = await condition(
-      () => received.manualResult !== undefined || received.cancellation !== undefined,
+      () => received() !== undefined || cancellation.requested() !== undefined,
       input.timings.reviewExpiryMs,
     );
-    const { manualResult, cancellation: cancelledInReview } = latest();
+    const result = received();
     if (!decided) {
-      await lifecycle.moveTo('failed', 'No manual verification before the review deadline.', {
-        failure: {
-          code: 'review_expired',
-          message: 'Nobody recorded a manual verification before the deadline.',
-        },
-      });
-    } else if (cancelledInReview) {
-      await lifecycle.moveTo('cancelled', cancelledInReview.reason);
-    } else if (manualResult!.status === 'failed') {
+      await failWith(lifecycle, REVIEW_EXPIRED);
+    } else if (await cancellation.cancelIfRequested()) {
+      return record;
+    } else if (result!.status === 'failed') {
       await lifecycle.moveTo('failed', 'Manual verification found no coverage to report.', {
         failure: {
-          code: 'manual_verification_failed',
-          message: manualResult!.notes ?? 'The manual verification failed.',
+          code: CASE_FAILURE_CODE.manualVerificationFailed,
+          message: result!.notes ?? 'The manual verification failed.',
         },
       });
     } else {
       await lifecycle.moveTo('completed', 'Verified manually.', {
         outcome: {
           ...unknownCoverage(),
-          coverage_status: manualResult!.coverage_status!,
+          coverage_status: result!.coverage_status!,
           verified_manually: true,
-          notes: manualResult!.notes ?? null,
+          notes: result!.notes ?? null,
         },
       });
     }
   } catch (error) {
-    await endOnError(lifecycle, error, latest().cancellation, {
-      reason: 'The payer could not be reached.',
-      failure: {
-        code: 'payer_unavailable',
-        message: 'The payer connection failed repeatedly; nothing was verified.',
-      },
-    });
+    await endOnError(lifecycle, error, cancellation.requested(), UNCLASSIFIED_FAILURE.payer);
   }
   return record;
 }

@@ -8,11 +8,9 @@ import {
 
 import type { createCaseBindingActivities } from '../activities/case-binding.activities';
 import type { CaseBinding } from '../domain/cases/case-binding';
+import { ACCOUNT_BINDING_INVALID } from '../domain/failures';
 import { ACCOUNT_ID, CASE_STATUS } from '../domain/temporal/search-attributes';
 import { VERIFY_ACCOUNT_BINDING } from './patches';
-
-/** Failure type of a case whose account binding does not verify. */
-export const ACCOUNT_BINDING_INVALID = 'AccountBindingInvalid';
 
 const { verifyAccountBinding } = proxyLocalActivities<ReturnType<typeof createCaseBindingActivities>>({
   startToCloseTimeout: '10 seconds',

@@ -16,13 +16,14 @@ import {
 
 import type { createWebhookActivities } from '../activities/webhooks.activities';
 import { FINAL_STATUSES } from '../domain/cases/case-model';
-import type { CaseFailure, CaseStatus } from '../domain/cases/case-model';
+import type { CaseStatus } from '../domain/cases/case-model';
 import type { CaseRecord } from '../domain/cases/case-model';
 import type { CancelRequest } from '../domain/cases/case-model';
 import { INVALID_STATE } from '../domain/failures';
 import { CASE_MEMO_KEY, REQUEST_MEMO_KEY } from '../domain/temporal/case-memo';
 import { CASE_STATUS } from '../domain/temporal/search-attributes';
 import type { CaseEventType } from '../domain/webhooks/event-types';
+import { failureEnding, type CaseFailureEnding } from './case-failures';
 import { PUBLISH_EVENTS_LOCALLY } from './patches';
 
 type WebhookActivities = ReturnType<typeof createWebhookActivities>;
@@ -83,14 +84,15 @@ export async function answerWhenCancelled<Case extends CaseRecord>(
 
 /**
  * How a case workflow ends on an error: a cancellation from Temporal (Temporal Web's Cancel) or an
- * accepted cancellation request ends it `cancelled`; an exhausted activity fails it with `onFailure`.
- * Anything else is a bug and fails the workflow task, so it is fixed and replayed, not hidden.
+ * accepted cancellation request ends it `cancelled`; a failed activity fails it with the ending of its
+ * failure type, or `unclassified` when it has none of the taxonomy. Anything else is a bug and fails
+ * the workflow task, so it is fixed and replayed, not hidden.
  */
 export async function endOnError<Case extends CaseRecord>(
   lifecycle: CaseLifecycle<Case>,
   error: unknown,
   cancellation: CancelRequest | undefined,
-  onFailure: { reason: string; failure: CaseFailure },
+  unclassified: CaseFailureEnding,
 ): Promise<void> {
   if (isCancellation(error)) {
     await CancellationScope.nonCancellable(() => lifecycle.moveTo('cancelled', 'Cancelled in Temporal.'));
@@ -101,7 +103,8 @@ export async function endOnError<Case extends CaseRecord>(
     await lifecycle.moveTo('cancelled', cancellation.reason);
     return;
   }
-  await lifecycle.moveTo('failed', onFailure.reason, { failure: onFailure.failure } as Partial<Case>);
+  const { reason, failure } = failureEnding(error, unclassified);
+  await lifecycle.moveTo('failed', reason, { failure } as Partial<Case>);
 }
 
 /**

@@ -1,12 +1,12 @@
-import { proxyActivities, setHandler } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 
 import type { createClinicalActivities } from '../activities/clinical.activities';
 import { CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS } from '../domain/cases/clinical-eligibility';
 import type { ClinicalEligibilityCase, ClinicalEligibilityInput } from '../domain/cases/clinical-eligibility';
 import { verifyAccountBindingFirst } from './case-binding';
-import { CaseLifecycle, endOnError } from './case-lifecycle';
-import { getCaseQuery } from './case.messages';
-import { clinicalEvaluationTimeout } from './clinical-failures';
+import { UNCLASSIFIED_FAILURE } from './case-failures';
+import { endOnError } from './case-lifecycle';
+import { acceptDecisions, openCase } from './case-workflow';
 
 const { evaluateClinicalEligibility } = proxyActivities<ReturnType<typeof createClinicalActivities>>({
   startToCloseTimeout: '30 seconds',
@@ -17,15 +17,14 @@ const { evaluateClinicalEligibility } = proxyActivities<ReturnType<typeof create
 export async function clinicalEligibilityWorkflow(
   input: ClinicalEligibilityInput,
 ): Promise<ClinicalEligibilityCase> {
+  const { lifecycle, record } = openCase(
+    input,
+    'clinical_eligibility.updated',
+    CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS,
+    (status) => status === 'completed' || status === 'failed',
+  );
+  acceptDecisions(lifecycle, []);
   await verifyAccountBindingFirst(input);
-  const lifecycle = new CaseLifecycle(input.case, {
-    accountId: input.accountId,
-    eventType: 'clinical_eligibility.updated',
-    announces: (status) => status === 'completed' || status === 'failed',
-    describe: (status) => CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS[status],
-  });
-  const record = lifecycle.record;
-  setHandler(getCaseQuery, () => record);
   try {
     // Ages and recency are computed as of the day the check was requested, whenever it runs.
     const outcome = await evaluateClinicalEligibility({
@@ -34,18 +33,7 @@ export async function clinicalEligibilityWorkflow(
     });
     await lifecycle.moveTo('completed', 'Criteria evaluated.', { outcome });
   } catch (error) {
-    await endOnError(
-      lifecycle,
-      error,
-      undefined,
-      clinicalEvaluationTimeout(error) ?? {
-        reason: 'The evaluation failed.',
-        failure: {
-          code: 'evaluation_failed',
-          message: 'The criteria could not be evaluated; submit the check again.',
-        },
-      },
-    );
+    await endOnError(lifecycle, error, undefined, UNCLASSIFIED_FAILURE.evaluation);
   }
   return record;
 }

@@ -1,38 +1,22 @@
-import {
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  patched,
-  proxyActivities,
-  proxyLocalActivities,
-  setHandler,
-  workflowInfo,
-  type RetryPolicy,
-} from '@temporalio/workflow';
+import { condition, patched, setHandler } from '@temporalio/workflow';
 
 import type { createEnrollmentActivities } from '../activities/enrollment.activities';
-import type { CancelRequest } from '../domain/cases/case-model';
 import { PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS, mergeInformation } from '../domain/cases/patient-enrollment';
 import type {
   EnrollmentOutcomeInput,
   PatientEnrollmentCase,
   PatientEnrollmentInput,
 } from '../domain/cases/patient-enrollment';
+import { CASE_FAILURE_CODE } from '../domain/failures';
 import type {
   EnrollmentInformation,
   EnrollmentOutcome,
   EnrollmentScreening,
 } from '../domain/programs/enrollment-model';
 import { verifyAccountBindingFirst } from './case-binding';
-import {
-  answerAfter,
-  answerWhenCancelled,
-  CaseLifecycle,
-  endOnError,
-  ignoreRefusal,
-  refuse,
-} from './case-lifecycle';
-import { cancelCaseSignal, getCaseQuery, requestCancellationUpdate } from './case.messages';
+import { ending, UNCLASSIFIED_FAILURE } from './case-failures';
+import { endOnError, refuse } from './case-lifecycle';
+import { acceptDecisions, connectorCalls, continueAsNewIfLong, failWith, openCase } from './case-workflow';
 import { IN_PROCESS_STEPS_LOCALLY } from './patches';
 import {
   awaitScreeningUpdate,
@@ -42,27 +26,19 @@ import {
   submitEnrollmentOutcomeUpdate,
 } from './patient-enrollment.messages';
 
-/** History stays far below Temporal's limits: a long wait for the program continues as a new run. */
-const CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
+const { remote: programs, inProcess } = connectorCalls<ReturnType<typeof createEnrollmentActivities>>();
 
-type EnrollmentActivities = ReturnType<typeof createEnrollmentActivities>;
+const INFORMATION_EXPIRED = ending(
+  'The requested information did not arrive in time.',
+  CASE_FAILURE_CODE.informationExpired,
+  'The information the program asked for was not provided in time.',
+);
 
-const PROGRAM_RETRY: RetryPolicy = {
-  initialInterval: '2 seconds',
-  maximumInterval: '1 minute',
-  maximumAttempts: 10,
-};
-
-const programs = proxyActivities<EnrollmentActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: PROGRAM_RETRY,
-});
-
-/** The program rules run inside the worker: a marker in history, not an activity task. */
-const inProcess = proxyLocalActivities<EnrollmentActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: PROGRAM_RETRY,
-});
+/** What the case shows when the program hub answers anything but enrolled. */
+const PROGRAM_ANSWER_FAILURES = {
+  denied: CASE_FAILURE_CODE.programDenied,
+  inconclusive: CASE_FAILURE_CODE.programInconclusive,
+} as const;
 
 /**
  * processing (rules) → awaiting_review (more information needed) → awaiting_outcome (submitted to
@@ -72,84 +48,55 @@ const inProcess = proxyLocalActivities<EnrollmentActivities>({
 export async function patientEnrollmentWorkflow(
   input: PatientEnrollmentInput,
 ): Promise<PatientEnrollmentCase> {
-  await verifyAccountBindingFirst(input);
-  const lifecycle = new CaseLifecycle(input.case, {
-    accountId: input.accountId,
-    eventType: 'patient_enrollment.updated',
-    announces: () => true,
-    describe: (status) => PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS[status],
-  });
-  const record = lifecycle.record;
-  const received: {
-    information?: EnrollmentInformation;
-    outcome?: EnrollmentOutcomeInput;
-    cancellation?: CancelRequest;
-  } = {};
+  const { lifecycle, record, cancellation } = openCase(
+    input,
+    'patient_enrollment.updated',
+    PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS,
+  );
+  const received: { information?: EnrollmentInformation; outcome?: EnrollmentOutcomeInput } = {};
   // While information is being screened, more would be dropped by the outcome of that screening.
   let screeningInProgress = false;
   // Read through a function: handlers set these between awaits, which flow analysis cannot see.
-  const latest = () => ({ ...received });
+  const latest = () => ({ ...received, cancellation: cancellation.requested() });
 
-  const checkInformation = () => {
-    if (
-      record.status !== 'awaiting_review' ||
-      received.information ||
-      received.cancellation ||
-      screeningInProgress
-    ) {
-      refuse(`Information is accepted in status awaiting_review; this case is ${record.status}.`);
-    }
-  };
-  const checkOutcome = () => {
-    if (record.status !== 'awaiting_outcome' || received.outcome || received.cancellation) {
-      refuse(`An outcome needs status awaiting_outcome; this case is ${record.status}.`);
-    }
-  };
-  const checkCancellation = () => {
-    if (lifecycle.isFinal || received.cancellation) refuse(`A ${record.status} case cannot be cancelled.`);
-  };
-  const applyInformation = (information: EnrollmentInformation) => {
-    checkInformation();
-    received.information = information;
-  };
-  const applyOutcome = (outcome: EnrollmentOutcomeInput) => {
-    checkOutcome();
-    received.outcome = outcome;
-  };
-  const applyCancellation = (request: CancelRequest) => {
-    checkCancellation();
-    received.cancellation = request;
-  };
-
-  setHandler(getCaseQuery, () => record);
-  setHandler(enrollmentInformationSignal, ignoreRefusal(applyInformation));
-  setHandler(enrollmentOutcomeSignal, ignoreRefusal(applyOutcome));
-  setHandler(cancelCaseSignal, ignoreRefusal(applyCancellation));
-  setHandler(
-    submitEnrollmentInformationUpdate,
-    (information) => answerAfterScreening(() => applyInformation(information)),
+  acceptDecisions(lifecycle, [
     {
-      validator: (_information: EnrollmentInformation) => checkInformation(),
+      signal: enrollmentInformationSignal,
+      update: submitEnrollmentInformationUpdate,
+      check: () => {
+        if (
+          record.status !== 'awaiting_review' ||
+          received.information ||
+          cancellation.requested() ||
+          screeningInProgress
+        ) {
+          refuse(`Information is accepted in status awaiting_review; this case is ${record.status}.`);
+        }
+      },
+      keep: (information: EnrollmentInformation) => {
+        received.information = information;
+      },
+      answer: (apply) => answerAfterScreening(apply),
     },
-  );
-  setHandler(
-    submitEnrollmentOutcomeUpdate,
-    (outcome) => answerAfter(lifecycle, () => applyOutcome(outcome)),
     {
-      validator: (_outcome: EnrollmentOutcomeInput) => checkOutcome(),
+      signal: enrollmentOutcomeSignal,
+      update: submitEnrollmentOutcomeUpdate,
+      check: () => {
+        if (record.status !== 'awaiting_outcome' || received.outcome || cancellation.requested()) {
+          refuse(`An outcome needs status awaiting_outcome; this case is ${record.status}.`);
+        }
+      },
+      keep: (outcome: EnrollmentOutcomeInput) => {
+        received.outcome = outcome;
+      },
     },
-  );
-  setHandler(
-    requestCancellationUpdate,
-    (request) => answerWhenCancelled(lifecycle, () => applyCancellation(request)),
-    {
-      validator: (_request: CancelRequest) => checkCancellation(),
-    },
-  );
+    cancellation.decision,
+  ]);
   setHandler(awaitScreeningUpdate, async () => {
     await condition(() => record.status !== 'processing');
     return record;
   });
+  await verifyAccountBindingFirst(input);
 
   /** Information may leave the case in awaiting_review (still missing something): answer once screened again. */
   async function answerAfterScreening(apply: () => void) {
@@ -159,13 +106,6 @@ export async function patientEnrollmentWorkflow(
     return record;
   }
 
-  const cancelIfRequested = async (): Promise<boolean> => {
-    const { cancellation } = latest();
-    if (!cancellation) return false;
-    await lifecycle.moveTo('cancelled', cancellation.reason);
-    return true;
-  };
-
   try {
     // A run continued as new resumes in awaiting_outcome; only a fresh case screens.
     if (record.status === 'processing') await lifecycle.announceCreation();
@@ -174,13 +114,13 @@ export async function patientEnrollmentWorkflow(
       const screen = patched(IN_PROCESS_STEPS_LOCALLY) ? inProcess : programs;
       const screening = await screen.screenEnrollment({ request: record.request });
       screeningInProgress = false;
-      if (await cancelIfRequested()) return record;
+      if (await cancellation.cancelIfRequested()) return record;
       if (screening.decision === 'ineligible') {
         await lifecycle.moveTo('failed', 'The program rules found the patient ineligible.', {
           screening,
           missing_information: [],
           failure: {
-            code: 'ineligible',
+            code: CASE_FAILURE_CODE.ineligible,
             message: screening.reasons.map((reason) => reason.description).join(' '),
           },
           outcome: deniedOutcome(record.program_id, screening),
@@ -201,15 +141,10 @@ export async function patientEnrollmentWorkflow(
           input.timings.reviewExpiryMs,
         );
         if (!provided) {
-          await lifecycle.moveTo('failed', 'The requested information did not arrive in time.', {
-            failure: {
-              code: 'information_expired',
-              message: 'The information the program asked for was not provided in time.',
-            },
-          });
+          await failWith(lifecycle, INFORMATION_EXPIRED);
           return record;
         }
-        if (await cancelIfRequested()) return record;
+        if (await cancellation.cancelIfRequested()) return record;
         record.request = mergeInformation(record.request, latest().information!);
         received.information = undefined;
         continue;
@@ -229,7 +164,7 @@ export async function patientEnrollmentWorkflow(
         () => latest().outcome !== undefined || latest().cancellation !== undefined,
         input.timings.payerPollIntervalMs,
       );
-      if (await cancelIfRequested()) return record;
+      if (await cancellation.cancelIfRequested()) return record;
       const decided = latest().outcome
         ? fromOutcomeInput(record.program_id, latest().outcome!)
         : await programs.checkEnrollment({
@@ -239,17 +174,11 @@ export async function patientEnrollmentWorkflow(
           });
       if (!decided) {
         if (latest().outcome || latest().cancellation) continue;
-        if (
-          workflowInfo().historyLength > CONTINUE_AS_NEW_AFTER_EVENTS ||
-          workflowInfo().continueAsNewSuggested
-        ) {
-          await condition(allHandlersFinished);
-          await continueAsNew<typeof patientEnrollmentWorkflow>({
-            ...input,
-            case: record,
-            programChecksSoFar: checksSoFar,
-          });
-        }
+        await continueAsNewIfLong<PatientEnrollmentInput>({
+          ...input,
+          case: record,
+          programChecksSoFar: checksSoFar,
+        });
         continue;
       }
       if (decided.result === 'enrolled') {
@@ -258,7 +187,7 @@ export async function patientEnrollmentWorkflow(
         await lifecycle.moveTo('failed', `The program answered ${decided.result}.`, {
           outcome: decided,
           failure: {
-            code: `program_${decided.result}`,
+            code: PROGRAM_ANSWER_FAILURES[decided.result],
             message: decided.detail ?? `The program answered ${decided.result}.`,
           },
         });
@@ -266,10 +195,7 @@ export async function patientEnrollmentWorkflow(
       return record;
     }
   } catch (error) {
-    await endOnError(lifecycle, error, latest().cancellation, {
-      reason: 'The program could not be reached.',
-      failure: { code: 'program_unavailable', message: 'The program connection failed repeatedly.' },
-    });
+    await endOnError(lifecycle, error, cancellation.requested(), UNCLASSIFIED_FAILURE.program);
   }
   return record;
 }

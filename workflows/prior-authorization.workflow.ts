@@ -1,17 +1,6 @@
-import {
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  patched,
-  proxyActivities,
-  proxyLocalActivities,
-  setHandler,
-  workflowInfo,
-  type RetryPolicy,
-} from '@temporalio/workflow';
+import { condition, patched } from '@temporalio/workflow';
 
 import type { createCaseActivities } from '../activities/cases.activities';
-import type { CancelRequest } from '../domain/cases/case-model';
 import { PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS } from '../domain/cases/prior-authorization';
 import type {
   PriorAuthOutcomeInput,
@@ -20,17 +9,11 @@ import type {
   PriorAuthorizationOutcome,
   ReviewDecisionInput,
 } from '../domain/cases/prior-authorization';
+import { CASE_FAILURE_CODE } from '../domain/failures';
 import { verifyAccountBindingFirst } from './case-binding';
-import {
-  answerAfter,
-  answerWhenCancelled,
-  CaseLifecycle,
-  endOnError,
-  ignoreRefusal,
-  refuse,
-} from './case-lifecycle';
-import { cancelCaseSignal, getCaseQuery, requestCancellationUpdate } from './case.messages';
-import { clinicalEvaluationTimeout } from './clinical-failures';
+import { ending, UNCLASSIFIED_FAILURE } from './case-failures';
+import { CaseLifecycle, endOnError, refuse } from './case-lifecycle';
+import { acceptDecisions, connectorCalls, continueAsNewIfLong, failWith, openCase } from './case-workflow';
 import { IN_PROCESS_STEPS_LOCALLY } from './patches';
 import {
   priorAuthorizationOutcomeSignal,
@@ -41,27 +24,13 @@ import {
 
 type CaseActivities = ReturnType<typeof createCaseActivities>;
 
-const PAYER_RETRY: RetryPolicy = {
-  initialInterval: '2 seconds',
-  maximumInterval: '1 minute',
-  maximumAttempts: 10,
-};
+const REVIEW_EXPIRED = ending(
+  'No review decision before the review deadline.',
+  CASE_FAILURE_CODE.reviewExpired,
+  'No reviewer decided before the review deadline.',
+);
 
-/** Payer calls: retried for a while, then the case fails with a clear reason instead of hanging. */
-const payer = proxyActivities<CaseActivities>({
-  // Real-time eligibility answers within seconds (hard cap 30 s); beyond that an attempt is lost.
-  startToCloseTimeout: '30 seconds',
-  retry: PAYER_RETRY,
-});
-
-/** Steps answered inside the worker (the plan from the catalog): a marker in history, not an activity task. */
-const inProcess = proxyLocalActivities<CaseActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: PAYER_RETRY,
-});
-
-/** History stays far below Temporal's limits: a long payer wait continues as a new run. */
-const CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
+const { remote: payer, inProcess } = connectorCalls<CaseActivities>();
 
 /**
  * processing → awaiting_review → awaiting_outcome → completed | failed, or cancelled until final.
@@ -71,100 +40,71 @@ const CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
 export async function priorAuthorizationWorkflow(
   input: PriorAuthorizationInput,
 ): Promise<PriorAuthorizationCase> {
-  await verifyAccountBindingFirst(input);
-  const lifecycle = new CaseLifecycle(input.case, {
-    accountId: input.accountId,
-    eventType: 'prior_authorization.updated',
-    announces: () => true,
-    describe: (status) => PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS[status],
-  });
-  const record = lifecycle.record;
+  const { lifecycle, record, cancellation } = openCase(
+    input,
+    'prior_authorization.updated',
+    PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS,
+  );
   let review: ReviewDecisionInput | undefined;
   let payerOutcome: PriorAuthOutcomeInput | undefined;
-  let cancellation: CancelRequest | undefined;
 
-  // Validators only check (they are not replayed); handlers apply. Signals share the same rules.
-  const checkReview = () => {
-    if (record.status !== 'awaiting_review' || review || cancellation) {
-      refuse(`A review decision needs status awaiting_review; this case is ${record.status}.`);
-    }
-  };
-  const checkOutcome = () => {
-    if (record.status !== 'awaiting_outcome' || payerOutcome || cancellation) {
-      refuse(`An outcome needs status awaiting_outcome; this case is ${record.status}.`);
-    }
-  };
-  const checkCancellation = () => {
-    if (lifecycle.isFinal || cancellation) refuse(`A ${record.status} case cannot be cancelled.`);
-  };
-  const applyReview = (decision: ReviewDecisionInput) => {
-    checkReview();
-    review = decision;
-  };
-  const applyOutcome = (outcome: PriorAuthOutcomeInput) => {
-    checkOutcome();
-    payerOutcome = outcome;
-  };
-  const applyCancellation = (request: CancelRequest) => {
-    checkCancellation();
-    cancellation = request;
-  };
-
-  setHandler(getCaseQuery, () => record);
-  setHandler(reviewDecisionSignal, ignoreRefusal(applyReview));
-  setHandler(priorAuthorizationOutcomeSignal, ignoreRefusal(applyOutcome));
-  setHandler(cancelCaseSignal, ignoreRefusal(applyCancellation));
-  setHandler(submitReviewDecisionUpdate, (decision) => answerAfter(lifecycle, () => applyReview(decision)), {
-    validator: (_decision: ReviewDecisionInput) => checkReview(),
-  });
-  setHandler(
-    submitPriorAuthorizationOutcomeUpdate,
-    (outcome) => answerAfter(lifecycle, () => applyOutcome(outcome)),
+  acceptDecisions(lifecycle, [
     {
-      validator: (_outcome: PriorAuthOutcomeInput) => checkOutcome(),
+      signal: reviewDecisionSignal,
+      update: submitReviewDecisionUpdate,
+      check: () => {
+        if (record.status !== 'awaiting_review' || review || cancellation.requested()) {
+          refuse(`A review decision needs status awaiting_review; this case is ${record.status}.`);
+        }
+      },
+      keep: (decision: ReviewDecisionInput) => {
+        review = decision;
+      },
     },
-  );
-  setHandler(
-    requestCancellationUpdate,
-    (request) => answerWhenCancelled(lifecycle, () => applyCancellation(request)),
     {
-      validator: (_request: CancelRequest) => checkCancellation(),
+      signal: priorAuthorizationOutcomeSignal,
+      update: submitPriorAuthorizationOutcomeUpdate,
+      check: () => {
+        if (record.status !== 'awaiting_outcome' || payerOutcome || cancellation.requested()) {
+          refuse(`An outcome needs status awaiting_outcome; this case is ${record.status}.`);
+        }
+      },
+      keep: (outcome: PriorAuthOutcomeInput) => {
+        payerOutcome = outcome;
+      },
     },
-  );
-
-  const cancelIfRequested = async (): Promise<boolean> => {
-    if (!cancellation) return false;
-    await lifecycle.moveTo('cancelled', cancellation.reason);
-    return true;
-  };
+    cancellation.decision,
+  ]);
+  await verifyAccountBindingFirst(input);
 
   try {
     if (record.status === 'processing') {
       await lifecycle.announceCreation();
       await prepare(record, payer);
-      if (await cancelIfRequested()) return record;
+      if (await cancellation.cancelIfRequested()) return record;
       await lifecycle.moveTo('awaiting_review', 'Prepared for clinical review.');
     }
 
     if (record.status === 'awaiting_review') {
-      const decided = () => review !== undefined || cancellation !== undefined;
+      const decided = () => review !== undefined || cancellation.requested() !== undefined;
       if (!(await condition(decided, input.timings.reviewReminderMs))) {
         lifecycle.update({ review_reminder_at: new Date().toISOString() });
         const remaining = Math.max(input.timings.reviewExpiryMs - input.timings.reviewReminderMs, 1);
         if (!(await condition(decided, remaining))) {
-          await lifecycle.moveTo('failed', 'No review decision before the review deadline.', {
-            failure: { code: 'review_expired', message: 'No reviewer decided before the review deadline.' },
-          });
+          await failWith(lifecycle, REVIEW_EXPIRED);
           return record;
         }
       }
-      if (await cancelIfRequested()) return record;
+      if (await cancellation.cancelIfRequested()) return record;
       const decision = review!;
       const reviewed = { ...decision, decided_at: new Date().toISOString() };
       if (decision.decision === 'reject') {
         await lifecycle.moveTo('failed', 'Rejected at clinical review.', {
           review: reviewed,
-          failure: { code: 'rejected_at_review', message: 'A clinical reviewer rejected the request.' },
+          failure: {
+            code: CASE_FAILURE_CODE.rejectedAtReview,
+            message: 'A clinical reviewer rejected the request.',
+          },
         });
         return record;
       }
@@ -181,9 +121,9 @@ export async function priorAuthorizationWorkflow(
       const wait = record.overdue
         ? input.timings.payerPollIntervalMs
         : Math.min(input.timings.payerPollIntervalMs, Math.max(dueIn, 1));
-      await condition(() => payerOutcome !== undefined || cancellation !== undefined, wait);
+      await condition(() => payerOutcome !== undefined || cancellation.requested() !== undefined, wait);
       if (!record.overdue && Date.now() >= Date.parse(record.due_at)) lifecycle.update({ overdue: true });
-      if (await cancelIfRequested()) return record;
+      if (await cancellation.cancelIfRequested()) return record;
       if (payerOutcome) {
         await complete(
           lifecycle,
@@ -203,33 +143,16 @@ export async function priorAuthorizationWorkflow(
         return record;
       }
       // A decision that arrived during the check is handled by the next turn, not carried over.
-      if (payerOutcome || cancellation) continue;
-      if (
-        workflowInfo().historyLength > CONTINUE_AS_NEW_AFTER_EVENTS ||
-        workflowInfo().continueAsNewSuggested
-      ) {
-        await condition(allHandlersFinished);
-        await continueAsNew<typeof priorAuthorizationWorkflow>({
-          ...input,
-          case: record,
-          payerChecksSoFar: checksSoFar,
-        });
-      }
+      if (payerOutcome || cancellation.requested()) continue;
+      await continueAsNewIfLong<PriorAuthorizationInput>({
+        ...input,
+        case: record,
+        payerChecksSoFar: checksSoFar,
+      });
     }
     return record;
   } catch (error) {
-    await endOnError(
-      lifecycle,
-      error,
-      cancellation,
-      clinicalEvaluationTimeout(error) ?? {
-        reason: 'The payer could not be reached.',
-        failure: {
-          code: 'payer_unavailable',
-          message: 'The payer connection failed repeatedly; no determination was made.',
-        },
-      },
-    );
+    await endOnError(lifecycle, error, cancellation.requested(), UNCLASSIFIED_FAILURE.payer);
     return record;
   }
 }

@@ -12,12 +12,10 @@ import {
   type WorkflowInterceptors,
 } from '@temporalio/workflow';
 
-import { MESSAGE_FOR_ANOTHER_CASE, readAddress } from '../domain/temporal/message-address';
+import { MESSAGE_FOR_ANOTHER_CASE, UNENCRYPTED_INPUT } from '../domain/failures';
+import { readAddress } from '../domain/temporal/message-address';
 import { isRefusedPayload } from '../domain/temporal/refused-payload';
 import { ACCOUNT_ID } from '../domain/temporal/search-attributes';
-
-/** Failure type of a workflow started, or an update sent, without the payload codec. */
-export const UNENCRYPTED_INPUT = 'UnencryptedInput';
 
 const refusal = (what: string) =>
   ApplicationFailure.create({

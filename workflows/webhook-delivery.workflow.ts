@@ -1,6 +1,7 @@
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 
 import type { createWebhookActivities } from '../activities/webhooks.activities';
+import { FINAL_WEBHOOK_FAILURES } from '../domain/failures';
 import type { DeliveryAttemptInput, DeliveryOutcome } from '../domain/webhooks/webhook-delivery';
 
 type WebhookActivities = ReturnType<typeof createWebhookActivities>;
@@ -22,7 +23,7 @@ export async function webhookDeliveryWorkflow(input: DeliveryAttemptInput): Prom
       initialInterval: input.retry.initialIntervalMs,
       backoffCoefficient: input.retry.backoffCoefficient,
       maximumInterval: input.retry.maximumIntervalMs,
-      nonRetryableErrorTypes: ['WebhookEndpointGone', 'WebhookDeliveryAbandoned'],
+      nonRetryableErrorTypes: FINAL_WEBHOOK_FAILURES,
     },
   });
   try {

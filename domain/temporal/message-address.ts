@@ -5,9 +5,6 @@
  */
 export const ADDRESSED_TO = 'addressedTo';
 
-/** Failure type of an update whose argument names another case. */
-export const MESSAGE_FOR_ANOTHER_CASE = 'MessageForAnotherCase';
-
 export function addressTo<Message extends object>(caseId: string, message: Message): Message {
   return { ...message, [ADDRESSED_TO]: caseId };
 }

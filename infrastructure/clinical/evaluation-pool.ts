@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
 
 import type { EvaluationLimits } from '../../domain/clinical/clinical-model';
-import { CLINICAL_EVALUATION_TIMED_OUT } from '../../domain/failures';
+import { CLINICAL_EVALUATION_DEADLINE_PASSED, CLINICAL_EVALUATION_TIMED_OUT } from '../../domain/failures';
 import { projectRoot } from '../../domain/project-root';
 import type { ClinicalEvaluationSettings } from '../config/config';
 import { runEvaluationTask } from './evaluation-tasks';
@@ -22,13 +22,6 @@ export const EVALUATION_THREAD_ENTRY = path.join(
   'clinical',
   'evaluation-thread.js',
 );
-
-/**
- * The failure type of a task whose caller's deadline passed first: dropped unrun from the queue, or
- * stopped mid-run. Retryable, unlike the time limit: the record was not shown to be too slow to read,
- * and the next attempt, with a fresh deadline, may find the pool less busy.
- */
-export const CLINICAL_EVALUATION_DEADLINE_PASSED = 'ClinicalEvaluationDeadlinePassed';
 
 /** Where the CPU-heavy clinical text work runs: a pool of threads, or inline (unit tests, the bench). */
 export interface ClinicalEvaluator {
@@ -51,6 +44,11 @@ export function evaluationTimedOut(limitMs: number): ApplicationFailure {
   });
 }
 
+/**
+ * A task whose caller's deadline passed first (dropped unrun from the queue, or stopped mid-run) fails
+ * retryably, unlike the time limit: the record was not shown to be too slow to read, and the next
+ * attempt, with a fresh deadline, may find the pool less busy.
+ */
 function deadlinePassed(started: boolean): ApplicationFailure {
   return ApplicationFailure.create({
     type: CLINICAL_EVALUATION_DEADLINE_PASSED,

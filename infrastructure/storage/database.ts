@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Pool, PoolClient, types } from 'pg';
 import type { Logger } from 'pino';
 
+import { DATABASE_UNAVAILABLE } from '../../domain/failures';
 import { DEFAULT_DATABASE_TIMEOUTS, DatabaseTimeouts } from '../config/config';
 
 export interface QueryRunner {
@@ -34,7 +35,7 @@ export class DatabaseUnavailableError extends Error {
       `The database is unreachable or did not answer in time${typeof code === 'string' ? ` (${code})` : ''}`,
       { cause },
     );
-    this.name = 'DatabaseUnavailableError';
+    this.name = DATABASE_UNAVAILABLE;
   }
 }
 

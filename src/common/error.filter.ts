@@ -1,11 +1,13 @@
 import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 
 import { isDatabaseUnavailable } from '../../infrastructure/storage/database';
+import { isTemporalUnavailable } from '../../infrastructure/temporal/outages';
 import { failure } from './envelope';
-import { ApiError, ErrorCode, ErrorDetail } from './errors';
+import { ApiError, ErrorCode, ErrorDetail, FAILURE_TYPE_ERRORS } from './errors';
 import { ContextualRequest } from './request-context';
 
 /** Answers which methods a path accepts, so a wrong method gets 405 rather than 404. */
@@ -65,6 +67,8 @@ export class ErrorFilter implements ExceptionFilter {
   private toApiError(exception: unknown, req: Request): ApiError {
     if (exception instanceof ApiError) return exception;
     if (exception instanceof WorkflowNotFoundError) return ApiError.notFound();
+    const refusal = refusedUpdate(exception);
+    if (refusal) return refusal;
     if (exception instanceof BadRequestException) return validationError(exception);
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
@@ -104,15 +108,11 @@ function validationError(exception: BadRequestException): ApiError {
   return new ApiError('validation_error', 'The request is invalid; see details.', details);
 }
 
-function isTemporalUnavailable(exception: unknown): boolean {
-  const error = exception as { name?: string; code?: number; details?: unknown; cause?: { code?: number } };
-  // The SDK's ServiceError carries the gRPC status in its cause; raw service calls throw the status itself.
-  const grpcCode =
-    error?.name === 'ServiceError'
-      ? error.cause?.code
-      : error?.details !== undefined
-        ? error.code
-        : undefined;
-  // gRPC 14 is UNAVAILABLE, 4 DEADLINE_EXCEEDED: the frontend cannot be reached in time.
-  return grpcCode === 14 || grpcCode === 4;
+/** An update the workflow refused with a failure type of the taxonomy that is the caller's to fix. */
+function refusedUpdate(exception: unknown): ApiError | undefined {
+  if (!(exception instanceof WorkflowUpdateFailedError)) return undefined;
+  const { cause } = exception;
+  const code =
+    cause instanceof ApplicationFailure && cause.type ? FAILURE_TYPE_ERRORS[cause.type] : undefined;
+  return code && new ApiError(code, cause!.message);
 }

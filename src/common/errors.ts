@@ -1,3 +1,5 @@
+import { INVALID_STATE } from '../../domain/failures';
+
 /**
  * The one error taxonomy of the service. Activities, services and the HTTP edge all speak these
  * codes; the global filter turns them into the contract's error body with the matching status.
@@ -19,6 +21,14 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/**
+ * Workflow failure types that answer a request with a client error: a refused update carries one of
+ * these, and its message was written for the caller (it names statuses, never case data).
+ */
+export const FAILURE_TYPE_ERRORS: Readonly<Record<string, ErrorCode>> = {
+  [INVALID_STATE]: 'invalid_state',
+};
 
 /**
  * What a 503 asks clients to wait: about one database connect timeout, long enough for a restart or

@@ -5,7 +5,7 @@ import type { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 
-import { createActivities } from '../../activities';
+import { createActivities, type Connectors } from '../../activities';
 import { projectRoot } from '../../domain/project-root';
 import type { AppConfig } from '../../infrastructure/config/config';
 import type { Database } from '../../infrastructure/storage/database';
@@ -32,6 +32,8 @@ export interface WorkerOptions {
   taskQueue?: string;
   /** Overrides the workflow code (tests). */
   workflowsPath?: string;
+  /** The payer and program hub the activities call; the local simulators by default. */
+  connectors?: Connectors;
 }
 
 export async function createWorker(options: WorkerOptions): Promise<Worker> {
@@ -55,6 +57,7 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     temporalClient: options.temporalClient,
     taskQueue,
     logger: options.logger,
+    connectors: options.connectors,
   });
   const worker = await Worker.create({
     connection,

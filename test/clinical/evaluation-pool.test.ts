@@ -6,11 +6,8 @@ import pino from 'pino';
 
 import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
 import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engine';
-import { CLINICAL_EVALUATION_TIMED_OUT } from '../../domain/failures';
-import {
-  CLINICAL_EVALUATION_DEADLINE_PASSED,
-  EvaluationPool,
-} from '../../infrastructure/clinical/evaluation-pool';
+import { CLINICAL_EVALUATION_DEADLINE_PASSED, CLINICAL_EVALUATION_TIMED_OUT } from '../../domain/failures';
+import { EvaluationPool } from '../../infrastructure/clinical/evaluation-pool';
 import { AS_OF } from './synthetic-records';
 
 const STALLING_THREAD = path.join(__dirname, '..', 'fixtures', 'threads', 'stalling-evaluation-thread.js');

@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import pino from 'pino';
 
+import type { Connectors } from '../../activities';
 import type { AppConfig } from '../../infrastructure/config/config';
 import type { Database } from '../../infrastructure/storage/database';
 import { connectWorkerConnection } from '../../infrastructure/temporal/temporal-connection';
@@ -32,6 +33,8 @@ export async function startTestWorker(options: {
   temporalClient: Client;
   taskQueue?: string;
   workflowsPath?: string;
+  /** Connector doubles that replace the simulators (test/support/connector-doubles.ts). */
+  connectors?: Connectors;
 }): Promise<TestWorker> {
   const connection = await connectWorkerConnection(options.config.temporal);
   const worker = await createWorker({

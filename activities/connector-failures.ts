@@ -1,0 +1,38 @@
+import { ApplicationFailure } from '@temporalio/common';
+
+import {
+  ConnectorError,
+  PAYER_REJECTED,
+  PAYER_UNAVAILABLE,
+  PROGRAM_HUB_REJECTED,
+  PROGRAM_HUB_UNAVAILABLE,
+} from '../domain/failures';
+
+const FAILURE_TYPES = {
+  payer: { transient: PAYER_UNAVAILABLE, permanent: PAYER_REJECTED },
+  programHub: { transient: PROGRAM_HUB_UNAVAILABLE, permanent: PROGRAM_HUB_REJECTED },
+} as const;
+
+/**
+ * Runs one connector call and classifies its failure once, here: a permanent ConnectorError becomes a
+ * non-retryable failure of the connector's rejected type (one attempt, the case fails at once), a
+ * transient one a retryable failure of its unavailable type, waiting as long as the other side asked.
+ * Anything else is thrown as it is and retried by the workflow's policy.
+ */
+export async function callConnector<Result>(
+  connector: keyof typeof FAILURE_TYPES,
+  call: () => Promise<Result>,
+): Promise<Result> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof ConnectorError)) throw error;
+    const types = FAILURE_TYPES[connector];
+    throw ApplicationFailure.create({
+      type: error.transient ? types.transient : types.permanent,
+      message: error.message,
+      nonRetryable: !error.transient,
+      nextRetryDelay: error.transient ? error.retryAfterMs : undefined,
+    });
+  }
+}

@@ -1,0 +1,76 @@
+import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
+
+import type { CaseFailure } from '../domain/cases/case-model';
+import {
+  CASE_FAILURE_CODE,
+  CLINICAL_EVALUATION_TIMED_OUT,
+  PAYER_REJECTED,
+  PAYER_UNAVAILABLE,
+  PROGRAM_HUB_REJECTED,
+  PROGRAM_HUB_UNAVAILABLE,
+} from '../domain/failures';
+
+/** How a case ends when its work fails (or its time runs out): the status history's reason and the case's `failure`. */
+export interface CaseFailureEnding {
+  reason: string;
+  failure: CaseFailure;
+}
+
+export const ending = (reason: string, code: string, message: string): CaseFailureEnding => ({
+  reason,
+  failure: { code, message },
+});
+
+/** How a case ends when an activity failed in a way nobody classified, by what the case was waiting for. */
+export const UNCLASSIFIED_FAILURE = {
+  payer: ending(
+    'The payer could not be reached.',
+    CASE_FAILURE_CODE.payerUnavailable,
+    'The payer connection failed repeatedly; nothing was decided.',
+  ),
+  program: ending(
+    'The program could not be reached.',
+    CASE_FAILURE_CODE.programUnavailable,
+    'The program connection failed repeatedly.',
+  ),
+  evaluation: ending(
+    'The evaluation failed.',
+    CASE_FAILURE_CODE.evaluationFailed,
+    'The criteria could not be evaluated; submit the check again.',
+  ),
+} as const;
+
+/** The ending for each failure type of the taxonomy that a case's activities raise. */
+const ENDINGS: Readonly<Record<string, (cause: ApplicationFailure) => CaseFailureEnding>> = {
+  // Written for the submitter and quoting nothing of the record, so passed on as is.
+  [CLINICAL_EVALUATION_TIMED_OUT]: (cause) =>
+    ending(
+      'The clinical record took too long to read.',
+      CASE_FAILURE_CODE.clinicalEvaluationTimedOut,
+      cause.message,
+    ),
+  [PAYER_UNAVAILABLE]: () => UNCLASSIFIED_FAILURE.payer,
+  [PROGRAM_HUB_UNAVAILABLE]: () => UNCLASSIFIED_FAILURE.program,
+  [PAYER_REJECTED]: () =>
+    ending(
+      'The payer refused the request.',
+      CASE_FAILURE_CODE.payerRejected,
+      'The payer refused the request; trying again would not change its answer.',
+    ),
+  [PROGRAM_HUB_REJECTED]: () =>
+    ending(
+      'The program refused the enrollment.',
+      CASE_FAILURE_CODE.programRejected,
+      'The program hub refused the submission; trying again would not change its answer.',
+    ),
+};
+
+/**
+ * The ending of a case whose activity failed with a failure type of the taxonomy, or `otherwise` for
+ * any other error.
+ */
+export function failureEnding(error: unknown, otherwise: CaseFailureEnding): CaseFailureEnding {
+  const cause = error instanceof ActivityFailure ? error.cause : undefined;
+  const endingOf = cause instanceof ApplicationFailure && cause.type ? ENDINGS[cause.type] : undefined;
+  return endingOf ? endingOf(cause as ApplicationFailure) : otherwise;
+}

@@ -1,0 +1,150 @@
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  workflowInfo,
+  type ActivityInterface,
+  type RetryPolicy,
+} from '@temporalio/workflow';
+import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
+
+import type { CancelRequest, CaseRecord, CaseStatus } from '../domain/cases/case-model';
+import type { CaseEventType } from '../domain/webhooks/event-types';
+import type { CaseFailureEnding } from './case-failures';
+import { answerAfter, answerWhenCancelled, CaseLifecycle, ignoreRefusal, refuse } from './case-lifecycle';
+import { cancelCaseSignal, getCaseQuery, requestCancellationUpdate } from './case.messages';
+
+/**
+ * Connector calls (payer, program hub) are retried for a while, then the case fails with a clear
+ * reason instead of hanging; a failure the connector calls permanent is not retried at all.
+ */
+const CONNECTOR_RETRY: RetryPolicy = {
+  initialInterval: '2 seconds',
+  maximumInterval: '1 minute',
+  maximumAttempts: 10,
+};
+
+/** History stays far below Temporal's limits: a long wait for a payer or a program continues as a new run. */
+const CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
+
+/**
+ * A case workflow's activities: `remote` as activity tasks, and `inProcess` for steps answered inside
+ * the worker (the plan from the catalog, the program rules): a marker in history, not an activity task.
+ */
+export function connectorCalls<Activities extends ActivityInterface>() {
+  return {
+    // Real-time eligibility answers within seconds (hard cap 30 s); beyond that an attempt is lost.
+    remote: proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: CONNECTOR_RETRY }),
+    inProcess: proxyLocalActivities<Activities>({
+      startToCloseTimeout: '10 seconds',
+      retry: CONNECTOR_RETRY,
+    }),
+  };
+}
+
+/**
+ * A case's lifecycle and the cancellation it accepts until final. The workflow registers its handlers
+ * next, before its first await (the account binding check): an update that arrives with the start is
+ * rejected by the SDK unless its handler exists by the end of that first activation.
+ */
+export function openCase<Case extends CaseRecord>(
+  input: { case: Case; accountId: string },
+  eventType: CaseEventType,
+  descriptions: Readonly<Record<CaseStatus, string>>,
+  /** The statuses the case type announces with an event; every one unless said otherwise. */
+  announces: (status: CaseStatus) => boolean = () => true,
+) {
+  const lifecycle = new CaseLifecycle(input.case, {
+    accountId: input.accountId,
+    eventType,
+    announces,
+    describe: (status) => descriptions[status],
+  });
+  return { lifecycle, record: lifecycle.record, cancellation: cancellationOf(lifecycle) };
+}
+
+/** A decision a case accepts by signal (Temporal Web, CLI) or by update (the HTTP API), under one rule. */
+export interface Decision<Input> {
+  signal: SignalDefinition<[Input]>;
+  update: UpdateDefinition<CaseRecord, [Input]>;
+  /** Refuses a decision that does not fit the case now. Validators only check (they are not replayed). */
+  check(): void;
+  /** Keeps an accepted decision for the workflow to act on. */
+  keep(input: Input): void;
+  /** When the update answers; by default once the workflow has acted on it (moved status). */
+  answer?(apply: () => void): Promise<CaseRecord>;
+}
+
+/**
+ * Registers the case query, every decision's signal, then every decision's update. A signal that
+ * does not fit is dropped; an update that does not fit is refused and changes nothing.
+ */
+export function acceptDecisions<Case extends CaseRecord>(
+  lifecycle: CaseLifecycle<Case>,
+  decisions: Decision<unknown>[],
+): void {
+  setHandler(getCaseQuery, () => lifecycle.record);
+  const apply = (decision: Decision<unknown>, input: unknown) => {
+    decision.check();
+    decision.keep(input);
+  };
+  for (const decision of decisions) {
+    setHandler(
+      decision.signal,
+      ignoreRefusal((input: unknown) => apply(decision, input)),
+    );
+  }
+  for (const decision of decisions) {
+    const answer = decision.answer ?? ((applyIt) => answerAfter(lifecycle, applyIt));
+    setHandler(decision.update, (input: unknown) => answer(() => apply(decision, input)), {
+      validator: (_input: unknown) => decision.check(),
+    });
+  }
+}
+
+/** The cancellation a case accepts until it is final, and its move to `cancelled` once it acts on it. */
+function cancellationOf<Case extends CaseRecord>(lifecycle: CaseLifecycle<Case>) {
+  let request: CancelRequest | undefined;
+  const decision: Decision<CancelRequest> = {
+    signal: cancelCaseSignal,
+    update: requestCancellationUpdate,
+    check: () => {
+      if (lifecycle.isFinal || request) refuse(`A ${lifecycle.status} case cannot be cancelled.`);
+    },
+    keep: (input) => {
+      request = input;
+    },
+    answer: (apply) => answerWhenCancelled(lifecycle, apply),
+  };
+  return {
+    decision,
+    // Read through a function: handlers set it between awaits, which flow analysis cannot see.
+    requested: (): CancelRequest | undefined => request,
+    /** Ends the case `cancelled` if a cancellation was accepted; says whether it did. */
+    async cancelIfRequested(): Promise<boolean> {
+      if (!request) return false;
+      await lifecycle.moveTo('cancelled', request.reason);
+      return true;
+    },
+  };
+}
+
+/** Continues as a new run with `next` once history grows long; returns when it does not. */
+export async function continueAsNewIfLong<Input>(next: Input): Promise<void> {
+  const { historyLength, continueAsNewSuggested } = workflowInfo();
+  if (historyLength <= CONTINUE_AS_NEW_AFTER_EVENTS && !continueAsNewSuggested) return;
+  await condition(allHandlersFinished);
+  await continueAsNew(next);
+}
+
+/** Ends the case `failed` with the ending's reason and failure, and any other changes it carries. */
+export async function failWith<Case extends CaseRecord>(
+  lifecycle: CaseLifecycle<Case>,
+  { reason, failure }: CaseFailureEnding,
+  changes: Partial<Case> = {},
+): Promise<void> {
+  await lifecycle.moveTo('failed', reason, { ...changes, failure });
+}
