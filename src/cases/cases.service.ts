@@ -12,6 +12,7 @@ import { addressTo } from '../../domain/temporal/message-address';
 import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { bindCaseToAccount, caseBindingHolds } from '../../infrastructure/temporal/case-binding';
+import { isTemporalDeadlineExceeded, mayHaveStarted } from '../../infrastructure/temporal/outages';
 import { requestCancellationUpdate } from '../../workflows/case.messages';
 import type { Principal } from '../auth/accounts.repository';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
@@ -211,7 +212,7 @@ export class CasesService {
         Date.now() + DECISION_DEADLINE_MS,
       );
     } catch (error) {
-      if (isDeadlineExceeded(error)) {
+      if (isTemporalDeadlineExceeded(error)) {
         throw new ApiError(
           'service_unavailable',
           'The case did not act on the decision in time (no worker may be running). Read the case before sending it again.',
@@ -289,24 +290,4 @@ export class CasesService {
       .digest('hex')
       .slice(0, 32);
   }
-}
-
-const GRPC_DEADLINE_EXCEEDED = 4;
-const GRPC_UNAVAILABLE = 14;
-
-function grpcCodeOf(error: unknown): number | undefined {
-  // The SDK wraps gRPC errors in a ServiceError whose cause carries the code.
-  return (
-    (error as { code?: number; cause?: { code?: number } }).cause?.code ?? (error as { code?: number }).code
-  );
-}
-
-function isDeadlineExceeded(error: unknown): boolean {
-  return grpcCodeOf(error) === GRPC_DEADLINE_EXCEEDED;
-}
-
-/** The request may have reached Temporal before its answer was lost. */
-function mayHaveStarted(error: unknown): boolean {
-  const code = grpcCodeOf(error);
-  return code === GRPC_DEADLINE_EXCEEDED || code === GRPC_UNAVAILABLE;
 }
