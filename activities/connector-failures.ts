@@ -14,6 +14,12 @@ const FAILURE_TYPES = {
 } as const;
 
 /**
+ * The longest wait a connector's Retry-After may ask between attempts: the connector activities'
+ * own maximum interval, so a far-off Retry-After cannot park a case for days within its attempts.
+ */
+const LONGEST_RETRY_DELAY_MS = 60_000;
+
+/**
  * Runs one connector call and classifies its failure once, here: a permanent ConnectorError becomes a
  * non-retryable failure of the connector's rejected type (one attempt, the case fails at once), a
  * transient one a retryable failure of its unavailable type, waiting as long as the other side asked.
@@ -32,7 +38,10 @@ export async function callConnector<Result>(
       type: error.transient ? types.transient : types.permanent,
       message: error.message,
       nonRetryable: !error.transient,
-      nextRetryDelay: error.transient ? error.retryAfterMs : undefined,
+      nextRetryDelay:
+        error.transient && error.retryAfterMs !== undefined
+          ? Math.min(error.retryAfterMs, LONGEST_RETRY_DELAY_MS)
+          : undefined,
     });
   }
 }

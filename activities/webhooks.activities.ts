@@ -32,7 +32,13 @@ export const createWebhookActivities = (deps: WebhookActivityDependencies) => {
      * run on in this process (never awaited here).
      */
     async publishEvent(input: PublishEventInput): Promise<string[]> {
-      return deps.publisher.publish(input);
+      if (input.caseId === undefined) return deps.publisher.publish(input);
+      // A case event describes the workflow publishing it: the request comes from that case's memo
+      // only, whatever id the input names.
+      return deps.publisher.publish({
+        ...input,
+        caseId: Context.current().info.workflowExecution?.workflowId ?? input.caseId,
+      });
     },
 
     /**

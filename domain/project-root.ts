@@ -3,7 +3,7 @@ import * as path from 'node:path';
 
 /**
  * The folder holding package.json. Shipped data (migrations, catalogs) lives there, and the code
- * reaching it runs both from `src/` under ts-jest and from the compiled `dist/src/`.
+ * reaching it runs both from its source folder under ts-jest and from the compiled `dist/`.
  */
 export function projectRoot(from = __dirname): string {
   let directory = from;

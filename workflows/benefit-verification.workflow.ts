@@ -14,7 +14,7 @@ import {
   submitBenefitVerificationOutcomeUpdate,
 } from './benefit-verification.messages';
 import { verifyAccountBindingFirst } from './case-binding';
-import { ending, UNCLASSIFIED_FAILURE } from './case-failures';
+import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
 import { endOnError, refuse } from './case-lifecycle';
 import { acceptDecisions, connectorCalls, failWith, openCase } from './case-workflow';
 
@@ -118,7 +118,7 @@ export async function benefitVerificationWorkflow(
       });
     }
   } catch (error) {
-    await endOnError(lifecycle, error, cancellation.requested(), UNCLASSIFIED_FAILURE.payer);
+    await endOnError(lifecycle, error, cancellation.requested(), DEFAULT_FAILURE_ENDINGS.benefitVerification);
   }
   return record;
 }

@@ -46,7 +46,21 @@ export async function verifyAccountBindingFirst(input: {
     listedAccountId: typedSearchAttributes.get(ACCOUNT_ID),
     binding: input.binding,
   });
-  if (holds) return;
+  if (!holds) refuseUnboundCase();
+}
+
+/**
+ * Refuses a start whose input is not a case at all (any sealed payload decodes, a copied memo field
+ * included) before workflow code reads it: otherwise reading it would fail the workflow task, which
+ * Temporal retries for ever, leaving the workflow running under the account it names.
+ */
+export function refuseMalformedStart(
+  input: { case?: { id?: unknown }; accountId?: unknown } | undefined,
+): void {
+  if (typeof input?.case?.id !== 'string' || typeof input.accountId !== 'string') refuseUnboundCase();
+}
+
+function refuseUnboundCase(): never {
   upsertSearchAttributes([
     { key: ACCOUNT_ID, value: null },
     { key: CASE_STATUS, value: 'failed' },

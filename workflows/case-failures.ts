@@ -21,19 +21,27 @@ export const ending = (reason: string, code: string, message: string): CaseFailu
   failure: { code, message },
 });
 
-/** How a case ends when an activity failed in a way nobody classified, by what the case was waiting for. */
-export const UNCLASSIFIED_FAILURE = {
-  payer: ending(
+/**
+ * How a case ends when what it waits for stays unavailable after its retries, or fails in a way the
+ * taxonomy does not name: by case type, saying what was not done.
+ */
+export const DEFAULT_FAILURE_ENDINGS = {
+  benefitVerification: ending(
     'The payer could not be reached.',
     CASE_FAILURE_CODE.payerUnavailable,
-    'The payer connection failed repeatedly; nothing was decided.',
+    'The payer connection failed repeatedly; nothing was verified.',
   ),
-  program: ending(
+  priorAuthorization: ending(
+    'The payer could not be reached.',
+    CASE_FAILURE_CODE.payerUnavailable,
+    'The payer connection failed repeatedly; no determination was made.',
+  ),
+  patientEnrollment: ending(
     'The program could not be reached.',
     CASE_FAILURE_CODE.programUnavailable,
     'The program connection failed repeatedly.',
   ),
-  evaluation: ending(
+  clinicalEligibility: ending(
     'The evaluation failed.',
     CASE_FAILURE_CODE.evaluationFailed,
     'The criteria could not be evaluated; submit the check again.',
@@ -41,7 +49,9 @@ export const UNCLASSIFIED_FAILURE = {
 } as const;
 
 /** The ending for each failure type of the taxonomy that a case's activities raise. */
-const ENDINGS: Readonly<Record<string, (cause: ApplicationFailure) => CaseFailureEnding>> = {
+const ENDINGS: Readonly<
+  Record<string, (cause: ApplicationFailure, otherwise: CaseFailureEnding) => CaseFailureEnding>
+> = {
   // Written for the submitter and quoting nothing of the record, so passed on as is.
   [CLINICAL_EVALUATION_TIMED_OUT]: (cause) =>
     ending(
@@ -49,8 +59,9 @@ const ENDINGS: Readonly<Record<string, (cause: ApplicationFailure) => CaseFailur
       CASE_FAILURE_CODE.clinicalEvaluationTimedOut,
       cause.message,
     ),
-  [PAYER_UNAVAILABLE]: () => UNCLASSIFIED_FAILURE.payer,
-  [PROGRAM_HUB_UNAVAILABLE]: () => UNCLASSIFIED_FAILURE.program,
+  // Unavailable after every retry: the case type's own ending says what was not done.
+  [PAYER_UNAVAILABLE]: (_cause, otherwise) => otherwise,
+  [PROGRAM_HUB_UNAVAILABLE]: (_cause, otherwise) => otherwise,
   [PAYER_REJECTED]: () =>
     ending(
       'The payer refused the request.',
@@ -72,5 +83,5 @@ const ENDINGS: Readonly<Record<string, (cause: ApplicationFailure) => CaseFailur
 export function failureEnding(error: unknown, otherwise: CaseFailureEnding): CaseFailureEnding {
   const cause = error instanceof ActivityFailure ? error.cause : undefined;
   const endingOf = cause instanceof ApplicationFailure && cause.type ? ENDINGS[cause.type] : undefined;
-  return endingOf ? endingOf(cause as ApplicationFailure) : otherwise;
+  return endingOf ? endingOf(cause as ApplicationFailure, otherwise) : otherwise;
 }

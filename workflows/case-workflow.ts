@@ -13,6 +13,7 @@ import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 
 import type { CancelRequest, CaseRecord, CaseStatus } from '../domain/cases/case-model';
 import type { CaseEventType } from '../domain/webhooks/event-types';
+import { refuseMalformedStart } from './case-binding';
 import type { CaseFailureEnding } from './case-failures';
 import { answerAfter, answerWhenCancelled, CaseLifecycle, ignoreRefusal, refuse } from './case-lifecycle';
 import { cancelCaseSignal, getCaseQuery, requestCancellationUpdate } from './case.messages';
@@ -57,6 +58,7 @@ export function openCase<Case extends CaseRecord>(
   /** The statuses the case type announces with an event; every one unless said otherwise. */
   announces: (status: CaseStatus) => boolean = () => true,
 ) {
+  refuseMalformedStart(input);
   const lifecycle = new CaseLifecycle(input.case, {
     accountId: input.accountId,
     eventType,

@@ -4,7 +4,7 @@ import type { createClinicalActivities } from '../activities/clinical.activities
 import { CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS } from '../domain/cases/clinical-eligibility';
 import type { ClinicalEligibilityCase, ClinicalEligibilityInput } from '../domain/cases/clinical-eligibility';
 import { verifyAccountBindingFirst } from './case-binding';
-import { UNCLASSIFIED_FAILURE } from './case-failures';
+import { DEFAULT_FAILURE_ENDINGS } from './case-failures';
 import { endOnError } from './case-lifecycle';
 import { acceptDecisions, openCase } from './case-workflow';
 
@@ -33,7 +33,7 @@ export async function clinicalEligibilityWorkflow(
     });
     await lifecycle.moveTo('completed', 'Criteria evaluated.', { outcome });
   } catch (error) {
-    await endOnError(lifecycle, error, undefined, UNCLASSIFIED_FAILURE.evaluation);
+    await endOnError(lifecycle, error, undefined, DEFAULT_FAILURE_ENDINGS.clinicalEligibility);
   }
   return record;
 }

@@ -14,7 +14,7 @@ import type {
   EnrollmentScreening,
 } from '../domain/programs/enrollment-model';
 import { verifyAccountBindingFirst } from './case-binding';
-import { ending, UNCLASSIFIED_FAILURE } from './case-failures';
+import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
 import { endOnError, refuse } from './case-lifecycle';
 import { acceptDecisions, connectorCalls, continueAsNewIfLong, failWith, openCase } from './case-workflow';
 import { IN_PROCESS_STEPS_LOCALLY } from './patches';
@@ -34,11 +34,17 @@ const INFORMATION_EXPIRED = ending(
   'The information the program asked for was not provided in time.',
 );
 
-/** What the case shows when the program hub answers anything but enrolled. */
-const PROGRAM_ANSWER_FAILURES = {
+/**
+ * What the case shows when the program hub answers anything but enrolled. A signal sent from outside
+ * the API (Temporal Web, the CLI) is not validated, so an answer of its own keeps its name in the code.
+ */
+const PROGRAM_ANSWER_FAILURES: Readonly<Record<string, string>> = {
   denied: CASE_FAILURE_CODE.programDenied,
   inconclusive: CASE_FAILURE_CODE.programInconclusive,
-} as const;
+};
+
+const programAnswerFailure = (result: string): string =>
+  PROGRAM_ANSWER_FAILURES[result] ?? `program_${result}`;
 
 /**
  * processing (rules) → awaiting_review (more information needed) → awaiting_outcome (submitted to
@@ -187,7 +193,7 @@ export async function patientEnrollmentWorkflow(
         await lifecycle.moveTo('failed', `The program answered ${decided.result}.`, {
           outcome: decided,
           failure: {
-            code: PROGRAM_ANSWER_FAILURES[decided.result],
+            code: programAnswerFailure(decided.result),
             message: decided.detail ?? `The program answered ${decided.result}.`,
           },
         });
@@ -195,7 +201,7 @@ export async function patientEnrollmentWorkflow(
       return record;
     }
   } catch (error) {
-    await endOnError(lifecycle, error, cancellation.requested(), UNCLASSIFIED_FAILURE.program);
+    await endOnError(lifecycle, error, cancellation.requested(), DEFAULT_FAILURE_ENDINGS.patientEnrollment);
   }
   return record;
 }

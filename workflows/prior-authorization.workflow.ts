@@ -11,7 +11,7 @@ import type {
 } from '../domain/cases/prior-authorization';
 import { CASE_FAILURE_CODE } from '../domain/failures';
 import { verifyAccountBindingFirst } from './case-binding';
-import { ending, UNCLASSIFIED_FAILURE } from './case-failures';
+import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
 import { CaseLifecycle, endOnError, refuse } from './case-lifecycle';
 import { acceptDecisions, connectorCalls, continueAsNewIfLong, failWith, openCase } from './case-workflow';
 import { IN_PROCESS_STEPS_LOCALLY } from './patches';
@@ -152,7 +152,7 @@ export async function priorAuthorizationWorkflow(
     }
     return record;
   } catch (error) {
-    await endOnError(lifecycle, error, cancellation.requested(), UNCLASSIFIED_FAILURE.payer);
+    await endOnError(lifecycle, error, cancellation.requested(), DEFAULT_FAILURE_ENDINGS.priorAuthorization);
     return record;
   }
 }

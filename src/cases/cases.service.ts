@@ -18,7 +18,7 @@ import type { Principal } from '../auth/accounts.repository';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { ApiError } from '../common/errors';
 import { CaseBindingEpoch } from './case-binding-epoch';
-import { assertStorable } from './case-size';
+import { assertRequestStorable, assertStorable } from './case-size';
 import type { CaseDecision, CaseType } from './case-type';
 import { CaseExecution, CaseFilter, CaseWorkflows } from './case-workflows';
 import { IdempotencyRepository } from './idempotency.repository';
@@ -69,6 +69,8 @@ export class CasesService {
   ): Promise<{ case: CaseRecord; replayed: boolean }> {
     const { principal, idempotencyKey } = creator;
     type.create.check?.(request);
+    const incomingDocuments = type.create.documents?.(request) ?? [];
+    assertRequestStorable(request, incomingDocuments);
     let caseId = newId(type.idKind);
     let replayed = false;
     if (idempotencyKey) {
@@ -80,11 +82,7 @@ export class CasesService {
         candidateId: caseId,
       }));
     }
-    const documents = await this.documents.store(
-      principal.accountId,
-      caseId,
-      type.create.documents?.(request) ?? [],
-    );
+    const documents = await this.documents.store(principal.accountId, caseId, incomingDocuments);
     const input = type.create.input(request, {
       caseId,
       accountId: principal.accountId,

@@ -165,6 +165,16 @@ describe('cases forged or decided outside the API', () => {
     expect(await failureOf(caseId)).toMatchObject({ type: 'AccountBindingInvalid', nonRetryable: true });
   });
 
+  it('fails a case started with an encrypted input that is not a case at all, instead of retrying it for ever', async () => {
+    const caseId = newId('priorAuthorization');
+    await start(testApp.temporalClient, caseId, { accountId: account.accountId, request: {} });
+
+    expect(await failureOf(caseId)).toMatchObject({ type: 'AccountBindingInvalid', nonRetryable: true });
+    const listedUnder = (await testApp.temporalClient.workflow.getHandle(caseId).describe())
+      .typedSearchAttributes;
+    expect(listedUnder.get(ACCOUNT_ID)).toBeUndefined();
+  });
+
   it('fails a correctly bound case listed under another account, so that account never reads it', async () => {
     const caseId = newId('priorAuthorization');
     const binding = bindCaseToAccount(testApp.config.encryption!, caseId, account.accountId);
