@@ -15,6 +15,9 @@ export const ID_PREFIXES = {
   delivery: 'whd',
   document: 'doc',
   auditEvent: 'aud',
+  consoleUser: 'usr',
+  consoleSession: 'ses',
+  consoleInvitation: 'inv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -8,6 +8,9 @@ import { authenticateBeforeBody } from '../auth/authentication.middleware';
 import { RateLimiter } from '../auth/rate-limiter';
 import { SqlRateLimiter } from '../auth/sql-rate-limiter';
 import { allowCodecOrigin } from '../common/codec-cors';
+import { consoleEdge, CONSOLE_PATH } from '../console/console-edge';
+import { sendConsoleError } from '../console/console-errors';
+import { ConsoleSessionsRepository } from '../console/people/console-sessions.repository';
 import { ErrorFilter } from '../common/error.filter';
 import {
   jsonBodyParser,
@@ -35,6 +38,7 @@ export async function createApp(deps: AppDependencies): Promise<INestApplication
 
   app.use(requestContextMiddleware(deps.logger));
   app.use('/codec', codecCors(config.codec.corsOrigins));
+  app.use(CONSOLE_PATH, consoleEdge(app.get(ConsoleSessionsRepository)));
   app.use(
     authenticateBeforeBody({
       config,
@@ -49,7 +53,9 @@ export async function createApp(deps: AppDependencies): Promise<INestApplication
 
   const router = () =>
     (app.getHttpAdapter().getInstance() as unknown as { router: { stack: ExpressLayer[] } }).router;
-  app.useGlobalFilters(new ErrorFilter(deps.logger, (path) => allowedMethods(router().stack, path)));
+  app.useGlobalFilters(
+    new ErrorFilter(deps.logger, (path) => allowedMethods(router().stack, path), sendConsoleError),
+  );
   app.useGlobalPipes(createValidationPipe());
 
   serveOpenApiDocument(app);

@@ -10,5 +10,6 @@ export function actorOf(context: RequestContext): AuditActor {
   if (!principal) return { type: 'operator', id: 'local-loopback' };
   // Compared as strings: `operator` is a platform role that no account's key can hold.
   const isOperator = (principal.roles as readonly string[]).includes('operator');
-  return { type: isOperator ? 'operator' : 'api_key', id: principal.apiKeyId };
+  if (isOperator) return { type: 'operator', id: principal.credential.id };
+  return { type: principal.credential.type, id: principal.credential.id };
 }

@@ -19,10 +19,16 @@ export interface ApiKeyRecord {
   revoked_at: string | null;
 }
 
+/** What a request acts as: an API key, or a console user through their session cookie. */
+export interface Credential {
+  type: 'api_key' | 'user';
+  id: string;
+}
+
 export interface Principal {
   accountId: string;
-  apiKeyId: string;
   roles: Role[];
+  credential: Credential;
 }
 
 const API_KEY_COLUMNS = 'id, account_id, label, key_hint, roles, created_at, revoked_at';
@@ -94,7 +100,7 @@ export class AccountsRepository {
     // The index lookup already matched; the constant-time comparison keeps the final check free of
     // early-exit timing whatever the engine's comparison does.
     if (!row || !digestsMatch(row.key_digest, digest)) return undefined;
-    return { accountId: row.account_id, apiKeyId: row.id, roles: row.roles };
+    return { accountId: row.account_id, roles: row.roles, credential: { type: 'api_key', id: row.id } };
   }
 
   async findKeyIdBySecret(secret: string): Promise<string | undefined> {

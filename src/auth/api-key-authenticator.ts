@@ -46,7 +46,7 @@ export class ApiKeyAuthenticator {
   forget(apiKeyId: string): void {
     this.revocations += 1;
     for (const [digest, entry] of this.cache) {
-      if (entry.principal.apiKeyId === apiKeyId) this.cache.delete(digest);
+      if (entry.principal.credential.id === apiKeyId) this.cache.delete(digest);
     }
   }
 }

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 
 import type { AppConfig } from '../../infrastructure/config/config';
 import { ApiError } from '../common/errors';
+import { isConsolePath } from '../console/console-edge';
 import { ContextualRequest } from '../common/request-context';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { RateLimiter } from './rate-limiter';
@@ -36,7 +37,8 @@ export function authenticateBeforeBody(deps: AuthenticationDependencies) {
 }
 
 async function authenticate(req: ContextualRequest, deps: AuthenticationDependencies): Promise<void> {
-  if (PUBLIC_PATHS.test(req.path)) return;
+  // The console's only credential is its session cookie (console-edge.ts); keys never open it.
+  if (PUBLIC_PATHS.test(req.path) || isConsolePath(req.path)) return;
   const authorization = req.headers.authorization;
   if (authorization === undefined && deps.config.codec.trustLoopback && isLocalBrowserRequest(req)) {
     req.context.loopbackTrusted = true;
@@ -59,7 +61,7 @@ async function authenticate(req: ContextualRequest, deps: AuthenticationDependen
   if (spentAddressToken) deps.keylessLimiter.refund(address);
   req.context.principal = principal;
 
-  const keyWait = await deps.keyedLimiter.take(principal.apiKeyId);
+  const keyWait = await deps.keyedLimiter.take(principal.credential.id);
   if (keyWait > 0) throw rateLimited(keyWait, 'Too many requests for this API key; slow down.');
 }
 

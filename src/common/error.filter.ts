@@ -13,6 +13,9 @@ import { ContextualRequest } from './request-context';
 /** Answers which methods a path accepts, so a wrong method gets 405 rather than 404. */
 export type AllowedMethodsLookup = (path: string) => string[];
 
+/** Answers a failure in another form (a console page); false leaves it to the contract's JSON body. */
+export type AlternativeErrorAnswer = (error: ApiError, req: Request, res: Response) => boolean;
+
 const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
   400: 'validation_error',
   401: 'unauthorized',
@@ -36,6 +39,7 @@ export class ErrorFilter implements ExceptionFilter {
   constructor(
     private readonly logger: Logger,
     private readonly allowedMethods: AllowedMethodsLookup,
+    private readonly alternativeAnswer: AlternativeErrorAnswer = () => false,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -56,6 +60,7 @@ export class ErrorFilter implements ExceptionFilter {
         'unhandled error',
       );
     }
+    if (this.alternativeAnswer(error, req, res)) return;
     for (const [header, value] of Object.entries(error.headers)) res.setHeader(header, value);
     res
       .status(error.httpStatus)

@@ -74,6 +74,14 @@ export class ApiError extends Error {
     });
   }
 
+  /** CONTRACT.md §10: a suspended account's keys and sessions answer 401 with a message that says why. */
+  static accountSuspended(): ApiError {
+    return new ApiError(
+      'unauthorized',
+      'This account is suspended: its API keys and console sign-ins are refused. Contact the platform operator.',
+    );
+  }
+
   static forbidden(role: string): ApiError {
     return new ApiError('forbidden', `This API key lacks the "${role}" role needed for this request.`);
   }

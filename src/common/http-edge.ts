@@ -2,6 +2,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
 import { newId } from '../../domain/ids';
+import { isConsolePath } from '../console/console-edge';
 import { ApiError } from './errors';
 import { assertJsonDepth, JsonTooDeepError } from './json-depth';
 import { ContextualRequest } from './request-context';
@@ -46,7 +47,8 @@ export function requestContextMiddleware(logger: Logger) {
           status: res.statusCode,
           duration_ms: Number(process.hrtime.bigint() - startedAt) / 1e6,
           account_id: context.principal?.accountId,
-          api_key_id: context.principal?.apiKeyId,
+          credential_type: context.principal?.credential.type,
+          credential_id: context.principal?.credential.id,
         },
         'request completed',
       );
@@ -57,6 +59,8 @@ export function requestContextMiddleware(logger: Logger) {
 
 /** JSON only: a body sent as anything else is refused before any parser reads it. */
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  // Console forms are parsed by the console's own edge (console-edge.ts).
+  if (isConsolePath(req.path)) return next();
   const hasBody =
     Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (BODY_METHODS.has(req.method) && hasBody && !req.is('application/json')) {

@@ -1,11 +1,14 @@
 import type { Request } from 'express';
 
 import type { Principal } from '../auth/accounts.repository';
+import type { ConsoleSession } from '../console/people/console-sessions.repository';
 
 /** What the edge learns about a request, attached once and read by guards, filters and logs. */
 export interface RequestContext {
   requestId: string;
   principal?: Principal;
+  /** The console session of a request under /console, whatever its stage. */
+  console?: ConsoleSession;
   /** A keyless request from a browser on this machine, in local mode (see LoopbackTrusted). */
   loopbackTrusted?: boolean;
 }

@@ -47,7 +47,11 @@ describe('what a codec use is attributed to', () => {
   it('names a key holding the platform-wide operator role an operator, and every other key an API key', () => {
     const principal = (roles: string[]) => ({
       requestId: 'req_1',
-      principal: { accountId: newId('account'), apiKeyId: 'key_1', roles: roles as Role[] },
+      principal: {
+        accountId: newId('account'),
+        roles: roles as Role[],
+        credential: { type: 'api_key' as const, id: 'key_1' },
+      },
     });
     expect(actorOf(principal(['operator']))).toEqual({ type: 'operator', id: 'key_1' });
     expect(actorOf(principal(['admin']))).toEqual({ type: 'api_key', id: 'key_1' });

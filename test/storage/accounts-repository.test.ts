@@ -51,8 +51,8 @@ describe.each(engines)('accounts and API keys on %s', (_engine, open) => {
     });
     expect(await accounts.findActiveKeyBySecret(secret)).toEqual({
       accountId: account.id,
-      apiKeyId: key.id,
       roles: ['provider', 'reviewer'],
+      credential: { type: 'api_key', id: key.id },
     });
     expect(key.key_hint).toBe(`…${secret.slice(-4)}`);
   });

@@ -1,0 +1,143 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import * as path from 'node:path';
+
+import express, { NextFunction, Request, Response, Router } from 'express';
+
+import { projectRoot } from '../../domain/project-root';
+import { ApiError } from '../common/errors';
+import { ContextualRequest } from '../common/request-context';
+import { clearCookie, cookieName, readCookies, setCookie } from './cookies';
+import { ConsoleSessionsRepository } from './people/console-sessions.repository';
+import { SESSION_COOKIE } from './people/session-policy';
+
+export const CONSOLE_PATH = '/console';
+export const CONSOLE_ASSETS_DIR = path.join(projectRoot(), 'console', 'assets');
+
+/** Forms shown before there is a session (sign-in, accepting an invitation) use a double-submit token. */
+export const PRESESSION_CSRF_COOKIE = 'haa_console_csrf';
+export const CSRF_FIELD = '_csrf';
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const FORM_BODY_BYTES = 256 * 1024;
+
+/**
+ * No script, style, image or connection from anywhere but the service itself, no inline script or
+ * style, no framing and no form posting elsewhere: the console works with no outside network.
+ */
+export const CONSOLE_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+export function isConsolePath(requestPath: string): boolean {
+  return requestPath === CONSOLE_PATH || requestPath.startsWith(`${CONSOLE_PATH}/`);
+}
+
+/**
+ * Everything under /console passes here before Nest routes it: security headers, form bodies, the
+ * session cookie (the console's only credential; API keys never are) and the CSRF check.
+ */
+export function consoleEdge(sessions: ConsoleSessionsRepository): Router {
+  const router = express.Router();
+  router.use(securityHeaders);
+  router.use(
+    '/assets',
+    express.static(CONSOLE_ASSETS_DIR, { index: false, dotfiles: 'deny', fallthrough: false, maxAge: '1h' }),
+  );
+  router.use(express.urlencoded({ extended: false, limit: FORM_BODY_BYTES, parameterLimit: 200 }));
+  router.use((req, res, next) => {
+    resolveSession(req as ContextualRequest, res, sessions).then(() => next(), next);
+  });
+  router.use(checkCsrf);
+  return router;
+}
+
+function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Content-Security-Policy', CONSOLE_CONTENT_SECURITY_POLICY);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'DENY');
+  // Invitation links carry their token in the path: no page may pass its address on.
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+  res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+  res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
+  next();
+}
+
+async function resolveSession(
+  req: ContextualRequest,
+  res: Response,
+  sessions: ConsoleSessionsRepository,
+): Promise<void> {
+  const token = readCookies(req).get(cookieName(req, SESSION_COOKIE));
+  if (!token) return;
+  const session = await sessions.find(token);
+  if (!session) {
+    clearCookie(req, res, SESSION_COOKIE);
+    return;
+  }
+  if (session.accountStatus !== 'active') {
+    await sessions.end(session.id);
+    clearCookie(req, res, SESSION_COOKIE);
+    throw ApiError.accountSuspended();
+  }
+  await sessions.touch(session);
+  req.context.console = session;
+  if (session.stage === 'signed_in') {
+    req.context.principal = {
+      accountId: session.accountId,
+      roles: session.roles,
+      credential: { type: 'user', id: session.userId },
+    };
+  }
+}
+
+/**
+ * A state-changing request must carry the session's token (or, before sign-in, the token of the
+ * double-submit cookie), and a browser that names its origin must name this one.
+ */
+function checkCsrf(req: Request, _res: Response, next: NextFunction): void {
+  if (!UNSAFE_METHODS.has(req.method)) return next();
+  const context = (req as ContextualRequest).context;
+  const expected =
+    context.console?.csrfToken ?? readCookies(req).get(cookieName(req, PRESESSION_CSRF_COOKIE));
+  const presented =
+    (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD] ?? req.headers['x-csrf-token'];
+  const origin = req.headers.origin;
+  const sameOrigin = origin === undefined || origin === `${req.protocol}://${req.headers.host}`;
+  if (!sameOrigin || typeof presented !== 'string' || !expected || !tokensMatch(expected, presented)) {
+    return next(
+      new ApiError(
+        'forbidden',
+        'This form is out of date or came from another site. Reload the page and try again.',
+      ),
+    );
+  }
+  next();
+}
+
+function tokensMatch(expected: string, presented: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(presented);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The token a form shown before sign-in carries; set as a cookie the first time it is needed. */
+export function presessionCsrfToken(req: Request, res: Response): string {
+  const existing = readCookies(req).get(cookieName(req, PRESESSION_CSRF_COOKIE));
+  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+  const token = randomBytes(32).toString('base64url');
+  setCookie(req, res, PRESESSION_CSRF_COOKIE, token);
+  return token;
+}
+
+/** The CSRF token a page's forms must carry. */
+export function csrfTokenFor(req: Request, res: Response): string {
+  return (req as ContextualRequest).context.console?.csrfToken ?? presessionCsrfToken(req, res);
+}

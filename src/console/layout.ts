@@ -1,0 +1,112 @@
+import type { Request, Response } from 'express';
+
+import { grants, Role } from '../auth/roles';
+import { ContextualRequest } from '../common/request-context';
+import { csrfTokenFor, CSRF_FIELD } from './console-edge';
+import { Html, html } from './html';
+
+interface NavigationItem {
+  href: string;
+  label: string;
+  role: Role;
+}
+
+/** The console's sections, each shown to the people whose roles open it. */
+export const NAVIGATION: readonly NavigationItem[] = [
+  { href: '/console/review-queue', label: 'Review queue', role: 'reviewer' },
+  { href: '/console/benefit-verifications', label: 'Benefit verifications', role: 'provider' },
+  { href: '/console/prior-authorizations', label: 'Prior authorizations', role: 'provider' },
+  { href: '/console/clinical-eligibility', label: 'Clinical eligibility', role: 'provider' },
+  { href: '/console/enrollments', label: 'Enrollments', role: 'provider' },
+  { href: '/console/api-keys', label: 'API keys', role: 'admin' },
+  { href: '/console/webhooks', label: 'Webhooks', role: 'admin' },
+  { href: '/console/people', label: 'People', role: 'admin' },
+];
+
+export interface PageContent {
+  title: string;
+  body: Html;
+  /** A one-time message at the top of the page, e.g. after a form was sent. */
+  notice?: { kind: 'success' | 'error'; text: string };
+}
+
+/** The hidden field every console form carries. */
+export function csrfField(req: Request, res: Response): Html {
+  return html`<input type="hidden" name="${CSRF_FIELD}" value="${csrfTokenFor(req, res)}" />`;
+}
+
+/**
+ * Sends a whole console page: never cached (pages show PHI), with the navigation its person's roles
+ * open, a skip link and one main landmark, so it reads well with a keyboard and a screen reader.
+ */
+export function sendPage(req: Request, res: Response, content: PageContent, status = 200): void {
+  const session = (req as ContextualRequest).context.console;
+  const signedIn = session?.stage === 'signed_in';
+  const roles = signedIn ? session.roles : [];
+  const current = req.path;
+  const navigation = NAVIGATION.filter((item) => grants(roles, item.role));
+  const page = html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${content.title} · Healthcare Access Console</title>
+        <link rel="stylesheet" href="/console/assets/console.css" />
+        <script src="/console/assets/console.js" defer></script>
+      </head>
+      <body>
+        <a class="skip-link" href="#main">Skip to content</a>
+        <header class="topbar">
+          <a class="brand" href="/console">Healthcare Access <span>Console</span></a>
+          ${
+            signedIn
+              ? html`<div class="whoami">
+                  <span class="account">${session.accountName}</span>
+                  <span class="person">${session.displayName}</span>
+                  <form method="post" action="/console/sign-out">
+                    ${csrfField(req, res)}<button type="submit" class="link-button">Sign out</button>
+                  </form>
+                </div>`
+              : ''
+          }
+        </header>
+        <div class="frame">
+          ${
+            navigation.length > 0
+              ? html`<nav class="sidebar" aria-label="Console sections">
+                  <ul>
+                    ${navigation.map(
+                      (item) =>
+                        html`<li>
+                          <a
+                            href="${item.href}"
+                            ${current.startsWith(item.href) ? html` aria-current="page"` : ''}
+                            >${item.label}</a
+                          >
+                        </li>`,
+                    )}
+                  </ul>
+                </nav>`
+              : ''
+          }
+          <main id="main" tabindex="-1">
+            <h1>${content.title}</h1>
+            ${
+              content.notice
+                ? html`<p
+                    class="notice notice-${content.notice.kind}"
+                    role="${content.notice.kind === 'error' ? 'alert' : 'status'}"
+                  >
+                    ${content.notice.text}
+                  </p>`
+                : ''
+            }
+            ${content.body}
+          </main>
+        </div>
+      </body>
+    </html>`;
+  res.status(status).setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.send(page.markup);
+}

@@ -1,0 +1,75 @@
+import { newId } from '../../../domain/ids';
+import type { Database } from '../../../infrastructure/storage/database';
+import type { Role } from '../../auth/roles';
+import { hashPassword } from './passwords';
+
+export interface ConsoleUser {
+  id: string;
+  account_id: string;
+  email: string;
+  display_name: string;
+  roles: Role[];
+  totp_enabled_at: string | null;
+  created_at: string;
+  disabled_at: string | null;
+}
+
+/** A user with what signing in checks; never leaves the people module. */
+export interface ConsoleUserCredentials extends ConsoleUser {
+  password_hash: string;
+  totp_secret_sealed: string | null;
+  totp_last_step: string | null;
+}
+
+const USER_COLUMNS = 'id, account_id, email, display_name, roles, totp_enabled_at, created_at, disabled_at';
+
+/** Console users. Emails are people's work addresses: never logged, matched without regard to case. */
+export class ConsoleUsersRepository {
+  constructor(private readonly db: Database) {}
+
+  async create(input: {
+    accountId: string;
+    email: string;
+    displayName: string;
+    roles: Role[];
+    password: string;
+  }): Promise<ConsoleUser> {
+    const [user] = await this.db.query<ConsoleUser>(
+      `INSERT INTO console_users (id, account_id, email, display_name, roles, password_hash)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${USER_COLUMNS}`,
+      [
+        newId('consoleUser'),
+        input.accountId,
+        input.email.trim(),
+        input.displayName.trim(),
+        input.roles,
+        await hashPassword(input.password),
+      ],
+    );
+    return user!;
+  }
+
+  async findByEmail(email: string): Promise<ConsoleUserCredentials | undefined> {
+    const [user] = await this.db.query<ConsoleUserCredentials>(
+      `SELECT ${USER_COLUMNS}, password_hash, totp_secret_sealed, totp_last_step
+       FROM console_users WHERE lower(email) = lower($1)`,
+      [email.trim()],
+    );
+    return user;
+  }
+
+  async findCredentials(userId: string): Promise<ConsoleUserCredentials | undefined> {
+    const [user] = await this.db.query<ConsoleUserCredentials>(
+      `SELECT ${USER_COLUMNS}, password_hash, totp_secret_sealed, totp_last_step FROM console_users WHERE id = $1`,
+      [userId],
+    );
+    return user;
+  }
+
+  async list(accountId: string): Promise<ConsoleUser[]> {
+    return this.db.query<ConsoleUser>(
+      `SELECT ${USER_COLUMNS} FROM console_users WHERE account_id = $1 ORDER BY created_at, id`,
+      [accountId],
+    );
+  }
+}
