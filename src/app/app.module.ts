@@ -24,10 +24,7 @@ import { CasesService } from '../cases/cases.service';
 import { IdempotencyRepository } from '../cases/idempotency.repository';
 import { CASE_TYPES } from '../cases/types';
 import { CodecController } from '../codec/codec.controller';
-import { ConsoleSessionsRepository } from '../console/people/console-sessions.repository';
-import { ConsoleUsersRepository } from '../console/people/console-users.repository';
-import { SignInController } from '../console/people/sign-in.controller';
-import { AccountPageController } from '../console/people/account-page.controller';
+import { CONSOLE_CONTROLLERS, consoleProviders } from '../console';
 import { SupportProgramsController } from '../programs/support-programs.controller';
 import { StatusController } from '../status/status.controller';
 import { WebhooksController } from '../webhooks/webhooks.controller';
@@ -60,8 +57,7 @@ export class AppModule {
         WebhooksController,
         ...CASE_TYPES.map(caseController),
         SupportProgramsController,
-        SignInController,
-        AccountPageController,
+        ...CONSOLE_CONTROLLERS,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: deps.config },
@@ -102,8 +98,7 @@ export class AppModule {
             new CaseBindingEpoch(deps.db),
           ),
         },
-        { provide: ConsoleUsersRepository, useValue: new ConsoleUsersRepository(deps.db) },
-        { provide: ConsoleSessionsRepository, useValue: new ConsoleSessionsRepository(deps.db) },
+        ...consoleProviders({ ...deps, secrets }),
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
     };

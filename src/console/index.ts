@@ -1,0 +1,15 @@
+import type { Provider } from '@nestjs/common';
+
+import { adminConsole } from './admin';
+import { casesConsole } from './cases';
+import type { ConsoleAreaDependencies } from './console-area';
+import { peopleConsole } from './people';
+
+const AREAS = [peopleConsole, adminConsole, casesConsole];
+
+/** The web console served under /console: each area's controllers and providers. */
+export const CONSOLE_CONTROLLERS = AREAS.flatMap((area) => area.controllers);
+
+export function consoleProviders(deps: ConsoleAreaDependencies): Provider[] {
+  return AREAS.flatMap((area) => area.providers(deps));
+}
