@@ -66,6 +66,27 @@ export class ConsoleUsersRepository {
     return user;
   }
 
+  /** Turns on the second factor with a secret the person has just proven they hold. */
+  async enableTotp(userId: string, sealedSecret: string, acceptedStep: number): Promise<void> {
+    await this.db.query(
+      `UPDATE console_users SET totp_secret_sealed = $2, totp_enabled_at = now(), totp_last_step = $3 WHERE id = $1`,
+      [userId, sealedSecret, acceptedStep],
+    );
+  }
+
+  /**
+   * Records the time step of an accepted code, only if it is later than the last one: of two
+   * sign-ins racing with one code, exactly one records it. Returns whether this one did.
+   */
+  async acceptTotpStep(userId: string, step: number): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE console_users SET totp_last_step = $2
+       WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id`,
+      [userId, step],
+    );
+    return rows.length === 1;
+  }
+
   async list(accountId: string): Promise<ConsoleUser[]> {
     return this.db.query<ConsoleUser>(
       `SELECT ${USER_COLUMNS} FROM console_users WHERE account_id = $1 ORDER BY created_at, id`,
