@@ -62,8 +62,9 @@ function securityHeaders(_req: Request, res: Response, next: NextFunction): void
   res.setHeader('Content-Security-Policy', CONSOLE_CONTENT_SECURITY_POLICY);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('X-Frame-Options', 'DENY');
-  // Invitation links carry their token in the path: no page may pass its address on.
-  res.setHeader('Referrer-Policy', 'no-referrer');
+  // Invitation links carry their token in the path: no page may pass its address to another site.
+  // (`no-referrer` would also make browsers send `Origin: null` with the console's own forms.)
+  res.setHeader('Referrer-Policy', 'same-origin');
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
   res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
   res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
@@ -109,9 +110,12 @@ function checkCsrf(req: Request, _res: Response, next: NextFunction): void {
     context.console?.csrfToken ?? readCookies(req).get(cookieName(req, PRESESSION_CSRF_COOKIE));
   const presented =
     (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD] ?? req.headers['x-csrf-token'];
-  const origin = req.headers.origin;
-  const sameOrigin = origin === undefined || origin === `${req.protocol}://${req.headers.host}`;
-  if (!sameOrigin || typeof presented !== 'string' || !expected || !tokensMatch(expected, presented)) {
+  if (
+    !fromThisOrigin(req) ||
+    typeof presented !== 'string' ||
+    !expected ||
+    !tokensMatch(expected, presented)
+  ) {
     return next(
       new ApiError(
         'forbidden',
@@ -120,6 +124,18 @@ function checkCsrf(req: Request, _res: Response, next: NextFunction): void {
     );
   }
   next();
+}
+
+/**
+ * What the browser says about where a request comes from, when it says anything: `Sec-Fetch-Site`
+ * from current browsers, `Origin` from most. An opaque origin ("null") proves nothing either way,
+ * and the token alone decides.
+ */
+function fromThisOrigin(req: Request): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
+  const origin = req.headers.origin;
+  return origin === undefined || origin === 'null' || origin === `${req.protocol}://${req.headers.host}`;
 }
 
 function tokensMatch(expected: string, presented: string): boolean {

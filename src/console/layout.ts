@@ -51,6 +51,7 @@ export function sendPage(req: Request, res: Response, content: PageContent, stat
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${content.title} · Healthcare Access Console</title>
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/console/assets/console.css" />
         <script src="/console/assets/console.js" defer></script>
       </head>
