@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../src/console/console-edge';
 import {
+  accessibilityViolations,
   describeInBrowser,
   launchChromium,
   Screenshots,
@@ -55,6 +56,16 @@ describeInBrowser('the console in a real browser: sign-in, cookies, CSP and CSRF
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Your account');
     await screenshots.take(page, 'account');
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('labels the sign-in and account pages so a screen reader can use them', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl}/console/sign-in`);
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+    await signInByKeyboard(page, provider);
+    await page.goto(`${baseUrl}/console/account`);
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
     await page.close();
   });
 

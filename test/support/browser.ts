@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 
@@ -76,4 +76,23 @@ export class Screenshots {
     }
     await page.screenshot({ path: path.join(this.directory, `${name}.png`), fullPage: true });
   }
+}
+
+/**
+ * What axe-core finds wrong on the page against WCAG 2 A and AA and its best practices: labels,
+ * names, contrast, landmarks, heading order. Run through the debugging protocol, so the page's own
+ * Content-Security-Policy stays exactly as served.
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: AxeRunner }).axe;
+    const result = await axe.run({ runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] });
+    return result.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.html ?? ''}`);
+  });
+  return violations;
+}
+
+interface AxeRunner {
+  run(options: object): Promise<{ violations: Array<{ id: string; nodes: Array<{ html: string }> }> }>;
 }
