@@ -20,9 +20,9 @@ CREATE TABLE case_summaries (
 CREATE INDEX case_summaries_list_idx
   ON case_summaries (account_id, object, created_at DESC, case_id DESC);
 
--- The review queue: prior authorizations awaiting review, the soonest due first.
+-- The review queue: prior authorizations awaiting review, oldest first.
 CREATE INDEX case_summaries_review_queue_idx
-  ON case_summaries (account_id, object, status, due_at, case_id);
+  ON case_summaries (account_id, object, status, created_at, case_id);
 
 CREATE INDEX case_summaries_patient_idx ON case_summaries (account_id, patient_ref)
   WHERE patient_ref IS NOT NULL;

@@ -139,9 +139,9 @@ export class CaseSummariesRepository {
   }
 
   /**
-   * Prior authorizations awaiting review, the soonest due first: `due_at` is 24 h after creation for
-   * an expedited request and 72 h for a standard one, so an expedited request waits behind no
-   * standard one it would overtake, and among requests of one urgency this is oldest first.
+   * Prior authorizations awaiting review, oldest first, as reviewers work a queue; each shows its
+   * `due_at` and whether it is overdue, so an expedited request (due 24 h after creation rather than
+   * 72 h) stands out wherever it sits.
    */
   async reviewQueue(
     accountId: string,
@@ -152,20 +152,20 @@ export class CaseSummariesRepository {
     const bind = (value: unknown) => `$${params.push(value)}`;
     const where = ['account_id = $1', 'object = $2', 'status = $3', 'due_at IS NOT NULL'];
     if (page.cursor !== undefined) {
-      const [dueAt, caseId] = openCursor('queue', page.cursor);
-      where.push(`(due_at, case_id) > (${bind(dueAt)}::timestamptz, ${bind(caseId)})`);
+      const [createdAt, caseId] = openCursor('queue', page.cursor);
+      where.push(`(created_at, case_id) > (${bind(createdAt)}::timestamptz, ${bind(caseId)})`);
     }
     const limit = pageSize(page.limit);
     const rows = await this.db.query<QueuedCaseSummary>(
       `SELECT ${COLUMNS} FROM case_summaries WHERE ${where.join(' AND ')}
-       ORDER BY due_at ASC, case_id ASC LIMIT ${bind(limit + 1)}`,
+       ORDER BY created_at ASC, case_id ASC LIMIT ${bind(limit + 1)}`,
       params,
     );
     const marked = rows.map((row) => ({
       ...row,
       overdue: row.overdue || Date.parse(row.due_at) < now.getTime(),
     }));
-    return pageOf(marked, limit, (last) => sealCursor('queue', last.due_at, last.case_id));
+    return pageOf(marked, limit, (last) => sealCursor('queue', last.created_at, last.case_id));
   }
 }
 

@@ -171,7 +171,7 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
     expect(listed.map((row) => row.case_id)).toEqual(newestFirst.map((row) => row.case_id));
   });
 
-  it('queues the prior authorizations awaiting review, soonest due first, marking those past due', async () => {
+  it('queues the prior authorizations awaiting review, oldest first, marking those past due', async () => {
     const accountId = await newAccount();
     const now = new Date(at(73));
     const waiting = (createdAt: string, dueInHours: number, overrides: Partial<CaseSummary> = {}) =>
@@ -221,10 +221,10 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
       ),
     );
     const pages = await allPages((cursor) => summaries.reviewQueue(accountId, { limit: 2, cursor }));
-    const soonestDueFirst = [...rows].sort(
-      (a, b) => a.due_at!.localeCompare(b.due_at!) || a.case_id.localeCompare(b.case_id),
+    const oldestFirst = [...rows].sort(
+      (a, b) => a.created_at.localeCompare(b.created_at) || a.case_id.localeCompare(b.case_id),
     );
-    expect(pages.flat().map((row) => row.case_id)).toEqual(soonestDueFirst.map((row) => row.case_id));
+    expect(pages.flat().map((row) => row.case_id)).toEqual(oldestFirst.map((row) => row.case_id));
   });
 
   it('refuses a cursor it did not issue, or one issued for the other kind of page', async () => {
