@@ -28,6 +28,15 @@ describe('the API keys page of the console', () => {
     for (const secret of Object.values(account.keys)) expect(page.text).not.toContain(secret);
   });
 
+  it('shows when a key was last used', async () => {
+    await testApp.db.query(
+      "UPDATE api_keys SET last_used_at = '2026-11-20T08:15:00Z' WHERE account_id = $1 AND label = 'provider'",
+      [account.accountId],
+    );
+    const page = await getPage(testApp, admin, '/console/api-keys');
+    expect(page.text).toMatch(/<td>provider<\/td>[\s\S]*?2026-11-20 08:15 UTC<\/time>/);
+  });
+
   it('shows a new key once, with a copy button, and never again on the list', async () => {
     const answer = await createKey({ label: 'Pharmacy integration', roles: ['provider', 'reviewer'] });
     expect(answer.status).toBe(201);
