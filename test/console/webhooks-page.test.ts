@@ -115,6 +115,19 @@ describe('the Webhooks page of the console', () => {
     });
   });
 
+  it('pages the delivery log 20 at a time, with links to older deliveries and back', async () => {
+    const id = await addEndpoint();
+    for (let sent = 0; sent < 21; sent += 1) await postForm(testApp, admin, `/console/webhooks/${id}/test`);
+    const newest = await getPage(testApp, admin, `/console/webhooks/${id}`);
+    const rows = (text: string) => text.match(/<td>webhook\.test/g)?.length ?? 0;
+    expect(rows(newest.text)).toBe(20);
+    const older = /<a href="([^"]+)">Older deliveries<\/a>/.exec(newest.text)![1]!;
+    const oldest = await getPage(testApp, admin, older);
+    expect(rows(oldest.text)).toBe(1);
+    expect(oldest.text).toContain(`<a href="/console/webhooks/${id}">Newest deliveries</a>`);
+    expect(oldest.text).not.toContain('Older deliveries');
+  });
+
   it('edits name, URL and events, keeping the secret when its field is left empty', async () => {
     const id = await addEndpoint();
     const saved = await postForm(testApp, admin, `/console/webhooks/${id}`, {

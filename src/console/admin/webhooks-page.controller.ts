@@ -297,9 +297,9 @@ function endpointFormOf(body: unknown): EndpointForm {
   };
 }
 
-function postButton(req: Request, res: Response, action: string, text: string, kind = ''): Html {
+function postButton(req: Request, res: Response, action: string, text: string, kind?: 'primary'): Html {
   return html`<form method="post" action="${action}">
-    ${csrfField(req, res)}<button type="submit" class="${kind}">${text}</button>
+    ${csrfField(req, res)}<button type="submit" ${kind ? html`class="${kind}"` : ''}>${text}</button>
   </form>`;
 }
 
