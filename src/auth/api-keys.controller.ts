@@ -24,7 +24,7 @@ export class CreateApiKeyDto {
   roles!: Role[];
 }
 
-/** The roles an account's admin may grant: every role but the platform's own (the API and the console). */
+/** An account's admin grants any role but the platform's own, through the API or the console alike. */
 export function refuseOperatorRole(roles: Role[]): void {
   if (roles.includes(PLATFORM_ROLE)) {
     throw new ApiError(
