@@ -11,7 +11,7 @@ import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { CurrentPrincipal, RequiresRole } from './auth.decorators';
 import { PLATFORM_ROLE, Role, ROLES } from './roles';
 
-class CreateApiKeyDto {
+export class CreateApiKeyDto {
   @IsString()
   @Length(1, 100)
   @HasNoControlCharacters()
@@ -22,6 +22,17 @@ class CreateApiKeyDto {
   @ArrayUnique()
   @IsIn(ROLES, { each: true })
   roles!: Role[];
+}
+
+/** An account's admin grants any role but the platform's own, through the API or the console alike. */
+export function refuseOperatorRole(roles: Role[]): void {
+  if (roles.includes(PLATFORM_ROLE)) {
+    throw new ApiError(
+      'forbidden',
+      'The operator role is platform-wide: only the platform admin CLI grants it (operator-keys:create).',
+      [{ field: 'roles', issue: 'operator cannot be granted through the API' }],
+    );
+  }
 }
 
 /** An account's own keys, for its admins. Creating accounts is an operator task: see the admin CLI. */
@@ -49,13 +60,7 @@ export class ApiKeysController {
   @Audited('api_key.created', 'api_key')
   @ApiOperation({ summary: 'Create an API key; its secret is in this response only' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto) {
-    if (body.roles.includes(PLATFORM_ROLE)) {
-      throw new ApiError(
-        'forbidden',
-        'The operator role is platform-wide: only the platform admin CLI grants it (operator-keys:create).',
-        [{ field: 'roles', issue: 'operator cannot be granted through the API' }],
-      );
-    }
+    refuseOperatorRole(body.roles);
     const { key, secret } = await this.accounts.createApiKey({ accountId: principal.accountId, ...body });
     return success({ ...key, secret });
   }

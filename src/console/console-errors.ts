@@ -6,6 +6,7 @@ import { sendPage } from './layout';
 import { isConsolePath } from './console-edge';
 
 const HEADINGS: Partial<Record<number, string>> = {
+  400: 'Please check what was sent',
   401: 'Please sign in',
   403: 'Not allowed',
   404: 'Not found',

@@ -1,9 +1,17 @@
-import type { Provider } from '@nestjs/common';
+import type { Provider, Type } from '@nestjs/common';
 
 import type { ConsoleAreaDependencies } from '../console-area';
+import { ApiKeyLastUse } from './api-key-last-use';
+import { ApiKeysPageController } from './api-keys-page.controller';
+import { WebhooksPageController } from './webhooks-page.controller';
+
+// Typed as Nest's Type, so the console's list of every area's controllers stays one type.
+const CONTROLLERS: Type[] = [ApiKeysPageController, WebhooksPageController];
 
 /** The account's API keys and webhook endpoints (the specification's admin panel). */
 export const adminConsole = {
-  controllers: [],
-  providers: (_deps: ConsoleAreaDependencies): Provider[] => [],
+  controllers: CONTROLLERS,
+  providers: (deps: ConsoleAreaDependencies): Provider[] => [
+    { provide: ApiKeyLastUse, useValue: new ApiKeyLastUse(deps.db) },
+  ],
 };
