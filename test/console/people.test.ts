@@ -55,6 +55,15 @@ describe('the people page', () => {
     expect(answer.text).toContain('data-copy-from="invitation-link"');
   });
 
+  it('lists invitations not used yet by their roles and expiry, never their links', async () => {
+    const answer = await invite(['admin']);
+    const token = /\/console\/invitations\/([A-Za-z0-9_-]{43})/.exec(answer.text)![1]!;
+    const page = await testApp.http().get('/console/people').set('Cookie', admin.cookie);
+    expect(page.text).toContain('<h2>Open invitations</h2>');
+    expect(page.text).toMatch(/<td>admin<\/td>\s*<td><time/);
+    expect(page.text).not.toContain(token);
+  });
+
   it('asks for at least one role', async () => {
     const answer = await invite([]);
     expect(answer.status).toBe(400);

@@ -8,6 +8,13 @@ import { ConsoleUser, insertConsoleUser } from './console-users.repository';
 /** Long enough to pass on over a weekend, short enough that a forgotten link soon opens nothing. */
 export const INVITATION_LIFETIME_MS = 72 * 60 * 60 * 1000;
 
+export interface OpenInvitation {
+  id: string;
+  roles: Role[];
+  created_at: string;
+  expires_at: string;
+}
+
 export type InvitationState = 'open' | 'closed' | 'unknown';
 
 export interface NewPerson {
@@ -55,6 +62,16 @@ export class InvitationsRepository {
       ],
     );
     return { id, token };
+  }
+
+  /** The account's invitations that can still be used, newest first: what they grant and until when. */
+  async listOpen(accountId: string): Promise<OpenInvitation[]> {
+    return this.db.query<OpenInvitation>(
+      `SELECT id, roles, created_at, expires_at FROM console_invitations
+       WHERE account_id = $1 AND accepted_at IS NULL AND expires_at > $2
+       ORDER BY created_at DESC, id DESC`,
+      [accountId, new Date(this.now())],
+    );
   }
 
   /** Whether a link can still be used: open, already used or expired, or never issued. */

@@ -7,7 +7,7 @@ import { RequiresRole } from '../../auth/auth.decorators';
 import { ACCOUNT_ROLES } from '../../auth/roles';
 import { ContextualRequest } from '../../common/request-context';
 import { recordConsoleAction } from '../console-audit';
-import { html } from '../html';
+import { Html, html } from '../html';
 import { csrfField, sendPage } from '../layout';
 import { ConsoleUsersRepository } from './console-users.repository';
 import { INVITATION_LIFETIME_MS, InvitationsRepository } from './invitations.repository';
@@ -25,6 +25,13 @@ const ROLE_HINTS: Record<AccountRole, string> = {
   reviewer: 'decides prior authorizations in review',
   admin: 'everything, plus API keys, webhooks and people',
 };
+
+/** A stored time as a machine-readable <time>, shown in UTC to the minute (or the day). */
+function timeOf(stored: string, precision: 'date' | 'minute' = 'minute'): Html {
+  const iso = new Date(stored).toISOString();
+  const shown = precision === 'date' ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return html`<time datetime="${iso}">${shown}</time>`;
+}
 
 /** The roles ticked in a form: repeated fields arrive as an array, one as a string. */
 function chosenRoles(body: unknown): string[] {
@@ -102,7 +109,10 @@ export class PeoplePageController {
     status = 200,
   ): Promise<void> {
     const principal = (req as ContextualRequest).context.principal!;
-    const people = await this.users.list(principal.accountId);
+    const [people, openInvitations] = await Promise.all([
+      this.users.list(principal.accountId),
+      this.invitations.listOpen(principal.accountId),
+    ]);
     sendPage(
       req,
       res,
@@ -138,15 +148,40 @@ export class PeoplePageController {
                             : html`<span class="badge badge-ok">On</span>`
                         }
                       </td>
-                      <td>
-                        <time datetime="${new Date(person.created_at).toISOString()}"
-                          >${new Date(person.created_at).toISOString().slice(0, 10)}</time
-                        >
-                      </td>
+                      <td>${timeOf(person.created_at, 'date')}</td>
                     </tr>`,
                 )}
               </tbody>
             </table>
+          </section>
+          <section>
+            <h2>Open invitations</h2>
+            ${
+              openInvitations.length === 0
+                ? html`<p class="empty">No invitation is waiting to be used.</p>`
+                : html`<table>
+                    <caption>
+                      Invitation links not used yet
+                    </caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">Roles</th>
+                        <th scope="col">Created</th>
+                        <th scope="col">Expires</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      ${openInvitations.map(
+                        (invitation) =>
+                          html`<tr>
+                            <td>${invitation.roles.join(', ')}</td>
+                            <td>${timeOf(invitation.created_at)}</td>
+                            <td>${timeOf(invitation.expires_at)}</td>
+                          </tr>`,
+                      )}
+                    </tbody>
+                  </table>`
+            }
           </section>
           <section class="card narrow">
             <h2>Invite someone</h2>
