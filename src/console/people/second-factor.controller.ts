@@ -69,9 +69,10 @@ export class SecondFactorController {
       return this.sendSecondStep(req, res, session, { next, error: WRONG_CODE }, 400);
     }
     await this.throttle.forgive(user.email, address);
-    await this.sessions.completeSignIn(session.id);
     if (settingUp) await recordSignInEvent(this.audit, req, 'user.second_factor_enabled', user);
+    // Recorded before the session opens anything: a sign-in the trail missed never completes.
     await recordSignInEvent(this.audit, req, 'user.signed_in', user);
+    await this.sessions.completeSignIn(session.id);
     res.redirect(303, next);
   }
 

@@ -70,8 +70,9 @@ export class SignInController {
     await this.throttle.forgive(email, address);
     const needsSecondFactor = requiresSecondFactor(user.roles) || user.totp_enabled_at !== null;
     const { token } = await this.sessions.start(user, needsSecondFactor ? 'password_verified' : 'signed_in');
-    setCookie(req, res, SESSION_COOKIE, token, { maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000 });
+    // Recorded before the browser receives the cookie: a sign-in the trail missed never opens a page.
     if (!needsSecondFactor) await recordSignInEvent(this.audit, req, 'user.signed_in', user);
+    setCookie(req, res, SESSION_COOKIE, token, { maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000 });
     res.redirect(303, needsSecondFactor ? `${SECOND_FACTOR_PATH}?next=${encodeURIComponent(next)}` : next);
   }
 
