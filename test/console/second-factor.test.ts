@@ -155,6 +155,12 @@ describe('the second factor at console sign-in', () => {
     expect(next.headers.location).toMatch(/^\/console\/sign-in\/second-factor/);
   });
 
+  it('sends a browser that has not given its password to sign in first', async () => {
+    const answer = await testApp.http().get(`${SECOND_FACTOR}?next=%2Fconsole%2Fpeople`);
+    expect(answer.status).toBe(303);
+    expect(answer.headers.location).toBe('/console/sign-in?next=%2Fconsole%2Fpeople');
+  });
+
   it('refuses a code sent without the form’s CSRF token', async () => {
     const admin = await createConsolePerson(testApp, account.accountId, ['admin']);
     const browser = await passwordStep(admin);
