@@ -18,6 +18,11 @@ export const AUDIT_ACTIONS = [
   'webhook_delivery.retried',
   'codec.decoded',
   'codec.encoded',
+  'user.invited',
+  'user.created',
+  'user.signed_in',
+  'user.sign_in_failed',
+  'user.second_factor_enabled',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -2,12 +2,15 @@ import { randomBytes } from 'node:crypto';
 
 import type { Role } from '../../src/auth/roles';
 import { ConsoleUsersRepository } from '../../src/console/people/console-users.repository';
+import { totpCode } from '../../src/console/people/totp';
 import type { TestApp } from './test-app';
 
 export interface ConsolePerson {
   userId: string;
   email: string;
   password: string;
+  /** The authenticator secret, once `signIn` has set up the second factor. */
+  totpSecret?: string;
 }
 
 /** A console user of the account with these roles and a random password, as the admin CLI makes one. */
@@ -75,5 +78,64 @@ export async function signInWithPassword(testApp: TestApp, person: ConsolePerson
   if (answer.status !== 303) throw new Error(`Sign-in answered ${answer.status}`);
   cookie = cookiesFrom(answer.headers['set-cookie'], cookie);
   const page = await testApp.http().get('/console/sign-in').set('Cookie', cookie);
+  return { cookie, csrf: csrfTokenOf(page.text) };
+}
+
+/** The set-up key a second-factor set-up page shows for manual entry. */
+export function totpSecretOf(page: string): string {
+  const secret = /id="totp-secret">\s*([A-Z2-7]+)\s*</.exec(page)?.[1];
+  if (!secret) throw new Error('The page offers no authenticator set-up key');
+  return secret;
+}
+
+/** The code an authenticator app would show now, or `stepsAhead` 30-second steps later. */
+export function currentTotpCode(secret: string, stepsAhead = 0): string {
+  return totpCode(secret, Date.now() + stepsAhead * 30_000);
+}
+
+/**
+ * Signs in all the way, as a person with an authenticator app would: password, then the second
+ * factor if asked, setting it up the first time (the secret is kept on `person` for the next time).
+ * A code already used in this 30-second step is refused, so the next step's code is tried too.
+ */
+export async function signIn(testApp: TestApp, person: ConsolePerson): Promise<ConsoleBrowser> {
+  const form = await testApp.http().get('/console/sign-in');
+  let cookie = cookiesFrom(form.headers['set-cookie']);
+  const answer = await testApp
+    .http()
+    .post('/console/sign-in')
+    .set('Cookie', cookie)
+    .type('form')
+    .send({
+      _csrf: csrfTokenOf(form.text),
+      email: person.email,
+      password: person.password,
+      next: '/console',
+    });
+  if (answer.status !== 303) throw new Error(`Sign-in answered ${answer.status}`);
+  cookie = cookiesFrom(answer.headers['set-cookie'], cookie);
+  if (String(answer.headers.location).startsWith('/console/sign-in/second-factor')) {
+    const step = await testApp.http().get('/console/sign-in/second-factor').set('Cookie', cookie);
+    if (step.text.includes('id="totp-secret"')) person.totpSecret = totpSecretOf(step.text);
+    if (!person.totpSecret) throw new Error('The person has a second factor this helper did not set up');
+    let accepted = false;
+    for (const stepsAhead of [0, 1]) {
+      const checked = await testApp
+        .http()
+        .post('/console/sign-in/second-factor')
+        .set('Cookie', cookie)
+        .type('form')
+        .send({
+          _csrf: csrfTokenOf(step.text),
+          code: currentTotpCode(person.totpSecret, stepsAhead),
+          next: '/console',
+        });
+      accepted = checked.status === 303;
+      if (accepted) break;
+    }
+    if (!accepted) throw new Error('The second factor refused the current codes');
+  }
+  const page = await testApp.http().get('/console/account').set('Cookie', cookie);
+  if (page.status !== 200) throw new Error(`The account page answered ${page.status} after sign-in`);
   return { cookie, csrf: csrfTokenOf(page.text) };
 }

@@ -1,10 +1,11 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
 import { ContextualRequest } from '../../common/request-context';
 import { html } from '../html';
 import { sendPage } from '../layout';
+import { ACCOUNT_TWO_STEP_PATH } from './second-factor.controller';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from './session-policy';
 
 /** Who is signed in, to which account, with which roles: every signed-in person may see it. */
@@ -12,10 +13,11 @@ import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from './session-policy';
 @Controller('console/account')
 export class AccountPageController {
   @Get()
-  show(@Req() req: Request, @Res() res: Response): void {
+  show(@Req() req: Request, @Res() res: Response, @Query('done') done?: string): void {
     const session = (req as ContextualRequest).context.console!;
     sendPage(req, res, {
       title: 'Your account',
+      notice: done === 'two-step-on' ? { kind: 'success', text: 'Two-step sign-in is on.' } : undefined,
       body: html`<section class="card">
         <dl class="facts">
           <dt>Account</dt>
@@ -25,7 +27,13 @@ export class AccountPageController {
           <dt>Roles</dt>
           <dd>${session.roles.join(', ')}</dd>
           <dt>Two-step sign-in</dt>
-          <dd>${session.totpEnabled ? 'On (authenticator app)' : 'Off'}</dd>
+          <dd>
+            ${
+              session.totpEnabled
+                ? 'On (authenticator app)'
+                : html`Off. <a href="${ACCOUNT_TWO_STEP_PATH}">Turn on two-step sign-in</a>`
+            }
+          </dd>
           <dt>Session</dt>
           <dd>
             Ends after ${SESSION_IDLE_MS / 60_000} minutes without activity, and

@@ -108,10 +108,40 @@ export class ConsoleSessionsRepository {
 
   /** The second factor was checked: the same session, now allowed everything its roles grant. */
   async completeSignIn(sessionId: string): Promise<void> {
-    await this.db.query(`UPDATE console_sessions SET stage = 'signed_in', last_seen_at = $2 WHERE id = $1`, [
+    await this.db.query(
+      `UPDATE console_sessions SET stage = 'signed_in', last_seen_at = $2, pending_totp_secret_sealed = NULL
+       WHERE id = $1`,
+      [sessionId, new Date(this.now())],
+    );
+  }
+
+  /**
+   * Keeps a sealed TOTP secret offered at set-up, unless the session already holds one: a reloaded
+   * page or a second tab shows the same secret, so the code from either app confirms it.
+   * Returns the secret the session holds.
+   */
+  async offerTotpSecret(sessionId: string, sealedSecret: string): Promise<string> {
+    const [row] = await this.db.query<{ pending_totp_secret_sealed: string }>(
+      `UPDATE console_sessions SET pending_totp_secret_sealed = COALESCE(pending_totp_secret_sealed, $2)
+       WHERE id = $1 RETURNING pending_totp_secret_sealed`,
+      [sessionId, sealedSecret],
+    );
+    return row!.pending_totp_secret_sealed;
+  }
+
+  /** Takes the offered secret out of the session: it confirms once, then is the user's. */
+  async takeOfferedTotpSecret(sessionId: string): Promise<void> {
+    await this.db.query('UPDATE console_sessions SET pending_totp_secret_sealed = NULL WHERE id = $1', [
       sessionId,
-      new Date(this.now()),
     ]);
+  }
+
+  async offeredTotpSecret(sessionId: string): Promise<string | undefined> {
+    const [row] = await this.db.query<{ pending_totp_secret_sealed: string | null }>(
+      'SELECT pending_totp_secret_sealed FROM console_sessions WHERE id = $1',
+      [sessionId],
+    );
+    return row?.pending_totp_secret_sealed ?? undefined;
   }
 
   async end(sessionId: string): Promise<void> {

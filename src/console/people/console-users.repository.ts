@@ -1,5 +1,5 @@
 import { newId } from '../../../domain/ids';
-import type { Database } from '../../../infrastructure/storage/database';
+import type { Database, QueryRunner } from '../../../infrastructure/storage/database';
 import type { Role } from '../../auth/roles';
 import { hashPassword } from './passwords';
 
@@ -34,19 +34,8 @@ export class ConsoleUsersRepository {
     roles: Role[];
     password: string;
   }): Promise<ConsoleUser> {
-    const [user] = await this.db.query<ConsoleUser>(
-      `INSERT INTO console_users (id, account_id, email, display_name, roles, password_hash)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${USER_COLUMNS}`,
-      [
-        newId('consoleUser'),
-        input.accountId,
-        input.email.trim(),
-        input.displayName.trim(),
-        input.roles,
-        await hashPassword(input.password),
-      ],
-    );
-    return user!;
+    const { password, ...person } = input;
+    return insertConsoleUser(this.db, { ...person, passwordHash: await hashPassword(password) });
   }
 
   async findByEmail(email: string): Promise<ConsoleUserCredentials | undefined> {
@@ -66,12 +55,17 @@ export class ConsoleUsersRepository {
     return user;
   }
 
-  /** Turns on the second factor with a secret the person has just proven they hold. */
-  async enableTotp(userId: string, sealedSecret: string, acceptedStep: number): Promise<void> {
-    await this.db.query(
-      `UPDATE console_users SET totp_secret_sealed = $2, totp_enabled_at = now(), totp_last_step = $3 WHERE id = $1`,
+  /**
+   * Turns on the second factor with a secret the person has just proven they hold. Returns false if
+   * it was already on: of two set-ups racing, the first one's secret stays.
+   */
+  async enableTotp(userId: string, sealedSecret: string, acceptedStep: number): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE console_users SET totp_secret_sealed = $2, totp_enabled_at = now(), totp_last_step = $3
+       WHERE id = $1 AND totp_enabled_at IS NULL RETURNING id`,
       [userId, sealedSecret, acceptedStep],
     );
+    return rows.length === 1;
   }
 
   /**
@@ -93,4 +87,24 @@ export class ConsoleUsersRepository {
       [accountId],
     );
   }
+}
+
+/** Inserts a user whose password is already hashed, inside the caller's transaction if it has one. */
+export async function insertConsoleUser(
+  runner: QueryRunner,
+  input: { accountId: string; email: string; displayName: string; roles: Role[]; passwordHash: string },
+): Promise<ConsoleUser> {
+  const [user] = await runner.query<ConsoleUser>(
+    `INSERT INTO console_users (id, account_id, email, display_name, roles, password_hash)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${USER_COLUMNS}`,
+    [
+      newId('consoleUser'),
+      input.accountId,
+      input.email.trim(),
+      input.displayName.trim(),
+      input.roles,
+      input.passwordHash,
+    ],
+  );
+  return user!;
 }

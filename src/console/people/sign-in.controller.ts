@@ -2,6 +2,7 @@ import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/co
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
+import { AuditRepository } from '../../audit/audit.repository';
 import { PublicRoute } from '../../auth/auth.decorators';
 import { ContextualRequest } from '../../common/request-context';
 import { clearCookie, setCookie } from '../cookies';
@@ -11,8 +12,11 @@ import { csrfField, NAVIGATION, sendPage } from '../layout';
 import { grants } from '../../auth/roles';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { ConsoleUsersRepository } from './console-users.repository';
+import { INVITATION_ACCEPTED } from './invitation-page.controller';
 import { PASSWORD_MAX_LENGTH, verifyPassword } from './passwords';
 import { requiresSecondFactor, SESSION_ABSOLUTE_MS, SESSION_COOKIE } from './session-policy';
+import { recordSignInEvent } from './sign-in-audit';
+import { SignInThrottle, tooManyAttempts } from './sign-in-throttle';
 
 export const SECOND_FACTOR_PATH = '/console/sign-in/second-factor';
 
@@ -23,6 +27,8 @@ export class SignInController {
   constructor(
     @Inject(ConsoleUsersRepository) private readonly users: ConsoleUsersRepository,
     @Inject(ConsoleSessionsRepository) private readonly sessions: ConsoleSessionsRepository,
+    @Inject(SignInThrottle) private readonly throttle: SignInThrottle,
+    @Inject(AuditRepository) private readonly audit: AuditRepository,
   ) {}
 
   @Get()
@@ -36,8 +42,13 @@ export class SignInController {
 
   @Get('sign-in')
   @PublicRoute()
-  showSignIn(@Req() req: Request, @Res() res: Response, @Query('next') next?: string): void {
-    this.sendSignIn(req, res, { next: consoleReturnPath(next) });
+  showSignIn(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Query('next') next?: string,
+    @Query('done') done?: string,
+  ): void {
+    this.sendSignIn(req, res, { next: consoleReturnPath(next), joined: done === INVITATION_ACCEPTED });
   }
 
   @Post('sign-in')
@@ -46,14 +57,21 @@ export class SignInController {
     const email = formText(body, 'email', 320);
     const password = formText(body, 'password', PASSWORD_MAX_LENGTH);
     const next = consoleReturnPath(formText(body, 'next'));
+    const address = req.ip ?? 'unknown';
+    const wait = await this.throttle.admit(email, address);
+    if (wait > 0) throw tooManyAttempts(wait);
     const user = email && password ? await this.users.findByEmail(email) : undefined;
     // A missing user costs a hash too, so the answer's timing does not tell which emails exist.
     const matches = await verifyPassword(password, user?.password_hash ?? UNKNOWN_USER_HASH);
     if (!user || !matches || user.disabled_at !== null) {
+      if (user) await recordSignInEvent(this.audit, req, 'user.sign_in_failed', user);
       return this.sendSignIn(req, res, { next, email, failed: true }, 401);
     }
+    await this.throttle.forgive(email, address);
     const needsSecondFactor = requiresSecondFactor(user.roles) || user.totp_enabled_at !== null;
     const { token } = await this.sessions.start(user, needsSecondFactor ? 'password_verified' : 'signed_in');
+    // Recorded before the browser receives the cookie: a sign-in the trail missed never opens a page.
+    if (!needsSecondFactor) await recordSignInEvent(this.audit, req, 'user.signed_in', user);
     setCookie(req, res, SESSION_COOKIE, token, { maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000 });
     res.redirect(303, needsSecondFactor ? `${SECOND_FACTOR_PATH}?next=${encodeURIComponent(next)}` : next);
   }
@@ -70,7 +88,7 @@ export class SignInController {
   private sendSignIn(
     req: Request,
     res: Response,
-    form: { next: string; email?: string; failed?: boolean },
+    form: { next: string; email?: string; failed?: boolean; joined?: boolean },
     status = 200,
   ): void {
     sendPage(
@@ -80,7 +98,9 @@ export class SignInController {
         title: 'Sign in',
         notice: form.failed
           ? { kind: 'error', text: 'That email and password do not match an active user.' }
-          : undefined,
+          : form.joined
+            ? { kind: 'success', text: 'Your user is ready. Sign in with your email and password.' }
+            : undefined,
         body: html`<form method="post" action="/console/sign-in" class="card narrow">
           ${csrfField(req, res)}
           <input type="hidden" name="next" value="${form.next}" />

@@ -1,0 +1,157 @@
+import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { isEmail } from 'class-validator';
+import type { Request, Response } from 'express';
+
+import { AuditRepository } from '../../audit/audit.repository';
+import { PublicRoute } from '../../auth/auth.decorators';
+import { ApiError } from '../../common/errors';
+import { ContextualRequest } from '../../common/request-context';
+import { formText } from '../forms';
+import { html } from '../html';
+import { csrfField, sendPage } from '../layout';
+import { InvitationsRepository } from './invitations.repository';
+import { hashPassword, PASSWORD_MAX_LENGTH, passwordProblem } from './passwords';
+
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+const NAME_MAX_LENGTH = 200;
+const EMAIL_MAX_LENGTH = 320;
+
+export const INVITATION_ACCEPTED = 'invitation-accepted';
+
+interface JoinForm {
+  displayName: string;
+  email: string;
+  errors?: string[];
+}
+
+/** Where an invited person chooses their name, email and password; the link is the only credential. */
+@ApiExcludeController()
+@Controller('console/invitations')
+export class InvitationPageController {
+  constructor(
+    @Inject(InvitationsRepository) private readonly invitations: InvitationsRepository,
+    @Inject(AuditRepository) private readonly audit: AuditRepository,
+  ) {}
+
+  @Get(':token')
+  @PublicRoute()
+  async show(@Req() req: Request, @Res() res: Response, @Param('token') token: string): Promise<void> {
+    if (!(await this.isOpen(req, res, token))) return;
+    sendJoinPage(req, res, { displayName: '', email: '' });
+  }
+
+  @Post(':token')
+  @PublicRoute()
+  async accept(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('token') token: string,
+    @Body() body: unknown,
+  ): Promise<void> {
+    if (!(await this.isOpen(req, res, token))) return;
+    const form: JoinForm = {
+      displayName: formText(body, 'display_name', NAME_MAX_LENGTH),
+      email: formText(body, 'email', EMAIL_MAX_LENGTH),
+    };
+    const password = formText(body, 'password', PASSWORD_MAX_LENGTH);
+    const errors = [
+      form.displayName ? undefined : `Enter your name (at most ${NAME_MAX_LENGTH} characters).`,
+      isEmail(form.email) ? undefined : 'Enter a valid email address.',
+      passwordProblem(password),
+      password === formText(body, 'password_again', PASSWORD_MAX_LENGTH)
+        ? undefined
+        : 'The two passwords differ.',
+    ].filter((error): error is string => error !== undefined);
+    if (errors.length > 0) return sendJoinPage(req, res, { ...form, errors }, 400);
+
+    const acceptance = await this.invitations.accept(token, {
+      ...form,
+      passwordHash: await hashPassword(password),
+    });
+    if (acceptance.outcome === 'closed') return sendClosedPage(req, res);
+    if (acceptance.outcome === 'email_taken') {
+      return sendJoinPage(
+        req,
+        res,
+        { ...form, errors: ['That email already signs in to the console; use another.'] },
+        400,
+      );
+    }
+    const { user, invitationId } = acceptance;
+    await this.audit.record([
+      {
+        accountId: user.account_id,
+        actor: { type: 'user', id: user.id },
+        action: 'user.created',
+        target: { object: 'console_user', id: user.id },
+        requestId: (req as ContextualRequest).context.requestId,
+        details: { roles: user.roles, invitation_id: invitationId },
+      },
+    ]);
+    res.redirect(303, `/console/sign-in?done=${INVITATION_ACCEPTED}`);
+  }
+
+  /** Answers for a link that opens nothing: 404 for one never issued, 410 for one used or expired. */
+  private async isOpen(req: Request, res: Response, token: string): Promise<boolean> {
+    const state = TOKEN_SHAPE.test(token) ? await this.invitations.stateOf(token) : 'unknown';
+    if (state === 'unknown')
+      throw ApiError.notFound('This invitation link is not valid. Check that it was copied whole.');
+    if (state === 'closed') sendClosedPage(req, res);
+    return state === 'open';
+  }
+}
+
+function sendClosedPage(req: Request, res: Response): void {
+  sendPage(
+    req,
+    res,
+    {
+      title: 'Invitation no longer valid',
+      body: html`<p>
+          This invitation link has expired or was already used. Ask your account admin for a new one.
+        </p>
+        <p><a href="/console/sign-in">Sign in</a></p>`,
+    },
+    410,
+  );
+}
+
+function sendJoinPage(req: Request, res: Response, form: JoinForm, status = 200): void {
+  sendPage(
+    req,
+    res,
+    {
+      title: 'Join your team',
+      notice: form.errors ? { kind: 'error', text: form.errors.join(' ') } : undefined,
+      body: html`<form method="post" class="card narrow">
+        ${csrfField(req, res)}
+        <p>You were invited to the console. Choose how you will sign in.</p>
+        <label for="display_name">Your name</label>
+        <input
+          id="display_name"
+          name="display_name"
+          type="text"
+          autocomplete="name"
+          maxlength="${NAME_MAX_LENGTH}"
+          required
+          value="${form.displayName}"
+        />
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" autocomplete="username" required value="${form.email}" />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="new-password" required />
+        <label for="password_again">Password again</label>
+        <input
+          id="password_again"
+          name="password_again"
+          type="password"
+          autocomplete="new-password"
+          required
+        />
+        <button type="submit" class="primary">Create my user</button>
+      </form>`,
+    },
+    status,
+  );
+}
