@@ -26,7 +26,8 @@ export class AuthGuard implements CanActivate {
     if (!principal) throw ApiError.unauthorized();
 
     const requiredRole = this.reflector.getAllAndOverride<Role | undefined>(REQUIRED_ROLE, targets);
-    if (requiredRole && !grants(principal.roles, requiredRole)) throw ApiError.forbidden(requiredRole);
+    if (requiredRole && !grants(principal.roles, requiredRole))
+      throw ApiError.forbidden(requiredRole, principal.credential.type);
     return true;
   }
 }

@@ -82,7 +82,13 @@ export class ApiError extends Error {
     );
   }
 
-  static forbidden(role: string): ApiError {
-    return new ApiError('forbidden', `This API key lacks the "${role}" role needed for this request.`);
+  /** Worded for what made the request: an API key, or a person signed in to the console. */
+  static forbidden(role: string, credential: 'api_key' | 'user' = 'api_key'): ApiError {
+    return new ApiError(
+      'forbidden',
+      credential === 'user'
+        ? `This page needs the "${role}" role, which your user does not hold. An admin of your account can invite you with it.`
+        : `This API key lacks the "${role}" role needed for this request.`,
+    );
   }
 }

@@ -1,6 +1,8 @@
 import type { Request, Response } from 'express';
 
 import { ApiError } from '../common/errors';
+import { ContextualRequest } from '../common/request-context';
+import { SECOND_FACTOR_PATH } from './people/sign-in.controller';
 import { html } from './html';
 import { sendPage } from './layout';
 import { isConsolePath } from './console-edge';
@@ -28,7 +30,9 @@ export function sendConsoleError(error: ApiError, req: Request, res: Response): 
     error.message === ApiError.unauthorized().message
   ) {
     const next = encodeURIComponent(req.originalUrl);
-    res.redirect(303, `/console/sign-in?next=${next}`);
+    // Someone who gave their password but not yet their code finishes that step first.
+    const halfway = (req as ContextualRequest).context.console?.stage === 'password_verified';
+    res.redirect(303, `${halfway ? SECOND_FACTOR_PATH : '/console/sign-in'}?next=${next}`);
     return true;
   }
   for (const [header, value] of Object.entries(error.headers)) res.setHeader(header, value);
