@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 
 import { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
+import { CaseSummariesRepository } from '../infrastructure/cases/case-summaries.repository';
 import { EvaluationPool } from '../infrastructure/clinical/evaluation-pool';
 import type { PayerConnector } from '../domain/payers/payer-connector';
 import type { AppConfig } from '../infrastructure/config/config';
@@ -17,6 +18,7 @@ import { WebhookDeliveriesRepository } from '../infrastructure/webhooks/webhook-
 import { WebhookEndpointsRepository } from '../infrastructure/webhooks/webhook-endpoints.repository';
 import { WebhookPublisher } from '../infrastructure/webhooks/webhook-publisher';
 import { createCaseBindingActivities } from './case-binding.activities';
+import { createCaseSummaryActivities } from './case-summaries.activities';
 import { createCaseActivities } from './cases.activities';
 import { createClinicalActivities } from './clinical.activities';
 import { createEnrollmentActivities } from './enrollment.activities';
@@ -70,18 +72,23 @@ export const createActivities = ({
   const payer = connectors.payer ?? new PayerSimulator({ evaluator });
   const hub = connectors.programHub ?? new ProgramHubSimulator();
   const documents = new CaseDocumentsRepository(db, secrets);
+  const webhookActivities = createWebhookActivities({
+    endpoints,
+    deliveries,
+    publisher: new WebhookPublisher(deliveries, temporalClient, webhookTargets, firstAttempts),
+    policy,
+    settings: config.webhooks,
+  });
   const activities = {
     ...createCaseBindingActivities({ encryption: config.encryption! }),
     ...createCaseActivities({ payer, documents }),
+    ...createCaseSummaryActivities({
+      summaries: new CaseSummariesRepository(db),
+      publishEvent: webhookActivities.publishEvent,
+    }),
     ...createClinicalActivities({ documents, evaluator }),
     ...createEnrollmentActivities({ payer, hub }),
-    ...createWebhookActivities({
-      endpoints,
-      deliveries,
-      publisher: new WebhookPublisher(deliveries, temporalClient, webhookTargets, firstAttempts),
-      policy,
-      settings: config.webhooks,
-    }),
+    ...webhookActivities,
   };
   return {
     activities,

@@ -61,6 +61,7 @@ export async function benefitVerificationWorkflow(
 
   const { request } = record;
   try {
+    await lifecycle.announceCreation();
     const check = await payer.checkCaseBenefits({
       documentIds: [...request.insurance, ...(request.patient.insurance ?? [])].map(
         (document) => document.document_id,

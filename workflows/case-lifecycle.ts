@@ -14,6 +14,7 @@ import {
   type LocalActivityOptions,
 } from '@temporalio/workflow';
 
+import type { createCaseSummaryActivities } from '../activities/case-summaries.activities';
 import type { createWebhookActivities } from '../activities/webhooks.activities';
 import { FINAL_STATUSES } from '../domain/cases/case-model';
 import type { CaseStatus } from '../domain/cases/case-model';
@@ -21,13 +22,15 @@ import type { CaseRecord } from '../domain/cases/case-model';
 import type { CancelRequest } from '../domain/cases/case-model';
 import { INVALID_STATE } from '../domain/failures';
 import { CASE_MEMO_KEY, REQUEST_MEMO_KEY } from '../domain/temporal/case-memo';
-import { CASE_STATUS } from '../domain/temporal/search-attributes';
+import { CASE_STATUS, PATIENT_REF } from '../domain/temporal/search-attributes';
 import type { CaseEventType } from '../domain/webhooks/event-types';
 import { failureEnding, type CaseFailureEnding } from './case-failures';
-import { PUBLISH_EVENTS_LOCALLY } from './patches';
+import { CASE_SUMMARIES, PUBLISH_EVENTS_LOCALLY } from './patches';
 
 type WebhookActivities = ReturnType<typeof createWebhookActivities>;
 type PublishEventInput = Parameters<WebhookActivities['publishEvent']>[0];
+type CaseSummaryActivities = ReturnType<typeof createCaseSummaryActivities>;
+type CaseSummary = Parameters<CaseSummaryActivities['recordCaseSummary']>[0];
 
 // Recording an event is a few inserts: a short limit lets a crashed worker's attempt be retried
 // elsewhere quickly. As a local activity it costs one marker in history instead of an activity
@@ -38,6 +41,10 @@ const PUBLISH_EVENT_OPTIONS: LocalActivityOptions = {
 };
 const publishEventRemotely = proxyActivities<WebhookActivities>(PUBLISH_EVENT_OPTIONS).publishEvent;
 const publishEventLocally = proxyLocalActivities<WebhookActivities>(PUBLISH_EVENT_OPTIONS).publishEvent;
+// The summary write is a single upsert, so it shares the event's profile and, when the move is
+// announced, its local activity: one marker per move.
+const { recordCaseSummary, recordCaseMove } =
+  proxyLocalActivities<CaseSummaryActivities>(PUBLISH_EVENT_OPTIONS);
 
 export function refuse(message: string): never {
   throw ApplicationFailure.create({ message, type: INVALID_STATE, nonRetryable: true });
@@ -109,8 +116,9 @@ export async function endOnError<Case extends CaseRecord>(
 
 /**
  * Moves a case through its statuses. Every move is recorded in `status_history`, mirrored into the
- * `CaseStatus` search attribute and the memo, and, for the statuses the case type announces,
- * published as a webhook event whose `sequence` lets receivers order what they get.
+ * `CaseStatus` search attribute, the memo and the SQL case summary (lists and the review queue), and,
+ * for the statuses the case type announces, published as a webhook event whose `sequence` lets
+ * receivers order what they get.
  */
 export class CaseLifecycle<Case extends CaseRecord> {
   /** The request as the memo holds it: the case's input, until the workflow replaces it. */
@@ -139,9 +147,12 @@ export class CaseLifecycle<Case extends CaseRecord> {
     return FINAL_STATUSES.includes(this.record.status);
   }
 
-  /** The first status was set when the case was created; announce it if this case type does. */
+  /**
+   * The first status was set when the case was created: its summary is written, and it is announced
+   * if this case type does.
+   */
   async announceCreation(): Promise<void> {
-    if (this.options.announces(this.record.status)) await this.publish();
+    await this.recordMove(this.options.announces(this.record.status));
   }
 
   async moveTo(status: CaseStatus, reason: string | null, changes: Partial<Case> = {}): Promise<void> {
@@ -154,13 +165,53 @@ export class CaseLifecycle<Case extends CaseRecord> {
     this.record.status_history.push({ status, at, reason });
     upsertSearchAttributes([{ key: CASE_STATUS, value: status }]);
     this.saveMemo();
-    if (this.options.announces(status)) await this.publish();
+    await this.recordMove(this.options.announces(status));
   }
 
-  /** Changes that are not a status move (an overdue flag, a reminder) still reach reads of the case. */
-  update(changes: Partial<Case>): void {
+  /**
+   * Changes that are not a status move (an overdue flag, a reminder) still reach reads of the case;
+   * the summary is written again only when one of its fields changed (the overdue flag does).
+   */
+  async update(changes: Partial<Case>): Promise<void> {
+    const before = summarised(this.summary());
     Object.assign(this.record, changes, { updated_at: new Date().toISOString() });
     this.saveMemo();
+    if (summarised(this.summary()) !== before && patched(CASE_SUMMARIES))
+      await recordCaseSummary(this.summary());
+  }
+
+  /**
+   * A move's writes outside Temporal: the summary, then the event if the status is announced, in one
+   * local activity. Runs that moved before the summaries replay the event alone.
+   */
+  private async recordMove(announced: boolean): Promise<void> {
+    if (patched(CASE_SUMMARIES)) {
+      if (announced) await recordCaseMove({ summary: this.summary(), event: this.event() });
+      else await recordCaseSummary(this.summary());
+      return;
+    }
+    if (announced)
+      await (patched(PUBLISH_EVENTS_LOCALLY) ? publishEventLocally : publishEventRemotely)(this.event());
+  }
+
+  /**
+   * What lists and the review queue read. The patient reference is the keyed hash the API set as the
+   * `PatientRef` search attribute at the start (carried over by continue-as-new), never PHI.
+   */
+  private summary(): CaseSummary {
+    const { due_at, overdue } = this.record as CaseRecord & { due_at?: string; overdue?: boolean };
+    return {
+      case_id: this.record.id,
+      account_id: this.options.accountId,
+      object: this.record.object,
+      status: this.record.status,
+      patient_ref: workflowInfo().typedSearchAttributes.get(PATIENT_REF) ?? null,
+      created_at: this.record.created_at,
+      updated_at: this.record.updated_at,
+      due_at: due_at ?? null,
+      overdue: overdue ?? false,
+      sequence: this.record.status_history.length,
+    };
   }
 
   /**
@@ -184,10 +235,10 @@ export class CaseLifecycle<Case extends CaseRecord> {
    * request from the memo the API wrote at the start. Once the workflow has replaced the request,
    * events carry it themselves, since a memo upsert shows only once its workflow task completes.
    */
-  private async publish(): Promise<void> {
+  private event(): PublishEventInput {
     const { request, ...summary } = this.record as CaseRecord & { request?: unknown };
     // uuid4() is seeded by Temporal, so a replay computes the same event id.
-    const event: PublishEventInput = {
+    return {
       eventId: `evt_${uuid4().replace(/-/g, '')}`,
       accountId: this.options.accountId,
       type: this.options.eventType,
@@ -197,6 +248,10 @@ export class CaseLifecycle<Case extends CaseRecord> {
         ? {}
         : { caseId: this.record.id, ...(request === this.requestAtStart ? {} : { request }) }),
     };
-    await (patched(PUBLISH_EVENTS_LOCALLY) ? publishEventLocally : publishEventRemotely)(event);
   }
+}
+
+/** A summary's fields apart from `updated_at`, which every change moves. */
+function summarised({ updated_at: _updatedAt, ...fields }: CaseSummary): string {
+  return JSON.stringify(fields);
 }

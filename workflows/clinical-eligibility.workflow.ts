@@ -26,6 +26,7 @@ export async function clinicalEligibilityWorkflow(
   acceptDecisions(lifecycle, []);
   await verifyAccountBindingFirst(input);
   try {
+    await lifecycle.announceCreation();
     // Ages and recency are computed as of the day the check was requested, whenever it runs.
     const outcome = await evaluateClinicalEligibility({
       request: record.request,

@@ -13,3 +13,9 @@ export const IN_PROCESS_STEPS_LOCALLY = 'in-process-steps-locally';
 
 /** A case's first run verifies, in a local activity, that the API bound its account to it. */
 export const VERIFY_ACCOUNT_BINDING = 'verify-account-binding';
+
+/**
+ * Every status move (the creation status included) and every change of a summarised field writes the
+ * case's SQL summary in a local activity; an announced move writes it and publishes its event in one.
+ */
+export const CASE_SUMMARIES = 'case-summaries';

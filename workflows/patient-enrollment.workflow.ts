@@ -135,7 +135,7 @@ export async function patientEnrollmentWorkflow(
       }
       if (screening.decision === 'needs_information') {
         if (record.status === 'awaiting_review') {
-          lifecycle.update({ screening, missing_information: screening.missing_information });
+          await lifecycle.update({ screening, missing_information: screening.missing_information });
         } else {
           await lifecycle.moveTo('awaiting_review', 'The program needs more information.', {
             screening,

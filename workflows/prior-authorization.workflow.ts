@@ -88,7 +88,7 @@ export async function priorAuthorizationWorkflow(
     if (record.status === 'awaiting_review') {
       const decided = () => review !== undefined || cancellation.requested() !== undefined;
       if (!(await condition(decided, input.timings.reviewReminderMs))) {
-        lifecycle.update({ review_reminder_at: new Date().toISOString() });
+        await lifecycle.update({ review_reminder_at: new Date().toISOString() });
         const remaining = Math.max(input.timings.reviewExpiryMs - input.timings.reviewReminderMs, 1);
         if (!(await condition(decided, remaining))) {
           await failWith(lifecycle, REVIEW_EXPIRED);
@@ -122,7 +122,8 @@ export async function priorAuthorizationWorkflow(
         ? input.timings.payerPollIntervalMs
         : Math.min(input.timings.payerPollIntervalMs, Math.max(dueIn, 1));
       await condition(() => payerOutcome !== undefined || cancellation.requested() !== undefined, wait);
-      if (!record.overdue && Date.now() >= Date.parse(record.due_at)) lifecycle.update({ overdue: true });
+      if (!record.overdue && Date.now() >= Date.parse(record.due_at))
+        await lifecycle.update({ overdue: true });
       if (await cancellation.cancelIfRequested()) return record;
       if (payerOutcome) {
         await complete(

@@ -281,11 +281,15 @@ export class CasesService {
     if (idempotencyKey) await this.idempotency.release(accountId, idempotencyKey, caseId);
   }
 
-  /** A keyed hash, so visibility can filter by patient without ever holding the patient's id. */
   private patientRef(accountId: string, internalId: string): string {
-    return createHmac('sha256', this.config.cases.patientRefKey!)
-      .update(`${accountId}:${internalId}`)
-      .digest('hex')
-      .slice(0, 32);
+    return patientRefOf(this.config.cases.patientRefKey!, accountId, internalId);
   }
+}
+
+/**
+ * A keyed hash, so visibility (the `PatientRef` search attribute) and the case summaries can filter
+ * by patient without ever holding the patient's id.
+ */
+export function patientRefOf(key: Buffer, accountId: string, internalId: string): string {
+  return createHmac('sha256', key).update(`${accountId}:${internalId}`).digest('hex').slice(0, 32);
 }

@@ -1,0 +1,212 @@
+import { Database } from '../storage/database';
+
+/**
+ * A case as lists and the review queue see it: ids, enums, dates and the keyed patient hash. Never
+ * PHI: whatever is added here must pass the same test.
+ */
+export interface CaseSummary {
+  case_id: string;
+  account_id: string;
+  object: string;
+  status: string;
+  /** The PatientRef search attribute's value (a keyed hash); null for a case started without one. */
+  patient_ref: string | null;
+  created_at: string;
+  updated_at: string;
+  due_at: string | null;
+  overdue: boolean;
+  /** The case's `status_history` length when written; a write with a lower one never wins. */
+  sequence: number;
+}
+
+export interface CaseSummaryFilter {
+  object?: string;
+  status?: string[];
+  /** Inclusive. */
+  createdFrom?: Date;
+  /** Exclusive. */
+  createdTo?: Date;
+  patientRef?: string;
+}
+
+export interface PageRequest {
+  limit: number;
+  cursor?: string;
+}
+
+export interface SummaryPage<Row> {
+  data: Row[];
+  nextCursor: string | null;
+}
+
+/** A review queue entry: `overdue` is true once `due_at` has passed, whether or not the case has said so yet. */
+export type QueuedCaseSummary = CaseSummary & { due_at: string };
+
+/** A cursor this repository did not issue for this kind of page; the edge answers 400 on `cursor`. */
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('The cursor is not one this list returned');
+    this.name = 'InvalidCursorError';
+  }
+}
+
+export const MAX_PAGE_SIZE = 100;
+
+const COLUMNS =
+  'case_id, account_id, object, status, patient_ref, created_at, updated_at, due_at, overdue, sequence';
+
+const REVIEW_QUEUE_OBJECT = 'prior_authorization';
+const REVIEW_QUEUE_STATUS = 'awaiting_review';
+
+type CursorKind = 'list' | 'queue';
+
+/**
+ * The SQL read model of cases (migration 0012), for what Temporal visibility cannot do: ordered,
+ * keyset-paged lists and the review queue. The case lifecycle writes it at every status move, so it
+ * trails the workflow by the moment the write takes; GET of a case still reads Temporal.
+ */
+export class CaseSummariesRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Upserts a case's summary unless a newer one is stored (a higher sequence, or the same sequence
+   * updated later), so a retried or late write of an older move never overwrites a newer one. A case
+   * whose account is unknown, or a case id another account holds, writes nothing. Says whether it wrote.
+   */
+  async record(summary: CaseSummary): Promise<boolean> {
+    const written = await this.db.query<{ case_id: string }>(
+      `INSERT INTO case_summaries (${COLUMNS})
+       SELECT $1, accounts.id, $3, $4, $5, $6, $7, $8, $9, $10 FROM accounts WHERE accounts.id = $2
+       ON CONFLICT (case_id) DO UPDATE SET
+         status = excluded.status,
+         patient_ref = excluded.patient_ref,
+         updated_at = excluded.updated_at,
+         due_at = excluded.due_at,
+         overdue = excluded.overdue,
+         sequence = excluded.sequence
+       WHERE case_summaries.account_id = excluded.account_id
+         AND (excluded.sequence, excluded.updated_at) >= (case_summaries.sequence, case_summaries.updated_at)
+       RETURNING case_id`,
+      [
+        summary.case_id,
+        summary.account_id,
+        summary.object,
+        summary.status,
+        summary.patient_ref,
+        summary.created_at,
+        summary.updated_at,
+        summary.due_at,
+        summary.overdue,
+        summary.sequence,
+      ],
+    );
+    return written.length > 0;
+  }
+
+  async find(accountId: string, caseId: string): Promise<CaseSummary | undefined> {
+    const [row] = await this.db.query<CaseSummary>(
+      `SELECT ${COLUMNS} FROM case_summaries WHERE account_id = $1 AND case_id = $2`,
+      [accountId, caseId],
+    );
+    return row;
+  }
+
+  /** The account's cases, newest first, paged by an opaque cursor over (created_at, case_id). */
+  async list(
+    accountId: string,
+    filter: CaseSummaryFilter,
+    page: PageRequest,
+  ): Promise<SummaryPage<CaseSummary>> {
+    const params: unknown[] = [accountId];
+    const where = ['account_id = $1'];
+    const bind = (value: unknown) => `$${params.push(value)}`;
+    if (filter.object !== undefined) where.push(`object = ${bind(filter.object)}`);
+    if (filter.status !== undefined) where.push(`status = ANY(${bind(filter.status)}::text[])`);
+    if (filter.createdFrom !== undefined) where.push(`created_at >= ${bind(filter.createdFrom)}`);
+    if (filter.createdTo !== undefined) where.push(`created_at < ${bind(filter.createdTo)}`);
+    if (filter.patientRef !== undefined) where.push(`patient_ref = ${bind(filter.patientRef)}`);
+    if (page.cursor !== undefined) {
+      const [createdAt, caseId] = openCursor('list', page.cursor);
+      where.push(`(created_at, case_id) < (${bind(createdAt)}::timestamptz, ${bind(caseId)})`);
+    }
+    const limit = pageSize(page.limit);
+    const rows = await this.db.query<CaseSummary>(
+      `SELECT ${COLUMNS} FROM case_summaries WHERE ${where.join(' AND ')}
+       ORDER BY created_at DESC, case_id DESC LIMIT ${bind(limit + 1)}`,
+      params,
+    );
+    return pageOf(rows, limit, (last) => sealCursor('list', last.created_at, last.case_id));
+  }
+
+  /**
+   * Prior authorizations awaiting review, the soonest due first: `due_at` is 24 h after creation for
+   * an expedited request and 72 h for a standard one, so an expedited request waits behind no
+   * standard one it would overtake, and among requests of one urgency this is oldest first.
+   */
+  async reviewQueue(
+    accountId: string,
+    page: PageRequest,
+    now: Date = new Date(),
+  ): Promise<SummaryPage<QueuedCaseSummary>> {
+    const params: unknown[] = [accountId, REVIEW_QUEUE_OBJECT, REVIEW_QUEUE_STATUS];
+    const bind = (value: unknown) => `$${params.push(value)}`;
+    const where = ['account_id = $1', 'object = $2', 'status = $3', 'due_at IS NOT NULL'];
+    if (page.cursor !== undefined) {
+      const [dueAt, caseId] = openCursor('queue', page.cursor);
+      where.push(`(due_at, case_id) > (${bind(dueAt)}::timestamptz, ${bind(caseId)})`);
+    }
+    const limit = pageSize(page.limit);
+    const rows = await this.db.query<QueuedCaseSummary>(
+      `SELECT ${COLUMNS} FROM case_summaries WHERE ${where.join(' AND ')}
+       ORDER BY due_at ASC, case_id ASC LIMIT ${bind(limit + 1)}`,
+      params,
+    );
+    const marked = rows.map((row) => ({
+      ...row,
+      overdue: row.overdue || Date.parse(row.due_at) < now.getTime(),
+    }));
+    return pageOf(marked, limit, (last) => sealCursor('queue', last.due_at, last.case_id));
+  }
+}
+
+function pageSize(limit: number): number {
+  return Number.isInteger(limit) ? Math.min(Math.max(limit, 1), MAX_PAGE_SIZE) : MAX_PAGE_SIZE;
+}
+
+function pageOf<Row>(rows: Row[], limit: number, cursorAfter: (last: Row) => string): SummaryPage<Row> {
+  const data = rows.slice(0, limit);
+  return { data, nextCursor: rows.length > limit ? cursorAfter(data[data.length - 1]) : null };
+}
+
+/**
+ * A cursor names the last row of a page: its kind, sort timestamp and case id. It is opaque to
+ * callers but not secret; it carries no filter, and every query still applies the account's own.
+ */
+function sealCursor(kind: CursorKind, at: string, caseId: string): string {
+  return Buffer.from(JSON.stringify([kind, at, caseId])).toString('base64url');
+}
+
+function openCursor(kind: CursorKind, cursor: string): [string, string] {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new InvalidCursorError();
+  }
+  if (
+    !Array.isArray(decoded) ||
+    decoded.length !== 3 ||
+    decoded[0] !== kind ||
+    typeof decoded[1] !== 'string' ||
+    !ISO_TIMESTAMP.test(decoded[1]) ||
+    Number.isNaN(Date.parse(decoded[1])) ||
+    typeof decoded[2] !== 'string' ||
+    !CASE_ID.test(decoded[2])
+  ) {
+    throw new InvalidCursorError();
+  }
+  return [decoded[1], decoded[2]];
+}
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+const CASE_ID = /^[a-z]+_[0-9A-Za-z]{1,64}$/;

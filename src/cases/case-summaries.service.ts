@@ -1,0 +1,82 @@
+import type { CaseObjectType, CaseStatus } from '../../domain/cases/case-model';
+import {
+  CaseSummariesRepository,
+  CaseSummary,
+  InvalidCursorError,
+  QueuedCaseSummary,
+  SummaryPage,
+} from '../../infrastructure/cases/case-summaries.repository';
+import { ApiError } from '../common/errors';
+import { patientRefOf } from './cases.service';
+
+/** What a console filter form sends: the patient as the caller knows them, never hashed yet. */
+export interface CaseSummaryQuery {
+  object?: CaseObjectType;
+  status?: CaseStatus[];
+  /** Inclusive. */
+  createdFrom?: Date;
+  /** Exclusive. */
+  createdTo?: Date;
+  /** The patient's `internal_id` as submitted with their cases. */
+  patientInternalId?: string;
+}
+
+/**
+ * Lists and the review queue for the console, read from the case summaries (which trail their
+ * workflows by a moment). A patient is found by the same keyed hash the API's lists use, and a
+ * cursor this service did not issue is a 400 on `cursor`.
+ */
+export class CaseSummariesService {
+  constructor(
+    private readonly summaries: CaseSummariesRepository,
+    private readonly patientRefKey: Buffer,
+  ) {}
+
+  patientRef(accountId: string, patientInternalId: string): string {
+    return patientRefOf(this.patientRefKey, accountId, patientInternalId);
+  }
+
+  list(
+    accountId: string,
+    query: CaseSummaryQuery,
+    page: { limit: number; cursor?: string },
+  ): Promise<SummaryPage<CaseSummary>> {
+    const { patientInternalId, ...filter } = query;
+    return refusingBadCursors(() =>
+      this.summaries.list(
+        accountId,
+        {
+          ...filter,
+          ...(patientInternalId !== undefined && {
+            patientRef: this.patientRef(accountId, patientInternalId),
+          }),
+        },
+        page,
+      ),
+    );
+  }
+
+  reviewQueue(
+    accountId: string,
+    page: { limit: number; cursor?: string },
+  ): Promise<SummaryPage<QueuedCaseSummary>> {
+    return refusingBadCursors(() => this.summaries.reviewQueue(accountId, page));
+  }
+
+  find(accountId: string, caseId: string): Promise<CaseSummary | undefined> {
+    return this.summaries.find(accountId, caseId);
+  }
+}
+
+async function refusingBadCursors<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof InvalidCursorError) {
+      throw new ApiError('validation_error', 'The request is invalid; see details.', [
+        { field: 'cursor', issue: 'must be a next_cursor this list returned' },
+      ]);
+    }
+    throw error;
+  }
+}
