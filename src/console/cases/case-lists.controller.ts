@@ -214,20 +214,26 @@ function casesTable(section: CaseSection, rows: CaseSummary[]): Html {
 
 function filterForm(path: string, state: ListState): Html {
   return html`<form method="get" action="${path}" class="filters">
-    <label for="status">Status</label>
-    <select id="status" name="status">
-      <option value="">Any status</option>
-      ${CASE_STATUSES.map(
-        (status) =>
-          html`<option value="${status}" ${status === state.status ? html`selected` : ''}>
-            ${status.replace(/_/g, ' ')}
-          </option>`,
-      )}
-    </select>
-    <label for="created_from">Created from</label>
-    <input id="created_from" name="created_from" type="date" value="${state.createdFrom}" />
-    <label for="created_to">Created to</label>
-    <input id="created_to" name="created_to" type="date" value="${state.createdTo}" />
+    <div>
+      <label for="status">Status</label>
+      <select id="status" name="status">
+        <option value="">Any status</option>
+        ${CASE_STATUSES.map(
+          (status) =>
+            html`<option value="${status}" ${status === state.status ? html`selected` : ''}>
+              ${status.replace(/_/g, ' ')}
+            </option>`,
+        )}
+      </select>
+    </div>
+    <div>
+      <label for="created_from">Created from</label>
+      <input id="created_from" name="created_from" type="date" value="${state.createdFrom}" />
+    </div>
+    <div>
+      <label for="created_to">Created to</label>
+      <input id="created_to" name="created_to" type="date" value="${state.createdTo}" />
+    </div>
     <button type="submit">Filter</button>
   </form>`;
 }
@@ -235,14 +241,16 @@ function filterForm(path: string, state: ListState): Html {
 function patientSearchForm(req: Request, res: Response, path: string, state: ListState): Html {
   return html`<form method="post" action="${path}" class="filters">
     ${csrfField(req, res)} ${hiddenFilters(state)}
-    <label for="patient_reference">Patient reference</label>
-    <input
-      id="patient_reference"
-      name="patient_reference"
-      type="search"
-      autocomplete="off"
-      value="${state.patientReference}"
-    />
+    <div>
+      <label for="patient_reference">Patient reference</label>
+      <input
+        id="patient_reference"
+        name="patient_reference"
+        type="search"
+        autocomplete="off"
+        value="${state.patientReference}"
+      />
+    </div>
     <button type="submit">Find cases</button>
   </form>`;
 }
