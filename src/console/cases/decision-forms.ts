@@ -100,14 +100,26 @@ export const DECISION_FORMS: readonly DecisionForm[] = [
       { name: 'prescription.directions', label: 'Prescription directions', kind: 'text' },
       { name: 'evidence.type', label: 'Evidence type', kind: 'text' },
       { name: 'evidence.date_created', label: 'Evidence date', kind: 'date' },
-      { name: 'evidence.note', label: 'Evidence note', kind: 'textarea' },
+      { name: 'evidence.content', label: 'Evidence content (JSON object)', kind: 'textarea' },
     ],
     buttons: [{ label: 'Send information', kind: 'primary' }],
     body: (values) => {
       const { evidence, ...rest } = nest(values) as { evidence?: Record<string, string> };
       if (!evidence) return rest;
-      const { note, ...item } = evidence;
-      return { ...rest, evidence: [{ ...item, ...(note !== undefined && { content: { note } }) }] };
+      const { content, date_created: day, ...item } = evidence;
+      return {
+        ...rest,
+        evidence: [
+          {
+            ...item,
+            // The API takes a date-time; a date input gives the day, which starts at midnight.
+            ...(day !== undefined && {
+              date_created: /^\d{4}-\d{2}-\d{2}$/.test(day) ? `${day}T00:00:00` : day,
+            }),
+            ...(content !== undefined && { content: parsedJson(content) }),
+          },
+        ],
+      };
     },
   },
   {
@@ -154,4 +166,13 @@ function nest(values: Record<string, string>): Record<string, unknown> {
     target[path[path.length - 1]!] = value;
   }
   return body;
+}
+
+/** JSON as typed; text that is not JSON stays text, which the API's validation then names. */
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
