@@ -160,7 +160,7 @@ function nest(values: Record<string, string>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
     if (value === '' || name === CHOICE_FIELD) continue;
-    const path = name.split('.');
+    const path = name.split(/\./);
     let target = body;
     for (const key of path.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
     target[path[path.length - 1]!] = value;
