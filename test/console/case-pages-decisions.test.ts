@@ -1,4 +1,4 @@
-import { benefitVerificationRequest } from '../support/case-requests';
+import { benefitVerificationRequest, syntheticPatient } from '../support/case-requests';
 import { consoleGet, consolePost, signedInPerson, submitCase, timelineOf } from '../support/console-cases';
 import { eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestWorker } from '../support/workers';
@@ -120,6 +120,32 @@ describe('decisions of other case types, and operators, in the console', () => {
     expect(answer.status).toBe(409);
     expect(answer.text).toContain('This case is failed; it accepts no more decisions.');
     expect(answer.text).toContain('<h2 id="timeline-heading">Status history</h2>');
+  });
+
+  it('shows the per-drug results of a benefit verification and of a clinical eligibility check', async () => {
+    const provider = await signedInPerson(testApp, account.accountId, ['provider']);
+    const verification = await submitCase(
+      testApp,
+      account.keys.provider,
+      '/benefit-verification',
+      benefitVerificationRequest({ drugs: [{ name: 'Ozempic', quantity: 1 }] }),
+    );
+    const eligibility = await submitCase(testApp, account.keys.provider, '/clinical-eligibility', {
+      patient: syntheticPatient(),
+      drugs: [{ name: 'Ozempic', quantity: 1 }],
+      diagnoses: [{ code: 'E11.9' }],
+    });
+    const completedPage = (path: string) =>
+      eventually(async () => {
+        const page = await consoleGet(testApp, provider, path);
+        return timelineOf(page.text).includes('completed') ? page.text : undefined;
+      });
+    const verified = await completedPage(`/console/benefit-verifications/${verification.id}`);
+    expect(verified).toMatch(/<caption>\s*Drug coverage\s*<\/caption>/);
+    expect(verified).toMatch(/<td>Ozempic<\/td>/);
+    const evaluated = await completedPage(`/console/clinical-eligibility/${eligibility.id}`);
+    expect(evaluated).toMatch(/<caption>\s*Eligibility per drug\s*<\/caption>/);
+    expect(evaluated).toMatch(/<td>Ozempic<\/td>/);
   });
 
   it('links operators, and only them, to the case in Temporal Web', async () => {
