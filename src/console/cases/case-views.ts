@@ -19,7 +19,8 @@ const BADGES: Record<string, string> = {
 };
 
 export function statusBadge(status: string): Html {
-  return html`<span class="badge ${BADGES[status] ?? ''}">${status.replace(/_/g, ' ')}</span>`;
+  const kind = BADGES[status];
+  return html`<span class="${kind ? `badge ${kind}` : 'badge'}">${status.replace(/_/g, ' ')}</span>`;
 }
 
 /** A moment as people read it (UTC, to the minute), with the exact instant for machines. */
