@@ -22,6 +22,8 @@ export interface TemporalSettings {
     clientKeyPath?: string;
   };
   apiKey?: string;
+  /** Temporal Web's base URL, so the console can link operators to a case's workflow; absent when unknown. */
+  webUrl?: string;
 }
 
 export interface EncryptionSettings {
@@ -204,6 +206,13 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     port: integer('TEMPORAL_DEV_PORT', 7233, 1, 65535),
     uiPort: integer('TEMPORAL_UI_PORT', 8233, 1, 65535),
   };
+  const temporalWebUrl =
+    text('TEMPORAL_WEB_URL') ?? (mode === 'local' ? `http://localhost:${localTemporal.uiPort}` : undefined);
+  if (temporalWebUrl && !/^https?:\/\/[^\s]+$/.test(temporalWebUrl)) {
+    problems.push(
+      'TEMPORAL_WEB_URL must be an http:// or https:// URL (Temporal Web, e.g. https://temporal.example.com)',
+    );
+  }
 
   const useTls = flag('TEMPORAL_TLS', false);
   const tlsPaths = {
@@ -322,6 +331,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
       maxCachedWorkflows: integer('WORKER_MAX_CACHED_WORKFLOWS', 500, 10, 100_000),
       tls: useTls || tlsPaths.clientCertPath || temporalApiKey ? tlsPaths : undefined,
       apiKey: temporalApiKey,
+      ...(temporalWebUrl && { webUrl: temporalWebUrl.replace(/\/+$/, '') }),
     },
     localTemporal,
     encryption,

@@ -61,6 +61,20 @@ export interface RecordedEvent {
   recordedDeliveryIds: string[];
 }
 
+/** A delivery of one of a case's events, as the console's case page lists it. */
+export interface CaseEventDelivery {
+  id: string;
+  event_id: string;
+  /** The case's status the event announced. */
+  case_status: string;
+  endpoint_id: string;
+  retry_of: string | null;
+  status: DeliveryStatus;
+  created_at: string;
+  completed_at: string | null;
+  attempts: number;
+}
+
 /** A delivery whose first attempt outlived its time without handing it on: its process died. */
 export interface StalledDelivery {
   deliveryId: string;
@@ -263,6 +277,39 @@ export class WebhookDeliveriesRepository {
       })),
       hasMore: rows.length > page.limit,
     };
+  }
+
+  /**
+   * The deliveries of one case's events, oldest first. Events keep no case id outside their sealed
+   * body, but a case announces a status at the instant its history records it, so only events of
+   * the case's type at those instants are opened, and those of another case moving at the same
+   * millisecond are dropped after opening.
+   */
+  async listForCase(
+    accountId: string,
+    caseId: string,
+    eventType: EventType,
+    statusTimes: string[],
+  ): Promise<CaseEventDelivery[]> {
+    const rows = await this.db.query<Omit<CaseEventDelivery, 'case_status'> & { body_sealed: string }>(
+      `SELECT d.id, d.event_id, ev.body_sealed, d.endpoint_id, d.retry_of, d.status, d.created_at, d.completed_at,
+              (SELECT count(*) FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id)::int AS attempts
+       FROM webhook_events ev JOIN webhook_deliveries d ON d.event_id = ev.id
+       WHERE ev.account_id = $1 AND ev.type = $2 AND ev.created_at = ANY ($3::timestamptz[])
+       ORDER BY ev.created_at, d.created_at, d.id`,
+      [accountId, eventType, statusTimes],
+    );
+    const announced = new Map<string, string | undefined>();
+    return rows.flatMap(({ body_sealed: bodySealed, ...row }) => {
+      if (!announced.has(row.event_id)) {
+        const { data } = JSON.parse(this.secrets.openText(bodySealed)) as {
+          data: { id?: string; status?: string };
+        };
+        announced.set(row.event_id, data.id === caseId ? String(data.status) : undefined);
+      }
+      const caseStatus = announced.get(row.event_id);
+      return caseStatus === undefined ? [] : [{ ...row, case_status: caseStatus }];
+    });
   }
 
   async find(

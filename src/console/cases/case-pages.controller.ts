@@ -1,0 +1,204 @@
+import { BadRequestException, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+
+import type { CaseRecord } from '../../../domain/cases/case-model';
+import type { CaseEventType } from '../../../domain/webhooks/event-types';
+import type { AppConfig } from '../../../infrastructure/config/config';
+import { WebhookDeliveriesRepository } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
+import { APP_CONFIG } from '../../app/tokens';
+import { AuditRepository } from '../../audit/audit.repository';
+import { grants } from '../../auth/roles';
+import { plain } from '../../cases/case-request-mapping';
+import { CasesService } from '../../cases/cases.service';
+import { ApiError } from '../../common/errors';
+import { ContextualRequest } from '../../common/request-context';
+import { createValidationPipe } from '../../common/validation';
+import { recordConsoleAction } from '../console-audit';
+import { html } from '../html';
+import { csrfField, PageContent, sendPage } from '../layout';
+import { CaseSection, SECTION_SEGMENTS, sectionOfPath } from './case-sections';
+import { principalOf } from './console-principal';
+import {
+  caseFacts,
+  caseResults,
+  decisionFormView,
+  deliveriesTable,
+  documentsOf,
+  documentsTable,
+  timeline,
+} from './case-views';
+import { DecisionForm, decisionFormOf, decisionFormsFor, formValues } from './decision-forms';
+
+/** Fixed sentences for `?done=`: the query names one, it is never shown itself. */
+const DONE_NOTICES: Record<string, string> = {
+  review: 'Your review decision was recorded.',
+  outcome: 'The outcome was recorded.',
+  information: 'The information was sent to the program.',
+};
+
+/** Refusals the person can act on, shown on the case page rather than as an error page. */
+const REFUSALS_SHOWN_ON_THE_CASE = new Set(['invalid_state', 'validation_error', 'payload_too_large']);
+
+interface FormAnswer {
+  form: DecisionForm;
+  values: Record<string, string>;
+  errors: string[];
+}
+
+/**
+ * A case's page in each section (its history, facts, results, documents and notifications) and the
+ * decisions it takes, sent through `CasesService.decide` exactly as the API sends them, so the same
+ * validation, ownership and 409 rules apply.
+ */
+@ApiExcludeController()
+@Controller('console')
+export class CasePagesController {
+  private readonly validation = createValidationPipe();
+
+  constructor(
+    @Inject(CasesService) private readonly cases: CasesService,
+    @Inject(WebhookDeliveriesRepository) private readonly deliveries: WebhookDeliveriesRepository,
+    @Inject(AuditRepository) private readonly audit: AuditRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  // Any signed-in person of the account reads cases, as any API key does.
+  @Get(SECTION_SEGMENTS.map((segment) => `${segment}/:id`))
+  async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    const section = sectionOfPath(req.path);
+    const record = await this.cases.get(principalOf(req), section.type, id);
+    await recordConsoleAction(this.audit, req, 'case.read', { object: section.type.object, id });
+    const done = typeof req.query.done === 'string' ? DONE_NOTICES[req.query.done] : undefined;
+    await this.sendCasePage(req, res, section, record, {
+      ...(done && { notice: { kind: 'success', text: done } }),
+    });
+  }
+
+  @Post(SECTION_SEGMENTS.map((segment) => `${segment}/:id/:decision`))
+  async decide(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('id') id: string,
+    @Param('decision') name: string,
+  ): Promise<void> {
+    const section = sectionOfPath(req.path);
+    const decision = section.type.decisions.find((candidate) => candidate.name === name);
+    const form = decisionFormOf(section.type.object, name);
+    if (!decision || !form) throw ApiError.notFound('This case takes no such decision.');
+    const principal = principalOf(req);
+    if (!grants(principal.roles, decision.role)) {
+      throw new ApiError(
+        'forbidden',
+        `This decision needs the "${decision.role}" role, which you do not hold.`,
+      );
+    }
+    const values = formValues(form, req.body);
+    const person = (req as ContextualRequest).context.console!.displayName;
+    let body: object;
+    try {
+      body = (await this.validation.transform(form.body(values, person), {
+        type: 'body',
+        metatype: decision.body,
+      })) as object;
+    } catch (error) {
+      if (!(error instanceof BadRequestException)) throw error;
+      const record = await this.cases.get(principal, section.type, id);
+      return this.sendCasePage(
+        req,
+        res,
+        section,
+        record,
+        { notice: { kind: 'error', text: 'The request is invalid; see details.' } },
+        { form, values, errors: messagesOf(error) },
+        400,
+      );
+    }
+    try {
+      await this.cases.decide(principal, section.type, id, decision, plain(body));
+    } catch (error) {
+      if (!(error instanceof ApiError) || !REFUSALS_SHOWN_ON_THE_CASE.has(error.code)) throw error;
+      const record = await this.cases.get(principal, section.type, id);
+      const kept = error.code === 'invalid_state' ? undefined : { form, values, errors: detailsOf(error) };
+      return this.sendCasePage(
+        req,
+        res,
+        section,
+        record,
+        { notice: { kind: 'error', text: error.message } },
+        kept,
+        error.httpStatus,
+      );
+    }
+    await recordConsoleAction(this.audit, req, decision.auditAction, { object: section.type.object, id });
+    res.redirect(303, `${casePath(section, id)}?done=${decision.name}`);
+  }
+
+  private async sendCasePage(
+    req: Request,
+    res: Response,
+    section: CaseSection,
+    record: CaseRecord,
+    content: Pick<PageContent, 'notice'>,
+    answer?: FormAnswer,
+    status = 200,
+  ): Promise<void> {
+    const principal = principalOf(req);
+    const path = casePath(section, record.id);
+    const forms = decisionFormsFor(record.object, record.status).filter((form) => {
+      const decision = section.type.decisions.find((candidate) => candidate.name === form.decision);
+      return decision && grants(principal.roles, decision.role);
+    });
+    const deliveries = await this.deliveries.listForCase(
+      principal.accountId,
+      record.id,
+      `${record.object}.updated` as CaseEventType,
+      record.status_history.map((change) => change.at),
+    );
+    const temporalLink = this.temporalWebLink(record.id);
+    sendPage(
+      req,
+      res,
+      {
+        title: `${section.singular} ${record.id}`,
+        ...content,
+        body: html`<p><a href="/console/${section.segment}">Back to ${section.title.toLowerCase()}</a></p>
+          ${forms.map((form) =>
+            answer?.form === form
+              ? decisionFormView(form, path, csrfField(req, res), answer.values, answer.errors)
+              : decisionFormView(form, path, csrfField(req, res)),
+          )}
+          ${caseFacts(record)} ${timeline(record)} ${caseResults(record)}
+          ${documentsTable(documentsOf(record))} ${deliveriesTable(deliveries)}
+          ${
+            grants(principal.roles, 'operator') && temporalLink
+              ? html`<p>
+                  <a href="${temporalLink}" rel="noopener noreferrer">Open this case in Temporal Web</a>
+                </p>`
+              : ''
+          }`,
+      },
+      status,
+    );
+  }
+
+  private temporalWebLink(caseId: string): string | undefined {
+    const { webUrl, namespace } = this.config.temporal;
+    if (!webUrl) return undefined;
+    return `${webUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(caseId)}`;
+  }
+}
+
+export function casePath(section: CaseSection, id: string): string {
+  return `/console/${section.segment}/${encodeURIComponent(id)}`;
+}
+
+/** The validation pipe's "field: issue" messages, as the API's details read. */
+function messagesOf(error: BadRequestException): string[] {
+  const response = error.getResponse() as { message?: unknown };
+  return Array.isArray(response.message) ? response.message.map(String) : [error.message];
+}
+
+function detailsOf(error: ApiError): string[] {
+  return error.details.map((detail) => (detail.field ? `${detail.field}: ${detail.issue}` : detail.issue));
+}

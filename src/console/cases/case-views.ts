@@ -1,0 +1,419 @@
+import type { BenefitVerificationCase } from '../../../domain/cases/benefit-verification';
+import type { CaseRecord, DocumentRef } from '../../../domain/cases/case-model';
+import type { ClinicalEligibilityCase } from '../../../domain/cases/clinical-eligibility';
+import type { PatientEnrollmentCase } from '../../../domain/cases/patient-enrollment';
+import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authorization';
+import type { CaseEventDelivery } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
+import { Html, html } from '../html';
+import { CHOICE_FIELD, DecisionForm } from './decision-forms';
+
+const BADGES: Record<string, string> = {
+  completed: 'badge-ok',
+  succeeded: 'badge-ok',
+  awaiting_review: 'badge-warn',
+  awaiting_outcome: 'badge-warn',
+  pending: 'badge-warn',
+  failed: 'badge-bad',
+  cancelled: 'badge-bad',
+  abandoned: 'badge-bad',
+};
+
+export function statusBadge(status: string): Html {
+  const kind = BADGES[status];
+  return html`<span class="${kind ? `badge ${kind}` : 'badge'}">${status.replace(/_/g, ' ')}</span>`;
+}
+
+/** A moment as people read it (UTC, to the minute), with the exact instant for machines. */
+export function moment(value: string | Date | null | undefined): Html {
+  if (value === null || value === undefined) return html`—`;
+  const instant = new Date(value);
+  if (Number.isNaN(instant.getTime())) return html`${String(value)}`;
+  const iso = instant.toISOString();
+  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+}
+
+export function dueBadge(dueAt: string | null, overdue: boolean): Html {
+  if (!dueAt) return html``;
+  return overdue
+    ? html`<span class="badge badge-bad">Overdue</span> ${moment(dueAt)}`
+    : html`<span class="badge badge-warn">Due</span> ${moment(dueAt)}`;
+}
+
+const text = (value: unknown): string =>
+  value === null || value === undefined || value === '' ? '—' : String(value);
+
+const yesNo = (value: boolean | null | undefined): string =>
+  value === null || value === undefined ? '—' : value ? 'Yes' : 'No';
+
+const cents = (value: number | null | undefined): string =>
+  value === null || value === undefined ? '—' : `$${(value / 100).toFixed(2)}`;
+
+function facts(entries: Array<[string, Html | string]>): Html {
+  return html`<dl class="facts">
+    ${entries.map(
+      ([term, value]) =>
+        html`<dt>${term}</dt>
+          <dd>${value}</dd>`,
+    )}
+  </dl>`;
+}
+
+/** The case's moves, oldest first, each with when and why. */
+export function timeline(record: CaseRecord): Html {
+  return html`<section class="card" aria-labelledby="timeline-heading">
+    <h2 id="timeline-heading">Status history</h2>
+    <ol class="timeline">
+      ${record.status_history.map(
+        (change) =>
+          html`<li>
+            ${statusBadge(change.status)} ${moment(change.at)}
+            ${change.reason ? html`<span class="reason">${change.reason}</span>` : ''}
+          </li>`,
+      )}
+    </ol>
+  </section>`;
+}
+
+export function caseFacts(record: CaseRecord): Html {
+  const entries: Array<[string, Html | string]> = [
+    ['Case id', html`<code>${record.id}</code>`],
+    ['Status', html`${statusBadge(record.status)} ${record.status_description}`],
+    ['Created', moment(record.created_at)],
+    ['Updated', moment(record.updated_at)],
+  ];
+  if (record.object === 'prior_authorization') {
+    const pa = record as PriorAuthorizationCase;
+    entries.push(['Urgency', pa.urgency], ['Due', dueBadge(pa.due_at, pa.overdue)]);
+    if (pa.submission) entries.push(['Payer reference', pa.submission.payer_reference]);
+  }
+  if (record.object === 'patient_enrollment') {
+    entries.push(['Program', (record as PatientEnrollmentCase).program_id]);
+  }
+  if (record.failure) entries.push(['Failure', `${record.failure.message} (${record.failure.code})`]);
+  return html`<section class="card" aria-labelledby="facts-heading">
+    <h2 id="facts-heading">Case</h2>
+    ${facts(entries)}
+  </section>`;
+}
+
+/** What the case came to: per-drug tables, the payer's or program's outcome, the review. */
+export function caseResults(record: CaseRecord): Html {
+  const body = resultsOf(record);
+  return html`<section class="card" aria-labelledby="results-heading">
+    <h2 id="results-heading">Results</h2>
+    ${body ?? html`<p class="empty">No results yet.</p>`}
+  </section>`;
+}
+
+function resultsOf(record: CaseRecord): Html | undefined {
+  switch (record.object) {
+    case 'benefit_verification':
+      return benefitResults(record as BenefitVerificationCase);
+    case 'clinical_eligibility':
+      return clinicalResults(record as ClinicalEligibilityCase);
+    case 'prior_authorization':
+      return priorAuthorizationResults(record as PriorAuthorizationCase);
+    case 'patient_enrollment':
+      return enrollmentResults(record as PatientEnrollmentCase);
+  }
+}
+
+function benefitResults(record: BenefitVerificationCase): Html | undefined {
+  const { outcome, error } = record;
+  if (!outcome) return error ? facts([['Payer error', `${error.message} (${error.code})`]]) : undefined;
+  return html`${facts([
+      ['Coverage status', text(outcome.coverage_status)],
+      ['Coverage type', text(outcome.coverage_type)],
+      ['Payer', text(outcome.payer_name)],
+      ['Plan', text(outcome.plan_name)],
+      ['Pharmacy benefit manager', text(outcome.pharmacy_benefit_manager_name)],
+      ['BIN / PCN', `${text(outcome.bin)} / ${text(outcome.pcn)}`],
+      ['Deductible remaining', cents(outcome.deductible?.remaining_cents)],
+      ['Out-of-pocket remaining', cents(outcome.out_of_pocket?.remaining_cents)],
+      ['Verified manually', yesNo(outcome.verified_manually)],
+      ['Notes', text(outcome.notes)],
+    ])}
+    <table>
+      <caption>
+        Drug coverage
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Drug</th>
+          <th scope="col">Coverage</th>
+          <th scope="col">Tier</th>
+          <th scope="col">Prior authorization</th>
+          <th scope="col">Step therapy</th>
+          <th scope="col">Quantity limit</th>
+          <th scope="col">Copay</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${outcome.drugs.map(
+          (drug) =>
+            html`<tr>
+              <td>${drug.drug}</td>
+              <td>${drug.coverage.replace('_', ' ')} (${drug.coverage_detail_code})</td>
+              <td>${text(drug.tier)}</td>
+              <td>${text(drug.prior_authorization_required)}</td>
+              <td>${yesNo(drug.step_therapy_required)}</td>
+              <td>${text(drug.quantity_limit)}</td>
+              <td>
+                ${drug.copay ? `${cents(drug.copay.amount_cents)} / ${drug.copay.supply_duration_days} days` : '—'}
+              </td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>`;
+}
+
+function clinicalResults(record: ClinicalEligibilityCase): Html | undefined {
+  if (!record.outcome) return undefined;
+  return html`<table>
+    <caption>
+      Eligibility per drug
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Drug</th>
+        <th scope="col">Eligibility</th>
+        <th scope="col">Criteria met</th>
+        <th scope="col">Prior authorization required</th>
+        <th scope="col">Reasons</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${record.outcome.results.map(
+        (result) =>
+          html`<tr>
+            <td>${result.drug}</td>
+            <td>${statusBadge(result.status)}</td>
+            <td>
+              ${result.criteria.filter((criterion) => criterion.status === 'met').length} of
+              ${result.criteria.length}
+            </td>
+            <td>${yesNo(result.prior_authorization_required)}</td>
+            <td>${result.unqualified_reasons.map((reason) => reason.description).join('; ') || '—'}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+function priorAuthorizationResults(record: PriorAuthorizationCase): Html | undefined {
+  const { review, outcome } = record;
+  if (!review && !outcome) return undefined;
+  return html`${
+    review
+      ? html`<h3>Clinical review</h3>
+          ${facts([
+            ['Decision', review.decision === 'approve' ? 'Approved' : 'Rejected'],
+            ['Reviewer', review.reviewer],
+            ['Note', text(review.notes)],
+            ['Decided', moment(review.decided_at)],
+          ])}`
+      : ''
+  }
+  ${
+    outcome
+      ? html`<h3>Payer determination</h3>
+          ${facts([
+            ['Result', outcome.result],
+            ['Detail', `${text(outcome.detail)} (${text(outcome.detail_code)})`],
+            ['Payer reference', text(outcome.payer_reference)],
+            ['Decided', moment(outcome.decided_at)],
+            [
+              'Authorization',
+              `${text(outcome.authorization_start_date)} to ${text(outcome.authorization_expiration)}`,
+            ],
+          ])}`
+      : ''
+  }`;
+}
+
+function enrollmentResults(record: PatientEnrollmentCase): Html | undefined {
+  const { outcome, missing_information: missing } = record;
+  if (!outcome && missing.length === 0) return undefined;
+  return html`${
+    missing.length > 0
+      ? html`<table>
+          <caption>
+            Information the program asked for
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${missing.map(
+              (item) =>
+                html`<tr>
+                  <td>${item.field}</td>
+                  <td>${item.reason}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>`
+      : ''
+  }
+  ${
+    outcome
+      ? html`<h3>Enrollment outcome</h3>
+          ${facts([
+            ['Result', outcome.result],
+            ['Member id', text(outcome.member_id)],
+            ['BIN / PCN / group', `${text(outcome.bin)} / ${text(outcome.pcn)} / ${text(outcome.group)}`],
+            ['Valid until', text(outcome.valid_until)],
+            ['Detail', text(outcome.detail)],
+          ])}`
+      : ''
+  }`;
+}
+
+/** Every stored document a case refers to, wherever in its request it sits. */
+export function documentsOf(record: CaseRecord): DocumentRef[] {
+  const found: DocumentRef[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    const candidate = value as Partial<DocumentRef>;
+    if (typeof candidate.document_id === 'string' && typeof candidate.name === 'string') {
+      found.push(candidate as DocumentRef);
+      return;
+    }
+    Object.values(value).forEach(visit);
+  };
+  visit((record as CaseRecord & { request?: unknown }).request);
+  return found;
+}
+
+export function documentsTable(documents: DocumentRef[]): Html {
+  return html`<section class="card" aria-labelledby="documents-heading">
+    <h2 id="documents-heading">Documents</h2>
+    ${
+      documents.length === 0
+        ? html`<p class="empty">No documents were submitted with this case.</p>`
+        : html`<table>
+            <caption>
+              Submitted documents
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Content type</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${documents.map(
+                (document) =>
+                  html`<tr>
+                    <td>${document.name}</td>
+                    <td>${document.type}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+  </section>`;
+}
+
+export function deliveriesTable(deliveries: CaseEventDelivery[]): Html {
+  return html`<section class="card" aria-labelledby="deliveries-heading">
+    <h2 id="deliveries-heading">Webhook deliveries</h2>
+    ${
+      deliveries.length === 0
+        ? html`<p class="empty">No webhook deliveries for this case.</p>`
+        : html`<table>
+            <caption>
+              Notifications of this case's changes
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Announced status</th>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Delivery</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Created</th>
+                <th scope="col">Completed</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${deliveries.map(
+                (delivery) =>
+                  html`<tr>
+                    <td>${statusBadge(delivery.case_status)}</td>
+                    <td><code>${delivery.endpoint_id}</code></td>
+                    <td>${statusBadge(delivery.status)}${delivery.retry_of ? ' (manual retry)' : ''}</td>
+                    <td>${delivery.attempts}</td>
+                    <td>${moment(delivery.created_at)}</td>
+                    <td>${moment(delivery.completed_at)}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+  </section>`;
+}
+
+/** A decision form, with what the person typed kept when it comes back with errors. */
+export function decisionFormView(
+  form: DecisionForm,
+  casePath: string,
+  csrf: Html,
+  values: Record<string, string> = {},
+  errors: string[] = [],
+): Html {
+  const idOf = (name: string) => `${form.decision}-${name.replace(/\./g, '-')}`;
+  return html`<section class="card" aria-labelledby="${form.decision}-heading">
+    <h2 id="${form.decision}-heading">${form.heading}</h2>
+    ${
+      errors.length > 0
+        ? html`<ul class="notice notice-error" role="alert">
+            ${errors.map((error) => html`<li>${error}</li>`)}
+          </ul>`
+        : ''
+    }
+    <form method="post" action="${casePath}/${form.decision}" class="narrow">
+      ${csrf}
+      ${form.fields.map((field) => {
+        const id = idOf(field.name);
+        const value = values[field.name] ?? '';
+        const label = html`<label for="${id}">${field.label}</label>`;
+        switch (field.kind) {
+          case 'textarea':
+            return html`${label}<textarea id="${id}" name="${field.name}" rows="3">${value}</textarea>`;
+          case 'select':
+            return html`${label}<select id="${id}" name="${field.name}">
+                ${(field.options ?? []).map(
+                  (option) =>
+                    html`<option value="${option}" ${option === value ? html`selected` : ''}>
+                      ${option === '' ? '(not given)' : option.replace(/_/g, ' ')}
+                    </option>`,
+                )}
+              </select>`;
+          default:
+            return html`${label}<input
+                id="${id}"
+                name="${field.name}"
+                type="${field.kind}"
+                value="${value}"
+              />`;
+        }
+      })}
+      <div class="actions">
+        ${form.buttons.map(
+          (button) =>
+            html`<button
+              type="submit"
+              class="${button.kind ?? ''}"
+              ${button.value ? html`name="${CHOICE_FIELD}" value="${button.value}"` : ''}
+            >
+              ${button.label}
+            </button>`,
+        )}
+      </div>
+    </form>
+  </section>`;
+}

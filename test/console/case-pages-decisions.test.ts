@@ -1,0 +1,168 @@
+import { benefitVerificationRequest, syntheticPatient } from '../support/case-requests';
+import { consoleGet, consolePost, signedInPerson, submitCase, timelineOf } from '../support/console-cases';
+import { eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { TestWorker } from '../support/workers';
+
+const MYABBVIE_ASSIST = 'prog_01jnnmj58jf1nen1dn9mmkb0r6';
+const TEMPORAL_WEB_URL = 'https://temporal.example.test';
+
+/** An uninsured patient's enrollment, for which the program asks for proof of income. */
+function enrollmentNeedingIncome() {
+  return {
+    programId: MYABBVIE_ASSIST,
+    patient: {
+      first_name: 'Elowen',
+      last_name: 'Testperson',
+      date_of_birth: '1975-03-02',
+      address: {
+        street: '4 Example Road',
+        city: 'Portland',
+        state_province: 'OR',
+        zip_postal_code: '97201',
+        country: 'US',
+      },
+      email: 'elowen@example.test',
+      phone: '+1 503 555 0199',
+    },
+    prescription: { drug_name: 'Humira' },
+    evidence: [
+      { type: 'uninsured_attestation', date_created: '2026-11-01T10:00:00Z', content: { insured: false } },
+    ],
+  };
+}
+
+describe('decisions of other case types, and operators, in the console', () => {
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ TEMPORAL_WEB_URL });
+    worker = await testApp.startWorker();
+    account = await testApp.createAccount('Clinic Decisions');
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await testApp.close();
+  });
+
+  it('completes a benefit verification that needs a manual verification', async () => {
+    const reviewer = await signedInPerson(testApp, account.accountId, ['reviewer']);
+    const { id } = await submitCase(
+      testApp,
+      account.keys.provider,
+      '/benefit-verification',
+      benefitVerificationRequest({
+        mock_result: { status: 'completed', case: 'manual_verification_required' },
+      }),
+    );
+    const path = `/console/benefit-verifications/${id}`;
+    await eventually(async () =>
+      (await consoleGet(testApp, reviewer, path)).text.includes('Complete verification'),
+    );
+    const answer = await consolePost(testApp, reviewer, `${path}/outcome`, {
+      status: 'completed',
+      coverage_status: 'covered',
+      notes: 'Confirmed by phone with the plan.',
+    });
+    expect(answer.status).toBe(303);
+    const page = await consoleGet(testApp, reviewer, answer.headers.location!);
+    expect(page.text).toContain('The outcome was recorded.');
+    expect(timelineOf(page.text)).toEqual(['processing', 'awaiting_review', 'completed']);
+    expect(page.text).toContain('Confirmed by phone with the plan.');
+  });
+
+  it('sends the information an enrollment asked for, which moves it on', async () => {
+    const provider = await signedInPerson(testApp, account.accountId, ['provider']);
+    const { id } = await submitCase(
+      testApp,
+      account.keys.provider,
+      '/patient-enrollment',
+      enrollmentNeedingIncome(),
+    );
+    const path = `/console/enrollments/${id}`;
+    const waiting = await consoleGet(testApp, provider, path);
+    expect(waiting.text).toContain('evidence[type=income_verification]');
+    const invalid = await consolePost(testApp, provider, `${path}/information`, {
+      'evidence.type': 'income_verification',
+      'evidence.date_created': '2026-11-01',
+      'evidence.content': 'not json',
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.text).toContain('evidence[0].content');
+    const sent = await consolePost(testApp, provider, `${path}/information`, {
+      'evidence.type': 'income_verification',
+      'evidence.date_created': '2026-11-01',
+      'evidence.content': '{"household_size": 2, "annual_household_income_cents": 3000000}',
+    });
+    expect(sent.status).toBe(303);
+    const page = await consoleGet(testApp, provider, sent.headers.location!);
+    expect(page.text).toContain('The information was sent to the program.');
+    expect(timelineOf(page.text).slice(0, 3)).toEqual(['processing', 'awaiting_review', 'awaiting_outcome']);
+  });
+
+  it('refuses a decision the case no longer takes with a 409 notice on the case page', async () => {
+    const reviewer = await signedInPerson(testApp, account.accountId, ['reviewer']);
+    const { id } = await submitCase(
+      testApp,
+      account.keys.provider,
+      '/benefit-verification',
+      benefitVerificationRequest({ mock_result: { status: 'failed' } }),
+    );
+    const path = `/console/benefit-verifications/${id}`;
+    await eventually(async () =>
+      timelineOf((await consoleGet(testApp, reviewer, path)).text).includes('failed'),
+    );
+    const answer = await consolePost(testApp, reviewer, `${path}/outcome`, {
+      status: 'completed',
+      coverage_status: 'covered',
+    });
+    expect(answer.status).toBe(409);
+    expect(answer.text).toContain('This case is failed; it accepts no more decisions.');
+    expect(answer.text).toContain('<h2 id="timeline-heading">Status history</h2>');
+  });
+
+  it('shows the per-drug results of a benefit verification and of a clinical eligibility check', async () => {
+    const provider = await signedInPerson(testApp, account.accountId, ['provider']);
+    const verification = await submitCase(
+      testApp,
+      account.keys.provider,
+      '/benefit-verification',
+      benefitVerificationRequest({ drugs: [{ name: 'Ozempic', quantity: 1 }] }),
+    );
+    const eligibility = await submitCase(testApp, account.keys.provider, '/clinical-eligibility', {
+      patient: syntheticPatient(),
+      drugs: [{ name: 'Ozempic', quantity: 1 }],
+      diagnoses: [{ code: 'E11.9' }],
+    });
+    const completedPage = (path: string) =>
+      eventually(async () => {
+        const page = await consoleGet(testApp, provider, path);
+        return timelineOf(page.text).includes('completed') ? page.text : undefined;
+      });
+    const verified = await completedPage(`/console/benefit-verifications/${verification.id}`);
+    expect(verified).toMatch(/<caption>\s*Drug coverage\s*<\/caption>/);
+    expect(verified).toMatch(/<td>Ozempic<\/td>/);
+    const evaluated = await completedPage(`/console/clinical-eligibility/${eligibility.id}`);
+    expect(evaluated).toMatch(/<caption>\s*Eligibility per drug\s*<\/caption>/);
+    expect(evaluated).toMatch(/<td>Ozempic<\/td>/);
+  });
+
+  it('links operators, and only them, to the case in Temporal Web', async () => {
+    const { id } = await submitCase(
+      testApp,
+      account.keys.provider,
+      '/benefit-verification',
+      benefitVerificationRequest(),
+    );
+    const link = `${TEMPORAL_WEB_URL}/namespaces/${testApp.config.temporal.namespace}/workflows/${id}`;
+    const operator = await signedInPerson(testApp, account.accountId, ['operator']);
+    const provider = await signedInPerson(testApp, account.accountId, ['provider']);
+    expect((await consoleGet(testApp, operator, `/console/benefit-verifications/${id}`)).text).toContain(
+      `href="${link}"`,
+    );
+    expect((await consoleGet(testApp, provider, `/console/benefit-verifications/${id}`)).text).not.toContain(
+      'Temporal Web',
+    );
+  });
+});

@@ -1,0 +1,61 @@
+import { priorAuthorizationRequest } from '../support/case-requests';
+import { caseIdsOf, consoleGet, signedInPerson, submitCase } from '../support/console-cases';
+import { createConsolePerson, signInWithPassword } from '../support/console-session';
+import { eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { TestWorker } from '../support/workers';
+
+describe('the review queue in the console', () => {
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    // Expedited requests fall due at once, so the queue has an overdue case to mark.
+    testApp = await startTestApp({ PA_EXPEDITED_DUE_MS: '1000' });
+    worker = await testApp.startWorker();
+    account = await testApp.createAccount('Clinic Queue');
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await testApp.close();
+  });
+
+  it('lists the PAs awaiting review soonest due first, overdue and due clearly marked, each linking to its decision', async () => {
+    const reviewer = await signedInPerson(testApp, account.accountId, ['reviewer']);
+    const standard = await submitCase(
+      testApp,
+      account.keys.provider,
+      '/prior-authorization',
+      priorAuthorizationRequest(),
+    );
+    const expedited = await submitCase(
+      testApp,
+      account.keys.provider,
+      '/prior-authorization',
+      priorAuthorizationRequest({ urgency: 'expedited' }),
+    );
+    const queue = await eventually(async () => {
+      const page = await consoleGet(testApp, reviewer, '/console/review-queue');
+      return caseIdsOf(page.text).length === 2 ? page : undefined;
+    });
+    expect(queue.status).toBe(200);
+    expect(caseIdsOf(queue.text)).toEqual([expedited.id, standard.id]);
+    const rows = queue.text.split('<tr>').slice(2);
+    expect(rows[0]).toContain('<span class="badge badge-bad">Overdue</span>');
+    expect(rows[1]).toContain('<span class="badge badge-warn">Due</span>');
+    expect(queue.text).toContain(`href="/console/prior-authorizations/${standard.id}#review-heading"`);
+  });
+
+  it('is not open to a provider', async () => {
+    const person = await createConsolePerson(testApp, account.accountId, ['provider']);
+    const browser = await signInWithPassword(testApp, person);
+    const page = await testApp.http().get('/console/review-queue').set('Cookie', browser.cookie);
+    expect(page.status).toBe(403);
+  });
+
+  it('sends a browser without a session to sign in', async () => {
+    const page = await testApp.http().get('/console/review-queue');
+    expect(page.status).toBe(303);
+    expect(page.headers.location).toBe('/console/sign-in?next=%2Fconsole%2Freview-queue');
+  });
+});
