@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
+import { NAVIGATION } from '../../src/console/layout';
 import { totpCode } from '../../src/console/people/totp';
 import {
   accessibilityViolations,
@@ -34,6 +35,7 @@ describeInBrowser("a clinic's people at work in the console", () => {
   let apiKey: string;
   let endpointPath: string;
   let caseId: string;
+  let reviewPage: Page;
 
   beforeAll(async () => {
     // The simulated payer is left silent, so the reviewer records the payer's outcome by hand.
@@ -109,7 +111,7 @@ describeInBrowser("a clinic's people at work in the console", () => {
     await adminPage.getByLabel('Secret key').fill(RECEIVER_SECRET);
     await adminPage.getByRole('checkbox', { name: 'Prior Authorization Updated' }).check();
     await adminPage.getByRole('button', { name: 'Add endpoint' }).click();
-    await adminPage.getByRole('link', { name: 'Pharmacy system' }).click();
+    await adminPage.waitForURL(/\/console\/webhooks\/wh_/);
     endpointPath = new URL(adminPage.url()).pathname;
     receiver.endpointIds.add(endpointPath.split('/').pop()!);
     await expect(adminPage.locator('#endpoint-status').textContent()).resolves.toBe('inactive');
@@ -119,14 +121,85 @@ describeInBrowser("a clinic's people at work in the console", () => {
     await look(adminPage, 'webhook-endpoint-active');
   });
 
+  it('opens every section of the console to an admin, each labelled for a screen reader', async () => {
+    for (const section of NAVIGATION) {
+      const answer = await adminPage.goto(`${baseUrl}${section.href}`);
+      expect(answer?.status()).toBe(200);
+      await expect(heading(adminPage)).resolves.toBe(section.label);
+      await look(adminPage, `section-${section.href.split('/').pop()}`);
+    }
+  });
+
   it('shows no script error and nothing refused by the Content-Security-Policy on any admin page', () => {
     expect(problems).toEqual([]);
   });
 
-  it.todo('reviewer journey');
+  it('takes a sandbox prior authorization submitted through the API with that key', async () => {
+    const created = await fetch(`${baseUrl}/prior-authorization`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(priorAuthorizationRequest()),
+    });
+    expect(created.status).toBe(201);
+    caseId = ((await created.json()) as { data: { id: string } }).data.id;
+  });
 
-  void priorAuthorizationRequest;
-  void reviewer;
-  void caseId;
-  void eventually;
+  it('lets a reviewer find it in the review queue and approve it with a note', async () => {
+    const reviewerPage = await (await browser.newContext()).newPage();
+    const reviewerProblems = watchForProblems(reviewerPage);
+    await signInSettingUpSecondFactor(reviewerPage, reviewer, 'reviewer');
+    const reviewLink = reviewerPage.getByRole('link', { name: `Review ${caseId}` });
+    await eventually(async () => {
+      await reviewerPage.goto(`${baseUrl}/console/review-queue`);
+      return (await reviewLink.count()) === 1;
+    });
+    await look(reviewerPage, 'review-queue');
+    await reviewLink.click();
+    await expect(heading(reviewerPage)).resolves.toBe(`Prior authorization ${caseId}`);
+    await look(reviewerPage, 'prior-authorization-awaiting-review');
+    await reviewerPage.getByLabel('Note').fill('Step therapy with metformin documented; criteria met.');
+    await reviewerPage.getByRole('button', { name: 'Approve' }).click();
+    await expect(reviewerPage.getByRole('status').textContent()).resolves.toContain(
+      'Your review decision was recorded.',
+    );
+    reviewerPage.context().setDefaultTimeout(30_000);
+    reviewPage = reviewerPage;
+    expect(reviewerProblems).toEqual([]);
+  });
+
+  it("lets the reviewer record the payer's approval once the case awaits it", async () => {
+    await eventually(async () => {
+      await reviewPage.reload();
+      return (await reviewPage.getByRole('button', { name: 'Record payer outcome' }).count()) === 1;
+    });
+    await look(reviewPage, 'prior-authorization-awaiting-outcome');
+    await reviewPage.getByLabel('Result', { exact: true }).selectOption('approved');
+    await reviewPage.getByRole('button', { name: 'Record payer outcome' }).click();
+    await expect(reviewPage.getByRole('status').textContent()).resolves.toContain(
+      'The outcome was recorded.',
+    );
+  });
+
+  it('shows every status of the case on its timeline', async () => {
+    await eventually(async () => {
+      await reviewPage.reload();
+      return ((await reviewPage.locator('ol.timeline').textContent()) ?? '').includes('completed');
+    });
+    const timeline = await reviewPage.locator('ol.timeline > li').allTextContents();
+    expect(
+      timeline.map((entry) => /processing|awaiting review|awaiting outcome|completed/.exec(entry)?.[0]),
+    ).toEqual(['processing', 'awaiting review', 'awaiting outcome', 'completed']);
+    await look(reviewPage, 'prior-authorization-completed');
+  });
+
+  it("shows the case's notifications in the endpoint's delivery log, acknowledged by the receiver", async () => {
+    await eventually(async () => (receiver.notifications.length >= 4 ? true : undefined));
+    await adminPage.goto(`${baseUrl}${endpointPath}`);
+    const log = adminPage.getByRole('table').filter({ hasText: 'Last response' });
+    const rows = await log.locator('tbody tr').allTextContents();
+    expect(
+      rows.filter((row) => row.includes('prior_authorization.updated') && row.includes('200')),
+    ).toHaveLength(4);
+    await look(adminPage, 'webhook-delivery-log');
+  });
 });

@@ -20,7 +20,7 @@ describe('the review queue in the console', () => {
     await testApp.close();
   });
 
-  it('lists the PAs awaiting review soonest due first, overdue and due clearly marked, each linking to its decision', async () => {
+  it('lists the PAs awaiting review oldest first, overdue and due clearly marked, each linking to its decision', async () => {
     const reviewer = await signedInPerson(testApp, account.accountId, ['reviewer']);
     const standard = await submitCase(
       testApp,
@@ -39,10 +39,10 @@ describe('the review queue in the console', () => {
       return caseIdsOf(page.text).length === 2 ? page : undefined;
     });
     expect(queue.status).toBe(200);
-    expect(caseIdsOf(queue.text)).toEqual([expedited.id, standard.id]);
+    expect(caseIdsOf(queue.text)).toEqual([standard.id, expedited.id]);
     const rows = queue.text.split('<tr>').slice(2);
-    expect(rows[0]).toContain('<span class="badge badge-bad">Overdue</span>');
-    expect(rows[1]).toContain('<span class="badge badge-warn">Due</span>');
+    expect(rows[0]).toContain('<span class="badge badge-warn">Due</span>');
+    expect(rows[1]).toContain('<span class="badge badge-bad">Overdue</span>');
     expect(queue.text).toContain(`href="/console/prior-authorizations/${standard.id}#review-heading"`);
   });
 

@@ -214,8 +214,9 @@ export class WebhooksPageController {
             <h2 id="status-heading">Status</h2>
             <dl class="facts">
               <dt>Status</dt>
-              <dd role="status">
+              <dd>
                 <span
+                  role="status"
                   id="endpoint-status"
                   data-refresh-url="/console/api/webhooks/${endpoint.id}"
                   data-refresh-field="status"

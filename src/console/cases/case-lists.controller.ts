@@ -67,7 +67,7 @@ export class CaseListsController {
     const section = sectionOfObject('prior_authorization');
     sendPage(req, res, {
       title: 'Review queue',
-      body: html`<p>Prior authorizations waiting for a clinical reviewer, the soonest due first.</p>
+      body: html`<p>Prior authorizations waiting for a clinical reviewer, oldest first.</p>
         ${
           page.data.length === 0
             ? html`<p class="empty" role="status">No prior authorization is waiting for review.</p>`
