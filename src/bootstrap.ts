@@ -101,7 +101,7 @@ export async function ensureDevAccount(
   if (!apiKey && existsSync(keyFile)) apiKey = readFileSync(keyFile, 'utf8').trim();
 
   const existing = apiKey ? await accounts.findActiveKeyBySecret(apiKey) : undefined;
-  if (existing) return { accountId: existing.accountId, apiKey: apiKey! };
+  if (existing) return { accountId: existing.principal.accountId, apiKey: apiKey! };
 
   const account =
     (await accounts.listAccounts()).find((candidate) => candidate.name === DEV_ACCOUNT_NAME) ??

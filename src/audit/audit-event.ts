@@ -18,6 +18,8 @@ export const AUDIT_ACTIONS = [
   'webhook_delivery.retried',
   'codec.decoded',
   'codec.encoded',
+  'account.suspended',
+  'account.reactivated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
