@@ -156,7 +156,7 @@ export class AccountsRepository {
   async recordKeyUse(keyId: string): Promise<void> {
     await this.db.query(
       `UPDATE api_keys SET last_used_at = now()
-       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - $2 * interval '1 millisecond')`,
+       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - $2::integer * interval '1 millisecond')`,
       [keyId, KEY_USE_RECORD_INTERVAL_MS],
     );
   }
