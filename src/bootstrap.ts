@@ -6,12 +6,19 @@ import { DefaultLogger, LogEntry, Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
 
 import type { AppConfig, EncryptionSettings } from '../infrastructure/config/config';
+import { SecretBox } from '../infrastructure/crypto/aes-gcm';
 import { Database, openDatabase, openEmbeddedDatabase } from '../infrastructure/storage/database';
 import { migrate } from '../infrastructure/storage/migrations';
 import { AccountsRepository } from './auth/accounts.repository';
+import { ConsoleUsersRepository } from './console/people/console-users.repository';
+import { generateTotpSecret, totpCode } from './console/people/totp';
 
 export const DEV_ACCOUNT_NAME = 'Development account';
 const DEV_KEY_LABEL = 'development key';
+export const DEV_USER_EMAIL = 'dev@localhost';
+const DEV_USER_NAME = 'Local developer';
+const DEV_USER_PASSWORD_FILE = 'dev-console-password';
+const DEV_USER_TOTP_FILE = 'dev-console-totp-secret';
 
 /** Opens the configured database (PostgreSQL, else PGlite in the data folder) and migrates it. */
 export async function openStorage(config: AppConfig, logger: Logger): Promise<Database> {
@@ -101,7 +108,7 @@ export async function ensureDevAccount(
   if (!apiKey && existsSync(keyFile)) apiKey = readFileSync(keyFile, 'utf8').trim();
 
   const existing = apiKey ? await accounts.findActiveKeyBySecret(apiKey) : undefined;
-  if (existing) return { accountId: existing.accountId, apiKey: apiKey! };
+  if (existing) return { accountId: existing.principal.accountId, apiKey: apiKey! };
 
   const account =
     (await accounts.listAccounts()).find((candidate) => candidate.name === DEV_ACCOUNT_NAME) ??
@@ -120,11 +127,58 @@ export async function ensureDevAccount(
 }
 
 /**
- * A production start revokes the admin keys a development start left in the same database: their
- * value may be pinned in a demo's configuration or printed in a log, so none may outlive the switch
- * to production. Each revocation is logged by key id, so an operator can issue a replacement.
+ * The development account's console user, an admin whose second factor is already set up. Its
+ * password and TOTP secret are generated on first start and kept in the data folder beside the dev
+ * key, so every start prints the same sign-in and `npm run admin -- dev:totp-code` shows the code.
  */
-export async function revokeDevelopmentKeys(db: Database, logger: Logger): Promise<string[]> {
+export async function ensureDevConsoleUser(
+  db: Database,
+  config: AppConfig & { encryption: EncryptionSettings },
+  accountId: string,
+): Promise<{ email: string; password: string }> {
+  const users = new ConsoleUsersRepository(db);
+  const passwordFile = path.join(config.dataDir, DEV_USER_PASSWORD_FILE);
+  const totpFile = path.join(config.dataDir, DEV_USER_TOTP_FILE);
+  const existing = await users.findByEmail(DEV_USER_EMAIL);
+  if (existing && existsSync(passwordFile) && existsSync(totpFile)) {
+    return { email: DEV_USER_EMAIL, password: readFileSync(passwordFile, 'utf8').trim() };
+  }
+
+  // A data folder that lost its files (the database lives elsewhere) gets new ones for the same user.
+  const password = randomBytes(18).toString('base64url');
+  const totpSecret = generateTotpSecret();
+  const user =
+    existing ??
+    (await users.create({
+      accountId,
+      email: DEV_USER_EMAIL,
+      displayName: DEV_USER_NAME,
+      roles: ['admin'],
+      password,
+    }));
+  if (existing) await users.setPassword(existing.id, password);
+  // Step 0: no code has been used yet, so the code shown right after the first start signs in.
+  await users.enableTotp(user.id, new SecretBox(config.encryption).sealText(totpSecret), 0);
+  mkdirSync(config.dataDir, { recursive: true });
+  writeFileSync(passwordFile, password, { mode: 0o600 });
+  writeFileSync(totpFile, totpSecret, { mode: 0o600 });
+  return { email: DEV_USER_EMAIL, password };
+}
+
+/** The development user's current TOTP code, from the secret kept in the data folder. */
+export function devConsoleUserTotpCode(config: AppConfig, atMs = Date.now()): string | undefined {
+  const file = path.join(config.dataDir, DEV_USER_TOTP_FILE);
+  if (!existsSync(file)) return undefined;
+  return totpCode(readFileSync(file, 'utf8').trim(), atMs);
+}
+
+/**
+ * A production start revokes the admin keys a development start left in the same database, and
+ * disables the development console user: their credentials may be pinned in a demo's configuration
+ * or printed in a log, so none may outlive the switch to production. Each is logged by id, so an
+ * operator can issue a replacement.
+ */
+export async function revokeDevelopmentCredentials(db: Database, logger: Logger): Promise<string[]> {
   const accounts = new AccountsRepository(db);
   const devAccounts = (await accounts.listAccounts()).filter((account) => account.name === DEV_ACCOUNT_NAME);
   const revoked: string[] = [];
@@ -138,6 +192,16 @@ export async function revokeDevelopmentKeys(db: Database, logger: Logger): Promi
     logger.warn(
       { api_key_ids: revoked, account_ids: devAccounts.map((account) => account.id) },
       'revoked development API keys: production accepts only keys made with the admin CLI',
+    );
+  }
+
+  const users = new ConsoleUsersRepository(db);
+  const devUser = await users.findByEmail(DEV_USER_EMAIL);
+  const inDevAccount = devAccounts.some((account) => account.id === devUser?.account_id);
+  if (devUser && inDevAccount && (await users.disable(devUser.id))) {
+    logger.warn(
+      { console_user_id: devUser.id, account_id: devUser.account_id },
+      'disabled the development console user: production accepts only users made with the admin CLI',
     );
   }
   return revoked;

@@ -1,7 +1,7 @@
 import { loadConfig } from '../infrastructure/config/config';
 import { connectClient } from '../infrastructure/temporal/temporal-connection';
 import { createApp } from './app/create-app';
-import { ensureDevAccount, openStorage, revokeDevelopmentKeys } from './bootstrap';
+import { ensureDevAccount, openStorage, revokeDevelopmentCredentials } from './bootstrap';
 import { createLogger } from './common/logger';
 import { stopOnSignals } from './common/stop-on-signals';
 
@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   const config = loadConfig('api');
   const logger = createLogger(config.logLevel, { process: 'api' });
   const db = await openStorage(config, logger);
-  if (config.production) await revokeDevelopmentKeys(db, logger);
+  if (config.production) await revokeDevelopmentCredentials(db, logger);
   else if (config.devApiKey) await ensureDevAccount(db, config);
   const temporalClient = await connectClient(config.temporal, config.encryption!);
   const app = await createApp({ config, db, temporalClient, logger });

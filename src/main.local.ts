@@ -2,9 +2,16 @@ import * as path from 'node:path';
 
 import { projectRoot } from '../domain/project-root';
 import { loadConfig } from '../infrastructure/config/config';
+import type { Database } from '../infrastructure/storage/database';
 import { PgliteServer } from '../infrastructure/storage/pglite-server';
 import { DevServer, startDevServer } from '../infrastructure/temporal/dev-server';
-import { ensureDevAccount, localRuntimeConfig, openEmbeddedStorage, openStorage } from './bootstrap';
+import {
+  ensureDevAccount,
+  ensureDevConsoleUser,
+  localRuntimeConfig,
+  openEmbeddedStorage,
+  openStorage,
+} from './bootstrap';
 import { createLogger } from './common/logger';
 import { ChildProcesses } from './local/child-processes';
 import { acquireDataFolder, servedDatabaseDir } from './local/data-folder';
@@ -40,14 +47,14 @@ async function main(): Promise<void> {
   try {
     // The launcher uses the database in-process only here, before any other process can connect.
     let databaseUrl = config.databaseUrl;
-    let devAccount: Awaited<ReturnType<typeof ensureDevAccount>>;
+    let devAccount: Awaited<ReturnType<typeof ensureDevCredentials>>;
     if (databaseUrl) {
       const db = await openStorage(runtimeConfig, logger);
-      devAccount = await ensureDevAccount(db, runtimeConfig).finally(() => db.close());
+      devAccount = await ensureDevCredentials(db, runtimeConfig).finally(() => db.close());
     } else {
       const { db, pglite } = await openEmbeddedStorage(runtimeConfig, logger);
       cleanups.push(() => db.close());
-      devAccount = await ensureDevAccount(db, runtimeConfig);
+      devAccount = await ensureDevCredentials(db, runtimeConfig);
       const server = await PgliteServer.listen(pglite, servedDatabaseDir(config.dataDir));
       cleanups.push(() => server.close());
       databaseUrl = server.databaseUrl;
@@ -85,6 +92,7 @@ async function main(): Promise<void> {
       apiUrl: `http://localhost:${config.http.port}`,
       temporalWebUrl: devServer?.uiUrl ?? `(external cluster at ${config.temporal.address})`,
       apiKey: devAccount.apiKey,
+      consoleUser: devAccount.consoleUser,
       dataDir: config.dataDir,
       pids: { launcher: process.pid, api: apiPid, worker: workerPid },
     });
@@ -97,10 +105,17 @@ async function main(): Promise<void> {
   }
 }
 
+/** The development account with its admin key and its console user. */
+async function ensureDevCredentials(db: Database, config: ReturnType<typeof localRuntimeConfig>) {
+  const { accountId, apiKey } = await ensureDevAccount(db, config);
+  return { accountId, apiKey, consoleUser: await ensureDevConsoleUser(db, config, accountId) };
+}
+
 function printBanner(info: {
   apiUrl: string;
   temporalWebUrl: string;
   apiKey: string;
+  consoleUser: { email: string; password: string };
   dataDir: string;
   pids: { launcher: number; api: number; worker: number };
 }): void {
@@ -110,6 +125,7 @@ function printBanner(info: {
       'Healthcare Access API is running (local mode)',
       `  API:           ${info.apiUrl}   (docs: ${info.apiUrl}/docs)`,
       `  Temporal Web:  ${info.temporalWebUrl}`,
+      `  Console:       ${info.apiUrl}/console  (sign in: ${info.consoleUser.email} / ${info.consoleUser.password}; code: npm run admin -- dev:totp-code)`,
       `  Dev API key:   ${info.apiKey}`,
       `  Data folder:   ${info.dataDir}`,
       `  Processes:     launcher ${info.pids.launcher}, api ${info.pids.api}, worker ${info.pids.worker}`,

@@ -1,18 +1,24 @@
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 
 import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
+import { isEmail, validate } from 'class-validator';
 
+import { newId } from '../../domain/ids';
 import { normalizeEventType } from '../../domain/webhooks/event-types';
 import { AppConfig, loadConfig } from '../../infrastructure/config/config';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../infrastructure/storage/database';
 import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
 import { WebhookEndpointsRepository } from '../../infrastructure/webhooks/webhook-endpoints.repository';
-import { Account, AccountsRepository } from '../auth/accounts.repository';
+import type { AuditAction } from '../audit/audit-event';
+import { AuditRepository } from '../audit/audit.repository';
+import { Account, AccountsRepository, AccountStatus } from '../auth/accounts.repository';
 import { isRole, PLATFORM_ROLE, Role } from '../auth/roles';
-import { localEncryption, openStorage } from '../bootstrap';
+import { devConsoleUserTotpCode, localEncryption, openStorage } from '../bootstrap';
 import { createLogger } from '../common/logger';
+import { ConsoleUsersRepository } from '../console/people/console-users.repository';
+import { passwordProblem } from '../console/people/passwords';
 import { acquireDataFolder, DataFolderBusyError, servedDatabaseUrl } from '../local/data-folder';
 import { CreateWebhookDto, UpdateWebhookDto } from '../webhooks/webhooks.dto';
 import { startCodecProxy } from './codec-proxy';
@@ -23,7 +29,15 @@ const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
   accounts:create --name NAME                      create an account
-  accounts:list                                    list accounts
+  accounts:list                                    list accounts (with their status)
+  accounts:suspend ID                              refuse the account's keys and console sessions
+                                                   (its running cases still finish)
+  accounts:reactivate ID                           accept them again
+  users:create --account ID --email EMAIL --name NAME --roles ROLE[,ROLE…]
+                                                   create a console user; the password is read from
+                                                   stdin when piped, else generated and printed once
+  users:create --operator --email EMAIL --name NAME
+                                                   create a platform operator console user
   keys:create --account ID --role ROLE [--role …] [--label TEXT]
                                                    create an API key (the secret is printed once)
   keys:list --account ID                           list an account's keys (no secrets)
@@ -41,9 +55,12 @@ Commands:
                                                    for Temporal Web, adding the operator key from
                                                    OPERATOR_API_KEY; --origin is Temporal Web's origin
                                                    (default http://localhost:8080)
+  dev:totp-code                                    print the local development user's current
+                                                   sign-in code (reads the data folder, DATA_DIR)
 
-Roles: provider, reviewer, admin. The platform-wide operator role lives only on keys of the
-"${PLATFORM_OPERATORS_ACCOUNT}" account, which operator-keys:create makes on first use.
+Roles: provider, reviewer, admin. The platform-wide operator role lives only on keys and users of
+the "${PLATFORM_OPERATORS_ACCOUNT}" account, which operator-keys:create or users:create --operator
+makes on first use.
 
 Uses DATABASE_URL, else the local data folder (DATA_DIR), through the running local service when
 there is one; codec-proxy uses neither.`;
@@ -71,8 +88,22 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      ...textOptions('name', 'account', 'label', 'key', 'webhook', 'url', 'secret', 'active', 'api', 'port'),
+      ...textOptions(
+        'name',
+        'account',
+        'label',
+        'key',
+        'webhook',
+        'url',
+        'secret',
+        'active',
+        'api',
+        'port',
+        'email',
+        'roles',
+      ),
       ...repeatableTextOptions('role', 'event', 'origin'),
+      operator: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -87,6 +118,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const config = loadConfig('admin');
+  if (command === 'dev:totp-code') return printDevTotpCode(config);
   const { db, release } = await openAdminStorage(config);
   const accounts = new AccountsRepository(db);
   const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -102,6 +134,28 @@ async function main(argv: string[]): Promise<number> {
       case 'accounts:list':
         print(await accounts.listAccounts());
         return 0;
+      case 'accounts:suspend':
+      case 'accounts:reactivate': {
+        const accountId = required(positionals[1] ?? values.account, 'The account id');
+        const status: AccountStatus = command === 'accounts:suspend' ? 'suspended' : 'active';
+        const changed = await accounts.setAccountStatus(accountId, status);
+        if (changed) {
+          await recordOperatorAction(
+            db,
+            accountId,
+            status === 'suspended' ? 'account.suspended' : 'account.reactivated',
+          );
+          print(changed);
+          return 0;
+        }
+        const account = await accounts.findAccount(accountId);
+        if (!account) throw new UsageError(`No account ${accountId}`);
+        process.stderr.write(`The account is already ${status}.\n`);
+        print(account);
+        return 0;
+      }
+      case 'users:create':
+        return await createConsoleUser(accounts, new ConsoleUsersRepository(db), values, print);
       case 'keys:create': {
         const accountId = required(values.account, '--account');
         if (!(await accounts.findAccount(accountId))) throw new UsageError(`No account ${accountId}`);
@@ -243,6 +297,95 @@ async function openAdminStorage(config: AppConfig): Promise<{ db: Database; rele
 }
 
 class UsageError extends Error {}
+
+/** CLI actions are audited in the account they change; the operator at the CLI has no credential id. */
+async function recordOperatorAction(db: Database, accountId: string, action: AuditAction): Promise<void> {
+  await new AuditRepository(db).record([
+    {
+      accountId,
+      actor: { type: 'operator', id: 'admin-cli' },
+      action,
+      target: { object: 'account', id: accountId },
+      requestId: newId('request'),
+    },
+  ]);
+}
+
+/**
+ * An account's first console user (later ones are invited from the console). Operators are
+ * platform-wide, so `--operator` puts the user in the operators' own account, as operator keys are.
+ */
+async function createConsoleUser(
+  accounts: AccountsRepository,
+  users: ConsoleUsersRepository,
+  options: { account?: string; email?: string; name?: string; roles?: string; operator?: boolean },
+  print: (value: unknown) => void,
+): Promise<number> {
+  const email = required(options.email, '--email').trim();
+  if (email.length > 320 || !isEmail(email, { require_tld: false })) {
+    throw new UsageError('--email must be an email address');
+  }
+  const displayName = required(options.name, '--name').trim();
+  if (displayName.length === 0 || displayName.length > 100 || /\p{Cc}/u.test(displayName)) {
+    throw new UsageError('--name takes 1 to 100 characters without control characters');
+  }
+
+  let accountId: string;
+  let roles: Role[];
+  if (options.operator) {
+    if (options.account || options.roles) {
+      throw new UsageError('--operator makes a platform operator: leave out --account and --roles');
+    }
+    accountId = (await platformOperatorsAccount(accounts)).id;
+    roles = [PLATFORM_ROLE];
+  } else {
+    accountId = required(options.account, '--account');
+    const account = await accounts.findAccount(accountId);
+    if (!account) throw new UsageError(`No account ${accountId}`);
+    if (account.name === PLATFORM_OPERATORS_ACCOUNT) {
+      throw new UsageError('Create operator users with users:create --operator');
+    }
+    roles = [...new Set(required(options.roles, '--roles').split(','))].map((role) => {
+      const trimmed = role.trim();
+      if (!isRole(trimmed)) throw new UsageError(`Unknown role "${trimmed}"`);
+      if (trimmed === PLATFORM_ROLE)
+        throw new UsageError('Create operator users with users:create --operator');
+      return trimmed as Role;
+    });
+  }
+  if (await users.findByEmail(email)) throw new UsageError('A console user with this email already exists');
+
+  const piped = process.stdin.isTTY ? undefined : (await readStdin()).replace(/\r?\n$/, '');
+  const password = piped || randomBytes(18).toString('base64url');
+  const problem = passwordProblem(password);
+  if (problem) throw new UsageError(`The password read from stdin will not do: ${problem}`);
+
+  const user = await users.create({ accountId, email, displayName, roles, password });
+  if (piped) {
+    print(user);
+  } else {
+    print({ ...user, password });
+    process.stderr.write('Hand the password over now: it is not shown again.\n');
+  }
+  return 0;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Local mode's development user signs in with a code from the secret its first start kept. */
+function printDevTotpCode(config: AppConfig): number {
+  const code = devConsoleUserTotpCode(config);
+  if (!code) {
+    throw new UsageError(`No development user in ${config.dataDir}: start local mode (npm start) first`);
+  }
+  process.stdout.write(`${code}\n`);
+  process.stderr.write('Each code signs in once and changes every 30 seconds.\n');
+  return 0;
+}
 
 /** Serves until SIGINT or SIGTERM; the key comes from the environment so it stays out of `ps` and shell history. */
 async function runCodecProxy(options: { api?: string; port?: string; origins?: string[] }): Promise<number> {

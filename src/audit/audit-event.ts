@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = [
   'user.signed_in',
   'user.sign_in_failed',
   'user.second_factor_enabled',
+  'account.suspended',
+  'account.reactivated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -3,9 +3,14 @@ import { Database } from '../../infrastructure/storage/database';
 import { apiKeyHint, digestApiKey, digestsMatch, generateApiKeySecret } from './api-key-secret';
 import { Role } from './roles';
 
+/** CONTRACT.md §10: a suspended account's keys and console sessions are refused; its cases run on. */
+export type AccountStatus = 'active' | 'suspended';
+
 export interface Account {
   id: string;
   name: string;
+  status: AccountStatus;
+  suspended_at: string | null;
   created_at: string;
 }
 
@@ -17,6 +22,8 @@ export interface ApiKeyRecord {
   roles: Role[];
   created_at: string;
   revoked_at: string | null;
+  /** When the key last authenticated a request, to the minute (see `recordKeyUse`). */
+  last_used_at: string | null;
 }
 
 /** What a request acts as: an API key, or a console user through their session cookie. */
@@ -31,7 +38,18 @@ export interface Principal {
   credential: Credential;
 }
 
-const API_KEY_COLUMNS = 'id, account_id, label, key_hint, roles, created_at, revoked_at';
+/** An unrevoked key found by its secret, with what authentication decides on besides the key. */
+export interface KeyLookup {
+  principal: Principal;
+  accountStatus: AccountStatus;
+  lastUsedAt: string | null;
+}
+
+const ACCOUNT_COLUMNS = 'id, name, status, suspended_at, created_at';
+const API_KEY_COLUMNS = 'id, account_id, label, key_hint, roles, created_at, revoked_at, last_used_at';
+
+/** A key's last use is recorded to the minute: a busy key costs one write a minute, not one per request. */
+export const KEY_USE_RECORD_INTERVAL_MS = 60_000;
 
 /** Accounts and their API keys. The raw key leaves this class once, as the result of `createApiKey`. */
 export class AccountsRepository {
@@ -39,22 +57,36 @@ export class AccountsRepository {
 
   async createAccount(name: string): Promise<Account> {
     const [account] = await this.db.query<Account>(
-      'INSERT INTO accounts (id, name) VALUES ($1, $2) RETURNING id, name, created_at',
+      `INSERT INTO accounts (id, name) VALUES ($1, $2) RETURNING ${ACCOUNT_COLUMNS}`,
       [newId('account'), name],
     );
     return account!;
   }
 
   async findAccount(accountId: string): Promise<Account | undefined> {
-    const [account] = await this.db.query<Account>(
-      'SELECT id, name, created_at FROM accounts WHERE id = $1',
-      [accountId],
-    );
+    const [account] = await this.db.query<Account>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = $1`, [
+      accountId,
+    ]);
     return account;
   }
 
   async listAccounts(): Promise<Account[]> {
-    return this.db.query<Account>('SELECT id, name, created_at FROM accounts ORDER BY id');
+    return this.db.query<Account>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY id`);
+  }
+
+  /**
+   * Moves an account to `status`; returns it, or undefined when it does not exist or already has
+   * that status (so a repeated suspension keeps the time of the first).
+   */
+  async setAccountStatus(accountId: string, status: AccountStatus): Promise<Account | undefined> {
+    const [account] = await this.db.query<Account>(
+      `UPDATE accounts
+       SET status = $2, suspended_at = CASE WHEN $2 = 'suspended' THEN now() ELSE NULL END
+       WHERE id = $1 AND status <> $2
+       RETURNING ${ACCOUNT_COLUMNS}`,
+      [accountId, status],
+    );
+    return account;
   }
 
   /** Creates a key; `secret` pins its value (the development key), else a random one is generated. */
@@ -91,16 +123,42 @@ export class AccountsRepository {
     return key;
   }
 
-  async findActiveKeyBySecret(secret: string): Promise<Principal | undefined> {
+  /** The unrevoked key with this secret, whatever its account's status: the caller decides on that. */
+  async findActiveKeyBySecret(secret: string): Promise<KeyLookup | undefined> {
     const digest = digestApiKey(secret);
-    const [row] = await this.db.query<{ id: string; account_id: string; key_digest: string; roles: Role[] }>(
-      'SELECT id, account_id, key_digest, roles FROM api_keys WHERE key_digest = $1 AND revoked_at IS NULL',
+    const [row] = await this.db.query<{
+      id: string;
+      account_id: string;
+      key_digest: string;
+      roles: Role[];
+      last_used_at: string | null;
+      account_status: AccountStatus;
+    }>(
+      `SELECT k.id, k.account_id, k.key_digest, k.roles, k.last_used_at, a.status AS account_status
+       FROM api_keys k JOIN accounts a ON a.id = k.account_id
+       WHERE k.key_digest = $1 AND k.revoked_at IS NULL`,
       [digest],
     );
     // The index lookup already matched; the constant-time comparison keeps the final check free of
     // early-exit timing whatever the engine's comparison does.
     if (!row || !digestsMatch(row.key_digest, digest)) return undefined;
-    return { accountId: row.account_id, roles: row.roles, credential: { type: 'api_key', id: row.id } };
+    return {
+      principal: { accountId: row.account_id, roles: row.roles, credential: { type: 'api_key', id: row.id } },
+      accountStatus: row.account_status,
+      lastUsedAt: row.last_used_at,
+    };
+  }
+
+  /**
+   * Notes that the key authenticated a request now, unless a use within the last minute is already
+   * recorded (by this process or another).
+   */
+  async recordKeyUse(keyId: string): Promise<void> {
+    await this.db.query(
+      `UPDATE api_keys SET last_used_at = now()
+       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - $2::integer * interval '1 millisecond')`,
+      [keyId, KEY_USE_RECORD_INTERVAL_MS],
+    );
   }
 
   async findKeyIdBySecret(secret: string): Promise<string | undefined> {

@@ -227,7 +227,7 @@ describe('key lookups from one client address', () => {
     const countingDb: Database = {
       engine: db.engine,
       query: (sql, params) => {
-        if (sql.includes('FROM api_keys WHERE key_digest')) keyLookups += 1;
+        if (sql.includes('WHERE k.key_digest = $1')) keyLookups += 1;
         return db.query(sql, params);
       },
       transaction: (work) => db.transaction(work),
@@ -297,6 +297,32 @@ describe('the API key cache', () => {
     await eventually(
       async () => (await testApp.http().get('/status').set(bearer(secret))).status === 401,
       10_000,
+    );
+  });
+  it('refuses the keys of an account suspended by another process within the cache lifetime, saying why', async () => {
+    const suspended = await testApp.createAccount('Suspended elsewhere');
+    expect((await testApp.http().get('/status').set(bearer(suspended.keys.provider))).status).toBe(200);
+    await new AccountsRepository(testApp.db).setAccountStatus(suspended.accountId, 'suspended');
+    const refused = await eventually(async () => {
+      const response = await testApp.http().get('/status').set(bearer(suspended.keys.provider));
+      return response.status === 401 ? response : undefined;
+    }, 10_000);
+    expect(refused.body.error.message).toContain('This account is suspended');
+  });
+
+  it("shows when each key was last used in the account's key list", async () => {
+    const fresh = await testApp.createAccount('Last use clinic');
+    const before = await testApp.http().get('/api-keys').set(bearer(fresh.keys.admin));
+    const providerKeyHint = `…${fresh.keys.provider.slice(-4)}`;
+    const providerKey = (keys: Array<{ key_hint: string; last_used_at: string | null }>) =>
+      keys.find((key) => key.key_hint === providerKeyHint)!;
+    expect(providerKey(before.body.data.data).last_used_at).toBeNull();
+
+    await testApp.http().get('/status').set(bearer(fresh.keys.provider));
+
+    const after = await testApp.http().get('/api-keys').set(bearer(fresh.keys.admin));
+    expect(Date.parse(providerKey(after.body.data.data).last_used_at!)).toBeGreaterThanOrEqual(
+      Date.parse(before.headers.date) - 1_000,
     );
   });
 });

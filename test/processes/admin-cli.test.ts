@@ -2,8 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { openDatabase } from '../../infrastructure/storage/database';
+import { Database, openDatabase } from '../../infrastructure/storage/database';
+import { AuditRepository } from '../../src/audit/audit.repository';
 import { AccountsRepository } from '../../src/auth/accounts.repository';
+import { ConsoleUsersRepository } from '../../src/console/people/console-users.repository';
+import { verifyPassword } from '../../src/console/people/passwords';
 import { runCommand } from '../support/processes';
 
 describe('the admin CLI', () => {
@@ -11,6 +14,16 @@ describe('the admin CLI', () => {
   const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' };
   const admin = (...args: string[]) => runCommand('admin/cli.js', args, env);
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  /** The CLI holds the data folder while it runs, so the test opens the database between commands. */
+  async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
+    const db = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
+    try {
+      return await work(db);
+    } finally {
+      await db.close();
+    }
+  }
 
   it('creates an account, gives it a key shown once, lists and revokes it', async () => {
     const account = JSON.parse(admin('accounts:create', '--name', 'Lakeside Specialty Pharmacy').stdout);
@@ -105,5 +118,123 @@ describe('the admin CLI', () => {
     expect(JSON.parse(admin('webhooks:list', '--account', account.id).stdout)).toHaveLength(1);
     expect(admin('webhooks:delete', '--webhook', created.id).status).toBe(0);
     expect(JSON.parse(admin('webhooks:list', '--account', account.id).stdout)).toEqual([]);
+  });
+
+  it('suspends and reactivates an account, lists its status and audits both in the account', async () => {
+    const account = JSON.parse(admin('accounts:create', '--name', 'Suspended Pharmacy').stdout);
+
+    const suspended = admin('accounts:suspend', account.id);
+    expect(suspended.status).toBe(0);
+    expect(JSON.parse(suspended.stdout)).toMatchObject({
+      status: 'suspended',
+      suspended_at: expect.any(String),
+    });
+    const listed = JSON.parse(admin('accounts:list').stdout);
+    expect(listed.find((entry: { id: string }) => entry.id === account.id).status).toBe('suspended');
+
+    expect(JSON.parse(admin('accounts:reactivate', account.id).stdout)).toMatchObject({
+      status: 'active',
+      suspended_at: null,
+    });
+    const trail = await withDatabase((db) => new AuditRepository(db).list(account.id, { limit: 10 }));
+    expect(trail.data.map((event) => [event.action, event.actor.type, event.target])).toEqual([
+      ['account.reactivated', 'operator', { object: 'account', id: account.id }],
+      ['account.suspended', 'operator', { object: 'account', id: account.id }],
+    ]);
+  });
+
+  it('refuses to suspend an account that does not exist', () => {
+    const result = admin('accounts:suspend', 'acct_00000000000000000000000000');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('No account acct_00000000000000000000000000');
+  });
+
+  it("creates an account's first console user with a password piped on stdin, which it never prints", async () => {
+    const account = JSON.parse(admin('accounts:create', '--name', 'First user clinic').stdout);
+    const password = 'correct horse battery staple';
+    const created = runCommand(
+      'admin/cli.js',
+      [
+        'users:create',
+        '--account',
+        account.id,
+        '--email',
+        'Ana@Clinic.example',
+        '--name',
+        'Ana Ruiz',
+        '--roles',
+        'admin,reviewer',
+      ],
+      env,
+      { input: `${password}\n` },
+    );
+    expect(created.status).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({
+      id: expect.stringMatching(/^usr_/),
+      account_id: account.id,
+      email: 'Ana@Clinic.example',
+      display_name: 'Ana Ruiz',
+      roles: ['admin', 'reviewer'],
+    });
+    expect(created.stdout).not.toContain(password);
+
+    const user = await withDatabase((db) => new ConsoleUsersRepository(db).findByEmail('ana@clinic.example'));
+    expect(await verifyPassword(password, user!.password_hash)).toBe(true);
+  });
+
+  it('generates and prints a password once when none is piped', async () => {
+    const account = JSON.parse(admin('accounts:create', '--name', 'Generated password clinic').stdout);
+    const created = admin(
+      'users:create',
+      '--account',
+      account.id,
+      '--email',
+      'bo@clinic.example',
+      '--name',
+      'Bo',
+      '--roles',
+      'provider',
+    );
+    expect(created.status).toBe(0);
+    const { password } = JSON.parse(created.stdout);
+    expect(created.stderr).toContain('not shown again');
+
+    const user = await withDatabase((db) => new ConsoleUsersRepository(db).findByEmail('bo@clinic.example'));
+    expect(await verifyPassword(password, user!.password_hash)).toBe(true);
+  });
+
+  it('refuses the operator role, a taken email and a short piped password, each saying why', () => {
+    const account = JSON.parse(admin('accounts:create', '--name', 'Refusing clinic').stdout);
+    const create = (email: string, roles: string, input?: string) =>
+      runCommand(
+        'admin/cli.js',
+        ['users:create', '--account', account.id, '--email', email, '--name', 'Cy', '--roles', roles],
+        env,
+        { input },
+      );
+
+    const operator = create('cy@clinic.example', 'admin,operator');
+    expect(operator.status).toBe(2);
+    expect(operator.stderr).toContain('users:create --operator');
+
+    expect(create('cy@clinic.example', 'provider').status).toBe(0);
+    const taken = create('CY@clinic.example', 'provider');
+    expect(taken.status).toBe(2);
+    expect(taken.stderr).toContain('already exists');
+
+    const short = create('dee@clinic.example', 'provider', 'short\n');
+    expect(short.status).toBe(2);
+    expect(short.stderr).toContain('Use at least 12 characters.');
+  });
+
+  it('creates a platform operator user in the operators account with --operator', () => {
+    const created = admin('users:create', '--operator', '--email', 'ops@platform.example', '--name', 'Ops');
+    expect(created.status).toBe(0);
+    const user = JSON.parse(created.stdout);
+    expect(user.roles).toEqual(['operator']);
+    const operators = JSON.parse(admin('accounts:list').stdout).find(
+      (entry: { name: string }) => entry.name === 'Platform operators',
+    );
+    expect(user.account_id).toBe(operators.id);
   });
 });

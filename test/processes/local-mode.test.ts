@@ -7,10 +7,16 @@ import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 
 import { loadConfig } from '../../infrastructure/config/config';
+import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import { openDatabase } from '../../infrastructure/storage/database';
 import { freePort } from '../../infrastructure/temporal/dev-server';
 import { dataConverter } from '../../infrastructure/temporal/temporal-connection';
 import { localEncryption } from '../../src/bootstrap';
+import { ConsoleUsersRepository } from '../../src/console/people/console-users.repository';
+import { acceptedStep } from '../../src/console/people/totp';
+import { servedDatabaseUrl } from '../../src/local/data-folder';
 import { testEnvironment } from '../harness/environment';
+import { cookiesFrom, csrfTokenOf } from '../support/console-session';
 import { readJson, runCommand, startProcess } from '../support/processes';
 import { eventually } from '../support/test-app';
 
@@ -161,6 +167,51 @@ describe('local mode (the start command)', () => {
 
       const withNewKey = await api('/status', { headers: { Authorization: `Bearer ${secret}` } });
       expect(withNewKey.status).toBe(200);
+    } finally {
+      expect(await local.stop('SIGINT')).toBe(0);
+    }
+  });
+
+  it("prints the development user's console sign-in, whose password and printed code sign in", async () => {
+    const local = startProcess('main.local.js', env);
+    try {
+      const printed = await local.waitForOutput(
+        /Console:\s+(\S+)\s+\(sign in: (\S+) \/ (\S+); code: npm run admin -- dev:totp-code\)/,
+      );
+      const [consoleUrl, email, password] = printed.slice(1) as [string, string, string];
+      expect(consoleUrl).toBe(`http://localhost:${ports.api}/console`);
+      expect(email).toBe('dev@localhost');
+
+      const form = await fetch(`http://127.0.0.1:${ports.api}/console/sign-in`);
+      const cookie = cookiesFrom(form.headers.getSetCookie());
+      const signedIn = await fetch(`http://127.0.0.1:${ports.api}/console/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          _csrf: csrfTokenOf(await form.text()),
+          email,
+          password,
+          next: '/console',
+        }),
+      });
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.headers.get('location')).toMatch(/^\/console\/sign-in\/second-factor/);
+
+      const code = runCommand('admin/cli.js', ['dev:totp-code'], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+      expect(code.status).toBe(0);
+      expect(code.stdout.trim()).toMatch(/^\d{6}$/);
+      const db = await openDatabase({ databaseUrl: (await servedDatabaseUrl(dataDir))! });
+      try {
+        const user = await new ConsoleUsersRepository(db).findByEmail(email);
+        const encryption = localEncryption(loadConfig('local', { DATA_DIR: dataDir }));
+        const secret = new SecretBox(encryption).openText(user!.totp_secret_sealed!);
+        expect(acceptedStep(secret, code.stdout.trim(), Date.now(), Number(user!.totp_last_step))).toEqual(
+          expect.any(Number),
+        );
+      } finally {
+        await db.close();
+      }
     } finally {
       expect(await local.stop('SIGINT')).toBe(0);
     }

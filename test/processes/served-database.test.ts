@@ -54,7 +54,9 @@ describe('the embedded database served on a Unix socket', () => {
         roles: ['provider'],
         label: 'k',
       });
-      expect(await accounts.findActiveKeyBySecret(secret)).toMatchObject({ accountId: account.id });
+      expect(await accounts.findActiveKeyBySecret(secret)).toMatchObject({
+        principal: { accountId: account.id },
+      });
     } finally {
       await db.close();
     }

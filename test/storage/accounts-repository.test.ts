@@ -42,7 +42,22 @@ describe.each(engines)('accounts and API keys on %s', (_engine, open) => {
     expect(await accounts.findAccount(account.id)).toEqual(account);
   });
 
-  it('authenticates a key by its secret and returns its account and roles', async () => {
+  it('creates accounts active, and suspends and reactivates them', async () => {
+    const account = await accounts.createAccount('Harbor Oncology');
+    expect(account).toMatchObject({ status: 'active', suspended_at: null });
+
+    const suspended = await accounts.setAccountStatus(account.id, 'suspended');
+    expect(suspended).toMatchObject({ status: 'suspended', suspended_at: expect.any(String) });
+    expect(await accounts.setAccountStatus(account.id, 'suspended')).toBeUndefined();
+    expect(await accounts.findAccount(account.id)).toEqual(suspended);
+
+    expect(await accounts.setAccountStatus(account.id, 'active')).toMatchObject({
+      status: 'active',
+      suspended_at: null,
+    });
+  });
+
+  it('authenticates a key by its secret and returns its account, roles and account status', async () => {
     const account = await accounts.createAccount('Clinic A');
     const { key, secret } = await accounts.createApiKey({
       accountId: account.id,
@@ -50,11 +65,38 @@ describe.each(engines)('accounts and API keys on %s', (_engine, open) => {
       label: 'x',
     });
     expect(await accounts.findActiveKeyBySecret(secret)).toEqual({
-      accountId: account.id,
-      roles: ['provider', 'reviewer'],
-      credential: { type: 'api_key', id: key.id },
+      principal: {
+        accountId: account.id,
+        roles: ['provider', 'reviewer'],
+        credential: { type: 'api_key', id: key.id },
+      },
+      accountStatus: 'active',
+      lastUsedAt: null,
     });
     expect(key.key_hint).toBe(`…${secret.slice(-4)}`);
+  });
+
+  it("still finds a suspended account's key, saying the account is suspended", async () => {
+    const account = await accounts.createAccount('Clinic S');
+    const { secret } = await accounts.createApiKey({
+      accountId: account.id,
+      roles: ['provider'],
+      label: 'x',
+    });
+    await accounts.setAccountStatus(account.id, 'suspended');
+    expect(await accounts.findActiveKeyBySecret(secret)).toMatchObject({ accountStatus: 'suspended' });
+  });
+
+  it("records a key's use at most once a minute", async () => {
+    const account = await accounts.createAccount('Clinic U');
+    const { key } = await accounts.createApiKey({ accountId: account.id, roles: ['provider'], label: 'x' });
+    await accounts.recordKeyUse(key.id);
+    const [first] = await accounts.listApiKeys(account.id);
+    expect(first!.last_used_at).toEqual(expect.any(String));
+
+    await accounts.recordKeyUse(key.id);
+    const [second] = await accounts.listApiKeys(account.id);
+    expect(second!.last_used_at).toBe(first!.last_used_at);
   });
 
   it('stops authenticating a key the moment it is revoked', async () => {

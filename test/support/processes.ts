@@ -77,11 +77,17 @@ export function startProcess(entry: string, env: Record<string, string>): Runnin
 }
 
 /** Runs a compiled command to completion (the admin CLI). */
-export function runCommand(entry: string, args: string[], env: Record<string, string>) {
+export function runCommand(
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { input?: string } = {},
+) {
   const result = spawnSync(process.execPath, [path.join(DIST, entry), ...args], {
     env: { ...process.env, ...env },
     encoding: 'utf8',
     timeout: 60_000,
+    input: options.input,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

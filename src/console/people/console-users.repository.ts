@@ -87,6 +87,24 @@ export class ConsoleUsersRepository {
       [accountId],
     );
   }
+
+  // Added for the admin CLI and local mode's development user (src/bootstrap.ts).
+
+  async setPassword(userId: string, password: string): Promise<void> {
+    await this.db.query('UPDATE console_users SET password_hash = $2 WHERE id = $1', [
+      userId,
+      await hashPassword(password),
+    ]);
+  }
+
+  /** A disabled user cannot sign in, and their open sessions are refused from the next request on. */
+  async disable(userId: string): Promise<boolean> {
+    const rows = await this.db.query(
+      'UPDATE console_users SET disabled_at = now() WHERE id = $1 AND disabled_at IS NULL RETURNING id',
+      [userId],
+    );
+    return rows.length === 1;
+  }
 }
 
 /** Inserts a user whose password is already hashed, inside the caller's transaction if it has one. */
