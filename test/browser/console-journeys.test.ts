@@ -202,4 +202,17 @@ describeInBrowser("a clinic's people at work in the console", () => {
     ).toHaveLength(4);
     await look(adminPage, 'webhook-delivery-log');
   });
+
+  it('refuses the API key and the console once the platform suspends the account', async () => {
+    await testApp.accounts.setAccountStatus(accountId, 'suspended');
+    const refused = await eventually(async () => {
+      const answer = await fetch(`${baseUrl}/status`, { headers: { Authorization: `Bearer ${apiKey}` } });
+      return answer.status === 401 ? ((await answer.json()) as { error: { message: string } }) : undefined;
+    });
+    expect(refused.error.message).toContain('This account is suspended');
+    const page = await adminPage.goto(`${baseUrl}/console/api-keys`);
+    expect(page?.status()).toBe(401);
+    await expect(adminPage.locator('main').textContent()).resolves.toContain('This account is suspended');
+    await screenshots.take(adminPage, 'account-suspended');
+  });
 });

@@ -13,7 +13,10 @@ export const SESSION_TOUCH_INTERVAL_MS = 60 * 1000;
 
 export const SESSION_COOKIE = 'haa_console_session';
 
-/** Admins and reviewers act on PHI and on the account's credentials: they must use a second factor. */
+/**
+ * Admins and reviewers act on PHI and on the account's credentials, and operators on every account's
+ * cases: they must use a second factor.
+ */
 export function requiresSecondFactor(roles: readonly Role[]): boolean {
-  return roles.includes('admin') || roles.includes('reviewer');
+  return roles.includes('admin') || roles.includes('reviewer') || roles.includes('operator');
 }
