@@ -2,7 +2,6 @@ import type { NextFunction, Request, Response } from 'express';
 
 import type { AppConfig } from '../../infrastructure/config/config';
 import { ApiError } from '../common/errors';
-import { isConsolePath } from '../console/console-edge';
 import { ContextualRequest } from '../common/request-context';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { RateLimiter } from './rate-limiter';
@@ -38,7 +37,7 @@ export function authenticateBeforeBody(deps: AuthenticationDependencies) {
 
 async function authenticate(req: ContextualRequest, deps: AuthenticationDependencies): Promise<void> {
   // The console's only credential is its session cookie (console-edge.ts); keys never open it.
-  if (PUBLIC_PATHS.test(req.path) || isConsolePath(req.path)) return;
+  if (PUBLIC_PATHS.test(req.path) || req.context.throughConsoleEdge) return;
   const authorization = req.headers.authorization;
   if (authorization === undefined && deps.config.codec.trustLoopback && isLocalBrowserRequest(req)) {
     req.context.loopbackTrusted = true;

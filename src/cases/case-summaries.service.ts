@@ -32,7 +32,7 @@ export class CaseSummariesService {
     private readonly patientRefKey: Buffer,
   ) {}
 
-  patientRef(accountId: string, patientInternalId: string): string {
+  private patientRef(accountId: string, patientInternalId: string): string {
     return patientRefOf(this.patientRefKey, accountId, patientInternalId);
   }
 
@@ -61,10 +61,6 @@ export class CaseSummariesService {
     page: { limit: number; cursor?: string },
   ): Promise<SummaryPage<QueuedCaseSummary>> {
     return refusingBadCursors(() => this.summaries.reviewQueue(accountId, page));
-  }
-
-  find(accountId: string, caseId: string): Promise<CaseSummary | undefined> {
-    return this.summaries.find(accountId, caseId);
   }
 }
 

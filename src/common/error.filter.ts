@@ -81,6 +81,8 @@ export class ErrorFilter implements ExceptionFilter {
       const code = HTTP_STATUS_CODES[status];
       if (code) return new ApiError(code, exception.message);
     }
+    const clientError = expressClientError(exception);
+    if (clientError) return clientError;
     if (isTemporalUnavailable(exception)) return ApiError.serviceUnavailable('The workflow engine');
     if (isDatabaseUnavailable(exception)) return ApiError.serviceUnavailable('The database');
     return new ApiError(
@@ -98,6 +100,21 @@ export class ErrorFilter implements ExceptionFilter {
     }
     return new ApiError('not_found', `No endpoint ${req.method} ${req.path} exists.`);
   }
+}
+
+/**
+ * Express middleware (static files, body parsers) reports a caller's mistake as an error marked
+ * `expose` with its 4xx status; it must not be mistaken for an outage or a bug.
+ */
+function expressClientError(exception: unknown): ApiError | undefined {
+  const { status, expose, message } = (exception ?? {}) as {
+    status?: unknown;
+    expose?: unknown;
+    message?: unknown;
+  };
+  if (expose !== true || typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  const code = HTTP_STATUS_CODES[status] ?? 'validation_error';
+  return new ApiError(code, typeof message === 'string' ? message : 'The request was refused.');
 }
 
 /** class-validator messages arrive as "field.path: issue" strings from our ValidationPipe factory. */

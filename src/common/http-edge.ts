@@ -2,7 +2,6 @@ import express, { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
 import { newId } from '../../domain/ids';
-import { isConsolePath } from '../console/console-edge';
 import { ApiError } from './errors';
 import { assertJsonDepth, JsonTooDeepError } from './json-depth';
 import { ContextualRequest } from './request-context';
@@ -60,7 +59,7 @@ export function requestContextMiddleware(logger: Logger) {
 /** JSON only: a body sent as anything else is refused before any parser reads it. */
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
   // Console forms are parsed by the console's own edge (console-edge.ts).
-  if (isConsolePath(req.path)) return next();
+  if ((req as ContextualRequest).context.throughConsoleEdge) return next();
   const hasBody =
     Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (BODY_METHODS.has(req.method) && hasBody && !req.is('application/json')) {
@@ -112,6 +111,8 @@ export function translateBodyParserErrors(
     );
   } else if (type === 'entity.parse.failed') {
     next(new ApiError('invalid_json', 'The request body is not valid JSON.'));
+  } else if (type === 'parameters.too.many') {
+    next(new ApiError('payload_too_large', 'The form has more fields than the service accepts.'));
   } else if (type === 'entity.too.large') {
     next(new ApiError('payload_too_large', 'The request body is larger than the service accepts.'));
   } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {

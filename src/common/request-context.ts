@@ -9,6 +9,8 @@ export interface RequestContext {
   principal?: Principal;
   /** The console session of a request under /console, whatever its stage. */
   console?: ConsoleSession;
+  /** Set by the console's edge: the session cookie, never an API key, authenticates this request. */
+  throughConsoleEdge?: boolean;
   /** A keyless request from a browser on this machine, in local mode (see LoopbackTrusted). */
   loopbackTrusted?: boolean;
 }

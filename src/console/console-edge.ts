@@ -35,8 +35,14 @@ export const CONSOLE_CONTENT_SECURITY_POLICY = [
   "base-uri 'none'",
 ].join('; ');
 
+/** Express matches paths regardless of case, so `/Console/…` is the console too. */
 export function isConsolePath(requestPath: string): boolean {
-  return requestPath === CONSOLE_PATH || requestPath.startsWith(`${CONSOLE_PATH}/`);
+  return /^\/console(\/|$)/i.test(requestPath);
+}
+
+/** The console's JSON calls, which answer in the contract's envelope rather than as pages. */
+export function isConsoleJsonPath(requestPath: string): boolean {
+  return /^\/console\/api\//i.test(requestPath);
 }
 
 /**
@@ -45,10 +51,12 @@ export function isConsolePath(requestPath: string): boolean {
  */
 export function consoleEdge(sessions: ConsoleSessionsRepository): Router {
   const router = express.Router();
+  router.use(markConsoleRequest);
   router.use(securityHeaders);
+  // A missing asset falls through to the router's 404 page rather than failing inside the handler.
   router.use(
     '/assets',
-    express.static(CONSOLE_ASSETS_DIR, { index: false, dotfiles: 'deny', fallthrough: false, maxAge: '1h' }),
+    express.static(CONSOLE_ASSETS_DIR, { index: false, dotfiles: 'ignore', fallthrough: true, maxAge: '1h' }),
   );
   router.use(express.urlencoded({ extended: false, limit: FORM_BODY_BYTES, parameterLimit: 200 }));
   router.use((req, res, next) => {
@@ -56,6 +64,15 @@ export function consoleEdge(sessions: ConsoleSessionsRepository): Router {
   });
   router.use(checkCsrf);
   return router;
+}
+
+/**
+ * Whatever the path's spelling, a request this edge saw is the console's: the API-key middleware and
+ * the JSON-only check leave it alone, so a key can never stand in for a session here.
+ */
+function markConsoleRequest(req: Request, _res: Response, next: NextFunction): void {
+  (req as ContextualRequest).context.throughConsoleEdge = true;
+  next();
 }
 
 function securityHeaders(_req: Request, res: Response, next: NextFunction): void {

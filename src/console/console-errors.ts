@@ -5,7 +5,7 @@ import { ContextualRequest } from '../common/request-context';
 import { SECOND_FACTOR_PATH } from './people/sign-in.controller';
 import { html } from './html';
 import { sendPage } from './layout';
-import { isConsolePath } from './console-edge';
+import { isConsoleJsonPath, isConsolePath } from './console-edge';
 
 const HEADINGS: Partial<Record<number, string>> = {
   400: 'Please check what was sent',
@@ -23,7 +23,7 @@ const HEADINGS: Partial<Record<number, string>> = {
  * browser to sign in, and back afterwards.
  */
 export function sendConsoleError(error: ApiError, req: Request, res: Response): boolean {
-  if (!isConsolePath(req.path) || req.path.startsWith('/console/api/')) return false;
+  if (!isConsolePath(req.path) || isConsoleJsonPath(req.path)) return false;
   if (
     error.code === 'unauthorized' &&
     req.method === 'GET' &&

@@ -1,6 +1,7 @@
 import { CaseSummariesRepository, CaseSummary } from '../../infrastructure/cases/case-summaries.repository';
 import { PATIENT_REF } from '../../domain/temporal/search-attributes';
 import { CaseSummariesService } from '../../src/cases/case-summaries.service';
+import { patientRefOf } from '../../src/cases/cases.service';
 import { JsonObject } from '../support/case-journeys';
 import {
   benefitVerificationRequest,
@@ -170,7 +171,11 @@ describe('case summaries written by the case lifecycle', () => {
       object: 'patient_enrollment',
       status: record.status,
       sequence: record.status_history.length,
-      patient_ref: consoleReads.patientRef(account.accountId, 'mrn-summary-enroll-1'),
+      patient_ref: patientRefOf(
+        testApp.config.cases.patientRefKey!,
+        account.accountId,
+        'mrn-summary-enroll-1',
+      ),
     });
   });
 
@@ -225,7 +230,9 @@ describe('case summaries written by the case lifecycle', () => {
     );
     const { case_id, account_id, patient_ref, ...rest } = row!;
     expect({ case_id, account_id }).toEqual({ case_id: created.id, account_id: account.accountId });
-    expect(patient_ref).toBe(consoleReads.patientRef(account.accountId, 'mrn-jane-doe-0001'));
+    expect(patient_ref).toBe(
+      patientRefOf(testApp.config.cases.patientRefKey!, account.accountId, 'mrn-jane-doe-0001'),
+    );
     const stored = JSON.stringify(rest).toLowerCase();
     for (const phi of ['jane', 'doe', '1961-07-23', 'mrn-', 'ozempic', 'metformin', 'providerson', '62701']) {
       expect(stored).not.toContain(phi);

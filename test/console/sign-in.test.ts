@@ -108,6 +108,40 @@ describe('signing in to the console', () => {
     expect(page.text).toContain('Clinic Console');
   });
 
+  it('never takes an API key as a console credential, however the path is spelled', async () => {
+    const page = await testApp
+      .http()
+      .get('/CONSOLE/account')
+      .set('Authorization', `Bearer ${account.keys.admin}`);
+    expect(page.status).toBe(303);
+    const creation = await testApp
+      .http()
+      .post('/Console/api-keys')
+      .set('Authorization', `Bearer ${account.keys.admin}`)
+      .send({ label: 'through the console', roles: ['provider'] });
+    expect(creation.status).toBe(403);
+    expect((await testApp.accounts.listApiKeys(account.accountId)).map((key) => key.label)).not.toContain(
+      'through the console',
+    );
+  });
+
+  it('answers a missing console asset with a 404 page', async () => {
+    const answer = await testApp.http().get('/console/assets/missing.css');
+    expect(answer.status).toBe(404);
+  });
+
+  it('refuses a form with more fields than any console form has', async () => {
+    const form = await testApp.http().get('/console/sign-in');
+    const fields = Object.fromEntries(Array.from({ length: 300 }, (_, index) => [`field${index}`, 'x']));
+    const answer = await testApp
+      .http()
+      .post('/console/sign-in')
+      .set('Cookie', cookiesFrom(form.headers['set-cookie']))
+      .type('form')
+      .send({ _csrf: csrfTokenOf(form.text), ...fields });
+    expect(answer.status).toBe(413);
+  });
+
   it('ends the session on sign-out, so its cookie opens nothing afterwards', async () => {
     const person = await createConsolePerson(testApp, account.accountId, ['provider']);
     const browser = await signInWithPassword(testApp, person);

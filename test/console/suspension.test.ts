@@ -1,7 +1,12 @@
 import { reviewDecisionSignal } from '../../workflows/prior-authorization.messages';
 import { eventsFor, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import { priorAuthorizationRequest } from '../support/case-requests';
-import { createConsolePerson, signInWithPassword } from '../support/console-session';
+import {
+  cookiesFrom,
+  createConsolePerson,
+  csrfTokenOf,
+  signInWithPassword,
+} from '../support/console-session';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
@@ -62,6 +67,23 @@ describe('a suspended account', () => {
     const refused = await testApp.http().get('/console/account').set('Cookie', browser.cookie);
     expect(refused.status).toBe(401);
     expect(refused.text).toContain(SUSPENDED_MESSAGE);
+  });
+
+  it('refuses a sign-in with the right password, starting no session', async () => {
+    const account = await testApp.createAccount();
+    const person = await createConsolePerson(testApp, account.accountId, ['provider']);
+    await suspend(account);
+
+    const form = await testApp.http().get('/console/sign-in');
+    const answer = await testApp
+      .http()
+      .post('/console/sign-in')
+      .set('Cookie', cookiesFrom(form.headers['set-cookie']))
+      .type('form')
+      .send({ _csrf: csrfTokenOf(form.text), email: person.email, password: person.password });
+    expect(answer.status).toBe(401);
+    expect(answer.text).toContain(SUSPENDED_MESSAGE);
+    expect(String(answer.headers['set-cookie'] ?? '')).not.toContain('haa_console_session=');
   });
 
   it('still finishes its running cases and delivers their webhooks', async () => {

@@ -13,7 +13,7 @@ import { ContextualRequest } from '../../common/request-context';
 import { recordConsoleAction } from '../console-audit';
 import { Html, html } from '../html';
 import { csrfField, sendPage } from '../layout';
-import { doneNotice, moment } from './admin-markup';
+import { doneNotice, moment } from '../markup';
 import { ApiKeyLastUse } from './api-key-last-use';
 import { checkAsTheApiDoes, formChoices, formField, refusalNotice } from './form-input';
 
@@ -151,7 +151,7 @@ function keyTable(
             <td>${key.roles.join(', ')}</td>
             <td><code>${key.key_hint}</code></td>
             <td>${moment(key.created_at)}</td>
-            <td>${moment(lastUse.get(key.id) ?? null)}</td>
+            <td>${moment(lastUse.get(key.id) ?? null, 'never')}</td>
             <td>
               ${
                 key.revoked_at

@@ -18,7 +18,7 @@ import { WebhooksService } from '../../webhooks/webhooks.service';
 import { recordConsoleAction } from '../console-audit';
 import { Html, html } from '../html';
 import { csrfField, sendPage } from '../layout';
-import { doneNotice, moment } from './admin-markup';
+import { doneNotice, moment } from '../markup';
 import { checkAsTheApiDoes, formChoices, formField, queryAsTheApiReads, refusalNotice } from './form-input';
 
 const PATH = '/console/webhooks';

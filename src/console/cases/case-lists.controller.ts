@@ -15,7 +15,8 @@ import { csrfField, sendPage } from '../layout';
 import { principalOf } from './console-principal';
 import { casePath } from './case-pages.controller';
 import { CaseSection, SECTION_SEGMENTS, sectionOfObject, sectionOfPath } from './case-sections';
-import { dueBadge, moment, statusBadge } from './case-views';
+import { moment } from '../markup';
+import { dueBadge, statusBadge } from './case-views';
 
 const DEFAULT_PAGE_SIZE = 25;
 const MAX_PAGE_SIZE = 100;

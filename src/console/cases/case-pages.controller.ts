@@ -16,6 +16,7 @@ import { ContextualRequest } from '../../common/request-context';
 import { createValidationPipe } from '../../common/validation';
 import { recordConsoleAction } from '../console-audit';
 import { html } from '../html';
+import { doneNotice } from '../markup';
 import { csrfField, PageContent, sendPage } from '../layout';
 import { CaseSection, SECTION_SEGMENTS, sectionOfPath } from './case-sections';
 import { principalOf } from './console-principal';
@@ -69,10 +70,8 @@ export class CasePagesController {
     const section = sectionOfPath(req.path);
     const record = await this.cases.get(principalOf(req), section.type, id);
     await recordConsoleAction(this.audit, req, 'case.read', { object: section.type.object, id });
-    const done = typeof req.query.done === 'string' ? DONE_NOTICES[req.query.done] : undefined;
-    await this.sendCasePage(req, res, section, record, {
-      ...(done && { notice: { kind: 'success', text: done } }),
-    });
+    const notice = doneNotice(DONE_NOTICES, req.query.done);
+    await this.sendCasePage(req, res, section, record, notice ? { notice } : {});
   }
 
   @Post(SECTION_SEGMENTS.map((segment) => `${segment}/:id/:decision`))

@@ -5,6 +5,7 @@ import type { PatientEnrollmentCase } from '../../../domain/cases/patient-enroll
 import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authorization';
 import type { CaseEventDelivery } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
 import { Html, html } from '../html';
+import { moment } from '../markup';
 import { CHOICE_FIELD, DecisionForm } from './decision-forms';
 
 const BADGES: Record<string, string> = {
@@ -21,15 +22,6 @@ const BADGES: Record<string, string> = {
 export function statusBadge(status: string): Html {
   const kind = BADGES[status];
   return html`<span class="${kind ? `badge ${kind}` : 'badge'}">${status.replace(/_/g, ' ')}</span>`;
-}
-
-/** A moment as people read it (UTC, to the minute), with the exact instant for machines. */
-export function moment(value: string | Date | null | undefined): Html {
-  if (value === null || value === undefined) return html`—`;
-  const instant = new Date(value);
-  if (Number.isNaN(instant.getTime())) return html`${String(value)}`;
-  const iso = instant.toISOString();
-  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
 }
 
 export function dueBadge(dueAt: string | null, overdue: boolean): Html {

@@ -19,6 +19,7 @@ export interface ConsoleUserCredentials extends ConsoleUser {
   password_hash: string;
   totp_secret_sealed: string | null;
   totp_last_step: string | null;
+  account_status: 'active' | 'suspended';
 }
 
 const USER_COLUMNS = 'id, account_id, email, display_name, roles, totp_enabled_at, created_at, disabled_at';
@@ -40,7 +41,8 @@ export class ConsoleUsersRepository {
 
   async findByEmail(email: string): Promise<ConsoleUserCredentials | undefined> {
     const [user] = await this.db.query<ConsoleUserCredentials>(
-      `SELECT ${USER_COLUMNS}, password_hash, totp_secret_sealed, totp_last_step
+      `SELECT ${USER_COLUMNS}, password_hash, totp_secret_sealed, totp_last_step,
+              (SELECT status FROM accounts WHERE accounts.id = console_users.account_id) AS account_status
        FROM console_users WHERE lower(email) = lower($1)`,
       [email.trim()],
     );
@@ -49,7 +51,9 @@ export class ConsoleUsersRepository {
 
   async findCredentials(userId: string): Promise<ConsoleUserCredentials | undefined> {
     const [user] = await this.db.query<ConsoleUserCredentials>(
-      `SELECT ${USER_COLUMNS}, password_hash, totp_secret_sealed, totp_last_step FROM console_users WHERE id = $1`,
+      `SELECT ${USER_COLUMNS}, password_hash, totp_secret_sealed, totp_last_step,
+              (SELECT status FROM accounts WHERE accounts.id = console_users.account_id) AS account_status
+       FROM console_users WHERE id = $1`,
       [userId],
     );
     return user;

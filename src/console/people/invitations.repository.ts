@@ -94,6 +94,7 @@ export class InvitationsRepository {
         const [invitation] = await tx.query<{ id: string; account_id: string; roles: Role[] }>(
           `UPDATE console_invitations SET accepted_at = $2
            WHERE token_digest = $1 AND accepted_at IS NULL AND expires_at > $2
+             AND account_id IN (SELECT id FROM accounts WHERE status = 'active')
            RETURNING id, account_id, roles`,
           [digest(token), new Date(this.now())],
         );

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 
 import { AuditRepository } from '../../audit/audit.repository';
 import { PublicRoute } from '../../auth/auth.decorators';
+import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { clearCookie, setCookie } from '../cookies';
 import { consoleReturnPath, formText } from '../forms';
@@ -68,6 +69,7 @@ export class SignInController {
       return this.sendSignIn(req, res, { next, email, failed: true }, 401);
     }
     await this.throttle.forgive(email, address);
+    if (user.account_status !== 'active') throw ApiError.accountSuspended();
     const needsSecondFactor = requiresSecondFactor(user.roles) || user.totp_enabled_at !== null;
     const { token } = await this.sessions.start(user, needsSecondFactor ? 'password_verified' : 'signed_in');
     // Recorded before the browser receives the cookie: a sign-in the trail missed never opens a page.
