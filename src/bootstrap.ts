@@ -158,7 +158,7 @@ export async function ensureDevConsoleUser(
     }));
   if (existing) await users.setPassword(existing.id, password);
   // Step 0: no code has been used yet, so the code shown right after the first start signs in.
-  await users.enableTotp(user.id, new SecretBox(config.encryption).sealText(totpSecret), 0);
+  await users.replaceTotp(user.id, new SecretBox(config.encryption).sealText(totpSecret), 0);
   mkdirSync(config.dataDir, { recursive: true });
   writeFileSync(passwordFile, password, { mode: 0o600 });
   writeFileSync(totpFile, totpSecret, { mode: 0o600 });

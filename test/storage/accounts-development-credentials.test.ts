@@ -58,6 +58,20 @@ describe("local mode's development console user", () => {
     expect(acceptedStep(secret, code, now, Number(user!.totp_last_step))).toEqual(expect.any(Number));
   });
 
+  it('gets a second factor the database agrees with when the data folder lost its secret', async () => {
+    const { accountId } = await ensureDevAccount(db, config);
+    await ensureDevConsoleUser(db, config, accountId);
+    rmSync(path.join(dataDir, 'dev-console-totp-secret'));
+    await ensureDevConsoleUser(db, config, accountId);
+
+    const user = await users.findByEmail('dev@localhost');
+    const secret = new SecretBox(config.encryption).openText(user!.totp_secret_sealed!);
+    const now = Date.now();
+    expect(
+      acceptedStep(secret, devConsoleUserTotpCode(config, now)!, now, Number(user!.totp_last_step)),
+    ).toEqual(expect.any(Number));
+  });
+
   it('is disabled by a production start on the same database, as the development key is revoked', async () => {
     const { accountId } = await ensureDevAccount(db, config);
     await ensureDevConsoleUser(db, config, accountId);

@@ -92,7 +92,16 @@ export class ConsoleUsersRepository {
     );
   }
 
-  // Added for the admin CLI and local mode's development user (src/bootstrap.ts).
+  /**
+   * Replaces the second factor outright, for local mode's development user only: its secret lives in
+   * the data folder, and a folder that lost it must get a secret the database agrees with.
+   */
+  async replaceTotp(userId: string, sealedSecret: string, acceptedStep: number): Promise<void> {
+    await this.db.query(
+      `UPDATE console_users SET totp_secret_sealed = $2, totp_enabled_at = now(), totp_last_step = $3 WHERE id = $1`,
+      [userId, sealedSecret, acceptedStep],
+    );
+  }
 
   async setPassword(userId: string, password: string): Promise<void> {
     await this.db.query('UPDATE console_users SET password_hash = $2 WHERE id = $1', [
