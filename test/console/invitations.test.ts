@@ -141,6 +141,16 @@ describe('invitations to join an account', () => {
     expect((await testApp.http().get(path)).status).toBe(200);
   });
 
+  it('throttles a link tried again and again with emails that already sign in', async () => {
+    const path = await invitationPath(['provider']);
+    const existing = await createConsolePerson(testApp, account.accountId, ['provider']);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 6; attempt += 1) {
+      statuses.push((await accept(path, newPerson(), { email: existing.email })).status);
+    }
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+  });
+
   it('refuses an acceptance sent without the form’s CSRF token', async () => {
     const path = await invitationPath(['provider']);
     const answer = await testApp.http().post(path).type('form').send(newPerson());

@@ -11,6 +11,7 @@ import { formText } from '../forms';
 import { html } from '../html';
 import { csrfField, sendPage } from '../layout';
 import { InvitationsRepository } from './invitations.repository';
+import { SignInThrottle, tooManyAttempts } from './sign-in-throttle';
 import { hashPassword, PASSWORD_MAX_LENGTH, passwordProblem } from './passwords';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
@@ -32,6 +33,7 @@ export class InvitationPageController {
   constructor(
     @Inject(InvitationsRepository) private readonly invitations: InvitationsRepository,
     @Inject(AuditRepository) private readonly audit: AuditRepository,
+    @Inject(SignInThrottle) private readonly throttle: SignInThrottle,
   ) {}
 
   @Get(':token')
@@ -64,6 +66,11 @@ export class InvitationPageController {
         : 'The two passwords differ.',
     ].filter((error): error is string => error !== undefined);
     if (errors.length > 0) return sendJoinPage(req, res, { ...form, errors }, 400);
+    // "That email already signs in" tells who has a user: tries are throttled like sign-ins, before
+    // any password is hashed, and only an accepted invitation gives its tokens back.
+    const address = req.ip ?? 'unknown';
+    const wait = await this.throttle.admit(form.email, address);
+    if (wait > 0) throw tooManyAttempts(wait);
 
     const acceptance = await this.invitations.accept(token, {
       ...form,
@@ -78,6 +85,7 @@ export class InvitationPageController {
         400,
       );
     }
+    await this.throttle.forgive(form.email, address);
     const { user, invitationId } = acceptance;
     await this.audit.record([
       {
