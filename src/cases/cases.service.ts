@@ -128,6 +128,20 @@ export class CasesService {
     return (await this.locate(principal, type, id)).record;
   }
 
+  /**
+   * A case of any account, for the platform's operators (who also decode any account's payloads for
+   * Temporal Web): found only if it verifiably belongs to the account it names, which is returned so
+   * the read is audited there.
+   */
+  async getForOperator(type: CaseType, id: string): Promise<{ record: CaseRecord; accountId: string }> {
+    const notFound = ApiError.notFound(`No ${type.object.replace('_', ' ')} with this id exists.`);
+    if (!hasIdPrefix(type.idKind, id)) throw notFound;
+    const execution = await this.workflows.describe(id);
+    if (!execution?.accountId || execution.object !== type.object) throw notFound;
+    if (!(await this.ownedBy(execution, execution.accountId))) throw notFound;
+    return { record: execution.record, accountId: execution.accountId };
+  }
+
   async list(principal: Principal, type: CaseType, query: CaseListQuery) {
     const filter: CaseFilter = {
       accountId: principal.accountId,

@@ -15,11 +15,13 @@ export async function recordConsoleAction(
   action: AuditAction,
   target: AuditTarget | null,
   details?: AuditDetails,
+  /** The account that owns the target, when it is not the person's own (an operator's read). */
+  ownerAccountId?: string,
 ): Promise<void> {
   const context = (req as ContextualRequest).context;
   await audit.record([
     {
-      accountId: context.principal?.accountId ?? context.console?.accountId ?? null,
+      accountId: ownerAccountId ?? context.principal?.accountId ?? context.console?.accountId ?? null,
       actor: actorOf(context),
       action,
       target,

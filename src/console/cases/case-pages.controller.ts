@@ -64,14 +64,31 @@ export class CasePagesController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  // Any signed-in person of the account reads cases, as any API key does.
+  /**
+   * Any signed-in person of the account reads its cases, as any API key does. Operators, who belong
+   * to the platform rather than to a clinic, read any account's case (as they decode any account's
+   * payloads in Temporal Web), and the read is audited in the account that owns it.
+   */
   @Get(SECTION_SEGMENTS.map((segment) => `${segment}/:id`))
   async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const section = sectionOfPath(req.path);
-    const record = await this.cases.get(principalOf(req), section.type, id);
-    await recordConsoleAction(this.audit, req, 'case.read', { object: section.type.object, id });
+    const principal = principalOf(req);
+    const target = { object: section.type.object, id };
+    const { record, accountId: ownerAccountId } = grants(principal.roles, 'operator')
+      ? await this.cases.getForOperator(section.type, id)
+      : { record: await this.cases.get(principal, section.type, id), accountId: principal.accountId };
+    await recordConsoleAction(this.audit, req, 'case.read', target, undefined, ownerAccountId);
     const notice = doneNotice(DONE_NOTICES, req.query.done);
-    await this.sendCasePage(req, res, section, record, notice ? { notice } : {});
+    await this.sendCasePage(
+      req,
+      res,
+      section,
+      record,
+      notice ? { notice } : {},
+      undefined,
+      200,
+      ownerAccountId,
+    );
   }
 
   @Post(SECTION_SEGMENTS.map((segment) => `${segment}/:id/:decision`))
@@ -141,6 +158,7 @@ export class CasePagesController {
     content: Pick<PageContent, 'notice'>,
     answer?: FormAnswer,
     status = 200,
+    ownerAccountId = principalOf(req).accountId,
   ): Promise<void> {
     const principal = principalOf(req);
     const path = casePath(section, record.id);
@@ -149,7 +167,7 @@ export class CasePagesController {
       return decision && grants(principal.roles, decision.role);
     });
     const deliveries = await this.deliveries.listForCase(
-      principal.accountId,
+      ownerAccountId,
       record.id,
       `${record.object}.updated` as CaseEventType,
       record.status_history.map((change) => change.at),
