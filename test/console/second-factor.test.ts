@@ -4,6 +4,7 @@ import {
   createConsolePerson,
   csrfTokenOf,
   currentTotpCode,
+  sendPassword,
   signIn,
   signInWithPassword,
   totpSecretOf,
@@ -27,22 +28,9 @@ describe('the second factor at console sign-in', () => {
   async function passwordStep(
     person: ConsolePerson,
   ): Promise<{ cookie: string; page: string; csrf: string }> {
-    const form = await testApp.http().get('/console/sign-in');
-    let cookie = cookiesFrom(form.headers['set-cookie']);
-    const answer = await testApp
-      .http()
-      .post('/console/sign-in')
-      .set('Cookie', cookie)
-      .type('form')
-      .send({
-        _csrf: csrfTokenOf(form.text),
-        email: person.email,
-        password: person.password,
-        next: '/console/people',
-      });
+    const { answer, cookie } = await sendPassword(testApp, person, '/console/people');
     expect(answer.status).toBe(303);
     expect(answer.headers.location).toBe(`${SECOND_FACTOR}?next=%2Fconsole%2Fpeople`);
-    cookie = cookiesFrom(answer.headers['set-cookie'], cookie);
     const page = await testApp
       .http()
       .get(answer.headers.location as string)

@@ -60,23 +60,26 @@ export interface ConsoleBrowser {
   csrf: string;
 }
 
-/** Signs in through the sign-in form, as a browser would, and returns what the next requests send. */
-export async function signInWithPassword(testApp: TestApp, person: ConsolePerson): Promise<ConsoleBrowser> {
+/**
+ * Sends the sign-in form with the person's password, as a browser would after loading it: the
+ * answer, and the browser's cookies afterwards.
+ */
+export async function sendPassword(testApp: TestApp, person: ConsolePerson, next = '/console') {
   const form = await testApp.http().get('/console/sign-in');
-  let cookie = cookiesFrom(form.headers['set-cookie']);
+  const formCookie = cookiesFrom(form.headers['set-cookie']);
   const answer = await testApp
     .http()
     .post('/console/sign-in')
-    .set('Cookie', cookie)
+    .set('Cookie', formCookie)
     .type('form')
-    .send({
-      _csrf: csrfTokenOf(form.text),
-      email: person.email,
-      password: person.password,
-      next: '/console',
-    });
+    .send({ _csrf: csrfTokenOf(form.text), email: person.email, password: person.password, next });
+  return { answer, cookie: cookiesFrom(answer.headers['set-cookie'], formCookie) };
+}
+
+/** Signs in through the sign-in form, as a browser would, and returns what the next requests send. */
+export async function signInWithPassword(testApp: TestApp, person: ConsolePerson): Promise<ConsoleBrowser> {
+  const { answer, cookie } = await sendPassword(testApp, person);
   if (answer.status !== 303) throw new Error(`Sign-in answered ${answer.status}`);
-  cookie = cookiesFrom(answer.headers['set-cookie'], cookie);
   const page = await testApp.http().get('/console/sign-in').set('Cookie', cookie);
   return { cookie, csrf: csrfTokenOf(page.text) };
 }
@@ -99,21 +102,8 @@ export function currentTotpCode(secret: string, stepsAhead = 0): string {
  * A code already used in this 30-second step is refused, so the next step's code is tried too.
  */
 export async function signIn(testApp: TestApp, person: ConsolePerson): Promise<ConsoleBrowser> {
-  const form = await testApp.http().get('/console/sign-in');
-  let cookie = cookiesFrom(form.headers['set-cookie']);
-  const answer = await testApp
-    .http()
-    .post('/console/sign-in')
-    .set('Cookie', cookie)
-    .type('form')
-    .send({
-      _csrf: csrfTokenOf(form.text),
-      email: person.email,
-      password: person.password,
-      next: '/console',
-    });
+  const { answer, cookie } = await sendPassword(testApp, person);
   if (answer.status !== 303) throw new Error(`Sign-in answered ${answer.status}`);
-  cookie = cookiesFrom(answer.headers['set-cookie'], cookie);
   if (String(answer.headers.location).startsWith('/console/sign-in/second-factor')) {
     const step = await testApp.http().get('/console/sign-in/second-factor').set('Cookie', cookie);
     if (step.text.includes('id="totp-secret"')) person.totpSecret = totpSecretOf(step.text);
