@@ -1,6 +1,10 @@
 import { createHash, createHmac } from 'node:crypto';
 
-import { WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
 import { ApplicationFailure, UpdateDefinition, Workflow } from '@temporalio/common';
 
 import type { CaseBinding } from '../../domain/cases/case-binding';
@@ -238,6 +242,14 @@ export class CasesService {
         error.cause.type === INVALID_STATE
       ) {
         throw new ApiError('invalid_state', error.cause.message);
+      }
+      // The case was open when it was read, so its workflow closed since: a concurrent decision or
+      // cancellation made it final first.
+      if (error instanceof WorkflowNotFoundError) {
+        throw new ApiError(
+          'invalid_state',
+          'This case became final before this request reached it; it accepts no more decisions.',
+        );
       }
       throw error;
     }

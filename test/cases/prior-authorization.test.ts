@@ -174,6 +174,15 @@ describe('prior authorization', () => {
     expect(await get(id)).toEqual(before);
   });
 
+  it('answers 409 to a decision for a case whose workflow closed after it was read', async () => {
+    const { id } = await submit();
+    await waitForStatus(testApp, account.keys.provider, PATH, id, 'awaiting_review');
+    await testApp.temporalClient.workflow.getHandle(id).terminate('closed by an operator');
+    const answer = await review(id, 'approve');
+    expect(answer.status).toBe(409);
+    expect(answer.body.error.code).toBe('invalid_state');
+  });
+
   it('cancels a case that is not final, and refuses to cancel it twice', async () => {
     const { id } = await submit();
     await waitForStatus(testApp, account.keys.provider, PATH, id, 'awaiting_review');
