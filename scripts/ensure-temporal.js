@@ -1,30 +1,97 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Resolves the Temporal CLI (which embeds the dev server and Temporal Web), building it from source
- * when no binary is available, because prebuilt binaries cannot be downloaded on our machines.
+ * Resolves the Temporal binaries we run, building them from source with `go install` when none is
+ * available, because prebuilt binaries cannot be downloaded on our machines:
+ * - `cli`: the Temporal CLI, whose embedded dev server runs local mode and the tests;
+ * - `server`, `sql-tool`, `ui-server`: the production Temporal server, its SQL schema tool and the
+ *   standalone Temporal Web server, which the scale shape runs (`npm run start:cluster`).
  *
- * Order: $TEMPORAL_CLI_PATH, `temporal` on PATH, the cache outside the repo, else `go install` into it.
- * Run directly it prints the resolved path on stdout; progress goes to stderr.
+ * Order for each: its environment variable, its name on PATH, the cache outside the repo, else
+ * `go install` into that cache. Every version is pinned to a release whose go.mod has no replace
+ * directive, so `go install module@version` works from the module proxy.
+ *
+ * `node scripts/ensure-temporal.js [binary…]` prints `name=path` per binary (the bare path for the
+ * CLI alone, the default); progress goes to stderr.
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal';
-// The newest release whose go.mod has no replace directive, so `go install pkg@version` works.
 const TEMPORAL_CLI_VERSION = 'v1.5.1';
+const TEMPORAL_SERVER_VERSION = 'v1.29.1';
+const TEMPORAL_UI_SERVER_VERSION = 'v2.42.1';
 
-function cacheDirectory() {
-  if (process.env.TEMPORAL_CLI_CACHE_DIR) return process.env.TEMPORAL_CLI_CACHE_DIR;
+const BINARIES = {
+  cli: {
+    title: 'the Temporal CLI',
+    module: 'github.com/temporalio/cli/cmd/temporal',
+    version: TEMPORAL_CLI_VERSION,
+    builtName: 'temporal',
+    cachedName: 'temporal',
+    cacheFolder: 'temporal-cli',
+    environmentVariable: 'TEMPORAL_CLI_PATH',
+    cacheVariable: 'TEMPORAL_CLI_CACHE_DIR',
+    buildMinutes: '5-10',
+    // The server binary also answers "temporal version", so the CLI is told apart by its embedded server.
+    isThisKind: (versionOutput) => /^temporal version .*\(Server /m.test(versionOutput),
+    isPinnedVersion: (versionOutput) => /^temporal version .*\(Server /m.test(versionOutput),
+  },
+  server: {
+    title: 'the Temporal server',
+    module: 'go.temporal.io/server/cmd/server',
+    version: TEMPORAL_SERVER_VERSION,
+    builtName: 'server',
+    cachedName: 'temporal-server',
+    cacheFolder: 'temporal-server',
+    environmentVariable: 'TEMPORAL_SERVER_PATH',
+    cacheVariable: 'TEMPORAL_SERVER_CACHE_DIR',
+    buildMinutes: '4-8',
+    isThisKind: (versionOutput) => /^temporal version \d+\.\d+\.\d+\s*$/m.test(versionOutput),
+    isPinnedVersion: (versionOutput) =>
+      versionOutput.includes(`temporal version ${TEMPORAL_SERVER_VERSION.slice(1)}`),
+  },
+  'sql-tool': {
+    title: "the Temporal server's SQL schema tool",
+    module: 'go.temporal.io/server/cmd/tools/sql',
+    version: TEMPORAL_SERVER_VERSION,
+    builtName: 'sql',
+    cachedName: 'temporal-sql-tool',
+    cacheFolder: 'temporal-sql-tool',
+    environmentVariable: 'TEMPORAL_SQL_TOOL_PATH',
+    cacheVariable: 'TEMPORAL_SQL_TOOL_CACHE_DIR',
+    buildMinutes: '1-2 more',
+    isThisKind: (versionOutput) => /^temporal-sql-tool version /m.test(versionOutput),
+    isPinnedVersion: (versionOutput) =>
+      versionOutput.includes(`temporal-sql-tool version ${TEMPORAL_SERVER_VERSION.slice(1)}`),
+  },
+  'ui-server': {
+    title: 'the Temporal Web server',
+    module: 'github.com/temporalio/ui-server/v2/cmd/server',
+    version: TEMPORAL_UI_SERVER_VERSION,
+    // Its command is also called `server`, so each binary is built into a folder of its own.
+    builtName: 'server',
+    cachedName: 'temporal-ui-server',
+    cacheFolder: 'temporal-ui-server',
+    environmentVariable: 'TEMPORAL_UI_SERVER_PATH',
+    cacheVariable: 'TEMPORAL_UI_SERVER_CACHE_DIR',
+    buildMinutes: '1-3',
+    isThisKind: (versionOutput) => /^Temporal UI version /m.test(versionOutput),
+    isPinnedVersion: (versionOutput) =>
+      versionOutput.includes(`Temporal UI version ${TEMPORAL_UI_SERVER_VERSION.slice(1)}`),
+  },
+};
+
+function cacheDirectory(spec) {
+  if (process.env[spec.cacheVariable]) return process.env[spec.cacheVariable];
   const cacheHome = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(cacheHome, 'healthcare-access-api', 'temporal-cli', TEMPORAL_CLI_VERSION);
+  return path.join(cacheHome, 'healthcare-access-api', spec.cacheFolder, spec.version);
 }
 
-function runsAsTemporalCli(candidate) {
+function versionOutput(candidate) {
   const probe = spawnSync(candidate, ['--version'], { encoding: 'utf8', timeout: 20_000 });
-  return probe.status === 0 && /temporal version/.test(probe.stdout);
+  return probe.status === 0 ? probe.stdout : '';
 }
 
 function findOnPath(name) {
@@ -36,15 +103,15 @@ function findOnPath(name) {
   return undefined;
 }
 
-function buildWithGo(goBinary, targetDir, log) {
-  const stagingDir = fs.mkdtempSync(path.join(os.tmpdir(), 'temporal-cli-build-'));
+function buildWithGo(spec, goBinary, targetDir, log) {
+  const stagingDir = fs.mkdtempSync(path.join(os.tmpdir(), `${spec.cachedName}-build-`));
   log(
-    `Building the Temporal CLI ${TEMPORAL_CLI_VERSION} from source with ${goBinary} ` +
-      `(5-10 minutes the first time; cached in ${targetDir} afterwards)...`,
+    `Building ${spec.title} ${spec.version} from source with ${goBinary} ` +
+      `(${spec.buildMinutes} minutes the first time; cached in ${targetDir} afterwards)...`,
   );
   const startedAt = Date.now();
   return new Promise((resolve, reject) => {
-    const build = spawn(goBinary, ['install', '-v', `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], {
+    const build = spawn(goBinary, ['install', '-v', `${spec.module}@${spec.version}`], {
       env: { ...process.env, GOBIN: stagingDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -62,7 +129,7 @@ function buildWithGo(goBinary, targetDir, log) {
     build.stderr.on('data', onOutput);
     const heartbeat = setInterval(() => {
       const elapsed = Math.round((Date.now() - startedAt) / 1000);
-      log(`  ...still building the Temporal CLI: ${compiledPackages} packages compiled, ${elapsed}s elapsed`);
+      log(`  ...still building ${spec.title}: ${compiledPackages} packages compiled, ${elapsed}s elapsed`);
     }, 20_000);
     build.on('error', (error) => {
       clearInterval(heartbeat);
@@ -71,61 +138,94 @@ function buildWithGo(goBinary, targetDir, log) {
     build.on('close', (code) => {
       clearInterval(heartbeat);
       if (code !== 0) {
-        reject(new Error(`go install of the Temporal CLI failed (exit ${code}):\n${lastOutput}`));
+        reject(new Error(`go install of ${spec.title} failed (exit ${code}):\n${lastOutput}`));
         return;
       }
       fs.mkdirSync(targetDir, { recursive: true });
-      const finalPath = path.join(targetDir, 'temporal');
+      const finalPath = path.join(targetDir, spec.cachedName);
       // Copy then rename so a concurrent reader never sees a half-written binary.
       const partialPath = `${finalPath}.partial-${process.pid}`;
-      fs.copyFileSync(path.join(stagingDir, 'temporal'), partialPath);
+      fs.copyFileSync(path.join(stagingDir, spec.builtName), partialPath);
       fs.chmodSync(partialPath, 0o755);
       fs.renameSync(partialPath, finalPath);
       fs.rmSync(stagingDir, { recursive: true, force: true });
-      log(`Built the Temporal CLI in ${Math.round((Date.now() - startedAt) / 1000)}s: ${finalPath}`);
+      log(`Built ${spec.title} in ${Math.round((Date.now() - startedAt) / 1000)}s: ${finalPath}`);
       resolve(finalPath);
     });
   });
 }
 
-/** @returns {Promise<string>} the absolute path of a working Temporal CLI binary */
-async function ensureTemporalCli(log = (line) => process.stderr.write(`${line}\n`)) {
-  const fromEnvironment = process.env.TEMPORAL_CLI_PATH;
+/**
+ * @param {keyof typeof BINARIES} name
+ * @returns {Promise<string>} the absolute path of a working binary
+ */
+async function ensureTemporalBinary(name, log = (line) => process.stderr.write(`${line}\n`)) {
+  const spec = BINARIES[name];
+  if (!spec)
+    throw new Error(`Unknown Temporal binary "${name}"; known: ${Object.keys(BINARIES).join(', ')}.`);
+  const fromEnvironment = process.env[spec.environmentVariable];
   if (fromEnvironment) {
-    if (!runsAsTemporalCli(fromEnvironment)) {
+    if (!spec.isThisKind(versionOutput(fromEnvironment))) {
       throw new Error(
-        `TEMPORAL_CLI_PATH=${fromEnvironment} does not run as the Temporal CLI (\`--version\` failed).`,
+        `${spec.environmentVariable}=${fromEnvironment} does not run as ${spec.title} (\`--version\` failed).`,
       );
     }
     return fromEnvironment;
   }
-  const onPath = findOnPath('temporal');
-  if (onPath && runsAsTemporalCli(onPath)) return onPath;
+  const onPath = findOnPath(spec.cachedName);
+  if (onPath && spec.isPinnedVersion(versionOutput(onPath))) return onPath;
 
-  const targetDir = cacheDirectory();
-  const cached = path.join(targetDir, 'temporal');
-  if (fs.existsSync(cached) && runsAsTemporalCli(cached)) return cached;
+  const targetDir = cacheDirectory(spec);
+  const cached = path.join(targetDir, spec.cachedName);
+  if (fs.existsSync(cached) && spec.isPinnedVersion(versionOutput(cached))) return cached;
 
   const goBinary = findOnPath('go');
   if (!goBinary) {
     throw new Error(
-      'No Temporal CLI found and Go is not installed, so it cannot be built.\n' +
+      `No ${spec.title} found and Go is not installed, so it cannot be built.\n` +
         'Install one of:\n' +
-        '  - Go 1.23 or newer (https://go.dev/doc/install), then run this command again; or\n' +
-        '  - the Temporal CLI, on PATH as `temporal` or named by TEMPORAL_CLI_PATH=/path/to/temporal.',
+        '  - Go 1.25 or newer (https://go.dev/doc/install), then run this command again; or\n' +
+        `  - ${spec.title} ${spec.version}, on PATH as \`${spec.cachedName}\` or named by ` +
+        `${spec.environmentVariable}=/path/to/${spec.cachedName}.`,
     );
   }
-  return buildWithGo(goBinary, targetDir, log);
+  return buildWithGo(spec, goBinary, targetDir, log);
 }
 
-module.exports = { ensureTemporalCli, TEMPORAL_CLI_VERSION };
+/** @returns {Promise<string>} the absolute path of a working Temporal CLI binary */
+function ensureTemporalCli(log) {
+  return ensureTemporalBinary('cli', log);
+}
+
+/** The three binaries of the scale shape, built one after another (each build uses every core). */
+async function ensureTemporalCluster(log) {
+  return {
+    server: await ensureTemporalBinary('server', log),
+    sqlTool: await ensureTemporalBinary('sql-tool', log),
+    uiServer: await ensureTemporalBinary('ui-server', log),
+  };
+}
+
+module.exports = {
+  ensureTemporalBinary,
+  ensureTemporalCli,
+  ensureTemporalCluster,
+  TEMPORAL_CLI_VERSION,
+  TEMPORAL_SERVER_VERSION,
+  TEMPORAL_UI_SERVER_VERSION,
+};
+
+async function main(names) {
+  if (names.length === 0) {
+    process.stdout.write(`${await ensureTemporalCli()}\n`);
+    return;
+  }
+  for (const name of names) process.stdout.write(`${name}=${await ensureTemporalBinary(name)}\n`);
+}
 
 if (require.main === module) {
-  ensureTemporalCli().then(
-    (binary) => process.stdout.write(`${binary}\n`),
-    (error) => {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    },
-  );
+  main(process.argv.slice(2)).catch((error) => {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  });
 }

@@ -165,6 +165,15 @@ export async function ensureDevConsoleUser(
   return { email: DEV_USER_EMAIL, password };
 }
 
+/** The development account with its admin key and its console user, as the launchers print them. */
+export async function ensureDevCredentials(
+  db: Database,
+  config: AppConfig & { encryption: EncryptionSettings },
+) {
+  const { accountId, apiKey } = await ensureDevAccount(db, config);
+  return { accountId, apiKey, consoleUser: await ensureDevConsoleUser(db, config, accountId) };
+}
+
 /** The development user's current TOTP code, from the secret kept in the data folder. */
 export function devConsoleUserTotpCode(config: AppConfig, atMs = Date.now()): string | undefined {
   const file = path.join(config.dataDir, DEV_USER_TOTP_FILE);

@@ -2,16 +2,9 @@ import * as path from 'node:path';
 
 import { projectRoot } from '../domain/project-root';
 import { loadConfig } from '../infrastructure/config/config';
-import type { Database } from '../infrastructure/storage/database';
 import { PgliteServer } from '../infrastructure/storage/pglite-server';
 import { DevServer, startDevServer } from '../infrastructure/temporal/dev-server';
-import {
-  ensureDevAccount,
-  ensureDevConsoleUser,
-  localRuntimeConfig,
-  openEmbeddedStorage,
-  openStorage,
-} from './bootstrap';
+import { ensureDevCredentials, localRuntimeConfig, openEmbeddedStorage, openStorage } from './bootstrap';
 import { createLogger } from './common/logger';
 import { ChildProcesses } from './local/child-processes';
 import { acquireDataFolder, servedDatabaseDir } from './local/data-folder';
@@ -103,12 +96,6 @@ async function main(): Promise<void> {
     );
     await shutdown(1);
   }
-}
-
-/** The development account with its admin key and its console user. */
-async function ensureDevCredentials(db: Database, config: ReturnType<typeof localRuntimeConfig>) {
-  const { accountId, apiKey } = await ensureDevAccount(db, config);
-  return { accountId, apiKey, consoleUser: await ensureDevConsoleUser(db, config, accountId) };
 }
 
 function printBanner(info: {

@@ -71,30 +71,33 @@ export function connectWorkerConnection(settings: TemporalSettings): Promise<Nat
  * start). Idempotent; a hosted cluster that refuses the call keeps the attributes its operator made.
  */
 export async function registerSearchAttributes(client: Client, logger: Logger): Promise<void> {
-  const indexedValueType = temporal.api.enums.v1.IndexedValueType;
-  const searchAttributes = Object.fromEntries(
-    Object.entries(CUSTOM_SEARCH_ATTRIBUTES).map(([name, type]) => [
-      name,
-      indexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof indexedValueType],
-    ]),
-  );
   try {
-    const existing = await client.connection.operatorService.listSearchAttributes({
-      namespace: client.options.namespace,
-    });
-    const missing = Object.fromEntries(
-      Object.entries(searchAttributes).filter(([name]) => !(name in (existing.customAttributes ?? {}))),
-    );
-    if (Object.keys(missing).length === 0) return;
-    await client.connection.operatorService.addSearchAttributes({
-      namespace: client.options.namespace,
-      searchAttributes: missing,
-    });
-    logger.info({ search_attributes: Object.keys(missing) }, 'registered search attributes');
+    const added = await addMissingSearchAttributes(client.connection, client.options.namespace);
+    if (added.length > 0) logger.info({ search_attributes: added }, 'registered search attributes');
   } catch (error) {
     logger.warn(
-      { err_name: (error as Error).name, search_attributes: Object.keys(searchAttributes) },
+      { err_name: (error as Error).name, search_attributes: Object.keys(CUSTOM_SEARCH_ATTRIBUTES) },
       'could not register search attributes; create them with `temporal operator search-attribute create`',
     );
   }
+}
+
+/** Adds whichever of our search attributes the namespace lacks; returns the names it added. */
+export async function addMissingSearchAttributes(
+  connection: Pick<Connection, 'operatorService'>,
+  namespace: string,
+): Promise<string[]> {
+  const indexedValueType = temporal.api.enums.v1.IndexedValueType;
+  const existing = await connection.operatorService.listSearchAttributes({ namespace });
+  const missing = Object.fromEntries(
+    Object.entries(CUSTOM_SEARCH_ATTRIBUTES)
+      .filter(([name]) => !(name in (existing.customAttributes ?? {})))
+      .map(([name, type]) => [
+        name,
+        indexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof indexedValueType],
+      ]),
+  );
+  if (Object.keys(missing).length === 0) return [];
+  await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: missing });
+  return Object.keys(missing);
 }

@@ -16,12 +16,15 @@ const CRASH_WINDOW_MS = 60_000;
 const STOP_TIMEOUT_MS = 20_000;
 
 export interface ChildSpec {
-  name: 'api' | 'worker';
+  /** Unique among the launcher's children, e.g. `api` or `worker-2`. */
+  name: string;
   entry: string;
+  /** Added to the launcher's environment for this child alone. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
- * Runs local mode's API and worker as separate OS processes, so no workflow or activity ever
+ * Runs local mode's API and worker (or the cluster launcher's APIs and workers) as separate OS processes, so no workflow or activity ever
  * shares the API's event loop. A child that exits unexpectedly is restarted: the other keeps
  * serving meanwhile, as in scale mode. A child that dies before it was ever ready, or crashes
  * repeatedly, is a fault a restart will not fix, so `onGiveUp` stops local mode instead.
@@ -42,7 +45,7 @@ export class ChildProcesses {
   /** Starts the child and resolves with its pid once it reports ready. */
   async start(spec: ChildSpec): Promise<number> {
     const child = fork(spec.entry, [], {
-      env: this.options.env,
+      env: { ...this.options.env, ...spec.env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.running.set(spec.name, child);

@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 import { freePort } from '../../infrastructure/temporal/dev-server';
 import { testEnvironment } from '../harness/environment';
-import { postgresBinDir, PostgresServer } from '../support/postgres-server';
+import { postgresBinDir, PostgresServer } from '../../infrastructure/storage/postgres-server';
 import { readJson, RunningProcess, runCommand, startProcess } from '../support/processes';
 import { eventually, randomEncryptionKeys } from '../support/test-app';
 

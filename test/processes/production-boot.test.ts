@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { freePort } from '../../infrastructure/temporal/dev-server';
 import { testEnvironment } from '../harness/environment';
-import { postgresBinDir, PostgresServer } from '../support/postgres-server';
+import { postgresBinDir, PostgresServer } from '../../infrastructure/storage/postgres-server';
 import { readJson, startProcess } from '../support/processes';
 import { randomEncryptionKeys } from '../support/test-app';
 

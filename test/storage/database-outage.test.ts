@@ -8,7 +8,7 @@ import { loadConfig } from '../../infrastructure/config/config';
 import { Database, DatabaseUnavailableError, openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
 import { testEnvironment } from '../harness/environment';
-import { postgresBinDir, PostgresServer } from '../support/postgres-server';
+import { postgresBinDir, PostgresServer } from '../../infrastructure/storage/postgres-server';
 import { randomEncryptionKeys } from '../support/test-app';
 
 const binDir = postgresBinDir();

@@ -41,7 +41,7 @@ describe('resolving the Temporal CLI', () => {
     const result = resolve({ TEMPORAL_CLI_CACHE_DIR: path.join(sandbox, 'empty-cache') });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('Go is not installed');
-    expect(result.stderr).toContain('Go 1.23 or newer');
+    expect(result.stderr).toContain('Go 1.25 or newer');
     expect(result.stderr).toContain('TEMPORAL_CLI_PATH');
   });
 

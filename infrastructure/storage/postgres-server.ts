@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { freePort } from '../../infrastructure/temporal/dev-server';
+import { freePort } from '../temporal/dev-server';
 
 /** Debian's PostgreSQL binaries, newest version first; undefined when PostgreSQL is not installed. */
 export function postgresBinDir(): string | undefined {
@@ -16,22 +16,37 @@ export function postgresBinDir(): string | undefined {
 }
 
 /**
- * A throwaway PostgreSQL server of the test's own (as scripts/test-postgres.sh starts one), which the
- * test may stop, restart and freeze without disturbing the database other tests share.
+ * A throwaway PostgreSQL server from Debian's packages, as scripts/test-postgres.sh starts one: for
+ * `npm run start:cluster` when no DATABASE_URL is given, and for tests that stop, restart and freeze
+ * a server of their own without disturbing the database other tests share. Its superuser is `app`,
+ * trusted on 127.0.0.1 only.
  */
 export class PostgresServer {
   private constructor(
     private readonly binDir: string,
     private readonly folder: string,
     readonly port: number,
+    private readonly durable: boolean,
   ) {}
 
-  static async create(binDir: string): Promise<PostgresServer> {
-    const folder = mkdtempSync(path.join(os.tmpdir(), 'haa-pg-outage-'));
+  /**
+   * @param options.folder keeps the server's files there across starts (a fresh temporary folder
+   *   otherwise); an existing cluster in it is reused.
+   * @param options.durable keeps fsync on; tests turn it off for speed, since their data is thrown away
+   *   even when the machine survives.
+   */
+  static async create(
+    binDir: string,
+    options: { folder?: string; durable?: boolean } = {},
+  ): Promise<PostgresServer> {
+    const folder = options.folder ?? mkdtempSync(path.join(os.tmpdir(), 'haa-postgres-'));
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
     // PostgreSQL refuses to run as root; it runs as its own system user then, which must own the folder.
     if (process.getuid?.() === 0) chownSync(folder, postgresUid(), postgresGid());
-    const server = new PostgresServer(binDir, folder, await freePort());
-    server.run('initdb', ['-D', server.dataDir, '-U', 'app', '--auth=trust']);
+    const server = new PostgresServer(binDir, folder, await freePort(), options.durable ?? false);
+    if (!existsSync(path.join(server.dataDir, 'PG_VERSION'))) {
+      server.run('initdb', ['-D', server.dataDir, '-U', 'app', '--auth=trust']);
+    }
     server.start();
     return server;
   }
@@ -48,7 +63,9 @@ export class PostgresServer {
       path.join(this.folder, 'server.log'),
       '-w',
       '-o',
-      `-p ${this.port} -k ${this.folder} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      // Room for the scale shape: four Temporal services with their pools beside the APIs and workers.
+      `-p ${this.port} -k ${this.folder} -c listen_addresses=127.0.0.1 -c max_connections=300` +
+        (this.durable ? '' : ' -c fsync=off'),
       'start',
     ]);
   }

@@ -1,0 +1,368 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, WriteStream } from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+
+import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
+import { Client as PgClient } from 'pg';
+
+import { projectRoot } from '../../domain/project-root';
+import { freePort, isPortFree } from './dev-server';
+import { addMissingSearchAttributes } from './temporal-connection';
+
+/** The server configuration every run of the scale shape uses (docs/operations.md explains it). */
+export const TEMPORAL_CONFIG_DIR = path.join(projectRoot(), 'deploy', 'temporal');
+export const TEMPORAL_CONFIG_ENVIRONMENT = 'production';
+export const TEMPORAL_UI_CONFIG_DIR = path.join(TEMPORAL_CONFIG_DIR, 'ui');
+
+/** The namespace of the scale shape and how long Temporal keeps a closed case's history. */
+export const CASES_NAMESPACE = 'healthcare-access';
+export const CASES_NAMESPACE_RETENTION_DAYS = 30;
+
+/** Temporal's two databases, created and migrated by its SQL schema tool. */
+export const TEMPORAL_DATABASE = 'temporal';
+export const TEMPORAL_VISIBILITY_DATABASE = 'temporal_visibility';
+const EMBEDDED_SCHEMAS: Record<string, string> = {
+  [TEMPORAL_DATABASE]: 'postgresql/v12/temporal',
+  [TEMPORAL_VISIBILITY_DATABASE]: 'postgresql/v12/visibility',
+};
+
+export interface TemporalBinaries {
+  server: string;
+  sqlTool: string;
+  uiServer: string;
+}
+
+/** A PostgreSQL server Temporal may create its databases on (the role needs CREATEDB). */
+export interface PostgresEndpoint {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+}
+
+export function postgresEndpoint(databaseUrl: string): PostgresEndpoint {
+  const url = new URL(databaseUrl);
+  return {
+    host: url.hostname,
+    port: Number(url.port || 5432),
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+  };
+}
+
+export interface ProductionTemporalOptions {
+  binaries: TemporalBinaries;
+  postgres: PostgresEndpoint;
+  /** Logs and rendered state go here. */
+  workDir: string;
+  /** Temporal Web, served by ui-server; omitted for a headless server. */
+  ui?: { port: number; codecEndpoint?: string; corsOrigins?: string[] };
+  /** Binds the frontend there (127.0.0.1 unless given). */
+  frontendPort?: number;
+  readyTimeoutMs?: number;
+}
+
+export interface ProductionTemporal {
+  /** host:port of the frontend, for clients and workers. */
+  address: string;
+  namespace: string;
+  uiUrl?: string;
+  /** The server's own Prometheus endpoint. */
+  metricsUrl: string;
+  /** Stops the server and starts it again on the same ports and databases, as a deploy would. */
+  restart(signal?: NodeJS.Signals): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Creates Temporal's databases when missing and brings both schemas to the version this server
+ * needs, with the schema tool as an operator would. Safe to run on every start.
+ */
+export async function setUpTemporalDatabases(sqlTool: string, postgres: PostgresEndpoint): Promise<void> {
+  const run = promisify(execFile);
+  const toolArgs = (database: string) => [
+    '--plugin',
+    'postgres12',
+    '--endpoint',
+    postgres.host,
+    '--port',
+    String(postgres.port),
+    '--user',
+    postgres.user,
+    '--database',
+    database,
+  ];
+  const toolEnv = { ...process.env, SQL_PASSWORD: postgres.password };
+  for (const database of [TEMPORAL_DATABASE, TEMPORAL_VISIBILITY_DATABASE]) {
+    if (!(await databaseExists(postgres, database))) {
+      await run(sqlTool, [...toolArgs(database), 'create-database'], { env: toolEnv });
+    }
+    if (!(await hasSchemaVersionTable(postgres, database))) {
+      await run(sqlTool, [...toolArgs(database), 'setup-schema', '--version', '0.0'], { env: toolEnv });
+    }
+    await run(
+      sqlTool,
+      [...toolArgs(database), 'update-schema', '--schema-name', EMBEDDED_SCHEMAS[database]!],
+      {
+        env: toolEnv,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
+  }
+}
+
+async function withPostgres<T>(
+  postgres: PostgresEndpoint,
+  database: string,
+  use: (client: PgClient) => Promise<T>,
+): Promise<T> {
+  const client = new PgClient({ ...postgres, database });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function databaseExists(postgres: PostgresEndpoint, database: string): Promise<boolean> {
+  return withPostgres(postgres, 'postgres', async (client) => {
+    const result = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    return (result.rowCount ?? 0) > 0;
+  });
+}
+
+function hasSchemaVersionTable(postgres: PostgresEndpoint, database: string): Promise<boolean> {
+  return withPostgres(postgres, database, async (client) => {
+    const result = await client.query(`SELECT to_regclass('schema_version') IS NOT NULL AS present`);
+    return result.rows[0]?.present === true;
+  });
+}
+
+/**
+ * Starts the production Temporal server (all four services in one process) with the repo's
+ * configuration, registers the cases namespace with its retention and our search attributes, and
+ * starts Temporal Web when asked. Resolves once a workflow could be started in the namespace.
+ */
+export async function startProductionTemporal(
+  options: ProductionTemporalOptions,
+): Promise<ProductionTemporal> {
+  mkdirSync(options.workDir, { recursive: true });
+  await setUpTemporalDatabases(options.binaries.sqlTool, options.postgres);
+  const ports = await serverPorts(options.frontendPort);
+  const address = `127.0.0.1:${ports.TEMPORAL_FRONTEND_GRPC_PORT}`;
+  const serverEnv = {
+    ...process.env,
+    ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
+    TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${ports.metrics}`,
+    TEMPORAL_DB_HOST: options.postgres.host,
+    TEMPORAL_DB_PORT: String(options.postgres.port),
+    TEMPORAL_DB_USER: options.postgres.user,
+    TEMPORAL_DB_PASSWORD: options.postgres.password,
+    TEMPORAL_DYNAMIC_CONFIG_FILE: path.join(TEMPORAL_CONFIG_DIR, 'dynamicconfig.yaml'),
+  };
+  const serverLog = createWriteStream(path.join(options.workDir, 'temporal-server.log'), { flags: 'a' });
+  const startServer = () =>
+    spawnLogged(
+      options.binaries.server,
+      [
+        '--root',
+        '/',
+        '--config',
+        TEMPORAL_CONFIG_DIR.slice(1),
+        '--env',
+        TEMPORAL_CONFIG_ENVIRONMENT,
+        'start',
+      ],
+      serverEnv,
+      serverLog,
+    );
+  let server = startServer();
+  const readyTimeoutMs = options.readyTimeoutMs ?? 120_000;
+  const serverLogPath = path.join(options.workDir, 'temporal-server.log');
+  let ui: ChildProcess | undefined;
+  try {
+    await waitForFrontend(server, address, readyTimeoutMs, serverLogPath);
+    await ensureCasesNamespace(address, readyTimeoutMs);
+    if (options.ui) ui = await startTemporalWeb(options, address);
+  } catch (error) {
+    await stopChild(server);
+    serverLog.end();
+    throw error;
+  }
+
+  return {
+    address,
+    namespace: CASES_NAMESPACE,
+    uiUrl: options.ui ? `http://localhost:${options.ui.port}` : undefined,
+    metricsUrl: `http://127.0.0.1:${ports.metrics}/metrics`,
+    async restart(signal = 'SIGTERM') {
+      await stopChild(server, signal);
+      server = startServer();
+      await waitForFrontend(server, address, readyTimeoutMs, serverLogPath);
+      await waitForNamespace(address, readyTimeoutMs);
+    },
+    async stop() {
+      if (ui) await stopChild(ui);
+      await stopChild(server);
+      serverLog.end();
+    },
+  };
+}
+
+/**
+ * The server binds a gRPC and a membership port per service. Membership ports are stored in a
+ * SMALLINT column, so they must stay below 32768, under the range the OS hands out for port 0.
+ */
+async function serverPorts(frontendPort?: number) {
+  return {
+    TEMPORAL_FRONTEND_GRPC_PORT: frontendPort ?? (await freePort()),
+    TEMPORAL_FRONTEND_HTTP_PORT: await freePort(),
+    TEMPORAL_HISTORY_GRPC_PORT: await freePort(),
+    TEMPORAL_MATCHING_GRPC_PORT: await freePort(),
+    TEMPORAL_WORKER_GRPC_PORT: await freePort(),
+    TEMPORAL_FRONTEND_MEMBERSHIP_PORT: await freeMembershipPort(),
+    TEMPORAL_HISTORY_MEMBERSHIP_PORT: await freeMembershipPort(),
+    TEMPORAL_MATCHING_MEMBERSHIP_PORT: await freeMembershipPort(),
+    TEMPORAL_WORKER_MEMBERSHIP_PORT: await freeMembershipPort(),
+    metrics: await freePort(),
+  };
+}
+
+const takenMembershipPorts = new Set<number>();
+
+async function freeMembershipPort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const candidate = 20_000 + Math.floor(Math.random() * 12_000);
+    if (takenMembershipPorts.has(candidate) || !(await isPortFree(candidate))) continue;
+    takenMembershipPorts.add(candidate);
+    return candidate;
+  }
+  throw new Error('No free port between 20000 and 32000 for Temporal membership');
+}
+
+function spawnLogged(binary: string, args: string[], env: NodeJS.ProcessEnv, log: WriteStream): ChildProcess {
+  const child = spawn(binary, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.pipe(log, { end: false });
+  child.stderr!.pipe(log, { end: false });
+  return child;
+}
+
+async function waitForFrontend(child: ChildProcess, address: string, timeoutMs: number, logPath: string) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`The Temporal server exited (${child.exitCode}) during start-up; see ${logPath}`);
+    }
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+      try {
+        await connection.workflowService.getSystemInfo({});
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  throw new Error(`The Temporal server did not answer on ${address} within ${timeoutMs} ms; see ${logPath}`);
+}
+
+async function ensureCasesNamespace(address: string, timeoutMs: number): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    try {
+      await connection.workflowService.describeNamespace({ namespace: CASES_NAMESPACE });
+    } catch (error) {
+      if ((error as { code?: number }).code !== 5) throw error;
+      await connection.workflowService.registerNamespace({
+        namespace: CASES_NAMESPACE,
+        description: 'Cases of the healthcare access API',
+        workflowExecutionRetentionPeriod: msToTs(`${CASES_NAMESPACE_RETENTION_DAYS} days`),
+      });
+    }
+  } finally {
+    await connection.close();
+  }
+  await waitForNamespace(address, timeoutMs);
+}
+
+/**
+ * A new namespace reaches the frontend's cache some seconds after registration, and search
+ * attributes can only be added once it has; both are retried until they hold.
+ */
+async function waitForNamespace(address: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const connection = await Connection.connect({ address });
+  try {
+    for (;;) {
+      try {
+        await addMissingSearchAttributes(connection, CASES_NAMESPACE);
+        await connection.workflowService.listWorkflowExecutions({ namespace: CASES_NAMESPACE, pageSize: 1 });
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
+async function startTemporalWeb(options: ProductionTemporalOptions, address: string): Promise<ChildProcess> {
+  const ui = options.ui!;
+  const log = createWriteStream(path.join(options.workDir, 'temporal-web.log'), { flags: 'a' });
+  const child = spawnLogged(
+    options.binaries.uiServer,
+    [
+      '--root',
+      '/',
+      '--config',
+      TEMPORAL_UI_CONFIG_DIR.slice(1),
+      '--env',
+      TEMPORAL_CONFIG_ENVIRONMENT,
+      'start',
+    ],
+    {
+      ...process.env,
+      TEMPORAL_ADDRESS: address,
+      TEMPORAL_UI_PORT: String(ui.port),
+      TEMPORAL_DEFAULT_NAMESPACE: CASES_NAMESPACE,
+      TEMPORAL_CODEC_ENDPOINT: ui.codecEndpoint ?? '',
+      TEMPORAL_CORS_ORIGINS: (ui.corsOrigins ?? [`http://localhost:${ui.port}`]).join(','),
+      // Served over plain HTTP on this machine; behind TLS the cookie keeps its Secure flag.
+      TEMPORAL_CSRF_COOKIE_INSECURE: 'true',
+    },
+    log,
+  );
+  child.once('exit', () => log.end());
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 120_000);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Temporal Web exited (${child.exitCode}) during start-up`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${ui.port}/api/v1/settings`);
+      if (response.ok) return child;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await stopChild(child);
+  throw new Error(`Temporal Web did not answer on port ${ui.port}`);
+}
+
+function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const forceKill = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.once('exit', () => {
+      clearTimeout(forceKill);
+      resolve();
+    });
+    child.kill(signal);
+  });
+}
