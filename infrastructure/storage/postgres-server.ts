@@ -124,9 +124,11 @@ export class PostgresServer {
   private run(binary: string, args: string[]): void {
     const command = path.join(this.binDir, binary);
     if (process.getuid?.() === 0) {
-      execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'ignore' });
+      execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
     } else {
-      execFileSync(command, args, { stdio: 'ignore' });
+      execFileSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     }
   }
 }

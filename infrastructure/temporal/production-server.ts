@@ -59,8 +59,10 @@ export interface ProductionTemporalOptions {
   workDir: string;
   /** Temporal Web, served by ui-server; omitted for a headless server. */
   ui?: { port: number; codecEndpoint?: string; corsOrigins?: string[] };
-  /** Binds the frontend there (127.0.0.1 unless given). */
+  /** The frontend's port on 127.0.0.1 (a free one unless given). */
   frontendPort?: number;
+  /** The port of the server's Prometheus endpoint (a free one unless given). */
+  metricsPort?: number;
   readyTimeoutMs?: number;
 }
 
@@ -151,7 +153,7 @@ export async function startProductionTemporal(
 ): Promise<ProductionTemporal> {
   mkdirSync(options.workDir, { recursive: true });
   await setUpTemporalDatabases(options.binaries.sqlTool, options.postgres);
-  const ports = await serverPorts(options.frontendPort);
+  const ports = await serverPorts(options.frontendPort, options.metricsPort);
   const address = `127.0.0.1:${ports.TEMPORAL_FRONTEND_GRPC_PORT}`;
   const serverEnv = {
     ...process.env,
@@ -216,7 +218,7 @@ export async function startProductionTemporal(
  * The server binds a gRPC and a membership port per service. Membership ports are stored in a
  * SMALLINT column, so they must stay below 32768, under the range the OS hands out for port 0.
  */
-async function serverPorts(frontendPort?: number) {
+async function serverPorts(frontendPort?: number, metricsPort?: number) {
   return {
     TEMPORAL_FRONTEND_GRPC_PORT: frontendPort ?? (await freePort()),
     TEMPORAL_FRONTEND_HTTP_PORT: await freePort(),
@@ -227,7 +229,7 @@ async function serverPorts(frontendPort?: number) {
     TEMPORAL_HISTORY_MEMBERSHIP_PORT: await freeMembershipPort(),
     TEMPORAL_MATCHING_MEMBERSHIP_PORT: await freeMembershipPort(),
     TEMPORAL_WORKER_MEMBERSHIP_PORT: await freeMembershipPort(),
-    metrics: await freePort(),
+    metrics: metricsPort ?? (await freePort()),
   };
 }
 

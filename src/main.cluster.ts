@@ -1,0 +1,233 @@
+import * as path from 'node:path';
+
+import { Client as PgClient } from 'pg';
+
+import { projectRoot } from '../domain/project-root';
+import { AppConfig, loadConfig } from '../infrastructure/config/config';
+import { postgresBinDir, PostgresServer } from '../infrastructure/storage/postgres-server';
+import {
+  CASES_NAMESPACE,
+  postgresEndpoint,
+  ProductionTemporal,
+  startProductionTemporal,
+  TemporalBinaries,
+} from '../infrastructure/temporal/production-server';
+import { ensureDevCredentials, localRuntimeConfig, openStorage } from './bootstrap';
+import { createLogger } from './common/logger';
+import { ChildProcesses } from './local/child-processes';
+import { acquireDataFolder } from './local/data-folder';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { ensureTemporalCluster } = require(path.join(projectRoot(), 'scripts', 'ensure-temporal.js')) as {
+  ensureTemporalCluster(log?: (line: string) => void): Promise<TemporalBinaries>;
+};
+
+const API_PROCESSES = 2;
+const WORKER_PROCESSES = 2;
+const APPLICATION_DATABASE = 'healthcare_access';
+const DEFAULT_FIRST_METRICS_PORT = 9464;
+
+/**
+ * The scale shape on one machine, without Docker: PostgreSQL (DATABASE_URL's server, or one this
+ * launcher runs from Debian's packages with its files in DATA_DIR/cluster), the production Temporal
+ * server with the repo's configuration and Temporal Web, then two API and two worker processes.
+ * The processes run with the development credentials, as `npm start` does, so the printed key and
+ * console user work; Ctrl-C stops everything.
+ */
+async function main(): Promise<void> {
+  const baseConfig = loadConfig('local');
+  const dataDir = path.join(baseConfig.dataDir, 'cluster');
+  const config = localRuntimeConfig({ ...baseConfig, dataDir });
+  const logger = createLogger(config.logLevel, { process: 'cluster' });
+  const releaseDataFolder = acquireDataFolder(dataDir, 'local');
+  const cleanups: Array<() => Promise<unknown>> = [async () => releaseDataFolder()];
+
+  let stopping = false;
+  const shutdown = async (exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write('Stopping the APIs, the workers, Temporal and PostgreSQL...\n');
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    process.exit(exitCode);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+
+  try {
+    const binaries = await ensureTemporalCluster((line) => process.stderr.write(`${line}\n`));
+    const postgres = await postgresServerFor(config, dataDir);
+    if (postgres.stop) cleanups.push(postgres.stop);
+    const databaseUrl = await ensureApplicationDatabase(postgres.url);
+
+    const temporal = await startProductionTemporal({
+      binaries,
+      postgres: postgresEndpoint(postgres.url),
+      workDir: dataDir,
+      frontendPort: config.localTemporal.port,
+      metricsPort: firstMetricsPort() + API_PROCESSES + WORKER_PROCESSES,
+      ui: {
+        port: config.localTemporal.uiPort,
+        codecEndpoint: `http://localhost:${config.http.port}/codec`,
+      },
+    });
+    cleanups.push(() => temporal.stop());
+
+    const runtimeConfig = { ...config, databaseUrl };
+    const db = await openStorage(runtimeConfig, logger);
+    const devCredentials = await ensureDevCredentials(db, runtimeConfig).finally(() => db.close());
+
+    const children = new ChildProcesses({
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        TEMPORAL_ADDRESS: temporal.address,
+        TEMPORAL_NAMESPACE: CASES_NAMESPACE,
+        TEMPORAL_WEB_URL: temporal.uiUrl,
+      },
+      logger,
+      onGiveUp: () => void shutdown(1),
+    });
+    cleanups.push(() => children.stop());
+    const processes = clusterProcesses(config);
+    const pids = await Promise.all(
+      processes.map(async (spec) => ({ ...spec, pid: await children.start(spec) })),
+    );
+
+    printBanner(temporal, postgres.url, devCredentials, dataDir, pids);
+  } catch (error) {
+    logger.fatal(
+      { err_name: (error as Error).name, message: (error as Error).message },
+      'cluster start failed',
+    );
+    await shutdown(1);
+  }
+}
+
+interface ClusterProcess {
+  name: string;
+  entry: string;
+  env: Record<string, string>;
+  apiUrl?: string;
+  metricsUrl: string;
+}
+
+/** Each process, then the Temporal server, gets its own metrics port from METRICS_PORT up. */
+function firstMetricsPort(): number {
+  return Number(process.env.METRICS_PORT ?? DEFAULT_FIRST_METRICS_PORT);
+}
+
+/** APIs on PORT, PORT+1…, then the workers. */
+function clusterProcesses(config: AppConfig): ClusterProcess[] {
+  const processes: ClusterProcess[] = [];
+  for (let index = 0; index < API_PROCESSES; index += 1) {
+    const port = config.http.port + index;
+    const metricsPort = firstMetricsPort() + index;
+    processes.push({
+      name: `api-${index + 1}`,
+      entry: path.join(__dirname, 'main.local-api.js'),
+      env: { PORT: String(port), METRICS_PORT: String(metricsPort) },
+      apiUrl: `http://localhost:${port}`,
+      metricsUrl: `http://localhost:${metricsPort}/metrics`,
+    });
+  }
+  for (let index = 0; index < WORKER_PROCESSES; index += 1) {
+    const metricsPort = firstMetricsPort() + API_PROCESSES + index;
+    processes.push({
+      name: `worker-${index + 1}`,
+      entry: path.join(__dirname, 'main.local-worker.js'),
+      env: { METRICS_PORT: String(metricsPort) },
+      metricsUrl: `http://localhost:${metricsPort}/metrics`,
+    });
+  }
+  return processes;
+}
+
+/** DATABASE_URL's server when given; otherwise one of our own, kept in the data folder across starts. */
+async function postgresServerFor(
+  config: AppConfig,
+  dataDir: string,
+): Promise<{ url: string; stop?: () => Promise<void> }> {
+  if (config.databaseUrl) return { url: config.databaseUrl };
+  const binDir = postgresBinDir();
+  if (!binDir) {
+    throw new Error(
+      'PostgreSQL is not installed: install the `postgresql` package, or name a server with ' +
+        'DATABASE_URL=postgres://user:password@host:5432/database (the role needs CREATEDB for Temporal).',
+    );
+  }
+  const server = await PostgresServer.create(binDir, {
+    folder: path.join(dataDir, 'postgres'),
+    durable: true,
+  });
+  return { url: server.databaseUrl, stop: async () => server.stop() };
+}
+
+/**
+ * The application keeps its tables in a database of its own beside Temporal's two. A URL that
+ * already names a database other than the maintenance one is used as it is.
+ */
+async function ensureApplicationDatabase(serverUrl: string): Promise<string> {
+  const url = new URL(serverUrl);
+  if (url.pathname !== '/' && url.pathname !== '/postgres') return serverUrl;
+  const client = new PgClient({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [APPLICATION_DATABASE]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${APPLICATION_DATABASE}`);
+  } finally {
+    await client.end();
+  }
+  url.pathname = `/${APPLICATION_DATABASE}`;
+  return url.toString();
+}
+
+function printBanner(
+  temporal: ProductionTemporal,
+  databaseUrl: string,
+  credentials: { apiKey: string; consoleUser: { email: string; password: string } },
+  dataDir: string,
+  processes: Array<ClusterProcess & { pid: number }>,
+): void {
+  const firstApi = processes.find((spec) => spec.apiUrl)!.apiUrl!;
+  const row = (label: string, value: string) => `  ${`${label}:`.padEnd(22)}${value}`;
+  const lines = [
+    '',
+    'Healthcare Access API is running (scale shape: production Temporal server on PostgreSQL)',
+    ...processes
+      .filter((spec) => spec.apiUrl)
+      .map((spec) => row(`API (${spec.name})`, `${spec.apiUrl}   (docs: ${spec.apiUrl}/docs)`)),
+    row(
+      'Console',
+      `${firstApi}/console  (sign in: ${credentials.consoleUser.email} / ${credentials.consoleUser.password}; ` +
+        `code: DATA_DIR=${dataDir} npm run admin -- dev:totp-code)`,
+    ),
+    row('Dev API key', credentials.apiKey),
+    row('Temporal', `${temporal.address}  (namespace ${temporal.namespace})`),
+    row('Temporal Web', temporal.uiUrl ?? ''),
+    row('Temporal metrics', temporal.metricsUrl),
+    ...processes.map((spec) => row(`Metrics (${spec.name})`, spec.metricsUrl)),
+    row('PostgreSQL', redactPassword(databaseUrl)),
+    row('Data folder', dataDir),
+    row(
+      'Processes',
+      `launcher ${process.pid}, ${processes.map((spec) => `${spec.name} ${spec.pid}`).join(', ')}`,
+    ),
+    '',
+    `  Try: curl -H "Authorization: Bearer ${credentials.apiKey}" ${firstApi}/status`,
+    '  Press Ctrl-C to stop everything.',
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+}
+
+function redactPassword(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+});

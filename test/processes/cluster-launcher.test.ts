@@ -1,0 +1,100 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { postgresBinDir } from '../../infrastructure/storage/postgres-server';
+import { freePort, isPortFree } from '../../infrastructure/temporal/dev-server';
+import { readJson, RunningProcess, startProcess } from '../support/processes';
+
+const runsHere = Boolean(postgresBinDir()) || process.env.REQUIRE_CLUSTER === '1';
+const describeWithPostgres = runsHere ? describe : describe.skip;
+if (!runsHere) test.todo('npm run start:cluster (needs Debian PostgreSQL; CI sets REQUIRE_CLUSTER=1)');
+
+/** Five consecutive free ports: the launcher numbers every metrics endpoint from METRICS_PORT up. */
+async function freePortRun(length: number): Promise<number> {
+  for (;;) {
+    const first = 40_000 + Math.floor(Math.random() * 5_000);
+    const ports = Array.from({ length }, (_, index) => first + index);
+    if ((await Promise.all(ports.map(isPortFree))).every(Boolean)) return first;
+  }
+}
+
+function bannerValue(output: string, label: string): string {
+  const match = new RegExp(`^  ${label.replace(/[()]/g, '\\$&')}:\\s+(\\S+)`, 'm').exec(output);
+  if (!match) throw new Error(`The banner has no "${label}" line:\n${output}`);
+  return match[1]!;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describeWithPostgres('npm run start:cluster', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haa-cluster-launcher-'));
+  // As root, PostgreSQL runs as its own user, who must be able to reach its folder inside this one.
+  chmodSync(dataDir, 0o755);
+  let launcher: RunningProcess;
+  let banner: string;
+
+  beforeAll(async () => {
+    launcher = startProcess('main.cluster.js', {
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      TEMPORAL_DEV_PORT: String(await freePort()),
+      TEMPORAL_UI_PORT: String(await freePort()),
+      METRICS_PORT: String(await freePortRun(5)),
+      LOG_LEVEL: 'warn',
+    });
+    await launcher.waitForOutput(/Press Ctrl-C to stop everything/, 240_000);
+    banner = launcher.output();
+  }, 300_000);
+
+  afterAll(async () => {
+    await launcher?.stop('SIGINT', 60_000);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves the API from two processes that answer with the printed key', async () => {
+    const apiKey = bannerValue(banner, 'Dev API key');
+    for (const name of ['api-1', 'api-2']) {
+      const response = await fetch(`${bannerValue(banner, `API (${name})`)}/status`, {
+        headers: { Authorization: `Bearer ${apiKey}` },
+      });
+      expect((await readJson(response)).data.components).toMatchObject({
+        database: { status: 'ok' },
+        temporal: { status: 'ok' },
+      });
+    }
+  });
+
+  it('serves Temporal Web on the printed address, opening on the cases namespace', async () => {
+    const response = await fetch(`${bannerValue(banner, 'Temporal Web')}/api/v1/settings`);
+    expect(await readJson(response)).toMatchObject({ DefaultNamespace: 'healthcare-access' });
+  });
+
+  it("serves the Temporal server's Prometheus metrics on the printed address", async () => {
+    const response = await fetch(bannerValue(banner, 'Temporal metrics'));
+    expect(response.status).toBe(200);
+    expect(await response.text()).toMatch(/^# TYPE \w+/m);
+  });
+
+  it('stops every process and server it started on Ctrl-C', async () => {
+    const processesLine = /^ {2}Processes:\s+(.*)$/m.exec(banner)![1]!;
+    const pids = [...processesLine.matchAll(/ (\d+)(?:,|$)/g)].map((match) => Number(match[1]));
+    const ports = [
+      new URL(bannerValue(banner, 'PostgreSQL')).port,
+      bannerValue(banner, 'Temporal').split(':')[1],
+      new URL(bannerValue(banner, 'Temporal Web')).port,
+    ].map(Number);
+
+    expect(await launcher.stop('SIGINT', 60_000)).toBe(0);
+    expect(pids).toHaveLength(5);
+    expect(pids.filter(isAlive)).toEqual([]);
+    expect(await Promise.all(ports.map(isPortFree))).toEqual([true, true, true]);
+  });
+});
