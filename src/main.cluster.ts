@@ -215,6 +215,7 @@ function printBanner(
     ),
     '',
     `  Try: curl -H "Authorization: Bearer ${credentials.apiKey}" ${firstApi}/status`,
+    `  Admin CLI: DATA_DIR=${dataDir} DATABASE_URL=<PostgreSQL above> npm run admin -- --help`,
     '  Press Ctrl-C to stop everything.',
     '',
   ];
