@@ -94,7 +94,7 @@ async function main(): Promise<void> {
       processes.map(async (spec) => ({ ...spec, pid: await children.start(spec) })),
     );
 
-    printBanner(temporal, postgres.url, devCredentials, dataDir, pids);
+    printBanner(temporal, databaseUrl, devCredentials, dataDir, pids);
   } catch (error) {
     logger.fatal(
       { err_name: (error as Error).name, message: (error as Error).message },
