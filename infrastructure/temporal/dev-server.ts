@@ -130,15 +130,20 @@ async function waitUntilReady(child: ChildProcess, address: string, namespace: s
   throw new Error(`The Temporal dev server did not answer on ${address} within ${timeoutMs} ms`);
 }
 
-function stopProcess(child: ChildProcess): Promise<void> {
+/** Sends the signal, then SIGKILL if the process is still there after the grace period. */
+export function stopProcess(
+  child: ChildProcess,
+  signal: NodeJS.Signals = 'SIGTERM',
+  graceMs = 10_000,
+): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const forceKill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const forceKill = setTimeout(() => child.kill('SIGKILL'), graceMs);
     child.once('exit', () => {
       clearTimeout(forceKill);
       resolve();
     });
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
 }
 

@@ -8,7 +8,7 @@ import { msToTs } from '@temporalio/common/lib/time';
 import { Client as PgClient } from 'pg';
 
 import { projectRoot } from '../../domain/project-root';
-import { freePort, isPortFree } from './dev-server';
+import { freePort, isPortFree, stopProcess } from './dev-server';
 import { addMissingSearchAttributes } from './temporal-connection';
 
 /** The server configuration every run of the scale shape uses (docs/operations.md explains it). */
@@ -357,14 +357,7 @@ async function startTemporalWeb(options: ProductionTemporalOptions, address: str
   throw new Error(`Temporal Web did not answer on port ${ui.port}`);
 }
 
+/** The server finishes its shard handoffs on SIGTERM; on a loaded machine that takes some seconds. */
 function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const forceKill = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.once('exit', () => {
-      clearTimeout(forceKill);
-      resolve();
-    });
-    child.kill(signal);
-  });
+  return stopProcess(child, signal, 20_000);
 }

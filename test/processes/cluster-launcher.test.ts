@@ -4,7 +4,7 @@ import * as path from 'node:path';
 
 import { postgresBinDir } from '../../infrastructure/storage/postgres-server';
 import { freePort, isPortFree } from '../../infrastructure/temporal/dev-server';
-import { readJson, RunningProcess, startProcess } from '../support/processes';
+import { isProcessAlive, readJson, RunningProcess, startProcess } from '../support/processes';
 
 const runsHere = Boolean(postgresBinDir()) || process.env.REQUIRE_CLUSTER === '1';
 const describeWithPostgres = runsHere ? describe : describe.skip;
@@ -23,15 +23,6 @@ function bannerValue(output: string, label: string): string {
   const match = new RegExp(`^  ${label.replace(/[()]/g, '\\$&')}:\\s+(\\S+)`, 'm').exec(output);
   if (!match) throw new Error(`The banner has no "${label}" line:\n${output}`);
   return match[1]!;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describeWithPostgres('npm run start:cluster', () => {
@@ -94,7 +85,7 @@ describeWithPostgres('npm run start:cluster', () => {
 
     expect(await launcher.stop('SIGINT', 60_000)).toBe(0);
     expect(pids).toHaveLength(5);
-    expect(pids.filter(isAlive)).toEqual([]);
+    expect(pids.filter(isProcessAlive)).toEqual([]);
     expect(await Promise.all(ports.map(isPortFree))).toEqual([true, true, true]);
   });
 });

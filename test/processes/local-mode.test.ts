@@ -17,19 +17,10 @@ import { acceptedStep } from '../../src/console/people/totp';
 import { servedDatabaseUrl } from '../../src/local/data-folder';
 import { testEnvironment } from '../harness/environment';
 import { cookiesFrom, csrfTokenOf } from '../support/console-session';
-import { readJson, runCommand, startProcess } from '../support/processes';
+import { isProcessAlive, readJson, runCommand, startProcess } from '../support/processes';
 import { eventually } from '../support/test-app';
 
 const DEV_API_KEY = `hak_local_mode_test_${randomUUID().replace(/-/g, '')}`;
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function portAcceptsConnections(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -140,12 +131,12 @@ describe('local mode (the start command)', () => {
       );
       const restartedPid = Number(restarted[1]);
       expect(restartedPid).not.toBe(workerPid);
-      expect(isRunning(restartedPid)).toBe(true);
-      expect(isRunning(apiPid)).toBe(true);
+      expect(isProcessAlive(restartedPid)).toBe(true);
+      expect(isProcessAlive(apiPid)).toBe(true);
 
       expect(await local.stop('SIGINT')).toBe(0);
-      expect(isRunning(restartedPid)).toBe(false);
-      expect(isRunning(apiPid)).toBe(false);
+      expect(isProcessAlive(restartedPid)).toBe(false);
+      expect(isProcessAlive(apiPid)).toBe(false);
     } finally {
       await local.stop('SIGINT');
     }

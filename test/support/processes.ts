@@ -99,3 +99,13 @@ export type JsonBody = Record<string, any>;
 export async function readJson(response: Response): Promise<JsonBody> {
   return (await response.json()) as JsonBody;
 }
+
+/** Whether a process of that pid still exists (signal 0 only checks). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
