@@ -39,6 +39,13 @@ export interface SummaryPage<Row> {
   nextCursor: string | null;
 }
 
+/** How many cases of one type are in one status, across every account. */
+export interface CaseCount {
+  object: string;
+  status: string;
+  count: number;
+}
+
 /** A review queue entry: `overdue` is true once `due_at` has passed, whether or not the case has said so yet. */
 export type QueuedCaseSummary = CaseSummary & { due_at: string };
 
@@ -166,6 +173,17 @@ export class CaseSummariesRepository {
       overdue: row.overdue || Date.parse(row.due_at) < now.getTime(),
     }));
     return pageOf(marked, limit, (last) => sealCursor('queue', last.created_at, last.case_id));
+  }
+
+  /**
+   * Cases by type and status over all accounts, for the operators' metrics: one grouped scan whose
+   * answer has at most types × statuses rows, however many cases and accounts there are.
+   */
+  async countByObjectAndStatus(): Promise<CaseCount[]> {
+    return this.db.query<CaseCount>(
+      `SELECT object, status, count(*)::int AS count FROM case_summaries GROUP BY object, status
+       ORDER BY object, status`,
+    );
   }
 }
 
