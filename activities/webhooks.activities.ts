@@ -15,6 +15,8 @@ import { WebhookEndpointsRepository } from '../infrastructure/webhooks/webhook-e
 import { PublishEventInput, WebhookPublisher } from '../infrastructure/webhooks/webhook-publisher';
 
 export interface WebhookActivityDependencies {
+  /** Shared with the first attempts, so both count themselves in one place (MeteredDeliveryAttempts). */
+  attempts: DeliveryAttempts;
   endpoints: WebhookEndpointsRepository;
   deliveries: WebhookDeliveriesRepository;
   publisher: WebhookPublisher;
@@ -23,7 +25,7 @@ export interface WebhookActivityDependencies {
 }
 
 export const createWebhookActivities = (deps: WebhookActivityDependencies) => {
-  const attempts = new DeliveryAttempts(deps);
+  const { attempts } = deps;
   return {
     /**
      * Fan-out of a case event to the account's active, subscribed endpoints. A case event carries
