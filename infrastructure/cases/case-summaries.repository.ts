@@ -1,3 +1,4 @@
+import { FINAL_STATUSES } from '../../domain/cases/case-model';
 import { Database } from '../storage/database';
 
 /**
@@ -44,6 +45,8 @@ export interface CaseCount {
   object: string;
   status: string;
   count: number;
+  /** Of them, those still open past their `due_at` (only prior authorizations have one). */
+  overdue: number;
 }
 
 /** A review queue entry: `overdue` is true once `due_at` has passed, whether or not the case has said so yet. */
@@ -179,10 +182,12 @@ export class CaseSummariesRepository {
    * Cases by type and status over all accounts, for the operators' metrics: one grouped scan whose
    * answer has at most types × statuses rows, however many cases and accounts there are.
    */
-  async countByObjectAndStatus(): Promise<CaseCount[]> {
+  async countByObjectAndStatus(now: Date = new Date()): Promise<CaseCount[]> {
     return this.db.query<CaseCount>(
-      `SELECT object, status, count(*)::int AS count FROM case_summaries GROUP BY object, status
-       ORDER BY object, status`,
+      `SELECT object, status, count(*)::int AS count,
+              (count(*) FILTER (WHERE status <> ALL($1::text[]) AND (overdue OR due_at < $2)))::int AS overdue
+       FROM case_summaries GROUP BY object, status ORDER BY object, status`,
+      [FINAL_STATUSES, now],
     );
   }
 }

@@ -61,6 +61,17 @@ export class ApiMetrics {
         for (const { object, status, count } of counts) this.set({ type: object, status }, count);
       },
     });
+    new Gauge({
+      name: 'cases_overdue',
+      help: 'Open cases past their due time (prior authorizations: 72 h, expedited 24 h), by type and status.',
+      labelNames: ['type', 'status'],
+      registers: [this.registry],
+      async collect() {
+        const counts = await caseCounts();
+        this.reset();
+        for (const { object, status, overdue } of counts) this.set({ type: object, status }, overdue);
+      },
+    });
   }
 
   readonly observeRequest: RequestObserver = ({ method, route, status, durationSeconds }) => {

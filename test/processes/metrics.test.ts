@@ -109,7 +109,7 @@ describeWithPostgres('Prometheus metrics of the API and the worker processes', (
     expect((await call('/metrics')).status).toBe(404);
   });
 
-  it('shows the cases by type and status, counted from the case summaries', async () => {
+  it('shows the cases by type and status, and those overdue, counted from the case summaries', async () => {
     const bvCases = async () =>
       sampleSum(await scrape(ports.apiMetrics), 'cases', { type: 'benefit_verification' });
     const before = await bvCases();
@@ -121,6 +121,9 @@ describeWithPostgres('Prometheus metrics of the API and the worker processes', (
       expect(response.status).toBe(201);
     }
     await eventually(async () => (await bvCases()) === before + 2, 30_000);
+    expect(await scrape(ports.apiMetrics)).toMatch(
+      /^cases_overdue\{type="benefit_verification",status="\w+"\} 0$/m,
+    );
   });
 
   it('serves the worker’s SDK metrics and counts a webhook delivered to a real receiver, with its lag', async () => {
