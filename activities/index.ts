@@ -64,9 +64,10 @@ export const createActivities = ({
   const endpoints = new WebhookEndpointsRepository(db, secrets);
   const policy = new WebhookTargetPolicy(config.webhooks.allowedTargets);
   const webhookTargets = { taskQueue, webhooks: config.webhooks };
+  const webhookMetrics = new WebhookMetrics(metricMeter);
   const attempts = new MeteredDeliveryAttempts(
     { endpoints, deliveries, policy, settings: config.webhooks },
-    new WebhookMetrics(metricMeter),
+    webhookMetrics,
   );
   const firstAttempts = new FirstAttempts(
     attempts,
@@ -82,6 +83,7 @@ export const createActivities = ({
   const documents = new CaseDocumentsRepository(db, secrets);
   const webhookActivities = createWebhookActivities({
     attempts,
+    metrics: webhookMetrics,
     endpoints,
     deliveries,
     publisher: new WebhookPublisher(deliveries, temporalClient, webhookTargets, firstAttempts),

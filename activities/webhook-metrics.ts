@@ -32,10 +32,11 @@ export const WEBHOOK_DELIVERY_LAG_BUCKETS = [
 ];
 
 /**
- * How a delivery attempt ended, as the metrics count it. `retrying`: the receiver failed and the
- * schedule tries again; `gave_up`: it failed and the schedule has run out; `refused`: the SSRF
- * policy refused the target (retried like a failure: DNS may change); `gone`: the receiver answered
- * 410 and its endpoint was deactivated; `abandoned`: the endpoint was deleted or deactivated.
+ * What the metrics count. Per attempt: `delivered` (acknowledged), `retrying` (the receiver failed;
+ * the delivery stays pending and Temporal retries it unless the schedule has run out), `refused`
+ * (the SSRF policy refused the target; retried like a failure, as DNS may change), `gone` (the
+ * receiver answered 410 and its endpoint was deactivated), `abandoned` (the endpoint was deleted
+ * or deactivated). Per delivery: `gave_up`, once its retry schedule ran out without an answer.
  */
 export type DeliveryMetricOutcome = 'delivered' | 'retrying' | 'gave_up' | 'refused' | 'gone' | 'abandoned';
 
@@ -64,13 +65,13 @@ export class WebhookMetrics {
     );
   }
 
-  recordAttempt(outcome: DeliveryMetricOutcome): void {
+  record(outcome: DeliveryMetricOutcome): void {
     this.deliveries.add(1, { outcome });
   }
 
   /** Only deliveries of events as they happen have a lag (not manual retries or test events). */
   recordDelivered(eventCreatedAt: string | undefined, now = Date.now()): void {
-    this.recordAttempt('delivered');
+    this.record('delivered');
     if (eventCreatedAt !== undefined) this.lag.record(Math.max(0, (now - Date.parse(eventCreatedAt)) / 1000));
   }
 }
@@ -88,23 +89,17 @@ export class MeteredDeliveryAttempts extends DeliveryAttempts {
   }
 
   override async attempt(deliveryId: string, options: AttemptOptions): Promise<AttemptOutcome> {
-    let nextAttempt: string | null = null;
-    const outcome = await super.attempt(deliveryId, {
-      ...options,
-      nextAttemptAt: () => (nextAttempt = options.nextAttemptAt()),
-    });
+    const outcome = await super.attempt(deliveryId, options);
     switch (outcome.kind) {
       case 'acknowledged':
         this.metrics.recordDelivered(outcome.eventCreatedAt);
         break;
       case 'failed':
-        this.metrics.recordAttempt(
-          nextAttempt === null ? 'gave_up' : SSRF_REFUSAL.test(outcome.reason) ? 'refused' : 'retrying',
-        );
+        this.metrics.record(SSRF_REFUSAL.test(outcome.reason) ? 'refused' : 'retrying');
         break;
       case 'gone':
       case 'abandoned':
-        this.metrics.recordAttempt(outcome.kind);
+        this.metrics.record(outcome.kind);
         break;
       case 'skipped':
         break;

@@ -49,6 +49,31 @@ describeWithPostgres('Prometheus metrics of the API and the worker processes', (
     return response.text();
   };
 
+  let endpoint: Promise<string> | undefined;
+  /** The receiver's endpoint, subscribed to benefit verification events and active. */
+  const activeEndpoint = () =>
+    (endpoint ??= (async () => {
+      const created = await readJson(
+        await call('/webhooks', {
+          method: 'POST',
+          body: JSON.stringify({
+            name: 'metrics receiver',
+            url: receiver.url,
+            secret: 'whsec_metrics_0000000001',
+            events: ['benefit_verification.updated'],
+          }),
+        }),
+      );
+      const endpointId = created.data.id as string;
+      receiver.endpointIds.add(endpointId);
+      await call(`/webhooks/${endpointId}`, { method: 'PATCH', body: JSON.stringify({ active: true }) });
+      await eventually(async () => {
+        const read: JsonBody = await readJson(await call(`/webhooks/${endpointId}`));
+        return read.data?.status === 'active';
+      }, 30_000);
+      return endpointId;
+    })());
+
   beforeAll(async () => {
     db = await openDatabase({ databaseUrl });
     await migrate(db);
@@ -68,6 +93,8 @@ describeWithPostgres('Prometheus metrics of the API and the worker processes', (
       PAYLOAD_ENCRYPTION_KEYS: randomEncryptionKeys(),
       PATIENT_REF_KEY: randomBytes(32).toString('base64'),
       WEBHOOK_ALLOWED_TARGETS: '127.0.0.0/8',
+      WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
+      WEBHOOK_RETRY_EXPIRE_AFTER_MS: '1000',
       HOST: '127.0.0.1',
       METRICS_HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
@@ -127,25 +154,7 @@ describeWithPostgres('Prometheus metrics of the API and the worker processes', (
   });
 
   it('serves the worker’s SDK metrics and counts a webhook delivered to a real receiver, with its lag', async () => {
-    const created = await readJson(
-      await call('/webhooks', {
-        method: 'POST',
-        body: JSON.stringify({
-          name: 'metrics receiver',
-          url: receiver.url,
-          secret: 'whsec_metrics_0000000001',
-          events: ['benefit_verification.updated'],
-        }),
-      }),
-    );
-    const endpointId = created.data.id as string;
-    receiver.endpointIds.add(endpointId);
-    await call(`/webhooks/${endpointId}`, { method: 'PATCH', body: JSON.stringify({ active: true }) });
-    await eventually(async () => {
-      const endpoint: JsonBody = await readJson(await call(`/webhooks/${endpointId}`));
-      return endpoint.data?.status === 'active';
-    }, 30_000);
-
+    const endpointId = await activeEndpoint();
     const submitted = await call('/benefit-verification', {
       method: 'POST',
       body: JSON.stringify(benefitVerificationRequest()),
@@ -160,5 +169,26 @@ describeWithPostgres('Prometheus metrics of the API and the worker processes', (
     expect(sampleSum(exposition, 'webhook_deliveries', { outcome: 'delivered' })).toBeGreaterThan(0);
     expect(sampleSum(exposition, 'temporal_worker_task_slots_available')).toBeGreaterThan(0);
     expect(exposition).not.toContain(endpointId);
+  });
+
+  it('counts each failed attempt as retrying, and a delivery whose schedule ran out as gave_up once', async () => {
+    const endpointId = await activeEndpoint();
+    const outcomes = async () => {
+      const exposition = await scrape(ports.workerMetrics);
+      return (outcome: string) => sampleSum(exposition, 'webhook_deliveries', { outcome });
+    };
+    const before = await outcomes();
+    // Every attempt fails until the schedule (100 ms, ×6, for 1 s) has run out.
+    receiver.script.push(500, 500, 500, 500);
+    expect((await call(`/webhooks/${endpointId}/test`, { method: 'POST' })).status).toBe(202);
+
+    const after = await eventually(async () => {
+      const now = await outcomes();
+      return now('gave_up') > before('gave_up') ? now : undefined;
+    }, 30_000);
+    receiver.script.splice(0);
+    expect(after('gave_up') - before('gave_up')).toBe(1);
+    expect(after('retrying') - before('retrying')).toBeGreaterThan(0);
+    expect(after('delivered') - before('delivered')).toBe(0);
   });
 });
