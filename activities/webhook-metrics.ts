@@ -6,7 +6,7 @@ import {
   DeliveryAttempts,
 } from '../infrastructure/webhooks/delivery-attempt';
 
-export const WEBHOOK_DELIVERIES_METRIC = 'webhook_deliveries';
+const WEBHOOK_DELIVERIES_METRIC = 'webhook_deliveries';
 export const WEBHOOK_DELIVERY_LAG_METRIC = 'webhook_delivery_lag_seconds';
 
 /**
@@ -55,7 +55,7 @@ export class WebhookMetrics {
     this.deliveries = meter.createCounter(
       WEBHOOK_DELIVERIES_METRIC,
       undefined,
-      'Webhook delivery attempts by outcome: delivered, retrying, gave_up, refused, gone, abandoned.',
+      'Webhook delivery attempts by outcome (delivered, retrying, refused, gone, abandoned) and deliveries whose retries ran out (gave_up).',
     );
     this.lag = meter.createHistogram(
       WEBHOOK_DELIVERY_LAG_METRIC,
