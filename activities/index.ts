@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { MetricMeter, noopMetricMeter } from '@temporalio/common';
 import type { Logger } from 'pino';
 
 import { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
@@ -10,7 +11,6 @@ import { PayerSimulator } from '../infrastructure/connectors/payer-simulator';
 import { ProgramHubConnector, ProgramHubSimulator } from '../infrastructure/connectors/program-hub';
 import { SecretBox } from '../infrastructure/crypto/aes-gcm';
 import type { Database } from '../infrastructure/storage/database';
-import { DeliveryAttempts } from '../infrastructure/webhooks/delivery-attempt';
 import { DurableDeliveries } from '../infrastructure/webhooks/durable-deliveries';
 import { FirstAttempts } from '../infrastructure/webhooks/first-attempts';
 import { WebhookTargetPolicy } from '../infrastructure/webhooks/target-policy';
@@ -22,6 +22,7 @@ import { createCaseSummaryActivities } from './case-summaries.activities';
 import { createCaseActivities } from './cases.activities';
 import { createClinicalActivities } from './clinical.activities';
 import { createEnrollmentActivities } from './enrollment.activities';
+import { MeteredDeliveryAttempts, WebhookMetrics } from './webhook-metrics';
 import { createWebhookActivities } from './webhooks.activities';
 
 /** The outside systems cases talk to; each one not given is the local simulator. */
@@ -40,6 +41,8 @@ export interface ActivityDependencies {
   /** For what goes wrong outside any activity (a first webhook attempt that could not finish). */
   logger?: Logger;
   connectors?: Connectors;
+  /** Where the webhook metrics go: the Temporal runtime's meter, served with the SDK's own metrics. */
+  metricMeter?: MetricMeter;
 }
 
 /**
@@ -54,14 +57,20 @@ export const createActivities = ({
   taskQueue,
   logger,
   connectors = {},
+  metricMeter = noopMetricMeter,
 }: ActivityDependencies) => {
   const secrets = new SecretBox(config.encryption!);
   const deliveries = new WebhookDeliveriesRepository(db, secrets);
   const endpoints = new WebhookEndpointsRepository(db, secrets);
   const policy = new WebhookTargetPolicy(config.webhooks.allowedTargets);
   const webhookTargets = { taskQueue, webhooks: config.webhooks };
+  const webhookMetrics = new WebhookMetrics(metricMeter);
+  const attempts = new MeteredDeliveryAttempts(
+    { endpoints, deliveries, policy, settings: config.webhooks },
+    webhookMetrics,
+  );
   const firstAttempts = new FirstAttempts(
-    new DeliveryAttempts({ endpoints, deliveries, policy, settings: config.webhooks }),
+    attempts,
     new DurableDeliveries(deliveries, temporalClient, webhookTargets),
     config.webhooks,
     logger,
@@ -73,6 +82,8 @@ export const createActivities = ({
   const hub = connectors.programHub ?? new ProgramHubSimulator();
   const documents = new CaseDocumentsRepository(db, secrets);
   const webhookActivities = createWebhookActivities({
+    attempts,
+    metrics: webhookMetrics,
     endpoints,
     deliveries,
     publisher: new WebhookPublisher(deliveries, temporalClient, webhookTargets, firstAttempts),

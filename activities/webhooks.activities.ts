@@ -8,13 +8,17 @@ import {
 } from '../domain/failures';
 import type { DeliveryAttemptInput, RetrySchedule } from '../domain/webhooks/webhook-delivery';
 import type { WebhookSettings } from '../infrastructure/config/config';
-import { DeliveryAttempts } from '../infrastructure/webhooks/delivery-attempt';
+import type { DeliveryAttempts } from '../infrastructure/webhooks/delivery-attempt';
 import { WebhookTargetPolicy } from '../infrastructure/webhooks/target-policy';
 import { WebhookDeliveriesRepository } from '../infrastructure/webhooks/webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from '../infrastructure/webhooks/webhook-endpoints.repository';
 import { PublishEventInput, WebhookPublisher } from '../infrastructure/webhooks/webhook-publisher';
+import type { WebhookMetrics } from './webhook-metrics';
 
 export interface WebhookActivityDependencies {
+  /** Shared with the first attempts, so both count themselves in one place (MeteredDeliveryAttempts). */
+  attempts: DeliveryAttempts;
+  metrics: WebhookMetrics;
   endpoints: WebhookEndpointsRepository;
   deliveries: WebhookDeliveriesRepository;
   publisher: WebhookPublisher;
@@ -23,7 +27,7 @@ export interface WebhookActivityDependencies {
 }
 
 export const createWebhookActivities = (deps: WebhookActivityDependencies) => {
-  const attempts = new DeliveryAttempts(deps);
+  const { attempts } = deps;
   return {
     /**
      * Fan-out of a case event to the account's active, subscribed endpoints. A case event carries
@@ -73,7 +77,10 @@ export const createWebhookActivities = (deps: WebhookActivityDependencies) => {
 
     /** Retries ran out (or the delivery was abandoned): the final status, written once. */
     async finishFailedDelivery(input: { deliveryId: string }): Promise<void> {
+      // Still pending: no attempt ended it (410 Gone, an abandoned endpoint), so the schedule did.
+      const stillPending = (await deps.deliveries.findTarget(input.deliveryId))?.status === 'pending';
       await deps.deliveries.complete(input.deliveryId, 'failed');
+      if (stillPending) deps.metrics.record('gave_up');
     },
 
     async verifyWebhookTarget(input: { endpointId: string }): Promise<{ allowed: boolean; reason?: string }> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { DefaultLogger, LogEntry, Runtime } from '@temporalio/worker';
+import { DefaultLogger, LogEntry, MetricsExporterConfig, Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
 
 import type { AppConfig, EncryptionSettings } from '../infrastructure/config/config';
@@ -216,9 +216,18 @@ export async function revokeDevelopmentCredentials(db: Database, logger: Logger)
   return revoked;
 }
 
-/** Sends the Temporal SDK's own log lines into our JSON log instead of its plain-text console. */
-export function installTemporalRuntime(logger: Logger): void {
-  Runtime.install({ logger: new DefaultLogger('WARN', forwardTemporalLog(logger)) });
+/**
+ * Sends the Temporal SDK's own log lines into our JSON log instead of its plain-text console and,
+ * given a metrics exporter (workerMetricsExporter), serves the SDK core's worker metrics with it.
+ */
+export function installTemporalRuntime(logger: Logger, metrics?: MetricsExporterConfig): void {
+  Runtime.install({
+    logger: new DefaultLogger('WARN', forwardTemporalLog(logger)),
+    ...(metrics && { telemetryOptions: { metrics } }),
+  });
+  if (metrics && 'prometheus' in metrics) {
+    logger.info({ address: metrics.prometheus.bindAddress }, 'metrics listening');
+  }
 }
 
 /** Metadata keys of SDK log entries that name things (ids, types) and never carry case data. */

@@ -7,7 +7,7 @@ import {
 import { installTemporalRuntime, localRuntimeConfig, openStorage } from './bootstrap';
 import { createLogger } from './common/logger';
 import { reportReady } from './local/child-processes';
-import { createWorker } from './worker/worker';
+import { createWorker, workerMetricsExporter } from './worker/worker';
 
 /**
  * Local mode's worker process, started by the launcher (main.local.ts) with the database it serves in
@@ -16,7 +16,7 @@ import { createWorker } from './worker/worker';
 async function main(): Promise<void> {
   const config = localRuntimeConfig(loadConfig('local'));
   const logger = createLogger(config.logLevel, { process: 'worker' });
-  installTemporalRuntime(logger);
+  installTemporalRuntime(logger, workerMetricsExporter(config.metrics));
   const db = await openStorage(config, logger);
   const client = await connectClient(config.temporal, config.encryption);
   // The embedded dev server registers them at start; an external cluster may not have them yet.

@@ -6,7 +6,7 @@ import {
 } from '../infrastructure/temporal/temporal-connection';
 import { installTemporalRuntime, openStorage } from './bootstrap';
 import { createLogger } from './common/logger';
-import { createWorker } from './worker/worker';
+import { createWorker, workerMetricsExporter } from './worker/worker';
 
 /**
  * Scale mode worker process; run as many as the load needs. The Temporal runtime stops the worker
@@ -15,7 +15,7 @@ import { createWorker } from './worker/worker';
 async function main(): Promise<void> {
   const config = loadConfig('worker');
   const logger = createLogger(config.logLevel, { process: 'worker' });
-  installTemporalRuntime(logger);
+  installTemporalRuntime(logger, workerMetricsExporter(config.metrics));
   const db = await openStorage(config, logger);
   const client = await connectClient(config.temporal, config.encryption!);
   await registerSearchAttributes(client, logger);

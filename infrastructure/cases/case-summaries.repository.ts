@@ -1,3 +1,4 @@
+import { FINAL_STATUSES } from '../../domain/cases/case-model';
 import { Database } from '../storage/database';
 
 /**
@@ -37,6 +38,15 @@ export interface PageRequest {
 export interface SummaryPage<Row> {
   data: Row[];
   nextCursor: string | null;
+}
+
+/** How many cases of one type are in one status, across every account. */
+export interface CaseCount {
+  object: string;
+  status: string;
+  count: number;
+  /** Of them, those still open past their `due_at` (only prior authorizations have one). */
+  overdue: number;
 }
 
 /** A review queue entry: `overdue` is true once `due_at` has passed, whether or not the case has said so yet. */
@@ -166,6 +176,19 @@ export class CaseSummariesRepository {
       overdue: row.overdue || Date.parse(row.due_at) < now.getTime(),
     }));
     return pageOf(marked, limit, (last) => sealCursor('queue', last.created_at, last.case_id));
+  }
+
+  /**
+   * Cases by type and status over all accounts, for the operators' metrics: one grouped scan whose
+   * answer has at most types × statuses rows, however many cases and accounts there are.
+   */
+  async countByObjectAndStatus(now: Date = new Date()): Promise<CaseCount[]> {
+    return this.db.query<CaseCount>(
+      `SELECT object, status, count(*)::int AS count,
+              (count(*) FILTER (WHERE status <> ALL($1::text[]) AND (overdue OR due_at < $2)))::int AS overdue
+       FROM case_summaries GROUP BY object, status ORDER BY object, status`,
+      [FINAL_STATUSES, now],
+    );
   }
 }
 

@@ -83,6 +83,15 @@ export interface ClinicalEvaluationSettings {
   taskTimeoutMs: number;
 }
 
+/**
+ * The Prometheus endpoint of a process, apart from its API port and never behind API keys; absent
+ * port: no endpoint. Metrics carry no PHI and no account, but still bind where the operator says.
+ */
+export interface MetricsSettings {
+  host: string;
+  port?: number;
+}
+
 export interface AppConfig {
   mode: ProcessMode;
   production: boolean;
@@ -93,6 +102,7 @@ export interface AppConfig {
     /** Proxies in front of the API whose X-Forwarded-For names the client (Express `trust proxy`). */
     trustedProxyHops: number;
   };
+  metrics: MetricsSettings;
   dataDir: string;
   databaseUrl?: string;
   databaseTimeouts: DatabaseTimeouts;
@@ -121,6 +131,8 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+const DEFAULT_HOST = '0.0.0.0';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -309,6 +321,15 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     );
   }
 
+  const httpHost = text('HOST') ?? DEFAULT_HOST;
+  const httpPort = integer('PORT', 3000, 0, 65535);
+  const metricsPort = text('METRICS_PORT') === undefined ? undefined : integer('METRICS_PORT', 0, 1, 65535);
+  if (metricsPort !== undefined && metricsPort === httpPort) {
+    problems.push(
+      `METRICS_PORT must differ from PORT (both ${httpPort}): metrics are served apart from the API`,
+    );
+  }
+
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -316,10 +337,14 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     mode,
     production,
     http: {
-      host: text('HOST') ?? '0.0.0.0',
-      port: integer('PORT', 3000, 0, 65535),
+      host: httpHost,
+      port: httpPort,
       maxBodyBytes: integer('MAX_BODY_BYTES', 25 * 1024 * 1024, 1024, 100 * 1024 * 1024),
       trustedProxyHops: integer('TRUSTED_PROXY_HOPS', 0, 0, 10),
+    },
+    metrics: {
+      host: text('METRICS_HOST') ?? DEFAULT_HOST,
+      ...(metricsPort !== undefined && { port: metricsPort }),
     },
     dataDir: path.resolve(text('DATA_DIR') ?? 'data'),
     databaseUrl,

@@ -7,7 +7,11 @@ import { sendNotification } from './webhook-sender';
 
 /** How one attempt ended, for its caller to turn into a retry, a hand-off or a final status. */
 export type AttemptOutcome =
-  | { kind: 'acknowledged' }
+  /**
+   * `eventCreatedAt`: when the notified event happened, for the delivery lag metric; absent for a
+   * delivery its owner asked for (a manual retry, a test event), whose lag is the owner's doing.
+   */
+  | { kind: 'acknowledged'; eventCreatedAt?: string }
   | { kind: 'failed'; reason: string }
   /** 410: the endpoint is deactivated and the delivery failed. */
   | { kind: 'gone' }
@@ -83,7 +87,10 @@ export class DeliveryAttempts {
     });
     if (acknowledged) {
       await deliveries.complete(deliveryId, 'succeeded');
-      return { kind: 'acknowledged' };
+      return {
+        kind: 'acknowledged',
+        ...(!target.requestedByOwner && { eventCreatedAt: target.notification.created_at }),
+      };
     }
     if (gone) {
       await endpoints.setStatus(target.endpointId, 'inactive', 'the receiver answered 410 Gone');

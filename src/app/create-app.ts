@@ -19,14 +19,20 @@ import {
   translateBodyParserErrors,
 } from '../common/http-edge';
 import { NestPinoLogger } from '../common/logger';
+import type { RequestObserver } from '../metrics/api-metrics';
 import { createValidationPipe } from '../common/validation';
 import { AppDependencies, AppModule } from './app.module';
 import { serveOpenApiDocument } from './openapi';
 
 type ExpressLayer = { route?: { methods: Record<string, boolean> }; match(path: string): unknown };
 
-/** Builds the HTTP application with the edge behaviour of contract sections 1 and 7. */
-export async function createApp(deps: AppDependencies): Promise<INestApplication> {
+/**
+ * Builds the HTTP application with the edge behaviour of contract sections 1 and 7; `observeRequest`
+ * receives every answered request (the API process's metrics).
+ */
+export async function createApp(
+  deps: AppDependencies & { observeRequest?: RequestObserver },
+): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(deps), {
     bodyParser: false,
     logger: new NestPinoLogger(deps.logger),
@@ -36,7 +42,7 @@ export async function createApp(deps: AppDependencies): Promise<INestApplication
   // Behind a load balancer every socket is the balancer's: limits per client address need the client's.
   if (config.http.trustedProxyHops > 0) app.set('trust proxy', config.http.trustedProxyHops);
 
-  app.use(requestContextMiddleware(deps.logger));
+  app.use(requestContextMiddleware(deps.logger, deps.observeRequest));
   app.use('/codec', codecCors(config.codec.corsOrigins));
   app.use(CONSOLE_PATH, consoleEdge(app.get(ConsoleSessionsRepository)));
   app.use(

@@ -2,6 +2,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
 import { newId } from '../../domain/ids';
+import type { RequestObserver } from '../metrics/api-metrics';
 import { ApiError } from './errors';
 import { assertJsonDepth, JsonTooDeepError } from './json-depth';
 import { ContextualRequest } from './request-context';
@@ -27,8 +28,11 @@ const DOCUMENT_ROUTES = new Set([
   'POST /codec/encode',
 ]);
 
-/** Gives every request an id, stamps the version headers and writes one PHI-free access log line. */
-export function requestContextMiddleware(logger: Logger) {
+/**
+ * Gives every request an id, stamps the version headers and writes one PHI-free access log line;
+ * `observeRequest` (the metrics) sees the same answered request, so logs and metrics never disagree.
+ */
+export function requestContextMiddleware(logger: Logger, observeRequest?: RequestObserver) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const requestId = newId('request');
     (req as ContextualRequest).context = { requestId };
@@ -37,14 +41,23 @@ export function requestContextMiddleware(logger: Logger) {
     const startedAt = process.hrtime.bigint();
     res.on('finish', () => {
       const context = (req as ContextualRequest).context;
+      // The route pattern, not the URL: query strings may carry patient references, and ids in
+      // paths would give the metrics a series per case.
+      const route = typeof req.route?.path === 'string' ? req.route.path : 'unmatched';
+      const durationMs = Number(process.hrtime.bigint() - startedAt) / 1e6;
+      observeRequest?.({
+        method: req.method,
+        route,
+        status: res.statusCode,
+        durationSeconds: durationMs / 1000,
+      });
       logger.info(
         {
           request_id: requestId,
           method: req.method,
-          // The route pattern, not the URL: query strings may carry patient references.
-          route: req.route?.path ?? 'unmatched',
+          route,
           status: res.statusCode,
-          duration_ms: Number(process.hrtime.bigint() - startedAt) / 1e6,
+          duration_ms: durationMs,
           account_id: context.principal?.accountId,
           credential_type: context.principal?.credential.type,
           credential_id: context.principal?.credential.id,

@@ -2,12 +2,13 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 
 import type { Client } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { MetricsExporterConfig, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 
 import { createActivities, type Connectors } from '../../activities';
+import { WEBHOOK_DELIVERY_LAG_BUCKETS, WEBHOOK_DELIVERY_LAG_METRIC } from '../../activities/webhook-metrics';
 import { projectRoot } from '../../domain/project-root';
-import type { AppConfig } from '../../infrastructure/config/config';
+import type { AppConfig, MetricsSettings } from '../../infrastructure/config/config';
 import type { Database } from '../../infrastructure/storage/database';
 import { workerDataConverter } from '../../infrastructure/temporal/temporal-connection';
 import { sweepUnstartedDocumentsWhileRunning } from '../cases/unstarted-documents-sweeper';
@@ -20,6 +21,24 @@ export const WORKFLOW_BUNDLE_PATH = path.join(projectRoot(), 'dist', 'workflow-b
 export const WORKFLOW_INTERCEPTOR_MODULES = [
   require.resolve('../../workflows/refuse-unencrypted.interceptors'),
 ];
+
+/**
+ * The worker's Prometheus exporter on METRICS_PORT (for installTemporalRuntime): the SDK core's
+ * worker metrics and the webhook metrics the activities record, on one port; none without a port.
+ */
+export function workerMetricsExporter(settings: MetricsSettings): MetricsExporterConfig | undefined {
+  if (settings.port === undefined) return undefined;
+  // A socket address needs an IPv6 host in brackets.
+  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  return {
+    prometheus: {
+      bindAddress: `${host}:${settings.port}`,
+      // Prometheus's convention, and the unit of the alert thresholds in docs/operations.md.
+      useSecondsForDurations: true,
+      histogramBucketOverrides: { [WEBHOOK_DELIVERY_LAG_METRIC]: WEBHOOK_DELIVERY_LAG_BUCKETS },
+    },
+  };
+}
 
 export interface WorkerOptions {
   config: AppConfig;
@@ -58,6 +77,7 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     taskQueue,
     logger: options.logger,
     connectors: options.connectors,
+    metricMeter: Runtime.instance().metricMeter,
   });
   const worker = await Worker.create({
     connection,

@@ -241,6 +241,33 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
     );
   });
 
+  it('counts cases by type and status across accounts, with the open ones past due, for the metrics', async () => {
+    const now = new Date(at(100));
+    const countsOf = async () =>
+      new Map(
+        (await summaries.countByObjectAndStatus(now)).map((row) => [`${row.object} ${row.status}`, row]),
+      );
+    const before = await countsOf();
+    await recordAll([
+      summary(await newAccount(), { status: 'awaiting_review' }),
+      summary(await newAccount(), { status: 'awaiting_review', created_at: at(50) }),
+      summary(await newAccount(), { status: 'completed' }),
+      summary(await newAccount(), {
+        case_id: newId('benefitVerification'),
+        object: 'benefit_verification',
+        due_at: null,
+      }),
+    ]);
+    const after = await countsOf();
+    const grown = (key: string) => ({
+      count: (after.get(key)?.count ?? 0) - (before.get(key)?.count ?? 0),
+      overdue: (after.get(key)?.overdue ?? 0) - (before.get(key)?.overdue ?? 0),
+    });
+    expect(grown('prior_authorization awaiting_review')).toEqual({ count: 2, overdue: 1 });
+    expect(grown('prior_authorization completed')).toEqual({ count: 1, overdue: 0 });
+    expect(grown('benefit_verification processing')).toEqual({ count: 1, overdue: 0 });
+  });
+
   it('holds only ids, enums, dates and the keyed patient hash: no column for anything about a patient', async () => {
     const columns = await db.query<{ column_name: string }>(
       `SELECT column_name FROM information_schema.columns WHERE table_name = 'case_summaries' ORDER BY column_name`,

@@ -82,4 +82,22 @@ describe('configuration', () => {
       loadConfig('local', { DATABASE_STATEMENT_TIMEOUT_MS: '30000', DATABASE_QUERY_TIMEOUT_MS: '20000' }),
     ).toThrow(/DATABASE_QUERY_TIMEOUT_MS must be longer than DATABASE_STATEMENT_TIMEOUT_MS/);
   });
+
+  it('serves no metrics unless METRICS_PORT is set, and binds them where METRICS_HOST says', () => {
+    expect(loadConfig('local', {}).metrics).toEqual({ host: '0.0.0.0' });
+    expect(loadConfig('local', { METRICS_PORT: '9464', METRICS_HOST: '127.0.0.1' }).metrics).toEqual({
+      host: '127.0.0.1',
+      port: 9464,
+    });
+  });
+
+  it('refuses a METRICS_PORT that is not a port, or is the API port, saying why', () => {
+    expect(() => loadConfig('local', { METRICS_PORT: '70000' })).toThrow(
+      /METRICS_PORT must be an integer from 1 to 65535 \(got "70000"\)/,
+    );
+    expect(() => loadConfig('local', { METRICS_PORT: 'metrics' })).toThrow(/METRICS_PORT must be an integer/);
+    expect(() => loadConfig('local', { PORT: '8080', METRICS_PORT: '8080' })).toThrow(
+      /METRICS_PORT must differ from PORT/,
+    );
+  });
 });

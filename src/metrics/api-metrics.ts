@@ -1,0 +1,101 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Logger } from 'pino';
+
+import type { CaseCount } from '../../infrastructure/cases/case-summaries.repository';
+
+/** One answered request, as the access log sees it: the route's template, never the raw path. */
+export interface ObservedRequest {
+  method: string;
+  route: string;
+  status: number;
+  durationSeconds: number;
+}
+
+export type RequestObserver = (request: ObservedRequest) => void;
+
+/**
+ * How long one count of cases serves scrapes: several Prometheus replicas (or an operator's curl)
+ * scraping every few seconds then cost the database one grouped query per window, not one each.
+ */
+export const CASE_COUNTS_TTL_MS = 5_000;
+
+/**
+ * The API process's metrics: its requests by route template, the cases by type and status (read
+ * at scrape time from the case summaries), and Node's own. No label names an account, a case or
+ * a path with an id in it: tenants and ids would grow the series without bound.
+ */
+export class ApiMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly durations: Histogram<'method' | 'route'>;
+  private cachedCounts?: { at: number; counts: Promise<CaseCount[]> };
+
+  constructor(
+    private readonly countCases: () => Promise<CaseCount[]>,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, route template and status code.',
+      labelNames: ['method', 'route', 'status'],
+      registers: [this.registry],
+    });
+    this.durations = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from a request arriving to its response finishing, by method and route template.',
+      labelNames: ['method', 'route'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [this.registry],
+    });
+    const caseCounts = () => this.caseCounts();
+    new Gauge({
+      name: 'cases',
+      help: 'Cases by type and status across all accounts, from the case summaries read model.',
+      labelNames: ['type', 'status'],
+      registers: [this.registry],
+      async collect() {
+        const counts = await caseCounts();
+        this.reset();
+        for (const { object, status, count } of counts) this.set({ type: object, status }, count);
+      },
+    });
+    new Gauge({
+      name: 'cases_overdue',
+      help: 'Open cases past their due time (prior authorizations: 72 h, expedited 24 h), by type and status.',
+      labelNames: ['type', 'status'],
+      registers: [this.registry],
+      async collect() {
+        const counts = await caseCounts();
+        this.reset();
+        for (const { object, status, overdue } of counts) this.set({ type: object, status }, overdue);
+      },
+    });
+  }
+
+  readonly observeRequest: RequestObserver = ({ method, route, status, durationSeconds }) => {
+    this.requests.inc({ method, route, status: String(status) });
+    this.durations.observe({ method, route }, durationSeconds);
+  };
+
+  /** The Prometheus text exposition of every metric. */
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  /** A database that cannot answer leaves the case gauge empty for this scrape; the rest still serve. */
+  private async caseCounts(): Promise<CaseCount[]> {
+    const now = this.now();
+    if (!this.cachedCounts || now - this.cachedCounts.at >= CASE_COUNTS_TTL_MS) {
+      const counts = this.countCases().catch((error: Error) => {
+        // The error's class only: a driver's message may quote what it failed on.
+        this.logger.warn({ error: error.name }, 'could not count cases for the metrics');
+        this.cachedCounts = undefined;
+        return [];
+      });
+      this.cachedCounts = { at: now, counts };
+    }
+    return this.cachedCounts.counts;
+  }
+}
