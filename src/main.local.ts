@@ -76,8 +76,14 @@ async function main(): Promise<void> {
       onGiveUp: () => void shutdown(1),
     });
     cleanups.push(() => children.stop());
+    // Each child serves its metrics on a port of its own: the worker on METRICS_PORT, the API on the next.
+    const metricsPort = config.metrics.port;
     const [apiPid, workerPid] = await Promise.all([
-      children.start({ name: 'api', entry: path.join(__dirname, 'main.local-api.js') }),
+      children.start({
+        name: 'api',
+        entry: path.join(__dirname, 'main.local-api.js'),
+        env: metricsPort ? { METRICS_PORT: String(metricsPort + 1) } : {},
+      }),
       children.start({ name: 'worker', entry: path.join(__dirname, 'main.local-worker.js') }),
     ]);
 

@@ -74,6 +74,13 @@ describeWithPostgres('npm run start:cluster', () => {
     expect(await response.text()).toMatch(/^# TYPE \w+/m);
   });
 
+  it("serves each API's and each worker's Prometheus metrics on its printed address", async () => {
+    const scrape = async (name: string) => (await fetch(bannerValue(banner, `Metrics (${name})`))).text();
+    for (const api of ['api-1', 'api-2'])
+      expect(await scrape(api)).toContain('# TYPE http_requests_total counter');
+    for (const worker of ['worker-1', 'worker-2']) expect(await scrape(worker)).toMatch(/^temporal_\w+/m);
+  });
+
   it('stops every process and server it started on Ctrl-C', async () => {
     const processesLine = /^ {2}Processes:\s+(.*)$/m.exec(banner)![1]!;
     const pids = [...processesLine.matchAll(/ (\d+)(?:,|$)/g)].map((match) => Number(match[1]));
