@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { load } from 'js-yaml';
-
 import { projectRoot } from '../../domain/project-root';
 import { CUSTOM_SEARCH_ATTRIBUTES } from '../../domain/temporal/search-attributes';
 import {
@@ -15,6 +13,12 @@ import {
   TEMPORAL_UI_CONFIG_DIR,
   TEMPORAL_VISIBILITY_DATABASE,
 } from '../../infrastructure/temporal/production-server';
+import {
+  composeEnvironment as environment,
+  composeFile,
+  composeScript as script,
+  composeService as service,
+} from './compose-file';
 
 // The versions live in the script that builds the binaries, which runs before any TypeScript is built.
 const { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_SERVER_VERSION } = pinnedTemporalVersions();
@@ -22,30 +26,6 @@ const { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_SERVER_VERSION } = pinnedTemporalVe
 function pinnedTemporalVersions(): { TEMPORAL_SERVER_VERSION: string; TEMPORAL_UI_SERVER_VERSION: string } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('../../scripts/ensure-temporal.js');
-}
-
-interface ComposeService {
-  image?: string;
-  entrypoint?: string[];
-  command?: string[];
-  environment?: Record<string, string | number>;
-  volumes?: string[];
-  ports?: string[];
-  depends_on?: Record<string, { condition: string }>;
-  deploy?: { replicas?: string | number };
-  container_name?: string;
-}
-
-const compose = load(readFileSync(path.join(projectRoot(), 'docker-compose.yml'), 'utf8')) as {
-  services: Record<string, ComposeService>;
-};
-const service = (name: string): ComposeService => compose.services[name]!;
-const environment = (name: string) => service(name).environment ?? {};
-
-/** The shell script a service runs with `bash -c`, after Compose turns `$$` into `$`. */
-function script(name: string): string {
-  expect(service(name).entrypoint).toEqual(['/bin/bash', '-c']);
-  return service(name).command![0]!.replaceAll('$$', '$');
 }
 
 /** Where a bind mount of a folder of this repository appears inside the service's container. */
@@ -80,7 +60,7 @@ describe('docker-compose.yml, against the Temporal server the scale test runs', 
   });
 
   it('uses no auto-setup image, whose configuration is not ours', () => {
-    const images = Object.values(compose.services).map(({ image }) => image ?? '');
+    const images = Object.values(composeFile.services).map(({ image }) => image ?? '');
     expect(images.filter((image) => image.includes('auto-setup'))).toEqual([]);
   });
 
