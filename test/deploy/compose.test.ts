@@ -79,6 +79,12 @@ describe('docker-compose.yml, against the Temporal server the scale test runs', 
     expect(read.filter((variable) => !given.includes(variable))).toEqual([]);
   });
 
+  it('leaves every variable of the scripts to the shell: no single `$` that Compose would fill in itself', () => {
+    for (const name of ['temporal', ...TEMPORAL_JOBS]) {
+      expect(service(name).command![0]!.replaceAll('$$', '')).not.toContain('$');
+    }
+  });
+
   it('binds the server for the compose network and announces the container’s own address', () => {
     expect(environment('temporal').TEMPORAL_BIND_ON_IP).toBe('0.0.0.0');
     expect(script('temporal')).toMatch(/export TEMPORAL_BROADCAST_ADDRESS="\$\(getent hosts /);
