@@ -23,7 +23,7 @@ export const CASES_NAMESPACE_RETENTION_DAYS = 30;
 /** Temporal's two databases, created and migrated by its SQL schema tool. */
 export const TEMPORAL_DATABASE = 'temporal';
 export const TEMPORAL_VISIBILITY_DATABASE = 'temporal_visibility';
-const EMBEDDED_SCHEMAS: Record<string, string> = {
+export const EMBEDDED_SCHEMAS: Record<string, string> = {
   [TEMPORAL_DATABASE]: 'postgresql/v12/temporal',
   [TEMPORAL_VISIBILITY_DATABASE]: 'postgresql/v12/visibility',
 };

@@ -22,13 +22,12 @@ describe('the scale-mode deployment description', () => {
       'api',
       'postgresql',
       'temporal',
+      'temporal-namespace',
+      'temporal-schema',
       'temporal-ui',
       'worker',
     ]);
-    expect(compose.services.temporal!.environment).toMatchObject({
-      DB: 'postgres12',
-      POSTGRES_SEEDS: 'postgresql',
-    });
+    expect(compose.services.temporal!.environment).toMatchObject({ TEMPORAL_DB_HOST: 'postgresql' });
   });
 
   it('runs the API and the worker from entry points the build produces', () => {
