@@ -107,6 +107,7 @@ describeWithPostgres('the scale shape: two APIs and two workers on the productio
   let cluster: Cluster | undefined;
   let receiver: TestReceiver;
   const cases: TrackedCase[] = [];
+  let statusesAtDisruption: (string | undefined)[] = [];
 
   const call = async (api: 0 | 1, method: string, route: string, key: string, body?: unknown) => {
     const response = await fetch(`${cluster!.apiUrls[api]}${route}`, {
@@ -225,6 +226,7 @@ describeWithPostgres('the scale shape: two APIs and two workers on the productio
       }
     }
 
+    statusesAtDisruption = await Promise.all(cases.map(statusOf));
     await cluster.killWorker(1, 'SIGKILL');
     await cluster.restartTemporal();
     await cluster.startWorker(1);
@@ -234,6 +236,14 @@ describeWithPostgres('the scale shape: two APIs and two workers on the productio
   afterAll(async () => {
     await receiver?.stop();
     await cluster?.stop();
+  });
+
+  it('disrupts the cluster while cases are on their way, some of them waiting for a reviewer', async () => {
+    const unfinished = cases.filter(
+      (tracked, index) => statusesAtDisruption[index] !== tracked.type.journey.at(-1),
+    );
+    expect(statusesAtDisruption).toContain('awaiting_review');
+    expect(unfinished.length).toBeGreaterThanOrEqual(2);
   });
 
   it('brings every case of every type to its final status, through the journey of its type', async () => {

@@ -130,7 +130,11 @@ export async function startCluster(
       createKey,
       startApi,
       async killWorker(index, signal) {
-        await processes.get(`worker-${index}`)?.stop(signal);
+        const worker = processes.get(`worker-${index}`);
+        if (!worker || worker.child.exitCode !== null || worker.child.signalCode !== null) {
+          throw new Error(`worker-${index} was not running, so killing it would test nothing`);
+        }
+        await worker.stop(signal);
       },
       startWorker,
       restartTemporal: () => running.restart(),
