@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import * as os from 'node:os';
 
 import { temporal as proto } from '@temporalio/proto';
 
@@ -8,7 +9,7 @@ import { evaluateClinicalEligibility } from '../domain/clinical/criteria-engine'
 import { measureExtraction } from './extraction.bench-support';
 import { ClusterStack, startClusterStack } from './cluster-stack';
 import { startLocalStack } from './local-stack';
-import { ProcessMemory } from './process-tree';
+import { machineBusySeconds, ProcessMemory } from './process-tree';
 import { Api, BenchStack } from './stack';
 import { ms, percentile, withConcurrency } from './support';
 
@@ -394,6 +395,8 @@ interface BurstFigures {
   activityScheduleToStart: number[];
   stateTransitionsPerCase: number;
   cpu: Map<string, KindTotal>;
+  /** Every core's busy time over the burst, as a share of one core: the stack's and everyone else's. */
+  machineCpu: number;
   pssMb: Map<string, KindTotal>;
 }
 
@@ -418,6 +421,7 @@ async function burst(stack: BenchStack, receiver: WebhookReceiver, size: number)
     }
   });
   const cpuBefore = stack.processMemory();
+  const machineBefore = machineBusySeconds();
   const firstPost = performance.now();
   await withConcurrency(
     Array.from({ length: size }, () => bvRequest()),
@@ -436,7 +440,9 @@ async function burst(stack: BenchStack, receiver: WebhookReceiver, size: number)
   const lastArrival = Math.max(...arrived.map((id) => receiver.firstArrival(id)!));
   const toWebhook = arrived.map((id) => receiver.firstArrival(id)! - created.get(id)!);
   const memory = stack.processMemory();
-  const cpu = cpuByKind(cpuBefore, memory, (lastArrival - firstPost) / 1000);
+  const seconds = (lastArrival - firstPost) / 1000;
+  const cpu = cpuByKind(cpuBefore, memory, seconds);
+  const machineCpu = ((machineBusySeconds() - machineBefore) / seconds) * 100;
   const every = Math.max(1, Math.floor(ids.length / HISTORY_SAMPLE));
   const sample = await taskLatencies(
     stack,
@@ -451,6 +457,7 @@ async function burst(stack: BenchStack, receiver: WebhookReceiver, size: number)
     arrived: arrived.length,
     ...sample,
     cpu,
+    machineCpu,
     pssMb: byKind(memory, (entry) => entry.pssMb),
   };
   console.log(
@@ -465,6 +472,7 @@ async function burst(stack: BenchStack, receiver: WebhookReceiver, size: number)
       `  activity task schedule → start (${HISTORY_SAMPLE} cases)   ${p50p99(sample.activityScheduleToStart)}`,
       `  state transitions per case               ${sample.stateTransitionsPerCase.toFixed(1)}`,
       `  CPU during the burst (% of one core)     ${formatKinds(cpu, '%')}`,
+      `    whole machine (${os.cpus().length} cores, other work included)  ${machineCpu.toFixed(0)} %`,
       `  memory after the burst (PSS)             ${formatKinds(figures.pssMb, 'MB')}`,
       '',
     ].join('\n'),
@@ -559,6 +567,7 @@ function printSideBySide(local: BurstFigures[], cluster: BurstFigures[]): void {
       ...kinds((figures) => figures.cpu).map((kind) =>
         kindRow('CPU % of a core,', (figures) => figures.cpu, kind),
       ),
+      row('CPU % of a core, whole machine', (figures) => figures.machineCpu.toFixed(0)),
       ...kinds((figures) => figures.pssMb).map((kind) =>
         kindRow('memory (PSS) MB,', (figures) => figures.pssMb, kind),
       ),

@@ -60,6 +60,17 @@ export function processTreeMemory(roots: Array<{ pid: number; label: string }>):
   });
 }
 
+/** CPU time every core of the machine has spent busy so far (/proc/stat's first line), whoever ran. */
+export function machineBusySeconds(): number {
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return (user! + nice! + system! + irq! + softirq! + steal!) / CLOCK_TICKS_PER_SECOND;
+}
+
 /** The fields after the command name, which may itself hold spaces and parentheses. */
 function statFields(stat: string): string[] {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
