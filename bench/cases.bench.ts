@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import * as os from 'node:os';
+import * as path from 'node:path';
 
 import { temporal as proto } from '@temporalio/proto';
 
 import { evaluateClinicalEligibility } from '../domain/clinical/criteria-engine';
+import { projectRoot } from '../domain/project-root';
+import { postgresBinDir } from '../infrastructure/storage/postgres-server';
 import { measureExtraction } from './extraction.bench-support';
 import { ClusterStack, startClusterStack } from './cluster-stack';
 import { startLocalStack } from './local-stack';
@@ -112,6 +116,10 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
 async function main(): Promise<void> {
   const local = await localMode();
   if (process.env.BENCH_CLUSTER === '0') return;
+  if (!postgresBinDir() && !process.env.DATABASE_URL) {
+    console.log("Cluster bursts skipped: install PostgreSQL (Debian's `postgresql`) or set DATABASE_URL.");
+    return;
+  }
   printSideBySide(local, await clusterBursts());
 }
 
@@ -176,8 +184,12 @@ async function clusterBursts(): Promise<BurstFigures[]> {
   return bursts;
 }
 
-/** deploy/temporal/production.yaml's numHistoryShards, fixed for the life of a cluster. */
-const CLUSTER_HISTORY_SHARDS = 16;
+/** The production server's history shards, read from its configuration so the label cannot drift. */
+const CLUSTER_HISTORY_SHARDS = Number(
+  /numHistoryShards:\s*(\d+)/.exec(
+    readFileSync(path.join(projectRoot(), 'deploy', 'temporal', 'production.yaml'), 'utf8'),
+  )?.[1],
+);
 
 /** Runs `work` while sampling the cluster's PostgreSQL connections each second; keeps each database's peak. */
 async function withPeakConnections<T>(
