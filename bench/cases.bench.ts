@@ -1,12 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
 
 import { temporal as proto } from '@temporalio/proto';
 
 import { evaluateClinicalEligibility } from '../domain/clinical/criteria-engine';
+import { projectRoot } from '../domain/project-root';
+import { postgresBinDir } from '../infrastructure/storage/postgres-server';
 import { measureExtraction } from './extraction.bench-support';
-import { Api, LocalStack, ProcessMemory, startLocalStack } from './local-stack';
+import { ClusterStack, startClusterStack } from './cluster-stack';
+import { startLocalStack } from './local-stack';
+import { machineBusySeconds, ProcessMemory } from './process-tree';
+import { Api, BenchStack } from './stack';
 import { ms, percentile, withConcurrency } from './support';
 
 /** Concurrency of every creation phase, so the raw and HTTP rates compare like for like. */
@@ -98,40 +106,143 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
  * Against local mode (`npm start`'s processes, on free ports and a throwaway data folder), in one run:
  * creation capacity (raw engine starts, then HTTP creation, each on a drained system), bursts to one
  * webhook endpoint, reads with many cases open, the Temporal cost of each case type, and clinical
- * evaluation. Figures are printed; nothing is asserted.
+ * evaluation. Then the same bursts against the cluster (`npm run start:cluster`: the production
+ * Temporal server on PostgreSQL, two APIs and two workers), printed beside local mode's. Figures are
+ * printed; nothing is asserted.
+ *
+ * BENCH_BURSTS and BENCH_OPEN_PAS set the sizes (comma-separated; empty skips the phase).
+ * BENCH_ONLY=bursts runs only the bursts on both stacks; BENCH_CLUSTER=0 skips the cluster.
  */
 async function main(): Promise<void> {
+  const local = await localMode();
+  if (process.env.BENCH_CLUSTER === '0') return;
+  if (!postgresBinDir() && !process.env.DATABASE_URL) {
+    console.log("Cluster bursts skipped: install PostgreSQL (Debian's `postgresql`) or set DATABASE_URL.");
+    return;
+  }
+  printSideBySide(local, await clusterBursts());
+}
+
+const ONLY_BURSTS = process.env.BENCH_ONLY === 'bursts';
+
+async function localMode(): Promise<BurstFigures[]> {
   const stack = await startLocalStack();
+  const bursts: BurstFigures[] = [];
   try {
     await create(stack.api, '/benefit-verification', bvRequest()); // warm-up
     console.log(`Case benchmark against local mode (concurrency ${CONCURRENCY})\n`);
-    await creationRates(stack);
+    if (!ONLY_BURSTS) await creationRates(stack);
     const receiver = await WebhookReceiver.start();
     try {
       await subscribe(stack.api, receiver, ['benefit_verification.updated', 'clinical_eligibility.updated']);
-      await idleWebhookLatency(stack, receiver);
-      for (const size of BURSTS) await burst(stack, receiver, size);
-      await engineCosts(stack, receiver);
-      await caseWriteSizes(stack);
-      await clinicalEligibility(stack.api, receiver);
-      await clinicalTextExtraction();
+      if (!ONLY_BURSTS) await idleWebhookLatency(stack, receiver);
+      for (const size of BURSTS) bursts.push(await burst(stack, receiver, size));
+      if (!ONLY_BURSTS) {
+        await engineCosts(stack, receiver);
+        await caseWriteSizes(stack);
+        await clinicalEligibility(stack.api, receiver);
+        await clinicalTextExtraction();
+      }
     } finally {
       receiver.close();
     }
-    await openPriorAuthorizations(stack);
+    if (!ONLY_BURSTS) await openPriorAuthorizations(stack);
   } finally {
     await stack.stop();
   }
+  return bursts;
 }
 
-/** CPU each process of the stack used between two snapshots, as a share of one core. */
+async function clusterBursts(): Promise<BurstFigures[]> {
+  const stack = await startClusterStack();
+  const bursts: BurstFigures[] = [];
+  try {
+    // One warm-up case per API process.
+    await create(stack.api, '/benefit-verification', bvRequest());
+    await create(stack.api, '/benefit-verification', bvRequest());
+    console.log(
+      `Burst benchmark against the cluster: production Temporal server (${CLUSTER_HISTORY_SHARDS} history shards) ` +
+        `on PostgreSQL, 2 APIs (requests in turn) and 2 workers (concurrency ${CONCURRENCY})\n`,
+    );
+    const receiver = await WebhookReceiver.start();
+    try {
+      await subscribe(stack.api, receiver, ['benefit_verification.updated']);
+      for (const size of BURSTS) {
+        const { result, peak } = await withPeakConnections(stack, () => burst(stack, receiver, size));
+        console.log(
+          `  PostgreSQL client connections, peak during the burst: ${[...peak].map(([database, connections]) => `${database} ${connections}`).join(', ')} ` +
+            `(${[...peak.values()].reduce((total, connections) => total + connections, 0)} in all)\n`,
+        );
+        bursts.push(result);
+      }
+    } finally {
+      receiver.close();
+    }
+  } finally {
+    await stack.stop();
+  }
+  return bursts;
+}
+
+/** The production server's history shards, read from its configuration so the label cannot drift. */
+const CLUSTER_HISTORY_SHARDS = Number(
+  /numHistoryShards:\s*(\d+)/.exec(
+    readFileSync(path.join(projectRoot(), 'deploy', 'temporal', 'production.yaml'), 'utf8'),
+  )?.[1],
+);
+
+/** Runs `work` while sampling the cluster's PostgreSQL connections each second; keeps each database's peak. */
+async function withPeakConnections<T>(
+  stack: ClusterStack,
+  work: () => Promise<T>,
+): Promise<{ result: T; peak: Map<string, number> }> {
+  const peak = new Map<string, number>();
+  let working = true;
+  const sampler = (async () => {
+    while (working) {
+      for (const [database, connections] of await stack.databaseConnections())
+        peak.set(database, Math.max(peak.get(database) ?? 0, connections));
+      await sleep(1_000);
+    }
+  })();
+  try {
+    return { result: await work(), peak };
+  } finally {
+    working = false;
+    await sampler;
+  }
+}
+
+interface KindTotal {
+  processes: number;
+  total: number;
+}
+
+/** Sums a figure over the processes of each kind (the two APIs, PostgreSQL's backends...). */
+function byKind(entries: ProcessMemory[], figure: (entry: ProcessMemory) => number): Map<string, KindTotal> {
+  const kinds = new Map<string, KindTotal>();
+  for (const entry of entries) {
+    const kind = kinds.get(entry.label) ?? { processes: 0, total: 0 };
+    kinds.set(entry.label, { processes: kind.processes + 1, total: kind.total + figure(entry) });
+  }
+  return kinds;
+}
+
+/** CPU each kind of process used between two snapshots, as a share of one core. */
+function cpuByKind(before: ProcessMemory[], after: ProcessMemory[], seconds: number): Map<string, KindTotal> {
+  const earlier = new Map(before.map((entry) => [entry.pid, entry.cpuSeconds]));
+  return byKind(after, (entry) => ((entry.cpuSeconds - (earlier.get(entry.pid) ?? 0)) / seconds) * 100);
+}
+
+const kindLabel = (label: string, kind: KindTotal) =>
+  kind.processes > 1 ? `${label} (${kind.processes})` : label;
+
+const formatKinds = (kinds: Map<string, KindTotal>, unit: string) =>
+  [...kinds].map(([label, kind]) => `${kindLabel(label, kind)} ${kind.total.toFixed(0)} ${unit}`).join(', ');
+
+/** CPU each kind of process of the stack used between two snapshots, as a share of one core. */
 function cpuShares(before: ProcessMemory[], after: ProcessMemory[], seconds: number): string {
-  return after
-    .map((entry) => {
-      const used = entry.cpuSeconds - (before.find((earlier) => earlier.pid === entry.pid)?.cpuSeconds ?? 0);
-      return `${entry.label} ${((used / seconds) * 100).toFixed(0)} %`;
-    })
-    .join(', ');
+  return formatKinds(cpuByKind(before, after, seconds), '%');
 }
 
 async function create(api: Api, route: string, body: unknown): Promise<string> {
@@ -147,7 +258,7 @@ async function statusOf(api: Api, route: string, id: string): Promise<string> {
 }
 
 /** Counts matching workflows in visibility, which trails the engine by a moment. */
-async function count(stack: LocalStack, query: string): Promise<number> {
+async function count(stack: BenchStack, query: string): Promise<number> {
   const response = await stack.temporal.workflowService.countWorkflowExecutions({
     namespace: stack.namespace,
     query,
@@ -156,7 +267,7 @@ async function count(stack: LocalStack, query: string): Promise<number> {
 }
 
 /** Waits until nothing of the case type runs any more (or the deadline passes). */
-async function drain(stack: LocalStack, caseType: string, deadlineMs = 600_000): Promise<void> {
+async function drain(stack: BenchStack, caseType: string, deadlineMs = 600_000): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   while (Date.now() < deadline) {
     if ((await count(stack, `CaseType = '${caseType}' AND ExecutionStatus = 'Running'`)) === 0) return;
@@ -164,7 +275,7 @@ async function drain(stack: LocalStack, caseType: string, deadlineMs = 600_000):
   }
 }
 
-async function creationRates(stack: LocalStack): Promise<void> {
+async function creationRates(stack: BenchStack): Promise<void> {
   const unpolledQueue = `bench-unpolled-${randomUUID()}`;
   const rawStarted = performance.now();
   await withConcurrency(
@@ -262,7 +373,7 @@ async function waitForArrivals(receiver: WebhookReceiver, ids: string[], deadlin
   while (Date.now() < deadline && ids.some((id) => receiver.firstArrival(id) === undefined)) await sleep(20);
 }
 
-async function idleWebhookLatency(stack: LocalStack, receiver: WebhookReceiver): Promise<void> {
+async function idleWebhookLatency(stack: BenchStack, receiver: WebhookReceiver): Promise<void> {
   const before = receiver.eventLatencies.length;
   const endToEnd: number[] = [];
   for (let run = 0; run < 20; run += 1) {
@@ -282,7 +393,29 @@ async function idleWebhookLatency(stack: LocalStack, receiver: WebhookReceiver):
   );
 }
 
-async function burst(stack: LocalStack, receiver: WebhookReceiver, size: number): Promise<void> {
+interface BurstFigures {
+  size: number;
+  /** Cases the APIs answered 201 for, per second from the first POST to the last answer. */
+  acceptedPerSecond: number;
+  /** Cases whose webhook arrived, per second from the first POST to the last webhook. */
+  completedPerSecond: number;
+  toWebhookP50: number;
+  toWebhookP99: number;
+  arrived: number;
+  /** Time from scheduling to a worker picking up, over the tasks of a sample of the burst's cases. */
+  workflowTaskScheduleToStart: number[];
+  activityScheduleToStart: number[];
+  stateTransitionsPerCase: number;
+  cpu: Map<string, KindTotal>;
+  /** Every core's busy time over the burst, as a share of one core: the stack's and everyone else's. */
+  machineCpu: number;
+  pssMb: Map<string, KindTotal>;
+}
+
+/** Cases of a burst, spread over it, whose histories are read for schedule-to-start latency and state transitions. */
+const HISTORY_SAMPLE = 50;
+
+async function burst(stack: BenchStack, receiver: WebhookReceiver, size: number): Promise<BurstFigures> {
   const created = new Map<string, number>();
   const getLatencies: number[] = [];
   let posting = true;
@@ -300,6 +433,7 @@ async function burst(stack: LocalStack, receiver: WebhookReceiver, size: number)
     }
   });
   const cpuBefore = stack.processMemory();
+  const machineBefore = machineBusySeconds();
   const firstPost = performance.now();
   await withConcurrency(
     Array.from({ length: size }, () => bvRequest()),
@@ -309,6 +443,7 @@ async function burst(stack: LocalStack, receiver: WebhookReceiver, size: number)
       created.set(id, performance.now());
     },
   );
+  const acceptedPerSecond = size / ((performance.now() - firstPost) / 1000);
   posting = false;
   await Promise.all(readers);
   const ids = [...created.keys()];
@@ -316,22 +451,146 @@ async function burst(stack: LocalStack, receiver: WebhookReceiver, size: number)
   const arrived = ids.filter((id) => receiver.firstArrival(id) !== undefined);
   const lastArrival = Math.max(...arrived.map((id) => receiver.firstArrival(id)!));
   const toWebhook = arrived.map((id) => receiver.firstArrival(id)! - created.get(id)!);
-  const cpuUse = cpuShares(cpuBefore, stack.processMemory(), (lastArrival - firstPost) / 1000);
+  const memory = stack.processMemory();
+  const seconds = (lastArrival - firstPost) / 1000;
+  const cpu = cpuByKind(cpuBefore, memory, seconds);
+  const machineCpu = ((machineBusySeconds() - machineBefore) / seconds) * 100;
+  const every = Math.max(1, Math.floor(ids.length / HISTORY_SAMPLE));
+  const sample = await taskLatencies(
+    stack,
+    ids.filter((_, index) => index % every === 0).slice(0, HISTORY_SAMPLE),
+  );
+  const figures: BurstFigures = {
+    size,
+    acceptedPerSecond,
+    completedPerSecond: arrived.length / ((lastArrival - firstPost) / 1000),
+    toWebhookP50: percentile(toWebhook, 50),
+    toWebhookP99: percentile(toWebhook, 99),
+    arrived: arrived.length,
+    ...sample,
+    cpu,
+    machineCpu,
+    pssMb: byKind(memory, (entry) => entry.pssMb),
+  };
   console.log(
     [
       `Burst of ${size} benefit verifications to one webhook endpoint (${CONCURRENCY} POSTs at a time)`,
-      `  end to end (first POST → last webhook)   ${(arrived.length / ((lastArrival - firstPost) / 1000)).toFixed(1)} cases/s`,
-      `  creation → webhook received              p50 ${ms(percentile(toWebhook, 50))}   p99 ${ms(percentile(toWebhook, 99))}`,
-      `  GET during the burst (${getLatencies.length} reads)         p50 ${ms(percentile(getLatencies, 50))}   p99 ${ms(percentile(getLatencies, 99))}`,
+      `  accepted at the API (first POST → last 201)  ${acceptedPerSecond.toFixed(1)} cases/s`,
+      `  end to end (first POST → last webhook)   ${figures.completedPerSecond.toFixed(1)} cases/s`,
+      `  creation → webhook received              ${p50p99(toWebhook)}`,
+      `  GET during the burst (${getLatencies.length} reads)         ${p50p99(getLatencies)}`,
       `  webhooks received                        ${arrived.length} of ${size}${arrived.length < size ? '  (MISSING after 5 min)' : ''}`,
-      `  CPU during the burst (% of one core)     ${cpuUse}`,
+      `  workflow task schedule → start (${HISTORY_SAMPLE} cases)   ${p50p99(sample.workflowTaskScheduleToStart)}`,
+      `  activity task schedule → start (${HISTORY_SAMPLE} cases)   ${p50p99(sample.activityScheduleToStart)}`,
+      `  state transitions per case               ${sample.stateTransitionsPerCase.toFixed(1)}`,
+      `  CPU during the burst (% of one core)     ${formatKinds(cpu, '%')}`,
+      `    whole machine (${os.cpus().length} cores, other work included)  ${machineCpu.toFixed(0)} %`,
+      `  memory after the burst (PSS)             ${formatKinds(figures.pssMb, 'MB')}`,
+      '',
+    ].join('\n'),
+  );
+  return figures;
+}
+
+const p50p99 = (values: number[]) =>
+  values.length ? `p50 ${ms(percentile(values, 50))}   p99 ${ms(percentile(values, 99))}` : 'none in history';
+
+const eventMs = (event: proto.api.history.v1.IHistoryEvent) =>
+  Number(event.eventTime?.seconds ?? 0) * 1000 + (event.eventTime?.nanos ?? 0) / 1e6;
+
+/**
+ * How long the cases' workflow and activity tasks waited for a worker, read from their histories
+ * (local activities never appear there), and the engine's state transitions per case.
+ */
+async function taskLatencies(
+  stack: BenchStack,
+  workflowIds: string[],
+): Promise<
+  Pick<BurstFigures, 'workflowTaskScheduleToStart' | 'activityScheduleToStart' | 'stateTransitionsPerCase'>
+> {
+  const workflowTasks: number[] = [];
+  const activityTasks: number[] = [];
+  let stateTransitions = 0;
+  for (const workflowId of workflowIds) {
+    const { workflowExecutionInfo: info } = await stack.temporal.workflowService.describeWorkflowExecution({
+      namespace: stack.namespace,
+      execution: { workflowId },
+    });
+    stateTransitions += Number(info?.stateTransitionCount ?? 0);
+    const page = await stack.temporal.workflowService.getWorkflowExecutionHistory({
+      namespace: stack.namespace,
+      execution: { workflowId },
+    });
+    const events = page.history?.events ?? [];
+    const scheduledAt = new Map(events.map((event) => [Number(event.eventId), eventMs(event)]));
+    for (const event of events) {
+      const workflowTask = event.workflowTaskStartedEventAttributes?.scheduledEventId;
+      const activityTask = event.activityTaskStartedEventAttributes?.scheduledEventId;
+      if (workflowTask) workflowTasks.push(eventMs(event) - scheduledAt.get(Number(workflowTask))!);
+      if (activityTask) activityTasks.push(eventMs(event) - scheduledAt.get(Number(activityTask))!);
+    }
+  }
+  return {
+    workflowTaskScheduleToStart: workflowTasks,
+    activityScheduleToStart: activityTasks,
+    stateTransitionsPerCase: stateTransitions / (workflowIds.length || 1),
+  };
+}
+
+/** Each burst size's figures on local mode beside the cluster's, from the same run. */
+function printSideBySide(local: BurstFigures[], cluster: BurstFigures[]): void {
+  const pairs = BURSTS.map((size) => [
+    local.find((figures) => figures.size === size),
+    cluster.find((figures) => figures.size === size),
+  ]);
+  const cell = (figures: BurstFigures | undefined, value: (figures: BurstFigures) => string) =>
+    (figures ? value(figures) : '—').padStart(10);
+  const row = (label: string, value: (figures: BurstFigures) => string) =>
+    `  ${label.padEnd(40)}${pairs.map(([left, right]) => `${cell(left, value)}${cell(right, value)}   `).join('')}`;
+  const quantile = (values: number[], p: number) => (values.length ? percentile(values, p).toFixed(0) : '—');
+  const kinds = (select: (figures: BurstFigures) => Map<string, KindTotal>) => [
+    ...new Set([...local, ...cluster].flatMap((figures) => [...select(figures).keys()])),
+  ];
+  const kindRow = (label: string, select: (figures: BurstFigures) => Map<string, KindTotal>, kind: string) =>
+    row(`${label} ${kind}`, (figures) => {
+      const total = select(figures).get(kind);
+      return total ? `${total.total.toFixed(0)}${total.processes > 1 ? ` (${total.processes})` : ''}` : '—';
+    });
+  console.log(
+    [
+      'Bursts side by side: local = dev server on SQLite, 1 API + 1 worker; ' +
+        `cluster = production server on PostgreSQL (${CLUSTER_HISTORY_SHARDS} shards), 2 APIs + 2 workers`,
+      `  ${'burst size'.padEnd(40)}${BURSTS.map((size) => String(size).padStart(20).padEnd(23)).join('')}`,
+      `  ${''.padEnd(40)}${BURSTS.map(() => `${'local'.padStart(10)}${'cluster'.padStart(10)}   `).join('')}`,
+      row('accepted at the API (cases/s)', (figures) => figures.acceptedPerSecond.toFixed(1)),
+      row('completed, last webhook (cases/s)', (figures) => figures.completedPerSecond.toFixed(1)),
+      row('creation → webhook p50 (ms)', (figures) => figures.toWebhookP50.toFixed(0)),
+      row('creation → webhook p99 (ms)', (figures) => figures.toWebhookP99.toFixed(0)),
+      row('webhooks received', (figures) => String(figures.arrived)),
+      row('workflow task schedule→start p50 (ms)', (figures) =>
+        quantile(figures.workflowTaskScheduleToStart, 50),
+      ),
+      row('workflow task schedule→start p99 (ms)', (figures) =>
+        quantile(figures.workflowTaskScheduleToStart, 99),
+      ),
+      row('state transitions/s', (figures) =>
+        (figures.completedPerSecond * figures.stateTransitionsPerCase).toFixed(0),
+      ),
+      ...kinds((figures) => figures.cpu).map((kind) =>
+        kindRow('CPU % of a core,', (figures) => figures.cpu, kind),
+      ),
+      row('CPU % of a core, whole machine', (figures) => figures.machineCpu.toFixed(0)),
+      ...kinds((figures) => figures.pssMb).map((kind) =>
+        kindRow('memory (PSS) MB,', (figures) => figures.pssMb, kind),
+      ),
+      '  (n) = processes of that kind, summed. The machine is shared: figures are noisy.',
       '',
     ].join('\n'),
   );
 }
 
 /** History length, state transitions and history bytes of one case of each type, as the engine counts them. */
-async function engineCosts(stack: LocalStack, receiver: WebhookReceiver): Promise<void> {
+async function engineCosts(stack: BenchStack, receiver: WebhookReceiver): Promise<void> {
   const { api } = stack;
   const bv = await create(api, '/benefit-verification', bvRequest());
   const pa = await create(api, '/prior-authorization', paRequest());
@@ -398,7 +657,7 @@ const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
  * request, plus its id). The event input is computed from the final case, the same way the workflow
  * builds it; local activity inputs never enter history, so there is nothing to read back.
  */
-async function caseWriteSizes(stack: LocalStack): Promise<void> {
+async function caseWriteSizes(stack: BenchStack): Promise<void> {
   const { api } = stack;
   const pa = async (request: unknown) => {
     const id = await create(api, '/prior-authorization', request);
@@ -480,7 +739,7 @@ interface CaseSummary {
 
 /** A case's history an event at a time: one with a large request outgrows a single gRPC message. */
 async function historyEvents(
-  stack: LocalStack,
+  stack: BenchStack,
   workflowId: string,
 ): Promise<proto.api.history.v1.IHistoryEvent[]> {
   const events: proto.api.history.v1.IHistoryEvent[] = [];
@@ -547,7 +806,7 @@ async function clinicalTextExtraction(): Promise<void> {
   );
 }
 
-async function openPriorAuthorizations(stack: LocalStack): Promise<void> {
+async function openPriorAuthorizations(stack: BenchStack): Promise<void> {
   const open: string[] = [];
   for (const target of OPEN_PRIOR_AUTHORIZATIONS) {
     const startedAt = performance.now();
@@ -604,7 +863,10 @@ async function openPriorAuthorizations(stack: LocalStack): Promise<void> {
         `  GET running case, 32 at a time (1000)  p50 ${ms(percentile(concurrent, 50))}   p99 ${ms(percentile(concurrent, 99))}`,
         `    CPU meanwhile (% of one core): ${getCpu}`,
         `  list, status filter, 20 per page (50)  p50 ${ms(percentile(lists, 50))}   p99 ${ms(percentile(lists, 99))}`,
-        `  RSS ${memory.map((entry) => `${entry.label} ${entry.rssMb.toFixed(0)} MB`).join(', ')}`,
+        `  RSS ${formatKinds(
+          byKind(memory, (entry) => entry.rssMb),
+          'MB',
+        )}`,
         '',
       ].join('\n'),
     );

@@ -1,0 +1,82 @@
+import { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+
+import { Client, Connection } from '@temporalio/client';
+
+import { loadConfig } from '../infrastructure/config/config';
+import { isPortFree } from '../infrastructure/temporal/dev-server';
+import { dataConverter } from '../infrastructure/temporal/temporal-connection';
+import { localEncryption } from '../src/bootstrap';
+import { ProcessMemory } from './process-tree';
+
+export type Api = (route: string, init?: RequestInit) => Promise<Response>;
+
+/** A running stack of the service the bench drives: local mode or the cluster. */
+export interface BenchStack {
+  api: Api;
+  /** A Temporal client on the stack's server, with the stack's own payload key. */
+  temporal: Client;
+  namespace: string;
+  /** RSS and CPU time of every process of the stack, labelled by what it runs. */
+  processMemory(): ProcessMemory[];
+  stop(): Promise<void>;
+}
+
+export const benchApiKey = () => `hak_bench_${randomUUID().replace(/-/g, '')}`;
+
+/** What every stack's launcher runs with: a throwaway data folder, a known key, the rate limit out of the way. */
+export const benchEnvironment = (dataDir: string, apiKey: string): NodeJS.ProcessEnv => ({
+  ...process.env,
+  DATA_DIR: dataDir,
+  DEV_API_KEY: apiKey,
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_PER_SECOND: '100000',
+  RATE_LIMIT_BURST: '100000',
+});
+
+/** Resolves with the launcher's output once it has printed `marker`. */
+export function waitForOutput(launcher: ChildProcess, marker: string, name: string): Promise<string> {
+  let output = '';
+  return new Promise<string>((resolve, reject) => {
+    launcher.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(marker)) resolve(output);
+    });
+    launcher.once('exit', () => reject(new Error(`${name} exited during start-up`)));
+  });
+}
+
+/** Requests to the given API base URLs in turn, so each process gets its share. */
+export function roundRobinApi(baseUrls: string[], apiKey: string): Api {
+  let next = 0;
+  return (route, init = {}) => {
+    const baseUrl = baseUrls[next++ % baseUrls.length]!;
+    return fetch(`${baseUrl}${route}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    });
+  };
+}
+
+/** A client on the stack's Temporal frontend that reads payloads with the key kept in `dataDir`. */
+export async function stackClient(
+  address: string,
+  namespace: string,
+  dataDir: string,
+): Promise<{ client: Client; connection: Connection }> {
+  const connection = await Connection.connect({ address });
+  const encryption = localEncryption(loadConfig('local', { DATA_DIR: dataDir }));
+  return {
+    client: new Client({ connection, namespace, dataConverter: dataConverter(encryption) }),
+    connection,
+  };
+}
+
+/** `length` consecutive free ports: the cluster launcher numbers its APIs and metrics endpoints up from one. */
+export async function freePortRun(length: number): Promise<number> {
+  for (;;) {
+    const first = 40_000 + Math.floor(Math.random() * 5_000);
+    const ports = Array.from({ length }, (_, index) => first + index);
+    if ((await Promise.all(ports.map(isPortFree))).every(Boolean)) return first;
+  }
+}
