@@ -8,13 +8,16 @@ import { msToTs } from '@temporalio/common/lib/time';
 import { Client as PgClient } from 'pg';
 
 import { projectRoot } from '../../domain/project-root';
-import { freePort, isPortFree, stopProcess } from './dev-server';
-import { addMissingSearchAttributes } from './temporal-connection';
+import { isPortFree, stopProcess } from './dev-server';
+import { addMissingSearchAttributes, MistypedSearchAttributesError } from './temporal-connection';
 
 /** The server configuration every run of the scale shape uses (docs/operations.md explains it). */
 export const TEMPORAL_CONFIG_DIR = path.join(projectRoot(), 'deploy', 'temporal');
 export const TEMPORAL_CONFIG_ENVIRONMENT = 'production';
 export const TEMPORAL_UI_CONFIG_DIR = path.join(TEMPORAL_CONFIG_DIR, 'ui');
+
+/** Must equal `numHistoryShards` in production.yaml; the server keeps the count a database was made with. */
+export const HISTORY_SHARDS = 16;
 
 /** The namespace of the scale shape and how long Temporal keeps a closed case's history. */
 export const CASES_NAMESPACE = 'healthcare-access';
@@ -42,8 +45,18 @@ export interface PostgresEndpoint {
   password: string;
 }
 
+/**
+ * Temporal and its schema tool take a host, port, user and password; connection options in the URL
+ * (TLS, a Unix socket) would be dropped silently, so they are refused instead.
+ */
 export function postgresEndpoint(databaseUrl: string): PostgresEndpoint {
   const url = new URL(databaseUrl);
+  if (!url.hostname || url.search) {
+    throw new Error(
+      'The Temporal server reaches PostgreSQL by host and port with a user and password only: ' +
+        'DATABASE_URL must be postgres://user:password@host:port/database, without options such as sslmode or a socket host.',
+    );
+  }
   return {
     host: url.hostname,
     port: Number(url.port || 5432),
@@ -64,6 +77,11 @@ export interface ProductionTemporalOptions {
   /** The port of the server's Prometheus endpoint (a free one unless given). */
   metricsPort?: number;
   readyTimeoutMs?: number;
+  /**
+   * Receives the way to stop what was spawned as soon as it is spawned, so a launcher interrupted
+   * during start-up leaves no server behind.
+   */
+  onSpawned?: (stop: () => Promise<void>) => void;
 }
 
 export interface ProductionTemporal {
@@ -156,7 +174,7 @@ export async function startProductionTemporal(
   const ports = await serverPorts(options.frontendPort, options.metricsPort);
   const address = `127.0.0.1:${ports.TEMPORAL_FRONTEND_GRPC_PORT}`;
   const serverEnv = {
-    ...process.env,
+    ...minimalEnvironment(),
     ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
     TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${ports.metrics}`,
     TEMPORAL_DB_HOST: options.postgres.host,
@@ -165,7 +183,8 @@ export async function startProductionTemporal(
     TEMPORAL_DB_PASSWORD: options.postgres.password,
     TEMPORAL_DYNAMIC_CONFIG_FILE: path.join(TEMPORAL_CONFIG_DIR, 'dynamicconfig.yaml'),
   };
-  const serverLog = createWriteStream(path.join(options.workDir, 'temporal-server.log'), { flags: 'a' });
+  const serverLogPath = path.join(options.workDir, 'temporal-server.log');
+  const serverLog = openLog(serverLogPath);
   const startServer = () =>
     spawnLogged(
       options.binaries.server,
@@ -182,16 +201,21 @@ export async function startProductionTemporal(
       serverLog,
     );
   let server = startServer();
-  const readyTimeoutMs = options.readyTimeoutMs ?? 120_000;
-  const serverLogPath = path.join(options.workDir, 'temporal-server.log');
   let ui: ChildProcess | undefined;
-  try {
-    await waitForFrontend(server, address, readyTimeoutMs, serverLogPath);
-    await ensureCasesNamespace(address, readyTimeoutMs);
-    if (options.ui) ui = await startTemporalWeb(options, address);
-  } catch (error) {
+  const stop = async () => {
+    if (ui) await stopChild(ui);
     await stopChild(server);
     serverLog.end();
+  };
+  options.onSpawned?.(stop);
+  const readyTimeoutMs = options.readyTimeoutMs ?? 120_000;
+  try {
+    await waitForFrontend(server, address, readyTimeoutMs, serverLogPath);
+    await refuseAnotherShardCount(address);
+    await ensureCasesNamespace(address, readyTimeoutMs);
+    if (options.ui) ui = await startTemporalWeb(options, address, (child) => (ui = child));
+  } catch (error) {
+    await stop();
     throw error;
   }
 
@@ -206,58 +230,105 @@ export async function startProductionTemporal(
       await waitForFrontend(server, address, readyTimeoutMs, serverLogPath);
       await waitForNamespace(address, readyTimeoutMs);
     },
-    async stop() {
-      if (ui) await stopChild(ui);
-      await stopChild(server);
-      serverLog.end();
-    },
+    stop,
   };
 }
 
 /**
- * The server binds a gRPC and a membership port per service. Membership ports are stored in a
- * SMALLINT column, so they must stay below 32768, under the range the OS hands out for port 0.
+ * The Temporal binaries get what they need and nothing else: the launcher's environment holds the
+ * payload keys and database passwords of the application.
+ */
+function minimalEnvironment(): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, TZ: process.env.TZ };
+}
+
+/**
+ * A database made with another shard count keeps it, and the server only logs a warning; a cluster
+ * then runs with a count nobody chose. Started by us, it refuses instead.
+ */
+async function refuseAnotherShardCount(address: string): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    const { historyShardCount } = await connection.workflowService.getClusterInfo({});
+    if (historyShardCount !== HISTORY_SHARDS) {
+      throw new Error(
+        `This Temporal database was created with ${historyShardCount} history shards, the configuration ` +
+          `asks for ${HISTORY_SHARDS}: the count cannot change for a database (docs/operations.md, "History shards").`,
+      );
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
+/**
+ * The server binds a gRPC and a membership port per service, and binds them again on a restart.
+ * Every port is taken below 32768: membership ports are stored in a SMALLINT column, and above that
+ * begins the range the OS hands out for outgoing connections, which reconnecting clients could take
+ * during a restart.
  */
 async function serverPorts(frontendPort?: number, metricsPort?: number) {
   return {
-    TEMPORAL_FRONTEND_GRPC_PORT: frontendPort ?? (await freePort()),
-    TEMPORAL_FRONTEND_HTTP_PORT: await freePort(),
-    TEMPORAL_HISTORY_GRPC_PORT: await freePort(),
-    TEMPORAL_MATCHING_GRPC_PORT: await freePort(),
-    TEMPORAL_WORKER_GRPC_PORT: await freePort(),
-    TEMPORAL_FRONTEND_MEMBERSHIP_PORT: await freeMembershipPort(),
-    TEMPORAL_HISTORY_MEMBERSHIP_PORT: await freeMembershipPort(),
-    TEMPORAL_MATCHING_MEMBERSHIP_PORT: await freeMembershipPort(),
-    TEMPORAL_WORKER_MEMBERSHIP_PORT: await freeMembershipPort(),
-    metrics: metricsPort ?? (await freePort()),
+    TEMPORAL_FRONTEND_GRPC_PORT: frontendPort ?? (await freeLowPort()),
+    TEMPORAL_FRONTEND_HTTP_PORT: await freeLowPort(),
+    TEMPORAL_HISTORY_GRPC_PORT: await freeLowPort(),
+    TEMPORAL_MATCHING_GRPC_PORT: await freeLowPort(),
+    TEMPORAL_WORKER_GRPC_PORT: await freeLowPort(),
+    TEMPORAL_FRONTEND_MEMBERSHIP_PORT: await freeLowPort(),
+    TEMPORAL_HISTORY_MEMBERSHIP_PORT: await freeLowPort(),
+    TEMPORAL_MATCHING_MEMBERSHIP_PORT: await freeLowPort(),
+    TEMPORAL_WORKER_MEMBERSHIP_PORT: await freeLowPort(),
+    metrics: metricsPort ?? (await freeLowPort()),
   };
 }
 
-const takenMembershipPorts = new Set<number>();
+const takenLowPorts = new Set<number>();
 
-async function freeMembershipPort(): Promise<number> {
+async function freeLowPort(): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     const candidate = 20_000 + Math.floor(Math.random() * 12_000);
-    if (takenMembershipPorts.has(candidate) || !(await isPortFree(candidate))) continue;
-    takenMembershipPorts.add(candidate);
+    if (takenLowPorts.has(candidate) || !(await isPortFree(candidate))) continue;
+    takenLowPorts.add(candidate);
     return candidate;
   }
-  throw new Error('No free port between 20000 and 32000 for Temporal membership');
+  throw new Error('No free port between 20000 and 32000 for the Temporal server');
 }
 
 function spawnLogged(binary: string, args: string[], env: NodeJS.ProcessEnv, log: WriteStream): ChildProcess {
   const child = spawn(binary, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.pipe(log, { end: false });
   child.stderr!.pipe(log, { end: false });
+  // A binary that cannot be run (ENOENT, EACCES) is reported by the start-up wait, not thrown here.
+  child.once('error', (error) => (spawnErrors.set(child, error), undefined));
   return child;
+}
+
+const spawnErrors = new WeakMap<ChildProcess, Error>();
+
+/**
+ * A process can still flush output after it exited and its log was ended; those last lines are
+ * dropped rather than crashing the launcher with a write-after-end error.
+ */
+function openLog(file: string): WriteStream {
+  const log = createWriteStream(file, { flags: 'a' });
+  log.on('error', () => undefined);
+  return log;
+}
+
+/** Why the process is no longer there, or undefined while it runs. */
+function endedBecause(child: ChildProcess): string | undefined {
+  const spawnError = spawnErrors.get(child);
+  if (spawnError) return `could not run (${spawnError.message})`;
+  if (child.exitCode !== null) return `exited (${child.exitCode})`;
+  if (child.signalCode !== null) return `was killed (${child.signalCode})`;
+  return undefined;
 }
 
 async function waitForFrontend(child: ChildProcess, address: string, timeoutMs: number, logPath: string) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(`The Temporal server exited (${child.exitCode}) during start-up; see ${logPath}`);
-    }
+    const ended = endedBecause(child);
+    if (ended) throw new Error(`The Temporal server ${ended} during start-up; see ${logPath}`);
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1_000 });
       try {
@@ -306,7 +377,7 @@ async function waitForNamespace(address: string, timeoutMs: number): Promise<voi
         await connection.workflowService.listWorkflowExecutions({ namespace: CASES_NAMESPACE, pageSize: 1 });
         return;
       } catch (error) {
-        if (Date.now() > deadline) throw error;
+        if (error instanceof MistypedSearchAttributesError || Date.now() > deadline) throw error;
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     }
@@ -315,9 +386,13 @@ async function waitForNamespace(address: string, timeoutMs: number): Promise<voi
   }
 }
 
-async function startTemporalWeb(options: ProductionTemporalOptions, address: string): Promise<ChildProcess> {
+async function startTemporalWeb(
+  options: ProductionTemporalOptions,
+  address: string,
+  onSpawned: (child: ChildProcess) => void,
+): Promise<ChildProcess> {
   const ui = options.ui!;
-  const log = createWriteStream(path.join(options.workDir, 'temporal-web.log'), { flags: 'a' });
+  const log = openLog(path.join(options.workDir, 'temporal-web.log'));
   const child = spawnLogged(
     options.binaries.uiServer,
     [
@@ -330,7 +405,7 @@ async function startTemporalWeb(options: ProductionTemporalOptions, address: str
       'start',
     ],
     {
-      ...process.env,
+      ...minimalEnvironment(),
       TEMPORAL_ADDRESS: address,
       TEMPORAL_UI_PORT: String(ui.port),
       TEMPORAL_DEFAULT_NAMESPACE: CASES_NAMESPACE,
@@ -341,10 +416,12 @@ async function startTemporalWeb(options: ProductionTemporalOptions, address: str
     },
     log,
   );
-  child.once('exit', () => log.end());
+  onSpawned(child);
+  child.once('close', () => log.end());
   const deadline = Date.now() + (options.readyTimeoutMs ?? 120_000);
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Temporal Web exited (${child.exitCode}) during start-up`);
+    const ended = endedBecause(child);
+    if (ended) throw new Error(`Temporal Web ${ended} during start-up`);
     try {
       const response = await fetch(`http://127.0.0.1:${ui.port}/api/v1/settings`);
       if (response.ok) return child;

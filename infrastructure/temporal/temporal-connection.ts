@@ -82,20 +82,37 @@ export async function registerSearchAttributes(client: Client, logger: Logger): 
   }
 }
 
-/** Adds whichever of our search attributes the namespace lacks; returns the names it added. */
+export class MistypedSearchAttributesError extends Error {
+  override name = 'MistypedSearchAttributesError';
+}
+
+/**
+ * Adds whichever of our search attributes the namespace lacks; returns the names it added. One that
+ * exists with another type is refused: visibility would index it wrongly, and only an operator can
+ * remove it.
+ */
 export async function addMissingSearchAttributes(
   connection: Pick<Connection, 'operatorService'>,
   namespace: string,
 ): Promise<string[]> {
   const indexedValueType = temporal.api.enums.v1.IndexedValueType;
-  const existing = await connection.operatorService.listSearchAttributes({ namespace });
+  const typeOf = (type: string) =>
+    indexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof indexedValueType];
+  const existing =
+    (await connection.operatorService.listSearchAttributes({ namespace })).customAttributes ?? {};
+  const mistyped = Object.entries(CUSTOM_SEARCH_ATTRIBUTES).filter(
+    ([name, type]) => name in existing && existing[name] !== typeOf(type),
+  );
+  if (mistyped.length > 0) {
+    throw new MistypedSearchAttributesError(
+      `Search attributes exist with another type in namespace ${namespace}: ` +
+        mistyped.map(([name, type]) => `${name} should be ${type}`).join(', '),
+    );
+  }
   const missing = Object.fromEntries(
     Object.entries(CUSTOM_SEARCH_ATTRIBUTES)
-      .filter(([name]) => !(name in (existing.customAttributes ?? {})))
-      .map(([name, type]) => [
-        name,
-        indexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof indexedValueType],
-      ]),
+      .filter(([name]) => !(name in existing))
+      .map(([name, type]) => [name, typeOf(type)]),
   );
   if (Object.keys(missing).length === 0) return [];
   await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: missing });
