@@ -54,6 +54,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown(0));
 
   try {
+    const ports = portPlan(config);
     const binaries = await ensureTemporalCluster((line) => process.stderr.write(`${line}\n`));
     const postgres = await postgresServerFor(config, dataDir);
     if (postgres.stop) cleanups.push(postgres.stop);
@@ -64,13 +65,13 @@ async function main(): Promise<void> {
       postgres: postgresEndpoint(postgres.url),
       workDir: dataDir,
       frontendPort: config.localTemporal.port,
-      metricsPort: firstMetricsPort() + API_PROCESSES + WORKER_PROCESSES,
+      metricsPort: ports.temporalMetrics,
       ui: {
         port: config.localTemporal.uiPort,
         codecEndpoint: `http://localhost:${config.http.port}/codec`,
       },
+      onSpawned: (stop) => (stopping ? void stop() : cleanups.push(stop)),
     });
-    cleanups.push(() => temporal.stop());
 
     const runtimeConfig = { ...config, databaseUrl };
     const db = await openStorage(runtimeConfig, logger);
@@ -84,12 +85,14 @@ async function main(): Promise<void> {
         TEMPORAL_ADDRESS: temporal.address,
         TEMPORAL_NAMESPACE: CASES_NAMESPACE,
         TEMPORAL_WEB_URL: temporal.uiUrl,
+        // Metrics take no API key and count every account's cases: loopback unless the operator says.
+        METRICS_HOST: process.env.METRICS_HOST ?? '127.0.0.1',
       },
       logger,
       onGiveUp: () => void shutdown(1),
     });
     cleanups.push(() => children.stop());
-    const processes = clusterProcesses(config);
+    const processes = clusterProcesses(ports);
     const pids = await Promise.all(
       processes.map(async (spec) => ({ ...spec, pid: await children.start(spec) })),
     );
@@ -112,32 +115,61 @@ interface ClusterProcess {
   metricsUrl: string;
 }
 
-/** Each process, then the Temporal server, gets its own metrics port from METRICS_PORT up. */
-function firstMetricsPort(): number {
-  return Number(process.env.METRICS_PORT ?? DEFAULT_FIRST_METRICS_PORT);
+interface PortPlan {
+  apis: number[];
+  apiMetrics: number[];
+  workerMetrics: number[];
+  temporalMetrics: number;
 }
 
-/** APIs on PORT, PORT+1…, then the workers. */
-function clusterProcesses(config: AppConfig): ClusterProcess[] {
-  const processes: ClusterProcess[] = [];
-  for (let index = 0; index < API_PROCESSES; index += 1) {
-    const port = config.http.port + index;
-    const metricsPort = firstMetricsPort() + index;
-    processes.push({
-      name: `api-${index + 1}`,
-      entry: path.join(__dirname, 'main.local-api.js'),
-      env: { PORT: String(port), METRICS_PORT: String(metricsPort) },
-      apiUrl: `http://localhost:${port}`,
-      metricsUrl: `http://localhost:${metricsPort}/metrics`,
-    });
+/**
+ * APIs on PORT, PORT+1…; metrics for each API, each worker, then the Temporal server from
+ * METRICS_PORT up. Every port is checked before anything starts, so a clash is one clear message
+ * rather than a process failing to bind half-way through.
+ */
+function portPlan(config: AppConfig): PortPlan {
+  const metricsBase = config.metrics.port ?? DEFAULT_FIRST_METRICS_PORT;
+  const run = (first: number, length: number) => Array.from({ length }, (_, index) => first + index);
+  const plan = {
+    apis: run(config.http.port, API_PROCESSES),
+    apiMetrics: run(metricsBase, API_PROCESSES),
+    workerMetrics: run(metricsBase + API_PROCESSES, WORKER_PROCESSES),
+    temporalMetrics: metricsBase + API_PROCESSES + WORKER_PROCESSES,
+  };
+  const all = [
+    ...plan.apis,
+    ...plan.apiMetrics,
+    ...plan.workerMetrics,
+    plan.temporalMetrics,
+    config.localTemporal.port,
+    config.localTemporal.uiPort,
+  ];
+  if (all.some((port) => port > 65535) || new Set(all).size !== all.length) {
+    throw new Error(
+      `The cluster's ports overlap or pass 65535: APIs on PORT (${config.http.port}) and the next, ` +
+        `metrics on METRICS_PORT (${metricsBase}) and the next ${API_PROCESSES + WORKER_PROCESSES}, ` +
+        `Temporal on TEMPORAL_DEV_PORT (${config.localTemporal.port}), Temporal Web on TEMPORAL_UI_PORT ` +
+        `(${config.localTemporal.uiPort}); choose ports that keep these apart.`,
+    );
   }
-  for (let index = 0; index < WORKER_PROCESSES; index += 1) {
-    const metricsPort = firstMetricsPort() + API_PROCESSES + index;
+  return plan;
+}
+
+/** The APIs, then the workers, each with its ports. */
+function clusterProcesses(ports: PortPlan): ClusterProcess[] {
+  const processes: ClusterProcess[] = ports.apis.map((port, index) => ({
+    name: `api-${index + 1}`,
+    entry: path.join(__dirname, 'main.local-api.js'),
+    env: { PORT: String(port), METRICS_PORT: String(ports.apiMetrics[index]) },
+    apiUrl: `http://localhost:${port}`,
+    metricsUrl: `http://127.0.0.1:${ports.apiMetrics[index]}/metrics`,
+  }));
+  for (const [index, metricsPort] of ports.workerMetrics.entries()) {
     processes.push({
       name: `worker-${index + 1}`,
       entry: path.join(__dirname, 'main.local-worker.js'),
       env: { METRICS_PORT: String(metricsPort) },
-      metricsUrl: `http://localhost:${metricsPort}/metrics`,
+      metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     });
   }
   return processes;
