@@ -77,10 +77,8 @@ export const createWebhookActivities = (deps: WebhookActivityDependencies) => {
 
     /** Retries ran out (or the delivery was abandoned): the final status, written once. */
     async finishFailedDelivery(input: { deliveryId: string }): Promise<void> {
-      // Still pending: no attempt ended it (410 Gone, an abandoned endpoint), so the schedule did.
-      const stillPending = (await deps.deliveries.findTarget(input.deliveryId))?.status === 'pending';
-      await deps.deliveries.complete(input.deliveryId, 'failed');
-      if (stillPending) deps.metrics.record('gave_up');
+      // Moved from pending here: no attempt ended it (a success, 410 Gone, an abandoned endpoint), so the schedule did.
+      if (await deps.deliveries.complete(input.deliveryId, 'failed')) deps.metrics.record('gave_up');
     },
 
     async verifyWebhookTarget(input: { endpointId: string }): Promise<{ allowed: boolean; reason?: string }> {

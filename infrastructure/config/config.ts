@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import * as path from 'node:path';
 
 import type { RetrySchedule } from '../../domain/webhooks/webhook-delivery';
@@ -324,10 +325,16 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
   const httpHost = text('HOST') ?? DEFAULT_HOST;
   const httpPort = integer('PORT', 3000, 0, 65535);
   const metricsPort = text('METRICS_PORT') === undefined ? undefined : integer('METRICS_PORT', 0, 1, 65535);
-  if (metricsPort !== undefined && metricsPort === httpPort) {
+  // A worker serves no API, so only processes that do must keep the two apart.
+  if (mode !== 'worker' && metricsPort !== undefined && metricsPort === httpPort) {
     problems.push(
       `METRICS_PORT must differ from PORT (both ${httpPort}): metrics are served apart from the API`,
     );
+  }
+  const metricsHost = text('METRICS_HOST') ?? DEFAULT_HOST;
+  // The worker's exporter (the Temporal SDK core) takes an address, not a name.
+  if (!isIP(metricsHost)) {
+    problems.push(`METRICS_HOST must be an IP address such as 127.0.0.1 or 0.0.0.0, not "${metricsHost}"`);
   }
 
   const logLevel = text('LOG_LEVEL') ?? 'info';
@@ -343,7 +350,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
       trustedProxyHops: integer('TRUSTED_PROXY_HOPS', 0, 0, 10),
     },
     metrics: {
-      host: text('METRICS_HOST') ?? DEFAULT_HOST,
+      host: metricsHost,
       ...(metricsPort !== undefined && { port: metricsPort }),
     },
     dataDir: path.resolve(text('DATA_DIR') ?? 'data'),

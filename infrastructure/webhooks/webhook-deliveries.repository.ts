@@ -239,12 +239,17 @@ export class WebhookDeliveriesRepository {
     return rows.map((row) => ({ deliveryId: row.id, attemptsMade: row.attempts_made }));
   }
 
-  /** Final statuses are written once: a pending delivery moves on, a finished one stays. */
-  async complete(deliveryId: string, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
-    await this.db.query(
-      `UPDATE webhook_deliveries SET status = $2, completed_at = now() WHERE id = $1 AND status = 'pending'`,
+  /**
+   * Final statuses are written once: a pending delivery moves on, a finished one stays. Answers
+   * whether this call was the one that moved it.
+   */
+  async complete(deliveryId: string, status: Exclude<DeliveryStatus, 'pending'>): Promise<boolean> {
+    const moved = await this.db.query<{ id: string }>(
+      `UPDATE webhook_deliveries SET status = $2, completed_at = now()
+        WHERE id = $1 AND status = 'pending' RETURNING id`,
       [deliveryId, status],
     );
+    return moved.length > 0;
   }
 
   async listForEndpoint(

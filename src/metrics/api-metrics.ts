@@ -20,6 +20,12 @@ export type RequestObserver = (request: ObservedRequest) => void;
 export const CASE_COUNTS_TTL_MS = 5_000;
 
 /**
+ * How long a scrape waits for a fresh count before answering with the last one: a database that
+ * hangs must not hold the scrape past Prometheus's timeout, or every API would look down.
+ */
+export const CASE_COUNTS_SCRAPE_WAIT_MS = 1_000;
+
+/**
  * The API process's metrics: its requests by route template, the cases by type and status (read
  * at scrape time from the case summaries), and Node's own. No label names an account, a case or
  * a path with an id in it: tenants and ids would grow the series without bound.
@@ -28,7 +34,8 @@ export class ApiMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly durations: Histogram<'method' | 'route'>;
-  private cachedCounts?: { at: number; counts: Promise<CaseCount[]> };
+  private countsSnapshot?: { at: number; counts: CaseCount[] };
+  private countsRefresh?: Promise<void>;
 
   constructor(
     private readonly countCases: () => Promise<CaseCount[]>,
@@ -84,18 +91,31 @@ export class ApiMetrics {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 
-  /** A database that cannot answer leaves the case gauge empty for this scrape; the rest still serve. */
+  /**
+   * The last count of cases, refreshed when older than its TTL by one query at a time. A scrape
+   * waits for that query only briefly; a database that fails leaves the case gauges empty until it
+   * answers again, and the other metrics still serve.
+   */
   private async caseCounts(): Promise<CaseCount[]> {
-    const now = this.now();
-    if (!this.cachedCounts || now - this.cachedCounts.at >= CASE_COUNTS_TTL_MS) {
-      const counts = this.countCases().catch((error: Error) => {
-        // The error's class only: a driver's message may quote what it failed on.
-        this.logger.warn({ error: error.name }, 'could not count cases for the metrics');
-        this.cachedCounts = undefined;
-        return [];
+    if (!this.countsSnapshot || this.now() - this.countsSnapshot.at >= CASE_COUNTS_TTL_MS) {
+      this.countsRefresh ??= this.refreshCaseCounts().finally(() => (this.countsRefresh = undefined));
+      let timer: NodeJS.Timeout | undefined;
+      const patience = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CASE_COUNTS_SCRAPE_WAIT_MS);
       });
-      this.cachedCounts = { at: now, counts };
+      await Promise.race([this.countsRefresh, patience]);
+      clearTimeout(timer);
     }
-    return this.cachedCounts.counts;
+    return this.countsSnapshot?.counts ?? [];
+  }
+
+  private async refreshCaseCounts(): Promise<void> {
+    try {
+      this.countsSnapshot = { at: this.now(), counts: await this.countCases() };
+    } catch (error) {
+      // The error's class only: a driver's message may quote what it failed on.
+      this.logger.warn({ error: (error as Error).name }, 'could not count cases for the metrics');
+      this.countsSnapshot = undefined;
+    }
   }
 }

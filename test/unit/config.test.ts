@@ -100,4 +100,10 @@ describe('configuration', () => {
       /METRICS_PORT must differ from PORT/,
     );
   });
+
+  it('refuses a METRICS_HOST that is a name rather than an address, which the worker cannot bind', () => {
+    expect(() => loadConfig('local', { METRICS_PORT: '9464', METRICS_HOST: 'localhost' })).toThrow(
+      /METRICS_HOST must be an IP address/,
+    );
+  });
 });
