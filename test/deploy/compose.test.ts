@@ -179,6 +179,12 @@ describe('docker-compose.yml, against the Temporal server the scale test runs', 
     for (const job of TEMPORAL_JOBS) expect(service(job).ports).toBeUndefined();
   });
 
+  it('runs two APIs, as the scale test does, each on a port of its own', () => {
+    expect(String(service('api').deploy?.replicas)).toMatch(/:-2}$/);
+    expect(service('api').container_name).toBeUndefined();
+    expect(service('api').ports).toEqual(['${API_PORTS:-3000-3001}:3000']);
+  });
+
   it('lets the workers scale: replicas, and no container name or published port that two would share', () => {
     expect(service('worker').deploy?.replicas).toBeDefined();
     expect(service('worker').container_name).toBeUndefined();
