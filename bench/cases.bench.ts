@@ -204,7 +204,7 @@ async function withPeakConnections<T>(
         peak.set(database, Math.max(peak.get(database) ?? 0, connections));
       await sleep(1_000);
     }
-  })();
+  })().catch((error: Error) => console.log(`  (connection sampling stopped: ${error.message})`));
   try {
     return { result: await work(), peak };
   } finally {

@@ -56,7 +56,8 @@ export async function startClusterStack(): Promise<ClusterStack> {
     CASES_NAMESPACE,
     clusterDir,
   );
-  const databaseUrl = bannerValue(banner, 'PostgreSQL');
+  // The banner hides a password; a server named by DATABASE_URL is reached with the URL itself.
+  const databaseUrl = process.env.DATABASE_URL ?? bannerValue(banner, 'PostgreSQL');
   const postmasterPidFile = path.join(clusterDir, 'postgres', 'data', 'postmaster.pid');
   // PostgreSQL detaches from the launcher (pg_ctl), so its processes are found from its pid file.
   const postmaster = existsSync(postmasterPidFile)

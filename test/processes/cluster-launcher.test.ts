@@ -3,17 +3,20 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { postgresBinDir } from '../../infrastructure/storage/postgres-server';
-import { freePort, isPortFree } from '../../infrastructure/temporal/dev-server';
+import { isPortFree } from '../../infrastructure/temporal/dev-server';
 import { isProcessAlive, readJson, RunningProcess, startProcess } from '../support/processes';
 
 const runsHere = Boolean(postgresBinDir()) || process.env.REQUIRE_CLUSTER === '1';
 const describeWithPostgres = runsHere ? describe : describe.skip;
 if (!runsHere) test.todo('npm run start:cluster (needs Debian PostgreSQL; CI sets REQUIRE_CLUSTER=1)');
 
-/** Five consecutive free ports: the launcher numbers every metrics endpoint from METRICS_PORT up. */
+/**
+ * Consecutive free ports (the launcher numbers its APIs from PORT and its metrics from METRICS_PORT
+ * up), below the range the OS hands out to outgoing connections, which could take one meanwhile.
+ */
 async function freePortRun(length: number): Promise<number> {
   for (;;) {
-    const first = 40_000 + Math.floor(Math.random() * 5_000);
+    const first = 20_000 + Math.floor(Math.random() * 12_000);
     const ports = Array.from({ length }, (_, index) => first + index);
     if ((await Promise.all(ports.map(isPortFree))).every(Boolean)) return first;
   }
@@ -35,9 +38,9 @@ describeWithPostgres('npm run start:cluster', () => {
   beforeAll(async () => {
     launcher = startProcess('main.cluster.js', {
       DATA_DIR: dataDir,
-      PORT: String(await freePort()),
-      TEMPORAL_DEV_PORT: String(await freePort()),
-      TEMPORAL_UI_PORT: String(await freePort()),
+      PORT: String(await freePortRun(2)),
+      TEMPORAL_DEV_PORT: String(await freePortRun(1)),
+      TEMPORAL_UI_PORT: String(await freePortRun(1)),
       METRICS_PORT: String(await freePortRun(5)),
       LOG_LEVEL: 'warn',
     });
@@ -48,6 +51,20 @@ describeWithPostgres('npm run start:cluster', () => {
   afterAll(async () => {
     await launcher?.stop('SIGINT', 60_000);
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses ports that overlap before it starts anything, naming the settings to change', async () => {
+    const port = await freePortRun(2);
+    const clashDataDir = mkdtempSync(path.join(os.tmpdir(), 'haa-cluster-clash-'));
+    const clashing = startProcess('main.cluster.js', {
+      DATA_DIR: clashDataDir,
+      PORT: String(port),
+      METRICS_PORT: String(port - 1),
+    });
+    expect(await clashing.waitForExit(60_000)).toBe(1);
+    rmSync(clashDataDir, { recursive: true, force: true });
+    expect(clashing.output()).toContain("The cluster's ports overlap");
+    expect(clashing.output()).toContain('METRICS_PORT');
   });
 
   it('serves the API from two processes that answer with the printed key', async () => {
