@@ -1,13 +1,16 @@
 import type { Response } from 'supertest';
 
 import { eventsFor, JsonObject, waitForStatus } from '../support/case-journeys';
-import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
+import {
+  benefitVerificationRequest,
+  patientEnrollmentRequest,
+  priorAuthorizationRequest,
+} from '../support/case-requests';
 import { ConnectorFailure, PayerDouble, ProgramHubDouble } from '../support/connector-doubles';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { startTestWorker, TestWorker } from '../support/workers';
 
-const OZEMPIC_SAVINGS_CARD = 'prog_01jnzn5t37ydrsw602nch4aqg1';
 const FINAL_STATUSES = ['completed', 'failed', 'cancelled'];
 
 /** Fails every attempt, asking for a short wait so that the retries run out within a second or two. */
@@ -15,30 +18,6 @@ const UNAVAILABLE: ConnectorFailure = { transient: true, retryAfterMs: 100 };
 /** Fails every attempt slowly enough that a cancellation arrives while the call is still being retried. */
 const UNAVAILABLE_FOR_A_WHILE: ConnectorFailure = { transient: true, retryAfterMs: 500 };
 const REFUSED: ConnectorFailure = { transient: false };
-
-function enrollmentRequest() {
-  return {
-    programId: OZEMPIC_SAVINGS_CARD,
-    patient: {
-      first_name: 'Elowen',
-      last_name: 'Testperson',
-      date_of_birth: '1975-03-02',
-      address: {
-        street: '4 Example Road',
-        city: 'Portland',
-        state_province: 'OR',
-        zip_postal_code: '97201',
-        country: 'US',
-      },
-      email: 'elowen@example.test',
-      phone: '+1 503 555 0199',
-      insurance_details: {
-        data: { payer: 'Blue Horizon Health', membership_number: 'BHH555000111', rx_bin: '610014' },
-      },
-    },
-    prescription: { drug_name: 'Ozempic 1 mg pen', dosage: '1 mg weekly' },
-  };
-}
 
 describe('a case whose connector fails', () => {
   const payer = new PayerDouble();
@@ -112,7 +91,7 @@ describe('a case whose connector fails', () => {
     {
       caseType: 'a patient enrollment',
       path: '/patient-enrollment',
-      body: enrollmentRequest,
+      body: () => patientEnrollmentRequest(),
       failingCall: 'submitting the enrollment to the program hub',
       fail: (failure: ConnectorFailure) => hub.failOn('submitEnrollment', failure),
       calls: () => hub.callsTo('submitEnrollment'),

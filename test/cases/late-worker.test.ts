@@ -4,10 +4,9 @@ import type { Response } from 'supertest';
 
 import { connectWorkerConnection } from '../../infrastructure/temporal/temporal-connection';
 import { createWorker } from '../../src/worker/worker';
+import { patientEnrollmentRequest } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { PRODUCTION_WORKFLOWS } from '../support/workers';
-
-const OZEMPIC_SAVINGS_CARD = 'prog_01jnzn5t37ydrsw602nch4aqg1';
 
 describe('a case that a worker picks up only after its creation request arrived', () => {
   let testApp: TestApp;
@@ -44,27 +43,7 @@ describe('a case that a worker picks up only after its creation request arrived'
         .http()
         .post('/patient-enrollment')
         .set(bearer(account.keys.provider))
-        .send({
-          programId: OZEMPIC_SAVINGS_CARD,
-          patient: {
-            first_name: 'Elowen',
-            last_name: 'Testperson',
-            date_of_birth: '1975-03-02',
-            address: {
-              street: '4 Example Road',
-              city: 'Portland',
-              state_province: 'OR',
-              zip_postal_code: '97201',
-              country: 'US',
-            },
-            email: 'elowen@example.test',
-            phone: '+1 503 555 0199',
-            insurance_details: {
-              data: { payer: 'Blue Horizon Health', membership_number: 'BHH555000111', rx_bin: '610014' },
-            },
-          },
-          prescription: { drug_name: 'Ozempic 1 mg pen', dosage: '1 mg weekly' },
-        })
+        .send(patientEnrollmentRequest())
         .then(resolve, reject),
     );
     // The start and the API's wait for the first screening both reach the case before any worker does.

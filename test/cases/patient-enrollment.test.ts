@@ -1,35 +1,15 @@
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
+import { OZEMPIC_SAVINGS_CARD, patientEnrollmentRequest } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
 
 const PATH = '/patient-enrollment';
-const OZEMPIC_SAVINGS_CARD = 'prog_01jnzn5t37ydrsw602nch4aqg1';
 const MYABBVIE_ASSIST = 'prog_01jnnmj58jf1nen1dn9mmkb0r6';
 
 function enrollment(overrides: Record<string, unknown> = {}, patient: Record<string, unknown> = {}) {
   return {
-    programId: OZEMPIC_SAVINGS_CARD,
-    patient: {
-      first_name: 'Elowen',
-      last_name: 'Testperson',
-      date_of_birth: '1975-03-02',
-      address: {
-        street: '4 Example Road',
-        city: 'Portland',
-        state_province: 'OR',
-        zip_postal_code: '97201',
-        country: 'US',
-      },
-      email: 'elowen@example.test',
-      phone: '+1 503 555 0199',
-      insurance_details: {
-        data: { payer: 'Blue Horizon Health', membership_number: 'BHH555000111', rx_bin: '610014' },
-      },
-      metadata: { patient_id: 'mrn-enroll-1' },
-      ...patient,
-    },
-    prescription: { drug_name: 'Ozempic 1 mg pen', dosage: '1 mg weekly' },
+    ...patientEnrollmentRequest({ metadata: { patient_id: 'mrn-enroll-1' }, ...patient }),
     metadata: { enrollment_id: 'clinic-enrollment-7' },
     ...overrides,
   };

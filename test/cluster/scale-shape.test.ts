@@ -1,6 +1,7 @@
 import { JsonObject } from '../support/case-journeys';
 import {
   benefitVerificationRequest,
+  patientEnrollmentRequest,
   priorAuthorizationRequest,
   syntheticPatient,
 } from '../support/case-requests';
@@ -63,28 +64,7 @@ const CLINICAL_ELIGIBILITY: CaseType = {
 };
 const PATIENT_ENROLLMENT: CaseType = {
   path: '/patient-enrollment',
-  body: () => ({
-    programId: 'prog_01jnzn5t37ydrsw602nch4aqg1',
-    patient: {
-      first_name: 'Elowen',
-      last_name: 'Testperson',
-      date_of_birth: '1975-03-02',
-      address: {
-        street: '4 Example Road',
-        city: 'Portland',
-        state_province: 'OR',
-        zip_postal_code: '97201',
-        country: 'US',
-      },
-      email: 'elowen@example.test',
-      phone: '+1 503 555 0199',
-      metadata: { patient_id: 'mrn-scale-enrollment' },
-      insurance_details: {
-        data: { payer: 'Blue Horizon Health', membership_number: 'BHH555000111', rx_bin: '610014' },
-      },
-    },
-    prescription: { drug_name: 'Ozempic 1 mg pen', dosage: '1 mg weekly' },
-  }),
+  body: () => patientEnrollmentRequest({ metadata: { patient_id: 'mrn-scale-enrollment' } }),
   journey: ['processing', 'awaiting_outcome', 'completed'],
   notifies: everyStatus,
 };
