@@ -6,7 +6,11 @@ import { REQUIRED_ROLE } from '../../src/auth/auth.decorators';
 import type { Role } from '../../src/auth/roles';
 import { CodecController } from '../../src/codec/codec.controller';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
-import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
+import {
+  benefitVerificationRequest,
+  enrollmentPatient,
+  priorAuthorizationRequest,
+} from '../support/case-requests';
 import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestWorker } from '../support/workers';
 
@@ -180,21 +184,10 @@ describe('the audit trail', () => {
       .set(bearer(account.keys.provider))
       .send({
         programId: MYABBVIE_ASSIST,
-        patient: {
-          first_name: 'Elowen',
+        patient: enrollmentPatient({
           last_name: 'Auditperson',
-          date_of_birth: '1975-03-02',
-          address: {
-            street: '4 Example Road',
-            city: 'Portland',
-            state_province: 'OR',
-            zip_postal_code: '97201',
-            country: 'US',
-          },
-          email: 'elowen@example.test',
-          phone: '+1 503 555 0199',
           metadata: { patient_id: 'mrn-audit-enroll-1' },
-        },
+        }),
         prescription: { drug_name: 'Humira' },
         evidence: [
           {

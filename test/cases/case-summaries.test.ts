@@ -5,6 +5,7 @@ import { patientRefOf } from '../../src/cases/cases.service';
 import { JsonObject } from '../support/case-journeys';
 import {
   benefitVerificationRequest,
+  patientEnrollmentRequest,
   priorAuthorizationRequest,
   provider,
   syntheticPatient,
@@ -144,28 +145,10 @@ describe('case summaries written by the case lifecycle', () => {
   });
 
   it('writes a patient enrollment to its final status', async () => {
-    const created = await submit('/patient-enrollment', {
-      programId: 'prog_01jnzn5t37ydrsw602nch4aqg1',
-      patient: {
-        first_name: 'Elowen',
-        last_name: 'Testperson',
-        date_of_birth: '1975-03-02',
-        address: {
-          street: '4 Example Road',
-          city: 'Portland',
-          state_province: 'OR',
-          zip_postal_code: '97201',
-          country: 'US',
-        },
-        email: 'elowen@example.test',
-        phone: '+1 503 555 0199',
-        insurance_details: {
-          data: { payer: 'Blue Horizon Health', membership_number: 'BHH555000111', rx_bin: '610014' },
-        },
-        metadata: { patient_id: 'mrn-summary-enroll-1' },
-      },
-      prescription: { drug_name: 'Ozempic 1 mg pen', dosage: '1 mg weekly' },
-    });
+    const created = await submit(
+      '/patient-enrollment',
+      patientEnrollmentRequest({ metadata: { patient_id: 'mrn-summary-enroll-1' } }),
+    );
     const { record, summary } = await endedWithItsSummary('/patient-enrollment', created.id);
     expect(summary).toMatchObject({
       object: 'patient_enrollment',

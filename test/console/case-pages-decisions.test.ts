@@ -1,4 +1,4 @@
-import { benefitVerificationRequest, syntheticPatient } from '../support/case-requests';
+import { benefitVerificationRequest, enrollmentPatient, syntheticPatient } from '../support/case-requests';
 import { consoleGet, consolePost, signedInPerson, submitCase, timelineOf } from '../support/console-cases';
 import { eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestWorker } from '../support/workers';
@@ -10,20 +10,7 @@ const TEMPORAL_WEB_URL = 'https://temporal.example.test';
 function enrollmentNeedingIncome() {
   return {
     programId: MYABBVIE_ASSIST,
-    patient: {
-      first_name: 'Elowen',
-      last_name: 'Testperson',
-      date_of_birth: '1975-03-02',
-      address: {
-        street: '4 Example Road',
-        city: 'Portland',
-        state_province: 'OR',
-        zip_postal_code: '97201',
-        country: 'US',
-      },
-      email: 'elowen@example.test',
-      phone: '+1 503 555 0199',
-    },
+    patient: enrollmentPatient(),
     prescription: { drug_name: 'Humira' },
     evidence: [
       { type: 'uninsured_attestation', date_created: '2026-11-01T10:00:00Z', content: { insured: false } },

@@ -71,27 +71,34 @@ export function benefitVerificationRequest(overrides: Record<string, unknown> = 
 /** The Ozempic savings card program of the catalog: the hub answers its enrollments in test mode. */
 export const OZEMPIC_SAVINGS_CARD = 'prog_01jnzn5t37ydrsw602nch4aqg1';
 
+/** A patient as enrollments name one: no insurance, so a program may ask for proof of it. */
+export function enrollmentPatient(overrides: Record<string, unknown> = {}) {
+  return {
+    first_name: 'Elowen',
+    last_name: 'Testperson',
+    date_of_birth: '1975-03-02',
+    address: {
+      street: '4 Example Road',
+      city: 'Portland',
+      state_province: 'OR',
+      zip_postal_code: '97201',
+      country: 'US',
+    },
+    email: 'elowen@example.test',
+    phone: '+1 503 555 0199',
+    ...overrides,
+  };
+}
+
 export function patientEnrollmentRequest(patientOverrides: Record<string, unknown> = {}) {
   return {
     programId: OZEMPIC_SAVINGS_CARD,
-    patient: {
-      first_name: 'Elowen',
-      last_name: 'Testperson',
-      date_of_birth: '1975-03-02',
-      address: {
-        street: '4 Example Road',
-        city: 'Portland',
-        state_province: 'OR',
-        zip_postal_code: '97201',
-        country: 'US',
-      },
-      email: 'elowen@example.test',
-      phone: '+1 503 555 0199',
+    patient: enrollmentPatient({
       insurance_details: {
         data: { payer: 'Blue Horizon Health', membership_number: 'BHH555000111', rx_bin: '610014' },
       },
       ...patientOverrides,
-    },
+    }),
     prescription: { drug_name: 'Ozempic 1 mg pen', dosage: '1 mg weekly' },
   };
 }

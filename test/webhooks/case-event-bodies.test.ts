@@ -1,6 +1,6 @@
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
 import { eventsFor, JsonObject, waitForStatus } from '../support/case-journeys';
-import { benefitVerificationRequest } from '../support/case-requests';
+import { benefitVerificationRequest, enrollmentPatient } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
@@ -10,20 +10,7 @@ const HUMIRA_ASSISTANCE = 'prog_01jnnmj58jf1nen1dn9mmkb0r6';
 
 const uninsuredEnrollment = () => ({
   programId: HUMIRA_ASSISTANCE,
-  patient: {
-    first_name: 'Bodies',
-    last_name: 'Testperson',
-    date_of_birth: '1975-03-02',
-    address: {
-      street: '4 Example Road',
-      city: 'Portland',
-      state_province: 'OR',
-      zip_postal_code: '97201',
-      country: 'US',
-    },
-    email: 'bodies@example.test',
-    phone: '+1 503 555 0199',
-  },
+  patient: enrollmentPatient({ first_name: 'Bodies', email: 'bodies@example.test' }),
   prescription: { drug_name: 'Humira' },
   evidence: [
     { type: 'uninsured_attestation', date_created: '2026-11-01T10:00:00Z', content: { insured: false } },
