@@ -56,27 +56,30 @@ export class ApiMetrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [this.registry],
     });
+    this.caseGauge(
+      'cases',
+      'Cases by type and status across all accounts, from the case summaries read model.',
+      (count) => count.count,
+    );
+    this.caseGauge(
+      'cases_overdue',
+      'Open cases past their due time (prior authorizations: 72 h, expedited 24 h), by type and status.',
+      (count) => count.overdue,
+    );
+  }
+
+  /** A gauge by case type and status, set at each scrape from one shared count of the cases. */
+  private caseGauge(name: string, help: string, value: (count: CaseCount) => number): void {
     const caseCounts = () => this.caseCounts();
     new Gauge({
-      name: 'cases',
-      help: 'Cases by type and status across all accounts, from the case summaries read model.',
+      name,
+      help,
       labelNames: ['type', 'status'],
       registers: [this.registry],
       async collect() {
         const counts = await caseCounts();
         this.reset();
-        for (const { object, status, count } of counts) this.set({ type: object, status }, count);
-      },
-    });
-    new Gauge({
-      name: 'cases_overdue',
-      help: 'Open cases past their due time (prior authorizations: 72 h, expedited 24 h), by type and status.',
-      labelNames: ['type', 'status'],
-      registers: [this.registry],
-      async collect() {
-        const counts = await caseCounts();
-        this.reset();
-        for (const { object, status, overdue } of counts) this.set({ type: object, status }, overdue);
+        for (const count of counts) this.set({ type: count.object, status: count.status }, value(count));
       },
     });
   }
