@@ -66,6 +66,7 @@ async function main(): Promise<void> {
       workDir: dataDir,
       frontendPort: config.localTemporal.port,
       metricsPort: ports.temporalMetrics,
+      reservedPorts: [...ports.apis, ...ports.apiMetrics, ...ports.workerMetrics],
       ui: {
         port: config.localTemporal.uiPort,
         codecEndpoint: `http://localhost:${config.http.port}/codec`,

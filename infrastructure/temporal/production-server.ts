@@ -76,6 +76,11 @@ export interface ProductionTemporalOptions {
   frontendPort?: number;
   /** The port of the server's Prometheus endpoint (a free one unless given). */
   metricsPort?: number;
+  /**
+   * Ports the caller will bind after the server is up (its APIs, metrics): free now, so the server's
+   * own ports must be chosen around them.
+   */
+  reservedPorts?: number[];
   readyTimeoutMs?: number;
   /**
    * Receives the way to stop what was spawned as soon as it is spawned, so a launcher interrupted
@@ -171,7 +176,18 @@ export async function startProductionTemporal(
 ): Promise<ProductionTemporal> {
   mkdirSync(options.workDir, { recursive: true });
   await setUpTemporalDatabases(options.binaries.sqlTool, options.postgres);
-  const ports = await serverPorts(options.frontendPort, options.metricsPort);
+  // Ports given for the frontend, metrics and Temporal Web are not bound yet either.
+  const reserved = [
+    options.frontendPort,
+    options.metricsPort,
+    options.ui?.port,
+    ...(options.reservedPorts ?? []),
+  ];
+  const ports = await serverPorts(
+    options.frontendPort,
+    options.metricsPort,
+    reserved.filter((port): port is number => port !== undefined),
+  );
   const address = `127.0.0.1:${ports.TEMPORAL_FRONTEND_GRPC_PORT}`;
   const serverEnv = {
     ...minimalEnvironment(),
@@ -267,7 +283,12 @@ async function refuseAnotherShardCount(address: string): Promise<void> {
  * begins the range the OS hands out for outgoing connections, which reconnecting clients could take
  * during a restart.
  */
-async function serverPorts(frontendPort?: number, metricsPort?: number) {
+async function serverPorts(
+  frontendPort: number | undefined,
+  metricsPort: number | undefined,
+  reserved: number[],
+) {
+  const freeLowPort = () => freeLowPortAvoiding(reserved);
   return {
     TEMPORAL_FRONTEND_GRPC_PORT: frontendPort ?? (await freeLowPort()),
     TEMPORAL_FRONTEND_HTTP_PORT: await freeLowPort(),
@@ -284,10 +305,11 @@ async function serverPorts(frontendPort?: number, metricsPort?: number) {
 
 const takenLowPorts = new Set<number>();
 
-async function freeLowPort(): Promise<number> {
+async function freeLowPortAvoiding(reserved: number[]): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     const candidate = 20_000 + Math.floor(Math.random() * 12_000);
-    if (takenLowPorts.has(candidate) || !(await isPortFree(candidate))) continue;
+    if (takenLowPorts.has(candidate) || reserved.includes(candidate) || !(await isPortFree(candidate)))
+      continue;
     takenLowPorts.add(candidate);
     return candidate;
   }
