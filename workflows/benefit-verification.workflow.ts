@@ -8,6 +8,7 @@ import type {
   ManualVerificationInput,
 } from '../domain/cases/benefit-verification';
 import { CASE_FAILURE_CODE } from '../domain/failures';
+import { noEligibilityDetails } from '../domain/payers/payer-connector';
 import type { BenefitsOutcome } from '../domain/payers/payer-connector';
 import {
   benefitVerificationOutcomeSignal,
@@ -138,5 +139,6 @@ function unknownCoverage(): BenefitsOutcome {
     deductible: null,
     out_of_pocket: null,
     drugs: [],
+    ...noEligibilityDetails(),
   };
 }

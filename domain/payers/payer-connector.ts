@@ -9,6 +9,7 @@ import type {
   VisitNote,
 } from '../cases/case-model';
 import type { EvaluationLimits } from '../clinical/clinical-model';
+import type { BenefitAccumulator, EligibilityRejection, PharmacyBenefit } from './eligibility';
 
 /**
  * How cases talk to payers. Local mode uses the deterministic simulator over the shipped catalog;
@@ -43,8 +44,17 @@ export interface DrugCoverage {
   /** As requested (name or NDC), so a caller can match results to its request. */
   drug: string;
   ndc: string | null;
-  coverage: 'covered' | 'not_covered';
+  /** `unknown` when nothing answers for the drug (no formulary data); `unknown_reason` says why. */
+  coverage: 'covered' | 'not_covered' | 'unknown';
   coverage_detail_code: string;
+  unknown_reason: string | null;
+  /** Medical-benefit drugs (infusions billed with a HCPCS J-code) are not priced as pharmacy claims. */
+  benefit_type: 'pharmacy' | 'medical';
+  hcpcs_code: string | null;
+  coinsurance_percent: number | null;
+  quantity_limit_period_days: number | null;
+  /** Who answered: the plan's formulary data, or a person who verified it manually. */
+  source: 'formulary' | 'manual';
   tier: number | null;
   prior_authorization_required: PriorAuthRequirement;
   step_therapy_required: boolean;
@@ -72,7 +82,48 @@ export interface BenefitsOutcome {
   deductible: { total_cents: number; met_cents: number; remaining_cents: number } | null;
   out_of_pocket: { total_cents: number; met_cents: number; remaining_cents: number } | null;
   drugs: DrugCoverage[];
+  coverage_dates: { start_date: string | null; end_date: string | null } | null;
+  pharmacy_benefits: PharmacyBenefit[];
+  accumulators: BenefitAccumulator[];
+  /** The payer's free-text messages (MSG), which often carry what the codes cannot. */
+  payer_messages: string[];
+  /** The payer's AAA rejection behind a coverage status such as `patient_not_found`. */
+  rejection: EligibilityRejection | null;
 }
+
+export type EligibilityDetails = Pick<
+  BenefitsOutcome,
+  'coverage_dates' | 'pharmacy_benefits' | 'accumulators' | 'payer_messages' | 'rejection'
+>;
+
+/** The 271-derived fields of a result that no eligibility response stands behind. */
+export function noEligibilityDetails(): EligibilityDetails {
+  return {
+    coverage_dates: null,
+    pharmacy_benefits: [],
+    accumulators: [],
+    payer_messages: [],
+    rejection: null,
+  };
+}
+
+/** The per-drug fields a pharmacy formulary entry leaves at their defaults. */
+export const PHARMACY_FORMULARY_ANSWER: Pick<
+  DrugCoverage,
+  | 'unknown_reason'
+  | 'benefit_type'
+  | 'hcpcs_code'
+  | 'coinsurance_percent'
+  | 'quantity_limit_period_days'
+  | 'source'
+> = Object.freeze({
+  unknown_reason: null,
+  benefit_type: 'pharmacy',
+  hcpcs_code: null,
+  coinsurance_percent: null,
+  quantity_limit_period_days: null,
+  source: 'formulary',
+});
 
 /**
  * The answer of an eligibility and drug-coverage check: a result, an error the payer returned

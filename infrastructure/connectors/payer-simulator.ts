@@ -11,6 +11,7 @@ import type {
   CriterionDefinition,
   MockDrugCoverage,
 } from '../../domain/payers/payer-catalog';
+import { noEligibilityDetails, PHARMACY_FORMULARY_ANSWER } from '../../domain/payers/payer-connector';
 import type {
   BenefitsCheck,
   BenefitsCheckInput,
@@ -274,6 +275,7 @@ export class PayerSimulator implements PayerConnector {
       deductible: balances && withRemaining(balances.deductible),
       out_of_pocket: balances && withRemaining(balances.out_of_pocket),
       drugs,
+      ...noEligibilityDetails(),
     };
   }
 
@@ -308,6 +310,7 @@ export class PayerSimulator implements PayerConnector {
       ...copays(entry.copays),
       determination_details: { is_on_formulary: true, is_explicit_plan_exclusion: false },
       has_active_prior_auth: false,
+      ...PHARMACY_FORMULARY_ANSWER,
     };
   }
 
@@ -321,6 +324,7 @@ export class PayerSimulator implements PayerConnector {
       ...copays(copay_options),
       determination_details: { is_on_formulary, is_explicit_plan_exclusion },
       has_active_prior_auth: false,
+      ...PHARMACY_FORMULARY_ANSWER,
     };
   }
 
@@ -386,6 +390,7 @@ function notCovered(
     copay_options: [],
     determination_details: { is_on_formulary: false, is_explicit_plan_exclusion: isExplicitPlanExclusion },
     has_active_prior_auth: false,
+    ...PHARMACY_FORMULARY_ANSWER,
   };
 }
 
