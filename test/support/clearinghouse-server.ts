@@ -1,0 +1,43 @@
+import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+export interface ClearinghouseRequest {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export type ClearinghouseReply = { status: number; body?: string; headers?: Record<string, string> } | 'hang';
+
+/**
+ * A real clearinghouse endpoint on loopback: it records each POST and answers with what `answer`
+ * returns for the request, or with the next scripted reply when one is queued.
+ */
+export class ClearinghouseServer {
+  readonly requests: ClearinghouseRequest[] = [];
+  readonly script: ClearinghouseReply[] = [];
+  private readonly server: Server;
+
+  constructor(private readonly answer: (request: ClearinghouseRequest) => ClearinghouseReply) {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const request = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+        this.requests.push(request);
+        const reply = this.script.shift() ?? this.answer(request);
+        if (reply === 'hang') return;
+        res.writeHead(reply.status, reply.headers).end(reply.body);
+      });
+    });
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/eligibility`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
