@@ -116,7 +116,10 @@ export function readEligibilityResponse(text: string): EligibilityResponse {
     payer: { id: nonEmpty(payer?.elements[8]), name: nonEmpty(payer?.elements[2]) },
     coverage: coverageOf(rows),
     plan_name: nonEmpty(coverageRows.find((row) => row.planDescription !== '')?.planDescription),
-    insurance_type_code: nonEmpty(coverageRows.find((row) => row.insuranceType !== '')?.insuranceType),
+    // Payers often put EB04 on the benefit rows rather than on the coverage row.
+    insurance_type_code: nonEmpty(
+      [...coverageRows, ...rows].find((row) => row.insuranceType !== '')?.insuranceType,
+    ),
     group_number: nonEmpty(groupReference?.elements[1]),
     pharmacy_benefit_manager_name: nonEmpty(
       rows.flatMap((row) => row.entities).find((nm1) => nm1.elements[0] === 'VN')?.elements[2],
