@@ -151,3 +151,15 @@ describe('the benefit verification a 271 becomes', () => {
 function withRejection(rejection: EligibilityResponse['rejections'][number]): EligibilityResponse {
   return { ...ACTIVE_ANSWER, rejections: [rejection] };
 }
+
+describe('the example in docs/x12.md', () => {
+  it('reads exactly as the documentation shows', () => {
+    const doc = readFileSync(join(__dirname, '../../docs/x12.md'), 'utf8');
+    const x12 = /```x12\n([\s\S]*?)```/.exec(doc)![1]!;
+    const documented: unknown = JSON.parse(/```json\n([\s\S]*?)```/.exec(doc)![1]!);
+    expect(eligibilityOutcome(readEligibilityResponse(x12), '2026-11-23')).toEqual({
+      kind: 'completed',
+      outcome: documented,
+    });
+  });
+});
