@@ -305,6 +305,17 @@ describe('malformed 271s', () => {
     expect(attempt).not.toThrow('12O0');
   });
 
+  it.each([
+    ['line breaks inside a segment', `NM1*PR${'\n'.repeat(200_000)}X`],
+    ['a very long amount', `EB*B*IND*88***27*${'1'.repeat(200_000)}X`],
+    ['a very long segment id', `${'A'.repeat(200_000)}*1`],
+  ])('reads or refuses a 271 with %s quickly', (_, segment) => {
+    const text = fixture('ours-subscriber-not-found.271').replace('AAA*N**75*C', segment);
+    const started = Date.now();
+    expect(['read', 'X12SyntaxError']).toContain(outcomeOf(text));
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
   it('reads a 271 with tens of thousands of benefit rows in time proportional to its length', () => {
     const rows = Array.from({ length: 40_000 }, (_, index) => `EB*B*IND*88***27*${index}.00****N*Y~MSG*ROW~`);
     const base = fixture('ours-subscriber-not-found.271').replace(/\n/g, '');

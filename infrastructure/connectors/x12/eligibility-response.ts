@@ -200,7 +200,8 @@ function benefitRow(eb: X12Segment, delimiters: X12Delimiters, position: number)
 /** X12's R type: an optional sign, digits and an optional decimal point. */
 function decimal(value: string, position: number, element: string): number | null {
   if (value === '') return null;
-  if (!/^-?(\d+\.?\d*|\.\d+)$/.test(value) || value.length > 18) {
+  // The length first: the pattern backtracks over a long run of digits.
+  if (value.length > 18 || !/^-?(\d+\.?\d*|\.\d+)$/.test(value)) {
     throw new X12SyntaxError(`segment ${position}: ${element} is not a decimal number`);
   }
   return Number(value);

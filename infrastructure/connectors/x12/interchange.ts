@@ -83,7 +83,7 @@ export function readInterchange(text: string): X12Interchange {
 function splitSegments(body: string, delimiters: X12Delimiters): X12Segment[] {
   const segments: X12Segment[] = [];
   for (const raw of body.split(delimiters.segment)) {
-    const trimmed = raw.replace(/^[\r\n]+/, '').replace(/[\r\n]+$/, '');
+    const trimmed = trimLineBreaks(raw);
     if (trimmed === '') continue;
     const [id, ...elements] = trimmed.split(delimiters.element);
     if (!/^[A-Z][A-Z0-9]{1,2}$/.test(id!)) {
@@ -92,6 +92,19 @@ function splitSegments(body: string, delimiters: X12Delimiters): X12Segment[] {
     segments.push({ id: id!, elements });
   }
   return segments;
+}
+
+/**
+ * Drops line breaks around a segment. Scanned by hand: a /[\r\n]+$/ regular expression backtracks
+ * over every run of line breaks inside the segment, which hostile input makes quadratic.
+ */
+function trimLineBreaks(raw: string): string {
+  const isLineBreak = (character: string | undefined) => character === '\r' || character === '\n';
+  let start = 0;
+  let end = raw.length;
+  while (start < end && isLineBreak(raw[start])) start += 1;
+  while (end > start && isLineBreak(raw[end - 1])) end -= 1;
+  return raw.slice(start, end);
 }
 
 function checkEnvelopes(segments: X12Segment[]): void {
