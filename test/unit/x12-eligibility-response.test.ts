@@ -298,6 +298,50 @@ describe('malformed 271s', () => {
     }
   });
 
+  it.each(fixtures)('either reads or refuses with X12SyntaxError element-level mutations of %s', (name) => {
+    // Envelope counts stay right, so the mutations reach the loops, dates and amounts.
+    const text = fixture(name).replace(/\r?\n/g, '');
+    const element = text[3]!;
+    const terminator = text[105]!;
+    const segments = text.split(terminator).filter(Boolean);
+    const tokens = [
+      '',
+      'RD8',
+      'D8',
+      '29',
+      '33',
+      '23',
+      '20',
+      '22',
+      '23',
+      'EB',
+      'LS',
+      'LE',
+      '1.2',
+      '-',
+      '.',
+      '20261399',
+      '20260101-2026',
+      '88',
+      'Y',
+      'N',
+      'VN',
+      'C',
+    ];
+    const next = random(name.length * 104_729);
+    for (let round = 0; round < 600; round += 1) {
+      const mutated = segments.map((segment) => segment.split(element));
+      for (let edit = 0; edit < 3; edit += 1) {
+        const segment = mutated[3 + Math.floor(next() * (mutated.length - 6))]!;
+        const at = 1 + Math.floor(next() * (segment.length + 1));
+        segment[at] = tokens[Math.floor(next() * tokens.length)]!;
+        for (let index = 0; index < at; index += 1) segment[index] ??= '';
+      }
+      const mutatedText = mutated.map((segment) => segment.join(element)).join(terminator) + terminator;
+      expect(['read', 'X12SyntaxError']).toContain(outcomeOf(mutatedText));
+    }
+  });
+
   it('refuses a non-numeric amount, naming the element and position but not the value', () => {
     const text = fixture('ours-subscriber-not-found.271').replace('AAA*N**75*C', 'EB*C*IND*30***23*12O0');
     const attempt = () => readEligibilityResponse(text);
