@@ -128,6 +128,16 @@ describe('the benefit verification a 271 becomes', () => {
     });
   });
 
+  it('is covered when the only pharmacy information is a pharmacy deductible', () => {
+    const pharmacyDeductible = { ...ACTIVE_ANSWER.accumulators[0]!, service_type_codes: ['88'] };
+    expect(
+      eligibilityOutcome(
+        { ...ACTIVE_ANSWER, pharmacy_benefits: [], accumulators: [pharmacyDeductible] },
+        TODAY,
+      ),
+    ).toMatchObject({ kind: 'completed', outcome: { coverage_status: 'covered' } });
+  });
+
   it('is inconclusive when the 271 states no coverage at all', () => {
     expect(eligibilityOutcome({ ...ACTIVE_ANSWER, coverage: 'unknown' }, TODAY)).toMatchObject({
       kind: 'inconclusive',

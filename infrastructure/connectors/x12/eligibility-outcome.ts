@@ -5,7 +5,7 @@ import type {
   EligibilityResponse,
 } from '../../../domain/payers/eligibility';
 import type { BenefitsCheck, BenefitsOutcome } from '../../../domain/payers/payer-connector';
-import { planTypeOf } from './eligibility-codes';
+import { PHARMACY_SERVICE_TYPES, planTypeOf } from './eligibility-codes';
 
 /** What a 271 says about a benefit verification, before any per-drug answer is added. */
 export type EligibilityOutcome =
@@ -29,7 +29,8 @@ const PLAN_YEAR_PERIODS = ['calendar_year', 'service_year', 'contract', 'years',
  *   any other AAA of the subscriber or dependent: failed;
  * - inactive coverage, or a coverage end before the date: coverage_expired;
  *   a coverage start after the date: coverage_not_started; active coverage: covered;
- * - no coverage row at all, or covered with no pharmacy row: inconclusive (a person must check).
+ * - no coverage row at all, or covered with no pharmacy row or pharmacy accumulator: inconclusive
+ *   (a person must check).
  */
 export function eligibilityOutcome(response: EligibilityResponse, asOf: string): EligibilityOutcome {
   if (response.rejections.some((rejection) => rejection.code === UNABLE_TO_RESPOND)) {
@@ -62,7 +63,10 @@ export function eligibilityOutcome(response: EligibilityResponse, asOf: string):
   if (response.coverage === 'inactive' || (end !== null && end < asOf)) {
     return completed(response, 'coverage_expired', null);
   }
-  if (response.pharmacy_benefits.length === 0) {
+  const pharmacyAccumulators = response.accumulators.some((accumulator) =>
+    accumulator.service_type_codes.some((code) => code in PHARMACY_SERVICE_TYPES),
+  );
+  if (response.pharmacy_benefits.length === 0 && !pharmacyAccumulators) {
     return {
       kind: 'inconclusive',
       reason: "The payer's 271 shows active coverage but says nothing about the pharmacy benefit.",
