@@ -139,6 +139,14 @@ describe('reading our own 271 samples', () => {
     });
   });
 
+  it('takes the plan name from REF*18 when the coverage row has no plan description', () => {
+    const text = fixture('ours-dependent-coverage-ended.271')
+      .replace('EB*6*IND*30*C1*HORIZON PPO SELECT', 'EB*6*IND*30*C1')
+      .replace('INS*N*19~', 'INS*N*19~\nREF*18*PLN77*HORIZON PPO CLASSIC~')
+      .replace(/SE\*(\d+)\*/, (_, count: string) => `SE*${Number(count) + 1}*`);
+    expect(readEligibilityResponse(text).plan_name).toBe('HORIZON PPO CLASSIC');
+  });
+
   it('reads an AAA 42 of the information source, before its name', () => {
     const response = readEligibilityResponse(fixture('ours-payer-unable-to-respond.271'));
     expect(response.payer).toEqual({ id: '99999', name: 'BLUE HORIZON HEALTH' });

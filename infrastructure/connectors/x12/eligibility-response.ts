@@ -115,7 +115,10 @@ export function readEligibilityResponse(text: string): EligibilityResponse {
     trace_number: nonEmpty(trace?.elements[1]),
     payer: { id: nonEmpty(payer?.elements[8]), name: nonEmpty(payer?.elements[2]) },
     coverage: coverageOf(rows),
-    plan_name: nonEmpty(coverageRows.find((row) => row.planDescription !== '')?.planDescription),
+    plan_name: nonEmpty(
+      coverageRows.find((row) => row.planDescription !== '')?.planDescription ??
+        findSegment(patient?.header ?? [], 'REF', '18')?.elements[2],
+    ),
     // Payers often put EB04 on the benefit rows rather than on the coverage row.
     insurance_type_code: nonEmpty(
       [...coverageRows, ...rows].find((row) => row.insuranceType !== '')?.insuranceType,
