@@ -61,7 +61,8 @@ export type NetworkIndicator = 'in_network' | 'out_of_network' | 'both' | 'not_a
 
 /**
  * One EB row of a 271 that concerns the pharmacy benefit (service type 88 and its relatives 89–92),
- * as the payer sent it: coverage, a copay, a coinsurance or a limitation.
+ * as the payer sent it: coverage, a copay, a coinsurance or a limitation. Pharmacy deductibles and
+ * out-of-pocket rows are accumulators, listed there with their service types.
  */
 export interface PharmacyBenefit {
   service_type_code: string;
@@ -99,10 +100,15 @@ export interface EligibilityResponse {
   /** Active when an EB*1 (or a benefit row) covers the patient; inactive on EB*6; unknown otherwise. */
   coverage: 'active' | 'inactive' | 'unknown';
   plan_name: string | null;
+  /** EB04 of the coverage row (e.g. MB Medicare Part B, MC Medicaid, C1 commercial); null when absent. */
+  insurance_type_code: string | null;
   group_number: string | null;
+  /** A vendor (NM1*VN) the payer names beside a benefit, as payers name their PBM; null when none. */
+  pharmacy_benefit_manager_name: string | null;
   coverage_dates: { start_date: string | null; end_date: string | null } | null;
   pharmacy_benefits: PharmacyBenefit[];
   accumulators: BenefitAccumulator[];
+  /** Every MSG of the patient's benefit rows, in the order the payer sent them. */
   messages: string[];
   rejections: EligibilityRejection[];
 }
