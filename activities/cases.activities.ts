@@ -1,7 +1,12 @@
-import type { DrugRequest, InsuranceContent } from '../domain/cases/case-model';
+import type { DrugRequest, InsuranceContent, Provider } from '../domain/cases/case-model';
+import type { Clearinghouse } from '../domain/payers/clearinghouse';
+import type { InterchangeEnvelope } from '../domain/payers/eligibility';
+import { ConnectorError } from '../domain/failures';
+import { PHARMACY_FORMULARY_ANSWER } from '../domain/payers/payer-connector';
 import type {
   BenefitsCheck,
   BenefitsCheckInput,
+  DrugCoverage,
   InsuranceEvidence,
   PayerConnector,
   PlanResolution,
@@ -11,13 +16,43 @@ import type {
   PriorAuthSubmissionInput,
 } from '../domain/payers/payer-connector';
 import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
+import { SimulatedClearinghouse } from '../infrastructure/connectors/simulated-clearinghouse';
+import {
+  checkEligibilityOverX12,
+  EligibilityQuestion,
+  sandboxControlNumber,
+} from '../infrastructure/connectors/x12-eligibility';
 import { attemptDeadline } from './attempt-deadline';
 import { callConnector } from './connector-failures';
+
+/** An account's live clearinghouse, as its connector settings configure it. */
+export interface LiveClearinghouse {
+  clearinghouse: Clearinghouse;
+  /** A fresh envelope (next control number) for each interchange. */
+  nextEnvelope(): Promise<InterchangeEnvelope>;
+}
 
 export interface CaseActivityDependencies {
   payer: PayerConnector;
   documents: CaseDocumentsRepository;
+  /** Undefined when the account has no eligibility connector. */
+  liveClearinghouse?: (accountId: string) => Promise<LiveClearinghouse | undefined>;
+  now?: () => Date;
 }
+
+/** What a benefit check needs beyond the insurance, set by workflows since live mode exists. */
+export interface BenefitsCheckRouting {
+  caseId: string;
+  accountId: string;
+  livemode: boolean;
+  provider: Pick<Provider, 'npi' | 'first_name' | 'last_name'>;
+  patientGender?: string;
+}
+
+const SANDBOX_ENVELOPE = { senderId: 'HAASANDBOX', receiverId: 'SIMCLEARING', usage: 'test' } as const;
+
+const NO_FORMULARY_DATA =
+  'No formulary data is loaded for this plan, and a 271 answers per service type, not per drug.';
 
 /** Where a case's insurance data lives: discrete fields, and card documents by id. */
 export interface CaseInsurance {
@@ -29,11 +64,106 @@ export interface CaseInsurance {
  * The payer calls of case workflows. Card documents are read here, inside the activity, so their
  * contents never pass through workflow history.
  */
-export const createCaseActivities = ({ payer, documents }: CaseActivityDependencies) => {
+export const createCaseActivities = ({
+  payer,
+  documents,
+  liveClearinghouse = async () => undefined,
+  now = () => new Date(),
+}: CaseActivityDependencies) => {
   const evidenceOf = async (insurance: CaseInsurance): Promise<InsuranceEvidence> => ({
     content: insurance.content ?? undefined,
     cardTexts: (await documents.read(insurance.documentIds)).map((bytes) => bytes.toString('utf8')),
   });
+
+  /**
+   * Test mode: the simulator decides, and its decision travels back as a 271 from the simulated
+   * clearinghouse, through the same 270 builder, 271 reader and mapping as live mode.
+   */
+  const sandboxBenefits = async (
+    check: BenefitsCheckInput,
+    routing: BenefitsCheckRouting,
+  ): Promise<BenefitsCheck> => {
+    const decision = await payer.checkBenefits(check);
+    const plan = await payer.resolvePlan(check.insurance);
+    // Without a payer and member there is no 270 to send; the simulator's answer stands.
+    if (!plan.resolved) return decision;
+    const asOf = isoDate(now());
+    const question = questionFor(routing, check, {
+      payer: { id: plan.plan.payer_id, name: plan.plan.payer_name },
+      memberId: plan.plan.member_id,
+      groupNumber: check.insurance.content?.group_number ?? plan.plan.rx_group,
+    });
+    const envelope = {
+      ...SANDBOX_ENVELOPE,
+      controlNumber: sandboxControlNumber(routing.caseId),
+      createdAt: now(),
+    };
+    const eligibility = await checkEligibilityOverX12(question, {
+      clearinghouse: new SimulatedClearinghouse(decision, envelope, asOf),
+      envelope,
+      asOf,
+    });
+    // The simulator's own words say more than "the 271 named no pharmacy benefit".
+    if (eligibility.kind === 'inconclusive' && decision.kind === 'inconclusive') return decision;
+    if (eligibility.kind !== 'completed' || decision.kind !== 'completed') return eligibility;
+    const simulated = decision.outcome;
+    const read = eligibility.outcome;
+    return {
+      kind: 'completed',
+      outcome: {
+        ...read,
+        // What a 271 does not carry comes from the plan the card or insurance data named.
+        coverage_type: read.coverage_type ?? simulated.coverage_type,
+        plan_fund_source: read.plan_fund_source ?? simulated.plan_fund_source,
+        pharmacy_benefit_manager_name:
+          read.pharmacy_benefit_manager_name ?? simulated.pharmacy_benefit_manager_name,
+        bin: read.bin ?? simulated.bin,
+        pcn: read.pcn ?? simulated.pcn,
+        drugs: simulated.drugs,
+      },
+    };
+  };
+
+  /** Live mode: the account's clearinghouse answers; drugs are unknown until formulary data exists. */
+  const liveBenefits = async (
+    check: BenefitsCheckInput,
+    routing: BenefitsCheckRouting,
+  ): Promise<BenefitsCheck> => {
+    const live = await liveClearinghouse(routing.accountId);
+    if (!live) {
+      throw new ConnectorError('No eligibility connector is configured for this account.', {
+        transient: false,
+      });
+    }
+    const content = check.insurance.content;
+    if (!content?.payer_id) {
+      return {
+        kind: 'inconclusive',
+        reason:
+          'The insurance data has no clearinghouse payer id (insurance_content.payer_id), so no 270 could be sent.',
+      };
+    }
+    const question = questionFor(routing, check, {
+      payer: { id: content.payer_id, name: content.payer },
+      memberId: content.member_id,
+      groupNumber: content.group_number,
+    });
+    const eligibility = await checkEligibilityOverX12(question, {
+      clearinghouse: live.clearinghouse,
+      envelope: await live.nextEnvelope(),
+      asOf: isoDate(now()),
+    });
+    if (eligibility.kind !== 'completed') return eligibility;
+    return {
+      kind: 'completed',
+      outcome: {
+        ...eligibility.outcome,
+        bin: eligibility.outcome.bin ?? content.rx_bin ?? null,
+        pcn: eligibility.outcome.pcn ?? content.rx_pcn ?? null,
+        drugs: check.drugs.map((drug) => unknownDrug(drug, NO_FORMULARY_DATA)),
+      },
+    };
+  };
 
   return {
     async resolveCasePlan(insurance: CaseInsurance): Promise<PlanResolution> {
@@ -42,11 +172,16 @@ export const createCaseActivities = ({ payer, documents }: CaseActivityDependenc
     },
 
     async checkCaseBenefits(
-      input: CaseInsurance & Omit<BenefitsCheckInput, 'insurance'> & { drugs: DrugRequest[] },
+      input: CaseInsurance &
+        Omit<BenefitsCheckInput, 'insurance'> & { drugs: DrugRequest[]; routing?: BenefitsCheckRouting },
     ): Promise<BenefitsCheck> {
-      const { documentIds, content, ...check } = input;
-      const insurance = await evidenceOf({ documentIds, content });
-      return callConnector('payer', () => payer.checkBenefits({ ...check, insurance }));
+      const { documentIds, content, routing, ...rest } = input;
+      const check = { ...rest, insurance: await evidenceOf({ documentIds, content }) };
+      return callConnector('payer', () => {
+        // Checks scheduled before live mode existed carry no routing and answer as they always did.
+        if (!routing) return payer.checkBenefits(check);
+        return routing.livemode ? liveBenefits(check, routing) : sandboxBenefits(check, routing);
+      });
     },
 
     async prefillPriorAuthorization(input: PriorAuthPrefillInput): Promise<PriorAuthPrefill> {
@@ -65,3 +200,39 @@ export const createCaseActivities = ({ payer, documents }: CaseActivityDependenc
     },
   };
 };
+
+function questionFor(
+  routing: BenefitsCheckRouting,
+  check: BenefitsCheckInput,
+  member: Pick<EligibilityQuestion, 'payer' | 'memberId' | 'groupNumber'>,
+): EligibilityQuestion {
+  return {
+    traceNumber: routing.caseId,
+    provider: routing.provider,
+    patient: { ...check.patient, gender: routing.patientGender },
+    ...member,
+  };
+}
+
+function unknownDrug(request: DrugRequest, reason: string): DrugCoverage {
+  return {
+    drug: request.name ?? request.ndc ?? '',
+    ndc: request.ndc ?? null,
+    coverage: 'unknown',
+    coverage_detail_code: 'unknown',
+    tier: null,
+    prior_authorization_required: 'not_applicable',
+    step_therapy_required: false,
+    quantity_limit: null,
+    copay: null,
+    copay_options: [],
+    determination_details: { is_on_formulary: false, is_explicit_plan_exclusion: false },
+    has_active_prior_auth: false,
+    ...PHARMACY_FORMULARY_ANSWER,
+    unknown_reason: reason,
+  };
+}
+
+function isoDate(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}

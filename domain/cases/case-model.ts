@@ -65,6 +65,8 @@ export type PlanType = 'commercial' | 'medicare' | 'medicare_advantage' | 'medic
 /** Discrete insurance card data (contract section 3a). */
 export interface InsuranceContent {
   payer: string;
+  /** The payer's id at the account's clearinghouse, which a live 270 addresses. */
+  payer_id?: string;
   member_id: string;
   group_number?: string;
   rx_bin?: string;

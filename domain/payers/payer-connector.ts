@@ -34,6 +34,8 @@ export interface ResolvedPlan {
   pcn: string;
   pharmacy_benefit_manager_name: string;
   member_id: string;
+  /** The plan's group, which a 270 names so the payer finds the right coverage of the member. */
+  rx_group?: string;
 }
 
 export type PlanResolution = { resolved: true; plan: ResolvedPlan } | { resolved: false; reason: string };

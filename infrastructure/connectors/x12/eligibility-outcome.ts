@@ -16,6 +16,8 @@ export type EligibilityOutcome =
 const PATIENT_NOT_FOUND_CODES = new Set(['58', '64', '65', '67', '71', '72', '73', '75', '76', '77', '78']);
 /** AAA03 42: the payer cannot answer now. Worth asking again, so Temporal retries the activity. */
 const UNABLE_TO_RESPOND = '42';
+/** AAA03 80: the payer never answered the clearinghouse, which gave up on the inquiry. */
+export const NO_RESPONSE_FROM_PAYER = '80';
 /** AAA03 41: the payer will not disclose the patient's benefits to this provider. */
 const ACCESS_RESTRICTED = '41';
 /** EB06 periods of a plan-year accumulator, the one the legacy deductible and out-of-pocket show. */
@@ -76,6 +78,17 @@ export function eligibilityOutcome(response: EligibilityResponse, asOf: string):
 }
 
 function failed(rejection: EligibilityRejection): EligibilityOutcome {
+  if (rejection.code === NO_RESPONSE_FROM_PAYER) {
+    return {
+      kind: 'failed',
+      error: {
+        title: 'Payer unavailable',
+        code: 'payer_unavailable',
+        detail_code: 'payer_timeout',
+        message: 'The payer did not answer the eligibility request in time.',
+      },
+    };
+  }
   return {
     kind: 'failed',
     error: {
