@@ -69,6 +69,7 @@ describe.each(engines)('accounts and API keys on %s', (_engine, open) => {
         accountId: account.id,
         roles: ['provider', 'reviewer'],
         credential: { type: 'api_key', id: key.id },
+        livemode: false,
       },
       accountStatus: 'active',
       lastUsedAt: null,
