@@ -245,7 +245,9 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
         summary(accountId, { status: 'awaiting_review', created_at: at(Math.floor(index / 2)) }),
       ),
     );
-    const pages = await allPages((cursor) => summaries.reviewQueue(testMode(accountId), { limit: 2, cursor }));
+    const pages = await allPages((cursor) =>
+      summaries.reviewQueue(testMode(accountId), { limit: 2, cursor }),
+    );
     const oldestFirst = [...rows].sort(
       (a, b) => a.created_at.localeCompare(b.created_at) || a.case_id.localeCompare(b.case_id),
     );
@@ -259,11 +261,13 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
     const queueCursor = (await summaries.reviewQueue(testMode(accountId), { limit: 1 })).nextCursor!;
     const forged = Buffer.from(JSON.stringify(['list', "2026'; DROP TABLE x", 'pa_1'])).toString('base64url');
     for (const cursor of ['not a cursor', forged, queueCursor, '']) {
-      await expect(summaries.list(testMode(accountId), {}, { limit: 1, cursor })).rejects.toThrow(InvalidCursorError);
+      await expect(summaries.list(testMode(accountId), {}, { limit: 1, cursor })).rejects.toThrow(
+        InvalidCursorError,
+      );
     }
-    await expect(summaries.reviewQueue(testMode(accountId), { limit: 1, cursor: listCursor })).rejects.toThrow(
-      InvalidCursorError,
-    );
+    await expect(
+      summaries.reviewQueue(testMode(accountId), { limit: 1, cursor: listCursor }),
+    ).rejects.toThrow(InvalidCursorError);
   });
 
   it('counts cases by type and status across accounts, with the open ones past due, for the metrics', async () => {
@@ -337,7 +341,9 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
         code: 'validation_error',
         details: [{ field: 'cursor', issue: expect.any(String) }],
       });
-      await expect(service.reviewQueue(testMode(accountId), { limit: 10, cursor: 'forged' })).rejects.toMatchObject({
+      await expect(
+        service.reviewQueue(testMode(accountId), { limit: 10, cursor: 'forged' }),
+      ).rejects.toMatchObject({
         code: 'validation_error',
       });
     });
