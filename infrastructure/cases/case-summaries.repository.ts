@@ -132,7 +132,11 @@ export class CaseSummariesRepository {
   }
 
   /** The account's cases of one mode, newest first, paged by an opaque cursor over (created_at, case_id). */
-  async list(scope: CaseScope, filter: CaseSummaryFilter, page: PageRequest): Promise<SummaryPage<CaseSummary>> {
+  async list(
+    scope: CaseScope,
+    filter: CaseSummaryFilter,
+    page: PageRequest,
+  ): Promise<SummaryPage<CaseSummary>> {
     const params: unknown[] = [scope.accountId, scope.livemode];
     const where = ['account_id = $1', 'livemode = $2'];
     const bind = (value: unknown) => `$${params.push(value)}`;

@@ -59,10 +59,14 @@ export class WebhookPublisher {
       data: await this.notificationData(input),
     };
     const livemode = input.livemode ?? (input.data as { livemode?: boolean }).livemode ?? false;
-    const recorded = await this.deliveries.recordEvent(notification, { accountId: input.accountId, livemode }, {
-      onlyEndpointId,
-      firstAttemptMs: this.firstAttempts?.ownershipMs ?? API_START_OWNERSHIP_MS,
-    });
+    const recorded = await this.deliveries.recordEvent(
+      notification,
+      { accountId: input.accountId, livemode },
+      {
+        onlyEndpointId,
+        firstAttemptMs: this.firstAttempts?.ownershipMs ?? API_START_OWNERSHIP_MS,
+      },
+    );
     if (this.firstAttempts) {
       this.firstAttempts.start(recorded.recordedDeliveryIds);
     } else {
@@ -79,7 +83,11 @@ export class WebhookPublisher {
   private async notificationData(input: PublishEventInput): Promise<object> {
     if (input.caseId === undefined) return input.data;
     const request = 'request' in input ? input.request : await this.requestFromMemo(input.caseId);
-    const { sequence, livemode = false, ...summary } = input.data as { sequence?: number; livemode?: boolean };
+    const {
+      sequence,
+      livemode = false,
+      ...summary
+    } = input.data as { sequence?: number; livemode?: boolean };
     return { ...summary, livemode, request, sequence };
   }
 

@@ -1,8 +1,8 @@
 import { eventsFor, JsonObject, waitForStatus } from '../support/case-journeys';
 import {
   benefitVerificationRequest,
+  clinicalEligibilityRequest,
   priorAuthorizationRequest,
-  syntheticPatient,
 } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
@@ -11,14 +11,10 @@ import { TestWorker } from '../support/workers';
 const CLINICAL_ELIGIBILITY = '/clinical-eligibility';
 const SECRET = 'whsec_modes_receiver_000001';
 
-/** Clinical eligibility runs the criteria engine in both modes: a live case needs no connector. */
-const eligibilityCheck = () => ({
-  patient: syntheticPatient(),
-  drugs: [{ name: 'Ozempic', quantity: 1 }],
-  diagnoses: [{ description: 'no relevant history' }],
-});
-
-/** CONTRACT.md §10: test and live keys of one account, each mode blind to the other's objects. */
+/**
+ * CONTRACT.md §10: test and live keys of one account, each mode blind to the other's objects. Live
+ * cases here are clinical eligibility checks, which need no connector in either mode.
+ */
 describe('test and live modes', () => {
   let testApp: TestApp;
   let worker: TestWorker;
@@ -95,7 +91,7 @@ describe('test and live modes', () => {
   });
 
   it("keeps a live case out of a test key's sight, exactly like another account's case", async () => {
-    const created = await post(live.provider, CLINICAL_ELIGIBILITY, eligibilityCheck());
+    const created = await post(live.provider, CLINICAL_ELIGIBILITY, clinicalEligibilityRequest());
     const id = created.body.data.id as string;
 
     const shown = await get(live.provider, `${CLINICAL_ELIGIBILITY}/${id}`);
@@ -135,7 +131,7 @@ describe('test and live modes', () => {
 
   it('takes the same Idempotency-Key in test and in live mode as two different requests', async () => {
     const key = `modes-${Date.now()}`;
-    const body = eligibilityCheck();
+    const body = clinicalEligibilityRequest();
     const send = (apiKey: string) =>
       testApp.http().post(CLINICAL_ELIGIBILITY).set(bearer(apiKey)).set('Idempotency-Key', key).send(body);
     const inTest = await send(account.keys.provider);
@@ -175,9 +171,10 @@ describe('test and live modes', () => {
     });
 
     it("sends each case's events only to the endpoints of its own mode", async () => {
-      const testCase = (await post(account.keys.provider, CLINICAL_ELIGIBILITY, eligibilityCheck())).body
+      const testCase = (await post(account.keys.provider, CLINICAL_ELIGIBILITY, clinicalEligibilityRequest()))
+        .body.data;
+      const liveCase = (await post(live.provider, CLINICAL_ELIGIBILITY, clinicalEligibilityRequest())).body
         .data;
-      const liveCase = (await post(live.provider, CLINICAL_ELIGIBILITY, eligibilityCheck())).body.data;
       const finalEvent = (mode: 'test' | 'live', id: string) =>
         eventually(async () =>
           eventsFor(receivers[mode], id).find((event) => event.data.status === 'completed'),
