@@ -13,10 +13,6 @@ export function generateApiKeySecret(mode: KeyMode): string {
   return `hak_${mode}_${randomBytes(32).toString('base64url')}`;
 }
 
-export function modeOf(livemode: boolean): KeyMode {
-  return livemode ? 'live' : 'test';
-}
-
 /**
  * Keys carry 256 bits of entropy, so one SHA-256 is enough to make the stored digest useless to a
  * database thief; a slow password hash would only add latency to every request.
