@@ -114,6 +114,7 @@ async function main(): Promise<void> {
         url: `${receiverUrl}/${options.path ?? 'ok'}-${account.id}-${index}`,
         events: ['prior_authorization.updated'],
         secret: 'bench-secret-0123456789',
+        livemode: false,
       });
       await endpoints.setStatus(endpoint.id, 'active', null);
     }

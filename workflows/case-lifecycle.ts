@@ -211,6 +211,7 @@ export class CaseLifecycle<Case extends CaseRecord> {
       due_at: due_at ?? null,
       overdue: overdue ?? false,
       sequence: this.record.status_history.length,
+      livemode: this.record.livemode,
     };
   }
 

@@ -184,6 +184,11 @@ export interface CaseRecord {
   outcome: unknown;
   failure: CaseFailure | null;
   metadata: Record<string, string>;
+  /**
+   * The mode of the key that created the case: live cases reach payers through the account's
+   * connectors, test cases the simulators. Cases started before modes have no field: they are test cases.
+   */
+  livemode: boolean;
 }
 
 /**

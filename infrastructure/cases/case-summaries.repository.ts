@@ -18,6 +18,14 @@ export interface CaseSummary {
   overdue: boolean;
   /** The case's `status_history` length when written; a write with a lower one never wins. */
   sequence: number;
+  /** The case's mode; absent from what cases started before modes write, which are test cases. */
+  livemode?: boolean;
+}
+
+/** Whose cases a list shows: one account's, in one mode. */
+export interface CaseScope {
+  accountId: string;
+  livemode: boolean;
 }
 
 export interface CaseSummaryFilter {
@@ -63,7 +71,7 @@ export class InvalidCursorError extends Error {
 export const MAX_PAGE_SIZE = 100;
 
 const COLUMNS =
-  'case_id, account_id, object, status, patient_ref, created_at, updated_at, due_at, overdue, sequence';
+  'case_id, account_id, object, status, patient_ref, created_at, updated_at, due_at, overdue, sequence, livemode';
 
 const REVIEW_QUEUE_OBJECT = 'prior_authorization';
 const REVIEW_QUEUE_STATUS = 'awaiting_review';
@@ -81,12 +89,13 @@ export class CaseSummariesRepository {
   /**
    * Upserts a case's summary unless a newer one is stored (a higher sequence, or the same sequence
    * updated later), so a retried or late write of an older move never overwrites a newer one. A case
-   * whose account is unknown, or a case id another account holds, writes nothing. Says whether it wrote.
+   * whose account is unknown, or a case id another account holds, writes nothing. A case's mode is
+   * fixed by its first write. Says whether it wrote.
    */
   async record(summary: CaseSummary): Promise<boolean> {
     const written = await this.db.query<{ case_id: string }>(
       `INSERT INTO case_summaries (${COLUMNS})
-       SELECT $1, accounts.id, $3, $4, $5, $6, $7, $8, $9, $10 FROM accounts WHERE accounts.id = $2
+       SELECT $1, accounts.id, $3, $4, $5, $6, $7, $8, $9, $10, $11 FROM accounts WHERE accounts.id = $2
        ON CONFLICT (case_id) DO UPDATE SET
          status = excluded.status,
          patient_ref = excluded.patient_ref,
@@ -108,6 +117,7 @@ export class CaseSummariesRepository {
         summary.due_at,
         summary.overdue,
         summary.sequence,
+        summary.livemode ?? false,
       ],
     );
     return written.length > 0;
@@ -121,14 +131,14 @@ export class CaseSummariesRepository {
     return row;
   }
 
-  /** The account's cases, newest first, paged by an opaque cursor over (created_at, case_id). */
+  /** The account's cases of one mode, newest first, paged by an opaque cursor over (created_at, case_id). */
   async list(
-    accountId: string,
+    scope: CaseScope,
     filter: CaseSummaryFilter,
     page: PageRequest,
   ): Promise<SummaryPage<CaseSummary>> {
-    const params: unknown[] = [accountId];
-    const where = ['account_id = $1'];
+    const params: unknown[] = [scope.accountId, scope.livemode];
+    const where = ['account_id = $1', 'livemode = $2'];
     const bind = (value: unknown) => `$${params.push(value)}`;
     if (filter.object !== undefined) where.push(`object = ${bind(filter.object)}`);
     if (filter.status !== undefined) where.push(`status = ANY(${bind(filter.status)}::text[])`);
@@ -154,13 +164,13 @@ export class CaseSummariesRepository {
    * 72 h) stands out wherever it sits.
    */
   async reviewQueue(
-    accountId: string,
+    scope: CaseScope,
     page: PageRequest,
     now: Date = new Date(),
   ): Promise<SummaryPage<QueuedCaseSummary>> {
-    const params: unknown[] = [accountId, REVIEW_QUEUE_OBJECT, REVIEW_QUEUE_STATUS];
+    const params: unknown[] = [scope.accountId, scope.livemode, REVIEW_QUEUE_OBJECT, REVIEW_QUEUE_STATUS];
     const bind = (value: unknown) => `$${params.push(value)}`;
-    const where = ['account_id = $1', 'object = $2', 'status = $3', 'due_at IS NOT NULL'];
+    const where = ['account_id = $1', 'livemode = $2', 'object = $3', 'status = $4', 'due_at IS NOT NULL'];
     if (page.cursor !== undefined) {
       const [createdAt, caseId] = openCursor('queue', page.cursor);
       where.push(`(created_at, case_id) > (${bind(createdAt)}::timestamptz, ${bind(caseId)})`);

@@ -33,6 +33,8 @@ export interface WebhookDelivery {
   endpoint_id: string;
   retry_of: string | null;
   status: DeliveryStatus;
+  /** Its event's mode, which is its endpoint's. */
+  livemode: boolean;
   created_at: string;
   completed_at: string | null;
   attempts: DeliveryAttempt[];
@@ -88,38 +90,42 @@ export class WebhookDeliveriesRepository {
   ) {}
 
   /**
-   * Records the event and one delivery for each active endpoint of its account subscribed to its
-   * type. Safe to repeat: the event and its fan-out deliveries are written once. With
+   * Records the event and one delivery for each active endpoint of its account and mode subscribed
+   * to its type. Safe to repeat: the event and its fan-out deliveries are written once. With
    * `firstAttemptMs`, the new deliveries belong to a first attempt for that long (see the migration
    * 0005); without it, to the durable path from the start.
    */
   async recordEvent(
     notification: NotificationBody,
-    accountId: string,
+    owner: { accountId: string; livemode: boolean },
     options: { onlyEndpointId?: string; firstAttemptMs?: number } = {},
   ): Promise<RecordedEvent> {
     const { onlyEndpointId, firstAttemptMs } = options;
+    const { accountId, livemode } = owner;
     return this.db.transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO webhook_events (id, account_id, type, body_sealed, created_at)
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
+        `INSERT INTO webhook_events (id, account_id, type, body_sealed, created_at, livemode)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
         [
           notification.id,
           accountId,
           notification.type,
           this.secrets.sealText(JSON.stringify(notification)),
           notification.created_at,
+          livemode,
         ],
       );
       const endpoints = onlyEndpointId
         ? await tx.query<{ id: string }>(
-            'SELECT id FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL',
-            [onlyEndpointId, accountId],
+            `SELECT id FROM webhook_endpoints
+             WHERE id = $1 AND account_id = $2 AND livemode = $3 AND deleted_at IS NULL`,
+            [onlyEndpointId, accountId, livemode],
           )
         : await tx.query<{ id: string }>(
             `SELECT id FROM webhook_endpoints
-             WHERE account_id = $1 AND status = 'active' AND deleted_at IS NULL AND $2 = ANY (events)`,
-            [accountId, notification.type],
+             WHERE account_id = $1 AND livemode = $2 AND status = 'active' AND deleted_at IS NULL
+               AND $3 = ANY (events)`,
+            [accountId, livemode, notification.type],
           );
       const recordedDeliveryIds: string[] = [];
       for (const endpoint of endpoints) {
@@ -259,7 +265,7 @@ export class WebhookDeliveriesRepository {
   ): Promise<{ deliveries: WebhookDelivery[]; hasMore: boolean }> {
     const rows = await this.db.query<Omit<WebhookDelivery, 'attempts'>>(
       `SELECT d.id, 'webhook_delivery' AS object, d.event_id, ev.type AS event_type, d.endpoint_id, d.retry_of,
-              d.status, d.created_at, d.completed_at
+              d.status, ev.livemode, d.created_at, d.completed_at
        FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id
        WHERE d.endpoint_id = $1 AND d.account_id = $2 AND ($3::text IS NULL OR d.id < $3)
        ORDER BY d.id DESC LIMIT $4`,

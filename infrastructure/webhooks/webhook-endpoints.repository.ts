@@ -16,12 +16,14 @@ export interface WebhookEndpoint {
   status: EndpointStatus;
   status_reason: string | null;
   secret_hint: string;
+  /** The mode of the key that created it: it receives that mode's events only. */
+  livemode: boolean;
   created_at: string;
   updated_at: string;
 }
 
 const COLUMNS = `id, 'webhook_endpoint' AS object, account_id, name, url, events, status, status_reason,
-  secret_hint, created_at, updated_at`;
+  secret_hint, livemode, created_at, updated_at`;
 
 export function secretHint(secret: string): string {
   return `…${secret.slice(-4)}`;
@@ -39,10 +41,11 @@ export class WebhookEndpointsRepository {
     url: string;
     events: CaseEventType[];
     secret: string;
+    livemode: boolean;
   }): Promise<WebhookEndpoint> {
     const [endpoint] = await this.db.query<WebhookEndpoint>(
-      `INSERT INTO webhook_endpoints (id, account_id, name, url, events, secret_sealed, secret_hint)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+      `INSERT INTO webhook_endpoints (id, account_id, name, url, events, secret_sealed, secret_hint, livemode)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
       [
         newId('webhookEndpoint'),
         input.accountId,
@@ -51,25 +54,33 @@ export class WebhookEndpointsRepository {
         input.events,
         this.secrets.sealText(input.secret),
         secretHint(input.secret),
+        input.livemode,
       ],
     );
     return endpoint!;
   }
 
-  /** Scoped to an account when one is given; deleted endpoints are never found. */
-  async find(id: string, accountId?: string): Promise<WebhookEndpoint | undefined> {
+  /**
+   * Scoped to an account, and to a mode, when they are given (operators see every endpoint); deleted
+   * endpoints are never found.
+   */
+  async find(id: string, accountId?: string, livemode?: boolean): Promise<WebhookEndpoint | undefined> {
     const [endpoint] = await this.db.query<WebhookEndpoint>(
       `SELECT ${COLUMNS} FROM webhook_endpoints
-       WHERE id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR account_id = $2)`,
-      [id, accountId ?? null],
+       WHERE id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR account_id = $2)
+         AND ($3::boolean IS NULL OR livemode = $3)`,
+      [id, accountId ?? null, livemode ?? null],
     );
     return endpoint;
   }
 
-  async list(accountId: string): Promise<WebhookEndpoint[]> {
+  /** The account's endpoints, of one mode when it is given (operators list both). */
+  async list(accountId: string, livemode?: boolean): Promise<WebhookEndpoint[]> {
     return this.db.query<WebhookEndpoint>(
-      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE account_id = $1 AND deleted_at IS NULL ORDER BY id DESC`,
-      [accountId],
+      `SELECT ${COLUMNS} FROM webhook_endpoints
+       WHERE account_id = $1 AND ($2::boolean IS NULL OR livemode = $2) AND deleted_at IS NULL
+       ORDER BY id DESC`,
+      [accountId, livemode ?? null],
     );
   }
 

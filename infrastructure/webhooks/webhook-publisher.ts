@@ -23,6 +23,11 @@ export interface PublishEventInput {
   caseId?: string;
   /** The request itself, when the workflow replaced it and the memo may not show that yet. */
   request?: unknown;
+  /**
+   * The event's mode, which decides the endpoints it goes to. A case event leaves it out: its mode
+   * is the case's `livemode` in `data` (absent, for cases started before modes: test).
+   */
+  livemode?: boolean;
 }
 
 /**
@@ -53,10 +58,15 @@ export class WebhookPublisher {
       created_at: input.createdAt,
       data: await this.notificationData(input),
     };
-    const recorded = await this.deliveries.recordEvent(notification, input.accountId, {
-      onlyEndpointId,
-      firstAttemptMs: this.firstAttempts?.ownershipMs ?? API_START_OWNERSHIP_MS,
-    });
+    const livemode = input.livemode ?? (input.data as { livemode?: boolean }).livemode ?? false;
+    const recorded = await this.deliveries.recordEvent(
+      notification,
+      { accountId: input.accountId, livemode },
+      {
+        onlyEndpointId,
+        firstAttemptMs: this.firstAttempts?.ownershipMs ?? API_START_OWNERSHIP_MS,
+      },
+    );
     if (this.firstAttempts) {
       this.firstAttempts.start(recorded.recordedDeliveryIds);
     } else {
@@ -66,14 +76,19 @@ export class WebhookPublisher {
   }
 
   /**
-   * A case event's body is the case as GET shows it (request last) with its `sequence`. Events
-   * published before inputs were slimmed hold the request inside `data` and carry no `caseId`.
+   * A case event's body is the case as GET shows it (request last) with its `sequence`; a case
+   * started before modes shows `livemode: false`, as GET does. Events published before inputs were
+   * slimmed hold the request inside `data` and carry no `caseId`.
    */
   private async notificationData(input: PublishEventInput): Promise<object> {
     if (input.caseId === undefined) return input.data;
     const request = 'request' in input ? input.request : await this.requestFromMemo(input.caseId);
-    const { sequence, ...summary } = input.data as { sequence?: number };
-    return { ...summary, request, sequence };
+    const {
+      sequence,
+      livemode = false,
+      ...summary
+    } = input.data as { sequence?: number; livemode?: boolean };
+    return { ...summary, livemode, request, sequence };
   }
 
   /**

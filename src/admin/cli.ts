@@ -14,6 +14,7 @@ import { WebhookEndpointsRepository } from '../../infrastructure/webhooks/webhoo
 import type { AuditAction } from '../audit/audit-event';
 import { AuditRepository } from '../audit/audit.repository';
 import { Account, AccountsRepository, AccountStatus } from '../auth/accounts.repository';
+import { KEY_MODES, KeyMode } from '../auth/api-key-secret';
 import { isRole, PLATFORM_ROLE, Role } from '../auth/roles';
 import { devConsoleUserTotpCode, localEncryption, openStorage } from '../bootstrap';
 import { createLogger } from '../common/logger';
@@ -38,15 +39,17 @@ Commands:
                                                    stdin when piped, else generated and printed once
   users:create --operator --email EMAIL --name NAME
                                                    create a platform operator console user
-  keys:create --account ID --role ROLE [--role …] [--label TEXT]
-                                                   create an API key (the secret is printed once)
+  keys:create --account ID --role ROLE [--role …] [--label TEXT] [--mode test|live]
+                                                   create an API key (the secret is printed once);
+                                                   test (the default) runs on the simulators, live
+                                                   reaches payers through the account's connectors
   keys:list --account ID                           list an account's keys (no secrets)
   keys:revoke --key ID                             revoke a key at once
   operator-keys:create [--label TEXT]              create a platform operator key (codec access for
                                                    Temporal Web); the secret is printed once
   webhooks:list --account ID                       list an account's webhook endpoints
   webhooks:create --account ID --name NAME --url URL --secret SECRET --event EVENT [--event …]
-                                                   create an endpoint (inactive)
+          [--mode test|live]                       create an endpoint (inactive) for one mode's events
   webhooks:update --webhook ID [--name …] [--url …] [--secret …] [--event …] [--active true|false]
                                                    change an endpoint; --active true verifies the URL first
   webhooks:delete --webhook ID                     delete an endpoint
@@ -101,6 +104,7 @@ async function main(argv: string[]): Promise<number> {
         'port',
         'email',
         'roles',
+        'mode',
       ),
       ...repeatableTextOptions('role', 'event', 'origin'),
       operator: { type: 'boolean' },
@@ -169,6 +173,7 @@ async function main(argv: string[]): Promise<number> {
           accountId,
           roles,
           label: values.label ?? 'cli key',
+          mode: modeOption(values.mode),
         });
         print({ ...key, secret });
         process.stderr.write('Store the secret now: it is not shown again.\n');
@@ -210,6 +215,7 @@ async function main(argv: string[]): Promise<number> {
             accountId,
             ...body,
             events: body.events.map((event) => normalizeEventType(event)!),
+            livemode: modeOption(values.mode) === 'live',
           }),
         );
         return 0;
@@ -449,6 +455,13 @@ async function validated<T extends object>(type: new () => T, input: Record<stri
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`${flag} is required`);
   return value;
+}
+
+/** `--mode test|live`; test when it is left out, as every key issued before modes is. */
+function modeOption(value: string | undefined): KeyMode {
+  if (value === undefined) return 'test';
+  if (!(KEY_MODES as readonly string[]).includes(value)) throw new UsageError('--mode takes test or live');
+  return value as KeyMode;
 }
 
 main(process.argv.slice(2)).then(

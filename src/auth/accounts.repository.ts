@@ -1,6 +1,6 @@
 import { newId } from '../../domain/ids';
 import { Database } from '../../infrastructure/storage/database';
-import { apiKeyHint, digestApiKey, digestsMatch, generateApiKeySecret } from './api-key-secret';
+import { apiKeyHint, digestApiKey, digestsMatch, generateApiKeySecret, KeyMode } from './api-key-secret';
 import { Role } from './roles';
 
 /** CONTRACT.md §10: a suspended account's keys and console sessions are refused; its cases run on. */
@@ -20,6 +20,8 @@ export interface ApiKeyRecord {
   label: string;
   key_hint: string;
   roles: Role[];
+  /** The key's mode: true for live, false for test (every key issued before modes). */
+  livemode: boolean;
   created_at: string;
   revoked_at: string | null;
   /** When the key last authenticated a request, to the minute (see `recordKeyUse`). */
@@ -36,6 +38,8 @@ export interface Principal {
   accountId: string;
   roles: Role[];
   credential: Credential;
+  /** The mode the caller acts in: its key's, or the mode a console user chose. */
+  livemode: boolean;
 }
 
 /** An unrevoked key found by its secret, with what authentication decides on besides the key. */
@@ -46,7 +50,8 @@ export interface KeyLookup {
 }
 
 const ACCOUNT_COLUMNS = 'id, name, status, suspended_at, created_at';
-const API_KEY_COLUMNS = 'id, account_id, label, key_hint, roles, created_at, revoked_at, last_used_at';
+const API_KEY_COLUMNS =
+  'id, account_id, label, key_hint, roles, livemode, created_at, revoked_at, last_used_at';
 
 /** A key's last use is recorded to the minute: a busy key costs one write a minute, not one per request. */
 export const KEY_USE_RECORD_INTERVAL_MS = 60_000;
@@ -89,18 +94,31 @@ export class AccountsRepository {
     return account;
   }
 
-  /** Creates a key; `secret` pins its value (the development key), else a random one is generated. */
+  /**
+   * Creates a key in one mode (test unless said otherwise); `secret` pins its value (the development
+   * key), else a random one with the mode's prefix is generated.
+   */
   async createApiKey(input: {
     accountId: string;
     roles: Role[];
     label: string;
+    mode?: KeyMode;
     secret?: string;
   }): Promise<{ key: ApiKeyRecord; secret: string }> {
-    const secret = input.secret ?? generateApiKeySecret();
+    const mode = input.mode ?? 'test';
+    const secret = input.secret ?? generateApiKeySecret(mode);
     const [key] = await this.db.query<ApiKeyRecord>(
-      `INSERT INTO api_keys (id, account_id, key_digest, key_hint, label, roles)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${API_KEY_COLUMNS}`,
-      [newId('apiKey'), input.accountId, digestApiKey(secret), apiKeyHint(secret), input.label, input.roles],
+      `INSERT INTO api_keys (id, account_id, key_digest, key_hint, label, roles, livemode)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${API_KEY_COLUMNS}`,
+      [
+        newId('apiKey'),
+        input.accountId,
+        digestApiKey(secret),
+        apiKeyHint(secret),
+        input.label,
+        input.roles,
+        mode === 'live',
+      ],
     );
     return { key: key!, secret };
   }
@@ -131,10 +149,11 @@ export class AccountsRepository {
       account_id: string;
       key_digest: string;
       roles: Role[];
+      livemode: boolean;
       last_used_at: string | null;
       account_status: AccountStatus;
     }>(
-      `SELECT k.id, k.account_id, k.key_digest, k.roles, k.last_used_at, a.status AS account_status
+      `SELECT k.id, k.account_id, k.key_digest, k.roles, k.livemode, k.last_used_at, a.status AS account_status
        FROM api_keys k JOIN accounts a ON a.id = k.account_id
        WHERE k.key_digest = $1 AND k.revoked_at IS NULL`,
       [digest],
@@ -143,7 +162,12 @@ export class AccountsRepository {
     // early-exit timing whatever the engine's comparison does.
     if (!row || !digestsMatch(row.key_digest, digest)) return undefined;
     return {
-      principal: { accountId: row.account_id, roles: row.roles, credential: { type: 'api_key', id: row.id } },
+      principal: {
+        accountId: row.account_id,
+        roles: row.roles,
+        credential: { type: 'api_key', id: row.id },
+        livemode: row.livemode,
+      },
       accountStatus: row.account_status,
       lastUsedAt: row.last_used_at,
     };

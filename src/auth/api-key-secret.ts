@@ -1,10 +1,16 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-const KEY_PREFIX = 'hak_';
+/** CONTRACT.md §10: a key works in one mode, test (simulators) or live (the account's connectors). */
+export const KEY_MODES = ['test', 'live'] as const;
+export type KeyMode = (typeof KEY_MODES)[number];
 
-/** A fresh API key: a recognisable prefix (so secret scanners catch leaks) and 256 random bits. */
-export function generateApiKeySecret(): string {
-  return `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+/**
+ * A fresh API key: a recognisable prefix that names its mode (so secret scanners catch leaks, and a
+ * person can tell a live key from a test key at a glance) and 256 random bits. The mode itself is
+ * stored with the key; keys issued before modes (`hak_…`) are test keys.
+ */
+export function generateApiKeySecret(mode: KeyMode): string {
+  return `hak_${mode}_${randomBytes(32).toString('base64url')}`;
 }
 
 /**

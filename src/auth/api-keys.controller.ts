@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, Length } from 'class-validator';
+import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional, IsString, Length } from 'class-validator';
 
 import { Audited } from '../audit/audited.decorator';
 import { ApiError } from '../common/errors';
@@ -8,6 +8,7 @@ import { HasNoControlCharacters } from '../common/validators';
 import { success } from '../common/envelope';
 import { AccountsRepository, Principal } from './accounts.repository';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { KEY_MODES, KeyMode } from './api-key-secret';
 import { CurrentPrincipal, RequiresRole } from './auth.decorators';
 import { PLATFORM_ROLE, Role, ROLES } from './roles';
 
@@ -22,6 +23,11 @@ export class CreateApiKeyDto {
   @ArrayUnique()
   @IsIn(ROLES, { each: true })
   roles!: Role[];
+
+  /** Test (the default) runs on the simulators; live reaches the payers through the account's connectors. */
+  @IsOptional()
+  @IsIn(KEY_MODES)
+  mode?: KeyMode;
 }
 
 /** An account's admin grants any role but the platform's own, through the API or the console alike. */

@@ -1,5 +1,5 @@
 import type { CaseObjectType, CasePatient, DocumentRef } from '../../domain/cases/case-model';
-import type { IncomingDocument } from './case-type';
+import type { CaseInputContext, IncomingDocument } from './case-type';
 
 /** Names documents by where they were in the request, so the stored references map back. */
 export function incomingDocuments(request: {
@@ -43,8 +43,7 @@ export function plain<T>(value: T): T {
 /** What every new case starts as: `processing`, with its submission as the first history entry. */
 export function newCaseRecord<Object extends CaseObjectType>(
   object: Object,
-  caseId: string,
-  now: Date,
+  { caseId, now, livemode }: Pick<CaseInputContext, 'caseId' | 'now' | 'livemode'>,
   statusDescription: string,
   metadata: Record<string, string>,
 ) {
@@ -60,5 +59,6 @@ export function newCaseRecord<Object extends CaseObjectType>(
     outcome: null,
     failure: null,
     metadata,
+    livemode,
   };
 }

@@ -1,5 +1,6 @@
 import type { CaseObjectType, CaseStatus } from '../../domain/cases/case-model';
 import {
+  CaseScope,
   CaseSummariesRepository,
   CaseSummary,
   InvalidCursorError,
@@ -36,19 +37,20 @@ export class CaseSummariesService {
     return patientRefOf(this.patientRefKey, accountId, patientInternalId);
   }
 
+  /** `scope` is the caller: a principal shows its own account's cases of its own mode. */
   list(
-    accountId: string,
+    scope: CaseScope,
     query: CaseSummaryQuery,
     page: { limit: number; cursor?: string },
   ): Promise<SummaryPage<CaseSummary>> {
     const { patientInternalId, ...filter } = query;
     return refusingBadCursors(() =>
       this.summaries.list(
-        accountId,
+        scope,
         {
           ...filter,
           ...(patientInternalId !== undefined && {
-            patientRef: this.patientRef(accountId, patientInternalId),
+            patientRef: this.patientRef(scope.accountId, patientInternalId),
           }),
         },
         page,
@@ -57,10 +59,10 @@ export class CaseSummariesService {
   }
 
   reviewQueue(
-    accountId: string,
+    scope: CaseScope,
     page: { limit: number; cursor?: string },
   ): Promise<SummaryPage<QueuedCaseSummary>> {
-    return refusingBadCursors(() => this.summaries.reviewQueue(accountId, page));
+    return refusingBadCursors(() => this.summaries.reviewQueue(scope, page));
   }
 }
 

@@ -32,6 +32,8 @@ export interface CaseInputContext {
   documents: DocumentRef[];
   now: Date;
   settings: CaseSettings;
+  /** The creating key's mode, which the case keeps for good. */
+  livemode: boolean;
 }
 
 /** A decision on a case: `POST /{path}/{id}/{name}`, sent to the workflow as the update `message`. */

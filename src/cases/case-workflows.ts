@@ -174,11 +174,15 @@ function memoOf(record: CaseRecord, binding: CaseBinding): Record<string, unknow
     : { [CASE_MEMO_KEY]: changing, [REQUEST_MEMO_KEY]: request, [BINDING_MEMO_KEY]: binding };
 }
 
-/** The case as GET shows it; cases started before the split hold their request inside `case`. */
+/**
+ * The case as GET shows it; cases started before the split hold their request inside `case`, and
+ * cases started before modes are test cases.
+ */
 function caseFromMemo(memo: Record<string, unknown>): CaseRecord {
-  const record = memo[CASE_MEMO_KEY] as CaseRecord;
+  const stored = memo[CASE_MEMO_KEY] as (Omit<CaseRecord, 'livemode'> & { livemode?: boolean }) | undefined;
+  const record = stored && { ...stored, livemode: stored.livemode ?? false };
   const request = memo[REQUEST_MEMO_KEY];
-  return request === undefined ? record : ({ ...record, request } as CaseRecord);
+  return (request === undefined ? record : { ...record, request }) as CaseRecord;
 }
 
 /**

@@ -72,6 +72,7 @@ export class CasesService {
     creator: CaseCreator,
   ): Promise<{ case: CaseRecord; replayed: boolean }> {
     const { principal, idempotencyKey } = creator;
+    if (principal.livemode) refuseMockResult(request);
     type.create.check?.(request);
     const incomingDocuments = type.create.documents?.(request) ?? [];
     assertRequestStorable(request, incomingDocuments);
@@ -80,6 +81,7 @@ export class CasesService {
     if (idempotencyKey) {
       ({ resourceId: caseId, replayed } = await this.idempotency.claim({
         accountId: principal.accountId,
+        livemode: principal.livemode,
         key: idempotencyKey,
         endpoint: `POST /${type.path}`,
         requestSha256: createHash('sha256').update(JSON.stringify(creator.rawBody)).digest('hex'),
@@ -93,12 +95,13 @@ export class CasesService {
       documents,
       now: new Date(),
       settings: this.config.cases,
+      livemode: principal.livemode,
     });
     try {
       assertStorable(input.case);
     } catch (error) {
       // Nothing of a request Temporal could never hold stays behind, its Idempotency-Key included.
-      if (!replayed) await this.forgetCreation(principal.accountId, caseId, idempotencyKey);
+      if (!replayed) await this.forgetCreation(principal, caseId, idempotencyKey);
       throw error;
     }
     try {
@@ -163,9 +166,13 @@ export class CasesService {
       query.limit ?? DEFAULT_PAGE_SIZE,
       query.cursor ? this.cursors.open(query.cursor, sealedFilter) : undefined,
     );
+    // Visibility has no mode to filter on, so a page drops the other mode's cases after reading.
     const shown = await Promise.all(
       page.executions.map(async (execution) =>
-        (await this.ownedBy(execution, principal.accountId)) ? [execution.record] : [],
+        (await this.ownedBy(execution, principal.accountId)) &&
+        execution.record.livemode === principal.livemode
+          ? [execution.record]
+          : [],
       ),
     );
     const data = shown.flat().sort((a, b) => b.created_at.localeCompare(a.created_at));
@@ -266,7 +273,10 @@ export class CasesService {
     return execution;
   }
 
-  /** The case's workflow if it exists and belongs to the caller; any other case is simply not found. */
+  /**
+   * The case's workflow if it exists and belongs to the caller, in the caller's mode; any other
+   * case, another mode's included, is simply not found.
+   */
   private async locate(principal: Principal, type: CaseType, id: string): Promise<CaseExecution> {
     const notFound = ApiError.notFound(
       `No ${type.object.replace('_', ' ')} with this id exists in your account.`,
@@ -277,7 +287,8 @@ export class CasesService {
       !execution ||
       execution.accountId !== principal.accountId ||
       execution.object !== type.object ||
-      !(await this.ownedBy(execution, principal.accountId))
+      !(await this.ownedBy(execution, principal.accountId)) ||
+      execution.record.livemode !== principal.livemode
     )
       throw notFound;
     return execution;
@@ -302,14 +313,28 @@ export class CasesService {
   }
 
   /** Removes what a refused creation stored: its documents and its claim on the Idempotency-Key. */
-  private async forgetCreation(accountId: string, caseId: string, idempotencyKey: string | undefined) {
-    await this.documents.removeForCase(accountId, caseId);
-    if (idempotencyKey) await this.idempotency.release(accountId, idempotencyKey, caseId);
+  private async forgetCreation(principal: Principal, caseId: string, idempotencyKey: string | undefined) {
+    await this.documents.removeForCase(principal.accountId, caseId);
+    if (idempotencyKey) await this.idempotency.release(principal, idempotencyKey, caseId);
   }
 
   private patientRef(accountId: string, internalId: string): string {
     return patientRefOf(this.config.cases.patientRefKey!, accountId, internalId);
   }
+}
+
+/**
+ * CONTRACT.md §10: a live key's case goes to the real payer, so a scripted answer has no place in
+ * it. Refused before anything is stored, naming the field.
+ */
+function refuseMockResult(request: object): void {
+  const { mock_result: mockResult } = request as { mock_result?: unknown };
+  if (mockResult === undefined || mockResult === null) return;
+  throw new ApiError(
+    'validation_error',
+    'mock_result is for test keys only: a live key sends the case to the real payer, whose answer cannot be scripted. Leave mock_result out, or send the request with a test key (hak_test_…).',
+    [{ field: 'mock_result', issue: 'not accepted in live mode' }],
+  );
 }
 
 /**

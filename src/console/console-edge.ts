@@ -6,6 +6,7 @@ import express, { NextFunction, Request, Response, Router } from 'express';
 import { projectRoot } from '../../domain/project-root';
 import { ApiError } from '../common/errors';
 import { ContextualRequest } from '../common/request-context';
+import { consoleLivemode } from './console-mode';
 import { clearCookie, cookieName, readCookies, setCookie } from './cookies';
 import { ConsoleSessionsRepository } from './people/console-sessions.repository';
 import { SESSION_COOKIE } from './people/session-policy';
@@ -112,6 +113,7 @@ async function resolveSession(
       accountId: session.accountId,
       roles: session.roles,
       credential: { type: 'user', id: session.userId },
+      livemode: consoleLivemode(req),
     };
   }
 }

@@ -3,9 +3,10 @@ import type { Provider } from '@nestjs/common';
 import { adminConsole } from './admin';
 import { casesConsole } from './cases';
 import type { ConsoleAreaDependencies } from './console-area';
+import { modeConsole } from './console-mode';
 import { peopleConsole } from './people';
 
-const AREAS = [peopleConsole, adminConsole, casesConsole];
+const AREAS = [peopleConsole, adminConsole, casesConsole, modeConsole];
 
 /** The web console served under /console: each area's controllers and providers. */
 export const CONSOLE_CONTROLLERS = AREAS.flatMap((area) => area.controllers);

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { grants, Role } from '../auth/roles';
 import { ContextualRequest } from '../common/request-context';
 import { csrfTokenFor, CSRF_FIELD } from './console-edge';
+import { consoleLivemode, CONSOLE_MODE_PATH } from './console-mode';
 import { Html, html } from './html';
 
 interface NavigationItem {
@@ -64,6 +65,7 @@ export function sendPage(req: Request, res: Response, content: PageContent, stat
               ? html`<div class="whoami">
                   <span class="account">${session.accountName}</span>
                   <span class="person">${session.displayName}</span>
+                  ${modeSwitch(req, res)}
                   <form method="post" action="/console/sign-out">
                     ${csrfField(req, res)}<button type="submit" class="link-button">Sign out</button>
                   </form>
@@ -91,6 +93,7 @@ export function sendPage(req: Request, res: Response, content: PageContent, stat
               : ''
           }
           <main id="main" tabindex="-1">
+            ${signedIn ? modeBanner(req) : ''}
             <h1>${content.title}</h1>
             ${
               content.notice
@@ -110,4 +113,27 @@ export function sendPage(req: Request, res: Response, content: PageContent, stat
   res.status(status).setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
   res.send(page.markup);
+}
+
+/**
+ * Which mode's data the page shows, said before anything else on it: test data in a banner no one
+ * can mistake for real patients' cases, live data as plainly.
+ */
+function modeBanner(req: Request): Html {
+  return consoleLivemode(req)
+    ? html`<p class="mode-banner mode-live" role="note">Live data: real requests sent to payers.</p>`
+    : html`<p class="mode-banner mode-test" role="note">
+        Test data: cases and webhooks of test keys, answered by simulators. Live data is hidden.
+      </p>`;
+}
+
+/** The top bar's switch between the two modes; it comes back to the page it was used on. */
+function modeSwitch(req: Request, res: Response): Html {
+  const live = consoleLivemode(req);
+  return html`<form method="post" action="${CONSOLE_MODE_PATH}" class="mode-switch">
+    ${csrfField(req, res)}
+    <input type="hidden" name="mode" value="${live ? 'test' : 'live'}" />
+    <input type="hidden" name="return_to" value="${req.originalUrl}" />
+    <button type="submit" class="link-button">${live ? 'View test data' : 'View live data'}</button>
+  </form>`;
 }

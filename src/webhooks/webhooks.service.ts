@@ -34,15 +34,17 @@ export class WebhooksService {
       accountId: principal.accountId,
       ...body,
       events: normalizeEvents(body.events),
+      livemode: principal.livemode,
     });
   }
 
   list(principal: Principal): Promise<WebhookEndpoint[]> {
-    return this.endpoints.list(principal.accountId);
+    return this.endpoints.list(principal.accountId, principal.livemode);
   }
 
+  /** The caller's endpoint, in the caller's mode: the other mode's endpoints are not found. */
   async get(principal: Principal, id: string): Promise<WebhookEndpoint> {
-    const endpoint = await this.endpoints.find(id, principal.accountId);
+    const endpoint = await this.endpoints.find(id, principal.accountId, principal.livemode);
     if (!endpoint) throw ApiError.notFound('No webhook endpoint with this id exists in your account.');
     return endpoint;
   }
@@ -69,6 +71,7 @@ export class WebhooksService {
     principal: Principal,
     id: string,
   ): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
+    await this.get(principal, id);
     if (!(await this.endpoints.softDelete(id, principal.accountId))) {
       throw ApiError.notFound('No webhook endpoint with this id exists in your account.');
     }
@@ -121,10 +124,12 @@ export class WebhooksService {
         accountId: principal.accountId,
         type: TEST_EVENT_TYPE,
         createdAt: new Date().toISOString(),
+        livemode: endpoint.livemode,
         data: {
           object: 'webhook_endpoint',
           id: endpoint.id,
           name: endpoint.name,
+          livemode: endpoint.livemode,
           message: 'This is a test notification.',
         },
       },

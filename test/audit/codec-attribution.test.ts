@@ -51,6 +51,7 @@ describe('what a codec use is attributed to', () => {
         accountId: newId('account'),
         roles: roles as Role[],
         credential: { type: 'api_key' as const, id: 'key_1' },
+        livemode: false,
       },
     });
     expect(actorOf(principal(['operator']))).toEqual({ type: 'operator', id: 'key_1' });

@@ -166,9 +166,9 @@ describe('case summaries written by the case lifecycle', () => {
     const created = await submit('/prior-authorization', priorAuthorizationRequest({ urgency: 'expedited' }));
     await summaryIn(created.id, 'awaiting_review');
     const queued = async () =>
-      (await consoleReads.reviewQueue(account.accountId, { limit: 100 })).data.find(
-        (entry) => entry.case_id === created.id,
-      );
+      (
+        await consoleReads.reviewQueue({ accountId: account.accountId, livemode: false }, { limit: 100 })
+      ).data.find((entry) => entry.case_id === created.id);
     expect(await queued()).toMatchObject({ due_at: created.due_at, overdue: false });
 
     expect((await review(created.id)).status).toBe(200);
@@ -184,7 +184,7 @@ describe('case summaries written by the case lifecycle', () => {
     await submit('/prior-authorization', priorAuthorizationRequest());
     const listed = await eventually(async () => {
       const page = await consoleReads.list(
-        account.accountId,
+        { accountId: account.accountId, livemode: false },
         { patientInternalId: patient.internal_id },
         { limit: 10 },
       );
@@ -257,9 +257,9 @@ describe('case summaries of prior authorizations past their due time', () => {
     const { id } = await submit();
     const entry = await eventually(
       async () =>
-        (await consoleReads.reviewQueue(account.accountId, { limit: 100 })).data.find(
-          (queued) => queued.case_id === id && queued.overdue,
-        ),
+        (
+          await consoleReads.reviewQueue({ accountId: account.accountId, livemode: false }, { limit: 100 })
+        ).data.find((queued) => queued.case_id === id && queued.overdue),
       10_000,
     );
     expect(entry.status).toBe('awaiting_review');

@@ -35,11 +35,25 @@ describe('the admin CLI', () => {
     const created = admin('keys:create', '--account', account.id, '--role', 'provider', '--role', 'reviewer');
     expect(created.status).toBe(0);
     const key = JSON.parse(created.stdout);
-    expect(key).toMatchObject({ roles: ['provider', 'reviewer'], secret: expect.stringMatching(/^hak_/) });
+    expect(key).toMatchObject({
+      roles: ['provider', 'reviewer'],
+      livemode: false,
+      secret: expect.stringMatching(/^hak_test_/),
+    });
     expect(created.stderr).toContain('not shown again');
+    const live = JSON.parse(
+      admin('keys:create', '--account', account.id, '--role', 'provider', '--mode', 'live').stdout,
+    );
+    expect(live).toMatchObject({ livemode: true, secret: expect.stringMatching(/^hak_live_/) });
+    expect(
+      admin('keys:create', '--account', account.id, '--role', 'provider', '--mode', 'prod').stderr,
+    ).toContain('--mode takes test or live');
 
     const listed = admin('keys:list', '--account', account.id);
-    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: key.id, revoked_at: null })]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ id: key.id, livemode: false, revoked_at: null }),
+      expect.objectContaining({ id: live.id, livemode: true }),
+    ]);
     expect(listed.stdout).not.toContain(key.secret);
 
     expect(admin('keys:revoke', '--key', key.id).status).toBe(0);

@@ -46,6 +46,11 @@ describe("local mode's development console user", () => {
     expect(await verifyPassword(first.password, user!.password_hash)).toBe(true);
   });
 
+  it('has a test key, so local mode runs on the simulators and honours mock_result', async () => {
+    const { apiKey } = await ensureDevAccount(db, config);
+    expect(apiKey).toMatch(/^hak_test_/);
+  });
+
   it('has its second factor set up, and the code the admin CLI prints is the one sign-in accepts', async () => {
     const { accountId } = await ensureDevAccount(db, config);
     await ensureDevConsoleUser(db, config, accountId);

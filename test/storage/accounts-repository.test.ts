@@ -1,6 +1,7 @@
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate, readMigrations } from '../../infrastructure/storage/migrations';
 import { AccountsRepository } from '../../src/auth/accounts.repository';
+import { digestApiKey } from '../../src/auth/api-key-secret';
 
 /**
  * The same tests run on embedded PGlite always and on a real PostgreSQL server whenever
@@ -69,6 +70,7 @@ describe.each(engines)('accounts and API keys on %s', (_engine, open) => {
         accountId: account.id,
         roles: ['provider', 'reviewer'],
         credential: { type: 'api_key', id: key.id },
+        livemode: false,
       },
       accountStatus: 'active',
       lastUsedAt: null,
@@ -130,5 +132,58 @@ describe.each(engines)('accounts and API keys on %s', (_engine, open) => {
       }),
     ).rejects.toThrow('crash mid-way');
     expect(await accounts.findAccount('acct_rolled_back')).toBeUndefined();
+  });
+});
+
+describe('keys issued before test and live modes', () => {
+  it('keep working after migration 0014, as test keys that list as such', async () => {
+    const db = await openDatabase({ pgliteDir: 'memory://' });
+    try {
+      await migrate(
+        db,
+        readMigrations().filter((migration) => migration.version < '0014'),
+      );
+      const accounts = new AccountsRepository(db);
+      const account = await accounts.createAccount('Clinic from before modes');
+      // The row exactly as the service wrote it before modes: a `hak_` secret that names no mode.
+      const oldSecret = 'hak_issuedBeforeModes0000000000000000000000000';
+      await db.query(
+        `INSERT INTO api_keys (id, account_id, key_digest, key_hint, label, roles)
+         VALUES ('key_before_modes', $1, $2, '…0000', 'old key', ARRAY['provider'])`,
+        [account.id, digestApiKey(oldSecret)],
+      );
+
+      expect(await migrate(db)).toContain('0014_modes');
+
+      const found = await accounts.findActiveKeyBySecret(oldSecret);
+      expect(found?.principal).toMatchObject({ accountId: account.id, livemode: false });
+      expect(await accounts.listApiKeys(account.id)).toEqual([
+        expect.objectContaining({ id: 'key_before_modes', livemode: false }),
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('are joined by new keys whose prefix names their mode', async () => {
+    const db = await openDatabase({ pgliteDir: 'memory://' });
+    try {
+      await migrate(db);
+      const accounts = new AccountsRepository(db);
+      const { id: accountId } = await accounts.createAccount('Clinic with both modes');
+      const test = await accounts.createApiKey({ accountId, roles: ['provider'], label: 'test' });
+      const live = await accounts.createApiKey({
+        accountId,
+        roles: ['provider'],
+        label: 'live',
+        mode: 'live',
+      });
+      expect(test.secret).toMatch(/^hak_test_[A-Za-z0-9_-]{43}$/);
+      expect(live.secret).toMatch(/^hak_live_[A-Za-z0-9_-]{43}$/);
+      expect((await accounts.findActiveKeyBySecret(test.secret))?.principal.livemode).toBe(false);
+      expect((await accounts.findActiveKeyBySecret(live.secret))?.principal.livemode).toBe(true);
+    } finally {
+      await db.close();
+    }
   });
 });

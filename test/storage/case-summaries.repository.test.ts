@@ -24,6 +24,8 @@ if (process.env.TEST_DATABASE_URL) {
 }
 
 const HOUR = 3_600_000;
+/** Lists show one mode; these cases are written without one, as cases started before modes write. */
+const testMode = (accountId: string) => ({ accountId, livemode: false });
 const at = (hoursAfterStart: number) =>
   new Date(Date.UTC(2026, 10, 2, 9) + hoursAfterStart * HOUR).toISOString();
 
@@ -55,6 +57,7 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
       due_at: new Date(Date.parse(created) + 72 * HOUR).toISOString(),
       overdue: false,
       sequence: 1,
+      livemode: false,
       ...overrides,
     };
   }
@@ -133,7 +136,7 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
       }),
     ]);
     const ids = async (filter: Parameters<CaseSummariesRepository['list']>[1]) =>
-      (await summaries.list(accountId, filter, { limit: 50 })).data.map((row) => row.case_id);
+      (await summaries.list(testMode(accountId), filter, { limit: 50 })).data.map((row) => row.case_id);
 
     expect(await ids({})).toEqual([newest, verification, middle, oldest].map((row) => row!.case_id));
     expect(await ids({ object: 'benefit_verification' })).toEqual([verification!.case_id]);
@@ -152,7 +155,29 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
   it("never lists another account's cases", async () => {
     const [mine, theirs] = [await newAccount(), await newAccount()];
     await recordAll([summary(theirs)]);
-    expect((await summaries.list(mine, {}, { limit: 50 })).data).toEqual([]);
+    expect((await summaries.list(testMode(mine), {}, { limit: 50 })).data).toEqual([]);
+  });
+
+  it("shows a mode's lists and review queue only that mode's cases", async () => {
+    const accountId = await newAccount();
+    const [test, live] = await recordAll([
+      summary(accountId, { status: 'awaiting_review' }),
+      summary(accountId, { status: 'awaiting_review', livemode: true }),
+    ]);
+    const liveMode = { accountId, livemode: true };
+    const listed = async (scope: { accountId: string; livemode: boolean }) => [
+      (await summaries.list(scope, {}, { limit: 50 })).data.map((row) => row.case_id),
+      (await summaries.reviewQueue(scope, { limit: 50 })).data.map((row) => row.case_id),
+    ];
+    expect(await listed(testMode(accountId))).toEqual([[test!.case_id], [test!.case_id]]);
+    expect(await listed(liveMode)).toEqual([[live!.case_id], [live!.case_id]]);
+  });
+
+  it('reads a summary written without a mode, by a case started before modes, as a test case', async () => {
+    const accountId = await newAccount();
+    const { livemode: _mode, ...modeless } = summary(accountId);
+    await summaries.record(modeless);
+    expect(await summaries.find(accountId, modeless.case_id)).toMatchObject({ livemode: false });
   });
 
   it('pages through every case exactly once, also across cases created at the same moment', async () => {
@@ -161,7 +186,7 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
     const rows = await recordAll(
       Array.from({ length: 11 }, (_, index) => summary(accountId, { created_at: at(Math.floor(index / 2)) })),
     );
-    const pages = await allPages((cursor) => summaries.list(accountId, {}, { limit: 3, cursor }));
+    const pages = await allPages((cursor) => summaries.list(testMode(accountId), {}, { limit: 3, cursor }));
     expect(pages.map((page) => page.length)).toEqual([3, 3, 3, 2]);
     const listed = pages.flat();
     expect(new Set(listed.map((row) => row.case_id)).size).toBe(listed.length);
@@ -192,7 +217,7 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
         object: 'benefit_verification',
       }),
     ]);
-    const queue = await summaries.reviewQueue(accountId, { limit: 10 }, now);
+    const queue = await summaries.reviewQueue(testMode(accountId), { limit: 10 }, now);
     expect(queue.data.map(({ case_id, overdue }) => ({ case_id, overdue }))).toEqual([
       { case_id: standardOld!.case_id, overdue: true },
       { case_id: expeditedLater!.case_id, overdue: false },
@@ -209,7 +234,7 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
   it('keeps the overdue flag a case recorded, even before its due time by this clock', async () => {
     const accountId = await newAccount();
     const [flagged] = await recordAll([summary(accountId, { status: 'awaiting_review', overdue: true })]);
-    const queue = await summaries.reviewQueue(accountId, { limit: 10 }, new Date(at(1)));
+    const queue = await summaries.reviewQueue(testMode(accountId), { limit: 10 }, new Date(at(1)));
     expect(queue.data).toEqual([expect.objectContaining({ case_id: flagged!.case_id, overdue: true })]);
   });
 
@@ -220,7 +245,9 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
         summary(accountId, { status: 'awaiting_review', created_at: at(Math.floor(index / 2)) }),
       ),
     );
-    const pages = await allPages((cursor) => summaries.reviewQueue(accountId, { limit: 2, cursor }));
+    const pages = await allPages((cursor) =>
+      summaries.reviewQueue(testMode(accountId), { limit: 2, cursor }),
+    );
     const oldestFirst = [...rows].sort(
       (a, b) => a.created_at.localeCompare(b.created_at) || a.case_id.localeCompare(b.case_id),
     );
@@ -230,15 +257,17 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
   it('refuses a cursor it did not issue, or one issued for the other kind of page', async () => {
     const accountId = await newAccount();
     await recordAll([1, 2, 3].map(() => summary(accountId, { status: 'awaiting_review' })));
-    const listCursor = (await summaries.list(accountId, {}, { limit: 1 })).nextCursor!;
-    const queueCursor = (await summaries.reviewQueue(accountId, { limit: 1 })).nextCursor!;
+    const listCursor = (await summaries.list(testMode(accountId), {}, { limit: 1 })).nextCursor!;
+    const queueCursor = (await summaries.reviewQueue(testMode(accountId), { limit: 1 })).nextCursor!;
     const forged = Buffer.from(JSON.stringify(['list', "2026'; DROP TABLE x", 'pa_1'])).toString('base64url');
     for (const cursor of ['not a cursor', forged, queueCursor, '']) {
-      await expect(summaries.list(accountId, {}, { limit: 1, cursor })).rejects.toThrow(InvalidCursorError);
+      await expect(summaries.list(testMode(accountId), {}, { limit: 1, cursor })).rejects.toThrow(
+        InvalidCursorError,
+      );
     }
-    await expect(summaries.reviewQueue(accountId, { limit: 1, cursor: listCursor })).rejects.toThrow(
-      InvalidCursorError,
-    );
+    await expect(
+      summaries.reviewQueue(testMode(accountId), { limit: 1, cursor: listCursor }),
+    ).rejects.toThrow(InvalidCursorError);
   });
 
   it('counts cases by type and status across accounts, with the open ones past due, for the metrics', async () => {
@@ -277,6 +306,7 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
       'case_id',
       'created_at',
       'due_at',
+      'livemode',
       'object',
       'overdue',
       'patient_ref',
@@ -299,19 +329,21 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
         summary(accountId, { patient_ref: patientRefOf(patientRefKey, accountId, 'mrn-4471') }),
         summary(accountId, { patient_ref: patientRefOf(patientRefKey, accountId, 'mrn-9000') }),
       ]);
-      const page = await service.list(accountId, { patientInternalId: 'mrn-4471' }, { limit: 10 });
+      const page = await service.list(testMode(accountId), { patientInternalId: 'mrn-4471' }, { limit: 10 });
       expect(page.data.map((row) => row.case_id)).toEqual([theirCase!.case_id]);
     });
 
     it('answers a bad cursor with a 400 validation error on the cursor field', async () => {
       const accountId = await newAccount();
-      const refusal = service.list(accountId, {}, { limit: 10, cursor: 'forged' });
+      const refusal = service.list(testMode(accountId), {}, { limit: 10, cursor: 'forged' });
       await expect(refusal).rejects.toThrow(ApiError);
       await expect(refusal).rejects.toMatchObject({
         code: 'validation_error',
         details: [{ field: 'cursor', issue: expect.any(String) }],
       });
-      await expect(service.reviewQueue(accountId, { limit: 10, cursor: 'forged' })).rejects.toMatchObject({
+      await expect(
+        service.reviewQueue(testMode(accountId), { limit: 10, cursor: 'forged' }),
+      ).rejects.toMatchObject({
         code: 'validation_error',
       });
     });

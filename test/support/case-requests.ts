@@ -68,6 +68,18 @@ export function benefitVerificationRequest(overrides: Record<string, unknown> = 
   };
 }
 
+/**
+ * A clinical eligibility check with nothing in the record: the criteria engine runs it in both
+ * modes, so it is the case a live key can start without a connector.
+ */
+export function clinicalEligibilityRequest() {
+  return {
+    patient: syntheticPatient(),
+    drugs: [{ name: 'Ozempic', quantity: 1 }],
+    diagnoses: [{ description: 'no relevant history' }],
+  };
+}
+
 /** The Ozempic savings card program of the catalog: the hub answers its enrollments in test mode. */
 export const OZEMPIC_SAVINGS_CARD = 'prog_01jnzn5t37ydrsw602nch4aqg1';
 

@@ -113,7 +113,7 @@ describe('webhook delivery to real receivers', () => {
         created_at: new Date().toISOString(),
         data: { id: 'pa_orphan', object: 'prior_authorization', status: 'processing' },
       },
-      account.accountId,
+      { accountId: account.accountId, livemode: false },
       { firstAttemptMs: 1 },
     );
     return { eventId, deliveryId: pendingDeliveryIds[0]! };

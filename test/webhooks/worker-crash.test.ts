@@ -83,6 +83,7 @@ describeWithPostgres('a worker killed in the middle of a delivery', () => {
       url: receiver.url,
       events: ['prior_authorization.updated'],
       secret,
+      livemode: false,
     });
     receiver.endpointIds.add(endpoint.id);
     await endpoints.setStatus(endpoint.id, 'active', null);

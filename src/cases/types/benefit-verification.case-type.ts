@@ -20,12 +20,12 @@ export const BENEFIT_VERIFICATION = defineCaseType<
     summary: 'Run a benefit verification; it starts in processing',
     patientInternalId: (request) => request.patient.internal_id,
     documents: incomingDocuments,
-    input: (request, { caseId, accountId, documents, now, settings }) => {
+    input: (request, context) => {
+      const { accountId, documents, settings } = context;
       const record: BenefitVerificationCase = {
         ...newCaseRecord(
           'benefit_verification',
-          caseId,
-          now,
+          context,
           BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS.processing,
           request.metadata ?? {},
         ),

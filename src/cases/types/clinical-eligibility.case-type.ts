@@ -30,12 +30,12 @@ export const CLINICAL_ELIGIBILITY = defineCaseType<
         item.asset ? [{ name: `${ASSET_PREFIX}${index + 1}`, base64: item.asset.fileContent }] : [],
       ),
     ],
-    input: (request, { caseId, accountId, documents, now }) => {
+    input: (request, context) => {
+      const { caseId, accountId, documents } = context;
       const record: ClinicalEligibilityCase = {
         ...newCaseRecord(
           'clinical_eligibility',
-          caseId,
-          now,
+          context,
           CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS.processing,
           request.metadata ?? {},
         ),

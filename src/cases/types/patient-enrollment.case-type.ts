@@ -49,12 +49,12 @@ export const PATIENT_ENROLLMENT = defineCaseType<
     // The caller's own patient reference, when it gives one, makes the patient filter work.
     patientInternalId: (request) =>
       request.patient.metadata?.patient_id ?? `unreferenced:${request.metadata?.enrollment_id ?? ''}`,
-    input: (request, { caseId, accountId, now, settings }) => {
+    input: (request, context) => {
+      const { accountId, settings } = context;
       const record: PatientEnrollmentCase = {
         ...newCaseRecord(
           'patient_enrollment',
-          caseId,
-          now,
+          context,
           PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS.processing,
           request.metadata?.enrollment_id ? { enrollment_id: request.metadata.enrollment_id } : {},
         ),

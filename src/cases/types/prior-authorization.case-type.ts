@@ -23,13 +23,13 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
     summary: 'Send a prior authorization; it starts in processing',
     patientInternalId: (request) => request.patient.internal_id,
     documents: incomingDocuments,
-    input: (request, { caseId, accountId, documents, now, settings }) => {
+    input: (request, context) => {
+      const { accountId, documents, now, settings } = context;
       const urgency = request.urgency ?? 'standard';
       const record: PriorAuthorizationCase = {
         ...newCaseRecord(
           'prior_authorization',
-          caseId,
-          now,
+          context,
           PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS.processing,
           request.metadata ?? {},
         ),

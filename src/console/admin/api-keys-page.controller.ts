@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { AuditRepository } from '../../audit/audit.repository';
 import { AccountsRepository, ApiKeyRecord } from '../../auth/accounts.repository';
 import { ApiKeyAuthenticator } from '../../auth/api-key-authenticator';
+import { KEY_MODES } from '../../auth/api-key-secret';
 import { CreateApiKeyDto, refuseOperatorRole } from '../../auth/api-keys.controller';
 import { RequiresRole } from '../../auth/auth.decorators';
 import { ACCOUNT_ROLES } from '../../auth/roles';
@@ -23,6 +24,7 @@ const DONE = { revoked: 'The key was revoked. Requests that send it are refused 
 interface KeyForm {
   label: string;
   roles: string[];
+  mode: string;
 }
 
 /** The specification's account dashboard: the account's API keys, created and revoked by its admins. */
@@ -44,7 +46,11 @@ export class ApiKeysPageController {
 
   @Post()
   async create(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
-    const form = { label: formField(body, 'label') ?? '', roles: formChoices(body, 'roles') };
+    const form = {
+      label: formField(body, 'label') ?? '',
+      roles: formChoices(body, 'roles'),
+      mode: formField(body, 'mode') ?? 'test',
+    };
     const checked = await checkAsTheApiDoes(CreateApiKeyDto, form);
     if (!checked.valid) {
       return this.sendKeysPage(req, res, { form, notice: refusalNotice(checked.messages) }, 400);
@@ -78,6 +84,8 @@ export class ApiKeysPageController {
             <dd>${key.label}</dd>
             <dt>Roles</dt>
             <dd>${key.roles.join(', ')}</dd>
+            <dt>Mode</dt>
+            <dd>${modeBadge(key)}</dd>
             <dt>Ends in</dt>
             <dd>${key.key_hint}</dd>
           </dl>
@@ -136,6 +144,7 @@ function keyTable(
       <tr>
         <th scope="col">Label</th>
         <th scope="col">Roles</th>
+        <th scope="col">Mode</th>
         <th scope="col">Ends in</th>
         <th scope="col">Created</th>
         <th scope="col">Last used</th>
@@ -149,6 +158,7 @@ function keyTable(
           html`<tr>
             <td>${key.label}</td>
             <td>${key.roles.join(', ')}</td>
+            <td>${modeBadge(key)}</td>
             <td><code>${key.key_hint}</code></td>
             <td>${moment(key.created_at)}</td>
             <td>${moment(lastUse.get(key.id) ?? null, 'never')}</td>
@@ -179,7 +189,18 @@ function keyTable(
   </table>`;
 }
 
-function creationForm(req: Request, res: Response, form: KeyForm = { label: '', roles: [] }): Html {
+/** A live key reaches real payers: its mode is never left for the reader to infer from the prefix. */
+function modeBadge(key: ApiKeyRecord): Html {
+  return key.livemode
+    ? html`<span class="badge badge-warn">live</span>`
+    : html`<span class="badge">test</span>`;
+}
+
+function creationForm(
+  req: Request,
+  res: Response,
+  form: KeyForm = { label: '', roles: [], mode: 'test' },
+): Html {
   return html`<section class="card narrow" aria-labelledby="create-heading">
     <h2 id="create-heading">Create an API key</h2>
     <form method="post" action="${PATH}">
@@ -199,6 +220,22 @@ function creationForm(req: Request, res: Response, form: KeyForm = { label: '', 
                 ${form.roles.includes(role) ? html`checked` : ''}
               />
               ${role}
+            </label>`,
+        )}
+      </fieldset>
+      <fieldset>
+        <legend>Mode</legend>
+        ${KEY_MODES.map(
+          (mode) =>
+            html`<label class="checkbox" for="mode-${mode}">
+              <input
+                id="mode-${mode}"
+                name="mode"
+                type="radio"
+                value="${mode}"
+                ${form.mode === mode ? html`checked` : ''}
+              />
+              ${mode === 'test' ? 'Test: simulated payers, mock results allowed' : 'Live: real payers'}
             </label>`,
         )}
       </fieldset>

@@ -56,8 +56,7 @@ export class CaseListsController {
   @RequiresRole('reviewer')
   async reviewQueue(@Req() req: Request, @Res() res: Response): Promise<void> {
     const state = listState(req.query, false);
-    const accountId = principalOf(req).accountId;
-    const page = await this.summaries.reviewQueue(accountId, pageRequest(state));
+    const page = await this.summaries.reviewQueue(principalOf(req), pageRequest(state));
     await recordConsoleAction(
       this.audit,
       req,
@@ -127,11 +126,7 @@ export class CaseListsController {
     let nextCursor: string | null = null;
     if (problems.length === 0) {
       try {
-        ({ data: rows, nextCursor } = await this.summaries.list(
-          principalOf(req).accountId,
-          query,
-          pageRequest(state),
-        ));
+        ({ data: rows, nextCursor } = await this.summaries.list(principalOf(req), query, pageRequest(state)));
       } catch (error) {
         if (!(error instanceof ApiError) || error.code !== 'validation_error') throw error;
         problems.push(...error.details.map((detail) => `${detail.field}: ${detail.issue}`));
