@@ -112,6 +112,8 @@ export const createCaseActivities = ({
       kind: 'completed',
       outcome: {
         ...read,
+        // Names as the catalog writes them (a 270 names the payer in capitals, and the 271 echoes it).
+        payer_name: simulated.payer_name ?? read.payer_name,
         // What a 271 does not carry comes from the plan the card or insurance data named.
         coverage_type: read.coverage_type ?? simulated.coverage_type,
         plan_fund_source: read.plan_fund_source ?? simulated.plan_fund_source,

@@ -76,6 +76,17 @@ export async function benefitVerificationWorkflow(
       drugs: request.drugs,
       mockCase: request.mock_result?.case,
       mockStatus: request.mock_result?.status,
+      routing: {
+        caseId: record.id,
+        accountId: input.accountId,
+        livemode: record.livemode === true,
+        provider: {
+          npi: request.provider.npi,
+          first_name: request.provider.first_name,
+          last_name: request.provider.last_name,
+        },
+        patientGender: request.patient.gender,
+      },
     });
     if (await cancellation.cancelIfRequested()) return record;
     if (check.kind === 'completed') {
