@@ -1,0 +1,226 @@
+import type { EligibilityInquiry, EligibilityResponse } from '../../domain/payers/eligibility';
+import { eligibilityRejection } from '../../infrastructure/connectors/x12/eligibility-codes';
+import { readEligibilityInquiry } from '../../infrastructure/connectors/x12/eligibility-inquiry';
+import { writeEligibilityResponse } from '../../infrastructure/connectors/x12/eligibility-response';
+import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
+import { benefitVerificationRequest } from '../support/case-requests';
+import { ClearinghouseServer } from '../support/clearinghouse-server';
+import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { TestReceiver } from '../support/webhook-receiver';
+import { TestWorker } from '../support/workers';
+
+const PATH = '/benefit-verification';
+const ACTIVE_MEMBER = 'ZZLIVE0001';
+const UNKNOWN_MEMBER = 'ZZLIVE0075';
+const GARBLED_MEMBER = 'ZZLIVE0999';
+const CLEARINGHOUSE_PASSWORD = 'ch-password-0001';
+
+/** What the payer behind the test clearinghouse knows about the active member, as a 271 says it. */
+const ACTIVE_COVERAGE: Omit<EligibilityResponse, 'trace_number' | 'payer'> = {
+  coverage: 'active',
+  insurance_type_code: 'C1',
+  pharmacy_benefit_manager_name: null,
+  plan_name: 'SANDBOX GOLD PPO',
+  group_number: null,
+  coverage_dates: { start_date: '2026-01-01', end_date: '2026-12-31' },
+  pharmacy_benefits: [
+    {
+      service_type_code: '88',
+      service_type: 'Pharmacy',
+      benefit: 'copayment',
+      level: 'individual',
+      network: 'in_network',
+      amount_cents: 2500,
+      coinsurance_percent: null,
+      prior_authorization_required: 'no',
+      messages: [],
+    },
+  ],
+  accumulators: [
+    {
+      kind: 'deductible',
+      level: 'individual',
+      network: 'in_network',
+      period: 'calendar_year',
+      service_type_codes: ['30'],
+      total_cents: 150000,
+      remaining_cents: 60000,
+      met_cents: 90000,
+    },
+  ],
+  messages: [],
+  rejections: [],
+};
+
+function answerFor(inquiry: EligibilityInquiry): Omit<EligibilityResponse, 'trace_number' | 'payer'> {
+  if (inquiry.subscriber.memberId === UNKNOWN_MEMBER) {
+    return {
+      ...ACTIVE_COVERAGE,
+      coverage: 'unknown',
+      plan_name: null,
+      coverage_dates: null,
+      pharmacy_benefits: [],
+      accumulators: [],
+      rejections: [eligibilityRejection('subscriber', '75', 'C')],
+    };
+  }
+  return ACTIVE_COVERAGE;
+}
+
+/** A clearinghouse that reads the 270 it is sent and answers with its payer's 271, JSON-wrapped. */
+function clearinghouseAnswering(request: { body: string }) {
+  const { inquiry, envelope } = readEligibilityInquiry((JSON.parse(request.body) as { x12: string }).x12);
+  if (inquiry.subscriber.memberId === GARBLED_MEMBER) {
+    return { status: 200, body: JSON.stringify({ x12: 'ISA*00*this is not an interchange~' }) };
+  }
+  const x12 = writeEligibilityResponse(
+    inquiry,
+    { ...answerFor(inquiry), trace_number: inquiry.traceNumber, payer: inquiry.payer },
+    { ...envelope, senderId: envelope.receiverId, receiverId: envelope.senderId },
+  );
+  return { status: 200, body: JSON.stringify({ x12 }), headers: { 'Content-Type': 'application/json' } };
+}
+
+describe('benefit verification with a live key', () => {
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let account: TestAccount;
+  let clearinghouse: ClearinghouseServer;
+  let receiver: TestReceiver;
+  const live = { provider: '', admin: '' };
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100' });
+    worker = await testApp.startWorker();
+    account = await testApp.createAccount();
+    for (const role of ['provider', 'admin'] as const) {
+      const created = await testApp
+        .http()
+        .post('/api-keys')
+        .set(bearer(account.keys.admin))
+        .send({ label: `live ${role}`, roles: [role], mode: 'live' });
+      live[role] = created.body.data.secret as string;
+    }
+    clearinghouse = new ClearinghouseServer(clearinghouseAnswering);
+    const url = await clearinghouse.start();
+    const configured = await testApp
+      .http()
+      .put('/connectors/eligibility')
+      .set(bearer(live.admin))
+      .send({
+        url,
+        format: 'json',
+        auth: { type: 'basic', username: 'clinic-0001', password: CLEARINGHOUSE_PASSWORD },
+        submitter_id: 'CLINIC0001',
+        receiver_id: 'SANDBOXCH',
+        usage: 'test',
+        timeout_ms: 5000,
+      });
+    expect(configured.status).toBe(200);
+    receiver = await subscribeReceiver(testApp, live.provider);
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await clearinghouse.stop();
+    await worker.stop();
+    await testApp.close();
+  });
+
+  const submit = async (memberId: string) => {
+    const response = await testApp
+      .http()
+      .post(PATH)
+      .set(bearer(live.provider))
+      .send(
+        benefitVerificationRequest({
+          insurance_content: { payer: 'Sandbox Mutual', payer_id: 'SBX01', member_id: memberId },
+        }),
+      );
+    expect(response.status).toBe(201);
+    return response.body.data as JsonObject;
+  };
+  const waitFor = (id: string, status: string) => waitForStatus(testApp, live.provider, PATH, id, status);
+
+  it("asks the account's clearinghouse with a 270 and completes with what its 271 says", async () => {
+    const created = await submit(ACTIVE_MEMBER);
+    expect(created.livemode).toBe(true);
+    const completed = await waitFor(created.id, 'completed');
+    expect(completed.outcome).toMatchObject({
+      coverage_status: 'covered',
+      coverage_type: 'commercial',
+      plan_name: 'SANDBOX GOLD PPO',
+      coverage_dates: { start_date: '2026-01-01', end_date: '2026-12-31' },
+      deductible: { total_cents: 150000, met_cents: 90000, remaining_cents: 60000 },
+      pharmacy_benefits: [expect.objectContaining({ service_type_code: '88', amount_cents: 2500 })],
+      rejection: null,
+      verified_manually: false,
+    });
+    expect(eventsFor(receiver, created.id).map((event) => event.type)).toEqual([
+      'benefit_verification.updated',
+    ]);
+  });
+
+  it('sends the 270 for the member and the provider, with the connector credentials', async () => {
+    const created = await submit(ACTIVE_MEMBER);
+    await waitFor(created.id, 'completed');
+    const sent = clearinghouse.requests.find((request) => request.body.includes(created.id))!;
+    expect(sent.headers.authorization).toBe(
+      `Basic ${Buffer.from(`clinic-0001:${CLEARINGHOUSE_PASSWORD}`).toString('base64')}`,
+    );
+    const { inquiry, envelope } = readEligibilityInquiry((JSON.parse(sent.body) as { x12: string }).x12);
+    expect(inquiry).toMatchObject({
+      traceNumber: created.id,
+      payer: { id: 'SBX01' },
+      subscriber: { memberId: ACTIVE_MEMBER },
+      serviceTypeCodes: ['30', '88'],
+    });
+    expect(envelope).toMatchObject({ senderId: 'CLINIC0001', receiverId: 'SANDBOXCH', usage: 'test' });
+  });
+
+  it('reports each drug as unknown with the reason, since a 271 does not answer per drug', async () => {
+    const created = await submit(ACTIVE_MEMBER);
+    const completed = await waitFor(created.id, 'completed');
+    expect(completed.outcome.drugs).toEqual([
+      expect.objectContaining({
+        drug: 'Ozempic',
+        coverage: 'unknown',
+        unknown_reason: expect.stringMatching(/formulary/),
+      }),
+    ]);
+  });
+
+  it('completes as patient_not_found with the payer’s AAA 75 when the payer cannot find the member', async () => {
+    const created = await submit(UNKNOWN_MEMBER);
+    const completed = await waitFor(created.id, 'completed');
+    expect(completed.outcome).toMatchObject({
+      coverage_status: 'patient_not_found',
+      rejection: { level: 'subscriber', code: '75', reason: 'Subscriber/Insured Not Found' },
+    });
+  });
+
+  it('fails the case with a connector error naming the broken rule when the 271 is malformed', async () => {
+    const created = await submit(GARBLED_MEMBER);
+    const failed = await waitFor(created.id, 'failed');
+    expect(failed.failure.message).toMatch(/X12 interchange is malformed/);
+    expect(JSON.stringify(failed.failure)).not.toContain(GARBLED_MEMBER);
+  });
+
+  it('refuses a live benefit verification with 409 naming the connector when none is configured', async () => {
+    const other = await testApp.createAccount('Clinic without a clearinghouse');
+    const key = await testApp
+      .http()
+      .post('/api-keys')
+      .set(bearer(other.keys.admin))
+      .send({ label: 'live provider', roles: ['provider'], mode: 'live' });
+    const response = await testApp
+      .http()
+      .post(PATH)
+      .set(bearer(key.body.data.secret as string))
+      .send(benefitVerificationRequest());
+    expect(response.status).toBe(409);
+    expect(response.body.error).toMatchObject({
+      code: 'invalid_state',
+      message: expect.stringMatching(/eligibility connector/),
+    });
+  });
+});
