@@ -93,8 +93,14 @@ export function readFormularyFile(text: string, payerId: string): FormularyEntry
     if (!(error instanceof CsvSyntaxError)) throw error;
     report({ row: error.row, column: header?.[error.column - 1] ?? `#${error.column}`, issue: error.issue });
   }
-  if (!header && problems.length === 0) {
-    report({ row: 1, column: null, issue: 'the file is empty: it needs a header row and one row per drug' });
+  if (problems.length === 0 && entries.length === 0) {
+    report({
+      row: 1,
+      column: null,
+      issue: header
+        ? 'the file has no rows after its header (to remove a formulary, DELETE it)'
+        : 'the file is empty: it needs a header row and one row per drug',
+    });
   }
   if (problems.length > 0) throw new FormularyFileError(problems, truncated);
   return entries;

@@ -93,6 +93,16 @@ describe('the formularies admin API', () => {
     ]);
   });
 
+  it('answers a CSV sent with a method the path does not take with 405', async () => {
+    const response = await testApp
+      .http()
+      .post('/formularies/BHH01')
+      .set(bearer(account.keys.admin))
+      .set('Content-Type', 'text/csv')
+      .send(EXAMPLE);
+    expect(response.status).toBe(405);
+  });
+
   it('refuses a payer id that no clearinghouse uses', async () => {
     const response = await upload('BHH%2001', EXAMPLE);
     expect(response.status).toBe(400);

@@ -166,9 +166,16 @@ describe('a formulary file', () => {
     ]);
   });
 
-  it('refuses an empty file and a row with the wrong number of fields', () => {
+  it('refuses an empty file, a header without rows and a row with the wrong number of fields', () => {
     expect(problemsOf('')).toEqual([
       { row: 1, column: null, issue: 'the file is empty: it needs a header row and one row per drug' },
+    ]);
+    expect(problemsOf('ndc,coverage\r\n\r\n')).toEqual([
+      {
+        row: 1,
+        column: null,
+        issue: 'the file has no rows after its header (to remove a formulary, DELETE it)',
+      },
     ]);
     expect(problemsOf('ndc,coverage\n00169413212\n')).toEqual([
       { row: 2, column: null, issue: 'has 1 fields where the header has 2' },
