@@ -25,6 +25,7 @@ import { IdempotencyRepository } from '../cases/idempotency.repository';
 import { CASE_TYPES } from '../cases/types';
 import { CodecController } from '../codec/codec.controller';
 import { CONSOLE_CONTROLLERS, consoleProviders } from '../console';
+import { FormulariesModule } from '../formularies/formularies.module';
 import { SupportProgramsController } from '../programs/support-programs.controller';
 import { StatusController } from '../status/status.controller';
 import { WebhooksController } from '../webhooks/webhooks.controller';
@@ -49,7 +50,7 @@ export class AppModule {
     const { rateLimit } = deps.config;
     return {
       module: AppModule,
-      imports: [AuditModule.forRoot(deps)],
+      imports: [AuditModule.forRoot(deps), FormulariesModule.forRoot(deps)],
       controllers: [
         StatusController,
         CodecController,

@@ -12,6 +12,7 @@ import { consoleEdge, CONSOLE_PATH } from '../console/console-edge';
 import { sendConsoleError } from '../console/console-errors';
 import { ConsoleSessionsRepository } from '../console/people/console-sessions.repository';
 import { ErrorFilter } from '../common/error.filter';
+import { formularyUploadBody } from '../formularies/formulary-upload';
 import {
   jsonBodyParser,
   requestContextMiddleware,
@@ -53,6 +54,7 @@ export async function createApp(
       keylessLimiter: app.get(RateLimiter),
     }),
   );
+  app.use(formularyUploadBody());
   app.use(requireJsonBody);
   app.use(jsonBodyParser(config.http.maxBodyBytes));
   app.use(translateBodyParserErrors);

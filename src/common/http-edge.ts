@@ -2,6 +2,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
 import { newId } from '../../domain/ids';
+import { isFormularyCsv } from '../formularies/formulary-upload';
 import type { RequestObserver } from '../metrics/api-metrics';
 import { ApiError } from './errors';
 import { assertJsonDepth, JsonTooDeepError } from './json-depth';
@@ -73,6 +74,8 @@ export function requestContextMiddleware(logger: Logger, observeRequest?: Reques
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
   // Console forms are parsed by the console's own edge (console-edge.ts).
   if ((req as ContextualRequest).context.throughConsoleEdge) return next();
+  // Formulary files are CSV, read by formularyUploadBody before this.
+  if (isFormularyCsv(req)) return next();
   const hasBody =
     Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (BODY_METHODS.has(req.method) && hasBody && !req.is('application/json')) {

@@ -87,6 +87,33 @@ schemathesis.openapi.format(
 )
 
 
+def _formulary_csv(rows) -> str:
+    header = "ndc,drug_name,coverage,tier,prior_authorization_required,copay_cents"
+    lines = [
+        f"{ndc:011d},Drug {index},{coverage},{tier},{pa},{copay}"
+        for index, (ndc, coverage, tier, pa, copay) in enumerate(rows)
+    ]
+    return "\r\n".join([header, *lines]) + "\r\n"
+
+
+# PUT /formularies/{payer_id}: a valid formulary file (docs/formularies.md), one row per distinct NDC.
+schemathesis.openapi.media_type(
+    "text/csv",
+    st.lists(
+        st.tuples(
+            st.integers(min_value=0, max_value=99_999_999_999),
+            st.sampled_from(["covered", "not_covered"]),
+            st.integers(min_value=1, max_value=20),
+            st.sampled_from(["yes", "no"]),
+            st.integers(min_value=0, max_value=10_000_000),
+        ),
+        min_size=1,
+        max_size=20,
+        unique_by=lambda row: row[0],
+    ).map(_formulary_csv),
+)
+
+
 def _not_before(later, earlier) -> bool:
     if not isinstance(later, str) or not isinstance(earlier, str):
         return True

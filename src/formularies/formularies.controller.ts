@@ -1,0 +1,117 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Put, Req } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  ApiUnsupportedMediaTypeResponse,
+} from '@nestjs/swagger';
+
+import { FormulariesRepository } from '../../infrastructure/formularies/formularies.repository';
+import { PAYER_ID_PATTERN } from '../../infrastructure/formularies/formulary-entry';
+import {
+  FORMULARY_LIMITS,
+  FormularyFileError,
+  readFormularyFile,
+} from '../../infrastructure/formularies/formulary-file';
+import { actorOf } from '../audit/actor';
+import { Audited } from '../audit/audited.decorator';
+import type { Principal } from '../auth/accounts.repository';
+import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
+import { success } from '../common/envelope';
+import { ApiError } from '../common/errors';
+import type { ContextualRequest } from '../common/request-context';
+
+const PAYER_ID_PARAMETER = ApiParam({
+  name: 'payer_id',
+  description: "The clearinghouse's payer id, as the account's eligibility requests name the payer.",
+  schema: { type: 'string', pattern: PAYER_ID_PATTERN.source },
+});
+
+/**
+ * An account's formularies: the per-drug answers of live benefit verifications, which a 271 cannot
+ * give (it answers per service type). Test mode's simulator has its own catalog and never reads them.
+ */
+@ApiTags('formularies')
+@ApiBearerAuth()
+@Controller('formularies')
+@RequiresRole('admin')
+export class FormulariesController {
+  constructor(@Inject(FormulariesRepository) private readonly formularies: FormulariesRepository) {}
+
+  @Get()
+  @ApiOperation({
+    summary: "List the account's formularies: payer id, rows and when and by whom each was loaded",
+  })
+  async list(@CurrentPrincipal() principal: Principal) {
+    const formularies = await this.formularies.list(principal.accountId);
+    return success({ object: 'list', data: formularies, has_more: false, next_cursor: null });
+  }
+
+  @Put(':payer_id')
+  @HttpCode(200)
+  @Audited('formulary.replaced', 'formulary')
+  @PAYER_ID_PARAMETER
+  @ApiConsumes('text/csv')
+  @ApiBody({
+    description:
+      `The formulary as CSV with a header row (docs/formularies.md), at most ${FORMULARY_LIMITS.maxRows} rows ` +
+      "and 10 MB. It replaces the payer's formulary whole; a file with any problem changes nothing.",
+    schema: { type: 'string', format: 'formulary-csv' },
+  })
+  @ApiUnsupportedMediaTypeResponse({ description: 'The body is not `text/csv` (`unsupported_media_type`).' })
+  @ApiOperation({ summary: "Load or replace the account's formulary for a payer" })
+  async replace(
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: ContextualRequest,
+    @Param('payer_id') payerId: string,
+    @Body() body: unknown,
+  ) {
+    checkPayerId(payerId);
+    let entries;
+    try {
+      entries = readFormularyFile(typeof body === 'string' ? body : '', payerId.toUpperCase());
+    } catch (error) {
+      if (error instanceof FormularyFileError) throw refusal(error);
+      throw error;
+    }
+    const loadedBy = actorOf(request.context);
+    return success(await this.formularies.replace(principal.accountId, payerId, entries, loadedBy));
+  }
+
+  @Delete(':payer_id')
+  @Audited('formulary.deleted', 'formulary')
+  @PAYER_ID_PARAMETER
+  @ApiOperation({ summary: "Delete the account's formulary for a payer; its drugs answer `unknown` again" })
+  async remove(@CurrentPrincipal() principal: Principal, @Param('payer_id') payerId: string) {
+    checkPayerId(payerId);
+    const removed = await this.formularies.remove(principal.accountId, payerId);
+    if (!removed) throw ApiError.notFound('Your account has no formulary for this payer.');
+    return success(removed);
+  }
+}
+
+function checkPayerId(payerId: string): void {
+  if (!PAYER_ID_PATTERN.test(payerId)) {
+    throw new ApiError('validation_error', 'The request is invalid; see details.', [
+      {
+        field: 'payer_id',
+        issue: 'must be 1 to 80 letters, digits, ".", "_" or "-", starting with a letter or digit',
+      },
+    ]);
+  }
+}
+
+function refusal(error: FormularyFileError): ApiError {
+  const listed = error.truncated ? ` The first ${error.problems.length} problems are listed.` : '';
+  return new ApiError(
+    'validation_error',
+    `The formulary file is invalid; nothing was loaded and any earlier formulary for this payer stays in place.${listed}`,
+    error.problems.map((problem) => ({
+      field: problem.column === null ? `row ${problem.row}` : `row ${problem.row}, column ${problem.column}`,
+      issue: problem.issue,
+    })),
+  );
+}
