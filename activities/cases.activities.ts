@@ -16,6 +16,7 @@ import type {
   PriorAuthSubmissionInput,
 } from '../domain/payers/payer-connector';
 import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
+import type { FormulariesRepository } from '../infrastructure/formularies/formularies.repository';
 import { SimulatedClearinghouse } from '../infrastructure/connectors/simulated-clearinghouse';
 import {
   checkEligibilityOverX12,
@@ -37,6 +38,8 @@ export interface CaseActivityDependencies {
   documents: CaseDocumentsRepository;
   /** Undefined when the account has no eligibility connector. */
   liveClearinghouse?: (accountId: string) => Promise<LiveClearinghouse | undefined>;
+  /** The formulary data accounts load for live mode (docs/formularies.md). */
+  formularies?: Pick<FormulariesRepository, 'coverageFor'>;
   now?: () => Date;
 }
 
@@ -52,7 +55,7 @@ export interface BenefitsCheckRouting {
 const SANDBOX_ENVELOPE = { senderId: 'HAASANDBOX', receiverId: 'SIMCLEARING', usage: 'test' } as const;
 
 const NO_FORMULARY_DATA =
-  'No formulary data is loaded for this plan, and a 271 answers per service type, not per drug.';
+  'The account has loaded no formulary for this payer, and a 271 answers per service type, not per drug.';
 
 /** Where a case's insurance data lives: discrete fields, and card documents by id. */
 export interface CaseInsurance {
@@ -68,6 +71,7 @@ export const createCaseActivities = ({
   payer,
   documents,
   liveClearinghouse = async () => undefined,
+  formularies,
   now = () => new Date(),
 }: CaseActivityDependencies) => {
   const evidenceOf = async (insurance: CaseInsurance): Promise<InsuranceEvidence> => ({
@@ -162,7 +166,13 @@ export const createCaseActivities = ({
         ...eligibility.outcome,
         bin: eligibility.outcome.bin ?? content.rx_bin ?? null,
         pcn: eligibility.outcome.pcn ?? content.rx_pcn ?? null,
-        drugs: check.drugs.map((drug) => unknownDrug(drug, NO_FORMULARY_DATA)),
+        drugs:
+          (await formularies?.coverageFor(
+            routing.accountId,
+            content.payer_id,
+            { groupNumber: content.group_number ?? null, planName: eligibility.outcome.plan_name },
+            check.drugs,
+          )) ?? check.drugs.map((drug) => unknownDrug(drug, NO_FORMULARY_DATA)),
       },
     };
   };

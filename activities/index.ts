@@ -10,6 +10,7 @@ import type { AppConfig } from '../infrastructure/config/config';
 import { PayerSimulator } from '../infrastructure/connectors/payer-simulator';
 import { ProgramHubConnector, ProgramHubSimulator } from '../infrastructure/connectors/program-hub';
 import { SecretBox } from '../infrastructure/crypto/aes-gcm';
+import { FormulariesRepository } from '../infrastructure/formularies/formularies.repository';
 import type { Database } from '../infrastructure/storage/database';
 import { DurableDeliveries } from '../infrastructure/webhooks/durable-deliveries';
 import { FirstAttempts } from '../infrastructure/webhooks/first-attempts';
@@ -92,7 +93,7 @@ export const createActivities = ({
   });
   const activities = {
     ...createCaseBindingActivities({ encryption: config.encryption! }),
-    ...createCaseActivities({ payer, documents }),
+    ...createCaseActivities({ payer, documents, formularies: new FormulariesRepository(db) }),
     ...createCaseSummaryActivities({
       summaries: new CaseSummariesRepository(db),
       publishEvent: webhookActivities.publishEvent,

@@ -189,6 +189,47 @@ describe('benefit verification with a live key', () => {
     ]);
   });
 
+  it('answers each drug from the formulary the account loaded for the payer', async () => {
+    const loaded = await testApp
+      .http()
+      .put('/formularies/SBX02')
+      .set(bearer(live.admin))
+      .set('Content-Type', 'text/csv')
+      .send(
+        'payer_id,plan,ndc,drug_name,coverage,tier,prior_authorization_required,step_therapy_required,copay_cents,copay_supply_days\n' +
+          'SBX02,,,Ozempic,covered,3,yes,no,4500,30\n',
+      );
+    expect(loaded.status).toBe(200);
+    const response = await testApp
+      .http()
+      .post(PATH)
+      .set(bearer(live.provider))
+      .send(
+        benefitVerificationRequest({
+          insurance_content: { payer: 'Sandbox Mutual', payer_id: 'SBX02', member_id: ACTIVE_MEMBER },
+          drugs: [
+            { name: 'Ozempic', quantity: 1 },
+            { name: 'Wegovy', quantity: 1 },
+          ],
+        }),
+      );
+    const completed = await waitFor(response.body.data.id, 'completed');
+    expect(completed.outcome.drugs).toEqual([
+      expect.objectContaining({
+        drug: 'Ozempic',
+        coverage: 'covered',
+        prior_authorization_required: 'yes',
+        copay: { amount_cents: 4500, supply_duration_days: 30 },
+        source: 'formulary',
+      }),
+      expect.objectContaining({
+        drug: 'Wegovy',
+        coverage: 'not_covered',
+        coverage_detail_code: 'not_on_formulary',
+      }),
+    ]);
+  });
+
   it('completes as patient_not_found with the payer’s AAA 75 when the payer cannot find the member', async () => {
     const created = await submit(UNKNOWN_MEMBER);
     const completed = await waitFor(created.id, 'completed');
