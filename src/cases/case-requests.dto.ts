@@ -159,7 +159,7 @@ export class InsuranceContentDto implements InsuranceContent {
   @PayerName()
   payer!: string;
 
-  @Identifier({ example: 'XZ1234567' })
+  @Identifier({ example: 'ZZ1234567' })
   member_id!: string;
 
   @GroupNumber()
