@@ -523,7 +523,7 @@ export class ManualDrugResultDto implements ManualDrugResult {
 
   @ApiPropertyOptional({ minimum: 0, maximum: 100, example: 20 })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
   @Max(100)
   coinsurance_percent?: number;
