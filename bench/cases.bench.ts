@@ -36,7 +36,7 @@ const patient = () => ({
 const provider = { npi: '1234567893', first_name: 'Bench', last_name: 'Provider' };
 const insurance_content = {
   payer: 'Blue Horizon Health',
-  member_id: 'BHH000000001',
+  member_id: 'ZZBHH000000001',
   plan_type: 'commercial',
 };
 const bvRequest = () => ({
@@ -69,7 +69,7 @@ const enrollmentRequest = () => ({
     email: 'bench@example.test',
     phone: '+1 503 555 0199',
     insurance_details: {
-      data: { payer: 'Blue Horizon Health', membership_number: 'BHH555000111', rx_bin: '610014' },
+      data: { payer: 'Blue Horizon Health', membership_number: 'ZZBHH555000111', rx_bin: '999901' },
     },
   },
   prescription: { drug_name: 'Ozempic 1 mg pen', dosage: '1 mg weekly' },

@@ -14,7 +14,11 @@ const patient = {
   date_of_birth: '1968-05-14',
 };
 const provider = { npi: '1234567893', first_name: 'Amadou', last_name: 'Reviewsworth' };
-const insuranceContent = { payer: 'Blue Horizon Health', member_id: 'BHH123456789', plan_type: 'commercial' };
+const insuranceContent = {
+  payer: 'Blue Horizon Health',
+  member_id: 'ZZBHH123456789',
+  plan_type: 'commercial',
+};
 
 const requests = {
   CONFORMANCE_PA_ID: [

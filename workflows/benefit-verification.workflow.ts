@@ -1,15 +1,21 @@
 import { condition } from '@temporalio/workflow';
 
 import type { createCaseActivities } from '../activities/cases.activities';
-import { BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS } from '../domain/cases/benefit-verification';
+import {
+  BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS,
+  manualBalance,
+  manualDrugCoverage,
+  manualVerificationNotes,
+} from '../domain/cases/benefit-verification';
 import type {
   BenefitVerificationCase,
   BenefitVerificationInput,
+  BenefitVerificationOutcome,
   ManualVerificationInput,
 } from '../domain/cases/benefit-verification';
 import { CASE_FAILURE_CODE } from '../domain/failures';
 import { noEligibilityDetails } from '../domain/payers/payer-connector';
-import type { BenefitsOutcome } from '../domain/payers/payer-connector';
+import type { DrugRequest } from '../domain/cases/case-model';
 import {
   benefitVerificationOutcomeSignal,
   submitBenefitVerificationOutcomeUpdate,
@@ -122,12 +128,7 @@ export async function benefitVerificationWorkflow(
       });
     } else {
       await lifecycle.moveTo('completed', 'Verified manually.', {
-        outcome: {
-          ...unknownCoverage(),
-          coverage_status: result!.coverage_status!,
-          verified_manually: true,
-          notes: result!.notes ?? null,
-        },
+        outcome: manualOutcome(request.drugs, result!),
       });
     }
   } catch (error) {
@@ -136,10 +137,17 @@ export async function benefitVerificationWorkflow(
   return record;
 }
 
-/** A manual verification records the coverage status; the electronic details stay unknown. */
-function unknownCoverage(): BenefitsOutcome {
+/**
+ * A manual verification records what the reviewer found: the coverage status, each requested drug's
+ * result (unknown where none was recorded) and the balances and dates they read off the plan.
+ */
+function manualOutcome(
+  requested: DrugRequest[],
+  result: ManualVerificationInput,
+): BenefitVerificationOutcome {
+  const dates = result.coverage_dates;
   return {
-    coverage_status: 'covered',
+    coverage_status: result.coverage_status!,
     coverage_type: null,
     plan_fund_source: null,
     pharmacy_benefit_manager_name: null,
@@ -147,9 +155,12 @@ function unknownCoverage(): BenefitsOutcome {
     plan_name: null,
     bin: null,
     pcn: null,
-    deductible: null,
-    out_of_pocket: null,
-    drugs: [],
+    deductible: manualBalance(result.deductible),
+    out_of_pocket: manualBalance(result.out_of_pocket),
+    drugs: manualDrugCoverage(requested, result),
     ...noEligibilityDetails(),
+    coverage_dates: dates ? { start_date: dates.start_date ?? null, end_date: dates.end_date ?? null } : null,
+    verified_manually: true,
+    notes: manualVerificationNotes(requested, result),
   };
 }

@@ -3,11 +3,20 @@ import * as path from 'node:path';
 
 import type { DrugRequest, PlanType } from '../cases/case-model';
 import { projectRoot } from '../project-root';
+import { containsWords, normalizeName, normalizeNdc } from './name-matching';
 import type { BenefitsCheck, BenefitsOutcome, DrugCoverage } from './payer-connector';
 
-export interface Balance {
-  total_cents: number;
-  met_cents: number;
+export { containsWords, normalizeName, normalizeNdc };
+
+/**
+ * A plan's deductible or out-of-pocket totals for a plan year. Family and out-of-network totals are
+ * absent where the plan has none (an HMO pays nothing out of network; Medicaid has no family level).
+ */
+export interface PlanLimits {
+  individual_cents: number;
+  family_cents?: number;
+  out_of_network_individual_cents?: number;
+  out_of_network_family_cents?: number;
 }
 
 export interface CatalogPlan {
@@ -17,8 +26,18 @@ export interface CatalogPlan {
   pcn: string;
   rx_group: string;
   formulary_id: string;
-  deductible: Balance;
-  out_of_pocket: Balance;
+  /** Medicare plans with the standard Part D deductible take it from the Part D table. */
+  deductible: PlanLimits | 'medicare_part_d_standard';
+  /** Medicare plans' out-of-pocket total is the Part D threshold of the plan year. */
+  out_of_pocket: PlanLimits | 'medicare_part_d_threshold';
+}
+
+/** The defined standard Part D benefit of one plan year, with where its figures come from. */
+export interface PartDParameters {
+  year: number;
+  standard_deductible_cents: number;
+  out_of_pocket_threshold_cents: number;
+  source: string;
 }
 
 export interface CatalogPayer {
@@ -40,6 +59,12 @@ export interface CatalogDrug {
   ndc: string;
   /** Key into the prior-authorization criteria sets; null when no plan asks for criteria. */
   criteria_set: string | null;
+  /**
+   * Medical-benefit drugs (infusions given in a clinic) are billed by the provider under a HCPCS
+   * code and never appear on a pharmacy formulary.
+   */
+  benefit: 'pharmacy' | 'medical';
+  hcpcs_code: string | null;
 }
 
 export type CopayOption = DrugCoverage['copay_options'][number];
@@ -100,27 +125,8 @@ export interface CatalogData {
   criteriaSets: Record<string, CriterionDefinition[]>;
   mockCases: Record<string, BvMockDefinition>;
   mockFailure: PayerFailure;
-}
-
-/** Lowercase words separated by single spaces, so "Blue-Horizon  HEALTH" and "blue horizon health" meet. */
-export function normalizeName(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
-}
-
-/** Whether `needle` appears in `haystack` as whole words (both already normalized). */
-export function containsWords(haystack: string, needle: string): boolean {
-  return needle.length > 0 && ` ${haystack} `.includes(` ${needle} `);
-}
-
-/** NDCs come as 11 digits or hyphenated 10-digit forms (4-4-2, 5-3-2, 5-4-1); all pad to 5-4-2. */
-export function normalizeNdc(ndc: string): string {
-  const segments = ndc.trim().split('-');
-  if (segments.length !== 3) return ndc.replace(/\D/g, '');
-  const [labeler, product, pack] = segments as [string, string, string];
-  return labeler.padStart(5, '0') + product.padStart(4, '0') + pack.padStart(2, '0');
+  /** Oldest year first. */
+  partD: PartDParameters[];
 }
 
 /** The sandbox payers, plans, formularies, prior-authorization criteria and BV mock cases of `catalog/`. */
@@ -196,6 +202,18 @@ export class PayerCatalog {
   get mockFailure(): PayerFailure {
     return this.data.mockFailure;
   }
+
+  /**
+   * The Part D parameters of a plan year; a year the table does not reach yet uses its newest year
+   * (`assumed` says so), and a year before it uses its oldest.
+   */
+  partDParameters(year: number): { parameters: PartDParameters; assumed: boolean } {
+    const table = this.data.partD;
+    const exact = table.find((entry) => entry.year === year);
+    if (exact) return { parameters: exact, assumed: false };
+    const newest = table[table.length - 1]!;
+    return { parameters: year > newest.year ? newest : table[0]!, assumed: true };
+  }
 }
 
 function readJson<T>(directory: string, file: string): T {
@@ -217,6 +235,9 @@ export function loadPayerCatalog(directory = path.join(projectRoot(), 'catalog')
     ).criteria_sets,
     mockCases: mocks.mock_cases,
     mockFailure: mocks.failure,
+    partD: readJson<{ years: PartDParameters[] }>(directory, 'medicare-part-d-parameters.json').years.sort(
+      (a, b) => a.year - b.year,
+    ),
   });
 }
 

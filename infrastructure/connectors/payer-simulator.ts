@@ -29,6 +29,7 @@ import type {
 } from '../../domain/payers/payer-connector';
 import { inlineEvaluator } from '../clinical/evaluation-pool';
 import type { ClinicalEvaluator } from '../clinical/evaluation-pool';
+import { calendarPlanYear, planYearFigures } from './simulated-plan-year';
 
 /**
  * The sandbox cases a benefit verification's `mock_result.case` may name (contract sections 3a and 9).
@@ -112,8 +113,8 @@ export interface PayerSimulatorOptions {
 
 /**
  * The local payer: answers eligibility, drug coverage and prior authorization from the shipped catalog.
- * Every answer derives from the input and the catalog alone (the clock only stamps decisions), so an
- * activity retried by Temporal gets the same answer.
+ * Every answer derives from the input and the catalog alone (the clock only stamps decisions and picks
+ * the plan year), so an activity retried by Temporal gets the same answer.
  */
 export class PayerSimulator implements PayerConnector {
   private readonly catalog: PayerCatalog;
@@ -261,8 +262,12 @@ export class PayerSimulator implements PayerConnector {
     coverageStatus: BenefitsOutcome['coverage_status'],
     drugs: DrugCoverage[],
   ): BenefitsOutcome {
+    const dateOfService = isoDate(this.now());
     // Accumulators describe active coverage; a member not found or not covered has none to report.
-    const balances = match && coverageStatus === 'covered' ? match.plan : null;
+    const planYear =
+      match && coverageStatus === 'covered'
+        ? planYearFigures(this.catalog, match.plan, match.resolved.member_id, dateOfService)
+        : null;
     return {
       coverage_status: coverageStatus,
       coverage_type: match?.plan.plan_type ?? null,
@@ -272,10 +277,13 @@ export class PayerSimulator implements PayerConnector {
       plan_name: match?.plan.name ?? null,
       bin: match?.payer.bin ?? null,
       pcn: match?.plan.pcn ?? null,
-      deductible: balances && withRemaining(balances.deductible),
-      out_of_pocket: balances && withRemaining(balances.out_of_pocket),
+      deductible: planYear?.deductible ?? null,
+      out_of_pocket: planYear?.out_of_pocket ?? null,
       drugs,
       ...noEligibilityDetails(),
+      coverage_dates: match ? coverageDates(coverageStatus, Number(dateOfService.slice(0, 4))) : null,
+      accumulators: planYear?.accumulators ?? [],
+      payer_messages: planYear?.payer_messages ?? [],
     };
   }
 
@@ -290,6 +298,7 @@ export class PayerSimulator implements PayerConnector {
         false,
       );
     }
+    if (drug.benefit === 'medical') return medicalBenefit(requested, drug);
     const entry = this.catalog.formularyEntry(plan.formulary_id, drug.id);
     if (!entry) return notCovered(requested, drug.ndc, 'not_on_formulary', false);
     if (entry.status === 'excluded') return notCovered(requested, drug.ndc, 'plan_exclusion', true);
@@ -316,15 +325,18 @@ export class PayerSimulator implements PayerConnector {
 
   private mockedCoverage(request: DrugRequest, template: MockDrugCoverage): DrugCoverage {
     const { is_on_formulary, is_explicit_plan_exclusion, copay_options, ...coverage } = template;
-    const ndc = this.catalog.findDrug(request)?.ndc ?? (request.ndc ? normalizeNdc(request.ndc) : null);
+    const drug = this.catalog.findDrug(request);
     return {
       ...coverage,
       drug: request.name ?? request.ndc ?? '',
-      ndc,
+      ndc: drug?.ndc ?? (request.ndc ? normalizeNdc(request.ndc) : null),
       ...copays(copay_options),
       determination_details: { is_on_formulary, is_explicit_plan_exclusion },
       has_active_prior_auth: false,
       ...PHARMACY_FORMULARY_ANSWER,
+      // The forced answer stands, but a medical-benefit drug is still named as one.
+      benefit_type: drug?.benefit ?? 'pharmacy',
+      hcpcs_code: drug?.hcpcs_code ?? null,
     };
   }
 
@@ -344,7 +356,8 @@ export class PayerSimulator implements PayerConnector {
     const drug = this.catalog.findDrug(input.drug);
     const plan = input.plan ? this.catalog.findPlan(input.plan.plan_id)?.plan : undefined;
     const entry = drug && plan ? this.catalog.formularyEntry(plan.formulary_id, drug.id) : undefined;
-    if (drug && plan && !entry)
+    // A medical-benefit drug is judged on the plan's medical policy: its criteria, never a formulary.
+    if (drug && plan && !entry && drug.benefit === 'pharmacy')
       return { result: 'denied', detail_code: 'formulary_alternative_preferred', unmet: [] };
     if (entry?.status === 'excluded') return { result: 'denied', detail_code: 'plan_exclusion', unmet: [] };
     if (entry?.status === 'covered' && !entry.prior_authorization_required) {
@@ -395,6 +408,30 @@ function notCovered(
 }
 
 /**
+ * Every sandbox plan's medical policy covers infusions with prior authorization; the cost share is
+ * the medical benefit's (office visit and infusion coinsurance), which no pharmacy copay describes.
+ */
+function medicalBenefit(requested: string, drug: CatalogDrug): DrugCoverage {
+  return {
+    drug: requested,
+    ndc: drug.ndc,
+    coverage: 'covered',
+    coverage_detail_code: 'medical_benefit',
+    tier: null,
+    prior_authorization_required: 'yes',
+    step_therapy_required: false,
+    quantity_limit: null,
+    copay: null,
+    copay_options: [],
+    determination_details: { is_on_formulary: false, is_explicit_plan_exclusion: false },
+    has_active_prior_auth: false,
+    ...PHARMACY_FORMULARY_ANSWER,
+    benefit_type: 'medical',
+    hcpcs_code: drug.hcpcs_code,
+  };
+}
+
+/**
  * "No copay" means nothing to pay, as in the anchor's `__no_copay` cases: $0 options are left out, and
  * `copay` is the 30-day amount when there is one.
  */
@@ -404,12 +441,15 @@ function copays(options: CopayOption[]): Pick<DrugCoverage, 'copay' | 'copay_opt
   return { copay: monthly ? { ...monthly } : null, copay_options: payable };
 }
 
-function withRemaining(balance: { total_cents: number; met_cents: number }) {
-  return {
-    total_cents: balance.total_cents,
-    met_cents: balance.met_cents,
-    remaining_cents: Math.max(0, balance.total_cents - balance.met_cents),
-  };
+/** The plan year that answers the status: this year's, last year's when it ended, next year's when it has not begun. */
+function coverageDates(
+  coverageStatus: BenefitsOutcome['coverage_status'],
+  year: number,
+): BenefitsOutcome['coverage_dates'] {
+  if (coverageStatus === 'covered') return calendarPlanYear(year);
+  if (coverageStatus === 'coverage_expired') return calendarPlanYear(year - 1);
+  if (coverageStatus === 'coverage_not_started') return calendarPlanYear(year + 1);
+  return null;
 }
 
 function detailText(detailCode: string, unmet: string[]): string {

@@ -5,6 +5,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsOptional,
   IsString,
   Length,
@@ -28,8 +29,17 @@ import {
   type VisitNote,
 } from '../../domain/cases/case-model';
 import type { ReviewDecisionInput } from '../../domain/cases/prior-authorization';
-import type { PriorAuthResult } from '../../domain/payers/payer-connector';
-import { JsonObjectField, NestedArray, NestedObject, TextField } from '../common/dto/compose';
+import type { ManualDrugResult } from '../../domain/cases/benefit-verification';
+import type { PriorAuthRequirement, PriorAuthResult } from '../../domain/payers/payer-connector';
+import {
+  Field,
+  FieldOptions,
+  JsonObjectField,
+  NestedArray,
+  NestedObject,
+  Stack,
+  TextField,
+} from '../common/dto/compose';
 import { PageCursor, PageLimit } from '../common/dto/page-query';
 import {
   AtLeastOneOf,
@@ -85,6 +95,19 @@ export const COVERAGE_STATUSES = [
 export type CoverageStatus = (typeof COVERAGE_STATUSES)[number];
 export type ReviewDecision = ReviewDecisionInput['decision'];
 export const REVIEW_DECISIONS = ['approve', 'reject'] as const satisfies readonly ReviewDecision[];
+export const MANUAL_DRUG_COVERAGES = [
+  'covered',
+  'not_covered',
+  'unknown',
+] as const satisfies readonly ManualDrugResult['coverage'][];
+export const PRIOR_AUTH_REQUIREMENTS = [
+  'yes',
+  'no',
+  'not_applicable',
+] as const satisfies readonly PriorAuthRequirement[];
+/** $1,000,000: above any deductible, out-of-pocket total or copay a plan reports. */
+const MAX_AMOUNT_CENTS = 100_000_000;
+const MAX_DAYS = 365;
 
 /** Where a request may carry insurance data; one of them is required (contract section 3a). */
 const INSURANCE_SOURCES = ['patient.insurance', 'insurance', 'insurance_content'];
@@ -159,7 +182,7 @@ export class InsuranceContentDto implements InsuranceContent {
   @PayerName()
   payer!: string;
 
-  @Identifier({ example: 'XZ1234567' })
+  @Identifier({ example: 'ZZ1234567' })
   member_id!: string;
 
   @GroupNumber()
@@ -409,6 +432,14 @@ export class ReviewDecisionDto {
   notes?: string;
 }
 
+/** An optional calendar date; the end of a range names the property it may not come before. */
+const OptionalDate = (example: string, notBefore?: string) =>
+  Stack(
+    Field({ optional: true, example, ...(notBefore && { description: `Not before ${notBefore}.` }) }),
+    IsCalendarDate(),
+    ...(notBefore ? [IsNotBefore(notBefore)] : []),
+  );
+
 export class PriorAuthOutcomeDto {
   @ApiProperty({ enum: PRIOR_AUTH_RESULTS })
   @IsIn(PRIOR_AUTH_RESULTS)
@@ -427,16 +458,81 @@ export class PriorAuthOutcomeDto {
   })
   payer_reference?: string;
 
-  @ApiPropertyOptional({ example: '2024-03-01' })
-  @IsOptional()
-  @IsCalendarDate()
+  @OptionalDate('2024-03-01')
   authorization_start_date?: string;
 
-  @ApiPropertyOptional({ description: 'Not before authorization_start_date.', example: '2025-02-28' })
-  @IsOptional()
-  @IsCalendarDate()
-  @IsNotBefore('authorization_start_date')
+  @OptionalDate('2025-02-28', 'authorization_start_date')
   authorization_expiration?: string;
+}
+
+const Cents = (options: FieldOptions) =>
+  Stack(Field({ minimum: 0, maximum: MAX_AMOUNT_CENTS, ...options }), IsInt(), Min(0), Max(MAX_AMOUNT_CENTS));
+
+const Days = (options: FieldOptions) =>
+  Stack(Field({ minimum: 1, maximum: MAX_DAYS, ...options }), IsInt(), Min(1), Max(MAX_DAYS));
+
+export class ManualCopayDto {
+  @Cents({ example: 4500 })
+  amount_cents!: number;
+
+  @Days({ example: 30 })
+  supply_duration_days!: number;
+}
+
+export class ManualQuantityLimitDto {
+  @Quantity()
+  quantity!: number;
+
+  @Days({ example: 30 })
+  period_days!: number;
+}
+
+export class ManualBalanceDto {
+  @Cents({ example: 150000 })
+  total_cents!: number;
+
+  @Cents({ description: 'Not more than total_cents.', example: 42000 })
+  met_cents!: number;
+}
+
+export class ManualCoverageDatesDto {
+  @OptionalDate('2026-01-01')
+  start_date?: string;
+
+  @OptionalDate('2026-12-31', 'start_date')
+  end_date?: string;
+}
+
+export class ManualDrugResultDto implements ManualDrugResult {
+  @TextField(LIMITS.label, {
+    description: "A requested drug's name or NDC, as the benefit verification request gave it.",
+    example: 'Ozempic',
+  })
+  drug!: string;
+
+  @ApiProperty({ enum: MANUAL_DRUG_COVERAGES })
+  @IsIn(MANUAL_DRUG_COVERAGES)
+  coverage!: ManualDrugResult['coverage'];
+
+  @ApiProperty({ enum: PRIOR_AUTH_REQUIREMENTS })
+  @IsIn(PRIOR_AUTH_REQUIREMENTS)
+  prior_authorization_required!: PriorAuthRequirement;
+
+  @NestedObject(() => ManualCopayDto, { optional: true })
+  copay?: ManualCopayDto;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 100, example: 20 })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(100)
+  coinsurance_percent?: number;
+
+  @NestedObject(() => ManualQuantityLimitDto, { optional: true })
+  quantity_limit?: ManualQuantityLimitDto;
+
+  @Notes('Tier 3 on the plan portal; PA form faxed.')
+  notes?: string;
 }
 
 export class BenefitVerificationOutcomeDto {
@@ -451,6 +547,23 @@ export class BenefitVerificationOutcomeDto {
 
   @Notes('Confirmed by phone with the plan.')
   notes?: string;
+
+  @NestedArray(() => ManualDrugResultDto, {
+    optional: true,
+    maxItems: 20,
+    description:
+      'One result per requested drug, each naming it by name or NDC; a requested drug left out is recorded as coverage unknown.',
+  })
+  drugs?: ManualDrugResultDto[];
+
+  @NestedObject(() => ManualBalanceDto, { optional: true })
+  deductible?: ManualBalanceDto;
+
+  @NestedObject(() => ManualBalanceDto, { optional: true })
+  out_of_pocket?: ManualBalanceDto;
+
+  @NestedObject(() => ManualCoverageDatesDto, { optional: true })
+  coverage_dates?: ManualCoverageDatesDto;
 }
 
 export class CancelCaseDto {

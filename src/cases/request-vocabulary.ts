@@ -75,7 +75,7 @@ export const GroupNumber = () => TextField(LIMITS.identifier, { optional: true, 
 
 export const RxBin = (options: FieldOptions = {}) =>
   Stack(
-    Field({ optional: true, description: 'Pharmacy BIN: 6 digits.', example: '610014', ...options }),
+    Field({ optional: true, description: 'Pharmacy BIN: 6 digits.', example: '999901', ...options }),
     Matches(RX_BIN, { message: 'must be 6 digits' }),
   );
 

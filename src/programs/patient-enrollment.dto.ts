@@ -66,7 +66,7 @@ export class InsuranceDataDto {
   @PayerName({ optional: true })
   payer?: string;
 
-  @Identifier({ optional: true, description: "The patient's member id on the card.", example: 'XZ1234567' })
+  @Identifier({ optional: true, description: "The patient's member id on the card.", example: 'ZZ1234567' })
   membership_number?: string;
 
   @RxBin()
@@ -240,7 +240,7 @@ export class EnrollmentOutcomeDto {
   @Identifier({
     required: false,
     description: "The patient's program member id; required when enrolled.",
-    example: 'MBR-000123',
+    example: 'ZZMBR-000123',
   })
   member_id?: string;
 

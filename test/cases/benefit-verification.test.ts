@@ -158,6 +158,153 @@ describe('benefit verification', () => {
     expect(events.map((event) => event.data.status)).toEqual(['completed']);
   });
 
+  const awaitingReview = async (drugs: unknown[]) => {
+    const { id } = await submit(
+      benefitVerificationRequest({
+        drugs,
+        mock_result: { status: 'completed', case: 'manual_verification_required' },
+      }),
+    );
+    await waitFor(id, 'awaiting_review');
+    return id;
+  };
+  const recordOutcome = (id: string, body: Record<string, unknown>) =>
+    testApp.http().post(`${PATH}/${id}/outcome`).set(bearer(account.keys.reviewer)).send(body);
+
+  it('records the per-drug results, balances and plan dates of a manual verification', async () => {
+    const id = await awaitingReview([
+      { name: 'Ozempic', quantity: 1 },
+      { ndc: '0074-0554-02', quantity: 2 },
+      { name: 'Lantus', quantity: 1 },
+    ]);
+    const recorded = await recordOutcome(id, {
+      status: 'completed',
+      coverage_status: 'covered',
+      notes: 'Called the plan.',
+      drugs: [
+        {
+          drug: 'ozempic',
+          coverage: 'covered',
+          prior_authorization_required: 'yes',
+          copay: { amount_cents: 4500, supply_duration_days: 30 },
+          quantity_limit: { quantity: 4, period_days: 28 },
+          notes: 'PA form faxed.',
+        },
+        { drug: '00074055402', coverage: 'not_covered', prior_authorization_required: 'not_applicable' },
+      ],
+      deductible: { total_cents: 150000, met_cents: 42000 },
+      out_of_pocket: { total_cents: 600000, met_cents: 98000 },
+      coverage_dates: { start_date: '2026-01-01', end_date: '2026-12-31' },
+    });
+    expect(recorded.status).toBe(200);
+    const { outcome } = recorded.body.data;
+    expect(outcome).toMatchObject({
+      coverage_status: 'covered',
+      verified_manually: true,
+      notes: 'Called the plan.\nOzempic: PA form faxed.',
+      deductible: { total_cents: 150000, met_cents: 42000, remaining_cents: 108000 },
+      out_of_pocket: { total_cents: 600000, met_cents: 98000, remaining_cents: 502000 },
+      coverage_dates: { start_date: '2026-01-01', end_date: '2026-12-31' },
+    });
+    expect(outcome.drugs).toEqual([
+      expect.objectContaining({
+        drug: 'Ozempic',
+        coverage: 'covered',
+        coverage_detail_code: 'prior_authorization_required',
+        prior_authorization_required: 'yes',
+        copay: { amount_cents: 4500, supply_duration_days: 30 },
+        copay_options: [{ amount_cents: 4500, supply_duration_days: 30 }],
+        quantity_limit: 4,
+        quantity_limit_period_days: 28,
+        source: 'manual',
+        unknown_reason: null,
+      }),
+      expect.objectContaining({ drug: '0074-0554-02', ndc: '00074055402', coverage: 'not_covered' }),
+      expect.objectContaining({
+        drug: 'Lantus',
+        coverage: 'unknown',
+        unknown_reason: 'Not recorded by the manual verification.',
+        source: 'manual',
+      }),
+    ]);
+  });
+
+  it('records every requested drug as unknown when the manual verification gives no drug results', async () => {
+    const id = await awaitingReview([{ name: 'Ozempic', quantity: 1 }]);
+    const recorded = await recordOutcome(id, { status: 'completed', coverage_status: 'covered' });
+    expect(recorded.body.data.outcome.drugs).toEqual([
+      expect.objectContaining({
+        drug: 'Ozempic',
+        coverage: 'unknown',
+        unknown_reason: 'Not recorded by the manual verification.',
+      }),
+    ]);
+  });
+
+  it('refuses a drug result for a drug the verification did not request, naming its position', async () => {
+    const id = await awaitingReview([{ name: 'Ozempic', quantity: 1 }]);
+    const refused = await recordOutcome(id, {
+      status: 'completed',
+      coverage_status: 'covered',
+      drugs: [{ drug: 'Humira', coverage: 'covered', prior_authorization_required: 'no' }],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({
+      code: 'validation_error',
+      details: [{ field: 'drugs[0].drug', issue: expect.stringContaining('requested') }],
+    });
+    expect(JSON.stringify(refused.body)).not.toContain('Humira');
+    expect(
+      (await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider))).body.data.status,
+    ).toBe('awaiting_review');
+  });
+
+  it('refuses two results for one requested drug, and met amounts above their totals', async () => {
+    const id = await awaitingReview([{ name: 'Ozempic', ndc: '00169413212', quantity: 1 }]);
+    const refused = await recordOutcome(id, {
+      status: 'completed',
+      coverage_status: 'covered',
+      drugs: [
+        { drug: 'Ozempic', coverage: 'covered', prior_authorization_required: 'no' },
+        { drug: '00169-4132-12', coverage: 'covered', prior_authorization_required: 'no' },
+      ],
+      deductible: { total_cents: 1000, met_cents: 2000 },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([
+      { field: 'drugs[1].drug', issue: 'names the same requested drug as drugs[0].drug' },
+      { field: 'deductible.met_cents', issue: 'must not be more than total_cents' },
+    ]);
+  });
+
+  it('refuses per-drug numbers out of bounds at the edge', async () => {
+    const id = await awaitingReview([{ name: 'Ozempic', quantity: 1 }]);
+    const refused = await recordOutcome(id, {
+      status: 'completed',
+      coverage_status: 'covered',
+      drugs: [
+        {
+          drug: 'Ozempic',
+          coverage: 'sometimes',
+          prior_authorization_required: 'no',
+          coinsurance_percent: 120,
+          copay: { amount_cents: -1, supply_duration_days: 30 },
+          quantity_limit: { quantity: 4, period_days: 0 },
+        },
+      ],
+    });
+    expect(refused.status).toBe(400);
+    const fields = (refused.body.error.details as Array<{ field: string }>).map((detail) => detail.field);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        'drugs[0].coverage',
+        'drugs[0].coinsurance_percent',
+        'drugs[0].copay.amount_cents',
+        'drugs[0].quantity_limit.period_days',
+      ]),
+    );
+  });
+
   it('takes the manual verification as a Temporal signal too', async () => {
     const { id } = await submit(
       benefitVerificationRequest({

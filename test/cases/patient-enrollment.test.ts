@@ -147,7 +147,9 @@ describe('patient enrollment', () => {
     const response = await submit(
       enrollment(
         {},
-        { insurance_details: { data: { payer: 'Evergreen Senior Rx', membership_number: 'EVG100200300' } } },
+        {
+          insurance_details: { data: { payer: 'Evergreen Senior Rx', membership_number: 'ZZEVG100200300' } },
+        },
       ),
     );
     expect(response.status).toBe(201);
@@ -403,7 +405,7 @@ describe('patient enrollment decided by a reviewer', () => {
       .set(bearer(account.keys.reviewer))
       .send({
         result: 'enrolled',
-        member_id: 'M123456789',
+        member_id: 'ZZM123456789',
         bin: '610020',
         pcn: 'PXXPDMI',
         group: 'G1',
@@ -411,7 +413,7 @@ describe('patient enrollment decided by a reviewer', () => {
       });
     expect(decided.body.data).toMatchObject({
       status: 'completed',
-      outcome: { result: 'enrolled', member_id: 'M123456789' },
+      outcome: { result: 'enrolled', member_id: 'ZZM123456789' },
     });
   });
 });

@@ -147,10 +147,12 @@ def filter_case(context, case) -> bool:
         return True
     query = case.query or {}
     body = case.body if isinstance(case.body, dict) else {}
+    coverage_dates = body.get("coverage_dates") if isinstance(body.get("coverage_dates"), dict) else {}
     return (
         # A cursor is a next_cursor the service signed for the same filters.
         "cursor" not in query
         and _not_before(query.get("created_before"), query.get("created_after"))
         and _not_before(body.get("authorization_expiration"), body.get("authorization_start_date"))
+        and _not_before(coverage_dates.get("end_date"), coverage_dates.get("start_date"))
         and _documents(body) <= MAX_DOCUMENTS_PER_REQUEST
     )

@@ -22,7 +22,7 @@ const catalog = payerCatalog();
 const simulator = new PayerSimulator({ now: () => NOW });
 
 function fromContent(content: Partial<InsuranceContent>): InsuranceEvidence {
-  return { content: { payer: '', member_id: 'BHH123456789', ...content }, cardTexts: [] };
+  return { content: { payer: '', member_id: 'ZZBHH123456789', ...content }, cardTexts: [] };
 }
 
 function fromCard(...lines: string[]): InsuranceEvidence {
@@ -78,6 +78,45 @@ describe('the payer catalog', () => {
       for (const plan of payer.plans) expect(plan.pcn).toMatch(/^[A-Z0-9]+$/);
     }
     expect(new Set(catalog.payers.map((payer) => payer.bin)).size).toBe(catalog.payers.length);
+  });
+
+  it('uses only sandbox identifiers: BINs 9999xx, and PCNs and group numbers that begin with SBX', () => {
+    for (const payer of catalog.payers) {
+      expect(payer.bin).toMatch(/^9999\d{2}$/);
+      for (const plan of payer.plans) {
+        expect(plan.pcn).toMatch(/^SBX[A-Z0-9]{1,7}$/);
+        expect(plan.rx_group).toMatch(/^SBX/);
+      }
+    }
+  });
+
+  it('keeps medical-benefit drugs, each with its HCPCS code, off every pharmacy formulary', () => {
+    const medical = catalog.drugs.filter((drug) => drug.benefit === 'medical');
+    expect(medical.map((drug) => [drug.id, drug.hcpcs_code])).toContainEqual(['remicade', 'J1745']);
+    for (const drug of medical) {
+      expect(drug.hcpcs_code).toMatch(/^J\d{4}$/);
+      for (const formulary of catalog.formularies) expect(formulary.drugs[drug.id]).toBeUndefined();
+    }
+  });
+
+  it('cites a source for the Part D figures of every plan year it lists', () => {
+    expect(catalog.partDParameters(2025)).toEqual({
+      parameters: expect.objectContaining({
+        standard_deductible_cents: 59000,
+        out_of_pocket_threshold_cents: 200000,
+        source: expect.stringContaining('CY 2025 Rate Announcement'),
+      }),
+      assumed: false,
+    });
+    expect(catalog.partDParameters(2026)).toEqual({
+      parameters: expect.objectContaining({
+        standard_deductible_cents: 61500,
+        out_of_pocket_threshold_cents: 210000,
+        source: expect.stringContaining('CY 2026 Rate Announcement'),
+      }),
+      assumed: false,
+    });
+    expect(catalog.partDParameters(2031)).toMatchObject({ parameters: { year: 2026 }, assumed: true });
   });
 
   it('offers commercial, Medicare Part D, Medicare Advantage, Medicaid and TRICARE plans on known formularies', () => {
@@ -181,15 +220,15 @@ describe('plan resolution', () => {
       plan_name: 'Blue Horizon PPO Select',
       plan_type: 'commercial',
       plan_fund_source: 'commercial',
-      bin: '610014',
-      pcn: 'BHHPPO',
+      bin: '999901',
+      pcn: 'SBXBHHPPO',
       pharmacy_benefit_manager_name: 'Meridian Rx Solutions',
-      member_id: 'BHH123456789',
+      member_id: 'ZZBHH123456789',
     });
   });
 
   it('resolves the payer from the RxBIN when the payer name is not one the catalog knows', async () => {
-    const plan = await planFor(fromContent({ payer: 'Regional Pharmacy Benefits', rx_bin: '015583' }));
+    const plan = await planFor(fromContent({ payer: 'Regional Pharmacy Benefits', rx_bin: '999903' }));
     expect(plan.payer_name).toBe('Keystone CarePlan');
   });
 
@@ -207,15 +246,15 @@ describe('plan resolution', () => {
     const plan = await planFor(
       fromCard(
         'payer: Keystone CarePlan',
-        'Member ID: KCP55501234',
+        'Member ID: ZZKCP55501234',
         'Member Services: 1-800-555-0100',
-        'RxBIN: 015583   RxPCN: KCPMCD   RxGroup: KCP8800',
+        'RxBIN: 999903   RxPCN: SBXKCPMCD   RxGroup: SBXKCP8800',
         'Plan: Medicaid',
       ),
     );
     expect(plan).toMatchObject({
       payer_name: 'Keystone CarePlan',
-      member_id: 'KCP55501234',
+      member_id: 'ZZKCP55501234',
       plan_type: 'medicaid',
       plan_fund_source: 'government',
     });
@@ -223,18 +262,18 @@ describe('plan resolution', () => {
 
   it('finds the payer of a card by its RxBIN, and the plan by its type, when no line names them', async () => {
     const plan = await planFor(
-      fromCard('MEDICARE PRESCRIPTION DRUG COVERAGE', 'Member # EVG20001234', 'BIN 610502'),
+      fromCard('MEDICARE PRESCRIPTION DRUG COVERAGE', 'Member # ZZEVG20001234', 'BIN 999905'),
     );
     expect(plan).toMatchObject({
       payer_name: 'Evergreen Senior Rx',
       plan_type: 'medicare',
-      member_id: 'EVG20001234',
+      member_id: 'ZZEVG20001234',
     });
   });
 
   it('explains, without repeating what was submitted, why a plan cannot be resolved', async () => {
     const unknownPayer = await simulator.resolvePlan(
-      fromContent({ payer: 'Acme Mutual', member_id: 'ACM0001' }),
+      fromContent({ payer: 'Acme Mutual', member_id: 'ZZACM0001' }),
     );
     expect(unknownPayer).toEqual({ resolved: false, reason: expect.stringMatching(/^No payer .+\.$/) });
     const noMemberId = await simulator.resolvePlan(
@@ -249,7 +288,7 @@ describe('plan resolution', () => {
       reason: 'Great Lakes Community Health has no tricare plan in the sandbox catalog.',
     });
     for (const resolution of [unknownPayer, noMemberId, noPlan]) {
-      if (!resolution.resolved) expect(resolution.reason).not.toMatch(/Acme|ACM0001/);
+      if (!resolution.resolved) expect(resolution.reason).not.toMatch(/Acme|ZZACM0001/);
     }
     expect(await simulator.resolvePlan({ cardTexts: [] })).toMatchObject({ resolved: false });
   });
@@ -258,7 +297,7 @@ describe('plan resolution', () => {
 describe('benefit checks', () => {
   it('answers each drug’s coverage, copays and the plan’s accumulators from the catalog', async () => {
     const check = await simulator.checkBenefits(benefitsInput());
-    expect(check).toEqual({
+    expect(check).toMatchObject({
       kind: 'completed',
       outcome: {
         coverage_status: 'covered',
@@ -267,10 +306,10 @@ describe('benefit checks', () => {
         pharmacy_benefit_manager_name: 'Meridian Rx Solutions',
         payer_name: 'Blue Horizon Health',
         plan_name: 'Blue Horizon PPO Select',
-        bin: '610014',
-        pcn: 'BHHPPO',
-        deductible: { total_cents: 150000, met_cents: 42000, remaining_cents: 108000 },
-        out_of_pocket: { total_cents: 600000, met_cents: 98000, remaining_cents: 502000 },
+        bin: '999901',
+        pcn: 'SBXBHHPPO',
+        deductible: { total_cents: 150000 },
+        out_of_pocket: { total_cents: 600000 },
         drugs: [
           {
             drug: 'Ozempic',
@@ -288,6 +327,141 @@ describe('benefit checks', () => {
             ],
             determination_details: { is_on_formulary: true, is_explicit_plan_exclusion: false },
             has_active_prior_auth: false,
+            benefit_type: 'pharmacy',
+            hcpcs_code: null,
+            source: 'formulary',
+          },
+        ],
+      },
+    });
+  });
+
+  it('gives one member the same accumulators every time and another member of the plan different ones', async () => {
+    const outcomeFor = async (memberId: string) => {
+      const check = await simulator.checkBenefits(
+        benefitsInput({ insurance: fromContent({ payer: 'Blue Horizon Health', member_id: memberId }) }),
+      );
+      if (check.kind !== 'completed') throw new Error(`Expected a result, got ${check.kind}.`);
+      return check.outcome;
+    };
+    const first = await outcomeFor('ZZBHH123456789');
+    expect(await outcomeFor('zzbhh-123456789')).toEqual(first);
+    const other = await outcomeFor('ZZBHH987654321');
+    expect(other.accumulators.map((entry) => entry.met_cents)).not.toEqual(
+      first.accumulators.map((entry) => entry.met_cents),
+    );
+    expect(other.deductible?.total_cents).toBe(first.deductible?.total_cents);
+  });
+
+  it('reports individual and family accumulators, in and out of network, in $10 steps that add up', async () => {
+    const check = await simulator.checkBenefits(benefitsInput());
+    if (check.kind !== 'completed') throw new Error(`Expected a result, got ${check.kind}.`);
+    const { accumulators, deductible, out_of_pocket } = check.outcome;
+    expect(accumulators.map(({ kind, level, network }) => `${kind} ${level} ${network}`).sort()).toEqual([
+      'deductible family in_network',
+      'deductible family out_of_network',
+      'deductible individual in_network',
+      'deductible individual out_of_network',
+      'out_of_pocket family in_network',
+      'out_of_pocket family out_of_network',
+      'out_of_pocket individual in_network',
+      'out_of_pocket individual out_of_network',
+    ]);
+    for (const entry of accumulators) {
+      expect(entry).toMatchObject({ period: 'calendar_year', service_type_codes: ['30'] });
+      expect(entry.met_cents! % 1000).toBe(0);
+      expect(entry.met_cents! + entry.remaining_cents!).toBe(entry.total_cents);
+    }
+    const find = (kind: string, level: string) =>
+      accumulators.find(
+        (entry) => entry.kind === kind && entry.level === level && entry.network === 'in_network',
+      )!;
+    expect(deductible).toEqual({
+      total_cents: 150000,
+      met_cents: find('deductible', 'individual').met_cents,
+      remaining_cents: find('deductible', 'individual').remaining_cents,
+    });
+    expect(out_of_pocket?.total_cents).toBe(600000);
+    expect(find('deductible', 'family').met_cents).toBeGreaterThanOrEqual(
+      find('deductible', 'individual').met_cents!,
+    );
+    expect(find('out_of_pocket', 'individual').met_cents).toBeGreaterThanOrEqual(
+      find('deductible', 'individual').met_cents!,
+    );
+  });
+
+  it('reports only in-network individual and family amounts for an HMO', async () => {
+    const check = await simulator.checkBenefits(
+      benefitsInput({
+        insurance: fromContent({ payer: 'Summit Mutual Health', member_id: 'ZZSMH100200300' }),
+      }),
+    );
+    expect(
+      check.kind === 'completed' && new Set(check.outcome.accumulators.map((entry) => entry.network)),
+    ).toEqual(new Set(['in_network']));
+  });
+
+  it('gives the calendar plan year of the date of service as the coverage dates', async () => {
+    const check = await simulator.checkBenefits(benefitsInput());
+    expect(check).toMatchObject({
+      outcome: { coverage_dates: { start_date: '2026-01-01', end_date: '2026-12-31' } },
+    });
+    const expired = await simulator.checkBenefits(
+      benefitsInput({
+        insurance: fromContent({ payer: 'Blue Horizon Health', member_id: 'ZZBHH123456EXP' }),
+      }),
+    );
+    expect(expired).toMatchObject({
+      outcome: { coverage_dates: { start_date: '2025-01-01', end_date: '2025-12-31' }, accumulators: [] },
+    });
+  });
+
+  it.each([
+    ['2025-06-01T12:00:00.000Z', 59000, 200000, []],
+    ['2026-06-01T12:00:00.000Z', 61500, 210000, []],
+    [
+      '2027-02-01T12:00:00.000Z',
+      61500,
+      210000,
+      ["Medicare Part D figures for 2027 are not in the sandbox table; 2026's are shown."],
+    ],
+  ])(
+    'takes a Part D plan’s deductible and out-of-pocket threshold from the table for the year of %s',
+    async (now, deductible, threshold, messages) => {
+      const check = await new PayerSimulator({ now: () => new Date(now) }).checkBenefits(
+        benefitsInput({ insurance: fromContent({ payer: 'Summit Mutual Health', plan_type: 'medicare' }) }),
+      );
+      expect(check).toMatchObject({
+        outcome: {
+          plan_name: 'Summit Senior Rx (PDP)',
+          deductible: { total_cents: deductible },
+          out_of_pocket: { total_cents: threshold },
+          payer_messages: messages,
+        },
+      });
+      if (check.kind === 'completed') {
+        expect(check.outcome.accumulators.every((entry) => entry.service_type_codes[0] === '88')).toBe(true);
+      }
+    },
+  );
+
+  it('answers Remicade as a medical-benefit infusion: covered with prior authorization, its HCPCS code, no pharmacy copay', async () => {
+    const check = await simulator.checkBenefits(
+      benefitsInput({ drugs: [{ name: 'Remicade 100 mg vial', quantity: 1 }] }),
+    );
+    expect(check).toMatchObject({
+      outcome: {
+        drugs: [
+          {
+            drug: 'Remicade 100 mg vial',
+            coverage: 'covered',
+            coverage_detail_code: 'medical_benefit',
+            benefit_type: 'medical',
+            hcpcs_code: 'J1745',
+            prior_authorization_required: 'yes',
+            tier: null,
+            copay: null,
+            copay_options: [],
           },
         ],
       },
@@ -297,7 +471,7 @@ describe('benefit checks', () => {
   it('reports excluded, off-formulary and unknown drugs as not covered, with prior authorization not applicable', async () => {
     const check = await simulator.checkBenefits(
       benefitsInput({
-        insurance: fromContent({ payer: 'Summit Mutual Health', member_id: 'SMH100200300' }),
+        insurance: fromContent({ payer: 'Summit Mutual Health', member_id: 'ZZSMH100200300' }),
         drugs: [
           { name: 'Wegovy 2.4 mg', quantity: 4 },
           { name: 'Victoza', quantity: 3 },
@@ -328,7 +502,7 @@ describe('benefit checks', () => {
   it('lists no copay for a drug that costs nothing on a Medicaid plan', async () => {
     const check = await simulator.checkBenefits(
       benefitsInput({
-        insurance: fromContent({ payer: 'Great Lakes Community Health', member_id: 'GLC000111222' }),
+        insurance: fromContent({ payer: 'Great Lakes Community Health', member_id: 'ZZGLC000111222' }),
         drugs: [{ name: 'metformin 500 mg', quantity: 60 }],
       }),
     );
@@ -347,7 +521,7 @@ describe('benefit checks', () => {
     async (suffix, coverageStatus) => {
       const check = await simulator.checkBenefits(
         benefitsInput({
-          insurance: fromContent({ payer: 'Blue Horizon Health', member_id: `BHH123456${suffix}` }),
+          insurance: fromContent({ payer: 'Blue Horizon Health', member_id: `ZZBHH123456${suffix}` }),
         }),
       );
       expect(check).toMatchObject({
@@ -364,7 +538,9 @@ describe('benefit checks', () => {
 
   it('needs manual verification for member ids ending in MAN', async () => {
     const check = await simulator.checkBenefits(
-      benefitsInput({ insurance: fromContent({ payer: 'Blue Horizon Health', member_id: 'bhh123456man' }) }),
+      benefitsInput({
+        insurance: fromContent({ payer: 'Blue Horizon Health', member_id: 'zzbhh123456man' }),
+      }),
     );
     expect(check).toEqual({ kind: 'inconclusive', reason: expect.stringContaining('manual verification') });
   });
@@ -428,7 +604,7 @@ describe('benefit checks', () => {
     const mockCase = 'drugs_covered__prior_auth_required__has_copay';
     const resolved = await simulator.checkBenefits(benefitsInput({ mockCase }));
     expect(resolved).toMatchObject({
-      outcome: { payer_name: 'Blue Horizon Health', bin: '610014', drugs: [{ ndc: '00169413212' }] },
+      outcome: { payer_name: 'Blue Horizon Health', bin: '999901', drugs: [{ ndc: '00169413212' }] },
     });
     const unresolved = await simulator.checkBenefits(
       benefitsInput({ mockCase, insurance: fromContent({ payer: 'Acme Mutual' }) }),
@@ -704,6 +880,20 @@ describe('prior authorization submission and determination', () => {
       await submission({ plan, drug: { name: 'Victoza', quantity: 3 } }),
     );
     expect(offFormulary).toMatchObject({ result: 'denied', detail_code: 'formulary_alternative_preferred' });
+  });
+
+  it('decides a medical-benefit drug on its criteria, not on a pharmacy formulary it is never on', async () => {
+    const remicade = { name: 'Remicade', quantity: 1 };
+    const criteria = (
+      await simulator.prefillPriorAuthorization(
+        prefillInput({ plan: await planFor(blueHorizon), drug: remicade }),
+      )
+    ).criteria;
+    expect(criteria.length).toBeGreaterThan(0);
+    const approved = await simulator.checkDetermination(
+      await submission({ drug: remicade, criteria: criteria.map((criterion) => met(criterion.id)) }),
+    );
+    expect(approved).toMatchObject({ result: 'approved', detail_code: 'approval' });
   });
 });
 

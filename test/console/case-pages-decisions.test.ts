@@ -1,5 +1,6 @@
 import { benefitVerificationRequest, enrollmentPatient, syntheticPatient } from '../support/case-requests';
 import { consoleGet, consolePost, signedInPerson, submitCase, timelineOf } from '../support/console-cases';
+import type { ConsoleBrowser } from '../support/console-session';
 import { eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestWorker } from '../support/workers';
 
@@ -33,20 +34,31 @@ describe('decisions of other case types, and operators, in the console', () => {
     await testApp.close();
   });
 
-  it('completes a benefit verification that needs a manual verification', async () => {
-    const reviewer = await signedInPerson(testApp, account.accountId, ['reviewer']);
+  /** A verification awaiting a manual result, and its console page once the form shows. */
+  async function manualVerificationPage(
+    reviewer: ConsoleBrowser,
+    drugs = [{ name: 'Ozempic', quantity: 1 }],
+  ) {
     const { id } = await submitCase(
       testApp,
       account.keys.provider,
       '/benefit-verification',
       benefitVerificationRequest({
+        drugs,
         mock_result: { status: 'completed', case: 'manual_verification_required' },
       }),
     );
     const path = `/console/benefit-verifications/${id}`;
-    await eventually(async () =>
-      (await consoleGet(testApp, reviewer, path)).text.includes('Complete verification'),
-    );
+    const form = await eventually(async () => {
+      const page = await consoleGet(testApp, reviewer, path);
+      return page.text.includes('Complete verification') ? page.text : undefined;
+    });
+    return { path, form };
+  }
+
+  it('completes a benefit verification that needs a manual verification', async () => {
+    const reviewer = await signedInPerson(testApp, account.accountId, ['reviewer']);
+    const { path } = await manualVerificationPage(reviewer);
     const answer = await consolePost(testApp, reviewer, `${path}/outcome`, {
       status: 'completed',
       coverage_status: 'covered',
@@ -57,6 +69,51 @@ describe('decisions of other case types, and operators, in the console', () => {
     expect(page.text).toContain('The outcome was recorded.');
     expect(timelineOf(page.text)).toEqual(['processing', 'awaiting_review', 'completed']);
     expect(page.text).toContain('Confirmed by phone with the plan.');
+  });
+
+  it('records a manual verification with one row of results per requested drug', async () => {
+    const reviewer = await signedInPerson(testApp, account.accountId, ['reviewer']);
+    const { path, form } = await manualVerificationPage(reviewer, [
+      { name: 'Ozempic', quantity: 1 },
+      { name: 'Lantus', quantity: 1 },
+    ]);
+    expect(form).toMatch(/<th scope="row">Ozempic<input type="hidden" name="drugs.0.drug" value="Ozempic"/);
+    expect(form).toContain('aria-label="Coinsurance (%): Lantus"');
+
+    const ozempicCovered = {
+      status: 'completed',
+      coverage_status: 'covered',
+      'drugs.0.drug': 'Ozempic',
+      'drugs.0.coverage': 'covered',
+      'drugs.0.prior_authorization_required': 'yes',
+    };
+    const invalid = await consolePost(testApp, reviewer, `${path}/outcome`, {
+      ...ozempicCovered,
+      'drugs.0.coinsurance_percent': '120',
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.text).toContain('drugs[0].coinsurance_percent');
+
+    const answer = await consolePost(testApp, reviewer, `${path}/outcome`, {
+      ...ozempicCovered,
+      'deductible.total_cents': '1500',
+      'deductible.met_cents': '420.50',
+      'drugs.0.copay.amount_cents': '45',
+      'drugs.0.copay.supply_duration_days': '30',
+      'drugs.0.coinsurance_percent': '20',
+      'drugs.0.quantity_limit.quantity': '4',
+      'drugs.0.quantity_limit.period_days': '28',
+      'drugs.1.drug': 'Lantus',
+      'drugs.1.prior_authorization_required': 'not_applicable',
+    });
+    expect(answer.status).toBe(303);
+    const page = await consoleGet(testApp, reviewer, answer.headers.location!);
+    expect(timelineOf(page.text)).toEqual(['processing', 'awaiting_review', 'completed']);
+    expect(page.text).toContain('$45.00 / 30 days');
+    expect(page.text).toContain('20 %');
+    expect(page.text).toContain('4 per 28 days');
+    expect(page.text).toContain('Not recorded by the manual verification.');
+    expect(page.text).toContain('$1079.50');
   });
 
   it('sends the information an enrollment asked for, which moves it on', async () => {
@@ -130,6 +187,8 @@ describe('decisions of other case types, and operators, in the console', () => {
     const verified = await completedPage(`/console/benefit-verifications/${verification.id}`);
     expect(verified).toMatch(/<caption>\s*Drug coverage\s*<\/caption>/);
     expect(verified).toMatch(/<td>Ozempic<\/td>/);
+    expect(verified).toMatch(/<th scope="col">Benefit<\/th>/);
+    expect(verified).toMatch(/<td>pharmacy<\/td>/);
     const evaluated = await completedPage(`/console/clinical-eligibility/${eligibility.id}`);
     expect(evaluated).toMatch(/<caption>\s*Eligibility per drug\s*<\/caption>/);
     expect(evaluated).toMatch(/<td>Ozempic<\/td>/);

@@ -25,17 +25,17 @@ export const provider = { npi: '1234567893', first_name: 'Amadou', last_name: 'R
 
 export const insuranceContent = {
   payer: 'Blue Horizon Health',
-  member_id: 'BHH123456789',
+  member_id: 'ZZBHH123456789',
   plan_type: 'commercial',
 };
 
 /** An insurance card "image": the simulator reads card documents as text. */
-export function insuranceCard(memberId = 'BHH987654321'): { file_content: string } {
+export function insuranceCard(memberId = 'ZZBHH987654321'): { file_content: string } {
   const text = [
     'Payer: Blue Horizon Health',
     `Member ID: ${memberId}`,
-    'RxBIN: 610014',
-    'RxPCN: BHHPPO',
+    'RxBIN: 999901',
+    'RxPCN: SBXBHHPPO',
     'Plan: Commercial',
   ].join('\n');
   return { file_content: Buffer.from(text).toString('base64') };
@@ -107,7 +107,7 @@ export function patientEnrollmentRequest(patientOverrides: Record<string, unknow
     programId: OZEMPIC_SAVINGS_CARD,
     patient: enrollmentPatient({
       insurance_details: {
-        data: { payer: 'Blue Horizon Health', membership_number: 'BHH555000111', rx_bin: '610014' },
+        data: { payer: 'Blue Horizon Health', membership_number: 'ZZBHH555000111', rx_bin: '999901' },
       },
       ...patientOverrides,
     }),

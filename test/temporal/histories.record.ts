@@ -177,7 +177,7 @@ describe('recording workflow histories', () => {
         },
         email: 'replay@example.test',
         phone: '+1 503 555 0100',
-        insurance_details: { data: { payer: 'Blue Horizon Health', membership_number: 'BHH555000111' } },
+        insurance_details: { data: { payer: 'Blue Horizon Health', membership_number: 'ZZBHH555000111' } },
       },
       prescription: { drug_name: 'Ozempic' },
       ...overrides,

@@ -60,9 +60,9 @@ function priorAuthorizationRequest(overrides: Body = {}): Body {
     insurance: [{ file_content: CARD_IMAGE }],
     insurance_content: {
       payer: 'Example Health Plan',
-      member_id: 'XZ1234567',
+      member_id: 'ZZ1234567',
       group_number: 'GRP-0042',
-      rx_bin: '610014',
+      rx_bin: '999901',
       rx_pcn: 'MEDDPRIME',
       rx_group: 'RX1234',
       plan_type: 'commercial',
@@ -384,7 +384,7 @@ describe('prior authorization and benefit verification requests', () => {
       'insurance_content',
       {
         patient: syntheticPatient({ insurance: undefined }),
-        insurance_content: { payer: 'Example Health Plan', member_id: 'XZ1234567' },
+        insurance_content: { payer: 'Example Health Plan', member_id: 'ZZ1234567' },
       },
     ],
   ])('accepts insurance data given only as %s', async (_source, overrides) => {

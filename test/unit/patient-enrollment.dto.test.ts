@@ -44,8 +44,8 @@ function insuranceDetails(overrides: Body = {}): Body {
     data: {
       group_number: 'GRP-0042',
       payer: 'Example Health Plan',
-      membership_number: 'XZ1234567',
-      rx_bin: '610014',
+      membership_number: 'ZZ1234567',
+      rx_bin: '999901',
       rx_group: 'RX1234',
     },
     assets: [asset()],
@@ -416,7 +416,7 @@ describe("the program's decision on an enrollment", () => {
   it('accepts an enrollment with its benefit details', async () => {
     const body = {
       result: 'enrolled',
-      member_id: 'MBR-000123',
+      member_id: 'ZZMBR-000123',
       bin: '610020',
       pcn: 'COPAY01',
       group: 'EC12345',

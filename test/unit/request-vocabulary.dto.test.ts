@@ -42,6 +42,6 @@ describe('the request vocabulary shared by every case type', () => {
     ["a program's enrollment outcome", EnrollmentOutcomeDto, 'bin'],
   ])('reads a pharmacy BIN in %s as 6 digits', async (_label, metatype, field) => {
     expect(await issuesAbout(metatype, field, { [field]: '61001' })).toEqual([`${field}: must be 6 digits`]);
-    expect(await issuesAbout(metatype, field, { [field]: '610014' })).toEqual([]);
+    expect(await issuesAbout(metatype, field, { [field]: '999901' })).toEqual([]);
   });
 });

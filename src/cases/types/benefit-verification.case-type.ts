@@ -1,5 +1,12 @@
-import { BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS } from '../../../domain/cases/benefit-verification';
-import type { BenefitVerificationCase } from '../../../domain/cases/benefit-verification';
+import {
+  BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS,
+  manualVerificationIssues,
+} from '../../../domain/cases/benefit-verification';
+import type {
+  BenefitVerificationCase,
+  ManualVerificationInput,
+} from '../../../domain/cases/benefit-verification';
+import { ApiError } from '../../common/errors';
 import { submitBenefitVerificationOutcomeUpdate } from '../../../workflows/benefit-verification.messages';
 import type { benefitVerificationWorkflow } from '../../../workflows/benefit-verification.workflow';
 import { casePatient, incomingDocuments, newCaseRecord, requestDocuments } from '../case-request-mapping';
@@ -46,11 +53,23 @@ export const BENEFIT_VERIFICATION = defineCaseType<
   list: { summary: "List the account's benefit verifications, newest first" },
   get: { summary: 'Get a benefit verification' },
   decisions: [
-    outcomeDecision(
-      submitBenefitVerificationOutcomeUpdate,
-      BenefitVerificationOutcomeDto,
-      'Record the manual verification result (status awaiting_review)',
-    ),
+    {
+      ...outcomeDecision(
+        submitBenefitVerificationOutcomeUpdate,
+        BenefitVerificationOutcomeDto,
+        'Record the manual verification result (status awaiting_review)',
+      ),
+      // A case in another status gets the workflow's own 409.
+      checkAgainst: (record, result) => {
+        if (record.status !== 'awaiting_review') return;
+        const issues = manualVerificationIssues(
+          (record as BenefitVerificationCase).request.drugs,
+          result as ManualVerificationInput,
+        );
+        if (issues.length > 0)
+          throw new ApiError('validation_error', 'The request is invalid; see details.', issues);
+      },
+    },
   ],
   cancel: { role: 'provider', summary: 'Cancel a benefit verification that is not final yet' },
 });

@@ -182,8 +182,8 @@ export class CasePagesController {
         body: html`<p><a href="/console/${section.segment}">Back to ${section.title.toLowerCase()}</a></p>
           ${forms.map((form) =>
             answer?.form === form
-              ? decisionFormView(form, path, csrfField(req, res), answer.values, answer.errors)
-              : decisionFormView(form, path, csrfField(req, res)),
+              ? decisionFormView(form, path, csrfField(req, res), record, answer.values, answer.errors)
+              : decisionFormView(form, path, csrfField(req, res), record),
           )}
           ${caseFacts(record)} ${timeline(record)} ${caseResults(record)}
           ${documentsTable(documentsOf(record))} ${deliveriesTable(deliveries)}

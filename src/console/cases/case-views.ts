@@ -6,7 +6,7 @@ import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authori
 import type { CaseEventDelivery } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
 import { Html, html } from '../html';
 import { moment } from '../markup';
-import { CHOICE_FIELD, DecisionForm } from './decision-forms';
+import { CHOICE_FIELD, DecisionField, DecisionForm, DecisionRows, rowFieldName } from './decision-forms';
 
 const BADGES: Record<string, string> = {
   completed: 'badge-ok',
@@ -113,9 +113,11 @@ function resultsOf(record: CaseRecord): Html | undefined {
 function benefitResults(record: BenefitVerificationCase): Html | undefined {
   const { outcome, error } = record;
   if (!outcome) return error ? facts([['Payer error', `${error.message} (${error.code})`]]) : undefined;
+  const dates = outcome.coverage_dates;
   return html`${facts([
       ['Coverage status', text(outcome.coverage_status)],
       ['Coverage type', text(outcome.coverage_type)],
+      ['Coverage dates', dates ? `${text(dates.start_date)} to ${text(dates.end_date)}` : '—'],
       ['Payer', text(outcome.payer_name)],
       ['Plan', text(outcome.plan_name)],
       ['Pharmacy benefit manager', text(outcome.pharmacy_benefit_manager_name)],
@@ -133,11 +135,14 @@ function benefitResults(record: BenefitVerificationCase): Html | undefined {
         <tr>
           <th scope="col">Drug</th>
           <th scope="col">Coverage</th>
+          <th scope="col">Benefit</th>
           <th scope="col">Tier</th>
           <th scope="col">Prior authorization</th>
           <th scope="col">Step therapy</th>
           <th scope="col">Quantity limit</th>
           <th scope="col">Copay</th>
+          <th scope="col">Coinsurance</th>
+          <th scope="col">Source</th>
         </tr>
       </thead>
       <tbody>
@@ -145,18 +150,30 @@ function benefitResults(record: BenefitVerificationCase): Html | undefined {
           (drug) =>
             html`<tr>
               <td>${drug.drug}</td>
-              <td>${drug.coverage.replace('_', ' ')} (${drug.coverage_detail_code})</td>
+              <td>
+                ${drug.coverage.replace('_', ' ')}
+                (${drug.coverage_detail_code})${drug.unknown_reason ? html`<br />${drug.unknown_reason}` : ''}
+              </td>
+              <td>${text(drug.benefit_type)}${drug.hcpcs_code ? ` (HCPCS ${drug.hcpcs_code})` : ''}</td>
               <td>${text(drug.tier)}</td>
               <td>${text(drug.prior_authorization_required)}</td>
               <td>${yesNo(drug.step_therapy_required)}</td>
-              <td>${text(drug.quantity_limit)}</td>
+              <td>${quantityLimit(drug.quantity_limit, drug.quantity_limit_period_days)}</td>
               <td>
                 ${drug.copay ? `${cents(drug.copay.amount_cents)} / ${drug.copay.supply_duration_days} days` : '—'}
               </td>
+              <td>${typeof drug.coinsurance_percent === 'number' ? `${drug.coinsurance_percent} %` : '—'}</td>
+              <td>${text(drug.source)}</td>
             </tr>`,
         )}
       </tbody>
     </table>`;
+}
+
+/** Results recorded before a field existed lack it, so absent reads as not given. */
+function quantityLimit(quantity: number | null, periodDays: number | null | undefined): string {
+  if (quantity === null) return '—';
+  return periodDays ? `${quantity} per ${periodDays} days` : String(quantity);
 }
 
 function clinicalResults(record: ClinicalEligibilityCase): Html | undefined {
@@ -354,6 +371,7 @@ export function decisionFormView(
   form: DecisionForm,
   casePath: string,
   csrf: Html,
+  record: CaseRecord,
   values: Record<string, string> = {},
   errors: string[] = [],
 ): Html {
@@ -371,29 +389,10 @@ export function decisionFormView(
       ${csrf}
       ${form.fields.map((field) => {
         const id = idOf(field.name);
-        const value = values[field.name] ?? '';
-        const label = html`<label for="${id}">${field.label}</label>`;
-        switch (field.kind) {
-          case 'textarea':
-            return html`${label}<textarea id="${id}" name="${field.name}" rows="3">${value}</textarea>`;
-          case 'select':
-            return html`${label}<select id="${id}" name="${field.name}">
-                ${(field.options ?? []).map(
-                  (option) =>
-                    html`<option value="${option}" ${option === value ? html`selected` : ''}>
-                      ${option === '' ? '(not given)' : option.replace(/_/g, ' ')}
-                    </option>`,
-                )}
-              </select>`;
-          default:
-            return html`${label}<input
-                id="${id}"
-                name="${field.name}"
-                type="${field.kind}"
-                value="${value}"
-              />`;
-        }
+        return html`<label for="${id}">${field.label}</label
+          >${fieldControl(field, field.name, id, values[field.name] ?? '')}`;
       })}
+      ${form.rows ? decisionRowsView(form.rows, record, values, idOf) : ''}
       <div class="actions">
         ${form.buttons.map(
           (button) =>
@@ -408,4 +407,64 @@ export function decisionFormView(
       </div>
     </form>
   </section>`;
+}
+
+/** One row per item of the case, each cell a field labelled with its column and the item. */
+function decisionRowsView(
+  rows: DecisionRows,
+  record: CaseRecord,
+  values: Record<string, string>,
+  idOf: (name: string) => string,
+): Html {
+  return html`<table>
+    <caption>
+      ${rows.caption}
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Drug</th>
+        ${rows.fields.map((field) => html`<th scope="col">${field.label}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows.keysOf(record).map((key, index) => {
+        const keyName = rowFieldName(rows, index, rows.keyField);
+        return html`<tr>
+          <th scope="row">${key}<input type="hidden" name="${keyName}" value="${key}" /></th>
+          ${rows.fields.map((field) => {
+            const name = rowFieldName(rows, index, field.name);
+            return html`<td>
+              ${fieldControl(field, name, idOf(name), values[name] ?? '', `${field.label}: ${key}`)}
+            </td>`;
+          })}
+        </tr>`;
+      })}
+    </tbody>
+  </table>`;
+}
+
+/** The input for a field; `ariaLabel` names it where no visible label stands beside it. */
+function fieldControl(
+  field: DecisionField,
+  name: string,
+  id: string,
+  value: string,
+  ariaLabel?: string,
+): Html {
+  const label = ariaLabel ? html`aria-label="${ariaLabel}"` : '';
+  switch (field.kind) {
+    case 'textarea':
+      return html`<textarea id="${id}" name="${name}" rows="3" ${label}>${value}</textarea>`;
+    case 'select':
+      return html`<select id="${id}" name="${name}" ${label}>
+        ${(field.options ?? []).map(
+          (option) =>
+            html`<option value="${option}" ${option === value ? html`selected` : ''}>
+              ${option === '' ? '(not given)' : option.replace(/_/g, ' ')}
+            </option>`,
+        )}
+      </select>`;
+    default:
+      return html`<input id="${id}" name="${name}" type="${field.kind}" value="${value}" ${label} />`;
+  }
 }

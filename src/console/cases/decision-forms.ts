@@ -1,7 +1,10 @@
-import type { CaseObjectType, CaseStatus } from '../../../domain/cases/case-model';
+import type { BenefitVerificationCase } from '../../../domain/cases/benefit-verification';
+import type { CaseObjectType, CaseRecord, CaseStatus } from '../../../domain/cases/case-model';
 import {
   BENEFIT_VERIFICATION_STATUSES,
   COVERAGE_STATUSES,
+  MANUAL_DRUG_COVERAGES,
+  PRIOR_AUTH_REQUIREMENTS,
   PRIOR_AUTH_RESULTS,
 } from '../../cases/case-requests.dto';
 import { ENROLLMENT_RESULTS } from '../../programs/patient-enrollment.dto';
@@ -16,6 +19,19 @@ export interface DecisionField {
 }
 
 /**
+ * A table of the form with one row per item of the case (each requested drug), sent as the body's
+ * array `name`: row i's fields are named `name.i.field`, and its `keyField` holds the item as the
+ * case names it, so the API matches the row to the item.
+ */
+export interface DecisionRows {
+  name: string;
+  caption: string;
+  keyField: string;
+  keysOf(record: CaseRecord): string[];
+  fields: DecisionField[];
+}
+
+/**
  * A case decision as a console form: which case it applies to, its fields (named as the API's body
  * names them, so the API's validation messages name them too) and how the form becomes that body.
  */
@@ -26,6 +42,7 @@ export interface DecisionForm {
   status: CaseStatus;
   heading: string;
   fields: DecisionField[];
+  rows?: DecisionRows;
   /** Buttons that send the form; a button with a value sends it as `choice`. */
   buttons: Array<{ label: string; value?: string; kind?: 'primary' | 'danger' }>;
   body(values: Record<string, string>, person: string): object;
@@ -34,6 +51,46 @@ export interface DecisionForm {
 export const CHOICE_FIELD = 'choice';
 
 const MAX_FIELD_LENGTH = 20_000;
+
+/** As many rows as a benefit verification requests drugs at most. */
+const MAX_ROWS = 20;
+
+const DOLLAR_FIELDS = new Set([
+  'deductible.total_cents',
+  'deductible.met_cents',
+  'out_of_pocket.total_cents',
+  'out_of_pocket.met_cents',
+  'copay.amount_cents',
+]);
+const NUMBER_FIELDS = new Set([
+  'copay.supply_duration_days',
+  'coinsurance_percent',
+  'quantity_limit.quantity',
+  'quantity_limit.period_days',
+]);
+
+const MANUAL_DRUG_ROWS: DecisionRows = {
+  name: 'drugs',
+  caption: 'Per-drug results (leave coverage empty for a drug not verified)',
+  keyField: 'drug',
+  keysOf: (record) =>
+    (record as BenefitVerificationCase).request.drugs.map((drug) => drug.name ?? drug.ndc ?? ''),
+  fields: [
+    { name: 'coverage', label: 'Coverage', kind: 'select', options: ['', ...MANUAL_DRUG_COVERAGES] },
+    {
+      name: 'prior_authorization_required',
+      label: 'Prior authorization',
+      kind: 'select',
+      options: PRIOR_AUTH_REQUIREMENTS,
+    },
+    { name: 'copay.amount_cents', label: 'Copay ($)', kind: 'text' },
+    { name: 'copay.supply_duration_days', label: 'Copay supply (days)', kind: 'text' },
+    { name: 'coinsurance_percent', label: 'Coinsurance (%)', kind: 'text' },
+    { name: 'quantity_limit.quantity', label: 'Quantity limit', kind: 'text' },
+    { name: 'quantity_limit.period_days', label: 'Limit period (days)', kind: 'text' },
+    { name: 'notes', label: 'Notes', kind: 'text' },
+  ],
+};
 
 export const DECISION_FORMS: readonly DecisionForm[] = [
   {
@@ -84,9 +141,24 @@ export const DECISION_FORMS: readonly DecisionForm[] = [
         options: ['', ...COVERAGE_STATUSES],
       },
       { name: 'notes', label: 'Notes', kind: 'textarea' },
+      { name: 'deductible.total_cents', label: 'Deductible total ($)', kind: 'text' },
+      { name: 'deductible.met_cents', label: 'Deductible met ($)', kind: 'text' },
+      { name: 'out_of_pocket.total_cents', label: 'Out-of-pocket total ($)', kind: 'text' },
+      { name: 'out_of_pocket.met_cents', label: 'Out-of-pocket met ($)', kind: 'text' },
+      { name: 'coverage_dates.start_date', label: 'Coverage start date', kind: 'date' },
+      { name: 'coverage_dates.end_date', label: 'Coverage end date', kind: 'date' },
     ],
+    rows: MANUAL_DRUG_ROWS,
     buttons: [{ label: 'Complete verification', kind: 'primary' }],
-    body: (values) => nest(values),
+    body: (values) => {
+      const { drugs, ...rest } = nest(numbersOf(values));
+      // A row without a coverage was not verified: leaving it out records the drug as unknown.
+      const rows = Object.entries((drugs ?? {}) as Record<string, Record<string, unknown>>)
+        .sort(([a], [b]) => Number(a) - Number(b))
+        .map(([, row]) => row)
+        .filter((row) => row.coverage !== undefined);
+      return rows.length > 0 ? { ...rest, drugs: rows } : rest;
+    },
   },
   {
     decision: 'information',
@@ -151,12 +223,40 @@ export function decisionFormOf(object: CaseObjectType, decision: string): Decisi
 
 /** The form's own fields as sent, trimmed; anything else the browser sent is ignored. */
 export function formValues(form: DecisionForm, body: unknown): Record<string, string> {
-  const names = [...form.fields.map((field) => field.name), CHOICE_FIELD];
+  const names = [...form.fields.map((field) => field.name), ...rowFieldNames(form.rows), CHOICE_FIELD];
   return Object.fromEntries(names.map((name) => [name, formText(body, name, MAX_FIELD_LENGTH)]));
 }
 
+/** The name of field `name` in row `index`. */
+export function rowFieldName(rows: DecisionRows, index: number, name: string): string {
+  return `${rows.name}.${index}.${name}`;
+}
+
+function rowFieldNames(rows: DecisionRows | undefined): string[] {
+  if (!rows) return [];
+  return Array.from({ length: MAX_ROWS }, (_, index) =>
+    [rows.keyField, ...rows.fields.map((field) => field.name)].map((name) => rowFieldName(rows, index, name)),
+  ).flat();
+}
+
+/**
+ * Amounts typed in dollars as the API's cents, and counts as numbers. Text that is neither stays
+ * text, which the API's validation then names.
+ */
+function numbersOf(values: Record<string, string>): Record<string, string | number> {
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => {
+      const field = name.replace(/^drugs\.\d+\./, '');
+      if (DOLLAR_FIELDS.has(field) && /^\d+(\.\d{1,2})?$/.test(value))
+        return [name, Math.round(Number(value) * 100)];
+      if (NUMBER_FIELDS.has(field) && /^\d+(\.\d+)?$/.test(value)) return [name, Number(value)];
+      return [name, value];
+    }),
+  );
+}
+
 /** Dotted field names as nested objects; empty fields are left out, as an API client would leave them. */
-function nest(values: Record<string, string>): Record<string, unknown> {
+function nest(values: Record<string, string | number>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
     if (value === '' || name === CHOICE_FIELD) continue;
