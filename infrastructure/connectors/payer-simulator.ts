@@ -242,6 +242,7 @@ export class PayerSimulator implements PayerConnector {
           pcn: plan.pcn,
           pharmacy_benefit_manager_name: payer.pharmacy_benefit_manager_name,
           member_id: memberId,
+          rx_group: plan.rx_group,
         },
       },
     };

@@ -224,6 +224,7 @@ describe('plan resolution', () => {
       pcn: 'SBXBHHPPO',
       pharmacy_benefit_manager_name: 'Meridian Rx Solutions',
       member_id: 'ZZBHH123456789',
+      rx_group: 'SBXBHH0100',
     });
   });
 
