@@ -222,6 +222,7 @@ function questionFor(
     traceNumber: routing.caseId,
     provider: routing.provider,
     patient: { ...check.patient, gender: routing.patientGender },
+    subscriber: check.insurance.content?.subscriber,
     ...member,
   };
 }

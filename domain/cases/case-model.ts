@@ -67,12 +67,23 @@ export interface InsuranceContent {
   payer: string;
   /** The payer's id at the account's clearinghouse, which a live 270 addresses. */
   payer_id?: string;
+  /** The policy holder, when the patient is covered as their dependent. */
+  subscriber?: PolicySubscriber;
   member_id: string;
   group_number?: string;
   rx_bin?: string;
   rx_pcn?: string;
   rx_group?: string;
   plan_type?: PlanType;
+}
+
+/** Whose policy covers a dependent patient, as a 270's subscriber loop names them. */
+export interface PolicySubscriber {
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+  /** The patient's relationship to the subscriber. */
+  relationship: 'spouse' | 'child' | 'other';
 }
 
 export interface Provider {

@@ -24,6 +24,7 @@ import {
   type EvidenceItem,
   type InsuranceContent,
   type PlanType,
+  type PolicySubscriber,
   type Provider,
   type Questionnaire,
   type VisitNote,
@@ -53,6 +54,7 @@ import {
 } from './case-validators';
 import {
   CaseMetadata,
+  ClearinghousePayerId,
   DateOfBirth,
   DrugName,
   Email,
@@ -178,9 +180,39 @@ export class CasePatientDto implements Omit<CasePatient, 'insurance'> {
   insurance?: InsuranceDocumentDto[];
 }
 
+const SUBSCRIBER_RELATIONSHIPS = ['spouse', 'child', 'other'] as const;
+
+export class PolicySubscriberDto implements PolicySubscriber {
+  @PersonName('Morgan')
+  first_name!: string;
+
+  @PersonName('Example')
+  last_name!: string;
+
+  @DateOfBirth()
+  date_of_birth!: string;
+
+  @ApiProperty({
+    enum: SUBSCRIBER_RELATIONSHIPS,
+    description: "The patient's relationship to the subscriber.",
+  })
+  @IsIn(SUBSCRIBER_RELATIONSHIPS)
+  relationship!: PolicySubscriber['relationship'];
+}
+
 export class InsuranceContentDto implements InsuranceContent {
   @PayerName()
   payer!: string;
+
+  @ClearinghousePayerId()
+  payer_id?: string;
+
+  @NestedObject(() => PolicySubscriberDto, {
+    optional: true,
+    description:
+      'The policy holder, when the patient is covered as their dependent; leave out when the patient is the subscriber.',
+  })
+  subscriber?: PolicySubscriberDto;
 
   @Identifier({ example: 'ZZ1234567' })
   member_id!: string;

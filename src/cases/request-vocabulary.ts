@@ -79,6 +79,18 @@ export const RxBin = (options: FieldOptions = {}) =>
     Matches(RX_BIN, { message: 'must be 6 digits' }),
   );
 
+/** NM109 of the payer in a 270: the id the account's clearinghouse knows the payer by. */
+export const ClearinghousePayerId = () =>
+  Stack(
+    Field({
+      optional: true,
+      description:
+        "The payer's id at the account's clearinghouse (2–20 letters or digits), which a live benefit verification's 270 is addressed to.",
+      example: 'SBX01',
+    }),
+    Matches(/^[A-Za-z0-9]{2,20}$/, { message: 'must be 2 to 20 letters or digits' }),
+  );
+
 /** A pharmacy PCN or group. */
 export const RxCode = (example: string, options: FieldOptions = {}) =>
   TextField(LIMITS.rxCode, { optional: true, example, ...options });

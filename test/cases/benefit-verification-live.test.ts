@@ -177,6 +177,35 @@ describe('benefit verification with a live key', () => {
     expect(envelope).toMatchObject({ senderId: 'CLINIC0001', receiverId: 'SANDBOXCH', usage: 'test' });
   });
 
+  it("asks as the subscriber's dependent when the patient is covered on someone else's policy", async () => {
+    const response = await testApp
+      .http()
+      .post(PATH)
+      .set(bearer(live.provider))
+      .send(
+        benefitVerificationRequest({
+          insurance_content: {
+            payer: 'Sandbox Mutual',
+            payer_id: 'SBX01',
+            member_id: ACTIVE_MEMBER,
+            subscriber: {
+              first_name: 'Morgan',
+              last_name: 'Testperson',
+              date_of_birth: '1970-05-06',
+              relationship: 'spouse',
+            },
+          },
+        }),
+      );
+    const { id } = response.body.data as JsonObject;
+    await waitFor(id, 'completed');
+    const sent = clearinghouse.requests.find((request) => request.body.includes(id))!;
+    const { inquiry } = readEligibilityInquiry((JSON.parse(sent.body) as { x12: string }).x12);
+    expect(inquiry.subscriber).toMatchObject({ memberId: ACTIVE_MEMBER, dateOfBirth: '1970-05-06' });
+    expect(inquiry.dependent).toMatchObject({ relationship: 'spouse', dateOfBirth: expect.any(String) });
+    expect(inquiry.dependent!.dateOfBirth).not.toBe('1970-05-06');
+  });
+
   it('reports each drug as unknown with the reason, since a 271 does not answer per drug', async () => {
     const created = await submit(ACTIVE_MEMBER);
     const completed = await waitFor(created.id, 'completed');

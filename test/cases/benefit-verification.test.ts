@@ -34,6 +34,32 @@ describe('benefit verification', () => {
   const waitFor = (id: string, status: string) =>
     waitForStatus(testApp, account.keys.provider, PATH, id, status);
 
+  it("answers a test key through the simulated clearinghouse's 271: coverage dates, pharmacy benefit and accumulators", async () => {
+    const created = await submit();
+    expect(created.livemode).toBe(false);
+    const completed = await waitFor(created.id, 'completed');
+    const year = new Date().getUTCFullYear();
+    expect(completed.outcome).toMatchObject({
+      coverage_dates: { start_date: `${year}-01-01`, end_date: `${year}-12-31` },
+      pharmacy_benefits: [expect.objectContaining({ service_type_code: '88', benefit: 'active_coverage' })],
+      accumulators: expect.arrayContaining([
+        expect.objectContaining({ kind: 'deductible', level: 'individual', network: 'in_network' }),
+      ]),
+      rejection: null,
+    });
+  });
+
+  it('reports the AAA behind patient_not_found in test mode, as a payer’s 271 states it', async () => {
+    const created = await submit(
+      benefitVerificationRequest({ mock_result: { status: 'completed', case: 'patient_not_found' } }),
+    );
+    const completed = await waitFor(created.id, 'completed');
+    expect(completed.outcome).toMatchObject({
+      coverage_status: 'patient_not_found',
+      rejection: { level: 'subscriber', code: '75' },
+    });
+  });
+
   it('completes on its own with per-drug coverage and patient-level benefits', async () => {
     const created = await submit();
     expect(created).toMatchObject({
