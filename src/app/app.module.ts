@@ -24,6 +24,7 @@ import { CasesService } from '../cases/cases.service';
 import { IdempotencyRepository } from '../cases/idempotency.repository';
 import { CASE_TYPES } from '../cases/types';
 import { CodecController } from '../codec/codec.controller';
+import { ConnectorsModule } from '../connectors/connectors.module';
 import { CONSOLE_CONTROLLERS, consoleProviders } from '../console';
 import { SupportProgramsController } from '../programs/support-programs.controller';
 import { StatusController } from '../status/status.controller';
@@ -49,7 +50,7 @@ export class AppModule {
     const { rateLimit } = deps.config;
     return {
       module: AppModule,
-      imports: [AuditModule.forRoot(deps)],
+      imports: [AuditModule.forRoot(deps), ConnectorsModule.forRoot(deps)],
       controllers: [
         StatusController,
         CodecController,
