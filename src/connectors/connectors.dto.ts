@@ -85,7 +85,12 @@ function AuthField(type: ConnectorAuthType, rule: AuthFieldRule): PropertyDecora
     });
 }
 
-const NO_CONTROL_CHARACTERS = { pattern: /^\P{Cc}+$/u, patternIssue: 'must not contain control characters' };
+// Spelled as ranges rather than \p{Cc}, which JSON Schema readers without Unicode regexes reject.
+const NO_CONTROL_CHARACTERS = {
+  // eslint-disable-next-line no-control-regex -- naming the control characters is the point of this rule
+  pattern: /^[^\x00-\x1f\x7f]+$/,
+  patternIssue: 'must not contain control characters',
+};
 const KEPT_WHEN_ABSENT =
   'Left out, the stored one is kept if the auth type stays the same. Never returned: `auth.hint` shows its last 4 characters.';
 
@@ -99,7 +104,8 @@ export class ConnectorAuthDto {
     required: true,
     maxLength: 256,
     // RFC 7617: the user id ends at the first colon.
-    pattern: /^[^\p{Cc}:]+$/u,
+    // eslint-disable-next-line no-control-regex -- naming the control characters is the point of this rule
+    pattern: /^[^\x00-\x1f\x7f:]+$/,
     patternIssue: 'must not contain a colon or control characters',
   })
   username?: string;

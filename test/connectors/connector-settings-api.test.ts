@@ -236,4 +236,18 @@ describe('connector settings through the admin API', () => {
     expect(events[0]!.target).toEqual({ object: 'connector', id });
     expect(JSON.stringify(trail.body)).not.toContain(PASSWORD);
   });
+
+  it("documents the body of each kind in the OpenAPI document, with the validators' rules", async () => {
+    const document = (await testApp.http().get('/openapi.json')).body;
+    expect(document.paths['/connectors/{kind}'].put.requestBody.content['application/json'].schema).toEqual({
+      oneOf: [
+        { $ref: '#/components/schemas/EligibilityConnectorSettingsDto' },
+        { $ref: '#/components/schemas/ConnectorSettingsDto' },
+      ],
+    });
+    const eligibility = document.components.schemas.EligibilityConnectorSettingsDto;
+    expect(eligibility.required).toEqual(['url', 'auth', 'submitter_id', 'receiver_id']);
+    expect(eligibility.additionalProperties).toBe(false);
+    expect(document.components.schemas.ConnectorAuthDto.properties.name).toMatchObject({ maxLength: 100 });
+  });
 });
