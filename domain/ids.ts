@@ -18,6 +18,7 @@ export const ID_PREFIXES = {
   consoleUser: 'usr',
   consoleSession: 'ses',
   consoleInvitation: 'inv',
+  connector: 'conn',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -55,12 +55,18 @@ export class WebhookTargetPolicy {
 
   /** Undefined when the address may be reached, else why not. */
   refusal(address: string): string | undefined {
-    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    const mappedV4 = family === 'ipv6' ? /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] : undefined;
+    const mappedV4 = mappedIpv4(address);
     if (mappedV4) return this.refusal(mappedV4);
-    if (this.allowed.check(address, family)) return undefined;
-    if (this.forbidden.check(address, family)) return `${address} is not a public unicast address`;
+    if (this.isAllowListed(address)) return undefined;
+    if (this.forbidden.check(address, familyOf(address))) return `${address} is not a public unicast address`;
     return undefined;
+  }
+
+  /** Whether the allow-list (loopback in local mode and tests) names this address. */
+  isAllowListed(address: string): boolean {
+    const mappedV4 = mappedIpv4(address);
+    if (mappedV4) return this.isAllowListed(mappedV4);
+    return this.allowed.check(address, familyOf(address));
   }
 
   /**
@@ -88,24 +94,49 @@ export class WebhookTargetPolicy {
     });
   };
 
-  /** The check activation runs before an endpoint goes live: scheme, literal address and DNS. */
-  async verify(url: string): Promise<{ allowed: true } | { allowed: false; reason: string }> {
+  /**
+   * The check a URL passes before it is used: scheme, literal address and DNS. Webhooks may use
+   * plain http anywhere; `plainHttp: 'allow-listed only'` (connectors, which carry PHI and
+   * credentials) accepts http only for targets on the allow-list, so production needs https.
+   */
+  async verify(
+    url: string,
+    options: { plainHttp: 'anywhere' | 'allow-listed only' } = { plainHttp: 'anywhere' },
+  ): Promise<{ allowed: true } | { allowed: false; reason: string }> {
     const parsed = new URL(url);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       return { allowed: false, reason: 'the URL must use http or https' };
     }
     const host = parsed.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host)) {
-      const refused = this.refusal(host);
-      return refused ? { allowed: false, reason: refused } : { allowed: true };
+    const resolved = isIP(host) ? { addresses: [host] } : await this.resolve(host);
+    if ('reason' in resolved) return { allowed: false, reason: resolved.reason };
+    const refused = resolved.addresses.map((address) => this.refusal(address)).find(Boolean);
+    if (refused)
+      return { allowed: false, reason: isIP(host) ? refused : `${host} resolves to a non-public address` };
+    if (
+      parsed.protocol === 'http:' &&
+      options.plainHttp === 'allow-listed only' &&
+      !resolved.addresses.every((address) => this.isAllowListed(address))
+    ) {
+      return { allowed: false, reason: 'the URL must use https' };
     }
+    return { allowed: true };
+  }
+
+  private resolve(host: string): Promise<{ addresses: string[] } | { reason: string }> {
     return new Promise((resolve) => {
-      this.lookup(host, { all: true }, (error) => {
-        if (error instanceof TargetRefusedError) resolve({ allowed: false, reason: error.message });
-        else if (error)
-          resolve({ allowed: false, reason: `${host} does not resolve (${error.code ?? error.message})` });
-        else resolve({ allowed: true });
+      dnsLookup(host, { all: true }, (error, addresses) => {
+        if (error) resolve({ reason: `${host} does not resolve (${error.code ?? error.message})` });
+        else resolve({ addresses: addresses.map((entry) => entry.address) });
       });
     });
   }
+}
+
+function familyOf(address: string): 'ipv4' | 'ipv6' {
+  return isIP(address) === 6 ? 'ipv6' : 'ipv4';
+}
+
+function mappedIpv4(address: string): string | undefined {
+  return isIP(address) === 6 ? /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] : undefined;
 }

@@ -23,6 +23,7 @@ import { passwordProblem } from '../console/people/passwords';
 import { acquireDataFolder, DataFolderBusyError, servedDatabaseUrl } from '../local/data-folder';
 import { CreateWebhookDto, UpdateWebhookDto } from '../webhooks/webhooks.dto';
 import { startCodecProxy } from './codec-proxy';
+import { CONNECTOR_OPTIONS, CONNECTOR_USAGE, runConnectorCommand } from './connector-commands';
 
 const PLATFORM_OPERATORS_ACCOUNT = 'Platform operators';
 
@@ -53,6 +54,7 @@ Commands:
   webhooks:update --webhook ID [--name …] [--url …] [--secret …] [--event …] [--active true|false]
                                                    change an endpoint; --active true verifies the URL first
   webhooks:delete --webhook ID                     delete an endpoint
+${CONNECTOR_USAGE}
   codec-proxy --api URL [--port N] [--origin URL …]
                                                    serve the codec on 127.0.0.1 (default port 8089)
                                                    for Temporal Web, adding the operator key from
@@ -107,6 +109,7 @@ async function main(argv: string[]): Promise<number> {
         'mode',
       ),
       ...repeatableTextOptions('role', 'event', 'origin'),
+      ...CONNECTOR_OPTIONS,
       operator: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -262,6 +265,10 @@ async function main(argv: string[]): Promise<number> {
         print({ id: endpoint.id, object: 'webhook_endpoint', deleted: true });
         return 0;
       }
+      case 'connectors:list':
+      case 'connectors:set':
+      case 'connectors:delete':
+        return await runConnectorCommand(command, values, { config, db, print });
       default:
         throw new UsageError(`Unknown command "${command}"`);
     }

@@ -24,6 +24,7 @@ import { CasesService } from '../cases/cases.service';
 import { IdempotencyRepository } from '../cases/idempotency.repository';
 import { CASE_TYPES } from '../cases/types';
 import { CodecController } from '../codec/codec.controller';
+import { ConnectorsModule } from '../connectors/connectors.module';
 import { CONSOLE_CONTROLLERS, consoleProviders } from '../console';
 import { FormulariesModule } from '../formularies/formularies.module';
 import { SupportProgramsController } from '../programs/support-programs.controller';
@@ -50,7 +51,7 @@ export class AppModule {
     const { rateLimit } = deps.config;
     return {
       module: AppModule,
-      imports: [AuditModule.forRoot(deps), FormulariesModule.forRoot(deps)],
+      imports: [AuditModule.forRoot(deps), FormulariesModule.forRoot(deps), ConnectorsModule.forRoot(deps)],
       controllers: [
         StatusController,
         CodecController,

@@ -18,6 +18,8 @@ export const AUDIT_ACTIONS = [
   'webhook_delivery.retried',
   'formulary.replaced',
   'formulary.deleted',
+  'connector.configured',
+  'connector.deleted',
   'codec.decoded',
   'codec.encoded',
   'user.invited',

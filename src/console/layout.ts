@@ -21,6 +21,7 @@ export const NAVIGATION: readonly NavigationItem[] = [
   { href: '/console/enrollments', label: 'Enrollments', role: 'provider' },
   { href: '/console/api-keys', label: 'API keys', role: 'admin' },
   { href: '/console/webhooks', label: 'Webhooks', role: 'admin' },
+  { href: '/console/connectors', label: 'Connectors', role: 'admin' },
   { href: '/console/people', label: 'People', role: 'admin' },
 ];
 

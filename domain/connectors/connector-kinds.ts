@@ -1,0 +1,24 @@
+import type { CaseObjectType } from '../cases/case-model';
+
+/**
+ * The outside systems an account connects for live mode: a clearinghouse for X12 270/271
+ * eligibility (benefit verification), a Da Vinci PAS payer endpoint (prior authorization) and a
+ * manufacturer program hub (patient enrollment).
+ */
+export const CONNECTOR_KINDS = ['eligibility', 'prior_authorization', 'program_enrollment'] as const;
+export type ConnectorKind = (typeof CONNECTOR_KINDS)[number];
+
+export function isConnectorKind(value: unknown): value is ConnectorKind {
+  return typeof value === 'string' && (CONNECTOR_KINDS as readonly string[]).includes(value);
+}
+
+/**
+ * The connector a live case of each type needs before it may start. Clinical eligibility needs
+ * none: it runs the criteria engine in both modes.
+ */
+export const CONNECTOR_KIND_FOR_CASE_TYPE: Readonly<Record<CaseObjectType, ConnectorKind | null>> = {
+  benefit_verification: 'eligibility',
+  prior_authorization: 'prior_authorization',
+  patient_enrollment: 'program_enrollment',
+  clinical_eligibility: null,
+};

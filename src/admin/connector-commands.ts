@@ -1,0 +1,223 @@
+import { BadRequestException } from '@nestjs/common';
+
+import { isConnectorKind } from '../../domain/connectors/connector-kinds';
+import { newId } from '../../domain/ids';
+import type { AppConfig } from '../../infrastructure/config/config';
+import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
+import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import type { Database } from '../../infrastructure/storage/database';
+import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
+import type { AuditAction } from '../audit/audit-event';
+import { AuditRepository } from '../audit/audit.repository';
+import { AccountsRepository } from '../auth/accounts.repository';
+import { localEncryption } from '../bootstrap';
+import { ApiError } from '../common/errors';
+import { validatedConnectorSettings } from '../connectors/connectors.dto';
+import { ConnectorsService } from '../connectors/connectors.service';
+
+export const CONNECTOR_USAGE = `  connectors:list --account ID                     list an account's connectors (secrets as hints)
+  connectors:set --account ID --kind KIND --url URL --auth none|basic|bearer|header
+                 [--username NAME] [--header-name NAME] [--timeout-ms N]
+                 [--format x12|json] [--submitter-id ID] [--receiver-id ID] [--usage production|test]
+                                                   create or replace a connector (KIND: eligibility,
+                                                   prior_authorization, program_enrollment); the
+                                                   password, token or header value comes from
+                                                   CONNECTOR_SECRET or stdin, never a flag; without
+                                                   one, the stored secret of the same auth type stays
+  connectors:delete --account ID --kind KIND       remove a connector and its secret`;
+
+const STRING = { type: 'string' } as const;
+
+/** The flags of the connectors:* commands, for the CLI's argument parser. */
+export const CONNECTOR_OPTIONS = {
+  kind: STRING,
+  auth: STRING,
+  username: STRING,
+  'header-name': STRING,
+  format: STRING,
+  'submitter-id': STRING,
+  'receiver-id': STRING,
+  usage: STRING,
+  'timeout-ms': STRING,
+};
+
+export type ConnectorFlags = { [Flag in keyof typeof CONNECTOR_OPTIONS]?: string } & {
+  account?: string;
+  url?: string;
+};
+
+/** Where each field of the API's body comes from on the command line. */
+const FLAG_OF_FIELD: Record<string, string> = {
+  url: '--url',
+  format: '--format',
+  'auth.type': '--auth',
+  'auth.username': '--username',
+  'auth.name': '--header-name',
+  'auth.password': 'CONNECTOR_SECRET',
+  'auth.token': 'CONNECTOR_SECRET',
+  'auth.value': 'CONNECTOR_SECRET',
+  submitter_id: '--submitter-id',
+  receiver_id: '--receiver-id',
+  usage: '--usage',
+  timeout_ms: '--timeout-ms',
+};
+
+class ConnectorUsageError extends Error {}
+
+/**
+ * Runs a connectors:* command through the same validation, SSRF check and storage as the API, and
+ * records each change in the account's audit trail with the operator as the actor. Mistakes exit 2
+ * with a sentence per flag.
+ */
+export async function runConnectorCommand(
+  command: string,
+  flags: ConnectorFlags,
+  context: { config: AppConfig; db: Database; print: (value: unknown) => void },
+): Promise<number> {
+  try {
+    return await run(command, flags, context);
+  } catch (error) {
+    if (error instanceof ConnectorUsageError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+async function run(
+  command: string,
+  flags: ConnectorFlags,
+  { config, db, print }: { config: AppConfig; db: Database; print: (value: unknown) => void },
+): Promise<number> {
+  const accountId = required(flags.account, '--account');
+  if (!(await new AccountsRepository(db).findAccount(accountId))) {
+    throw new ConnectorUsageError(`No account ${accountId}`);
+  }
+  const encryption = config.databaseUrl ? config.encryption : localEncryption(config);
+  if (!encryption)
+    throw new ConnectorUsageError('PAYLOAD_ENCRYPTION_KEYS is required to manage connector secrets');
+  const connectors = new ConnectorsService(
+    new ConnectorSettingsRepository(db, new SecretBox(encryption)),
+    new WebhookTargetPolicy(config.webhooks.allowedTargets),
+  );
+  switch (command) {
+    case 'connectors:list':
+      print(await connectors.list(accountId));
+      return 0;
+    case 'connectors:set': {
+      const kind = knownKind(flags.kind);
+      const connector = await operatorMistakesAsUsage(async () =>
+        connectors.configure(accountId, kind, await validatedConnectorSettings(kind, await bodyOf(flags))),
+      );
+      await recordOperatorAction(db, accountId, 'connector.configured', connector.id);
+      print(connector);
+      return 0;
+    }
+    case 'connectors:delete': {
+      const removed = await operatorMistakesAsUsage(() =>
+        connectors.remove(accountId, knownKind(flags.kind)),
+      );
+      await recordOperatorAction(db, accountId, 'connector.deleted', removed.id);
+      print(removed);
+      return 0;
+    }
+    default:
+      throw new ConnectorUsageError(`Unknown command "${command}"`);
+  }
+}
+
+async function bodyOf(flags: ConnectorFlags): Promise<Record<string, unknown>> {
+  const type = required(flags.auth, '--auth');
+  const secret = type === 'none' ? undefined : await readSecret();
+  const secretField = { basic: 'password', bearer: 'token', header: 'value' }[type];
+  const auth = {
+    type,
+    username: flags.username,
+    name: flags['header-name'],
+    ...(secretField && secret !== undefined && { [secretField]: secret }),
+  };
+  const timeout = flags['timeout-ms'];
+  return withoutAbsent({
+    url: flags.url,
+    auth: withoutAbsent(auth),
+    // A number when it reads as one, else the text, so the API's rule names the mistake.
+    timeout_ms: timeout !== undefined && /^\d+$/.test(timeout) ? Number(timeout) : timeout,
+    format: flags.format,
+    submitter_id: flags['submitter-id'],
+    receiver_id: flags['receiver-id'],
+    usage: flags.usage,
+  });
+}
+
+/** The secret from CONNECTOR_SECRET, else from stdin when piped: never from a flag, which shell history keeps. */
+async function readSecret(): Promise<string | undefined> {
+  const fromEnvironment = process.env.CONNECTOR_SECRET;
+  if (fromEnvironment) return fromEnvironment;
+  if (process.stdin.isTTY) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const piped = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+  return piped || undefined;
+}
+
+/** The API's 400s and 404s, in the CLI's words: the flag each one is about. */
+async function operatorMistakesAsUsage<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof BadRequestException) {
+      const messages = (error.getResponse() as { message: string[] }).message;
+      throw new ConnectorUsageError(messages.map(inFlagTerms).join('\n'));
+    }
+    if (error instanceof ApiError && error.details.length > 0) {
+      throw new ConnectorUsageError(
+        error.details.map(({ field, issue }) => inFlagTerms(`${field}: ${issue}`)).join('\n'),
+      );
+    }
+    if (error instanceof ApiError && error.code === 'not_found') throw new ConnectorUsageError(error.message);
+    throw error;
+  }
+}
+
+function inFlagTerms(message: string): string {
+  const separator = message.indexOf(': ');
+  const field = message.slice(0, separator);
+  return `${FLAG_OF_FIELD[field] ?? field}: ${message.slice(separator + 2)}`;
+}
+
+function knownKind(kind: string | undefined) {
+  const given = required(kind, '--kind');
+  if (!isConnectorKind(given)) {
+    throw new ConnectorUsageError('--kind takes eligibility, prior_authorization or program_enrollment');
+  }
+  return given;
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new ConnectorUsageError(`${flag} is required`);
+  return value;
+}
+
+function withoutAbsent(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+async function recordOperatorAction(
+  db: Database,
+  accountId: string,
+  action: AuditAction,
+  connectorId: string,
+): Promise<void> {
+  await new AuditRepository(db).record([
+    {
+      accountId,
+      actor: { type: 'operator', id: 'admin-cli' },
+      action,
+      target: { object: 'connector', id: connectorId },
+      requestId: newId('request'),
+    },
+  ]);
+}

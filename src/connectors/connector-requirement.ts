@@ -1,0 +1,22 @@
+import { CONNECTOR_KIND_FOR_CASE_TYPE } from '../../domain/connectors/connector-kinds';
+import type { CaseObjectType } from '../../domain/cases/case-model';
+import type { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
+import { ApiError } from '../common/errors';
+
+/**
+ * CONTRACT.md §10: a live case whose type needs a connector the account has not configured is
+ * refused with 409 invalid_state naming it, before anything starts. Clinical eligibility needs none.
+ */
+export async function requireConnectorFor(
+  settings: ConnectorSettingsRepository,
+  accountId: string,
+  caseType: CaseObjectType,
+): Promise<void> {
+  const kind = CONNECTOR_KIND_FOR_CASE_TYPE[caseType];
+  if (kind === null || (await settings.isConfigured(accountId, kind))) return;
+  throw new ApiError(
+    'invalid_state',
+    `Live ${caseType} cases need the account's ${kind} connector, and none is configured; ` +
+      `an admin sets it with PUT /connectors/${kind}.`,
+  );
+}

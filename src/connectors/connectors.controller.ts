@@ -1,0 +1,82 @@
+import { Body, Controller, Delete, Get, Inject, Param, Put } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiExtraModels,
+  ApiOperation,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+
+import { Audited } from '../audit/audited.decorator';
+import type { Principal } from '../auth/accounts.repository';
+import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
+import { success } from '../common/envelope';
+import {
+  ConnectorSettingsDto,
+  EligibilityConnectorSettingsDto,
+  validatedConnectorSettings,
+} from './connectors.dto';
+import { connectorKindOf, ConnectorsService } from './connectors.service';
+
+/**
+ * The connectors live-mode cases go to (CONTRACT.md §10), per account. They decide where PHI is
+ * sent and hold the account's credentials there, so only admins see or change them.
+ */
+@ApiTags('connectors')
+@ApiBearerAuth()
+@ApiExtraModels(EligibilityConnectorSettingsDto, ConnectorSettingsDto)
+@Controller('connectors')
+@RequiresRole('admin')
+export class ConnectorsController {
+  constructor(@Inject(ConnectorsService) private readonly connectors: ConnectorsService) {}
+
+  @Get()
+  @ApiOperation({ summary: "List the account's configured connectors (secrets shown as hints only)" })
+  async list(@CurrentPrincipal() principal: Principal) {
+    const connectors = await this.connectors.list(principal.accountId);
+    return success({ object: 'list', data: connectors, has_more: false, next_cursor: null });
+  }
+
+  @Get(':kind')
+  @ApiOperation({
+    summary: 'Get the settings of one connector: eligibility, prior_authorization or program_enrollment',
+  })
+  async get(@CurrentPrincipal() principal: Principal, @Param('kind') kind: string) {
+    return success(await this.connectors.get(principal.accountId, kind));
+  }
+
+  @Put(':kind')
+  @Audited('connector.configured', 'connector')
+  @ApiOperation({
+    summary: 'Create or replace the settings of one connector',
+    description:
+      '`eligibility` takes EligibilityConnectorSettingsDto (the X12 envelope settings besides the ' +
+      'endpoint); `prior_authorization` and `program_enrollment` take ConnectorSettingsDto.',
+  })
+  @ApiBody({
+    schema: {
+      oneOf: [
+        { $ref: getSchemaPath(EligibilityConnectorSettingsDto) },
+        { $ref: getSchemaPath(ConnectorSettingsDto) },
+      ],
+    },
+  })
+  async configure(
+    @CurrentPrincipal() principal: Principal,
+    @Param('kind') kind: string,
+    @Body() body: unknown,
+  ) {
+    const settings = await validatedConnectorSettings(connectorKindOf(kind), body);
+    return success(await this.connectors.configure(principal.accountId, kind, settings));
+  }
+
+  @Delete(':kind')
+  @Audited('connector.deleted', 'connector')
+  @ApiOperation({
+    summary: 'Remove the settings of one connector; live cases that need it are refused from then on',
+  })
+  async remove(@CurrentPrincipal() principal: Principal, @Param('kind') kind: string) {
+    return success(await this.connectors.remove(principal.accountId, kind));
+  }
+}

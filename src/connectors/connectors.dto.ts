@@ -1,0 +1,228 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  Matches,
+  Max,
+  Min,
+  registerDecorator,
+  ValidateNested,
+} from 'class-validator';
+
+import { ConnectorKind } from '../../domain/connectors/connector-kinds';
+import {
+  CONNECTOR_AUTH_TYPES,
+  CONNECTOR_TIMEOUT_MS,
+  ConnectorAuthType,
+  ELIGIBILITY_FORMATS,
+  EligibilityFormat,
+  INTERCHANGE_USAGES,
+  InterchangeUsage,
+  X12_INTERCHANGE_ID_PATTERN,
+} from '../../domain/connectors/connector-settings';
+import { createValidationPipe } from '../common/validation';
+import { HasNoControlCharacters, IsWebhookUrl } from '../common/validators';
+
+/** RFC 9110 field-name characters. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/**
+ * Headers the connector itself sets or that frame the message: an account's credential header may
+ * not replace them.
+ */
+const RESERVED_HEADERS = new Set([
+  'accept',
+  'connection',
+  'content-length',
+  'content-type',
+  'host',
+  'keep-alive',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+interface AuthFieldRule {
+  required: boolean;
+  maxLength: number;
+  pattern: RegExp;
+  patternIssue: string;
+  refuse?: (value: string) => string | undefined;
+}
+
+/**
+ * A field of one authentication type: refused beside another type, required or optional with its
+ * own, then checked. One rule per field, so each mistake gets one sentence.
+ */
+function AuthField(type: ConnectorAuthType, rule: AuthFieldRule): PropertyDecorator {
+  const issueOf = (value: unknown, authType: unknown): string | undefined => {
+    if (authType !== type) return value === undefined ? undefined : `is only for auth type "${type}"`;
+    if (value === undefined) return rule.required ? `is required with auth type "${type}"` : undefined;
+    if (typeof value !== 'string' || value.length === 0 || value.length > rule.maxLength) {
+      return `must be a string of 1 to ${rule.maxLength} characters`;
+    }
+    if (!rule.pattern.test(value)) return rule.patternIssue;
+    return rule.refuse?.(value);
+  };
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'connectorAuthField',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      constraints: [
+        {
+          schema: { type: 'string', minLength: 1, maxLength: rule.maxLength, pattern: rule.pattern.source },
+          description: `Only with auth type "${type}"${rule.required ? ', which requires it' : ''}.`,
+        },
+      ],
+      validator: {
+        validate: (value, args) => issueOf(value, (args!.object as { type?: unknown }).type) === undefined,
+        defaultMessage: (args) => issueOf(args!.value, (args!.object as { type?: unknown }).type)!,
+      },
+    });
+}
+
+// Spelled as ranges rather than \p{Cc}, which JSON Schema readers without Unicode regexes reject.
+const NO_CONTROL_CHARACTERS = {
+  // eslint-disable-next-line no-control-regex -- naming the control characters is the point of this rule
+  pattern: /^[^\x00-\x1f\x7f]+$/,
+  patternIssue: 'must not contain control characters',
+};
+const KEPT_WHEN_ABSENT =
+  'Left out, the stored one is kept if the auth type stays the same. Never returned: `auth.hint` shows its last 4 characters.';
+
+export class ConnectorAuthDto {
+  @ApiProperty({ enum: CONNECTOR_AUTH_TYPES, example: 'basic' })
+  @IsIn(CONNECTOR_AUTH_TYPES)
+  type!: ConnectorAuthType;
+
+  @ApiPropertyOptional({ description: 'Basic authentication: the user name.' })
+  @AuthField('basic', {
+    required: true,
+    maxLength: 256,
+    // RFC 7617: the user id ends at the first colon.
+    // eslint-disable-next-line no-control-regex -- naming the control characters is the point of this rule
+    pattern: /^[^\x00-\x1f\x7f:]+$/,
+    patternIssue: 'must not contain a colon or control characters',
+  })
+  username?: string;
+
+  @ApiPropertyOptional({ description: `Basic authentication: the password. ${KEPT_WHEN_ABSENT}` })
+  @AuthField('basic', { required: false, maxLength: 1024, ...NO_CONTROL_CHARACTERS })
+  password?: string;
+
+  @ApiPropertyOptional({ description: `Bearer authentication: the token. ${KEPT_WHEN_ABSENT}` })
+  @AuthField('bearer', {
+    required: false,
+    maxLength: 4096,
+    pattern: /^[\x21-\x7e]+$/,
+    patternIssue: 'must be visible ASCII characters without spaces',
+  })
+  token?: string;
+
+  @ApiPropertyOptional({ description: 'Header authentication: the header name.', example: 'X-Api-Key' })
+  @AuthField('header', {
+    required: true,
+    maxLength: 100,
+    pattern: HEADER_NAME,
+    patternIssue: 'must be an HTTP header name',
+    refuse: (name) =>
+      RESERVED_HEADERS.has(name.toLowerCase()) ? 'names a header the connector sets itself' : undefined,
+  })
+  name?: string;
+
+  @ApiPropertyOptional({ description: `Header authentication: the header value. ${KEPT_WHEN_ABSENT}` })
+  @AuthField('header', {
+    required: false,
+    maxLength: 4096,
+    pattern: /^[\x20-\x7e]+$/,
+    patternIssue: 'must be printable ASCII characters',
+  })
+  value?: string;
+}
+
+/** The settings of a PAS payer endpoint or a program hub: `PUT /connectors/prior_authorization | program_enrollment`. */
+export class ConnectorSettingsDto {
+  @ApiProperty({
+    example: 'https://clearinghouse.example/x12/270',
+    description:
+      'https, checked by the SSRF policy when saved and at every connection: private, loopback and ' +
+      'link-local targets are refused. Plain http only for targets on the allow-list (local mode, tests).',
+  })
+  @IsWebhookUrl()
+  @HasNoControlCharacters()
+  url!: string;
+
+  @ApiProperty({ type: ConnectorAuthDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ConnectorAuthDto)
+  auth!: ConnectorAuthDto;
+
+  @ApiPropertyOptional({
+    minimum: CONNECTOR_TIMEOUT_MS.min,
+    maximum: CONNECTOR_TIMEOUT_MS.max,
+    default: CONNECTOR_TIMEOUT_MS.default,
+    description: 'How long one call may take, in milliseconds.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(CONNECTOR_TIMEOUT_MS.min)
+  @Max(CONNECTOR_TIMEOUT_MS.max)
+  timeout_ms?: number;
+}
+
+const X12_ID_ISSUE = 'must be 1 to 15 uppercase letters, digits or inner spaces (an X12 interchange id)';
+
+/** The settings of the X12 270/271 clearinghouse: `PUT /connectors/eligibility`. */
+export class EligibilityConnectorSettingsDto extends ConnectorSettingsDto {
+  @ApiPropertyOptional({
+    enum: ELIGIBILITY_FORMATS,
+    default: 'x12',
+    description: '`x12`: the raw interchange (application/EDI-X12); `json`: `{"x12": "…"}` both ways.',
+  })
+  @IsOptional()
+  @IsIn(ELIGIBILITY_FORMATS)
+  format?: EligibilityFormat;
+
+  @ApiProperty({ example: 'CLINIC0001', description: 'ISA06, the interchange sender id.' })
+  @Matches(X12_INTERCHANGE_ID_PATTERN, { message: X12_ID_ISSUE })
+  submitter_id!: string;
+
+  @ApiProperty({ example: 'CLEARINGHOUSE', description: 'ISA08, the interchange receiver id.' })
+  @Matches(X12_INTERCHANGE_ID_PATTERN, { message: X12_ID_ISSUE })
+  receiver_id!: string;
+
+  @ApiPropertyOptional({
+    enum: INTERCHANGE_USAGES,
+    default: 'production',
+    description: 'ISA15: `production` (P) or `test` (T) interchanges.',
+  })
+  @IsOptional()
+  @IsIn(INTERCHANGE_USAGES)
+  usage?: InterchangeUsage;
+}
+
+/** Each kind's body: the eligibility connector adds the X12 envelope's settings. */
+export function connectorSettingsDtoFor(kind: ConnectorKind): typeof ConnectorSettingsDto {
+  return kind === 'eligibility' ? EligibilityConnectorSettingsDto : ConnectorSettingsDto;
+}
+
+const VALIDATION = createValidationPipe();
+
+/**
+ * A body checked against its kind's DTO by the API's own validation step (which the route cannot
+ * run for it, the DTO depending on the path); a refusal throws the API's 400.
+ */
+export async function validatedConnectorSettings(
+  kind: ConnectorKind,
+  body: unknown,
+): Promise<ConnectorSettingsDto> {
+  return (await VALIDATION.transform(body, {
+    type: 'body',
+    metatype: connectorSettingsDtoFor(kind),
+  })) as ConnectorSettingsDto;
+}

@@ -1,0 +1,32 @@
+import { DynamicModule, Module } from '@nestjs/common';
+
+import type { AppConfig } from '../../infrastructure/config/config';
+import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
+import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import type { Database } from '../../infrastructure/storage/database';
+import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
+import { ConnectorsController } from './connectors.controller';
+import { ConnectorsService } from './connectors.service';
+
+/** Per-account connector settings: their API, and the service the console and case creation use. */
+@Module({})
+export class ConnectorsModule {
+  static forRoot(deps: { config: AppConfig; db: Database }): DynamicModule {
+    return {
+      module: ConnectorsModule,
+      controllers: [ConnectorsController],
+      providers: [
+        {
+          provide: ConnectorSettingsRepository,
+          useValue: new ConnectorSettingsRepository(deps.db, new SecretBox(deps.config.encryption!)),
+        },
+        {
+          provide: WebhookTargetPolicy,
+          useValue: new WebhookTargetPolicy(deps.config.webhooks.allowedTargets),
+        },
+        ConnectorsService,
+      ],
+      exports: [ConnectorsService, ConnectorSettingsRepository],
+    };
+  }
+}

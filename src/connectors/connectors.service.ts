@@ -1,0 +1,109 @@
+import { Inject, Injectable } from '@nestjs/common';
+
+import { CONNECTOR_KINDS, ConnectorKind, isConnectorKind } from '../../domain/connectors/connector-kinds';
+import { CONNECTOR_TIMEOUT_MS } from '../../domain/connectors/connector-settings';
+import {
+  Connector,
+  ConnectorAuthInput,
+  ConnectorSettingsInput,
+  ConnectorSettingsRepository,
+  MissingConnectorSecretError,
+} from '../../infrastructure/connectors/connector-settings.repository';
+import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
+import { ApiError } from '../common/errors';
+import { ConnectorAuthDto, ConnectorSettingsDto, EligibilityConnectorSettingsDto } from './connectors.dto';
+
+/**
+ * An account's connector settings, as the API, the console and the admin CLI manage them: one set
+ * of rules, so none of the three can store what another would refuse.
+ */
+@Injectable()
+export class ConnectorsService {
+  constructor(
+    @Inject(ConnectorSettingsRepository) private readonly settings: ConnectorSettingsRepository,
+    @Inject(WebhookTargetPolicy) private readonly policy: WebhookTargetPolicy,
+  ) {}
+
+  list(accountId: string): Promise<Connector[]> {
+    return this.settings.list(accountId);
+  }
+
+  async get(accountId: string, kind: string): Promise<Connector> {
+    const connector = await this.settings.find(accountId, connectorKindOf(kind));
+    if (!connector) throw notConfigured(connectorKindOf(kind));
+    return connector;
+  }
+
+  /**
+   * Creates or replaces one kind's settings from a body its DTO has validated. The URL must pass the
+   * SSRF policy now, so a refused target is a 400 for the admin rather than a failed case later.
+   */
+  async configure(accountId: string, kind: string, body: ConnectorSettingsDto): Promise<Connector> {
+    const input = settingsInputOf(connectorKindOf(kind), body);
+    const verdict = await this.policy.verify(input.url, { plainHttp: 'allow-listed only' });
+    if (!verdict.allowed) {
+      throw new ApiError('validation_error', 'The connector URL is refused; see details.', [
+        { field: 'url', issue: `is refused by the SSRF policy: ${verdict.reason}` },
+      ]);
+    }
+    try {
+      return await this.settings.put(accountId, input);
+    } catch (error) {
+      if (!(error instanceof MissingConnectorSecretError)) throw error;
+      throw new ApiError('validation_error', 'The request is invalid; see details.', [
+        { field: `auth.${error.field}`, issue: 'is required: no stored one of this auth type to keep' },
+      ]);
+    }
+  }
+
+  async remove(
+    accountId: string,
+    kind: string,
+  ): Promise<{ id: string; object: 'connector'; kind: ConnectorKind; deleted: true }> {
+    const known = connectorKindOf(kind);
+    const id = await this.settings.delete(accountId, known);
+    if (!id) throw notConfigured(known);
+    return { id, object: 'connector', kind: known, deleted: true };
+  }
+}
+
+/** A path's kind; an unknown one is a path that names nothing (404). */
+export function connectorKindOf(kind: string): ConnectorKind {
+  if (isConnectorKind(kind)) return kind;
+  throw ApiError.notFound(`There is no such connector kind; the kinds are ${CONNECTOR_KINDS.join(', ')}.`);
+}
+
+function notConfigured(kind: ConnectorKind): ApiError {
+  return ApiError.notFound(`No ${kind} connector is configured for your account.`);
+}
+
+function settingsInputOf(kind: ConnectorKind, body: ConnectorSettingsDto): ConnectorSettingsInput {
+  const common = {
+    url: body.url,
+    auth: authInputOf(body.auth),
+    timeoutMs: body.timeout_ms ?? CONNECTOR_TIMEOUT_MS.default,
+  };
+  if (kind !== 'eligibility') return { kind, ...common };
+  const eligibility = body as EligibilityConnectorSettingsDto;
+  return {
+    kind,
+    ...common,
+    format: eligibility.format ?? 'x12',
+    submitterId: eligibility.submitter_id,
+    receiverId: eligibility.receiver_id,
+    usage: eligibility.usage ?? 'production',
+  };
+}
+
+function authInputOf(auth: ConnectorAuthDto): ConnectorAuthInput {
+  switch (auth.type) {
+    case 'none':
+      return { type: 'none' };
+    case 'basic':
+      return { type: 'basic', username: auth.username!, password: auth.password };
+    case 'bearer':
+      return { type: 'bearer', token: auth.token };
+    case 'header':
+      return { type: 'header', name: auth.name!, value: auth.value };
+  }
+}

@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { openDatabase } from '../../infrastructure/storage/database';
+import { AuditRepository } from '../../src/audit/audit.repository';
+import { runCommand } from '../support/processes';
+
+const TOKEN = 'cli-bearer-token-0123456789-wxyz';
+
+describe('connector settings through the admin CLI', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haa-connectors-cli-'));
+  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '', CONNECTOR_SECRET: '' };
+  const admin = (args: string[], options: { secret?: string; stdin?: string } = {}) =>
+    runCommand(
+      'admin/cli.js',
+      args,
+      { ...env, CONNECTOR_SECRET: options.secret ?? '' },
+      { input: options.stdin },
+    );
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  let accountId: string;
+  beforeAll(() => {
+    accountId = JSON.parse(admin(['accounts:create', '--name', 'CLI connector clinic']).stdout).id;
+  });
+
+  const setEligibility = (extra: string[] = [], options: { secret?: string; stdin?: string } = {}) =>
+    admin(
+      [
+        'connectors:set',
+        '--account',
+        accountId,
+        '--kind',
+        'eligibility',
+        '--url',
+        'http://127.0.0.1:9/270',
+        '--auth',
+        'bearer',
+        '--submitter-id',
+        'CLINIC0001',
+        '--receiver-id',
+        'CLEARINGHOUSE',
+        ...extra,
+      ],
+      options,
+    );
+
+  it('sets a connector with the secret from CONNECTOR_SECRET and prints only its hint', () => {
+    const result = setEligibility(['--timeout-ms', '15000'], { secret: TOKEN });
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      object: 'connector',
+      kind: 'eligibility',
+      auth: { type: 'bearer', hint: '…wxyz' },
+      timeout_ms: 15000,
+      format: 'x12',
+      usage: 'production',
+    });
+    expect(result.stdout + result.stderr).not.toContain(TOKEN);
+  });
+
+  it('reads the secret from stdin when it is piped, and lists the connectors without it', () => {
+    const piped = 'piped-token-abcdefghijk-9876';
+    expect(setEligibility(['--usage', 'test'], { stdin: `${piped}\n` }).status).toBe(0);
+    const listed = admin(['connectors:list', '--account', accountId]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({
+        kind: 'eligibility',
+        usage: 'test',
+        auth: { type: 'bearer', hint: '…9876' },
+      }),
+    ]);
+    expect(listed.stdout).not.toContain(piped);
+  });
+
+  it('refuses what the API refuses, naming the flags, with exit code 2', () => {
+    const result = setEligibility(['--submitter-id', 'lower', '--timeout-ms', 'soon'], { secret: TOKEN });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--submitter-id: must be 1 to 15 uppercase letters');
+    expect(result.stderr).toContain('--timeout-ms: must be an integer number');
+  });
+
+  it('refuses a private address by the SSRF policy', () => {
+    const result = admin([
+      'connectors:set',
+      '--account',
+      accountId,
+      '--kind',
+      'prior_authorization',
+      '--url',
+      'https://10.0.0.7/fhir',
+      '--auth',
+      'none',
+    ]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      '--url: is refused by the SSRF policy: 10.0.0.7 is not a public unicast address',
+    );
+  });
+
+  it('refuses an unknown kind', () => {
+    const result = admin(['connectors:delete', '--account', accountId, '--kind', 'fax']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--kind takes eligibility, prior_authorization or program_enrollment');
+  });
+
+  it('deletes a connector and records the changes in the audit trail with the operator as the actor', async () => {
+    const deleted = admin(['connectors:delete', '--account', accountId, '--kind', 'eligibility']);
+    expect(deleted.status).toBe(0);
+    expect(JSON.parse(deleted.stdout)).toMatchObject({
+      object: 'connector',
+      kind: 'eligibility',
+      deleted: true,
+    });
+    expect(JSON.parse(admin(['connectors:list', '--account', accountId]).stdout)).toEqual([]);
+    expect(admin(['connectors:delete', '--account', accountId, '--kind', 'eligibility']).status).toBe(2);
+
+    const db = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
+    try {
+      const trail = await new AuditRepository(db).list(accountId, { limit: 10 });
+      expect(trail.data.map((event) => [event.action, event.actor.type, event.target?.object])).toEqual([
+        ['connector.deleted', 'operator', 'connector'],
+        ['connector.configured', 'operator', 'connector'],
+        ['connector.configured', 'operator', 'connector'],
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -1,0 +1,165 @@
+import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
+import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import { ConsoleBrowser } from '../support/console-session';
+import { consoleBrowserWithRoles, getPage, postForm } from '../support/console-admin';
+import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
+
+const PASSWORD = 'console-password-4321-abcd';
+
+describe('the Connectors page of the console', () => {
+  let testApp: TestApp;
+  let account: TestAccount;
+  let admin: ConsoleBrowser;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    account = await testApp.createAccount('Clinic Connectors');
+    admin = await consoleBrowserWithRoles(testApp, account.accountId, ['admin']);
+  });
+  afterAll(() => testApp.close());
+
+  const valid = (overrides: Record<string, string> = {}) => ({
+    url: 'http://127.0.0.1:9/270',
+    auth_type: 'basic',
+    username: 'clinic-0001',
+    header_name: '',
+    secret: PASSWORD,
+    timeout_ms: '12000',
+    format: 'json',
+    submitter_id: 'CLINIC0001',
+    receiver_id: 'CLEARINGHOUSE',
+    usage: 'test',
+    ...overrides,
+  });
+
+  const readForUse = () =>
+    new ConnectorSettingsRepository(testApp.db, new SecretBox(testApp.config.encryption!)).readForUse(
+      account.accountId,
+      'eligibility',
+    );
+
+  it('lists every kind, each not configured at first, and is in the navigation', async () => {
+    const page = await getPage(testApp, admin, '/console/connectors');
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/href="\/console\/connectors"\s+aria-current="page"\s+>Connectors<\/a/);
+    for (const kind of ['eligibility', 'prior_authorization', 'program_enrollment']) {
+      expect(page.text).toContain(`href="/console/connectors/${kind}"`);
+    }
+    expect(page.text.match(/not configured/g)).toHaveLength(3);
+  });
+
+  it('sets the eligibility connector, showing only the hint of its password afterwards', async () => {
+    const saved = await postForm(testApp, admin, '/console/connectors/eligibility', valid());
+    expect(saved.status).toBe(303);
+    expect(saved.headers.location).toBe('/console/connectors/eligibility?done=saved');
+    const page = await getPage(testApp, admin, saved.headers.location!);
+    expect(page.text).toContain('The connector was saved.');
+    expect(page.text).toContain('value="http://127.0.0.1:9/270"');
+    expect(page.text).toContain('ends in …abcd');
+    expect(page.text).not.toContain(PASSWORD);
+    expect(await readForUse()).toMatchObject({
+      auth: { type: 'basic', username: 'clinic-0001', password: PASSWORD },
+      format: 'json',
+      usage: 'test',
+      timeoutMs: 12000,
+    });
+    const list = await getPage(testApp, admin, '/console/connectors');
+    expect(list.text).toContain('<code>http://127.0.0.1:9/270</code>');
+    expect(list.text).toContain('basic (…abcd)');
+  });
+
+  it('keeps the stored password when its field is left empty', async () => {
+    await postForm(testApp, admin, '/console/connectors/eligibility', valid());
+    const saved = await postForm(
+      testApp,
+      admin,
+      '/console/connectors/eligibility',
+      valid({ secret: '', usage: 'production' }),
+    );
+    expect(saved.status).toBe(303);
+    expect(await readForUse()).toMatchObject({ usage: 'production', auth: { password: PASSWORD } });
+  });
+
+  it.each([
+    [
+      'a lowercase submitter id',
+      { submitter_id: 'clinic' },
+      'submitter_id: must be 1 to 15 uppercase letters',
+    ],
+    [
+      'a private address',
+      { url: 'https://192.168.1.10/270' },
+      'url: is refused by the SSRF policy: 192.168.1.10',
+    ],
+    ['a timeout over 30 seconds', { timeout_ms: '60000' }, 'timeout_ms: must not be greater than 30000'],
+  ])(
+    "re-renders the form with the API's message and 400 for %s, keeping the input but not the secret",
+    async (_case, override, message) => {
+      const answer = await postForm(
+        testApp,
+        admin,
+        '/console/connectors/eligibility',
+        valid({ receiver_id: 'KEPTRECEIVER', ...override }),
+      );
+      expect(answer.status).toBe(400);
+      expect(answer.text).toContain(message);
+      expect(answer.text).toContain('value="KEPTRECEIVER"');
+      expect(answer.text).not.toContain(PASSWORD);
+    },
+  );
+
+  it('shows the X12 settings only for the eligibility connector', async () => {
+    const page = await getPage(testApp, admin, '/console/connectors/program_enrollment');
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('name="submitter_id"');
+    const saved = await postForm(testApp, admin, '/console/connectors/program_enrollment', {
+      url: 'http://127.0.0.1:9/enroll',
+      auth_type: 'header',
+      header_name: 'X-Api-Key',
+      secret: 'hub-key-0000',
+    });
+    expect(saved.status).toBe(303);
+    const { body } = await testApp
+      .http()
+      .get('/connectors/program_enrollment')
+      .set(bearer(account.keys.admin));
+    expect(body.data.auth).toEqual({ type: 'header', header_name: 'X-Api-Key', hint: '…0000' });
+  });
+
+  it('removes a connector and records the changes in the audit trail with the person as the actor', async () => {
+    await postForm(testApp, admin, '/console/connectors/eligibility', valid());
+    const { id } = (await testApp.http().get('/connectors/eligibility').set(bearer(account.keys.admin))).body
+      .data;
+    const removed = await postForm(testApp, admin, '/console/connectors/eligibility/delete');
+    expect(removed.headers.location).toBe('/console/connectors?done=deleted');
+    expect(await readForUse()).toBeUndefined();
+    const trail = await testApp.http().get(`/audit-events?target_id=${id}`).set(bearer(account.keys.admin));
+    const events = trail.body.data.data as Array<{ action: string; actor: { type: string } }>;
+    expect(new Set(events.map((event) => event.action))).toEqual(
+      new Set(['connector.configured', 'connector.deleted']),
+    );
+    expect(new Set(events.map((event) => event.actor.type))).toEqual(new Set(['user']));
+    expect(JSON.stringify(trail.body)).not.toContain(PASSWORD);
+  });
+
+  it('answers 404 for an unknown kind', async () => {
+    expect((await getPage(testApp, admin, '/console/connectors/fax')).status).toBe(404);
+  });
+
+  it('refuses a form without its CSRF token', async () => {
+    const answer = await testApp
+      .http()
+      .post('/console/connectors/eligibility')
+      .set('Cookie', admin.cookie)
+      .type('form')
+      .send(valid());
+    expect(answer.status).toBe(403);
+  });
+
+  it('shows a provider the 403 page', async () => {
+    const provider = await consoleBrowserWithRoles(testApp, account.accountId, ['provider']);
+    const page = await getPage(testApp, provider, '/console/connectors');
+    expect(page.status).toBe(403);
+    expect(page.text).not.toContain('href="/console/connectors"');
+  });
+});
