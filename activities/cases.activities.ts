@@ -16,7 +16,10 @@ import type {
   PriorAuthSubmissionInput,
 } from '../domain/payers/payer-connector';
 import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
+import type { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
+import { HttpClearinghouse } from '../infrastructure/connectors/http-clearinghouse';
 import type { FormulariesRepository } from '../infrastructure/formularies/formularies.repository';
+import type { WebhookTargetPolicy } from '../infrastructure/webhooks/target-policy';
 import { SimulatedClearinghouse } from '../infrastructure/connectors/simulated-clearinghouse';
 import {
   checkEligibilityOverX12,
@@ -248,4 +251,28 @@ function unknownDrug(request: DrugRequest, reason: string): DrugCoverage {
 
 function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
+}
+
+/**
+ * The account's eligibility connector as a clearinghouse, read at the moment of use so a change of
+ * settings takes effect on the next check; each interchange takes the next control number.
+ */
+export function liveClearinghouses(
+  settings: Pick<ConnectorSettingsRepository, 'readForUse' | 'nextControlNumber'>,
+  policy: WebhookTargetPolicy,
+): (accountId: string) => Promise<LiveClearinghouse | undefined> {
+  return async (accountId) => {
+    const connector = await settings.readForUse(accountId, 'eligibility');
+    if (connector?.kind !== 'eligibility') return undefined;
+    return {
+      clearinghouse: new HttpClearinghouse(connector, policy),
+      nextEnvelope: async () => ({
+        senderId: connector.submitterId,
+        receiverId: connector.receiverId,
+        controlNumber: await settings.nextControlNumber(accountId),
+        usage: connector.usage,
+        createdAt: new Date(),
+      }),
+    };
+  };
 }

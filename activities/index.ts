@@ -9,6 +9,7 @@ import type { PayerConnector } from '../domain/payers/payer-connector';
 import type { AppConfig } from '../infrastructure/config/config';
 import { PayerSimulator } from '../infrastructure/connectors/payer-simulator';
 import { ProgramHubConnector, ProgramHubSimulator } from '../infrastructure/connectors/program-hub';
+import { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
 import { SecretBox } from '../infrastructure/crypto/aes-gcm';
 import { FormulariesRepository } from '../infrastructure/formularies/formularies.repository';
 import type { Database } from '../infrastructure/storage/database';
@@ -20,7 +21,7 @@ import { WebhookEndpointsRepository } from '../infrastructure/webhooks/webhook-e
 import { WebhookPublisher } from '../infrastructure/webhooks/webhook-publisher';
 import { createCaseBindingActivities } from './case-binding.activities';
 import { createCaseSummaryActivities } from './case-summaries.activities';
-import { createCaseActivities } from './cases.activities';
+import { createCaseActivities, liveClearinghouses } from './cases.activities';
 import { createClinicalActivities } from './clinical.activities';
 import { createEnrollmentActivities } from './enrollment.activities';
 import { MeteredDeliveryAttempts, WebhookMetrics } from './webhook-metrics';
@@ -93,7 +94,12 @@ export const createActivities = ({
   });
   const activities = {
     ...createCaseBindingActivities({ encryption: config.encryption! }),
-    ...createCaseActivities({ payer, documents, formularies: new FormulariesRepository(db) }),
+    ...createCaseActivities({
+      payer,
+      documents,
+      formularies: new FormulariesRepository(db),
+      liveClearinghouse: liveClearinghouses(new ConnectorSettingsRepository(db, secrets), policy),
+    }),
     ...createCaseSummaryActivities({
       summaries: new CaseSummariesRepository(db),
       publishEvent: webhookActivities.publishEvent,

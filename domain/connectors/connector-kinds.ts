@@ -22,3 +22,10 @@ export const CONNECTOR_KIND_FOR_CASE_TYPE: Readonly<Record<CaseObjectType, Conne
   patient_enrollment: 'program_enrollment',
   clinical_eligibility: null,
 };
+
+/**
+ * The kinds whose settings a live case can use today. Prior authorization (Da Vinci PAS) and program
+ * hub settings are stored for the clients that will use them; until then a live case of those types
+ * is refused rather than answered by a simulator.
+ */
+export const CONNECTOR_KINDS_IN_SERVICE: readonly ConnectorKind[] = ['eligibility'];

@@ -1,22 +1,14 @@
+import type { ConnectorAuth, EligibilityConnectorSettings } from '../../domain/connectors/connector-settings';
 import type { Clearinghouse } from '../../domain/payers/clearinghouse';
 import { ConnectorError } from '../../domain/failures';
 import type { WebhookTargetPolicy } from '../webhooks/target-policy';
 import { postToConnector, PostedAnswer } from './outbound-post';
 
-export type ConnectorAuth =
-  | { type: 'none' }
-  | { type: 'basic'; username: string; password: string }
-  | { type: 'bearer'; token: string }
-  | { type: 'header'; name: string; value: string };
-
 /** Where an account's clearinghouse takes 270s, as its connector settings say. */
-export interface ClearinghouseEndpoint {
-  url: string;
-  /** `x12`: the interchange is the body; `json`: it travels as `{"x12": "…"}` both ways. */
-  format: 'x12' | 'json';
-  auth: ConnectorAuth;
-  timeoutMs: number;
-}
+export type ClearinghouseEndpoint = Pick<
+  EligibilityConnectorSettings,
+  'url' | 'format' | 'auth' | 'timeoutMs'
+>;
 
 /** A 271 for a handful of members is a few kilobytes; far more is not an answer to one inquiry. */
 const MAX_ANSWER_BYTES = 1024 * 1024;

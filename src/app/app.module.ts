@@ -25,6 +25,7 @@ import { IdempotencyRepository } from '../cases/idempotency.repository';
 import { CASE_TYPES } from '../cases/types';
 import { CodecController } from '../codec/codec.controller';
 import { ConnectorsModule } from '../connectors/connectors.module';
+import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { CONSOLE_CONTROLLERS, consoleProviders } from '../console';
 import { FormulariesModule } from '../formularies/formularies.module';
 import { SupportProgramsController } from '../programs/support-programs.controller';
@@ -48,6 +49,7 @@ export class AppModule {
     const deliveries = new WebhookDeliveriesRepository(deps.db, secrets);
     const accounts = new AccountsRepository(deps.db);
     const caseDocuments = new CaseDocumentsRepository(deps.db, secrets);
+    const connectorSettings = new ConnectorSettingsRepository(deps.db, secrets);
     const { rateLimit } = deps.config;
     return {
       module: AppModule,
@@ -98,6 +100,7 @@ export class AppModule {
             caseDocuments,
             new IdempotencyRepository(deps.db),
             new CaseBindingEpoch(deps.db),
+            connectorSettings,
           ),
         },
         ...consoleProviders({ ...deps, secrets }),

@@ -15,12 +15,14 @@ import { hasIdPrefix, newId } from '../../domain/ids';
 import { addressTo } from '../../domain/temporal/message-address';
 import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
+import type { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { bindCaseToAccount, caseBindingHolds } from '../../infrastructure/temporal/case-binding';
 import { isTemporalDeadlineExceeded, mayHaveStarted } from '../../infrastructure/temporal/outages';
 import { requestCancellationUpdate } from '../../workflows/case.messages';
 import type { Principal } from '../auth/accounts.repository';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { ApiError } from '../common/errors';
+import { requireConnectorFor } from '../connectors/connector-requirement';
 import { CaseBindingEpoch } from './case-binding-epoch';
 import { assertRequestStorable, assertStorable } from './case-size';
 import type { CaseDecision, CaseType } from './case-type';
@@ -62,6 +64,7 @@ export class CasesService {
     private readonly documents: CaseDocumentsRepository,
     private readonly idempotency: IdempotencyRepository,
     private readonly bindingEpoch: CaseBindingEpoch,
+    private readonly connectors: Pick<ConnectorSettingsRepository, 'isConfigured'>,
   ) {
     this.cursors = new ListCursors(config.cases.patientRefKey!);
   }
@@ -72,7 +75,10 @@ export class CasesService {
     creator: CaseCreator,
   ): Promise<{ case: CaseRecord; replayed: boolean }> {
     const { principal, idempotencyKey } = creator;
-    if (principal.livemode) refuseMockResult(request);
+    if (principal.livemode) {
+      refuseMockResult(request);
+      await requireConnectorFor(this.connectors, principal.accountId, type.object);
+    }
     type.create.check?.(request);
     const incomingDocuments = type.create.documents?.(request) ?? [];
     assertRequestStorable(request, incomingDocuments);

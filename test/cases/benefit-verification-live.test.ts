@@ -268,10 +268,11 @@ describe('benefit verification with a live key', () => {
     });
   });
 
-  it('fails the case with a connector error naming the broken rule when the 271 is malformed', async () => {
+  it('fails the case at once as rejected by the payer, without retrying, when the 271 is malformed', async () => {
     const created = await submit(GARBLED_MEMBER);
     const failed = await waitFor(created.id, 'failed');
-    expect(failed.failure.message).toMatch(/X12 interchange is malformed/);
+    expect(failed.failure).toMatchObject({ code: 'payer_rejected' });
+    expect(clearinghouse.requests.filter((request) => request.body.includes(created.id))).toHaveLength(1);
     expect(JSON.stringify(failed.failure)).not.toContain(GARBLED_MEMBER);
   });
 
