@@ -4,9 +4,12 @@ import {
   ApiBody,
   ApiExtraModels,
   ApiOperation,
+  ApiParam,
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
+
+import { CONNECTOR_KINDS } from '../../domain/connectors/connector-kinds';
 
 import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
@@ -18,6 +21,9 @@ import {
   validatedConnectorSettings,
 } from './connectors.dto';
 import { connectorKindOf, ConnectorsService } from './connectors.service';
+
+/** Documents `{kind}` as the three kinds, so generated requests name real ones. */
+const KindParameter = () => ApiParam({ name: 'kind', enum: CONNECTOR_KINDS });
 
 /**
  * The connectors live-mode cases go to (CONTRACT.md §10), per account. They decide where PHI is
@@ -39,6 +45,7 @@ export class ConnectorsController {
   }
 
   @Get(':kind')
+  @KindParameter()
   @ApiOperation({
     summary: 'Get the settings of one connector: eligibility, prior_authorization or program_enrollment',
   })
@@ -47,6 +54,7 @@ export class ConnectorsController {
   }
 
   @Put(':kind')
+  @KindParameter()
   @Audited('connector.configured', 'connector')
   @ApiOperation({
     summary: 'Create or replace the settings of one connector',
@@ -72,6 +80,7 @@ export class ConnectorsController {
   }
 
   @Delete(':kind')
+  @KindParameter()
   @Audited('connector.deleted', 'connector')
   @ApiOperation({
     summary: 'Remove the settings of one connector; live cases that need it are refused from then on',
