@@ -4,6 +4,12 @@
  * turns these into and out of wire format; nothing here knows about delimiters or segments.
  */
 
+/**
+ * A payer's id at a clearinghouse (the NM109 a 270 is addressed to): letters and digits, as
+ * clearinghouses' payer lists give them. Requests and formularies name payers by it alike.
+ */
+export const CLEARINGHOUSE_PAYER_ID = /^[A-Za-z0-9]{2,20}$/;
+
 /** The envelope of an outgoing interchange: who sends it to whom, numbered for acknowledgement. */
 export interface InterchangeEnvelope {
   /** ISA06 / GS02: the submitter id the clearinghouse assigned to the account. */
@@ -96,6 +102,11 @@ export interface BenefitAccumulator {
 /** What a 271 says about the patient, read from the wire into the result's vocabulary. */
 export interface EligibilityResponse {
   trace_number: string | null;
+  /**
+   * Every TRN*2 of the patient's loops, when there is more than one: the inquirer's echoed trace and
+   * one a clearinghouse added, in either order.
+   */
+  trace_numbers?: string[];
   payer: { id: string | null; name: string | null };
   /** Active when an EB*1 (or a benefit row) covers the patient; inactive on EB*6; unknown otherwise. */
   coverage: 'active' | 'inactive' | 'unknown';

@@ -41,7 +41,8 @@ export async function checkEligibilityOverX12(
   const inquiry = inquiryFor(question, route.asOf);
   const answer = await route.clearinghouse.exchange(writeEligibilityInquiry(inquiry, route.envelope));
   const response = readEligibilityResponse(answer);
-  if (response.trace_number !== null && response.trace_number !== inquiry.traceNumber) {
+  const traces = response.trace_numbers ?? (response.trace_number === null ? [] : [response.trace_number]);
+  if (traces.length > 0 && !traces.includes(inquiry.traceNumber)) {
     throw new ConnectorError('The 271 answers another inquiry: its trace number is not the one sent.', {
       transient: false,
     });

@@ -173,3 +173,20 @@ describe('the example in docs/x12.md', () => {
     });
   });
 });
+
+describe('a 271 that carves the pharmacy benefit out', () => {
+  it('is inconclusive when every pharmacy row says not covered, rather than covered', () => {
+    const carvedOut: EligibilityResponse = {
+      ...ACTIVE_ANSWER,
+      pharmacy_benefits: ACTIVE_ANSWER.pharmacy_benefits.map((benefit) => ({
+        ...benefit,
+        benefit: 'non_covered',
+      })),
+      accumulators: [],
+    };
+    expect(eligibilityOutcome(carvedOut, TODAY)).toMatchObject({
+      kind: 'inconclusive',
+      reason: expect.stringMatching(/carved out/),
+    });
+  });
+});

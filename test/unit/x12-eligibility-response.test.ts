@@ -379,3 +379,48 @@ describe('malformed 271s', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
+
+describe('reading what payers and clearinghouses add', () => {
+  /** A fixture with one segment replaced in place, so the envelope counts still hold. */
+  const replaced = (name: string, segment: string, by: string) => {
+    const text = fixture(name);
+    expect(text).toContain(segment);
+    return text.replace(segment, by);
+  };
+
+  it("keeps every TRN*2 of the patient's loop, the clearinghouse's before ours included", () => {
+    const text = replaced(
+      'ours-active-accumulators-pharmacy.271',
+      'TRN|2|BV01JD4Z8K2M|9HEALTHACC\\\r\nTRN|1|202611230001|9ZZCLEARHO',
+      'TRN|2|CH55555|9ZZCLEARHO\\\r\nTRN|2|BV01JD4Z8K2M|9HEALTHACC',
+    );
+    expect(readEligibilityResponse(text)).toMatchObject({
+      trace_number: 'CH55555',
+      trace_numbers: ['CH55555', 'BV01JD4Z8K2M'],
+    });
+  });
+
+  it('takes a year-to-date amount as what was met of the open total, never as a total', () => {
+    const text = replaced(
+      'ours-active-accumulators-pharmacy.271',
+      'EB|C|IND|30|||29|1080|||||Y',
+      'EB|C|IND|30|||24|420|||||Y',
+    );
+    expect(readEligibilityResponse(text).accumulators[0]).toMatchObject({
+      kind: 'deductible',
+      level: 'individual',
+      network: 'in_network',
+      total_cents: 150000,
+      met_cents: 42000,
+      remaining_cents: 108000,
+    });
+  });
+
+  it('never repeats an AAA reason that is not a code, since it could be anything', () => {
+    const text = replaced('ours-subscriber-not-found.271', 'AAA*N**75*C~', 'AAA*N**JANE DOE*C~');
+    expect(readEligibilityResponse(text).rejections).toEqual([
+      { level: 'subscriber', code: 'unrecognized', reason: expect.any(String), follow_up: null },
+    ]);
+    expect(JSON.stringify(readEligibilityResponse(text))).not.toContain('JANE');
+  });
+});

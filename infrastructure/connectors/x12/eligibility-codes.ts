@@ -251,16 +251,30 @@ export function planTypeOf(insuranceTypeCode: string | null): PlanType | null {
   return insuranceTypeCode === null ? null : (INSURANCE_TYPES[insuranceTypeCode] ?? null);
 }
 
-/** Builds the rejection an AAA segment states, worded from the code list. */
+/** What an AAA03 or AAA04 code looks like; anything else is not repeated, since it could be anything. */
+const CODE_SHAPE = /^[A-Z0-9]{1,3}$/;
+
+/**
+ * Builds the rejection an AAA segment states, worded from the code list. A code of another shape
+ * is reported as `unrecognized`, so no free text from the wire reaches a case's error.
+ */
 export function eligibilityRejection(
   level: RejectionLevel,
   code: string,
   followUp: string | null = null,
 ): EligibilityRejection {
+  if (!CODE_SHAPE.test(code)) {
+    return {
+      level,
+      code: 'unrecognized',
+      reason: 'A reject reason code outside the code list',
+      follow_up: null,
+    };
+  }
   return {
     level,
     code,
     reason: REJECTION_REASONS[code] ?? `Reject reason code ${code}`,
-    follow_up: followUp,
+    follow_up: followUp !== null && CODE_SHAPE.test(followUp) ? followUp : null,
   };
 }

@@ -20,6 +20,13 @@ const UNABLE_TO_RESPOND = '42';
 export const NO_RESPONSE_FROM_PAYER = '80';
 /** AAA03 41: the payer will not disclose the patient's benefits to this provider. */
 const ACCESS_RESTRICTED = '41';
+/** EB01 answers that say the pharmacy benefit is not this plan's to give. */
+const PHARMACY_NOT_COVERED = new Set([
+  'non_covered',
+  'inactive',
+  'inactive_pending_eligibility_update',
+  'inactive_pending_investigation',
+]);
 /** EB06 periods of a plan-year accumulator, the one the legacy deductible and out-of-pocket show. */
 const PLAN_YEAR_PERIODS = ['calendar_year', 'service_year', 'contract', 'years', 'unspecified'];
 
@@ -72,6 +79,16 @@ export function eligibilityOutcome(response: EligibilityResponse, asOf: string):
     return {
       kind: 'inconclusive',
       reason: "The payer's 271 shows active coverage but says nothing about the pharmacy benefit.",
+    };
+  }
+  if (
+    response.pharmacy_benefits.length > 0 &&
+    response.pharmacy_benefits.every((benefit) => PHARMACY_NOT_COVERED.has(benefit.benefit))
+  ) {
+    return {
+      kind: 'inconclusive',
+      reason:
+        "The payer's 271 shows active coverage but no pharmacy benefit: the drug benefit may be carved out to another plan.",
     };
   }
   return completed(response, 'covered', null);

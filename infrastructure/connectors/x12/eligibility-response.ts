@@ -106,13 +106,17 @@ export function readEligibilityResponse(text: string): EligibilityResponse {
   const coverageRows = rows.filter(
     (row) => ACTIVE_COVERAGE_CODES.has(row.info) || INACTIVE_COVERAGE_CODES.has(row.info),
   );
-  const trace =
-    findSegment(patient?.header ?? [], 'TRN', '2') ?? findSegment(subscriber?.header ?? [], 'TRN', '2');
+  // A 2100C/D may carry two TRN*2: the inquirer's own, echoed, and one a clearinghouse added.
+  const traces = [...(patient?.header ?? []), ...(patient === subscriber ? [] : (subscriber?.header ?? []))]
+    .filter((segment) => segment.id === 'TRN' && segment.elements[0] === '2')
+    .map((segment) => segment.elements[1] ?? '')
+    .filter((trace) => trace !== '');
   const groupReference =
     findSegment(patient?.header ?? [], 'REF', '6P') ?? findSegment(subscriber?.header ?? [], 'REF', '6P');
 
   return {
-    trace_number: nonEmpty(trace?.elements[1]),
+    trace_number: traces[0] ?? null,
+    trace_numbers: traces.length > 1 ? traces : undefined,
     payer: { id: nonEmpty(payer?.elements[8]), name: nonEmpty(payer?.elements[2]) },
     coverage: coverageOf(rows),
     plan_name: nonEmpty(
@@ -290,6 +294,9 @@ function pharmacyBenefits(row: BenefitRow): PharmacyBenefit[] {
  * as 23 calendar year) opens one; the next remaining row (EB06 29, or 33 for a lifetime total) with
  * the same kind, level, network and service types fills in what is left, and met follows.
  */
+/** EB06 24: an amount met so far this year, as some payers report beside or instead of remaining. */
+const YEAR_TO_DATE_PERIOD = '24';
+
 function accumulators(rows: BenefitRow[]): BenefitAccumulator[] {
   const all: BenefitAccumulator[] = [];
   const open = new Map<string, BenefitAccumulator[]>();
@@ -301,7 +308,19 @@ function accumulators(rows: BenefitRow[]): BenefitAccumulator[] {
     const key = [kind, row.level, row.network, lifetime, ...row.serviceTypes].join('|');
     const stack = open.get(key) ?? [];
     open.set(key, stack);
-    if (remaining) {
+    if (row.period === YEAR_TO_DATE_PERIOD) {
+      // What the member has already paid: the met amount of the open total, never a total itself.
+      const accumulator = stack.at(-1) ?? newAccumulator(kind, row, periodName(row.period));
+      if (stack.length === 0) all.push(accumulator);
+      accumulator.met_cents = row.amountCents;
+      if (
+        accumulator.remaining_cents === null &&
+        accumulator.total_cents !== null &&
+        row.amountCents !== null
+      ) {
+        accumulator.remaining_cents = Math.max(0, accumulator.total_cents - row.amountCents);
+      }
+    } else if (remaining) {
       let accumulator = stack.pop();
       if (!accumulator) {
         accumulator = newAccumulator(kind, row, lifetime ? 'lifetime' : UNSPECIFIED_PERIOD);
