@@ -56,10 +56,16 @@ export type ConnectorSettingsInput =
 /** The field of `auth` that holds each type's secret. */
 export const SECRET_FIELD = { basic: 'password', bearer: 'token', header: 'value' } as const;
 
-/** A connector set without its secret, where none of that auth type is stored to keep. */
+/**
+ * A connector set without its secret, where no stored one may be kept: none of that auth type, or
+ * one that went to another origin, user or header.
+ */
 export class MissingConnectorSecretError extends Error {
   constructor(readonly field: (typeof SECRET_FIELD)[keyof typeof SECRET_FIELD]) {
-    super(`auth.${field} is required: no stored ${field} of this authentication type to keep`);
+    super(
+      `auth.${field} is required: a stored ${field} is kept only for the same authentication type, ` +
+        'user or header name, and URL origin',
+    );
     this.name = 'MissingConnectorSecretError';
   }
 }
@@ -233,12 +239,25 @@ export class ConnectorSettingsRepository {
     const given = auth.type === 'basic' ? auth.password : auth.type === 'bearer' ? auth.token : auth.value;
     if (given !== undefined)
       return { sealed: this.secrets.sealText(given), hint: connectorSecretHint(given) };
-    const [stored] = await tx.query<{ auth_secret_sealed: string; auth_secret_hint: string }>(
-      `SELECT auth_secret_sealed, auth_secret_hint FROM connector_settings
+    const [stored] = await tx.query<{
+      auth_secret_sealed: string;
+      auth_secret_hint: string;
+      url: string;
+      auth_username: string | null;
+      auth_header_name: string | null;
+    }>(
+      `SELECT auth_secret_sealed, auth_secret_hint, url, auth_username, auth_header_name FROM connector_settings
        WHERE account_id = $1 AND kind = $2 AND auth_type = $3 AND deleted_at IS NULL FOR UPDATE`,
       [accountId, input.kind, auth.type],
     );
-    if (!stored) throw new MissingConnectorSecretError(SECRET_FIELD[auth.type]);
+    // A kept secret may only go where it went before: otherwise changing the URL would hand the
+    // credentials to whoever the new URL names, without ever knowing them.
+    const sameTarget =
+      stored !== undefined &&
+      new URL(stored.url).origin === new URL(input.url).origin &&
+      stored.auth_username === (auth.type === 'basic' ? auth.username : null) &&
+      stored.auth_header_name === (auth.type === 'header' ? auth.name : null);
+    if (!sameTarget) throw new MissingConnectorSecretError(SECRET_FIELD[auth.type]);
     return { sealed: stored.auth_secret_sealed, hint: stored.auth_secret_hint };
   }
 }

@@ -51,7 +51,11 @@ export class ConnectorsService {
     } catch (error) {
       if (!(error instanceof MissingConnectorSecretError)) throw error;
       throw new ApiError('validation_error', 'The request is invalid; see details.', [
-        { field: `auth.${error.field}`, issue: 'is required: no stored one of this auth type to keep' },
+        {
+          field: `auth.${error.field}`,
+          issue:
+            'is required: a stored one is kept only for the same auth type, user or header name and URL origin',
+        },
       ]);
     }
   }

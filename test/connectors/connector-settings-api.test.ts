@@ -114,8 +114,37 @@ describe('connector settings through the admin API', () => {
     const response = await put('eligibility', eligibility({ auth: { type: 'bearer' } }));
     expect(response.status).toBe(400);
     expect(response.body.error.details).toEqual([
-      { field: 'auth.token', issue: 'is required: no stored one of this auth type to keep' },
+      { field: 'auth.token', issue: expect.stringMatching(/^is required/) },
     ]);
+  });
+
+  it('asks for the password again when the URL moves to another origin, so no stored secret follows it', async () => {
+    const fresh = await testApp.createAccount('Moving clinic');
+    await put('eligibility', eligibility(), fresh.keys.admin);
+    const { password: _password, ...authWithoutPassword } = eligibility().auth;
+    const moved = await put(
+      'eligibility',
+      eligibility({ url: 'http://127.0.0.2:9/x12/270', auth: authWithoutPassword }),
+      fresh.keys.admin,
+    );
+    expect(moved.status).toBe(400);
+    expect(moved.body.error.details).toEqual([
+      {
+        field: 'auth.password',
+        issue: expect.stringMatching(/same auth type, user or header name and URL origin/),
+      },
+    ]);
+  });
+
+  it('asks for the password again when the user changes', async () => {
+    const fresh = await testApp.createAccount('Renaming clinic');
+    await put('eligibility', eligibility(), fresh.keys.admin);
+    const moved = await put(
+      'eligibility',
+      eligibility({ auth: { type: 'basic', username: 'someone-else' } }),
+      fresh.keys.admin,
+    );
+    expect(moved.status).toBe(400);
   });
 
   it.each([

@@ -101,17 +101,21 @@ describe.each(engines)('connector settings on %s', (_engine, open) => {
     expect((await settings.find(accountId, 'program_enrollment'))!.auth.hint).toBe('…');
   });
 
-  it('keeps the stored secret only for the same authentication type', async () => {
+  it('keeps the stored secret only for the same authentication type, user and URL origin', async () => {
     const accountId = await newAccount();
     await settings.put(accountId, eligibility());
-    await settings.put(accountId, eligibility({ auth: { type: 'basic', username: 'renamed' } }));
-    expect((await settings.readForUse(accountId, 'eligibility'))!.auth).toEqual({
-      type: 'basic',
-      username: 'renamed',
-      password: PASSWORD,
-    });
+    const samePlace = eligibility({ auth: { type: 'basic', username: 'clinic-0001' } });
+    await settings.put(accountId, { ...samePlace, url: `${new URL(samePlace.url).origin}/v2/270` });
+    expect((await settings.readForUse(accountId, 'eligibility'))!.auth).toMatchObject({ password: PASSWORD });
+    const missing = (field: 'password' | 'token') => new MissingConnectorSecretError(field);
+    await expect(
+      settings.put(accountId, eligibility({ auth: { type: 'basic', username: 'renamed' } })),
+    ).rejects.toEqual(missing('password'));
+    await expect(
+      settings.put(accountId, { ...samePlace, url: 'https://elsewhere.example/270' }),
+    ).rejects.toEqual(missing('password'));
     await expect(settings.put(accountId, eligibility({ auth: { type: 'bearer' } }))).rejects.toEqual(
-      new MissingConnectorSecretError('token'),
+      missing('token'),
     );
   });
 
