@@ -2,6 +2,7 @@ import type { DrugRequest, InsuranceContent, Provider } from '../domain/cases/ca
 import type { Clearinghouse } from '../domain/payers/clearinghouse';
 import type { InterchangeEnvelope } from '../domain/payers/eligibility';
 import { ConnectorError } from '../domain/failures';
+import { normalizeNdc } from '../domain/payers/name-matching';
 import { PHARMACY_FORMULARY_ANSWER } from '../domain/payers/payer-connector';
 import type {
   BenefitsCheck,
@@ -21,6 +22,7 @@ import { HttpClearinghouse } from '../infrastructure/connectors/http-clearinghou
 import type { FormulariesRepository } from '../infrastructure/formularies/formularies.repository';
 import type { WebhookTargetPolicy } from '../infrastructure/webhooks/target-policy';
 import { SimulatedClearinghouse } from '../infrastructure/connectors/simulated-clearinghouse';
+import { X12ValueError } from '../infrastructure/connectors/x12/interchange';
 import {
   checkEligibilityOverX12,
   EligibilityQuestion,
@@ -105,11 +107,18 @@ export const createCaseActivities = ({
       controlNumber: sandboxControlNumber(routing.caseId),
       createdAt: now(),
     };
-    const eligibility = await checkEligibilityOverX12(question, {
-      clearinghouse: new SimulatedClearinghouse(decision, envelope, asOf),
-      envelope,
-      asOf,
-    });
+    let eligibility: BenefitsCheck;
+    try {
+      eligibility = await checkEligibilityOverX12(question, {
+        clearinghouse: new SimulatedClearinghouse(decision, envelope, asOf),
+        envelope,
+        asOf,
+      });
+    } catch (error) {
+      // A name or id X12 cannot carry: the sandbox still answers, as it did before it spoke X12.
+      if (error instanceof X12ValueError) return decision;
+      throw error;
+    }
     // The simulator's own words say more than "the 271 named no pharmacy benefit".
     if (eligibility.kind === 'inconclusive' && decision.kind === 'inconclusive') return decision;
     if (eligibility.kind !== 'completed' || decision.kind !== 'completed') return eligibility;
@@ -157,11 +166,18 @@ export const createCaseActivities = ({
       memberId: content.member_id,
       groupNumber: content.group_number,
     });
-    const eligibility = await checkEligibilityOverX12(question, {
-      clearinghouse: live.clearinghouse,
-      envelope: await live.nextEnvelope(),
-      asOf: isoDate(now()),
-    });
+    let eligibility: BenefitsCheck;
+    try {
+      eligibility = await checkEligibilityOverX12(question, {
+        clearinghouse: live.clearinghouse,
+        envelope: await live.nextEnvelope(),
+        asOf: isoDate(now()),
+      });
+    } catch (error) {
+      // Nothing was sent: a person can still verify what no 270 could ask.
+      if (error instanceof X12ValueError) return { kind: 'inconclusive', reason: `${error.message}.` };
+      throw error;
+    }
     if (eligibility.kind !== 'completed') return eligibility;
     return {
       kind: 'completed',
@@ -233,7 +249,7 @@ function questionFor(
 function unknownDrug(request: DrugRequest, reason: string): DrugCoverage {
   return {
     drug: request.name ?? request.ndc ?? '',
-    ndc: request.ndc ?? null,
+    ndc: request.ndc ? normalizeNdc(request.ndc) : null,
     coverage: 'unknown',
     coverage_detail_code: 'unknown',
     tier: null,
@@ -245,6 +261,7 @@ function unknownDrug(request: DrugRequest, reason: string): DrugCoverage {
     determination_details: { is_on_formulary: false, is_explicit_plan_exclusion: false },
     has_active_prior_auth: false,
     ...PHARMACY_FORMULARY_ANSWER,
+    source: null,
     unknown_reason: reason,
   };
 }
@@ -264,8 +281,10 @@ export function liveClearinghouses(
   return async (accountId) => {
     const connector = await settings.readForUse(accountId, 'eligibility');
     if (connector?.kind !== 'eligibility') return undefined;
+    // The call must end, cleanly, before Temporal gives up on the attempt.
+    const timeoutMs = Math.max(1, Math.min(connector.timeoutMs, attemptDeadline() - Date.now()));
     return {
-      clearinghouse: new HttpClearinghouse(connector, policy),
+      clearinghouse: new HttpClearinghouse({ ...connector, timeoutMs }, policy),
       nextEnvelope: async () => ({
         senderId: connector.submitterId,
         receiverId: connector.receiverId,

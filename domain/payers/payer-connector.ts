@@ -55,8 +55,8 @@ export interface DrugCoverage {
   hcpcs_code: string | null;
   coinsurance_percent: number | null;
   quantity_limit_period_days: number | null;
-  /** Who answered: the plan's formulary data, or a person who verified it manually. */
-  source: 'formulary' | 'manual';
+  /** Who answered: the plan's formulary data, a person who verified it manually, or nobody (unknown). */
+  source: 'formulary' | 'manual' | null;
   tier: number | null;
   prior_authorization_required: PriorAuthRequirement;
   step_therapy_required: boolean;

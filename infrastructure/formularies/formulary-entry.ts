@@ -1,3 +1,4 @@
+import { CLEARINGHOUSE_PAYER_ID } from '../../domain/payers/eligibility';
 import type { DrugRequest } from '../../domain/cases/case-model';
 import { normalizeName, normalizeNdc } from '../../domain/payers/payer-catalog';
 import type { DrugCoverage } from '../../domain/payers/payer-connector';
@@ -24,7 +25,7 @@ export interface FormularyEntry {
 }
 
 /** A clearinghouse payer id (X12 NM109 of the payer): letters, digits and `.`, `_`, `-`. */
-export const PAYER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
+export const PAYER_ID_PATTERN = CLEARINGHOUSE_PAYER_ID;
 
 /** Payer ids are compared upper-cased, so a 271 or a setting that spells one in lower case still finds it. */
 export const payerIdKeyOf = (payerId: string): string => payerId.toUpperCase();

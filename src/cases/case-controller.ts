@@ -95,7 +95,7 @@ export function caseController(type: CaseType): Type<unknown> {
 
   define(
     'get',
-    [Get(':id'), Audited('case.read', type.object), ApiOperation({ summary: type.get.summary })],
+    [Get(':id'), Audited('case.read', type.object), ApiOperation(type.get)],
     [principalParameter, idParameter],
     async function (principal: Principal, id: string) {
       return success(await this.cases.get(principal, type, id));

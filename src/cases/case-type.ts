@@ -78,7 +78,8 @@ export interface CaseType<W extends Workflow = Workflow, Request extends object 
     respond?(record: CaseRecord): object;
   };
   list: { summary: string };
-  get: { summary: string };
+  /** `description` documents the object the GET answers, which the document has no schema for. */
+  get: { summary: string; description?: string };
   decisions: CaseDecision[];
   /** Absent for types whose cases cannot be cancelled. */
   cancel?: { role: Role; summary: string };

@@ -1,3 +1,4 @@
+import { CLEARINGHOUSE_PAYER_ID } from '../../domain/payers/eligibility';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
@@ -88,7 +89,7 @@ export const ClearinghousePayerId = () =>
         "The payer's id at the account's clearinghouse (2–20 letters or digits), which a live benefit verification's 270 is addressed to.",
       example: 'SBX01',
     }),
-    Matches(/^[A-Za-z0-9]{2,20}$/, { message: 'must be 2 to 20 letters or digits' }),
+    Matches(CLEARINGHOUSE_PAYER_ID, { message: 'must be 2 to 20 letters or digits' }),
   );
 
 /** A pharmacy PCN or group. */

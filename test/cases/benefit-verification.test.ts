@@ -49,6 +49,14 @@ describe('benefit verification', () => {
     });
   });
 
+  it('still answers a test key when a name holds a character no X12 270 can carry', async () => {
+    const created = await submit(
+      benefitVerificationRequest({ patient: syntheticPatient({ last_name: 'Testperson*Star' }) }),
+    );
+    const completed = await waitFor(created.id, 'completed');
+    expect(completed.outcome).toMatchObject({ coverage_status: 'covered' });
+  });
+
   it('reports the AAA behind patient_not_found in test mode, as a payer’s 271 states it', async () => {
     const created = await submit(
       benefitVerificationRequest({ mock_result: { status: 'completed', case: 'patient_not_found' } }),

@@ -63,6 +63,28 @@ describe('the OpenAPI document', () => {
     });
   });
 
+  it("lists a benefit verification's result fields, those read from a 271 included, on its GET", () => {
+    const description = document.paths['/benefit-verification/{id}'].get.description as string;
+    for (const field of [
+      'coverage_dates',
+      'pharmacy_benefits',
+      'accumulators',
+      'rejection',
+      'unknown_reason',
+      'benefit_type',
+    ]) {
+      expect(description).toMatch(new RegExp(`\`${field}(\\[\\])?\``));
+    }
+  });
+
+  it('describes the clearinghouse payer id and the subscriber of a dependent in the request', () => {
+    const content = document.components.schemas.InsuranceContentDto.properties;
+    expect(JSON.stringify(content.payer_id)).toContain('"pattern":"^[A-Za-z0-9]{2,20}$"');
+    expect(document.components.schemas.PolicySubscriberDto.properties.relationship).toMatchObject({
+      enum: ['spouse', 'child', 'other'],
+    });
+  });
+
   it('states the rules of query parameters too', () => {
     const limit = (document.paths['/prior-authorization'].get.parameters as Json[]).find(
       (parameter) => parameter.name === 'limit',

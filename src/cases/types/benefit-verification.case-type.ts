@@ -51,7 +51,22 @@ export const BENEFIT_VERIFICATION = defineCaseType<
     },
   },
   list: { summary: "List the account's benefit verifications, newest first" },
-  get: { summary: 'Get a benefit verification' },
+  get: {
+    summary: 'Get a benefit verification',
+    description:
+      '`outcome` (once final) holds `coverage_status`, `coverage_type`, `plan_fund_source`, ' +
+      '`pharmacy_benefit_manager_name`, `payer_name`, `plan_name`, `bin`, `pcn`, `deductible` and ' +
+      '`out_of_pocket` ({ total_cents, met_cents, remaining_cents }), and, read from the payer’s X12 271 ' +
+      '(docs/x12.md): `coverage_dates` ({ start_date, end_date }), `pharmacy_benefits[]` ({ service_type_code, ' +
+      'service_type, benefit, level, network, amount_cents, coinsurance_percent, prior_authorization_required, ' +
+      'messages }), `accumulators[]` ({ kind, level, network, period, service_type_codes, total_cents, ' +
+      'remaining_cents, met_cents }), `payer_messages[]` and `rejection` ({ level, code, reason, follow_up }). ' +
+      '`outcome.drugs[]` has per drug `drug`, `ndc`, `coverage` (covered, not_covered or unknown with ' +
+      '`unknown_reason`), `coverage_detail_code`, `tier`, `prior_authorization_required`, ' +
+      '`step_therapy_required`, `quantity_limit` with `quantity_limit_period_days`, `copay`, `copay_options`, ' +
+      '`coinsurance_percent`, `benefit_type` (pharmacy or medical) with `hcpcs_code`, ' +
+      '`determination_details`, `has_active_prior_auth` and `source` (formulary, manual, or null when unknown).',
+  },
   decisions: [
     {
       ...outcomeDecision(
