@@ -11,6 +11,7 @@ import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { KEY_MODES, KeyMode } from './api-key-secret';
 import { CurrentPrincipal, RequiresRole } from './auth.decorators';
 import { PLATFORM_ROLE, Role, ROLES } from './roles';
+import { requireLiveKeyFor } from './live-data';
 
 export class CreateApiKeyDto {
   @IsString()
@@ -67,6 +68,7 @@ export class ApiKeysController {
   @ApiOperation({ summary: 'Create an API key; its secret is in this response only' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto) {
     refuseOperatorRole(body.roles);
+    if (body.mode === 'live') requireLiveKeyFor(principal, 'Creating a live key');
     const { key, secret } = await this.accounts.createApiKey({ accountId: principal.accountId, ...body });
     return success({ ...key, secret });
   }
@@ -76,6 +78,8 @@ export class ApiKeysController {
   @Audited('api_key.revoked', 'api_key')
   @ApiOperation({ summary: 'Revoke an API key at once' })
   async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    const target = (await this.accounts.listApiKeys(principal.accountId)).find((key) => key.id === id);
+    if (target?.livemode) requireLiveKeyFor(principal, 'Revoking a live key');
     const key = await this.accounts.revokeApiKey(id, principal.accountId);
     if (!key) throw ApiError.notFound('No active API key with this id exists in your account.');
     this.authenticator.forget(key.id);

@@ -14,6 +14,7 @@ import { CONNECTOR_KINDS } from '../../domain/connectors/connector-kinds';
 import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
+import { requireLiveKeyFor } from '../auth/live-data';
 import { success } from '../common/envelope';
 import {
   ConnectorSettingsDto,
@@ -75,6 +76,7 @@ export class ConnectorsController {
     @Param('kind') kind: string,
     @Body() body: unknown,
   ) {
+    requireLiveKeyFor(principal, 'Setting a connector');
     const settings = await validatedConnectorSettings(connectorKindOf(kind), body);
     return success(await this.connectors.configure(principal.accountId, kind, settings));
   }
@@ -86,6 +88,7 @@ export class ConnectorsController {
     summary: 'Remove the settings of one connector; live cases that need it are refused from then on',
   })
   async remove(@CurrentPrincipal() principal: Principal, @Param('kind') kind: string) {
+    requireLiveKeyFor(principal, 'Removing a connector');
     return success(await this.connectors.remove(principal.accountId, kind));
   }
 }

@@ -19,6 +19,7 @@ import {
 import { actorOf } from '../audit/actor';
 import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
+import { requireLiveKeyFor } from '../auth/live-data';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { success } from '../common/envelope';
 import { ApiError } from '../common/errors';
@@ -69,6 +70,7 @@ export class FormulariesController {
     @Param('payer_id') payerId: string,
     @Body() body: unknown,
   ) {
+    requireLiveKeyFor(principal, 'Loading a formulary');
     checkPayerId(payerId);
     let entries;
     try {
@@ -86,6 +88,7 @@ export class FormulariesController {
   @PAYER_ID_PARAMETER
   @ApiOperation({ summary: "Delete the account's formulary for a payer; its drugs answer `unknown` again" })
   async remove(@CurrentPrincipal() principal: Principal, @Param('payer_id') payerId: string) {
+    requireLiveKeyFor(principal, 'Deleting a formulary');
     checkPayerId(payerId);
     const removed = await this.formularies.remove(principal.accountId, payerId);
     if (!removed) throw ApiError.notFound('Your account has no formulary for this payer.');

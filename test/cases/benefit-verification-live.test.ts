@@ -87,20 +87,13 @@ describe('benefit verification with a live key', () => {
   let account: TestAccount;
   let clearinghouse: ClearinghouseServer;
   let receiver: TestReceiver;
-  const live = { provider: '', admin: '' };
+  const live = { provider: '', reviewer: '', admin: '' };
 
   beforeAll(async () => {
     testApp = await startTestApp({ WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100' });
     worker = await testApp.startWorker();
     account = await testApp.createAccount();
-    for (const role of ['provider', 'admin'] as const) {
-      const created = await testApp
-        .http()
-        .post('/api-keys')
-        .set(bearer(account.keys.admin))
-        .send({ label: `live ${role}`, roles: [role], mode: 'live' });
-      live[role] = created.body.data.secret as string;
-    }
+    Object.assign(live, await testApp.createLiveKeys(account.accountId));
     clearinghouse = new ClearinghouseServer(clearinghouseAnswering);
     const url = await clearinghouse.start();
     const configured = await testApp
@@ -278,16 +271,8 @@ describe('benefit verification with a live key', () => {
 
   it('refuses a live benefit verification with 409 naming the connector when none is configured', async () => {
     const other = await testApp.createAccount('Clinic without a clearinghouse');
-    const key = await testApp
-      .http()
-      .post('/api-keys')
-      .set(bearer(other.keys.admin))
-      .send({ label: 'live provider', roles: ['provider'], mode: 'live' });
-    const response = await testApp
-      .http()
-      .post(PATH)
-      .set(bearer(key.body.data.secret as string))
-      .send(benefitVerificationRequest());
+    const { provider } = await testApp.createLiveKeys(other.accountId);
+    const response = await testApp.http().post(PATH).set(bearer(provider)).send(benefitVerificationRequest());
     expect(response.status).toBe(409);
     expect(response.body.error).toMatchObject({
       code: 'invalid_state',

@@ -19,20 +19,13 @@ describe('test and live modes', () => {
   let testApp: TestApp;
   let worker: TestWorker;
   let account: TestAccount;
-  const live = { provider: '', reviewer: '' };
+  const live = { provider: '', reviewer: '', admin: '' };
 
   beforeAll(async () => {
     testApp = await startTestApp({ WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100' });
     worker = await testApp.startWorker();
     account = await testApp.createAccount('Clinic in two modes');
-    for (const role of ['provider', 'reviewer'] as const) {
-      const created = await testApp
-        .http()
-        .post('/api-keys')
-        .set(bearer(account.keys.admin))
-        .send({ label: `live ${role}`, roles: [role], mode: 'live' });
-      live[role] = created.body.data.secret as string;
-    }
+    Object.assign(live, await testApp.createLiveKeys(account.accountId));
   });
   afterAll(async () => {
     await worker.stop();
@@ -45,7 +38,7 @@ describe('test and live modes', () => {
 
   it('creates a key in the mode asked for, test by default, and names the mode in its prefix', async () => {
     const testKey = await post(account.keys.admin, '/api-keys', { label: 'plain', roles: ['provider'] });
-    const liveKey = await post(account.keys.admin, '/api-keys', {
+    const liveKey = await post(live.admin, '/api-keys', {
       label: 'production',
       roles: ['provider'],
       mode: 'live',
@@ -66,6 +59,41 @@ describe('test and live modes', () => {
     });
     expect(response.status).toBe(400);
     expect(JSON.stringify(response.body.error.details)).toContain('mode');
+  });
+
+  it('lets only a live admin key create or revoke live keys, so a leaked test key opens nothing live', async () => {
+    const refused = await post(account.keys.admin, '/api-keys', {
+      label: 'escalation',
+      roles: ['admin'],
+      mode: 'live',
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toMatch(/live admin key/);
+    const liveKey = await post(live.admin, '/api-keys', { label: 'kept', roles: ['provider'], mode: 'live' });
+    const revoke = (key: string) =>
+      testApp.http().delete(`/api-keys/${liveKey.body.data.id}`).set(bearer(key));
+    expect((await revoke(account.keys.admin)).status).toBe(403);
+    expect((await revoke(live.admin)).status).toBe(200);
+  });
+
+  it("refuses a test admin key's changes to connectors and formularies, which live data goes to", async () => {
+    const connector = await testApp
+      .http()
+      .put('/connectors/eligibility')
+      .set(bearer(account.keys.admin))
+      .send({
+        url: 'https://clearinghouse.example/270',
+        auth: { type: 'none' },
+        submitter_id: 'A1',
+        receiver_id: 'B1',
+      });
+    const formulary = await testApp
+      .http()
+      .put('/formularies/SBX01')
+      .set(bearer(account.keys.admin))
+      .set('Content-Type', 'text/csv')
+      .send('payer_id,drug_name,coverage\nSBX01,Ozempic,covered\n');
+    expect([connector.status, formulary.status]).toEqual([403, 403]);
   });
 
   it("keeps a test case out of a live key's sight: reads, lists, decisions and cancel find nothing", async () => {

@@ -8,7 +8,7 @@ describe('connector settings through the admin API', () => {
 
   beforeAll(async () => {
     testApp = await startTestApp();
-    account = await testApp.createAccount('Connector clinic');
+    account = await testApp.createAccountWithLiveAdmin('Connector clinic');
   });
   afterAll(() => testApp.close());
 
@@ -57,7 +57,7 @@ describe('connector settings through the admin API', () => {
   });
 
   it('fills in the defaults: raw X12, production usage and a 10 second timeout', async () => {
-    const fresh = await testApp.createAccount('Defaults clinic');
+    const fresh = await testApp.createAccountWithLiveAdmin('Defaults clinic');
     const response = await put(
       'eligibility',
       { ...eligibility(), format: undefined, usage: undefined, timeout_ms: undefined },
@@ -93,7 +93,7 @@ describe('connector settings through the admin API', () => {
   });
 
   it('replaces the settings and keeps the stored password when the replacement leaves it out', async () => {
-    const fresh = await testApp.createAccount('Replacing clinic');
+    const fresh = await testApp.createAccountWithLiveAdmin('Replacing clinic');
     const first = (await put('eligibility', eligibility(), fresh.keys.admin)).body.data;
     const { password: _password, ...authWithoutPassword } = eligibility().auth;
     const replaced = await put(
@@ -119,7 +119,7 @@ describe('connector settings through the admin API', () => {
   });
 
   it('asks for the password again when the URL moves to another origin, so no stored secret follows it', async () => {
-    const fresh = await testApp.createAccount('Moving clinic');
+    const fresh = await testApp.createAccountWithLiveAdmin('Moving clinic');
     await put('eligibility', eligibility(), fresh.keys.admin);
     const { password: _password, ...authWithoutPassword } = eligibility().auth;
     const moved = await put(
@@ -137,7 +137,7 @@ describe('connector settings through the admin API', () => {
   });
 
   it('asks for the password again when the user changes', async () => {
-    const fresh = await testApp.createAccount('Renaming clinic');
+    const fresh = await testApp.createAccountWithLiveAdmin('Renaming clinic');
     await put('eligibility', eligibility(), fresh.keys.admin);
     const moved = await put(
       'eligibility',
@@ -221,7 +221,7 @@ describe('connector settings through the admin API', () => {
   });
 
   it('answers 404 for an unknown kind and for a kind that is not configured', async () => {
-    const fresh = await testApp.createAccount('Empty clinic');
+    const fresh = await testApp.createAccountWithLiveAdmin('Empty clinic');
     const unknown = await put('fax', eligibility(), fresh.keys.admin);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.message).toContain('eligibility, prior_authorization, program_enrollment');
@@ -231,13 +231,13 @@ describe('connector settings through the admin API', () => {
   });
 
   it("keeps each account's connectors to itself", async () => {
-    const other = await testApp.createAccount('Other clinic');
+    const other = await testApp.createAccountWithLiveAdmin('Other clinic');
     expect((await get('/connectors', other.keys.admin)).body.data.data).toEqual([]);
     expect((await get('/connectors/eligibility', other.keys.admin)).status).toBe(404);
   });
 
   it('deletes a connector, which is then not found', async () => {
-    const fresh = await testApp.createAccount('Deleting clinic');
+    const fresh = await testApp.createAccountWithLiveAdmin('Deleting clinic');
     const { id } = (await put('eligibility', eligibility(), fresh.keys.admin)).body.data;
     const deleted = await testApp.http().delete('/connectors/eligibility').set(bearer(fresh.keys.admin));
     expect(deleted.status).toBe(200);
@@ -256,7 +256,7 @@ describe('connector settings through the admin API', () => {
   });
 
   it('records every change in the audit trail, without the secret', async () => {
-    const fresh = await testApp.createAccount('Audited clinic');
+    const fresh = await testApp.createAccountWithLiveAdmin('Audited clinic');
     const { id } = (await put('eligibility', eligibility(), fresh.keys.admin)).body.data;
     await testApp.http().delete('/connectors/eligibility').set(bearer(fresh.keys.admin));
     const trail = await get(`/audit-events?target_id=${id}`, fresh.keys.admin);

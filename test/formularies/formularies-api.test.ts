@@ -13,7 +13,7 @@ describe('the formularies admin API', () => {
 
   beforeAll(async () => {
     testApp = await startTestApp();
-    account = await testApp.createAccount();
+    account = await testApp.createAccountWithLiveAdmin();
   });
   afterAll(() => testApp.close());
 
@@ -41,7 +41,7 @@ describe('the formularies admin API', () => {
   });
 
   it('feeds the per-drug lookup that live benefit verifications use', async () => {
-    const { accountId, keys } = await testApp.createAccount();
+    const { accountId, keys } = await testApp.createAccountWithLiveAdmin();
     await upload('BHH01', EXAMPLE, keys.admin);
     const results = await new FormulariesRepository(testApp.db).coverageFor(
       accountId,
@@ -59,7 +59,7 @@ describe('the formularies admin API', () => {
   });
 
   it('refuses a bad file with a 400 naming row and column, and keeps the formulary it had', async () => {
-    const { keys } = await testApp.createAccount();
+    const { keys } = await testApp.createAccountWithLiveAdmin();
     await upload('BHH01', EXAMPLE, keys.admin);
     const response = await upload(
       'BHH01',
@@ -116,7 +116,7 @@ describe('the formularies admin API', () => {
   });
 
   it('deletes a formulary, and answers 404 for one the account does not have', async () => {
-    const { keys } = await testApp.createAccount();
+    const { keys } = await testApp.createAccountWithLiveAdmin();
     await upload('BHH02', EXAMPLE.replace(/BHH01/g, 'BHH02'), keys.admin);
     const removed = await testApp.http().delete('/formularies/bhh02').set(bearer(keys.admin));
     expect(removed.status).toBe(200);
@@ -127,7 +127,7 @@ describe('the formularies admin API', () => {
   });
 
   it("keeps each account's formularies to itself", async () => {
-    const other = await testApp.createAccount();
+    const other = await testApp.createAccountWithLiveAdmin();
     expect((await list(other.keys.admin)).body.data.data).toEqual([]);
     expect((await testApp.http().delete('/formularies/BHH01').set(bearer(other.keys.admin))).status).toBe(
       404,
@@ -142,7 +142,7 @@ describe('the formularies admin API', () => {
   });
 
   it('records loads and deletions in the audit trail, by payer id', async () => {
-    const { keys } = await testApp.createAccount();
+    const { keys } = await testApp.createAccountWithLiveAdmin();
     await upload('BHH03', EXAMPLE.replace(/BHH01/g, 'BHH03'), keys.admin);
     await testApp.http().delete('/formularies/BHH03').set(bearer(keys.admin));
     const trail = await testApp.http().get('/audit-events').set(bearer(keys.admin));

@@ -49,6 +49,10 @@ export interface TestApp {
   config: AppConfig;
   /** A fresh account with one key per role. */
   createAccount(name?: string): Promise<TestAccount>;
+  /** One live key per role, made the way the admin CLI makes an account's first live keys. */
+  createLiveKeys(accountId: string): Promise<Record<Role, string>>;
+  /** A fresh account whose admin key is live, as changing what live data reaches needs. */
+  createAccountWithLiveAdmin(name?: string): Promise<TestAccount>;
   /** A worker with the production workflows on this app's task queue, database and client. */
   startWorker(): Promise<TestWorker>;
   close(): Promise<void>;
@@ -71,7 +75,7 @@ export async function startTestApp(
   const temporalClient = await connectClient(config.temporal, config.encryption!);
   const app = await createApp({ config, db, temporalClient, logger: pino({ level: 'silent' }) });
   const accounts = new AccountsRepository(db);
-  return {
+  const testApp: TestApp = {
     app,
     http: () => request(app.getHttpServer()),
     db,
@@ -88,6 +92,19 @@ export async function startTestApp(
       }
       return { accountId: account.id, keys };
     },
+    async createLiveKeys(accountId) {
+      const keys = {} as Record<Role, string>;
+      for (const role of ['provider', 'reviewer', 'admin'] as const) {
+        const live = { accountId, roles: [role], label: `live ${role}`, mode: 'live' as const };
+        keys[role] = (await accounts.createApiKey(live)).secret;
+      }
+      return keys;
+    },
+    async createAccountWithLiveAdmin(name) {
+      const account = await testApp.createAccount(name);
+      const { admin } = await testApp.createLiveKeys(account.accountId);
+      return { ...account, keys: { ...account.keys, admin } };
+    },
     startWorker() {
       return startTestWorker({ config, db, temporalClient });
     },
@@ -97,6 +114,7 @@ export async function startTestApp(
       await db.close();
     },
   };
+  return testApp;
 }
 
 export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
