@@ -75,10 +75,7 @@ export class CasesService {
     creator: CaseCreator,
   ): Promise<{ case: CaseRecord; replayed: boolean }> {
     const { principal, idempotencyKey } = creator;
-    if (principal.livemode) {
-      refuseMockResult(request);
-      await requireConnectorFor(this.connectors, principal.accountId, type.object);
-    }
+    if (principal.livemode) refuseMockResult(request);
     type.create.check?.(request);
     const incomingDocuments = type.create.documents?.(request) ?? [];
     assertRequestStorable(request, incomingDocuments);
@@ -94,6 +91,9 @@ export class CasesService {
         candidateId: caseId,
       }));
     }
+    // After the claim: a retry of a case that started answers with it, even if the connector has gone since.
+    if (principal.livemode && !replayed)
+      await this.requireLiveConnector(principal, type, caseId, idempotencyKey);
     const documents = await this.documents.store(principal.accountId, caseId, incomingDocuments);
     const input = type.create.input(request, {
       caseId,
@@ -316,6 +316,20 @@ export class CasesService {
       binding !== null &&
       caseBindingHolds(this.config.encryption!, execution.caseId, accountId, binding as CaseBinding)
     );
+  }
+
+  private async requireLiveConnector(
+    principal: Principal,
+    type: CaseType,
+    caseId: string,
+    idempotencyKey: string | undefined,
+  ): Promise<void> {
+    try {
+      await requireConnectorFor(this.connectors, principal.accountId, type.object);
+    } catch (error) {
+      if (idempotencyKey) await this.idempotency.release(principal, idempotencyKey, caseId);
+      throw error;
+    }
   }
 
   /** Removes what a refused creation stored: its documents and its claim on the Idempotency-Key. */

@@ -86,6 +86,7 @@ describe('benefit verification with a live key', () => {
   let worker: TestWorker;
   let account: TestAccount;
   let clearinghouse: ClearinghouseServer;
+  let clearinghouseUrl: string;
   let receiver: TestReceiver;
   const live = { provider: '', reviewer: '', admin: '' };
 
@@ -95,13 +96,13 @@ describe('benefit verification with a live key', () => {
     account = await testApp.createAccount();
     Object.assign(live, await testApp.createLiveKeys(account.accountId));
     clearinghouse = new ClearinghouseServer(clearinghouseAnswering);
-    const url = await clearinghouse.start();
+    clearinghouseUrl = await clearinghouse.start();
     const configured = await testApp
       .http()
       .put('/connectors/eligibility')
       .set(bearer(live.admin))
       .send({
-        url,
+        url: clearinghouseUrl,
         format: 'json',
         auth: { type: 'basic', username: 'clinic-0001', password: CLEARINGHOUSE_PASSWORD },
         submitter_id: 'CLINIC0001',
@@ -267,6 +268,34 @@ describe('benefit verification with a live key', () => {
     expect(failed.failure).toMatchObject({ code: 'payer_rejected' });
     expect(clearinghouse.requests.filter((request) => request.body.includes(created.id))).toHaveLength(1);
     expect(JSON.stringify(failed.failure)).not.toContain(GARBLED_MEMBER);
+  });
+
+  it('replays a created case for its Idempotency-Key even after the connector was removed', async () => {
+    const clinic = await testApp.createAccount('Clinic that removes its clearinghouse');
+    const keys = await testApp.createLiveKeys(clinic.accountId);
+    await testApp
+      .http()
+      .put('/connectors/eligibility')
+      .set(bearer(keys.admin))
+      .send({
+        url: clearinghouseUrl,
+        format: 'json',
+        auth: { type: 'none' },
+        submitter_id: 'CLINIC0002',
+        receiver_id: 'SANDBOXCH',
+      });
+    const body = benefitVerificationRequest({
+      insurance_content: { payer: 'Sandbox Mutual', payer_id: 'SBX01', member_id: ACTIVE_MEMBER },
+    });
+    const send = () =>
+      testApp.http().post(PATH).set(bearer(keys.provider)).set('Idempotency-Key', 'bv-once-0001').send(body);
+    const first = await send();
+    expect(first.status).toBe(201);
+    await testApp.http().delete('/connectors/eligibility').set(bearer(keys.admin));
+    const retried = await send();
+    expect(retried.status).toBe(201);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(retried.body.data.id).toBe(first.body.data.id);
   });
 
   it('refuses a live benefit verification with 409 naming the connector when none is configured', async () => {
