@@ -3,7 +3,7 @@ import type { Clearinghouse } from '../domain/payers/clearinghouse';
 import type { InterchangeEnvelope } from '../domain/payers/eligibility';
 import { ConnectorError } from '../domain/failures';
 import { normalizeNdc } from '../domain/payers/name-matching';
-import { PHARMACY_FORMULARY_ANSWER } from '../domain/payers/payer-connector';
+import { drugWithoutFormularyTerms } from '../domain/payers/payer-connector';
 import type {
   BenefitsCheck,
   BenefitsCheckInput,
@@ -248,19 +248,12 @@ function questionFor(
 
 function unknownDrug(request: DrugRequest, reason: string): DrugCoverage {
   return {
-    drug: request.name ?? request.ndc ?? '',
-    ndc: request.ndc ? normalizeNdc(request.ndc) : null,
+    ...drugWithoutFormularyTerms(
+      request.name ?? request.ndc ?? '',
+      request.ndc ? normalizeNdc(request.ndc) : null,
+    ),
     coverage: 'unknown',
     coverage_detail_code: 'unknown',
-    tier: null,
-    prior_authorization_required: 'not_applicable',
-    step_therapy_required: false,
-    quantity_limit: null,
-    copay: null,
-    copay_options: [],
-    determination_details: { is_on_formulary: false, is_explicit_plan_exclusion: false },
-    has_active_prior_auth: false,
-    ...PHARMACY_FORMULARY_ANSWER,
     source: null,
     unknown_reason: reason,
   };

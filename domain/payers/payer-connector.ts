@@ -93,6 +93,28 @@ export interface BenefitsOutcome {
   rejection: EligibilityRejection | null;
 }
 
+/**
+ * A drug's result with no formulary terms behind it: not covered, not on a formulary, nothing to
+ * pay. The results that are not a formulary entry's (not covered, unknown, medical benefit) start here.
+ */
+export function drugWithoutFormularyTerms(drug: string, ndc: string | null): DrugCoverage {
+  return {
+    drug,
+    ndc,
+    coverage: 'not_covered',
+    coverage_detail_code: 'not_on_formulary',
+    tier: null,
+    prior_authorization_required: 'not_applicable',
+    step_therapy_required: false,
+    quantity_limit: null,
+    copay: null,
+    copay_options: [],
+    determination_details: { is_on_formulary: false, is_explicit_plan_exclusion: false },
+    has_active_prior_auth: false,
+    ...PHARMACY_FORMULARY_ANSWER,
+  };
+}
+
 export type EligibilityDetails = Pick<
   BenefitsOutcome,
   'coverage_dates' | 'pharmacy_benefits' | 'accumulators' | 'payer_messages' | 'rejection'

@@ -11,7 +11,11 @@ import type {
   CriterionDefinition,
   MockDrugCoverage,
 } from '../../domain/payers/payer-catalog';
-import { noEligibilityDetails, PHARMACY_FORMULARY_ANSWER } from '../../domain/payers/payer-connector';
+import {
+  drugWithoutFormularyTerms,
+  noEligibilityDetails,
+  PHARMACY_FORMULARY_ANSWER,
+} from '../../domain/payers/payer-connector';
 import type {
   BenefitsCheck,
   BenefitsCheckInput,
@@ -392,19 +396,9 @@ function notCovered(
   isExplicitPlanExclusion: boolean,
 ): DrugCoverage {
   return {
-    drug: requested,
-    ndc,
-    coverage: 'not_covered',
+    ...drugWithoutFormularyTerms(requested, ndc),
     coverage_detail_code: detailCode,
-    tier: null,
-    prior_authorization_required: 'not_applicable',
-    step_therapy_required: false,
-    quantity_limit: null,
-    copay: null,
-    copay_options: [],
     determination_details: { is_on_formulary: false, is_explicit_plan_exclusion: isExplicitPlanExclusion },
-    has_active_prior_auth: false,
-    ...PHARMACY_FORMULARY_ANSWER,
   };
 }
 
@@ -414,19 +408,10 @@ function notCovered(
  */
 function medicalBenefit(requested: string, drug: CatalogDrug): DrugCoverage {
   return {
-    drug: requested,
-    ndc: drug.ndc,
+    ...drugWithoutFormularyTerms(requested, drug.ndc),
     coverage: 'covered',
     coverage_detail_code: 'medical_benefit',
-    tier: null,
     prior_authorization_required: 'yes',
-    step_therapy_required: false,
-    quantity_limit: null,
-    copay: null,
-    copay_options: [],
-    determination_details: { is_on_formulary: false, is_explicit_plan_exclusion: false },
-    has_active_prior_auth: false,
-    ...PHARMACY_FORMULARY_ANSWER,
     benefit_type: 'medical',
     hcpcs_code: drug.hcpcs_code,
   };
