@@ -1,0 +1,102 @@
+import type { PriorAuthorizationRequest } from '../cases/case-model';
+import type { CriterionAnswer, ResolvedPlan } from './payer-connector';
+
+/**
+ * How a prior authorization travels between a case and a payer, whatever carries it: a Da Vinci PAS
+ * endpoint (medical-benefit drugs, live mode), the sandbox's simulated payer through the same PAS
+ * code path (test mode), or an NCPDP SCRIPT ePA client (pharmacy-benefit drugs, not yet built).
+ * Workflows see only these types; the wire formats stay in infrastructure/connectors.
+ */
+
+/** The payer's determination results. `other` is a determination only with a detail code saying what. */
+export const PAYER_DETERMINATION_RESULTS = ['approved', 'denied', 'partially_approved', 'other'] as const;
+export type PayerDeterminationResult = (typeof PAYER_DETERMINATION_RESULTS)[number];
+
+/** One question of a payer's request for more information. */
+export interface InformationQuestion {
+  /** The payer's own id for the question (PAS: the ClaimResponse communicationRequest or item's). */
+  id: string;
+  text: string;
+}
+
+/** A payer's request for more information: what is asked and by when the provider must answer. */
+export interface InformationRequest {
+  kind: 'information_requested';
+  questions: InformationQuestion[];
+  /** ISO 8601; when the payer stops waiting for the answer. */
+  due_at: string;
+}
+
+/** What the payer decided, as a case records it. */
+export interface PayerDetermination {
+  result: PayerDeterminationResult;
+  detail_code: string;
+  detail: string;
+  decided_at: string;
+  /** The payer's authorization number (PAS: ClaimResponse.preAuthRef); null unless approved. */
+  authorization_number: string | null;
+  /** What the payer approved, which a partial approval sets below the requested quantity. */
+  approved_quantity: number | null;
+  authorization_start_date: string | null;
+  authorization_expiration: string | null;
+}
+
+/**
+ * A payer's answer to a submission, an inquiry or an answered information request:
+ * - `pended`: received and under review, perhaps waiting for the information it asks for;
+ * - `determined`: decided;
+ * - `not_submitted`: the payer did not accept the request for review (member not found, the payer
+ *   does not take PA for this item, …); `reason` is the payer's, free of PHI.
+ */
+export type PayerPriorAuthAnswer =
+  | { kind: 'pended'; payer_reference: string; information_request: InformationRequest | null }
+  | { kind: 'determined'; payer_reference: string; determination: PayerDetermination }
+  | { kind: 'not_submitted'; payer_reference: string | null; reason_code: string; reason: string };
+
+/** What the sandbox's `mock_result` can force the simulated payer to answer. */
+export const PRIOR_AUTH_MOCK_RESULTS = [
+  'approved',
+  'denied',
+  'partially_approved',
+  'other',
+  'not_submitted',
+] as const;
+export type PriorAuthMockResult = (typeof PRIOR_AUTH_MOCK_RESULTS)[number];
+
+/** Everything a payer channel needs to file the request; documents travel by id and are read in the activity. */
+export interface PriorAuthExchangeInput {
+  /** Opaque, free of PHI: the PAS Claim identifier and a real connector's idempotency key. */
+  caseId: string;
+  accountId: string;
+  livemode: boolean;
+  request: PriorAuthorizationRequest;
+  plan: ResolvedPlan | null;
+  urgency: 'standard' | 'expedited';
+  criteria: CriterionAnswer[];
+}
+
+/** The provider's answers to an information request, sent back to the payer. */
+export interface InformationAnswer {
+  question_id: string;
+  answer: string;
+}
+
+export interface PriorAuthInquiryInput extends PriorAuthExchangeInput {
+  payer_reference: string;
+  /** How many inquiries came before this one; lets the simulator pend first, like a payer that takes a while. */
+  inquiriesSoFar: number;
+}
+
+export interface PriorAuthInformationInput extends PriorAuthExchangeInput {
+  payer_reference: string;
+  answers: InformationAnswer[];
+  /** Case document ids attached to the answer (read inside the activity, never in history). */
+  documentIds: string[];
+}
+
+/** The boundary every payer channel implements. */
+export interface PriorAuthorizationChannel {
+  submit(input: PriorAuthExchangeInput): Promise<PayerPriorAuthAnswer>;
+  inquire(input: PriorAuthInquiryInput): Promise<PayerPriorAuthAnswer>;
+  answerInformationRequest(input: PriorAuthInformationInput): Promise<PayerPriorAuthAnswer>;
+}
