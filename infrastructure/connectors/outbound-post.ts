@@ -2,6 +2,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP } from 'node:net';
 
+import type { ConnectorAuth } from '../../domain/connectors/connector-settings';
 import { ConnectorError } from '../../domain/failures';
 import { TargetRefusedError, WebhookTargetPolicy } from '../webhooks/target-policy';
 
@@ -88,4 +89,43 @@ export function postToConnector(
     });
     request.end(body);
   });
+}
+
+/** The header a connector's credentials travel in. */
+export function connectorAuthorization(auth: ConnectorAuth): Record<string, string> {
+  switch (auth.type) {
+    case 'none':
+      return {};
+    case 'basic':
+      return {
+        Authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`,
+      };
+    case 'bearer':
+      return { Authorization: `Bearer ${auth.token}` };
+    case 'header':
+      return { [auth.name]: auth.value };
+  }
+}
+
+const STATUSES_WORTH_RETRYING = new Set([408, 425, 429, 500, 502, 503, 504]);
+
+/**
+ * Turns a non-2xx answer into a ConnectorError: throttling, timeouts and server errors are transient
+ * (with the Retry-After the other side asked for), every other status permanent. `party` names the
+ * other side in the message ("the clearinghouse", "the PAS endpoint").
+ */
+export function refuseUnsuccessfulAnswer(answer: PostedAnswer, party: string): void {
+  if (answer.status >= 200 && answer.status < 300) return;
+  const transient = STATUSES_WORTH_RETRYING.has(answer.status);
+  const retryAfterSeconds = Number(answer.headers['retry-after']);
+  const who = party.charAt(0).toUpperCase() + party.slice(1);
+  throw new ConnectorError(
+    answer.status === 401 || answer.status === 403
+      ? `${who} refused the connector's credentials (HTTP ${answer.status}).`
+      : `${who} answered HTTP ${answer.status}.`,
+    {
+      transient,
+      retryAfterMs: transient && Number.isFinite(retryAfterSeconds) ? retryAfterSeconds * 1000 : undefined,
+    },
+  );
 }

@@ -1,0 +1,561 @@
+import { createHash } from 'node:crypto';
+
+import type { Diagnosis, EvidenceItem, VisitNote } from '../../../domain/cases/case-model';
+import { normalizeNdc, payerCatalog } from '../../../domain/payers/payer-catalog';
+import type {
+  InformationAnswer,
+  PriorAuthExchangeInput,
+  PriorAuthInformationInput,
+  PriorAuthInquiryInput,
+} from '../../../domain/payers/prior-authorization-exchange';
+import { PAS_EXTENSION, PAS_PROFILE, SYSTEM } from './pas-codes';
+
+/**
+ * Writes the Da Vinci PAS request Bundles: `$submit` (a PAS Claim with its Patient, Coverage,
+ * payer, prescriber, MedicationRequest and supporting documents), `$inquire` (a PAS Claim inquiry
+ * naming the original request) and the answer to a payer's information request (a PAS Claim
+ * update, sent with `$submit`, whose new supporting information is a QuestionnaireResponse with the
+ * answers and the attached documents).
+ *
+ * Deterministic: the same input and `sentAt` give the same bytes. Every fullUrl is a `urn:uuid`
+ * derived from the case id and the resource's role, so resources keep their ids across the
+ * submission, inquiries and updates of one case, and nothing random enters the Bundle.
+ */
+
+type Resource = Record<string, unknown>;
+
+/** A document attached to an information answer, read by the activity from the case's documents. */
+export interface AnswerAttachment {
+  title: string;
+  contentType: string;
+  data: Buffer;
+}
+
+export interface PasRequestOptions {
+  /** The Bundle's timestamp and the Claim's `created`. */
+  sentAt: Date;
+}
+
+/** A fixed namespace for our name-based (RFC 4122 version 5) resource ids. */
+const RESOURCE_ID_NAMESPACE = Buffer.from('6f0f8f0a5d1e4b57a3c9a1e2d7b4c8e1', 'hex');
+
+/** The urn:uuid of one resource of one case (RFC 4122 version 5, SHA-1 of the case id and the role). */
+export function resourceUrn(caseId: string, role: string): string {
+  const bytes = createHash('sha1').update(RESOURCE_ID_NAMESPACE).update(`${caseId}/${role}`).digest();
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.subarray(0, 16).toString('hex');
+  return `urn:uuid:${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The `$submit` Bundle of a new prior authorization request. */
+export function writeSubmitBundle(input: PriorAuthExchangeInput, options: PasRequestOptions): string {
+  const parties = partiesOf(input);
+  const documents = supportingDocuments(input);
+  const claim = {
+    resourceType: 'Claim',
+    id: idOf(parties.urls.claim),
+    meta: { profile: [PAS_PROFILE.claim] },
+    ...claimBody(input, parties, options),
+    supportingInfo: documents.map((document, index) => additionalInformation(index + 1, document)),
+    item: [claimItem(input, parties, documents.length)],
+  };
+  return bundle(input.caseId, 'submit', PAS_PROFILE.requestBundle, options, [
+    [parties.urls.claim, claim],
+    ...parties.entries,
+    ...documents.map((document) => [document.url, document.resource] as const),
+  ]);
+}
+
+/** The `$inquire` Bundle asking after a request the payer has pended. */
+export function writeInquiryBundle(input: PriorAuthInquiryInput, options: PasRequestOptions): string {
+  const parties = partiesOf(input);
+  const url = resourceUrn(input.caseId, `claim-inquiry-${input.inquiriesSoFar + 1}`);
+  const claim = {
+    resourceType: 'Claim',
+    id: idOf(url),
+    meta: { profile: [PAS_PROFILE.claimInquiry] },
+    ...claimBody(input, parties, options),
+    identifier: [
+      caseIdentifier(input.caseId),
+      { system: SYSTEM.payerReference, value: input.payer_reference },
+    ],
+    item: [claimItem(input, parties, 0)],
+  };
+  return bundle(
+    input.caseId,
+    `inquiry-${input.inquiriesSoFar + 1}`,
+    PAS_PROFILE.inquiryRequestBundle,
+    options,
+    [[url, claim], ...parties.entries],
+  );
+}
+
+/**
+ * The answer to a payer's information request. The PAS IG routes solicited attachments through
+ * CDex `$submit-attachment` when the payer's endpoint offers it; an updated request sent to the same
+ * `$submit` (a PAS Claim update, `related` to the original) carries the same content to any PAS
+ * endpoint, which is why the connector sends this: the answers as a QuestionnaireResponse and the
+ * attached documents as DocumentReferences, both as supporting information marked `added`.
+ */
+export function writeInformationBundle(
+  input: PriorAuthInformationInput,
+  attachments: AnswerAttachment[],
+  options: PasRequestOptions,
+): string {
+  const parties = partiesOf(input);
+  const documents = supportingDocuments(input);
+  const answered = answerDocuments(input, attachments, parties.urls.patient, options);
+  const url = resourceUrn(input.caseId, 'claim-update');
+  const added = { url: PAS_EXTENSION.infoChanged, valueCode: 'added' };
+  const claim = {
+    resourceType: 'Claim',
+    id: idOf(url),
+    meta: { profile: [PAS_PROFILE.claimUpdate] },
+    ...claimBody(input, parties, options),
+    related: [
+      {
+        claim: { identifier: caseIdentifier(input.caseId) },
+        relationship: { coding: [{ system: SYSTEM.relatedClaimRelationship, code: 'prior' }] },
+        reference: { system: SYSTEM.payerReference, value: input.payer_reference },
+      },
+    ],
+    supportingInfo: [
+      ...documents.map((document, index) => additionalInformation(index + 1, document)),
+      ...answered.map((document, index) => {
+        const info = additionalInformation(documents.length + index + 1, document);
+        return { ...info, extension: [...info.extension, added] };
+      }),
+    ],
+    item: [claimItem(input, parties, documents.length + answered.length)],
+  };
+  return bundle(input.caseId, 'information', PAS_PROFILE.requestBundle, options, [
+    [url, claim],
+    ...parties.entries,
+    ...[...documents, ...answered].map((document) => [document.url, document.resource] as const),
+  ]);
+}
+
+interface Parties {
+  urls: Record<
+    'claim' | 'patient' | 'coverage' | 'insurer' | 'practitioner' | 'practitionerRole' | 'medicationRequest',
+    string
+  >;
+  entries: Array<readonly [string, Resource]>;
+}
+
+function partiesOf(input: PriorAuthExchangeInput): Parties {
+  const { request, plan, caseId } = input;
+  const urls = {
+    claim: resourceUrn(caseId, 'claim'),
+    patient: resourceUrn(caseId, 'patient'),
+    coverage: resourceUrn(caseId, 'coverage'),
+    insurer: resourceUrn(caseId, 'insurer'),
+    practitioner: resourceUrn(caseId, 'practitioner'),
+    practitionerRole: resourceUrn(caseId, 'practitioner-role'),
+    medicationRequest: resourceUrn(caseId, 'medication-request'),
+  };
+  const patient = request.patient;
+  const insurance = request.insurance_content;
+  const memberId = insurance?.member_id ?? plan?.member_id;
+  const payerName = insurance?.payer ?? plan?.payer_name;
+  const payerId = insurance?.payer_id ?? plan?.payer_id;
+  const groupNumber = insurance?.group_number ?? insurance?.rx_group ?? plan?.rx_group;
+  const provider = request.provider;
+  const prescription = request.prescription;
+  const ndc = ndcOf(input);
+  const entries: Array<readonly [string, Resource]> = [
+    [
+      urls.patient,
+      {
+        resourceType: 'Patient',
+        id: idOf(urls.patient),
+        meta: { profile: [PAS_PROFILE.beneficiary] },
+        ...(memberId && {
+          identifier: [
+            {
+              type: { coding: [{ system: SYSTEM.identifierType, code: 'MB' }] },
+              value: memberId,
+            },
+          ],
+        }),
+        name: [{ family: patient.last_name, given: [patient.first_name] }],
+        gender: FHIR_GENDER[patient.gender],
+        birthDate: patient.date_of_birth,
+        ...(patient.address && { address: [address(patient.address)] }),
+      },
+    ],
+    [
+      urls.coverage,
+      {
+        resourceType: 'Coverage',
+        id: idOf(urls.coverage),
+        meta: { profile: [PAS_PROFILE.coverage] },
+        status: 'active',
+        ...(memberId && { subscriberId: memberId }),
+        beneficiary: { reference: urls.patient },
+        relationship: {
+          coding: [
+            { system: SYSTEM.subscriberRelationship, code: insurance?.subscriber?.relationship ?? 'self' },
+          ],
+        },
+        payor: [{ reference: urls.insurer }],
+        ...(groupNumber && {
+          class: [
+            {
+              type: { coding: [{ system: SYSTEM.coverageClass, code: 'group' }] },
+              value: groupNumber,
+            },
+          ],
+        }),
+      },
+    ],
+    [
+      urls.insurer,
+      {
+        resourceType: 'Organization',
+        id: idOf(urls.insurer),
+        meta: { profile: [PAS_PROFILE.insurer] },
+        ...(payerId && {
+          identifier: [
+            { type: { coding: [{ system: SYSTEM.identifierType, code: 'NIIP' }] }, value: payerId },
+          ],
+        }),
+        active: true,
+        type: [
+          { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/organization-type', code: 'ins' }] },
+        ],
+        ...(payerName && { name: payerName }),
+      },
+    ],
+    [
+      urls.practitioner,
+      {
+        resourceType: 'Practitioner',
+        id: idOf(urls.practitioner),
+        meta: { profile: [PAS_PROFILE.practitioner] },
+        identifier: [{ system: SYSTEM.npi, value: provider.npi }],
+        name: [{ family: provider.last_name, given: [provider.first_name] }],
+        ...(telecom(provider.phone, provider.fax) && { telecom: telecom(provider.phone, provider.fax) }),
+        ...(provider.address && { address: [address(provider.address)] }),
+      },
+    ],
+    [
+      urls.practitionerRole,
+      {
+        resourceType: 'PractitionerRole',
+        id: idOf(urls.practitionerRole),
+        meta: { profile: [PAS_PROFILE.practitionerRole] },
+        practitioner: { reference: urls.practitioner },
+      },
+    ],
+    [
+      urls.medicationRequest,
+      {
+        resourceType: 'MedicationRequest',
+        id: idOf(urls.medicationRequest),
+        meta: { profile: [PAS_PROFILE.medicationRequest] },
+        status: 'active',
+        intent: 'order',
+        medicationCodeableConcept: {
+          ...(ndc && { coding: [{ system: SYSTEM.ndc, code: ndc }] }),
+          text:
+            [prescription.drug_name, prescription.strength].filter(Boolean).join(' ') || ndc || 'Medication',
+        },
+        subject: { reference: urls.patient },
+        requester: { reference: urls.practitioner },
+        ...(request.diagnoses.length > 0 && { reasonCode: request.diagnoses.map(diagnosisConcept) }),
+        ...((prescription.directions ?? prescription.dosage) && {
+          dosageInstruction: [{ text: prescription.directions ?? prescription.dosage }],
+        }),
+        dispenseRequest: {
+          quantity: { value: prescription.quantity },
+          ...(prescription.days_supply && {
+            expectedSupplyDuration: {
+              value: prescription.days_supply,
+              unit: 'days',
+              system: SYSTEM.ucum,
+              code: 'd',
+            },
+          }),
+        },
+      },
+    ],
+  ];
+  return { urls, entries };
+}
+
+function claimBody(input: PriorAuthExchangeInput, parties: Parties, options: PasRequestOptions) {
+  const expedited = input.urgency === 'expedited';
+  return {
+    ...(expedited && {
+      extension: [
+        {
+          url: PAS_EXTENSION.levelOfServiceCode,
+          valueCodeableConcept: {
+            coding: [{ system: SYSTEM.x12LevelOfService, code: 'U', display: 'Urgent' }],
+          },
+        },
+      ],
+    }),
+    identifier: [caseIdentifier(input.caseId)],
+    status: 'active',
+    type: {
+      coding: [{ system: SYSTEM.claimType, code: medicalBenefit(input) ? 'professional' : 'pharmacy' }],
+    },
+    use: 'preauthorization',
+    patient: { reference: parties.urls.patient },
+    created: options.sentAt.toISOString(),
+    insurer: { reference: parties.urls.insurer },
+    provider: { reference: parties.urls.practitionerRole },
+    priority: { coding: [{ system: SYSTEM.processPriority, code: expedited ? 'stat' : 'normal' }] },
+    careTeam: [
+      {
+        extension: [{ url: `${PAS_PREFIX}/extension-careTeamClaimScope`, valueBoolean: true }],
+        sequence: 1,
+        provider: { reference: parties.urls.practitionerRole },
+      },
+    ],
+    ...(input.request.diagnoses.length > 0 && {
+      diagnosis: input.request.diagnoses.map((diagnosis, index) => ({
+        sequence: index + 1,
+        diagnosisCodeableConcept: diagnosisConcept(diagnosis),
+      })),
+    }),
+    insurance: [{ sequence: 1, focal: true, coverage: { reference: parties.urls.coverage } }],
+  };
+}
+
+const PAS_PREFIX = 'http://hl7.org/fhir/us/davinci-pas/StructureDefinition';
+
+function claimItem(input: PriorAuthExchangeInput, parties: Parties, documentCount: number) {
+  const medical = medicalBenefit(input);
+  return {
+    extension: [
+      {
+        url: PAS_EXTENSION.serviceItemRequestType,
+        valueCodeableConcept: { coding: [{ system: SYSTEM.x12RequestCategory, code: 'HS' }] },
+      },
+      {
+        url: PAS_EXTENSION.certificationType,
+        valueCodeableConcept: { coding: [{ system: SYSTEM.x12CertificationType, code: 'I' }] },
+      },
+      { url: PAS_EXTENSION.requestedService, valueReference: { reference: parties.urls.medicationRequest } },
+    ],
+    sequence: 1,
+    careTeamSequence: [1],
+    ...(input.request.diagnoses.length > 0 && {
+      diagnosisSequence: input.request.diagnoses.map((_, index) => index + 1),
+    }),
+    ...(documentCount > 0 && {
+      informationSequence: Array.from({ length: documentCount }, (_, index) => index + 1),
+    }),
+    // X12 service type 1 (medical care) for a drug given in a clinic, 88 (pharmacy) for one dispensed.
+    category: { coding: [{ system: SYSTEM.x12ServiceType, code: medical ? '1' : '88' }] },
+    productOrService: productOrService(input),
+    locationCodeableConcept: { coding: [{ system: SYSTEM.placeOfService, code: medical ? '11' : '01' }] },
+    quantity: { value: input.request.prescription.quantity },
+  };
+}
+
+interface SupportingDocument {
+  url: string;
+  title: string;
+  resource: Resource;
+}
+
+/** Evidence items and visit notes, by title and date; insurance card images never leave as supporting documents. */
+function supportingDocuments(input: PriorAuthExchangeInput): SupportingDocument[] {
+  const patient = resourceUrn(input.caseId, 'patient');
+  const evidence = input.request.evidence.map((item: EvidenceItem, index) =>
+    documentReference(input.caseId, `evidence-${index + 1}`, patient, {
+      title: item.title,
+      date: item.date_created,
+      contentType: 'application/json',
+      data: Buffer.from(JSON.stringify(item.content)),
+    }),
+  );
+  const notes = input.request.visit_notes.map((note: VisitNote, index) =>
+    documentReference(input.caseId, `visit-note-${index + 1}`, patient, {
+      title: 'Visit note',
+      date: note.created_at,
+      contentType: 'text/plain',
+      data: Buffer.from(note.content),
+      loinc: '11506-3',
+    }),
+  );
+  return [...evidence, ...notes];
+}
+
+function answerDocuments(
+  input: PriorAuthInformationInput,
+  attachments: AnswerAttachment[],
+  patient: string,
+  options: PasRequestOptions,
+): SupportingDocument[] {
+  const url = resourceUrn(input.caseId, 'information-answers');
+  const answers: SupportingDocument = {
+    url,
+    title: 'Answers to the payer information request',
+    resource: {
+      resourceType: 'QuestionnaireResponse',
+      id: idOf(url),
+      status: 'completed',
+      subject: { reference: patient },
+      authored: options.sentAt.toISOString(),
+      item: input.answers.map((answer: InformationAnswer) => ({
+        linkId: answer.question_id,
+        answer: [{ valueString: answer.answer }],
+      })),
+    },
+  };
+  const attached = attachments.map((attachment, index) =>
+    documentReference(input.caseId, `information-attachment-${index + 1}`, patient, {
+      title: attachment.title,
+      date: options.sentAt.toISOString(),
+      contentType: attachment.contentType,
+      data: attachment.data,
+    }),
+  );
+  return [answers, ...attached];
+}
+
+function documentReference(
+  caseId: string,
+  role: string,
+  patient: string,
+  document: { title: string; date: string; contentType: string; data: Buffer; loinc?: string },
+): SupportingDocument {
+  const url = resourceUrn(caseId, role);
+  return {
+    url,
+    title: document.title,
+    resource: {
+      resourceType: 'DocumentReference',
+      id: idOf(url),
+      meta: { profile: [PAS_PROFILE.documentReference] },
+      status: 'current',
+      type: document.loinc
+        ? { coding: [{ system: SYSTEM.loinc, code: document.loinc }], text: document.title }
+        : { text: document.title },
+      category: [{ coding: [{ system: SYSTEM.documentCategory, code: 'clinical-note' }] }],
+      subject: { reference: patient },
+      description: document.title,
+      content: [
+        {
+          attachment: {
+            contentType: document.contentType,
+            data: document.data.toString('base64'),
+            title: document.title,
+          },
+        },
+      ],
+      context: { period: { start: document.date } },
+    },
+  };
+}
+
+function additionalInformation(sequence: number, document: SupportingDocument) {
+  return {
+    extension: [
+      {
+        url: PAS_EXTENSION.documentInformation,
+        extension: [
+          {
+            url: 'reportTypeCode',
+            valueCodeableConcept: { coding: [{ system: SYSTEM.x12ReportType, code: 'PY' }] },
+          },
+          {
+            url: 'transmissionMethod',
+            valueCodeableConcept: { coding: [{ system: SYSTEM.x12ReportTransmission, code: 'EL' }] },
+          },
+          { url: 'description', valueString: document.title },
+        ],
+      },
+    ] as Resource[],
+    sequence,
+    category: { coding: [{ system: SYSTEM.pasTempCodes, code: 'additionalInformation' }] },
+    valueReference: { reference: document.url },
+  };
+}
+
+function bundle(
+  caseId: string,
+  role: string,
+  profile: string,
+  options: PasRequestOptions,
+  entries: Array<readonly [string, Resource]>,
+): string {
+  return JSON.stringify({
+    resourceType: 'Bundle',
+    id: idOf(resourceUrn(caseId, `bundle-${role}`)),
+    meta: { profile: [profile] },
+    identifier: { system: SYSTEM.caseIdentifier, value: `${caseId}-${role}` },
+    type: 'collection',
+    timestamp: options.sentAt.toISOString(),
+    entry: entries.map(([fullUrl, resource]) => ({ fullUrl, resource })),
+  });
+}
+
+/** HCPCS when the catalog bills the drug under one (medical benefit), else its NDC, else its name. */
+function productOrService(input: PriorAuthExchangeInput) {
+  const drug = catalogDrug(input);
+  if (drug?.hcpcs_code) return { coding: [{ system: SYSTEM.hcpcs, code: drug.hcpcs_code }] };
+  const ndc = ndcOf(input);
+  if (ndc) return { coding: [{ system: SYSTEM.ndc, code: ndc }] };
+  return { text: input.request.prescription.drug_name ?? 'Medication' };
+}
+
+function catalogDrug(input: PriorAuthExchangeInput) {
+  const { drug_name: name, ndc } = input.request.prescription;
+  return payerCatalog().findDrug({ name, ndc });
+}
+
+function medicalBenefit(input: PriorAuthExchangeInput): boolean {
+  return catalogDrug(input)?.benefit === 'medical';
+}
+
+function ndcOf(input: PriorAuthExchangeInput): string | undefined {
+  const requested = input.request.prescription.ndc;
+  return requested ? normalizeNdc(requested) : catalogDrug(input)?.ndc;
+}
+
+function caseIdentifier(caseId: string) {
+  return { system: SYSTEM.caseIdentifier, value: caseId };
+}
+
+function diagnosisConcept(diagnosis: Diagnosis) {
+  return {
+    coding: [
+      {
+        system: SYSTEM.icd10cm,
+        code: diagnosis.code,
+        ...(diagnosis.description && { display: diagnosis.description }),
+      },
+    ],
+  };
+}
+
+function address(value: NonNullable<PriorAuthExchangeInput['request']['patient']['address']>) {
+  return {
+    line: [value.street, value.street_line_2].filter((line): line is string => Boolean(line)),
+    city: value.city,
+    state: value.state_province,
+    postalCode: value.zip_postal_code,
+    country: value.country,
+  };
+}
+
+function telecom(phone: string | undefined, fax: string | undefined) {
+  const points = [
+    ...(phone ? [{ system: 'phone', value: phone }] : []),
+    ...(fax ? [{ system: 'fax', value: fax }] : []),
+  ];
+  return points.length > 0 ? points : undefined;
+}
+
+const FHIR_GENDER = { male: 'male', female: 'female', other: 'other', not_specified: 'unknown' } as const;
+
+function idOf(urn: string): string {
+  return urn.slice('urn:uuid:'.length);
+}

@@ -1,0 +1,311 @@
+import type {
+  InformationQuestion,
+  PayerPriorAuthAnswer,
+} from '../../../domain/payers/prior-authorization-exchange';
+import { JsonNode } from './json-node';
+import { REVIEW_ACTIONS, ReviewActionMeaning, PAS_EXTENSION, SYSTEM } from './pas-codes';
+import { MalformedPasResponseError, UnexpectedPasResponseError } from './pas-errors';
+
+/**
+ * Reads a PAS endpoint's answer (a ClaimResponse Bundle, the `$inquire` Parameters around one, or an
+ * OperationOutcome) into what it says about the request, then maps that to the case's
+ * PayerPriorAuthAnswer. Anything else is a MalformedPasResponseError or UnexpectedPasResponseError
+ * naming the rule and the JSON path; nothing else escapes, whatever the bytes.
+ */
+
+/** What a ClaimResponse says, before it becomes a case's answer. */
+export interface ClaimResponseFacts {
+  payerReference: string | null;
+  outcome: 'queued' | 'complete' | 'error' | 'partial';
+  created: string;
+  disposition: string | null;
+  preAuthRef: string | null;
+  preAuthPeriod: { start: string | null; end: string | null } | null;
+  /** The claim identifier the answer names, when it names one. */
+  requestIdentifier: string | null;
+  items: ItemFacts[];
+  errors: Array<{ code: string; ours: { code: string; display: string | null } | null }>;
+  communicationRequests: Array<{ id: string; text: string; dueAt: string | null }>;
+}
+
+interface ItemFacts {
+  reviewAction: string | null;
+  reviewNumber: string | null;
+  detail: { code: string; display: string | null } | null;
+  authorizedQuantity: number | null;
+  period: { start: string | null; end: string | null } | null;
+}
+
+const OUTCOMES = ['queued', 'complete', 'error', 'partial'] as const;
+
+/** Reads a PAS answer; `null` facts mean the endpoint answered an OperationOutcome instead. */
+export function readPasAnswer(body: string): ClaimResponseFacts | { operationOutcome: string } {
+  const root = JsonNode.parse(body, '$', MalformedPasResponseError);
+  const type = root.get('resourceType').string();
+  if (type === 'OperationOutcome') return { operationOutcome: operationOutcomeCode(root) };
+  if (type === 'Parameters') return readClaimResponseBundle(inquiryResponseBundle(root));
+  if (type !== 'Bundle') root.get('resourceType').fail('Expected a Bundle, Parameters or OperationOutcome');
+  return readClaimResponseBundle(root);
+}
+
+/** `$inquire` answers Parameters with 0..* `responseBundle` parts; the one for our request is the first. */
+function inquiryResponseBundle(parameters: JsonNode): JsonNode {
+  const bundles = parameters
+    .get('parameter')
+    .items()
+    .filter((part) => part.get('name').string() === 'responseBundle');
+  if (bundles.length === 0)
+    parameters.get('parameter').fail('The inquiry found no prior authorization response for the request');
+  const bundle = bundles[0]!.get('resource');
+  if (bundle.get('resourceType').string() !== 'Bundle') bundle.get('resourceType').fail('Expected a Bundle');
+  return bundle;
+}
+
+function readClaimResponseBundle(bundle: JsonNode): ClaimResponseFacts {
+  if (bundle.get('type').string() !== 'collection')
+    bundle.get('type').fail('A PAS response Bundle is a collection');
+  const entries = bundle.get('entry').items();
+  if (entries.length === 0) bundle.get('entry').fail('A PAS response Bundle has at least one entry');
+  const claimResponse = entries[0]!.get('resource');
+  if (claimResponse.get('resourceType').string() !== 'ClaimResponse')
+    claimResponse.get('resourceType').fail('The first entry of a PAS response Bundle is its ClaimResponse');
+  if (claimResponse.get('use').optionalString() !== 'preauthorization')
+    claimResponse.get('use').fail('A PAS ClaimResponse has use preauthorization');
+
+  const outcomeNode = claimResponse.get('outcome');
+  const outcome = outcomeNode.string();
+  if (!(OUTCOMES as readonly string[]).includes(outcome))
+    outcomeNode.fail('Expected a ClaimResponse outcome code');
+
+  return {
+    payerReference: claimResponse.get('identifier').items()[0]?.get('value').optionalString() ?? null,
+    outcome: outcome as ClaimResponseFacts['outcome'],
+    created: claimResponse.get('created').string(),
+    disposition: claimResponse.get('disposition').optionalString(),
+    preAuthRef: claimResponse.get('preAuthRef').optionalString(),
+    preAuthPeriod: period(claimResponse.get('preAuthPeriod')),
+    requestIdentifier: claimResponse.get('request').present
+      ? claimResponse.get('request').get('identifier').present
+        ? claimResponse.get('request').get('identifier').get('value').optionalString()
+        : null
+      : null,
+    items: claimResponse.get('item').items().map(readItem),
+    errors: claimResponse
+      .get('error')
+      .items()
+      .map((error) => {
+        const codings = error.get('code').get('coding').items();
+        const ours = codings.find(
+          (coding) => coding.get('system').optionalString() === SYSTEM.notSubmittedReason,
+        );
+        const x12 = codings.find(
+          (coding) => coding.get('system').optionalString() === SYSTEM.x12RejectReason,
+        );
+        const code = (x12 ?? ours ?? codings[0])?.get('code').string();
+        if (!code) error.get('code').fail('A ClaimResponse error has a coded reason');
+        return {
+          code,
+          ours: ours
+            ? { code: ours.get('code').string(), display: ours.get('display').optionalString() }
+            : null,
+        };
+      }),
+    communicationRequests: claimResponse
+      .get('communicationRequest')
+      .items()
+      .map((reference) => readCommunicationRequest(resolve(reference, entries, claimResponse))),
+  };
+}
+
+function readItem(item: JsonNode): ItemFacts {
+  const actions = item
+    .get('adjudication')
+    .items()
+    .flatMap((adjudication) => adjudication.extensions(PAS_EXTENSION.reviewAction));
+  if (actions.length > 1) actions[1]!.fail('Expected one review action per item');
+  const action = actions[0];
+  const codeExtension = action?.extension(PAS_EXTENSION.reviewActionCode) ?? action?.extension('code');
+  const reviewAction = codeExtension ? x12Code(codeExtension.get('valueCodeableConcept')) : null;
+  const reasons = (action?.extensions('reasonCode') ?? []).flatMap((reason) =>
+    reason.get('valueCodeableConcept').get('coding').items(),
+  );
+  const ours = reasons.find((coding) => coding.get('system').optionalString() === SYSTEM.determinationDetail);
+  const detail = item.extension(PAS_EXTENSION.itemAuthorizedDetail);
+  const quantity = detail?.extension('quantity');
+  return {
+    reviewAction,
+    reviewNumber: action?.extension('number')?.get('valueString').optionalString() ?? null,
+    detail: ours ? { code: ours.get('code').string(), display: ours.get('display').optionalString() } : null,
+    authorizedQuantity: quantity ? quantity.get('valueQuantity').get('value').optionalNumber() : null,
+    period: period(item.extension(PAS_EXTENSION.itemPreAuthPeriod)?.get('valuePeriod')),
+  };
+}
+
+function x12Code(concept: JsonNode): string {
+  const codings = concept.get('coding').items();
+  const x12 = codings.find((coding) => coding.get('system').optionalString() === SYSTEM.x12ReviewAction);
+  if (!x12) return concept.get('coding').fail('A review action is coded in X12 306');
+  return x12.get('code').string();
+}
+
+function period(node: JsonNode | undefined): { start: string | null; end: string | null } | null {
+  if (!node?.present) return null;
+  return { start: node.get('start').optionalString(), end: node.get('end').optionalString() };
+}
+
+/** A reference to a bundled resource (by fullUrl or `Type/id`) or a contained one (`#id`). */
+function resolve(reference: JsonNode, entries: JsonNode[], container: JsonNode): JsonNode {
+  const target = reference.get('reference').string();
+  if (target.startsWith('#')) {
+    const contained = container
+      .get('contained')
+      .items()
+      .find((resource) => `#${resource.get('id').optionalString() ?? ''}` === target);
+    if (contained) return contained;
+  }
+  for (const entry of entries) {
+    const resource = entry.get('resource');
+    const typed = `${resource.get('resourceType').optionalString() ?? ''}/${resource.get('id').optionalString() ?? ''}`;
+    if (entry.get('fullUrl').optionalString() === target || typed === target || target.endsWith(`/${typed}`))
+      return resource;
+  }
+  return reference.get('reference').fail('The reference does not resolve inside the Bundle');
+}
+
+function readCommunicationRequest(request: JsonNode): { id: string; text: string; dueAt: string | null } {
+  if (request.get('resourceType').string() !== 'CommunicationRequest')
+    request.get('resourceType').fail('Expected a CommunicationRequest');
+  const identifier = request.get('identifier').items()[0]?.get('value').optionalString();
+  const payloads = request.get('payload').items();
+  const text = payloads.map((payload) => payload.get('contentString').optionalString()).find(Boolean);
+  if (!text)
+    return request.get('payload').fail('An information request says what it asks in payload.contentString');
+  const occurrence = request.get('occurrenceDateTime').optionalString();
+  const periodEnd = request.get('occurrencePeriod').present
+    ? request.get('occurrencePeriod').get('end').optionalString()
+    : null;
+  return {
+    id: identifier ?? request.get('id').string(),
+    text,
+    dueAt: occurrence ?? periodEnd,
+  };
+}
+
+function operationOutcomeCode(outcome: JsonNode): string {
+  const issues = outcome.get('issue').items();
+  if (issues.length === 0) outcome.get('issue').fail('An OperationOutcome has at least one issue');
+  return issues[0]!.get('code').string();
+}
+
+/**
+ * What the answer means for the case:
+ * - outcome `error` (or an OperationOutcome): the payer did not take the request → not_submitted,
+ *   with its coded reason (X12 901 reject reason), never its free text, which may quote the patient;
+ * - an item with review action A4 (pended) or D (deferred), an outcome `queued`, or a communication
+ *   request → pended, with the questions and due date of the information it asks for;
+ * - otherwise the item's review action (A1, A2, A3, A6, C, CT) is the determination.
+ * `sentIdentifier` is our claim identifier: an answer naming another request is refused.
+ */
+export function payerAnswerOf(
+  read: ClaimResponseFacts | { operationOutcome: string },
+  sentIdentifier: string,
+): PayerPriorAuthAnswer {
+  if ('operationOutcome' in read) {
+    return {
+      kind: 'not_submitted',
+      payer_reference: null,
+      reason_code: `fhir_${read.operationOutcome}`,
+      reason: `The payer's PAS endpoint refused to process the request (FHIR issue type ${read.operationOutcome}).`,
+    };
+  }
+  const facts = read;
+  if (facts.requestIdentifier !== null && facts.requestIdentifier !== sentIdentifier)
+    throw new UnexpectedPasResponseError(
+      'The ClaimResponse answers another request than the one sent',
+      '$.entry[0].resource.request.identifier.value',
+    );
+
+  if (facts.outcome === 'error') {
+    const error = facts.errors[0];
+    if (!error)
+      throw new MalformedPasResponseError(
+        'A ClaimResponse with outcome error names its error',
+        '$.entry[0].resource.error',
+      );
+    return {
+      kind: 'not_submitted',
+      payer_reference: facts.payerReference,
+      reason_code: error.ours?.code ?? `x12_reject_${error.code}`,
+      reason:
+        error.ours?.display ??
+        `The payer did not accept the request for review (X12 reject reason ${error.code}).`,
+    };
+  }
+
+  const payerReference = facts.payerReference ?? sentIdentifier;
+  const item = facts.items[0];
+  const meaning: ReviewActionMeaning | undefined = item?.reviewAction
+    ? REVIEW_ACTIONS[item.reviewAction]
+    : undefined;
+  if (item?.reviewAction && !meaning)
+    throw new UnexpectedPasResponseError(
+      'The review action is not one this connector acts on (A1, A2, A3, A4, A6, C, CT, D)',
+      '$.entry[0].resource.item[0].adjudication',
+    );
+
+  const informationRequested = facts.communicationRequests.length > 0;
+  if (informationRequested || facts.outcome === 'queued' || meaning?.kind === 'pended' || !item) {
+    if (!informationRequested && !item && facts.outcome !== 'queued')
+      throw new UnexpectedPasResponseError(
+        'A completed ClaimResponse states a review action for the requested item',
+        '$.entry[0].resource.item',
+      );
+    return {
+      kind: 'pended',
+      payer_reference: payerReference,
+      information_request: informationRequested ? informationRequest(facts) : null,
+    };
+  }
+  if (!meaning || meaning.kind !== 'determined')
+    throw new UnexpectedPasResponseError(
+      'The item states no review action',
+      '$.entry[0].resource.item[0].adjudication',
+    );
+
+  const approved = meaning.result === 'approved' || meaning.result === 'partially_approved';
+  const itemPeriod = item.period ?? facts.preAuthPeriod;
+  return {
+    kind: 'determined',
+    payer_reference: payerReference,
+    determination: {
+      result: meaning.result,
+      detail_code: item.detail?.code ?? meaning.detail_code,
+      detail: item.detail?.display ?? facts.disposition ?? meaning.detail,
+      decided_at: facts.created,
+      authorization_number: approved ? (facts.preAuthRef ?? item.reviewNumber) : null,
+      approved_quantity: item.authorizedQuantity,
+      authorization_start_date: itemPeriod?.start ?? null,
+      authorization_expiration: itemPeriod?.end ?? null,
+    },
+  };
+}
+
+function informationRequest(facts: ClaimResponseFacts) {
+  const dueDates = facts.communicationRequests.map((request) => request.dueAt);
+  if (dueDates.some((due) => due === null || Number.isNaN(Date.parse(due))))
+    throw new UnexpectedPasResponseError(
+      'An information request states by when it must be answered',
+      '$.entry[0].resource.communicationRequest',
+    );
+  const questions: InformationQuestion[] = facts.communicationRequests.map((request) => ({
+    id: request.id,
+    text: request.text,
+  }));
+  return {
+    kind: 'information_requested' as const,
+    questions,
+    due_at: (dueDates as string[]).reduce((earliest, due) =>
+      Date.parse(due) < Date.parse(earliest) ? due : earliest,
+    ),
+  };
+}
