@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import type {
   PayerPriorAuthAnswer,
   PriorAuthorizationChannel,
 } from '../../domain/payers/prior-authorization-exchange';
 import { MalformedPasRequestError } from '../../infrastructure/connectors/pas/pas-errors';
 import {
+  readPasRequest,
   SimulatedPasEndpoint,
   simulatedPasChannel,
 } from '../../infrastructure/connectors/pas/simulated-pas-endpoint';
@@ -45,6 +49,25 @@ describe('The sandbox answers prior authorizations through the PAS path', () => 
     await expect(simulatedPasChannel(decider).submit(exchange)).resolves.toEqual(
       EVERY_KIND_OF_ANSWER.approved,
     );
+  });
+
+  it("accepts the IG's example request Bundle as a PAS request and echoes its identifiers", async () => {
+    const example = readFileSync(
+      path.join(__dirname, '..', 'fixtures', 'pas', 'conformant_pas_bundle_v110.json'),
+      'utf8',
+    );
+    const base = 'https://prior-auth.davinci.hl7.org/fhir';
+    const submitter = { system: `${base}/SUBMITTER_TRANSACTION_IDENTIFIER`, value: 'A12345' };
+    expect(readPasRequest(example)).toEqual({
+      bundleIdentifier: submitter,
+      claimIdentifier: '111099',
+      claimUrl: `${base}/Claim/ReferralAuthorizationExample`,
+      patient: `${base}/Patient/SubscriberExample`,
+      insurer: `${base}/Organization/InsurerExample`,
+      provider: `${base}/Organization/UMOExample`,
+    });
+    const answer = await new SimulatedPasEndpoint(EVERY_KIND_OF_ANSWER.approved!).submit(example);
+    expect((JSON.parse(answer) as { identifier: unknown }).identifier).toEqual(submitter);
   });
 
   it('refuses, as a PAS payer would, a Bundle that is not a PAS request', async () => {

@@ -2,6 +2,8 @@ import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 
 export interface ClearinghouseRequest {
+  /** The request's path and query, as the server saw it. */
+  url: string;
   headers: IncomingHttpHeaders;
   body: string;
 }
@@ -22,7 +24,11 @@ export class ClearinghouseServer {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        const request = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+        const request = {
+          url: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        };
         this.requests.push(request);
         const reply = this.script.shift() ?? this.answer(request);
         if (reply === 'hang') return;

@@ -59,12 +59,13 @@ export function readPasRequest(body: string): PasRequestFacts {
     if (!item.get('productOrService').present)
       item.get('productOrService').fail('A PAS Claim item names its productOrService');
   }
-  const urls = new Set(entries.map((entry) => entry.get('fullUrl').string()));
+  const urls = entries.map((entry) => entry.get('fullUrl').string());
+  // A relative reference (`Patient/123`) resolves against the base of the entries' absolute fullUrls.
   const resolved = (reference: JsonNode): string => {
     const target = reference.get('reference').string();
-    if (!urls.has(target))
-      reference.get('reference').fail('The reference does not resolve inside the Bundle');
-    return target;
+    const url = urls.find((fullUrl) => fullUrl === target || fullUrl.endsWith(`/${target}`));
+    if (!url) return reference.get('reference').fail('The reference does not resolve inside the Bundle');
+    return url;
   };
   for (const coverage of insurance) resolved(coverage.get('coverage'));
   return {

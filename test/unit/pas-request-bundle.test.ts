@@ -1,0 +1,217 @@
+import {
+  resourceUrn,
+  writeInformationBundle,
+  writeInquiryBundle,
+  writeSubmitBundle,
+} from '../../infrastructure/connectors/pas/pas-request';
+import { readPasRequest } from '../../infrastructure/connectors/pas/simulated-pas-endpoint';
+import { remicadeExchange, remicadeInformation, remicadeInquiry } from '../support/pas-exchanges';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const SENT_AT = { sentAt: new Date('2026-11-25T12:00:00.000Z') };
+const PAS = 'http://hl7.org/fhir/us/davinci-pas';
+
+const parsed = (body: string) => JSON.parse(body) as Json;
+const resources = (bundle: Json): Json[] => (bundle.entry as Json[]).map((entry) => entry.resource as Json);
+const ofType = (bundle: Json, type: string) =>
+  resources(bundle).filter((resource) => resource.resourceType === type);
+const claimOf = (bundle: Json) => bundle.entry[0].resource as Json;
+
+/** Every `{ reference }` anywhere in a document. */
+function references(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(references);
+  if (!value || typeof value !== 'object') return [];
+  const object = value as Json;
+  return [
+    ...(typeof object.reference === 'string' ? [object.reference] : []),
+    ...Object.values(object).flatMap(references),
+  ];
+}
+
+describe('The PAS $submit Bundle of a medical-benefit prior authorization', () => {
+  const bundle = parsed(writeSubmitBundle(remicadeExchange(), SENT_AT));
+  const claim = claimOf(bundle);
+
+  it('is the same bytes for the same input, with ids derived from the case, never random', () => {
+    expect(writeSubmitBundle(remicadeExchange(), SENT_AT)).toBe(
+      writeSubmitBundle(remicadeExchange(), SENT_AT),
+    );
+    expect(bundle.entry.map((entry: Json) => entry.fullUrl)).toContain(
+      resourceUrn('pa_01jq0000000000000000000000', 'patient'),
+    );
+    for (const entry of bundle.entry as Json[]) expect(entry.fullUrl).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
+  });
+
+  it('is a collection, with an identifier and a timestamp, whose first entry is the PAS Claim', () => {
+    expect(bundle).toMatchObject({
+      resourceType: 'Bundle',
+      type: 'collection',
+      identifier: { value: 'pa_01jq0000000000000000000000-submit' },
+      timestamp: '2026-11-25T12:00:00.000Z',
+      meta: { profile: [`${PAS}/StructureDefinition/profile-pas-request-bundle`] },
+    });
+    expect(claim).toMatchObject({
+      resourceType: 'Claim',
+      meta: { profile: [`${PAS}/StructureDefinition/profile-claim`] },
+      status: 'active',
+      use: 'preauthorization',
+      identifier: [
+        { system: 'urn:healthcare-access-api:prior-authorization', value: 'pa_01jq0000000000000000000000' },
+      ],
+      type: { coding: [{ code: 'professional' }] },
+      priority: {
+        coding: [{ system: 'http://terminology.hl7.org/CodeSystem/processpriority', code: 'normal' }],
+      },
+    });
+  });
+
+  it('names the patient, the payer as insurer, the prescriber and a focal Coverage, all inside the Bundle', () => {
+    const fullUrls = new Set(bundle.entry.map((entry: Json) => entry.fullUrl));
+    for (const reference of references(bundle)) expect(fullUrls).toContain(reference);
+    const byUrl = new Map(bundle.entry.map((entry: Json) => [entry.fullUrl, entry.resource]));
+    expect(byUrl.get(claim.patient.reference)).toMatchObject({
+      resourceType: 'Patient',
+      birthDate: '1975-03-02',
+    });
+    expect(byUrl.get(claim.insurer.reference)).toMatchObject({
+      resourceType: 'Organization',
+      name: 'Sandbox Health Plan',
+    });
+    expect(byUrl.get(claim.provider.reference)).toMatchObject({ resourceType: 'PractitionerRole' });
+    expect(claim.insurance).toEqual([expect.objectContaining({ sequence: 1, focal: true })]);
+    expect(byUrl.get(claim.insurance[0].coverage.reference)).toMatchObject({
+      resourceType: 'Coverage',
+      subscriberId: 'ZZLIVE0001',
+      class: [{ value: 'GRP100' }],
+      payor: [{ reference: claim.insurer.reference }],
+    });
+    expect(ofType(bundle, 'Practitioner')).toEqual([
+      expect.objectContaining({
+        identifier: [{ system: 'http://hl7.org/fhir/sid/us-npi', value: '1234567893' }],
+      }),
+    ]);
+  });
+
+  it('asks for the drug under its HCPCS code, with the quantity, the MedicationRequest and the ICD-10-CM diagnoses', () => {
+    const [item] = claim.item as Json[];
+    expect(item!.productOrService).toEqual({
+      coding: [{ system: 'http://www.cms.gov/Medicare/Coding/HCPCSReleaseCodeSets', code: 'J1745' }],
+    });
+    expect(item!.quantity).toEqual({ value: 4 });
+    expect(item!.category.coding[0].code).toBe('1');
+    expect(item!.locationCodeableConcept).toBeDefined();
+    const requested = (item!.extension as Json[]).find((extension) =>
+      extension.url.endsWith('extension-requestedService'),
+    );
+    expect(ofType(bundle, 'MedicationRequest')[0]).toMatchObject({ status: 'active', intent: 'order' });
+    expect(
+      bundle.entry.find((entry: Json) => entry.fullUrl === requested!.valueReference.reference).resource
+        .resourceType,
+    ).toBe('MedicationRequest');
+    for (const url of ['extension-serviceItemRequestType', 'extension-certificationType'])
+      expect((item!.extension as Json[]).some((extension) => extension.url.endsWith(url))).toBe(true);
+    expect(claim.diagnosis).toEqual([
+      {
+        sequence: 1,
+        diagnosisCodeableConcept: {
+          coding: [
+            {
+              system: 'http://hl7.org/fhir/sid/icd-10-cm',
+              code: 'K50.90',
+              display: 'Crohn disease, unspecified',
+            },
+          ],
+        },
+      },
+    ]);
+  });
+
+  it('sends evidence and visit notes as supporting DocumentReferences, and never the insurance card', () => {
+    const exchange = remicadeExchange();
+    exchange.request.insurance = [
+      {
+        document_id: 'doc_card',
+        name: 'card.png',
+        type: 'image/png',
+        sha256: 'a'.repeat(64),
+        size_bytes: 10,
+      },
+    ];
+    const withCard = parsed(writeSubmitBundle(exchange, SENT_AT));
+    const documents = ofType(withCard, 'DocumentReference');
+    expect(documents.map((document) => document.description)).toEqual(['Colonoscopy report', 'Visit note']);
+    expect(documents[1]!.content[0].attachment).toMatchObject({
+      contentType: 'text/plain',
+      data: Buffer.from('Failed azathioprine for 6 months.').toString('base64'),
+    });
+    expect(JSON.stringify(withCard)).not.toContain('doc_card');
+    expect(claimOf(withCard).supportingInfo).toEqual([
+      expect.objectContaining({
+        sequence: 1,
+        category: { coding: [{ system: `${PAS}/CodeSystem/PASTempCodes`, code: 'additionalInformation' }] },
+      }),
+      expect.objectContaining({ sequence: 2 }),
+    ]);
+  });
+
+  it('marks an expedited request stat and urgent', () => {
+    const expedited = claimOf(parsed(writeSubmitBundle(remicadeExchange({ urgency: 'expedited' }), SENT_AT)));
+    expect(expedited.priority.coding[0].code).toBe('stat');
+    expect(expedited.extension[0].valueCodeableConcept.coding[0].code).toBe('U');
+  });
+
+  it('asks for a pharmacy-benefit drug by NDC on a pharmacy claim', () => {
+    const exchange = remicadeExchange();
+    exchange.request.prescription = { drug_name: 'Ozempic 1 mg pen', quantity: 1 };
+    const pharmacy = claimOf(parsed(writeSubmitBundle(exchange, SENT_AT)));
+    expect(pharmacy.type.coding[0].code).toBe('pharmacy');
+    expect(pharmacy.item[0].productOrService.coding[0]).toEqual({
+      system: 'http://hl7.org/fhir/sid/ndc',
+      code: '00169413212',
+    });
+  });
+
+  it('is a PAS request the sandbox payer accepts', () => {
+    expect(readPasRequest(writeSubmitBundle(remicadeExchange(), SENT_AT))).toMatchObject({
+      claimIdentifier: 'pa_01jq0000000000000000000000',
+    });
+  });
+});
+
+describe('The PAS $inquire and information-answer Bundles', () => {
+  it('inquire with a Claim inquiry naming the original request and the payer reference', () => {
+    const bundle = parsed(writeInquiryBundle(remicadeInquiry({ inquiriesSoFar: 2 }), SENT_AT));
+    expect(bundle.meta.profile).toEqual([`${PAS}/StructureDefinition/profile-pas-inquiry-request-bundle`]);
+    expect(bundle.identifier.value).toBe('pa_01jq0000000000000000000000-inquiry-3');
+    expect(claimOf(bundle)).toMatchObject({
+      meta: { profile: [`${PAS}/StructureDefinition/profile-claim-inquiry`] },
+      use: 'preauthorization',
+      identifier: [
+        { value: 'pa_01jq0000000000000000000000' },
+        { system: 'urn:healthcare-access-api:payer-reference', value: 'PAYER-REF-0001' },
+      ],
+    });
+  });
+
+  it('answer with a Claim update related to the original, whose added supporting information holds the answers', () => {
+    const attachment = { title: 'TB screen', contentType: 'application/pdf', data: Buffer.from('%PDF-1.4') };
+    const bundle = parsed(writeInformationBundle(remicadeInformation(), [attachment], SENT_AT));
+    const claim = claimOf(bundle);
+    expect(claim.meta.profile).toEqual([`${PAS}/StructureDefinition/profile-claim-update`]);
+    expect(claim.related[0]).toMatchObject({
+      claim: { identifier: { value: 'pa_01jq0000000000000000000000' } },
+      relationship: { coding: [{ code: 'prior' }] },
+    });
+    const added = (claim.supportingInfo as Json[]).filter((info) =>
+      (info.extension as Json[]).some((extension) => extension.url.endsWith('extension-infoChanged')),
+    );
+    const byUrl = new Map(bundle.entry.map((entry: Json) => [entry.fullUrl, entry.resource]));
+    expect(added.map((info) => byUrl.get(info.valueReference.reference).resourceType)).toEqual([
+      'QuestionnaireResponse',
+      'DocumentReference',
+    ]);
+    expect(ofType(bundle, 'QuestionnaireResponse')[0]!.item).toEqual([
+      { linkId: 'q-tb-screen', answer: [{ valueString: 'Negative QuantiFERON on 2026-09-15.' }] },
+    ]);
+  });
+});
