@@ -68,7 +68,7 @@ describe('The PAS $submit Bundle of a medical-benefit prior authorization', () =
   it('names the patient, the payer as insurer, the prescriber and a focal Coverage, all inside the Bundle', () => {
     const fullUrls = new Set(bundle.entry.map((entry: Json) => entry.fullUrl));
     for (const reference of references(bundle)) expect(fullUrls).toContain(reference);
-    const byUrl = new Map(bundle.entry.map((entry: Json) => [entry.fullUrl, entry.resource]));
+    const byUrl = new Map<string, Json>(bundle.entry.map((entry: Json) => [entry.fullUrl, entry.resource]));
     expect(byUrl.get(claim.patient.reference)).toMatchObject({
       resourceType: 'Patient',
       birthDate: '1975-03-02',
@@ -205,7 +205,7 @@ describe('The PAS $inquire and information-answer Bundles', () => {
     const added = (claim.supportingInfo as Json[]).filter((info) =>
       (info.extension as Json[]).some((extension) => extension.url.endsWith('extension-infoChanged')),
     );
-    const byUrl = new Map(bundle.entry.map((entry: Json) => [entry.fullUrl, entry.resource]));
+    const byUrl = new Map<string, Json>(bundle.entry.map((entry: Json) => [entry.fullUrl, entry.resource]));
     expect(added.map((info) => byUrl.get(info.valueReference.reference).resourceType)).toEqual([
       'QuestionnaireResponse',
       'DocumentReference',
