@@ -206,7 +206,7 @@ describe('The PAS $inquire and information-answer Bundles', () => {
       (info.extension as Json[]).some((extension) => extension.url.endsWith('extension-infoChanged')),
     );
     const byUrl = new Map<string, Json>(bundle.entry.map((entry: Json) => [entry.fullUrl, entry.resource]));
-    expect(added.map((info) => byUrl.get(info.valueReference.reference).resourceType)).toEqual([
+    expect(added.map((info) => byUrl.get(info.valueReference.reference)?.resourceType)).toEqual([
       'QuestionnaireResponse',
       'DocumentReference',
     ]);
