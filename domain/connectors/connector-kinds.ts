@@ -24,8 +24,10 @@ export const CONNECTOR_KIND_FOR_CASE_TYPE: Readonly<Record<CaseObjectType, Conne
 };
 
 /**
- * The kinds whose settings a live case can use today. Prior authorization (Da Vinci PAS) and program
- * hub settings are stored for the clients that will use them; until then a live case of those types
- * is refused rather than answered by a simulator.
+ * The kinds whose settings a live case can use today. A prior authorization connector is a Da Vinci
+ * PAS endpoint, which serves medical-benefit drugs only (src/connectors/connector-requirement.ts
+ * refuses a live pharmacy-benefit PA, whose NCPDP SCRIPT ePA is not built). Program hub settings are
+ * stored for the client that will use them; until then a live enrollment is refused rather than
+ * answered by a simulator.
  */
-export const CONNECTOR_KINDS_IN_SERVICE: readonly ConnectorKind[] = ['eligibility'];
+export const CONNECTOR_KINDS_IN_SERVICE: readonly ConnectorKind[] = ['eligibility', 'prior_authorization'];
