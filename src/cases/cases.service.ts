@@ -93,7 +93,7 @@ export class CasesService {
     }
     // After the claim: a retry of a case that started answers with it, even if the connector has gone since.
     if (principal.livemode && !replayed)
-      await this.requireLiveConnector(principal, type, caseId, idempotencyKey);
+      await this.requireLiveConnector(principal, type, request, caseId, idempotencyKey);
     const documents = await this.documents.store(principal.accountId, caseId, incomingDocuments);
     const input = type.create.input(request, {
       caseId,
@@ -321,11 +321,12 @@ export class CasesService {
   private async requireLiveConnector(
     principal: Principal,
     type: CaseType,
+    request: object,
     caseId: string,
     idempotencyKey: string | undefined,
   ): Promise<void> {
     try {
-      await requireConnectorFor(this.connectors, principal.accountId, type.object);
+      await requireConnectorFor(this.connectors, principal.accountId, type.object, request);
     } catch (error) {
       if (idempotencyKey) await this.idempotency.release(principal, idempotencyKey, caseId);
       throw error;
