@@ -1,11 +1,14 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 
-import { livePasEndpoints } from '../../activities/live-pas-endpoints';
+import { livePasEndpoints, priorAuthorizationChannels } from '../../activities/prior-authorization-channels';
 import type { ConnectorSettings } from '../../domain/connectors/connector-settings';
 import { ConnectorError } from '../../domain/failures';
 import { caseDocumentAttachments } from '../../infrastructure/connectors/pas/pas-attachments';
 import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
+import type { PriorAuthorizationChannel } from '../../domain/payers/prior-authorization-exchange';
+import { SimulatedPasEndpoint } from '../../infrastructure/connectors/pas/simulated-pas-endpoint';
 import { ClearinghouseServer } from '../support/clearinghouse-server';
+import { EVERY_KIND_OF_ANSWER, remicadeExchange } from '../support/pas-exchanges';
 
 const loopbackAllowed = new WebhookTargetPolicy(['127.0.0.0/8']);
 
@@ -58,5 +61,42 @@ describe('Documents attached to an information answer', () => {
       { title: 'Attached document 1', contentType: 'application/pdf', data: Buffer.from('%PDF-1.7 …') },
       { title: 'Attached document 2', contentType: 'application/octet-stream', data: Buffer.from('plain') },
     ]);
+  });
+});
+
+describe('The channel a prior authorization goes through', () => {
+  const { approved, denied } = EVERY_KIND_OF_ANSWER;
+  const simulator: PriorAuthorizationChannel = {
+    submit: async () => denied!,
+    inquire: async () => denied!,
+    answerInformationRequest: async () => denied!,
+  };
+  const channels = (endpoint?: SimulatedPasEndpoint) =>
+    priorAuthorizationChannels({
+      simulator,
+      livePasEndpoint: async () => endpoint,
+      documents: { read: async () => [] },
+    });
+
+  it("is the simulator's, answered through PAS, in test mode", async () => {
+    const channel = await channels()(remicadeExchange({ livemode: false }));
+    await expect(channel.submit(remicadeExchange({ livemode: false }))).resolves.toEqual(denied);
+  });
+
+  it("is the account's PAS endpoint for a live medical-benefit drug", async () => {
+    const channel = await channels(new SimulatedPasEndpoint(approved!))(remicadeExchange());
+    await expect(channel.submit(remicadeExchange())).resolves.toEqual(approved);
+  });
+
+  it('fails permanently, saying why, without a connector or for a pharmacy-benefit drug', async () => {
+    await expect(channels()(remicadeExchange())).rejects.toMatchObject({
+      transient: false,
+      message: 'No prior_authorization connector is configured for this account.',
+    });
+    const pharmacy = remicadeExchange();
+    pharmacy.request.prescription = { drug_name: 'Ozempic 1 mg pen', quantity: 1 };
+    await expect(channels(new SimulatedPasEndpoint(approved!))(pharmacy)).rejects.toThrow(
+      /medical-benefit drugs only/,
+    );
   });
 });
