@@ -92,15 +92,15 @@ describeWithValidator(
       const claim = bundle.entry[0]!.resource;
       delete claim.patient;
       (claim.item as Array<Record<string, unknown>>)[0]!.quantity = { value: 'four' };
-    claim.created = 'yesterday';
-    claim.preauthorized = true;
+      claim.created = 'yesterday';
+      claim.preauthorized = true;
       const { status, report } = validate({ 'broken.json': JSON.stringify(bundle) });
       expect(status).toBe(1);
       expect(report).toMatch(/broken\.json: \d+ error/);
       expect(report).toMatch(/patient/);
       expect(report).toMatch(/quantity\.value/);
-    expect(report).toMatch(/created/);
-    expect(report).toMatch(/preauthorized/);
+      expect(report).toMatch(/created/);
+      expect(report).toMatch(/preauthorized/);
     });
   },
 );
