@@ -34,6 +34,7 @@ export const PAS_EXTENSION = {
   levelOfServiceCode: `${PAS}/StructureDefinition/extension-levelOfServiceCode`,
   documentInformation: `${PAS}/StructureDefinition/extension-documentInformation`,
   infoChanged: `${PAS}/StructureDefinition/extension-infoChanged`,
+  careTeamClaimScope: `${PAS}/StructureDefinition/extension-careTeamClaimScope`,
 } as const;
 
 export const SYSTEM = {

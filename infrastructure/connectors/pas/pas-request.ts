@@ -311,7 +311,7 @@ function claimBody(input: PriorAuthExchangeInput, parties: Parties, options: Pas
     priority: { coding: [{ system: SYSTEM.processPriority, code: expedited ? 'stat' : 'normal' }] },
     careTeam: [
       {
-        extension: [{ url: `${PAS_PREFIX}/extension-careTeamClaimScope`, valueBoolean: true }],
+        extension: [{ url: PAS_EXTENSION.careTeamClaimScope, valueBoolean: true }],
         sequence: 1,
         provider: { reference: parties.urls.practitionerRole },
       },
@@ -325,8 +325,6 @@ function claimBody(input: PriorAuthExchangeInput, parties: Parties, options: Pas
     insurance: [{ sequence: 1, focal: true, coverage: { reference: parties.urls.coverage } }],
   };
 }
-
-const PAS_PREFIX = 'http://hl7.org/fhir/us/davinci-pas/StructureDefinition';
 
 function claimItem(input: PriorAuthExchangeInput, parties: Parties, documentCount: number) {
   const medical = medicalBenefit(input);

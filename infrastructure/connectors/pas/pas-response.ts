@@ -124,7 +124,7 @@ function readItem(item: JsonNode): ItemFacts {
     .flatMap((adjudication) => adjudication.extensions(PAS_EXTENSION.reviewAction));
   if (actions.length > 1) actions[1]!.fail('Expected one review action per item');
   const action = actions[0];
-  const codeExtension = action?.extension(PAS_EXTENSION.reviewActionCode) ?? action?.extension('code');
+  const codeExtension = action?.extension(PAS_EXTENSION.reviewActionCode);
   const reviewAction = codeExtension ? x12Code(codeExtension.get('valueCodeableConcept')) : null;
   const reasons = (action?.extensions('reasonCode') ?? []).flatMap((reason) =>
     reason.get('valueCodeableConcept').get('coding').items(),
