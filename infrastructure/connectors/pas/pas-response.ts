@@ -15,6 +15,8 @@ import { MalformedPasResponseError, UnexpectedPasResponseError } from './pas-err
 
 /** What a ClaimResponse says, before it becomes a case's answer. */
 export interface ClaimResponseFacts {
+  /** Where the ClaimResponse is in the answer, for the messages of the mapping's errors. */
+  path: string;
   payerReference: string | null;
   outcome: 'queued' | 'complete' | 'error' | 'partial';
   created: string;
@@ -38,7 +40,7 @@ interface ItemFacts {
 
 const OUTCOMES = ['queued', 'complete', 'error', 'partial'] as const;
 
-/** Reads a PAS answer; `null` facts mean the endpoint answered an OperationOutcome instead. */
+/** Reads a PAS answer; an OperationOutcome (a request the endpoint would not process) reads as its first issue's type. */
 export function readPasAnswer(body: string): ClaimResponseFacts | { operationOutcome: string } {
   const root = JsonNode.parse(body, '$', MalformedPasResponseError);
   const type = root.get('resourceType').string();
@@ -78,6 +80,7 @@ function readClaimResponseBundle(bundle: JsonNode): ClaimResponseFacts {
     outcomeNode.fail('Expected a ClaimResponse outcome code');
 
   return {
+    path: claimResponse.path,
     payerReference: claimResponse.get('identifier').items()[0]?.get('value').optionalString() ?? null,
     outcome: outcome as ClaimResponseFacts['outcome'],
     created: claimResponse.get('created').string(),
@@ -222,7 +225,7 @@ export function payerAnswerOf(
   if (facts.requestIdentifier !== null && facts.requestIdentifier !== sentIdentifier)
     throw new UnexpectedPasResponseError(
       'The ClaimResponse answers another request than the one sent',
-      '$.entry[0].resource.request.identifier.value',
+      `${facts.path}.request.identifier.value`,
     );
 
   if (facts.outcome === 'error') {
@@ -230,7 +233,7 @@ export function payerAnswerOf(
     if (!error)
       throw new MalformedPasResponseError(
         'A ClaimResponse with outcome error names its error',
-        '$.entry[0].resource.error',
+        `${facts.path}.error`,
       );
     return {
       kind: 'not_submitted',
@@ -250,7 +253,7 @@ export function payerAnswerOf(
   if (item?.reviewAction && !meaning)
     throw new UnexpectedPasResponseError(
       'The review action is not one this connector acts on (A1, A2, A3, A4, A6, C, CT, D)',
-      '$.entry[0].resource.item[0].adjudication',
+      `${facts.path}.item[0].adjudication`,
     );
 
   const informationRequested = facts.communicationRequests.length > 0;
@@ -258,7 +261,7 @@ export function payerAnswerOf(
     if (!informationRequested && !item && facts.outcome !== 'queued')
       throw new UnexpectedPasResponseError(
         'A completed ClaimResponse states a review action for the requested item',
-        '$.entry[0].resource.item',
+        `${facts.path}.item`,
       );
     return {
       kind: 'pended',
@@ -269,7 +272,7 @@ export function payerAnswerOf(
   if (!meaning || meaning.kind !== 'determined')
     throw new UnexpectedPasResponseError(
       'The item states no review action',
-      '$.entry[0].resource.item[0].adjudication',
+      `${facts.path}.item[0].adjudication`,
     );
 
   const approved = meaning.result === 'approved' || meaning.result === 'partially_approved';
@@ -295,7 +298,7 @@ function informationRequest(facts: ClaimResponseFacts) {
   if (dueDates.some((due) => due === null || Number.isNaN(Date.parse(due))))
     throw new UnexpectedPasResponseError(
       'An information request states by when it must be answered',
-      '$.entry[0].resource.communicationRequest',
+      `${facts.path}.communicationRequest`,
     );
   const questions: InformationQuestion[] = facts.communicationRequests.map((request) => ({
     id: request.id,
