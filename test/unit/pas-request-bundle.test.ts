@@ -152,6 +152,14 @@ describe('The PAS $submit Bundle of a medical-benefit prior authorization', () =
       }),
       expect.objectContaining({ sequence: 2 }),
     ]);
+    for (const info of claimOf(withCard).supportingInfo as Json[]) {
+      const documentInformation = (info.extension as Json[]).find((extension) =>
+        extension.url.endsWith('extension-documentInformation'),
+      );
+      expect(documentInformation!.extension).toContainEqual(
+        expect.objectContaining({ url: 'reportTypeCode', valueCodeableConcept: expect.anything() }),
+      );
+    }
   });
 
   it('marks an expedited request stat and urgent', () => {
