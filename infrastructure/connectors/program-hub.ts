@@ -21,7 +21,7 @@ export interface ProgramHubConnector {
 /**
  * Enrolls every screened enrollment on its second check with the confirmation its program's terms
  * give (catalog/programs.json): a copay card's member id is derived from the hub reference, so a
- * repeated check confirms the same card; other programs confirm a shipment or a first contact.
+ * repeated check confirms the same card, and begins `ZZ` like every sandbox member id; other programs confirm a shipment or a first contact.
  */
 export class ProgramHubSimulator implements ProgramHubConnector {
   constructor(private readonly now: () => Date = () => new Date()) {}
@@ -54,7 +54,7 @@ export class ProgramHubSimulator implements ProgramHubConnector {
     }
     const confirmation = confirmEnrollment(program.confirmation, {
       enrolledOn: this.now().toISOString().slice(0, 10),
-      memberId: `${parseInt(digest(input.hub_reference).slice(0, 12), 16)}`.padStart(11, '0').slice(0, 11),
+      memberId: `ZZ${`${parseInt(digest(input.hub_reference).slice(0, 12), 16)}`.padStart(11, '0').slice(0, 11)}`,
     });
     return enrolledOutcome(input.programId, confirmation);
   }

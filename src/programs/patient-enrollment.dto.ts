@@ -244,13 +244,13 @@ export class EnrollmentOutcomeDto {
   })
   member_id?: string;
 
-  @RxBin({ description: 'Pharmacy BIN of a copay card: 6 digits; copay programs only.', example: '610020' })
+  @RxBin({ description: 'Pharmacy BIN of a copay card: 6 digits; copay programs only.', example: '999911' })
   bin?: string;
 
-  @RxCode('COPAY01', { description: 'Processor control number of a copay card; copay programs only.' })
+  @RxCode('SBXCPN1', { description: 'Processor control number of a copay card; copay programs only.' })
   pcn?: string;
 
-  @RxCode('EC12345', { description: 'Pharmacy group of a copay card; copay programs only.' })
+  @RxCode('SBXOZM24', { description: 'Pharmacy group of a copay card; copay programs only.' })
   group?: string;
 
   @ApiPropertyOptional({ description: 'Last day of the enrollment, a calendar date.', example: '2025-12-31' })

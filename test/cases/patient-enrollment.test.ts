@@ -467,9 +467,9 @@ describe('patient enrollment decided by a reviewer', () => {
       .send({
         result: 'enrolled',
         member_id: 'ZZM123456789',
-        bin: '610020',
-        pcn: 'PXXPDMI',
-        group: 'G1',
+        bin: '999911',
+        pcn: 'SBXCPN1',
+        group: 'SBXOZM24',
         valid_until: '2027-12-31',
       });
     expect(decided.body.data).toMatchObject({
@@ -501,7 +501,7 @@ describe('patient enrollment decided by a reviewer', () => {
       .http()
       .post(`${PATH}/${body.data.id}/outcome`)
       .set(bearer(account.keys.reviewer))
-      .send({ result: 'enrolled', member_id: 'ZZM123456789', bin: '610020' });
+      .send({ result: 'enrolled', member_id: 'ZZM123456789', bin: '999911' });
     expect(decided.status).toBe(400);
     expect(decided.body.error.details.map((detail: JsonObject) => detail.field)).toEqual([
       'member_id',

@@ -52,7 +52,7 @@ describe("an enrollment's page in the console", () => {
   it('shows a copay card with its BIN, PCN and group', async () => {
     const page = await completedPage(patientEnrollmentRequest());
     expect(page).toContain('Copay card issued');
-    expect(page).toContain('610020 / PXXPDMI / OZM24001');
+    expect(page).toContain('999911 / SBXCPN1 / SBXOZM24');
   });
 
   it('shows a patient assistance enrollment as a shipment from the program pharmacy, without card identifiers', async () => {

@@ -3,7 +3,7 @@ import { confirmEnrollment, enrolledOutcome } from '../../domain/programs/enroll
 import type { ProgramConfirmationTerms } from '../../domain/programs/program-model';
 
 const ENROLLED_ON = '2026-11-25';
-const MEMBER_ID = '04211234567';
+const MEMBER_ID = 'ZZ04211234567';
 const PROGRAM_ID = 'prog_0000000000000000000000test';
 
 const confirm = (terms: ProgramConfirmationTerms, enrolledOn = ENROLLED_ON) =>
@@ -11,9 +11,9 @@ const confirm = (terms: ProgramConfirmationTerms, enrolledOn = ENROLLED_ON) =>
 
 const COPAY: ProgramConfirmationTerms = {
   kind: 'copay_card',
-  bin: '610020',
-  pcn: 'PXXPDMI',
-  group: 'OZM24001',
+  bin: '999911',
+  pcn: 'SBXCPN1',
+  group: 'SBXOZM24',
   valid_months: 24,
 };
 const FREE_DRUG: ProgramConfirmationTerms = {
@@ -31,9 +31,9 @@ describe('confirming an enrollment', () => {
     expect(confirm(COPAY)).toEqual({
       kind: 'copay_card',
       member_id: MEMBER_ID,
-      bin: '610020',
-      pcn: 'PXXPDMI',
-      group: 'OZM24001',
+      bin: '999911',
+      pcn: 'SBXCPN1',
+      group: 'SBXOZM24',
       valid_until: '2028-11-24',
     });
   });
@@ -140,9 +140,9 @@ describe('the outcome of a confirmed enrollment', () => {
       result: 'enrolled',
       program_id: PROGRAM_ID,
       member_id: MEMBER_ID,
-      bin: '610020',
-      pcn: 'PXXPDMI',
-      group: 'OZM24001',
+      bin: '999911',
+      pcn: 'SBXCPN1',
+      group: 'SBXOZM24',
       valid_until: '2028-11-24',
       confirmation: { kind: 'copay_card' },
     });
@@ -176,8 +176,8 @@ describe('checking an outcome a reviewer records', () => {
     const issues = enrollmentOutcomeIssues('patient_assistance', {
       result: 'enrolled',
       member_id: 'ZZM1',
-      bin: '610020',
-      pcn: 'PXXPDMI',
+      bin: '999911',
+      pcn: 'SBXCPN1',
       group: 'G1',
     });
     expect(issues.map((issue) => issue.field)).toEqual(['member_id', 'bin', 'pcn', 'group']);

@@ -92,12 +92,12 @@ describe('the shipped program catalog', () => {
     expect(names(mismatched)).toEqual([]);
   });
 
-  it('gives copay cards a 6-digit BIN, a PCN and a group, and other programs no card identifiers', () => {
+  it('gives copay cards sandbox identifiers, and other programs no card identifiers', () => {
     for (const { confirmation } of programsOfType('copay_card')) {
       expect(confirmation).toMatchObject({
-        bin: expect.stringMatching(/^\d{6}$/),
-        pcn: expect.stringMatching(/\S/),
-        group: expect.stringMatching(/\S/),
+        bin: expect.stringMatching(/^9999\d{2}$/),
+        pcn: expect.stringMatching(/^SBX/),
+        group: expect.stringMatching(/^SBX/),
       });
     }
     const others = allPrograms.filter((program) => program.type !== 'copay_card');

@@ -30,15 +30,15 @@ describe('the simulated program hub', () => {
     expect(await hub.checkEnrollment({ programId, hub_reference, checksSoFar: 0 })).toBeNull();
   });
 
-  it('issues a copay card with the program’s BIN, PCN and group and an 11-digit member id', async () => {
+  it('issues a copay card with the program’s BIN, PCN and group and a sandbox member id', async () => {
     expect(await enroll(firstProgramOf('copay_card'))).toMatchObject({
       result: 'enrolled',
-      member_id: expect.stringMatching(/^\d{11}$/),
-      bin: '610020',
-      pcn: 'PXXPDMI',
-      group: 'OZM24001',
+      member_id: expect.stringMatching(/^ZZ\d{11}$/),
+      bin: '999911',
+      pcn: 'SBXCPN1',
+      group: 'SBXOZM24',
       valid_until: '2028-11-24',
-      confirmation: { kind: 'copay_card', bin: '610020', pcn: 'PXXPDMI', group: 'OZM24001' },
+      confirmation: { kind: 'copay_card', bin: '999911', pcn: 'SBXCPN1', group: 'SBXOZM24' },
     });
   });
 
