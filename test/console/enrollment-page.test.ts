@@ -1,3 +1,5 @@
+import type { CaseRecord } from '../../domain/cases/case-model';
+import { caseResults } from '../../src/console/cases/case-views';
 import { enrollmentPatient, patientEnrollmentRequest } from '../support/case-requests';
 import { consoleGet, signedInPerson, submitCase, timelineOf } from '../support/console-cases';
 import type { ConsoleBrowser } from '../support/console-session';
@@ -74,5 +76,28 @@ describe("an enrollment's page in the console", () => {
     expect(page).toContain('text, email');
     expect(page).toContain('On each weekly dose day');
     expect(page).not.toContain('BIN / PCN / group');
+  });
+});
+
+describe('the results of an enrollment completed before confirmations existed', () => {
+  const completedBefore = {
+    object: 'patient_enrollment',
+    missing_information: [],
+    outcome: {
+      result: 'enrolled',
+      program_id: 'prog_01jnzn5t37ydrsw602nch4aqg1',
+      member_id: '04211234567',
+      bin: '610020',
+      pcn: 'PXXPDMI',
+      group: 'PSP1A2B3',
+      valid_until: '2027-11-24',
+      detail: 'Enrolled by the program hub.',
+    },
+  } as unknown as CaseRecord;
+
+  it('still shows the card identifiers it was recorded with, and no confirmation', () => {
+    const shown = String(caseResults(completedBefore));
+    expect(shown).toContain('610020 / PXXPDMI / PSP1A2B3');
+    expect(shown).not.toContain('Confirmation');
   });
 });

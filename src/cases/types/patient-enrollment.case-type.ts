@@ -110,7 +110,9 @@ export const PATIENT_ENROLLMENT = defineCaseType<
           'group) belong to copay programs only: required member_id when one enrolls the patient, refused ' +
           'for any other program type.',
       ),
+      // A case in another status gets the workflow's own 409.
       checkAgainst: (record, outcome) => {
+        if (record.status !== 'awaiting_outcome') return;
         const program = findProgram((record as PatientEnrollmentCase).program_id);
         if (!program) return;
         const issues = enrollmentOutcomeIssues(program.type, outcome as EnrollmentOutcomeInput);
