@@ -1,6 +1,6 @@
 /** Patient enrollment in a support program: the request as the case keeps it, and the outcome. Pure types. */
 import type { Address } from '../cases/case-model';
-import type { EnrollmentConfirmation } from './enrollment-confirmation';
+import type { EnrollmentConfirmation } from './confirmation-model';
 import type { ProgramDecision } from './program-model';
 
 export interface EnrollmentAsset {

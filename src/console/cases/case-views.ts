@@ -3,7 +3,7 @@ import type { CaseRecord, DocumentRef } from '../../../domain/cases/case-model';
 import type { ClinicalEligibilityCase } from '../../../domain/cases/clinical-eligibility';
 import type { PatientEnrollmentCase } from '../../../domain/cases/patient-enrollment';
 import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authorization';
-import type { EnrollmentConfirmation } from '../../../domain/programs/enrollment-confirmation';
+import type { EnrollmentConfirmation } from '../../../domain/programs/confirmation-model';
 import type { EnrollmentOutcome } from '../../../domain/programs/enrollment-model';
 import type { CaseEventDelivery } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
 import { Html, html } from '../html';
