@@ -4,6 +4,7 @@ import type {
   EnrollmentScreening,
   PatientEnrollmentRequest,
 } from '../programs/enrollment-model';
+import type { ProgramType } from '../programs/program-model';
 import type { CaseBinding } from './case-binding';
 import type { CaseRecord, CaseTimings } from './case-model';
 
@@ -66,4 +67,25 @@ export function mergeInformation(
     prescription: information.prescription ?? request.prescription,
     evidence: [...request.evidence, ...(information.evidence ?? [])].slice(-MAX_ENROLLMENT_EVIDENCE),
   };
+}
+
+const CARD_IDENTIFIERS = ['member_id', 'bin', 'pcn', 'group'] as const;
+
+/**
+ * What is wrong with a recorded outcome for a program of this type: a copay program's enrollment
+ * needs the member id on the card, and no other program issues card identifiers at all.
+ */
+export function enrollmentOutcomeIssues(
+  programType: ProgramType,
+  outcome: EnrollmentOutcomeInput,
+): Array<{ field: string; issue: string }> {
+  if (programType === 'copay_card') {
+    return outcome.result === 'enrolled' && !outcome.member_id
+      ? [{ field: 'member_id', issue: 'is required when a copay program enrolls the patient' }]
+      : [];
+  }
+  return CARD_IDENTIFIERS.filter((field) => outcome[field] !== undefined).map((field) => ({
+    field,
+    issue: `must be absent: only copay programs issue card identifiers, and this is a ${programType} program`,
+  }));
 }

@@ -1,5 +1,6 @@
 /** Patient enrollment in a support program: the request as the case keeps it, and the outcome. Pure types. */
 import type { Address } from '../cases/case-model';
+import type { EnrollmentConfirmation } from './confirmation-model';
 import type { ProgramDecision } from './program-model';
 
 export interface EnrollmentAsset {
@@ -59,12 +60,18 @@ export interface EnrollmentInformation {
 export interface EnrollmentOutcome {
   result: 'enrolled' | 'denied' | 'inconclusive';
   program_id: string;
+  /** member_id, bin, pcn and group are a copay card's identifiers: null for every other kind of program. */
   member_id: string | null;
   bin: string | null;
   pcn: string | null;
   group: string | null;
   valid_until: string | null;
   detail: string | null;
+  /**
+   * What the program hub confirmed, by kind. Absent on denials, on decisions a reviewer recorded and
+   * on cases completed before confirmations existed.
+   */
+  confirmation?: EnrollmentConfirmation;
 }
 
 /** The rules' verdict as the case shows it, with the insurance type they worked from. */

@@ -30,7 +30,68 @@ export interface SupportProgram {
   description: string;
   benefits: string;
   eligibility: ProgramEligibilityRules;
+  /** What the program's hub confirms once the patient is enrolled (see enrollment-confirmation.ts). */
+  confirmation: ProgramConfirmationTerms;
 }
+
+/** Fields every confirmation term set has: how long an enrollment lasts from the day it is confirmed. */
+interface ConfirmationTermsBase {
+  valid_months: number;
+}
+
+/** A pharmacy of the manufacturer's program that ships the drug at no cost. */
+interface FulfillmentTerms extends ConfirmationTermsBase {
+  pharmacy_name: string;
+  ship_to: 'patient_home' | 'prescriber_office';
+  /** Calendar days from enrollment by which the first shipment is expected. */
+  first_shipment_within_days: number;
+}
+
+export type ContactChannel = 'phone' | 'text' | 'email' | 'mail';
+
+/**
+ * The terms a program confirms an enrollment on, by the kind of confirmation its type ends in. Only
+ * copay programs carry pharmacy claim identifiers (BIN, PCN, group); the member id is per patient.
+ */
+export type ProgramConfirmationTerms =
+  | (ConfirmationTermsBase & { kind: 'copay_card'; bin: string; pcn: string; group: string })
+  | (FulfillmentTerms & {
+      kind: 'free_drug_fulfillment';
+      days_supply_per_shipment: number;
+      /** Income and insurance are certified again this many days before the enrollment ends. */
+      reverify_days_before_end: number;
+    })
+  | (FulfillmentTerms & {
+      kind: 'bridge_supply_fulfillment';
+      /** How often the program asks whether the insurer has decided; shipments stop once it has. */
+      coverage_recheck_every_days: number;
+    })
+  | (FulfillmentTerms & { kind: 'quick_start_fulfillment'; fills: number })
+  | (ConfirmationTermsBase & {
+      kind: 'education_enrollment';
+      contact_channels: ContactChannel[];
+      first_outreach_within_days: number;
+      /** e.g. "weekdays 8 am–8 pm ET"; the program's line, never the patient's. */
+      support_hours: string;
+    })
+  | (ConfirmationTermsBase & {
+      kind: 'adherence_enrollment';
+      reminder_channels: ContactChannel[];
+      reminder_schedule: 'before_each_refill' | 'weekly_dose_day';
+      first_outreach_within_days: number;
+    });
+
+export type ConfirmationKind = ProgramConfirmationTerms['kind'];
+
+/** The one kind of confirmation each program type ends in. */
+export const CONFIRMATION_KIND_OF_PROGRAM_TYPE: Readonly<Record<ProgramType, ConfirmationKind>> = {
+  copay_card: 'copay_card',
+  patient_assistance: 'free_drug_fulfillment',
+  bridge_supply: 'bridge_supply_fulfillment',
+  quick_start: 'quick_start_fulfillment',
+  education: 'education_enrollment',
+  adherence: 'adherence_enrollment',
+};
 
 /** What an enrollment tells the rules; unknown facts are undefined. */
 export interface EnrollmentFacts {

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 
+import { confirmEnrollment, enrolledOutcome } from '../../domain/programs/enrollment-confirmation';
 import type { EnrollmentOutcome } from '../../domain/programs/enrollment-model';
+import { findProgram } from '../../domain/programs/program-catalog';
 
 /**
  * How enrollments reach a manufacturer's program hub. Local mode uses the simulator; a real hub
@@ -16,9 +18,11 @@ export interface ProgramHubConnector {
   }): Promise<EnrollmentOutcome | null>;
 }
 
-const DAY_MS = 86_400_000;
-
-/** Decides every screened enrollment as enrolled on its second check, with card numbers derived from the reference. */
+/**
+ * Enrolls every screened enrollment on its second check with the confirmation its program's terms
+ * give (catalog/programs.json): a copay card's member id is derived from the hub reference, so a
+ * repeated check confirms the same card, and begins `ZZ` like every sandbox member id; other programs confirm a shipment or a first contact.
+ */
 export class ProgramHubSimulator implements ProgramHubConnector {
   constructor(private readonly now: () => Date = () => new Date()) {}
 
@@ -35,17 +39,24 @@ export class ProgramHubSimulator implements ProgramHubConnector {
     checksSoFar: number;
   }): Promise<EnrollmentOutcome | null> {
     if (input.checksSoFar === 0) return null;
-    const token = digest(input.hub_reference);
-    return {
-      result: 'enrolled',
-      program_id: input.programId,
-      member_id: `${parseInt(token.slice(0, 12), 16)}`.padStart(11, '0').slice(0, 11),
-      bin: '610020',
-      pcn: 'PXXPDMI',
-      group: `PSP${token.slice(12, 17).toUpperCase()}`,
-      valid_until: new Date(this.now().getTime() + 365 * DAY_MS).toISOString().slice(0, 10),
-      detail: 'Enrolled by the program hub.',
-    };
+    const program = findProgram(input.programId);
+    if (!program) {
+      return {
+        result: 'inconclusive',
+        program_id: input.programId,
+        member_id: null,
+        bin: null,
+        pcn: null,
+        group: null,
+        valid_until: null,
+        detail: 'The program no longer exists in the catalog.',
+      };
+    }
+    const confirmation = confirmEnrollment(program.confirmation, {
+      enrolledOn: this.now().toISOString().slice(0, 10),
+      memberId: `ZZ${`${parseInt(digest(input.hub_reference).slice(0, 12), 16)}`.padStart(11, '0').slice(0, 11)}`,
+    });
+    return enrolledOutcome(input.programId, confirmation);
   }
 }
 

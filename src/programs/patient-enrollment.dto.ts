@@ -3,7 +3,7 @@ import { IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-val
 
 import { ID_PREFIXES } from '../../domain/ids';
 import { AddressDto, PrescriptionDto } from '../cases/case-requests.dto';
-import { AtLeastOneOf, IsCalendarDate, RequiredWhen } from '../cases/case-validators';
+import { AtLeastOneOf, IsCalendarDate } from '../cases/case-validators';
 import {
   DateOfBirth,
   Email,
@@ -236,21 +236,21 @@ export class EnrollmentOutcomeDto {
   @IsIn(ENROLLMENT_RESULTS)
   result!: EnrollmentResult;
 
-  @RequiredWhen('result', ['enrolled'])
   @Identifier({
-    required: false,
-    description: "The patient's program member id; required when enrolled.",
+    optional: true,
+    description:
+      "The patient's member id on a copay card; required when a copay program enrolls the patient, refused for other program types.",
     example: 'ZZMBR-000123',
   })
   member_id?: string;
 
-  @RxBin({ description: 'Pharmacy BIN of the benefit: 6 digits.', example: '610020' })
+  @RxBin({ description: 'Pharmacy BIN of a copay card: 6 digits; copay programs only.', example: '999911' })
   bin?: string;
 
-  @RxCode('COPAY01', { description: 'Processor control number of the benefit.' })
+  @RxCode('SBXCPN1', { description: 'Processor control number of a copay card; copay programs only.' })
   pcn?: string;
 
-  @RxCode('EC12345', { description: 'Pharmacy group of the benefit.' })
+  @RxCode('SBXOZM24', { description: 'Pharmacy group of a copay card; copay programs only.' })
   group?: string;
 
   @ApiPropertyOptional({ description: 'Last day of the enrollment, a calendar date.', example: '2025-12-31' })

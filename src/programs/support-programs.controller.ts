@@ -48,7 +48,9 @@ export class SupportProgramsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get a support program with its eligibility rules' })
+  @ApiOperation({
+    summary: 'Get a support program with its eligibility rules and the confirmation its enrollments end in',
+  })
   get(@Param('id') id: string) {
     const program = findProgram(id);
     if (!program) throw ApiError.notFound('No support program with this id exists.');

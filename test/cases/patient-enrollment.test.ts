@@ -6,6 +6,11 @@ import { TestWorker } from '../support/workers';
 
 const PATH = '/patient-enrollment';
 const MYABBVIE_ASSIST = 'prog_01jnnmj58jf1nen1dn9mmkb0r6';
+const HUMIRA_BRIDGE = 'prog_01jn5ha1kpgw52efsb187k1h04';
+const DUPIXENT_QUICK_START = 'prog_01jn72pftbdm2d8qm1bq40y8sh';
+const ELIQUIS_360_SUPPORT = 'prog_01jnnz68b3ypn0e5xvzyzs5hv9';
+const WEGOTOGETHER = 'prog_01jnb0cf6z6yh818sg768d8m6z';
+const NO_CARD_IDENTIFIERS = { member_id: null, bin: null, pcn: null, group: null };
 
 function enrollment(overrides: Record<string, unknown> = {}, patient: Record<string, unknown> = {}) {
   return {
@@ -105,7 +110,7 @@ describe('patient enrollment', () => {
   const submit = (body: Record<string, unknown>) =>
     testApp.http().post(PATH).set(bearer(account.keys.provider)).send(body);
 
-  it('answers with the submission confirmed once the rules pass, then completes with the card numbers', async () => {
+  it('answers with the submission confirmed once the rules pass, then completes with the copay card numbers', async () => {
     const response = await submit(enrollment());
     expect(response.status).toBe(201);
     expect(response.body.data).toMatchObject({
@@ -131,6 +136,11 @@ describe('patient enrollment', () => {
       pcn: expect.any(String),
       group: expect.any(String),
       valid_until: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      confirmation: {
+        kind: 'copay_card',
+        bin: completed.outcome.bin,
+        member_id: completed.outcome.member_id,
+      },
     });
     const events = await eventually(async () => {
       const received = eventsFor(receiver, response.body.data.id);
@@ -141,6 +151,57 @@ describe('patient enrollment', () => {
       'awaiting_outcome',
       'completed',
     ]);
+  });
+
+  const uninsuredLowIncome = { evidence: [attestation, income(3_000_000)] };
+  it.each([
+    ['patient assistance', MYABBVIE_ASSIST, 'Humira', 'free_drug_fulfillment', uninsuredLowIncome],
+    ['bridge supply', HUMIRA_BRIDGE, 'Humira', 'bridge_supply_fulfillment', {}],
+    ['quick start', DUPIXENT_QUICK_START, 'Dupixent 300 mg/2 mL', 'quick_start_fulfillment', {}],
+    ['education', ELIQUIS_360_SUPPORT, 'Eliquis 5 mg', 'education_enrollment', {}],
+    ['adherence', WEGOTOGETHER, 'Wegovy 2.4 mg', 'adherence_enrollment', {}],
+  ])(
+    'completes a %s enrollment with its own confirmation and no card identifiers',
+    async (_type, programId, drugName, kind, extra) => {
+      const { body } = await submit(
+        enrollment(
+          { programId, prescription: { drug_name: drugName }, ...extra },
+          'evidence' in extra ? uninsuredPatient : {},
+        ),
+      );
+      expect(body.data.status).toBe('awaiting_outcome');
+      const completed = await waitForStatus(testApp, account.keys.provider, PATH, body.data.id, 'completed');
+      expect(completed.outcome).toMatchObject({
+        result: 'enrolled',
+        program_id: programId,
+        ...NO_CARD_IDENTIFIERS,
+        valid_until: completed.outcome.confirmation.valid_until,
+        confirmation: { kind },
+      });
+      expect(completed.outcome.confirmation).not.toHaveProperty('bin');
+    },
+  );
+
+  it('confirms a patient assistance enrollment with the pharmacy, the first shipment and the re-verification date', async () => {
+    const { body } = await submit(
+      enrollment(
+        { programId: MYABBVIE_ASSIST, prescription: { drug_name: 'Humira' }, ...uninsuredLowIncome },
+        uninsuredPatient,
+      ),
+    );
+    const completed = await waitForStatus(testApp, account.keys.provider, PATH, body.data.id, 'completed');
+    const { confirmation } = completed.outcome;
+    expect(confirmation).toEqual({
+      kind: 'free_drug_fulfillment',
+      pharmacy_name: 'AbbVie program pharmacy',
+      ship_to: 'patient_home',
+      first_shipment_expected_by: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      days_supply_per_shipment: 28,
+      reverification_due_on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      valid_until: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
+    expect(confirmation.reverification_due_on < confirmation.valid_until).toBe(true);
+    expect(completed.outcome.detail).toContain('AbbVie program pharmacy');
   });
 
   it('answers with the error details when the rules find the patient ineligible', async () => {
@@ -406,14 +467,64 @@ describe('patient enrollment decided by a reviewer', () => {
       .send({
         result: 'enrolled',
         member_id: 'ZZM123456789',
-        bin: '610020',
-        pcn: 'PXXPDMI',
-        group: 'G1',
+        bin: '999911',
+        pcn: 'SBXCPN1',
+        group: 'SBXOZM24',
         valid_until: '2027-12-31',
       });
     expect(decided.body.data).toMatchObject({
       status: 'completed',
       outcome: { result: 'enrolled', member_id: 'ZZM123456789' },
+    });
+  });
+
+  it('refuses a copay enrollment a reviewer records without the member id, with 400 on member_id', async () => {
+    const { body } = await testApp.http().post(PATH).set(bearer(account.keys.provider)).send(enrollment());
+    const decided = await testApp
+      .http()
+      .post(`${PATH}/${body.data.id}/outcome`)
+      .set(bearer(account.keys.reviewer))
+      .send({ result: 'enrolled' });
+    expect(decided.status).toBe(400);
+    expect(decided.body.error.details).toEqual([
+      { field: 'member_id', issue: expect.stringContaining('copay') },
+    ]);
+  });
+
+  it('refuses card identifiers a reviewer records for a program that is not a copay program', async () => {
+    const { body } = await testApp
+      .http()
+      .post(PATH)
+      .set(bearer(account.keys.provider))
+      .send(enrollment({ programId: WEGOTOGETHER, prescription: { drug_name: 'Wegovy' } }));
+    const decided = await testApp
+      .http()
+      .post(`${PATH}/${body.data.id}/outcome`)
+      .set(bearer(account.keys.reviewer))
+      .send({ result: 'enrolled', member_id: 'ZZM123456789', bin: '999911' });
+    expect(decided.status).toBe(400);
+    expect(decided.body.error.details.map((detail: JsonObject) => detail.field)).toEqual([
+      'member_id',
+      'bin',
+    ]);
+    const read = await testApp.http().get(`${PATH}/${body.data.id}`).set(bearer(account.keys.provider));
+    expect(read.body.data.status).toBe('awaiting_outcome');
+  });
+
+  it('completes an enrollment in a program that is not a copay program that a reviewer records without card identifiers', async () => {
+    const { body } = await testApp
+      .http()
+      .post(PATH)
+      .set(bearer(account.keys.provider))
+      .send(enrollment({ programId: WEGOTOGETHER, prescription: { drug_name: 'Wegovy' } }));
+    const decided = await testApp
+      .http()
+      .post(`${PATH}/${body.data.id}/outcome`)
+      .set(bearer(account.keys.reviewer))
+      .send({ result: 'enrolled', valid_until: '2027-12-31', detail: 'Enrolled; first call within 3 days.' });
+    expect(decided.body.data).toMatchObject({
+      status: 'completed',
+      outcome: { result: 'enrolled', ...NO_CARD_IDENTIFIERS, valid_until: '2027-12-31' },
     });
   });
 });

@@ -6,6 +6,7 @@ import {
   PROGRAM_TYPES,
   programsForDrug,
 } from '../../domain/programs/program-catalog';
+import { CONFIRMATION_KIND_OF_PROGRAM_TYPE } from '../../domain/programs/program-model';
 import type { SupportProgram } from '../../domain/programs/program-model';
 
 const PLAN_TYPES: PlanType[] = [
@@ -81,6 +82,31 @@ describe('the shipped program catalog', () => {
     for (const { eligibility } of commercialPrograms) {
       expect(eligibility.insurance_types_required).toEqual(['commercial']);
       expect(eligibility.insurance_types_excluded).toEqual(expect.arrayContaining(GOVERNMENT_PLAN_TYPES));
+    }
+  });
+
+  it('gives every program the confirmation terms of its type', () => {
+    const mismatched = allPrograms.filter(
+      (program) => program.confirmation?.kind !== CONFIRMATION_KIND_OF_PROGRAM_TYPE[program.type],
+    );
+    expect(names(mismatched)).toEqual([]);
+  });
+
+  it('gives copay cards sandbox identifiers, and other programs no card identifiers', () => {
+    for (const { confirmation } of programsOfType('copay_card')) {
+      expect(confirmation).toMatchObject({
+        bin: expect.stringMatching(/^9999\d{2}$/),
+        pcn: expect.stringMatching(/^SBX/),
+        group: expect.stringMatching(/^SBX/),
+      });
+    }
+    const others = allPrograms.filter((program) => program.type !== 'copay_card');
+    expect(others.filter(({ confirmation }) => 'bin' in confirmation || 'pcn' in confirmation)).toEqual([]);
+  });
+
+  it('re-verifies patient assistance before the enrollment year ends', () => {
+    for (const { confirmation } of programsOfType('patient_assistance')) {
+      expect(confirmation).toMatchObject({ valid_months: 12, reverify_days_before_end: expect.any(Number) });
     }
   });
 

@@ -1,9 +1,10 @@
 import {
+  enrollmentOutcomeIssues,
   MAX_ENROLLMENT_EVIDENCE,
   mergeInformation,
   PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS,
 } from '../../../domain/cases/patient-enrollment';
-import type { PatientEnrollmentCase } from '../../../domain/cases/patient-enrollment';
+import type { EnrollmentOutcomeInput, PatientEnrollmentCase } from '../../../domain/cases/patient-enrollment';
 import type { EnrollmentInformation } from '../../../domain/programs/enrollment-model';
 import { findProgram } from '../../../domain/programs/program-catalog';
 import {
@@ -74,7 +75,22 @@ export const PATIENT_ENROLLMENT = defineCaseType<
     answersAfter: { message: awaitScreeningUpdate, timeoutMs: SCREENING_WAIT_MS },
   },
   list: { summary: "List the account's enrollments" },
-  get: { summary: 'Get an enrollment' },
+  get: {
+    summary: 'Get an enrollment',
+    description:
+      '`outcome` (once final) holds `result` (enrolled, denied or inconclusive), `program_id`, `member_id`, ' +
+      '`bin`, `pcn`, `group`, `valid_until` and `detail`. The four card identifiers are set only by copay ' +
+      'programs and are null for every other program type. An enrollment the program hub confirmed also ' +
+      'has `confirmation`, told apart by `kind` (docs/workflows.md): `copay_card` ({ member_id, bin, pcn, ' +
+      'group, valid_until }); `free_drug_fulfillment` ({ pharmacy_name, ship_to, first_shipment_expected_by, ' +
+      'days_supply_per_shipment, reverification_due_on, valid_until }); `bridge_supply_fulfillment` ' +
+      '({ pharmacy_name, ship_to, first_shipment_expected_by, coverage_recheck_on, valid_until }); ' +
+      '`quick_start_fulfillment` ({ pharmacy_name, ship_to, first_shipment_expected_by, fills_approved, ' +
+      'valid_until }); `education_enrollment` ({ contact_channels, support_hours, first_outreach_by, ' +
+      'valid_until }); `adherence_enrollment` ({ reminder_channels, reminder_schedule, first_outreach_by, ' +
+      'valid_until }). Denials, decisions a reviewer recorded and enrollments completed before ' +
+      'confirmations existed have none.',
+  },
   decisions: [
     {
       name: 'information',
@@ -86,11 +102,24 @@ export const PATIENT_ENROLLMENT = defineCaseType<
       checkAgainst: (record, information) =>
         assertInformationFits(record as PatientEnrollmentCase, information as EnrollmentInformation),
     },
-    outcomeDecision(
-      submitEnrollmentOutcomeUpdate,
-      EnrollmentOutcomeDto,
-      "Record the program's decision (status awaiting_outcome)",
-    ),
+    {
+      ...outcomeDecision(
+        submitEnrollmentOutcomeUpdate,
+        EnrollmentOutcomeDto,
+        "Record the program's decision (status awaiting_outcome). Card identifiers (member_id, bin, pcn, " +
+          'group) belong to copay programs only: required member_id when one enrolls the patient, refused ' +
+          'for any other program type.',
+      ),
+      // A case in another status gets the workflow's own 409.
+      checkAgainst: (record, outcome) => {
+        if (record.status !== 'awaiting_outcome') return;
+        const program = findProgram((record as PatientEnrollmentCase).program_id);
+        if (!program) return;
+        const issues = enrollmentOutcomeIssues(program.type, outcome as EnrollmentOutcomeInput);
+        if (issues.length > 0)
+          throw new ApiError('validation_error', 'The request is invalid; see details.', issues);
+      },
+    },
   ],
   cancel: { role: 'provider', summary: 'Cancel an enrollment that is not final yet' },
 });

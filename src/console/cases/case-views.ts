@@ -3,6 +3,8 @@ import type { CaseRecord, DocumentRef } from '../../../domain/cases/case-model';
 import type { ClinicalEligibilityCase } from '../../../domain/cases/clinical-eligibility';
 import type { PatientEnrollmentCase } from '../../../domain/cases/patient-enrollment';
 import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authorization';
+import type { EnrollmentConfirmation } from '../../../domain/programs/confirmation-model';
+import type { EnrollmentOutcome } from '../../../domain/programs/enrollment-model';
 import type { CaseEventDelivery } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
 import { Html, html } from '../html';
 import { moment } from '../markup';
@@ -272,13 +274,83 @@ function enrollmentResults(record: PatientEnrollmentCase): Html | undefined {
       ? html`<h3>Enrollment outcome</h3>
           ${facts([
             ['Result', outcome.result],
-            ['Member id', text(outcome.member_id)],
-            ['BIN / PCN / group', `${text(outcome.bin)} / ${text(outcome.pcn)} / ${text(outcome.group)}`],
+            ...cardFacts(outcome),
             ['Valid until', text(outcome.valid_until)],
             ['Detail', text(outcome.detail)],
+            ...(outcome.confirmation ? confirmationFacts(outcome.confirmation) : []),
           ])}`
       : ''
   }`;
+}
+
+/** Card identifiers belong to copay cards: shown when the outcome has any, left out for other programs. */
+function cardFacts(outcome: EnrollmentOutcome): Array<[string, string]> {
+  const { member_id: memberId, bin, pcn, group } = outcome;
+  if ([memberId, bin, pcn, group].every((value) => value === null)) return [];
+  return [
+    ['Member id', text(memberId)],
+    ['BIN / PCN / group', `${text(bin)} / ${text(pcn)} / ${text(group)}`],
+  ];
+}
+
+const CONFIRMATION_LABELS: Record<EnrollmentConfirmation['kind'], string> = {
+  copay_card: 'Copay card issued',
+  free_drug_fulfillment: 'Free drug from the program pharmacy',
+  bridge_supply_fulfillment: 'Bridge supply while the insurer decides',
+  quick_start_fulfillment: 'Quick-start supply',
+  education_enrollment: 'Enrolled in the education program',
+  adherence_enrollment: 'Enrolled in the adherence program',
+};
+
+const SHIP_TO_LABELS = { patient_home: "Patient's home", prescriber_office: "Prescriber's office" } as const;
+
+const REMINDER_SCHEDULE_LABELS = {
+  before_each_refill: 'Before each refill',
+  weekly_dose_day: 'On each weekly dose day',
+} as const;
+
+/** What the program confirmed, by kind; a copay card's identifiers are already among the outcome's facts. */
+function confirmationFacts(confirmation: EnrollmentConfirmation): Array<[string, string]> {
+  const kind: [string, string] = ['Confirmation', CONFIRMATION_LABELS[confirmation.kind]];
+  switch (confirmation.kind) {
+    case 'copay_card':
+      return [kind];
+    case 'free_drug_fulfillment':
+    case 'bridge_supply_fulfillment':
+    case 'quick_start_fulfillment': {
+      const shipment: Array<[string, string]> = [
+        kind,
+        ['Pharmacy', confirmation.pharmacy_name],
+        ['Ships to', SHIP_TO_LABELS[confirmation.ship_to]],
+        ['First shipment expected by', confirmation.first_shipment_expected_by],
+      ];
+      if (confirmation.kind === 'free_drug_fulfillment') {
+        return [
+          ...shipment,
+          ['Supply per shipment', `${confirmation.days_supply_per_shipment} days`],
+          ['Re-verification due', confirmation.reverification_due_on],
+        ];
+      }
+      if (confirmation.kind === 'bridge_supply_fulfillment') {
+        return [...shipment, ['Coverage rechecked on', confirmation.coverage_recheck_on]];
+      }
+      return [...shipment, ['Fills approved', String(confirmation.fills_approved)]];
+    }
+    case 'education_enrollment':
+      return [
+        kind,
+        ['Contact channels', confirmation.contact_channels.join(', ')],
+        ['Support hours', confirmation.support_hours],
+        ['First outreach by', confirmation.first_outreach_by],
+      ];
+    case 'adherence_enrollment':
+      return [
+        kind,
+        ['Reminder channels', confirmation.reminder_channels.join(', ')],
+        ['Reminder schedule', REMINDER_SCHEDULE_LABELS[confirmation.reminder_schedule]],
+        ['First outreach by', confirmation.first_outreach_by],
+      ];
+  }
 }
 
 /** Every stored document a case refers to, wherever in its request it sits. */
