@@ -181,6 +181,14 @@ export class CaseLifecycle<Case extends CaseRecord> {
   }
 
   /**
+   * An event about the case that is not a status move (a deadline passed): the case as it stands,
+   * under its own event type, published once where the workflow calls it.
+   */
+  async announce(eventType: CaseEventType): Promise<void> {
+    await publishEventLocally({ ...this.event(), type: eventType });
+  }
+
+  /**
    * A move's writes outside Temporal: the summary, then the event if the status is announced, in one
    * local activity. Runs that moved before the summaries replay the event alone.
    */

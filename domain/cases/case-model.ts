@@ -1,3 +1,5 @@
+import type { PriorAuthMockResult } from '../payers/prior-authorization-exchange';
+
 /**
  * The shapes every case type shares (contract section 3). Pure types and constants: workflow code
  * imports this module, so it must stay free of I/O and Node built-ins.
@@ -146,7 +148,7 @@ export interface PriorAuthorizationRequest {
   visit_notes: VisitNote[];
   is_training_data: boolean;
   urgency: 'standard' | 'expedited';
-  mock_result: { result: 'approved' | 'denied' | 'other'; detail_code?: string } | null;
+  mock_result: { result: PriorAuthMockResult; detail_code?: string } | null;
 }
 
 export interface BenefitVerificationRequest {
