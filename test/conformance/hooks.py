@@ -155,4 +155,6 @@ def filter_case(context, case) -> bool:
         and _not_before(body.get("authorization_expiration"), body.get("authorization_start_date"))
         and _not_before(coverage_dates.get("end_date"), coverage_dates.get("start_date"))
         and _documents(body) <= MAX_DOCUMENTS_PER_REQUEST
+        # A partial approval names the quantity the payer approved.
+        and not (body.get("result") == "partially_approved" and "approved_quantity" not in body)
     )
