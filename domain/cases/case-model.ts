@@ -1,5 +1,3 @@
-import type { PriorAuthMockResult } from '../payers/prior-authorization-exchange';
-
 /**
  * The shapes every case type shares (contract section 3). Pure types and constants: workflow code
  * imports this module, so it must stay free of I/O and Node built-ins.
@@ -148,7 +146,11 @@ export interface PriorAuthorizationRequest {
   visit_notes: VisitNote[];
   is_training_data: boolean;
   urgency: 'standard' | 'expedited';
-  mock_result: { result: PriorAuthMockResult; detail_code?: string } | null;
+  /** The sandbox's forced answer: one of PRIOR_AUTH_MOCK_RESULTS (payers/prior-authorization-exchange.ts). */
+  mock_result: {
+    result: 'approved' | 'denied' | 'partially_approved' | 'other' | 'not_submitted';
+    detail_code?: string;
+  } | null;
 }
 
 export interface BenefitVerificationRequest {

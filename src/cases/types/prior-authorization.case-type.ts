@@ -87,7 +87,19 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
     },
   },
   list: { summary: "List the account's prior authorizations, newest first" },
-  get: { summary: 'Get a prior authorization' },
+  get: {
+    summary: 'Get a prior authorization',
+    description:
+      '`review_due_at` is the internal target for the clinical review, set at creation. `due_at` is the ' +
+      "payer's decision deadline: null until the payer receives the request, then set by plan type " +
+      '(Part D 72 h / 24 h expedited, Medicaid 24 h, other plans configured; docs/workflows.md, "Deadlines"); ' +
+      '`overdue` turns true once it passes without a determination. While awaiting_outcome, `pending_request` ' +
+      "({ kind: information_requested, questions: [{ id, text }], due_at }) is the payer's request for " +
+      'information, answered with POST …/information. `outcome` holds `result` (approved, denied, ' +
+      'partially_approved or other, which complete the case; not_submitted, which fails it), `detail_code`, ' +
+      '`detail`, `payer_reference`, `decided_at`, `authorization_number`, `approved_quantity`, ' +
+      '`authorization_start_date` and `authorization_expiration`.',
+  },
   decisions: [
     {
       name: 'review',

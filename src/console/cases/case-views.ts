@@ -461,7 +461,7 @@ function decisionRowsView(
     </caption>
     <thead>
       <tr>
-        <th scope="col">Drug</th>
+        <th scope="col">${rows.keyHeading}</th>
         ${rows.fields.map((field) => html`<th scope="col">${field.label}</th>`)}
       </tr>
     </thead>

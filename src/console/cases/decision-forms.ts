@@ -29,6 +29,8 @@ export interface DecisionField {
 export interface DecisionRows {
   name: string;
   caption: string;
+  /** The column heading of the items (Drug, Question). */
+  keyHeading: string;
   keyField: string;
   keysOf(record: CaseRecord): string[];
   fields: DecisionField[];
@@ -78,6 +80,7 @@ const NUMBER_FIELDS = new Set([
 const MANUAL_DRUG_ROWS: DecisionRows = {
   name: 'drugs',
   caption: 'Per-drug results (leave coverage empty for a drug not verified)',
+  keyHeading: 'Drug',
   keyField: 'drug',
   keysOf: (record) =>
     (record as BenefitVerificationCase).request.drugs.map((drug) => drug.name ?? drug.ndc ?? ''),
@@ -148,6 +151,7 @@ export const DECISION_FORMS: readonly DecisionForm[] = [
     rows: {
       name: 'answers',
       caption: 'Answers, one per question of the pending request',
+      keyHeading: 'Question id',
       keyField: 'question_id',
       keysOf: (record) =>
         ((record as PriorAuthorizationCase).pending_request?.questions ?? []).map((question) => question.id),
