@@ -109,7 +109,9 @@ export async function priorAuthorizationWorkflow(
       update: submitPriorAuthorizationInformationUpdate,
       check: () => {
         if (record.status !== 'awaiting_outcome' || !record.pending_request) {
-          refuse(`Information is accepted while the payer's request is pending; this case has none.`);
+          refuse(
+            `Information is accepted only while the payer's information request is pending; this case is ${record.status} with none pending.`,
+          );
         }
         if (information || payerOutcome || cancellation.requested()) {
           refuse('The case is already acting on another decision.');
