@@ -16,6 +16,13 @@ import type {
   PriorAuthPrefillInput,
   PriorAuthSubmissionInput,
 } from '../domain/payers/payer-connector';
+import type {
+  PayerPriorAuthAnswer,
+  PriorAuthExchangeInput,
+  PriorAuthInformationInput,
+  PriorAuthInquiryInput,
+  PriorAuthorizationChannel,
+} from '../domain/payers/prior-authorization-exchange';
 import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import type { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
 import { HttpClearinghouse } from '../infrastructure/connectors/http-clearinghouse';
@@ -38,8 +45,16 @@ export interface LiveClearinghouse {
   nextEnvelope(): Promise<InterchangeEnvelope>;
 }
 
+/** Which account and mode a prior authorization travels for: test mode reaches the sandbox payer. */
+export interface PriorAuthorizationRoute {
+  accountId: string;
+  livemode: boolean;
+}
+
 export interface CaseActivityDependencies {
   payer: PayerConnector;
+  /** The payer channel a prior authorization goes through, chosen per account and mode at each call. */
+  priorAuthorizationChannel: (route: PriorAuthorizationRoute) => Promise<PriorAuthorizationChannel>;
   documents: CaseDocumentsRepository;
   /** Undefined when the account has no eligibility connector. */
   liveClearinghouse?: (accountId: string) => Promise<LiveClearinghouse | undefined>;
@@ -74,6 +89,7 @@ export interface CaseInsurance {
  */
 export const createCaseActivities = ({
   payer,
+  priorAuthorizationChannel,
   documents,
   liveClearinghouse = async () => undefined,
   formularies,
@@ -229,8 +245,37 @@ export const createCaseActivities = ({
     ): Promise<PriorAuthDetermination | null> {
       return callConnector('payer', () => payer.checkDetermination(input));
     },
+
+    async submitPriorAuthorizationRequest(input: PriorAuthExchangeInput): Promise<PayerPriorAuthAnswer> {
+      return callConnector('payer', async () => (await priorAuthorizationChannel(input)).submit(input));
+    },
+
+    async inquirePriorAuthorization(input: PriorAuthInquiryInput): Promise<PayerPriorAuthAnswer> {
+      return callConnector('payer', async () => (await priorAuthorizationChannel(input)).inquire(input));
+    },
+
+    async answerPriorAuthorizationInformation(
+      input: PriorAuthInformationInput,
+    ): Promise<PayerPriorAuthAnswer> {
+      return callConnector('payer', async () =>
+        (await priorAuthorizationChannel(input)).answerInformationRequest(input),
+      );
+    },
   };
 };
+
+/**
+ * Test mode's channel is the sandbox payer; live mode has no payer channel yet, so a live prior
+ * authorization fails as the payer rejecting it, not retried.
+ */
+export function sandboxPriorAuthorizationChannels(
+  sandbox: PriorAuthorizationChannel,
+): (route: PriorAuthorizationRoute) => Promise<PriorAuthorizationChannel> {
+  return async (route) => {
+    if (!route.livemode) return sandbox;
+    throw new ConnectorError('No PAS client is wired for live prior authorizations.', { transient: false });
+  };
+}
 
 function questionFor(
   routing: BenefitsCheckRouting,

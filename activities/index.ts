@@ -21,7 +21,12 @@ import { WebhookEndpointsRepository } from '../infrastructure/webhooks/webhook-e
 import { WebhookPublisher } from '../infrastructure/webhooks/webhook-publisher';
 import { createCaseBindingActivities } from './case-binding.activities';
 import { createCaseSummaryActivities } from './case-summaries.activities';
-import { createCaseActivities, liveClearinghouses } from './cases.activities';
+import {
+  CaseActivityDependencies,
+  createCaseActivities,
+  liveClearinghouses,
+  sandboxPriorAuthorizationChannels,
+} from './cases.activities';
 import { createClinicalActivities } from './clinical.activities';
 import { createEnrollmentActivities } from './enrollment.activities';
 import { MeteredDeliveryAttempts, WebhookMetrics } from './webhook-metrics';
@@ -31,6 +36,8 @@ import { createWebhookActivities } from './webhooks.activities';
 export interface Connectors {
   payer?: PayerConnector;
   programHub?: ProgramHubConnector;
+  /** The channel of each prior authorization, by account and mode; the sandbox payer in test mode otherwise. */
+  priorAuthorizationChannel?: CaseActivityDependencies['priorAuthorizationChannel'];
 }
 
 /** What the worker process opens once and every activity shares. */
@@ -80,7 +87,8 @@ export const createActivities = ({
   // Clinical text is read off the event loop, so one pathological record cannot stall this worker.
   const evaluator = new EvaluationPool(config.clinicalEvaluation, { logger });
   // Local mode uses the simulators; real connectors, and tests' doubles, implement the same interfaces.
-  const payer = connectors.payer ?? new PayerSimulator({ evaluator });
+  const simulator = new PayerSimulator({ evaluator });
+  const payer = connectors.payer ?? simulator;
   const hub = connectors.programHub ?? new ProgramHubSimulator();
   const documents = new CaseDocumentsRepository(db, secrets);
   const webhookActivities = createWebhookActivities({
@@ -96,6 +104,8 @@ export const createActivities = ({
     ...createCaseBindingActivities({ encryption: config.encryption! }),
     ...createCaseActivities({
       payer,
+      priorAuthorizationChannel:
+        connectors.priorAuthorizationChannel ?? sandboxPriorAuthorizationChannels(simulator),
       documents,
       formularies: new FormulariesRepository(db),
       liveClearinghouse: liveClearinghouses(new ConnectorSettingsRepository(db, secrets), policy),

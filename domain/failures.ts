@@ -74,6 +74,8 @@ export const CASE_FAILURE_CODE = {
   informationExpired: 'information_expired',
   programDenied: 'program_denied',
   programInconclusive: 'program_inconclusive',
+  /** The payer did not accept a prior authorization for review; `failure.message` is its reason. */
+  notSubmitted: 'not_submitted',
 } as const;
 
 export type CaseFailureCode = (typeof CASE_FAILURE_CODE)[keyof typeof CASE_FAILURE_CODE];

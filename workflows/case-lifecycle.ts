@@ -181,6 +181,14 @@ export class CaseLifecycle<Case extends CaseRecord> {
   }
 
   /**
+   * An event about the case that is not a status move (a deadline passed): the case as it stands,
+   * under its own event type, published once where the workflow calls it.
+   */
+  async announce(eventType: CaseEventType): Promise<void> {
+    await publishEventLocally({ ...this.event(), type: eventType });
+  }
+
+  /**
    * A move's writes outside Temporal: the summary, then the event if the status is announced, in one
    * local activity. Runs that moved before the summaries replay the event alone.
    */
@@ -199,7 +207,12 @@ export class CaseLifecycle<Case extends CaseRecord> {
    * `PatientRef` search attribute at the start (carried over by continue-as-new), never PHI.
    */
   private summary(): CaseSummary {
-    const { due_at, overdue } = this.record as CaseRecord & { due_at?: string; overdue?: boolean };
+    const { due_at, review_due_at, overdue, pending_request, outcome } = this.record as CaseRecord & {
+      due_at?: string | null;
+      review_due_at?: string | null;
+      overdue?: boolean;
+      pending_request?: unknown;
+    };
     return {
       case_id: this.record.id,
       account_id: this.options.accountId,
@@ -210,6 +223,9 @@ export class CaseLifecycle<Case extends CaseRecord> {
       updated_at: this.record.updated_at,
       due_at: due_at ?? null,
       overdue: overdue ?? false,
+      review_due_at: review_due_at ?? null,
+      information_requested: Boolean(pending_request),
+      outcome_result: outcomeResult(outcome),
       sequence: this.record.status_history.length,
       livemode: this.record.livemode,
     };
@@ -250,6 +266,12 @@ export class CaseLifecycle<Case extends CaseRecord> {
         : { caseId: this.record.id, ...(request === this.requestAtStart ? {} : { request }) }),
     };
   }
+}
+
+/** The result an outcome names (an enum of the case type), never anything else of it. */
+function outcomeResult(outcome: unknown): string | null {
+  const result = (outcome as { result?: unknown } | null)?.result;
+  return typeof result === 'string' ? result : null;
 }
 
 /** A summary's fields apart from `updated_at`, which every change moves. */

@@ -19,3 +19,11 @@ export const VERIFY_ACCOUNT_BINDING = 'verify-account-binding';
  * case's SQL summary in a local activity; an announced move writes it and publishes its event in one.
  */
 export const CASE_SUMMARIES = 'case-summaries';
+
+/**
+ * A reviewed prior authorization goes to the payer through the prior authorization exchange
+ * (submit, inquire, answer information requests; domain/payers/prior-authorization-exchange.ts):
+ * `due_at` is set when the payer receives it, by plan type; information requests show as
+ * `pending_request`; a passed `due_at` publishes `prior_authorization.overdue` once.
+ */
+export const PRIOR_AUTHORIZATION_EXCHANGE = 'prior-authorization-exchange';

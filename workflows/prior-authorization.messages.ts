@@ -1,7 +1,11 @@
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 
 import type { CaseRecord } from '../domain/cases/case-model';
-import type { PriorAuthOutcomeInput, ReviewDecisionInput } from '../domain/cases/prior-authorization';
+import type {
+  PriorAuthInformationInput,
+  PriorAuthOutcomeInput,
+  ReviewDecisionInput,
+} from '../domain/cases/prior-authorization';
 
 /** A prior authorization's decisions, under the names Temporal sees. */
 export const reviewDecisionSignal = defineSignal<[ReviewDecisionInput]>('reviewDecision');
@@ -13,3 +17,11 @@ export const priorAuthorizationOutcomeSignal =
 export const submitPriorAuthorizationOutcomeUpdate = defineUpdate<CaseRecord, [PriorAuthOutcomeInput]>(
   'submitPriorAuthorizationOutcome',
 );
+/** The provider's answers to the payer's information request; accepted only while one is pending. */
+export const priorAuthorizationInformationSignal = defineSignal<[PriorAuthInformationInput]>(
+  'priorAuthorizationInformation',
+);
+export const submitPriorAuthorizationInformationUpdate = defineUpdate<
+  CaseRecord,
+  [PriorAuthInformationInput]
+>('submitPriorAuthorizationInformation');

@@ -1,28 +1,43 @@
 import { condition, patched } from '@temporalio/workflow';
 
 import type { createCaseActivities } from '../activities/cases.activities';
-import { PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS } from '../domain/cases/prior-authorization';
+import {
+  MORE_INFORMATION_REQUIRED,
+  PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS,
+  withInformation,
+} from '../domain/cases/prior-authorization';
 import type {
+  PriorAuthInformationInput,
   PriorAuthOutcomeInput,
   PriorAuthorizationCase,
   PriorAuthorizationInput,
   PriorAuthorizationOutcome,
   ReviewDecisionInput,
 } from '../domain/cases/prior-authorization';
+import { payerDueAt } from '../domain/cases/prior-authorization-deadlines';
 import { CASE_FAILURE_CODE } from '../domain/failures';
+import type { PriorAuthResult } from '../domain/payers/payer-connector';
+import type {
+  InformationRequest,
+  PayerPriorAuthAnswer,
+  PriorAuthExchangeInput,
+} from '../domain/payers/prior-authorization-exchange';
 import { verifyAccountBindingFirst } from './case-binding';
 import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
 import { CaseLifecycle, endOnError, refuse } from './case-lifecycle';
 import { acceptDecisions, connectorCalls, continueAsNewIfLong, failWith, openCase } from './case-workflow';
-import { IN_PROCESS_STEPS_LOCALLY } from './patches';
+import { IN_PROCESS_STEPS_LOCALLY, PRIOR_AUTHORIZATION_EXCHANGE } from './patches';
 import {
+  priorAuthorizationInformationSignal,
   priorAuthorizationOutcomeSignal,
   reviewDecisionSignal,
+  submitPriorAuthorizationInformationUpdate,
   submitPriorAuthorizationOutcomeUpdate,
   submitReviewDecisionUpdate,
 } from './prior-authorization.messages';
 
 type CaseActivities = ReturnType<typeof createCaseActivities>;
+type Lifecycle = CaseLifecycle<PriorAuthorizationCase>;
 
 const REVIEW_EXPIRED = ending(
   'No review decision before the review deadline.',
@@ -30,12 +45,19 @@ const REVIEW_EXPIRED = ending(
   'No reviewer decided before the review deadline.',
 );
 
+/** Asked when a reviewer records that the payer wants more information without saying what. */
+const REVIEWER_RECORDED_QUESTION = {
+  id: 'payer_request',
+  text: 'The payer asked for more information; see the payer’s request and answer it here.',
+};
+
 const { remote: payer, inProcess } = connectorCalls<CaseActivities>();
 
 /**
  * processing → awaiting_review → awaiting_outcome → completed | failed, or cancelled until final.
  * Reviewers decide with signals (Temporal Web, CLI) or updates (the HTTP API); both paths share one
- * handler, and a decision that does not fit the status is refused and changes nothing.
+ * handler, and a decision that does not fit the status is refused and changes nothing. While
+ * awaiting_outcome the payer may ask for information (`pending_request`), which the provider answers.
  */
 export async function priorAuthorizationWorkflow(
   input: PriorAuthorizationInput,
@@ -47,6 +69,9 @@ export async function priorAuthorizationWorkflow(
   );
   let review: ReviewDecisionInput | undefined;
   let payerOutcome: PriorAuthOutcomeInput | undefined;
+  let information: PriorAuthInformationInput | undefined;
+  // Read through functions: handlers set these between awaits, which flow analysis cannot see.
+  const received = () => ({ payerOutcome, information, cancellation: cancellation.requested() });
 
   acceptDecisions(lifecycle, [
     {
@@ -72,6 +97,34 @@ export async function priorAuthorizationWorkflow(
       keep: (outcome: PriorAuthOutcomeInput) => {
         payerOutcome = outcome;
       },
+      // A recorded information request leaves the case awaiting_outcome: answer once it shows.
+      answer: async (apply) => {
+        apply();
+        await condition(() => payerOutcome === undefined || lifecycle.isFinal);
+        return record;
+      },
+    },
+    {
+      signal: priorAuthorizationInformationSignal,
+      update: submitPriorAuthorizationInformationUpdate,
+      check: () => {
+        if (record.status !== 'awaiting_outcome' || !record.pending_request) {
+          refuse(
+            `Information is accepted only while the payer's information request is pending; this case is ${record.status} with none pending.`,
+          );
+        }
+        if (information || payerOutcome || cancellation.requested()) {
+          refuse('The case is already acting on another decision.');
+        }
+      },
+      keep: (answers: PriorAuthInformationInput) => {
+        information = answers;
+      },
+      answer: async (apply) => {
+        apply();
+        await condition(() => information === undefined || lifecycle.isFinal);
+        return record;
+      },
     },
     cancellation.decision,
   ]);
@@ -85,6 +138,9 @@ export async function priorAuthorizationWorkflow(
       await lifecycle.moveTo('awaiting_review', 'Prepared for clinical review.');
     }
 
+    // Which payer protocol the case speaks, fixed once: a run continued as new carries it over.
+    let exchange = input.payerExchange ?? false;
+    let firstAnswer: PayerPriorAuthAnswer | undefined;
     if (record.status === 'awaiting_review') {
       const decided = () => review !== undefined || cancellation.requested() !== undefined;
       if (!(await condition(decided, input.timings.reviewReminderMs))) {
@@ -108,40 +164,122 @@ export async function priorAuthorizationWorkflow(
         });
         return record;
       }
-      const submission = await payer.submitPriorAuthorization(submissionOf(record));
-      await lifecycle.moveTo('awaiting_outcome', 'Approved at review and submitted to the payer.', {
-        review: reviewed,
-        submission: { payer_reference: submission.payer_reference, submitted_at: new Date().toISOString() },
-      });
+      exchange = patched(PRIOR_AUTHORIZATION_EXCHANGE);
+      if (exchange) {
+        firstAnswer = await payer.submitPriorAuthorizationRequest(exchangeOf(record, input.accountId));
+        if (firstAnswer.kind === 'not_submitted') {
+          await failNotSubmitted(lifecycle, notSubmittedOutcome(firstAnswer), { review: reviewed });
+          return record;
+        }
+        const receivedAt = new Date();
+        await lifecycle.moveTo('awaiting_outcome', 'Approved at review and submitted to the payer.', {
+          review: reviewed,
+          submission: {
+            payer_reference: firstAnswer.payer_reference,
+            submitted_at: receivedAt.toISOString(),
+          },
+          due_at: input.payerDeadlines
+            ? payerDueAt(receivedAt, planTypeOf(record), record.urgency, input.payerDeadlines)
+            : record.due_at,
+          pending_request: null,
+        });
+      } else {
+        const submission = await payer.submitPriorAuthorization(legacySubmissionOf(record));
+        await lifecycle.moveTo('awaiting_outcome', 'Approved at review and submitted to the payer.', {
+          review: reviewed,
+          submission: { payer_reference: submission.payer_reference, submitted_at: new Date().toISOString() },
+        });
+      }
     }
 
+    if (!exchange) {
+      await awaitLegacyDetermination();
+      return record;
+    }
+
+    let inquiriesSoFar = input.payerChecksSoFar ?? 0;
+    if (firstAnswer && (await settle(lifecycle, firstAnswer))) return record;
+    const decisionReceived = () => Object.values(received()).some((decision) => decision !== undefined);
+    while (record.status === 'awaiting_outcome') {
+      await condition(decisionReceived, waitForPayer(record, input.timings.payerPollIntervalMs));
+      if (!record.overdue && record.due_at && Date.now() >= Date.parse(record.due_at)) {
+        await lifecycle.update({ overdue: true });
+        await lifecycle.announce('prior_authorization.overdue');
+      }
+      if (await cancellation.cancelIfRequested()) return record;
+      const outcome = received().payerOutcome;
+      if (outcome) {
+        if (await recordReviewerOutcome(lifecycle, outcome)) return record;
+        payerOutcome = undefined;
+        continue;
+      }
+      const answers = received().information;
+      if (answers) {
+        record.request = withInformation(record.request, answers);
+        const reply = await payer.answerPriorAuthorizationInformation({
+          ...exchangeOf(record, input.accountId),
+          payer_reference: record.submission!.payer_reference,
+          answers: answers.answers,
+          documentIds: [],
+        });
+        await lifecycle.update({ pending_request: null, request: record.request });
+        const final = await settle(lifecycle, reply);
+        // Cleared only now, so the provider's update answers with what the payer made of the answers.
+        information = undefined;
+        if (final) return record;
+        continue;
+      }
+      const reply = await payer.inquirePriorAuthorization({
+        ...exchangeOf(record, input.accountId, { slim: true }),
+        payer_reference: record.submission!.payer_reference,
+        inquiriesSoFar,
+      });
+      inquiriesSoFar += 1;
+      if (await settle(lifecycle, reply)) return record;
+      // A decision that arrived during the inquiry is handled by the next turn.
+      if (decisionReceived()) continue;
+      await continueAsNewIfLong<PriorAuthorizationInput>({
+        ...input,
+        case: record,
+        payerChecksSoFar: inquiriesSoFar,
+        payerExchange: true,
+      });
+    }
+    return record;
+  } catch (error) {
+    await endOnError(lifecycle, error, cancellation.requested(), DEFAULT_FAILURE_ENDINGS.priorAuthorization);
+    return record;
+  }
+
+  /** Cases submitted before the exchange: checked with the old activities, as their histories recorded. */
+  async function awaitLegacyDetermination(): Promise<void> {
     let checksSoFar = input.payerChecksSoFar ?? 0;
     while (record.status === 'awaiting_outcome') {
-      const dueIn = Date.parse(record.due_at) - Date.now();
+      const dueIn = Date.parse(record.due_at!) - Date.now();
       const wait = record.overdue
         ? input.timings.payerPollIntervalMs
         : Math.min(input.timings.payerPollIntervalMs, Math.max(dueIn, 1));
       await condition(() => payerOutcome !== undefined || cancellation.requested() !== undefined, wait);
-      if (!record.overdue && Date.now() >= Date.parse(record.due_at))
+      if (!record.overdue && Date.now() >= Date.parse(record.due_at!))
         await lifecycle.update({ overdue: true });
-      if (await cancellation.cancelIfRequested()) return record;
+      if (await cancellation.cancelIfRequested()) return;
       if (payerOutcome) {
-        await complete(
+        await endWithOutcome(
           lifecycle,
           fromOutcomeInput(payerOutcome, record.submission?.payer_reference ?? null),
           'Outcome recorded by a reviewer.',
         );
-        return record;
+        return;
       }
       const determination = await payer.checkPriorAuthDetermination({
-        ...submissionOf(record),
+        ...legacySubmissionOf(record),
         payer_reference: record.submission!.payer_reference,
         checksSoFar,
       });
       checksSoFar += 1;
       if (determination) {
-        await complete(lifecycle, { ...determination }, 'Determination received from the payer.');
-        return record;
+        await endWithOutcome(lifecycle, { ...determination }, 'Determination received from the payer.');
+        return;
       }
       // A decision that arrived during the check is handled by the next turn, not carried over.
       if (payerOutcome || cancellation.requested()) continue;
@@ -151,10 +289,6 @@ export async function priorAuthorizationWorkflow(
         payerChecksSoFar: checksSoFar,
       });
     }
-    return record;
-  } catch (error) {
-    await endOnError(lifecycle, error, cancellation.requested(), DEFAULT_FAILURE_ENDINGS.priorAuthorization);
-    return record;
   }
 }
 
@@ -185,7 +319,144 @@ async function prepare(record: PriorAuthorizationCase, activities: CaseActivitie
   Object.assign(record, { plan, coverage: prefill.coverage, criteria: prefill.criteria });
 }
 
-function submissionOf(record: PriorAuthorizationCase) {
+/**
+ * What a payer channel needs. An inquiry names a request the payer already holds, so it leaves the
+ * clinical record out: each inquiry's input stays in history, and a case polls for days.
+ */
+function exchangeOf(
+  record: PriorAuthorizationCase,
+  accountId: string,
+  { slim }: { slim: boolean } = { slim: false },
+): PriorAuthExchangeInput {
+  return {
+    caseId: record.id,
+    accountId,
+    livemode: record.livemode,
+    request: slim ? { ...record.request, evidence: [], questionnaires: [], visit_notes: [] } : record.request,
+    plan: record.plan,
+    urgency: record.urgency,
+    criteria: record.criteria,
+  };
+}
+
+function planTypeOf(record: PriorAuthorizationCase) {
+  return record.plan?.plan_type ?? record.request.insurance_content?.plan_type ?? null;
+}
+
+/** Until the payer's deadline, wake at it (to flag the case overdue); otherwise at the poll interval. */
+function waitForPayer(record: PriorAuthorizationCase, pollIntervalMs: number): number {
+  if (record.overdue || !record.due_at) return pollIntervalMs;
+  return Math.min(pollIntervalMs, Math.max(Date.parse(record.due_at) - Date.now(), 1));
+}
+
+/** Acts on the payer's answer; says whether the case is final. */
+async function settle(lifecycle: Lifecycle, answer: PayerPriorAuthAnswer): Promise<boolean> {
+  const { record } = lifecycle;
+  if (answer.kind === 'pended') {
+    const asked = answer.information_request;
+    if (!sameRequest(record.pending_request ?? null, asked))
+      await lifecycle.update({ pending_request: asked });
+    return false;
+  }
+  if (answer.kind === 'not_submitted') {
+    await failNotSubmitted(lifecycle, notSubmittedOutcome(answer));
+    return true;
+  }
+  const { determination } = answer;
+  await endWithOutcome(
+    lifecycle,
+    { ...determination, payer_reference: answer.payer_reference },
+    'Determination received from the payer.',
+  );
+  return true;
+}
+
+/**
+ * The payer asks again at each inquiry; the same questions are the same request, whose due date the
+ * case keeps as first shown.
+ */
+function sameRequest(shown: InformationRequest | null, asked: InformationRequest | null): boolean {
+  if (!shown || !asked) return shown === asked;
+  const ids = (request: InformationRequest) => request.questions.map((question) => question.id).join('\n');
+  return ids(shown) === ids(asked);
+}
+
+/**
+ * A reviewer's record of the payer's answer: `other` + `more_information_required` is the payer's
+ * request for information (the case keeps waiting); anything else ends the case. Says whether it did.
+ */
+async function recordReviewerOutcome(lifecycle: Lifecycle, outcome: PriorAuthOutcomeInput): Promise<boolean> {
+  const { record } = lifecycle;
+  if (outcome.result === 'other' && outcome.detail_code === MORE_INFORMATION_REQUIRED) {
+    await lifecycle.update({
+      pending_request: {
+        kind: 'information_requested',
+        questions: [
+          outcome.detail
+            ? { id: REVIEWER_RECORDED_QUESTION.id, text: outcome.detail }
+            : REVIEWER_RECORDED_QUESTION,
+        ],
+        due_at: outcome.information_due_at ?? record.due_at ?? new Date().toISOString(),
+      },
+    });
+    return false;
+  }
+  await endWithOutcome(
+    lifecycle,
+    fromOutcomeInput(outcome, record.submission?.payer_reference ?? null),
+    'Outcome recorded by a reviewer.',
+  );
+  return true;
+}
+
+/** A determination ends the case `completed`; a request the payer did not accept ends it `failed`. */
+async function endWithOutcome(
+  lifecycle: Lifecycle,
+  outcome: PriorAuthorizationOutcome,
+  reason: string,
+): Promise<void> {
+  if (outcome.result === 'not_submitted') {
+    await failNotSubmitted(lifecycle, outcome);
+    return;
+  }
+  const cleared = 'pending_request' in lifecycle.record ? { pending_request: null } : {};
+  await lifecycle.moveTo('completed', reason, { outcome, ...cleared });
+}
+
+function notSubmittedOutcome(
+  answer: Extract<PayerPriorAuthAnswer, { kind: 'not_submitted' }>,
+): PriorAuthorizationOutcome {
+  return {
+    result: 'not_submitted',
+    detail_code: answer.reason_code,
+    detail: answer.reason,
+    payer_reference: answer.payer_reference,
+    decided_at: new Date().toISOString(),
+    authorization_number: null,
+    approved_quantity: null,
+    authorization_start_date: null,
+    authorization_expiration: null,
+  };
+}
+
+async function failNotSubmitted(
+  lifecycle: Lifecycle,
+  outcome: PriorAuthorizationOutcome,
+  changes: Partial<PriorAuthorizationCase> = {},
+): Promise<void> {
+  await lifecycle.moveTo('failed', 'The payer did not accept the request.', {
+    ...changes,
+    outcome,
+    pending_request: null,
+    failure: {
+      code: CASE_FAILURE_CODE.notSubmitted,
+      message: outcome.detail ?? 'The payer did not accept the request for review.',
+    },
+  });
+}
+
+/** The old activities' submission; only cases that can hold no newer mock result reach them. */
+function legacySubmissionOf(record: PriorAuthorizationCase) {
   const { prescription, mock_result } = record.request;
   return {
     caseId: record.id,
@@ -198,16 +469,8 @@ function submissionOf(record: PriorAuthorizationCase) {
     },
     urgency: record.urgency,
     criteria: record.criteria,
-    mockResult: mock_result ?? undefined,
+    mockResult: (mock_result ?? undefined) as { result: PriorAuthResult; detail_code?: string } | undefined,
   };
-}
-
-async function complete(
-  lifecycle: CaseLifecycle<PriorAuthorizationCase>,
-  outcome: PriorAuthorizationOutcome,
-  reason: string,
-): Promise<void> {
-  await lifecycle.moveTo('completed', reason, { outcome });
 }
 
 function fromOutcomeInput(
@@ -220,6 +483,8 @@ function fromOutcomeInput(
     detail: input.detail ?? null,
     payer_reference: input.payer_reference ?? payerReference,
     decided_at: new Date().toISOString(),
+    authorization_number: input.authorization_number ?? null,
+    approved_quantity: input.approved_quantity ?? null,
     authorization_start_date: input.authorization_start_date ?? null,
     authorization_expiration: input.authorization_expiration ?? null,
   };

@@ -146,7 +146,11 @@ export interface PriorAuthorizationRequest {
   visit_notes: VisitNote[];
   is_training_data: boolean;
   urgency: 'standard' | 'expedited';
-  mock_result: { result: 'approved' | 'denied' | 'other'; detail_code?: string } | null;
+  /** The sandbox's forced answer: one of PRIOR_AUTH_MOCK_RESULTS (payers/prior-authorization-exchange.ts). */
+  mock_result: {
+    result: 'approved' | 'denied' | 'partially_approved' | 'other' | 'not_submitted';
+    detail_code?: string;
+  } | null;
 }
 
 export interface BenefitVerificationRequest {

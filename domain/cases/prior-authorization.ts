@@ -1,6 +1,12 @@
 import type { CriterionAnswer, DrugCoverage, ResolvedPlan } from '../payers/payer-connector';
+import type {
+  InformationAnswer,
+  InformationRequest,
+  PayerDeterminationResult,
+} from '../payers/prior-authorization-exchange';
 import type { CaseBinding } from './case-binding';
-import type { CaseRecord, CaseTimings, PriorAuthorizationRequest } from './case-model';
+import type { CaseRecord, CaseTimings, EvidenceItem, PriorAuthorizationRequest } from './case-model';
+import type { PayerDecisionDeadlines } from './prior-authorization-deadlines';
 
 /** A clinical reviewer's decision on the prepared request. */
 export interface ReviewDecisionInput {
@@ -9,31 +15,67 @@ export interface ReviewDecisionInput {
   notes?: string;
 }
 
-/** The payer's determination, recorded by a person when the payer answered outside the connector. */
+/** What a reviewer can record as the payer's answer: a determination, or that the payer did not accept the request. */
+export const PRIOR_AUTH_OUTCOME_RESULTS = [
+  'approved',
+  'denied',
+  'partially_approved',
+  'other',
+  'not_submitted',
+] as const;
+export type PriorAuthOutcomeResult = (typeof PRIOR_AUTH_OUTCOME_RESULTS)[number];
+
+/** The detail code of `other` that is a payer's request for information, not a determination. */
+export const MORE_INFORMATION_REQUIRED = 'more_information_required';
+
+/** The payer's answer, recorded by a person when the payer answered outside the connector. */
 export interface PriorAuthOutcomeInput {
-  result: 'approved' | 'denied' | 'other';
+  result: PriorAuthOutcomeResult;
   detail_code?: string;
   detail?: string;
   payer_reference?: string;
+  authorization_number?: string;
+  approved_quantity?: number;
   authorization_start_date?: string;
   authorization_expiration?: string;
+  /** With `other` + `more_information_required`: by when the payer wants the answers. */
+  information_due_at?: string;
 }
 
 export interface PriorAuthorizationOutcome {
-  result: 'approved' | 'denied' | 'other';
+  result: PayerDeterminationResult | 'not_submitted';
   detail_code: string | null;
   detail: string | null;
   payer_reference: string | null;
   decided_at: string;
+  /** The fields below are absent from outcomes recorded before partial approvals existed. */
+  authorization_number?: string | null;
+  approved_quantity?: number | null;
   authorization_start_date: string | null;
   authorization_expiration: string | null;
 }
 
+/** The provider's answers to the payer's pending information request (`POST …/information`). */
+export interface PriorAuthInformationInput {
+  answers: InformationAnswer[];
+  /** Supporting documents, added to the request's evidence and sent to the payer with the answers. */
+  documents?: EvidenceItem[];
+}
+
+/** Evidence a prior authorization accumulates across information rounds, at most. */
+export const MAX_PRIOR_AUTH_EVIDENCE = 120;
+
 export interface PriorAuthorizationCase extends CaseRecord {
   object: 'prior_authorization';
   urgency: 'standard' | 'expedited';
-  /** When the determination is due: 72 h after creation for a standard request, 24 h for an expedited one. */
-  due_at: string;
+  /**
+   * The payer's decision deadline, set when the request reached the payer, by plan type and urgency
+   * (prior-authorization-deadlines.ts); null before. Cases created before that rule carry a deadline
+   * counted from creation.
+   */
+  due_at: string | null;
+  /** The internal target for the clinical review, set at creation; absent on older cases. */
+  review_due_at?: string | null;
   overdue: boolean;
   plan: ResolvedPlan | null;
   coverage: DrugCoverage | null;
@@ -41,6 +83,8 @@ export interface PriorAuthorizationCase extends CaseRecord {
   review: (ReviewDecisionInput & { decided_at: string }) | null;
   review_reminder_at: string | null;
   submission: { payer_reference: string; submitted_at: string } | null;
+  /** What the payer waits for while awaiting_outcome (an information request); null otherwise. */
+  pending_request?: InformationRequest | null;
   outcome: PriorAuthorizationOutcome | null;
   request: PriorAuthorizationRequest;
 }
@@ -51,15 +95,36 @@ export interface PriorAuthorizationInput {
   /** Set by the API on cases started since the `verify-account-binding` patch. */
   binding?: CaseBinding;
   timings: CaseTimings;
+  /** The configured deadlines of plans no regulation fixes; set on cases started since payer deadlines by plan type. */
+  payerDeadlines?: PayerDecisionDeadlines;
   /** Set when the workflow continued as new while waiting for the payer. */
   payerChecksSoFar?: number;
+  /** Set when a case submitted through the prior authorization exchange continued as new. */
+  payerExchange?: boolean;
 }
 
 export const PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS = {
   processing: 'Resolving the plan and preparing the request from the clinical record.',
   awaiting_review: 'Waiting for a clinical reviewer to approve or reject the request.',
-  awaiting_outcome: 'Submitted to the payer; waiting for its determination.',
+  awaiting_outcome:
+    'Submitted to the payer; waiting for its determination, or for answers to its information request (see pending_request).',
   completed: 'The payer made a determination.',
   failed: 'No determination could be reached.',
   cancelled: 'Cancelled on request.',
 } as const;
+
+/**
+ * Information sent later joins the request's evidence. The API refuses information that would take
+ * the evidence past the cap; a signal from outside the API is not checked there, so the oldest
+ * evidence gives way instead of the case outgrowing Temporal's payload limit.
+ */
+export function withInformation(
+  request: PriorAuthorizationRequest,
+  information: PriorAuthInformationInput,
+): PriorAuthorizationRequest {
+  if (!information.documents?.length) return request;
+  return {
+    ...request,
+    evidence: [...request.evidence, ...information.documents].slice(-MAX_PRIOR_AUTH_EVIDENCE),
+  };
+}

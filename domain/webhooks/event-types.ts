@@ -11,6 +11,10 @@ export const CASE_EVENT_TYPES = {
     title: 'Prior Authorization Updated',
     description: 'A prior authorization has been updated.',
   },
+  'prior_authorization.overdue': {
+    title: 'Prior Authorization Overdue',
+    description: "A prior authorization's payer decision deadline (due_at) passed without a determination.",
+  },
   'clinical_eligibility.updated': {
     title: 'Clinical Eligibility Updated',
     description: 'A clinical eligibility check has been updated.',

@@ -16,6 +16,12 @@ export interface CaseSummary {
   updated_at: string;
   due_at: string | null;
   overdue: boolean;
+  /** A prior authorization's internal review target; absent from what older workflows write. */
+  review_due_at?: string | null;
+  /** Whether the payer waits for answers to an information request (`pending_request`). */
+  information_requested?: boolean;
+  /** The outcome's result, an enum of the case type (approved, partially_approved, enrolled, …). */
+  outcome_result?: string | null;
   /** The case's `status_history` length when written; a write with a lower one never wins. */
   sequence: number;
   /** The case's mode; absent from what cases started before modes write, which are test cases. */
@@ -57,8 +63,12 @@ export interface CaseCount {
   overdue: number;
 }
 
-/** A review queue entry: `overdue` is true once `due_at` has passed, whether or not the case has said so yet. */
-export type QueuedCaseSummary = CaseSummary & { due_at: string };
+/**
+ * A review queue entry. `queue_due_at` is what the queue sorts by: the review target while the case
+ * awaits review, the payer's deadline while the payer waits for information. `overdue` is true once
+ * it has passed, whether or not the case has said so yet.
+ */
+export type QueuedCaseSummary = CaseSummary & { queue_due_at: string };
 
 /** A cursor this repository did not issue for this kind of page; the edge answers 400 on `cursor`. */
 export class InvalidCursorError extends Error {
@@ -71,10 +81,13 @@ export class InvalidCursorError extends Error {
 export const MAX_PAGE_SIZE = 100;
 
 const COLUMNS =
-  'case_id, account_id, object, status, patient_ref, created_at, updated_at, due_at, overdue, sequence, livemode';
+  'case_id, account_id, object, status, patient_ref, created_at, updated_at, due_at, overdue, sequence, livemode, ' +
+  'review_due_at, information_requested, outcome_result';
 
 const REVIEW_QUEUE_OBJECT = 'prior_authorization';
-const REVIEW_QUEUE_STATUS = 'awaiting_review';
+/** The review target while awaiting review, the payer's deadline while the payer waits for answers. */
+const QUEUE_DUE_AT = `(CASE WHEN status = 'awaiting_review' THEN COALESCE(review_due_at, due_at, created_at)
+  ELSE COALESCE(due_at, created_at) END)`;
 
 type CursorKind = 'list' | 'queue';
 
@@ -95,14 +108,18 @@ export class CaseSummariesRepository {
   async record(summary: CaseSummary): Promise<boolean> {
     const written = await this.db.query<{ case_id: string }>(
       `INSERT INTO case_summaries (${COLUMNS})
-       SELECT $1, accounts.id, $3, $4, $5, $6, $7, $8, $9, $10, $11 FROM accounts WHERE accounts.id = $2
+       SELECT $1, accounts.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14
+       FROM accounts WHERE accounts.id = $2
        ON CONFLICT (case_id) DO UPDATE SET
          status = excluded.status,
          patient_ref = excluded.patient_ref,
          updated_at = excluded.updated_at,
          due_at = excluded.due_at,
          overdue = excluded.overdue,
-         sequence = excluded.sequence
+         sequence = excluded.sequence,
+         review_due_at = excluded.review_due_at,
+         information_requested = excluded.information_requested,
+         outcome_result = excluded.outcome_result
        WHERE case_summaries.account_id = excluded.account_id
          AND (excluded.sequence, excluded.updated_at) >= (case_summaries.sequence, case_summaries.updated_at)
        RETURNING case_id`,
@@ -118,6 +135,9 @@ export class CaseSummariesRepository {
         summary.overdue,
         summary.sequence,
         summary.livemode ?? false,
+        summary.review_due_at ?? null,
+        summary.information_requested ?? false,
+        summary.outcome_result ?? null,
       ],
     );
     return written.length > 0;
@@ -159,33 +179,37 @@ export class CaseSummariesRepository {
   }
 
   /**
-   * Prior authorizations awaiting review, oldest first, as reviewers work a queue; each shows its
-   * `due_at` and whether it is overdue, so an expedited request (due 24 h after creation rather than
-   * 72 h) stands out wherever it sits.
+   * Prior authorizations that wait for the account: those awaiting clinical review and those whose
+   * payer asked for information, soonest due first (`queue_due_at`), each marked once overdue.
    */
   async reviewQueue(
     scope: CaseScope,
     page: PageRequest,
     now: Date = new Date(),
   ): Promise<SummaryPage<QueuedCaseSummary>> {
-    const params: unknown[] = [scope.accountId, scope.livemode, REVIEW_QUEUE_OBJECT, REVIEW_QUEUE_STATUS];
+    const params: unknown[] = [scope.accountId, scope.livemode, REVIEW_QUEUE_OBJECT];
     const bind = (value: unknown) => `$${params.push(value)}`;
-    const where = ['account_id = $1', 'livemode = $2', 'object = $3', 'status = $4', 'due_at IS NOT NULL'];
+    const where = [
+      'account_id = $1',
+      'livemode = $2',
+      'object = $3',
+      "(status = 'awaiting_review' OR (status = 'awaiting_outcome' AND information_requested))",
+    ];
     if (page.cursor !== undefined) {
-      const [createdAt, caseId] = openCursor('queue', page.cursor);
-      where.push(`(created_at, case_id) > (${bind(createdAt)}::timestamptz, ${bind(caseId)})`);
+      const [dueAt, caseId] = openCursor('queue', page.cursor);
+      where.push(`(${QUEUE_DUE_AT}, case_id) > (${bind(dueAt)}::timestamptz, ${bind(caseId)})`);
     }
     const limit = pageSize(page.limit);
     const rows = await this.db.query<QueuedCaseSummary>(
-      `SELECT ${COLUMNS} FROM case_summaries WHERE ${where.join(' AND ')}
-       ORDER BY created_at ASC, case_id ASC LIMIT ${bind(limit + 1)}`,
+      `SELECT ${COLUMNS}, ${QUEUE_DUE_AT} AS queue_due_at FROM case_summaries WHERE ${where.join(' AND ')}
+       ORDER BY queue_due_at ASC, case_id ASC LIMIT ${bind(limit + 1)}`,
       params,
     );
     const marked = rows.map((row) => ({
       ...row,
-      overdue: row.overdue || Date.parse(row.due_at) < now.getTime(),
+      overdue: row.overdue || Date.parse(row.queue_due_at) < now.getTime(),
     }));
-    return pageOf(marked, limit, (last) => sealCursor('queue', last.created_at, last.case_id));
+    return pageOf(marked, limit, (last) => sealCursor('queue', last.queue_due_at, last.case_id));
   }
 
   /**

@@ -68,8 +68,15 @@ export interface CaseSettings {
   reviewReminderMs: number;
   reviewExpiryMs: number;
   payerPollIntervalMs: number;
-  /** When a PA determination is due after creation: Part D's 72 h standard and 24 h expedited. */
+  /**
+   * When a payer must decide a PA on a plan no regulation sets a deadline for (commercial, TRICARE,
+   * other), counted from its receipt of the request. Defaults follow ERISA claims procedure
+   * (29 CFR 2560.503-1(f)(2)): 15 days for a pre-service claim, 72 h for an urgent one. Part D and
+   * Medicaid deadlines are the regulations' own (domain/cases/prior-authorization-deadlines.ts).
+   */
   dueWithinMs: { standard: number; expedited: number };
+  /** The internal target for a PA's clinical review (`review_due_at`), counted from creation. */
+  reviewDueWithinMs: { standard: number; expedited: number };
   /** HMAC key of the PatientRef search attribute (a keyed hash, never the patient id itself). */
   patientRefKey?: Buffer;
 }
@@ -296,8 +303,12 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     reviewExpiryMs: integer('CASE_REVIEW_EXPIRY_MS', 7 * 24 * 3_600_000, 1_000, 90 * 24 * 3_600_000),
     payerPollIntervalMs: integer('PAYER_POLL_INTERVAL_MS', 30_000, 100, 24 * 3_600_000),
     dueWithinMs: {
-      standard: integer('PA_STANDARD_DUE_MS', 72 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
-      expedited: integer('PA_EXPEDITED_DUE_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+      standard: integer('PA_STANDARD_DUE_MS', 15 * 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+      expedited: integer('PA_EXPEDITED_DUE_MS', 72 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+    },
+    reviewDueWithinMs: {
+      standard: integer('PA_REVIEW_DUE_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+      expedited: integer('PA_EXPEDITED_REVIEW_DUE_MS', 4 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
     },
     patientRefKey,
   };

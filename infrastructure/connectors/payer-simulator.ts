@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { DrugRequest, PlanType } from '../../domain/cases/case-model';
+import type { DrugRequest, PlanType, PriorAuthorizationRequest } from '../../domain/cases/case-model';
 import type { EvaluationLimits } from '../../domain/clinical/clinical-model';
 import { normalizeName, normalizeNdc, PayerCatalog, payerCatalog } from '../../domain/payers/payer-catalog';
 import type {
@@ -20,6 +20,7 @@ import type {
   BenefitsCheck,
   BenefitsCheckInput,
   BenefitsOutcome,
+  CriterionAnswer,
   DrugCoverage,
   InsuranceEvidence,
   PayerConnector,
@@ -31,8 +32,20 @@ import type {
   PriorAuthSubmissionInput,
   ResolvedPlan,
 } from '../../domain/payers/payer-connector';
+import type {
+  InformationRequest,
+  PayerDetermination,
+  PayerDeterminationResult,
+  PayerPriorAuthAnswer,
+  PriorAuthExchangeInput,
+  PriorAuthInformationInput,
+  PriorAuthInquiryInput,
+  PriorAuthMockResult,
+  PriorAuthorizationChannel,
+} from '../../domain/payers/prior-authorization-exchange';
 import { inlineEvaluator } from '../clinical/evaluation-pool';
 import type { ClinicalEvaluator } from '../clinical/evaluation-pool';
+import { AuthorizationPeriods, authorizationPeriods } from './authorization-periods';
 import { calendarPlanYear, planYearFigures } from './simulated-plan-year';
 
 /**
@@ -67,10 +80,12 @@ export const MEMBER_ID_SUFFIX_CASES: ReadonlyArray<readonly [suffix: string, moc
 
 const GOVERNMENT_PLAN_TYPES: readonly PlanType[] = ['medicare', 'medicare_advantage', 'medicaid', 'tricare'];
 
-const DEFAULT_DETAIL_CODES: Record<PriorAuthResult, string> = {
+const DEFAULT_DETAIL_CODES: Record<PriorAuthMockResult, string> = {
   approved: 'approval',
   denied: 'medical_necessity_criteria_not_met',
+  partially_approved: 'partial_approval',
   other: 'more_information_required',
+  not_submitted: 'not_accepted',
 };
 
 const DETAIL_TEXTS: Record<string, string> = {
@@ -83,10 +98,30 @@ const DETAIL_TEXTS: Record<string, string> = {
   formulary_alternative_preferred:
     "The drug is not on the plan's formulary; the plan prefers a formulary alternative.",
   more_information_required: 'The payer needs more information before it can decide.',
+  partial_approval: 'The payer approved a lower quantity than requested.',
+  not_accepted: 'The payer did not accept the request for review.',
 };
 
-const AUTHORIZATION_DAYS = 365;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** How long the sandbox payer waits for answers to its information request. */
+const INFORMATION_DUE_MS = 3 * DAY_MS;
+/** Asked when the payer has no criterion of its own to ask about (a drug outside the catalog). */
+const GENERIC_QUESTION = {
+  id: 'clinical_documentation',
+  text: 'Send the clinical documentation that supports the medical necessity of this drug for this patient.',
+};
+
+interface SimulatedDecision {
+  result: PriorAuthResult;
+  detail_code: string;
+  unmet: string[];
+}
+
+/** What the sandbox payer makes of a request: a determination, an information request, or refusal. */
+type SandboxAnswer =
+  | { kind: 'determined'; result: PayerDeterminationResult; detail_code: string; unmet: string[] }
+  | { kind: 'ask'; questions: InformationRequest['questions'] }
+  | { kind: 'not_submitted'; reason_code: string };
 
 interface PlanMatch {
   payer: CatalogPayer;
@@ -113,6 +148,7 @@ export interface PayerSimulatorOptions {
   now?: () => Date;
   /** Where clinical text is read for the PA prefill (the worker's thread pool); inline when absent. */
   evaluator?: ClinicalEvaluator;
+  periods?: AuthorizationPeriods;
 }
 
 /**
@@ -120,15 +156,17 @@ export interface PayerSimulatorOptions {
  * Every answer derives from the input and the catalog alone (the clock only stamps decisions and picks
  * the plan year), so an activity retried by Temporal gets the same answer.
  */
-export class PayerSimulator implements PayerConnector {
+export class PayerSimulator implements PayerConnector, PriorAuthorizationChannel {
   private readonly catalog: PayerCatalog;
   private readonly now: () => Date;
   private readonly evaluator: ClinicalEvaluator;
+  private readonly periods: AuthorizationPeriods;
 
   constructor(options: PayerSimulatorOptions = {}) {
     this.catalog = options.catalog ?? payerCatalog();
     this.now = options.now ?? (() => new Date());
     this.evaluator = options.evaluator ?? inlineEvaluator;
+    this.periods = options.periods ?? authorizationPeriods();
   }
 
   async resolvePlan(insurance: InsuranceEvidence): Promise<PlanResolution> {
@@ -183,6 +221,7 @@ export class PayerSimulator implements PayerConnector {
       : this.decide(input);
     const now = this.now();
     const approved = decision.result === 'approved';
+    const days = this.periods.initialApprovalDays(this.catalog.findDrug(input.drug)?.id);
     return {
       result: decision.result,
       detail_code: decision.detail_code,
@@ -190,9 +229,131 @@ export class PayerSimulator implements PayerConnector {
       payer_reference: input.payer_reference,
       decided_at: now.toISOString(),
       authorization_start_date: approved ? isoDate(now) : null,
-      authorization_expiration: approved
-        ? isoDate(new Date(now.getTime() + AUTHORIZATION_DAYS * DAY_MS))
-        : null,
+      authorization_expiration: approved ? isoDate(new Date(now.getTime() + days * DAY_MS)) : null,
+    };
+  }
+
+  // The sandbox payer as a prior authorization channel: it receives every request it accepts as
+  // pended, finds it still pended at the first inquiry, then answers what it decided.
+
+  async submit(input: PriorAuthExchangeInput): Promise<PayerPriorAuthAnswer> {
+    const answer = this.sandboxAnswer(input, false);
+    if (answer.kind === 'not_submitted') return this.exchangeAnswer(input, null, answer);
+    return {
+      kind: 'pended',
+      payer_reference: exchangeReference(input.caseId),
+      information_request: answer.kind === 'ask' ? this.informationRequest(answer.questions) : null,
+    };
+  }
+
+  async inquire(input: PriorAuthInquiryInput): Promise<PayerPriorAuthAnswer> {
+    const answer = this.sandboxAnswer(input, false);
+    if (input.inquiriesSoFar === 0 && answer.kind === 'determined')
+      return { kind: 'pended', payer_reference: input.payer_reference, information_request: null };
+    return this.exchangeAnswer(input, input.payer_reference, answer);
+  }
+
+  async answerInformationRequest(input: PriorAuthInformationInput): Promise<PayerPriorAuthAnswer> {
+    return this.exchangeAnswer(input, input.payer_reference, this.sandboxAnswer(input, true));
+  }
+
+  private exchangeAnswer(
+    input: PriorAuthExchangeInput,
+    reference: string | null,
+    answer: SandboxAnswer,
+  ): PayerPriorAuthAnswer {
+    if (answer.kind === 'not_submitted') {
+      return {
+        kind: 'not_submitted',
+        payer_reference: reference,
+        reason_code: answer.reason_code,
+        reason: detailText(answer.reason_code, []),
+      };
+    }
+    const payerReference = reference ?? exchangeReference(input.caseId);
+    if (answer.kind === 'ask') {
+      return {
+        kind: 'pended',
+        payer_reference: payerReference,
+        information_request: this.informationRequest(answer.questions),
+      };
+    }
+    return {
+      kind: 'determined',
+      payer_reference: payerReference,
+      determination: this.determination(input.request, payerReference, answer),
+    };
+  }
+
+  /**
+   * `mock_result` forces the answer; without it the catalog and the prefilled criteria decide. An
+   * information request once answered counts the criteria it asked about as shown.
+   */
+  private sandboxAnswer(input: PriorAuthExchangeInput, answered: boolean): SandboxAnswer {
+    const mock = input.request.mock_result;
+    if (mock) {
+      const detailCode = mock.detail_code ?? DEFAULT_DETAIL_CODES[mock.result];
+      if (mock.result === 'not_submitted') return { kind: 'not_submitted', reason_code: detailCode };
+      if (mock.result !== 'other' || detailCode !== DEFAULT_DETAIL_CODES.other)
+        return { kind: 'determined', result: mock.result, detail_code: detailCode, unmet: [] };
+      if (!answered) return { kind: 'ask', questions: this.questionsAbout(input.criteria) };
+      return this.criteriaAnswer(input, true);
+    }
+    return this.criteriaAnswer(input, answered);
+  }
+
+  /** The formulary decides first (no PA needed, excluded, off formulary), then a criterion not met. */
+  private criteriaAnswer(input: PriorAuthExchangeInput, answered: boolean): SandboxAnswer {
+    const submission = exchangeSubmission(input);
+    const byFormulary = this.formularyDecision(submission);
+    if (byFormulary) return { kind: 'determined', ...byFormulary };
+    if (input.criteria.some((criterion) => criterion.answer === 'no'))
+      return { kind: 'determined', ...this.criteriaDecision(submission) };
+    const unknown = input.criteria.filter((criterion) => criterion.answer === 'unknown');
+    if (!answered && (input.criteria.length === 0 || unknown.length > 0))
+      return { kind: 'ask', questions: this.questionsAbout(unknown) };
+    return { kind: 'determined', result: 'approved', detail_code: 'approval', unmet: [] };
+  }
+
+  private questionsAbout(criteria: CriterionAnswer[]): InformationRequest['questions'] {
+    const unknown = criteria.filter((criterion) => criterion.answer !== 'yes');
+    return unknown.length > 0
+      ? unknown.map((criterion) => ({ id: criterion.id, text: criterion.question }))
+      : [GENERIC_QUESTION];
+  }
+
+  private informationRequest(questions: InformationRequest['questions']): InformationRequest {
+    return {
+      kind: 'information_requested',
+      questions,
+      due_at: new Date(this.now().getTime() + INFORMATION_DUE_MS).toISOString(),
+    };
+  }
+
+  /** Approvals last as long as the drug's class says; a partial one approves half the quantity. */
+  private determination(
+    request: PriorAuthorizationRequest,
+    payerReference: string,
+    decided: Extract<SandboxAnswer, { kind: 'determined' }>,
+  ): PayerDetermination {
+    const now = this.now();
+    const approves = decided.result === 'approved' || decided.result === 'partially_approved';
+    const { quantity } = request.prescription;
+    const drug = this.catalog.findDrug(prescribedDrug(request));
+    const days = this.periods.initialApprovalDays(drug?.id);
+    return {
+      result: decided.result,
+      detail_code: decided.detail_code,
+      detail: detailText(decided.detail_code, decided.unmet),
+      decided_at: now.toISOString(),
+      authorization_number: approves ? `AUTH-${payerReference.slice(3)}` : null,
+      approved_quantity: !approves
+        ? null
+        : decided.result === 'partially_approved'
+          ? partialQuantity(quantity)
+          : quantity,
+      authorization_start_date: approves ? isoDate(now) : null,
+      authorization_expiration: approves ? isoDate(new Date(now.getTime() + days * DAY_MS)) : null,
     };
   }
 
@@ -353,11 +514,11 @@ export class PayerSimulator implements PayerConnector {
     return criteria.filter((criterion) => criterion.check.kind !== 'prior_therapy');
   }
 
-  private decide(input: PriorAuthSubmissionInput): {
-    result: PriorAuthResult;
-    detail_code: string;
-    unmet: string[];
-  } {
+  private decide(input: PriorAuthSubmissionInput): SimulatedDecision {
+    return this.formularyDecision(input) ?? this.criteriaDecision(input);
+  }
+
+  private formularyDecision(input: PriorAuthSubmissionInput): SimulatedDecision | undefined {
     const drug = this.catalog.findDrug(input.drug);
     const plan = input.plan ? this.catalog.findPlan(input.plan.plan_id)?.plan : undefined;
     const entry = drug && plan ? this.catalog.formularyEntry(plan.formulary_id, drug.id) : undefined;
@@ -368,6 +529,11 @@ export class PayerSimulator implements PayerConnector {
     if (entry?.status === 'covered' && !entry.prior_authorization_required) {
       return { result: 'approved', detail_code: 'prior_auth_not_required', unmet: [] };
     }
+    return undefined;
+  }
+
+  private criteriaDecision(input: PriorAuthSubmissionInput): SimulatedDecision {
+    const drug = this.catalog.findDrug(input.drug);
     if (input.criteria.length === 0)
       return { result: 'other', detail_code: 'more_information_required', unmet: [] };
 
@@ -445,6 +611,31 @@ function detailText(detailCode: string, unmet: string[]): string {
 
 function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
+}
+
+/** Half the requested quantity; a single unit cannot be split, so it stays whole. */
+function partialQuantity(quantity: number): number {
+  return quantity >= 2 ? Math.floor(quantity / 2) : quantity;
+}
+
+function prescribedDrug(request: PriorAuthorizationRequest): DrugRequest {
+  const { drug_name, ndc, dosage, quantity } = request.prescription;
+  return { name: drug_name, ndc, dosage, quantity };
+}
+
+function exchangeSubmission(input: PriorAuthExchangeInput): PriorAuthSubmissionInput {
+  return {
+    caseId: input.caseId,
+    plan: input.plan,
+    drug: prescribedDrug(input.request),
+    urgency: input.urgency,
+    criteria: input.criteria,
+  };
+}
+
+/** One reference per case, so a retried submission names the request the payer already holds. */
+function exchangeReference(caseId: string): string {
+  return `PA-${createHash('sha256').update(caseId).digest('hex').slice(0, 10).toUpperCase()}`;
 }
 
 /** The same submission always hashes to the same reference, so a retried submit activity does not fork. */

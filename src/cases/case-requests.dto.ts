@@ -29,9 +29,20 @@ import {
   type Questionnaire,
   type VisitNote,
 } from '../../domain/cases/case-model';
-import type { ReviewDecisionInput } from '../../domain/cases/prior-authorization';
+import {
+  PRIOR_AUTH_OUTCOME_RESULTS,
+  type PriorAuthInformationInput,
+  type PriorAuthOutcomeInput,
+  type PriorAuthOutcomeResult,
+  type ReviewDecisionInput,
+} from '../../domain/cases/prior-authorization';
+import {
+  PRIOR_AUTH_MOCK_RESULTS,
+  type InformationAnswer,
+  type PriorAuthMockResult,
+} from '../../domain/payers/prior-authorization-exchange';
 import type { ManualDrugResult } from '../../domain/cases/benefit-verification';
-import type { PriorAuthRequirement, PriorAuthResult } from '../../domain/payers/payer-connector';
+import type { PriorAuthRequirement } from '../../domain/payers/payer-connector';
 import {
   Field,
   FieldOptions,
@@ -84,7 +95,6 @@ export const GENDERS = [
 ] as const satisfies readonly CasePatient['gender'][];
 export const URGENCIES = ['standard', 'expedited'] as const;
 export type Urgency = (typeof URGENCIES)[number];
-export const PRIOR_AUTH_RESULTS: readonly PriorAuthResult[] = ['approved', 'denied', 'other'];
 export const BENEFIT_VERIFICATION_STATUSES = ['completed', 'failed'] as const;
 export type BenefitVerificationFinalStatus = (typeof BENEFIT_VERIFICATION_STATUSES)[number];
 export const COVERAGE_STATUSES = [
@@ -357,9 +367,14 @@ export class PrescriptionDto {
 }
 
 export class PriorAuthMockResultDto {
-  @ApiProperty({ enum: PRIOR_AUTH_RESULTS, description: "The simulated payer's answer." })
-  @IsIn(PRIOR_AUTH_RESULTS)
-  result!: PriorAuthResult;
+  @ApiProperty({
+    enum: PRIOR_AUTH_MOCK_RESULTS,
+    description:
+      "The simulated payer's answer. `other` with detail_code `more_information_required` (its default) " +
+      'pends with an information request, decided once answered; `not_submitted` ends the case failed.',
+  })
+  @IsIn(PRIOR_AUTH_MOCK_RESULTS)
+  result!: PriorAuthMockResult;
 
   @SnakeCaseCode({ example: 'step_therapy_criteria_not_met' })
   detail_code?: string;
@@ -472,10 +487,16 @@ const OptionalDate = (example: string, notBefore?: string) =>
     ...(notBefore ? [IsNotBefore(notBefore)] : []),
   );
 
-export class PriorAuthOutcomeDto {
-  @ApiProperty({ enum: PRIOR_AUTH_RESULTS })
-  @IsIn(PRIOR_AUTH_RESULTS)
-  result!: PriorAuthResult;
+export class PriorAuthOutcomeDto implements PriorAuthOutcomeInput {
+  @ApiProperty({
+    enum: PRIOR_AUTH_OUTCOME_RESULTS,
+    description:
+      'approved, denied and partially_approved complete the case; not_submitted (the payer did not accept ' +
+      'the request) fails it; other completes it, except with detail_code more_information_required, ' +
+      'which records the payer’s information request as pending_request and keeps the case awaiting_outcome.',
+  })
+  @IsIn(PRIOR_AUTH_OUTCOME_RESULTS)
+  result!: PriorAuthOutcomeResult;
 
   @SnakeCaseCode({ example: 'approval' })
   detail_code?: string;
@@ -495,6 +516,60 @@ export class PriorAuthOutcomeDto {
 
   @OptionalDate('2025-02-28', 'authorization_start_date')
   authorization_expiration?: string;
+
+  @Identifier({ optional: true, description: "The payer's authorization number.", example: 'AUTH-2024-0042' })
+  authorization_number?: string;
+
+  @RequiredWhen('result', ['partially_approved'])
+  @Stack(
+    Field({
+      required: false,
+      minimum: 1,
+      maximum: LIMITS.quantity,
+      description: 'The quantity the payer approved; required when partially_approved.',
+      example: 30,
+    }),
+    IsInt(),
+    Min(1),
+    Max(LIMITS.quantity),
+  )
+  approved_quantity?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'With other + more_information_required: when the payer wants the answers (ISO 8601 date-time with zone); ' +
+      "the payer's decision deadline when absent.",
+    example: '2026-11-20T17:00:00Z',
+  })
+  @IsOptional()
+  @IsIsoDateTime({ zone: 'required' })
+  information_due_at?: string;
+}
+
+export class InformationAnswerDto implements InformationAnswer {
+  @Identifier({ description: 'The id of a question of the pending request.', example: 'bmi_30' })
+  question_id!: string;
+
+  @TextField(LIMITS.notes, { example: 'BMI 32.4 on 2026-10-01; weight 98 kg.' })
+  answer!: string;
+}
+
+/** The provider's answers to the payer's information request (`pending_request`). */
+export class PriorAuthInformationDto implements PriorAuthInformationInput {
+  @NestedArray(() => InformationAnswerDto, {
+    minItems: 1,
+    maxItems: 50,
+    description: "Answers to the questions of the case's pending_request, by question id.",
+  })
+  answers!: InformationAnswerDto[];
+
+  @NestedArray(() => PriorAuthEvidenceDto, {
+    optional: true,
+    maxItems: 20,
+    description:
+      "Supporting documents; they join the request's evidence and go to the payer with the answers.",
+  })
+  documents?: PriorAuthEvidenceDto[];
 }
 
 const Cents = (options: FieldOptions) =>

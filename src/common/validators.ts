@@ -1,6 +1,6 @@
 import { Matches, registerDecorator, ValidationOptions } from 'class-validator';
 
-import { normalizeEventType } from '../../domain/webhooks/event-types';
+import { CASE_EVENT_TYPES, normalizeEventType } from '../../domain/webhooks/event-types';
 
 const MAX_URL_LENGTH = 2048;
 
@@ -44,8 +44,7 @@ export function IsWebhookEvent(options?: ValidationOptions): PropertyDecorator {
       validator: {
         validate: (value: unknown) => typeof value === 'string' && normalizeEventType(value) !== undefined,
         defaultMessage: () =>
-          'must name known events: benefit_verification.updated, prior_authorization.updated, ' +
-          'clinical_eligibility.updated, patient_enrollment.updated (or their titles)',
+          `must name known events: ${Object.keys(CASE_EVENT_TYPES).join(', ')} (or their titles)`,
       },
     });
 }

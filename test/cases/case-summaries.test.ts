@@ -99,7 +99,8 @@ describe('case summaries written by the case lifecycle', () => {
       object: 'prior_authorization',
       sequence: 2,
       created_at: created.created_at,
-      due_at: created.due_at,
+      due_at: null,
+      review_due_at: created.review_due_at,
       overdue: false,
     });
     expect((await review(created.id)).status).toBe(200);
@@ -169,7 +170,12 @@ describe('case summaries written by the case lifecycle', () => {
       (
         await consoleReads.reviewQueue({ accountId: account.accountId, livemode: false }, { limit: 100 })
       ).data.find((entry) => entry.case_id === created.id);
-    expect(await queued()).toMatchObject({ due_at: created.due_at, overdue: false });
+    expect(await queued()).toMatchObject({
+      due_at: null,
+      review_due_at: created.review_due_at,
+      queue_due_at: created.review_due_at,
+      overdue: false,
+    });
 
     expect((await review(created.id)).status).toBe(200);
     await eventually(async () => (await queued()) === undefined);
@@ -230,7 +236,11 @@ describe('case summaries of prior authorizations past their due time', () => {
   let consoleReads: CaseSummariesService;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ PA_STANDARD_DUE_MS: '2000', PAYER_POLL_INTERVAL_MS: '60000' });
+    testApp = await startTestApp({
+      PA_REVIEW_DUE_MS: '2000',
+      PA_STANDARD_DUE_MS: '2000',
+      PAYER_POLL_INTERVAL_MS: '60000',
+    });
     worker = await testApp.startWorker();
     account = await testApp.createAccount();
     consoleReads = new CaseSummariesService(
@@ -253,7 +263,7 @@ describe('case summaries of prior authorizations past their due time', () => {
     ).body.data as JsonObject;
   const summaryOf = (id: string) => new CaseSummariesRepository(testApp.db).find(account.accountId, id);
 
-  it('marks a case overdue in the review queue once its due time passes, before the case itself says so', async () => {
+  it('marks a case overdue in the review queue once its review target passes, before the case itself says so', async () => {
     const { id } = await submit();
     const entry = await eventually(
       async () =>

@@ -157,4 +157,6 @@ def filter_case(context, case) -> bool:
         and _documents(body) <= MAX_DOCUMENTS_PER_REQUEST
         # The seeded enrollment is in a copay program, whose enrollment needs the card's member id.
         and not (body.get("result") == "enrolled" and "member_id" not in body)
+        # A partial approval names the quantity the payer approved.
+        and not (body.get("result") == "partially_approved" and "approved_quantity" not in body)
     )

@@ -55,7 +55,7 @@ describe('case pages and decisions in the console', () => {
     expect(reviewed.text).toContain('Your review decision was recorded.');
     expect(reviewed.text).toContain('Dr. Ada Reviewer');
     expect(reviewed.text).toContain('Chart supports medical necessity.');
-    expect(reviewed.text).toContain('<h2 id="outcome-heading">Record the payer&#39;s determination</h2>');
+    expect(reviewed.text).toContain('<h2 id="outcome-heading">Record the payer&#39;s answer</h2>');
 
     const recorded = await consolePost(testApp, reviewer, `${PAGES}/${id}/outcome`, {
       result: 'approved',
@@ -76,6 +76,47 @@ describe('case pages and decisions in the console', () => {
     ]);
     expect(completed.text).toContain('PA-2026-000777');
     expect(completed.text).toContain('2026-12-01 to 2027-11-30');
+  });
+
+  it("shows the payer's information request and takes the answers, then a partial approval recorded with its quantity", async () => {
+    const clinician = await signedInPerson(testApp, account.accountId, ['provider', 'reviewer'], 'Dr. Both');
+    const { id } = await submitted(priorAuthorizationRequest({ mock_result: { result: 'other' } }));
+    await awaitingReview(id);
+    await consolePost(testApp, clinician, `${PAGES}/${id}/review`, { choice: 'approve' });
+    const asked = await eventually(async () => {
+      const page = await casePage(id, clinician);
+      return page.text.includes('information-heading') ? page : undefined;
+    });
+    expect(asked.text).toContain('The payer asks for information, answer by');
+    const questionId = /name="answers\.0\.question_id" value="([^"]+)"/.exec(asked.text)?.[1];
+    expect(questionId).toEqual(expect.any(String));
+
+    const answered = await consolePost(testApp, clinician, `${PAGES}/${id}/information`, {
+      'answers.0.question_id': questionId!,
+      'answers.0.answer': 'A1c 8.4 % on 2026-10-20.',
+    });
+    expect(answered.status).toBe(303);
+    const decided = await eventually(async () => {
+      const page = await casePage(id, clinician);
+      return timelineOf(page.text).includes('completed') ? page : undefined;
+    });
+    expect(decided.text).not.toContain('information-heading');
+
+    const partial = await submitted();
+    await awaitingReview(partial.id);
+    await consolePost(testApp, reviewer, `${PAGES}/${partial.id}/review`, { choice: 'approve' });
+    const recorded = await consolePost(testApp, reviewer, `${PAGES}/${partial.id}/outcome`, {
+      result: 'partially_approved',
+      approved_quantity: '1',
+      authorization_number: 'AUTH-CONSOLE-1',
+    });
+    expect(recorded.status).toBe(303);
+    const completed = await eventually(async () => {
+      const page = await casePage(partial.id);
+      return timelineOf(page.text).includes('completed') ? page : undefined;
+    });
+    expect(completed.text).toContain('partially approved');
+    expect(completed.text).toContain('AUTH-CONSOLE-1');
   });
 
   it('applies one decision when two reviewers decide the same case at once, and refuses the other clearly', async () => {

@@ -10,8 +10,8 @@ describe('the review queue in the console', () => {
   let account: TestAccount;
 
   beforeAll(async () => {
-    // Expedited requests fall due at once, so the queue has an overdue case to mark.
-    testApp = await startTestApp({ PA_EXPEDITED_DUE_MS: '1000' });
+    // Expedited requests are due for review at once, so the queue has an overdue case to mark.
+    testApp = await startTestApp({ PA_EXPEDITED_REVIEW_DUE_MS: '1000' });
     worker = await testApp.startWorker();
     account = await testApp.createAccount('Clinic Queue');
   });
@@ -20,7 +20,7 @@ describe('the review queue in the console', () => {
     await testApp.close();
   });
 
-  it('lists the PAs awaiting review oldest first, overdue and due clearly marked, each linking to its decision', async () => {
+  it('lists the PAs awaiting review soonest due first, overdue and due clearly marked, each linking to its decision', async () => {
     const reviewer = await signedInPerson(testApp, account.accountId, ['reviewer']);
     const standard = await submitCase(
       testApp,
@@ -36,14 +36,14 @@ describe('the review queue in the console', () => {
     );
     const queue = await eventually(async () => {
       const page = await consoleGet(testApp, reviewer, '/console/review-queue');
-      // The expedited request is due a second after it was made: wait until that second has passed.
+      // The expedited request is due for review a second after it was made: wait until that second has passed.
       return caseIdsOf(page.text).length === 2 && page.text.includes('Overdue') ? page : undefined;
     });
     expect(queue.status).toBe(200);
-    expect(caseIdsOf(queue.text)).toEqual([standard.id, expedited.id]);
+    expect(caseIdsOf(queue.text)).toEqual([expedited.id, standard.id]);
     const rows = queue.text.split('<tr>').slice(2);
-    expect(rows[0]).toContain('<span class="badge badge-warn">Due</span>');
-    expect(rows[1]).toContain('<span class="badge badge-bad">Overdue</span>');
+    expect(rows[0]).toContain('<span class="badge badge-bad">Overdue</span>');
+    expect(rows[1]).toContain('<span class="badge badge-warn">Due</span>');
     expect(queue.text).toContain(`href="/console/prior-authorizations/${standard.id}#review-heading"`);
   });
 

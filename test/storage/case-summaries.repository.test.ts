@@ -58,6 +58,9 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
       overdue: false,
       sequence: 1,
       livemode: false,
+      review_due_at: null,
+      information_requested: false,
+      outcome_result: null,
       ...overrides,
     };
   }
@@ -196,7 +199,7 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
     expect(listed.map((row) => row.case_id)).toEqual(newestFirst.map((row) => row.case_id));
   });
 
-  it('queues the prior authorizations awaiting review, oldest first, marking those past due', async () => {
+  it('queues the prior authorizations awaiting review, soonest due first, marking those past due', async () => {
     const accountId = await newAccount();
     const now = new Date(at(73));
     const waiting = (createdAt: string, dueInHours: number, overrides: Partial<CaseSummary> = {}) =>
@@ -229,6 +232,41 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
       standardRecent!.due_at,
     ]);
     expect(queue.nextCursor).toBeNull();
+  });
+
+  it('queues by the review target where a case has one, and cases whose payer asks for information by the payer deadline', async () => {
+    const accountId = await newAccount();
+    const now = new Date(at(10));
+    const [reviewedSoon, informationRequested, reviewedLater] = await recordAll([
+      summary(accountId, {
+        status: 'awaiting_review',
+        created_at: at(0),
+        due_at: null,
+        review_due_at: at(4),
+      }),
+      summary(accountId, {
+        status: 'awaiting_outcome',
+        sequence: 3,
+        created_at: at(1),
+        due_at: at(12),
+        information_requested: true,
+      }),
+      summary(accountId, {
+        status: 'awaiting_review',
+        created_at: at(2),
+        due_at: null,
+        review_due_at: at(26),
+      }),
+      summary(accountId, { status: 'awaiting_outcome', sequence: 3, due_at: at(5) }),
+    ]);
+    const queue = await summaries.reviewQueue(testMode(accountId), { limit: 10 }, now);
+    expect(
+      queue.data.map(({ case_id, queue_due_at, overdue }) => ({ case_id, queue_due_at, overdue })),
+    ).toEqual([
+      { case_id: reviewedSoon!.case_id, queue_due_at: at(4), overdue: true },
+      { case_id: informationRequested!.case_id, queue_due_at: at(12), overdue: false },
+      { case_id: reviewedLater!.case_id, queue_due_at: at(26), overdue: false },
+    ]);
   });
 
   it('keeps the overdue flag a case recorded, even before its due time by this clock', async () => {
@@ -306,10 +344,13 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
       'case_id',
       'created_at',
       'due_at',
+      'information_requested',
       'livemode',
       'object',
+      'outcome_result',
       'overdue',
       'patient_ref',
+      'review_due_at',
       'sequence',
       'status',
       'updated_at',

@@ -36,6 +36,8 @@ describe('recording workflow histories', () => {
       PAYER_POLL_INTERVAL_MS: '300',
       CASE_REVIEW_REMINDER_MS: '1000',
       CASE_REVIEW_EXPIRY_MS: '2000',
+      // A payer deadline that passes while the simulated payer waits for answers, so a run records the overdue notice.
+      PA_STANDARD_DUE_MS: '1500',
       WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
     });
     worker = await testApp.startWorker();
@@ -114,6 +116,52 @@ describe('recording workflow histories', () => {
 
     const expired = await post('/prior-authorization', priorAuthorizationRequest());
     await record(expired.id, 'review-expired');
+  });
+
+  it('records prior authorizations through the payer exchange: information requested, overdue, answered; partial; not submitted', async () => {
+    const reviewed = async (mockResult: Record<string, unknown>, overrides: Record<string, unknown> = {}) => {
+      const created = await post(
+        '/prior-authorization',
+        priorAuthorizationRequest({ mock_result: mockResult, ...overrides }),
+      );
+      await waitForStatus(
+        testApp,
+        account.keys.provider,
+        '/prior-authorization',
+        created.id,
+        'awaiting_review',
+      );
+      await decide(`/prior-authorization/${created.id}/review`, { decision: 'approve', reviewer: 'Dr. R' });
+      return created.id as string;
+    };
+    const caseOf = async (id: string) =>
+      (await testApp.http().get(`/prior-authorization/${id}`).set(bearer(account.keys.provider))).body
+        .data as JsonObject;
+
+    const asked = await reviewed({ result: 'other' });
+    const overdue = await eventually(async () => {
+      const current = await caseOf(asked);
+      return current.overdue && current.pending_request ? current : undefined;
+    });
+    await testApp
+      .http()
+      .post(`/prior-authorization/${asked}/information`)
+      .set(bearer(account.keys.provider))
+      .send({
+        answers: [
+          { question_id: overdue.pending_request.questions[0].id, answer: 'A1c 8.4 % on 2026-10-20.' },
+        ],
+      });
+    await record(asked, 'information-overdue-then-approved');
+
+    await record(
+      await reviewed(
+        { result: 'partially_approved' },
+        { prescription: { drug_name: 'Ozempic', quantity: 4 } },
+      ),
+      'partially-approved',
+    );
+    await record(await reviewed({ result: 'not_submitted' }), 'not-submitted');
   });
 
   it('records benefit verifications: completed, failed, verified manually', async () => {

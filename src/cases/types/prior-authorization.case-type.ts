@@ -1,12 +1,27 @@
-import { PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS } from '../../../domain/cases/prior-authorization';
-import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authorization';
 import {
+  MAX_PRIOR_AUTH_EVIDENCE,
+  PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS,
+  withInformation,
+} from '../../../domain/cases/prior-authorization';
+import type {
+  PriorAuthInformationInput,
+  PriorAuthorizationCase,
+} from '../../../domain/cases/prior-authorization';
+import {
+  submitPriorAuthorizationInformationUpdate,
   submitPriorAuthorizationOutcomeUpdate,
   submitReviewDecisionUpdate,
 } from '../../../workflows/prior-authorization.messages';
 import type { priorAuthorizationWorkflow } from '../../../workflows/prior-authorization.workflow';
+import { ApiError } from '../../common/errors';
 import { casePatient, incomingDocuments, newCaseRecord, requestDocuments } from '../case-request-mapping';
-import { CreatePriorAuthorizationDto, PriorAuthOutcomeDto, ReviewDecisionDto } from '../case-requests.dto';
+import {
+  CreatePriorAuthorizationDto,
+  PriorAuthInformationDto,
+  PriorAuthOutcomeDto,
+  ReviewDecisionDto,
+} from '../case-requests.dto';
+import { assertStorable } from '../case-size';
 import { caseTimingsOf, defineCaseType, outcomeDecision } from '../case-type';
 
 export const PRIOR_AUTHORIZATION = defineCaseType<
@@ -34,7 +49,9 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
           request.metadata ?? {},
         ),
         urgency,
-        due_at: new Date(now.getTime() + settings.dueWithinMs[urgency]).toISOString(),
+        // The payer's deadline starts when the payer receives the request; until then the review's.
+        due_at: null,
+        review_due_at: new Date(now.getTime() + settings.reviewDueWithinMs[urgency]).toISOString(),
         overdue: false,
         plan: null,
         coverage: null,
@@ -42,6 +59,7 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
         review: null,
         review_reminder_at: null,
         submission: null,
+        pending_request: null,
         request: {
           patient: casePatient(request.patient, documents),
           diagnoses: request.diagnoses,
@@ -57,11 +75,31 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
           mock_result: request.mock_result ?? null,
         },
       };
-      return { case: record, accountId, timings: caseTimingsOf(settings) };
+      return {
+        case: record,
+        accountId,
+        timings: caseTimingsOf(settings),
+        payerDeadlines: {
+          standardMs: settings.dueWithinMs.standard,
+          expeditedMs: settings.dueWithinMs.expedited,
+        },
+      };
     },
   },
   list: { summary: "List the account's prior authorizations, newest first" },
-  get: { summary: 'Get a prior authorization' },
+  get: {
+    summary: 'Get a prior authorization',
+    description:
+      '`review_due_at` is the internal target for the clinical review, set at creation. `due_at` is the ' +
+      "payer's decision deadline: null until the payer receives the request, then set by plan type " +
+      '(Part D 72 h / 24 h expedited, Medicaid 24 h, other plans configured; docs/workflows.md, "Deadlines"); ' +
+      '`overdue` turns true once it passes without a determination. While awaiting_outcome, `pending_request` ' +
+      "({ kind: information_requested, questions: [{ id, text }], due_at }) is the payer's request for " +
+      'information, answered with POST …/information. `outcome` holds `result` (approved, denied, ' +
+      'partially_approved or other, which complete the case; not_submitted, which fails it), `detail_code`, ' +
+      '`detail`, `payer_reference`, `decided_at`, `authorization_number`, `approved_quantity`, ' +
+      '`authorization_start_date` and `authorization_expiration`.',
+  },
   decisions: [
     {
       name: 'review',
@@ -74,8 +112,48 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
     outcomeDecision(
       submitPriorAuthorizationOutcomeUpdate,
       PriorAuthOutcomeDto,
-      "Record the payer's determination (status awaiting_outcome)",
+      "Record the payer's answer (status awaiting_outcome): a determination, an information request, or not submitted",
     ),
+    {
+      name: 'information',
+      message: submitPriorAuthorizationInformationUpdate,
+      body: PriorAuthInformationDto,
+      role: 'provider',
+      auditAction: 'case.information_provided',
+      summary:
+        "Answer the payer's information request (status awaiting_outcome with a pending_request); the case goes back to the payer",
+      checkAgainst: (record, information) =>
+        assertAnswersFit(record as PriorAuthorizationCase, information as PriorAuthInformationInput),
+    },
   ],
   cancel: { role: 'provider', summary: 'Cancel a prior authorization that is not final yet' },
 });
+
+/**
+ * Answers name the pending request's questions (400 otherwise), and the request with the documents
+ * added must stay storable (413). Without a pending request the workflow's own 409 answers.
+ */
+function assertAnswersFit(record: PriorAuthorizationCase, information: PriorAuthInformationInput): void {
+  const pending = record.pending_request;
+  if (record.status !== 'awaiting_outcome' || !pending) return;
+  const asked = new Set(pending.questions.map((question) => question.id));
+  const unknown = information.answers.flatMap((answer, index) =>
+    asked.has(answer.question_id)
+      ? []
+      : [{ field: `answers[${index}].question_id`, issue: 'must name a question of the pending request' }],
+  );
+  if (unknown.length > 0)
+    throw new ApiError('validation_error', 'The request is invalid; see details.', unknown);
+  const evidenceCount = record.request.evidence.length + (information.documents?.length ?? 0);
+  if (evidenceCount > MAX_PRIOR_AUTH_EVIDENCE) {
+    throw new ApiError(
+      'payload_too_large',
+      `A prior authorization holds at most ${MAX_PRIOR_AUTH_EVIDENCE} evidence items; with these documents it would hold ${evidenceCount}.`,
+    );
+  }
+  const answered: PriorAuthorizationCase = {
+    ...record,
+    request: withInformation(record.request, information),
+  };
+  assertStorable(answered);
+}

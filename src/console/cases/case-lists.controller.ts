@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
 import { CASE_STATUSES, CaseStatus } from '../../../domain/cases/case-model';
-import type { CaseSummary } from '../../../infrastructure/cases/case-summaries.repository';
+import type { CaseSummary, QueuedCaseSummary } from '../../../infrastructure/cases/case-summaries.repository';
 import { AuditRepository } from '../../audit/audit.repository';
 import { RequiresRole } from '../../auth/auth.decorators';
 import { CaseSummariesService, CaseSummaryQuery } from '../../cases/case-summaries.service';
@@ -67,34 +67,31 @@ export class CaseListsController {
     const section = sectionOfObject('prior_authorization');
     sendPage(req, res, {
       title: 'Review queue',
-      body: html`<p>Prior authorizations waiting for a clinical reviewer, oldest first.</p>
+      body: html`<p>
+          Prior authorizations waiting for the clinic, soonest due first: those awaiting clinical review (due
+          by their review target) and those whose payer asked for information (due by the payer's decision
+          deadline).
+        </p>
         ${
           page.data.length === 0
             ? html`<p class="empty" role="status">No prior authorization is waiting for review.</p>`
             : html`<table>
                 <caption>
-                  Prior authorizations awaiting review
+                  Prior authorizations awaiting review or information
                 </caption>
                 <thead>
                   <tr>
                     <th scope="col">Case</th>
+                    <th scope="col">Waiting for</th>
                     <th scope="col">Due</th>
+                    <th scope="col">Review target</th>
+                    <th scope="col">Payer deadline</th>
                     <th scope="col">Created</th>
                     <th scope="col">Decision</th>
                   </tr>
                 </thead>
                 <tbody>
-                  ${page.data.map(
-                    (row) =>
-                      html`<tr>
-                        <td><a href="${casePath(section, row.case_id)}">${row.case_id}</a></td>
-                        <td>${dueBadge(row.due_at, row.overdue)}</td>
-                        <td>${moment(row.created_at)}</td>
-                        <td>
-                          <a href="${casePath(section, row.case_id)}#review-heading">Review ${row.case_id}</a>
-                        </td>
-                      </tr>`,
-                  )}
+                  ${page.data.map((row) => queueRow(section, row))}
                 </tbody>
               </table>`
         }
@@ -172,6 +169,24 @@ export class CaseListsController {
   }
 }
 
+function queueRow(section: CaseSection, row: QueuedCaseSummary): Html {
+  const inReview = row.status === 'awaiting_review';
+  const anchor = inReview ? 'review-heading' : 'information-heading';
+  return html`<tr>
+    <td><a href="${casePath(section, row.case_id)}">${row.case_id}</a></td>
+    <td>${inReview ? statusBadge('awaiting_review') : statusBadge('information_requested')}</td>
+    <td>${dueBadge(row.queue_due_at, row.overdue)}</td>
+    <td>${row.review_due_at ? moment(row.review_due_at) : '—'}</td>
+    <td>${row.due_at ? moment(row.due_at) : '—'}</td>
+    <td>${moment(row.created_at)}</td>
+    <td>
+      <a href="${casePath(section, row.case_id)}#${anchor}"
+        >${inReview ? 'Review' : 'Answer'} ${row.case_id}</a
+      >
+    </td>
+  </tr>`;
+}
+
 function casesTable(section: CaseSection, rows: CaseSummary[]): Html {
   const dueColumn = section.type.object === 'prior_authorization';
   return html`<table>
@@ -184,7 +199,12 @@ function casesTable(section: CaseSection, rows: CaseSummary[]): Html {
         <th scope="col">Status</th>
         <th scope="col">Created</th>
         <th scope="col">Updated</th>
-        ${dueColumn ? html`<th scope="col">Due</th>` : ''}
+        ${
+          dueColumn
+            ? html`<th scope="col">Due</th>
+                <th scope="col">Outcome</th>`
+            : ''
+        }
       </tr>
     </thead>
     <tbody>
@@ -197,15 +217,26 @@ function casesTable(section: CaseSection, rows: CaseSummary[]): Html {
             <td>${moment(row.updated_at)}</td>
             ${
               dueColumn
-                ? html`<td>
-                    ${row.status === 'awaiting_review' || row.status === 'processing' || row.status === 'awaiting_outcome' ? dueBadge(row.due_at, row.overdue) : '—'}
-                  </td>`
+                ? html`<td>${openDue(row)}</td>
+                    <td>
+                      ${row.outcome_result ? statusBadge(row.outcome_result) : '—'}
+                      ${row.information_requested ? statusBadge('information_requested') : ''}
+                    </td>`
                 : ''
             }
           </tr>`,
       )}
     </tbody>
   </table>`;
+}
+
+/** An open case's next deadline: the review target before the payer has it, the payer's after. */
+function openDue(row: CaseSummary): Html | string {
+  if (row.status === 'processing' || row.status === 'awaiting_review') {
+    const target = row.review_due_at ?? row.due_at;
+    return target ? dueBadge(target, Date.parse(target) < Date.now()) : '—';
+  }
+  return row.status === 'awaiting_outcome' ? dueBadge(row.due_at, row.overdue) : '—';
 }
 
 function filterForm(path: string, state: ListState): Html {

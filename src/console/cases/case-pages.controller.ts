@@ -162,7 +162,7 @@ export class CasePagesController {
   ): Promise<void> {
     const principal = principalOf(req);
     const path = casePath(section, record.id);
-    const forms = decisionFormsFor(record.object, record.status).filter((form) => {
+    const forms = decisionFormsFor(record).filter((form) => {
       const decision = section.type.decisions.find((candidate) => candidate.name === form.decision);
       return decision && grants(principal.roles, decision.role);
     });

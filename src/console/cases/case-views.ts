@@ -15,6 +15,11 @@ const BADGES: Record<string, string> = {
   succeeded: 'badge-ok',
   awaiting_review: 'badge-warn',
   awaiting_outcome: 'badge-warn',
+  approved: 'badge-ok',
+  partially_approved: 'badge-warn',
+  denied: 'badge-bad',
+  not_submitted: 'badge-bad',
+  information_requested: 'badge-warn',
   pending: 'badge-warn',
   failed: 'badge-bad',
   cancelled: 'badge-bad',
@@ -77,7 +82,16 @@ export function caseFacts(record: CaseRecord): Html {
   ];
   if (record.object === 'prior_authorization') {
     const pa = record as PriorAuthorizationCase;
-    entries.push(['Urgency', pa.urgency], ['Due', dueBadge(pa.due_at, pa.overdue)]);
+    const reviewOverdue =
+      pa.status === 'awaiting_review' && !!pa.review_due_at && Date.parse(pa.review_due_at) < Date.now();
+    entries.push(
+      ['Urgency', pa.urgency],
+      ['Review due', pa.review_due_at ? dueBadge(pa.review_due_at, reviewOverdue) : '—'],
+      [
+        'Payer decision due',
+        pa.due_at ? dueBadge(pa.due_at, pa.overdue) : 'Set when the payer receives the request',
+      ],
+    );
     if (pa.submission) entries.push(['Payer reference', pa.submission.payer_reference]);
   }
   if (record.object === 'patient_enrollment') {
@@ -212,9 +226,32 @@ function clinicalResults(record: ClinicalEligibilityCase): Html | undefined {
 }
 
 function priorAuthorizationResults(record: PriorAuthorizationCase): Html | undefined {
-  const { review, outcome } = record;
-  if (!review && !outcome) return undefined;
+  const { review, outcome, pending_request: pending } = record;
+  if (!review && !outcome && !pending) return undefined;
   return html`${
+    pending
+      ? html`<table>
+          <caption>
+            The payer asks for information, answer by ${moment(pending.due_at)}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Question id</th>
+              <th scope="col">Question</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${pending.questions.map(
+              (question) =>
+                html`<tr>
+                  <td><code>${question.id}</code></td>
+                  <td>${question.text}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>`
+      : ''
+  }${
     review
       ? html`<h3>Clinical review</h3>
           ${facts([
@@ -229,9 +266,11 @@ function priorAuthorizationResults(record: PriorAuthorizationCase): Html | undef
     outcome
       ? html`<h3>Payer determination</h3>
           ${facts([
-            ['Result', outcome.result],
+            ['Result', statusBadge(outcome.result)],
             ['Detail', `${text(outcome.detail)} (${text(outcome.detail_code)})`],
             ['Payer reference', text(outcome.payer_reference)],
+            ['Authorization number', text(outcome.authorization_number)],
+            ['Approved quantity', text(outcome.approved_quantity)],
             ['Decided', moment(outcome.decided_at)],
             [
               'Authorization',
@@ -494,7 +533,7 @@ function decisionRowsView(
     </caption>
     <thead>
       <tr>
-        <th scope="col">Drug</th>
+        <th scope="col">${rows.keyHeading}</th>
         ${rows.fields.map((field) => html`<th scope="col">${field.label}</th>`)}
       </tr>
     </thead>

@@ -1,11 +1,14 @@
 import type { BenefitVerificationCase } from '../../../domain/cases/benefit-verification';
 import type { CaseObjectType, CaseRecord, CaseStatus } from '../../../domain/cases/case-model';
 import {
+  PRIOR_AUTH_OUTCOME_RESULTS,
+  type PriorAuthorizationCase,
+} from '../../../domain/cases/prior-authorization';
+import {
   BENEFIT_VERIFICATION_STATUSES,
   COVERAGE_STATUSES,
   MANUAL_DRUG_COVERAGES,
   PRIOR_AUTH_REQUIREMENTS,
-  PRIOR_AUTH_RESULTS,
 } from '../../cases/case-requests.dto';
 import { ENROLLMENT_RESULTS } from '../../programs/patient-enrollment.dto';
 import { formText } from '../forms';
@@ -26,6 +29,8 @@ export interface DecisionField {
 export interface DecisionRows {
   name: string;
   caption: string;
+  /** The column heading of the items (Drug, Question). */
+  keyHeading: string;
   keyField: string;
   keysOf(record: CaseRecord): string[];
   fields: DecisionField[];
@@ -43,6 +48,8 @@ export interface DecisionForm {
   heading: string;
   fields: DecisionField[];
   rows?: DecisionRows;
+  /** Whether the case, in the form's status, has something for the form to do; always when absent. */
+  appliesTo?(record: CaseRecord): boolean;
   /** Buttons that send the form; a button with a value sends it as `choice`. */
   buttons: Array<{ label: string; value?: string; kind?: 'primary' | 'danger' }>;
   body(values: Record<string, string>, person: string): object;
@@ -67,11 +74,13 @@ const NUMBER_FIELDS = new Set([
   'coinsurance_percent',
   'quantity_limit.quantity',
   'quantity_limit.period_days',
+  'approved_quantity',
 ]);
 
 const MANUAL_DRUG_ROWS: DecisionRows = {
   name: 'drugs',
   caption: 'Per-drug results (leave coverage empty for a drug not verified)',
+  keyHeading: 'Drug',
   keyField: 'drug',
   keysOf: (record) =>
     (record as BenefitVerificationCase).request.drugs.map((drug) => drug.name ?? drug.ndc ?? ''),
@@ -110,17 +119,55 @@ export const DECISION_FORMS: readonly DecisionForm[] = [
     decision: 'outcome',
     object: 'prior_authorization',
     status: 'awaiting_outcome',
-    heading: "Record the payer's determination",
+    heading: "Record the payer's answer",
     fields: [
-      { name: 'result', label: 'Result', kind: 'select', options: PRIOR_AUTH_RESULTS },
-      { name: 'detail_code', label: 'Detail code', kind: 'text' },
-      { name: 'detail', label: 'Detail', kind: 'textarea' },
+      { name: 'result', label: 'Result', kind: 'select', options: PRIOR_AUTH_OUTCOME_RESULTS },
+      {
+        name: 'detail_code',
+        label: 'Detail code (more_information_required: the payer asks for information)',
+        kind: 'text',
+      },
+      {
+        name: 'detail',
+        label: 'Detail (the payer’s question, for an information request)',
+        kind: 'textarea',
+      },
       { name: 'payer_reference', label: 'Payer reference', kind: 'text' },
+      { name: 'authorization_number', label: 'Authorization number', kind: 'text' },
+      { name: 'approved_quantity', label: 'Approved quantity (partial approval)', kind: 'text' },
       { name: 'authorization_start_date', label: 'Authorization start date', kind: 'date' },
       { name: 'authorization_expiration', label: 'Authorization expiration', kind: 'date' },
     ],
     buttons: [{ label: 'Record payer outcome', kind: 'primary' }],
-    body: (values) => nest(values),
+    body: (values) => nest(numbersOf(values)),
+  },
+  {
+    decision: 'information',
+    object: 'prior_authorization',
+    status: 'awaiting_outcome',
+    heading: "Answer the payer's information request",
+    fields: [],
+    appliesTo: (record) => Boolean((record as PriorAuthorizationCase).pending_request),
+    rows: {
+      name: 'answers',
+      caption: 'Answers, one per question of the pending request',
+      keyHeading: 'Question id',
+      keyField: 'question_id',
+      keysOf: (record) =>
+        ((record as PriorAuthorizationCase).pending_request?.questions ?? []).map((question) => question.id),
+      fields: [{ name: 'answer', label: 'Answer', kind: 'textarea' }],
+    },
+    buttons: [{ label: 'Send answers to the payer', kind: 'primary' }],
+    body: (values) => {
+      const { answers } = nest(values) as {
+        answers?: Record<string, { question_id: string; answer?: string }>;
+      };
+      const rows = Object.entries(answers ?? {})
+        .sort(([a], [b]) => Number(a) - Number(b))
+        .map(([, row]) => row)
+        .filter((row) => row.answer !== undefined);
+      return { answers: rows };
+    },
   },
   {
     decision: 'outcome',
@@ -213,8 +260,11 @@ export const DECISION_FORMS: readonly DecisionForm[] = [
   },
 ];
 
-export function decisionFormsFor(object: CaseObjectType, status: CaseStatus): DecisionForm[] {
-  return DECISION_FORMS.filter((form) => form.object === object && form.status === status);
+export function decisionFormsFor(record: CaseRecord): DecisionForm[] {
+  return DECISION_FORMS.filter(
+    (form) =>
+      form.object === record.object && form.status === record.status && (form.appliesTo?.(record) ?? true),
+  );
 }
 
 export function decisionFormOf(object: CaseObjectType, decision: string): DecisionForm | undefined {

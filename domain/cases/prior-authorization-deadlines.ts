@@ -1,0 +1,54 @@
+import type { PlanType } from './case-model';
+
+/**
+ * When a payer must decide a drug prior authorization, counted from its receipt of the request. Pure:
+ * the workflow computes a case's `due_at` with it when the payer's first answer arrives.
+ */
+
+const HOUR_MS = 3_600_000;
+
+export type Urgency = 'standard' | 'expedited';
+
+/** The deadlines no regulation fixes for the plan type (commercial, TRICARE, other, unknown): configured. */
+export interface PayerDecisionDeadlines {
+  standardMs: number;
+  expeditedMs: number;
+}
+
+export interface PayerDeadline {
+  withinMs: number;
+  /** Which rule set the deadline, for docs/workflows.md and tests. */
+  rule: 'medicare_part_d' | 'medicaid_covered_outpatient_drug' | 'configured_default';
+}
+
+/**
+ * Part D (42 CFR 423.568(b): 72 h standard; 423.572(a): 24 h expedited) for Medicare and Medicare
+ * Advantage, whose drug benefit is Part D's; Medicaid covered outpatient drugs 24 h whatever the
+ * urgency (Social Security Act §1927(d)(5)(A)); every other plan, or no known plan, the configured default.
+ */
+export function payerDecisionDeadline(
+  planType: PlanType | null | undefined,
+  urgency: Urgency,
+  configured: PayerDecisionDeadlines,
+): PayerDeadline {
+  if (planType === 'medicare' || planType === 'medicare_advantage') {
+    return { withinMs: (urgency === 'expedited' ? 24 : 72) * HOUR_MS, rule: 'medicare_part_d' };
+  }
+  if (planType === 'medicaid') return { withinMs: 24 * HOUR_MS, rule: 'medicaid_covered_outpatient_drug' };
+  return {
+    withinMs: urgency === 'expedited' ? configured.expeditedMs : configured.standardMs,
+    rule: 'configured_default',
+  };
+}
+
+/** The payer's decision deadline (ISO 8601) for a request it received at `receivedAt`. */
+export function payerDueAt(
+  receivedAt: Date,
+  planType: PlanType | null | undefined,
+  urgency: Urgency,
+  configured: PayerDecisionDeadlines,
+): string {
+  return new Date(
+    receivedAt.getTime() + payerDecisionDeadline(planType, urgency, configured).withinMs,
+  ).toISOString();
+}
