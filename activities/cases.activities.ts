@@ -45,16 +45,13 @@ export interface LiveClearinghouse {
   nextEnvelope(): Promise<InterchangeEnvelope>;
 }
 
-/** Which account and mode a prior authorization travels for: test mode reaches the sandbox payer. */
-export interface PriorAuthorizationRoute {
-  accountId: string;
-  livemode: boolean;
-}
-
 export interface CaseActivityDependencies {
   payer: PayerConnector;
-  /** The payer channel a prior authorization goes through, chosen per account and mode at each call. */
-  priorAuthorizationChannel: (route: PriorAuthorizationRoute) => Promise<PriorAuthorizationChannel>;
+  /**
+   * The payer channel a prior authorization goes through, chosen at each call from its account, mode
+   * and drug (activities/prior-authorization-channels.ts).
+   */
+  priorAuthorizationChannel: (input: PriorAuthExchangeInput) => Promise<PriorAuthorizationChannel>;
   documents: CaseDocumentsRepository;
   /** Undefined when the account has no eligibility connector. */
   liveClearinghouse?: (accountId: string) => Promise<LiveClearinghouse | undefined>;
@@ -263,19 +260,6 @@ export const createCaseActivities = ({
     },
   };
 };
-
-/**
- * Test mode's channel is the sandbox payer; live mode has no payer channel yet, so a live prior
- * authorization fails as the payer rejecting it, not retried.
- */
-export function sandboxPriorAuthorizationChannels(
-  sandbox: PriorAuthorizationChannel,
-): (route: PriorAuthorizationRoute) => Promise<PriorAuthorizationChannel> {
-  return async (route) => {
-    if (!route.livemode) return sandbox;
-    throw new ConnectorError('No PAS client is wired for live prior authorizations.', { transient: false });
-  };
-}
 
 function questionFor(
   routing: BenefitsCheckRouting,

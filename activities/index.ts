@@ -21,14 +21,10 @@ import { WebhookEndpointsRepository } from '../infrastructure/webhooks/webhook-e
 import { WebhookPublisher } from '../infrastructure/webhooks/webhook-publisher';
 import { createCaseBindingActivities } from './case-binding.activities';
 import { createCaseSummaryActivities } from './case-summaries.activities';
-import {
-  CaseActivityDependencies,
-  createCaseActivities,
-  liveClearinghouses,
-  sandboxPriorAuthorizationChannels,
-} from './cases.activities';
+import { CaseActivityDependencies, createCaseActivities, liveClearinghouses } from './cases.activities';
 import { createClinicalActivities } from './clinical.activities';
 import { createEnrollmentActivities } from './enrollment.activities';
+import { livePasEndpoints, priorAuthorizationChannels } from './prior-authorization-channels';
 import { MeteredDeliveryAttempts, WebhookMetrics } from './webhook-metrics';
 import { createWebhookActivities } from './webhooks.activities';
 
@@ -36,7 +32,7 @@ import { createWebhookActivities } from './webhooks.activities';
 export interface Connectors {
   payer?: PayerConnector;
   programHub?: ProgramHubConnector;
-  /** The channel of each prior authorization, by account and mode; the sandbox payer in test mode otherwise. */
+  /** The channel of each prior authorization, by account, mode and drug; PAS (sandbox or live) otherwise. */
   priorAuthorizationChannel?: CaseActivityDependencies['priorAuthorizationChannel'];
 }
 
@@ -91,6 +87,7 @@ export const createActivities = ({
   const payer = connectors.payer ?? simulator;
   const hub = connectors.programHub ?? new ProgramHubSimulator();
   const documents = new CaseDocumentsRepository(db, secrets);
+  const connectorSettings = new ConnectorSettingsRepository(db, secrets);
   const webhookActivities = createWebhookActivities({
     attempts,
     metrics: webhookMetrics,
@@ -105,10 +102,15 @@ export const createActivities = ({
     ...createCaseActivities({
       payer,
       priorAuthorizationChannel:
-        connectors.priorAuthorizationChannel ?? sandboxPriorAuthorizationChannels(simulator),
+        connectors.priorAuthorizationChannel ??
+        priorAuthorizationChannels({
+          simulator,
+          livePasEndpoint: livePasEndpoints(connectorSettings, policy),
+          documents,
+        }),
       documents,
       formularies: new FormulariesRepository(db),
-      liveClearinghouse: liveClearinghouses(new ConnectorSettingsRepository(db, secrets), policy),
+      liveClearinghouse: liveClearinghouses(connectorSettings, policy),
     }),
     ...createCaseSummaryActivities({
       summaries: new CaseSummariesRepository(db),

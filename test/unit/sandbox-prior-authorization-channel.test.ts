@@ -1,6 +1,4 @@
-import { sandboxPriorAuthorizationChannels } from '../../activities/cases.activities';
 import type { PriorAuthorizationRequest } from '../../domain/cases/case-model';
-import { ConnectorError } from '../../domain/failures';
 import type { CriterionAnswer, ResolvedPlan } from '../../domain/payers/payer-connector';
 import type { PriorAuthExchangeInput } from '../../domain/payers/prior-authorization-exchange';
 import { PayerSimulator } from '../../infrastructure/connectors/payer-simulator';
@@ -103,13 +101,5 @@ describe('the sandbox payer as a prior authorization channel', () => {
       reason_code: 'member_not_found',
       reason: expect.any(String),
     });
-  });
-
-  it('fails a live prior authorization for good: no PAS client is wired yet', async () => {
-    const channelFor = sandboxPriorAuthorizationChannels(simulator);
-    expect(await channelFor({ accountId: 'acct_sandbox', livemode: false })).toBe(simulator);
-    const live = channelFor({ accountId: 'acct_sandbox', livemode: true });
-    await expect(live).rejects.toThrow(ConnectorError);
-    await expect(live).rejects.toMatchObject({ transient: false });
   });
 });
