@@ -61,20 +61,9 @@ export interface RecordDocument {
   text: string;
 }
 
-/** A condition the text names ("type 2 diabetes"), read with the same cues as a therapy: "denies asthma" is absent. */
-export interface ConditionFact {
-  /** The vocabulary term mentioned, in lower case. */
-  condition: string;
-  present: boolean;
-  date: string | null;
-  citation: EvidenceCitation;
-}
-
 export interface ClinicalFacts {
   measurements: MeasurementFact[];
   therapies: TherapyFact[];
-  /** Only for the condition terms the extractor was built with (the PA prefill's diagnosis criteria). */
-  conditions: ConditionFact[];
   documents: RecordDocument[];
 }
 
@@ -611,12 +600,8 @@ export class ClinicalFactExtractor {
   private readonly termsByKey = new Map<string, string>();
   private readonly mentionPattern: RegExp;
 
-  private readonly conditionTerms: ReadonlySet<string>;
-
-  constructor(therapyTerms: readonly string[], conditionTerms: readonly string[] = []) {
-    const lowerCase = (terms: readonly string[]) => terms.map((term) => term.trim().toLowerCase());
-    this.conditionTerms = new Set(lowerCase(conditionTerms));
-    const unique = [...new Set(lowerCase([...therapyTerms, ...conditionTerms]))].filter(Boolean);
+  constructor(therapyTerms: readonly string[]) {
+    const unique = [...new Set(therapyTerms.map((term) => term.trim().toLowerCase()))].filter(Boolean);
     // Longest first, so "topical corticosteroid" is one mention and never also "corticosteroid".
     unique.sort((a, b) => b.length - a.length || a.localeCompare(b));
     const withPlural = (term: string) => `${flexibleTerm(term)}(?:e?s)?`;
@@ -645,18 +630,9 @@ export class ClinicalFactExtractor {
       ...diagnoses.flatMap((diagnosis) => bmiFromDiagnosis(diagnosis, asOf) ?? []),
       ...passages.flatMap((passage) => measurementsIn(passage)),
     ];
-    const mentioned = passages.flatMap((passage) => this.therapiesIn(passage, asOf));
     return {
       measurements,
-      therapies: mentioned.filter((fact) => !this.conditionTerms.has(fact.therapy)),
-      conditions: mentioned
-        .filter((fact) => this.conditionTerms.has(fact.therapy))
-        .map(({ therapy, assertion, date, citation }) => ({
-          condition: therapy,
-          present: assertion !== 'not_tried',
-          date,
-          citation,
-        })),
+      therapies: passages.flatMap((passage) => this.therapiesIn(passage, asOf)),
       documents: recordDocuments(record, evidence),
     };
   }

@@ -8,7 +8,6 @@ import type {
   CatalogPayer,
   CatalogPlan,
   CopayOption,
-  CriterionDefinition,
   MockDrugCoverage,
 } from '../../domain/payers/payer-catalog';
 import {
@@ -157,7 +156,7 @@ export class PayerSimulator implements PayerConnector {
     const drug = this.catalog.findDrug(input.drug);
     const plan = input.plan ? this.catalog.findPlan(input.plan.plan_id)?.plan : undefined;
     if (!drug) return { coverage: null, criteria: [] };
-    const criteria = this.applicableCriteria(drug, plan);
+    const criteria = this.catalog.criteriaFor(drug, plan);
     const asOf = isoDate(this.now());
     return {
       coverage: plan ? this.coverage(plan, input.drug) : null,
@@ -318,7 +317,7 @@ export class PayerSimulator implements PayerConnector {
           ? 'step_therapy_required'
           : 'covered',
       tier: entry.tier,
-      prior_authorization_required: entry.prior_authorization_required ? 'yes' : 'no',
+      prior_authorization_required: this.catalog.priorAuthorizationRequirement(plan.formulary_id, drug),
       step_therapy_required: stepTherapy,
       quantity_limit: entry.quantity_limit,
       ...copays(entry.copays),
@@ -343,14 +342,6 @@ export class PayerSimulator implements PayerConnector {
       benefit_type: drug?.benefit ?? 'pharmacy',
       hcpcs_code: drug?.hcpcs_code ?? null,
     };
-  }
-
-  /** Step-therapy criteria apply only where the plan's formulary asks for step therapy on the drug. */
-  private applicableCriteria(drug: CatalogDrug, plan: CatalogPlan | undefined): CriterionDefinition[] {
-    const criteria = this.catalog.criteriaFor(drug);
-    const entry = plan && this.catalog.formularyEntry(plan.formulary_id, drug.id);
-    if (entry?.status !== 'covered' || entry.step_therapy.length > 0) return criteria;
-    return criteria.filter((criterion) => criterion.check.kind !== 'prior_therapy');
   }
 
   private decide(input: PriorAuthSubmissionInput): {

@@ -50,6 +50,7 @@ export const CLINICAL_ELIGIBILITY = defineCaseType<
             const reference = documents.find((document) => document.name === `${ASSET_PREFIX}${index + 1}`);
             return asset && reference ? { ...item, asset: { ...reference, fileType: asset.fileType } } : item;
           }),
+          insurance_content: request.insurance_content ?? null,
         },
       };
       return { case: record, accountId };
