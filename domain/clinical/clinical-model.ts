@@ -3,7 +3,6 @@
  * returns. Pure types: workflow code imports them.
  */
 import type { PlanType, Questionnaire, VisitNote } from '../cases/case-model';
-import type { PriorAuthRequirement } from '../payers/payer-connector';
 
 export interface ClinicalDiagnosisInput {
   code?: string;
@@ -65,6 +64,12 @@ export interface DrugEligibility {
    */
   prior_authorization_required: PriorAuthRequirement | null;
 }
+
+/**
+ * Whether a plan requires prior authorization for a drug, in benefit verification's words. Defined
+ * here, beside the clinical outcome that reports it, so payer and clinical types need no cycle.
+ */
+export type PriorAuthRequirement = 'yes' | 'no' | 'not_applicable';
 
 /** What the patient's plan tells clinical eligibility: whose criteria apply and whether PA is required. */
 export interface PlanFormulary {
