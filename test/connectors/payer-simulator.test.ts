@@ -962,6 +962,29 @@ describe('the PA prefill and the criteria engine', () => {
     expect(engineStatus('Wegovy', 'bmi_at_least_30', { questionnaires })).toBe('met');
   });
 
+  it('agree that E66.3 "Overweight" does not show obesity, while a BMI code of 30 or more does', async () => {
+    const wegovy = { name: 'Wegovy', quantity: 1 };
+    const overweight = await simulator.prefillPriorAuthorization(
+      prefillInput({ drug: wegovy, diagnoses: [{ code: 'E66.3' }] }),
+    );
+    expect(criterion(overweight.criteria, 'bmi_requirement').answer).not.toBe('yes');
+    expect(engineStatus('Wegovy', 'bmi_at_least_30', { diagnoses: [{ code: 'E66.3' }] })).not.toBe('met');
+    const bmiCode = await simulator.prefillPriorAuthorization(
+      prefillInput({ drug: wegovy, diagnoses: [{ code: 'Z68.35' }] }),
+    );
+    expect(criterion(bmiCode.criteria, 'bmi_requirement').answer).toBe('yes');
+    expect(engineStatus('Wegovy', 'bmi_at_least_30', { diagnoses: [{ code: 'Z68.35' }] })).toBe('met');
+  });
+
+  it('agree that a BMI of 28 with hypertension meets Wegovy’s BMI criterion, as its FDA label says', async () => {
+    const record = { diagnoses: [{ code: 'I10' }], visitNotes: [note('BMI 28.4 kg/m2.')] };
+    const prefill = await simulator.prefillPriorAuthorization(
+      prefillInput({ drug: { name: 'Wegovy', quantity: 1 }, ...record }),
+    );
+    expect(criterion(prefill.criteria, 'bmi_requirement').answer).toBe('yes');
+    expect(engineStatus('Wegovy', 'bmi_at_least_27', record)).toBe('met');
+  });
+
   it('agree that a trial mentioned without a length meets a criterion that asks for none', async () => {
     const record = {
       diagnoses: [{ code: 'L40.0' }],
