@@ -435,6 +435,17 @@ const SUFFIX_CUE = new RegExp(
   'i',
 );
 
+/**
+ * A trial ended by an intolerance is an intolerance, which payers accept in place of the trial:
+ * "metformin stopped after 2 weeks because of GI upset". Read in the clause after the drug, within
+ * ENDED_BY_REACH characters, so the cost stays linear.
+ */
+const ENDED_BY_INTOLERANCE = new RegExp(
+  String.raw`\b(?:because of|due to|owing to|secondary to)\s+(?:[a-z-]+\s+){0,3}?(?:${INTOLERANT_CUES}|gi upset|nausea|vomiting|diarrh(?:o|e)a|myalgias?|myopathy|lactic acidosis)(?![a-z])`,
+  'i',
+);
+const ENDED_BY_REACH = 120;
+
 /** A cue reaches the drug only across this many other words (drug names and list commas aside). */
 const CUE_REACH_WORDS = 6;
 
@@ -682,8 +693,17 @@ export class ClinicalFactExtractor {
       const stated = suffix?.kind ?? prefix?.kind;
       if (stated === 'prospective') return;
       const duration = durationNear(text, mention, clause, previous, next, asOf);
+      const rest = text.slice(
+        mention.end,
+        Math.min(clause.end, next?.start ?? text.length, mention.end + ENDED_BY_REACH),
+      );
+      const endedByIntolerance = stated !== 'negated' && ENDED_BY_INTOLERANCE.test(rest);
       let assertion: TherapyFact['assertion'] =
-        stated === 'intolerant' ? 'intolerant' : stated === 'negated' ? 'not_tried' : 'tried';
+        stated === 'intolerant' || endedByIntolerance
+          ? 'intolerant'
+          : stated === 'negated'
+            ? 'not_tried'
+            : 'tried';
       if (passage.answer === 'no') {
         if (assertion === 'intolerant') return;
         assertion = assertion === 'tried' ? 'not_tried' : 'tried';
