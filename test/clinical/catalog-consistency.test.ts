@@ -196,6 +196,14 @@ describe.each(PLANS)('on the plan %s', (_planId, payer, plan) => {
   });
 });
 
+it('overrides criteria only for formularies the catalog has', () => {
+  const formularies = catalog.formularies.map((formulary) => formulary.id);
+  const named = catalog.data.criteria.criteria.flatMap((entry) =>
+    (entry.formulary_overrides ?? []).flatMap((override) => override.formularies),
+  );
+  expect(named.filter((id) => !formularies.includes(id))).toEqual([]);
+});
+
 it('walks a qualified and an unqualified record of every drug with criteria on some plan', async () => {
   const [, payer, plan] = PLANS[0]!;
   const walked = await walk(payer, plan);
