@@ -2,8 +2,10 @@ import type { ClinicalEligibilityRequest } from '../domain/cases/case-model';
 import type {
   ClinicalEligibilityOutcome,
   ClinicalEvidence,
+  EvaluatedPlan,
   UnreadEvidence,
 } from '../domain/clinical/clinical-model';
+import type { PayerConnector } from '../domain/payers/payer-connector';
 import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import type { ClinicalEvaluator } from '../infrastructure/clinical/evaluation-pool';
 import { attemptDeadline } from './attempt-deadline';
@@ -20,9 +22,14 @@ export const TEXT_ASSET_READ_CAPS = { perAssetBytes: 256 * 1024, perCaseBytes: 1
 export interface ClinicalActivityDependencies {
   documents: CaseDocumentsRepository;
   evaluator: ClinicalEvaluator;
+  /**
+   * Finds the catalog plan of the request's insurance data, whose formulary gives the criteria and the
+   * PA requirement: the payer simulator's, in-process, so the answer depends on the request alone.
+   */
+  plans: Pick<PayerConnector, 'resolvePlan'>;
 }
 
-export const createClinicalActivities = ({ documents, evaluator }: ClinicalActivityDependencies) => ({
+export const createClinicalActivities = ({ documents, evaluator, plans }: ClinicalActivityDependencies) => ({
   /**
    * Runs the criteria engine in the evaluator (a thread pool with a time limit), bounded by this
    * attempt's deadline. Text assets are read here, inside the activity, so document contents never pass
@@ -53,9 +60,13 @@ export const createClinicalActivities = ({ documents, evaluator }: ClinicalActiv
       }
       evidence.push({ title: item.title, date_created: item.date_created, content: item.content, text });
     }
+    const resolution = request.insurance_content
+      ? await plans.resolvePlan({ content: request.insurance_content, cardTexts: [] })
+      : undefined;
     const outcome = await evaluator.run(
       {
         kind: 'clinical_eligibility',
+        ...(resolution?.resolved ? { planId: resolution.plan.plan_id } : {}),
         record: {
           patient: { date_of_birth: request.patient.date_of_birth, gender: request.patient.gender },
           asOf: input.asOf,
@@ -68,6 +79,16 @@ export const createClinicalActivities = ({ documents, evaluator }: ClinicalActiv
       },
       { deadline },
     );
-    return unread.length > 0 ? { ...outcome, unread } : outcome;
+    return {
+      ...outcome,
+      ...(resolution ? { plan: evaluatedPlan(resolution) } : {}),
+      ...(unread.length > 0 ? { unread } : {}),
+    };
   },
 });
+
+function evaluatedPlan(resolution: Awaited<ReturnType<PayerConnector['resolvePlan']>>): EvaluatedPlan {
+  if (!resolution.resolved) return { resolved: false, reason: resolution.reason };
+  const { payer_name, plan_name, plan_type } = resolution.plan;
+  return { resolved: true, payer_name, plan_name, plan_type };
+}

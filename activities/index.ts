@@ -116,7 +116,7 @@ export const createActivities = ({
       summaries: new CaseSummariesRepository(db),
       publishEvent: webhookActivities.publishEvent,
     }),
-    ...createClinicalActivities({ documents, evaluator }),
+    ...createClinicalActivities({ documents, evaluator, plans: new PayerSimulator({ evaluator }) }),
     ...createEnrollmentActivities({ payer, hub }),
     ...webhookActivities,
   };

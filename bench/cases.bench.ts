@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { temporal as proto } from '@temporalio/proto';
 
 import { evaluateClinicalEligibility } from '../domain/clinical/criteria-engine';
+import { payerCatalog } from '../domain/payers/payer-catalog';
 import { projectRoot } from '../domain/project-root';
 import { postgresBinDir } from '../infrastructure/storage/postgres-server';
 import { measureExtraction } from './extraction.bench-support';
@@ -763,15 +764,18 @@ async function clinicalEligibility(api: Api, receiver: WebhookReceiver): Promise
   const durations: number[] = [];
   for (let run = 0; run < 500; run += 1) {
     const startedAt = performance.now();
-    evaluateClinicalEligibility({
-      patient: { date_of_birth: '1970-01-01', gender: 'other' },
-      asOf: today.slice(0, 10),
-      drugs: CE_DRUGS,
-      diagnoses: CE_DIAGNOSES,
-      questionnaires: [],
-      visitNotes: [{ content: CE_NOTES, created_at: today }],
-      evidence: ceEvidence(today),
-    });
+    evaluateClinicalEligibility(
+      {
+        patient: { date_of_birth: '1970-01-01', gender: 'other' },
+        asOf: today.slice(0, 10),
+        drugs: CE_DRUGS,
+        diagnoses: CE_DIAGNOSES,
+        questionnaires: [],
+        visitNotes: [{ content: CE_NOTES, created_at: today }],
+        evidence: ceEvidence(today),
+      },
+      payerCatalog().planFormulary(undefined),
+    );
     durations.push(performance.now() - startedAt);
   }
   const endToEnd: number[] = [];

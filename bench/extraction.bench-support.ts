@@ -76,7 +76,11 @@ export async function measureExtraction(): Promise<ExtractionBenchRow[]> {
     return {
       shape,
       clinicalEligibilityMsPer100Kb:
-        Math.round(fastestMs(() => evaluateClinicalEligibility(checked)) * scale * 10) / 10,
+        Math.round(
+          fastestMs(() => evaluateClinicalEligibility(checked, payerCatalog().planFormulary(undefined))) *
+            scale *
+            10,
+        ) / 10,
       priorAuthPrefillMsPer100Kb:
         Math.round(fastestMs(() => answerPriorAuthCriteria(criteria, prefill, checked.asOf)) * scale * 10) /
         10,

@@ -185,6 +185,11 @@ export interface ClinicalEligibilityRequest {
   questionnaires: Questionnaire[];
   visit_notes: VisitNote[];
   evidence: ClinicalEvidenceItem[];
+  /**
+   * The patient's insurance: its plan's formulary gives the criteria and the PA requirement. Absent in
+   * requests made before it existed, and null when not given.
+   */
+  insurance_content?: InsuranceContent | null;
 }
 
 /** What every case object holds, whatever its type; each type adds its own fields. */

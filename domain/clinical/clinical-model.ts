@@ -2,7 +2,7 @@
  * Clinical eligibility (contract section 3, CE outcome): the record a check evaluates and what it
  * returns. Pure types: workflow code imports them.
  */
-import type { Questionnaire, VisitNote } from '../cases/case-model';
+import type { PlanType, Questionnaire, VisitNote } from '../cases/case-model';
 
 export interface ClinicalDiagnosisInput {
   code?: string;
@@ -58,8 +58,32 @@ export interface DrugEligibility {
   status: 'qualified' | 'unqualified' | 'unknown';
   criteria: CriterionResult[];
   unqualified_reasons: Array<{ description: string }>;
+  /** Whether `prior_authorization_requirement` is `yes`, as a boolean (the field's shape since v1). */
   prior_authorization_required: boolean | null;
+  /**
+   * As benefit verification says it for the patient's plan (its formulary); without a plan, what most
+   * sandbox plans say. Null when the drug is not in the catalog.
+   */
+  prior_authorization_requirement: PriorAuthRequirement | null;
 }
+
+/**
+ * Whether a plan requires prior authorization for a drug, in benefit verification's words. Defined
+ * here, beside the clinical outcome that reports it, so payer and clinical types need no cycle.
+ */
+export type PriorAuthRequirement = 'yes' | 'no' | 'not_applicable';
+
+/** What the patient's plan tells clinical eligibility: whose criteria apply and whether PA is required. */
+export interface PlanFormulary {
+  /** The formulary whose plan-specific criteria apply; null applies each drug's own criteria. */
+  formularyId: string | null;
+  priorAuthorizationFor(drugId: string): PriorAuthRequirement;
+}
+
+/** The plan a check was evaluated against, as the outcome reports it. */
+export type EvaluatedPlan =
+  | { resolved: true; payer_name: string; plan_name: string; plan_type: PlanType }
+  | { resolved: false; reason: string };
 
 /** Text of an evidence file asset beyond the reading caps: it was not evaluated. */
 export interface UnreadEvidence {
@@ -70,6 +94,11 @@ export interface UnreadEvidence {
 export interface ClinicalEligibilityOutcome {
   results: DrugEligibility[];
   diagnoses: ResolvedDiagnosis[];
+  /**
+   * The plan the request's `insurance_content` named, or why none in the catalog matched; absent when
+   * the request carried no insurance data (then each drug's own criteria apply).
+   */
+  plan?: EvaluatedPlan;
   /** Present when a text asset was longer than the caps (first 256 KiB per asset, 1 MiB per case). */
   unread?: UnreadEvidence[];
 }

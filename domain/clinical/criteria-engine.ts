@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { containsWords, normalizeName } from '../payers/payer-catalog';
+import { containsWords, normalizeName } from '../payers/name-matching';
 import { projectRoot } from '../project-root';
 import type {
   ClinicalEligibilityOutcome,
@@ -9,6 +9,7 @@ import type {
   CriterionResult,
   DrugEligibility,
   EvidenceCitation,
+  PlanFormulary,
   ResolvedDiagnosis,
 } from './clinical-model';
 import {
@@ -33,19 +34,25 @@ import { icd10Subset, isInFamily, loadIcd10Subset } from './icd10';
 import type { Icd10Subset } from './icd10';
 
 /**
- * The drugs of `catalog/clinical/criteria.json`. A constant rather than read from the file, so request
- * validation and tests can name them at import time without I/O; loading the catalog checks that the
- * file defines exactly these.
+ * The brand (or generic) names of the catalog drugs that have clinical criteria in
+ * `catalog/clinical/criteria.json`. A constant rather than read from the file, so tests can name them at
+ * import time without I/O; loading the catalog checks that the file defines exactly these.
  */
 export const CLINICAL_CATALOG_DRUGS = [
   'Ozempic',
-  'Mounjaro',
-  'Trulicity',
   'Wegovy',
+  'Mounjaro',
   'Zepbound',
+  'Trulicity',
+  'Victoza',
   'Humira',
   'Enbrel',
+  'Remicade',
   'Stelara',
+  'Cosentyx',
+  'Skyrizi',
+  'Xeljanz',
+  'Rinvoq',
   'Dupixent',
   'Xolair',
   'Nucala',
@@ -128,17 +135,56 @@ export interface AnyOfGroup extends GroupReason {
 export type CriterionGroup = AllOfGroup | AnyOfGroup;
 export type CriterionNode = CriterionLeaf | CriterionGroup;
 
+/**
+ * A criterion a payer asks as one question: a single check, or a group answered as a whole (BMI of 30,
+ * or 27 with a weight-related condition). The prior-authorization prefill answers one per question.
+ */
+export type TopLevelCriterion = (CriterionLeaf | CriterionGroup) & { id: string; question: string };
+
+/** The top level of a drug's criteria: every one of them must be met. */
+export interface DrugCriteriaTree {
+  all_of: TopLevelCriterion[];
+}
+
+/**
+ * How the plans of some formularies differ from a drug's default criteria: criteria they do not ask
+ * for, and criteria they add (the step therapy their formulary lists, for instance).
+ */
+export interface FormularyOverride {
+  formularies: string[];
+  /** Why these plans differ, for a reader of the catalog. */
+  reason: string;
+  /** Ids of top-level criteria these plans do not ask for. */
+  omit?: string[];
+  add?: TopLevelCriterion[];
+}
+
+export interface DrugCriteria {
+  /** The drug's id in `catalog/drugs.json`. */
+  drug_id: string;
+  therapeutic_area: string;
+  criteria: DrugCriteriaTree;
+  formulary_overrides?: FormularyOverride[];
+}
+
+/** A drug of `catalog/drugs.json` as clinical eligibility knows it. */
+export interface CatalogDrugName {
+  id: string;
+  brand_name: string | null;
+  generic_name: string;
+}
+
 export interface ClinicalCatalogDrug {
-  /** The brand name results report as `catalog_drug`. */
+  id: string;
+  /** The name results report as `catalog_drug`: the brand name, or the generic name of a generic. */
   name: string;
   generic_name: string;
-  therapeutic_area: string;
-  prior_authorization_required: boolean;
-  criteria: CriterionGroup;
+  /** Null for a drug no plan asks clinical criteria for (metformin, lisinopril, …). */
+  criteria: DrugCriteria | null;
 }
 
 interface ClinicalCatalogFile {
-  drugs: ClinicalCatalogDrug[];
+  drugs: DrugCriteria[];
 }
 
 const DOCUMENT_KINDS: readonly DocumentKind[] = ['visit_note', 'evidence', 'questionnaire'];
@@ -157,26 +203,35 @@ function leavesOf(node: CriterionNode): CriterionLeaf[] {
   return isLeaf(node) ? [node] : childrenOf(node).flatMap(leavesOf);
 }
 
-/** The coverage criteria per drug, with the ICD-10-CM subset and the compiled text patterns they need. */
+/**
+ * The one clinical truth of the catalog: every drug of `catalog/drugs.json`, with the coverage
+ * criteria clinical eligibility checks and the prior-authorization prefill answers, per drug and, where
+ * a plan differs, per formulary; with the ICD-10-CM subset and the therapy vocabulary they need.
+ */
 export class ClinicalCatalog {
+  readonly drugs: readonly ClinicalCatalogDrug[];
   readonly extractor: ClinicalFactExtractor;
-  private readonly documentPatterns = new Map<DocumentationCheck, RegExp>();
+  private readonly documentPatterns = new Map<string, RegExp>();
 
   constructor(
-    readonly drugs: readonly ClinicalCatalogDrug[],
+    drugs: readonly CatalogDrugName[],
+    readonly criteria: readonly DrugCriteria[],
     readonly icd10: Icd10Subset,
   ) {
-    const problems = catalogProblems(drugs, icd10);
+    const problems = catalogProblems(drugs, criteria, icd10);
     if (problems.length > 0) {
       throw new Error(`The clinical criteria catalog is invalid:\n- ${problems.join('\n- ')}`);
     }
-    const leaves = drugs.flatMap((drug) => leavesOf(drug.criteria));
+    this.drugs = drugs.map((drug) => ({
+      id: drug.id,
+      name: drug.brand_name ?? drug.generic_name,
+      generic_name: drug.generic_name,
+      criteria: criteria.find((entry) => entry.drug_id === drug.id) ?? null,
+    }));
+    const leaves = criteria.flatMap(everyLeaf);
     this.extractor = new ClinicalFactExtractor(
       leaves.flatMap(({ check }) => (check.kind === 'prior_therapy' ? check.therapies : [])),
     );
-    for (const { check } of leaves) {
-      if (check.kind === 'documentation') this.documentPatterns.set(check, new RegExp(check.pattern, 'gi'));
-    }
   }
 
   /**
@@ -192,11 +247,45 @@ export class ClinicalCatalog {
     return byGeneric.length === 1 ? byGeneric[0] : undefined;
   }
 
+  findDrugById(drugId: string): ClinicalCatalogDrug | undefined {
+    return this.drugs.find((drug) => drug.id === drugId);
+  }
+
+  /**
+   * The criteria of a drug on the plans of a formulary: the drug's own, with the formulary's overrides
+   * applied; with no formulary (no plan known), the drug's own. Null when the drug has no criteria.
+   */
+  criteriaFor(drug: ClinicalCatalogDrug, formularyId: string | null): DrugCriteriaTree | null {
+    if (!drug.criteria) return null;
+    const overrides = (drug.criteria.formulary_overrides ?? []).filter(
+      (override) => formularyId !== null && override.formularies.includes(formularyId),
+    );
+    const omitted = new Set(overrides.flatMap((override) => override.omit ?? []));
+    return {
+      all_of: [
+        ...drug.criteria.criteria.all_of.filter((criterion) => !omitted.has(criterion.id)),
+        ...overrides.flatMap((override) => override.add ?? []),
+      ],
+    };
+  }
+
+  /** Compiled once per pattern: criteria reach the prefill's thread as copies, not as catalog objects. */
   documentPattern(check: DocumentationCheck): RegExp {
-    const pattern = this.documentPatterns.get(check);
-    if (!pattern) throw new Error(`Documentation check "${check.label}" is not from this catalog`);
+    let pattern = this.documentPatterns.get(check.pattern);
+    if (!pattern) {
+      pattern = new RegExp(check.pattern, 'gi');
+      this.documentPatterns.set(check.pattern, pattern);
+    }
     return pattern;
   }
+}
+
+/** Every leaf a drug's criteria can use, on any plan. */
+function everyLeaf(entry: DrugCriteria): CriterionLeaf[] {
+  return [
+    ...leavesOf(entry.criteria as CriterionGroup),
+    ...(entry.formulary_overrides ?? []).flatMap((override) => (override.add ?? []).flatMap(leavesOf)),
+  ];
 }
 
 function limitProblem(limit: AgeLimit | TrialLength | undefined, units: readonly string[]): string | null {
@@ -274,27 +363,49 @@ function groupProblems(group: CriterionGroup): string[] {
   ];
 }
 
-function catalogProblems(drugs: readonly ClinicalCatalogDrug[], icd10: Icd10Subset): string[] {
-  const names = drugs.map((drug) => drug.name);
+function catalogProblems(
+  drugs: readonly CatalogDrugName[],
+  criteria: readonly DrugCriteria[],
+  icd10: Icd10Subset,
+): string[] {
+  const ids = new Set(drugs.map((drug) => drug.id));
+  const names = criteria.map(
+    (entry) => drugs.find((drug) => drug.id === entry.drug_id)?.brand_name ?? entry.drug_id,
+  );
   const problems = [
-    ...CLINICAL_CATALOG_DRUGS.filter((name) => !names.includes(name)).map((name) => `${name} is missing`),
+    ...criteria
+      .filter((entry) => !ids.has(entry.drug_id))
+      .map((entry) => `${entry.drug_id} is not a drug of drugs.json`),
+    ...CLINICAL_CATALOG_DRUGS.filter((name) => !names.includes(name)).map(
+      (name) => `${name} has no criteria`,
+    ),
     ...names
       .filter((name) => !(CLINICAL_CATALOG_DRUGS as readonly string[]).includes(name))
       .map((name) => `${name} is not listed in CLINICAL_CATALOG_DRUGS`),
   ];
-  for (const drug of drugs) {
-    const leaves = leavesOf(drug.criteria);
-    const ids = leaves.map((leaf) => leaf.id);
+  for (const entry of criteria) {
+    const name = entry.drug_id;
+    const topLevel = [
+      ...(entry.criteria.all_of ?? []),
+      ...(entry.formulary_overrides ?? []).flatMap((override) => override.add ?? []),
+    ];
+    const groupIds = topLevel.filter((criterion) => !isLeaf(criterion)).map((criterion) => criterion.id);
+    const allIds = [...everyLeaf(entry).map((leaf) => leaf.id), ...groupIds];
     problems.push(
-      ...(typeof drug.prior_authorization_required === 'boolean'
-        ? []
-        : [`${drug.name}: prior_authorization_required is not a boolean`]),
-      ...ids
-        .filter((id, index) => ids.indexOf(id) !== index)
-        .map((id) => `${drug.name}: criterion ${id} repeats`),
-      ...groupProblems(drug.criteria).map((problem) => `${drug.name}: ${problem}`),
-      ...leaves.flatMap((leaf) =>
-        checkProblems(leaf.check, icd10).map((problem) => `${drug.name} ${leaf.id}: ${problem}`),
+      ...topLevel
+        .filter((criterion) => typeof criterion.question !== 'string' || !criterion.id)
+        .map((criterion) => `${name}: top-level criterion ${criterion.id} has no id or question`),
+      ...(entry.formulary_overrides ?? []).flatMap((override) =>
+        (override.omit ?? [])
+          .filter((id) => !entry.criteria.all_of.some((criterion) => criterion.id === id))
+          .map((id) => `${name}: an override omits unknown criterion ${id}`),
+      ),
+      ...[...new Set(allIds.filter((id, index) => allIds.indexOf(id) !== index))].map(
+        (id) => `${name}: criterion ${id} repeats`,
+      ),
+      ...groupProblems(entry.criteria as CriterionGroup).map((problem) => `${name}: ${problem}`),
+      ...everyLeaf(entry).flatMap((leaf) =>
+        checkProblems(leaf.check, icd10).map((problem) => `${name} ${leaf.id}: ${problem}`),
       ),
     );
   }
@@ -306,7 +417,10 @@ export function loadClinicalCatalog(
   icd10: Icd10Subset = loadIcd10Subset(directory),
 ): ClinicalCatalog {
   const file = JSON.parse(readFileSync(path.join(directory, 'criteria.json'), 'utf8')) as ClinicalCatalogFile;
-  return new ClinicalCatalog(file.drugs, icd10);
+  const drugs = JSON.parse(readFileSync(path.join(directory, '..', 'drugs.json'), 'utf8')) as {
+    drugs: CatalogDrugName[];
+  };
+  return new ClinicalCatalog(drugs.drugs, file.drugs, icd10);
 }
 
 let shippedCatalog: ClinicalCatalog | undefined;
@@ -347,29 +461,63 @@ interface EvaluationContext {
 }
 
 /**
- * Checks each requested drug against its criteria. Pure and deterministic: ages and recency are
- * computed against `record.asOf`, never the clock, and the same record always gives the same outcome.
+ * Checks each requested drug against its criteria on the patient's plan: the plan's formulary picks
+ * the criteria (a drug's own, with the formulary's overrides) and says whether prior authorization is
+ * required. Pure and deterministic: ages and recency are computed against `record.asOf`, never the
+ * clock, and the same record and plan always give the same outcome.
  */
 export function evaluateClinicalEligibility(
   record: ClinicalRecord,
+  plan: PlanFormulary,
   catalog: ClinicalCatalog = clinicalCatalog(),
 ): ClinicalEligibilityOutcome {
+  const context = evaluationContext(record, catalog);
+  return {
+    results: record.drugs.map((requested) => evaluateDrug(requested.name, plan, context)),
+    diagnoses: context.diagnoses,
+  };
+}
+
+function evaluationContext(record: ClinicalRecord, catalog: ClinicalCatalog): EvaluationContext {
   const diagnoses = record.diagnoses.map((diagnosis) => catalog.icd10.resolve(diagnosis));
   const asOf = calendarDate(record.asOf);
-  const context: EvaluationContext = {
+  return {
     asOf,
     ageInMonths: asOf ? completedMonths(record.patient.date_of_birth, asOf) : null,
     diagnoses,
     facts: catalog.extractor.extract(record, diagnoses),
     catalog,
   };
-  return {
-    results: record.drugs.map((requested) => evaluateDrug(requested.name, context)),
-    diagnoses,
-  };
 }
 
-function evaluateDrug(requested: string, context: EvaluationContext): DrugEligibility {
+/** A top-level criterion's verdict on one record, with the citations behind it. */
+export interface CriterionVerdict {
+  status: Status;
+  evidence: EvidenceCitation[];
+}
+
+/**
+ * Judges top-level criteria one by one, as a payer's questions: a group is met, not met or unknown as
+ * a whole, citing the evidence of the criteria inside it that decided it. The prior-authorization
+ * prefill answers with it, so a prefill and a clinical-eligibility check read one record the same way.
+ */
+export function judgeCriteria(
+  criteria: readonly CriterionNode[],
+  record: ClinicalRecord,
+  catalog: ClinicalCatalog = clinicalCatalog(),
+): CriterionVerdict[] {
+  const context = evaluationContext(record, catalog);
+  return criteria.map((criterion) => {
+    const outcome = evaluateNode(criterion, context);
+    const deciding = leafOutcomes(outcome).filter((leaf) => leaf.status === outcome.status);
+    return {
+      status: outcome.status,
+      evidence: uniqueCitations(deciding.flatMap((leaf) => leaf.verdict.evidence)),
+    };
+  });
+}
+
+function evaluateDrug(requested: string, plan: PlanFormulary, context: EvaluationContext): DrugEligibility {
   const drug = context.catalog.findDrug(requested);
   if (!drug) {
     return {
@@ -379,9 +527,27 @@ function evaluateDrug(requested: string, context: EvaluationContext): DrugEligib
       criteria: [],
       unqualified_reasons: [],
       prior_authorization_required: null,
+      prior_authorization_requirement: null,
     };
   }
-  const outcome = evaluateNode(drug.criteria, context);
+  const requirement = plan.priorAuthorizationFor(drug.id);
+  const priorAuthorization = {
+    prior_authorization_required: requirement === 'yes',
+    prior_authorization_requirement: requirement,
+  };
+  const criteria = context.catalog.criteriaFor(drug, plan.formularyId);
+  if (!criteria) {
+    // No plan asks clinical criteria for it: nothing stands between the patient and the drug.
+    return {
+      drug: requested,
+      catalog_drug: drug.name,
+      status: 'qualified',
+      criteria: [],
+      unqualified_reasons: [],
+      ...priorAuthorization,
+    };
+  }
+  const outcome = evaluateNode(criteria as CriterionGroup, context);
   const status =
     outcome.status === 'met' ? 'qualified' : outcome.status === 'not_met' ? 'unqualified' : 'unknown';
   return {
@@ -398,7 +564,7 @@ function evaluateDrug(requested: string, context: EvaluationContext): DrugEligib
       status === 'unqualified'
         ? [...new Set(reasonsFor(outcome).map(sentenceOf))].map((description) => ({ description }))
         : [],
-    prior_authorization_required: drug.prior_authorization_required,
+    ...priorAuthorization,
   };
 }
 

@@ -61,20 +61,9 @@ export interface RecordDocument {
   text: string;
 }
 
-/** A condition the text names ("type 2 diabetes"), read with the same cues as a therapy: "denies asthma" is absent. */
-export interface ConditionFact {
-  /** The vocabulary term mentioned, in lower case. */
-  condition: string;
-  present: boolean;
-  date: string | null;
-  citation: EvidenceCitation;
-}
-
 export interface ClinicalFacts {
   measurements: MeasurementFact[];
   therapies: TherapyFact[];
-  /** Only for the condition terms the extractor was built with (the PA prefill's diagnosis criteria). */
-  conditions: ConditionFact[];
   documents: RecordDocument[];
 }
 
@@ -446,6 +435,17 @@ const SUFFIX_CUE = new RegExp(
   'i',
 );
 
+/**
+ * A trial ended by an intolerance is an intolerance, which payers accept in place of the trial:
+ * "metformin stopped after 2 weeks because of GI upset". Read in the clause after the drug, within
+ * ENDED_BY_REACH characters, so the cost stays linear.
+ */
+const ENDED_BY_INTOLERANCE = new RegExp(
+  String.raw`\b(?:because of|due to|owing to|secondary to)\s+(?:[a-z-]+\s+){0,3}?(?:${INTOLERANT_CUES}|gi upset|nausea|vomiting|diarrh(?:o|e)a|myalgias?|myopathy|lactic acidosis)(?![a-z])`,
+  'i',
+);
+const ENDED_BY_REACH = 120;
+
 /** A cue reaches the drug only across this many other words (drug names and list commas aside). */
 const CUE_REACH_WORDS = 6;
 
@@ -611,12 +611,8 @@ export class ClinicalFactExtractor {
   private readonly termsByKey = new Map<string, string>();
   private readonly mentionPattern: RegExp;
 
-  private readonly conditionTerms: ReadonlySet<string>;
-
-  constructor(therapyTerms: readonly string[], conditionTerms: readonly string[] = []) {
-    const lowerCase = (terms: readonly string[]) => terms.map((term) => term.trim().toLowerCase());
-    this.conditionTerms = new Set(lowerCase(conditionTerms));
-    const unique = [...new Set(lowerCase([...therapyTerms, ...conditionTerms]))].filter(Boolean);
+  constructor(therapyTerms: readonly string[]) {
+    const unique = [...new Set(therapyTerms.map((term) => term.trim().toLowerCase()))].filter(Boolean);
     // Longest first, so "topical corticosteroid" is one mention and never also "corticosteroid".
     unique.sort((a, b) => b.length - a.length || a.localeCompare(b));
     const withPlural = (term: string) => `${flexibleTerm(term)}(?:e?s)?`;
@@ -645,18 +641,9 @@ export class ClinicalFactExtractor {
       ...diagnoses.flatMap((diagnosis) => bmiFromDiagnosis(diagnosis, asOf) ?? []),
       ...passages.flatMap((passage) => measurementsIn(passage)),
     ];
-    const mentioned = passages.flatMap((passage) => this.therapiesIn(passage, asOf));
     return {
       measurements,
-      therapies: mentioned.filter((fact) => !this.conditionTerms.has(fact.therapy)),
-      conditions: mentioned
-        .filter((fact) => this.conditionTerms.has(fact.therapy))
-        .map(({ therapy, assertion, date, citation }) => ({
-          condition: therapy,
-          present: assertion !== 'not_tried',
-          date,
-          citation,
-        })),
+      therapies: passages.flatMap((passage) => this.therapiesIn(passage, asOf)),
       documents: recordDocuments(record, evidence),
     };
   }
@@ -706,8 +693,17 @@ export class ClinicalFactExtractor {
       const stated = suffix?.kind ?? prefix?.kind;
       if (stated === 'prospective') return;
       const duration = durationNear(text, mention, clause, previous, next, asOf);
+      const rest = text.slice(
+        mention.end,
+        Math.min(clause.end, next?.start ?? text.length, mention.end + ENDED_BY_REACH),
+      );
+      const endedByIntolerance = stated !== 'negated' && ENDED_BY_INTOLERANCE.test(rest);
       let assertion: TherapyFact['assertion'] =
-        stated === 'intolerant' ? 'intolerant' : stated === 'negated' ? 'not_tried' : 'tried';
+        stated === 'intolerant' || endedByIntolerance
+          ? 'intolerant'
+          : stated === 'negated'
+            ? 'not_tried'
+            : 'tried';
       if (passage.answer === 'no') {
         if (assertion === 'intolerant') return;
         assertion = assertion === 'tried' ? 'not_tried' : 'tried';

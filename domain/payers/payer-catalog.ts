@@ -2,9 +2,16 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 import type { DrugRequest, PlanType } from '../cases/case-model';
+import type { PlanFormulary } from '../clinical/clinical-model';
+import { clinicalCatalog, loadClinicalCatalog } from '../clinical/criteria-engine';
+import type {
+  ClinicalCatalog,
+  CriterionCheck as ClinicalCheck,
+  CriterionGroup,
+} from '../clinical/criteria-engine';
 import { projectRoot } from '../project-root';
 import { containsWords, normalizeName, normalizeNdc } from './name-matching';
-import type { BenefitsCheck, BenefitsOutcome, DrugCoverage } from './payer-connector';
+import type { BenefitsCheck, BenefitsOutcome, DrugCoverage, PriorAuthRequirement } from './payer-connector';
 
 export { containsWords, normalizeName, normalizeNdc };
 
@@ -57,8 +64,6 @@ export interface CatalogDrug {
   generic_name: string;
   /** 11 digits, no hyphens (5-4-2). */
   ndc: string;
-  /** Key into the prior-authorization criteria sets; null when no plan asks for criteria. */
-  criteria_set: string | null;
   /**
    * Medical-benefit drugs (infusions given in a clinic) are billed by the provider under a HCPCS
    * code and never appear on a pharmacy formulary.
@@ -89,12 +94,13 @@ export interface Formulary {
   drugs: Record<string, FormularyEntry>;
 }
 
-export type CriterionCheck =
-  | { kind: 'diagnosis'; code_prefixes: string[]; terms: string[] }
-  | { kind: 'lab_value'; labels: string[]; minimum: number; unit: string }
-  /** A step-therapy requirement: one of the drugs, for at least `minimum_months` when given. */
-  | { kind: 'prior_therapy'; drugs: string[]; minimum_months?: number };
+/**
+ * What one prior-authorization criterion checks: one of the criteria engine's checks, or a group of
+ * them answered as a whole (`group`).
+ */
+export type CriterionCheck = ClinicalCheck | { kind: 'group'; group: CriterionGroup };
 
+/** One criterion as a payer asks it: a top-level criterion of the drug's clinical criteria on the plan. */
 export interface CriterionDefinition {
   id: string;
   question: string;
@@ -122,14 +128,15 @@ export interface CatalogData {
   payers: CatalogPayer[];
   drugs: CatalogDrug[];
   formularies: Formulary[];
-  criteriaSets: Record<string, CriterionDefinition[]>;
+  /** The clinical criteria catalog: the one source of the criteria clinical eligibility and PA apply. */
+  criteria: ClinicalCatalog;
   mockCases: Record<string, BvMockDefinition>;
   mockFailure: PayerFailure;
   /** Oldest year first. */
   partD: PartDParameters[];
 }
 
-/** The sandbox payers, plans, formularies, prior-authorization criteria and BV mock cases of `catalog/`. */
+/** The sandbox payers, plans, formularies and BV mock cases of `catalog/`, with the clinical criteria. */
 export class PayerCatalog {
   private readonly plansById: Map<string, { payer: CatalogPayer; plan: CatalogPlan }>;
 
@@ -191,8 +198,62 @@ export class PayerCatalog {
     return this.formularies.find((formulary) => formulary.id === formularyId)?.drugs[drugId];
   }
 
-  criteriaFor(drug: CatalogDrug): CriterionDefinition[] {
-    return drug.criteria_set ? (this.data.criteriaSets[drug.criteria_set] ?? []) : [];
+  /**
+   * The prior-authorization criteria of a drug on a plan: the top-level criteria of its clinical
+   * criteria on the plan's formulary, each with the question a payer asks. Without a plan, the drug's
+   * own criteria.
+   */
+  criteriaFor(drug: CatalogDrug, plan?: CatalogPlan): CriterionDefinition[] {
+    const clinicalDrug = this.data.criteria.findDrugById(drug.id);
+    const tree = clinicalDrug && this.data.criteria.criteriaFor(clinicalDrug, plan?.formulary_id ?? null);
+    return (tree?.all_of ?? []).map(({ id, question, ...node }) => ({
+      id,
+      question,
+      check: 'check' in node ? node.check : { kind: 'group', group: node as CriterionGroup },
+    }));
+  }
+
+  /**
+   * Whether a plan with this formulary requires prior authorization for the drug, as benefit
+   * verification says it: a medical-benefit drug always (every sandbox plan's medical policy asks for
+   * it); a covered drug as its formulary entry says; a drug not covered, not applicable.
+   */
+  priorAuthorizationRequirement(formularyId: string, drug: CatalogDrug): PriorAuthRequirement {
+    if (drug.benefit === 'medical') return 'yes';
+    const entry = this.formularyEntry(formularyId, drug.id);
+    if (entry?.status !== 'covered') return 'not_applicable';
+    return entry.prior_authorization_required ? 'yes' : 'no';
+  }
+
+  /**
+   * What most sandbox formularies say about prior authorization for the drug, for a check that names
+   * no plan; a tie goes to the stricter answer (yes, then no).
+   */
+  typicalPriorAuthorizationRequirement(drug: CatalogDrug): PriorAuthRequirement {
+    const answers = this.formularies.map((formulary) =>
+      this.priorAuthorizationRequirement(formulary.id, drug),
+    );
+    const count = (answer: PriorAuthRequirement) => answers.filter((given) => given === answer).length;
+    return (['yes', 'no', 'not_applicable'] as const).reduce((best, answer) =>
+      count(answer) > count(best) ? answer : best,
+    );
+  }
+
+  /**
+   * What clinical eligibility reads of a plan: its formulary (whose criteria overrides apply) and its
+   * prior-authorization requirements; with no plan, each drug's own criteria and the typical requirement.
+   */
+  planFormulary(plan: CatalogPlan | undefined): PlanFormulary {
+    return {
+      formularyId: plan?.formulary_id ?? null,
+      priorAuthorizationFor: (drugId) => {
+        const drug = this.drugs.find((candidate) => candidate.id === drugId);
+        if (!drug) return 'not_applicable';
+        return plan
+          ? this.priorAuthorizationRequirement(plan.formulary_id, drug)
+          : this.typicalPriorAuthorizationRequirement(drug);
+      },
+    };
   }
 
   mockCase(name: string): BvMockDefinition | undefined {
@@ -220,7 +281,9 @@ function readJson<T>(directory: string, file: string): T {
   return JSON.parse(readFileSync(path.join(directory, file), 'utf8')) as T;
 }
 
-export function loadPayerCatalog(directory = path.join(projectRoot(), 'catalog')): PayerCatalog {
+const DEFAULT_CATALOG_DIRECTORY = path.join(projectRoot(), 'catalog');
+
+export function loadPayerCatalog(directory = DEFAULT_CATALOG_DIRECTORY): PayerCatalog {
   const mocks = readJson<{ mock_cases: Record<string, BvMockDefinition>; failure: PayerFailure }>(
     directory,
     'benefit-verification-mock-cases.json',
@@ -229,10 +292,10 @@ export function loadPayerCatalog(directory = path.join(projectRoot(), 'catalog')
     payers: readJson<{ payers: CatalogPayer[] }>(directory, 'payers.json').payers,
     drugs: readJson<{ drugs: CatalogDrug[] }>(directory, 'drugs.json').drugs,
     formularies: readJson<{ formularies: Formulary[] }>(directory, 'formularies.json').formularies,
-    criteriaSets: readJson<{ criteria_sets: Record<string, CriterionDefinition[]> }>(
-      directory,
-      'prior-authorization-criteria.json',
-    ).criteria_sets,
+    criteria:
+      directory === DEFAULT_CATALOG_DIRECTORY
+        ? clinicalCatalog()
+        : loadClinicalCatalog(path.join(directory, 'clinical')),
     mockCases: mocks.mock_cases,
     mockFailure: mocks.failure,
     partD: readJson<{ years: PartDParameters[] }>(directory, 'medicare-part-d-parameters.json').years.sort(

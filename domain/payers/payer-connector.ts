@@ -8,7 +8,7 @@ import type {
   Questionnaire,
   VisitNote,
 } from '../cases/case-model';
-import type { EvaluationLimits } from '../clinical/clinical-model';
+import type { EvaluationLimits, PriorAuthRequirement } from '../clinical/clinical-model';
 import type { BenefitAccumulator, EligibilityRejection, PharmacyBenefit } from './eligibility';
 
 /**
@@ -40,7 +40,7 @@ export interface ResolvedPlan {
 
 export type PlanResolution = { resolved: true; plan: ResolvedPlan } | { resolved: false; reason: string };
 
-export type PriorAuthRequirement = 'yes' | 'no' | 'not_applicable';
+export type { PriorAuthRequirement };
 
 export interface DrugCoverage {
   /** As requested (name or NDC), so a caller can match results to its request. */

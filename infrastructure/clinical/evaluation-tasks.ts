@@ -1,12 +1,22 @@
-import type { ClinicalEligibilityOutcome, ClinicalRecord } from '../../domain/clinical/clinical-model';
+import type {
+  ClinicalEligibilityOutcome,
+  ClinicalRecord,
+  PlanFormulary,
+} from '../../domain/clinical/clinical-model';
 import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engine';
+import { payerCatalog } from '../../domain/payers/payer-catalog';
 import type { CriterionDefinition } from '../../domain/payers/payer-catalog';
 import type { CriterionAnswer, PriorAuthPrefillInput } from '../../domain/payers/payer-connector';
 import { answerPriorAuthCriteria } from '../../domain/payers/prior-auth-criteria';
 
 /** The CPU-heavy work on clinical text, as messages a worker thread can take. */
 export type EvaluationTask =
-  | { kind: 'clinical_eligibility'; record: ClinicalRecord }
+  | {
+      kind: 'clinical_eligibility';
+      record: ClinicalRecord;
+      /** The catalog plan whose formulary applies; absent when the request named none. */
+      planId?: string;
+    }
   | {
       kind: 'prior_auth_criteria';
       criteria: CriterionDefinition[];
@@ -22,9 +32,14 @@ export type EvaluationResult<Task extends EvaluationTask> = Task extends { kind:
 export function runEvaluationTask<Task extends EvaluationTask>(task: Task): EvaluationResult<Task> {
   switch (task.kind) {
     case 'clinical_eligibility':
-      return evaluateClinicalEligibility(task.record) as EvaluationResult<Task>;
+      return evaluateClinicalEligibility(task.record, planFormulary(task.planId)) as EvaluationResult<Task>;
     case 'prior_auth_criteria':
       return answerPriorAuthCriteria(task.criteria, task.input, task.asOf) as EvaluationResult<Task>;
   }
   throw new Error(`Unknown evaluation task ${(task as { kind: string }).kind}`);
+}
+
+function planFormulary(planId: string | undefined): PlanFormulary {
+  const catalog = payerCatalog();
+  return catalog.planFormulary(planId === undefined ? undefined : catalog.findPlan(planId)?.plan);
 }

@@ -8,7 +8,6 @@ import type {
   CatalogPayer,
   CatalogPlan,
   CopayOption,
-  CriterionDefinition,
   MockDrugCoverage,
 } from '../../domain/payers/payer-catalog';
 import {
@@ -195,7 +194,7 @@ export class PayerSimulator implements PayerConnector, PriorAuthorizationChannel
     const drug = this.catalog.findDrug(input.drug);
     const plan = input.plan ? this.catalog.findPlan(input.plan.plan_id)?.plan : undefined;
     if (!drug) return { coverage: null, criteria: [] };
-    const criteria = this.applicableCriteria(drug, plan);
+    const criteria = this.catalog.criteriaFor(drug, plan);
     const asOf = isoDate(this.now());
     return {
       coverage: plan ? this.coverage(plan, input.drug) : null,
@@ -479,7 +478,7 @@ export class PayerSimulator implements PayerConnector, PriorAuthorizationChannel
           ? 'step_therapy_required'
           : 'covered',
       tier: entry.tier,
-      prior_authorization_required: entry.prior_authorization_required ? 'yes' : 'no',
+      prior_authorization_required: this.catalog.priorAuthorizationRequirement(plan.formulary_id, drug),
       step_therapy_required: stepTherapy,
       quantity_limit: entry.quantity_limit,
       ...copays(entry.copays),
@@ -506,14 +505,6 @@ export class PayerSimulator implements PayerConnector, PriorAuthorizationChannel
     };
   }
 
-  /** Step-therapy criteria apply only where the plan's formulary asks for step therapy on the drug. */
-  private applicableCriteria(drug: CatalogDrug, plan: CatalogPlan | undefined): CriterionDefinition[] {
-    const criteria = this.catalog.criteriaFor(drug);
-    const entry = plan && this.catalog.formularyEntry(plan.formulary_id, drug.id);
-    if (entry?.status !== 'covered' || entry.step_therapy.length > 0) return criteria;
-    return criteria.filter((criterion) => criterion.check.kind !== 'prior_therapy');
-  }
-
   private decide(input: PriorAuthSubmissionInput): SimulatedDecision {
     return this.formularyDecision(input) ?? this.criteriaDecision(input);
   }
@@ -534,13 +525,14 @@ export class PayerSimulator implements PayerConnector, PriorAuthorizationChannel
 
   private criteriaDecision(input: PriorAuthSubmissionInput): SimulatedDecision {
     const drug = this.catalog.findDrug(input.drug);
+    const plan = input.plan ? this.catalog.findPlan(input.plan.plan_id)?.plan : undefined;
     if (input.criteria.length === 0)
       return { result: 'other', detail_code: 'more_information_required', unmet: [] };
 
     const unmet = input.criteria.filter((criterion) => criterion.answer !== 'yes');
     if (unmet.length === 0) return { result: 'approved', detail_code: 'approval', unmet: [] };
     const stepTherapyIds = new Set(
-      (drug ? this.catalog.criteriaFor(drug) : [])
+      (drug ? this.catalog.criteriaFor(drug, plan) : [])
         .filter((criterion) => criterion.check.kind === 'prior_therapy')
         .map((criterion) => criterion.id),
     );

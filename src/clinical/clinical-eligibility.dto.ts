@@ -3,7 +3,13 @@ import { Transform } from 'class-transformer';
 import { IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 
 import type { ClinicalDiagnosisInput, ClinicalRecord } from '../../domain/clinical/clinical-model';
-import { CasePatientDto, DrugDto, QuestionnaireDto, VisitNoteDto } from '../cases/case-requests.dto';
+import {
+  CasePatientDto,
+  DrugDto,
+  InsuranceContentDto,
+  QuestionnaireDto,
+  VisitNoteDto,
+} from '../cases/case-requests.dto';
 import { AtLeastOneOf, ExactlyOneOf, IsBase64Document } from '../cases/case-validators';
 import { CaseMetadata, Icd10Code, LIMITS, WrittenAt } from '../cases/request-vocabulary';
 import { JsonObjectField, NestedArray, NestedObject, TextField } from '../common/dto/compose';
@@ -131,6 +137,15 @@ export class CreateClinicalEligibilityDto {
       `${MAX_CLINICAL_DOCUMENTS} documents per request, patient.insurance and evidence assets together.`,
   })
   evidence?: ClinicalEvidenceDto[];
+
+  @NestedObject(() => InsuranceContentDto, {
+    optional: true,
+    description:
+      'Discrete insurance card data, as for benefit verification and prior authorization. When the plan is ' +
+      "found in the catalog, its formulary gives each drug's criteria and prior_authorization_required; " +
+      "without it, each drug's own criteria apply and prior_authorization_required is what most plans say.",
+  })
+  insurance_content?: InsuranceContentDto;
 
   @CaseMetadata({ order_id: 'ord-3003' })
   metadata?: Record<string, string>;

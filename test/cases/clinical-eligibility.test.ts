@@ -1,6 +1,6 @@
 import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
 import { DRUG_CASES } from '../clinical/drug-cases';
-import { AS_OF } from '../clinical/synthetic-records';
+import { AS_OF, visitNote } from '../clinical/synthetic-records';
 import { eventsFor, JsonObject, waitForStatus } from '../support/case-journeys';
 import { syntheticPatient } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
@@ -200,6 +200,80 @@ describe('clinical eligibility', () => {
       );
     },
   );
+
+  describe('with the patient’s insurance_content', () => {
+    const summitHmo = { payer: 'Summit Mutual Health', member_id: 'SMH4410021', plan_type: 'commercial' };
+    const evergreenPartD = { payer: 'Evergreen Senior Rx', member_id: 'EVG5520013', rx_pcn: 'SBXEVGBAS' };
+    const trulicity = DRUG_CASES.find((drugCase) => drugCase.drug === 'Trulicity')!;
+
+    it('says whether prior authorization is required as the plan’s formulary does, and names the plan', async () => {
+      const { body } = await submit({
+        ...requestFrom('Trulicity', trulicity.qualifying),
+        insurance_content: summitHmo,
+      });
+      const outcome = await resultOf(body.clinical_elgibility_id);
+      expect(outcome.plan).toEqual({
+        resolved: true,
+        payer_name: 'Summit Mutual Health',
+        plan_name: 'Summit Choice HMO',
+        plan_type: 'commercial',
+      });
+      expect(outcome.results[0]).toMatchObject({
+        status: 'qualified',
+        prior_authorization_required: false,
+        prior_authorization_requirement: 'no',
+      });
+    });
+
+    it('says what most plans say about prior authorization when no insurance is given', async () => {
+      const { body } = await submit(requestFrom('Trulicity', trulicity.qualifying));
+      const outcome = await resultOf(body.clinical_elgibility_id);
+      expect(outcome.plan).toBeUndefined();
+      expect(outcome.results[0].prior_authorization_requirement).toBe('yes');
+    });
+
+    it('applies the plan’s own criteria: a Part D plan asks for no metformin trial before Ozempic', async () => {
+      const withoutMetformin = requestFrom('Ozempic', {
+        diagnoses: [{ code: 'E11.9' }],
+        visitNotes: [visitNote('A1c 8.4 %.')],
+      });
+      const [partD, noPlan] = await Promise.all([
+        submit({ ...withoutMetformin, insurance_content: evergreenPartD }),
+        submit(withoutMetformin),
+      ]);
+      const [onPartD] = (await resultOf(partD.body.clinical_elgibility_id)).results;
+      const [withoutPlan] = (await resultOf(noPlan.body.clinical_elgibility_id)).results;
+      expect(onPartD.status).toBe('qualified');
+      expect(onPartD.criteria.map((criterion: JsonObject) => criterion.id)).not.toContain('metformin_trial');
+      expect(withoutPlan.status).toBe('unknown');
+      expect(withoutPlan.criteria.map((criterion: JsonObject) => criterion.id)).toContain('metformin_trial');
+    });
+
+    it('says why when the insurance names no catalog plan, and applies each drug’s own criteria', async () => {
+      const { body } = await submit({
+        ...requestFrom('Trulicity', trulicity.qualifying),
+        insurance_content: { payer: 'Nowhere Health', member_id: 'NWH0001' },
+      });
+      const outcome = await resultOf(body.clinical_elgibility_id);
+      expect(outcome.plan).toEqual({ resolved: false, reason: expect.stringContaining('No payer') });
+      expect(outcome.results[0]).toMatchObject({
+        status: 'qualified',
+        prior_authorization_required: true,
+        prior_authorization_requirement: 'yes',
+      });
+    });
+
+    it('refuses insurance_content without a member_id with 400, as prior authorization does', async () => {
+      const response = await submit({
+        ...requestFrom('Ozempic', DRUG_CASES[0]!.qualifying),
+        insurance_content: { payer: 'Summit Mutual Health' },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.error.details.map((detail: JsonObject) => detail.field)).toContain(
+        'insurance_content.member_id',
+      );
+    });
+  });
 
   it('lists the account’s checks', async () => {
     const { body } = await submit(requestFrom('Ozempic', DRUG_CASES[0]!.qualifying));

@@ -3,7 +3,7 @@ import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engi
 import { payerCatalog } from '../../domain/payers/payer-catalog';
 import type { CriterionAnswer } from '../../domain/payers/payer-connector';
 import { answerPriorAuthCriteria } from '../../domain/payers/prior-auth-criteria';
-import { AS_OF, syntheticRecord, visitNote } from './synthetic-records';
+import { AS_OF, NO_PLAN, syntheticRecord, visitNote } from './synthetic-records';
 
 /** Shapes of text that once made extraction grow with the square of the note, by length in characters. */
 const ADVERSARIAL: ReadonlyArray<readonly [shape: string, text: (length: number) => string]> = [
@@ -26,7 +26,7 @@ function withNote(text: string): ClinicalRecord {
 }
 
 function ozempic(record: ClinicalRecord): DrugEligibility {
-  return evaluateClinicalEligibility(record).results[0] as DrugEligibility;
+  return evaluateClinicalEligibility(record, NO_PLAN).results[0] as DrugEligibility;
 }
 
 function criterionStatus(result: DrugEligibility, id: string): string | undefined {
@@ -126,8 +126,8 @@ describe('clinical text shaped to be slow', () => {
   it.each(ADVERSARIAL)(
     'searches %s of 200 KB no more than about twice as much as of 100 KB',
     (_shape, text) => {
-      const at100 = charactersSearched(() => evaluateClinicalEligibility(withNote(text(100_000))));
-      const at200 = charactersSearched(() => evaluateClinicalEligibility(withNote(text(200_000))));
+      const at100 = charactersSearched(() => evaluateClinicalEligibility(withNote(text(100_000)), NO_PLAN));
+      const at200 = charactersSearched(() => evaluateClinicalEligibility(withNote(text(200_000)), NO_PLAN));
       expect(at200 / at100).toBeLessThan(2.5);
     },
   );

@@ -5,6 +5,7 @@ import type { ClinicalEligibilityRequest, ClinicalEvidenceItem } from '../../dom
 import type { ClinicalEligibilityOutcome } from '../../domain/clinical/clinical-model';
 import type { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import { inlineEvaluator } from '../../infrastructure/clinical/evaluation-pool';
+import { PayerSimulator } from '../../infrastructure/connectors/payer-simulator';
 import { AS_OF } from './synthetic-records';
 
 const KIB = 1024;
@@ -59,6 +60,7 @@ describe('the clinical eligibility activity', () => {
     const { evaluateClinicalEligibility } = createClinicalActivities({
       documents,
       evaluator: inlineEvaluator,
+      plans: new PayerSimulator(),
     });
     const outcome: ClinicalEligibilityOutcome = await new MockActivityEnvironment().run(
       evaluateClinicalEligibility,

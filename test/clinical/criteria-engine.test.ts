@@ -5,16 +5,18 @@ import {
   clinicalCatalog,
   evaluateClinicalEligibility,
 } from '../../domain/clinical/criteria-engine';
-import type { ClinicalCatalogDrug, CriterionNode } from '../../domain/clinical/criteria-engine';
+import type { CatalogDrugName, CriterionNode, DrugCriteria } from '../../domain/clinical/criteria-engine';
 import { icd10Subset } from '../../domain/clinical/icd10';
+import { payerCatalog } from '../../domain/payers/payer-catalog';
 import { DRUG_CASES } from './drug-cases';
-import { bornOn, evidence, questionnaire, syntheticRecord, visitNote } from './synthetic-records';
+import { bornOn, evidence, NO_PLAN, questionnaire, syntheticRecord, visitNote } from './synthetic-records';
 
 const catalog = clinicalCatalog();
 
 function evaluateOne(drug: string, overrides: Partial<ClinicalRecord>): DrugEligibility {
   const [result] = evaluateClinicalEligibility(
     syntheticRecord({ ...overrides, drugs: [{ name: drug, quantity: 1 }] }),
+    NO_PLAN,
   ).results;
   if (!result) throw new Error('No result');
   return result;
@@ -32,27 +34,37 @@ function leaves(node: CriterionNode): Array<Extract<CriterionNode, { check: unkn
   return ('all_of' in node ? node.all_of : node.any_of).flatMap(leaves);
 }
 
+const withCriteria = catalog.criteria;
+const drugNames = (): CatalogDrugName[] =>
+  catalog.drugs.map(({ id, name, generic_name }) => ({ id, brand_name: name, generic_name }));
+
 describe('the clinical criteria catalog', () => {
-  it('defines at least 12 drugs, exactly those CLINICAL_CATALOG_DRUGS names', () => {
+  it('defines criteria for at least 12 drugs, exactly those CLINICAL_CATALOG_DRUGS names', () => {
     expect(CLINICAL_CATALOG_DRUGS.length).toBeGreaterThanOrEqual(12);
-    expect(catalog.drugs.map((drug) => drug.name)).toEqual([...CLINICAL_CATALOG_DRUGS]);
+    expect(catalog.drugs.filter((drug) => drug.criteria).map((drug) => drug.name)).toEqual([
+      ...CLINICAL_CATALOG_DRUGS,
+    ]);
+  });
+
+  it('knows every drug of the drug list, keyed by its id', () => {
+    expect(catalog.drugs.map((drug) => drug.id)).toEqual(payerCatalog().drugs.map((drug) => drug.id));
   });
 
   it('spans several therapeutic areas', () => {
-    const areas = new Set(catalog.drugs.map((drug) => drug.therapeutic_area.split(':')[0]));
+    const areas = new Set(withCriteria.map((entry) => entry.therapeutic_area.split(':')[0]));
     expect(areas.size).toBeGreaterThanOrEqual(6);
   });
 
   it('uses every kind of criterion', () => {
     const kinds = new Set(
-      catalog.drugs.flatMap((drug) => leaves(drug.criteria).map((leaf) => leaf.check.kind)),
+      withCriteria.flatMap((entry) => leaves(entry.criteria).map((leaf) => leaf.check.kind)),
     );
     expect(kinds).toEqual(new Set(['age', 'diagnosis', 'measurement', 'prior_therapy', 'documentation']));
   });
 
   it('describes every code and family its diagnosis criteria use', () => {
-    const prefixes = catalog.drugs.flatMap((drug) =>
-      leaves(drug.criteria).flatMap((leaf) =>
+    const prefixes = withCriteria.flatMap((entry) =>
+      leaves(entry.criteria).flatMap((leaf) =>
         leaf.check.kind === 'diagnosis' ? leaf.check.code_prefixes : [],
       ),
     );
@@ -60,47 +72,76 @@ describe('the clinical criteria catalog', () => {
       expect([prefix, icd10Subset().describe(prefix)]).toEqual([prefix, expect.any(String)]);
   });
 
-  it('gives every criterion a readable description', () => {
-    for (const leaf of catalog.drugs.flatMap((drug) => leaves(drug.criteria))) {
-      expect(leaf.description).toMatch(/^[A-Z].{10,}$/);
+  it('gives every criterion a readable description, and every top-level criterion a question', () => {
+    for (const entry of withCriteria) {
+      for (const leaf of leaves(entry.criteria)) expect(leaf.description).toMatch(/^[A-Z].{10,}$/);
+      for (const criterion of entry.criteria.all_of) expect(criterion.question).toMatch(/^[A-Z].{10,}\?$/);
     }
   });
 
   it('refuses a catalog whose criterion names a code the ICD-10-CM subset lacks', () => {
-    const ozempic = catalog.drugs[0] as ClinicalCatalogDrug;
-    const broken: ClinicalCatalogDrug = {
-      ...ozempic,
+    const broken: DrugCriteria = {
+      ...(withCriteria[0] as DrugCriteria),
       criteria: {
         all_of: [
           {
             id: 'odd',
+            question: 'Odd?',
             description: 'Odd code',
             check: { kind: 'diagnosis', label: 'odd', code_prefixes: ['Q99'] },
           },
         ],
       },
     };
-    expect(() => new ClinicalCatalog([broken, ...catalog.drugs.slice(1)], icd10Subset())).toThrow(
-      'Ozempic odd: uses Q99, which the ICD-10-CM subset lacks',
+    expect(() => new ClinicalCatalog(drugNames(), [broken, ...withCriteria.slice(1)], icd10Subset())).toThrow(
+      'ozempic odd: uses Q99, which the ICD-10-CM subset lacks',
     );
   });
 
   it('refuses a measurement threshold written in another unit than the canonical one', () => {
-    const praluent = catalog.drugs.find((drug) => drug.name === 'Praluent') as ClinicalCatalogDrug;
-    const broken: ClinicalCatalogDrug = {
-      ...praluent,
-      criteria: {
-        all_of: [
-          {
-            id: 'ldl',
-            description: 'LDL in mmol/L',
-            check: { kind: 'measurement', name: 'ldl', comparator: '>=', threshold: 1.8, unit: 'mmol/L' },
-          },
-        ],
-      },
+    const broken = withCriteria.map((entry): DrugCriteria =>
+      entry.drug_id === 'praluent'
+        ? {
+            ...entry,
+            criteria: {
+              all_of: [
+                {
+                  id: 'ldl',
+                  question: 'LDL?',
+                  description: 'LDL in mmol/L',
+                  check: {
+                    kind: 'measurement',
+                    name: 'ldl',
+                    comparator: '>=',
+                    threshold: 1.8,
+                    unit: 'mmol/L',
+                  },
+                },
+              ],
+            },
+          }
+        : entry,
+    );
+    expect(() => new ClinicalCatalog(drugNames(), broken, icd10Subset())).toThrow(
+      'states ldl in mmol/L, not mg/dL',
+    );
+  });
+
+  it('refuses criteria for a drug the drug list lacks, and an override omitting an unknown criterion', () => {
+    const ozempic = withCriteria[0] as DrugCriteria;
+    const stray: DrugCriteria = { ...ozempic, drug_id: 'ozempik' };
+    const badOverride: DrugCriteria = {
+      ...ozempic,
+      formulary_overrides: [
+        { formularies: ['medicare_part_d'], reason: 'test', omit: ['no_such_criterion'] },
+      ],
     };
-    const drugs = catalog.drugs.map((drug) => (drug.name === 'Praluent' ? broken : drug));
-    expect(() => new ClinicalCatalog(drugs, icd10Subset())).toThrow('states ldl in mmol/L, not mg/dL');
+    expect(() => new ClinicalCatalog(drugNames(), [...withCriteria, stray], icd10Subset())).toThrow(
+      'ozempik is not a drug of drugs.json',
+    );
+    expect(
+      () => new ClinicalCatalog(drugNames(), [badOverride, ...withCriteria.slice(1)], icd10Subset()),
+    ).toThrow('ozempic: an override omits unknown criterion no_such_criterion');
   });
 });
 
@@ -131,12 +172,16 @@ describe.each(DRUG_CASES)('$drug', (drugCase) => {
     expect(criterion(result, drugCase.failing).status).toBe('not_met');
     expect(result.unqualified_reasons).toEqual([{ description: drugCase.reason }]);
   });
+});
 
-  it('reports whether the drug needs prior authorization', () => {
-    const result = evaluateOne(drugCase.drug, drugCase.qualifying);
-    expect(result.prior_authorization_required).toBe(
-      catalog.drugs.find((drug) => drug.name === drugCase.drug)?.prior_authorization_required,
-    );
+describe('prior authorization without a plan', () => {
+  it.each([
+    ['Trulicity', 'yes'],
+    ['Zepbound', 'not_applicable'],
+    ['Remicade', 'yes'],
+    ['Jardiance', 'no'],
+  ])('reports for %s what most sandbox formularies say: %s', (drug, requirement) => {
+    expect(evaluateOne(drug, {}).prior_authorization_requirement).toBe(requirement);
   });
 });
 
@@ -161,14 +206,27 @@ describe('finding the catalog drug', () => {
     expect(evaluateOne('semaglutide 2.4 mg', {}).catalog_drug).toBeNull();
   });
 
-  it('answers unknown, without criteria or reasons, for a drug outside the catalog', () => {
+  it('qualifies a patient for a catalog drug no plan asks clinical criteria for', () => {
     expect(evaluateOne('Lisinopril 10 mg', {})).toEqual({
       drug: 'Lisinopril 10 mg',
+      catalog_drug: 'lisinopril',
+      status: 'qualified',
+      criteria: [],
+      unqualified_reasons: [],
+      prior_authorization_required: false,
+      prior_authorization_requirement: 'no',
+    });
+  });
+
+  it('answers unknown, without criteria or reasons, for a drug outside the catalog', () => {
+    expect(evaluateOne('Amoxicillin 500 mg', {})).toEqual({
+      drug: 'Amoxicillin 500 mg',
       catalog_drug: null,
       status: 'unknown',
       criteria: [],
       unqualified_reasons: [],
       prior_authorization_required: null,
+      prior_authorization_requirement: null,
     });
   });
 });
@@ -448,6 +506,7 @@ describe('the outcome', () => {
           { description: 'xyz' },
         ],
       }),
+      NO_PLAN,
     );
     expect(outcome.diagnoses.map((diagnosis) => [diagnosis.code, diagnosis.resolved_by])).toEqual([
       ['E11.9', 'code'],
@@ -465,6 +524,7 @@ describe('the outcome', () => {
           { name: 'Ozempic', quantity: 1 },
         ],
       }),
+      NO_PLAN,
     );
     expect(outcome.results.map((result) => result.catalog_drug)).toEqual(['Repatha', null, 'Ozempic']);
   });
@@ -475,7 +535,7 @@ describe('the outcome', () => {
       ...DRUG_CASES[0]?.qualifying,
       visitNotes: DRUG_CASES.flatMap((drugCase) => drugCase.qualifying.visitNotes ?? []),
     });
-    const first = evaluateClinicalEligibility(record);
-    expect(evaluateClinicalEligibility(structuredClone(record))).toEqual(first);
+    const first = evaluateClinicalEligibility(record, NO_PLAN);
+    expect(evaluateClinicalEligibility(structuredClone(record), NO_PLAN)).toEqual(first);
   });
 });

@@ -88,6 +88,23 @@ export const DRUG_CASES: DrugCase[] = [
     reason: 'The patient is younger than the minimum age of 10 years.',
   },
   {
+    drug: 'Victoza',
+    qualifying: {
+      diagnoses: [{ code: 'E11.9' }],
+      visitNotes: [visitNote('A1c 7.9 %. Metformin not tolerated (GI upset).')],
+    },
+    cites: [
+      ['a1c_at_least_7', 'A1c 7.9 %'],
+      ['metformin_trial', 'Metformin not tolerated'],
+    ],
+    nonQualifying: {
+      diagnoses: [{ code: 'E11.9' }],
+      visitNotes: [visitNote('A1c 6.8 %. Metformin not tolerated (GI upset).')],
+    },
+    failing: 'a1c_at_least_7',
+    reason: 'A1c 6.8 % is below the required 7 %.',
+  },
+  {
     drug: 'Wegovy',
     qualifying: {
       diagnoses: [{ description: 'essential hypertension' }],
@@ -173,6 +190,28 @@ export const DRUG_CASES: DrugCase[] = [
     reason: 'No trial of an NSAID for at least 4 weeks is documented.',
   },
   {
+    drug: 'Remicade',
+    qualifying: {
+      diagnoses: [{ code: 'K50.90' }],
+      visitNotes: [
+        visitNote(
+          'Crohn disease flaring despite prednisone and azathioprine. QuantiFERON negative on 2026-01-05.',
+        ),
+      ],
+    },
+    cites: [
+      ['crohns_disease', 'K50.90'],
+      ['crohns_conventional_therapy', 'despite prednisone'],
+      ['tuberculosis_screening', 'QuantiFERON negative'],
+    ],
+    nonQualifying: {
+      diagnoses: [{ code: 'K50.90' }],
+      visitNotes: [visitNote('Crohn disease flaring despite prednisone and azathioprine.')],
+    },
+    failing: 'tuberculosis_screening',
+    reason: 'No tuberculosis screening from the last 12 months is documented.',
+  },
+  {
     drug: 'Stelara',
     qualifying: {
       diagnoses: [{ description: "Crohn's disease" }],
@@ -199,6 +238,90 @@ export const DRUG_CASES: DrugCase[] = [
     },
     failing: 'crohns_adult',
     reason: 'The patient is younger than the minimum age of 18 years.',
+  },
+  {
+    drug: 'Cosentyx',
+    qualifying: {
+      diagnoses: [{ code: 'M45.9' }],
+      visitNotes: [
+        visitNote('Inadequate response to naproxen 500 mg twice daily for 8 weeks. TB test (PPD) negative.'),
+      ],
+    },
+    cites: [
+      ['ankylosing_spondylitis', 'M45.9'],
+      ['nsaid_trial', 'naproxen 500 mg twice daily for 8 weeks'],
+      ['tuberculosis_screening', 'TB test (PPD) negative'],
+    ],
+    nonQualifying: {
+      ...bornOn('2022-05-01'),
+      diagnoses: [{ code: 'L40.0' }],
+      visitNotes: [visitNote('Plaque psoriasis despite clobetasol. TB test (PPD) negative.')],
+    },
+    failing: 'psoriasis_age_6_or_older',
+    reason: 'The patient is younger than the minimum age of 6 years.',
+  },
+  {
+    drug: 'Skyrizi',
+    qualifying: {
+      diagnoses: [{ code: 'L40.0' }],
+      visitNotes: [visitNote('Psoriasis despite clobetasol and methotrexate. QuantiFERON negative.')],
+    },
+    cites: [
+      ['psoriasis', 'L40.0'],
+      ['psoriasis_conventional_therapy', 'despite clobetasol'],
+      ['tuberculosis_screening', 'QuantiFERON negative'],
+    ],
+    nonQualifying: {
+      diagnoses: [{ code: 'L40.0' }],
+      visitNotes: [visitNote('Has not tried topical steroids or phototherapy. QuantiFERON negative.')],
+    },
+    failing: 'psoriasis_conventional_therapy',
+    reason: 'No trial of topical therapy, phototherapy or a conventional systemic agent is documented.',
+  },
+  {
+    drug: 'Xeljanz',
+    qualifying: {
+      diagnoses: [{ code: 'M06.9' }],
+      visitNotes: [
+        visitNote('Inadequate response to adalimumab for 6 months. QuantiFERON negative in January.'),
+      ],
+    },
+    cites: [
+      ['rheumatoid_arthritis', 'M06.9'],
+      ['tnf_inhibitor_trial', 'Inadequate response to adalimumab for 6 months'],
+      ['tuberculosis_screening', 'QuantiFERON negative in January'],
+    ],
+    nonQualifying: {
+      diagnoses: [{ code: 'M06.9' }],
+      visitNotes: [
+        visitNote('Methotrexate for 1 year. Has not tried a TNF inhibitor. QuantiFERON negative in January.'),
+      ],
+    },
+    failing: 'tnf_inhibitor_trial',
+    reason: 'No trial of a TNF inhibitor is documented.',
+  },
+  {
+    drug: 'Rinvoq',
+    qualifying: {
+      diagnoses: [{ code: 'K51.90' }],
+      visitNotes: [
+        visitNote('Ulcerative colitis refractory to infliximab. QuantiFERON negative on 2026-01-05.'),
+      ],
+    },
+    cites: [
+      ['ulcerative_colitis', 'K51.90'],
+      ['tnf_inhibitor_trial', 'refractory to infliximab'],
+      ['tuberculosis_screening', 'QuantiFERON negative'],
+    ],
+    nonQualifying: {
+      diagnoses: [{ code: 'E11.9' }],
+      visitNotes: [
+        visitNote('Ulcerative colitis refractory to infliximab. QuantiFERON negative on 2026-01-05.'),
+      ],
+    },
+    failing: 'ulcerative_colitis',
+    reason:
+      'No diagnosis of rheumatoid arthritis (M05.*, M06.*), psoriatic arthritis (L40.5*), ulcerative colitis (K51.*) or ankylosing spondylitis (M45.*) was submitted.',
   },
   {
     drug: 'Dupixent',

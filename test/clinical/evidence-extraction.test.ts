@@ -215,6 +215,18 @@ describe('reading prior therapies from text', () => {
     },
   );
 
+  it.each([
+    ['Metformin stopped after 2 weeks because of GI intolerance.'],
+    ['Metformin 500 mg for 10 days, discontinued due to severe nausea.'],
+  ])('reads a trial ended by an intolerance as an intolerance: %p', (text) => {
+    expect(therapy(noteFacts(text), 'metformin').assertion).toBe('intolerant');
+  });
+
+  it('does not read an intolerance of something else after the drug as the drug’s', () => {
+    const facts = noteFacts('Metformin for 2 weeks. Stopped lisinopril because of cough.');
+    expect(therapy(facts, 'metformin')).toMatchObject({ assertion: 'tried' });
+  });
+
   it('ignores a therapy that is only planned', () => {
     expect(noteFacts('Plan to start metformin next visit.').therapies).toEqual([]);
   });

@@ -10,7 +10,7 @@ import type {
   PriorAuthSubmissionInput,
   ResolvedPlan,
 } from '../../domain/payers/payer-connector';
-import { answerPriorAuthCriteria } from '../../domain/payers/prior-auth-criteria';
+import { NO_PLAN } from '../clinical/synthetic-records';
 import {
   BV_MOCK_CASES,
   MEMBER_ID_SUFFIX_CASES,
@@ -184,13 +184,16 @@ describe('the payer catalog', () => {
   });
 
   it('has PA criteria for every drug a formulary puts behind prior authorization', () => {
-    const criteriaSets = new Set(Object.keys(catalog.data.criteriaSets));
     for (const formulary of catalog.formularies) {
       for (const [drugId, entry] of Object.entries(formulary.drugs)) {
         const drug = catalog.drugs.find((candidate) => candidate.id === drugId);
         expect(drug).toBeDefined();
         if (entry.status === 'covered' && entry.prior_authorization_required) {
-          expect(criteriaSets).toContain(drug!.criteria_set);
+          expect({ drugId, criteria: catalog.criteriaFor(drug!).length }).toEqual({
+            drugId,
+            criteria: expect.any(Number),
+          });
+          expect(catalog.criteriaFor(drug!).length).toBeGreaterThan(0);
         }
       }
     }
@@ -637,18 +640,18 @@ describe('benefit checks', () => {
 });
 
 describe('prior authorization prefill', () => {
-  it('answers a diagnosis criterion from a diagnosis code prefix, and no when another condition is treated', async () => {
+  it('answers a diagnosis criterion from the submitted diagnoses, and no when another condition is treated', async () => {
     const diabetic = await simulator.prefillPriorAuthorization(
       prefillInput({ diagnoses: [{ code: 'E11.9' }] }),
     );
-    expect(criterion(diabetic.criteria, 'type2_diabetes_diagnosis')).toMatchObject({
+    expect(criterion(diabetic.criteria, 'type2_diabetes')).toMatchObject({
       answer: 'yes',
       source: 'diagnosis E11.9',
     });
     const other = await simulator.prefillPriorAuthorization(prefillInput({ diagnoses: [{ code: 'I10' }] }));
-    expect(criterion(other.criteria, 'type2_diabetes_diagnosis')).toMatchObject({
+    expect(criterion(other.criteria, 'type2_diabetes')).toMatchObject({
       answer: 'no',
-      source: 'diagnoses I10',
+      source: 'diagnosis I10',
     });
   });
 
@@ -667,7 +670,7 @@ describe('prior authorization prefill', () => {
     );
     expect(criterion(prefill.criteria, 'ldl_at_least_70')).toEqual({
       id: 'ldl_at_least_70',
-      question: "Is the patient's LDL at least 70 mg/dL?",
+      question: "Is the patient's LDL-C at least 70 mg/dL within the last 12 months?",
       answer: 'yes',
       source: 'evidence "Lipid panel": "LDL-C: 142 mg/dL"',
     });
@@ -679,25 +682,22 @@ describe('prior authorization prefill', () => {
     ];
     const prefill = await simulator.prefillPriorAuthorization(
       prefillInput({
+        diagnoses: [{ code: 'E11.9' }],
         questionnaires: questionnaire([
-          { question: 'Does the patient have type 2 diabetes?', answer: 'Yes' },
           { question: 'How long has the patient taken metformin?', answer: '6 months' },
           { question: 'Most recent HbA1c (%)', answer: '6.4' },
         ]),
       }),
     );
     expect(prefill.criteria.map(({ id, answer, source }) => ({ id, answer, source }))).toEqual([
-      {
-        id: 'type2_diabetes_diagnosis',
-        answer: 'yes',
-        source: 'questionnaire: "Does the patient have type 2 diabetes?" → "Yes"',
-      },
+      { id: 'adult', answer: 'yes', source: 'patient date of birth: "age 57 years"' },
+      { id: 'type2_diabetes', answer: 'yes', source: 'diagnosis E11.9' },
+      { id: 'a1c_at_least_7', answer: 'no', source: 'questionnaire: "Most recent HbA1c (%)" → "6.4"' },
       {
         id: 'metformin_trial',
         answer: 'yes',
         source: 'questionnaire: "How long has the patient taken metformin?" → "6 months"',
       },
-      { id: 'a1c_at_least_7', answer: 'no', source: 'questionnaire: "Most recent HbA1c (%)" → "6.4"' },
     ]);
   });
 
@@ -707,38 +707,61 @@ describe('prior authorization prefill', () => {
         drug: { name: 'Nucala', quantity: 1 },
         diagnoses: [{ code: 'J45.50' }],
         visitNotes: [
-          note('Severe persistent asthma on fluticasone/salmeterol. Blood eosinophils 300 cells/µL.'),
+          note(
+            'Severe persistent asthma on fluticasone/salmeterol for 9 months. Blood eosinophils 300 cells/µL. ' +
+              'Two exacerbations in the past year.',
+          ),
         ],
       }),
     );
-    expect(prefill.criteria.map(({ answer, source }) => [answer, source])).toEqual([
-      ['yes', 'diagnosis J45.50'],
-      ['yes', 'visit note 2026-02-10: "Blood eosinophils 300 cells/µL"'],
-      ['yes', 'visit note 2026-02-10: "fluticasone"'],
+    expect(prefill.criteria.map(({ id, answer, source }) => [id, answer, source])).toEqual([
+      ['age_6_or_older', 'yes', 'patient date of birth: "age 57 years"'],
+      ['severe_asthma', 'yes', 'diagnosis J45.50'],
+      ['eosinophil_requirement', 'yes', 'visit note 2026-02-10: "Blood eosinophils 300 cells/µL"'],
+      ['ics_laba_trial', 'yes', 'visit note 2026-02-10: "fluticasone/salmeterol for 9 months"'],
+      ['exacerbation_history', 'yes', 'visit note 2026-02-10: "Two exacerbations in the past year"'],
     ]);
   });
 
   it('answers no to a trial shorter than required or denied in the notes, and unknown when the record is silent', async () => {
+    const diagnoses = [{ code: 'E11.9' }];
     const short = await simulator.prefillPriorAuthorization(
-      prefillInput({ visitNotes: [note('Started metformin 500 mg twice daily for 6 weeks; A1c 8.1 %.')] }),
+      prefillInput({
+        diagnoses,
+        visitNotes: [note('Started metformin 500 mg twice daily for 6 weeks; A1c 8.1 %.')],
+      }),
     );
     expect(criterion(short.criteria, 'metformin_trial')).toMatchObject({
       answer: 'no',
       source: 'visit note 2026-02-10: "metformin 500 mg twice daily for 6 weeks"',
     });
     const never = await simulator.prefillPriorAuthorization(
-      prefillInput({ visitNotes: [note('Patient has never tried metformin.')] }),
+      prefillInput({ diagnoses, visitNotes: [note('Patient has never tried metformin.')] }),
     );
     expect(criterion(never.criteria, 'metformin_trial').answer).toBe('no');
-    const silent = await simulator.prefillPriorAuthorization(prefillInput());
-    expect(silent.criteria.map((answer) => [answer.answer, answer.source])).toEqual([
-      ['unknown', null],
-      ['unknown', null],
-      ['unknown', null],
+    const silent = await simulator.prefillPriorAuthorization(prefillInput({ diagnoses }));
+    expect(silent.criteria.map((answer) => [answer.id, answer.answer])).toEqual([
+      ['adult', 'yes'],
+      ['type2_diabetes', 'yes'],
+      ['a1c_at_least_7', 'unknown'],
+      ['metformin_trial', 'unknown'],
     ]);
   });
 
-  it('gives the plan’s coverage and leaves out step-therapy criteria the plan does not ask for', async () => {
+  it('accepts a documented metformin intolerance for the metformin trial, as clinical eligibility does', async () => {
+    const prefill = await simulator.prefillPriorAuthorization(
+      prefillInput({
+        diagnoses: [{ code: 'E11.9' }],
+        visitNotes: [note('Metformin not tolerated (GI upset).')],
+      }),
+    );
+    expect(criterion(prefill.criteria, 'metformin_trial')).toMatchObject({
+      answer: 'yes',
+      source: 'visit note 2026-02-10: "Metformin not tolerated"',
+    });
+  });
+
+  it('gives the plan’s coverage and asks the criteria of the plan’s formulary', async () => {
     const commercial = await simulator.prefillPriorAuthorization(
       prefillInput({ plan: await planFor(blueHorizon) }),
     );
@@ -753,7 +776,8 @@ describe('prior authorization prefill', () => {
     );
     expect(medicare.coverage).toMatchObject({ step_therapy_required: false });
     expect(medicare.criteria.map((answer) => answer.id)).toEqual([
-      'type2_diabetes_diagnosis',
+      'adult',
+      'type2_diabetes',
       'a1c_at_least_7',
     ]);
   });
@@ -900,16 +924,19 @@ describe('prior authorization submission and determination', () => {
 
 describe('the PA prefill and the criteria engine', () => {
   const engineStatus = (drug: string, id: string, overrides: Partial<ClinicalRecord>): string => {
-    const [result] = evaluateClinicalEligibility({
-      patient: { date_of_birth: '1968-05-14', gender: 'female' },
-      asOf: '2026-03-01',
-      drugs: [{ name: drug, quantity: 1 }],
-      diagnoses: [],
-      questionnaires: [],
-      visitNotes: [],
-      evidence: [],
-      ...overrides,
-    }).results;
+    const [result] = evaluateClinicalEligibility(
+      {
+        patient: { date_of_birth: '1968-05-14', gender: 'female' },
+        asOf: '2026-03-01',
+        drugs: [{ name: drug, quantity: 1 }],
+        diagnoses: [],
+        questionnaires: [],
+        visitNotes: [],
+        evidence: [],
+        ...overrides,
+      },
+      NO_PLAN,
+    ).results;
     const found = result?.criteria.find((item) => item.id === id);
     if (!found) throw new Error(`No criterion ${id}`);
     return found.status;
@@ -920,7 +947,7 @@ describe('the PA prefill and the criteria engine', () => {
     const prefill = await simulator.prefillPriorAuthorization(
       prefillInput({ drug: { name: 'Wegovy', quantity: 1 }, visitNotes: notes }),
     );
-    expect(criterion(prefill.criteria, 'bmi_at_least_30').answer).toBe('yes');
+    expect(criterion(prefill.criteria, 'bmi_requirement').answer).toBe('yes');
     expect(engineStatus('Wegovy', 'bmi_at_least_30', { visitNotes: notes })).toBe('met');
   });
 
@@ -931,25 +958,42 @@ describe('the PA prefill and the criteria engine', () => {
     const prefill = await simulator.prefillPriorAuthorization(
       prefillInput({ drug: { name: 'Wegovy', quantity: 1 }, questionnaires }),
     );
-    expect(criterion(prefill.criteria, 'bmi_at_least_30').answer).toBe('yes');
+    expect(criterion(prefill.criteria, 'bmi_requirement').answer).toBe('yes');
     expect(engineStatus('Wegovy', 'bmi_at_least_30', { questionnaires })).toBe('met');
   });
 
-  it('agree that a trial mentioned without a length meets a step-therapy criterion of minimum_months 0', () => {
-    const notes = [note('Plaque psoriasis, treated with clobetasol.')];
-    const [answer] = answerPriorAuthCriteria(
-      [
-        {
-          id: 'topical_steroid_trial',
-          question: 'Has the patient tried clobetasol?',
-          check: { kind: 'prior_therapy', drugs: ['clobetasol'], minimum_months: 0 },
-        },
-      ],
-      prefillInput({ drug: { name: 'Humira', quantity: 1 }, visitNotes: notes }),
-      '2026-03-01',
+  it('agree that E66.3 "Overweight" does not show obesity, while a BMI code of 30 or more does', async () => {
+    const wegovy = { name: 'Wegovy', quantity: 1 };
+    const overweight = await simulator.prefillPriorAuthorization(
+      prefillInput({ drug: wegovy, diagnoses: [{ code: 'E66.3' }] }),
     );
-    expect(answer?.answer).toBe('yes');
-    // The engine's criterion asks for no length at all: a required length of zero days.
-    expect(engineStatus('Humira', 'psoriasis_conventional_therapy', { visitNotes: notes })).toBe('met');
+    expect(criterion(overweight.criteria, 'bmi_requirement').answer).not.toBe('yes');
+    expect(engineStatus('Wegovy', 'bmi_at_least_30', { diagnoses: [{ code: 'E66.3' }] })).not.toBe('met');
+    const bmiCode = await simulator.prefillPriorAuthorization(
+      prefillInput({ drug: wegovy, diagnoses: [{ code: 'Z68.35' }] }),
+    );
+    expect(criterion(bmiCode.criteria, 'bmi_requirement').answer).toBe('yes');
+    expect(engineStatus('Wegovy', 'bmi_at_least_30', { diagnoses: [{ code: 'Z68.35' }] })).toBe('met');
+  });
+
+  it('agree that a BMI of 28 with hypertension meets Wegovy’s BMI criterion, as its FDA label says', async () => {
+    const record = { diagnoses: [{ code: 'I10' }], visitNotes: [note('BMI 28.4 kg/m2.')] };
+    const prefill = await simulator.prefillPriorAuthorization(
+      prefillInput({ drug: { name: 'Wegovy', quantity: 1 }, ...record }),
+    );
+    expect(criterion(prefill.criteria, 'bmi_requirement').answer).toBe('yes');
+    expect(engineStatus('Wegovy', 'bmi_at_least_27', record)).toBe('met');
+  });
+
+  it('agree that a trial mentioned without a length meets a criterion that asks for none', async () => {
+    const record = {
+      diagnoses: [{ code: 'L40.0' }],
+      visitNotes: [note('Plaque psoriasis, treated with clobetasol.')],
+    };
+    const prefill = await simulator.prefillPriorAuthorization(
+      prefillInput({ drug: { name: 'Humira', quantity: 1 }, ...record }),
+    );
+    expect(criterion(prefill.criteria, 'indication_and_conventional_therapy').answer).toBe('yes');
+    expect(engineStatus('Humira', 'psoriasis_conventional_therapy', record)).toBe('met');
   });
 });

@@ -1,6 +1,11 @@
 import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
 
-import { CasePatientDto, QuestionnaireDto, VisitNoteDto } from '../../src/cases/case-requests.dto';
+import {
+  CasePatientDto,
+  InsuranceContentDto,
+  QuestionnaireDto,
+  VisitNoteDto,
+} from '../../src/cases/case-requests.dto';
 import {
   ClinicalDiagnosisDto,
   ClinicalDrugDto,
@@ -123,6 +128,23 @@ describe('the clinical eligibility request', () => {
     expect(request.evidence?.[0]).toBeInstanceOf(ClinicalEvidenceDto);
     expect(request.evidence?.[1]?.asset).toBeInstanceOf(ClinicalEvidenceAssetDto);
     expect(request).toMatchObject(body);
+  });
+
+  it('accepts the patient’s insurance_content, validated as for prior authorization', async () => {
+    const insurance = { payer: 'Summit Mutual Health', member_id: 'ZZSMH0001', plan_type: 'commercial' };
+    const request = await accepted(
+      CreateClinicalEligibilityDto,
+      clinicalEligibilityRequest({ insurance_content: insurance }),
+    );
+    expect(request.insurance_content).toBeInstanceOf(InsuranceContentDto);
+    expect(request.insurance_content).toMatchObject(insurance);
+    const refused = await violations(
+      CreateClinicalEligibilityDto,
+      clinicalEligibilityRequest({
+        insurance_content: { payer: 'Summit Mutual Health', plan_type: 'dental' },
+      }),
+    );
+    expect(fieldsOf(refused)).toEqual(['insurance_content.member_id', 'insurance_content.plan_type']);
   });
 
   it('takes codes and MIME types in any letter case and keeps their canonical form', async () => {

@@ -50,6 +50,7 @@ export const CLINICAL_ELIGIBILITY = defineCaseType<
             const reference = documents.find((document) => document.name === `${ASSET_PREFIX}${index + 1}`);
             return asset && reference ? { ...item, asset: { ...reference, fileType: asset.fileType } } : item;
           }),
+          insurance_content: request.insurance_content ?? null,
         },
       };
       return { case: record, accountId };
@@ -61,6 +62,16 @@ export const CLINICAL_ELIGIBILITY = defineCaseType<
     }),
   },
   list: { summary: "List the account's clinical eligibility checks" },
-  get: { summary: 'Get a clinical eligibility check with its per-drug results' },
+  get: {
+    summary: 'Get a clinical eligibility check with its per-drug results',
+    description:
+      '`outcome` (once completed) holds `results[]`, per drug: `drug`, `catalog_drug`, `status` (qualified, ' +
+      'unqualified or unknown), `criteria[]` ({ id, description, status, evidence[] }), ' +
+      '`unqualified_reasons[]`, `prior_authorization_requirement` (yes, no or not_applicable as benefit ' +
+      'verification says it for the plan of `insurance_content`; without a plan, what most plans say; null ' +
+      'for a drug outside the catalog) and `prior_authorization_required` (true exactly when that is yes); `diagnoses[]` as understood; `plan` ({ resolved: true, payer_name, ' +
+      'plan_name, plan_type } or { resolved: false, reason }) when the request carried insurance_content; ' +
+      'and `unread[]` when a text asset was cut by the reading caps.',
+  },
   decisions: [],
 });

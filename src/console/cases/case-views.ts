@@ -217,7 +217,7 @@ function clinicalResults(record: ClinicalEligibilityCase): Html | undefined {
               ${result.criteria.filter((criterion) => criterion.status === 'met').length} of
               ${result.criteria.length}
             </td>
-            <td>${yesNo(result.prior_authorization_required)}</td>
+            <td>${text(result.prior_authorization_requirement ?? result.prior_authorization_required)}</td>
             <td>${result.unqualified_reasons.map((reason) => reason.description).join('; ') || '—'}</td>
           </tr>`,
       )}
