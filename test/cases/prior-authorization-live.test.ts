@@ -1,5 +1,19 @@
+import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import { priorAuthorizationRequest, syntheticPatient } from '../support/case-requests';
-import { bearer, startTestApp, TestApp } from '../support/test-app';
+import {
+  approved,
+  denied,
+  malformed,
+  PasReply,
+  PasServer,
+  pended,
+  refused,
+  rejected,
+  unavailable,
+} from '../support/pas-server';
+import { bearer, eventually, startTestApp, TestApp } from '../support/test-app';
+import { TestReceiver } from '../support/webhook-receiver';
+import { TestWorker } from '../support/workers';
 
 const PATH = '/prior-authorization';
 
@@ -90,5 +104,175 @@ describe('prior authorization with a live key', () => {
     );
     expect(response.status).toBe(201);
     expect(response.body.data.livemode).toBe(false);
+  });
+});
+
+/**
+ * Issue 14: a live medical-benefit prior authorization travels to the payer's Da Vinci PAS endpoint
+ * (here a real HTTP server on loopback) and back; the case shows what the payer answered.
+ */
+describe('a live prior authorization exchanged with the payer over Da Vinci PAS', () => {
+  const PAS_TOKEN = 'pas-token-live-e2e-000001';
+  const AUTHORIZATION = { number: 'AUTH-PAS-0042', quantity: 3, start: '2026-12-01', end: '2027-05-31' };
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let pas: PasServer;
+  let receiver: TestReceiver;
+  let keys: Awaited<ReturnType<TestApp['createLiveKeys']>>;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ PAYER_POLL_INTERVAL_MS: '300' });
+    worker = await testApp.startWorker();
+    pas = new PasServer();
+    const url = await pas.start();
+    const account = await testApp.createAccount();
+    keys = await testApp.createLiveKeys(account.accountId);
+    const configured = await testApp
+      .http()
+      .put('/connectors/prior_authorization')
+      .set(bearer(keys.admin))
+      .send({ url, auth: { type: 'bearer', token: PAS_TOKEN } });
+    expect(configured.status).toBe(200);
+    receiver = await subscribeReceiver(testApp, keys.provider);
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await worker.stop();
+    await pas.stop();
+    await testApp.close();
+  });
+
+  const get = async (id: string) =>
+    (await testApp.http().get(`${PATH}/${id}`).set(bearer(keys.provider))).body.data as JsonObject;
+  const waitFor = (id: string, status: string) => waitForStatus(testApp, keys.provider, PATH, id, status);
+
+  /** Creates a Remicade PA, scripts the payer's replies to it, and approves it at review. */
+  async function sentToPayer(replies: Parameters<PasServer['script']>[1]): Promise<string> {
+    const created = await testApp
+      .http()
+      .post(PATH)
+      .set(bearer(keys.provider))
+      .send(livePriorAuthorization(REMICADE));
+    expect(created.status).toBe(201);
+    const { id } = created.body.data as JsonObject;
+    await waitFor(id, 'awaiting_review');
+    pas.script(id, replies);
+    const reviewed = await testApp
+      .http()
+      .post(`${PATH}/${id}/review`)
+      .set(bearer(keys.reviewer))
+      .send({ decision: 'approve', reviewer: 'Dr. Reviewer' });
+    expect(reviewed.status).toBe(200);
+    return id;
+  }
+
+  it('submits an approved-at-review Remicade request to Claim/$submit, shows it pended with due_at, and completes with the authorization the next $inquire returns', async () => {
+    const id = await sentToPayer({ submit: [pended()], inquire: [approved(AUTHORIZATION)] });
+
+    const awaiting = await eventually(async () => {
+      const record = await get(id);
+      return record.status === 'awaiting_outcome' && record.due_at ? record : undefined;
+    });
+    expect(awaiting.submission.payer_reference).toBe('PAYER-TRACE-0001');
+
+    const [submitted] = pas.requestsFor(id, 'submit');
+    expect(submitted!.url).toBe('/fhir/Claim/$submit');
+    expect(submitted!.headers['content-type']).toBe('application/fhir+json');
+    expect(submitted!.headers.authorization).toBe(`Bearer ${PAS_TOKEN}`);
+    expect(submitted!.bundle.entry[0].resource).toMatchObject({
+      resourceType: 'Claim',
+      use: 'preauthorization',
+      identifier: [{ value: id }],
+    });
+
+    const completed = await waitFor(id, 'completed');
+    expect(completed.outcome).toMatchObject({
+      result: 'approved',
+      authorization_number: AUTHORIZATION.number,
+      approved_quantity: AUTHORIZATION.quantity,
+      authorization_start_date: AUTHORIZATION.start,
+      authorization_expiration: AUTHORIZATION.end,
+    });
+    expect(pas.requestsFor(id, 'inquire')[0]!.url).toBe('/fhir/Claim/$inquire');
+    const final = await eventually(async () =>
+      eventsFor(receiver, id).find((event) => event.data.status === 'completed'),
+    );
+    expect(final.data).toMatchObject({ id, livemode: true, outcome: { result: 'approved' } });
+  });
+
+  it("shows the payer's information request as pending_request, sends the provider's answers over $submit, and completes once the payer approves", async () => {
+    const question = { id: 'q-tb-screen', text: 'Date and result of the latest tuberculosis screening?' };
+    const dueAt = new Date(Date.now() + 7 * 24 * 3_600_000).toISOString();
+    const asking = pended({ questions: [question], due_at: dueAt });
+    const id = await sentToPayer({
+      submit: [asking],
+      inquire: [asking],
+      information: [approved(AUTHORIZATION)],
+    });
+
+    const pending = await eventually(async () => {
+      const record = await get(id);
+      return record.pending_request ? record : undefined;
+    });
+    expect(pending.status).toBe('awaiting_outcome');
+    expect(pending.pending_request).toEqual({
+      kind: 'information_requested',
+      questions: [question],
+      due_at: dueAt,
+    });
+
+    const answer = 'Negative QuantiFERON on 2026-09-15.';
+    const answered = await testApp
+      .http()
+      .post(`${PATH}/${id}/information`)
+      .set(bearer(keys.provider))
+      .send({ answers: [{ question_id: question.id, answer }] });
+    expect(answered.status).toBe(200);
+
+    const completed = await waitFor(id, 'completed');
+    expect(completed.outcome).toMatchObject({
+      result: 'approved',
+      authorization_number: AUTHORIZATION.number,
+    });
+    const [sent] = pas.requestsFor(id, 'information');
+    expect(sent!.url).toBe('/fhir/Claim/$submit');
+    const answers = sent!.bundle.entry
+      .map((entry: JsonObject) => entry.resource)
+      .find((resource: JsonObject) => resource.resourceType === 'QuestionnaireResponse');
+    expect(answers.item).toEqual([{ linkId: question.id, answer: [{ valueString: answer }] }]);
+  });
+
+  it('completes with denied when the payer does not certify the request', async () => {
+    const id = await sentToPayer({ submit: [denied()] });
+    const completed = await waitFor(id, 'completed');
+    expect(completed.outcome).toMatchObject({ result: 'denied', authorization_number: null });
+  });
+
+  it.each<[string, PasReply, string]>([
+    ['a ClaimResponse with outcome error', rejected('Member Zzuniquesurname not found'), 'x12_reject_75'],
+    ['an OperationOutcome', refused('Member Zzuniquesurname not found'), 'fhir_business-rule'],
+  ])(
+    "fails with not_submitted and the payer's coded reason, never its free text, on %s",
+    async (_answer, reply, reasonCode) => {
+      const id = await sentToPayer({ submit: [reply] });
+      const failed = await waitFor(id, 'failed');
+      expect(failed.outcome).toMatchObject({ result: 'not_submitted', detail_code: reasonCode });
+      expect(failed.failure).toEqual({ code: 'not_submitted', message: expect.any(String) });
+      expect(JSON.stringify([failed.failure, failed.outcome])).not.toContain('Zzuniquesurname');
+    },
+  );
+
+  it('fails for good with payer_rejected after one request when the ClaimResponse is malformed', async () => {
+    const id = await sentToPayer({ submit: [malformed()] });
+    const failed = await waitFor(id, 'failed');
+    expect(failed.failure.code).toBe('payer_rejected');
+    expect(pas.requestsFor(id)).toHaveLength(1);
+  });
+
+  it('retries a 503 from the PAS endpoint and completes with what the payer then answers', async () => {
+    const id = await sentToPayer({ submit: [unavailable(), approved(AUTHORIZATION)] });
+    const completed = await waitFor(id, 'completed');
+    expect(completed.outcome.result).toBe('approved');
+    expect(pas.requestsFor(id, 'submit')).toHaveLength(2);
   });
 });
