@@ -105,9 +105,8 @@ describe('case summaries written by the case lifecycle', () => {
     });
     expect((await review(created.id)).status).toBe(200);
 
-    const completed = await summaryIn(created.id, 'completed');
-    const record = await get('/prior-authorization', created.id);
-    expect(completed).toMatchObject({ sequence: 4, updated_at: record.updated_at });
+    const { record, summary: completed } = await endedWithItsSummary('/prior-authorization', created.id);
+    expect(completed).toMatchObject({ status: 'completed', sequence: 4, updated_at: record.updated_at });
     expect(await writesOf(created.id)).toEqual([
       { status: 'processing', sequence: 1 },
       { status: 'awaiting_review', sequence: 2 },
