@@ -6,18 +6,11 @@ import type {
   PriorAuthorizationChannel,
 } from '../../../domain/payers/prior-authorization-exchange';
 import type { PasEndpoint } from './pas-endpoint';
-import {
-  AnswerAttachment,
-  writeInformationBundle,
-  writeInquiryBundle,
-  writeSubmitBundle,
-} from './pas-request';
+import { writeInformationBundle, writeInquiryBundle, writeSubmitBundle } from './pas-request';
 import { payerAnswerOf, readPasAnswer } from './pas-response';
 
 export interface PasChannelOptions {
   now?: () => Date;
-  /** Reads the case documents attached to an information answer (inside the activity, never in history). */
-  readAttachments?: (documentIds: string[]) => Promise<AnswerAttachment[]>;
 }
 
 /**
@@ -27,14 +20,12 @@ export interface PasChannelOptions {
  */
 export class PasPriorAuthorizationChannel implements PriorAuthorizationChannel {
   private readonly now: () => Date;
-  private readonly readAttachments: (documentIds: string[]) => Promise<AnswerAttachment[]>;
 
   constructor(
     private readonly endpoint: PasEndpoint,
     options: PasChannelOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
-    this.readAttachments = options.readAttachments ?? (async () => []);
   }
 
   async submit(input: PriorAuthExchangeInput): Promise<PayerPriorAuthAnswer> {
@@ -48,10 +39,7 @@ export class PasPriorAuthorizationChannel implements PriorAuthorizationChannel {
   }
 
   async answerInformationRequest(input: PriorAuthInformationInput): Promise<PayerPriorAuthAnswer> {
-    const attachments = await this.readAttachments(input.documentIds);
-    const answer = await this.endpoint.submit(
-      writeInformationBundle(input, attachments, { sentAt: this.now() }),
-    );
+    const answer = await this.endpoint.submit(writeInformationBundle(input, { sentAt: this.now() }));
     return payerAnswerOf(readPasAnswer(answer), input.caseId);
   }
 }
