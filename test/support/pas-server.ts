@@ -145,7 +145,7 @@ export function rejected(disposition: string): PasReply {
 
 /** An OperationOutcome: the endpoint would not process the request at all (with 200, or a 4xx as PAS servers often send). */
 export function refused(diagnostics: string, status = 200): PasReply {
-  return () => ({ ...fhir(operationOutcome('business-rule', diagnostics)), status });
+  return () => ({ status, headers: FHIR_JSON, body: operationOutcome('business-rule', diagnostics) });
 }
 
 /** The certified example with an outcome no ClaimResponse has. */

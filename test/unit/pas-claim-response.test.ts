@@ -210,7 +210,7 @@ describe("Reading a PAS payer's ClaimResponse", () => {
         key === 'valueQuantity' ? { ...(value as Json), value: quantity } : value,
       ),
     );
-    expect(() => answerTo(odd)).toThrow(PasExchangeError);
+    expect(() => answerTo(odd)).toThrow(MalformedPasResponseError);
     expect(() => answerTo(odd)).toThrow(
       /An authorized quantity is a whole number above zero \(at \$\..*valueQuantity\.value\)/,
     );
