@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 
 import {
   ConnectorError,
+  PAYER_ANSWER_UNREADABLE,
   PAYER_REJECTED,
   PAYER_UNAVAILABLE,
   PROGRAM_HUB_REJECTED,
@@ -9,8 +10,12 @@ import {
 } from '../domain/failures';
 
 const FAILURE_TYPES = {
-  payer: { transient: PAYER_UNAVAILABLE, permanent: PAYER_REJECTED },
-  programHub: { transient: PROGRAM_HUB_UNAVAILABLE, permanent: PROGRAM_HUB_REJECTED },
+  payer: { transient: PAYER_UNAVAILABLE, permanent: PAYER_REJECTED, unreadable: PAYER_ANSWER_UNREADABLE },
+  programHub: {
+    transient: PROGRAM_HUB_UNAVAILABLE,
+    permanent: PROGRAM_HUB_REJECTED,
+    unreadable: PROGRAM_HUB_REJECTED,
+  },
 } as const;
 
 /**
@@ -21,7 +26,8 @@ const LONGEST_RETRY_DELAY_MS = 60_000;
 
 /**
  * Runs one connector call and classifies its failure once, here: a permanent ConnectorError becomes a
- * non-retryable failure of the connector's rejected type (one attempt, the case fails at once), a
+ * non-retryable failure of the connector's rejected type (one attempt, the case fails at once; its
+ * unreadable type when the other side answered what cannot be read), a
  * transient one a retryable failure of its unavailable type, waiting as long as the other side asked.
  * Anything else is thrown as it is and retried by the workflow's policy.
  */
@@ -35,7 +41,7 @@ export async function callConnector<Result>(
     if (!(error instanceof ConnectorError)) throw error;
     const types = FAILURE_TYPES[connector];
     throw ApplicationFailure.create({
-      type: error.transient ? types.transient : types.permanent,
+      type: error.transient ? types.transient : error.answerUnreadable ? types.unreadable : types.permanent,
       message: error.message,
       nonRetryable: !error.transient,
       nextRetryDelay:

@@ -106,7 +106,6 @@ export const createActivities = ({
         priorAuthorizationChannels({
           simulator,
           livePasEndpoint: livePasEndpoints(connectorSettings, policy),
-          documents,
         }),
       documents,
       formularies: new FormulariesRepository(db),

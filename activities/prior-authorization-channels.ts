@@ -1,12 +1,10 @@
 import { ConnectorError } from '../domain/failures';
-import { payerCatalog } from '../domain/payers/payer-catalog';
+import { prescribedDrugBenefit } from '../domain/payers/payer-catalog';
 import type {
   PriorAuthExchangeInput,
   PriorAuthorizationChannel,
 } from '../domain/payers/prior-authorization-exchange';
-import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import type { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
-import { caseDocumentAttachments } from '../infrastructure/connectors/pas/pas-attachments';
 import { PasPriorAuthorizationChannel } from '../infrastructure/connectors/pas/pas-channel';
 import { HttpPasEndpoint, PasEndpoint } from '../infrastructure/connectors/pas/pas-endpoint';
 import { simulatedPasChannel } from '../infrastructure/connectors/pas/simulated-pas-endpoint';
@@ -35,7 +33,6 @@ export interface PriorAuthorizationChannelDependencies {
   simulator: PriorAuthorizationChannel;
   /** The account's live PAS endpoint (`livePasEndpoints`); undefined when it has none. */
   livePasEndpoint: (accountId: string) => Promise<PasEndpoint | undefined>;
-  documents: Pick<CaseDocumentsRepository, 'read'>;
 }
 
 /**
@@ -48,16 +45,13 @@ export interface PriorAuthorizationChannelDependencies {
 export function priorAuthorizationChannels({
   simulator,
   livePasEndpoint,
-  documents,
 }: PriorAuthorizationChannelDependencies): (
   input: PriorAuthExchangeInput,
 ) => Promise<PriorAuthorizationChannel> {
-  const readAttachments = caseDocumentAttachments(documents);
   const sandbox = simulatedPasChannel(simulator);
   return async (input) => {
     if (!input.livemode) return sandbox;
-    const { drug_name: name, ndc } = input.request.prescription;
-    if (payerCatalog().findDrug({ name, ndc })?.benefit !== 'medical') {
+    if (prescribedDrugBenefit(input.request.prescription) !== 'medical') {
       throw new ConnectorError(
         'Live prior authorizations go over Da Vinci PAS, for medical-benefit drugs only; this drug is not one.',
         { transient: false },
@@ -69,6 +63,6 @@ export function priorAuthorizationChannels({
         transient: false,
       });
     }
-    return new PasPriorAuthorizationChannel(endpoint, { readAttachments });
+    return new PasPriorAuthorizationChannel(endpoint);
   };
 }

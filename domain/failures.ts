@@ -8,6 +8,12 @@
 export const PAYER_UNAVAILABLE = 'PayerUnavailable';
 /** The payer refused the request itself (bad credentials, a malformed or unsupported request): never retried. */
 export const PAYER_REJECTED = 'PayerRejected';
+/**
+ * The payer answered something the connector cannot read (not its protocol's shape, or a code it
+ * does not act on): never retried when the call cannot be repeated (a submission), and the case says
+ * the answer could not be read rather than that the payer refused.
+ */
+export const PAYER_ANSWER_UNREADABLE = 'PayerAnswerUnreadable';
 /** A program hub call failed in a way that may pass: retried, then the case fails. */
 export const PROGRAM_HUB_UNAVAILABLE = 'ProgramHubUnavailable';
 /** The program hub refused the request itself: never retried. */
@@ -50,12 +56,18 @@ export const FINAL_WEBHOOK_FAILURES = [WEBHOOK_ENDPOINT_GONE, WEBHOOK_DELIVERY_A
 export class ConnectorError extends Error {
   readonly transient: boolean;
   readonly retryAfterMs?: number;
+  /** The other side answered, but not in a way the connector can read. */
+  readonly answerUnreadable: boolean;
 
-  constructor(message: string, options: { transient: boolean; retryAfterMs?: number }) {
+  constructor(
+    message: string,
+    options: { transient: boolean; retryAfterMs?: number; answerUnreadable?: boolean },
+  ) {
     super(message);
     this.name = 'ConnectorError';
     this.transient = options.transient;
     this.retryAfterMs = options.retryAfterMs;
+    this.answerUnreadable = options.answerUnreadable ?? false;
   }
 }
 

@@ -4,6 +4,7 @@ import type { CaseFailure } from '../domain/cases/case-model';
 import {
   CASE_FAILURE_CODE,
   CLINICAL_EVALUATION_TIMED_OUT,
+  PAYER_ANSWER_UNREADABLE,
   PAYER_REJECTED,
   PAYER_UNAVAILABLE,
   PROGRAM_HUB_REJECTED,
@@ -67,6 +68,14 @@ const ENDINGS: Readonly<
       'The payer refused the request.',
       CASE_FAILURE_CODE.payerRejected,
       'The payer refused the request; trying again would not change its answer.',
+    ),
+  // The payer may well have taken the request: the submitter learns the answer was unreadable, and
+  // an operator reads the rule and path it broke in the activity's failure.
+  [PAYER_ANSWER_UNREADABLE]: () =>
+    ending(
+      "The payer's answer could not be read.",
+      CASE_FAILURE_CODE.payerRejected,
+      "The payer's answer could not be read; ask the payer for the request's status.",
     ),
   [PROGRAM_HUB_REJECTED]: () =>
     ending(

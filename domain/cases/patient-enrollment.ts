@@ -11,10 +11,11 @@ import type { CaseRecord, CaseTimings } from './case-model';
 /** The program's decision, recorded by a person when the program answered outside the hub. */
 export interface EnrollmentOutcomeInput {
   result: 'enrolled' | 'denied' | 'inconclusive';
-  member_id?: string;
-  bin?: string;
-  pcn?: string;
-  group?: string;
+  /** Card identifiers: absent, or null as a JSON client may send, when the program issued no card. */
+  member_id?: string | null;
+  bin?: string | null;
+  pcn?: string | null;
+  group?: string | null;
   valid_until?: string;
   detail?: string;
 }
@@ -84,7 +85,8 @@ export function enrollmentOutcomeIssues(
       ? [{ field: 'member_id', issue: 'is required when a copay program enrolls the patient' }]
       : [];
   }
-  return CARD_IDENTIFIERS.filter((field) => outcome[field] !== undefined).map((field) => ({
+  // An explicit null says the same as an absent identifier: the program issued no card.
+  return CARD_IDENTIFIERS.filter((field) => outcome[field] != null).map((field) => ({
     field,
     issue: `must be absent: only copay programs issue card identifiers, and this is a ${programType} program`,
   }));

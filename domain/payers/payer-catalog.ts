@@ -311,3 +311,18 @@ export function payerCatalog(): PayerCatalog {
   shippedCatalog ??= loadPayerCatalog();
   return shippedCatalog;
 }
+
+/**
+ * Under which benefit the catalog bills a prescribed drug: `medical` (a provider-given infusion,
+ * whose prior authorization goes over Da Vinci PAS), `pharmacy`, or undefined when the catalog does
+ * not know the drug. The one answer the API's refusal, the channel choice and the PAS writer share.
+ */
+export function prescribedDrugBenefit(prescription: {
+  drug_name?: string | null;
+  ndc?: string | null;
+}): CatalogDrug['benefit'] | undefined {
+  return payerCatalog().findDrug({
+    name: prescription.drug_name ?? undefined,
+    ndc: prescription.ndc ?? undefined,
+  })?.benefit;
+}

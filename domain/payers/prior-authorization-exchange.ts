@@ -92,6 +92,10 @@ export interface PriorAuthInformationInput extends PriorAuthExchangeInput {
   answers: InformationAnswer[];
   /** Case document ids attached to the answer (read inside the activity, never in history). */
   documentIds: string[];
+  /** Which information round this answer is (1, 2, …); each round's Bundle and resources get identifiers of their own. */
+  round?: number;
+  /** Indexes into `request.evidence` of the items this answer added, which the payer sees marked as added. */
+  addedEvidence?: number[];
 }
 
 /** The boundary every payer channel implements. */

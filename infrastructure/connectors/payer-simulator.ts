@@ -329,7 +329,10 @@ export class PayerSimulator implements PayerConnector, PriorAuthorizationChannel
     };
   }
 
-  /** Approvals last as long as the drug's class says; a partial one approves half the quantity. */
+  /**
+   * Approvals last as long as the drug's class says. A partial one approves half the quantity; a
+   * single unit cannot be halved, so its partial approval is the unit for half the period instead.
+   */
   private determination(
     request: PriorAuthorizationRequest,
     payerReference: string,
@@ -339,18 +342,16 @@ export class PayerSimulator implements PayerConnector, PriorAuthorizationChannel
     const approves = decided.result === 'approved' || decided.result === 'partially_approved';
     const { quantity } = request.prescription;
     const drug = this.catalog.findDrug(prescribedDrug(request));
-    const days = this.periods.initialApprovalDays(drug?.id);
+    const partial = decided.result === 'partially_approved';
+    const fullDays = this.periods.initialApprovalDays(drug?.id);
+    const days = partial && quantity < 2 ? Math.max(1, Math.floor(fullDays / 2)) : fullDays;
     return {
       result: decided.result,
       detail_code: decided.detail_code,
       detail: detailText(decided.detail_code, decided.unmet),
       decided_at: now.toISOString(),
       authorization_number: approves ? `AUTH-${payerReference.slice(3)}` : null,
-      approved_quantity: !approves
-        ? null
-        : decided.result === 'partially_approved'
-          ? partialQuantity(quantity)
-          : quantity,
+      approved_quantity: !approves ? null : partial ? partialQuantity(quantity) : quantity,
       authorization_start_date: approves ? isoDate(now) : null,
       authorization_expiration: approves ? isoDate(new Date(now.getTime() + days * DAY_MS)) : null,
     };
@@ -605,7 +606,7 @@ function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** Half the requested quantity; a single unit cannot be split, so it stays whole. */
+/** Half the requested quantity; a single unit cannot be split, so it stays whole (and its period is halved). */
 function partialQuantity(quantity: number): number {
   return quantity >= 2 ? Math.floor(quantity / 2) : quantity;
 }

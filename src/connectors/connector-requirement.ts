@@ -3,7 +3,7 @@ import {
   CONNECTOR_KINDS_IN_SERVICE,
 } from '../../domain/connectors/connector-kinds';
 import type { CaseObjectType, Prescription } from '../../domain/cases/case-model';
-import { payerCatalog } from '../../domain/payers/payer-catalog';
+import { prescribedDrugBenefit } from '../../domain/payers/payer-catalog';
 import type { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { ApiError } from '../common/errors';
 
@@ -43,13 +43,11 @@ export async function requireConnectorFor(
 
 function requirePasBenefit(request: object | undefined): void {
   const prescription = (request as { prescription?: Partial<Prescription> } | undefined)?.prescription;
-  const drug = prescription
-    ? payerCatalog().findDrug({ name: prescription.drug_name, ndc: prescription.ndc })
-    : undefined;
-  if (drug?.benefit === 'medical') return;
+  const benefit = prescription ? prescribedDrugBenefit(prescription) : undefined;
+  if (benefit === 'medical') return;
   throw new ApiError(
     'invalid_state',
-    drug
+    benefit
       ? 'Live prior authorizations go over Da Vinci PAS, which covers drugs billed under the medical ' +
           'benefit; this drug is billed under the pharmacy benefit, whose prior authorizations go over ' +
           'NCPDP SCRIPT ePA, which this release cannot send yet. Send it with a test key, where the ' +

@@ -251,6 +251,7 @@ describe('a live prior authorization exchanged with the payer over Da Vinci PAS'
   it.each<[string, PasReply, string]>([
     ['a ClaimResponse with outcome error', rejected('Member Zzuniquesurname not found'), 'x12_reject_75'],
     ['an OperationOutcome', refused('Member Zzuniquesurname not found'), 'fhir_business-rule'],
+    ['a 422 OperationOutcome', refused('Member Zzuniquesurname not found', 422), 'fhir_business-rule'],
   ])(
     "fails with not_submitted and the payer's coded reason, never its free text, on %s",
     async (_answer, reply, reasonCode) => {
@@ -262,11 +263,21 @@ describe('a live prior authorization exchanged with the payer over Da Vinci PAS'
     },
   );
 
-  it('fails for good with payer_rejected after one request when the ClaimResponse is malformed', async () => {
+  it("fails for good after one request, saying the payer's answer could not be read, when the ClaimResponse is malformed", async () => {
     const id = await sentToPayer({ submit: [malformed()] });
     const failed = await waitFor(id, 'failed');
-    expect(failed.failure.code).toBe('payer_rejected');
+    expect(failed.failure).toEqual({
+      code: 'payer_rejected',
+      message: "The payer's answer could not be read; ask the payer for the request's status.",
+    });
     expect(pas.requestsFor(id)).toHaveLength(1);
+  });
+
+  it('asks again after an inquiry answer it cannot read, and completes with what the payer then answers', async () => {
+    const id = await sentToPayer({ submit: [pended()], inquire: [malformed(), approved(AUTHORIZATION)] });
+    const completed = await waitFor(id, 'completed');
+    expect(completed.outcome.result).toBe('approved');
+    expect(pas.requestsFor(id, 'inquire').length).toBeGreaterThanOrEqual(2);
   });
 
   it('retries a 503 from the PAS endpoint and completes with what the payer then answers', async () => {

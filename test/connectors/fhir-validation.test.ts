@@ -57,16 +57,14 @@ describeWithValidator(
     it('finds no error in the $submit, $inquire and information-answer Bundles', () => {
       const expedited = remicadeExchange({ urgency: 'expedited' });
       expedited.request.prescription = { drug_name: 'Ozempic 1 mg pen', ndc: '0169-4132-12', quantity: 1 };
-      const attachment = {
-        title: 'TB screen',
-        contentType: 'application/pdf',
-        data: Buffer.from('%PDF-1.4'),
-      };
       const { status, report } = validate({
         'submit.json': writeSubmitBundle(remicadeExchange(), SENT_AT),
         'submit-expedited-pharmacy.json': writeSubmitBundle(expedited, SENT_AT),
         'inquire.json': writeInquiryBundle(remicadeInquiry(), SENT_AT),
-        'information.json': writeInformationBundle(remicadeInformation(), [attachment], SENT_AT),
+        'information.json': writeInformationBundle(
+          remicadeInformation({ round: 2, addedEvidence: [0] }),
+          SENT_AT,
+        ),
       });
       expect(report).not.toMatch(/error/);
       expect(status).toBe(0);

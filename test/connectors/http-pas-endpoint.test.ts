@@ -93,11 +93,34 @@ describe('A payer PAS endpoint over HTTP', () => {
     expect(error.message).toMatch(/within 300 ms/);
   });
 
-  it('names an answer that is not a ClaimResponse Bundle, without quoting it', async () => {
+  it('reads a 4xx OperationOutcome refusing the request on its merits as the payer not taking it', async () => {
+    server.script.push({
+      status: 422,
+      body: JSON.stringify({
+        resourceType: 'OperationOutcome',
+        issue: [{ severity: 'error', code: 'business-rule', diagnostics: 'Member JANE DOE not found' }],
+      }),
+    });
+    await expect(channel().submit(remicadeExchange())).resolves.toEqual({
+      kind: 'not_submitted',
+      payer_reference: null,
+      reason_code: 'fhir_business-rule',
+      reason: "The payer's PAS endpoint refused to process the request (FHIR issue type business-rule).",
+    });
+  });
+
+  it('names a submission answer that is not a ClaimResponse Bundle, without quoting it, as permanent and unreadable', async () => {
     server.script.push({ status: 200, body: '{"resourceType":"Patient","name":[{"family":"DOE"}]}' });
     const error = await failureOf(channel().submit(remicadeExchange()));
     expect(error).toBeInstanceOf(MalformedPasResponseError);
-    expect(error.transient).toBe(false);
+    expect(error).toMatchObject({ transient: false, answerUnreadable: true });
+    expect(error.message).toBe('Expected a Bundle, Parameters or OperationOutcome (at $.resourceType).');
+  });
+
+  it('retries an inquiry answer it cannot read, since the payer still holds the request', async () => {
+    server.script.push({ status: 200, body: '{"resourceType":"Patient","name":[{"family":"DOE"}]}' });
+    const error = await failureOf(channel().inquire(remicadeInquiry()));
+    expect(error).toMatchObject({ transient: true, answerUnreadable: true });
     expect(error.message).toBe('Expected a Bundle, Parameters or OperationOutcome (at $.resourceType).');
   });
 

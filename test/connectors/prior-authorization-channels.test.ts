@@ -3,7 +3,6 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { livePasEndpoints, priorAuthorizationChannels } from '../../activities/prior-authorization-channels';
 import type { ConnectorSettings } from '../../domain/connectors/connector-settings';
 import { ConnectorError } from '../../domain/failures';
-import { caseDocumentAttachments } from '../../infrastructure/connectors/pas/pas-attachments';
 import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
 import type { PriorAuthorizationChannel } from '../../domain/payers/prior-authorization-exchange';
 import { SimulatedPasEndpoint } from '../../infrastructure/connectors/pas/simulated-pas-endpoint';
@@ -52,18 +51,6 @@ describe("An account's live PAS endpoint", () => {
   });
 });
 
-describe('Documents attached to an information answer', () => {
-  it('are read from the case documents and typed by their first bytes', async () => {
-    const read = caseDocumentAttachments({
-      read: async (ids: string[]) => ids.map((id) => Buffer.from(id === 'doc_pdf' ? '%PDF-1.7 …' : 'plain')),
-    });
-    await expect(read(['doc_pdf', 'doc_other'])).resolves.toEqual([
-      { title: 'Attached document 1', contentType: 'application/pdf', data: Buffer.from('%PDF-1.7 …') },
-      { title: 'Attached document 2', contentType: 'application/octet-stream', data: Buffer.from('plain') },
-    ]);
-  });
-});
-
 describe('The channel a prior authorization goes through', () => {
   const { approved, denied } = EVERY_KIND_OF_ANSWER;
   const simulator: PriorAuthorizationChannel = {
@@ -75,7 +62,6 @@ describe('The channel a prior authorization goes through', () => {
     priorAuthorizationChannels({
       simulator,
       livePasEndpoint: async () => endpoint,
-      documents: { read: async () => [] },
     });
 
   it("is the simulator's, answered through PAS, in test mode", async () => {

@@ -188,4 +188,16 @@ describe('checking an outcome a reviewer records', () => {
       [],
     );
   });
+
+  it('accepts card identifiers given as null for a program that is not a copay program', () => {
+    expect(
+      enrollmentOutcomeIssues('patient_assistance', {
+        result: 'enrolled',
+        member_id: null,
+        bin: null,
+        pcn: null,
+        group: null,
+      }),
+    ).toEqual([]);
+  });
 });

@@ -61,7 +61,7 @@ export class PasServer {
     const facts = readPasRequest(request.body);
     const exchange: PasExchange = request.url.endsWith('/Claim/$inquire')
       ? 'inquire'
-      : facts.bundleIdentifier.value.endsWith('-information')
+      : /-information-\d+$/.test(facts.bundleIdentifier.value)
         ? 'information'
         : 'submit';
     this.requests.push({
@@ -143,9 +143,9 @@ export function rejected(disposition: string): PasReply {
     );
 }
 
-/** An OperationOutcome: the endpoint would not process the request at all. */
-export function refused(diagnostics: string): PasReply {
-  return () => fhir(operationOutcome('business-rule', diagnostics));
+/** An OperationOutcome: the endpoint would not process the request at all (with 200, or a 4xx as PAS servers often send). */
+export function refused(diagnostics: string, status = 200): PasReply {
+  return () => ({ status, headers: FHIR_JSON, body: operationOutcome('business-rule', diagnostics) });
 }
 
 /** The certified example with an outcome no ClaimResponse has. */

@@ -23,7 +23,9 @@ const RESPONSES = [
 ];
 const SENT = '111099';
 
-const answerTo = (body: string) => payerAnswerOf(readPasAnswer(body), SENT);
+const REQUESTED_QUANTITY = 4;
+const answerTo = (body: string) =>
+  payerAnswerOf(readPasAnswer(body), { identifier: SENT, quantity: REQUESTED_QUANTITY });
 
 type Json = Record<string, unknown>;
 const claimResponseOf = (bundle: Json) => (bundle.entry as Array<{ resource: Json }>)[0]!.resource;
@@ -49,7 +51,7 @@ describe("Reading a PAS payer's ClaimResponse", () => {
   it("reads the IG's certified example as an approval with its number, quantity and period", () => {
     expect(answerTo(fixture('valid_pa_response_bundle.json'))).toEqual({
       kind: 'determined',
-      payer_reference: '111099',
+      payer_reference: 'AUTH0001',
       determination: {
         result: 'approved',
         detail_code: 'approval',
@@ -96,7 +98,7 @@ describe("Reading a PAS payer's ClaimResponse", () => {
   it.each(['A4', 'D'])('reads review action %s as pended, with no information asked', (code) => {
     expect(answerTo(withReviewAction(code))).toEqual({
       kind: 'pended',
-      payer_reference: '111099',
+      payer_reference: 'AUTH0001',
       information_request: null,
     });
   });
@@ -125,7 +127,7 @@ describe("Reading a PAS payer's ClaimResponse", () => {
     });
     expect(answerTo(asking)).toEqual({
       kind: 'pended',
-      payer_reference: '111099',
+      payer_reference: 'AUTH0001',
       information_request: {
         kind: 'information_requested',
         questions: [{ id: 'Q-1', text: '18776-5' }],
@@ -145,7 +147,7 @@ describe("Reading a PAS payer's ClaimResponse", () => {
     const answer = answerTo(rejected);
     expect(answer).toEqual({
       kind: 'not_submitted',
-      payer_reference: '111099',
+      payer_reference: 'AUTH0001',
       reason_code: 'x12_reject_75',
       reason: 'The payer did not accept the request for review (X12 reject reason 75).',
     });
@@ -164,10 +166,84 @@ describe("Reading a PAS payer's ClaimResponse", () => {
     });
   });
 
+  it('reads review action NA (no action required) as approved without prior authorization', () => {
+    expect(answerTo(withReviewAction('NA'))).toMatchObject({
+      kind: 'determined',
+      determination: { result: 'approved', detail_code: 'prior_auth_not_required' },
+    });
+  });
+
+  it("takes the payer's reference from its authorization, never from the requester's trace number", () => {
+    const pended = edited('valid_pa_response_bundle.json', (claimResponse) => {
+      delete claimResponse.preAuthRef;
+      claimResponse.item = [];
+      claimResponse.outcome = 'queued';
+    });
+    const ours = { identifier: 'pa_ours', quantity: REQUESTED_QUANTITY };
+    expect(payerAnswerOf(readPasAnswer(pended), ours)).toMatchObject({
+      kind: 'pended',
+      payer_reference: 'pa_ours',
+    });
+    expect(answerTo(fixture('valid_pa_response_bundle.json'))).toMatchObject({ payer_reference: 'AUTH0001' });
+  });
+
+  it('approves the quantity requested when a partial certification states none', () => {
+    const partial = JSON.parse(withReviewAction('A2')) as Json;
+    const item = (claimResponseOf(partial).item as Json[])[0]!;
+    item.extension = (item.extension as Json[]).filter(
+      (extension) => !String(extension.url).endsWith('extension-itemAuthorizedDetail'),
+    );
+    expect(answerTo(JSON.stringify(partial))).toMatchObject({
+      determination: { result: 'partially_approved', approved_quantity: REQUESTED_QUANTITY },
+    });
+  });
+
+  it('gives no approved quantity with a denial, whatever quantity the payer states', () => {
+    expect(answerTo(withReviewAction('A3'))).toMatchObject({
+      determination: { result: 'denied', approved_quantity: null },
+    });
+  });
+
+  it.each([0, -2, 1.5])('refuses an authorized quantity of %s, naming where', (quantity) => {
+    const odd = JSON.stringify(
+      JSON.parse(fixture('valid_pa_response_bundle.json'), (key, value: unknown) =>
+        key === 'valueQuantity' ? { ...(value as Json), value: quantity } : value,
+      ),
+    );
+    expect(() => answerTo(odd)).toThrow(MalformedPasResponseError);
+    expect(() => answerTo(odd)).toThrow(
+      /An authorized quantity is a whole number above zero \(at \$\..*valueQuantity\.value\)/,
+    );
+  });
+
+  it("keeps the payer's free-text disposition out of the determination's detail", () => {
+    const told = edited('valid_pa_response_bundle.json', (claimResponse) => {
+      claimResponse.disposition = 'Approved for JANE DOE, born 1970-01-01';
+    });
+    expect(answerTo(told)).toMatchObject({
+      determination: { detail: 'The payer certified the request in total.' },
+    });
+  });
+
+  it('replaces a reject reason or issue type that is not a code by a generic one', () => {
+    const rejected = edited('valid_pa_response_bundle.json', (claimResponse) => {
+      claimResponse.outcome = 'error';
+      claimResponse.error = [
+        { code: { coding: [{ system: 'https://codesystem.x12.org/005010/901', code: 'JANE DOE unknown' }] } },
+      ];
+    });
+    expect(answerTo(rejected)).toMatchObject({ kind: 'not_submitted', reason_code: 'x12_reject_unknown' });
+    const outcome = JSON.stringify({
+      resourceType: 'OperationOutcome',
+      issue: [{ severity: 'error', code: 'Patient JANE DOE' }],
+    });
+    expect(answerTo(outcome)).toMatchObject({ kind: 'not_submitted', reason_code: 'fhir_unknown' });
+  });
+
   it('refuses a review action it does not know, naming where', () => {
     expect(() => answerTo(withReviewAction('ZZ'))).toThrow(UnexpectedPasResponseError);
     expect(() => answerTo(withReviewAction('ZZ'))).toThrow(
-      'The review action is not one this connector acts on (A1, A2, A3, A4, A6, C, CT, D) (at $.entry[0].resource.item[0].adjudication).',
+      'The review action is not one this connector acts on (A1, A2, A3, A4, A6, C, CT, D, NA) (at $.entry[0].resource.item[0].adjudication).',
     );
   });
 

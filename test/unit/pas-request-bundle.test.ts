@@ -201,25 +201,55 @@ describe('The PAS $inquire and information-answer Bundles', () => {
     });
   });
 
+  const addedInfo = (bundle: Json) => {
+    const byUrl = new Map<string, Json>(bundle.entry.map((entry: Json) => [entry.fullUrl, entry.resource]));
+    return (claimOf(bundle).supportingInfo as Json[])
+      .filter((info) =>
+        (info.extension as Json[]).some(
+          (extension) => extension.url.endsWith('extension-infoChanged') && extension.valueCode === 'added',
+        ),
+      )
+      .map((info) => byUrl.get(info.valueReference.reference)!);
+  };
+
   it('answer with a Claim update related to the original, whose added supporting information holds the answers', () => {
-    const attachment = { title: 'TB screen', contentType: 'application/pdf', data: Buffer.from('%PDF-1.4') };
-    const bundle = parsed(writeInformationBundle(remicadeInformation(), [attachment], SENT_AT));
+    const bundle = parsed(writeInformationBundle(remicadeInformation(), SENT_AT));
     const claim = claimOf(bundle);
     expect(claim.meta.profile).toEqual([`${PAS}/StructureDefinition/profile-claim-update`]);
     expect(claim.related[0]).toMatchObject({
       claim: { identifier: { value: 'pa_01jq0000000000000000000000' } },
       relationship: { coding: [{ code: 'prior' }] },
     });
-    const added = (claim.supportingInfo as Json[]).filter((info) =>
-      (info.extension as Json[]).some((extension) => extension.url.endsWith('extension-infoChanged')),
-    );
-    const byUrl = new Map<string, Json>(bundle.entry.map((entry: Json) => [entry.fullUrl, entry.resource]));
-    expect(added.map((info) => byUrl.get(info.valueReference.reference)?.resourceType)).toEqual([
-      'QuestionnaireResponse',
-      'DocumentReference',
-    ]);
+    expect(addedInfo(bundle).map((resource) => resource.resourceType)).toEqual(['QuestionnaireResponse']);
     expect(ofType(bundle, 'QuestionnaireResponse')[0]!.item).toEqual([
       { linkId: 'q-tb-screen', answer: [{ valueString: 'Negative QuantiFERON on 2026-09-15.' }] },
     ]);
+  });
+
+  it('answer marking as added the evidence that came with the answer, and only that', () => {
+    const information = remicadeInformation({ addedEvidence: [1] });
+    information.request.evidence.push({
+      title: 'TB screen',
+      date_created: '2026-11-20T09:00:00Z',
+      content: { quantiferon: 'negative' },
+    });
+    const added = addedInfo(parsed(writeInformationBundle(information, SENT_AT)));
+    expect(added.map((resource) => resource.resourceType)).toEqual([
+      'DocumentReference',
+      'QuestionnaireResponse',
+    ]);
+    expect(added[0]!.description).toBe('TB screen');
+  });
+
+  it('answer each information round with a Bundle, Claim and answers of its own', () => {
+    const first = parsed(writeInformationBundle(remicadeInformation(), SENT_AT));
+    const second = parsed(writeInformationBundle(remicadeInformation({ round: 2 }), SENT_AT));
+    expect(first.identifier.value).toBe('pa_01jq0000000000000000000000-information-1');
+    expect(second.identifier.value).toBe('pa_01jq0000000000000000000000-information-2');
+    expect(second.id).not.toBe(first.id);
+    expect(claimOf(second).id).not.toBe(claimOf(first).id);
+    expect(ofType(second, 'QuestionnaireResponse')[0]!.id).not.toBe(
+      ofType(first, 'QuestionnaireResponse')[0]!.id,
+    );
   });
 });

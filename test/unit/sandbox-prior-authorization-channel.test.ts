@@ -93,6 +93,34 @@ describe('the sandbox payer as a prior authorization channel', () => {
     });
   });
 
+  it('partially approves half the quantity requested', async () => {
+    const input = exchange([], { mock_result: { result: 'partially_approved' } });
+    expect(await simulator.inquire({ ...input, payer_reference: 'PA-3', inquiriesSoFar: 1 })).toMatchObject({
+      determination: { result: 'partially_approved', approved_quantity: 2 },
+    });
+  });
+
+  it('partially approves a single unit for half the period of a full approval', async () => {
+    const single = (result: 'approved' | 'partially_approved') =>
+      exchange([], { prescription: { drug_name: 'Wegovy', quantity: 1 }, mock_result: { result } });
+    const decided = async (result: 'approved' | 'partially_approved') => {
+      const answer = await simulator.inquire({
+        ...single(result),
+        payer_reference: 'PA-4',
+        inquiriesSoFar: 1,
+      });
+      if (answer.kind !== 'determined') throw new Error('expected a determination');
+      const { approved_quantity, authorization_start_date, authorization_expiration } = answer.determination;
+      const days =
+        (Date.parse(authorization_expiration!) - Date.parse(authorization_start_date!)) / 86_400_000;
+      return { approved_quantity, days };
+    };
+    const full = await decided('approved');
+    const partial = await decided('partially_approved');
+    expect(partial.approved_quantity).toBe(1);
+    expect(partial.days).toBe(Math.floor(full.days / 2));
+  });
+
   it('refuses a request the mock result says the payer does not accept, with its reason code', async () => {
     const input = exchange([], { mock_result: { result: 'not_submitted', detail_code: 'member_not_found' } });
     expect(await simulator.submit(input)).toEqual({

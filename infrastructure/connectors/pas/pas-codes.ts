@@ -92,7 +92,9 @@ export type ReviewActionMeaning =
 
 /**
  * X12 306 codes the 278 response (and so PAS) uses in HCR01. A2 ("certified, partial") and A6
- * ("modified") both approve less or other than asked, which the case calls partially approved.
+ * ("modified") both approve less or other than asked, which the case calls partially approved. NA
+ * ("no action required") says the service needs no authorization, which the case records as an
+ * approval with detail `prior_auth_not_required`, as the sandbox does for a drug without PA.
  */
 export const REVIEW_ACTIONS: Readonly<Record<string, ReviewActionMeaning>> = {
   A1: {
@@ -133,6 +135,12 @@ export const REVIEW_ACTIONS: Readonly<Record<string, ReviewActionMeaning>> = {
     detail: 'The payer asks the provider to contact it about the request.',
   },
   D: { kind: 'pended' },
+  NA: {
+    kind: 'determined',
+    result: 'approved',
+    detail_code: 'prior_auth_not_required',
+    detail: 'The payer needs no prior authorization for this service.',
+  },
 };
 
 /** The review action our writer states for each determination result. */

@@ -39,7 +39,38 @@ export class HttpPasEndpoint implements PasEndpoint {
       { 'Content-Type': FHIR_JSON, Accept: FHIR_JSON, ...connectorAuthorization(this.settings.auth) },
       { policy: this.policy, timeoutMs: this.settings.timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES },
     );
-    refuseUnsuccessfulAnswer(answer, 'the PAS endpoint');
+    if (!refusalToReview(answer.status, answer.body)) refuseUnsuccessfulAnswer(answer, 'the PAS endpoint');
     return answer.body;
+  }
+}
+
+/** Statuses that say something about the call (credentials, address, time, throttling), never the request's merits. */
+const TRANSPORT_STATUSES = new Set([401, 403, 404, 408, 429]);
+/** FHIR issue types by which a server refuses a request on its merits rather than for its form. */
+const REFUSALS_ON_MERITS = new Set([
+  'business-rule',
+  'processing',
+  'not-supported',
+  'duplicate',
+  'conflict',
+  'incomplete',
+]);
+
+/**
+ * Whether a failed answer is a PAS server refusing the request for review: a 4xx (other than the
+ * transport statuses) whose body is a FHIR OperationOutcome refusing it on its merits. It is read
+ * like a 200 OperationOutcome, as the payer not taking the request (not_submitted).
+ */
+function refusalToReview(status: number, body: string): boolean {
+  if (status < 400 || status >= 500 || TRANSPORT_STATUSES.has(status)) return false;
+  try {
+    const outcome = JSON.parse(body) as { resourceType?: unknown; issue?: Array<{ code?: unknown }> };
+    return (
+      outcome.resourceType === 'OperationOutcome' &&
+      Array.isArray(outcome.issue) &&
+      REFUSALS_ON_MERITS.has(String(outcome.issue[0]?.code))
+    );
+  } catch {
+    return false;
   }
 }

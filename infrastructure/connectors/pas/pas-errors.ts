@@ -9,8 +9,9 @@ export abstract class PasExchangeError extends ConnectorError {
   constructor(
     readonly rule: string,
     readonly path: string,
+    answerUnreadable = true,
   ) {
-    super(`${rule} (at ${path}).`, { transient: false });
+    super(`${rule} (at ${path}).`, { transient: false, answerUnreadable });
   }
 }
 
@@ -27,4 +28,16 @@ export class UnexpectedPasResponseError extends PasExchangeError {
 /** A request Bundle that is not a PAS request (what the sandbox's payer answers when our writer is wrong). */
 export class MalformedPasRequestError extends PasExchangeError {
   override readonly name = 'MalformedPasRequestError';
+
+  constructor(rule: string, path: string) {
+    super(rule, path, false);
+  }
+}
+
+/**
+ * An `$inquire` answer that cannot be read: an inquiry can be asked again, and the payer still holds
+ * the request, so it is transient and retried rather than failing the case.
+ */
+export function retryableInquiryError(error: PasExchangeError): ConnectorError {
+  return new ConnectorError(error.message, { transient: true, answerUnreadable: true });
 }

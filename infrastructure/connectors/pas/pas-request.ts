@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import type { Diagnosis, EvidenceItem, VisitNote } from '../../../domain/cases/case-model';
-import { normalizeNdc, payerCatalog } from '../../../domain/payers/payer-catalog';
+import { normalizeNdc, payerCatalog, prescribedDrugBenefit } from '../../../domain/payers/payer-catalog';
 import type {
   InformationAnswer,
   PriorAuthExchangeInput,
@@ -23,13 +23,6 @@ import { PAS_EXTENSION, PAS_PROFILE, SYSTEM } from './pas-codes';
  */
 
 type Resource = Record<string, unknown>;
-
-/** A document attached to an information answer, read by the activity from the case's documents. */
-export interface AnswerAttachment {
-  title: string;
-  contentType: string;
-  data: Buffer;
-}
 
 export interface PasRequestOptions {
   /** The Bundle's timestamp and the Claim's `created`. */
@@ -96,18 +89,18 @@ export function writeInquiryBundle(input: PriorAuthInquiryInput, options: PasReq
  * CDex `$submit-attachment` when the payer's endpoint offers it; an updated request sent to the same
  * `$submit` (a PAS Claim update, `related` to the original) carries the same content to any PAS
  * endpoint, which is why the connector sends this: the answers as a QuestionnaireResponse and the
- * attached documents as DocumentReferences, both as supporting information marked `added`.
+ * evidence the answer added as DocumentReferences, both as supporting information marked `added`.
+ * Each round (`input.round`, 1 when absent) has its own Bundle identifier, Claim and
+ * QuestionnaireResponse, so a payer that deduplicates on them never mistakes round 2 for round 1.
  */
-export function writeInformationBundle(
-  input: PriorAuthInformationInput,
-  attachments: AnswerAttachment[],
-  options: PasRequestOptions,
-): string {
+export function writeInformationBundle(input: PriorAuthInformationInput, options: PasRequestOptions): string {
   const parties = partiesOf(input);
+  const round = input.round ?? 1;
+  const added = new Set((input.addedEvidence ?? []).map((index) => evidenceRole(index)));
   const documents = supportingDocuments(input);
-  const answered = answerDocuments(input, attachments, parties.urls.patient, options);
-  const url = resourceUrn(input.caseId, 'claim-update');
-  const added = { url: PAS_EXTENSION.infoChanged, valueCode: 'added' };
+  const answers = answersDocument(input, round, parties.urls.patient, options);
+  const sent = [...documents, answers];
+  const url = resourceUrn(input.caseId, `claim-update-${round}`);
   const claim = {
     resourceType: 'Claim',
     id: idOf(url),
@@ -120,19 +113,18 @@ export function writeInformationBundle(
         reference: { system: SYSTEM.payerReference, value: input.payer_reference },
       },
     ],
-    supportingInfo: [
-      ...documents.map((document, index) => additionalInformation(index + 1, document)),
-      ...answered.map((document, index) => {
-        const info = additionalInformation(documents.length + index + 1, document);
-        return { ...info, extension: [...info.extension, added] };
-      }),
-    ],
-    item: [claimItem(input, parties, documents.length + answered.length)],
+    supportingInfo: sent.map((document, index) => {
+      const info = additionalInformation(index + 1, document);
+      return document === answers || added.has(document.role)
+        ? { ...info, extension: [...info.extension, { url: PAS_EXTENSION.infoChanged, valueCode: 'added' }] }
+        : info;
+    }),
+    item: [claimItem(input, parties, sent.length)],
   };
-  return bundle(input.caseId, 'information', PAS_PROFILE.requestBundle, options, [
+  return bundle(input.caseId, `information-${round}`, PAS_PROFILE.requestBundle, options, [
     [url, claim],
     ...parties.entries,
-    ...[...documents, ...answered].map((document) => [document.url, document.resource] as const),
+    ...sent.map((document) => [document.url, document.resource] as const),
   ]);
 }
 
@@ -358,6 +350,8 @@ function claimItem(input: PriorAuthExchangeInput, parties: Parties, documentCoun
 
 interface SupportingDocument {
   url: string;
+  /** What the resource is within the case (`evidence-2`, `visit-note-1`, …), from which its url derives. */
+  role: string;
   title: string;
   resource: Resource;
 }
@@ -366,7 +360,7 @@ interface SupportingDocument {
 function supportingDocuments(input: PriorAuthExchangeInput): SupportingDocument[] {
   const patient = resourceUrn(input.caseId, 'patient');
   const evidence = input.request.evidence.map((item: EvidenceItem, index) =>
-    documentReference(input.caseId, `evidence-${index + 1}`, patient, {
+    documentReference(input.caseId, evidenceRole(index), patient, {
       title: item.title,
       date: item.date_created,
       contentType: 'application/json',
@@ -385,15 +379,21 @@ function supportingDocuments(input: PriorAuthExchangeInput): SupportingDocument[
   return [...evidence, ...notes];
 }
 
-function answerDocuments(
+function evidenceRole(index: number): string {
+  return `evidence-${index + 1}`;
+}
+
+function answersDocument(
   input: PriorAuthInformationInput,
-  attachments: AnswerAttachment[],
+  round: number,
   patient: string,
   options: PasRequestOptions,
-): SupportingDocument[] {
-  const url = resourceUrn(input.caseId, 'information-answers');
-  const answers: SupportingDocument = {
+): SupportingDocument {
+  const role = `information-answers-${round}`;
+  const url = resourceUrn(input.caseId, role);
+  return {
     url,
+    role,
     title: 'Answers to the payer information request',
     resource: {
       resourceType: 'QuestionnaireResponse',
@@ -407,15 +407,6 @@ function answerDocuments(
       })),
     },
   };
-  const attached = attachments.map((attachment, index) =>
-    documentReference(input.caseId, `information-attachment-${index + 1}`, patient, {
-      title: attachment.title,
-      date: options.sentAt.toISOString(),
-      contentType: attachment.contentType,
-      data: attachment.data,
-    }),
-  );
-  return [answers, ...attached];
 }
 
 function documentReference(
@@ -427,6 +418,7 @@ function documentReference(
   const url = resourceUrn(caseId, role);
   return {
     url,
+    role,
     title: document.title,
     resource: {
       resourceType: 'DocumentReference',
@@ -510,7 +502,7 @@ function catalogDrug(input: PriorAuthExchangeInput) {
 }
 
 function medicalBenefit(input: PriorAuthExchangeInput): boolean {
-  return catalogDrug(input)?.benefit === 'medical';
+  return prescribedDrugBenefit(input.request.prescription) === 'medical';
 }
 
 function ndcOf(input: PriorAuthExchangeInput): string | undefined {

@@ -17,10 +17,15 @@ import { MalformedPasResponseError, UnexpectedPasResponseError } from './pas-err
 export interface ClaimResponseFacts {
   /** Where the ClaimResponse is in the answer, for the messages of the mapping's errors. */
   path: string;
+  /**
+   * The payer's own reference for the request: an identifier it labels as such (the sandbox's), else
+   * its authorization number (preAuthRef), else the first item's review action number, else the
+   * first identifier that is not a trace number. ClaimResponse.identifier[0] alone would not do: in
+   * the IG's examples it is the PATIENT_EVENT_TRACE_NUMBER, which names the requester's transaction.
+   */
   payerReference: string | null;
   outcome: 'queued' | 'complete' | 'error' | 'partial';
   created: string;
-  disposition: string | null;
   preAuthRef: string | null;
   preAuthPeriod: { start: string | null; end: string | null } | null;
   /** The claim identifier the answer names, when it names one. */
@@ -79,20 +84,21 @@ function readClaimResponseBundle(bundle: JsonNode): ClaimResponseFacts {
   if (!(OUTCOMES as readonly string[]).includes(outcome))
     outcomeNode.fail('Expected a ClaimResponse outcome code');
 
+  const preAuthRef = claimResponse.get('preAuthRef').optionalString();
+  const items = claimResponse.get('item').items().map(readItem);
   return {
     path: claimResponse.path,
-    payerReference: claimResponse.get('identifier').items()[0]?.get('value').optionalString() ?? null,
+    payerReference: payerReferenceOf(claimResponse.get('identifier').items(), preAuthRef, items),
     outcome: outcome as ClaimResponseFacts['outcome'],
     created: claimResponse.get('created').string(),
-    disposition: claimResponse.get('disposition').optionalString(),
-    preAuthRef: claimResponse.get('preAuthRef').optionalString(),
+    preAuthRef,
     preAuthPeriod: period(claimResponse.get('preAuthPeriod')),
     requestIdentifier: claimResponse.get('request').present
       ? claimResponse.get('request').get('identifier').present
         ? claimResponse.get('request').get('identifier').get('value').optionalString()
         : null
       : null,
-    items: claimResponse.get('item').items().map(readItem),
+    items,
     errors: claimResponse
       .get('error')
       .items()
@@ -106,11 +112,13 @@ function readClaimResponseBundle(bundle: JsonNode): ClaimResponseFacts {
         );
         const code = (x12 ?? ours ?? codings[0])?.get('code').string();
         if (!code) error.get('code').fail('A ClaimResponse error has a coded reason');
+        const ourCode = ours?.get('code').string();
         return {
-          code,
-          ours: ours
-            ? { code: ours.get('code').string(), display: ours.get('display').optionalString() }
-            : null,
+          code: codeOrGeneric(code, 'unknown'),
+          ours:
+            ours && ourCode && CODE_PATTERN.test(ourCode)
+              ? { code: ourCode, display: ours.get('display').optionalString() }
+              : null,
         };
       }),
     communicationRequests: claimResponse
@@ -118,6 +126,21 @@ function readClaimResponseBundle(bundle: JsonNode): ClaimResponseFacts {
       .items()
       .map((reference) => readCommunicationRequest(resolve(reference, entries, claimResponse))),
   };
+}
+
+function payerReferenceOf(
+  identifiers: JsonNode[],
+  preAuthRef: string | null,
+  items: ItemFacts[],
+): string | null {
+  const valueOf = (identifier: JsonNode | undefined) => identifier?.get('value').optionalString() ?? null;
+  const systemOf = (identifier: JsonNode) => identifier.get('system').optionalString() ?? '';
+  return (
+    valueOf(identifiers.find((identifier) => systemOf(identifier) === SYSTEM.payerReference)) ??
+    preAuthRef ??
+    items[0]?.reviewNumber ??
+    valueOf(identifiers.find((identifier) => !/TRACE_NUMBER$/i.test(systemOf(identifier))))
+  );
 }
 
 function readItem(item: JsonNode): ItemFacts {
@@ -132,14 +155,25 @@ function readItem(item: JsonNode): ItemFacts {
   const reasons = (action?.extensions('reasonCode') ?? []).flatMap((reason) =>
     reason.get('valueCodeableConcept').get('coding').items(),
   );
-  const ours = reasons.find((coding) => coding.get('system').optionalString() === SYSTEM.determinationDetail);
+  const ours = reasons.find(
+    (coding) =>
+      coding.get('system').optionalString() === SYSTEM.determinationDetail &&
+      CODE_PATTERN.test(coding.get('code').string()),
+  );
   const detail = item.extension(PAS_EXTENSION.itemAuthorizedDetail);
-  const quantity = detail?.extension('quantity');
+  const quantity = detail?.extension('quantity')?.get('valueQuantity').get('value');
+  const authorizedQuantity = quantity?.optionalNumber() ?? null;
+  if (
+    quantity &&
+    authorizedQuantity !== null &&
+    !(Number.isInteger(authorizedQuantity) && authorizedQuantity > 0)
+  )
+    quantity.fail('An authorized quantity is a whole number above zero');
   return {
     reviewAction,
     reviewNumber: action?.extension('number')?.get('valueString').optionalString() ?? null,
     detail: ours ? { code: ours.get('code').string(), display: ours.get('display').optionalString() } : null,
-    authorizedQuantity: quantity ? quantity.get('valueQuantity').get('value').optionalNumber() : null,
+    authorizedQuantity,
     period: period(item.extension(PAS_EXTENSION.itemPreAuthPeriod)?.get('valuePeriod')),
   };
 }
@@ -197,7 +231,14 @@ function readCommunicationRequest(request: JsonNode): { id: string; text: string
 function operationOutcomeCode(outcome: JsonNode): string {
   const issues = outcome.get('issue').items();
   if (issues.length === 0) outcome.get('issue').fail('An OperationOutcome has at least one issue');
-  return issues[0]!.get('code').string();
+  return codeOrGeneric(issues[0]!.get('code').string(), 'unknown');
+}
+
+/** A code the payer sent, kept only when it looks like one: it reaches history and webhooks, and free text may quote the patient. */
+const CODE_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+
+function codeOrGeneric(code: string, generic: string): string {
+  return CODE_PATTERN.test(code) ? code : generic;
 }
 
 /**
@@ -206,13 +247,17 @@ function operationOutcomeCode(outcome: JsonNode): string {
  *   with its coded reason (X12 901 reject reason), never its free text, which may quote the patient;
  * - an item with review action A4 (pended) or D (deferred), an outcome `queued`, or a communication
  *   request → pended, with the questions and due date of the information it asks for;
- * - otherwise the item's review action (A1, A2, A3, A6, C, CT) is the determination.
- * `sentIdentifier` is our claim identifier: an answer naming another request is refused.
+ * - otherwise the item's review action (A1, A2, A3, A6, C, CT, NA) is the determination; an
+ *   approval without an authorized quantity approves the quantity requested, and nothing but an
+ *   approval carries one. Its detail is the coded display of our own detail code (what the sandbox
+ *   states) or the review action's text, never ClaimResponse.disposition, the payer's free text.
+ * `sent` is our claim identifier and the quantity requested: an answer naming another request is refused.
  */
 export function payerAnswerOf(
   read: ClaimResponseFacts | { operationOutcome: string },
-  sentIdentifier: string,
+  sent: { identifier: string; quantity: number },
 ): PayerPriorAuthAnswer {
+  const sentIdentifier = sent.identifier;
   if ('operationOutcome' in read) {
     return {
       kind: 'not_submitted',
@@ -252,7 +297,7 @@ export function payerAnswerOf(
     : undefined;
   if (item?.reviewAction && !meaning)
     throw new UnexpectedPasResponseError(
-      'The review action is not one this connector acts on (A1, A2, A3, A4, A6, C, CT, D)',
+      'The review action is not one this connector acts on (A1, A2, A3, A4, A6, C, CT, D, NA)',
       `${facts.path}.item[0].adjudication`,
     );
 
@@ -283,10 +328,10 @@ export function payerAnswerOf(
     determination: {
       result: meaning.result,
       detail_code: item.detail?.code ?? meaning.detail_code,
-      detail: item.detail?.display ?? facts.disposition ?? meaning.detail,
+      detail: item.detail?.display ?? meaning.detail,
       decided_at: facts.created,
       authorization_number: approved ? (facts.preAuthRef ?? item.reviewNumber) : null,
-      approved_quantity: item.authorizedQuantity,
+      approved_quantity: approved ? (item.authorizedQuantity ?? sent.quantity) : null,
       authorization_start_date: itemPeriod?.start ?? null,
       authorization_expiration: itemPeriod?.end ?? null,
     },
