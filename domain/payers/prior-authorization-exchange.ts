@@ -92,6 +92,10 @@ export interface PriorAuthInformationInput extends PriorAuthExchangeInput {
   answers: InformationAnswer[];
   /** Case document ids attached to the answer (read inside the activity, never in history). */
   documentIds: string[];
+  /** Which information round this answers, from 1: keeps each round's identifiers apart. */
+  round?: number;
+  /** Indexes into `request.evidence` of the items this answer added (sent as added information). */
+  addedEvidence?: number[];
 }
 
 /** The boundary every payer channel implements. */

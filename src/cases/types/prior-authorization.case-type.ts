@@ -4,7 +4,7 @@ import {
   withInformation,
 } from '../../../domain/cases/prior-authorization';
 import type {
-  PriorAuthInformationInput,
+  PriorAuthInformationAnswers,
   PriorAuthorizationCase,
 } from '../../../domain/cases/prior-authorization';
 import {
@@ -123,7 +123,7 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
       summary:
         "Answer the payer's information request (status awaiting_outcome with a pending_request); the case goes back to the payer",
       checkAgainst: (record, information) =>
-        assertAnswersFit(record as PriorAuthorizationCase, information as PriorAuthInformationInput),
+        assertAnswersFit(record as PriorAuthorizationCase, information as PriorAuthInformationAnswers),
     },
   ],
   cancel: { role: 'provider', summary: 'Cancel a prior authorization that is not final yet' },
@@ -133,7 +133,7 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
  * Answers name the pending request's questions (400 otherwise), and the request with the documents
  * added must stay storable (413). Without a pending request the workflow's own 409 answers.
  */
-function assertAnswersFit(record: PriorAuthorizationCase, information: PriorAuthInformationInput): void {
+function assertAnswersFit(record: PriorAuthorizationCase, information: PriorAuthInformationAnswers): void {
   const pending = record.pending_request;
   if (record.status !== 'awaiting_outcome' || !pending) return;
   const asked = new Set(pending.questions.map((question) => question.id));
