@@ -189,7 +189,13 @@ export async function priorAuthorizationWorkflow(
             submitted_at: receivedAt.toISOString(),
           },
           due_at: input.payerDeadlines
-            ? payerDueAt(receivedAt, planTypeOf(record), record.urgency, input.payerDeadlines)
+            ? payerDueAt(
+                receivedAt,
+                planTypeOf(record),
+                record.urgency,
+                input.payerDeadlines,
+                record.coverage?.benefit_type,
+              )
             : record.due_at,
           pending_request: requests && firstAnswer.kind === 'pended' ? firstAnswer.information_request : null,
         });
