@@ -60,6 +60,7 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
       livemode: false,
       review_due_at: null,
       information_requested: false,
+      information_due_at: null,
       outcome_result: null,
       ...overrides,
     };

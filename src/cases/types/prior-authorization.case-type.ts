@@ -92,7 +92,8 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
     description:
       '`review_due_at` is the internal target for the clinical review, set at creation. `due_at` is the ' +
       "payer's decision deadline: null until the payer receives the request, then set by plan type " +
-      '(Part D 72 h / 24 h expedited, Medicaid 24 h, other plans configured; docs/workflows.md, "Deadlines"); ' +
+      '(Medicare: 72 h / 24 h expedited, Part B rules for medical-benefit drugs, Part D for the rest; ' +
+      'Medicaid 24 h; other plans configured; docs/workflows.md, "Deadlines"); ' +
       '`overdue` turns true once it passes without a determination. While awaiting_outcome, `pending_request` ' +
       "({ kind: information_requested, questions: [{ id, text }], due_at }) is the payer's request for " +
       'information, answered with POST …/information. `outcome` holds `result` (approved, denied, ' +
