@@ -211,7 +211,7 @@ export class CaseLifecycle<Case extends CaseRecord> {
       due_at?: string | null;
       review_due_at?: string | null;
       overdue?: boolean;
-      pending_request?: unknown;
+      pending_request?: { due_at: string } | null;
     };
     return {
       case_id: this.record.id,
@@ -225,6 +225,7 @@ export class CaseLifecycle<Case extends CaseRecord> {
       overdue: overdue ?? false,
       review_due_at: review_due_at ?? null,
       information_requested: Boolean(pending_request),
+      information_due_at: pending_request?.due_at ?? null,
       outcome_result: outcomeResult(outcome),
       sequence: this.record.status_history.length,
       livemode: this.record.livemode,

@@ -27,3 +27,10 @@ export const CASE_SUMMARIES = 'case-summaries';
  * `pending_request`; a passed `due_at` publishes `prior_authorization.overdue` once.
  */
 export const PRIOR_AUTHORIZATION_EXCHANGE = 'prior-authorization-exchange';
+
+/**
+ * A prior authorization's information requests: shown from the payer's first answer and announced
+ * (`prior_authorization.updated`) whenever one is set or cleared; kept when the payer pends without
+ * asking again; and, until its due date passes, the payer is not inquired while it waits for answers.
+ */
+export const PRIOR_AUTHORIZATION_INFORMATION_REQUESTS = 'prior-authorization-information-requests';

@@ -2,7 +2,7 @@ import { defineSignal, defineUpdate } from '@temporalio/workflow';
 
 import type { CaseRecord } from '../domain/cases/case-model';
 import type {
-  PriorAuthInformationInput,
+  PriorAuthInformationAnswers,
   PriorAuthOutcomeInput,
   ReviewDecisionInput,
 } from '../domain/cases/prior-authorization';
@@ -18,10 +18,10 @@ export const submitPriorAuthorizationOutcomeUpdate = defineUpdate<CaseRecord, [P
   'submitPriorAuthorizationOutcome',
 );
 /** The provider's answers to the payer's information request; accepted only while one is pending. */
-export const priorAuthorizationInformationSignal = defineSignal<[PriorAuthInformationInput]>(
+export const priorAuthorizationInformationSignal = defineSignal<[PriorAuthInformationAnswers]>(
   'priorAuthorizationInformation',
 );
 export const submitPriorAuthorizationInformationUpdate = defineUpdate<
   CaseRecord,
-  [PriorAuthInformationInput]
+  [PriorAuthInformationAnswers]
 >('submitPriorAuthorizationInformation');

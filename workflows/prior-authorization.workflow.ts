@@ -2,12 +2,13 @@ import { condition, patched } from '@temporalio/workflow';
 
 import type { createCaseActivities } from '../activities/cases.activities';
 import {
+  addedEvidence,
   MORE_INFORMATION_REQUIRED,
   PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS,
   withInformation,
 } from '../domain/cases/prior-authorization';
 import type {
-  PriorAuthInformationInput,
+  PriorAuthInformationAnswers,
   PriorAuthOutcomeInput,
   PriorAuthorizationCase,
   PriorAuthorizationInput,
@@ -26,7 +27,11 @@ import { verifyAccountBindingFirst } from './case-binding';
 import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
 import { CaseLifecycle, endOnError, refuse } from './case-lifecycle';
 import { acceptDecisions, connectorCalls, continueAsNewIfLong, failWith, openCase } from './case-workflow';
-import { IN_PROCESS_STEPS_LOCALLY, PRIOR_AUTHORIZATION_EXCHANGE } from './patches';
+import {
+  IN_PROCESS_STEPS_LOCALLY,
+  PRIOR_AUTHORIZATION_EXCHANGE,
+  PRIOR_AUTHORIZATION_INFORMATION_REQUESTS,
+} from './patches';
 import {
   priorAuthorizationInformationSignal,
   priorAuthorizationOutcomeSignal,
@@ -69,7 +74,7 @@ export async function priorAuthorizationWorkflow(
   );
   let review: ReviewDecisionInput | undefined;
   let payerOutcome: PriorAuthOutcomeInput | undefined;
-  let information: PriorAuthInformationInput | undefined;
+  let information: PriorAuthInformationAnswers | undefined;
   // Read through functions: handlers set these between awaits, which flow analysis cannot see.
   const received = () => ({ payerOutcome, information, cancellation: cancellation.requested() });
 
@@ -93,6 +98,8 @@ export async function priorAuthorizationWorkflow(
         if (record.status !== 'awaiting_outcome' || payerOutcome || cancellation.requested()) {
           refuse(`An outcome needs status awaiting_outcome; this case is ${record.status}.`);
         }
+        // The provider's answers are on their way to the payer, whose reply decides what comes next.
+        if (information) refuse('The case is already acting on another decision.');
       },
       keep: (outcome: PriorAuthOutcomeInput) => {
         payerOutcome = outcome;
@@ -117,7 +124,7 @@ export async function priorAuthorizationWorkflow(
           refuse('The case is already acting on another decision.');
         }
       },
-      keep: (answers: PriorAuthInformationInput) => {
+      keep: (answers: PriorAuthInformationAnswers) => {
         information = answers;
       },
       answer: async (apply) => {
@@ -140,6 +147,8 @@ export async function priorAuthorizationWorkflow(
 
     // Which payer protocol the case speaks, fixed once: a run continued as new carries it over.
     let exchange = input.payerExchange ?? false;
+    // How the case treats information requests (see the patch), fixed once per run.
+    let requests = exchange && patched(PRIOR_AUTHORIZATION_INFORMATION_REQUESTS);
     let firstAnswer: PayerPriorAuthAnswer | undefined;
     if (record.status === 'awaiting_review') {
       const decided = () => review !== undefined || cancellation.requested() !== undefined;
@@ -166,6 +175,7 @@ export async function priorAuthorizationWorkflow(
       }
       exchange = patched(PRIOR_AUTHORIZATION_EXCHANGE);
       if (exchange) {
+        requests = patched(PRIOR_AUTHORIZATION_INFORMATION_REQUESTS);
         firstAnswer = await payer.submitPriorAuthorizationRequest(exchangeOf(record, input.accountId));
         if (firstAnswer.kind === 'not_submitted') {
           await failNotSubmitted(lifecycle, notSubmittedOutcome(firstAnswer), { review: reviewed });
@@ -179,9 +189,15 @@ export async function priorAuthorizationWorkflow(
             submitted_at: receivedAt.toISOString(),
           },
           due_at: input.payerDeadlines
-            ? payerDueAt(receivedAt, planTypeOf(record), record.urgency, input.payerDeadlines)
+            ? payerDueAt(
+                receivedAt,
+                planTypeOf(record),
+                record.urgency,
+                input.payerDeadlines,
+                record.coverage?.benefit_type,
+              )
             : record.due_at,
-          pending_request: null,
+          pending_request: requests && firstAnswer.kind === 'pended' ? firstAnswer.information_request : null,
         });
       } else {
         const submission = await payer.submitPriorAuthorization(legacySubmissionOf(record));
@@ -198,10 +214,14 @@ export async function priorAuthorizationWorkflow(
     }
 
     let inquiriesSoFar = input.payerChecksSoFar ?? 0;
-    if (firstAnswer && (await settle(lifecycle, firstAnswer))) return record;
+    let informationRounds = input.informationRoundsSoFar ?? 0;
+    if (firstAnswer && (await settle(lifecycle, firstAnswer, requests))) return record;
     const decisionReceived = () => Object.values(received()).some((decision) => decision !== undefined);
     while (record.status === 'awaiting_outcome') {
-      await condition(decisionReceived, waitForPayer(record, input.timings.payerPollIntervalMs));
+      await condition(
+        decisionReceived,
+        waitForPayer(record, input.timings.payerPollIntervalMs, { untilAnswersDue: requests }),
+      );
       if (!record.overdue && record.due_at && Date.now() >= Date.parse(record.due_at)) {
         await lifecycle.update({ overdue: true });
         await lifecycle.announce('prior_authorization.overdue');
@@ -209,39 +229,44 @@ export async function priorAuthorizationWorkflow(
       if (await cancellation.cancelIfRequested()) return record;
       const outcome = received().payerOutcome;
       if (outcome) {
-        if (await recordReviewerOutcome(lifecycle, outcome)) return record;
+        if (await recordReviewerOutcome(lifecycle, outcome, requests)) return record;
         payerOutcome = undefined;
         continue;
       }
       const answers = received().information;
       if (answers) {
         record.request = withInformation(record.request, answers);
+        informationRounds += 1;
         const reply = await payer.answerPriorAuthorizationInformation({
           ...exchangeOf(record, input.accountId),
           payer_reference: record.submission!.payer_reference,
           answers: answers.answers,
           documentIds: [],
+          round: informationRounds,
+          addedEvidence: addedEvidence(record.request, answers),
         });
-        await lifecycle.update({ pending_request: null, request: record.request });
-        const final = await settle(lifecycle, reply);
+        const final = await settleAnswered(lifecycle, reply, requests);
         // Cleared only now, so the provider's update answers with what the payer made of the answers.
         information = undefined;
         if (final) return record;
         continue;
       }
+      // The payer waits for the provider's answers: asking it again would only hear that.
+      if (requests && answersAwaited(record)) continue;
       const reply = await payer.inquirePriorAuthorization({
         ...exchangeOf(record, input.accountId, { slim: true }),
         payer_reference: record.submission!.payer_reference,
         inquiriesSoFar,
       });
       inquiriesSoFar += 1;
-      if (await settle(lifecycle, reply)) return record;
+      if (await settle(lifecycle, reply, requests)) return record;
       // A decision that arrived during the inquiry is handled by the next turn.
       if (decisionReceived()) continue;
       await continueAsNewIfLong<PriorAuthorizationInput>({
         ...input,
         case: record,
         payerChecksSoFar: inquiriesSoFar,
+        informationRoundsSoFar: informationRounds,
         payerExchange: true,
       });
     }
@@ -343,19 +368,42 @@ function planTypeOf(record: PriorAuthorizationCase) {
   return record.plan?.plan_type ?? record.request.insurance_content?.plan_type ?? null;
 }
 
-/** Until the payer's deadline, wake at it (to flag the case overdue); otherwise at the poll interval. */
-function waitForPayer(record: PriorAuthorizationCase, pollIntervalMs: number): number {
-  if (record.overdue || !record.due_at) return pollIntervalMs;
-  return Math.min(pollIntervalMs, Math.max(Date.parse(record.due_at) - Date.now(), 1));
+/**
+ * Until the payer's deadline, wake at it (to flag the case overdue); otherwise at the poll interval.
+ * While the payer waits for answers (`untilAnswersDue`), nothing is polled: the case wakes at the
+ * request's due date, or earlier at the payer's deadline or a decision.
+ */
+function waitForPayer(
+  record: PriorAuthorizationCase,
+  pollIntervalMs: number,
+  { untilAnswersDue }: { untilAnswersDue: boolean },
+): number {
+  const untilDue = (at: string) => Math.max(Date.parse(at) - Date.now(), 1);
+  const deadline = record.overdue || !record.due_at ? Infinity : untilDue(record.due_at);
+  const asked = untilAnswersDue && answersAwaited(record) ? untilDue(record.pending_request!.due_at) : null;
+  return Math.min(asked ?? pollIntervalMs, deadline);
 }
 
-/** Acts on the payer's answer; says whether the case is final. */
-async function settle(lifecycle: Lifecycle, answer: PayerPriorAuthAnswer): Promise<boolean> {
+/** Whether the payer waits for the provider's answers to a request not yet past its due date. */
+function answersAwaited(record: PriorAuthorizationCase): boolean {
+  return !!record.pending_request && Date.now() < Date.parse(record.pending_request.due_at);
+}
+
+/**
+ * Acts on the payer's answer; says whether the case is final. Under the information-requests patch
+ * (`requests`), a payer that pends without asking leaves the shown request standing (it did not
+ * withdraw it), and a changed request is announced.
+ */
+async function settle(
+  lifecycle: Lifecycle,
+  answer: PayerPriorAuthAnswer,
+  requests: boolean,
+): Promise<boolean> {
   const { record } = lifecycle;
   if (answer.kind === 'pended') {
-    const asked = answer.information_request;
-    if (!sameRequest(record.pending_request ?? null, asked))
-      await lifecycle.update({ pending_request: asked });
+    const shown = record.pending_request ?? null;
+    const asked = answer.information_request ?? (requests ? shown : null);
+    if (!sameRequest(shown, asked)) await showRequest(lifecycle, asked, requests);
     return false;
   }
   if (answer.kind === 'not_submitted') {
@@ -382,23 +430,54 @@ function sameRequest(shown: InformationRequest | null, asked: InformationRequest
 }
 
 /**
+ * Acts on the payer's reply to the provider's answers, which close the request they answered: a
+ * payer still deciding shows its next request, if any, as a new round.
+ */
+async function settleAnswered(
+  lifecycle: Lifecycle,
+  reply: PayerPriorAuthAnswer,
+  requests: boolean,
+): Promise<boolean> {
+  if (!requests) {
+    await lifecycle.update({ pending_request: null, request: lifecycle.record.request });
+    return settle(lifecycle, reply, false);
+  }
+  if (reply.kind !== 'pended') return settle(lifecycle, reply, true);
+  await showRequest(lifecycle, reply.information_request, true);
+  return false;
+}
+
+/** Shows (or clears) the payer's information request; announced, integrators learn of it without polling. */
+async function showRequest(
+  lifecycle: Lifecycle,
+  request: InformationRequest | null,
+  announce: boolean,
+): Promise<void> {
+  await lifecycle.update({ pending_request: request });
+  if (announce) await lifecycle.announce('prior_authorization.updated');
+}
+
+/**
  * A reviewer's record of the payer's answer: `other` + `more_information_required` is the payer's
  * request for information (the case keeps waiting); anything else ends the case. Says whether it did.
  */
-async function recordReviewerOutcome(lifecycle: Lifecycle, outcome: PriorAuthOutcomeInput): Promise<boolean> {
+async function recordReviewerOutcome(
+  lifecycle: Lifecycle,
+  outcome: PriorAuthOutcomeInput,
+  announce: boolean,
+): Promise<boolean> {
   const { record } = lifecycle;
   if (outcome.result === 'other' && outcome.detail_code === MORE_INFORMATION_REQUIRED) {
-    await lifecycle.update({
-      pending_request: {
-        kind: 'information_requested',
-        questions: [
-          outcome.detail
-            ? { id: REVIEWER_RECORDED_QUESTION.id, text: outcome.detail }
-            : REVIEWER_RECORDED_QUESTION,
-        ],
-        due_at: outcome.information_due_at ?? record.due_at ?? new Date().toISOString(),
-      },
-    });
+    const request: InformationRequest = {
+      kind: 'information_requested',
+      questions: [
+        outcome.detail
+          ? { id: REVIEWER_RECORDED_QUESTION.id, text: outcome.detail }
+          : REVIEWER_RECORDED_QUESTION,
+      ],
+      due_at: outcome.information_due_at ?? record.due_at ?? new Date().toISOString(),
+    };
+    await showRequest(lifecycle, request, announce);
     return false;
   }
   await endWithOutcome(
@@ -448,9 +527,10 @@ async function failNotSubmitted(
     ...changes,
     outcome,
     pending_request: null,
+    // The reason's text stays in outcome.detail: a reviewer's free text is no failure message.
     failure: {
       code: CASE_FAILURE_CODE.notSubmitted,
-      message: outcome.detail ?? 'The payer did not accept the request for review.',
+      message: 'The payer did not accept the request for review.',
     },
   });
 }

@@ -56,7 +56,7 @@ export interface PriorAuthorizationOutcome {
 }
 
 /** The provider's answers to the payer's pending information request (`POST …/information`). */
-export interface PriorAuthInformationInput {
+export interface PriorAuthInformationAnswers {
   answers: InformationAnswer[];
   /** Supporting documents, added to the request's evidence and sent to the payer with the answers. */
   documents?: EvidenceItem[];
@@ -101,6 +101,8 @@ export interface PriorAuthorizationInput {
   payerChecksSoFar?: number;
   /** Set when a case submitted through the prior authorization exchange continued as new. */
   payerExchange?: boolean;
+  /** How many information rounds the provider answered before the workflow continued as new. */
+  informationRoundsSoFar?: number;
 }
 
 export const PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS = {
@@ -120,11 +122,24 @@ export const PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS = {
  */
 export function withInformation(
   request: PriorAuthorizationRequest,
-  information: PriorAuthInformationInput,
+  information: PriorAuthInformationAnswers,
 ): PriorAuthorizationRequest {
   if (!information.documents?.length) return request;
   return {
     ...request,
     evidence: [...request.evidence, ...information.documents].slice(-MAX_PRIOR_AUTH_EVIDENCE),
   };
+}
+
+/**
+ * Where the answers' documents sit in the evidence `withInformation` made of them (the last items),
+ * so the payer can be told which evidence is new.
+ */
+export function addedEvidence(
+  withAnswers: PriorAuthorizationRequest,
+  information: PriorAuthInformationAnswers,
+): number[] {
+  const { length } = withAnswers.evidence;
+  const added = Math.min(information.documents?.length ?? 0, length);
+  return Array.from({ length: added }, (_, offset) => length - added + offset);
 }

@@ -20,6 +20,8 @@ export interface CaseSummary {
   review_due_at?: string | null;
   /** Whether the payer waits for answers to an information request (`pending_request`). */
   information_requested?: boolean;
+  /** When the answers to that request are due; absent from what older workflows write. */
+  information_due_at?: string | null;
   /** The outcome's result, an enum of the case type (approved, partially_approved, enrolled, …). */
   outcome_result?: string | null;
   /** The case's `status_history` length when written; a write with a lower one never wins. */
@@ -65,8 +67,8 @@ export interface CaseCount {
 
 /**
  * A review queue entry. `queue_due_at` is what the queue sorts by: the review target while the case
- * awaits review, the payer's deadline while the payer waits for information. `overdue` is true once
- * it has passed, whether or not the case has said so yet.
+ * awaits review, the information request's due date (the one the clinic must meet) while the payer
+ * waits for information. `overdue` is true once it has passed, whether or not the case has said so yet.
  */
 export type QueuedCaseSummary = CaseSummary & { queue_due_at: string };
 
@@ -82,12 +84,15 @@ export const MAX_PAGE_SIZE = 100;
 
 const COLUMNS =
   'case_id, account_id, object, status, patient_ref, created_at, updated_at, due_at, overdue, sequence, livemode, ' +
-  'review_due_at, information_requested, outcome_result';
+  'review_due_at, information_requested, outcome_result, information_due_at';
 
 const REVIEW_QUEUE_OBJECT = 'prior_authorization';
-/** The review target while awaiting review, the payer's deadline while the payer waits for answers. */
+/**
+ * The review target while awaiting review; while the payer waits for answers, the date they are due
+ * (rows written before that date was summarised fall back to the payer's deadline).
+ */
 const QUEUE_DUE_AT = `(CASE WHEN status = 'awaiting_review' THEN COALESCE(review_due_at, due_at, created_at)
-  ELSE COALESCE(due_at, created_at) END)`;
+  ELSE COALESCE(information_due_at, due_at, created_at) END)`;
 
 type CursorKind = 'list' | 'queue';
 
@@ -108,7 +113,7 @@ export class CaseSummariesRepository {
   async record(summary: CaseSummary): Promise<boolean> {
     const written = await this.db.query<{ case_id: string }>(
       `INSERT INTO case_summaries (${COLUMNS})
-       SELECT $1, accounts.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14
+       SELECT $1, accounts.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15
        FROM accounts WHERE accounts.id = $2
        ON CONFLICT (case_id) DO UPDATE SET
          status = excluded.status,
@@ -119,7 +124,8 @@ export class CaseSummariesRepository {
          sequence = excluded.sequence,
          review_due_at = excluded.review_due_at,
          information_requested = excluded.information_requested,
-         outcome_result = excluded.outcome_result
+         outcome_result = excluded.outcome_result,
+         information_due_at = excluded.information_due_at
        WHERE case_summaries.account_id = excluded.account_id
          AND (excluded.sequence, excluded.updated_at) >= (case_summaries.sequence, case_summaries.updated_at)
        RETURNING case_id`,
@@ -138,6 +144,7 @@ export class CaseSummariesRepository {
         summary.review_due_at ?? null,
         summary.information_requested ?? false,
         summary.outcome_result ?? null,
+        summary.information_due_at ?? null,
       ],
     );
     return written.length > 0;

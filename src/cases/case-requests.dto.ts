@@ -31,7 +31,7 @@ import {
 } from '../../domain/cases/case-model';
 import {
   PRIOR_AUTH_OUTCOME_RESULTS,
-  type PriorAuthInformationInput,
+  type PriorAuthInformationAnswers,
   type PriorAuthOutcomeInput,
   type PriorAuthOutcomeResult,
   type ReviewDecisionInput,
@@ -555,7 +555,7 @@ export class InformationAnswerDto implements InformationAnswer {
 }
 
 /** The provider's answers to the payer's information request (`pending_request`). */
-export class PriorAuthInformationDto implements PriorAuthInformationInput {
+export class PriorAuthInformationDto implements PriorAuthInformationAnswers {
   @NestedArray(() => InformationAnswerDto, {
     minItems: 1,
     maxItems: 50,

@@ -1,8 +1,16 @@
-import { JsonObject, waitForStatus } from '../support/case-journeys';
+import type {
+  InformationRequest,
+  PayerPriorAuthAnswer,
+  PriorAuthExchangeInput,
+  PriorAuthInformationInput,
+  PriorAuthInquiryInput,
+  PriorAuthorizationChannel,
+} from '../../domain/payers/prior-authorization-exchange';
+import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import { priorAuthorizationRequest } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
-import { TestWorker } from '../support/workers';
+import { startTestWorker, TestWorker } from '../support/workers';
 
 const PATH = '/prior-authorization';
 const HOUR = 3_600_000;
@@ -333,13 +341,13 @@ describe('prior authorization outcomes recorded by a reviewer, and deadlines', (
     });
   });
 
-  it('fails the case when a reviewer records that the payer did not accept it', async () => {
+  it('fails the case when a reviewer records that the payer did not accept it, keeping the reviewer’s words out of the failure message', async () => {
     const { id } = await awaitingPayer();
     const recorded = await post(id, 'outcome', { result: 'not_submitted', detail: 'Member not found.' });
     expect(recorded.body.data).toMatchObject({
       status: 'failed',
-      outcome: { result: 'not_submitted' },
-      failure: { code: 'not_submitted', message: 'Member not found.' },
+      outcome: { result: 'not_submitted', detail: 'Member not found.' },
+      failure: { code: 'not_submitted', message: 'The payer did not accept the request for review.' },
     });
   });
 
@@ -367,5 +375,203 @@ describe('prior authorization outcomes recorded by a reviewer, and deadlines', (
     expect(answered.status).toBe(200);
     const completed = await waitFor(id, 'completed');
     expect(completed.outcome.result).toBe('approved');
+  });
+});
+
+/** What the scripted payer does with one case: when its first request falls due, how it answers answers. */
+interface PayerScript {
+  requestDueInMs: number;
+  /** The replies to the provider's answers, in order; a determination once they run out. */
+  replies: PayerPriorAuthAnswer[];
+}
+
+/**
+ * A payer that pends every request with a question, pends every inquiry without asking anything, and
+ * replies to answers as the case's script says. It records what it was sent, per case.
+ */
+class ScriptedPayer implements PriorAuthorizationChannel {
+  readonly scripts = new Map<string, PayerScript>();
+  readonly inquiries: PriorAuthInquiryInput[] = [];
+  readonly answers: PriorAuthInformationInput[] = [];
+
+  async submit(input: PriorAuthExchangeInput): Promise<PayerPriorAuthAnswer> {
+    const { requestDueInMs } = this.scripts.get(input.caseId)!;
+    return pended(input.caseId, askedFor('a1c', requestDueInMs));
+  }
+
+  async inquire(input: PriorAuthInquiryInput): Promise<PayerPriorAuthAnswer> {
+    this.inquiries.push(input);
+    return pended(input.caseId, null);
+  }
+
+  /** Set by a test to hold the next reply to answers until it resolves, with the reply. */
+  holdReplies: Promise<PayerPriorAuthAnswer> | undefined;
+
+  async answerInformationRequest(input: PriorAuthInformationInput): Promise<PayerPriorAuthAnswer> {
+    this.answers.push(input);
+    const held = this.holdReplies;
+    this.holdReplies = undefined;
+    return held ?? this.scripts.get(input.caseId)!.replies.shift() ?? approvedBy(input.caseId);
+  }
+
+  inquiriesOf(caseId: string): number {
+    return this.inquiries.filter((input) => input.caseId === caseId).length;
+  }
+
+  answersOf(caseId: string): PriorAuthInformationInput[] {
+    return this.answers.filter((input) => input.caseId === caseId);
+  }
+}
+
+function askedFor(questionId: string, dueInMs: number): InformationRequest {
+  return {
+    kind: 'information_requested',
+    questions: [{ id: questionId, text: `The payer asks about ${questionId}.` }],
+    due_at: new Date(Date.now() + dueInMs).toISOString(),
+  };
+}
+
+function pended(caseId: string, request: InformationRequest | null): PayerPriorAuthAnswer {
+  return { kind: 'pended', payer_reference: `PAYER-${caseId}`, information_request: request };
+}
+
+function approvedBy(caseId: string): PayerPriorAuthAnswer {
+  return {
+    kind: 'determined',
+    payer_reference: `PAYER-${caseId}`,
+    determination: {
+      result: 'approved',
+      detail_code: 'criteria_met',
+      detail: 'Approved.',
+      decided_at: new Date().toISOString(),
+      authorization_number: 'AUTH-1',
+      approved_quantity: null,
+      authorization_start_date: null,
+      authorization_expiration: null,
+    },
+  };
+}
+
+describe('a payer’s information requests, as a payer that takes its time asks them', () => {
+  const payer = new ScriptedPayer();
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let account: TestAccount;
+  let receiver: TestReceiver;
+  const { submit, waitFor, post, get } = journeys(
+    () => testApp,
+    () => account,
+  );
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ PAYER_POLL_INTERVAL_MS: '200', WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100' });
+    const { config, db, temporalClient } = testApp;
+    worker = await startTestWorker({
+      config,
+      db,
+      temporalClient,
+      connectors: { priorAuthorizationChannel: async () => payer },
+    });
+    account = await testApp.createAccount();
+    receiver = await subscribeReceiver(testApp, account.keys.provider);
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await worker.stop();
+    await testApp.close();
+  });
+
+  /** A case the scripted payer received and asked about, as the provider sees it once it shows. */
+  const asked = async (script: PayerScript) => {
+    const { id } = await submit(priorAuthorizationRequest());
+    payer.scripts.set(id, script);
+    await waitFor(id, 'awaiting_review');
+    await testApp
+      .http()
+      .post(`${PATH}/${id}/review`)
+      .set(bearer(account.keys.reviewer))
+      .send({ decision: 'approve', reviewer: 'Dr. Reviewer' })
+      .expect(200);
+    return eventually(async () => {
+      const record = await get(id);
+      return record.pending_request ? record : undefined;
+    });
+  };
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('does not inquire while the payer waits for the provider’s answers', async () => {
+    const { id } = await asked({ requestDueInMs: DAY, replies: [] });
+    await pause(1_500);
+    expect(payer.inquiriesOf(id)).toBe(0);
+    expect((await get(id)).pending_request.questions).toEqual([
+      { id: 'a1c', text: 'The payer asks about a1c.' },
+    ]);
+  });
+
+  it('keeps the request shown when the payer, asked after its due date, pends without asking again', async () => {
+    const { id } = await asked({ requestDueInMs: 300, replies: [] });
+    await eventually(async () => (payer.inquiriesOf(id) >= 3 ? true : undefined));
+    expect((await get(id)).pending_request.questions.map((question: JsonObject) => question.id)).toEqual([
+      'a1c',
+    ]);
+    const answered = await post(id, 'information', { answers: [{ question_id: 'a1c', answer: '8.4 %' }] });
+    expect(answered.status).toBe(200);
+    await waitFor(id, 'completed');
+  });
+
+  it('announces each request it shows and its clearing, with the case as GET shows it', async () => {
+    const { id } = await asked({
+      requestDueInMs: DAY,
+      replies: [pended('x', askedFor('bmi', DAY)), pended('x', null)],
+    });
+    await post(id, 'information', { answers: [{ question_id: 'a1c', answer: '8.4 %' }] }).expect(200);
+    await post(id, 'information', { answers: [{ question_id: 'bmi', answer: '31' }] }).expect(200);
+    const shown = () =>
+      eventsFor(receiver, id)
+        .filter((event) => (event.data as JsonObject).status === 'awaiting_outcome')
+        .map((event) => (event.data as JsonObject).pending_request?.questions[0].id ?? null);
+    await eventually(async () => (shown().length >= 3 ? true : undefined));
+    expect(shown()).toEqual(['a1c', 'bmi', null]);
+    await testApp
+      .http()
+      .post(`${PATH}/${id}/cancel`)
+      .set(bearer(account.keys.provider))
+      .send({ reason: 'Duplicate' })
+      .expect(200);
+  });
+
+  it('numbers each information round and names the evidence each answer added', async () => {
+    const { id, request } = await asked({
+      requestDueInMs: DAY,
+      replies: [pended('x', askedFor('bmi', DAY))],
+    });
+    const document = { title: 'Lab results', date_created: '2026-10-20T09:00:00', content: { a1c: 8.4 } };
+    await post(id, 'information', {
+      answers: [{ question_id: 'a1c', answer: '8.4 %' }],
+      documents: [document],
+    }).expect(200);
+    await post(id, 'information', { answers: [{ question_id: 'bmi', answer: '31' }] }).expect(200);
+    await waitFor(id, 'completed');
+    const before = request.evidence.length;
+    expect(payer.answersOf(id).map(({ round, addedEvidence }) => ({ round, addedEvidence }))).toEqual([
+      { round: 1, addedEvidence: [before] },
+      { round: 2, addedEvidence: [] },
+    ]);
+  });
+
+  it('refuses an outcome while the provider’s answers are on their way to the payer', async () => {
+    const { id } = await asked({ requestDueInMs: DAY, replies: [] });
+    let reply: (answer: PayerPriorAuthAnswer) => void = () => undefined;
+    payer.holdReplies = new Promise((resolve) => (reply = resolve));
+    const answered = post(id, 'information', { answers: [{ question_id: 'a1c', answer: '8.4 %' }] }).then(
+      (response) => response.status,
+    );
+    await eventually(async () => (payer.answersOf(id).length === 1 ? true : undefined));
+
+    const refused = await post(id, 'outcome', { result: 'denied', detail_code: 'not_medically_necessary' });
+    expect(refused.status).toBe(409);
+    reply(approvedBy(id));
+    expect(await answered).toBe(200);
+    expect((await waitFor(id, 'completed')).outcome.result).toBe('approved');
   });
 });

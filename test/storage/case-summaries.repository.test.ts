@@ -60,6 +60,7 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
       livemode: false,
       review_due_at: null,
       information_requested: false,
+      information_due_at: null,
       outcome_result: null,
       ...overrides,
     };
@@ -234,7 +235,7 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
     expect(queue.nextCursor).toBeNull();
   });
 
-  it('queues by the review target where a case has one, and cases whose payer asks for information by the payer deadline', async () => {
+  it('queues by the review target where a case has one, and cases whose payer asks for information by the date the answers are due', async () => {
     const accountId = await newAccount();
     const now = new Date(at(10));
     const [reviewedSoon, informationRequested, reviewedLater] = await recordAll([
@@ -250,6 +251,7 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
         created_at: at(1),
         due_at: at(12),
         information_requested: true,
+        information_due_at: at(3),
       }),
       summary(accountId, {
         status: 'awaiting_review',
@@ -263,8 +265,8 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
     expect(
       queue.data.map(({ case_id, queue_due_at, overdue }) => ({ case_id, queue_due_at, overdue })),
     ).toEqual([
+      { case_id: informationRequested!.case_id, queue_due_at: at(3), overdue: true },
       { case_id: reviewedSoon!.case_id, queue_due_at: at(4), overdue: true },
-      { case_id: informationRequested!.case_id, queue_due_at: at(12), overdue: false },
       { case_id: reviewedLater!.case_id, queue_due_at: at(26), overdue: false },
     ]);
   });
@@ -344,6 +346,7 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
       'case_id',
       'created_at',
       'due_at',
+      'information_due_at',
       'information_requested',
       'livemode',
       'object',

@@ -20,6 +20,26 @@ describe('payer decision deadlines by plan type', () => {
     });
   });
 
+  it.each([
+    ['medicare', 'standard', 72 * HOUR],
+    ['medicare_advantage', 'standard', 72 * HOUR],
+    ['medicare_advantage', 'expedited', 24 * HOUR],
+  ] as const)(
+    'gives a %s plan Part B’s deadline for a %s request of a medical-benefit drug',
+    (planType, urgency, withinMs) => {
+      expect(payerDecisionDeadline(planType, urgency, CONFIGURED, 'medical')).toEqual({
+        withinMs,
+        rule: 'medicare_part_b',
+      });
+    },
+  );
+
+  it('keeps Part D’s rule for a pharmacy-benefit drug', () => {
+    expect(payerDecisionDeadline('medicare_advantage', 'standard', CONFIGURED, 'pharmacy').rule).toBe(
+      'medicare_part_d',
+    );
+  });
+
   it.each(['standard', 'expedited'] as const)(
     'gives Medicaid 24 hours for a %s request, as covered outpatient drugs require',
     (urgency) => {

@@ -4,7 +4,7 @@ import {
   withInformation,
 } from '../../../domain/cases/prior-authorization';
 import type {
-  PriorAuthInformationInput,
+  PriorAuthInformationAnswers,
   PriorAuthorizationCase,
 } from '../../../domain/cases/prior-authorization';
 import {
@@ -92,7 +92,8 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
     description:
       '`review_due_at` is the internal target for the clinical review, set at creation. `due_at` is the ' +
       "payer's decision deadline: null until the payer receives the request, then set by plan type " +
-      '(Part D 72 h / 24 h expedited, Medicaid 24 h, other plans configured; docs/workflows.md, "Deadlines"); ' +
+      '(Medicare: 72 h / 24 h expedited, Part B rules for medical-benefit drugs, Part D for the rest; ' +
+      'Medicaid 24 h; other plans configured; docs/workflows.md, "Deadlines"); ' +
       '`overdue` turns true once it passes without a determination. While awaiting_outcome, `pending_request` ' +
       "({ kind: information_requested, questions: [{ id, text }], due_at }) is the payer's request for " +
       'information, answered with POST …/information. `outcome` holds `result` (approved, denied, ' +
@@ -123,7 +124,7 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
       summary:
         "Answer the payer's information request (status awaiting_outcome with a pending_request); the case goes back to the payer",
       checkAgainst: (record, information) =>
-        assertAnswersFit(record as PriorAuthorizationCase, information as PriorAuthInformationInput),
+        assertAnswersFit(record as PriorAuthorizationCase, information as PriorAuthInformationAnswers),
     },
   ],
   cancel: { role: 'provider', summary: 'Cancel a prior authorization that is not final yet' },
@@ -133,7 +134,7 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
  * Answers name the pending request's questions (400 otherwise), and the request with the documents
  * added must stay storable (413). Without a pending request the workflow's own 409 answers.
  */
-function assertAnswersFit(record: PriorAuthorizationCase, information: PriorAuthInformationInput): void {
+function assertAnswersFit(record: PriorAuthorizationCase, information: PriorAuthInformationAnswers): void {
   const pending = record.pending_request;
   if (record.status !== 'awaiting_outcome' || !pending) return;
   const asked = new Set(pending.questions.map((question) => question.id));
