@@ -241,7 +241,6 @@ export async function priorAuthorizationWorkflow(
           ...exchangeOf(record, input.accountId),
           payer_reference: record.submission!.payer_reference,
           answers: answers.answers,
-          documentIds: [],
           round: informationRounds,
           addedEvidence: addedEvidence(record.request, answers),
         });

@@ -90,8 +90,6 @@ export interface PriorAuthInquiryInput extends PriorAuthExchangeInput {
 export interface PriorAuthInformationInput extends PriorAuthExchangeInput {
   payer_reference: string;
   answers: InformationAnswer[];
-  /** Case document ids attached to the answer (read inside the activity, never in history). */
-  documentIds: string[];
   /** Which information round this answer is (1, 2, …); each round's Bundle and resources get identifiers of their own. */
   round?: number;
   /** Indexes into `request.evidence` of the items this answer added, which the payer sees marked as added. */

@@ -72,7 +72,6 @@ export function remicadeInformation(
     ...remicadeExchange(),
     payer_reference: 'PAYER-REF-0001',
     answers: [{ question_id: 'q-tb-screen', answer: 'Negative QuantiFERON on 2026-09-15.' }],
-    documentIds: [],
     ...overrides,
   };
 }

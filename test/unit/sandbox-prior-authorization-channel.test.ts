@@ -64,7 +64,6 @@ describe('the sandbox payer as a prior authorization channel', () => {
       ...input,
       payer_reference: reference,
       answers: [{ question_id: 'bmi_at_least_30', answer: 'BMI 32.' }],
-      documentIds: [],
     });
     expect(answered).toMatchObject({
       kind: 'determined',
