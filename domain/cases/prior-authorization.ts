@@ -1,4 +1,5 @@
 import type { CriterionAnswer, DrugCoverage, ResolvedPlan } from '../payers/payer-connector';
+import { PRIOR_AUTH_MOCK_RESULTS } from '../payers/prior-authorization-exchange';
 import type {
   InformationAnswer,
   InformationRequest,
@@ -15,14 +16,11 @@ export interface ReviewDecisionInput {
   notes?: string;
 }
 
-/** What a reviewer can record as the payer's answer: a determination, or that the payer did not accept the request. */
-export const PRIOR_AUTH_OUTCOME_RESULTS = [
-  'approved',
-  'denied',
-  'partially_approved',
-  'other',
-  'not_submitted',
-] as const;
+/**
+ * What a reviewer can record as the payer's answer: a determination, or that the payer did not accept
+ * the request; the same answers the sandbox payer can be told to give.
+ */
+export const PRIOR_AUTH_OUTCOME_RESULTS = PRIOR_AUTH_MOCK_RESULTS;
 export type PriorAuthOutcomeResult = (typeof PRIOR_AUTH_OUTCOME_RESULTS)[number];
 
 /** The detail code of `other` that is a payer's request for information, not a determination. */

@@ -63,7 +63,7 @@ export const PRIOR_AUTH_MOCK_RESULTS = [
 ] as const;
 export type PriorAuthMockResult = (typeof PRIOR_AUTH_MOCK_RESULTS)[number];
 
-/** Everything a payer channel needs to file the request; documents travel by id and are read in the activity. */
+/** Everything a payer channel needs to file the request; card documents are never sent. */
 export interface PriorAuthExchangeInput {
   /** Opaque, free of PHI: the PAS Claim identifier and a real connector's idempotency key. */
   caseId: string;
