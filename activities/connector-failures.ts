@@ -41,7 +41,7 @@ export async function callConnector<Result>(
     if (!(error instanceof ConnectorError)) throw error;
     const types = FAILURE_TYPES[connector];
     throw ApplicationFailure.create({
-      type: error.transient ? types.transient : error.answerUnreadable ? types.unreadable : types.permanent,
+      type: error.answerUnreadable ? types.unreadable : error.transient ? types.transient : types.permanent,
       message: error.message,
       nonRetryable: !error.transient,
       nextRetryDelay:

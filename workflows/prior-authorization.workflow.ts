@@ -75,6 +75,8 @@ export async function priorAuthorizationWorkflow(
   let review: ReviewDecisionInput | undefined;
   let payerOutcome: PriorAuthOutcomeInput | undefined;
   let information: PriorAuthInformationAnswers | undefined;
+  // How the case treats information requests (see the patch), fixed once per run when it reaches the payer.
+  let requests = false;
   // Read through functions: handlers set these between awaits, which flow analysis cannot see.
   const received = () => ({ payerOutcome, information, cancellation: cancellation.requested() });
 
@@ -99,7 +101,7 @@ export async function priorAuthorizationWorkflow(
           refuse(`An outcome needs status awaiting_outcome; this case is ${record.status}.`);
         }
         // The provider's answers are on their way to the payer, whose reply decides what comes next.
-        if (information) refuse('The case is already acting on another decision.');
+        if (requests && information) refuse('The case is already acting on another decision.');
       },
       keep: (outcome: PriorAuthOutcomeInput) => {
         payerOutcome = outcome;
@@ -147,8 +149,7 @@ export async function priorAuthorizationWorkflow(
 
     // Which payer protocol the case speaks, fixed once: a run continued as new carries it over.
     let exchange = input.payerExchange ?? false;
-    // How the case treats information requests (see the patch), fixed once per run.
-    let requests = exchange && patched(PRIOR_AUTHORIZATION_INFORMATION_REQUESTS);
+    requests = exchange && patched(PRIOR_AUTHORIZATION_INFORMATION_REQUESTS);
     let firstAnswer: PayerPriorAuthAnswer | undefined;
     if (record.status === 'awaiting_review') {
       const decided = () => review !== undefined || cancellation.requested() !== undefined;

@@ -109,6 +109,31 @@ describe('A payer PAS endpoint over HTTP', () => {
     });
   });
 
+  it('keeps a 409 duplicate to a submission the payer already took a refusal of the call, not of the request', async () => {
+    server.script.push({
+      status: 409,
+      body: JSON.stringify({
+        resourceType: 'OperationOutcome',
+        issue: [{ severity: 'error', code: 'duplicate' }],
+      }),
+    });
+    const error = await failureOf(channel().submit(remicadeExchange()));
+    expect(error).toMatchObject({ transient: false });
+    expect(error.message).toMatch(/HTTP 409/);
+  });
+
+  it('never reads a refused inquiry as the payer not taking the request it holds', async () => {
+    server.script.push({
+      status: 422,
+      body: JSON.stringify({
+        resourceType: 'OperationOutcome',
+        issue: [{ severity: 'error', code: 'business-rule' }],
+      }),
+    });
+    const error = await failureOf(channel().inquire(remicadeInquiry()));
+    expect(error.message).toMatch(/HTTP 422/);
+  });
+
   it('names a submission answer that is not a ClaimResponse Bundle, without quoting it, as permanent and unreadable', async () => {
     server.script.push({ status: 200, body: '{"resourceType":"Patient","name":[{"family":"DOE"}]}' });
     const error = await failureOf(channel().submit(remicadeExchange()));

@@ -38,9 +38,12 @@ describe("A payer's answer the connector cannot read", () => {
     });
   });
 
-  it('is retried when it answers an inquiry', async () => {
+  it('is retried when it answers an inquiry, and names the unreadable answer if the retries run out', async () => {
     const failure = await failureOf(retryableInquiryError(unreadable));
-    expect(failure).toMatchObject({ type: 'PayerUnavailable', nonRetryable: false });
+    expect(failure).toMatchObject({ type: PAYER_ANSWER_UNREADABLE, nonRetryable: false });
+    expect(endingOf(failure).failure.message).toBe(
+      "The payer's answer could not be read; ask the payer for the request's status.",
+    );
   });
 
   it('leaves a payer that refused the request refused', async () => {

@@ -25,36 +25,40 @@ export class HttpPasEndpoint implements PasEndpoint {
   ) {}
 
   submit(bundle: string): Promise<string> {
-    return this.post('Claim/$submit', bundle);
+    return this.post('Claim/$submit', bundle, { readRefusals: true });
   }
 
+  /** A refusal of an inquiry says nothing of the request the payer holds: it stays an error. */
   inquire(bundle: string): Promise<string> {
-    return this.post('Claim/$inquire', bundle);
+    return this.post('Claim/$inquire', bundle, { readRefusals: false });
   }
 
-  private async post(operation: string, bundle: string): Promise<string> {
+  private async post(
+    operation: string,
+    bundle: string,
+    { readRefusals }: { readRefusals: boolean },
+  ): Promise<string> {
     const answer = await postToConnector(
       `${this.settings.url.replace(/\/+$/, '')}/${operation}`,
       bundle,
       { 'Content-Type': FHIR_JSON, Accept: FHIR_JSON, ...connectorAuthorization(this.settings.auth) },
       { policy: this.policy, timeoutMs: this.settings.timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES },
     );
-    if (!refusalToReview(answer.status, answer.body)) refuseUnsuccessfulAnswer(answer, 'the PAS endpoint');
+    if (!(readRefusals && refusalToReview(answer.status, answer.body))) {
+      refuseUnsuccessfulAnswer(answer, 'the PAS endpoint');
+    }
     return answer.body;
   }
 }
 
 /** Statuses that say something about the call (credentials, address, time, throttling), never the request's merits. */
 const TRANSPORT_STATUSES = new Set([401, 403, 404, 408, 429]);
-/** FHIR issue types by which a server refuses a request on its merits rather than for its form. */
-const REFUSALS_ON_MERITS = new Set([
-  'business-rule',
-  'processing',
-  'not-supported',
-  'duplicate',
-  'conflict',
-  'incomplete',
-]);
+/**
+ * FHIR issue types by which a server refuses a request on its merits rather than for its form.
+ * `duplicate` and `conflict` are left out: a retried submission the payer already took answers so.
+ */
+const REFUSALS_ON_MERITS = new Set(['business-rule', 'processing', 'not-supported', 'incomplete']);
+const IGNORABLE_SEVERITIES = new Set(['information', 'warning']);
 
 /**
  * Whether a failed answer is a PAS server refusing the request for review: a 4xx (other than the
@@ -64,11 +68,17 @@ const REFUSALS_ON_MERITS = new Set([
 function refusalToReview(status: number, body: string): boolean {
   if (status < 400 || status >= 500 || TRANSPORT_STATUSES.has(status)) return false;
   try {
-    const outcome = JSON.parse(body) as { resourceType?: unknown; issue?: Array<{ code?: unknown }> };
+    const outcome = JSON.parse(body) as {
+      resourceType?: unknown;
+      issue?: Array<{ code?: unknown; severity?: unknown }>;
+    };
+    const errors = Array.isArray(outcome.issue)
+      ? outcome.issue.filter((issue) => !IGNORABLE_SEVERITIES.has(String(issue?.severity)))
+      : [];
     return (
       outcome.resourceType === 'OperationOutcome' &&
-      Array.isArray(outcome.issue) &&
-      REFUSALS_ON_MERITS.has(String(outcome.issue[0]?.code))
+      errors.length > 0 &&
+      errors.every((issue) => REFUSALS_ON_MERITS.has(String(issue?.code)))
     );
   } catch {
     return false;
