@@ -7,6 +7,7 @@ import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documen
 import type { AppConfig } from '../../infrastructure/config/config';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../infrastructure/storage/database';
+import { EventsRepository } from '../../infrastructure/webhooks/events.repository';
 import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from '../../infrastructure/webhooks/webhook-endpoints.repository';
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
@@ -22,11 +23,14 @@ import { caseController } from '../cases/case-controller';
 import { CaseWorkflows } from '../cases/case-workflows';
 import { CasesService } from '../cases/cases.service';
 import { IdempotencyRepository } from '../cases/idempotency.repository';
+import { ListCursors } from '../cases/list-cursor';
 import { CASE_TYPES } from '../cases/types';
 import { CodecController } from '../codec/codec.controller';
 import { ConnectorsModule } from '../connectors/connectors.module';
 import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { CONSOLE_CONTROLLERS, consoleProviders } from '../console';
+import { EventsController } from '../events/events.controller';
+import { EventsService } from '../events/events.service';
 import { FormulariesModule } from '../formularies/formularies.module';
 import { SupportProgramsController } from '../programs/support-programs.controller';
 import { StatusController } from '../status/status.controller';
@@ -59,6 +63,7 @@ export class AppModule {
         CodecController,
         ApiKeysController,
         WebhooksController,
+        EventsController,
         ...CASE_TYPES.map(caseController),
         SupportProgramsController,
         ...CONSOLE_CONTROLLERS,
@@ -91,6 +96,13 @@ export class AppModule {
           }),
         },
         WebhooksService,
+        {
+          provide: EventsService,
+          useValue: new EventsService(
+            new EventsRepository(deps.db, secrets),
+            new ListCursors(deps.config.cases.patientRefKey!),
+          ),
+        },
         { provide: CaseDocumentsRepository, useValue: caseDocuments },
         {
           provide: CasesService,

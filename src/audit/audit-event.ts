@@ -16,6 +16,8 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.updated',
   'webhook_endpoint.deleted',
   'webhook_delivery.retried',
+  'event.listed',
+  'event.read',
   'formulary.replaced',
   'formulary.deleted',
   'connector.configured',

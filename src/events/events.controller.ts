@@ -1,0 +1,36 @@
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+
+import { Audited } from '../audit/audited.decorator';
+import type { Principal } from '../auth/accounts.repository';
+import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
+import { success } from '../common/envelope';
+import { ListEventsQuery } from './events.dto';
+import { EventsService } from './events.service';
+
+/**
+ * The events the account's webhooks carry, kept 30 days, so a receiver that was down or lost its
+ * data catches up. Same role as the webhooks API; each event's `data` is the object a full-payload
+ * endpoint received (PHI), so every read is audited.
+ */
+@ApiTags('events')
+@ApiBearerAuth()
+@Controller('events')
+@RequiresRole('provider')
+export class EventsController {
+  constructor(@Inject(EventsService) private readonly events: EventsService) {}
+
+  @Get()
+  @Audited('event.listed', 'event')
+  @ApiOperation({ summary: "List the account's events of the last 30 days, newest first" })
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: ListEventsQuery) {
+    return success(await this.events.list(principal, query));
+  }
+
+  @Get(':id')
+  @Audited('event.read', 'event')
+  @ApiOperation({ summary: 'Get an event of the last 30 days, with the data its notification carried' })
+  async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return success(await this.events.get(principal, id));
+  }
+}

@@ -1,0 +1,42 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, Matches } from 'class-validator';
+
+import { IsIsoDateTime, IsNotBefore } from '../cases/case-validators';
+import { PageCursor, PageLimit } from '../common/dto/page-query';
+import { IsWebhookEvent } from '../common/validators';
+
+export class ListEventsQuery {
+  @ApiPropertyOptional({
+    description: 'Only events of this type: its machine name or its title.',
+    example: 'prior_authorization.updated',
+  })
+  @IsOptional()
+  @IsWebhookEvent()
+  type?: string;
+
+  @ApiPropertyOptional({
+    description: 'Events at or after this time: calendar date or ISO 8601 date-time with a zone.',
+    example: '2026-11-01T00:00:00Z',
+  })
+  @IsOptional()
+  @IsIsoDateTime({ zone: 'required', orCalendarDate: true })
+  created_after?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Events at or before this time: calendar date or ISO 8601 date-time with a zone; not before created_after.',
+    example: '2026-11-30',
+  })
+  @IsOptional()
+  @IsIsoDateTime({ zone: 'required', orCalendarDate: true })
+  @IsNotBefore('created_after')
+  created_before?: string;
+
+  @PageLimit()
+  limit?: number;
+
+  @PageCursor(200)
+  // Cursors are base64url; anything else cannot be one, and is refused before its signature is checked.
+  @Matches(/^[A-Za-z0-9_-]+$/, { message: 'must be a next_cursor this list returned (base64url)' })
+  cursor?: string;
+}

@@ -1,0 +1,58 @@
+import { normalizeEventType } from '../../domain/webhooks/event-types';
+import {
+  EventFilter,
+  EventPosition,
+  EventScope,
+  EventsRepository,
+  WebhookEvent,
+} from '../../infrastructure/webhooks/events.repository';
+import type { Principal } from '../auth/accounts.repository';
+import { ListCursors } from '../cases/list-cursor';
+import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
+import { ApiError } from '../common/errors';
+import type { ListEventsQuery } from './events.dto';
+
+/**
+ * The caller's events of its own mode, as its full-payload endpoints received them, for as long as
+ * they are retained. A cursor is the position of a page's last event, sealed to the account, mode
+ * and filters it was issued for.
+ */
+export class EventsService {
+  constructor(
+    private readonly events: EventsRepository,
+    private readonly cursors: ListCursors,
+  ) {}
+
+  async list(principal: Principal, query: ListEventsQuery) {
+    const scope = scopeOf(principal);
+    const filter: EventFilter = {
+      ...(query.type && { type: normalizeEventType(query.type) }),
+      ...(query.created_after && { createdAfter: new Date(query.created_after) }),
+      ...(query.created_before && { createdBefore: new Date(query.created_before) }),
+    };
+    const sealedFilter = JSON.stringify({ list: 'events', ...scope, ...filter });
+    const after = query.cursor
+      ? (JSON.parse(this.cursors.open(query.cursor, sealedFilter).toString('utf8')) as EventPosition)
+      : undefined;
+    const { events, hasMore } = await this.events.list(scope, filter, {
+      limit: query.limit ?? DEFAULT_PAGE_SIZE,
+      after,
+    });
+    const last = events[events.length - 1];
+    const position: EventPosition | undefined = last && { createdAt: last.created_at, id: last.id };
+    const nextCursor =
+      hasMore && position ? this.cursors.seal(Buffer.from(JSON.stringify(position)), sealedFilter) : null;
+    return { object: 'list' as const, data: events, has_more: hasMore, next_cursor: nextCursor };
+  }
+
+  async get(principal: Principal, id: string): Promise<WebhookEvent> {
+    const event = await this.events.find(id, scopeOf(principal));
+    if (!event)
+      throw ApiError.notFound('No event with this id exists in your account (events are kept 30 days).');
+    return event;
+  }
+}
+
+function scopeOf(principal: Principal): EventScope {
+  return { accountId: principal.accountId, livemode: principal.livemode };
+}
