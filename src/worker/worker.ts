@@ -12,6 +12,7 @@ import type { AppConfig, MetricsSettings } from '../../infrastructure/config/con
 import type { Database } from '../../infrastructure/storage/database';
 import { workerDataConverter } from '../../infrastructure/temporal/temporal-connection';
 import { sweepUnstartedDocumentsWhileRunning } from '../cases/unstarted-documents-sweeper';
+import { sweepExpiredEventsWhileRunning } from '../events/expired-events-sweeper';
 import { sweepStalledDeliveriesWhileRunning } from '../webhooks/stalled-delivery-sweeper';
 
 /** Built by `npm run build`; the production worker loads it instead of bundling at every start. */
@@ -93,6 +94,7 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
   });
   sweepStalledDeliveriesWhileRunning(worker, { ...options, taskQueue });
   sweepUnstartedDocumentsWhileRunning(worker, options);
+  sweepExpiredEventsWhileRunning(worker, options);
   // The activities' threads close once the worker has stopped and no activity can still use them.
   const run = worker.run.bind(worker);
   return Object.assign(worker, { run: () => run().finally(close) });

@@ -1,0 +1,46 @@
+import type { Logger } from 'pino';
+
+import type { AppConfig } from '../../infrastructure/config/config';
+import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import type { Database } from '../../infrastructure/storage/database';
+import { EventsRepository } from '../../infrastructure/webhooks/events.repository';
+import { SWEEP_BATCH, Sweeper, sweepWhileRunning, WorkerLifecycle } from '../common/sweep-while-running';
+
+/** Events expire by the day; looking every ten minutes keeps each pass small. */
+export const EXPIRED_EVENTS_SWEEP_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * Deletes events past retention (30 days) with their deliveries and attempts, so the sealed
+ * notifications (PHI) are not kept longer than the events API shows them. A pass deletes batch
+ * after batch, each in its own short transaction, until nothing expired is left; sweeping workers
+ * skip the rows another one holds.
+ */
+export class ExpiredEventsSweeper implements Sweeper {
+  readonly intervalMs = EXPIRED_EVENTS_SWEEP_INTERVAL_MS;
+  readonly acted = 'expired webhook events deleted';
+  readonly failed = 'expired webhook events sweep failed';
+
+  constructor(
+    private readonly events: EventsRepository,
+    private readonly batchSize = SWEEP_BATCH,
+  ) {}
+
+  /** One pass; returns how many events it deleted. */
+  async sweep(): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const batch = await this.events.deleteExpired(this.batchSize);
+      deleted += batch;
+      if (batch < this.batchSize) return deleted;
+    }
+  }
+}
+
+/** Sweeps every `EXPIRED_EVENTS_SWEEP_INTERVAL_MS` while `worker` runs. */
+export function sweepExpiredEventsWhileRunning(
+  worker: WorkerLifecycle,
+  deps: { config: AppConfig; db: Database; logger: Logger },
+): void {
+  const events = new EventsRepository(deps.db, new SecretBox(deps.config.encryption!));
+  sweepWhileRunning(worker, new ExpiredEventsSweeper(events), deps.logger);
+}
