@@ -1,6 +1,7 @@
 import type { WebhookSettings } from '../config/config';
 import { signedHeaders } from './signing';
 import { WebhookTargetPolicy } from './target-policy';
+import { thinNotification } from './thin-notification';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { sendNotification } from './webhook-sender';
@@ -41,8 +42,8 @@ export interface DeliveryAttemptDependencies {
 /**
  * One delivery attempt, whoever makes it (the first attempt at once, or the delivery workflow's
  * activity). Everything is read at attempt time (the endpoint's URL, its secret, its status), so
- * neither the secret nor the notification's PHI ever enters workflow history, and a rotated secret
- * or a deactivation applies from the next attempt on. Every attempt that sends is logged.
+ * neither the secret nor the notification's PHI ever enters workflow history, and a rotated secret,
+ * a deactivation or a switch to thin notifications applies from the next attempt on. Every attempt that sends is logged.
  */
 export class DeliveryAttempts {
   constructor(private readonly deps: DeliveryAttemptDependencies) {}
@@ -62,12 +63,13 @@ export class DeliveryAttempts {
       return { kind: 'abandoned' };
     }
     const secret = (await endpoints.readSecret(target.endpointId))!;
-    const body = JSON.stringify(target.notification);
+    const notification = target.endpointThin ? thinNotification(target.notification) : target.notification;
+    const body = JSON.stringify(notification);
     const startedAt = new Date();
     const result = await sendNotification(
       target.endpointUrl,
       body,
-      signedHeaders(body, target.notification, { id: target.endpointId, secret }, settings.issuer),
+      signedHeaders(body, notification, { id: target.endpointId, secret }, settings.issuer),
       { policy: this.deps.policy, timeoutMs: options.timeoutMs },
     );
     const status = result.httpStatus;

@@ -48,6 +48,8 @@ export interface DeliveryTarget {
   endpointUrl: string;
   endpointStatus: string;
   endpointDeleted: boolean;
+  /** The endpoint asks for thin notifications now, whatever it asked when the event was recorded. */
+  endpointThin: boolean;
   /** Manual retries and test events are sent even to an endpoint that is not active. */
   requestedByOwner: boolean;
   /** How long a first attempt may still own the delivery (database clock); null once durable. */
@@ -172,12 +174,13 @@ export class WebhookDeliveriesRepository {
       url: string;
       endpoint_status: string;
       deleted_at: string | null;
+      thin: boolean;
       retry_of: string | null;
       type: string;
       body_sealed: string;
       first_attempt_remaining_ms: number | null;
     }>(
-      `SELECT d.status, d.endpoint_id, e.url, e.status AS endpoint_status, e.deleted_at, d.retry_of, ev.type,
+      `SELECT d.status, d.endpoint_id, e.url, e.status AS endpoint_status, e.deleted_at, e.thin, d.retry_of, ev.type,
               ev.body_sealed,
               (EXTRACT(EPOCH FROM d.first_attempt_until - now()) * 1000)::float8 AS first_attempt_remaining_ms
        FROM webhook_deliveries d
@@ -194,6 +197,7 @@ export class WebhookDeliveriesRepository {
       endpointUrl: row.url,
       endpointStatus: row.endpoint_status,
       endpointDeleted: row.deleted_at !== null,
+      endpointThin: row.thin,
       requestedByOwner: row.retry_of !== null || row.type === TEST_EVENT_TYPE,
       firstAttemptRemainingMs: row.first_attempt_remaining_ms,
       notification: JSON.parse(this.secrets.openText(row.body_sealed)) as NotificationBody,

@@ -18,12 +18,14 @@ export interface WebhookEndpoint {
   secret_hint: string;
   /** The mode of the key that created it: it receives that mode's events only. */
   livemode: boolean;
+  /** Its notifications carry only the object's id, object, status and livemode (no PHI). */
+  thin: boolean;
   created_at: string;
   updated_at: string;
 }
 
 const COLUMNS = `id, 'webhook_endpoint' AS object, account_id, name, url, events, status, status_reason,
-  secret_hint, livemode, created_at, updated_at`;
+  secret_hint, livemode, thin, created_at, updated_at`;
 
 export function secretHint(secret: string): string {
   return `…${secret.slice(-4)}`;
@@ -42,10 +44,11 @@ export class WebhookEndpointsRepository {
     events: CaseEventType[];
     secret: string;
     livemode: boolean;
+    thin?: boolean;
   }): Promise<WebhookEndpoint> {
     const [endpoint] = await this.db.query<WebhookEndpoint>(
-      `INSERT INTO webhook_endpoints (id, account_id, name, url, events, secret_sealed, secret_hint, livemode)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+      `INSERT INTO webhook_endpoints (id, account_id, name, url, events, secret_sealed, secret_hint, livemode, thin)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
       [
         newId('webhookEndpoint'),
         input.accountId,
@@ -55,6 +58,7 @@ export class WebhookEndpointsRepository {
         this.secrets.sealText(input.secret),
         secretHint(input.secret),
         input.livemode,
+        input.thin ?? false,
       ],
     );
     return endpoint!;
@@ -87,7 +91,7 @@ export class WebhookEndpointsRepository {
   async update(
     id: string,
     accountId: string,
-    changes: { name?: string; url?: string; events?: CaseEventType[]; secret?: string },
+    changes: { name?: string; url?: string; events?: CaseEventType[]; secret?: string; thin?: boolean },
   ): Promise<WebhookEndpoint | undefined> {
     const [endpoint] = await this.db.query<WebhookEndpoint>(
       `UPDATE webhook_endpoints SET
@@ -96,6 +100,7 @@ export class WebhookEndpointsRepository {
          events = COALESCE($5, events),
          secret_sealed = COALESCE($6, secret_sealed),
          secret_hint = COALESCE($7, secret_hint),
+         thin = COALESCE($8, thin),
          updated_at = now()
        WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL
        RETURNING ${COLUMNS}`,
@@ -107,6 +112,7 @@ export class WebhookEndpointsRepository {
         changes.events ?? null,
         changes.secret === undefined ? null : this.secrets.sealText(changes.secret),
         changes.secret === undefined ? null : secretHint(changes.secret),
+        changes.thin ?? null,
       ],
     );
     return endpoint;

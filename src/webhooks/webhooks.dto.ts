@@ -4,6 +4,7 @@ import {
   ArrayMinSize,
   IsArray,
   IsBoolean,
+  IsOptional,
   IsString,
   Length,
   ValidateIf,
@@ -13,6 +14,8 @@ import { PageCursor, PageLimit } from '../common/dto/page-query';
 import { HasNoControlCharacters, IsWebhookEvent, IsWebhookUrl } from '../common/validators';
 
 const SECRET_RULE = { min: 16, max: 256 };
+const THIN_DESCRIPTION =
+  "true: notifications carry only the object's id, object, status and livemode (no PHI); fetch the rest with GET.";
 
 export class CreateWebhookDto {
   @ApiProperty({ example: 'Pharmacy system' })
@@ -40,6 +43,11 @@ export class CreateWebhookDto {
   @ArrayMaxSize(10)
   @IsWebhookEvent({ each: true })
   events!: string[];
+
+  @ApiPropertyOptional({ description: THIN_DESCRIPTION, default: false })
+  @IsOptional()
+  @IsBoolean()
+  thin?: boolean;
 }
 
 /**
@@ -82,6 +90,11 @@ export class UpdateWebhookDto {
   @IsAbsentOrValid()
   @IsBoolean()
   active?: boolean;
+
+  @ApiPropertyOptional({ description: `${THIN_DESCRIPTION} Applies from the next delivery attempt on.` })
+  @IsAbsentOrValid()
+  @IsBoolean()
+  thin?: boolean;
 }
 
 export class ListDeliveriesQuery {
