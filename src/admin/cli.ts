@@ -50,9 +50,10 @@ Commands:
                                                    Temporal Web); the secret is printed once
   webhooks:list --account ID                       list an account's webhook endpoints
   webhooks:create --account ID --name NAME --url URL --secret SECRET --event EVENT [--event …]
-          [--mode test|live]                       create an endpoint (inactive) for one mode's events
+          [--mode test|live] [--thin true|false]   create an endpoint (inactive) for one mode's events;
+                                                   --thin true sends only id, object, status, livemode
   webhooks:update --webhook ID [--name …] [--url …] [--secret …] [--event …] [--active true|false]
-                                                   change an endpoint; --active true verifies the URL first
+          [--thin true|false]                      change an endpoint; --active true verifies the URL first
   webhooks:delete --webhook ID                     delete an endpoint
 ${CONNECTOR_USAGE}
   codec-proxy --api URL [--port N] [--origin URL …]
@@ -107,6 +108,7 @@ async function main(argv: string[]): Promise<number> {
         'email',
         'roles',
         'mode',
+        'thin',
       ),
       ...repeatableTextOptions('role', 'event', 'origin'),
       ...CONNECTOR_OPTIONS,
@@ -212,6 +214,7 @@ async function main(argv: string[]): Promise<number> {
           url: values.url,
           secret: values.secret,
           events: values.event,
+          thin: booleanOption(values.thin, '--thin'),
         });
         print(
           await webhookAdmin(config, db).endpoints.create({
@@ -227,15 +230,13 @@ async function main(argv: string[]): Promise<number> {
         const admin = webhookAdmin(config, db);
         const endpoint = await admin.endpoints.find(required(values.webhook, '--webhook'));
         if (!endpoint) throw new UsageError(`No webhook endpoint ${values.webhook}`);
-        if (values.active !== undefined && !['true', 'false'].includes(values.active)) {
-          throw new UsageError('--active takes true or false');
-        }
         const body = await validated(UpdateWebhookDto, {
           name: values.name,
           url: values.url,
           secret: values.secret,
           events: values.event,
-          active: values.active === undefined ? undefined : values.active === 'true',
+          active: booleanOption(values.active, '--active'),
+          thin: booleanOption(values.thin, '--thin'),
         });
         const { active, ...changes } = body;
         let updated = (await admin.endpoints.update(endpoint.id, endpoint.account_id, {
@@ -469,6 +470,12 @@ function modeOption(value: string | undefined): KeyMode {
   if (value === undefined) return 'test';
   if (!(KEY_MODES as readonly string[]).includes(value)) throw new UsageError('--mode takes test or live');
   return value as KeyMode;
+}
+
+function booleanOption(value: string | undefined, flag: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'true' && value !== 'false') throw new UsageError(`${flag} takes true or false`);
+  return value === 'true';
 }
 
 main(process.argv.slice(2)).then(

@@ -134,6 +134,29 @@ describe('the admin CLI', () => {
     expect(JSON.parse(admin('webhooks:list', '--account', account.id).stdout)).toEqual([]);
   });
 
+  it('makes an endpoint thin with --thin true and full again with --thin false', () => {
+    const account = JSON.parse(admin('accounts:create', '--name', 'Thin clinic').stdout);
+    const endpoint = [
+      'webhooks:create',
+      '--account',
+      account.id,
+      '--name',
+      'Queue',
+      '--url',
+      'http://127.0.0.1:9/hooks',
+      '--secret',
+      'operator-made-secret-02',
+      '--event',
+      'prior_authorization.updated',
+    ];
+    expect(admin(...endpoint, '--thin', 'yes').stderr).toContain('--thin takes true or false');
+    const created = JSON.parse(admin(...endpoint, '--thin', 'true').stdout);
+    expect(created.thin).toBe(true);
+
+    const updated = JSON.parse(admin('webhooks:update', '--webhook', created.id, '--thin', 'false').stdout);
+    expect(updated.thin).toBe(false);
+  });
+
   it('suspends and reactivates an account, lists its status and audits both in the account', async () => {
     const account = JSON.parse(admin('accounts:create', '--name', 'Suspended Pharmacy').stdout);
 
