@@ -146,6 +146,20 @@ describe('the Webhooks page of the console', () => {
     });
   });
 
+  it('adds an endpoint with thin notifications, shows it, and makes it full again when the box is cleared', async () => {
+    const id = await addEndpoint({ ...valid(), thin: 'true' });
+    const thinOf = async () =>
+      (await testApp.http().get(`/webhooks/${id}`).set(bearer(account.keys.provider))).body.data.thin;
+    expect(await thinOf()).toBe(true);
+    const page = await getPage(testApp, admin, `/console/webhooks/${id}`);
+    expect(page.text).toMatch(/<dt>Notifications<\/dt>\s*<dd>only the case id, object, status and livemode/);
+    expect(page.text).toMatch(/name="thin" type="checkbox" value="true" checked/);
+
+    const { thin: _thin, ...withoutThin } = { ...valid(), thin: 'true', secret: '' };
+    await postForm(testApp, admin, `/console/webhooks/${id}`, withoutThin);
+    expect(await thinOf()).toBe(false);
+  });
+
   it.each([
     [
       'a URL that is not http(s)',

@@ -33,6 +33,8 @@ const ENDPOINT_DONE = {
   retried: 'The delivery is being sent again; the new delivery is listed below.',
 };
 
+const THIN_NOTIFICATIONS = 'only the case id, object, status and livemode, no patient data';
+
 const STATUS_BADGES: Record<EndpointStatus, string> = {
   active: 'badge-ok',
   activating: 'badge-warn',
@@ -43,6 +45,7 @@ interface EndpointForm {
   name: string;
   url: string;
   events: string[];
+  thin: boolean;
 }
 
 type Notice = { kind: 'success' | 'error'; text: string } | undefined;
@@ -167,7 +170,7 @@ export class WebhooksPageController {
     req: Request,
     res: Response,
     notice: Notice,
-    form: EndpointForm = { name: '', url: '', events: [] },
+    form: EndpointForm = { name: '', url: '', events: [], thin: false },
     status = 200,
   ): Promise<void> {
     const endpoints = await this.webhooks.list(principalOf(req));
@@ -202,7 +205,12 @@ export class WebhooksPageController {
   ): Promise<void> {
     const query = await queryAsTheApiReads(ListDeliveriesQuery, { cursor: page.query?.cursor });
     const deliveries = await this.webhooks.listDeliveries(principalOf(req), endpoint.id, query);
-    const form = page.form ?? { name: endpoint.name, url: endpoint.url, events: endpoint.events };
+    const form = page.form ?? {
+      name: endpoint.name,
+      url: endpoint.url,
+      events: endpoint.events,
+      thin: endpoint.thin,
+    };
     const base = `${PATH}/${endpoint.id}`;
     sendPage(
       req,
@@ -235,6 +243,8 @@ export class WebhooksPageController {
               <dd><code>${endpoint.url}</code></dd>
               <dt>Secret</dt>
               <dd>ends in <code>${endpoint.secret_hint}</code></dd>
+              <dt>Notifications</dt>
+              <dd>${endpoint.thin ? THIN_NOTIFICATIONS : 'full: the whole case'}</dd>
             </dl>
             <div class="actions">
               ${
@@ -295,6 +305,8 @@ function endpointFormOf(body: unknown): EndpointForm {
     name: formField(body, 'name') ?? '',
     url: formField(body, 'url') ?? '',
     events: formChoices(body, 'events'),
+    // An unchecked box sends nothing: the endpoint gets full notifications.
+    thin: formField(body, 'thin') === 'true',
   };
 }
 
@@ -341,7 +353,11 @@ function endpointFields(form: EndpointForm, secret: { secretRequired: boolean; s
             ${title}
           </label>`,
       )}
-    </fieldset>`;
+    </fieldset>
+    <label class="checkbox" for="thin">
+      <input id="thin" name="thin" type="checkbox" value="true" ${form.thin ? html`checked` : ''} />
+      Thin notifications: ${THIN_NOTIFICATIONS}
+    </label>`;
 }
 
 function endpointTable(endpoints: WebhookEndpoint[]): Html {
