@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
+import { catchUp } from '../../examples/events-catch-up';
 import { newId } from '../../domain/ids';
 import type { CaseEventType } from '../../domain/webhooks/event-types';
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
@@ -200,6 +201,41 @@ describe('the events API', () => {
   it('is the provider’s: a reviewer key is refused', async () => {
     const account = await testApp.createAccount();
     expect((await list(account.keys.reviewer)).status).toBe(403);
+  });
+
+  it('lets the documented catch-up loop process every missed event once, oldest first, across pages', async () => {
+    const account = await testApp.createAccount();
+    const lastSeen = await publish(account, { createdAt: daysAgo(6) });
+    const missed = [];
+    for (let day = 5; day >= 1; day--) missed.push(await publish(account, { createdAt: daysAgo(day) }));
+    const alreadyReceived = missed[2]!;
+    await testApp.app.listen(0, '127.0.0.1');
+    const state = {
+      since: (await testApp.http().get(`/events/${lastSeen.id}`).set(bearer(account.keys.provider))).body.data
+        .created_at as string,
+      seen: new Set([lastSeen.id, alreadyReceived.id]),
+    };
+
+    const processed: string[] = [];
+    const count = await catchUp({
+      apiUrl: await testApp.app.getUrl(),
+      apiKey: account.keys.provider,
+      state,
+      pageSize: 2,
+      onEvent: async (event) => {
+        processed.push(event.id);
+      },
+    });
+    expect(processed).toEqual(missed.filter((event) => event !== alreadyReceived).map((event) => event.id));
+    expect(count).toBe(4);
+    expect(
+      await catchUp({
+        apiUrl: await testApp.app.getUrl(),
+        apiKey: account.keys.provider,
+        state,
+        onEvent: async () => undefined,
+      }),
+    ).toBe(0);
   });
 
   it('records every list and read in the audit trail, by event id and without PHI', async () => {
