@@ -2,6 +2,7 @@ import { normalizeEventType } from '../../domain/webhooks/event-types';
 import {
   EventFilter,
   EventPosition,
+  EVENT_RETENTION_DAYS,
   EventScope,
   EventsRepository,
   WebhookEvent,
@@ -47,8 +48,11 @@ export class EventsService {
 
   async get(principal: Principal, id: string): Promise<WebhookEvent> {
     const event = await this.events.find(id, scopeOf(principal));
-    if (!event)
-      throw ApiError.notFound('No event with this id exists in your account (events are kept 30 days).');
+    if (!event) {
+      throw ApiError.notFound(
+        `No event with this id exists in your account (events are kept ${EVENT_RETENTION_DAYS} days).`,
+      );
+    }
     return event;
   }
 }

@@ -10,7 +10,9 @@ const count = async (testApp: TestApp, sql: string, eventId: string) =>
   (await testApp.db.query<{ count: number }>(sql, [eventId]))[0]!.count;
 
 /** PGlite, or the PostgreSQL server TEST_DATABASE_URL names (CI sets it). */
-const database = process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {};
+const database: Record<string, string> = process.env.TEST_DATABASE_URL
+  ? { DATABASE_URL: process.env.TEST_DATABASE_URL }
+  : {};
 
 describe('events past 30 days', () => {
   let testApp: TestApp;
