@@ -5,23 +5,26 @@ import * as path from 'node:path';
 
 import { freePort } from '../../infrastructure/temporal/dev-server';
 import { testEnvironment } from '../harness/environment';
+import {
+  accountApi,
+  AccountApi,
+  CasesAtBackup,
+  expectCasesToFinishAfterRestore,
+  openCasesForBackup,
+  WEBHOOK_SECRET,
+} from '../support/backup-journeys';
 import { JsonObject } from '../support/case-journeys';
-import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
-import { readJson, RunningProcess, runCommand, startProcess } from '../support/processes';
+import { RunningProcess, runCommand, startProcess } from '../support/processes';
 import { eventually } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 
 const DEV_API_KEY = `hak_backup_test_${randomUUID().replace(/-/g, '')}`;
-const WEBHOOK_SECRET = 'whsec_backup_restore_0000001';
-const PRIOR_AUTHORIZATION = '/prior-authorization';
-const PRIOR_AUTHORIZATION_STATUSES = ['processing', 'awaiting_review', 'awaiting_outcome', 'completed'];
-
 /** Starting a local stack on two busy cores and waiting out a payer poll take minutes, not seconds. */
 const STACK_TIMEOUT_MS = 300_000;
 
 interface LocalStack {
   launcher: RunningProcess;
-  api(route: string, init?: RequestInit): Promise<JsonObject>;
+  api: AccountApi;
 }
 
 describe('backing up a local data folder and restoring it into a new one', () => {
@@ -32,7 +35,7 @@ describe('backing up a local data folder and restoring it into a new one', () =>
   let receiver: TestReceiver;
   let original: LocalStack | undefined;
   let restored: LocalStack | undefined;
-  const cases = { closed: '', awaitingReview: '', awaitingPayer: '' };
+  let cases: CasesAtBackup;
 
   const admin = (...args: string[]) =>
     runCommand('admin/cli.js', args, { DATABASE_URL: '', PAYLOAD_ENCRYPTION_KEYS: '', LOG_LEVEL: 'silent' });
@@ -40,43 +43,7 @@ describe('backing up a local data folder and restoring it into a new one', () =>
   beforeAll(async () => {
     receiver = await new TestReceiver(WEBHOOK_SECRET).start();
     original = await startLocalStack(originalDir);
-    const endpoint = await original.api('/webhooks', {
-      method: 'POST',
-      body: JSON.stringify({
-        name: 'clinic',
-        url: receiver.url,
-        secret: WEBHOOK_SECRET,
-        events: ['prior_authorization.updated', 'benefit_verification.updated'],
-      }),
-    });
-    receiver.endpointIds.add(endpoint.data.id);
-    await original.api(`/webhooks/${endpoint.data.id}`, {
-      method: 'PATCH',
-      body: JSON.stringify({ active: true }),
-    });
-    await waitForStatus(original, '/webhooks', endpoint.data.id, 'active');
-
-    const bv = await original.api('/benefit-verification', {
-      method: 'POST',
-      body: JSON.stringify(benefitVerificationRequest()),
-    });
-    cases.closed = bv.data.id;
-    await waitForStatus(original, '/benefit-verification', cases.closed, 'completed');
-
-    for (const name of ['awaitingReview', 'awaitingPayer'] as const) {
-      const created = await original.api(PRIOR_AUTHORIZATION, {
-        method: 'POST',
-        body: JSON.stringify(priorAuthorizationRequest()),
-      });
-      cases[name] = created.data.id;
-      await waitForStatus(original, PRIOR_AUTHORIZATION, cases[name], 'awaiting_review');
-    }
-    const reviewed = await original.api(`${PRIOR_AUTHORIZATION}/${cases.awaitingPayer}/review`, {
-      method: 'POST',
-      body: JSON.stringify({ decision: 'approve', reviewer: 'Dr. Before' }),
-    });
-    // The payer is asked once PAYER_POLL_INTERVAL_MS has passed, long after the backup is taken.
-    expect(reviewed.data.status).toBe('awaiting_outcome');
+    cases = await openCasesForBackup(original.api, receiver);
   }, STACK_TIMEOUT_MS);
   afterAll(async () => {
     await original?.launcher.stop('SIGINT');
@@ -95,6 +62,7 @@ describe('backing up a local data folder and restoring it into a new one', () =>
   it(
     'backs up the stopped folder with its payload key and a manifest of its schema',
     async () => {
+      // Stopped for good: the restored copy alone continues these cases.
       expect(await original!.launcher.stop('SIGINT')).toBe(0);
       original = undefined;
 
@@ -140,47 +108,10 @@ describe('backing up a local data folder and restoring it into a new one', () =>
       const restore = admin('restore', '--from', backupDir, '--data-dir', restoredDir);
       expect(restore.status).toBe(0);
       restored = await startLocalStack(restoredDir);
-
-      const closed = await restored.api(`/benefit-verification/${cases.closed}`);
-      expect(closed.data).toMatchObject({ id: cases.closed, status: 'completed' });
-
-      const stillWaiting = await restored.api(`${PRIOR_AUTHORIZATION}/${cases.awaitingReview}`);
-      expect(stillWaiting.data.status).toBe('awaiting_review');
-      const reviewed = await restored.api(`${PRIOR_AUTHORIZATION}/${cases.awaitingReview}/review`, {
-        method: 'POST',
-        body: JSON.stringify({ decision: 'approve', reviewer: 'Dr. After' }),
-      });
-      expect(reviewed.data.status).toBe('awaiting_outcome');
-
-      for (const id of [cases.awaitingReview, cases.awaitingPayer]) {
-        const finished = await waitForStatus(restored, PRIOR_AUTHORIZATION, id, 'completed');
-        expect(finished.status_history.map((change: JsonObject) => change.status)).toEqual(
-          PRIOR_AUTHORIZATION_STATUSES,
-        );
-        const announced = await eventually(async () => {
-          const received = receivedFor(id);
-          return received.some((event) => event.data.status === 'completed') ? received : undefined;
-        }, 60_000);
-        expect([...new Set(announced.map((event) => event.data.status))]).toEqual(
-          PRIOR_AUTHORIZATION_STATUSES,
-        );
-        expect([...new Set(announced.map((event) => event.data.sequence))]).toEqual([1, 2, 3, 4]);
-        // A notification sent again after the restore carries the event id it had before.
-        for (const sequence of [1, 2, 3, 4]) {
-          const ids = new Set(announced.filter((event) => event.data.sequence === sequence).map((e) => e.id));
-          expect(ids.size).toBe(1);
-        }
-      }
-      expect(receiver.rejections).toEqual([]);
+      await expectCasesToFinishAfterRestore(restored.api, receiver, cases);
     },
     STACK_TIMEOUT_MS,
   );
-
-  function receivedFor(caseId: string): JsonObject[] {
-    return (receiver.notifications as JsonObject[])
-      .filter((notification) => notification.data.id === caseId)
-      .sort((a, b) => a.data.sequence - b.data.sequence);
-  }
 
   async function startLocalStack(dataDir: string): Promise<LocalStack> {
     const apiPort = await freePort();
@@ -198,28 +129,12 @@ describe('backing up a local data folder and restoring it into a new one', () =>
       PAYER_POLL_INTERVAL_MS: '20000',
       WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '200',
     });
-    const stack: LocalStack = {
-      launcher,
-      api: async (route, init = {}) =>
-        readJson(
-          await fetch(`http://127.0.0.1:${apiPort}${route}`, {
-            ...init,
-            headers: { Authorization: `Bearer ${DEV_API_KEY}`, 'Content-Type': 'application/json' },
-          }),
-        ),
-    };
+    const api = accountApi(`http://127.0.0.1:${apiPort}`, DEV_API_KEY);
     await launcher.waitForOutput(/Dev API key:/);
     await eventually(async () => {
-      const status = await stack.api('/status');
+      const status = await api('/status');
       return status.data?.components?.worker?.status === 'ok' || undefined;
     }, 60_000);
-    return stack;
-  }
-
-  async function waitForStatus(stack: LocalStack, route: string, id: string, status: string) {
-    return eventually(async () => {
-      const body = await stack.api(`${route}/${id}`);
-      return body.data?.status === status ? (body.data as JsonObject) : undefined;
-    }, 90_000);
+    return { launcher, api };
   }
 });
