@@ -6,6 +6,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -55,6 +56,7 @@ const TEMPORAL_FILES = ['temporal.db', 'temporal.db-wal', 'temporal.db-shm'];
 const PAYLOAD_KEY_FILE = 'payload-encryption-key.json';
 const KEY_FILES = [PAYLOAD_KEY_FILE, 'patient-ref-key'];
 const DEV_CREDENTIAL_FILES = ['dev-api-key', 'dev-console-password', 'dev-console-totp-secret'];
+const BACKED_UP_ENTRIES = [DATABASE_DIR, ...TEMPORAL_FILES, ...KEY_FILES, ...DEV_CREDENTIAL_FILES];
 
 interface ManifestFile {
   path: string;
@@ -121,7 +123,7 @@ async function run(
  * copied whole while it runs, so the backup holds the data folder as the service does: nothing
  * else can start on it until the copy is done.
  */
-export async function backUp(dataDir: string, target: string, config: AppConfig): Promise<BackupManifest> {
+async function backUp(dataDir: string, target: string, config: AppConfig): Promise<BackupManifest> {
   if (!existsSync(path.join(dataDir, DATABASE_DIR))) {
     throw new BackupUsageError(`${dataDir} holds no local-mode data folder (no ${DATABASE_DIR}/)`);
   }
@@ -129,10 +131,7 @@ export async function backUp(dataDir: string, target: string, config: AppConfig)
   const release = holdDataFolder(dataDir, 'back it up');
   try {
     mkdirSync(target, { recursive: true, mode: 0o700 });
-    cpSync(path.join(dataDir, DATABASE_DIR), path.join(target, DATABASE_DIR), { recursive: true });
-    for (const file of [...TEMPORAL_FILES, ...KEY_FILES, ...DEV_CREDENTIAL_FILES]) {
-      if (existsSync(path.join(dataDir, file))) cpSync(path.join(dataDir, file), path.join(target, file));
-    }
+    copyEntries(dataDir, target);
     if (!existsSync(path.join(target, 'temporal.db'))) {
       throw new BackupUsageError(`${dataDir} holds no temporal.db: its cases ran on another Temporal server`);
     }
@@ -153,13 +152,16 @@ export async function backUp(dataDir: string, target: string, config: AppConfig)
       mode: 0o600,
     });
     return manifest;
+  } catch (error) {
+    removeEntries(target);
+    throw error;
   } finally {
     release();
   }
 }
 
 /** Checks the whole backup before writing anything, then copies it into a folder no service uses. */
-export async function restore(source: string, dataDir: string): Promise<BackupManifest> {
+async function restore(source: string, dataDir: string): Promise<BackupManifest> {
   const manifest = readManifest(source);
   const known = readMigrations().map((migration) => migration.version);
   if (!known.includes(manifest.schema_version)) {
@@ -177,10 +179,7 @@ export async function restore(source: string, dataDir: string): Promise<BackupMa
   requireEmptyFolder(dataDir, '--data-dir');
   const release = holdDataFolder(dataDir, 'restore into it');
   try {
-    for (const entry of readdirSync(source)) {
-      if (entry === MANIFEST_FILE) continue;
-      cpSync(path.join(source, entry), path.join(dataDir, entry), { recursive: true });
-    }
+    copyEntries(source, dataDir);
     chmodSync(dataDir, 0o700);
     for (const file of [...KEY_FILES, ...DEV_CREDENTIAL_FILES]) {
       if (existsSync(path.join(dataDir, file))) chmodSync(path.join(dataDir, file), 0o600);
@@ -191,8 +190,27 @@ export async function restore(source: string, dataDir: string): Promise<BackupMa
       );
     }
     return manifest;
+  } catch (error) {
+    removeEntries(dataDir);
+    throw error;
   } finally {
     release();
+  }
+}
+
+/** Whole folders, empty ones included: PostgreSQL's data folder needs its empty directories. */
+function copyEntries(from: string, to: string): void {
+  for (const entry of BACKED_UP_ENTRIES) {
+    if (existsSync(path.join(from, entry))) {
+      cpSync(path.join(from, entry), path.join(to, entry), { recursive: true });
+    }
+  }
+}
+
+/** What a failed backup or restore had copied, so the folder is empty again for the next try. */
+function removeEntries(folder: string): void {
+  for (const entry of [...BACKED_UP_ENTRIES, MANIFEST_FILE]) {
+    rmSync(path.join(folder, entry), { recursive: true, force: true });
   }
 }
 

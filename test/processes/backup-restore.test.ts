@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -100,6 +100,18 @@ describe('backing up a local data folder and restoring it into a new one', () =>
     const attempt = admin('restore', '--from', fromTheFuture, '--data-dir', path.join(workDir, 'never-made'));
     expect(attempt.status).toBe(2);
     expect(attempt.stderr).toContain('newer than this release knows');
+  });
+
+  it('refuses a damaged backup, naming the file that changed, and leaves the target folder empty', () => {
+    const damaged = path.join(workDir, 'damaged-backup');
+    cpSync(backupDir, damaged, { recursive: true });
+    writeFileSync(path.join(damaged, 'patient-ref-key'), 'not the key that was backed up');
+    const target = path.join(workDir, 'restored-from-damaged');
+
+    const attempt = admin('restore', '--from', damaged, '--data-dir', target);
+    expect(attempt.status).toBe(2);
+    expect(attempt.stderr).toContain('The backup is damaged: patient-ref-key is missing or changed');
+    expect(existsSync(target)).toBe(false);
   });
 
   it(
