@@ -22,6 +22,7 @@ import { ConsoleUsersRepository } from '../console/people/console-users.reposito
 import { passwordProblem } from '../console/people/passwords';
 import { acquireDataFolder, DataFolderBusyError, servedDatabaseUrl } from '../local/data-folder';
 import { CreateWebhookDto, UpdateWebhookDto } from '../webhooks/webhooks.dto';
+import { BACKUP_OPTIONS, BACKUP_USAGE, runBackupCommand } from './backup-commands';
 import { startCodecProxy } from './codec-proxy';
 import { CONNECTOR_OPTIONS, CONNECTOR_USAGE, runConnectorCommand } from './connector-commands';
 
@@ -56,6 +57,7 @@ Commands:
           [--thin true|false]                      change an endpoint; --active true verifies the URL first
   webhooks:delete --webhook ID                     delete an endpoint
 ${CONNECTOR_USAGE}
+${BACKUP_USAGE}
   codec-proxy --api URL [--port N] [--origin URL …]
                                                    serve the codec on 127.0.0.1 (default port 8089)
                                                    for Temporal Web, adding the operator key from
@@ -112,6 +114,7 @@ async function main(argv: string[]): Promise<number> {
       ),
       ...repeatableTextOptions('role', 'event', 'origin'),
       ...CONNECTOR_OPTIONS,
+      ...BACKUP_OPTIONS,
       operator: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -128,9 +131,12 @@ async function main(argv: string[]): Promise<number> {
 
   const config = loadConfig('admin');
   if (command === 'dev:totp-code') return printDevTotpCode(config);
+  if (command === 'backup' || command === 'restore') {
+    return runBackupCommand(command, values, { config, print: printJson });
+  }
   const { db, release } = await openAdminStorage(config);
   const accounts = new AccountsRepository(db);
-  const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  const print = printJson;
   try {
     switch (command) {
       case 'accounts:create': {
@@ -311,6 +317,10 @@ async function openAdminStorage(config: AppConfig): Promise<{ db: Database; rele
 }
 
 class UsageError extends Error {}
+
+function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
 
 /** CLI actions are audited in the account they change; the operator at the CLI has no credential id. */
 async function recordOperatorAction(db: Database, accountId: string, action: AuditAction): Promise<void> {
