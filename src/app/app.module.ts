@@ -21,13 +21,14 @@ import { CaseBindingEpoch } from '../cases/case-binding-epoch';
 import { caseController } from '../cases/case-controller';
 import { CaseWorkflows } from '../cases/case-workflows';
 import { CasesService } from '../cases/cases.service';
-import { IdempotencyRepository } from '../cases/idempotency.repository';
 import { CASE_TYPES } from '../cases/types';
 import { CodecController } from '../codec/codec.controller';
 import { ConnectorsModule } from '../connectors/connectors.module';
 import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { CONSOLE_CONTROLLERS, consoleProviders } from '../console';
 import { FormulariesModule } from '../formularies/formularies.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { IdempotencyRepository } from '../idempotency/idempotency.repository';
 import { SupportProgramsController } from '../programs/support-programs.controller';
 import { StatusController } from '../status/status.controller';
 import { WebhooksController } from '../webhooks/webhooks.controller';
@@ -50,10 +51,16 @@ export class AppModule {
     const accounts = new AccountsRepository(deps.db);
     const caseDocuments = new CaseDocumentsRepository(deps.db, secrets);
     const connectorSettings = new ConnectorSettingsRepository(deps.db, secrets);
+    const idempotencyKeys = new IdempotencyRepository(deps.db, secrets);
     const { rateLimit } = deps.config;
     return {
       module: AppModule,
-      imports: [AuditModule.forRoot(deps), FormulariesModule.forRoot(deps), ConnectorsModule.forRoot(deps)],
+      imports: [
+        AuditModule.forRoot(deps),
+        IdempotencyModule.forRoot(idempotencyKeys),
+        FormulariesModule.forRoot(deps),
+        ConnectorsModule.forRoot(deps),
+      ],
       controllers: [
         StatusController,
         CodecController,
@@ -98,7 +105,7 @@ export class AppModule {
             deps.config,
             new CaseWorkflows(deps.temporalClient, deps.config.temporal),
             caseDocuments,
-            new IdempotencyRepository(deps.db),
+            idempotencyKeys,
             new CaseBindingEpoch(deps.db),
             connectorSettings,
           ),
