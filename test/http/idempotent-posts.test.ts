@@ -194,6 +194,17 @@ describe('Idempotency-Key on every POST', () => {
       expect((await cancel(id, key, 'Another reason.')).body.error.code).toBe('idempotency_conflict');
       expect((await cancel(id)).body.error.code).toBe('invalid_state');
     });
+
+    it('answers a cancellation whose first answer was lost in a crash with that cancellation', async () => {
+      const { id } = await awaitingReview();
+      const key = newKey();
+      const first = await cancel(id, key).expect(200);
+      await forgetAnswer(key);
+
+      const resumed = await cancel(id, key);
+      expect(resumed.status).toBe(200);
+      expect(resumed.body.data).toEqual(first.body.data);
+    });
   });
 
   describe('on webhook endpoints', () => {
