@@ -1,5 +1,3 @@
-import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
-import { IdempotencyRepository } from '../../src/idempotency/idempotency.repository';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import { priorAuthorizationRequest } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
@@ -298,23 +296,5 @@ describe('Idempotency-Key on every POST', () => {
       expect(stored[0]!.answer_sealed).not.toContain(first.body.data.secret);
       expect((await create(label, key, ['reviewer'])).body.error.code).toBe('idempotency_conflict');
     });
-  });
-
-  it('keeps no key or answer past the 24 hours of the replay window', async () => {
-    const key = newKey();
-    await post(
-      '/api-keys',
-      account.keys.admin,
-      { label: `expiring ${key}`, roles: ['provider'] },
-      key,
-    ).expect(201);
-    await testApp.db.query(
-      `UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE idempotency_key = $1`,
-      [key],
-    );
-    await new IdempotencyRepository(testApp.db, new SecretBox(testApp.config.encryption!)).deleteExpired();
-
-    const left = await testApp.db.query('SELECT 1 FROM idempotency_keys WHERE idempotency_key = $1', [key]);
-    expect(left).toEqual([]);
   });
 });
