@@ -201,8 +201,12 @@ export class CasesService {
     payload: object,
     attempt?: IdempotentAttempt,
   ): Promise<CaseRecord> {
-    if (attempt?.resumed) await this.locate(principal, type, id);
-    else decision.checkAgainst?.((await this.locateOpen(principal, type, id)).record, payload);
+    if (attempt?.resumed) {
+      await this.locate(principal, type, id);
+    } else {
+      const { record } = await this.locateOpen(principal, type, id);
+      decision.checkAgainst?.(record, payload);
+    }
     return this.sendUpdate(id, decision.message, payload, attempt?.boundId);
   }
 
