@@ -317,7 +317,7 @@ const ERROR_RESPONSES: Record<number, string> = {
   401: 'No API key, or a malformed, unknown or revoked one (`unauthorized`).',
   403: 'The API key lacks the role this operation needs (`forbidden`).',
   404: 'No such object in your account (`not_found`).',
-  409: 'The object is in a state that refuses this request, or the Idempotency-Key was used with another body (`invalid_state`, `idempotency_conflict`).',
+  409: 'The object is in a state that refuses this request (`invalid_state`), or the Idempotency-Key was used with another body or route, or its first request is still in flight and Retry-After says when to ask again (`idempotency_conflict`).',
   413: 'The body is larger than the service accepts (`payload_too_large`).',
   415: 'The body is not `application/json` in UTF-8 (`unsupported_media_type`).',
   429: 'Too many requests; wait for the seconds in Retry-After (`rate_limited`).',

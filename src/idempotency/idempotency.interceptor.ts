@@ -45,7 +45,7 @@ export const IDEMPOTENT_ATTEMPT = Symbol('idempotentAttempt');
  * How long a first request holds its key before a retry may take it for interrupted: longer than
  * any idempotent route works (a case decision waits 30 s for its workflow).
  */
-export const IN_FLIGHT_LOCK_MS = 60_000;
+const IN_FLIGHT_LOCK_MS = 60_000;
 
 type IdempotentRequest = ContextualRequest & { [IDEMPOTENT_ATTEMPT]?: IdempotentAttempt };
 
