@@ -22,7 +22,6 @@ import { CaseBindingEpoch } from '../cases/case-binding-epoch';
 import { caseController } from '../cases/case-controller';
 import { CaseWorkflows } from '../cases/case-workflows';
 import { CasesService } from '../cases/cases.service';
-import { IdempotencyRepository } from '../cases/idempotency.repository';
 import { ListCursors } from '../cases/list-cursor';
 import { CASE_TYPES } from '../cases/types';
 import { CodecController } from '../codec/codec.controller';
@@ -32,6 +31,8 @@ import { CONSOLE_CONTROLLERS, consoleProviders } from '../console';
 import { EventsController } from '../events/events.controller';
 import { EventsService } from '../events/events.service';
 import { FormulariesModule } from '../formularies/formularies.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { IdempotencyRepository } from '../idempotency/idempotency.repository';
 import { SupportProgramsController } from '../programs/support-programs.controller';
 import { StatusController } from '../status/status.controller';
 import { WebhooksController } from '../webhooks/webhooks.controller';
@@ -54,10 +55,16 @@ export class AppModule {
     const accounts = new AccountsRepository(deps.db);
     const caseDocuments = new CaseDocumentsRepository(deps.db, secrets);
     const connectorSettings = new ConnectorSettingsRepository(deps.db, secrets);
+    const idempotencyKeys = new IdempotencyRepository(deps.db, secrets);
     const { rateLimit } = deps.config;
     return {
       module: AppModule,
-      imports: [AuditModule.forRoot(deps), FormulariesModule.forRoot(deps), ConnectorsModule.forRoot(deps)],
+      imports: [
+        AuditModule.forRoot(deps),
+        IdempotencyModule.forRoot(idempotencyKeys),
+        FormulariesModule.forRoot(deps),
+        ConnectorsModule.forRoot(deps),
+      ],
       controllers: [
         StatusController,
         CodecController,
@@ -110,7 +117,7 @@ export class AppModule {
             deps.config,
             new CaseWorkflows(deps.temporalClient, deps.config.temporal),
             caseDocuments,
-            new IdempotencyRepository(deps.db),
+            idempotencyKeys,
             new CaseBindingEpoch(deps.db),
             connectorSettings,
           ),

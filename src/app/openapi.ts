@@ -14,7 +14,7 @@ import type { ValidationMetadata } from 'class-validator/types/metadata/Validati
 import { CASE_EVENT_TYPES } from '../../domain/webhooks/event-types';
 import { REQUIRED_ROLE } from '../auth/auth.decorators';
 import type { DocumentedRule } from '../cases/case-validators';
-import { IDEMPOTENCY_KEY_PATTERN } from '../cases/idempotency-key';
+import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency-key';
 import { ERROR_STATUS } from '../common/errors';
 import { API_VERSION } from '../common/http-edge';
 
@@ -317,7 +317,7 @@ const ERROR_RESPONSES: Record<number, string> = {
   401: 'No API key, or a malformed, unknown or revoked one (`unauthorized`).',
   403: 'The API key lacks the role this operation needs (`forbidden`).',
   404: 'No such object in your account (`not_found`).',
-  409: 'The object is in a state that refuses this request, or the Idempotency-Key was used with another body (`invalid_state`, `idempotency_conflict`).',
+  409: 'The object is in a state that refuses this request (`invalid_state`), or the Idempotency-Key was used with another body or route, or its first request is still in flight and Retry-After says when to ask again (`idempotency_conflict`).',
   413: 'The body is larger than the service accepts (`payload_too_large`).',
   415: 'The body is not `application/json` in UTF-8 (`unsupported_media_type`).',
   429: 'Too many requests; wait for the seconds in Retry-After (`rate_limited`).',
@@ -360,7 +360,8 @@ const ERROR_ENVELOPE: Schema = {
 function errorResponse(status: number): Schema {
   const headers: Schema = {};
   if (status === 429) headers['Retry-After'] = { ...RETRY_AFTER, required: true };
-  if (status === 503) headers['Retry-After'] = RETRY_AFTER;
+  // An idempotency_conflict answers with Retry-After while the key's first request is in flight.
+  if (status === 503 || status === 409) headers['Retry-After'] = RETRY_AFTER;
   if (status === 405)
     headers.Allow = { description: 'The methods this path accepts.', schema: { type: 'string' } };
   return {
@@ -376,7 +377,7 @@ function errorResponse(status: number): Schema {
  * The answers every route can give besides its own: the edge parses any JSON body (400, 413),
  * refuses other media types on body methods (415), authenticates and rate-limits every request
  * (401, 429), checks the route's role (403), looks up the object a path names (404) and may find a
- * dependency down (503). A create taking an Idempotency-Key can conflict (409); other conflicts are
+ * dependency down (503). A POST taking an Idempotency-Key can conflict (409); other conflicts are
  * declared on their controller methods with @ApiConflictResponse and get the envelope here.
  */
 function documentResponses(operation: Operation, method: string, path: string, handler?: HandlerFacts): void {
@@ -411,5 +412,6 @@ function documentResponses(operation: Operation, method: string, path: string, h
 /** For decisions on a case: a final case, or one not waiting for this decision, answers 409. */
 export const ApiDecisionConflict = () =>
   ApiConflictResponse({
-    description: 'The case is final, or not waiting for this decision (`invalid_state`); nothing changed.',
+    description:
+      'The case is final, or not waiting for this decision (`invalid_state`); nothing changed. Or the Idempotency-Key was used with another request, or its first request is still in flight (`idempotency_conflict`).',
   });

@@ -6,6 +6,7 @@ import { Audited } from '../audit/audited.decorator';
 import { ApiError } from '../common/errors';
 import { HasNoControlCharacters } from '../common/validators';
 import { success } from '../common/envelope';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 import { AccountsRepository, Principal } from './accounts.repository';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { KEY_MODES, KeyMode } from './api-key-secret';
@@ -64,6 +65,7 @@ export class ApiKeysController {
   }
 
   @Post()
+  @Idempotent()
   @Audited('api_key.created', 'api_key')
   @ApiOperation({ summary: 'Create an API key; its secret is in this response only' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto) {

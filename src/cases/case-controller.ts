@@ -11,7 +11,9 @@ import { plain } from './case-request-mapping';
 import { CancelCaseDto, ListCasesQueryDto } from './case-requests.dto';
 import type { CaseType } from './case-type';
 import { CaseListQuery, CasesService } from './cases.service';
-import { IdempotencyKeyHeader } from './idempotency-key';
+import { IdempotencyKeyHeader } from '../idempotency/idempotency-key';
+import type { IdempotentAttempt } from '../idempotency/idempotency.interceptor';
+import { CurrentIdempotentAttempt, Idempotent } from '../idempotency/idempotent.decorator';
 
 type Handler = (this: { cases: CasesService }, ...args: never[]) => Promise<unknown>;
 /** A route parameter: how Nest fills it, and the class its validation and the API document see. */
@@ -19,6 +21,7 @@ type RouteParameter = [ParameterDecorator, Type | typeof Object | typeof String]
 
 const principalParameter: RouteParameter = [CurrentPrincipal(), Object];
 const idParameter: RouteParameter = [Param('id'), String];
+const attemptParameter: RouteParameter = [CurrentIdempotentAttempt(), Object];
 
 /**
  * The HTTP routes of one case type, read from its module: create, list, get, each decision and
@@ -109,9 +112,9 @@ export function caseController(type: CaseType): Type<unknown> {
         ...caseActionDecorators(decision.name, decision.role, decision.summary),
         Audited(decision.auditAction, type.object),
       ],
-      [principalParameter, idParameter, [Body(), decision.body]],
-      async function (principal: Principal, id: string, body: object) {
-        return success(await this.cases.decide(principal, type, id, decision, plain(body)));
+      [principalParameter, idParameter, [Body(), decision.body], attemptParameter],
+      async function (principal: Principal, id: string, body: object, attempt?: IdempotentAttempt) {
+        return success(await this.cases.decide(principal, type, id, decision, plain(body), attempt));
       },
     );
   }
@@ -123,16 +126,19 @@ export function caseController(type: CaseType): Type<unknown> {
         ...caseActionDecorators('cancel', type.cancel.role, type.cancel.summary),
         Audited('case.cancelled', type.object),
       ],
-      [principalParameter, idParameter, [Body(), CancelCaseDto]],
-      async function (principal: Principal, id: string, body: CancelCaseDto) {
-        return success(await this.cases.cancel(principal, type, id, plain(body)));
+      [principalParameter, idParameter, [Body(), CancelCaseDto], attemptParameter],
+      async function (principal: Principal, id: string, body: CancelCaseDto, attempt?: IdempotentAttempt) {
+        return success(await this.cases.cancel(principal, type, id, plain(body), attempt));
       },
     );
   }
   return CaseController;
 }
 
-/** A POST on one case that answers 200 with the case, or 409 when the case is not in a state for it. */
+/**
+ * A POST on one case that answers 200 with the case, or 409 when the case is not in a state for it;
+ * its Temporal update is keyed by the Idempotency-Key, so a retry resumes it.
+ */
 function caseActionDecorators(
   name: string,
   role: CaseType['create']['role'],
@@ -140,6 +146,7 @@ function caseActionDecorators(
 ): MethodDecorator[] {
   return [
     Post(`:id/${name}`),
+    Idempotent({ resumable: true }),
     ApiDecisionConflict(),
     HttpCode(200),
     RequiresRole(role),

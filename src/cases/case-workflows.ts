@@ -101,12 +101,14 @@ export class CaseWorkflows {
     message: UpdateDefinition<CaseRecord, [unknown]> | UpdateDefinition<CaseRecord, []>,
     args: [unknown] | [],
     deadline: number,
+    /** The same id sent again gets the first update's outcome: Temporal runs an update id once. */
+    updateId?: string,
   ): Promise<CaseRecord> {
     const handle = this.client.workflow.getHandle(caseId);
     // One call for updates with and without an argument: the SDK's overloads take them apart.
     const update = message as UpdateDefinition<CaseRecord, [unknown]>;
     return this.client.withDeadline(deadline, () =>
-      handle.executeUpdate(update, { args: args as [unknown] }),
+      handle.executeUpdate(update, { args: args as [unknown], ...(updateId && { updateId }) }),
     );
   }
 

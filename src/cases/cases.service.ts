@@ -27,7 +27,8 @@ import { CaseBindingEpoch } from './case-binding-epoch';
 import { assertRequestStorable, assertStorable } from './case-size';
 import type { CaseDecision, CaseType } from './case-type';
 import { CaseExecution, CaseFilter, CaseWorkflows } from './case-workflows';
-import { IdempotencyRepository } from './idempotency.repository';
+import type { IdempotentAttempt } from '../idempotency/idempotency.interceptor';
+import { IdempotencyRepository } from '../idempotency/idempotency.repository';
 import { ListCursors } from './list-cursor';
 
 /** Who creates a case, and what the edge read besides the validated body. */
@@ -186,28 +187,40 @@ export class CasesService {
     return { object: 'list' as const, data, has_more: nextCursor !== null, next_cursor: nextCursor };
   }
 
-  /** Sends one of the type's decisions; a decision the status does not allow is 409 and changes nothing. */
+  /**
+   * Sends one of the type's decisions; a decision the status does not allow is 409 and changes
+   * nothing. Under an Idempotency-Key the update id is the key's, so Temporal runs it once however
+   * often it is sent; a retry resuming an interrupted attempt skips the checks against the case as
+   * it stands, which the first attempt may already have moved.
+   */
   async decide(
     principal: Principal,
     type: CaseType,
     id: string,
     decision: CaseDecision,
     payload: object,
+    attempt?: IdempotentAttempt,
   ): Promise<CaseRecord> {
-    const { record } = await this.locateOpen(principal, type, id);
-    decision.checkAgainst?.(record, payload);
-    return this.sendUpdate(id, decision.message, payload);
+    if (attempt?.resumed) {
+      await this.locate(principal, type, id);
+    } else {
+      const { record } = await this.locateOpen(principal, type, id);
+      decision.checkAgainst?.(record, payload);
+    }
+    return this.sendUpdate(id, decision.message, payload, attempt?.boundId);
   }
 
-  /** Asks the case's workflow to stop; a final case answers 409. */
+  /** Asks the case's workflow to stop; a final case answers 409. Idempotent as `decide` is. */
   async cancel(
     principal: Principal,
     type: CaseType,
     id: string,
     request: CancelRequest,
+    attempt?: IdempotentAttempt,
   ): Promise<CaseRecord> {
-    await this.locateOpen(principal, type, id);
-    return this.sendUpdate(id, requestCancellationUpdate, request);
+    if (attempt?.resumed) await this.locate(principal, type, id);
+    else await this.locateOpen(principal, type, id);
+    return this.sendUpdate(id, requestCancellationUpdate, request, attempt?.boundId);
   }
 
   /**
@@ -232,6 +245,7 @@ export class CasesService {
     id: string,
     message: UpdateDefinition<CaseRecord, [unknown]>,
     payload: object,
+    updateId: string | undefined,
   ): Promise<CaseRecord> {
     try {
       return await this.workflows.executeUpdate(
@@ -239,6 +253,7 @@ export class CasesService {
         message,
         [addressTo(id, payload)],
         Date.now() + DECISION_DEADLINE_MS,
+        updateId,
       );
     } catch (error) {
       if (isTemporalDeadlineExceeded(error)) {

@@ -5,6 +5,7 @@ import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { success } from '../common/envelope';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './webhooks.dto';
 import { WebhooksService } from './webhooks.service';
 
@@ -17,6 +18,7 @@ export class WebhooksController {
   constructor(@Inject(WebhooksService) private readonly webhooks: WebhooksService) {}
 
   @Post()
+  @Idempotent()
   @Audited('webhook_endpoint.created', 'webhook_endpoint')
   @ApiOperation({ summary: 'Create a webhook endpoint (inactive until toggled on)' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateWebhookDto) {
@@ -65,6 +67,7 @@ export class WebhooksController {
   }
 
   @Post(':id/deliveries/:deliveryId/retry')
+  @Idempotent()
   @HttpCode(202)
   // A retry sends the event (a case object, PHI) again, to wherever the endpoint points now.
   @Audited('webhook_delivery.retried', 'webhook_endpoint')
@@ -78,6 +81,7 @@ export class WebhooksController {
   }
 
   @Post(':id/test')
+  @Idempotent()
   @HttpCode(202)
   @ApiOperation({ summary: 'Send a webhook.test event to this endpoint' })
   async test(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {

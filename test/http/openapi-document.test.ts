@@ -42,6 +42,23 @@ describe('the OpenAPI document', () => {
     expect(responses('post', '/prior-authorization')).toContain('409');
   });
 
+  it('declares the Idempotency-Key header and its 409 on every POST but the codec, which only computes', () => {
+    const posts = operations().filter(({ label }) => label.startsWith('post ') && !label.includes('/codec/'));
+    expect(posts.length).toBeGreaterThan(10);
+    for (const { label, operation } of posts) {
+      const header = operation.parameters.find((parameter: Json) => parameter.name === 'Idempotency-Key');
+      expect({ label, in: header?.in, pattern: header?.schema.pattern }).toEqual({
+        label,
+        in: 'header',
+        pattern: expect.any(String),
+      });
+      expect({ label, statuses: Object.keys(operation.responses) }).toEqual({
+        label,
+        statuses: expect.arrayContaining(['409']),
+      });
+    }
+  });
+
   it('requires the bearer key on every operation, the codec included', () => {
     for (const { label, operation } of operations()) {
       expect({ label, security: operation.security }).toEqual({ label, security: [{ bearer: [] }] });

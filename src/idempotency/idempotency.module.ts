@@ -1,0 +1,19 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+
+import { IdempotencyRepository } from './idempotency.repository';
+
+/**
+ * The Idempotency-Key store, global so `Idempotent()` works on a controller of any module: Nest
+ * builds the route's interceptor in the controller's own module.
+ */
+@Global()
+@Module({})
+export class IdempotencyModule {
+  static forRoot(keys: IdempotencyRepository): DynamicModule {
+    return {
+      module: IdempotencyModule,
+      providers: [{ provide: IdempotencyRepository, useValue: keys }],
+      exports: [IdempotencyRepository],
+    };
+  }
+}
