@@ -1,6 +1,6 @@
 import type { CaseRecord } from '../../domain/cases/case-model';
 import { caseResults } from '../../src/console/cases/case-views';
-import { enrollmentPatient, patientEnrollmentRequest } from '../support/case-requests';
+import { authorizationFor, enrollmentPatient, patientEnrollmentRequest } from '../support/case-requests';
 import { consoleGet, signedInPerson, submitCase, timelineOf } from '../support/console-cases';
 import type { ConsoleBrowser } from '../support/console-session';
 import { eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
@@ -13,6 +13,7 @@ const WEGOTOGETHER = 'prog_01jnb0cf6z6yh818sg768d8m6z';
 function patientAssistanceEnrollment() {
   return {
     programId: MYABBVIE_ASSIST,
+    ...authorizationFor(MYABBVIE_ASSIST),
     patient: enrollmentPatient(),
     prescription: { drug_name: 'Humira' },
     evidence: [
@@ -70,6 +71,7 @@ describe("an enrollment's page in the console", () => {
     const page = await completedPage({
       ...patientEnrollmentRequest(),
       programId: WEGOTOGETHER,
+      ...authorizationFor(WEGOTOGETHER),
       prescription: { drug_name: 'Wegovy' },
     });
     expect(page).toContain('Enrolled in the adherence program');
