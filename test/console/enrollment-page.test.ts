@@ -52,6 +52,19 @@ describe("an enrollment's page in the console", () => {
     });
   }
 
+  it("shows the patient's authorization: its kind, the form version, who signed and when", async () => {
+    const page = await completedPage(patientAssistanceEnrollment());
+    expect(page).toContain('Patient authorization');
+    expect(page).toContain('HIPAA authorization, form <code>SBX-HUB-2026-01</code>');
+    expect(page).toContain('signed by Elowen Testperson (the patient) on');
+    expect(page).toContain('2026-11-20 14:30 UTC');
+  });
+
+  it('shows that an enrollment recorded no authorization', async () => {
+    const page = await completedPage(patientEnrollmentRequest());
+    expect(page).toContain('None recorded');
+  });
+
   it('shows a copay card with its BIN, PCN and group', async () => {
     const page = await completedPage(patientEnrollmentRequest());
     expect(page).toContain('Copay card issued');

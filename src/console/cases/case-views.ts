@@ -117,9 +117,9 @@ const AUTHORIZATION_LABELS: Record<PatientAuthorization['type'], string> = {
 function authorizationFact(authorization: PatientAuthorization | null | undefined): Html | string {
   if (!authorization) return 'None recorded';
   const { type, attested_by: attester, attested_at: attestedAt, form_version: formVersion } = authorization;
-  const signer = attester.relationship === 'patient' ? 'the patient' : 'a legal representative';
-  return html`${AUTHORIZATION_LABELS[type]}, form <code>${formVersion}</code>, signed by ${attester.name}
-    (${signer}) on ${moment(attestedAt)}`;
+  const signer = `${attester.name} (${attester.relationship === 'patient' ? 'the patient' : 'a legal representative'})`;
+  return html`${AUTHORIZATION_LABELS[type]}, form <code>${formVersion}</code>, signed by ${signer} on
+    ${moment(attestedAt)}`;
 }
 
 /** What the case came to: per-drug tables, the payer's or program's outcome, the review. */
