@@ -2,8 +2,6 @@
  * The patient's authorization to share their data with a manufacturer's program: which kind a
  * program requires before it accepts an enrollment, and what an enrollment records of it.
  */
-import type { SupportProgram } from './program-model';
-
 /**
  * `hipaa_authorization`: the HIPAA authorization (45 CFR 164.508) letting the program receive the
  * patient's health information, as assistance and access hubs ask for. `program_consent`: the
@@ -30,12 +28,14 @@ const AUTHORIZATION_NAMES: Readonly<Record<PatientAuthorizationType, string>> = 
   program_consent: 'program consent',
 };
 
-/** The issue of an enrollment's authorization for its program, or undefined when the program accepts it. */
+/**
+ * What is wrong with an enrollment's authorization for a program that requires `required` (its
+ * `patient_authorization_required`), or undefined when the program accepts it.
+ */
 export function patientAuthorizationIssue(
-  program: Pick<SupportProgram, 'patient_authorization_required'>,
+  required: PatientAuthorizationType | null,
   authorization: Pick<PatientAuthorization, 'type'> | null | undefined,
 ): { field: string; issue: string } | undefined {
-  const required = program.patient_authorization_required;
   if (!required) return undefined;
   const requirement = `this program requires the patient's ${AUTHORIZATION_NAMES[required]} (type ${required})`;
   if (!authorization) return { field: 'patient_authorization', issue: `is required: ${requirement}` };

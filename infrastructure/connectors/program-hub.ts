@@ -41,7 +41,9 @@ export class ProgramHubSimulator implements ProgramHubConnector {
   /** Refuses, as a hub does, an enrollment without the authorization its program requires. */
   async submitEnrollment(input: EnrollmentSubmission): Promise<{ hub_reference: string }> {
     const program = findProgram(input.programId);
-    const missing = program && patientAuthorizationIssue(program, input.patient_authorization);
+    const missing =
+      program &&
+      patientAuthorizationIssue(program.patient_authorization_required, input.patient_authorization);
     if (missing) {
       throw new ConnectorError(`The program hub refused the enrollment: ${missing.field} ${missing.issue}.`, {
         transient: false,

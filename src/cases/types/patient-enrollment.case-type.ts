@@ -45,7 +45,7 @@ export const PATIENT_ENROLLMENT = defineCaseType<
     check: (request) => {
       const program = findProgram(request.programId);
       const issue = program
-        ? patientAuthorizationIssue(program, request.patient_authorization)
+        ? patientAuthorizationIssue(program.patient_authorization_required, request.patient_authorization)
         : { field: 'programId', issue: 'must name a support program (see GET /support-programs)' };
       if (issue) throw new ApiError('validation_error', 'The request is invalid; see details.', [issue]);
     },
