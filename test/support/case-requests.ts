@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import type { PatientAuthorizationType } from '../../domain/programs/patient-authorization';
+import type {
+  PatientAuthorization,
+  PatientAuthorizationType,
+} from '../../domain/programs/patient-authorization';
 import { findProgram } from '../../domain/programs/program-catalog';
 
 /** Synthetic people only: every name and id here is made up for tests. */
@@ -87,7 +90,9 @@ export function clinicalEligibilityRequest() {
 export const OZEMPIC_SAVINGS_CARD = 'prog_01jnzn5t37ydrsw602nch4aqg1';
 
 /** The patient's own signature on a program's form, a few days before the enrollment. */
-export function signedAuthorization(type: PatientAuthorizationType = 'hipaa_authorization') {
+export function signedAuthorization(
+  type: PatientAuthorizationType = 'hipaa_authorization',
+): PatientAuthorization {
   return {
     type,
     attested_by: { relationship: 'patient', name: 'Elowen Testperson' },
@@ -98,7 +103,7 @@ export function signedAuthorization(type: PatientAuthorizationType = 'hipaa_auth
 
 /** The authorization the program requires, signed; nothing for a program that requires none. */
 export function authorizationFor(programId: string): {
-  patient_authorization?: ReturnType<typeof signedAuthorization>;
+  patient_authorization?: PatientAuthorization;
 } {
   const required = findProgram(programId)?.patient_authorization_required;
   return required ? { patient_authorization: signedAuthorization(required) } : {};
