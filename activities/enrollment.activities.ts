@@ -5,6 +5,7 @@ import type {
   EnrollmentScreening,
   PatientEnrollmentRequest,
 } from '../domain/programs/enrollment-model';
+import type { PatientAuthorization } from '../domain/programs/patient-authorization';
 import { findProgram } from '../domain/programs/program-catalog';
 import type { EnrollmentFacts } from '../domain/programs/program-model';
 import {
@@ -52,8 +53,15 @@ export const createEnrollmentActivities = ({ payer, hub }: EnrollmentActivityDep
     return { ...decision, insurance_type: insuranceType ?? null, screened_at: new Date().toISOString() };
   },
 
-  async submitEnrollment(input: { programId: string; caseId: string }): Promise<{ hub_reference: string }> {
-    return callConnector('programHub', () => hub.submitEnrollment(input));
+  /** Enrollments started before authorizations were recorded send none, as they were accepted without one. */
+  async submitEnrollment(input: {
+    programId: string;
+    caseId: string;
+    patient_authorization?: PatientAuthorization | null;
+  }): Promise<{ hub_reference: string }> {
+    return callConnector('programHub', () =>
+      hub.submitEnrollment({ ...input, patient_authorization: input.patient_authorization ?? null }),
+    );
   },
 
   async checkEnrollment(input: {

@@ -155,7 +155,12 @@ export async function patientEnrollmentWorkflow(
         received.information = undefined;
         continue;
       }
-      const submission = await programs.submitEnrollment({ programId: record.program_id, caseId: record.id });
+      // An activity's input is not compared on replay, so adding the authorization needs no patch.
+      const submission = await programs.submitEnrollment({
+        programId: record.program_id,
+        caseId: record.id,
+        patient_authorization: record.request.patient_authorization ?? null,
+      });
       await lifecycle.moveTo('awaiting_outcome', 'Eligible; submitted to the program.', {
         screening,
         missing_information: [],

@@ -1,6 +1,7 @@
 /** Patient enrollment in a support program: the request as the case keeps it, and the outcome. Pure types. */
 import type { Address } from '../cases/case-model';
 import type { EnrollmentConfirmation } from './confirmation-model';
+import type { PatientAuthorization } from './patient-authorization';
 import type { ProgramDecision } from './program-model';
 
 export interface EnrollmentAsset {
@@ -48,6 +49,8 @@ export interface PatientEnrollmentRequest {
   programId: string;
   prescription: EnrollmentPrescription | null;
   evidence: EnrollmentEvidence[];
+  /** null when none was given; absent on enrollments created before authorizations were recorded. */
+  patient_authorization?: PatientAuthorization | null;
 }
 
 /** What a provider sends when the program asked for more information. */

@@ -1,5 +1,6 @@
 /** Manufacturer support programs and the enrollment rules they apply. Pure types. */
 import type { PlanType } from '../cases/case-model';
+import type { PatientAuthorizationType } from './patient-authorization';
 
 export type ProgramType =
   'copay_card' | 'patient_assistance' | 'bridge_supply' | 'quick_start' | 'adherence' | 'education';
@@ -30,6 +31,11 @@ export interface SupportProgram {
   description: string;
   benefits: string;
   eligibility: ProgramEligibilityRules;
+  /**
+   * The authorization to share the patient's data an enrollment must record before the program
+   * accepts it (see patient-authorization.ts); null when the program asks for none.
+   */
+  patient_authorization_required: PatientAuthorizationType | null;
   /** What the program's hub confirms once the patient is enrolled (see enrollment-confirmation.ts). */
   confirmation: ProgramConfirmationTerms;
 }

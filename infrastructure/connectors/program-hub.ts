@@ -1,15 +1,26 @@
 import { createHash } from 'node:crypto';
 
+import { ConnectorError } from '../../domain/failures';
 import { confirmEnrollment, enrolledOutcome } from '../../domain/programs/enrollment-confirmation';
 import type { EnrollmentOutcome } from '../../domain/programs/enrollment-model';
+import { patientAuthorizationIssue } from '../../domain/programs/patient-authorization';
+import type { PatientAuthorization } from '../../domain/programs/patient-authorization';
 import { findProgram } from '../../domain/programs/program-catalog';
+
+/** What the hub is sent: the enrollment and the patient's authorization, its proof of consent. */
+export interface EnrollmentSubmission {
+  programId: string;
+  caseId: string;
+  /** null when the enrollment recorded none. */
+  patient_authorization: PatientAuthorization | null;
+}
 
 /**
  * How enrollments reach a manufacturer's program hub. Local mode uses the simulator; a real hub
  * integration implements the same interface.
  */
 export interface ProgramHubConnector {
-  submitEnrollment(input: { programId: string; caseId: string }): Promise<{ hub_reference: string }>;
+  submitEnrollment(input: EnrollmentSubmission): Promise<{ hub_reference: string }>;
   /** null while the hub has not decided; `checksSoFar` lets the simulator take a while like a real hub. */
   checkEnrollment(input: {
     programId: string;
@@ -19,14 +30,25 @@ export interface ProgramHubConnector {
 }
 
 /**
- * Enrolls every screened enrollment on its second check with the confirmation its program's terms
- * give (catalog/programs.json): a copay card's member id is derived from the hub reference, so a
- * repeated check confirms the same card, and begins `ZZ` like every sandbox member id; other programs confirm a shipment or a first contact.
+ * Accepts every enrollment carrying the authorization its program requires and enrolls it on its
+ * second check with the confirmation its program's terms give (catalog/programs.json): a copay card's
+ * member id is derived from the hub reference, so a repeated check confirms the same card, and begins
+ * `ZZ` like every sandbox member id; other programs confirm a shipment or a first contact.
  */
 export class ProgramHubSimulator implements ProgramHubConnector {
   constructor(private readonly now: () => Date = () => new Date()) {}
 
-  async submitEnrollment(input: { programId: string; caseId: string }): Promise<{ hub_reference: string }> {
+  /** Refuses, as a hub does, an enrollment without the authorization its program requires. */
+  async submitEnrollment(input: EnrollmentSubmission): Promise<{ hub_reference: string }> {
+    const program = findProgram(input.programId);
+    const missing =
+      program &&
+      patientAuthorizationIssue(program.patient_authorization_required, input.patient_authorization);
+    if (missing) {
+      throw new ConnectorError(`The program hub refused the enrollment: ${missing.field} ${missing.issue}.`, {
+        transient: false,
+      });
+    }
     // Derived from the input, so a retried submission gets the same reference.
     return {
       hub_reference: `HUB-${digest(`${input.programId}:${input.caseId}`).slice(0, 10).toUpperCase()}`,

@@ -2,6 +2,7 @@ import { registerDecorator, ValidateIf, ValidationArguments, ValidationOptions }
 
 const MEBIBYTE = 1024 * 1024;
 const HOUR_MS = 60 * 60 * 1000;
+const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 /** Contract section 7: each base64 document at most 10 MB once decoded. */
 export const MAX_DOCUMENT_BYTES = 10 * MEBIBYTE;
@@ -271,6 +272,26 @@ function isIsoDateTime(value: unknown, zoneRequired: boolean): boolean {
     Number(second) <= 59 &&
     (offsetHour === undefined || (Number(offsetHour) <= 23 && Number(offsetMinute) <= 59)) &&
     (hasZone || !zoneRequired)
+  );
+}
+
+/**
+ * A moment that has happened: an ISO 8601 date-time with a zone, at most CLOCK_SKEW_MS ahead of this
+ * server's clock, so a signature recorded on a clinic computer whose clock runs a little fast is not refused.
+ */
+export function IsPastDateTime(options?: ValidationOptions): PropertyDecorator {
+  return rule(
+    'isPastDateTime',
+    (value) => isIsoDateTime(value, true) && Date.parse(value as string) <= Date.now() + CLOCK_SKEW_MS,
+    ({ value }) =>
+      isIsoDateTime(value, true)
+        ? 'must not be in the future'
+        : 'must be an ISO 8601 date-time with a zone, e.g. 2026-11-20T14:30:00Z',
+    options,
+    {
+      schema: { ...isoDateTimeSchema('required', false), format: 'past-date-time' },
+      description: 'An ISO 8601 date-time with a zone, not in the future.',
+    },
   );
 }
 

@@ -2,8 +2,16 @@ import { ApiProperty, ApiPropertyOptional, OmitType, PartialType, PickType } fro
 import { IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
 
 import { ID_PREFIXES } from '../../domain/ids';
+import {
+  ATTESTER_RELATIONSHIPS,
+  PATIENT_AUTHORIZATION_TYPES,
+} from '../../domain/programs/patient-authorization';
+import type {
+  AttesterRelationship,
+  PatientAuthorizationType,
+} from '../../domain/programs/patient-authorization';
 import { AddressDto, PrescriptionDto } from '../cases/case-requests.dto';
-import { AtLeastOneOf, IsCalendarDate } from '../cases/case-validators';
+import { AtLeastOneOf, IsCalendarDate, IsPastDateTime } from '../cases/case-validators';
 import {
   DateOfBirth,
   Email,
@@ -162,6 +170,45 @@ export class EnrollmentEvidenceDto {
   assets?: EnrollmentAssetDto[];
 }
 
+export class AttesterDto {
+  @ApiProperty({
+    enum: ATTESTER_RELATIONSHIPS,
+    description:
+      'The patient, or a legal representative (parent, guardian, health care proxy) signing for them.',
+  })
+  @IsIn(ATTESTER_RELATIONSHIPS)
+  relationship!: AttesterRelationship;
+
+  @PersonName('Alex Sample', { description: 'The name of the person who signed, as on the form.' })
+  name!: string;
+}
+
+/** The patient's authorization to share their data with the program, as signed on the program's form. */
+export class PatientAuthorizationDto {
+  @ApiProperty({
+    enum: PATIENT_AUTHORIZATION_TYPES,
+    description:
+      "hipaa_authorization: the patient's HIPAA authorization to disclose their health information to the " +
+      "program; program_consent: the program's own consent to enroll and contact the patient. A program " +
+      'states the one it requires in `patient_authorization_required` (GET /support-programs).',
+  })
+  @IsIn(PATIENT_AUTHORIZATION_TYPES)
+  type!: PatientAuthorizationType;
+
+  @NestedObject(() => AttesterDto, { description: 'Who signed.' })
+  attested_by!: AttesterDto;
+
+  @ApiProperty({ description: 'When the form was signed.', example: '2026-11-20T14:30:00Z' })
+  @IsPastDateTime()
+  attested_at!: string;
+
+  @TextField(LIMITS.identifier, {
+    description: "The version of the program's form that was signed, as the program numbers it.",
+    example: 'ACME-HUB-2026-01',
+  })
+  form_version!: string;
+}
+
 export class EnrollmentMetadataDto {
   @Identifier({
     optional: true,
@@ -191,6 +238,15 @@ export class CreatePatientEnrollmentDto {
 
   @NestedArray(() => EnrollmentEvidenceDto, { optional: true, maxItems: MAX_EVIDENCE })
   evidence?: EnrollmentEvidenceDto[];
+
+  @NestedObject(() => PatientAuthorizationDto, {
+    optional: true,
+    description:
+      "The patient's authorization to share their data with the program, passed to the program hub as " +
+      'proof of consent. Required, of the type the program names, when the program has ' +
+      '`patient_authorization_required` (GET /support-programs); a program that requires none records it too.',
+  })
+  patient_authorization?: PatientAuthorizationDto;
 
   @NestedObject(() => EnrollmentMetadataDto, { optional: true })
   metadata?: EnrollmentMetadataDto;

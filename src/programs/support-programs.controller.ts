@@ -49,7 +49,9 @@ export class SupportProgramsController {
 
   @Get(':id')
   @ApiOperation({
-    summary: 'Get a support program with its eligibility rules and the confirmation its enrollments end in',
+    summary:
+      'Get a support program with its eligibility rules, the patient authorization it requires ' +
+      '(patient_authorization_required) and the confirmation its enrollments end in',
   })
   get(@Param('id') id: string) {
     const program = findProgram(id);

@@ -7,6 +7,7 @@ import type { Role } from '../../src/auth/roles';
 import { CodecController } from '../../src/codec/codec.controller';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import {
+  authorizationFor,
   benefitVerificationRequest,
   enrollmentPatient,
   priorAuthorizationRequest,
@@ -184,6 +185,7 @@ describe('the audit trail', () => {
       .set(bearer(account.keys.provider))
       .send({
         programId: MYABBVIE_ASSIST,
+        ...authorizationFor(MYABBVIE_ASSIST),
         patient: enrollmentPatient({
           last_name: 'Auditperson',
           metadata: { patient_id: 'mrn-audit-enroll-1' },

@@ -1,5 +1,5 @@
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
-import { OZEMPIC_SAVINGS_CARD, patientEnrollmentRequest } from '../support/case-requests';
+import { authorizationFor, OZEMPIC_SAVINGS_CARD, patientEnrollmentRequest } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
@@ -12,12 +12,14 @@ const ELIQUIS_360_SUPPORT = 'prog_01jnnz68b3ypn0e5xvzyzs5hv9';
 const WEGOTOGETHER = 'prog_01jnb0cf6z6yh818sg768d8m6z';
 const NO_CARD_IDENTIFIERS = { member_id: null, bin: null, pcn: null, group: null };
 
+/** An enrollment carrying the authorization its program requires, unless `overrides` replace it. */
 function enrollment(overrides: Record<string, unknown> = {}, patient: Record<string, unknown> = {}) {
-  return {
+  const body = {
     ...patientEnrollmentRequest({ metadata: { patient_id: 'mrn-enroll-1' }, ...patient }),
     metadata: { enrollment_id: 'clinic-enrollment-7' },
     ...overrides,
   };
+  return { ...authorizationFor(body.programId), ...body };
 }
 
 const uninsuredPatient = { insurance_details: undefined };

@@ -80,6 +80,14 @@ schemathesis.openapi.format(
     st.dates(min_value=dt.date(1900, 1, 1), max_value=TODAY).map(dt.date.isoformat),
 )
 schemathesis.openapi.format("date-time", _date_time(ZONES))
+schemathesis.openapi.format(
+    "past-date-time",
+    st.builds(
+        lambda moment, zone: moment.strftime("%Y-%m-%dT%H:%M:%S") + zone,
+        st.datetimes(min_value=dt.datetime(1900, 1, 1), max_value=dt.datetime.combine(TODAY, dt.time())),
+        st.sampled_from(["Z", "+00:00", "-05:00"]),
+    ),
+)
 schemathesis.openapi.format("date-time-zone-optional", _date_time(ZONES | st.just("")))
 schemathesis.openapi.format(
     "date-or-date-time",
@@ -130,6 +138,18 @@ def _aware(text: str) -> str:
     return text if re.search(r"[+-][0-9]{2}:[0-9]{2}$", text) else text + "+00:00"
 
 
+AUTHORIZATION_REQUIRED = {
+    program["id"]: program["patient_authorization_required"]
+    for program in json.loads((CATALOG / "programs.json").read_text())["programs"]
+}
+
+
+def _authorized_as_required(body) -> bool:
+    required = AUTHORIZATION_REQUIRED.get(body.get("programId"))
+    authorization = body.get("patient_authorization")
+    return required is None or (isinstance(authorization, dict) and authorization.get("type") == required)
+
+
 def _documents(body) -> int:
     if not isinstance(body, dict):
         return 0
@@ -155,6 +175,8 @@ def filter_case(context, case) -> bool:
         and _not_before(body.get("authorization_expiration"), body.get("authorization_start_date"))
         and _not_before(coverage_dates.get("end_date"), coverage_dates.get("start_date"))
         and _documents(body) <= MAX_DOCUMENTS_PER_REQUEST
+        # A program that needs the patient's authorization refuses an enrollment without its type.
+        and _authorized_as_required(body)
         # The seeded enrollment is in a copay program, whose enrollment needs the card's member id.
         and not (body.get("result") == "enrolled" and "member_id" not in body)
         # A partial approval names the quantity the payer approved.

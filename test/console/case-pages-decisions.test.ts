@@ -1,4 +1,9 @@
-import { benefitVerificationRequest, enrollmentPatient, syntheticPatient } from '../support/case-requests';
+import {
+  authorizationFor,
+  benefitVerificationRequest,
+  enrollmentPatient,
+  syntheticPatient,
+} from '../support/case-requests';
 import { consoleGet, consolePost, signedInPerson, submitCase, timelineOf } from '../support/console-cases';
 import type { ConsoleBrowser } from '../support/console-session';
 import { eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
@@ -11,6 +16,7 @@ const TEMPORAL_WEB_URL = 'https://temporal.example.test';
 function enrollmentNeedingIncome() {
   return {
     programId: MYABBVIE_ASSIST,
+    ...authorizationFor(MYABBVIE_ASSIST),
     patient: enrollmentPatient(),
     prescription: { drug_name: 'Humira' },
     evidence: [

@@ -1,6 +1,6 @@
 import type { CaseRecord } from '../../domain/cases/case-model';
 import { caseResults } from '../../src/console/cases/case-views';
-import { enrollmentPatient, patientEnrollmentRequest } from '../support/case-requests';
+import { authorizationFor, enrollmentPatient, patientEnrollmentRequest } from '../support/case-requests';
 import { consoleGet, signedInPerson, submitCase, timelineOf } from '../support/console-cases';
 import type { ConsoleBrowser } from '../support/console-session';
 import { eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
@@ -13,6 +13,7 @@ const WEGOTOGETHER = 'prog_01jnb0cf6z6yh818sg768d8m6z';
 function patientAssistanceEnrollment() {
   return {
     programId: MYABBVIE_ASSIST,
+    ...authorizationFor(MYABBVIE_ASSIST),
     patient: enrollmentPatient(),
     prescription: { drug_name: 'Humira' },
     evidence: [
@@ -51,6 +52,19 @@ describe("an enrollment's page in the console", () => {
     });
   }
 
+  it("shows the patient's authorization: its kind, the form version, who signed and when", async () => {
+    const page = await completedPage(patientAssistanceEnrollment());
+    expect(page).toContain('Patient authorization');
+    expect(page).toContain('HIPAA authorization, form <code>SBX-HUB-2026-01</code>');
+    expect(page).toContain('signed by Elowen Testperson (the patient) on');
+    expect(page).toContain('2026-11-20 14:30 UTC');
+  });
+
+  it('shows that an enrollment recorded no authorization', async () => {
+    const page = await completedPage(patientEnrollmentRequest());
+    expect(page).toContain('None recorded');
+  });
+
   it('shows a copay card with its BIN, PCN and group', async () => {
     const page = await completedPage(patientEnrollmentRequest());
     expect(page).toContain('Copay card issued');
@@ -70,6 +84,7 @@ describe("an enrollment's page in the console", () => {
     const page = await completedPage({
       ...patientEnrollmentRequest(),
       programId: WEGOTOGETHER,
+      ...authorizationFor(WEGOTOGETHER),
       prescription: { drug_name: 'Wegovy' },
     });
     expect(page).toContain('Enrolled in the adherence program');

@@ -102,6 +102,25 @@ describe('the OpenAPI document', () => {
     });
   });
 
+  it("describes an enrollment's patient authorization: its types, who signed, and a signing time not in the future", () => {
+    const { schemas } = document.components;
+    expect(JSON.stringify(schemas.CreatePatientEnrollmentDto.properties.patient_authorization)).toContain(
+      'patient_authorization_required',
+    );
+    expect(schemas.PatientAuthorizationDto.required).toEqual(
+      expect.arrayContaining(['type', 'attested_by', 'attested_at', 'form_version']),
+    );
+    expect(schemas.PatientAuthorizationDto.properties.type).toMatchObject({
+      enum: ['hipaa_authorization', 'program_consent'],
+    });
+    expect(schemas.PatientAuthorizationDto.properties.attested_at).toMatchObject({
+      format: 'past-date-time',
+    });
+    expect(schemas.AttesterDto.properties.relationship).toMatchObject({
+      enum: ['patient', 'legal_representative'],
+    });
+  });
+
   it('states the rules of query parameters too', () => {
     const limit = (document.paths['/prior-authorization'].get.parameters as Json[]).find(
       (parameter) => parameter.name === 'limit',

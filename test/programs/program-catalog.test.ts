@@ -8,6 +8,7 @@ import {
 } from '../../domain/programs/program-catalog';
 import { CONFIRMATION_KIND_OF_PROGRAM_TYPE } from '../../domain/programs/program-model';
 import type { SupportProgram } from '../../domain/programs/program-model';
+import { PATIENT_AUTHORIZATION_TYPES } from '../../domain/programs/patient-authorization';
 
 const PLAN_TYPES: PlanType[] = [
   'commercial',
@@ -102,6 +103,24 @@ describe('the shipped program catalog', () => {
     }
     const others = allPrograms.filter((program) => program.type !== 'copay_card');
     expect(others.filter(({ confirmation }) => 'bin' in confirmation || 'pcn' in confirmation)).toEqual([]);
+  });
+
+  it('states for every program which patient authorization it requires, if any', () => {
+    const stated = new Set(allPrograms.map((program) => program.patient_authorization_required));
+    expect(
+      [...stated].filter((type) => type !== null && !PATIENT_AUTHORIZATION_TYPES.includes(type)),
+    ).toEqual([]);
+  });
+
+  it("requires the patient's HIPAA authorization for every program whose hub receives their health information to ship drug", () => {
+    const shippingPrograms = [
+      ...programsOfType('patient_assistance'),
+      ...programsOfType('bridge_supply'),
+      ...programsOfType('quick_start'),
+    ];
+    expect(
+      shippingPrograms.filter((program) => program.patient_authorization_required !== 'hipaa_authorization'),
+    ).toEqual([]);
   });
 
   it('re-verifies patient assistance before the enrollment year ends', () => {

@@ -1,6 +1,8 @@
 import { listPrograms } from '../../domain/programs/program-catalog';
 import type { ProgramType } from '../../domain/programs/program-model';
+import { ConnectorError } from '../../domain/failures';
 import { ProgramHubSimulator } from '../../infrastructure/connectors/program-hub';
+import { authorizationFor, signedAuthorization } from '../support/case-requests';
 
 const hub = new ProgramHubSimulator(() => new Date('2026-11-25T15:00:00Z'));
 
@@ -10,10 +12,12 @@ function firstProgramOf(type: ProgramType): string {
   return program.id;
 }
 
+/** Submits with the authorization the program requires, as the API lets through, and checks a second time. */
 async function enroll(programId: string) {
   const { hub_reference } = await hub.submitEnrollment({
     programId,
     caseId: 'pe_01jq000000000000000000test',
+    patient_authorization: authorizationFor(programId).patient_authorization ?? null,
   });
   return hub.checkEnrollment({ programId, hub_reference, checksSoFar: 1 });
 }
@@ -26,6 +30,7 @@ describe('the simulated program hub', () => {
     const { hub_reference } = await hub.submitEnrollment({
       programId,
       caseId: 'pe_01jq000000000000000000test',
+      patient_authorization: null,
     });
     expect(await hub.checkEnrollment({ programId, hub_reference, checksSoFar: 0 })).toBeNull();
   });
@@ -73,6 +78,25 @@ describe('the simulated program hub', () => {
       valid_until: '2027-11-24',
     });
   });
+
+  it.each([
+    ['without an authorization', null],
+    ['with an authorization of another type', signedAuthorization('program_consent')],
+  ])(
+    'refuses for good an enrollment %s in a program that requires a HIPAA authorization',
+    async (_case, authorization) => {
+      const submitted = hub.submitEnrollment({
+        programId: firstProgramOf('patient_assistance'),
+        caseId: 'pe_01jq000000000000000000test',
+        patient_authorization: authorization,
+      });
+      await expect(submitted).rejects.toBeInstanceOf(ConnectorError);
+      await expect(submitted).rejects.toMatchObject({
+        transient: false,
+        message: expect.stringContaining('hipaa_authorization'),
+      });
+    },
+  );
 
   it('answers inconclusive for a program the catalog no longer has', async () => {
     expect(await enroll('prog_00000000000000000000000000')).toMatchObject({

@@ -47,6 +47,7 @@ function programWith(
     description: 'A program made up for tests.',
     benefits: 'None.',
     eligibility,
+    patient_authorization_required: null,
     confirmation: { kind: 'copay_card', bin: '999999', pcn: 'TEST', group: 'TEST0001', valid_months: 12 },
   };
 }

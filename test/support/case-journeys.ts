@@ -19,19 +19,19 @@ export async function waitForStatus(
 }
 
 /** A receiver subscribed to every case event of the account, through the real webhook path. */
-export async function subscribeReceiver(testApp: TestApp, providerKey: string): Promise<TestReceiver> {
+export async function subscribeReceiver(
+  testApp: TestApp,
+  providerKey: string,
+  events: string[] = ['prior_authorization.updated', 'benefit_verification.updated'],
+): Promise<TestReceiver> {
   const secret = 'whsec_case_events_00000001';
   const receiver = await new TestReceiver(secret).start();
-  const created = await testApp
-    .http()
-    .post('/webhooks')
-    .set(bearer(providerKey))
-    .send({
-      name: 'case events',
-      url: receiver.url,
-      secret,
-      events: ['prior_authorization.updated', 'benefit_verification.updated'],
-    });
+  const created = await testApp.http().post('/webhooks').set(bearer(providerKey)).send({
+    name: 'case events',
+    url: receiver.url,
+    secret,
+    events,
+  });
   receiver.endpointIds.add(created.body.data.id);
   await testApp
     .http()

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
 
+import type {
+  PatientAuthorization,
+  PatientAuthorizationType,
+} from '../../domain/programs/patient-authorization';
+import { findProgram } from '../../domain/programs/program-catalog';
+
 /** Synthetic people only: every name and id here is made up for tests. */
 export function syntheticPatient(overrides: Record<string, unknown> = {}) {
   return {
@@ -82,6 +88,26 @@ export function clinicalEligibilityRequest() {
 
 /** The Ozempic savings card program of the catalog: the hub answers its enrollments in test mode. */
 export const OZEMPIC_SAVINGS_CARD = 'prog_01jnzn5t37ydrsw602nch4aqg1';
+
+/** The patient's own signature on a program's form, a few days before the enrollment. */
+export function signedAuthorization(
+  type: PatientAuthorizationType = 'hipaa_authorization',
+): PatientAuthorization {
+  return {
+    type,
+    attested_by: { relationship: 'patient', name: 'Elowen Testperson' },
+    attested_at: '2026-11-20T14:30:00Z',
+    form_version: 'SBX-HUB-2026-01',
+  };
+}
+
+/** The authorization the program requires, signed; nothing for a program that requires none. */
+export function authorizationFor(programId: string): {
+  patient_authorization?: PatientAuthorization;
+} {
+  const required = findProgram(programId)?.patient_authorization_required;
+  return required ? { patient_authorization: signedAuthorization(required) } : {};
+}
 
 /** A patient as enrollments name one: no insurance, so a program may ask for proof of it. */
 export function enrollmentPatient(overrides: Record<string, unknown> = {}) {

@@ -13,7 +13,11 @@ import type {
 import type { EnrollmentOutcome } from '../../domain/programs/enrollment-model';
 import type { EvaluationLimits } from '../../domain/clinical/clinical-model';
 import { PayerSimulator } from '../../infrastructure/connectors/payer-simulator';
-import { ProgramHubConnector, ProgramHubSimulator } from '../../infrastructure/connectors/program-hub';
+import {
+  EnrollmentSubmission,
+  ProgramHubConnector,
+  ProgramHubSimulator,
+} from '../../infrastructure/connectors/program-hub';
 
 /** How a double's call fails: as a real connector says it, transient or permanent. */
 export interface ConnectorFailure {
@@ -105,7 +109,7 @@ export class ProgramHubDouble
     super();
   }
 
-  submitEnrollment(input: { programId: string; caseId: string }): Promise<{ hub_reference: string }> {
+  submitEnrollment(input: EnrollmentSubmission): Promise<{ hub_reference: string }> {
     return this.answer('submitEnrollment', input, () => this.simulator.submitEnrollment(input));
   }
 

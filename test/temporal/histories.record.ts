@@ -5,7 +5,11 @@ import { temporal } from '@temporalio/proto';
 
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
 import { JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
-import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
+import {
+  authorizationFor,
+  benefitVerificationRequest,
+  priorAuthorizationRequest,
+} from '../support/case-requests';
 import { REPLAY_FIXTURE_KEYS } from '../support/history';
 import { addToManifest, HISTORIES } from '../support/recorded-histories';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
@@ -237,6 +241,7 @@ describe('recording workflow histories', () => {
       '/patient-enrollment',
       enrollment({
         programId: 'prog_01jnnmj58jf1nen1dn9mmkb0r6',
+        ...authorizationFor('prog_01jnnmj58jf1nen1dn9mmkb0r6'),
         prescription: { drug_name: 'Humira' },
         evidence: [
           {

@@ -2,6 +2,7 @@ import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
 
 import { createValidationPipe } from '../../src/common/validation';
 import {
+  AttesterDto,
   CreatePatientEnrollmentDto,
   EnrollmentAddressDto,
   EnrollmentAssetDto,
@@ -12,6 +13,7 @@ import {
   EnrollmentPatientUpdateDto,
   EnrollmentPrescriptionDto,
   InsuranceDetailsDto,
+  PatientAuthorizationDto,
 } from '../../src/programs/patient-enrollment.dto';
 
 type Metatype = NonNullable<ArgumentMetadata['metatype']>;
@@ -355,6 +357,112 @@ describe('the patient enrollment request', () => {
         'programId',
       ].sort(),
     );
+  });
+});
+
+function patientAuthorization(overrides: Body = {}): Body {
+  return {
+    type: 'hipaa_authorization',
+    attested_by: { relationship: 'legal_representative', name: 'Jordan Placeholder' },
+    attested_at: '2026-11-20T14:30:00Z',
+    form_version: 'ACME-HUB-2026-01',
+    ...overrides,
+  };
+}
+
+describe("the patient's authorization on an enrollment", () => {
+  it('is recorded as sent: its type, who signed and how they relate to the patient, when, and the form version', async () => {
+    const request = await accepted(
+      CreatePatientEnrollmentDto,
+      enrollmentRequest({ patient_authorization: patientAuthorization() }),
+    );
+
+    expect(request.patient_authorization).toBeInstanceOf(PatientAuthorizationDto);
+    expect(request.patient_authorization?.attested_by).toBeInstanceOf(AttesterDto);
+    expect(request.patient_authorization).toEqual(patientAuthorization());
+  });
+
+  it.each(['hipaa_authorization', 'program_consent'])('accepts an authorization of type %s', async (type) => {
+    await expect(
+      accepted(
+        CreatePatientEnrollmentDto,
+        enrollmentRequest({ patient_authorization: patientAuthorization({ type }) }),
+      ),
+    ).resolves.toBeInstanceOf(CreatePatientEnrollmentDto);
+  });
+
+  it('names each missing part of an authorization by its path', async () => {
+    const messages = await violations(
+      CreatePatientEnrollmentDto,
+      enrollmentRequest({ patient_authorization: {} }),
+    );
+
+    expect(fieldsOf(messages)).toEqual([
+      'patient_authorization.attested_at',
+      'patient_authorization.attested_by',
+      'patient_authorization.form_version',
+      'patient_authorization.type',
+    ]);
+  });
+
+  it('refuses an unknown type and an attester who is neither the patient nor their legal representative', async () => {
+    const messages = await violations(
+      CreatePatientEnrollmentDto,
+      enrollmentRequest({
+        patient_authorization: patientAuthorization({
+          type: 'marketing_opt_in',
+          attested_by: { relationship: 'caregiver', name: 'Jordan Placeholder' },
+        }),
+      }),
+    );
+
+    expect(fieldsOf(messages)).toEqual([
+      'patient_authorization.attested_by.relationship',
+      'patient_authorization.type',
+    ]);
+  });
+
+  it('refuses a signature dated in the future', async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+
+    expect(
+      await violations(
+        CreatePatientEnrollmentDto,
+        enrollmentRequest({ patient_authorization: patientAuthorization({ attested_at: tomorrow }) }),
+      ),
+    ).toEqual(['patient_authorization.attested_at: must not be in the future']);
+  });
+
+  it.each([
+    ['a calendar date only', '2026-11-20'],
+    ['a time without a zone', '2026-11-20T14:30:00'],
+    ['words', 'last Tuesday'],
+  ])('refuses a signature time that is %s', async (_case, attestedAt) => {
+    expect(
+      await violations(
+        CreatePatientEnrollmentDto,
+        enrollmentRequest({ patient_authorization: patientAuthorization({ attested_at: attestedAt }) }),
+      ),
+    ).toEqual([
+      'patient_authorization.attested_at: must be an ISO 8601 date-time with a zone, e.g. 2026-11-20T14:30:00Z',
+    ]);
+  });
+
+  it('refuses an empty signer name and an empty form version', async () => {
+    const messages = await violations(
+      CreatePatientEnrollmentDto,
+      enrollmentRequest({
+        patient_authorization: patientAuthorization({
+          attested_by: { relationship: 'patient', name: '' },
+          form_version: '',
+        }),
+      }),
+    );
+
+    expect(fieldsOf(messages)).toEqual([
+      'patient_authorization.attested_by.name',
+      'patient_authorization.form_version',
+    ]);
   });
 });
 

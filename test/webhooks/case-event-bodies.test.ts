@@ -1,6 +1,6 @@
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
 import { eventsFor, JsonObject, waitForStatus } from '../support/case-journeys';
-import { benefitVerificationRequest, enrollmentPatient } from '../support/case-requests';
+import { authorizationFor, benefitVerificationRequest, enrollmentPatient } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
@@ -10,6 +10,7 @@ const HUMIRA_ASSISTANCE = 'prog_01jnnmj58jf1nen1dn9mmkb0r6';
 
 const uninsuredEnrollment = () => ({
   programId: HUMIRA_ASSISTANCE,
+  ...authorizationFor(HUMIRA_ASSISTANCE),
   patient: enrollmentPatient({ first_name: 'Bodies', email: 'bodies@example.test' }),
   prescription: { drug_name: 'Humira' },
   evidence: [

@@ -6,6 +6,7 @@ import {
 } from '../../../domain/cases/patient-enrollment';
 import type { EnrollmentOutcomeInput, PatientEnrollmentCase } from '../../../domain/cases/patient-enrollment';
 import type { EnrollmentInformation } from '../../../domain/programs/enrollment-model';
+import { patientAuthorizationIssue } from '../../../domain/programs/patient-authorization';
 import { findProgram } from '../../../domain/programs/program-catalog';
 import {
   awaitScreeningUpdate,
@@ -40,12 +41,13 @@ export const PATIENT_ENROLLMENT = defineCaseType<
     summary:
       "Enroll a patient in a support program. Answers once the program's rules ran: awaiting_outcome " +
       '(submitted), awaiting_review with missing_information (more information needed) or failed (ineligible).',
+    // Before anything is stored or started: a program that needs the patient's authorization gets none of their data without it.
     check: (request) => {
-      if (!findProgram(request.programId)) {
-        throw new ApiError('validation_error', 'The request is invalid; see details.', [
-          { field: 'programId', issue: 'must name a support program (see GET /support-programs)' },
-        ]);
-      }
+      const program = findProgram(request.programId);
+      const issue = program
+        ? patientAuthorizationIssue(program.patient_authorization_required, request.patient_authorization)
+        : { field: 'programId', issue: 'must name a support program (see GET /support-programs)' };
+      if (issue) throw new ApiError('validation_error', 'The request is invalid; see details.', [issue]);
     },
     // The caller's own patient reference, when it gives one, makes the patient filter work.
     patientInternalId: (request) =>
@@ -68,6 +70,7 @@ export const PATIENT_ENROLLMENT = defineCaseType<
           programId: request.programId,
           prescription: request.prescription ?? null,
           evidence: request.evidence ?? [],
+          patient_authorization: request.patient_authorization ?? null,
         },
       };
       return { case: record, accountId, timings: caseTimingsOf(settings) };

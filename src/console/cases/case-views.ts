@@ -5,6 +5,7 @@ import type { PatientEnrollmentCase } from '../../../domain/cases/patient-enroll
 import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authorization';
 import type { EnrollmentConfirmation } from '../../../domain/programs/confirmation-model';
 import type { EnrollmentOutcome } from '../../../domain/programs/enrollment-model';
+import type { PatientAuthorization } from '../../../domain/programs/patient-authorization';
 import type { CaseEventDelivery } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
 import { Html, html } from '../html';
 import { moment } from '../markup';
@@ -95,13 +96,30 @@ export function caseFacts(record: CaseRecord): Html {
     if (pa.submission) entries.push(['Payer reference', pa.submission.payer_reference]);
   }
   if (record.object === 'patient_enrollment') {
-    entries.push(['Program', (record as PatientEnrollmentCase).program_id]);
+    const enrollment = record as PatientEnrollmentCase;
+    entries.push(
+      ['Program', enrollment.program_id],
+      ['Patient authorization', authorizationFact(enrollment.request.patient_authorization)],
+    );
   }
   if (record.failure) entries.push(['Failure', `${record.failure.message} (${record.failure.code})`]);
   return html`<section class="card" aria-labelledby="facts-heading">
     <h2 id="facts-heading">Case</h2>
     ${facts(entries)}
   </section>`;
+}
+
+const AUTHORIZATION_LABELS: Record<PatientAuthorization['type'], string> = {
+  hipaa_authorization: 'HIPAA authorization',
+  program_consent: 'Program consent',
+};
+
+function authorizationFact(authorization: PatientAuthorization | null | undefined): Html | string {
+  if (!authorization) return 'None recorded';
+  const { type, attested_by: attester, attested_at: attestedAt, form_version: formVersion } = authorization;
+  const signer = `${attester.name} (${attester.relationship === 'patient' ? 'the patient' : 'a legal representative'})`;
+  return html`${AUTHORIZATION_LABELS[type]}, form <code>${formVersion}</code>, signed by ${signer} on
+    ${moment(attestedAt)}`;
 }
 
 /** What the case came to: per-drug tables, the payer's or program's outcome, the review. */
