@@ -53,15 +53,16 @@ export const createEnrollmentActivities = ({ payer, hub }: EnrollmentActivityDep
     return { ...decision, insurance_type: insuranceType ?? null, screened_at: new Date().toISOString() };
   },
 
-  /** Enrollments started before authorizations were recorded send none, as they were accepted without one. */
+  /**
+   * Enrollments started before authorizations were recorded send none (undefined, not null): they
+   * were accepted without one, and a deploy must not fail them at the hub.
+   */
   async submitEnrollment(input: {
     programId: string;
     caseId: string;
     patient_authorization?: PatientAuthorization | null;
   }): Promise<{ hub_reference: string }> {
-    return callConnector('programHub', () =>
-      hub.submitEnrollment({ ...input, patient_authorization: input.patient_authorization ?? null }),
-    );
+    return callConnector('programHub', () => hub.submitEnrollment(input));
   },
 
   async checkEnrollment(input: {

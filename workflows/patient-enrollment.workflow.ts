@@ -156,10 +156,11 @@ export async function patientEnrollmentWorkflow(
         continue;
       }
       // An activity's input is not compared on replay, so adding the authorization needs no patch.
+      // A case started before authorizations were recorded has none in its request (not even null).
       const submission = await programs.submitEnrollment({
         programId: record.program_id,
         caseId: record.id,
-        patient_authorization: record.request.patient_authorization ?? null,
+        patient_authorization: record.request.patient_authorization,
       });
       await lifecycle.moveTo('awaiting_outcome', 'Eligible; submitted to the program.', {
         screening,

@@ -11,8 +11,11 @@ import { findProgram } from '../../domain/programs/program-catalog';
 export interface EnrollmentSubmission {
   programId: string;
   caseId: string;
-  /** null when the enrollment recorded none. */
-  patient_authorization: PatientAuthorization | null;
+  /**
+   * null when the enrollment recorded none; undefined for an enrollment started before authorizations
+   * were recorded, which its program accepted without one.
+   */
+  patient_authorization?: PatientAuthorization | null;
 }
 
 /**
@@ -43,6 +46,7 @@ export class ProgramHubSimulator implements ProgramHubConnector {
     const program = findProgram(input.programId);
     const missing =
       program &&
+      input.patient_authorization !== undefined &&
       patientAuthorizationIssue(program.patient_authorization_required, input.patient_authorization);
     if (missing) {
       throw new ConnectorError(`The program hub refused the enrollment: ${missing.field} ${missing.issue}.`, {

@@ -98,6 +98,14 @@ describe('the simulated program hub', () => {
     },
   );
 
+  it('accepts an enrollment started before authorizations were recorded, as its program did then', async () => {
+    const submitted = await hub.submitEnrollment({
+      programId: firstProgramOf('patient_assistance'),
+      caseId: 'pe_01jq000000000000000000test',
+    });
+    expect(submitted.hub_reference).toMatch(/^HUB-/);
+  });
+
   it('answers inconclusive for a program the catalog no longer has', async () => {
     expect(await enroll('prog_00000000000000000000000000')).toMatchObject({
       result: 'inconclusive',
