@@ -18,7 +18,10 @@ export interface KeyUseInTemporal {
   closedExecutions: number;
   /** Schedules whose stored action is sealed under the key. */
   schedules: number;
-  /** A few workflow ids (opaque, never PHI), so an operator can look at them in Temporal Web. */
+  /**
+   * A few workflow ids (opaque, never PHI), running ones first since they are the ones to act on,
+   * so an operator can look at them in Temporal Web.
+   */
   exampleWorkflowIds: string[];
 }
 
@@ -37,11 +40,17 @@ export async function keysNeededByTemporal(
   namespace: string,
   onProgress: (executionsRead: number) => void = () => undefined,
 ): Promise<Map<string, KeyUseInTemporal>> {
-  const uses = new Map<string, KeyUseInTemporal>();
+  const uses = new Map<string, KeyUseInTemporal & { closedExamples: string[] }>();
   const useOf = (keyId: string) => {
     let use = uses.get(keyId);
     if (!use) {
-      use = { openExecutions: 0, closedExecutions: 0, schedules: 0, exampleWorkflowIds: [] };
+      use = {
+        openExecutions: 0,
+        closedExecutions: 0,
+        schedules: 0,
+        exampleWorkflowIds: [],
+        closedExamples: [],
+      };
       uses.set(keyId, use);
     }
     return use;
@@ -66,9 +75,11 @@ export async function keysNeededByTemporal(
           if (binding) keyIds.add(binding);
           for (const keyId of keyIds) {
             const use = useOf(keyId);
-            if (execution.status === RUNNING) use.openExecutions += 1;
+            const running = execution.status === RUNNING;
+            if (running) use.openExecutions += 1;
             else use.closedExecutions += 1;
-            if (use.exampleWorkflowIds.length < EXAMPLES_PER_KEY) use.exampleWorkflowIds.push(workflowId!);
+            const examples = running ? use.exampleWorkflowIds : use.closedExamples;
+            if (examples.length < EXAMPLES_PER_KEY) examples.push(workflowId!);
           }
         }),
       );
@@ -79,7 +90,15 @@ export async function keysNeededByTemporal(
   } while (nextPageToken);
 
   for (const keyId of await keysOfSchedules(client, namespace)) useOf(keyId).schedules += 1;
-  return uses;
+  return new Map(
+    [...uses].map(([keyId, { closedExamples, ...use }]) => [
+      keyId,
+      {
+        ...use,
+        exampleWorkflowIds: [...use.exampleWorkflowIds, ...closedExamples].slice(0, EXAMPLES_PER_KEY),
+      },
+    ]),
+  );
 }
 
 async function keysOfHistory(
