@@ -38,10 +38,15 @@ export class SecretBox {
   }
 
   openText(sealed: string): string {
-    const separator = sealed.indexOf(':');
-    const keyId = sealed.slice(0, separator);
+    const keyId = sealedKeyId(sealed);
     const key = this.settings.keys.get(keyId);
-    if (separator <= 0 || !key) throw new Error(`No encryption key with id "${keyId}" is configured`);
-    return open(Buffer.from(sealed.slice(separator + 1), 'base64'), key).toString('utf8');
+    if (!keyId || !key) throw new Error(`No encryption key with id "${keyId}" is configured`);
+    return open(Buffer.from(sealed.slice(keyId.length + 1), 'base64'), key).toString('utf8');
   }
+}
+
+/** The id of the key a `SecretBox` value was sealed with; read without any key. */
+export function sealedKeyId(sealed: string): string {
+  const separator = sealed.indexOf(':');
+  return separator <= 0 ? '' : sealed.slice(0, separator);
 }

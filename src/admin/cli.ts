@@ -25,6 +25,7 @@ import { CreateWebhookDto, UpdateWebhookDto } from '../webhooks/webhooks.dto';
 import { BACKUP_OPTIONS, BACKUP_USAGE, runBackupCommand } from './backup-commands';
 import { startCodecProxy } from './codec-proxy';
 import { CONNECTOR_OPTIONS, CONNECTOR_USAGE, runConnectorCommand } from './connector-commands';
+import { KEY_ROTATION_OPTIONS, KEY_ROTATION_USAGE, runKeyRotationCommand } from './key-commands';
 
 const PLATFORM_OPERATORS_ACCOUNT = 'Platform operators';
 
@@ -58,6 +59,7 @@ Commands:
   webhooks:delete --webhook ID                     delete an endpoint
 ${CONNECTOR_USAGE}
 ${BACKUP_USAGE}
+${KEY_ROTATION_USAGE}
   codec-proxy --api URL [--port N] [--origin URL …]
                                                    serve the codec on 127.0.0.1 (default port 8089)
                                                    for Temporal Web, adding the operator key from
@@ -115,6 +117,7 @@ async function main(argv: string[]): Promise<number> {
       ...repeatableTextOptions('role', 'event', 'origin'),
       ...CONNECTOR_OPTIONS,
       ...BACKUP_OPTIONS,
+      ...KEY_ROTATION_OPTIONS,
       operator: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -276,6 +279,9 @@ async function main(argv: string[]): Promise<number> {
       case 'connectors:set':
       case 'connectors:delete':
         return await runConnectorCommand(command, values, { config, db, print });
+      case 'keys:reencrypt':
+      case 'keys:status':
+        return await runKeyRotationCommand(command, values, { config, db, print });
       default:
         throw new UsageError(`Unknown command "${command}"`);
     }

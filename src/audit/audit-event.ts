@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   'user.second_factor_enabled',
   'account.suspended',
   'account.reactivated',
+  'payload_key.values_reencrypted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

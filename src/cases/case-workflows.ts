@@ -10,7 +10,7 @@ import type { TemporalSettings } from '../../infrastructure/config/config';
 import { isEncrypted } from '../../infrastructure/temporal/encryption-codec';
 import type { CaseType, WorkflowInput } from './case-type';
 
-const BINDING_MEMO_KEY = 'binding';
+export const BINDING_MEMO_KEY = 'binding';
 
 /** A case's workflow as its memo and search attributes show it. */
 export interface CaseExecution {
