@@ -28,6 +28,7 @@ import { ConnectorsModule } from '../connectors/connectors.module';
 import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { CONSOLE_CONTROLLERS, consoleProviders } from '../console';
 import { FormulariesModule } from '../formularies/formularies.module';
+import { PatientsModule } from '../patients/patients.module';
 import { SupportProgramsController } from '../programs/support-programs.controller';
 import { StatusController } from '../status/status.controller';
 import { WebhooksController } from '../webhooks/webhooks.controller';
@@ -53,7 +54,12 @@ export class AppModule {
     const { rateLimit } = deps.config;
     return {
       module: AppModule,
-      imports: [AuditModule.forRoot(deps), FormulariesModule.forRoot(deps), ConnectorsModule.forRoot(deps)],
+      imports: [
+        AuditModule.forRoot(deps),
+        FormulariesModule.forRoot(deps),
+        ConnectorsModule.forRoot(deps),
+        PatientsModule.forRoot(deps),
+      ],
       controllers: [
         StatusController,
         CodecController,
