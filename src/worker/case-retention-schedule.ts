@@ -7,6 +7,7 @@ import type { TemporalSettings } from '../../infrastructure/config/config';
 /** Fixed, so every worker that starts finds and updates the one schedule rather than adding its own. */
 export const CASE_RETENTION_SCHEDULE_ID = 'case-retention';
 export const CASE_RETENTION_INTERVAL = '1 hour';
+const UPDATE_ATTEMPTS = 3;
 /** The purge workflow's name, checked against the worker's workflows. */
 const WORKFLOW_TYPE = 'caseRetentionWorkflow' satisfies keyof typeof import('../../workflows');
 
@@ -41,12 +42,24 @@ export async function ensureCaseRetention(
     await client.schedule.create({ scheduleId: CASE_RETENTION_SCHEDULE_ID, ...schedule });
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-    await client.schedule
-      .getHandle(CASE_RETENTION_SCHEDULE_ID)
-      .update((previous) => ({ ...previous, ...schedule }));
+    await updateSchedule(client, schedule);
   }
   logger.info(
     { schedule_id: CASE_RETENTION_SCHEDULE_ID, retention_days: settings.retentionDays },
     'case retention schedule ensured',
   );
+}
+
+/** Workers starting together may update it at once; a loser of that race reads it again and retries. */
+async function updateSchedule(client: Client, schedule: Omit<ScheduleOptions, 'scheduleId'>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.schedule
+        .getHandle(CASE_RETENTION_SCHEDULE_ID)
+        .update((previous) => ({ ...previous, ...schedule }));
+      return;
+    } catch (error) {
+      if (attempt >= UPDATE_ATTEMPTS) throw error;
+    }
+  }
 }
