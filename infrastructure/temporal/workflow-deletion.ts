@@ -2,7 +2,7 @@ import { Client, isGrpcServiceError, WorkflowNotFoundError } from '@temporalio/c
 
 const GRPC_NOT_FOUND = 5;
 /** Workflow ids the service issues (domain/ids.ts); nothing else is put into a visibility query. */
-const STILL_THERE_CHECKS = 40;
+const STILL_THERE_CHECKS = 160;
 const STILL_THERE_PAUSE_MS = 250;
 const OPAQUE_ID = /^[a-z]+_[0-9a-z]+$/;
 
@@ -30,7 +30,8 @@ export async function deleteWorkflowRuns(
         if (!(isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND)) throw error;
       });
   }
-  // Temporal deletes asynchronously, usually within a second or two.
+  // Temporal deletes asynchronously, through its own task queues: on a busy dev server that can take
+  // tens of seconds. Up to 40 s here, within the activity's minute, before a retry asks again.
   for (let check = 0; check < STILL_THERE_CHECKS; check++) {
     if (!(await exists(client, workflowId))) return;
     await new Promise((resolve) => setTimeout(resolve, STILL_THERE_PAUSE_MS));
