@@ -1,9 +1,9 @@
 import { Client, isGrpcServiceError, WorkflowNotFoundError } from '@temporalio/client';
 
 const GRPC_NOT_FOUND = 5;
-/** Workflow ids the service issues (domain/ids.ts); nothing else is put into a visibility query. */
 const STILL_THERE_CHECKS = 160;
 const STILL_THERE_PAUSE_MS = 250;
+/** Workflow ids the service issues (domain/ids.ts); nothing else is put into a visibility query. */
 const OPAQUE_ID = /^[a-z]+_[0-9a-z]+$/;
 
 /**
