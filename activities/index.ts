@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { MetricMeter, noopMetricMeter } from '@temporalio/common';
 import type { Logger } from 'pino';
 
+import { CasePurgeRepository } from '../infrastructure/cases/case-purge.repository';
 import { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import { CaseSummariesRepository } from '../infrastructure/cases/case-summaries.repository';
 import { EvaluationPool } from '../infrastructure/clinical/evaluation-pool';
@@ -20,6 +21,7 @@ import { WebhookDeliveriesRepository } from '../infrastructure/webhooks/webhook-
 import { WebhookEndpointsRepository } from '../infrastructure/webhooks/webhook-endpoints.repository';
 import { WebhookPublisher } from '../infrastructure/webhooks/webhook-publisher';
 import { createCaseBindingActivities } from './case-binding.activities';
+import { createCaseRetentionActivities } from './case-retention.activities';
 import { createCaseSummaryActivities } from './case-summaries.activities';
 import { CaseActivityDependencies, createCaseActivities, liveClearinghouses } from './cases.activities';
 import { createClinicalActivities } from './clinical.activities';
@@ -110,6 +112,12 @@ export const createActivities = ({
       documents,
       formularies: new FormulariesRepository(db),
       liveClearinghouse: liveClearinghouses(connectorSettings, policy),
+    }),
+    ...createCaseRetentionActivities({
+      purges: new CasePurgeRepository(db),
+      temporalClient,
+      namespace: config.temporal.namespace,
+      retentionDays: config.cases.retentionDays,
     }),
     ...createCaseSummaryActivities({
       summaries: new CaseSummariesRepository(db),

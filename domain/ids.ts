@@ -19,6 +19,7 @@ export const ID_PREFIXES = {
   consoleSession: 'ses',
   consoleInvitation: 'inv',
   connector: 'conn',
+  patientErasure: 'erase',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -7,6 +7,7 @@ import {
 import { installTemporalRuntime, localRuntimeConfig, openStorage } from './bootstrap';
 import { createLogger } from './common/logger';
 import { reportReady } from './local/child-processes';
+import { ensureCaseRetention } from './worker/case-retention-schedule';
 import { createWorker, workerMetricsExporter } from './worker/worker';
 
 /**
@@ -21,6 +22,11 @@ async function main(): Promise<void> {
   const client = await connectClient(config.temporal, config.encryption);
   // The embedded dev server registers them at start; an external cluster may not have them yet.
   if (process.env.TEMPORAL_ADDRESS) await registerSearchAttributes(client, logger);
+  await ensureCaseRetention(
+    client,
+    { ...config.temporal, retentionDays: config.cases.retentionDays },
+    logger,
+  );
   const connection = await connectWorkerConnection(config.temporal);
   const worker = await createWorker({ config, connection, db, temporalClient: client, logger });
   // The launcher is gone (killed outright): nothing would ever stop this process otherwise.

@@ -6,6 +6,7 @@ import {
 } from '../infrastructure/temporal/temporal-connection';
 import { installTemporalRuntime, openStorage } from './bootstrap';
 import { createLogger } from './common/logger';
+import { ensureCaseRetention } from './worker/case-retention-schedule';
 import { createWorker, workerMetricsExporter } from './worker/worker';
 
 /**
@@ -19,6 +20,11 @@ async function main(): Promise<void> {
   const db = await openStorage(config, logger);
   const client = await connectClient(config.temporal, config.encryption!);
   await registerSearchAttributes(client, logger);
+  await ensureCaseRetention(
+    client,
+    { ...config.temporal, retentionDays: config.cases.retentionDays },
+    logger,
+  );
   const connection = await connectWorkerConnection(config.temporal);
   const worker = await createWorker({ config, connection, db, temporalClient: client, logger });
   try {

@@ -79,6 +79,11 @@ export interface CaseSettings {
   reviewDueWithinMs: { standard: number; expedited: number };
   /** HMAC key of the PatientRef search attribute (a keyed hash, never the patient id itself). */
   patientRefKey?: Buffer;
+  /**
+   * Closed cases whose last change is older than this are purged, and Temporal's namespace keeps
+   * closed histories as long (docs/operations.md, "Case retention"). At least 1: Temporal's minimum.
+   */
+  retentionDays: number;
 }
 
 /** The worker threads that read clinical text, off the event loop (see docs/workflows.md, clinical eligibility). */
@@ -311,6 +316,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
       expedited: integer('PA_EXPEDITED_REVIEW_DUE_MS', 4 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
     },
     patientRefKey,
+    retentionDays: integer('CASE_RETENTION_DAYS', 30, 1, 100 * 365),
   };
 
   const clinicalEvaluation: ClinicalEvaluationSettings = {

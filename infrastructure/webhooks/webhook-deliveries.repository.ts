@@ -99,15 +99,16 @@ export class WebhookDeliveriesRepository {
    */
   async recordEvent(
     notification: NotificationBody,
-    owner: { accountId: string; livemode: boolean },
+    /** `caseId`: the case a case event is about, whose purge deletes the event (migration 0021). */
+    owner: { accountId: string; livemode: boolean; caseId?: string },
     options: { onlyEndpointId?: string; firstAttemptMs?: number } = {},
   ): Promise<RecordedEvent> {
     const { onlyEndpointId, firstAttemptMs } = options;
     const { accountId, livemode } = owner;
     return this.db.transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO webhook_events (id, account_id, type, body_sealed, created_at, livemode)
-         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+        `INSERT INTO webhook_events (id, account_id, type, body_sealed, created_at, livemode, case_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
         [
           notification.id,
           accountId,
@@ -115,6 +116,7 @@ export class WebhookDeliveriesRepository {
           this.secrets.sealText(JSON.stringify(notification)),
           notification.created_at,
           livemode,
+          owner.caseId ?? null,
         ],
       );
       const endpoints = onlyEndpointId

@@ -61,7 +61,7 @@ export class WebhookPublisher {
     const livemode = input.livemode ?? (input.data as { livemode?: boolean }).livemode ?? false;
     const recorded = await this.deliveries.recordEvent(
       notification,
-      { accountId: input.accountId, livemode },
+      { accountId: input.accountId, livemode, caseId: input.caseId },
       {
         onlyEndpointId,
         firstAttemptMs: this.firstAttempts?.ownershipMs ?? API_START_OWNERSHIP_MS,

@@ -33,6 +33,7 @@ import { EventsService } from '../events/events.service';
 import { FormulariesModule } from '../formularies/formularies.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { IdempotencyRepository } from '../idempotency/idempotency.repository';
+import { PatientsModule } from '../patients/patients.module';
 import { SupportProgramsController } from '../programs/support-programs.controller';
 import { StatusController } from '../status/status.controller';
 import { WebhooksController } from '../webhooks/webhooks.controller';
@@ -64,6 +65,7 @@ export class AppModule {
         IdempotencyModule.forRoot(idempotencyKeys),
         FormulariesModule.forRoot(deps),
         ConnectorsModule.forRoot(deps),
+        PatientsModule.forRoot(deps),
       ],
       controllers: [
         StatusController,

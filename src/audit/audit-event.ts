@@ -10,6 +10,9 @@ export const AUDIT_ACTIONS = [
   'case.information_provided',
   'case.outcome_recorded',
   'case.cancelled',
+  'case.purged',
+  'case.erased',
+  'patient.erasure_requested',
   'api_key.created',
   'api_key.revoked',
   'webhook_endpoint.created',
@@ -35,8 +38,11 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** `user` is a console user; operators are the platform's own staff, outside every account. */
-export type ActorType = 'api_key' | 'user' | 'operator';
+/**
+ * `user` is a console user; operators are the platform's own staff, outside every account; `system`
+ * is the service acting on its own schedule (the case retention purge).
+ */
+export type ActorType = 'api_key' | 'user' | 'operator' | 'system';
 
 export interface AuditActor {
   type: ActorType;

@@ -1,0 +1,43 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+
+import { Audited } from '../audit/audited.decorator';
+import type { Principal } from '../auth/accounts.repository';
+import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
+import { Identifier } from '../cases/request-vocabulary';
+import { success } from '../common/envelope';
+import { PatientErasureService } from './patient-erasure.service';
+
+export class PatientErasureRequestDto {
+  @Identifier({
+    description: 'The patient reference your case requests carry (`patient.internal_id`).',
+    example: 'patient-0001',
+  })
+  patient_internal_id!: string;
+}
+
+/** Erasure of one patient's data across the account's cases of the caller's mode, for its admins. */
+@ApiTags('patients')
+@ApiBearerAuth()
+@Controller('patients')
+@RequiresRole('admin')
+export class PatientErasureController {
+  constructor(@Inject(PatientErasureService) private readonly erasures: PatientErasureService) {}
+
+  @Post('erasure')
+  @HttpCode(202)
+  @Audited('patient.erasure_requested', 'patient_erasure')
+  @ApiOperation({
+    summary:
+      "Erase a patient's data: open cases are cancelled, then every case of the patient is removed; follow it with GET",
+  })
+  async request(@CurrentPrincipal() principal: Principal, @Body() body: PatientErasureRequestDto) {
+    return success(await this.erasures.request(principal, body.patient_internal_id));
+  }
+
+  @Get('erasures/:id')
+  @ApiOperation({ summary: 'A patient erasure: in progress, or completed with the number of cases erased' })
+  async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return success(await this.erasures.get(principal, id));
+  }
+}

@@ -1,0 +1,90 @@
+import { Client, WorkflowExecutionStatusName, WorkflowNotFoundError } from '@temporalio/client';
+
+import { hasIdPrefix, newId } from '../../domain/ids';
+import type { AppConfig } from '../../infrastructure/config/config';
+import type { PatientErasureInput, patientErasureWorkflow } from '../../workflows/patient-erasure.workflow';
+import type { Principal } from '../auth/accounts.repository';
+import { patientRefOf } from '../cases/cases.service';
+import { ApiError } from '../common/errors';
+
+const OWNER_MEMO_KEY = 'erasure';
+
+export type PatientErasureStatus = 'in_progress' | 'completed' | 'failed';
+
+/** A patient erasure as the API shows it: ids, a status, a count and dates; never the patient. */
+export interface PatientErasureView {
+  id: string;
+  object: 'patient_erasure';
+  status: PatientErasureStatus;
+  cases_erased?: number;
+  created_at: string;
+  completed_at?: string;
+}
+
+interface ErasureOwner {
+  account_id: string;
+  livemode: boolean;
+}
+
+/**
+ * Starts and reads patient erasures (docs/operations.md, "Erasing a patient"), each a workflow
+ * whose input carries the patient's keyed hash only; its id names no one.
+ */
+export class PatientErasureService {
+  constructor(
+    private readonly client: Client,
+    private readonly config: AppConfig,
+  ) {}
+
+  async request(principal: Principal, patientInternalId: string): Promise<PatientErasureView> {
+    const id = newId('patientErasure');
+    const input: PatientErasureInput = {
+      accountId: principal.accountId,
+      livemode: principal.livemode,
+      patientRef: patientRefOf(this.config.cases.patientRefKey!, principal.accountId, patientInternalId),
+      requestedBy: principal.credential,
+    };
+    const owner: ErasureOwner = { account_id: principal.accountId, livemode: principal.livemode };
+    const handle = await this.client.workflow.start<typeof patientErasureWorkflow>('patientErasureWorkflow', {
+      workflowId: id,
+      taskQueue: this.config.temporal.taskQueue,
+      args: [input],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      memo: { [OWNER_MEMO_KEY]: owner },
+    });
+    const description = await handle.describe();
+    return {
+      id,
+      object: 'patient_erasure',
+      status: 'in_progress',
+      created_at: description.startTime.toISOString(),
+    };
+  }
+
+  /** The erasure if the caller's account and mode asked for it; 404 otherwise, as for any unknown id. */
+  async get(principal: Principal, id: string): Promise<PatientErasureView> {
+    const notFound = ApiError.notFound('No patient erasure with this id exists in your account.');
+    if (!hasIdPrefix('patientErasure', id)) throw notFound;
+    const handle = this.client.workflow.getHandle<typeof patientErasureWorkflow>(id);
+    const description = await handle.describe().catch((error: unknown) => {
+      if (error instanceof WorkflowNotFoundError) throw notFound;
+      throw error;
+    });
+    const owner = description.memo?.[OWNER_MEMO_KEY] as ErasureOwner | undefined;
+    if (owner?.account_id !== principal.accountId || owner.livemode !== principal.livemode) throw notFound;
+    const view: PatientErasureView = {
+      id,
+      object: 'patient_erasure',
+      status: statusOf(description.status.name),
+      created_at: description.startTime.toISOString(),
+    };
+    if (view.status === 'completed') view.cases_erased = (await handle.result()).casesErased;
+    if (description.closeTime) view.completed_at = description.closeTime.toISOString();
+    return view;
+  }
+}
+
+function statusOf(status: WorkflowExecutionStatusName): PatientErasureStatus {
+  if (status === 'RUNNING') return 'in_progress';
+  return status === 'COMPLETED' ? 'completed' : 'failed';
+}

@@ -1,0 +1,23 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import type { Client } from '@temporalio/client';
+
+import type { AppConfig } from '../../infrastructure/config/config';
+import { PatientErasureController } from './patient-erasure.controller';
+import { PatientErasureService } from './patient-erasure.service';
+
+/** Patient-level requests that span cases: erasure (docs/operations.md). */
+@Module({})
+export class PatientsModule {
+  static forRoot(deps: { config: AppConfig; temporalClient: Client }): DynamicModule {
+    return {
+      module: PatientsModule,
+      controllers: [PatientErasureController],
+      providers: [
+        {
+          provide: PatientErasureService,
+          useValue: new PatientErasureService(deps.temporalClient, deps.config),
+        },
+      ],
+    };
+  }
+}
