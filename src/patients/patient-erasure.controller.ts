@@ -6,6 +6,7 @@ import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { Identifier } from '../cases/request-vocabulary';
 import { success } from '../common/envelope';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 import { PatientErasureService } from './patient-erasure.service';
 
 export class PatientErasureRequestDto {
@@ -26,6 +27,7 @@ export class PatientErasureController {
 
   @Post('erasure')
   @HttpCode(202)
+  @Idempotent()
   @Audited('patient.erasure_requested', 'patient_erasure')
   @ApiOperation({
     summary:

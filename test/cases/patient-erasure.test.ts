@@ -206,6 +206,24 @@ describe('patient erasure', () => {
     expect(JSON.stringify(invalid.body)).toContain('patient_internal_id');
   });
 
+  it('starts one erasure for a request retried with the same Idempotency-Key, and replays its answer', async () => {
+    const key = `erasure-${randomUUID()}`;
+    const send = () =>
+      testApp
+        .http()
+        .post('/patients/erasure')
+        .set(bearer(account.keys.admin))
+        .set('Idempotency-Key', key)
+        .send({ patient_internal_id: 'mrn-retried-erasure' });
+    const first = await send();
+    const retried = await send();
+
+    expect(first.status).toBe(202);
+    expect(retried.status).toBe(202);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(retried.body.data.id).toBe(first.body.data.id);
+  });
+
   it('refuses a provider key', async () => {
     const response = await testApp
       .http()
