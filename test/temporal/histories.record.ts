@@ -9,6 +9,7 @@ import {
   authorizationFor,
   benefitVerificationRequest,
   priorAuthorizationRequest,
+  syntheticPatient,
 } from '../support/case-requests';
 import { REPLAY_FIXTURE_KEYS } from '../support/history';
 import { addToManifest, HISTORIES } from '../support/recorded-histories';
@@ -277,6 +278,34 @@ describe('recording workflow histories', () => {
       }),
     );
     await record(ineligible.id, 'ineligible');
+  });
+
+  it('records a retention run that purges a closed case, and a patient erasure of an open and a closed case', async () => {
+    const expired = await post('/benefit-verification', benefitVerificationRequest());
+    await waitForStatus(testApp, account.keys.provider, '/benefit-verification', expired.id, 'completed');
+    // Older than any retention the recording's configuration allows.
+    await testApp.db.query(
+      `UPDATE case_summaries SET updated_at = now() - interval '36500 days' WHERE case_id = $1`,
+      [expired.id],
+    );
+    const retentionRun = `case-retention-recording-${expired.id}`;
+    await testApp.temporalClient.workflow.start('caseRetentionWorkflow', {
+      workflowId: retentionRun,
+      taskQueue: testApp.config.temporal.taskQueue,
+    });
+    await record(retentionRun, 'purged-one');
+
+    const patient = syntheticPatient({ internal_id: 'replay-erased-patient' });
+    const closed = await post('/benefit-verification', benefitVerificationRequest({ patient }));
+    await waitForStatus(testApp, account.keys.provider, '/benefit-verification', closed.id, 'completed');
+    const open = await post('/prior-authorization', priorAuthorizationRequest({ patient }));
+    await waitForStatus(testApp, account.keys.provider, '/prior-authorization', open.id, 'awaiting_review');
+    const erasure = await testApp
+      .http()
+      .post('/patients/erasure')
+      .set(bearer(account.keys.admin))
+      .send({ patient_internal_id: 'replay-erased-patient' });
+    await record(erasure.body.data.id, 'erased-open-and-closed');
   });
 
   it('records webhook activation and a delivery retried after a failure', async () => {
