@@ -190,8 +190,9 @@ export class CasesService {
   /**
    * Sends one of the type's decisions; a decision the status does not allow is 409 and changes
    * nothing. Under an Idempotency-Key the update id is the key's, so Temporal runs it once however
-   * often it is sent; a retry resuming an interrupted attempt skips the checks against the case as
-   * it stands, which the first attempt may already have moved.
+   * often it is sent. A retry resuming an interrupted attempt finds the case even if that attempt
+   * closed it, and still checks the body against it: the first attempt may never have sent anything,
+   * and each check lets through a case its status says has moved on (the workflow's answer then decides).
    */
   async decide(
     principal: Principal,
@@ -201,12 +202,10 @@ export class CasesService {
     payload: object,
     attempt?: IdempotentAttempt,
   ): Promise<CaseRecord> {
-    if (attempt?.resumed) {
-      await this.locate(principal, type, id);
-    } else {
-      const { record } = await this.locateOpen(principal, type, id);
-      decision.checkAgainst?.(record, payload);
-    }
+    const { record } = attempt?.resumed
+      ? await this.locate(principal, type, id)
+      : await this.locateOpen(principal, type, id);
+    decision.checkAgainst?.(record, payload);
     return this.sendUpdate(id, decision.message, payload, attempt?.boundId);
   }
 

@@ -140,6 +140,25 @@ describe('Idempotency-Key on every POST', () => {
   });
 
   describe('on /information', () => {
+    it('still checks the answers when a retry resumes a first attempt that failed before sending them', async () => {
+      const { id } = await awaitingReview(priorAuthorizationRequest({ mock_result: { result: 'other' } }));
+      await review(id).expect(200);
+      await eventually(async () => (await get(id)).pending_request ?? undefined);
+      const body = { answers: [{ question_id: 'no-such-question', answer: 'A1c 8.4 %.' }] };
+      const key = newKey();
+      // What a first attempt leaves when it failed with a 5xx before reaching the case: a bound key, no answer.
+      await testApp.db.query(
+        `INSERT INTO idempotency_keys (account_id, livemode, idempotency_key, endpoint, request_sha256, resource_id)
+         VALUES ($1, false, $2, $3, encode(sha256(convert_to($4, 'UTF8')), 'hex'), $5)`,
+        [account.accountId, key, `POST ${PATH}/${id}/information`, JSON.stringify(body), `bound-${key}`],
+      );
+
+      const resumed = await post(`${PATH}/${id}/information`, account.keys.provider, body, key);
+      expect(resumed.status).toBe(400);
+      expect(JSON.stringify(resumed.body.error)).toContain('question');
+      expect((await get(id)).pending_request).toBeTruthy();
+    });
+
     it('takes the answers once for the same key and body, replaying the first answer', async () => {
       const { id } = await awaitingReview(priorAuthorizationRequest({ mock_result: { result: 'other' } }));
       await review(id).expect(200);

@@ -25,8 +25,10 @@ describe('replaying recorded histories against the current workflow code', () =>
     const workflowTypes = new Set(recorded.map((file) => file.split('--')[0]));
     expect([...workflowTypes].sort()).toEqual([
       'benefitVerificationWorkflow',
+      'caseRetentionWorkflow',
       'clinicalEligibilityWorkflow',
       'patientEnrollmentWorkflow',
+      'patientErasureWorkflow',
       'priorAuthorizationWorkflow',
       'webhookActivationWorkflow',
       'webhookDeliveryWorkflow',
