@@ -18,6 +18,13 @@ export interface CatchUpState {
   seen: Set<string>;
 }
 
+/**
+ * How far before `since` each catch-up looks again. An event's `created_at` is when its case changed,
+ * and its row is written a moment later by an activity that retries while the database is down, so
+ * an event may appear after newer ones were already listed; an hour covers those retries.
+ */
+export const CATCH_UP_OVERLAP_MS = 60 * 60 * 1000;
+
 export interface CatchUpOptions {
   /** The API's base URL, e.g. https://access.example. */
   apiUrl: string;
@@ -29,17 +36,18 @@ export interface CatchUpOptions {
 }
 
 /**
- * Processes every event since `state.since` that was not processed yet, oldest first, as the
- * webhooks would have delivered them. Pages are newest first, so all pages are read before any
- * event is processed; `created_after` includes its bound, so the newest event already processed
- * comes back and is skipped as seen. Returns how many events it processed.
+ * Processes every event since `state.since` (less the overlap) that was not processed yet, oldest
+ * first, as the webhooks would have delivered them. Pages are newest first, so all pages are read
+ * before any event is processed; events already processed come back and are skipped as seen.
+ * Returns how many events it processed.
  */
 export async function catchUp(options: CatchUpOptions): Promise<number> {
   const { apiUrl, apiKey, state, onEvent, pageSize = 100 } = options;
   const missed: ListedEvent[] = [];
   let cursor: string | undefined;
   do {
-    const query = new URLSearchParams({ created_after: state.since, limit: String(pageSize) });
+    const createdAfter = new Date(Date.parse(state.since) - CATCH_UP_OVERLAP_MS).toISOString();
+    const query = new URLSearchParams({ created_after: createdAfter, limit: String(pageSize) });
     if (cursor) query.set('cursor', cursor);
     const response = await fetch(`${apiUrl}/events?${query.toString()}`, {
       headers: { Authorization: `Bearer ${apiKey}` },
@@ -59,7 +67,7 @@ export async function catchUp(options: CatchUpOptions): Promise<number> {
     if (state.seen.has(event.id)) continue;
     await onEvent(event);
     state.seen.add(event.id);
-    state.since = event.created_at;
+    if (event.created_at > state.since) state.since = event.created_at;
     processed += 1;
   }
   return processed;

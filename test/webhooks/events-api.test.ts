@@ -238,6 +238,26 @@ describe('the events API', () => {
     ).toBe(0);
   });
 
+  it('lets the catch-up loop find an event stored after newer ones were processed', async () => {
+    const account = await testApp.createAccount();
+    if (!testApp.app.getHttpServer().listening) await testApp.app.listen(0, '127.0.0.1');
+    const newest = await publish(account, { createdAt: daysAgo(1) });
+    const state = { since: daysAgo(2), seen: new Set<string>() };
+    const apiUrl = await testApp.app.getUrl();
+    const processed: string[] = [];
+    const record = async (event: { id: string }) => {
+      processed.push(event.id);
+    };
+    await catchUp({ apiUrl, apiKey: account.keys.provider, state, onEvent: record });
+    // Its case changed ten minutes before the newest event, but its publish activity wrote it only now.
+    const late = await publish(account, {
+      createdAt: new Date(Date.parse(state.since) - 10 * 60_000).toISOString(),
+    });
+
+    await catchUp({ apiUrl, apiKey: account.keys.provider, state, onEvent: record });
+    expect(processed).toEqual([newest.id, late.id]);
+  });
+
   it('records every list and read in the audit trail, by event id and without PHI', async () => {
     const account = await testApp.createAccount();
     const { id } = await publish(account);
