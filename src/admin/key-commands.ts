@@ -15,8 +15,9 @@ import { keysNeededByTemporal, KeyUseInTemporal } from './temporal-key-usage';
 export const KEY_ROTATION_USAGE = `  keys:reencrypt [--batch-size N] [--max-values N]
                                                    re-encrypt every sealed SQL value (documents,
                                                    webhook and connector secrets, event bodies,
-                                                   second-factor secrets) to the current payload key,
-                                                   N per transaction (default 100); safe while the
+                                                   second-factor secrets, idempotent answers) to the
+                                                   current payload key, N per transaction (default
+                                                   100); safe while the
                                                    service runs; --max-values stops early, and a
                                                    later run continues where it stopped
   keys:status                                      per payload key id: the SQL values and the
