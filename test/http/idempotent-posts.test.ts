@@ -252,6 +252,27 @@ describe('Idempotency-Key on every POST', () => {
       expect(other.body.error.code).toBe('idempotency_conflict');
     });
 
+    it('never replays one account’s or one mode’s answer to another sending the same key and body', async () => {
+      const body = endpoint('http://127.0.0.1:9/scoped');
+      const key = newKey();
+      const other = await testApp.createAccount('Another clinic');
+      const liveKeys = await testApp.createLiveKeys(account.accountId);
+      const answers = [
+        await post('/webhooks', account.keys.provider, body, key),
+        await post('/webhooks', other.keys.provider, body, key),
+        await post('/webhooks', liveKeys.provider, body, key),
+      ];
+
+      expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201]);
+      expect(answers.map((answer) => answer.headers['idempotent-replayed'])).toEqual([
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      expect(new Set(answers.map((answer) => answer.body.data.id)).size).toBe(3);
+      expect(answers.map((answer) => answer.body.data.livemode)).toEqual([false, false, true]);
+    });
+
     it('creates an endpoint per request without a key, as before', async () => {
       const body = endpoint('http://127.0.0.1:9/keyless');
       await post('/webhooks', account.keys.provider, body).expect(201);
