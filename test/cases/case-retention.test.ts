@@ -11,7 +11,7 @@ import {
   priorAuthorizationRequest,
   syntheticPatient,
 } from '../support/case-requests';
-import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { bearer, eventually, startTestApp, TestAccount, TestApp, TEST_DATABASE } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
 
@@ -29,7 +29,7 @@ describe('the case retention purge', () => {
   let receiver: TestReceiver;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ CASE_RETENTION_DAYS: String(RETENTION_DAYS) });
+    testApp = await startTestApp({ CASE_RETENTION_DAYS: String(RETENTION_DAYS), ...TEST_DATABASE });
     worker = await testApp.startWorker();
     account = await testApp.createAccount();
     receiver = await subscribeReceiver(testApp, account.keys.provider);

@@ -13,7 +13,7 @@ import {
   priorAuthorizationRequest,
   syntheticPatient,
 } from '../support/case-requests';
-import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { bearer, eventually, startTestApp, TestAccount, TestApp, TEST_DATABASE } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
 
@@ -29,7 +29,7 @@ describe('patient erasure', () => {
   let secrets: SecretBox;
 
   beforeAll(async () => {
-    testApp = await startTestApp();
+    testApp = await startTestApp(TEST_DATABASE);
     worker = await testApp.startWorker();
     account = await testApp.createAccount();
     receiver = await subscribeReceiver(testApp, account.keys.provider);
@@ -49,9 +49,13 @@ describe('patient erasure', () => {
 
   /** Every sealed webhook body and document the database still holds, opened. */
   const everythingStored = async (): Promise<string> => {
-    const events = await testApp.db.query<{ body_sealed: string }>('SELECT body_sealed FROM webhook_events');
+    const events = await testApp.db.query<{ body_sealed: string }>(
+      'SELECT body_sealed FROM webhook_events WHERE account_id = $1',
+      [account.accountId],
+    );
     const documents = await testApp.db.query<{ content_sealed: string }>(
-      'SELECT content_sealed FROM case_documents',
+      'SELECT content_sealed FROM case_documents WHERE account_id = $1',
+      [account.accountId],
     );
     return [
       ...events.map((row) => secrets.openText(row.body_sealed)),

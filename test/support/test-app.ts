@@ -58,6 +58,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The app's database setting: PGlite, or the PostgreSQL server TEST_DATABASE_URL names (CI sets it). */
+export const TEST_DATABASE: Record<string, string> = process.env.TEST_DATABASE_URL
+  ? { DATABASE_URL: process.env.TEST_DATABASE_URL }
+  : {};
+
 /** The real Nest app on an in-memory PGlite and this run's Temporal server. */
 export async function startTestApp(
   env: Record<string, string> = {},

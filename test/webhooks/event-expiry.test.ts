@@ -4,15 +4,10 @@ import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { EventsRepository } from '../../infrastructure/webhooks/events.repository';
 import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
 import { ExpiredEventsSweeper } from '../../src/events/expired-events-sweeper';
-import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { bearer, startTestApp, TestAccount, TestApp, TEST_DATABASE } from '../support/test-app';
 
 const count = async (testApp: TestApp, sql: string, eventId: string) =>
   (await testApp.db.query<{ count: number }>(sql, [eventId]))[0]!.count;
-
-/** PGlite, or the PostgreSQL server TEST_DATABASE_URL names (CI sets it). */
-const database: Record<string, string> = process.env.TEST_DATABASE_URL
-  ? { DATABASE_URL: process.env.TEST_DATABASE_URL }
-  : {};
 
 describe('events past 30 days', () => {
   let testApp: TestApp;
@@ -21,7 +16,7 @@ describe('events past 30 days', () => {
   let deliveries: WebhookDeliveriesRepository;
 
   beforeAll(async () => {
-    testApp = await startTestApp(database);
+    testApp = await startTestApp(TEST_DATABASE);
     account = await testApp.createAccount();
     deliveries = testApp.app.get(WebhookDeliveriesRepository);
     endpointId = (
