@@ -1,6 +1,10 @@
 import { Client, isGrpcServiceError, WorkflowNotFoundError } from '@temporalio/client';
 
 const GRPC_NOT_FOUND = 5;
+
+/** Temporal's answer for an execution (or anything else) it does not have, or no longer has. */
+export const isNotFoundByTemporal = (error: unknown): boolean =>
+  isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND;
 const STILL_THERE_CHECKS = 160;
 const STILL_THERE_PAUSE_MS = 250;
 /** Workflow ids the service issues (domain/ids.ts); nothing else is put into a visibility query. */
@@ -27,7 +31,7 @@ export async function deleteWorkflowRuns(
     await client.workflowService
       .deleteWorkflowExecution({ namespace, workflowExecution: { workflowId, runId } })
       .catch((error: unknown) => {
-        if (!(isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND)) throw error;
+        if (!isNotFoundByTemporal(error)) throw error;
       });
   }
   // Temporal deletes asynchronously, through its own task queues: on a busy dev server that can take

@@ -1,10 +1,11 @@
-import { Client } from '@temporalio/client';
+import { Client, isGrpcServiceError } from '@temporalio/client';
 import { Payload } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { temporal } from '@temporalio/proto';
 
 import type { CaseBinding } from '../../domain/cases/case-binding';
 import { ENCRYPTION_KEY_ID_METADATA } from '../../infrastructure/temporal/encryption-codec';
+import { isNotFoundByTemporal } from '../../infrastructure/temporal/workflow-deletion';
 import { BINDING_MEMO_KEY } from '../cases/case-workflows';
 
 const RUNNING = temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
@@ -25,6 +26,13 @@ export interface KeyUseInTemporal {
   exampleWorkflowIds: string[];
 }
 
+const GRPC_RESOURCE_EXHAUSTED = 8;
+const ONE_EVENT = 1;
+const LIST_PAGE_SIZE = 200;
+
+/** An answer larger than the client accepts in one message. */
+const isTooLargeForClient = (error: unknown): boolean =>
+  isGrpcServiceError(error) && error.code === GRPC_RESOURCE_EXHAUSTED;
 const decoder = new TextDecoder();
 
 /**
@@ -58,13 +66,20 @@ export async function keysNeededByTemporal(
 
   let executionsRead = 0;
   let nextPageToken: Uint8Array | undefined;
-  do {
-    const page = await client.workflowService.listWorkflowExecutions({
-      namespace,
-      query: '',
-      pageSize: 200,
-      nextPageToken,
-    });
+  // Each listed execution carries its memo, up to a 2 MB request: pages shrink until one fits the
+  // client's 4 MB message limit.
+  let pageSize = LIST_PAGE_SIZE;
+  for (;;) {
+    const page = await client.workflowService
+      .listWorkflowExecutions({ namespace, query: '', pageSize, nextPageToken })
+      .catch((error: unknown) => {
+        if (pageSize > 1 && isTooLargeForClient(error)) return undefined;
+        throw error;
+      });
+    if (!page) {
+      pageSize = Math.max(1, Math.floor(pageSize / 4));
+      continue;
+    }
     const executions = page.executions ?? [];
     for (let start = 0; start < executions.length; start += HISTORIES_AT_ONCE) {
       await Promise.all(
@@ -87,7 +102,8 @@ export async function keysNeededByTemporal(
     executionsRead += executions.length;
     onProgress(executionsRead);
     nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
-  } while (nextPageToken);
+    if (!nextPageToken) break;
+  }
 
   for (const keyId of await keysOfSchedules(client, namespace)) useOf(keyId).schedules += 1;
   return new Map(
@@ -109,16 +125,38 @@ async function keysOfHistory(
 ): Promise<Set<string>> {
   const keyIds = new Set<string>();
   let nextPageToken: Uint8Array | undefined;
-  do {
-    const page = await client.workflowService.getWorkflowExecutionHistory({
-      namespace,
-      execution: { workflowId, runId },
-      nextPageToken,
-    });
+  // The server's default page; one event at a time once a page outgrows the client's 4 MB message
+  // limit (a case with large documents), which a single event, at most one 2 MB payload, stays under.
+  let maximumPageSize = 0;
+  for (;;) {
+    const page = await client.workflowService
+      .getWorkflowExecutionHistory({
+        namespace,
+        execution: { workflowId, runId },
+        nextPageToken,
+        maximumPageSize,
+      })
+      .catch((error: unknown) => {
+        // Deleted since visibility listed it (Temporal deletes asynchronously): it needs no key any more.
+        if (isNotFoundByTemporal(error)) return 'deleted' as const;
+        if (
+          maximumPageSize !== ONE_EVENT &&
+          isGrpcServiceError(error) &&
+          error.code === GRPC_RESOURCE_EXHAUSTED
+        ) {
+          return 'too_large' as const;
+        }
+        throw error;
+      });
+    if (page === 'deleted') return new Set();
+    if (page === 'too_large') {
+      maximumPageSize = ONE_EVENT;
+      continue;
+    }
     collectKeyIds(page.history?.events ?? [], keyIds);
     nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
-  } while (nextPageToken);
-  return keyIds;
+    if (!nextPageToken) return keyIds;
+  }
 }
 
 /** One entry per schedule and key id its stored action uses. */
@@ -128,8 +166,13 @@ async function keysOfSchedules(client: Client, namespace: string): Promise<strin
   do {
     const page = await client.workflowService.listSchedules({ namespace, nextPageToken });
     for (const { scheduleId } of page.schedules ?? []) {
-      const described = await client.workflowService.describeSchedule({ namespace, scheduleId });
-      found.push(...collectKeyIds(described.schedule?.action, new Set()));
+      const described = await client.workflowService
+        .describeSchedule({ namespace, scheduleId })
+        .catch((error: unknown) => {
+          if (isNotFoundByTemporal(error)) return undefined;
+          throw error;
+        });
+      found.push(...collectKeyIds(described?.schedule?.action, new Set()));
     }
     nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
   } while (nextPageToken);
