@@ -28,7 +28,7 @@ export interface KeyUseInTemporal {
 
 const GRPC_RESOURCE_EXHAUSTED = 8;
 const ONE_EVENT = 1;
-const LIST_PAGE_SIZE = 200;
+const LIST_PAGE_SIZE = 25;
 
 /** An answer larger than the client accepts in one message. */
 const isTooLargeForClient = (error: unknown): boolean =>
