@@ -10,6 +10,8 @@ export const AUDIT_ACTIONS = [
   'case.information_provided',
   'case.outcome_recorded',
   'case.cancelled',
+  'case.retried_by_operator',
+  'case.failed_by_operator',
   'api_key.created',
   'api_key.revoked',
   'webhook_endpoint.created',

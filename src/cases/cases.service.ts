@@ -199,6 +199,23 @@ export class CasesService {
     return this.sendUpdate(id, decision.message, payload);
   }
 
+  /**
+   * An operator's message to a case of any account waiting out an outage (`retryNow`, `failNow`):
+   * 409 when the case is final or shows no `attention`. Answers the account that owns the case, for
+   * the audit trail.
+   */
+  async actForOperator(
+    type: CaseType,
+    id: string,
+    message: UpdateDefinition<CaseRecord, [unknown]>,
+    payload: object,
+  ): Promise<{ record: CaseRecord; accountId: string }> {
+    const { record, accountId } = await this.getForOperator(type, id);
+    if (FINAL_STATUSES.includes(record.status))
+      throw new ApiError('invalid_state', `This case is ${record.status}; nothing is left to retry or end.`);
+    return { record: await this.sendUpdate(id, message, payload), accountId };
+  }
+
   /** Asks the case's workflow to stop; a final case answers 409. */
   async cancel(
     principal: Principal,

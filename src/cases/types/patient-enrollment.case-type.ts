@@ -70,7 +70,11 @@ export const PATIENT_ENROLLMENT = defineCaseType<
           evidence: request.evidence ?? [],
         },
       };
-      return { case: record, accountId, timings: caseTimingsOf(settings) };
+      return {
+        case: record,
+        accountId,
+        timings: caseTimingsOf(settings, settings.outage.deadlineMs.patientEnrollment),
+      };
     },
     answersAfter: { message: awaitScreeningUpdate, timeoutMs: SCREENING_WAIT_MS },
   },
@@ -122,6 +126,7 @@ export const PATIENT_ENROLLMENT = defineCaseType<
     },
   ],
   cancel: { role: 'provider', summary: 'Cancel an enrollment that is not final yet' },
+  waitsOutOutages: true,
 });
 
 /**
