@@ -22,6 +22,7 @@ import { ConsoleUsersRepository } from '../console/people/console-users.reposito
 import { passwordProblem } from '../console/people/passwords';
 import { acquireDataFolder, DataFolderBusyError, servedDatabaseUrl } from '../local/data-folder';
 import { CreateWebhookDto, UpdateWebhookDto } from '../webhooks/webhooks.dto';
+import { CASE_OPTIONS, CASE_USAGE, CaseCommandError, runCaseCommand } from './case-commands';
 import { startCodecProxy } from './codec-proxy';
 import { CONNECTOR_OPTIONS, CONNECTOR_USAGE, runConnectorCommand } from './connector-commands';
 
@@ -55,6 +56,7 @@ Commands:
                                                    change an endpoint; --active true verifies the URL first
   webhooks:delete --webhook ID                     delete an endpoint
 ${CONNECTOR_USAGE}
+${CASE_USAGE}
   codec-proxy --api URL [--port N] [--origin URL …]
                                                    serve the codec on 127.0.0.1 (default port 8089)
                                                    for Temporal Web, adding the operator key from
@@ -110,6 +112,7 @@ async function main(argv: string[]): Promise<number> {
       ),
       ...repeatableTextOptions('role', 'event', 'origin'),
       ...CONNECTOR_OPTIONS,
+      ...CASE_OPTIONS,
       operator: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -118,6 +121,10 @@ async function main(argv: string[]): Promise<number> {
   if (!command || values.help) {
     process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
+  }
+
+  if (command === 'cases:retry' || command === 'cases:fail') {
+    return runCaseCommand(command, positionals[1], values);
   }
 
   if (command === 'codec-proxy') {
@@ -474,7 +481,8 @@ function modeOption(value: string | undefined): KeyMode {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: Error) => {
-    process.stderr.write(`${error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error.message}\n`);
-    process.exit(error instanceof UsageError ? 2 : 1);
+    const usage = error instanceof UsageError || error instanceof CaseCommandError;
+    process.stderr.write(`${usage ? `${error.message}\n\n${USAGE}` : error.message}\n`);
+    process.exit(usage ? 2 : 1);
   },
 );

@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+
 import { eventsFor, JsonObject, waitForStatus } from '../support/case-journeys';
 import {
   benefitVerificationRequest,
@@ -7,6 +12,7 @@ import {
 import { ConnectorFailure, PayerDouble, ProgramHubDouble } from '../support/connector-doubles';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
+import { DIST } from '../support/processes';
 import { startTestWorker, TestWorker } from '../support/workers';
 import { failNowSignal, retryNowSignal } from '../../workflows/case.messages';
 
@@ -343,6 +349,37 @@ describe('a case whose connector is unavailable', () => {
           expect.objectContaining({ target: { object: type.object, id } }),
         );
       });
+    });
+
+    /** The admin CLI, run asynchronously: it calls back into this very process's API. */
+    const adminCli = async (...args: string[]) => {
+      const address = testApp.app.getHttpServer().address() as AddressInfo | null;
+      if (!address) await testApp.app.listen(0, '127.0.0.1');
+      const { port } = testApp.app.getHttpServer().address() as AddressInfo;
+      return promisify(execFile)(
+        process.execPath,
+        [path.join(DIST, 'admin/cli.js'), ...args, '--api', `http://127.0.0.1:${port}`],
+        { env: { ...process.env, OPERATOR_API_KEY: operatorKey, LOG_LEVEL: 'silent' } },
+      );
+    };
+
+    it('retries a case from the admin CLI, then ends another one failed with a reason', async () => {
+      const [bv] = CASE_TYPES;
+      bv.fail(UNAVAILABLE);
+      const retriedId = await submit(bv);
+      const endedId = await submit(bv);
+      await waitForAttention(bv, retriedId);
+      await waitForAttention(bv, endedId);
+      const ended = await adminCli('cases:fail', endedId, '--reason', 'submitted_elsewhere');
+      expect(JSON.parse(ended.stdout).data).toMatchObject({
+        id: endedId,
+        status: 'failed',
+        failure: { code: 'failed_by_operator' },
+      });
+      payer.reset();
+      const retried = await adminCli('cases:retry', retriedId);
+      expect(JSON.parse(retried.stdout).data.id).toBe(retriedId);
+      await waitUntilGoneOn(bv, retriedId);
     });
 
     it('announces attention as a non-final update while a case waits', async () => {
