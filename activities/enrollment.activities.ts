@@ -52,7 +52,11 @@ export const createEnrollmentActivities = ({ payer, hub }: EnrollmentActivityDep
     return { ...decision, insurance_type: insuranceType ?? null, screened_at: new Date().toISOString() };
   },
 
-  async submitEnrollment(input: { programId: string; caseId: string }): Promise<{ hub_reference: string }> {
+  async submitEnrollment(input: {
+    programId: string;
+    caseId: string;
+    mockOutageUntil?: string;
+  }): Promise<{ hub_reference: string }> {
     return callConnector('programHub', () => hub.submitEnrollment(input));
   },
 

@@ -22,7 +22,7 @@ import type { CaseRecord } from '../domain/cases/case-model';
 import type { CancelRequest } from '../domain/cases/case-model';
 import { INVALID_STATE } from '../domain/failures';
 import { CASE_MEMO_KEY, REQUEST_MEMO_KEY } from '../domain/temporal/case-memo';
-import { CASE_STATUS, PATIENT_REF } from '../domain/temporal/search-attributes';
+import { CASE_ATTENTION, CASE_STATUS, PATIENT_REF } from '../domain/temporal/search-attributes';
 import type { CaseEventType } from '../domain/webhooks/event-types';
 import { FailedByOperator, failureEnding, type CaseFailureEnding } from './case-failures';
 import { CASE_SUMMARIES, PUBLISH_EVENTS_LOCALLY } from './patches';
@@ -170,7 +170,10 @@ export class CaseLifecycle<Case extends CaseRecord> {
       updated_at: at,
     });
     this.record.status_history.push({ status, at, reason });
-    upsertSearchAttributes([{ key: CASE_STATUS, value: status }]);
+    upsertSearchAttributes([
+      { key: CASE_STATUS, value: status },
+      ...('attention' in settled ? [{ key: CASE_ATTENTION, value: null }] : []),
+    ]);
     this.saveMemo();
     await this.recordMove(this.options.announces(status));
   }

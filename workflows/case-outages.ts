@@ -1,4 +1,10 @@
-import { ActivityFailure, ApplicationFailure, condition, patched } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  patched,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 
 import {
   OPERATOR_FAILURE_REASONS,
@@ -11,6 +17,7 @@ import {
   type RetryNowRequest,
 } from '../domain/cases/case-model';
 import { CASE_FAILURE_CODE, PAYER_UNAVAILABLE, PROGRAM_HUB_UNAVAILABLE } from '../domain/failures';
+import { CASE_ATTENTION } from '../domain/temporal/search-attributes';
 import type { CaseEventType } from '../domain/webhooks/event-types';
 import { FailedByOperator } from './case-failures';
 import { answerAfter, refuse, type CaseLifecycle } from './case-lifecycle';
@@ -118,12 +125,17 @@ export class ConnectorOutages<Case extends CaseRecord> {
     }
   }
 
-  /** Writes `attention`; its appearing and its clearing are announced, a new retry time is not. */
+  /**
+   * Writes `attention`; its appearing and its clearing are announced and mirrored into the
+   * `CaseAttention` search attribute (operators' saved query), a new retry time is not.
+   */
   private async showAttention(attention: CaseAttention | null): Promise<void> {
     const before = this.lifecycle.record.attention ?? null;
     if (attention === null && before === null) return;
+    const appearsOrClears = (before === null) !== (attention === null);
+    if (appearsOrClears) upsertSearchAttributes([{ key: CASE_ATTENTION, value: attention?.reason ?? null }]);
     await this.lifecycle.update({ attention } as Partial<Case>);
-    if ((before === null) !== (attention === null)) await this.lifecycle.announce(this.eventType);
+    if (appearsOrClears) await this.lifecycle.announce(this.eventType);
   }
 }
 

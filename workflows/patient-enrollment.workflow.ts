@@ -1,6 +1,7 @@
 import { condition, patched, setHandler } from '@temporalio/workflow';
 
 import type { createEnrollmentActivities } from '../activities/enrollment.activities';
+import { mockOutageUntil } from '../domain/cases/case-model';
 import { PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS, mergeInformation } from '../domain/cases/patient-enrollment';
 import type {
   EnrollmentOutcomeInput,
@@ -164,7 +165,11 @@ export async function patientEnrollmentWorkflow(
         continue;
       }
       const submission = await outages.call(() =>
-        programs.submitEnrollment({ programId: record.program_id, caseId: record.id }),
+        programs.submitEnrollment({
+          programId: record.program_id,
+          caseId: record.id,
+          ...mockOutageUntil(record, record.request.mock_result?.outage),
+        }),
       );
       await lifecycle.moveTo('awaiting_outcome', 'Eligible; submitted to the program.', {
         screening,

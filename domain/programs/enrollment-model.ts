@@ -1,5 +1,5 @@
 /** Patient enrollment in a support program: the request as the case keeps it, and the outcome. Pure types. */
-import type { Address } from '../cases/case-model';
+import type { Address, MockOutage } from '../cases/case-model';
 import type { EnrollmentConfirmation } from './confirmation-model';
 import type { ProgramDecision } from './program-model';
 
@@ -48,6 +48,8 @@ export interface PatientEnrollmentRequest {
   programId: string;
   prescription: EnrollmentPrescription | null;
   evidence: EnrollmentEvidence[];
+  /** Sandbox only: a program hub outage to play (absent in every other request). */
+  mock_result?: { outage: MockOutage };
 }
 
 /** What a provider sends when the program asked for more information. */

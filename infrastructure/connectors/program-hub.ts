@@ -3,13 +3,19 @@ import { createHash } from 'node:crypto';
 import { confirmEnrollment, enrolledOutcome } from '../../domain/programs/enrollment-confirmation';
 import type { EnrollmentOutcome } from '../../domain/programs/enrollment-model';
 import { findProgram } from '../../domain/programs/program-catalog';
+import { playSandboxOutage } from './sandbox-outage';
 
 /**
  * How enrollments reach a manufacturer's program hub. Local mode uses the simulator; a real hub
  * integration implements the same interface.
  */
 export interface ProgramHubConnector {
-  submitEnrollment(input: { programId: string; caseId: string }): Promise<{ hub_reference: string }>;
+  /** `mockOutageUntil`: sandbox only, the simulated hub is unavailable until then (`mock_result.outage`). */
+  submitEnrollment(input: {
+    programId: string;
+    caseId: string;
+    mockOutageUntil?: string;
+  }): Promise<{ hub_reference: string }>;
   /** null while the hub has not decided; `checksSoFar` lets the simulator take a while like a real hub. */
   checkEnrollment(input: {
     programId: string;
@@ -26,7 +32,12 @@ export interface ProgramHubConnector {
 export class ProgramHubSimulator implements ProgramHubConnector {
   constructor(private readonly now: () => Date = () => new Date()) {}
 
-  async submitEnrollment(input: { programId: string; caseId: string }): Promise<{ hub_reference: string }> {
+  async submitEnrollment(input: {
+    programId: string;
+    caseId: string;
+    mockOutageUntil?: string;
+  }): Promise<{ hub_reference: string }> {
+    playSandboxOutage('program hub', input.mockOutageUntil, new Date());
     // Derived from the input, so a retried submission gets the same reference.
     return {
       hub_reference: `HUB-${digest(`${input.programId}:${input.caseId}`).slice(0, 10).toUpperCase()}`,

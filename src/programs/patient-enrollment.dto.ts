@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, OmitType, PartialType, PickType } fro
 import { IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
 
 import { ID_PREFIXES } from '../../domain/ids';
-import { AddressDto, PrescriptionDto } from '../cases/case-requests.dto';
+import { AddressDto, MockOutageDto, PrescriptionDto } from '../cases/case-requests.dto';
 import { AtLeastOneOf, IsCalendarDate } from '../cases/case-validators';
 import {
   DateOfBirth,
@@ -171,6 +171,13 @@ export class EnrollmentMetadataDto {
   enrollment_id?: string;
 }
 
+export class EnrollmentMockResultDto {
+  @NestedObject(() => MockOutageDto, {
+    description: 'The sandbox program hub stays unavailable this long before it takes the submission.',
+  })
+  outage!: MockOutageDto;
+}
+
 export class CreatePatientEnrollmentDto {
   @NestedObject(() => EnrollmentPatientDto)
   patient!: EnrollmentPatientDto;
@@ -194,6 +201,12 @@ export class CreatePatientEnrollmentDto {
 
   @NestedObject(() => EnrollmentMetadataDto, { optional: true })
   metadata?: EnrollmentMetadataDto;
+
+  @NestedObject(() => EnrollmentMockResultDto, {
+    optional: true,
+    description: 'Sandbox only: plays a program hub outage (see docs/workflows.md, outages).',
+  })
+  mock_result?: EnrollmentMockResultDto;
 }
 
 /** What a reviewer may ask to correct about the patient; an address or insurance replaces the old one whole. */

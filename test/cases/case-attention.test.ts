@@ -3,6 +3,8 @@ import { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 
+import { temporal } from '@temporalio/proto';
+
 import { eventsFor, JsonObject, waitForStatus } from '../support/case-journeys';
 import {
   benefitVerificationRequest,
@@ -13,7 +15,9 @@ import { ConnectorFailure, PayerDouble, ProgramHubDouble } from '../support/conn
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { DIST } from '../support/processes';
+import { signalWithTemporalCli } from '../support/temporal-cli';
 import { startTestWorker, TestWorker } from '../support/workers';
+import { CASE_ATTENTION } from '../../domain/temporal/search-attributes';
 import { failNowSignal, retryNowSignal } from '../../workflows/case.messages';
 
 const FINAL_STATUSES = ['completed', 'failed', 'cancelled'];
@@ -144,6 +148,11 @@ describe('a case whose connector is unavailable', () => {
   };
   const finalStatusesOf = async (id: string) =>
     (await finalEventOf(id)).map((event) => (event.data as JsonObject).status);
+  /** The `CaseAttention` search attribute operators' saved query filters on. */
+  const attentionAttributeOf = async (id: string) =>
+    (await testApp.temporalClient.workflow.getHandle(id).describe()).typedSearchAttributes.get(
+      CASE_ATTENTION,
+    );
   /** Waits until the case went on past the failing call; a final status must have been sent once. */
   const waitUntilGoneOn = async (type: CaseTypeUnderTest, id: string) => {
     const goneOn = await waitFor(type, id, type.goesOnTo);
@@ -173,29 +182,40 @@ describe('a case whose connector is unavailable', () => {
       await testApp.close();
     });
 
-    it('shows attention while a sandbox payer outage lasts, then completes with one final notification', async () => {
-      const [bv] = CASE_TYPES;
-      const id = await submit(
-        bv,
-        benefitVerificationRequest({
+    it.each([
+      {
+        type: CASE_TYPES[0],
+        body: benefitVerificationRequest({
           mock_result: { status: 'completed', outage: { unavailable_for_seconds: 20 } },
         }),
-      );
-      const waiting = await waitForAttention(bv, id);
-      expect(waiting.status).toBe('processing');
-      expect(waiting.attention).toEqual({
-        reason: 'payer_unavailable',
-        since: expect.any(String),
-        next_retry_at: expect.any(String),
-      });
-      expect(Date.parse(waiting.attention.next_retry_at)).toBeGreaterThan(
-        Date.parse(waiting.attention.since),
-      );
-
-      const completed = await waitFor(bv, id, 'completed');
-      expect(completed.attention).toBeNull();
-      expect(await finalStatusesOf(id)).toEqual(['completed']);
-    });
+      },
+      {
+        type: CASE_TYPES[1],
+        body: priorAuthorizationRequest({
+          mock_result: { result: 'approved', outage: { unavailable_for_seconds: 15 } },
+        }),
+      },
+      {
+        type: CASE_TYPES[2],
+        body: { ...patientEnrollmentRequest(), mock_result: { outage: { unavailable_for_seconds: 20 } } },
+      },
+    ])(
+      'shows attention on $type.caseType while a sandbox outage lasts, then goes on',
+      async ({ type, body }) => {
+        const id = await submit(type, body);
+        const waiting = await waitForAttention(type, id);
+        expect(waiting.status).toBe('processing');
+        expect(waiting.attention).toEqual({
+          reason: type.unavailable,
+          since: expect.any(String),
+          next_retry_at: expect.any(String),
+        });
+        expect(Date.parse(waiting.attention.next_retry_at)).toBeGreaterThan(
+          Date.parse(waiting.attention.since),
+        );
+        await waitUntilGoneOn(type, id);
+      },
+    );
 
     it('fails a benefit verification with payer_unavailable, once, when a sandbox outage outlasts the deadline', async () => {
       const [bv] = CASE_TYPES;
@@ -218,9 +238,11 @@ describe('a case whose connector is unavailable', () => {
         const id = await submit(type);
         const waiting = await waitForAttention(type, id);
         expect(waiting).toMatchObject({ status: 'processing', attention: { reason: type.unavailable } });
+        expect(await attentionAttributeOf(id)).toBe(type.unavailable);
         payer.reset();
         hub.reset();
         await waitUntilGoneOn(type, id);
+        expect(await attentionAttributeOf(id)).toBeUndefined();
       });
 
       it(`fails with ${type.unavailable}, once, when its connector stays down past the deadline`, async () => {
@@ -229,6 +251,7 @@ describe('a case whose connector is unavailable', () => {
         await waitForAttention(type, id);
         const failed = await waitFor(type, id, 'failed', 60_000);
         expect(failed).toMatchObject({ failure: { code: type.unavailable }, attention: null });
+        expect(await attentionAttributeOf(id)).toBeUndefined();
         expect(await finalStatusesOf(id)).toEqual(['failed']);
       });
 
@@ -351,11 +374,14 @@ describe('a case whose connector is unavailable', () => {
       });
     });
 
+    /** The API's port on loopback, for commands run outside this process. */
+    const apiPort = async () => {
+      if (!testApp.app.getHttpServer().address()) await testApp.app.listen(0, '127.0.0.1');
+      return (testApp.app.getHttpServer().address() as AddressInfo).port;
+    };
     /** The admin CLI, run asynchronously: it calls back into this very process's API. */
     const adminCli = async (...args: string[]) => {
-      const address = testApp.app.getHttpServer().address() as AddressInfo | null;
-      if (!address) await testApp.app.listen(0, '127.0.0.1');
-      const { port } = testApp.app.getHttpServer().address() as AddressInfo;
+      const port = await apiPort();
       return promisify(execFile)(
         process.execPath,
         [path.join(DIST, 'admin/cli.js'), ...args, '--api', `http://127.0.0.1:${port}`],
@@ -380,6 +406,25 @@ describe('a case whose connector is unavailable', () => {
       const retried = await adminCli('cases:retry', retriedId);
       expect(JSON.parse(retried.stdout).data.id).toBe(retriedId);
       await waitUntilGoneOn(bv, retriedId);
+    });
+
+    it('ends a case failed on a failNow signal sent with the Temporal CLI through the codec, its note encrypted in history', async () => {
+      const [bv] = CASE_TYPES;
+      bv.fail(UNAVAILABLE);
+      const id = await submit(bv);
+      await waitForAttention(bv, id);
+      const cli = await signalWithTemporalCli(testApp, operatorKey, {
+        workflowId: id,
+        name: 'failNow',
+        input: { reason: 'outage_outlasting', note: 'Clearinghouse maintenance window' },
+      });
+      expect(cli.stderr).toBe('');
+      const failed = await waitFor(bv, id, 'failed');
+      expect(failed.failure.code).toBe('failed_by_operator');
+      const history = await handle(id).fetchHistory();
+      expect(
+        Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1'),
+      ).not.toContain('maintenance window');
     });
 
     it('announces attention as a non-final update while a case waits', async () => {

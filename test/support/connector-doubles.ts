@@ -105,7 +105,11 @@ export class ProgramHubDouble
     super();
   }
 
-  submitEnrollment(input: { programId: string; caseId: string }): Promise<{ hub_reference: string }> {
+  submitEnrollment(input: {
+    programId: string;
+    caseId: string;
+    mockOutageUntil?: string;
+  }): Promise<{ hub_reference: string }> {
     return this.answer('submitEnrollment', input, () => this.simulator.submitEnrollment(input));
   }
 

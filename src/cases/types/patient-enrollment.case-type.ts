@@ -68,6 +68,7 @@ export const PATIENT_ENROLLMENT = defineCaseType<
           programId: request.programId,
           prescription: request.prescription ?? null,
           evidence: request.evidence ?? [],
+          ...(request.mock_result ? { mock_result: request.mock_result } : {}),
         },
       };
       return {
