@@ -36,7 +36,8 @@ const payer = connectorCalls<ReturnType<typeof createCaseActivities>>().remote;
 
 /**
  * processing → completed | failed; an inconclusive electronic check goes to awaiting_review until
- * a reviewer records the manual result. One event only, at completed or failed.
+ * a reviewer records the manual result. One final event, at completed or failed; a payer outage
+ * adds non-final ones while the case shows `attention`.
  */
 export async function benefitVerificationWorkflow(
   input: BenefitVerificationInput,
