@@ -61,6 +61,7 @@ export const createEnrollmentActivities = ({ payer, hub }: EnrollmentActivityDep
     programId: string;
     caseId: string;
     patient_authorization?: PatientAuthorization | null;
+    mockOutageUntil?: string;
   }): Promise<{ hub_reference: string }> {
     return callConnector('programHub', () => hub.submitEnrollment(input));
   },

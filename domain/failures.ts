@@ -86,6 +86,8 @@ export const CASE_FAILURE_CODE = {
   informationExpired: 'information_expired',
   programDenied: 'program_denied',
   programInconclusive: 'program_inconclusive',
+  /** An operator ended a case waiting out an outage (`failNow`); `failure.message` says why. */
+  failedByOperator: 'failed_by_operator',
   /** The payer did not accept a prior authorization for review; `failure.message` is its reason. */
   notSubmitted: 'not_submitted',
 } as const;

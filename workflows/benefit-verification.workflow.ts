@@ -15,7 +15,7 @@ import type {
 } from '../domain/cases/benefit-verification';
 import { CASE_FAILURE_CODE } from '../domain/failures';
 import { noEligibilityDetails } from '../domain/payers/payer-connector';
-import type { DrugRequest } from '../domain/cases/case-model';
+import { mockOutageUntil, type DrugRequest } from '../domain/cases/case-model';
 import {
   benefitVerificationOutcomeSignal,
   submitBenefitVerificationOutcomeUpdate,
@@ -23,6 +23,7 @@ import {
 import { verifyAccountBindingFirst } from './case-binding';
 import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
 import { endOnError, refuse } from './case-lifecycle';
+import { ConnectorOutages } from './case-outages';
 import { acceptDecisions, connectorCalls, failWith, openCase } from './case-workflow';
 
 const REVIEW_EXPIRED = ending(
@@ -35,7 +36,8 @@ const payer = connectorCalls<ReturnType<typeof createCaseActivities>>().remote;
 
 /**
  * processing → completed | failed; an inconclusive electronic check goes to awaiting_review until
- * a reviewer records the manual result. One event only, at completed or failed.
+ * a reviewer records the manual result. One final event, at completed or failed; a payer outage
+ * adds non-final ones while the case shows `attention`.
  */
 export async function benefitVerificationWorkflow(
   input: BenefitVerificationInput,
@@ -49,6 +51,12 @@ export async function benefitVerificationWorkflow(
   // Read through a function: handlers set it between awaits, which flow analysis cannot see.
   let manualResult: ManualVerificationInput | undefined;
   const received = () => manualResult;
+  const outages = new ConnectorOutages(
+    lifecycle,
+    'benefit_verification.updated',
+    input.timings.outage,
+    cancellation.requested,
+  );
   acceptDecisions(lifecycle, [
     {
       signal: benefitVerificationOutcomeSignal,
@@ -63,13 +71,14 @@ export async function benefitVerificationWorkflow(
       },
     },
     cancellation.decision,
+    ...outages.decisions,
   ]);
   await verifyAccountBindingFirst(input);
 
   const { request } = record;
   try {
     await lifecycle.announceCreation();
-    const check = await payer.checkCaseBenefits({
+    const benefitsCheck = {
       documentIds: [...request.insurance, ...(request.patient.insurance ?? [])].map(
         (document) => document.document_id,
       ),
@@ -82,6 +91,7 @@ export async function benefitVerificationWorkflow(
       drugs: request.drugs,
       mockCase: request.mock_result?.case,
       mockStatus: request.mock_result?.status,
+      ...mockOutageUntil(record, request.mock_result?.outage),
       routing: {
         caseId: record.id,
         accountId: input.accountId,
@@ -93,7 +103,8 @@ export async function benefitVerificationWorkflow(
         },
         patientGender: request.patient.gender,
       },
-    });
+    };
+    const check = await outages.call(() => payer.checkCaseBenefits(benefitsCheck));
     if (await cancellation.cancelIfRequested()) return record;
     if (check.kind === 'completed') {
       await lifecycle.moveTo('completed', 'Verified electronically.', {

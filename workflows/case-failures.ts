@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 
-import type { CaseFailure } from '../domain/cases/case-model';
+import { OPERATOR_FAILURE_REASONS, type CaseFailure, type FailNowRequest } from '../domain/cases/case-model';
 import {
   CASE_FAILURE_CODE,
   CLINICAL_EVALUATION_TIMED_OUT,
@@ -93,4 +93,19 @@ export function failureEnding(error: unknown, otherwise: CaseFailureEnding): Cas
   const cause = error instanceof ActivityFailure ? error.cause : undefined;
   const endingOf = cause instanceof ApplicationFailure && cause.type ? ENDINGS[cause.type] : undefined;
   return endingOf ? endingOf(cause as ApplicationFailure, otherwise) : otherwise;
+}
+
+/** Raised inside the workflow when an operator ended a case waiting out an outage. */
+export class FailedByOperator extends Error {
+  readonly ending: CaseFailureEnding;
+
+  constructor(request: FailNowRequest) {
+    super('Ended by an operator.');
+    this.name = 'FailedByOperator';
+    this.ending = ending(
+      'Ended by an operator.',
+      CASE_FAILURE_CODE.failedByOperator,
+      OPERATOR_FAILURE_REASONS[request.reason],
+    );
+  }
 }

@@ -22,9 +22,9 @@ import type { CaseRecord } from '../domain/cases/case-model';
 import type { CancelRequest } from '../domain/cases/case-model';
 import { INVALID_STATE } from '../domain/failures';
 import { CASE_MEMO_KEY, REQUEST_MEMO_KEY } from '../domain/temporal/case-memo';
-import { CASE_STATUS, PATIENT_REF } from '../domain/temporal/search-attributes';
+import { CASE_ATTENTION, CASE_STATUS, PATIENT_REF } from '../domain/temporal/search-attributes';
 import type { CaseEventType } from '../domain/webhooks/event-types';
-import { failureEnding, type CaseFailureEnding } from './case-failures';
+import { FailedByOperator, failureEnding, type CaseFailureEnding } from './case-failures';
 import { CASE_SUMMARIES, PUBLISH_EVENTS_LOCALLY } from './patches';
 
 type WebhookActivities = ReturnType<typeof createWebhookActivities>;
@@ -91,8 +91,9 @@ export async function answerWhenCancelled<Case extends CaseRecord>(
 
 /**
  * How a case workflow ends on an error: a cancellation from Temporal (Temporal Web's Cancel) or an
- * accepted cancellation request ends it `cancelled`; a failed activity fails it with the ending of its
- * failure type, or `unclassified` when it has none of the taxonomy. Anything else is a bug and fails
+ * accepted cancellation request ends it `cancelled`; an operator's `failNow` fails it with the operator's
+ * reason; a failed activity fails it with the ending of its failure type, or `unclassified` when it has
+ * none of the taxonomy. Anything else is a bug and fails
  * the workflow task, so it is fixed and replayed, not hidden.
  */
 export async function endOnError<Case extends CaseRecord>(
@@ -103,6 +104,10 @@ export async function endOnError<Case extends CaseRecord>(
 ): Promise<void> {
   if (isCancellation(error)) {
     await CancellationScope.nonCancellable(() => lifecycle.moveTo('cancelled', 'Cancelled in Temporal.'));
+    return;
+  }
+  if (error instanceof FailedByOperator) {
+    await lifecycle.moveTo('failed', error.ending.reason, { failure: error.ending.failure } as Partial<Case>);
     return;
   }
   if (!(error instanceof ActivityFailure)) throw error;
@@ -157,13 +162,18 @@ export class CaseLifecycle<Case extends CaseRecord> {
 
   async moveTo(status: CaseStatus, reason: string | null, changes: Partial<Case> = {}): Promise<void> {
     const at = new Date().toISOString();
-    Object.assign(this.record, changes, {
+    // A final case waits for nothing: an outage it was waiting out no longer needs anyone.
+    const settled = FINAL_STATUSES.includes(status) && this.record.attention ? { attention: null } : {};
+    Object.assign(this.record, changes, settled, {
       status,
       status_description: this.options.describe(status),
       updated_at: at,
     });
     this.record.status_history.push({ status, at, reason });
-    upsertSearchAttributes([{ key: CASE_STATUS, value: status }]);
+    upsertSearchAttributes([
+      { key: CASE_STATUS, value: status },
+      ...('attention' in settled ? [{ key: CASE_ATTENTION, value: null }] : []),
+    ]);
     this.saveMemo();
     await this.recordMove(this.options.announces(status));
   }

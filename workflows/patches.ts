@@ -34,3 +34,10 @@ export const PRIOR_AUTHORIZATION_EXCHANGE = 'prior-authorization-exchange';
  * asking again; and, until its due date passes, the payer is not inquired while it waits for answers.
  */
 export const PRIOR_AUTHORIZATION_INFORMATION_REQUESTS = 'prior-authorization-information-requests';
+
+/**
+ * A connector still unavailable after its activity's retries no longer ends the case: it shows
+ * `attention` and calls again on the outage schedule until its deadline (workflows/case-outages.ts).
+ * Checked only where such a failure is caught, so runs that never met one replay unchanged.
+ */
+export const ATTENTION_ON_OUTAGES = 'attention-on-outages';

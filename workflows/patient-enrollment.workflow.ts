@@ -1,6 +1,7 @@
 import { condition, patched, setHandler } from '@temporalio/workflow';
 
 import type { createEnrollmentActivities } from '../activities/enrollment.activities';
+import { mockOutageUntil } from '../domain/cases/case-model';
 import { PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS, mergeInformation } from '../domain/cases/patient-enrollment';
 import type {
   EnrollmentOutcomeInput,
@@ -16,6 +17,7 @@ import type {
 import { verifyAccountBindingFirst } from './case-binding';
 import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
 import { endOnError, refuse } from './case-lifecycle';
+import { ConnectorOutages } from './case-outages';
 import { acceptDecisions, connectorCalls, continueAsNewIfLong, failWith, openCase } from './case-workflow';
 import { IN_PROCESS_STEPS_LOCALLY } from './patches';
 import {
@@ -64,6 +66,12 @@ export async function patientEnrollmentWorkflow(
   let screeningInProgress = false;
   // Read through a function: handlers set these between awaits, which flow analysis cannot see.
   const latest = () => ({ ...received, cancellation: cancellation.requested() });
+  const outages = new ConnectorOutages(
+    lifecycle,
+    'patient_enrollment.updated',
+    input.timings.outage,
+    cancellation.requested,
+  );
 
   acceptDecisions(lifecycle, [
     {
@@ -97,6 +105,7 @@ export async function patientEnrollmentWorkflow(
       },
     },
     cancellation.decision,
+    ...outages.decisions,
   ]);
   setHandler(awaitScreeningUpdate, async () => {
     await condition(() => record.status !== 'processing');
@@ -118,7 +127,7 @@ export async function patientEnrollmentWorkflow(
     while (record.status === 'processing' || record.status === 'awaiting_review') {
       screeningInProgress = true;
       const screen = patched(IN_PROCESS_STEPS_LOCALLY) ? inProcess : programs;
-      const screening = await screen.screenEnrollment({ request: record.request });
+      const screening = await outages.call(() => screen.screenEnrollment({ request: record.request }));
       screeningInProgress = false;
       if (await cancellation.cancelIfRequested()) return record;
       if (screening.decision === 'ineligible') {
@@ -157,11 +166,14 @@ export async function patientEnrollmentWorkflow(
       }
       // An activity's input is not compared on replay, so adding the authorization needs no patch.
       // A case started before authorizations were recorded has none in its request (not even null).
-      const submission = await programs.submitEnrollment({
-        programId: record.program_id,
-        caseId: record.id,
-        patient_authorization: record.request.patient_authorization,
-      });
+      const submission = await outages.call(() =>
+        programs.submitEnrollment({
+          programId: record.program_id,
+          caseId: record.id,
+          patient_authorization: record.request.patient_authorization,
+          ...mockOutageUntil(record, record.request.mock_result?.outage),
+        }),
+      );
       await lifecycle.moveTo('awaiting_outcome', 'Eligible; submitted to the program.', {
         screening,
         missing_information: [],
@@ -179,11 +191,13 @@ export async function patientEnrollmentWorkflow(
       if (await cancellation.cancelIfRequested()) return record;
       const decided = latest().outcome
         ? fromOutcomeInput(record.program_id, latest().outcome!)
-        : await programs.checkEnrollment({
-            programId: record.program_id,
-            hub_reference: record.submission!.hub_reference,
-            checksSoFar: checksSoFar++,
-          });
+        : await outages.call(() =>
+            programs.checkEnrollment({
+              programId: record.program_id,
+              hub_reference: record.submission!.hub_reference,
+              checksSoFar: checksSoFar++,
+            }),
+          );
       if (!decided) {
         if (latest().outcome || latest().cancellation) continue;
         await continueAsNewIfLong<PatientEnrollmentInput>({

@@ -15,6 +15,7 @@ import type {
   PriorAuthorizationOutcome,
   ReviewDecisionInput,
 } from '../domain/cases/prior-authorization';
+import { mockOutageUntil } from '../domain/cases/case-model';
 import { payerDueAt } from '../domain/cases/prior-authorization-deadlines';
 import { CASE_FAILURE_CODE } from '../domain/failures';
 import type { PriorAuthResult } from '../domain/payers/payer-connector';
@@ -26,6 +27,7 @@ import type {
 import { verifyAccountBindingFirst } from './case-binding';
 import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
 import { CaseLifecycle, endOnError, refuse } from './case-lifecycle';
+import { ConnectorOutages } from './case-outages';
 import { acceptDecisions, connectorCalls, continueAsNewIfLong, failWith, openCase } from './case-workflow';
 import {
   IN_PROCESS_STEPS_LOCALLY,
@@ -79,6 +81,17 @@ export async function priorAuthorizationWorkflow(
   let requests = false;
   // Read through functions: handlers set these between awaits, which flow analysis cannot see.
   const received = () => ({ payerOutcome, information, cancellation: cancellation.requested() });
+  const outages = new ConnectorOutages(
+    lifecycle,
+    'prior_authorization.updated',
+    input.timings.outage,
+    cancellation.requested,
+  );
+  /** Outage deadlines follow the case's own: the payer's, once submitted; the review target before. */
+  const outageDeadline = (since: number) => {
+    const own = Date.parse(record.due_at ?? record.review_due_at ?? '');
+    return own > since ? own : since + (input.timings.outage?.deadlineMs ?? 0);
+  };
 
   acceptDecisions(lifecycle, [
     {
@@ -136,13 +149,14 @@ export async function priorAuthorizationWorkflow(
       },
     },
     cancellation.decision,
+    ...outages.decisions,
   ]);
   await verifyAccountBindingFirst(input);
 
   try {
     if (record.status === 'processing') {
       await lifecycle.announceCreation();
-      await prepare(record, payer);
+      await outages.call(() => prepare(record, payer), outageDeadline);
       if (await cancellation.cancelIfRequested()) return record;
       await lifecycle.moveTo('awaiting_review', 'Prepared for clinical review.');
     }
@@ -177,7 +191,10 @@ export async function priorAuthorizationWorkflow(
       exchange = patched(PRIOR_AUTHORIZATION_EXCHANGE);
       if (exchange) {
         requests = patched(PRIOR_AUTHORIZATION_INFORMATION_REQUESTS);
-        firstAnswer = await payer.submitPriorAuthorizationRequest(exchangeOf(record, input.accountId));
+        firstAnswer = await outages.call(
+          () => payer.submitPriorAuthorizationRequest(exchangeOf(record, input.accountId)),
+          outageDeadline,
+        );
         if (firstAnswer.kind === 'not_submitted') {
           await failNotSubmitted(lifecycle, notSubmittedOutcome(firstAnswer), { review: reviewed });
           return record;
@@ -238,13 +255,17 @@ export async function priorAuthorizationWorkflow(
       if (answers) {
         record.request = withInformation(record.request, answers);
         informationRounds += 1;
-        const reply = await payer.answerPriorAuthorizationInformation({
-          ...exchangeOf(record, input.accountId),
-          payer_reference: record.submission!.payer_reference,
-          answers: answers.answers,
-          round: informationRounds,
-          addedEvidence: addedEvidence(record.request, answers),
-        });
+        const reply = await outages.call(
+          () =>
+            payer.answerPriorAuthorizationInformation({
+              ...exchangeOf(record, input.accountId),
+              payer_reference: record.submission!.payer_reference,
+              answers: answers.answers,
+              round: informationRounds,
+              addedEvidence: addedEvidence(record.request, answers),
+            }),
+          outageDeadline,
+        );
         const final = await settleAnswered(lifecycle, reply, requests);
         // Cleared only now, so the provider's update answers with what the payer made of the answers.
         information = undefined;
@@ -253,11 +274,15 @@ export async function priorAuthorizationWorkflow(
       }
       // The payer waits for the provider's answers: asking it again would only hear that.
       if (requests && answersAwaited(record)) continue;
-      const reply = await payer.inquirePriorAuthorization({
-        ...exchangeOf(record, input.accountId, { slim: true }),
-        payer_reference: record.submission!.payer_reference,
-        inquiriesSoFar,
-      });
+      const reply = await outages.call(
+        () =>
+          payer.inquirePriorAuthorization({
+            ...exchangeOf(record, input.accountId, { slim: true }),
+            payer_reference: record.submission!.payer_reference,
+            inquiriesSoFar,
+          }),
+        outageDeadline,
+      );
       inquiriesSoFar += 1;
       if (await settle(lifecycle, reply, requests)) return record;
       // A decision that arrived during the inquiry is handled by the next turn.
@@ -340,6 +365,7 @@ async function prepare(record: PriorAuthorizationCase, activities: CaseActivitie
     evidence: request.evidence,
     questionnaires: request.questionnaires,
     visitNotes: request.visit_notes,
+    ...mockOutageUntil(record, request.mock_result?.outage),
   });
   Object.assign(record, { plan, coverage: prefill.coverage, criteria: prefill.criteria });
 }

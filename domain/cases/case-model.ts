@@ -150,6 +150,7 @@ export interface PriorAuthorizationRequest {
   mock_result: {
     result: 'approved' | 'denied' | 'partially_approved' | 'other' | 'not_submitted';
     detail_code?: string;
+    outage?: MockOutage;
   } | null;
 }
 
@@ -160,7 +161,7 @@ export interface BenefitVerificationRequest {
   insurance: DocumentRef[];
   insurance_content: InsuranceContent | null;
   diagnoses: Diagnosis[];
-  mock_result: { status: 'completed' | 'failed'; case?: string } | null;
+  mock_result: { status: 'completed' | 'failed'; case?: string; outage?: MockOutage } | null;
 }
 
 /** Timing of the human and payer waits; from configuration, fixed per case when it starts. */
@@ -168,7 +169,74 @@ export interface CaseTimings {
   reviewReminderMs: number;
   reviewExpiryMs: number;
   payerPollIntervalMs: number;
+  /** How the case waits out a connector outage; absent in cases started before outages were waited out. */
+  outage?: OutageSchedule;
 }
+
+/**
+ * A connector still unavailable after its activity's retries: the case keeps its status, shows
+ * `attention`, and calls again after `firstRetryMs`, doubling up to `longestRetryMs`, until
+ * `deadlineMs` after the outage was first seen (a PA's payer deadline may come first).
+ */
+export interface OutageSchedule {
+  firstRetryMs: number;
+  longestRetryMs: number;
+  deadlineMs: number;
+}
+
+/**
+ * A sandbox outage a test-mode request asks for in `mock_result.outage`: the simulated connector is
+ * unavailable for this long after the case's creation, then answers.
+ */
+export interface MockOutage {
+  unavailable_for_seconds: number;
+}
+
+/** Until when a sandbox connector plays unavailable for this case, if its request asked for an outage. */
+export function mockOutageUntil(
+  record: Pick<CaseRecord, 'created_at'>,
+  outage: MockOutage | undefined,
+): { mockOutageUntil?: string } {
+  if (!outage) return {};
+  const until = Date.parse(record.created_at) + outage.unavailable_for_seconds * 1000;
+  return { mockOutageUntil: new Date(until).toISOString() };
+}
+
+/** Why a case needs attention: a connector it waits for stays unavailable. */
+export const ATTENTION_REASONS = ['payer_unavailable', 'program_unavailable'] as const;
+export type AttentionReason = (typeof ATTENTION_REASONS)[number];
+
+/**
+ * A case waiting out an outage: a reason code and times only, never the connector's own words
+ * (which may quote the request).
+ */
+export interface CaseAttention {
+  reason: AttentionReason;
+  /** When the outage was first seen, kept through the retries. */
+  since: string;
+  next_retry_at: string;
+}
+
+/** What an operator may give as the reason to end a case waiting out an outage (`failNow`). */
+export const OPERATOR_FAILURE_REASONS = {
+  outage_outlasting:
+    'The connection stayed unavailable and an operator ended the case; submit it again later.',
+  connector_misconfigured: 'The connection needs configuration work; an operator ended the case.',
+  submitted_elsewhere: 'An operator ended the case: the request is being handled outside this service.',
+} as const;
+export type OperatorFailureReason = keyof typeof OPERATOR_FAILURE_REASONS;
+
+/**
+ * `failNow`: the reason code, and a note for other operators that stays in the workflow's history
+ * (encrypted by the codec): it is never copied into the case, its events, the audit trail or logs.
+ */
+export interface FailNowRequest {
+  reason: OperatorFailureReason;
+  note?: string;
+}
+
+/** `retryNow` takes no choice; the object keeps room for the message address the API adds. */
+export type RetryNowRequest = Record<string, never>;
 
 /** A clinical eligibility evidence item as the case keeps it: a file asset becomes a document reference. */
 export interface ClinicalEvidenceItem {
@@ -203,6 +271,8 @@ export interface CaseRecord {
   status_history: StatusChange[];
   outcome: unknown;
   failure: CaseFailure | null;
+  /** Set while the case waits out a connector outage; absent in cases started before it existed. */
+  attention?: CaseAttention | null;
   metadata: Record<string, string>;
   /**
    * The mode of the key that created the case: live cases reach payers through the account's

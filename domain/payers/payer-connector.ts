@@ -165,6 +165,8 @@ export interface BenefitsCheckInput {
   /** Sandbox: a case name of the catalog's BV mock results, forcing the answer. */
   mockCase?: string;
   mockStatus?: 'completed' | 'failed';
+  /** Sandbox only: the simulated payer is unavailable until then (`mock_result.outage`). */
+  mockOutageUntil?: string;
 }
 
 /** One PA criterion of the plan for the drug, with whether the submitted record meets it. */
@@ -184,6 +186,8 @@ export interface PriorAuthPrefillInput {
   evidence: EvidenceItem[];
   questionnaires: Questionnaire[];
   visitNotes: VisitNote[];
+  /** Sandbox only: the simulated payer is unavailable until then (`mock_result.outage`). */
+  mockOutageUntil?: string;
 }
 
 export interface PriorAuthPrefill {

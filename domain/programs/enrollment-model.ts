@@ -1,5 +1,5 @@
 /** Patient enrollment in a support program: the request as the case keeps it, and the outcome. Pure types. */
-import type { Address } from '../cases/case-model';
+import type { Address, MockOutage } from '../cases/case-model';
 import type { EnrollmentConfirmation } from './confirmation-model';
 import type { PatientAuthorization } from './patient-authorization';
 import type { ProgramDecision } from './program-model';
@@ -51,6 +51,8 @@ export interface PatientEnrollmentRequest {
   evidence: EnrollmentEvidence[];
   /** null when none was given; absent on enrollments created before authorizations were recorded. */
   patient_authorization?: PatientAuthorization | null;
+  /** Sandbox only: a program hub outage to play (absent in every other request). */
+  mock_result?: { outage: MockOutage };
 }
 
 /** What a provider sends when the program asked for more information. */

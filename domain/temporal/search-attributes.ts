@@ -8,6 +8,8 @@ export const ACCOUNT_ID = defineSearchAttributeKey('AccountId', SearchAttributeT
 export const CASE_TYPE = defineSearchAttributeKey('CaseType', SearchAttributeType.KEYWORD);
 export const CASE_STATUS = defineSearchAttributeKey('CaseStatus', SearchAttributeType.KEYWORD);
 export const PATIENT_REF = defineSearchAttributeKey('PatientRef', SearchAttributeType.KEYWORD);
+/** The `attention` reason of a case waiting out a connector outage (`payer_unavailable`, …); unset otherwise. */
+export const CASE_ATTENTION = defineSearchAttributeKey('CaseAttention', SearchAttributeType.KEYWORD);
 
 /** Name → Temporal type, for registering them on a server. */
 export const CUSTOM_SEARCH_ATTRIBUTES = {
@@ -15,4 +17,5 @@ export const CUSTOM_SEARCH_ATTRIBUTES = {
   [CASE_TYPE.name]: 'Keyword',
   [CASE_STATUS.name]: 'Keyword',
   [PATIENT_REF.name]: 'Keyword',
+  [CASE_ATTENTION.name]: 'Keyword',
 } as const;

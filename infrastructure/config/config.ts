@@ -77,6 +77,16 @@ export interface CaseSettings {
   dueWithinMs: { standard: number; expedited: number };
   /** The internal target for a PA's clinical review (`review_due_at`), counted from creation. */
   reviewDueWithinMs: { standard: number; expedited: number };
+  /**
+   * How a case waits out a connector still unavailable after its activity's retries: the first wait,
+   * doubling up to the longest, and how long after the outage was first seen each type stops waiting
+   * and fails (a PA waits until its own review target or payer deadline, when still ahead).
+   */
+  outage: {
+    firstRetryMs: number;
+    longestRetryMs: number;
+    deadlineMs: { benefitVerification: number; patientEnrollment: number; priorAuthorization: number };
+  };
   /** HMAC key of the PatientRef search attribute (a keyed hash, never the patient id itself). */
   patientRefKey?: Buffer;
   /**
@@ -314,6 +324,20 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     reviewDueWithinMs: {
       standard: integer('PA_REVIEW_DUE_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
       expedited: integer('PA_EXPEDITED_REVIEW_DUE_MS', 4 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+    },
+    outage: {
+      firstRetryMs: integer('CASE_OUTAGE_FIRST_RETRY_MS', 5 * 60_000, 100, 24 * 3_600_000),
+      longestRetryMs: integer('CASE_OUTAGE_LONGEST_RETRY_MS', 3_600_000, 100, 24 * 3_600_000),
+      deadlineMs: {
+        benefitVerification: integer('BV_OUTAGE_DEADLINE_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+        priorAuthorization: integer('PA_OUTAGE_DEADLINE_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+        patientEnrollment: integer(
+          'ENROLLMENT_OUTAGE_DEADLINE_MS',
+          72 * 3_600_000,
+          1_000,
+          30 * 24 * 3_600_000,
+        ),
+      },
     },
     patientRefKey,
     retentionDays: integer('CASE_RETENTION_DAYS', 30, 1, 100 * 365),

@@ -46,6 +46,7 @@ import { inlineEvaluator } from '../clinical/evaluation-pool';
 import type { ClinicalEvaluator } from '../clinical/evaluation-pool';
 import { AuthorizationPeriods, authorizationPeriods } from './authorization-periods';
 import { calendarPlanYear, planYearFigures } from './simulated-plan-year';
+import { playSandboxOutage } from './sandbox-outage';
 
 /**
  * The sandbox cases a benefit verification's `mock_result.case` may name (contract sections 3a and 9).
@@ -174,6 +175,7 @@ export class PayerSimulator implements PayerConnector, PriorAuthorizationChannel
   }
 
   async checkBenefits(input: BenefitsCheckInput): Promise<BenefitsCheck> {
+    playSandboxOutage('payer', input.mockOutageUntil, this.now());
     if (input.mockStatus === 'failed') return { kind: 'failed', error: { ...this.catalog.mockFailure } };
     const resolution = this.resolve(input.insurance);
     if (input.mockCase) return this.mockedBenefits(input.mockCase, resolution, input.drugs);
@@ -191,6 +193,7 @@ export class PayerSimulator implements PayerConnector, PriorAuthorizationChannel
     input: PriorAuthPrefillInput,
     limits?: EvaluationLimits,
   ): Promise<PriorAuthPrefill> {
+    playSandboxOutage('payer', input.mockOutageUntil, this.now());
     const drug = this.catalog.findDrug(input.drug);
     const plan = input.plan ? this.catalog.findPlan(input.plan.plan_id)?.plan : undefined;
     if (!drug) return { coverage: null, criteria: [] };

@@ -6,6 +6,7 @@ import type { EnrollmentOutcome } from '../../domain/programs/enrollment-model';
 import { patientAuthorizationIssue } from '../../domain/programs/patient-authorization';
 import type { PatientAuthorization } from '../../domain/programs/patient-authorization';
 import { findProgram } from '../../domain/programs/program-catalog';
+import { playSandboxOutage } from './sandbox-outage';
 
 /** What the hub is sent: the enrollment and the patient's authorization, its proof of consent. */
 export interface EnrollmentSubmission {
@@ -16,6 +17,8 @@ export interface EnrollmentSubmission {
    * were recorded, which its program accepted without one.
    */
   patient_authorization?: PatientAuthorization | null;
+  /** Sandbox only: the simulated hub is unavailable until then (`mock_result.outage`). */
+  mockOutageUntil?: string;
 }
 
 /**
@@ -43,6 +46,7 @@ export class ProgramHubSimulator implements ProgramHubConnector {
 
   /** Refuses, as a hub does, an enrollment without the authorization its program requires. */
   async submitEnrollment(input: EnrollmentSubmission): Promise<{ hub_reference: string }> {
+    playSandboxOutage('program hub', input.mockOutageUntil, new Date());
     const program = findProgram(input.programId);
     const missing =
       program &&

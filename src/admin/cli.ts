@@ -23,6 +23,7 @@ import { passwordProblem } from '../console/people/passwords';
 import { acquireDataFolder, DataFolderBusyError, servedDatabaseUrl } from '../local/data-folder';
 import { CreateWebhookDto, UpdateWebhookDto } from '../webhooks/webhooks.dto';
 import { BACKUP_OPTIONS, BACKUP_USAGE, runBackupCommand } from './backup-commands';
+import { CASE_OPTIONS, CASE_USAGE, CaseCommandError, runCaseCommand } from './case-commands';
 import { startCodecProxy } from './codec-proxy';
 import { CONNECTOR_OPTIONS, CONNECTOR_USAGE, runConnectorCommand } from './connector-commands';
 import { KEY_ROTATION_OPTIONS, KEY_ROTATION_USAGE, runKeyRotationCommand } from './key-commands';
@@ -60,6 +61,7 @@ Commands:
 ${CONNECTOR_USAGE}
 ${BACKUP_USAGE}
 ${KEY_ROTATION_USAGE}
+${CASE_USAGE}
   codec-proxy --api URL [--port N] [--origin URL …]
                                                    serve the codec on 127.0.0.1 (default port 8089)
                                                    for Temporal Web, adding the operator key from
@@ -118,6 +120,7 @@ async function main(argv: string[]): Promise<number> {
       ...CONNECTOR_OPTIONS,
       ...BACKUP_OPTIONS,
       ...KEY_ROTATION_OPTIONS,
+      ...CASE_OPTIONS,
       operator: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -126,6 +129,10 @@ async function main(argv: string[]): Promise<number> {
   if (!command || values.help) {
     process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
+  }
+
+  if (command === 'cases:retry' || command === 'cases:fail') {
+    return runCaseCommand(command, positionals[1], values);
   }
 
   if (command === 'codec-proxy') {
@@ -497,7 +504,8 @@ function booleanOption(value: string | undefined, flag: string): boolean | undef
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: Error) => {
-    process.stderr.write(`${error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error.message}\n`);
-    process.exit(error instanceof UsageError ? 2 : 1);
+    const usage = error instanceof UsageError || error instanceof CaseCommandError;
+    process.stderr.write(`${usage ? `${error.message}\n\n${USAGE}` : error.message}\n`);
+    process.exit(usage ? 2 : 1);
   },
 );

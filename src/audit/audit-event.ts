@@ -13,6 +13,8 @@ export const AUDIT_ACTIONS = [
   'case.purged',
   'case.erased',
   'patient.erasure_requested',
+  'case.retried_by_operator',
+  'case.failed_by_operator',
   'api_key.created',
   'api_key.revoked',
   'webhook_endpoint.created',

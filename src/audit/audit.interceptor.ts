@@ -64,7 +64,7 @@ export class AuditInterceptor implements NestInterceptor {
     if (response.getHeader('Idempotent-Replayed') === 'true') details.idempotent_replay = true;
     await this.audit.record([
       {
-        accountId: request.context.principal?.accountId ?? null,
+        accountId: request.context.actedForAccountId ?? request.context.principal?.accountId ?? null,
         actor: actorOf(request.context),
         action: route.action,
         target: { object: route.object, id: routeId ?? answeredId ?? null },

@@ -8,7 +8,9 @@ import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { success } from '../common/envelope';
 import { plain } from './case-request-mapping';
-import { CancelCaseDto, ListCasesQueryDto } from './case-requests.dto';
+import type { ContextualRequest } from '../common/request-context';
+import { requestFailNowUpdate, requestRetryNowUpdate } from '../../workflows/case.messages';
+import { CancelCaseDto, FailCaseDto, ListCasesQueryDto } from './case-requests.dto';
 import type { CaseType } from './case-type';
 import { CaseListQuery, CasesService } from './cases.service';
 import { IdempotencyKeyHeader } from '../idempotency/idempotency-key';
@@ -98,7 +100,7 @@ export function caseController(type: CaseType): Type<unknown> {
 
   define(
     'get',
-    [Get(':id'), Audited('case.read', type.object), ApiOperation(type.get)],
+    [Get(':id'), Audited('case.read', type.object), ApiOperation(getOperation(type))],
     [principalParameter, idParameter],
     async function (principal: Principal, id: string) {
       return success(await this.cases.get(principal, type, id));
@@ -132,7 +134,66 @@ export function caseController(type: CaseType): Type<unknown> {
       },
     );
   }
+  if (type.waitsOutOutages) defineOperatorActions(type, define);
   return CaseController;
+}
+
+/**
+ * An operator's retry and end of a case waiting out a connector outage, for a case of any account
+ * (operators belong to none); audited in the trail of the account that owns the case.
+ */
+function defineOperatorActions(
+  type: CaseType,
+  define: (
+    name: string,
+    decorators: MethodDecorator[],
+    parameters: RouteParameter[],
+    handler: Handler,
+  ) => void,
+): void {
+  define(
+    'retry',
+    [
+      ...caseActionDecorators(
+        'retry',
+        'operator',
+        'Call the connector again now, for a case waiting out an outage (operators only)',
+      ),
+      Audited('case.retried_by_operator', type.object),
+    ],
+    [idParameter, [Req(), Object], attemptParameter],
+    async function (id: string, req: ContextualRequest, attempt?: IdempotentAttempt) {
+      const acted = await this.cases.actForOperator(type, id, requestRetryNowUpdate, {}, attempt);
+      req.context.actedForAccountId = acted.accountId;
+      return success(acted.record);
+    },
+  );
+  define(
+    'fail',
+    [
+      ...caseActionDecorators(
+        'fail',
+        'operator',
+        'End a case waiting out an outage as failed, with a reason (operators only)',
+      ),
+      Audited('case.failed_by_operator', type.object),
+    ],
+    [idParameter, [Body(), FailCaseDto], [Req(), Object], attemptParameter],
+    async function (id: string, body: FailCaseDto, req: ContextualRequest, attempt?: IdempotentAttempt) {
+      const acted = await this.cases.actForOperator(type, id, requestFailNowUpdate, plain(body), attempt);
+      req.context.actedForAccountId = acted.accountId;
+      return success(acted.record);
+    },
+  );
+}
+
+/** What the API document says of a case's GET: its type's own words, and `attention` where it applies. */
+function getOperation(type: CaseType): CaseType['get'] {
+  if (!type.waitsOutOutages) return type.get;
+  const attention =
+    '`attention` ({ reason, since, next_retry_at }) is set while the case waits out a connector outage, ' +
+    'and null otherwise (docs/workflows.md, "Connector outages").';
+  return { ...type.get, description: [type.get.description, attention].filter(Boolean).join(' ') };
 }
 
 /**

@@ -58,6 +58,7 @@ export function newCaseRecord<Object extends CaseObjectType>(
     status_history: [{ status: 'processing' as const, at, reason: 'Submitted.' }],
     outcome: null,
     failure: null,
+    attention: null,
     metadata,
     livemode,
   };

@@ -16,6 +16,8 @@ import {
 
 import {
   CASE_STATUSES,
+  OPERATOR_FAILURE_REASONS,
+  type OperatorFailureReason,
   type Address,
   type CasePatient,
   type CaseStatus,
@@ -366,6 +368,24 @@ export class PrescriptionDto {
   directions?: string;
 }
 
+/** The longest sandbox outage a request may ask for: past any case type's outage deadline. */
+const MAX_MOCK_OUTAGE_SECONDS = 7 * 24 * 3600;
+
+export class MockOutageDto {
+  @ApiProperty({
+    minimum: 1,
+    maximum: MAX_MOCK_OUTAGE_SECONDS,
+    example: 600,
+    description:
+      "How long after the case's creation the sandbox connector stays unavailable. Shorter than the " +
+      'outage deadline: the case shows `attention`, then goes on; longer: it fails at the deadline.',
+  })
+  @IsInt()
+  @Min(1)
+  @Max(MAX_MOCK_OUTAGE_SECONDS)
+  unavailable_for_seconds!: number;
+}
+
 export class PriorAuthMockResultDto {
   @ApiProperty({
     enum: PRIOR_AUTH_MOCK_RESULTS,
@@ -378,6 +398,13 @@ export class PriorAuthMockResultDto {
 
   @SnakeCaseCode({ example: 'step_therapy_criteria_not_met' })
   detail_code?: string;
+
+  @NestedObject(() => MockOutageDto, {
+    optional: true,
+    description:
+      'Plays a payer outage before the payer prepares the request (see docs/workflows.md, outages).',
+  })
+  outage?: MockOutageDto;
 }
 
 export class BenefitVerificationMockResultDto {
@@ -390,6 +417,12 @@ export class BenefitVerificationMockResultDto {
     example: 'drugs_covered__prior_auth_required__has_copay',
   })
   case?: string;
+
+  @NestedObject(() => MockOutageDto, {
+    optional: true,
+    description: 'Plays a payer outage before the payer answers (see docs/workflows.md, outages).',
+  })
+  outage?: MockOutageDto;
 }
 
 /** What prior authorization and benefit verification requests share: who, who prescribes, and the insurance. */
@@ -676,6 +709,26 @@ export class BenefitVerificationOutcomeDto {
 export class CancelCaseDto {
   @TextField(LIMITS.sentence, { example: 'Prescription changed.' })
   reason!: string;
+}
+
+/** The longest note an operator may keep with `failNow`, for other operators reading the history. */
+const MAX_OPERATOR_NOTE_LENGTH = 500;
+
+export class FailCaseDto {
+  @ApiProperty({
+    enum: Object.keys(OPERATOR_FAILURE_REASONS),
+    description: "Why the operator ends the case; the case's `failure.message` says it in words.",
+  })
+  @IsIn(Object.keys(OPERATOR_FAILURE_REASONS))
+  reason!: OperatorFailureReason;
+
+  @TextField(MAX_OPERATOR_NOTE_LENGTH, {
+    optional: true,
+    description:
+      'For other operators only: kept in the workflow history (encrypted), never in the case, its events or the audit trail.',
+    example: 'Payer portal down for maintenance until Monday.',
+  })
+  note?: string;
 }
 
 export class ListCasesQueryDto {

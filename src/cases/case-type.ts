@@ -83,6 +83,11 @@ export interface CaseType<W extends Workflow = Workflow, Request extends object 
   decisions: CaseDecision[];
   /** Absent for types whose cases cannot be cancelled. */
   cancel?: { role: Role; summary: string };
+  /**
+   * Its workflow waits out connector outages (showing `attention`), so operators may retry a case
+   * now or end it: `POST /{path}/{id}/retry` and `/fail`.
+   */
+  waitsOutOutages?: boolean;
 }
 
 /** A case type as its module writes it, with its workflow and request types inferred. */
@@ -101,11 +106,19 @@ export function outcomeDecision(
   return { name: 'outcome', message, body, role: 'reviewer', auditAction: 'case.outcome_recorded', summary };
 }
 
-/** Timing of the human and payer waits, from configuration, fixed into each case when it starts. */
-export function caseTimingsOf(settings: CaseSettings): CaseTimings {
+/**
+ * Timing of the human and payer waits, from configuration, fixed into each case when it starts;
+ * `outageDeadlineMs` is the case type's own (a PA has none: its deadlines are its review's and the payer's).
+ */
+export function caseTimingsOf(settings: CaseSettings, outageDeadlineMs = 0): CaseTimings {
   return {
     reviewReminderMs: settings.reviewReminderMs,
     reviewExpiryMs: settings.reviewExpiryMs,
     payerPollIntervalMs: settings.payerPollIntervalMs,
+    outage: {
+      firstRetryMs: settings.outage.firstRetryMs,
+      longestRetryMs: settings.outage.longestRetryMs,
+      deadlineMs: outageDeadlineMs,
+    },
   };
 }

@@ -209,6 +209,24 @@ export class CasesService {
     return this.sendUpdate(id, decision.message, payload, attempt?.boundId);
   }
 
+  /**
+   * An operator's message to a case of any account waiting out an outage (`retryNow`, `failNow`):
+   * 409 when the case is final or shows no `attention`. Answers the account that owns the case, for
+   * the audit trail.
+   */
+  async actForOperator(
+    type: CaseType,
+    id: string,
+    message: UpdateDefinition<CaseRecord, [unknown]>,
+    payload: object,
+    attempt?: IdempotentAttempt,
+  ): Promise<{ record: CaseRecord; accountId: string }> {
+    const { record, accountId } = await this.getForOperator(type, id);
+    if (!attempt?.resumed && FINAL_STATUSES.includes(record.status))
+      throw new ApiError('invalid_state', `This case is ${record.status}; nothing is left to retry or end.`);
+    return { record: await this.sendUpdate(id, message, payload, attempt?.boundId), accountId };
+  }
+
   /** Asks the case's workflow to stop; a final case answers 409. Idempotent as `decide` is. */
   async cancel(
     principal: Principal,

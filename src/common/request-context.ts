@@ -13,6 +13,11 @@ export interface RequestContext {
   throughConsoleEdge?: boolean;
   /** A keyless request from a browser on this machine, in local mode (see LoopbackTrusted). */
   loopbackTrusted?: boolean;
+  /**
+   * The account that owns what an operator acted on (operators belong to no customer account): the
+   * audit event goes to its trail rather than the operator's own.
+   */
+  actedForAccountId?: string;
 }
 
 export type ContextualRequest = Request & { context: RequestContext };

@@ -10,7 +10,7 @@ import type {
   AttesterRelationship,
   PatientAuthorizationType,
 } from '../../domain/programs/patient-authorization';
-import { AddressDto, PrescriptionDto } from '../cases/case-requests.dto';
+import { AddressDto, MockOutageDto, PrescriptionDto } from '../cases/case-requests.dto';
 import { AtLeastOneOf, IsCalendarDate, IsPastDateTime } from '../cases/case-validators';
 import {
   DateOfBirth,
@@ -218,6 +218,13 @@ export class EnrollmentMetadataDto {
   enrollment_id?: string;
 }
 
+export class EnrollmentMockResultDto {
+  @NestedObject(() => MockOutageDto, {
+    description: 'The sandbox program hub stays unavailable this long before it takes the submission.',
+  })
+  outage!: MockOutageDto;
+}
+
 export class CreatePatientEnrollmentDto {
   @NestedObject(() => EnrollmentPatientDto)
   patient!: EnrollmentPatientDto;
@@ -250,6 +257,12 @@ export class CreatePatientEnrollmentDto {
 
   @NestedObject(() => EnrollmentMetadataDto, { optional: true })
   metadata?: EnrollmentMetadataDto;
+
+  @NestedObject(() => EnrollmentMockResultDto, {
+    optional: true,
+    description: 'Sandbox only: plays a program hub outage (see docs/workflows.md, outages).',
+  })
+  mock_result?: EnrollmentMockResultDto;
 }
 
 /** What a reviewer may ask to correct about the patient; an address or insurance replaces the old one whole. */

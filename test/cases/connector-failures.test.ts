@@ -28,7 +28,15 @@ describe('a case whose connector fails', () => {
   let receiver: TestReceiver;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100' });
+    // Outages are waited out for a second at most: what these tests see is how the waiting ends.
+    testApp = await startTestApp({
+      WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
+      CASE_OUTAGE_FIRST_RETRY_MS: '100',
+      BV_OUTAGE_DEADLINE_MS: '1000',
+      PA_OUTAGE_DEADLINE_MS: '1000',
+      PA_REVIEW_DUE_MS: '1000',
+      ENROLLMENT_OUTAGE_DEADLINE_MS: '1000',
+    });
     const { config, db, temporalClient } = testApp;
     worker = await startTestWorker({ config, db, temporalClient, connectors: { payer, programHub: hub } });
     account = await testApp.createAccount();
@@ -118,7 +126,7 @@ describe('a case whose connector fails', () => {
     const waitFor = (id: string, status: string) =>
       waitForStatus(testApp, account.keys.provider, type.path, id, status);
 
-    it(`fails with ${type.unavailable} once the connector stays unavailable through every retry`, async () => {
+    it(`fails with ${type.unavailable} once the connector stays unavailable through every retry and its outage deadline`, async () => {
       type.fail(UNAVAILABLE);
       const response = submit();
       await eventually(async () => type.calls() > 0);

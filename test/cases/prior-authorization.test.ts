@@ -1,17 +1,13 @@
-import { execFile } from 'node:child_process';
-import { AddressInfo } from 'node:net';
-import { promisify } from 'node:util';
-
 import { temporal } from '@temporalio/proto';
 
 import {
   priorAuthorizationOutcomeSignal,
   reviewDecisionSignal,
 } from '../../workflows/prior-authorization.messages';
-import { testEnvironment } from '../harness/environment';
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import { priorAuthorizationRequest, insuranceCard, syntheticPatient } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { signalWithTemporalCli } from '../support/temporal-cli';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
 
@@ -222,29 +218,11 @@ describe('prior authorization', () => {
       roles: ['operator'],
       label: 'operator on call',
     });
-    await testApp.app.listen(0, '127.0.0.1');
-    const { port } = testApp.app.getHttpServer().address() as AddressInfo;
-    // Asynchronous: the CLI calls back into this very process for the codec.
-    const cli = await promisify(execFile)(
-      testEnvironment().temporalBinary,
-      [
-        'workflow',
-        'signal',
-        '--address',
-        testApp.config.temporal.address,
-        '--workflow-id',
-        id,
-        '--name',
-        'reviewDecision',
-        '--input',
-        JSON.stringify({ decision: 'approve', reviewer: 'CLI operator' }),
-        '--codec-endpoint',
-        `http://127.0.0.1:${port}/codec`,
-        '--codec-auth',
-        `Bearer ${operatorKey}`,
-      ],
-      { encoding: 'utf8', timeout: 30_000 },
-    );
+    const cli = await signalWithTemporalCli(testApp, operatorKey, {
+      workflowId: id,
+      name: 'reviewDecision',
+      input: { decision: 'approve', reviewer: 'CLI operator' },
+    });
     expect(cli.stderr).toBe('');
     const moved = await waitForStatus(testApp, account.keys.provider, PATH, id, 'awaiting_outcome');
     expect(moved.review).toMatchObject({ decision: 'approve', reviewer: 'CLI operator' });

@@ -47,7 +47,11 @@ export const BENEFIT_VERIFICATION = defineCaseType<
           mock_result: request.mock_result ?? null,
         },
       };
-      return { case: record, accountId, timings: caseTimingsOf(settings) };
+      return {
+        case: record,
+        accountId,
+        timings: caseTimingsOf(settings, settings.outage.deadlineMs.benefitVerification),
+      };
     },
   },
   list: { summary: "List the account's benefit verifications, newest first" },
@@ -87,4 +91,5 @@ export const BENEFIT_VERIFICATION = defineCaseType<
     },
   ],
   cancel: { role: 'provider', summary: 'Cancel a benefit verification that is not final yet' },
+  waitsOutOutages: true,
 });

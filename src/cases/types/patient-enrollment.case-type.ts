@@ -71,9 +71,14 @@ export const PATIENT_ENROLLMENT = defineCaseType<
           prescription: request.prescription ?? null,
           evidence: request.evidence ?? [],
           patient_authorization: request.patient_authorization ?? null,
+          ...(request.mock_result ? { mock_result: request.mock_result } : {}),
         },
       };
-      return { case: record, accountId, timings: caseTimingsOf(settings) };
+      return {
+        case: record,
+        accountId,
+        timings: caseTimingsOf(settings, settings.outage.deadlineMs.patientEnrollment),
+      };
     },
     answersAfter: { message: awaitScreeningUpdate, timeoutMs: SCREENING_WAIT_MS },
   },
@@ -125,6 +130,7 @@ export const PATIENT_ENROLLMENT = defineCaseType<
     },
   ],
   cancel: { role: 'provider', summary: 'Cancel an enrollment that is not final yet' },
+  waitsOutOutages: true,
 });
 
 /**

@@ -78,7 +78,7 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
       return {
         case: record,
         accountId,
-        timings: caseTimingsOf(settings),
+        timings: caseTimingsOf(settings, settings.outage.deadlineMs.priorAuthorization),
         payerDeadlines: {
           standardMs: settings.dueWithinMs.standard,
           expeditedMs: settings.dueWithinMs.expedited,
@@ -128,6 +128,7 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
     },
   ],
   cancel: { role: 'provider', summary: 'Cancel a prior authorization that is not final yet' },
+  waitsOutOutages: true,
 });
 
 /**

@@ -1,0 +1,57 @@
+export const CASE_USAGE = `  cases:retry ID --api URL                         call the connector again now, for a case waiting out
+                                                   an outage (it shows attention)
+  cases:fail ID --api URL --reason REASON [--note TEXT]
+                                                   end such a case failed; REASON: outage_outlasting,
+                                                   connector_misconfigured, submitted_elsewhere; the
+                                                   note stays in the encrypted history only
+                                                   (both through the API with OPERATOR_API_KEY, audited
+                                                   in the account that owns the case)`;
+
+/** The flags of the cases:* commands, for the CLI's argument parser. */
+export const CASE_OPTIONS = { reason: { type: 'string' }, note: { type: 'string' } } as const;
+
+/** The API path of each case type, read off the id's prefix. */
+const PATH_OF_PREFIX: Readonly<Record<string, string>> = {
+  bv: 'benefit-verification',
+  pa: 'prior-authorization',
+  pe: 'patient-enrollment',
+};
+
+export class CaseCommandError extends Error {}
+
+/**
+ * `cases:retry` and `cases:fail`: an operator's message to a case, sent as `POST /{type}/{id}/retry`
+ * or `/fail` with the operator key, so the CLI holds no payload keys and the API audits it as any
+ * operator's call. Prints the case the API answers; exits 1 with the API's error otherwise.
+ */
+export async function runCaseCommand(
+  command: 'cases:retry' | 'cases:fail',
+  caseId: string | undefined,
+  flags: { api?: string; reason?: string; note?: string },
+): Promise<number> {
+  if (!caseId) throw new CaseCommandError('Name the case: cases:retry ID or cases:fail ID');
+  const path = PATH_OF_PREFIX[caseId.split('_')[0]!];
+  if (!path)
+    throw new CaseCommandError(
+      'Only benefit verifications, PAs and enrollments (bv_, pa_, pe_) wait out outages',
+    );
+  if (!flags.api || !/^https?:\/\//.test(flags.api))
+    throw new CaseCommandError('--api takes the http(s) URL of the API');
+  const operatorKey = process.env.OPERATOR_API_KEY?.trim();
+  if (!operatorKey)
+    throw new CaseCommandError('Set OPERATOR_API_KEY to an operator key (operator-keys:create)');
+  const action = command === 'cases:retry' ? 'retry' : 'fail';
+  if (action === 'fail' && !flags.reason) throw new CaseCommandError('cases:fail needs --reason');
+  const body = action === 'fail' ? { reason: flags.reason, ...(flags.note ? { note: flags.note } : {}) } : {};
+  const response = await fetch(
+    `${flags.api.replace(/\/$/, '')}/${path}/${encodeURIComponent(caseId)}/${action}`,
+    {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${operatorKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    },
+  );
+  const answer = await response.text();
+  (response.ok ? process.stdout : process.stderr).write(`${answer}\n`);
+  return response.ok ? 0 : 1;
+}
