@@ -153,6 +153,18 @@ describe("the console's cases needing attention", () => {
     await consolePost(testApp, operator, `${path}/fail`, { reason: 'outage_outlasting' });
   });
 
+  it('shows a retry of a case that needs no attention as a 409 notice on its page', async () => {
+    const { id } = await submitCase(testApp, account.keys.provider, '/benefit-verification', {
+      ...benefitVerificationRequest(),
+    });
+    await waitForStatus(testApp, account.keys.provider, '/benefit-verification', id, 'completed');
+    const path = `/console/benefit-verifications/${id}`;
+    const answer = await consolePost(testApp, operator, `${path}/retry`, {});
+    expect(answer.status).toBe(409);
+    expect(answer.text).toContain('nothing is left to retry or end');
+    expect(answer.text).not.toContain('Retry now');
+  });
+
   it("refuses an operator's retry that carries no CSRF token", async () => {
     const { id, path } = await caseWaitingOutAnOutage();
     const answer = await testApp
