@@ -177,4 +177,37 @@ describe("the console's cases needing attention", () => {
     expect((await readCase(id)).attention).toMatchObject({ reason: 'payer_unavailable' });
     await consolePost(testApp, operator, `${path}/fail`, { reason: 'outage_outlasting' });
   });
+
+  describe('on a short outage schedule', () => {
+    let quickApp: TestApp;
+    let quickWorker: TestWorker;
+
+    beforeAll(async () => {
+      quickApp = await startTestApp({
+        CASE_OUTAGE_FIRST_RETRY_MS: '500',
+        CASE_OUTAGE_LONGEST_RETRY_MS: '1000',
+      });
+      const { config, db, temporalClient } = quickApp;
+      quickWorker = await startTestWorker({ config, db, temporalClient, connectors: { payer } });
+    });
+    afterAll(async () => {
+      await quickWorker.stop();
+      await quickApp.close();
+    });
+
+    it('drops a case from the list once its payer answers again and it goes on by itself', async () => {
+      const clinic = await quickApp.createAccount('Clinic Recovering');
+      const platform = await quickApp.accounts.createAccount('Platform operators');
+      const onCall = await signedInPerson(quickApp, platform.id, ['operator']);
+      const listed = async () => caseIdsOf((await consoleGet(quickApp, onCall, ATTENTION_LIST)).text);
+      payer.failOn('checkBenefits', UNAVAILABLE);
+      const { id } = await submitCase(quickApp, clinic.keys.provider, '/benefit-verification', {
+        ...benefitVerificationRequest(),
+      });
+      await eventually(async () => (await listed()).includes(id), 40_000);
+      payer.reset();
+      await waitForStatus(quickApp, clinic.keys.provider, '/benefit-verification', id, 'completed');
+      await eventually(async () => !(await listed()).includes(id));
+    });
+  });
 });
