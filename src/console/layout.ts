@@ -23,6 +23,7 @@ export const NAVIGATION: readonly NavigationItem[] = [
   { href: '/console/webhooks', label: 'Webhooks', role: 'admin' },
   { href: '/console/connectors', label: 'Connectors', role: 'admin' },
   { href: '/console/people', label: 'People', role: 'admin' },
+  { href: '/console/attention', label: 'Needs attention', role: 'operator' },
 ];
 
 export interface PageContent {

@@ -13,8 +13,7 @@ import { formText } from '../forms';
 import { Html, html } from '../html';
 import { csrfField, sendPage } from '../layout';
 import { principalOf } from './console-principal';
-import { casePath } from './case-pages.controller';
-import { CaseSection, SECTION_SEGMENTS, sectionOfObject, sectionOfPath } from './case-sections';
+import { CaseSection, casePath, SECTION_SEGMENTS, sectionOfObject, sectionOfPath } from './case-sections';
 import { moment } from '../markup';
 import { dueBadge, statusBadge } from './case-views';
 

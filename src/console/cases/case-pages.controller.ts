@@ -2,24 +2,28 @@ import { BadRequestException, Controller, Get, Inject, Param, Post, Req, Res } f
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
-import type { CaseRecord } from '../../../domain/cases/case-model';
+import { FINAL_STATUSES, type CaseRecord } from '../../../domain/cases/case-model';
 import type { CaseEventType } from '../../../domain/webhooks/event-types';
 import type { AppConfig } from '../../../infrastructure/config/config';
 import { WebhookDeliveriesRepository } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
 import { APP_CONFIG } from '../../app/tokens';
 import { AuditRepository } from '../../audit/audit.repository';
 import { grants } from '../../auth/roles';
+import { requestFailNowUpdate, requestRetryNowUpdate } from '../../../workflows/case.messages';
 import { plain } from '../../cases/case-request-mapping';
+import { FailCaseDto } from '../../cases/case-requests.dto';
 import { CasesService } from '../../cases/cases.service';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { createValidationPipe } from '../../common/validation';
 import { recordConsoleAction } from '../console-audit';
+import { formText } from '../forms';
 import { html } from '../html';
 import { doneNotice } from '../markup';
 import { csrfField, PageContent, sendPage } from '../layout';
-import { CaseSection, SECTION_SEGMENTS, sectionOfPath } from './case-sections';
+import { CaseSection, casePath, SECTION_SEGMENTS, sectionOfPath } from './case-sections';
 import { principalOf } from './console-principal';
+import { attentionCard, operatorActionsView } from './attention-views';
 import {
   caseFacts,
   caseResults,
@@ -36,13 +40,23 @@ const DONE_NOTICES: Record<string, string> = {
   review: 'Your review decision was recorded.',
   outcome: 'The outcome was recorded.',
   information: 'The information was sent to the program.',
+  retried: 'The case is calling its connector again; this page shows how it went.',
+  failed: 'The case was ended as failed, and the provider is notified.',
 };
+
+/** An operator's action on a case waiting out an outage: the API's message and audit action for each. */
+const OPERATOR_ACTIONS = {
+  retry: { message: requestRetryNowUpdate, auditAction: 'case.retried_by_operator', done: 'retried' },
+  fail: { message: requestFailNowUpdate, auditAction: 'case.failed_by_operator', done: 'failed' },
+} as const;
+type OperatorAction = keyof typeof OPERATOR_ACTIONS;
 
 /** Refusals the person can act on, shown on the case page rather than as an error page. */
 const REFUSALS_SHOWN_ON_THE_CASE = new Set(['invalid_state', 'validation_error', 'payload_too_large']);
 
 interface FormAnswer {
-  form: DecisionForm;
+  /** A decision's form, or the operator's Fail form. */
+  form: DecisionForm | 'fail';
   values: Record<string, string>;
   errors: string[];
 }
@@ -89,6 +103,20 @@ export class CasePagesController {
       200,
       ownerAccountId,
     );
+  }
+
+  /**
+   * An operator's Retry now and Fail, declared before `decide`, whose `:decision` would otherwise
+   * take these paths.
+   */
+  @Post(SECTION_SEGMENTS.map((segment) => `${segment}/:id/retry`))
+  async retry(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    await this.actAsOperator(req, res, id, 'retry');
+  }
+
+  @Post(SECTION_SEGMENTS.map((segment) => `${segment}/:id/fail`))
+  async fail(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    await this.actAsOperator(req, res, id, 'fail');
   }
 
   @Post(SECTION_SEGMENTS.map((segment) => `${segment}/:id/:decision`))
@@ -150,6 +178,66 @@ export class CasePagesController {
     res.redirect(303, `${casePath(section, id)}?done=${decision.name}`);
   }
 
+  /**
+   * Sent through `CasesService.actForOperator`, as `POST /{type}/{id}/retry` and `/fail` send them,
+   * for a case of any account, and audited in the account that owns it.
+   */
+  private async actAsOperator(req: Request, res: Response, id: string, name: OperatorAction): Promise<void> {
+    const section = sectionOfPath(req.path);
+    if (!section.type.waitsOutOutages) throw ApiError.notFound('This case takes no such decision.');
+    if (!grants(principalOf(req).roles, 'operator')) {
+      throw new ApiError(
+        'forbidden',
+        'Retrying or failing a case needs the "operator" role, which you do not hold.',
+      );
+    }
+    const action = OPERATOR_ACTIONS[name];
+    const values = { reason: formText(req.body, 'reason', 100), note: formText(req.body, 'note', 10_000) };
+    const sendRefusal = async (text: string, status: number, errors?: string[]) => {
+      const { record, accountId } = await this.cases.getForOperator(section.type, id);
+      const kept = errors && { form: 'fail' as const, values, errors };
+      await this.sendCasePage(
+        req,
+        res,
+        section,
+        record,
+        { notice: { kind: 'error', text } },
+        kept,
+        status,
+        accountId,
+      );
+    };
+    let payload: object = {};
+    if (name === 'fail') {
+      try {
+        payload = plain(
+          (await this.validation.transform(
+            { reason: values.reason, ...(values.note && { note: values.note }) },
+            { type: 'body', metatype: FailCaseDto },
+          )) as object,
+        );
+      } catch (error) {
+        if (!(error instanceof BadRequestException)) throw error;
+        return sendRefusal('The request is invalid; see details.', 400, messagesOf(error));
+      }
+    }
+    let ownerAccountId: string;
+    try {
+      ({ accountId: ownerAccountId } = await this.cases.actForOperator(
+        section.type,
+        id,
+        action.message,
+        payload,
+      ));
+    } catch (error) {
+      if (!(error instanceof ApiError) || !REFUSALS_SHOWN_ON_THE_CASE.has(error.code)) throw error;
+      return sendRefusal(error.message, error.httpStatus);
+    }
+    const target = { object: section.type.object, id };
+    await recordConsoleAction(this.audit, req, action.auditAction, target, undefined, ownerAccountId);
+    res.redirect(303, `${casePath(section, id)}?done=${action.done}`);
+  }
+
   private async sendCasePage(
     req: Request,
     res: Response,
@@ -173,6 +261,10 @@ export class CasePagesController {
       record.status_history.map((change) => change.at),
     );
     const temporalLink = this.temporalWebLink(record.id);
+    const operatorActs =
+      grants(principal.roles, 'operator') &&
+      section.type.waitsOutOutages &&
+      !FINAL_STATUSES.includes(record.status);
     sendPage(
       req,
       res,
@@ -180,6 +272,18 @@ export class CasePagesController {
         title: `${section.singular} ${record.id}`,
         ...content,
         body: html`<p><a href="/console/${section.segment}">Back to ${section.title.toLowerCase()}</a></p>
+          ${
+            record.attention
+              ? attentionCard(
+                  record.attention,
+                  operatorActs
+                    ? answer?.form === 'fail'
+                      ? operatorActionsView(path, csrfField(req, res), answer.values, answer.errors)
+                      : operatorActionsView(path, csrfField(req, res))
+                    : '',
+                )
+              : ''
+          }
           ${forms.map((form) =>
             answer?.form === form
               ? decisionFormView(form, path, csrfField(req, res), record, answer.values, answer.errors)
@@ -204,10 +308,6 @@ export class CasePagesController {
     if (!webUrl) return undefined;
     return `${webUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(caseId)}`;
   }
-}
-
-export function casePath(section: CaseSection, id: string): string {
-  return `/console/${section.segment}/${encodeURIComponent(id)}`;
 }
 
 /** The validation pipe's "field: issue" messages, as the API's details read. */

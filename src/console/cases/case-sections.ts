@@ -50,3 +50,8 @@ export function sectionOfPath(path: string): CaseSection {
 export function sectionOfObject(object: CaseObjectType): CaseSection {
   return CASE_SECTIONS.find((section) => section.type.object === object)!;
 }
+
+/** A case's console page. */
+export function casePath(section: CaseSection, id: string): string {
+  return `/console/${section.segment}/${encodeURIComponent(id)}`;
+}

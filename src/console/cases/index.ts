@@ -3,12 +3,14 @@ import type { Provider, Type } from '@nestjs/common';
 import { CaseSummariesRepository } from '../../../infrastructure/cases/case-summaries.repository';
 import { CaseSummariesService } from '../../cases/case-summaries.service';
 import type { ConsoleAreaDependencies } from '../console-area';
+import { AttentionPageController } from './attention-page.controller';
 import { CaseListsController } from './case-lists.controller';
 import { CasePagesController } from './case-pages.controller';
+import { CasesNeedingAttention } from './cases-needing-attention';
 
-/** Case lists, case pages and the review queue. */
+/** Case lists, case pages, the review queue and the operators' cases needing attention. */
 export const casesConsole = {
-  controllers: [CaseListsController, CasePagesController] as Type[],
+  controllers: [CaseListsController, CasePagesController, AttentionPageController] as Type[],
   providers: (deps: ConsoleAreaDependencies): Provider[] => [
     {
       provide: CaseSummariesService,
@@ -17,5 +19,6 @@ export const casesConsole = {
         deps.config.cases.patientRefKey!,
       ),
     },
+    { provide: CasesNeedingAttention, useValue: new CasesNeedingAttention(deps.temporalClient) },
   ],
 };
