@@ -8,6 +8,7 @@ import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../suppo
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
 import { CASE_STATUS } from '../../domain/temporal/search-attributes';
+import { failNowSignal } from '../../workflows/case.messages';
 
 const PA = '/prior-authorization';
 const BV = '/benefit-verification';
@@ -247,6 +248,33 @@ describe('a case reset in Temporal Web', () => {
     const events = await received(id);
     expect(finalsOf(events)).toEqual([expect.objectContaining({ status: 'completed' })]);
     expect(events).toHaveLength(1);
+  });
+
+  it('a benefit verification reset while showing attention for a sandbox outage still shows it, and is announced once', async () => {
+    const id = await submit(
+      BV,
+      benefitVerificationRequest({
+        mock_result: { status: 'completed', outage: { unavailable_for_seconds: 3600 } },
+      }),
+    );
+    // The activity's own attempts come first; the case then waits minutes for its next call.
+    const waiting = () =>
+      eventually(async () => ((await read(BV, id)).attention ? read(BV, id) : undefined), 60_000);
+    await waiting();
+
+    await reset(id, await lastWorkflowTask(id));
+    expect(await waiting()).toMatchObject({
+      status: 'processing',
+      attention: { reason: 'payer_unavailable' },
+    });
+
+    await testApp.temporalClient.workflow
+      .getHandle(id)
+      .signal(failNowSignal, { reason: 'outage_outlasting' });
+    await waitForStatus(testApp, account.keys.provider, BV, id, 'failed');
+    const events = await received(id);
+    expect(statusesOf(events)).toEqual(['1 processing', '2 failed']);
+    expect(new Set(events.map((event) => event.id)).size).toBe(2);
   });
 });
 
