@@ -131,7 +131,7 @@ export class CaseLifecycle<Case extends CaseRecord> {
   private requestInMemo: unknown;
   /** The request the API wrote to the memo when it started the case. */
   private readonly requestAtStart: unknown;
-  /** Announcements that are not moves, counted per sequence: each takes the next id of its move. */
+  /** Announcements that are not moves, counted per sequence: the count tells their ids apart. */
   private announcements = { sequence: 0, count: 0 };
 
   constructor(
