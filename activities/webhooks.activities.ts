@@ -37,16 +37,15 @@ export const createWebhookActivities = (deps: WebhookActivityDependencies) => {
      * run on in this process (never awaited here).
      */
     async publishEvent(input: PublishEventInput): Promise<string[]> {
-      const workflowId = Context.current().info.workflowExecution?.workflowId;
-      // A case that told its provider how it ended tells nothing more, even from a run a Reset
-      // started behind its final status: its final event again is a no-op, anything else is dropped.
-      const finalEventId = workflowId && finalCaseEventId(workflowId);
-      if (finalEventId && input.eventId !== finalEventId && (await deps.deliveries.hasEvent(finalEventId)))
-        return [];
       if (input.caseId === undefined) return deps.publisher.publish(input);
       // A case event describes the workflow publishing it: the request comes from that case's memo
       // only, whatever id the input names.
-      return deps.publisher.publish({ ...input, caseId: workflowId ?? input.caseId });
+      const caseId = Context.current().info.workflowExecution?.workflowId ?? input.caseId;
+      // A case that told its provider how it ended tells nothing more, even from a run a Reset
+      // started behind its final status: its final event again is a no-op, anything else is dropped.
+      const finalEventId = finalCaseEventId(caseId);
+      if (input.eventId !== finalEventId && (await deps.deliveries.hasEvent(finalEventId))) return [];
+      return deps.publisher.publish({ ...input, caseId });
     },
 
     /**
