@@ -9,6 +9,7 @@ import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
 import { CASE_STATUS } from '../../domain/temporal/search-attributes';
 import { failNowSignal } from '../../workflows/case.messages';
+import { priorAuthorizationOutcomeSignal } from '../../workflows/prior-authorization.messages';
 
 const PA = '/prior-authorization';
 const BV = '/benefit-verification';
@@ -81,11 +82,15 @@ describe('a case reset in Temporal Web', () => {
     (await testApp.temporalClient.workflow.getHandle(id).fetchHistory()).events ?? [];
 
   /**
-   * Resets the case's current run as Temporal Web does: to the end of a completed workflow task, here
-   * without reapplying the signals and updates that came after it (the operator's choice). Answers
-   * the new run's id.
+   * Resets the case's current run as Temporal Web does: to the end of a completed workflow task, by
+   * default without reapplying the signals and updates that came after it (the operator's choice).
+   * Answers the new run's id.
    */
-  const reset = async (id: string, workflowTaskCompletedId: EventId): Promise<string> => {
+  const reset = async (
+    id: string,
+    workflowTaskCompletedId: EventId,
+    reapply = ResetReapplyType.RESET_REAPPLY_TYPE_NONE,
+  ): Promise<string> => {
     const client = testApp.temporalClient;
     const { runId } = await client.workflow.getHandle(id).describe();
     const answer: temporal.api.workflowservice.v1.IResetWorkflowExecutionResponse =
@@ -95,7 +100,7 @@ describe('a case reset in Temporal Web', () => {
         workflowTaskFinishEventId: workflowTaskCompletedId,
         requestId: randomUUID(),
         reason: 'Operator reset in a test',
-        resetReapplyType: ResetReapplyType.RESET_REAPPLY_TYPE_NONE,
+        resetReapplyType: reapply,
       });
     return answer.runId!;
   };
@@ -187,6 +192,35 @@ describe('a case reset in Temporal Web', () => {
       '4 completed',
     ]);
     expect(finalsOf(events)).toHaveLength(1);
+  });
+
+  it('a prior authorization reset while awaiting the provider’s answers, its signal reapplied, announces the request once', async () => {
+    const id = await submit(PA, priorAuthorizationRequest());
+    await waitForStatus(testApp, account.keys.provider, PA, id, 'awaiting_review');
+    await review(id, 'approve');
+    await waitForStatus(testApp, account.keys.provider, PA, id, 'awaiting_outcome');
+    const handle = testApp.temporalClient.workflow.getHandle(id);
+    const asked = async () => ((await read(PA, id)).pending_request ? true : undefined);
+    await handle.signal(priorAuthorizationOutcomeSignal, {
+      result: 'other',
+      detail_code: 'more_information_required',
+    });
+    await eventually(asked);
+
+    await reset(id, await lastWorkflowTask(id), ResetReapplyType.RESET_REAPPLY_TYPE_SIGNAL);
+    await eventually(asked);
+
+    await recordOutcome(PA, id, { result: 'approved' });
+    await waitForStatus(testApp, account.keys.provider, PA, id, 'completed');
+    const events = await received(id);
+    expect(statusesOf(events)).toEqual([
+      '1 processing',
+      '2 awaiting_review',
+      '3 awaiting_outcome',
+      '3 awaiting_outcome',
+      '4 completed',
+    ]);
+    expect(new Set(events.map((event) => event.id)).size).toBe(5);
   });
 
   it('a prior authorization reset from awaiting_outcome back to awaiting_review and approved again is not announced twice', async () => {
