@@ -14,6 +14,8 @@ import { priorAuthorizationOutcomeSignal } from '../../workflows/prior-authoriza
 const PA = '/prior-authorization';
 const BV = '/benefit-verification';
 const FINAL_STATUSES = ['completed', 'failed', 'cancelled'];
+/** Every status of a prior authorization that ends approved or denied by the payer, once each. */
+const EVERY_PA_STATUS = ['1 processing', '2 awaiting_review', '3 awaiting_outcome', '4 completed'];
 const { EventType, ResetReapplyType } = temporal.api.enums.v1;
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 /** A history event's id, as the history gives it and the reset takes it. */
@@ -143,62 +145,59 @@ describe('a case reset in Temporal Web', () => {
     });
   };
 
+  const waitFor = (path: string, id: string, status: string) =>
+    waitForStatus(testApp, account.keys.provider, path, id, status);
+  const awaitingReview = async (): Promise<string> => {
+    const id = await submit(PA, priorAuthorizationRequest());
+    await waitFor(PA, id, 'awaiting_review');
+    return id;
+  };
+  const awaitingOutcome = async (): Promise<string> => {
+    const id = await awaitingReview();
+    await review(id, 'approve');
+    await waitFor(PA, id, 'awaiting_outcome');
+    return id;
+  };
+
   const statusesOf = (events: Received[]) => events.map((event) => `${event.sequence} ${event.status}`);
   const finalsOf = (events: Received[]) => events.filter((event) => FINAL_STATUSES.includes(event.status));
 
   it('a prior authorization reset while awaiting_review shows the new run, and its provider hears each status once', async () => {
-    const id = await submit(PA, priorAuthorizationRequest());
-    await waitForStatus(testApp, account.keys.provider, PA, id, 'awaiting_review');
+    const id = await awaitingReview();
 
     const newRun = await reset(id, await lastWorkflowTask(id));
     expect((await testApp.temporalClient.workflow.getHandle(id).describe()).runId).toBe(newRun);
     // The reset point's workflow task moved the case there: the new run moves it again.
-    await waitForStatus(testApp, account.keys.provider, PA, id, 'awaiting_review');
+    await waitFor(PA, id, 'awaiting_review');
 
     await review(id, 'approve');
     await recordOutcome(PA, id, { result: 'approved' });
-    await waitForStatus(testApp, account.keys.provider, PA, id, 'completed');
+    await waitFor(PA, id, 'completed');
 
     const events = await received(id);
-    expect(statusesOf(events)).toEqual([
-      '1 processing',
-      '2 awaiting_review',
-      '3 awaiting_outcome',
-      '4 completed',
-    ]);
+    expect(statusesOf(events)).toEqual(EVERY_PA_STATUS);
     expect(new Set(events.map((event) => event.id)).size).toBe(4);
   });
 
   it('a prior authorization reset while awaiting_outcome can still be decided, with one final notification', async () => {
-    const id = await submit(PA, priorAuthorizationRequest());
-    await waitForStatus(testApp, account.keys.provider, PA, id, 'awaiting_review');
-    await review(id, 'approve');
-    await waitForStatus(testApp, account.keys.provider, PA, id, 'awaiting_outcome');
+    const id = await awaitingOutcome();
 
     await reset(id, await lastWorkflowTask(id));
-    expect(await waitForStatus(testApp, account.keys.provider, PA, id, 'awaiting_outcome')).toMatchObject({
+    expect(await waitFor(PA, id, 'awaiting_outcome')).toMatchObject({
       review: { decision: 'approve' },
     });
 
     await recordOutcome(PA, id, { result: 'denied' });
-    expect(await waitForStatus(testApp, account.keys.provider, PA, id, 'completed')).toMatchObject({
+    expect(await waitFor(PA, id, 'completed')).toMatchObject({
       outcome: { result: 'denied' },
     });
     const events = await received(id);
-    expect(statusesOf(events)).toEqual([
-      '1 processing',
-      '2 awaiting_review',
-      '3 awaiting_outcome',
-      '4 completed',
-    ]);
+    expect(statusesOf(events)).toEqual(EVERY_PA_STATUS);
     expect(finalsOf(events)).toHaveLength(1);
   });
 
   it('a prior authorization reset while awaiting the provider’s answers, its signal reapplied, announces the request once', async () => {
-    const id = await submit(PA, priorAuthorizationRequest());
-    await waitForStatus(testApp, account.keys.provider, PA, id, 'awaiting_review');
-    await review(id, 'approve');
-    await waitForStatus(testApp, account.keys.provider, PA, id, 'awaiting_outcome');
+    const id = await awaitingOutcome();
     const handle = testApp.temporalClient.workflow.getHandle(id);
     const asked = async () => ((await read(PA, id)).pending_request ? true : undefined);
     await handle.signal(priorAuthorizationOutcomeSignal, {
@@ -211,7 +210,7 @@ describe('a case reset in Temporal Web', () => {
     await eventually(asked);
 
     await recordOutcome(PA, id, { result: 'approved' });
-    await waitForStatus(testApp, account.keys.provider, PA, id, 'completed');
+    await waitFor(PA, id, 'completed');
     const events = await received(id);
     expect(statusesOf(events)).toEqual([
       '1 processing',
@@ -224,32 +223,23 @@ describe('a case reset in Temporal Web', () => {
   });
 
   it('a prior authorization reset from awaiting_outcome back to awaiting_review and approved again is not announced twice', async () => {
-    const id = await submit(PA, priorAuthorizationRequest());
-    await waitForStatus(testApp, account.keys.provider, PA, id, 'awaiting_review');
-    await review(id, 'approve');
-    await waitForStatus(testApp, account.keys.provider, PA, id, 'awaiting_outcome');
+    const id = await awaitingOutcome();
 
     await reset(id, await workflowTaskWhile(id, 'awaiting_review'));
     expect(await read(PA, id)).toMatchObject({ status: 'awaiting_review' });
 
     await review(id, 'approve');
     await recordOutcome(PA, id, { result: 'approved' });
-    await waitForStatus(testApp, account.keys.provider, PA, id, 'completed');
+    await waitFor(PA, id, 'completed');
     const events = await received(id);
-    expect(statusesOf(events)).toEqual([
-      '1 processing',
-      '2 awaiting_review',
-      '3 awaiting_outcome',
-      '4 completed',
-    ]);
+    expect(statusesOf(events)).toEqual(EVERY_PA_STATUS);
   });
 
   it('a completed prior authorization reset behind its final status tells its provider nothing more', async () => {
-    const id = await submit(PA, priorAuthorizationRequest());
-    await waitForStatus(testApp, account.keys.provider, PA, id, 'awaiting_review');
+    const id = await awaitingReview();
     await review(id, 'approve');
     await recordOutcome(PA, id, { result: 'approved' });
-    await waitForStatus(testApp, account.keys.provider, PA, id, 'completed');
+    await waitFor(PA, id, 'completed');
     const before = await received(id);
 
     await reset(id, await workflowTaskWhile(id, 'awaiting_review'));
@@ -257,7 +247,7 @@ describe('a case reset in Temporal Web', () => {
     await review(id, 'reject');
 
     // GET shows the newest run, which the provider is never told about: the runbook forbids this reset.
-    expect(await waitForStatus(testApp, account.keys.provider, PA, id, 'failed')).toMatchObject({
+    expect(await waitFor(PA, id, 'failed')).toMatchObject({
       failure: { code: 'rejected_at_review' },
     });
     const events = await received(id);
@@ -272,13 +262,13 @@ describe('a case reset in Temporal Web', () => {
         mock_result: { status: 'completed', case: 'manual_verification_required' },
       }),
     );
-    await waitForStatus(testApp, account.keys.provider, BV, id, 'awaiting_review');
+    await waitFor(BV, id, 'awaiting_review');
 
     await reset(id, await lastWorkflowTask(id));
-    await waitForStatus(testApp, account.keys.provider, BV, id, 'awaiting_review');
+    await waitFor(BV, id, 'awaiting_review');
 
     await recordOutcome(BV, id, { status: 'completed', coverage_status: 'covered' });
-    await waitForStatus(testApp, account.keys.provider, BV, id, 'completed');
+    await waitFor(BV, id, 'completed');
     const events = await received(id);
     expect(finalsOf(events)).toEqual([expect.objectContaining({ status: 'completed' })]);
     expect(events).toHaveLength(1);
@@ -305,7 +295,7 @@ describe('a case reset in Temporal Web', () => {
     await testApp.temporalClient.workflow
       .getHandle(id)
       .signal(failNowSignal, { reason: 'outage_outlasting' });
-    await waitForStatus(testApp, account.keys.provider, BV, id, 'failed');
+    await waitFor(BV, id, 'failed');
     const events = await received(id);
     expect(statusesOf(events)).toEqual(['1 processing', '2 failed']);
     expect(new Set(events.map((event) => event.id)).size).toBe(2);
