@@ -6,6 +6,7 @@ import {
   WEBHOOK_DELIVERY_ABANDONED,
   WEBHOOK_ENDPOINT_GONE,
 } from '../domain/failures';
+import { finalCaseEventId } from '../domain/webhooks/case-event-ids';
 import type { DeliveryAttemptInput, RetrySchedule } from '../domain/webhooks/webhook-delivery';
 import type { WebhookSettings } from '../infrastructure/config/config';
 import type { DeliveryAttempts } from '../infrastructure/webhooks/delivery-attempt';
@@ -39,10 +40,12 @@ export const createWebhookActivities = (deps: WebhookActivityDependencies) => {
       if (input.caseId === undefined) return deps.publisher.publish(input);
       // A case event describes the workflow publishing it: the request comes from that case's memo
       // only, whatever id the input names.
-      return deps.publisher.publish({
-        ...input,
-        caseId: Context.current().info.workflowExecution?.workflowId ?? input.caseId,
-      });
+      const caseId = Context.current().info.workflowExecution?.workflowId ?? input.caseId;
+      // A case that told its provider how it ended tells nothing more, even from a run a Reset
+      // started behind its final status: its final event again is a no-op, anything else is dropped.
+      const finalEventId = finalCaseEventId(caseId);
+      if (input.eventId !== finalEventId && (await deps.deliveries.hasEvent(finalEventId))) return [];
+      return deps.publisher.publish({ ...input, caseId });
     },
 
     /**

@@ -23,9 +23,10 @@ import type { CancelRequest } from '../domain/cases/case-model';
 import { INVALID_STATE } from '../domain/failures';
 import { CASE_MEMO_KEY, REQUEST_MEMO_KEY } from '../domain/temporal/case-memo';
 import { CASE_ATTENTION, CASE_STATUS, PATIENT_REF } from '../domain/temporal/search-attributes';
+import { caseEventId, finalCaseEventId } from '../domain/webhooks/case-event-ids';
 import type { CaseEventType } from '../domain/webhooks/event-types';
 import { FailedByOperator, failureEnding, type CaseFailureEnding } from './case-failures';
-import { CASE_SUMMARIES, PUBLISH_EVENTS_LOCALLY } from './patches';
+import { CASE_SUMMARIES, PUBLISH_EVENTS_LOCALLY, STABLE_CASE_EVENT_IDS } from './patches';
 
 type WebhookActivities = ReturnType<typeof createWebhookActivities>;
 type PublishEventInput = Parameters<WebhookActivities['publishEvent']>[0];
@@ -130,6 +131,8 @@ export class CaseLifecycle<Case extends CaseRecord> {
   private requestInMemo: unknown;
   /** The request the API wrote to the memo when it started the case. */
   private readonly requestAtStart: unknown;
+  /** Announcements that are not moves, counted per sequence: the count tells their ids apart. */
+  private announcements = { sequence: 0, count: 0 };
 
   constructor(
     readonly record: Case,
@@ -195,7 +198,15 @@ export class CaseLifecycle<Case extends CaseRecord> {
    * under its own event type, published once where the workflow calls it.
    */
   async announce(eventType: CaseEventType): Promise<void> {
-    await publishEventLocally({ ...this.event(), type: eventType });
+    const sequence = this.record.status_history.length;
+    const count = this.announcements.sequence === sequence ? this.announcements.count + 1 : 1;
+    this.announcements = { sequence, count };
+    // A run continued as new counts again from one: the run it continued from keeps its ids apart.
+    const run = workflowInfo().continuedFromExecutionRunId ?? 'first';
+    await publishEventLocally({
+      ...this.event(`${sequence}:${eventType}:${run}:${count}`),
+      type: eventType,
+    });
   }
 
   /**
@@ -204,12 +215,20 @@ export class CaseLifecycle<Case extends CaseRecord> {
    */
   private async recordMove(announced: boolean): Promise<void> {
     if (patched(CASE_SUMMARIES)) {
-      if (announced) await recordCaseMove({ summary: this.summary(), event: this.event() });
+      if (announced)
+        await recordCaseMove({ summary: this.summary(), event: this.event(this.moveOccurrence()) });
       else await recordCaseSummary(this.summary());
       return;
     }
     if (announced)
-      await (patched(PUBLISH_EVENTS_LOCALLY) ? publishEventLocally : publishEventRemotely)(this.event());
+      await (patched(PUBLISH_EVENTS_LOCALLY) ? publishEventLocally : publishEventRemotely)(
+        this.event(this.moveOccurrence()),
+      );
+  }
+
+  /** A move is its sequence and status; every final move is the case's one final notification. */
+  private moveOccurrence(): string | undefined {
+    return this.isFinal ? undefined : `${this.record.status_history.length}:${this.record.status}`;
   }
 
   /**
@@ -263,11 +282,10 @@ export class CaseLifecycle<Case extends CaseRecord> {
    * request from the memo the API wrote at the start. Once the workflow has replaced the request,
    * events carry it themselves, since a memo upsert shows only once its workflow task completes.
    */
-  private event(): PublishEventInput {
+  private event(occurrence: string | undefined): PublishEventInput {
     const { request, ...summary } = this.record as CaseRecord & { request?: unknown };
-    // uuid4() is seeded by Temporal, so a replay computes the same event id.
     return {
-      eventId: `evt_${uuid4().replace(/-/g, '')}`,
+      eventId: this.eventId(occurrence),
       accountId: this.options.accountId,
       type: this.options.eventType,
       data: { ...summary, sequence: this.record.status_history.length },
@@ -276,6 +294,17 @@ export class CaseLifecycle<Case extends CaseRecord> {
         ? {}
         : { caseId: this.record.id, ...(request === this.requestAtStart ? {} : { request }) }),
     };
+  }
+
+  /**
+   * Derived from the case and the occurrence (none: the final notification), so a Reset's run
+   * announces a move again under the id it first had. Runs before the patch drew it from `uuid4()`,
+   * which a replay repeats but a Reset's run does not: its seed is the new run's id.
+   */
+  private eventId(occurrence: string | undefined): string {
+    if (!patched(STABLE_CASE_EVENT_IDS)) return `evt_${uuid4().replace(/-/g, '')}`;
+    const caseId = workflowInfo().workflowId;
+    return occurrence === undefined ? finalCaseEventId(caseId) : caseEventId(caseId, occurrence);
   }
 }
 

@@ -41,3 +41,10 @@ export const PRIOR_AUTHORIZATION_INFORMATION_REQUESTS = 'prior-authorization-inf
  * Checked only where such a failure is caught, so runs that never met one replay unchanged.
  */
 export const ATTENTION_ON_OUTAGES = 'attention-on-outages';
+
+/**
+ * Case events take ids derived from the case and what they announce (domain/webhooks/case-event-ids.ts)
+ * instead of `uuid4()`, so a run that a Reset re-executes announces a move again under its first id,
+ * and a case's final notification has one id whatever run sends it.
+ */
+export const STABLE_CASE_EVENT_IDS = 'stable-case-event-ids';

@@ -91,6 +91,11 @@ export class WebhookDeliveriesRepository {
     private readonly secrets: SecretBox,
   ) {}
 
+  async hasEvent(eventId: string): Promise<boolean> {
+    const rows = await this.db.query(`SELECT 1 FROM webhook_events WHERE id = $1`, [eventId]);
+    return rows.length > 0;
+  }
+
   /**
    * Records the event and one delivery for each active endpoint of its account and mode subscribed
    * to its type. Safe to repeat: the event and its fan-out deliveries are written once. With
