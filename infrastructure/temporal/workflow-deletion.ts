@@ -37,13 +37,14 @@ export async function deleteWorkflowRuns(
   // Temporal deletes asynchronously, through its own task queues: on a busy dev server that can take
   // tens of seconds. Up to 40 s here, within the activity's minute, before a retry asks again.
   for (let check = 0; check < STILL_THERE_CHECKS; check++) {
-    if (!(await exists(client, workflowId))) return;
+    if (!(await workflowExists(client, workflowId))) return;
     await new Promise((resolve) => setTimeout(resolve, STILL_THERE_PAUSE_MS));
   }
   throw new Error(`Workflow ${workflowId} is still being deleted`);
 }
 
-async function exists(client: Client, workflowId: string): Promise<boolean> {
+/** Whether Temporal still holds any run of the workflow. */
+export async function workflowExists(client: Client, workflowId: string): Promise<boolean> {
   try {
     await client.workflow.getHandle(workflowId).describe();
     return true;

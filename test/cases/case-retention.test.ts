@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { workflowExists } from '../../infrastructure/temporal/workflow-deletion';
 import pino from 'pino';
 
 import { ensureCaseRetention, CASE_RETENTION_SCHEDULE_ID } from '../../src/worker/case-retention-schedule';
@@ -80,17 +80,7 @@ describe('the case retention purge', () => {
     };
   };
 
-  const temporalHas = async (caseId: string) =>
-    testApp.temporalClient.workflow
-      .getHandle(caseId)
-      .describe()
-      .then(
-        () => true,
-        (error) => {
-          if (error instanceof WorkflowNotFoundError) return false;
-          throw error;
-        },
-      );
+  const temporalHas = (caseId: string) => workflowExists(testApp.temporalClient, caseId);
 
   it('removes a closed case older than the retention from the API, SQL and Temporal, and audits it', async () => {
     const expired = await finishedBenefitVerification();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { workflowExists } from '../../infrastructure/temporal/workflow-deletion';
 
 import { PATIENT_REF } from '../../domain/temporal/search-attributes';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
@@ -63,17 +63,7 @@ describe('patient erasure', () => {
     ].join('\n');
   };
 
-  const temporalHas = (caseId: string) =>
-    testApp.temporalClient.workflow
-      .getHandle(caseId)
-      .describe()
-      .then(
-        () => true,
-        (error) => {
-          if (error instanceof WorkflowNotFoundError) return false;
-          throw error;
-        },
-      );
+  const temporalHas = (caseId: string) => workflowExists(testApp.temporalClient, caseId);
 
   it("erases a patient's open and closed cases of every type and leaves another patient's case alone", async () => {
     const lastName = `Erasable${randomUUID().slice(0, 8)}`;
