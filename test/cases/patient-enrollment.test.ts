@@ -1,5 +1,11 @@
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
-import { authorizationFor, OZEMPIC_SAVINGS_CARD, patientEnrollmentRequest } from '../support/case-requests';
+import {
+  authorizationFor,
+  incomeVerification,
+  OZEMPIC_SAVINGS_CARD,
+  patientEnrollmentRequest,
+  uninsuredAttestation,
+} from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
@@ -23,16 +29,8 @@ function enrollment(overrides: Record<string, unknown> = {}, patient: Record<str
 }
 
 const uninsuredPatient = { insurance_details: undefined };
-const attestation = {
-  type: 'uninsured_attestation',
-  date_created: '2026-11-01T10:00:00Z',
-  content: { insured: false },
-};
-const income = (cents: number) => ({
-  type: 'income_verification',
-  date_created: '2026-11-01T10:00:00Z',
-  content: { household_size: 2, annual_household_income_cents: cents },
-});
+const attestation = uninsuredAttestation;
+const income = incomeVerification;
 
 describe('support programs', () => {
   let testApp: TestApp;

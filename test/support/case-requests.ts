@@ -109,6 +109,20 @@ export function authorizationFor(programId: string): {
   return required ? { patient_authorization: signedAuthorization(required) } : {};
 }
 
+/** Evidence an assistance program takes from a patient who declares no insurance. */
+export const uninsuredAttestation = {
+  type: 'uninsured_attestation',
+  date_created: '2026-11-01T10:00:00Z',
+  content: { insured: false },
+};
+
+/** Evidence of a household's income, which an assistance program compares with its limit. */
+export const incomeVerification = (annualHouseholdIncomeCents: number) => ({
+  type: 'income_verification',
+  date_created: '2026-11-01T10:00:00Z',
+  content: { household_size: 2, annual_household_income_cents: annualHouseholdIncomeCents },
+});
+
 /** A patient as enrollments name one: no insurance, so a program may ask for proof of it. */
 export function enrollmentPatient(overrides: Record<string, unknown> = {}) {
   return {

@@ -3,7 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { temporal } from '@temporalio/proto';
 
 import { JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
-import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
+import {
+  authorizationFor,
+  benefitVerificationRequest,
+  incomeVerification,
+  patientEnrollmentRequest,
+  priorAuthorizationRequest,
+  uninsuredAttestation,
+} from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
@@ -13,6 +20,10 @@ import { priorAuthorizationOutcomeSignal } from '../../workflows/prior-authoriza
 
 const PA = '/prior-authorization';
 const BV = '/benefit-verification';
+const ENROLLMENT = '/patient-enrollment';
+/** A copay-card program that takes any insured adult, and an assistance program that asks uninsured patients for their income. */
+const OZEMPIC_SAVINGS_CARD = patientEnrollmentRequest().programId;
+const MYABBVIE_ASSIST = 'prog_01jnnmj58jf1nen1dn9mmkb0r6';
 const FINAL_STATUSES = ['completed', 'failed', 'cancelled'];
 /** Every status of a prior authorization that ends approved or denied by the payer, once each. */
 const EVERY_PA_STATUS = ['1 processing', '2 awaiting_review', '3 awaiting_outcome', '4 completed'];
@@ -46,7 +57,11 @@ describe('a case reset in Temporal Web', () => {
   beforeEach(async () => {
     // An account per case: its endpoint receives that case's events only.
     account = await testApp.createAccount();
-    receiver = await subscribeReceiver(testApp, account.keys.provider);
+    receiver = await subscribeReceiver(testApp, account.keys.provider, [
+      'prior_authorization.updated',
+      'benefit_verification.updated',
+      'patient_enrollment.updated',
+    ]);
     endpointId = [...receiver.endpointIds][0]!;
   });
   afterEach(async () => {
@@ -299,6 +314,77 @@ describe('a case reset in Temporal Web', () => {
     const events = await received(id);
     expect(statusesOf(events)).toEqual(['1 processing', '2 failed']);
     expect(new Set(events.map((event) => event.id)).size).toBe(2);
+  });
+
+  /** An enrollment carrying the authorization its program requires; it answers once submitted or stopped for information. */
+  const enroll = async (overrides: Record<string, unknown> = {}): Promise<JsonObject> => {
+    const body = { ...patientEnrollmentRequest(), ...overrides };
+    const response = await testApp
+      .http()
+      .post(ENROLLMENT)
+      .set(bearer(account.keys.provider))
+      .send({ ...authorizationFor(body.programId as string), ...body });
+    expect(response.status).toBe(201);
+    return response.body.data;
+  };
+  const enrolledCard = {
+    result: 'enrolled',
+    member_id: 'ZZM123456789',
+    bin: '999911',
+    pcn: 'SBXCPN1',
+    group: 'SBXOZM24',
+  };
+
+  it('a patient enrollment reset while awaiting_outcome takes its outcome once, with one final notification', async () => {
+    const submitted = await enroll({ programId: OZEMPIC_SAVINGS_CARD });
+    expect(submitted.status).toBe('awaiting_outcome');
+    const id = submitted.id as string;
+
+    const newRun = await reset(id, await lastWorkflowTask(id));
+    expect((await testApp.temporalClient.workflow.getHandle(id).describe()).runId).toBe(newRun);
+    await waitFor(ENROLLMENT, id, 'awaiting_outcome');
+
+    await recordOutcome(ENROLLMENT, id, enrolledCard);
+    expect(await waitFor(ENROLLMENT, id, 'completed')).toMatchObject({
+      outcome: { result: 'enrolled', member_id: 'ZZM123456789' },
+    });
+    const events = await received(id);
+    expect(statusesOf(events)).toEqual(['1 processing', '2 awaiting_outcome', '3 completed']);
+    expect(new Set(events.map((event) => event.id)).size).toBe(3);
+  });
+
+  it('a patient enrollment reset while awaiting_review for information goes on once it is sent, announcing each status once', async () => {
+    const asked = await enroll({
+      programId: MYABBVIE_ASSIST,
+      prescription: { drug_name: 'Humira' },
+      patient: { ...patientEnrollmentRequest().patient, insurance_details: undefined },
+      evidence: [uninsuredAttestation],
+    });
+    expect(asked.status).toBe('awaiting_review');
+    const id = asked.id as string;
+
+    await reset(id, await lastWorkflowTask(id));
+    expect(await waitFor(ENROLLMENT, id, 'awaiting_review')).toMatchObject({
+      missing_information: [expect.objectContaining({ field: 'evidence[type=income_verification]' })],
+    });
+
+    const sent = await testApp
+      .http()
+      .post(`${ENROLLMENT}/${id}/information`)
+      .set(bearer(account.keys.provider))
+      .send({ evidence: [incomeVerification(3_000_000)] });
+    expect(sent.status).toBe(200);
+    await waitFor(ENROLLMENT, id, 'awaiting_outcome');
+    await recordOutcome(ENROLLMENT, id, { result: 'enrolled' });
+    await waitFor(ENROLLMENT, id, 'completed');
+    const events = await received(id);
+    expect(statusesOf(events)).toEqual([
+      '1 processing',
+      '2 awaiting_review',
+      '3 awaiting_outcome',
+      '4 completed',
+    ]);
+    expect(finalsOf(events)).toHaveLength(1);
   });
 });
 
