@@ -8,14 +8,18 @@ import { JsonObject, subscribeReceiver, waitForStatus } from '../support/case-jo
 import {
   authorizationFor,
   benefitVerificationRequest,
+  incomeVerification,
+  patientEnrollmentRequest,
   priorAuthorizationRequest,
   syntheticPatient,
+  uninsuredAttestation,
 } from '../support/case-requests';
 import { REPLAY_FIXTURE_KEYS } from '../support/history';
 import { addToManifest, HISTORIES } from '../support/recorded-histories';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
+import { requestFailNowUpdate, requestRetryNowUpdate } from '../../workflows/case.messages';
 
 /**
  * Records the histories that test/temporal/replay.test.ts replays: one run of each path through each
@@ -44,6 +48,11 @@ describe('recording workflow histories', () => {
       // A payer deadline that passes while the simulated payer waits for answers, so a run records the overdue notice.
       PA_STANDARD_DUE_MS: '1500',
       WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
+      // Outages a sandbox case simulates are waited out on a schedule of seconds, not hours.
+      CASE_OUTAGE_FIRST_RETRY_MS: '3000',
+      CASE_OUTAGE_LONGEST_RETRY_MS: '3000',
+      BV_OUTAGE_DEADLINE_MS: '30000',
+      ENROLLMENT_OUTAGE_DEADLINE_MS: '20000',
     });
     worker = await testApp.startWorker();
     account = await testApp.createAccount();
@@ -244,28 +253,14 @@ describe('recording workflow histories', () => {
         programId: 'prog_01jnnmj58jf1nen1dn9mmkb0r6',
         ...authorizationFor('prog_01jnnmj58jf1nen1dn9mmkb0r6'),
         prescription: { drug_name: 'Humira' },
-        evidence: [
-          {
-            type: 'uninsured_attestation',
-            date_created: '2026-11-01T10:00:00Z',
-            content: { insured: false },
-          },
-        ],
+        evidence: [uninsuredAttestation],
       }),
     );
     await testApp
       .http()
       .post(`/patient-enrollment/${needsIncome.id}/information`)
       .set(bearer(account.keys.provider))
-      .send({
-        evidence: [
-          {
-            type: 'income_verification',
-            date_created: '2026-11-01T10:00:00Z',
-            content: { household_size: 2, annual_household_income_cents: 3_000_000 },
-          },
-        ],
-      });
+      .send({ evidence: [incomeVerification(3_000_000)] });
     await record(needsIncome.id, 'information-then-enrolled');
 
     const ineligible = await post(
@@ -307,6 +302,54 @@ describe('recording workflow histories', () => {
       .send({ patient_internal_id: 'replay-erased-patient' });
     await record(erasure.body.data.id, 'erased-open-and-closed');
   });
+
+  it('records cases waiting out connector outages: recovered, outlasting the deadline, retried then failed by an operator', async () => {
+    const outage = (seconds: number) => ({ outage: { unavailable_for_seconds: seconds } });
+    const recovered = await post(
+      '/benefit-verification',
+      benefitVerificationRequest({ mock_result: { status: 'completed', ...outage(14) } }),
+    );
+    const outlasted = await post(
+      '/benefit-verification',
+      benefitVerificationRequest({ mock_result: { status: 'completed', ...outage(3600) } }),
+    );
+    const operated = await post(
+      '/benefit-verification',
+      benefitVerificationRequest({ mock_result: { status: 'completed', ...outage(3600) } }),
+    );
+    const paRecovered = await post(
+      '/prior-authorization',
+      priorAuthorizationRequest({ mock_result: { result: 'approved', ...outage(14) } }),
+    );
+    const handle = testApp.temporalClient.workflow.getHandle(operated.id);
+    // Each is taken only while the case waits between calls, and refused while a call's attempts run.
+    const whenWaiting = (send: () => Promise<unknown>) =>
+      eventually(
+        () =>
+          send().then(
+            () => true,
+            () => undefined,
+          ),
+        60_000,
+      );
+    await whenWaiting(() => handle.executeUpdate(requestRetryNowUpdate, { args: [{}] }));
+    await whenWaiting(() =>
+      handle.executeUpdate(requestFailNowUpdate, { args: [{ reason: 'outage_outlasting' }] }),
+    );
+    await record(operated.id, 'retried-then-failed-by-operator');
+    await record(recovered.id, 'outage-recovered');
+    await record(outlasted.id, 'outage-outlasted');
+
+    // The recording's review window is two seconds: the prepared case expires in review.
+    await record(paRecovered.id, 'outage-recovered-then-review-expired');
+
+    const enrollment = await post('/patient-enrollment', {
+      ...patientEnrollmentRequest(),
+      ...authorizationFor(patientEnrollmentRequest().programId),
+      mock_result: outage(14),
+    });
+    await record(enrollment.id, 'outage-recovered');
+  }, 240_000);
 
   it('records webhook activation and a delivery retried after a failure', async () => {
     const endpoints = (await testApp.http().get('/webhooks').set(bearer(account.keys.provider))).body.data
