@@ -131,7 +131,7 @@ async function status(
   const client = await connectClient(config.temporal, encryption);
   let temporalUse: Map<string, KeyUseInTemporal>;
   try {
-    temporalUse = await keysNeededByTemporal(client, config.temporal.namespace, (read) =>
+    temporalUse = await keysNeededByTemporal(client, config.temporal, (read) =>
       process.stderr.write(`Read the histories of ${read} executions.\n`),
     );
   } finally {

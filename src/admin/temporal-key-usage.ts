@@ -30,6 +30,9 @@ const GRPC_RESOURCE_EXHAUSTED = 8;
 const ONE_EVENT = 1;
 const LIST_PAGE_SIZE = 25;
 
+/** A visibility query's string literal. */
+const quoted = (value: string): string => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
 /** An answer larger than the client accepts in one message. */
 const isTooLargeForClient = (error: unknown): boolean =>
   isGrpcServiceError(error) && error.code === GRPC_RESOURCE_EXHAUSTED;
@@ -45,7 +48,7 @@ const decoder = new TextDecoder();
  */
 export async function keysNeededByTemporal(
   client: Client,
-  namespace: string,
+  { namespace, taskQueue }: { namespace: string; taskQueue: string },
   onProgress: (executionsRead: number) => void = () => undefined,
 ): Promise<Map<string, KeyUseInTemporal>> {
   const uses = new Map<string, KeyUseInTemporal & { closedExamples: string[] }>();
@@ -71,7 +74,12 @@ export async function keysNeededByTemporal(
   let pageSize = LIST_PAGE_SIZE;
   for (;;) {
     const page = await client.workflowService
-      .listWorkflowExecutions({ namespace, query: '', pageSize, nextPageToken })
+      .listWorkflowExecutions({
+        namespace,
+        query: `TaskQueue = ${quoted(taskQueue)}`,
+        pageSize,
+        nextPageToken,
+      })
       .catch((error: unknown) => {
         if (pageSize > 1 && isTooLargeForClient(error)) return undefined;
         throw error;

@@ -82,6 +82,7 @@ describe('payload key rotation', () => {
       DATABASE_URL: '',
       TEMPORAL_ADDRESS: temporalAddress,
       TEMPORAL_NAMESPACE: namespace,
+      TEMPORAL_TASK_QUEUE: fixed.TEMPORAL_TASK_QUEUE,
       LOG_LEVEL: 'silent',
       ...encryption,
     });
