@@ -178,7 +178,9 @@ export class CaseLifecycle<Case extends CaseRecord> {
       ...('attention' in settled ? [{ key: CASE_ATTENTION, value: null }] : []),
     ]);
     this.saveMemo();
-    await this.recordMove(this.options.announces(status));
+    // The provider was told the case waits out an outage: it hears how the case ended, even in a
+    // status its type does not otherwise announce (a benefit verification cancelled meanwhile).
+    await this.recordMove(this.options.announces(status) || 'attention' in settled);
   }
 
   /**

@@ -94,8 +94,32 @@ export class ConnectorOutages<Case extends CaseRecord> {
    */
   async call<Result>(
     call: () => Promise<Result>,
-    deadlineAfter: (since: number) => number = (since) => since + (this.schedule?.deadlineMs ?? 0),
+    deadlineAfter: (since: number) => number = this.defaultDeadline,
   ): Promise<Result> {
+    return (await this.callUntil(call, deadlineAfter, () => false)) as Result;
+  }
+
+  /**
+   * As `call`, for a poll that something else can make moot (a reviewer's outcome, a deadline to
+   * announce): once `moot()` holds after a failed call or while waiting, answers `undefined` instead
+   * of calling again, so the caller takes that first. `attention` stays until a call answers or the
+   * case ends.
+   */
+  async poll<Result>(
+    call: () => Promise<Result>,
+    moot: () => boolean,
+    deadlineAfter: (since: number) => number = this.defaultDeadline,
+  ): Promise<Result | undefined> {
+    return this.callUntil(call, deadlineAfter, moot);
+  }
+
+  private readonly defaultDeadline = (since: number) => since + (this.schedule?.deadlineMs ?? 0);
+
+  private async callUntil<Result>(
+    call: () => Promise<Result>,
+    deadlineAfter: (since: number) => number,
+    moot: () => boolean,
+  ): Promise<Result | undefined> {
     let delayMs = this.schedule?.firstRetryMs ?? 0;
     for (;;) {
       try {
@@ -107,19 +131,29 @@ export class ConnectorOutages<Case extends CaseRecord> {
         if (!reason || !this.schedule || this.cancellation() || !patched(ATTENTION_ON_OUTAGES)) throw error;
         const now = Date.now();
         const since = this.lifecycle.record.attention?.since ?? new Date(now).toISOString();
+        if (moot()) return undefined;
         const deadline = deadlineAfter(Date.parse(since));
         if (now >= deadline) throw error;
         const nextRetryAt = Math.min(now + delayMs, deadline);
         await this.showAttention({ reason, since, next_retry_at: new Date(nextRetryAt).toISOString() });
-        this.waiting = true;
-        await condition(
-          () => this.retryRequested || this.failRequest !== undefined || this.cancellation() !== undefined,
-          nextRetryAt - now,
-        );
-        this.waiting = false;
-        this.retryRequested = false;
+        try {
+          this.waiting = true;
+          await condition(
+            () =>
+              this.retryRequested ||
+              this.failRequest !== undefined ||
+              this.cancellation() !== undefined ||
+              moot(),
+            nextRetryAt - now,
+          );
+        } finally {
+          // A retryNow taken just before the run is cancelled still answers.
+          this.waiting = false;
+          this.retryRequested = false;
+        }
         if (this.failRequest) throw new FailedByOperator(this.failRequest);
         if (this.cancellation()) throw error;
+        if (moot()) return undefined;
         delayMs = Math.min(delayMs * 2, this.schedule.longestRetryMs);
       }
     }

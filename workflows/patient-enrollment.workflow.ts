@@ -191,12 +191,15 @@ export async function patientEnrollmentWorkflow(
       if (await cancellation.cancelIfRequested()) return record;
       const decided = latest().outcome
         ? fromOutcomeInput(record.program_id, latest().outcome!)
-        : await outages.call(() =>
-            programs.checkEnrollment({
-              programId: record.program_id,
-              hub_reference: record.submission!.hub_reference,
-              checksSoFar: checksSoFar++,
-            }),
+        : // While the hub is down, a reviewer's outcome is taken at once.
+          await outages.poll(
+            () =>
+              programs.checkEnrollment({
+                programId: record.program_id,
+                hub_reference: record.submission!.hub_reference,
+                checksSoFar: checksSoFar++,
+              }),
+            () => latest().outcome !== undefined,
           );
       if (!decided) {
         if (latest().outcome || latest().cancellation) continue;

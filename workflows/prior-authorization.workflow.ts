@@ -235,12 +235,14 @@ export async function priorAuthorizationWorkflow(
     let informationRounds = input.informationRoundsSoFar ?? 0;
     if (firstAnswer && (await settle(lifecycle, firstAnswer, requests))) return record;
     const decisionReceived = () => Object.values(received()).some((decision) => decision !== undefined);
+    const overdueUnannounced = () =>
+      !record.overdue && !!record.due_at && Date.now() >= Date.parse(record.due_at);
     while (record.status === 'awaiting_outcome') {
       await condition(
         decisionReceived,
         waitForPayer(record, input.timings.payerPollIntervalMs, { untilAnswersDue: requests }),
       );
-      if (!record.overdue && record.due_at && Date.now() >= Date.parse(record.due_at)) {
+      if (overdueUnannounced()) {
         await lifecycle.update({ overdue: true });
         await lifecycle.announce('prior_authorization.overdue');
       }
@@ -274,15 +276,19 @@ export async function priorAuthorizationWorkflow(
       }
       // The payer waits for the provider's answers: asking it again would only hear that.
       if (requests && answersAwaited(record)) continue;
-      const reply = await outages.call(
+      // While the payer is down, a reviewer's outcome or the provider's answers are taken at once, and
+      // a payer deadline passing is announced before the outage can end the case.
+      const reply = await outages.poll(
         () =>
           payer.inquirePriorAuthorization({
             ...exchangeOf(record, input.accountId, { slim: true }),
             payer_reference: record.submission!.payer_reference,
             inquiriesSoFar,
           }),
+        () => decisionReceived() || overdueUnannounced(),
         outageDeadline,
       );
+      if (reply === undefined) continue;
       inquiriesSoFar += 1;
       if (await settle(lifecycle, reply, requests)) return record;
       // A decision that arrived during the inquiry is handled by the next turn.

@@ -372,6 +372,47 @@ describe('a case whose connector is unavailable', () => {
       });
     });
 
+    it('takes a reviewer’s outcome at once while the program hub stays down, and ends with that outcome only', async () => {
+      const [, , enrollment] = CASE_TYPES;
+      hub.failOn('checkEnrollment', UNAVAILABLE);
+      const id = await submit(enrollment);
+      expect(await waitForAttention(enrollment, id)).toMatchObject({
+        status: 'awaiting_outcome',
+        attention: { reason: 'program_unavailable' },
+      });
+
+      const recorded = await testApp
+        .http()
+        .post(`${enrollment.path}/${id}/outcome`)
+        .set(bearer(account.keys.reviewer))
+        .send({
+          result: 'enrolled',
+          member_id: 'ZZM123456789',
+          bin: '999911',
+          pcn: 'SBXCPN1',
+          group: 'SBXOZM24',
+        });
+      expect(recorded.status).toBe(200);
+      expect(recorded.body.data).toMatchObject({ status: 'completed', attention: null });
+      expect(await finalStatusesOf(id)).toEqual(['completed']);
+    });
+
+    it('announces a benefit verification cancelled while it shows attention, once, as cancelled', async () => {
+      const [bv] = CASE_TYPES;
+      bv.fail(UNAVAILABLE);
+      const id = await submit(bv);
+      await waitForAttention(bv, id);
+
+      const cancelled = await testApp
+        .http()
+        .post(`${bv.path}/${id}/cancel`)
+        .set(bearer(account.keys.provider))
+        .send({ reason: 'Patient switched pharmacies.' });
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body.data).toMatchObject({ status: 'cancelled', attention: null });
+      expect(await finalStatusesOf(id)).toEqual(['cancelled']);
+    });
+
     /** The API's port on loopback, for commands run outside this process. */
     const apiPort = async () => {
       if (!testApp.app.getHttpServer().address()) await testApp.app.listen(0, '127.0.0.1');

@@ -17,6 +17,8 @@ import { TestWorker } from '../support/workers';
 
 const PATH = '/prior-authorization';
 
+const isFinal = (event: JsonObject) => ['completed', 'failed', 'cancelled'].includes(event.data.status);
+
 /** A live request carries no mock_result: the payer's answer cannot be scripted. */
 function livePriorAuthorization(prescription: object) {
   const { mock_result: _mockResult, ...request } = priorAuthorizationRequest({
@@ -278,6 +280,33 @@ describe('a live prior authorization exchanged with the payer over Da Vinci PAS'
     const completed = await waitFor(id, 'completed');
     expect(completed.outcome.result).toBe('approved');
     expect(pas.requestsFor(id, 'inquire').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('takes a reviewer’s outcome at once while the PAS endpoint stays down, and ends with that outcome only', async () => {
+    // Asked back after a second, the inquiry's own ten attempts run out within seconds; the case then
+    // waits minutes for its next call.
+    const id = await sentToPayer({ submit: [pended()], inquire: [unavailable(1)] });
+    const waiting = await eventually(async () => {
+      const shown = await get(id);
+      return shown.attention ? shown : undefined;
+    }, 60_000);
+    expect(waiting).toMatchObject({ status: 'awaiting_outcome', attention: { reason: 'payer_unavailable' } });
+
+    const recorded = await testApp
+      .http()
+      .post(`${PATH}/${id}/outcome`)
+      .set(bearer(keys.reviewer))
+      .send({ result: 'approved' });
+    expect(recorded.status).toBe(200);
+    expect(recorded.body.data).toMatchObject({
+      status: 'completed',
+      outcome: { result: 'approved' },
+      attention: null,
+    });
+    await eventually(async () => (eventsFor(receiver, id).some(isFinal) ? true : undefined));
+    expect(eventsFor(receiver, id).filter(isFinal)).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ status: 'completed' }) }),
+    ]);
   });
 
   it('retries a 503 from the PAS endpoint and completes with what the payer then answers', async () => {

@@ -158,8 +158,11 @@ export function malformed(): PasReply {
     );
 }
 
-export function unavailable(): PasReply {
-  return () => ({ status: 503 });
+/** A 503, asking for a retry after `retryAfterSeconds` if given. */
+export function unavailable(retryAfterSeconds?: number): PasReply {
+  const headers: Record<string, string> =
+    retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) };
+  return () => ({ status: 503, headers });
 }
 
 function fhir(body: string): ClearinghouseReply {
