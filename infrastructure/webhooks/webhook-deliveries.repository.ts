@@ -302,10 +302,10 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * The deliveries of one case's events, oldest first. Events keep no case id outside their sealed
-   * body, but a case announces a status at the instant its history records it, so only events of
-   * the case's type at those instants are opened, and those of another case moving at the same
-   * millisecond are dropped after opening.
+   * The deliveries of one case's events, oldest first: every event naming the case (status moves,
+   * `attention` appearing and clearing, a deadline passing). Events recorded before they named their
+   * case are found at the instants its history records a status, among events of the case's type,
+   * and those of another case moving at the same millisecond are dropped after opening.
    */
   async listForCase(
     accountId: string,
@@ -317,9 +317,11 @@ export class WebhookDeliveriesRepository {
       `SELECT d.id, d.event_id, ev.body_sealed, d.endpoint_id, d.retry_of, d.status, d.created_at, d.completed_at,
               (SELECT count(*) FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id)::int AS attempts
        FROM webhook_events ev JOIN webhook_deliveries d ON d.event_id = ev.id
-       WHERE ev.account_id = $1 AND ev.type = $2 AND ev.created_at = ANY ($3::timestamptz[])
+       WHERE ev.account_id = $1
+         AND (ev.case_id = $4
+              OR (ev.case_id IS NULL AND ev.type = $2 AND ev.created_at = ANY ($3::timestamptz[])))
        ORDER BY ev.created_at, d.created_at, d.id`,
-      [accountId, eventType, statusTimes],
+      [accountId, eventType, statusTimes, caseId],
     );
     const announced = new Map<string, string | undefined>();
     return rows.flatMap(({ body_sealed: bodySealed, ...row }) => {

@@ -1,4 +1,4 @@
-import { waitForStatus } from '../support/case-journeys';
+import { subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import { benefitVerificationRequest } from '../support/case-requests';
 import { ConnectorFailure, PayerDouble } from '../support/connector-doubles';
 import { caseIdsOf, consoleGet, consolePost, signedInPerson, submitCase } from '../support/console-cases';
@@ -176,6 +176,34 @@ describe("the console's cases needing attention", () => {
     expect(answer.status).toBe(403);
     expect((await readCase(id)).attention).toMatchObject({ reason: 'payer_unavailable' });
     await consolePost(testApp, operator, `${path}/fail`, { reason: 'outage_outlasting' });
+  });
+
+  it("lists the notification that a case needs attention among its page's webhook deliveries", async () => {
+    const clinic = await testApp.createAccount('Clinic Subscribed');
+    const receiver = await subscribeReceiver(testApp, clinic.keys.provider, ['benefit_verification.updated']);
+    const endpointId = [...receiver.endpointIds][0]!;
+    payer.failOn('checkBenefits', UNAVAILABLE);
+    const { id } = await submitCase(testApp, clinic.keys.provider, '/benefit-verification', {
+      ...benefitVerificationRequest(),
+    });
+    const path = `/console/benefit-verifications/${id}`;
+    /** The status each delivery to the clinic's endpoint announced, as the page's deliveries table shows it. */
+    const announcedOn = (page: string) =>
+      [
+        ...page.matchAll(
+          new RegExp(
+            `<tr>\\s*<td><span class="[^"]*">([^<]+)</span></td>\\s*<td><code>${endpointId}</code>`,
+            'g',
+          ),
+        ),
+      ].map((row) => row[1]);
+    const page = await eventually(async () => {
+      const candidate = (await consoleGet(testApp, operator, path)).text;
+      return candidate.includes('Retry now') && announcedOn(candidate).length > 0 ? candidate : undefined;
+    }, 40_000);
+    expect(announcedOn(page)).toEqual(['processing']);
+    await consolePost(testApp, operator, `${path}/fail`, { reason: 'outage_outlasting' });
+    await receiver.stop();
   });
 
   describe('on a short outage schedule', () => {
