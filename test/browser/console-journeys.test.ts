@@ -11,7 +11,7 @@ import {
   serveOverHttp,
   watchForProblems,
 } from '../support/browser';
-import { priorAuthorizationRequest } from '../support/case-requests';
+import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { ConsolePerson, createConsolePerson } from '../support/console-session';
 import { eventually, startTestApp, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
@@ -203,6 +203,44 @@ describeInBrowser("a clinic's people at work in the console", () => {
       rows.filter((row) => row.includes('prior_authorization.updated') && row.includes('200')),
     ).toHaveLength(4);
     await look(adminPage, 'webhook-delivery-log');
+  });
+
+  it('lets a platform operator find a case waiting out a payer outage and end it failed from the console', async () => {
+    const created = await fetch(`${baseUrl}/benefit-verification`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(
+        benefitVerificationRequest({
+          mock_result: { status: 'completed', outage: { unavailable_for_seconds: 3600 } },
+        }),
+      ),
+    });
+    expect(created.status).toBe(201);
+    const outageCaseId = ((await created.json()) as { data: { id: string } }).data.id;
+    const platformId = (await testApp.accounts.createAccount('Platform operators')).id;
+    const operator = await createConsolePerson(testApp, platformId, ['operator']);
+    const operatorPage = await (await browser.newContext()).newPage();
+    const operatorProblems = watchForProblems(operatorPage);
+    await signInSettingUpSecondFactor(operatorPage, operator, 'operator');
+
+    // The case shows attention once the benefits check's own attempts have run out.
+    const caseLink = operatorPage.getByRole('link', { name: outageCaseId });
+    await eventually(async () => {
+      await operatorPage.goto(`${baseUrl}/console/attention`);
+      return (await caseLink.count()) === 1;
+    }, 60_000);
+    await expect(heading(operatorPage)).resolves.toBe('Cases needing attention');
+    await look(operatorPage, 'attention-list');
+    await caseLink.click();
+    await expect(heading(operatorPage)).resolves.toBe(`Benefit verification ${outageCaseId}`);
+    await look(operatorPage, 'benefit-verification-needs-attention');
+
+    await operatorPage.getByLabel('Reason').selectOption('outage_outlasting');
+    operatorPage.once('dialog', (dialog) => void dialog.accept());
+    await operatorPage.getByRole('button', { name: 'Fail' }).click();
+    await operatorPage.getByText('(failed_by_operator)').waitFor();
+    await look(operatorPage, 'benefit-verification-failed-by-operator');
+    expect(operatorProblems).toEqual([]);
   });
 
   it('refuses the API key and the console once the platform suspends the account', async () => {
