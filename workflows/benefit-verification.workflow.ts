@@ -32,8 +32,6 @@ const REVIEW_EXPIRED = ending(
   'Nobody recorded a manual verification before the deadline.',
 );
 
-const payer = connectorCalls<ReturnType<typeof createCaseActivities>>().remote;
-
 /**
  * processing → completed | failed; an inconclusive electronic check goes to awaiting_review until
  * a reviewer records the manual result. One final event, at completed or failed; a payer outage
@@ -48,6 +46,8 @@ export async function benefitVerificationWorkflow(
     BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS,
     (status) => status === 'completed' || status === 'failed',
   );
+  // After openCase: it refuses a start that is not a case before anything reads the input.
+  const payer = connectorCalls<ReturnType<typeof createCaseActivities>>(input.timings.connectorRetry).remote;
   // Read through a function: handlers set it between awaits, which flow analysis cannot see.
   let manualResult: ManualVerificationInput | undefined;
   const received = () => manualResult;

@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 
-import type { CancelRequest, CaseRecord, CaseStatus } from '../domain/cases/case-model';
+import type { CancelRequest, CaseRecord, CaseStatus, ConnectorRetry } from '../domain/cases/case-model';
 import type { CaseEventType } from '../domain/webhooks/event-types';
 import { refuseMalformedStart } from './case-binding';
 import type { CaseFailureEnding } from './case-failures';
@@ -20,11 +20,12 @@ import { cancelCaseSignal, getCaseQuery, requestCancellationUpdate } from './cas
 
 /**
  * Connector calls (payer, program hub) are retried for a while, then the case fails with a clear
- * reason instead of hanging; a failure the connector calls permanent is not retried at all.
+ * reason instead of hanging; a failure the connector calls permanent is not retried at all. Cases
+ * started before the policy came with their input keep this one, as their histories recorded.
  */
-const CONNECTOR_RETRY: RetryPolicy = {
-  initialInterval: '2 seconds',
-  maximumInterval: '1 minute',
+const RECORDED_CONNECTOR_RETRY: ConnectorRetry = {
+  initialIntervalMs: 2_000,
+  maximumIntervalMs: 60_000,
   maximumAttempts: 10,
 };
 
@@ -34,15 +35,22 @@ const CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
 /**
  * A case workflow's activities: `remote` as activity tasks, and `inProcess` for steps answered inside
  * the worker (the plan from the catalog, the program rules): a marker in history, not an activity task.
+ * Both retry as the case's timings say; the policy is not part of the commands replay compares.
  */
-export function connectorCalls<Activities extends ActivityInterface>() {
+export function connectorCalls<Activities extends ActivityInterface>({
+  initialIntervalMs,
+  maximumIntervalMs,
+  maximumAttempts,
+}: ConnectorRetry = RECORDED_CONNECTOR_RETRY) {
+  const retry: RetryPolicy = {
+    initialInterval: initialIntervalMs,
+    maximumInterval: maximumIntervalMs,
+    maximumAttempts,
+  };
   return {
     // Real-time eligibility answers within seconds (hard cap 30 s); beyond that an attempt is lost.
-    remote: proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: CONNECTOR_RETRY }),
-    inProcess: proxyLocalActivities<Activities>({
-      startToCloseTimeout: '10 seconds',
-      retry: CONNECTOR_RETRY,
-    }),
+    remote: proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry }),
+    inProcess: proxyLocalActivities<Activities>({ startToCloseTimeout: '10 seconds', retry }),
   };
 }
 

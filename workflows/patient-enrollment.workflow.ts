@@ -28,8 +28,6 @@ import {
   submitEnrollmentOutcomeUpdate,
 } from './patient-enrollment.messages';
 
-const { remote: programs, inProcess } = connectorCalls<ReturnType<typeof createEnrollmentActivities>>();
-
 const INFORMATION_EXPIRED = ending(
   'The requested information did not arrive in time.',
   CASE_FAILURE_CODE.informationExpired,
@@ -60,6 +58,10 @@ export async function patientEnrollmentWorkflow(
     input,
     'patient_enrollment.updated',
     PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS,
+  );
+  // After openCase: it refuses a start that is not a case before anything reads the input.
+  const { remote: programs, inProcess } = connectorCalls<ReturnType<typeof createEnrollmentActivities>>(
+    input.timings.connectorRetry,
   );
   const received: { information?: EnrollmentInformation; outcome?: EnrollmentOutcomeInput } = {};
   // While information is being screened, more would be dropped by the outcome of that screening.

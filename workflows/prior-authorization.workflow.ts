@@ -58,8 +58,6 @@ const REVIEWER_RECORDED_QUESTION = {
   text: 'The payer asked for more information; see the payer’s request and answer it here.',
 };
 
-const { remote: payer, inProcess } = connectorCalls<CaseActivities>();
-
 /**
  * processing → awaiting_review → awaiting_outcome → completed | failed, or cancelled until final.
  * Reviewers decide with signals (Temporal Web, CLI) or updates (the HTTP API); both paths share one
@@ -74,6 +72,8 @@ export async function priorAuthorizationWorkflow(
     'prior_authorization.updated',
     PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS,
   );
+  // After openCase: it refuses a start that is not a case before anything reads the input.
+  const { remote: payer, inProcess } = connectorCalls<CaseActivities>(input.timings.connectorRetry);
   let review: ReviewDecisionInput | undefined;
   let payerOutcome: PriorAuthOutcomeInput | undefined;
   let information: PriorAuthInformationAnswers | undefined;
@@ -156,7 +156,7 @@ export async function priorAuthorizationWorkflow(
   try {
     if (record.status === 'processing') {
       await lifecycle.announceCreation();
-      await outages.call(() => prepare(record, payer), outageDeadline);
+      await outages.call(() => prepare(record, payer, inProcess), outageDeadline);
       if (await cancellation.cancelIfRequested()) return record;
       await lifecycle.moveTo('awaiting_review', 'Prepared for clinical review.');
     }
@@ -348,7 +348,11 @@ export async function priorAuthorizationWorkflow(
   }
 }
 
-async function prepare(record: PriorAuthorizationCase, activities: CaseActivities): Promise<void> {
+async function prepare(
+  record: PriorAuthorizationCase,
+  activities: CaseActivities,
+  inProcess: CaseActivities,
+): Promise<void> {
   const { request } = record;
   const resolvePlan = patched(IN_PROCESS_STEPS_LOCALLY) ? inProcess : activities;
   const resolution = await resolvePlan.resolveCasePlan({

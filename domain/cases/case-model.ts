@@ -171,6 +171,18 @@ export interface CaseTimings {
   payerPollIntervalMs: number;
   /** How the case waits out a connector outage; absent in cases started before outages were waited out. */
   outage?: OutageSchedule;
+  /**
+   * How each connector call is retried before the case treats the connector as unavailable; absent in
+   * cases started before it was configurable, which keep the policy their histories recorded.
+   */
+  connectorRetry?: ConnectorRetry;
+}
+
+/** Temporal's retry of one connector call: the first wait, doubling up to the longest, for so many attempts. */
+export interface ConnectorRetry {
+  initialIntervalMs: number;
+  maximumIntervalMs: number;
+  maximumAttempts: number;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import * as path from 'node:path';
 
+import type { ConnectorRetry } from '../../domain/cases/case-model';
 import type { RetrySchedule } from '../../domain/webhooks/webhook-delivery';
 
 /** Which process is reading the configuration; local mode embeds the Temporal dev server. */
@@ -68,6 +69,8 @@ export interface CaseSettings {
   reviewReminderMs: number;
   reviewExpiryMs: number;
   payerPollIntervalMs: number;
+  /** How each payer or program hub call is retried before the case waits the outage out (`outage`). */
+  connectorRetry: ConnectorRetry;
   /**
    * When a payer must decide a PA on a plan no regulation sets a deadline for (commercial, TRICARE,
    * other), counted from its receipt of the request. Defaults follow ERISA claims procedure
@@ -317,6 +320,11 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     reviewReminderMs: integer('CASE_REVIEW_REMINDER_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
     reviewExpiryMs: integer('CASE_REVIEW_EXPIRY_MS', 7 * 24 * 3_600_000, 1_000, 90 * 24 * 3_600_000),
     payerPollIntervalMs: integer('PAYER_POLL_INTERVAL_MS', 30_000, 100, 24 * 3_600_000),
+    connectorRetry: {
+      initialIntervalMs: integer('CONNECTOR_RETRY_INITIAL_INTERVAL_MS', 2_000, 10, 3_600_000),
+      maximumIntervalMs: integer('CONNECTOR_RETRY_MAX_INTERVAL_MS', 60_000, 10, 24 * 3_600_000),
+      maximumAttempts: integer('CONNECTOR_RETRY_MAX_ATTEMPTS', 10, 1, 100),
+    },
     dueWithinMs: {
       standard: integer('PA_STANDARD_DUE_MS', 15 * 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
       expedited: integer('PA_EXPEDITED_DUE_MS', 72 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
@@ -342,6 +350,12 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     patientRefKey,
     retentionDays: integer('CASE_RETENTION_DAYS', 30, 1, 100 * 365),
   };
+  if (cases.connectorRetry.maximumIntervalMs < cases.connectorRetry.initialIntervalMs) {
+    problems.push(
+      'CONNECTOR_RETRY_MAX_INTERVAL_MS must be at least CONNECTOR_RETRY_INITIAL_INTERVAL_MS: ' +
+        'Temporal refuses a retry policy whose longest wait is shorter than its first',
+    );
+  }
 
   const clinicalEvaluation: ClinicalEvaluationSettings = {
     threads: integer('CLINICAL_EVALUATION_THREADS', 2, 1, 64),

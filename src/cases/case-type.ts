@@ -115,6 +115,7 @@ export function caseTimingsOf(settings: CaseSettings, outageDeadlineMs = 0): Cas
     reviewReminderMs: settings.reviewReminderMs,
     reviewExpiryMs: settings.reviewExpiryMs,
     payerPollIntervalMs: settings.payerPollIntervalMs,
+    connectorRetry: settings.connectorRetry,
     outage: {
       firstRetryMs: settings.outage.firstRetryMs,
       longestRetryMs: settings.outage.longestRetryMs,

@@ -83,6 +83,15 @@ describe('configuration', () => {
     ).toThrow(/DATABASE_QUERY_TIMEOUT_MS must be longer than DATABASE_STATEMENT_TIMEOUT_MS/);
   });
 
+  it('refuses a connector retry whose longest wait is shorter than its first, which Temporal would refuse', () => {
+    expect(() =>
+      loadConfig('local', {
+        CONNECTOR_RETRY_INITIAL_INTERVAL_MS: '5000',
+        CONNECTOR_RETRY_MAX_INTERVAL_MS: '1000',
+      }),
+    ).toThrow(/CONNECTOR_RETRY_MAX_INTERVAL_MS must be at least CONNECTOR_RETRY_INITIAL_INTERVAL_MS/);
+  });
+
   it('serves no metrics unless METRICS_PORT is set, and binds them where METRICS_HOST says', () => {
     expect(loadConfig('local', {}).metrics).toEqual({ host: '0.0.0.0' });
     expect(loadConfig('local', { METRICS_PORT: '9464', METRICS_HOST: '127.0.0.1' }).metrics).toEqual({
