@@ -8,6 +8,7 @@ import { msToTs } from '@temporalio/common/lib/time';
 import { Client as PgClient } from 'pg';
 
 import { projectRoot } from '../../domain/project-root';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../../domain/temporal/search-attributes';
 import { isPortFree, stopProcess } from './dev-server';
 import { addMissingSearchAttributes, MistypedSearchAttributesError } from './temporal-connection';
 
@@ -385,9 +386,14 @@ async function ensureCasesNamespace(address: string, timeoutMs: number): Promise
   await waitForNamespace(address, timeoutMs);
 }
 
+const EVERY_SEARCH_ATTRIBUTE_QUERY = Object.keys(CUSTOM_SEARCH_ATTRIBUTES)
+  .map((name) => `${name} = 'readiness-probe'`)
+  .join(' AND ');
+
 /**
- * A new namespace reaches the frontend's cache some seconds after registration, and search
- * attributes can only be added once it has; both are retried until they hold.
+ * A new namespace reaches the frontend's cache some seconds after registration, search attributes
+ * can only be added once it has, and the frontend maps them some seconds after they were added; all
+ * are retried until they hold.
  */
 async function waitForNamespace(address: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -396,7 +402,13 @@ async function waitForNamespace(address: string, timeoutMs: number): Promise<voi
     for (;;) {
       try {
         await addMissingSearchAttributes(connection, CASES_NAMESPACE);
-        await connection.workflowService.listWorkflowExecutions({ namespace: CASES_NAMESPACE, pageSize: 1 });
+        // A query naming every attribute is refused until the frontend maps them all, as a start
+        // that sets them would be: ready means a case could start now.
+        await connection.workflowService.listWorkflowExecutions({
+          namespace: CASES_NAMESPACE,
+          pageSize: 1,
+          query: EVERY_SEARCH_ATTRIBUTE_QUERY,
+        });
         return;
       } catch (error) {
         if (error instanceof MistypedSearchAttributesError || Date.now() > deadline) throw error;
