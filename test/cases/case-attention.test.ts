@@ -23,6 +23,13 @@ import { failNowSignal, retryNowSignal } from '../../workflows/case.messages';
 const FINAL_STATUSES = ['completed', 'failed', 'cancelled'];
 
 /** Fails every attempt, asking for a short wait so that the activity's retries run out within seconds. */
+/**
+ * A sandbox outage outlasts the connector's few quick retries (test-app.ts) and ends well before the
+ * deadline of the schedule that plays it.
+ */
+const SANDBOX_OUTAGE_SECONDS = 5;
+const SANDBOX_OUTAGE_DEADLINE_MS = 10_000;
+
 const UNAVAILABLE: ConnectorFailure = { transient: true, retryAfterMs: 100 };
 const REFUSED: ConnectorFailure = { transient: false };
 
@@ -117,7 +124,7 @@ describe('a case whose connector is unavailable', () => {
   };
   const read = async (type: CaseTypeUnderTest, id: string): Promise<JsonObject> =>
     (await testApp.http().get(`${type.path}/${id}`).set(bearer(account.keys.provider))).body.data;
-  // The activity's own ten attempts come first, about a second apart on the dev server.
+  // The activity's own few attempts come first (test-app.ts), about a second apart on the dev server.
   const waitForAttention = (type: CaseTypeUnderTest, id: string) =>
     eventually(async () => {
       const shown = await read(type, id);
@@ -163,39 +170,44 @@ describe('a case whose connector is unavailable', () => {
     hub.reset();
   });
 
-  describe('on a short outage schedule', () => {
+  const stopCaseService = async () => {
+    await receiver.stop();
+    await worker.stop();
+    await testApp.close();
+  };
+
+  describe('on a short outage schedule, through sandbox outages a few seconds long', () => {
     beforeAll(async () => {
       ({ testApp, worker, account, receiver } = await startCaseService({
         CASE_OUTAGE_FIRST_RETRY_MS: '500',
         CASE_OUTAGE_LONGEST_RETRY_MS: '1000',
-        BV_OUTAGE_DEADLINE_MS: '30000',
-        ENROLLMENT_OUTAGE_DEADLINE_MS: '15000',
+        BV_OUTAGE_DEADLINE_MS: String(SANDBOX_OUTAGE_DEADLINE_MS),
+        ENROLLMENT_OUTAGE_DEADLINE_MS: String(SANDBOX_OUTAGE_DEADLINE_MS),
         // A PA waits out an outage before its review until its review target.
-        PA_REVIEW_DUE_MS: '20000',
+        PA_REVIEW_DUE_MS: String(SANDBOX_OUTAGE_DEADLINE_MS),
       }));
     });
-    afterAll(async () => {
-      await receiver.stop();
-      await worker.stop();
-      await testApp.close();
-    });
+    afterAll(stopCaseService);
 
     it.each([
       {
         type: CASE_TYPES[0],
         body: benefitVerificationRequest({
-          mock_result: { status: 'completed', outage: { unavailable_for_seconds: 20 } },
+          mock_result: { status: 'completed', outage: { unavailable_for_seconds: SANDBOX_OUTAGE_SECONDS } },
         }),
       },
       {
         type: CASE_TYPES[1],
         body: priorAuthorizationRequest({
-          mock_result: { result: 'approved', outage: { unavailable_for_seconds: 15 } },
+          mock_result: { result: 'approved', outage: { unavailable_for_seconds: SANDBOX_OUTAGE_SECONDS } },
         }),
       },
       {
         type: CASE_TYPES[2],
-        body: { ...patientEnrollmentRequest(), mock_result: { outage: { unavailable_for_seconds: 20 } } },
+        body: {
+          ...patientEnrollmentRequest(),
+          mock_result: { outage: { unavailable_for_seconds: SANDBOX_OUTAGE_SECONDS } },
+        },
       },
     ])(
       'shows attention on $type.caseType while a sandbox outage lasts, then goes on',
@@ -226,9 +238,24 @@ describe('a case whose connector is unavailable', () => {
       const { attention } = await waitForAttention(bv, id);
       const failed = await waitFor(bv, id, 'failed', 60_000);
       expect(failed).toMatchObject({ failure: { code: 'payer_unavailable' }, attention: null });
-      expect(Date.parse(failed.updated_at) - Date.parse(attention.since)).toBeGreaterThanOrEqual(30_000);
+      expect(Date.parse(failed.updated_at) - Date.parse(attention.since)).toBeGreaterThanOrEqual(
+        SANDBOX_OUTAGE_DEADLINE_MS,
+      );
       expect(await finalStatusesOf(id)).toEqual(['failed']);
     });
+  });
+
+  describe('on a short outage schedule, while a connector stays down until the test brings it back', () => {
+    beforeAll(async () => {
+      ({ testApp, worker, account, receiver } = await startCaseService({
+        CASE_OUTAGE_FIRST_RETRY_MS: '500',
+        CASE_OUTAGE_LONGEST_RETRY_MS: '1000',
+        BV_OUTAGE_DEADLINE_MS: '3000',
+        ENROLLMENT_OUTAGE_DEADLINE_MS: '3000',
+        PA_REVIEW_DUE_MS: '3000',
+      }));
+    });
+    afterAll(stopCaseService);
 
     describe.each(CASE_TYPES)('$caseType', (type) => {
       it('shows attention while its connector is down, then goes on by itself once it answers', async () => {
@@ -278,11 +305,7 @@ describe('a case whose connector is unavailable', () => {
         label: 'operator on call',
       }));
     });
-    afterAll(async () => {
-      await receiver.stop();
-      await worker.stop();
-      await testApp.close();
-    });
+    afterAll(stopCaseService);
 
     const handle = (id: string) => testApp.temporalClient.workflow.getHandle(id);
     const operatorAction = (
