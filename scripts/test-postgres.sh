@@ -24,7 +24,7 @@ PG_DIR="$(mktemp -d -t haa-postgres-XXXXXX)"
 PG_PORT="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
 as_pg_user "$PG_BIN/initdb" -D "$PG_DIR/data" -U app --auth=trust >/dev/null
 as_pg_user "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w \
-  -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null
+  -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300" start >/dev/null
 stop_test_postgres() {
   as_pg_user "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null 2>&1 || true
   rm -rf "$PG_DIR"

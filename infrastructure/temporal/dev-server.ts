@@ -14,6 +14,8 @@ export interface DevServerOptions {
   ui?: { port: number; codecEndpoint: string };
   dbFile: string;
   namespace: string;
+  /** Namespaces created beside `namespace`, each with the same search attributes (a test run's workers). */
+  moreNamespaces?: string[];
   logFile: string;
   readyTimeoutMs?: number;
 }
@@ -75,8 +77,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     String(await freePort()),
     '--db-filename',
     options.dbFile,
-    '--namespace',
-    options.namespace,
+    ...[options.namespace, ...(options.moreNamespaces ?? [])].flatMap((namespace) => [
+      '--namespace',
+      namespace,
+    ]),
     '--log-format',
     'json',
     '--log-level',

@@ -2,7 +2,13 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 
 import type { Client } from '@temporalio/client';
-import { MetricsExporterConfig, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  MetricsExporterConfig,
+  NativeConnection,
+  Runtime,
+  Worker,
+} from '@temporalio/worker';
 import type { Logger } from 'pino';
 
 import { createActivities, type Connectors } from '../../activities';
@@ -22,6 +28,19 @@ export const WORKFLOW_BUNDLE_PATH = path.join(projectRoot(), 'dist', 'workflow-b
 export const WORKFLOW_INTERCEPTOR_MODULES = [
   require.resolve('../../workflows/refuse-unencrypted.interceptors'),
 ];
+
+/**
+ * The production workflows, their interceptors and failure converter as one bundle: what `npm run build`
+ * writes to WORKFLOW_BUNDLE_PATH, and what a test run writes once for all of its workers.
+ */
+export async function bundleProductionWorkflows(): Promise<string> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../../workflows'),
+    failureConverterPath: require.resolve('../../infrastructure/temporal/failure-converter'),
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+  });
+  return code;
+}
 
 /**
  * The worker's Prometheus exporter on METRICS_PORT (for installTemporalRuntime): the SDK core's
@@ -50,8 +69,10 @@ export interface WorkerOptions {
   logger: Logger;
   /** Overrides the task queue (tests give each suite its own). */
   taskQueue?: string;
-  /** Overrides the workflow code (tests). */
+  /** Overrides the workflow code with sources to bundle (tests of workflow changes). */
   workflowsPath?: string;
+  /** A bundle `bundleProductionWorkflows` wrote; by default the build's if there is one, else the sources. */
+  workflowBundlePath?: string;
   /** The payer and program hub the activities call; the local simulators by default. */
   connectors?: Connectors;
 }
@@ -61,9 +82,11 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
   const taskQueue = options.taskQueue ?? config.temporal.taskQueue;
   const workflowSource = options.workflowsPath
     ? { workflowsPath: options.workflowsPath }
-    : existsSync(WORKFLOW_BUNDLE_PATH)
-      ? { workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH } }
-      : { workflowsPath: require.resolve('../../workflows') };
+    : options.workflowBundlePath
+      ? { workflowBundle: { codePath: options.workflowBundlePath } }
+      : existsSync(WORKFLOW_BUNDLE_PATH)
+        ? { workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH } }
+        : { workflowsPath: require.resolve('../../workflows') };
   options.logger.info(
     {
       task_queue: options.taskQueue ?? config.temporal.taskQueue,

@@ -127,7 +127,7 @@ describe('cases survive a restart of the local Temporal server', () => {
       binary: testEnvironment().temporalBinary,
       port,
       dbFile: path.join(workDir, 'temporal.db'),
-      namespace: 'default',
+      namespace: testEnvironment().namespace,
       logFile: path.join(workDir, 'temporal.log'),
     };
     const env = { TEMPORAL_ADDRESS: `127.0.0.1:${port}` };

@@ -6,7 +6,7 @@ import { connectWorkerConnection } from '../../infrastructure/temporal/temporal-
 import { createWorker } from '../../src/worker/worker';
 import { patientEnrollmentRequest } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
-import { PRODUCTION_WORKFLOWS } from '../support/workers';
+import { testEnvironment } from '../harness/environment';
 
 describe('a case that a worker picks up only after its creation request arrived', () => {
   let testApp: TestApp;
@@ -18,7 +18,7 @@ describe('a case that a worker picks up only after its creation request arrived'
   beforeAll(async () => {
     testApp = await startTestApp();
     account = await testApp.createAccount();
-    // Built (and its workflows bundled) now, but polling only once the test says so.
+    // Built now, but polling only once the test says so.
     const { config, db, temporalClient } = testApp;
     connection = await connectWorkerConnection(config.temporal);
     worker = await createWorker({
@@ -27,7 +27,7 @@ describe('a case that a worker picks up only after its creation request arrived'
       db,
       temporalClient,
       logger: pino({ level: 'silent' }),
-      workflowsPath: PRODUCTION_WORKFLOWS,
+      workflowBundlePath: testEnvironment().workflowBundlePath,
     });
   });
   afterAll(async () => {

@@ -2,35 +2,66 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { Client as PostgresClient } from 'pg';
+
 import { startDevServerOnFreePorts } from '../../infrastructure/temporal/dev-server';
-import { ENVIRONMENT_FILE, TestEnvironmentInfo } from './environment';
+import { bundleProductionWorkflows } from '../../src/worker/worker';
+import { databaseOfWorker, ENVIRONMENT_FILE, namespaceOfWorker, TestEnvironmentInfo } from './environment';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ensureTemporalCli } = require('../../scripts/ensure-temporal.js') as {
   ensureTemporalCli(): Promise<string>;
 };
 
-/** One real Temporal dev server per test run, on free ports with a throwaway SQLite file. */
-export default async function globalSetup(): Promise<void> {
+/**
+ * What every suite of a run shares, made once: one real Temporal dev server (a namespace per jest
+ * worker, on free ports, with a throwaway SQLite file), the production workflows bundled once, and,
+ * when CI names a PostgreSQL server, an empty database per jest worker.
+ */
+export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
+  const workers = Array.from({ length: Math.max(globalConfig.maxWorkers, 1) }, (_, index) => index + 1);
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'haa-test-'));
-  const binary = await ensureTemporalCli();
-  const namespace = 'default';
+  const workflowBundlePath = path.join(workDir, 'workflow-bundle.js');
+  const [binary] = await Promise.all([
+    ensureTemporalCli(),
+    bundleProductionWorkflows().then((code) => writeFileSync(workflowBundlePath, code)),
+  ]);
   const dbFile = path.join(workDir, 'temporal.db');
-  const server = await startDevServerOnFreePorts({
-    binary,
-    dbFile,
-    namespace,
-    logFile: path.join(workDir, 'temporal-server.log'),
-    readyTimeoutMs: 120_000,
-  });
+  const [server] = await Promise.all([
+    startDevServerOnFreePorts({
+      binary,
+      dbFile,
+      namespace: 'default',
+      moreNamespaces: workers.map(namespaceOfWorker),
+      logFile: path.join(workDir, 'temporal-server.log'),
+      readyTimeoutMs: 120_000,
+    }),
+    createWorkerDatabases(process.env.TEST_DATABASE_URL, workers),
+  ]);
   const info: TestEnvironmentInfo = {
     temporalAddress: server.address,
-    namespace,
     temporalDbFile: dbFile,
     temporalBinary: binary,
     workDir,
+    workflowBundlePath,
+    ...(process.env.TEST_DATABASE_URL && { sharedDatabaseUrl: process.env.TEST_DATABASE_URL }),
   };
   writeFileSync(ENVIRONMENT_FILE, JSON.stringify(info));
   process.env.HAA_TEST_ENVIRONMENT_FILE = ENVIRONMENT_FILE;
   (globalThis as { __temporalDevServer?: typeof server }).__temporalDevServer = server;
+}
+
+/** A fresh, empty database per jest worker on the server CI started; suites migrate it as they do today. */
+async function createWorkerDatabases(serverUrl: string | undefined, workers: number[]): Promise<void> {
+  if (!serverUrl) return;
+  const client = new PostgresClient({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    for (const worker of workers) {
+      await client.query(`DROP DATABASE IF EXISTS ${databaseOfWorker(worker)} WITH (FORCE)`);
+      await client.query(`CREATE DATABASE ${databaseOfWorker(worker)}`);
+    }
+  } finally {
+    await client.end();
+  }
 }

@@ -29,6 +29,7 @@ export function workerEnvFor(
   return {
     NODE_ENV: 'production',
     TEMPORAL_ADDRESS: config.temporal.address,
+    TEMPORAL_NAMESPACE: config.temporal.namespace,
     TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
     DATABASE_URL: databaseUrl,
     PAYLOAD_ENCRYPTION_KEYS: [...config.encryption!.keys]

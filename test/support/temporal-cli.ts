@@ -23,6 +23,8 @@ export async function signalWithTemporalCli(
       'signal',
       '--address',
       testApp.config.temporal.address,
+      '--namespace',
+      testApp.config.temporal.namespace,
       '--workflow-id',
       signal.workflowId,
       '--name',

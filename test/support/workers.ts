@@ -9,9 +9,9 @@ import type { AppConfig } from '../../infrastructure/config/config';
 import type { Database } from '../../infrastructure/storage/database';
 import { connectWorkerConnection } from '../../infrastructure/temporal/temporal-connection';
 import { createWorker } from '../../src/worker/worker';
+import { testEnvironment } from '../harness/environment';
 
 export const FIXTURE_WORKFLOWS = require.resolve('../fixtures/workflows');
-export const PRODUCTION_WORKFLOWS = require.resolve('../../workflows');
 
 /** A task queue of its own per test, named after it, so tests never steal each other's tasks. */
 export function taskQueueFor(testName: string): string {
@@ -41,7 +41,10 @@ export async function startTestWorker(options: {
     ...options,
     connection,
     logger: pino({ level: 'silent' }),
-    workflowsPath: options.workflowsPath ?? PRODUCTION_WORKFLOWS,
+    // The run's one bundle of the production workflows, unless the test brings workflows of its own.
+    ...(options.workflowsPath
+      ? { workflowsPath: options.workflowsPath }
+      : { workflowBundlePath: testEnvironment().workflowBundlePath }),
   });
   const running = worker.run();
   return {

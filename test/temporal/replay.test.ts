@@ -1,7 +1,7 @@
 import { Worker } from '@temporalio/worker';
 
 import { workerDataConverter } from '../../infrastructure/temporal/temporal-connection';
-import { WORKFLOW_INTERCEPTOR_MODULES } from '../../src/worker/worker';
+import { testEnvironment } from '../harness/environment';
 import { REPLAY_FIXTURE_ENCRYPTION } from '../support/history';
 import {
   readManifest,
@@ -10,7 +10,6 @@ import {
   recordedHistoryFiles,
   sha256Of,
 } from '../support/recorded-histories';
-import { PRODUCTION_WORKFLOWS } from '../support/workers';
 
 const recorded = recordedHistoryFiles();
 
@@ -56,9 +55,9 @@ describe('replaying recorded histories against the current workflow code', () =>
     const history = readRecordedHistory(file);
     await Worker.runReplayHistory(
       {
-        workflowsPath: PRODUCTION_WORKFLOWS,
+        // The bundle production workers load, with its interceptors, built once for the whole run.
+        workflowBundle: { codePath: testEnvironment().workflowBundlePath },
         dataConverter: workerDataConverter(REPLAY_FIXTURE_ENCRYPTION),
-        interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
       },
       history,
       await recordedCaseId(history),
