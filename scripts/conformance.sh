@@ -5,18 +5,12 @@
 #
 #   SCHEMATHESIS_MAX_EXAMPLES  generated cases per operation and phase (default 20)
 #   SCHEMATHESIS_SEED          seed of the generator (default fixed, so CI runs are repeatable)
-#   CONFORMANCE_VENV           virtualenv holding schemathesis (default .venv-ci, created if missing)
+#   CONFORMANCE_VENV           virtualenv holding schemathesis (default: scripts/ensure-python-tools.sh's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SCHEMATHESIS_VERSION=4.32.5
-VENV="${CONFORMANCE_VENV:-.venv-ci}"
+VENV="${CONFORMANCE_VENV:-$(bash scripts/ensure-python-tools.sh)}"
 MAX_EXAMPLES="${SCHEMATHESIS_MAX_EXAMPLES:-20}"
-
-if [ ! -x "$VENV/bin/schemathesis" ] || ! "$VENV/bin/schemathesis" --version | grep -q "$SCHEMATHESIS_VERSION"; then
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
-fi
 
 free_port() {
   node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
