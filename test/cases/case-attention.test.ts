@@ -176,7 +176,7 @@ describe('a case whose connector is unavailable', () => {
     await testApp.close();
   };
 
-  describe('on a short outage schedule, through sandbox outages a few seconds long', () => {
+  describe('on a short outage schedule, through outages a few seconds long', () => {
     beforeAll(async () => {
       ({ testApp, worker, account, receiver } = await startCaseService({
         CASE_OUTAGE_FIRST_RETRY_MS: '500',
@@ -243,19 +243,6 @@ describe('a case whose connector is unavailable', () => {
       );
       expect(await finalStatusesOf(id)).toEqual(['failed']);
     });
-  });
-
-  describe('on a short outage schedule, while a connector stays down until the test brings it back', () => {
-    beforeAll(async () => {
-      ({ testApp, worker, account, receiver } = await startCaseService({
-        CASE_OUTAGE_FIRST_RETRY_MS: '500',
-        CASE_OUTAGE_LONGEST_RETRY_MS: '1000',
-        BV_OUTAGE_DEADLINE_MS: '3000',
-        ENROLLMENT_OUTAGE_DEADLINE_MS: '3000',
-        PA_REVIEW_DUE_MS: '3000',
-      }));
-    });
-    afterAll(stopCaseService);
 
     describe.each(CASE_TYPES)('$caseType', (type) => {
       it('shows attention while its connector is down, then goes on by itself once it answers', async () => {
@@ -269,7 +256,23 @@ describe('a case whose connector is unavailable', () => {
         await waitUntilGoneOn(type, id);
         expect(await attentionAttributeOf(id)).toBeUndefined();
       });
+    });
+  });
 
+  describe('on a short outage schedule and deadline, while a connector stays down', () => {
+    beforeAll(async () => {
+      ({ testApp, worker, account, receiver } = await startCaseService({
+        CASE_OUTAGE_FIRST_RETRY_MS: '500',
+        CASE_OUTAGE_LONGEST_RETRY_MS: '1000',
+        // Long enough for the test to see the attention shown between the retries and the deadline.
+        BV_OUTAGE_DEADLINE_MS: '6000',
+        ENROLLMENT_OUTAGE_DEADLINE_MS: '6000',
+        PA_REVIEW_DUE_MS: '6000',
+      }));
+    });
+    afterAll(stopCaseService);
+
+    describe.each(CASE_TYPES)('$caseType', (type) => {
       it(`fails with ${type.unavailable}, once, when its connector stays down past the deadline`, async () => {
         type.fail(UNAVAILABLE);
         const id = await submit(type);

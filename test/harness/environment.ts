@@ -12,6 +12,10 @@ export interface TestEnvironmentInfo {
   workflowBundlePath: string;
   /** The PostgreSQL server CI starts (TEST_DATABASE_URL), before each jest worker gets its own database. */
   sharedDatabaseUrl?: string;
+  /** Names this run's databases on that server, so two runs against one server never share one. */
+  runId: string;
+  /** How many jest workers the run has, each with its namespace and database. */
+  workers: number;
 }
 
 /** As global setup wrote it, plus what belongs to the jest worker reading it. */
@@ -27,7 +31,8 @@ export const jestWorkerId = (): number => Number(process.env.JEST_WORKER_ID ?? '
 
 export const namespaceOfWorker = (worker: number): string => `test-worker-${worker}`;
 
-export const databaseOfWorker = (worker: number): string => `haa_test_worker_${worker}`;
+export const databaseOfWorker = (runId: string, worker: number): string =>
+  `haa_test_${runId}_worker_${worker}`;
 
 /** The server's URL with its database swapped for the one `database` names. */
 export function databaseUrlFor(serverUrl: string, database: string): string {

@@ -1,11 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { Client as PostgresClient } from 'pg';
-
 import { startDevServerOnFreePorts } from '../../infrastructure/temporal/dev-server';
 import { bundleProductionWorkflows } from '../../src/worker/worker';
+import { onServer } from './database-server';
 import { databaseOfWorker, ENVIRONMENT_FILE, namespaceOfWorker, TestEnvironmentInfo } from './environment';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -20,6 +20,7 @@ const { ensureTemporalCli } = require('../../scripts/ensure-temporal.js') as {
  */
 export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
   const workers = Array.from({ length: Math.max(globalConfig.maxWorkers, 1) }, (_, index) => index + 1);
+  const runId = randomBytes(4).toString('hex');
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'haa-test-'));
   const workflowBundlePath = path.join(workDir, 'workflow-bundle.js');
   const [binary] = await Promise.all([
@@ -36,7 +37,7 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
       logFile: path.join(workDir, 'temporal-server.log'),
       readyTimeoutMs: 120_000,
     }),
-    createWorkerDatabases(process.env.TEST_DATABASE_URL, workers),
+    createWorkerDatabases(process.env.TEST_DATABASE_URL, runId, workers),
   ]);
   const info: TestEnvironmentInfo = {
     temporalAddress: server.address,
@@ -44,6 +45,8 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
     temporalBinary: binary,
     workDir,
     workflowBundlePath,
+    runId,
+    workers: workers.length,
     ...(process.env.TEST_DATABASE_URL && { sharedDatabaseUrl: process.env.TEST_DATABASE_URL }),
   };
   writeFileSync(ENVIRONMENT_FILE, JSON.stringify(info));
@@ -52,16 +55,8 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
 }
 
 /** A fresh, empty database per jest worker on the server CI started; suites migrate it as they do today. */
-async function createWorkerDatabases(serverUrl: string | undefined, workers: number[]): Promise<void> {
-  if (!serverUrl) return;
-  const client = new PostgresClient({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    for (const worker of workers) {
-      await client.query(`DROP DATABASE IF EXISTS ${databaseOfWorker(worker)} WITH (FORCE)`);
-      await client.query(`CREATE DATABASE ${databaseOfWorker(worker)}`);
-    }
-  } finally {
-    await client.end();
-  }
+async function createWorkerDatabases(serverUrl: string | undefined, runId: string, workers: number[]) {
+  await onServer(serverUrl, async (client) => {
+    for (const worker of workers) await client.query(`CREATE DATABASE ${databaseOfWorker(runId, worker)}`);
+  });
 }

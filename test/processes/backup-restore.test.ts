@@ -136,6 +136,8 @@ describe('backing up a local data folder and restoring it into a new one', () =>
       DEV_API_KEY,
       LOG_LEVEL: 'warn',
       TEMPORAL_ADDRESS: '',
+      // Local mode as a developer runs it, in the default namespace, not this jest worker's.
+      TEMPORAL_NAMESPACE: '',
       DATABASE_URL: '',
       PAYLOAD_ENCRYPTION_KEYS: '',
       PAYER_POLL_INTERVAL_MS: '20000',

@@ -46,6 +46,8 @@ describe('local mode (the start command)', () => {
       DEV_API_KEY,
       LOG_LEVEL: 'warn',
       TEMPORAL_ADDRESS: '',
+      // Local mode as a developer runs it, in the default namespace, not this jest worker's.
+      TEMPORAL_NAMESPACE: '',
       DATABASE_URL: '',
       PAYLOAD_ENCRYPTION_KEYS: '',
     };
