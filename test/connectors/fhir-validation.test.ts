@@ -18,15 +18,16 @@ import {
   remicadeInformation,
   remicadeInquiry,
 } from '../support/pas-exchanges';
+import { pythonToolsPython } from '../support/python-tools';
 
 /**
  * The PAS Bundles the service writes (and the sandbox payer's answers), checked against base FHIR
  * by fhir.resources, an independent validator built from the FHIR specification. Its Python comes
- * from FHIR_VALIDATOR_PYTHON, else the CI virtualenv (.ci/run installs fhir.resources there).
+ * from FHIR_VALIDATOR_PYTHON, else the Python tools' environment (scripts/ensure-python-tools.sh).
  * Outside CI, with no FHIR_VALIDATOR_PYTHON, the test is skipped when fhir.resources is absent.
  */
 const ROOT = join(__dirname, '../..');
-const python = process.env.FHIR_VALIDATOR_PYTHON ?? join(ROOT, '.venv-ci/bin/python');
+const python = process.env.FHIR_VALIDATOR_PYTHON ?? pythonToolsPython();
 const available =
   existsSync(python) &&
   spawnSync(python, ['-c', 'import fhir.resources.R4B.bundle'], { stdio: 'ignore' }).status === 0;

@@ -7,15 +7,16 @@ import { eligibilityRejection } from '../../infrastructure/connectors/x12/eligib
 import { writeEligibilityInquiry } from '../../infrastructure/connectors/x12/eligibility-inquiry';
 import { writeEligibilityResponse } from '../../infrastructure/connectors/x12/eligibility-response';
 import { ACTIVE_ANSWER, DEPENDENT_INQUIRY, ENVELOPE, SUBSCRIBER_INQUIRY } from '../fixtures/x12/examples';
+import { pythonToolsPython } from '../support/python-tools';
 
 /**
  * The service's own 270s and 271s, checked by pyx12 against the 005010X279A1 map: an independent
  * validator that knows the implementation guide's loops, usages and code lists. Its Python comes
- * from X12_VALIDATOR_PYTHON, else the CI virtualenv (.ci/run installs pyx12 there). Outside CI,
+ * from X12_VALIDATOR_PYTHON, else the Python tools' environment (scripts/ensure-python-tools.sh). Outside CI,
  * with no X12_VALIDATOR_PYTHON, the test is skipped when pyx12 is not installed.
  */
 const ROOT = join(__dirname, '../..');
-const python = process.env.X12_VALIDATOR_PYTHON ?? join(ROOT, '.venv-ci/bin/python');
+const python = process.env.X12_VALIDATOR_PYTHON ?? pythonToolsPython();
 const available =
   existsSync(python) && spawnSync(python, ['-c', 'import pyx12'], { stdio: 'ignore' }).status === 0;
 // Named explicitly (as .ci/run does) or in CI, a missing validator fails the test instead.
