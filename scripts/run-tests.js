@@ -7,7 +7,8 @@
  *   own database and its own task queues (test/harness/).
  * - Serial: suites that need the machine to themselves (they kill processes, run a cluster, or time
  *   what they check), one at a time, after the others.
- * Each group's per-suite times are read from jest's JSON report; the slowest suites are listed, and a
+ * Each group's per-suite times are read from jest's JSON report (kept in test-results/timing/ for
+ * scripts/slowest-suites.js); the slowest suites are listed, and a
  * run over TEST_BUDGET_SECONDS is warned about (never failed), so the change that adds minutes is
  * seen the day it lands. Extra arguments (a path, `-t name`) pick suites, which then run in one group.
  */
@@ -17,6 +18,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { SERIAL_SUITES } = require('../test/serial-suites.js');
+const { REPORTS, slowestSuites, suiteSeconds } = require('./slowest-suites.js');
 
 const ROOT = path.join(__dirname, '..');
 const JEST = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
@@ -36,8 +38,10 @@ function positiveInteger(name, fallback) {
 }
 
 /** Runs jest on one group; answers its exit code and the JSON report it wrote (if it got that far). */
-function runGroup({ title, jestArguments, extraArguments }) {
-  const reportFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'haa-jest-report-')), 'report.json');
+function runGroup({ name, title, jestArguments, extraArguments }) {
+  fs.mkdirSync(REPORTS, { recursive: true });
+  const reportFile = path.join(REPORTS, `${name}.json`);
+  fs.rmSync(reportFile, { force: true });
   process.stdout.write(`\n== tests: ${title}\n`);
   const startedAt = Date.now();
   return new Promise((resolve) => {
@@ -55,13 +59,10 @@ function runGroup({ title, jestArguments, extraArguments }) {
     );
     jest.on('close', (code, signal) => {
       const report = fs.existsSync(reportFile) ? JSON.parse(fs.readFileSync(reportFile, 'utf8')) : undefined;
-      fs.rmSync(path.dirname(reportFile), { recursive: true, force: true });
       resolve({ title, code: code ?? (signal ? 1 : 0), report, seconds: (Date.now() - startedAt) / 1000 });
     });
   });
 }
-
-const suiteSeconds = (suite) => (suite.endTime - suite.startTime) / 1000;
 
 /** Busy and total CPU time of every core so far, from the kernel's counters. */
 function cpuTimes() {
@@ -93,10 +94,8 @@ function summarize(groups, budgetSeconds, workers, cpuAtStart) {
   const cpuNow = cpuTimes();
   const busyPercent = (100 * (cpuNow.busy - cpuAtStart.busy)) / (cpuNow.total - cpuAtStart.total);
   lines.push(`   CPU busy: ${busyPercent.toFixed(0)} % of ${os.cpus().length} cores, over the whole run`);
-  lines.push(`   slowest suites:`);
-  for (const suite of [...suites].sort((a, b) => suiteSeconds(b) - suiteSeconds(a)).slice(0, SLOWEST_SHOWN)) {
-    lines.push(`   ${suiteSeconds(suite).toFixed(1).padStart(7)} s  ${path.relative(ROOT, suite.name)}`);
-  }
+  lines.push(`   slowest suites (every suite: node scripts/slowest-suites.js):`);
+  lines.push(...slowestSuites(suites, SLOWEST_SHOWN).map((line) => `   ${line}`));
   if (wallSeconds > budgetSeconds) {
     lines.push(
       `WARNING: the suite took ${wallSeconds.toFixed(0)} s, over its ${budgetSeconds} s budget ` +
@@ -121,6 +120,7 @@ async function main(extraArguments) {
     // A developer's pick of suites: side by side, serial ones included.
     groups.push(
       await runGroup({
+        name: 'selected',
         title: `selected suites on ${workers} workers`,
         jestArguments: [`--maxWorkers=${workers}`],
         extraArguments,
@@ -129,6 +129,7 @@ async function main(extraArguments) {
   } else {
     groups.push(
       await runGroup({
+        name: 'side-by-side',
         title: `side by side on ${workers} workers`,
         jestArguments: [`--maxWorkers=${workers}`, '--testPathIgnorePatterns', serialPattern],
         extraArguments,
@@ -136,6 +137,7 @@ async function main(extraArguments) {
     );
     groups.push(
       await runGroup({
+        name: 'serial',
         title: 'serial (suites that need the machine to themselves)',
         // An empty serial list is no failure; a mistyped path given to the other groups is.
         jestArguments: ['--runInBand', '--passWithNoTests', '--testPathPatterns', serialPattern],
