@@ -167,11 +167,6 @@ function normalizeDates<Row>(row: Row): Row {
 export interface DatabaseOptions {
   databaseUrl?: string;
   pgliteDir?: string;
-  /**
-   * A new embedded database starts as a copy of another (its data folder as PGlite's `dumpDataDir`
-   * archives it) rather than empty: PGlite's first start-up, and the migrations the copy holds, are skipped.
-   */
-  pgliteCopyOf?: Blob;
   /** PostgreSQL only; DEFAULT_DATABASE_TIMEOUTS when absent. */
   timeouts?: DatabaseTimeouts;
   /** Where the pool reports a pooled connection that broke while idle (PostgreSQL only). */
@@ -209,17 +204,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return db;
   }
   if (!options.pgliteDir) throw new Error('openDatabase needs a databaseUrl or a pgliteDir');
-  return (await openEmbeddedDatabase(options.pgliteDir, options.pgliteCopyOf)).db;
+  return (await openEmbeddedDatabase(options.pgliteDir)).db;
 }
 
 /**
- * Opens PGlite persisted in `pgliteDir` (started from `copyOf` when it is new) and hands out the PGlite
- * instance too, for the local launcher that serves it to its other processes (see PgliteServer).
+ * Opens PGlite persisted in `pgliteDir` and hands out the PGlite instance too, for the local
+ * launcher that serves it to its other processes (see PgliteServer).
  */
-export async function openEmbeddedDatabase(
-  pgliteDir: string,
-  copyOf?: Blob,
-): Promise<{ db: Database; pglite: PGlite }> {
-  const pglite = await PGlite.create(pgliteDir, copyOf ? { loadDataDir: copyOf } : {});
+export async function openEmbeddedDatabase(pgliteDir: string): Promise<{ db: Database; pglite: PGlite }> {
+  const pglite = await PGlite.create(pgliteDir);
   return { db: new PgliteDatabase(pglite), pglite };
 }

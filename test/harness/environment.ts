@@ -10,8 +10,6 @@ export interface TestEnvironmentInfo {
   workDir: string;
   /** The production workflows, bundled once for every worker of the run. */
   workflowBundlePath: string;
-  /** An embedded database with every migration applied (PGlite's archive), which test apps copy. */
-  migratedDatabasePath: string;
   /** The PostgreSQL server CI starts (TEST_DATABASE_URL), before each jest worker gets its own database. */
   sharedDatabaseUrl?: string;
   /** Names this run's databases on that server, so two runs against one server never share one. */

@@ -3,8 +3,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { openEmbeddedDatabase } from '../../infrastructure/storage/database';
-import { migrate } from '../../infrastructure/storage/migrations';
 import { startDevServerOnFreePorts } from '../../infrastructure/temporal/dev-server';
 import { bundleProductionWorkflows } from '../../src/worker/worker';
 import { onServer } from './database-server';
@@ -17,20 +15,17 @@ const { ensureTemporalCli } = require('../../scripts/ensure-temporal.js') as {
 
 /**
  * What every suite of a run shares, made once: one real Temporal dev server (a namespace per jest
- * worker, on free ports, with a throwaway SQLite file), the production workflows bundled once, an
- * embedded database migrated once for test apps to start from, and, when CI names a PostgreSQL
- * server, an empty database per jest worker.
+ * worker, on free ports, with a throwaway SQLite file), the production workflows bundled once, and,
+ * when CI names a PostgreSQL server, an empty database per jest worker.
  */
 export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
   const workers = Array.from({ length: Math.max(globalConfig.maxWorkers, 1) }, (_, index) => index + 1);
   const runId = randomBytes(4).toString('hex');
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'haa-test-'));
   const workflowBundlePath = path.join(workDir, 'workflow-bundle.js');
-  const migratedDatabasePath = path.join(workDir, 'migrated-pglite.tar');
   const [binary] = await Promise.all([
     ensureTemporalCli(),
     bundleProductionWorkflows().then((code) => writeFileSync(workflowBundlePath, code)),
-    writeMigratedDatabase(migratedDatabasePath),
   ]);
   const dbFile = path.join(workDir, 'temporal.db');
   const [server] = await Promise.all([
@@ -50,7 +45,6 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
     temporalBinary: binary,
     workDir,
     workflowBundlePath,
-    migratedDatabasePath,
     runId,
     workers: workers.length,
     ...(process.env.TEST_DATABASE_URL && { sharedDatabaseUrl: process.env.TEST_DATABASE_URL }),
@@ -65,15 +59,4 @@ async function createWorkerDatabases(serverUrl: string | undefined, runId: strin
   await onServer(serverUrl, async (client) => {
     for (const worker of workers) await client.query(`CREATE DATABASE ${databaseOfWorker(runId, worker)}`);
   });
-}
-
-/** An embedded database with every migration applied, archived for test apps to start from a copy. */
-async function writeMigratedDatabase(file: string): Promise<void> {
-  const { db, pglite } = await openEmbeddedDatabase('memory://');
-  try {
-    await migrate(db);
-    writeFileSync(file, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
-  } finally {
-    await db.close();
-  }
 }

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 
 import { INestApplication } from '@nestjs/common';
 import { Client } from '@temporalio/client';
@@ -74,13 +73,6 @@ export const TEST_DATABASE: Record<string, string> = process.env.TEST_DATABASE_U
   ? { DATABASE_URL: process.env.TEST_DATABASE_URL }
   : {};
 
-/** The run's migrated embedded database (test/harness/global-setup.ts), read once per test file. */
-let migratedDatabaseArchive: Blob | undefined;
-function migratedDatabase(): Blob {
-  migratedDatabaseArchive ??= new Blob([readFileSync(testEnvironment().migratedDatabasePath)]);
-  return migratedDatabaseArchive;
-}
-
 /** The real Nest app on an in-memory PGlite and this run's Temporal server. */
 export async function startTestApp(
   env: Record<string, string> = {},
@@ -88,14 +80,11 @@ export async function startTestApp(
   reuse?: { config: AppConfig; db: Database },
 ): Promise<TestApp> {
   const config = reuse ? { ...reuse.config, temporal: testConfig(env).temporal } : testConfig(env);
-  // DATABASE_URL shares the database with worker processes; otherwise a private in-memory PGlite,
-  // a copy of the one the run migrated once.
+  // DATABASE_URL shares the database with worker processes; otherwise a private in-memory PGlite.
   const db =
     reuse?.db ??
     (await openDatabase(
-      config.databaseUrl
-        ? { databaseUrl: config.databaseUrl }
-        : { pgliteDir: 'memory://', pgliteCopyOf: migratedDatabase() },
+      config.databaseUrl ? { databaseUrl: config.databaseUrl } : { pgliteDir: 'memory://' },
     ));
   await migrate(db);
   const temporalClient = await connectClient(config.temporal, config.encryption!);
