@@ -13,9 +13,5 @@ module.exports = {
   globalSetup: '<rootDir>/test/harness/global-setup.ts',
   globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
   testTimeout: 90_000,
-  // Each test file leaves some memory behind in its worker (the Temporal runtime, Nest, PGlite); measured
-  // side by side, three workers grew past 5 GB each within a third of the suite, so a worker that ends a
-  // file above this is replaced before it takes the next one. (No effect in band: the serial group.)
-  workerIdleMemoryLimit: '1500MB',
   verbose: true,
 };
