@@ -1,5 +1,5 @@
 # One image for both scale-mode processes: the API (main.api.js) and the worker (main.worker.js).
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -16,7 +16,7 @@ COPY scripts ./scripts
 # Compiles TypeScript and prebuilds the workflow bundle, so workers start without webpack.
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/package.json ./
