@@ -1,0 +1,157 @@
+import * as path from 'node:path';
+
+import type { ReadLine, ReadPage, ReadWord } from '../../domain/documents/document-reading';
+
+/** Recognises the words of one prepared page image. */
+export interface OcrEngine {
+  recognise(image: Buffer, pageNumber: number): Promise<ReadPage>;
+  close(): Promise<void>;
+}
+
+/** Tesseract's English LSTM model, shipped in the npm package: nothing is fetched at run time. */
+function trainedDataFolder(): string {
+  const manifest = require.resolve('@tesseract.js-data/eng/package.json');
+  return path.join(path.dirname(manifest), '4.0.0_best_int');
+}
+
+interface TesseractBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+interface TesseractWord {
+  text: string;
+  confidence: number;
+  bbox: TesseractBox;
+}
+
+interface TesseractLine {
+  words: TesseractWord[];
+  bbox: TesseractBox;
+}
+
+interface TesseractBlock {
+  paragraphs: Array<{ lines: TesseractLine[] }>;
+}
+
+/** Words worth a second look: identifier-like (a digit, four characters or more) and not sure. */
+const CHECK_BELOW_CONFIDENCE = 0.93;
+const IDENTIFIER_CHARACTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-/';
+/** A disagreement between the two readings leaves the word this much less sure than the lesser. */
+const DISAGREEMENT_FACTOR = 0.5;
+const PREPARED_DPI = '300';
+
+/**
+ * tesseract.js (Apache-2.0) with its LSTM engine: the WebAssembly build runs in a worker thread of its
+ * own, reads the trained data from node_modules (`cacheMethod: 'none'`, so nothing is written to the
+ * working folder), and is started once per reading thread.
+ *
+ * Identifiers get a second reading: each unsure identifier-like word is cut out, enlarged and read
+ * again as a single line restricted to the characters identifiers use. Two readings that agree make the
+ * word as sure as the surer one; two that differ make it less sure than either, so a member id read as
+ * "ZZ12…" once and "2212…" once is never used.
+ */
+export async function createTesseractEngine(): Promise<OcrEngine> {
+  const tesseract = await import('tesseract.js');
+  const options = { langPath: trainedDataFolder(), cacheMethod: 'none', gzip: true };
+  const worker = await tesseract.createWorker('eng', tesseract.OEM.LSTM_ONLY, options);
+  // Prepared images carry no resolution; without one Tesseract guesses and warns on every page.
+  await worker.setParameters({ user_defined_dpi: PREPARED_DPI });
+  let identifierWorker: Awaited<ReturnType<typeof tesseract.createWorker>> | undefined;
+  const identifierReader = async () => {
+    if (!identifierWorker) {
+      identifierWorker = await tesseract.createWorker('eng', tesseract.OEM.LSTM_ONLY, options);
+      await identifierWorker.setParameters({
+        tessedit_char_whitelist: IDENTIFIER_CHARACTERS,
+        tessedit_pageseg_mode: tesseract.PSM.SINGLE_LINE,
+        user_defined_dpi: PREPARED_DPI,
+      });
+    }
+    return identifierWorker;
+  };
+
+  const verify = async (image: Buffer, word: ReadWord, size: { width: number; height: number }) => {
+    const crop = await cropWord(image, word.box, size);
+    if (!crop) return word;
+    const { data } = await (await identifierReader()).recognize(crop);
+    const second = data.text.trim().replace(/\s+/g, '');
+    const secondConfidence = Math.max(0, Math.min(1, data.confidence / 100));
+    if (second.toUpperCase() === word.text.toUpperCase()) {
+      return { ...word, confidence: Math.max(word.confidence, secondConfidence) };
+    }
+    return { ...word, confidence: Math.min(word.confidence, secondConfidence) * DISAGREEMENT_FACTOR };
+  };
+
+  return {
+    async recognise(image, pageNumber) {
+      const { data } = await worker.recognize(image, {}, { blocks: true, text: false });
+      const blocks = (data.blocks ?? []) as unknown as TesseractBlock[];
+      const size = await imageSize(image);
+      const lines: ReadLine[] = [];
+      for (const block of blocks) {
+        for (const paragraph of block.paragraphs) {
+          for (const line of paragraph.lines) {
+            const words: ReadWord[] = [];
+            for (const word of line.words.filter((candidate) => candidate.text.trim() !== '').map(toWord)) {
+              words.push(needsSecondReading(word) ? await verify(image, word, size) : word);
+            }
+            if (words.length > 0) lines.push({ words, box: toBox(line.bbox) });
+          }
+        }
+      }
+      const all = lines.flatMap((line) => line.words);
+      const confidence = all.length ? all.reduce((sum, word) => sum + word.confidence, 0) / all.length : null;
+      return { number: pageNumber, method: 'ocr', width: size.width, height: size.height, lines, confidence };
+    },
+    async close() {
+      await worker.terminate();
+      await identifierWorker?.terminate();
+    },
+  };
+}
+
+function needsSecondReading(word: ReadWord): boolean {
+  const compact = word.text.replace(/[^A-Za-z0-9]/g, '');
+  return word.confidence < CHECK_BELOW_CONFIDENCE && compact.length >= 4 && /\d/.test(compact);
+}
+
+/** The word's box with a margin of half its height, enlarged so its letters stand about 64 px high. */
+async function cropWord(
+  image: Buffer,
+  box: ReadWord['box'],
+  size: { width: number; height: number },
+): Promise<Buffer | null> {
+  const margin = Math.round(box.height / 2);
+  const left = Math.max(0, box.left - margin);
+  const top = Math.max(0, box.top - margin);
+  const width = Math.min(size.width - left, box.width + 2 * margin);
+  const height = Math.min(size.height - top, box.height + 2 * margin);
+  if (width < 4 || height < 4) return null;
+  const sharp = (await import('sharp')).default;
+  const scale = Math.max(1, Math.min(4, 64 / Math.max(1, box.height)));
+  return sharp(image)
+    .extract({ left, top, width, height })
+    .resize({ width: Math.round(width * scale) })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+}
+
+function toWord(word: TesseractWord): ReadWord {
+  return {
+    text: word.text.trim(),
+    confidence: Math.max(0, Math.min(1, word.confidence / 100)),
+    box: toBox(word.bbox),
+  };
+}
+
+function toBox(box: TesseractBox): ReadWord['box'] {
+  return { left: box.x0, top: box.y0, width: box.x1 - box.x0, height: box.y1 - box.y0 };
+}
+
+async function imageSize(image: Buffer): Promise<{ width: number; height: number }> {
+  const sharp = (await import('sharp')).default;
+  const metadata = await sharp(image).metadata();
+  return { width: metadata.width ?? 0, height: metadata.height ?? 0 };
+}

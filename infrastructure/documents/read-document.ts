@@ -1,0 +1,239 @@
+import type { Sharp } from 'sharp';
+
+import { describeUnknownFormat, detectDocumentFormat } from '../../domain/documents/document-format';
+import {
+  boxAround,
+  CONTENT_TYPES,
+  meanConfidence,
+  notRead,
+  wordsOf,
+} from '../../domain/documents/document-reading';
+import type {
+  DocumentFormat,
+  DocumentReading,
+  ReadLine,
+  ReadPage,
+  ReadWord,
+  ReadingMethod,
+  UnreadPage,
+} from '../../domain/documents/document-reading';
+import type { OcrEngine } from './ocr-engine';
+import { readPdfPages } from './pdf-pages';
+import type { DocumentReadingLimits, PageListener } from './reading-limits';
+
+/** Below this mean confidence, or with fewer words, an image is tried at the other three rotations. */
+const UNSURE_CONFIDENCE = 0.75;
+const FEW_WORDS = 4;
+/** A prepared image darker than this on average (0–255) is light print on a dark ground. */
+const DARK_MEAN = 110;
+
+/**
+ * Reads a document's bytes: UTF-8 text as sent, a PDF's text layer page by page, and pixels (images,
+ * and PDF pages without a usable text layer) through OCR. Runs in a reading thread (reading-thread.ts).
+ */
+export async function readDocument(
+  bytes: Buffer,
+  ocr: OcrEngine,
+  limits: DocumentReadingLimits,
+  onPage: PageListener = () => undefined,
+): Promise<DocumentReading> {
+  const format = detectDocumentFormat(bytes);
+  switch (format) {
+    case 'text':
+      return finish(format, [textPage(bytes.toString('utf8'))], [], 1, onPage);
+    case 'pdf':
+      return readPdf(bytes, ocr, limits, onPage);
+    case 'unknown':
+      return notRead(format, 'unsupported', `The document is ${describeUnknownFormat(bytes)}.`);
+    default:
+      return readImage(bytes, format, ocr, limits, onPage);
+  }
+}
+
+function finish(
+  format: DocumentFormat,
+  pages: ReadPage[],
+  unread: UnreadPage[],
+  pageCount: number,
+  onPage: PageListener,
+): DocumentReading {
+  pages.forEach(onPage);
+  return summarise(format, pages, unread, pageCount);
+}
+
+/** The reading of the pages read so far: `partly_read` when some were not, `unreadable` when none was. */
+export function summarise(
+  format: DocumentFormat,
+  pages: ReadPage[],
+  unread: UnreadPage[],
+  pageCount: number,
+): DocumentReading {
+  const withWords = pages.filter((page) => page.lines.length > 0);
+  const methods = new Set(pages.map((page) => page.method));
+  const method: ReadingMethod | null =
+    methods.size === 0 ? null : methods.size > 1 ? 'mixed' : ([...methods][0] as ReadingMethod);
+  const status =
+    withWords.length === 0 ? 'unreadable' : unread.length > 0 ? 'partly_read' : ('read' as const);
+  const reason =
+    withWords.length === 0
+      ? (unread[0]?.reason ?? 'No text was found in the document.')
+      : unread.length > 0
+        ? `${unread.length} of ${pageCount} pages were not read: ${unread[0].reason}`
+        : null;
+  return {
+    format,
+    contentType: CONTENT_TYPES[format],
+    status,
+    method,
+    pageCount,
+    pages,
+    unread,
+    confidence: meanConfidence(wordsOf(pages)),
+    reason,
+  };
+}
+
+/** Text as sent: one page, a line per line, each word certain; boxes count characters and lines. */
+export function textPage(text: string, number = 1): ReadPage {
+  const lines: ReadLine[] = [];
+  text.split(/\r?\n/).forEach((line, lineIndex) => {
+    const words: ReadWord[] = [];
+    const pattern = /\S+/g;
+    for (let match = pattern.exec(line); match; match = pattern.exec(line)) {
+      words.push({
+        text: match[0],
+        confidence: 1,
+        box: { left: match.index, top: lineIndex, width: match[0].length, height: 1 },
+      });
+    }
+    if (words.length > 0) lines.push({ words, box: boxAround(words.map((word) => word.box)) });
+  });
+  const width = Math.max(0, ...text.split(/\r?\n/).map((line) => line.length));
+  return { number, method: 'text', width, height: lines.length, lines, confidence: lines.length ? 1 : null };
+}
+
+async function readImage(
+  bytes: Buffer,
+  format: DocumentFormat,
+  ocr: OcrEngine,
+  limits: DocumentReadingLimits,
+  onPage: PageListener,
+): Promise<DocumentReading> {
+  const sharp = (await import('sharp')).default;
+  let pageCount: number;
+  try {
+    const metadata = await sharp(bytes, { limitInputPixels: limits.maxInputPixels }).metadata();
+    pageCount = metadata.pages ?? 1;
+    if ((metadata.width ?? 0) * (metadata.height ?? 0) > limits.maxInputPixels) {
+      return notRead(format, 'unreadable', tooManyPixels(metadata.width, metadata.height, limits));
+    }
+  } catch (error) {
+    return notRead(format, 'unreadable', imageFailure(format, error, limits));
+  }
+  const pages: ReadPage[] = [];
+  const unread: UnreadPage[] = [];
+  for (let index = 0; index < pageCount; index += 1) {
+    const number = index + 1;
+    if (index >= limits.maxOcrPages) {
+      unread.push({ number, reason: `only the first ${limits.maxOcrPages} pages of a document are read` });
+      continue;
+    }
+    try {
+      const image = sharp(bytes, { page: index, limitInputPixels: limits.maxInputPixels });
+      const page = await recogniseImage(image, number, ocr, limits);
+      pages.push(page);
+      onPage(page);
+    } catch (error) {
+      unread.push({ number, reason: imageFailure(format, error, limits) });
+    }
+  }
+  return summarise(format, pages, unread, pageCount);
+}
+
+/**
+ * Normalises an image for recognition (EXIF orientation, grayscale, stretched contrast, brought to a
+ * long side the recogniser reads well, inverted when it is light on dark), then recognises it; an unsure result is tried again at the
+ * other right-angle rotations and the surest kept.
+ */
+async function recogniseImage(
+  image: Sharp,
+  number: number,
+  ocr: OcrEngine,
+  limits: DocumentReadingLimits,
+): Promise<ReadPage> {
+  const upright = image.rotate().grayscale().normalise().resize({
+    width: limits.ocrLongSide,
+    height: limits.ocrLongSide,
+    fit: 'inside',
+    withoutEnlargement: false,
+  });
+  const grey = await upright.png({ compressionLevel: 1 }).toBuffer();
+  const sharp = (await import('sharp')).default;
+  // Light print on a dark card reads as dark print once inverted, which is what the recogniser expects.
+  const { channels } = await sharp(grey).stats();
+  const prepared = {
+    data:
+      channels[0].mean < DARK_MEAN
+        ? await sharp(grey).negate().png({ compressionLevel: 1 }).toBuffer()
+        : grey,
+  };
+  let best = await ocr.recognise(prepared.data, number);
+  if (isSure(best)) return best;
+  for (const angle of [180, 90, 270]) {
+    const turned = await sharp(prepared.data).rotate(angle).png({ compressionLevel: 1 }).toBuffer();
+    const candidate = await ocr.recognise(turned, number);
+    if (score(candidate) > score(best)) best = candidate;
+    if (isSure(best)) break;
+  }
+  return best;
+}
+
+function isSure(page: ReadPage): boolean {
+  const words = wordsOf([page]);
+  return words.length >= FEW_WORDS && (page.confidence ?? 0) >= UNSURE_CONFIDENCE;
+}
+
+/** Confident words outweigh many unsure ones: a sideways card yields many low-confidence fragments. */
+function score(page: ReadPage): number {
+  return wordsOf([page]).filter((word) => word.confidence >= 0.8).length + (page.confidence ?? 0);
+}
+
+async function readPdf(
+  bytes: Buffer,
+  ocr: OcrEngine,
+  limits: DocumentReadingLimits,
+  onPage: PageListener,
+): Promise<DocumentReading> {
+  const result = await readPdfPages(
+    bytes,
+    limits,
+    async (render, number) => {
+      const sharp = (await import('sharp')).default;
+      const image = sharp(await render(), { limitInputPixels: limits.maxInputPixels });
+      return recogniseImage(image, number, ocr, limits);
+    },
+    onPage,
+  );
+  if ('failure' in result) return notRead('pdf', 'unreadable', result.failure, result.pageCount);
+  return summarise('pdf', result.pages, result.unread, result.pageCount);
+}
+
+function tooManyPixels(
+  width: number | undefined,
+  height: number | undefined,
+  limits: DocumentReadingLimits,
+): string {
+  return (
+    `The image is ${width ?? '?'} × ${height ?? '?'} pixels, over the ${limits.maxInputPixels.toLocaleString('en-US')}` +
+    '-pixel limit of one image, so it was not decoded.'
+  );
+}
+
+/** Why an image did not decode, in words that name no content. */
+function imageFailure(format: DocumentFormat, error: unknown, limits: DocumentReadingLimits): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/pixel limit/i.test(message)) {
+    return `The image is over the ${limits.maxInputPixels.toLocaleString('en-US')}-pixel limit of one image, so it was not decoded.`;
+  }
+  return `The ${format.toUpperCase()} image could not be decoded (truncated or corrupt).`;
+}

@@ -1,0 +1,39 @@
+import { parentPort, workerData } from 'node:worker_threads';
+
+import type { ReadPage } from '../../domain/documents/document-reading';
+import type { OcrEngine } from './ocr-engine';
+import { createTesseractEngine } from './ocr-engine';
+import { readDocument } from './read-document';
+import type { DocumentReadingLimits } from './reading-limits';
+
+/**
+ * A reading thread (see reading-pool.ts): reads one document at a time, telling the pool of each page
+ * as it is read, then of the whole reading. A failure is answered with the error's name only, since a
+ * message about a document could quote it.
+ */
+const limits = (workerData as { limits: DocumentReadingLimits }).limits;
+let engine: Promise<OcrEngine> | undefined;
+
+parentPort?.on('message', (message: { id: number; bytes: Uint8Array }) => {
+  const bytes = Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
+  const ocr = lazyEngine();
+  const onPage = (page: ReadPage) => parentPort?.postMessage({ id: message.id, page });
+  readDocument(bytes, ocr, limits, onPage).then(
+    (reading) => parentPort?.postMessage({ id: message.id, reading }),
+    (error: unknown) =>
+      parentPort?.postMessage({ id: message.id, error: error instanceof Error ? error.name : 'Error' }),
+  );
+});
+
+/** Tesseract starts on the first page that needs it: text and PDF text layers never pay for it. */
+function lazyEngine(): OcrEngine {
+  return {
+    async recognise(image, pageNumber) {
+      engine ??= createTesseractEngine();
+      return (await engine).recognise(image, pageNumber);
+    },
+    async close() {
+      if (engine) await (await engine).close();
+    },
+  };
+}
