@@ -1,0 +1,565 @@
+import { boxAround } from '../documents/document-reading';
+import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
+import type { ScannedCardFields } from './payer-connector';
+
+/**
+ * An insurance card read from its words and their positions (CONTRACT.md §11, "Insurance cards").
+ *
+ * A card prints each value beside its label ("ID: W123") or below it, in columns; the front and back of
+ * one card may come as two documents. Every value is checked against the shape its field allows, and
+ * the look-alike characters of OCR (O/0, I/1, S/5, B/8) are resolved only where that shape leaves one
+ * reading (a BIN is six digits, so an O in it is a 0). A field whose words the recogniser is not sure of
+ * is reported as unread: the service never proceeds on a member id it is not sure of.
+ */
+
+export const CARD_FIELDS = [
+  'payer_name',
+  'plan_name',
+  'member_name',
+  'member_id',
+  'group_number',
+  'rx_bin',
+  'rx_pcn',
+  'rx_group',
+  'client_name',
+  'effective_date',
+  'payer_id',
+  'medicare_beneficiary_id',
+  'medicaid_id',
+] as const;
+
+export type CardField = (typeof CARD_FIELDS)[number];
+
+export interface ScannedValue {
+  value: string;
+  /** 0–1: the least sure of the words it came from, lowered where the layout was a guess. */
+  confidence: number;
+  /** The words as the recogniser read them, with where they sit (for the reviewer's view). */
+  words: ReadWord[];
+  /** 1-based page of the document the value was read from. */
+  page: number;
+}
+
+export type ScannedCard = Record<CardField, ScannedValue | null>;
+
+/**
+ * Below these, a value is unread. Identifiers the case acts on (member id, Medicare and Medicaid ids)
+ * need the most certainty; names and dates only inform.
+ */
+export const CARD_FIELD_THRESHOLDS: Readonly<Record<CardField, number>> = {
+  payer_name: 0.6,
+  plan_name: 0.6,
+  member_name: 0.7,
+  member_id: 0.85,
+  group_number: 0.8,
+  rx_bin: 0.8,
+  rx_pcn: 0.8,
+  rx_group: 0.8,
+  client_name: 0.6,
+  effective_date: 0.75,
+  payer_id: 0.8,
+  medicare_beneficiary_id: 0.85,
+  medicaid_id: 0.85,
+};
+
+interface Token {
+  /** Uppercased, without the punctuation labels end with. */
+  key: string;
+  word: ReadWord;
+}
+
+interface Label {
+  field: CardField | null;
+  phrase: readonly string[];
+}
+
+/**
+ * Label phrases, as normalised tokens. `null` marks phrases that are not fields but end a value
+ * ("Member Services", "Customer Service"), so a phone line is never taken for a member's name.
+ */
+const LABELS: readonly Label[] = [
+  ...phrases('member_id', [
+    'MEMBER ID',
+    'MEMBER IDENTIFICATION',
+    'ID',
+    'IDENTIFICATION NUMBER',
+    'SUBSCRIBER ID',
+    'ENROLLEE ID',
+    'INSURED ID',
+    'POLICY',
+    'POLICY ID',
+  ]),
+  ...phrases('medicaid_id', ['RECIPIENT ID', 'MEDICAID ID', 'CIN', 'MEDICAID NUMBER']),
+  ...phrases('medicare_beneficiary_id', ['MEDICARE NUMBER', 'MEDICARE ID', 'MBI']),
+  ...phrases('member_name', [
+    'MEMBER',
+    'MEMBER NAME',
+    'NAME',
+    'SUBSCRIBER NAME',
+    'SUBSCRIBER',
+    'RECIPIENT',
+    'RECIPIENT NAME',
+    'ENROLLEE',
+    'BENEFICIARY',
+    'INSURED',
+  ]),
+  ...phrases('group_number', ['GROUP', 'GRP', 'GROUP NUMBER', 'GROUP ID', 'GROUP NO']),
+  ...phrases('rx_bin', ['RXBIN', 'RX BIN', 'BIN']),
+  ...phrases('rx_pcn', ['RXPCN', 'RX PCN', 'PCN']),
+  ...phrases('rx_group', ['RXGRP', 'RX GRP', 'RXGROUP', 'RX GROUP']),
+  ...phrases('payer_name', ['PAYER', 'INSURER', 'CARRIER', 'HEALTH PLAN', 'INSURANCE COMPANY']),
+  ...phrases('plan_name', ['PLAN', 'PLAN NAME', 'PRODUCT', 'COVERAGE']),
+  ...phrases('client_name', ['EMPLOYER', 'CLIENT', 'GROUP NAME', 'ACCOUNT', 'COMPANY']),
+  ...phrases('effective_date', [
+    'EFFECTIVE',
+    'EFFECTIVE DATE',
+    'EFF DATE',
+    'EFF',
+    'COVERAGE START',
+    'ISSUED',
+  ]),
+  ...phrases('payer_id', ['PAYER ID', 'PAYOR ID', 'EDI', 'EDI PAYER ID', 'CLAIMS PAYER ID']),
+  ...phrases(null, [
+    'MEMBER SERVICES',
+    'CUSTOMER SERVICE',
+    'CUSTOMER SERVICES',
+    'PHARMACY HELP DESK',
+    'PHARMACIST',
+    'PROVIDER SERVICES',
+    'SEND CLAIMS TO',
+    'COPAY',
+    'COPAYS',
+    'DEDUCTIBLE',
+    'PCP',
+    'SPECIALIST',
+    'URGENT CARE',
+    'DEPENDENT',
+    'DEPENDENTS',
+    'SUFFIX',
+    'DOB',
+    'DATE OF BIRTH',
+    'ISSUER',
+  ]),
+];
+
+/**
+ * Label phrases that, written without a colon, are as likely to be part of a name ("Group Health
+ * Cooperative", "Choice Plus Plan", "… Health Plan"): they label a value only at the start of a line,
+ * or on a line of labels, and an id they label must hold a digit.
+ */
+const AMBIGUOUS_LABEL_WORDS = new Set([
+  'ID',
+  'MEMBER',
+  'NAME',
+  'SUBSCRIBER',
+  'RECIPIENT',
+  'ENROLLEE',
+  'BENEFICIARY',
+  'INSURED',
+  'POLICY',
+  'GROUP',
+  'PLAN',
+  'PRODUCT',
+  'COVERAGE',
+  'PAYER',
+  'INSURER',
+  'CARRIER',
+  'EMPLOYER',
+  'CLIENT',
+  'ACCOUNT',
+  'COMPANY',
+  'EFFECTIVE',
+  'EFF',
+  'ISSUED',
+  'EDI',
+  // Inside payer names: "Harvard Pilgrim Health Plan", "Guardian Insurance Company".
+  'HEALTH PLAN',
+  'INSURANCE COMPANY',
+]);
+
+function phrases(field: CardField | null, texts: readonly string[]): Label[] {
+  return texts.map((text) => ({ field, phrase: text.split(' ') }));
+}
+
+/** Tokens that may end a label: "ID #", "Group No.", "Member Number". */
+const LABEL_MARKERS = new Set(['#', 'NO', 'NUMBER', 'NBR', 'NUM']);
+
+/** What the words after a label must look like for each field, and how they become the value. */
+interface FieldShape {
+  /** How many words the value may take: ids take one word (or a dashed group), names several. */
+  maxWords: number;
+  normalise(text: string): string | null;
+}
+
+const ALNUM_ID = /^[A-Z0-9][A-Z0-9-]*$/;
+
+const SHAPES: Readonly<Record<CardField, FieldShape>> = {
+  member_id: { maxWords: 3, normalise: (text) => memberId(text) },
+  medicaid_id: { maxWords: 3, normalise: (text) => memberId(text) },
+  medicare_beneficiary_id: { maxWords: 3, normalise: (text) => medicareBeneficiaryId(text) },
+  group_number: { maxWords: 3, normalise: (text) => identifier(text, 1, 20) },
+  rx_bin: { maxWords: 1, normalise: (text) => digitsOnly(text, 6, 6) },
+  rx_pcn: { maxWords: 1, normalise: (text) => identifier(text, 1, 10) },
+  rx_group: { maxWords: 2, normalise: (text) => identifier(text, 1, 15) },
+  payer_id: { maxWords: 1, normalise: (text) => identifier(text, 3, 10) },
+  effective_date: { maxWords: 1, normalise: (text) => isoDate(text) },
+  member_name: { maxWords: 5, normalise: (text) => personName(text) },
+  payer_name: { maxWords: 6, normalise: (text) => organisationName(text) },
+  plan_name: { maxWords: 6, normalise: (text) => organisationName(text) },
+  client_name: { maxWords: 6, normalise: (text) => organisationName(text) },
+};
+
+/** A value found below its label (in a column) rather than beside it is a little less certain. */
+const BELOW_LABEL_FACTOR = 0.97;
+/** A payer name taken from the card's largest lettering, with no label, is a hint, not a reading. */
+const UNLABELLED_PAYER_FACTOR = 0.75;
+
+/** Fields only a card prints: without one of them, large lettering at the top is no payer's name. */
+const IDENTIFYING_FIELDS: readonly CardField[] = [
+  'member_id',
+  'group_number',
+  'rx_bin',
+  'rx_pcn',
+  'rx_group',
+  'medicare_beneficiary_id',
+  'medicaid_id',
+];
+
+/** The fields of one card, read from the pages of its documents (front first, then back). */
+export function readInsuranceCard(pages: readonly ReadPage[]): ScannedCard {
+  const card = emptyCard();
+  pages.forEach((page) => {
+    for (const found of fieldsOnPage(page)) {
+      const current = card[found.field];
+      if (!current || found.value.confidence > current.confidence) card[found.field] = found.value;
+    }
+  });
+  resolveMedicareCard(card);
+  applyThresholds(card);
+  const identified = IDENTIFYING_FIELDS.some((field) => card[field] !== null);
+  if (!card.payer_name && identified) card.payer_name = unlabelledPayerName(pages);
+  return applyThresholds(card);
+}
+
+/** The fields a case may use, those read with confidence, and the names of the card fields that were not. */
+export function scannedCardFields(card: ScannedCard, text: string): ScannedCardFields {
+  const value = (field: CardField) => card[field]?.value;
+  return {
+    payer_name: value('payer_name'),
+    plan_name: value('plan_name'),
+    member_id: value('member_id') ?? value('medicare_beneficiary_id') ?? value('medicaid_id'),
+    group_number: value('group_number'),
+    rx_bin: value('rx_bin'),
+    rx_pcn: value('rx_pcn'),
+    rx_group: value('rx_group'),
+    unread: (['payer_name', 'member_id', 'group_number', 'rx_bin', 'rx_pcn'] as const).filter(
+      (field) => card[field] === null,
+    ),
+    text,
+  };
+}
+
+function emptyCard(): ScannedCard {
+  return Object.fromEntries(CARD_FIELDS.map((field) => [field, null])) as ScannedCard;
+}
+
+interface FoundField {
+  field: CardField;
+  value: ScannedValue;
+}
+
+interface LabelAt {
+  field: CardField | null;
+  start: number;
+  end: number;
+  box: Box;
+  /** Written as a label beyond doubt: a colon or marker, or words that are never part of a name. */
+  certain: boolean;
+}
+
+function fieldsOnPage(page: ReadPage): FoundField[] {
+  const lines = page.lines.map((line) => line.words.flatMap(tokensOf));
+  const labelsByLine = lines.map(labelsIn);
+  const found: FoundField[] = [];
+  lines.forEach((tokens, lineIndex) => {
+    const labels = labelsByLine[lineIndex];
+    labels.forEach((label, labelIndex) => {
+      if (!label.field) return;
+      const nextStart = labels[labelIndex + 1]?.start ?? tokens.length;
+      if (label.end < nextStart) {
+        const beside = valueFrom(label, tokens.slice(label.end, nextStart), page.number, 1);
+        if (beside) found.push({ field: label.field, value: beside });
+        return;
+      }
+      const nextLabel = labels[labelIndex + 1];
+      const columnRight = nextLabel ? nextLabel.box.left : Number.POSITIVE_INFINITY;
+      const below = valueBelow(label, columnRight, lines, labelsByLine, lineIndex, page.number);
+      if (below) found.push({ field: label.field, value: below });
+    });
+  });
+  return found;
+}
+
+/** The value in the label's column on the next line that has words there and is not itself labels. */
+function valueBelow(
+  label: LabelAt,
+  columnRight: number,
+  lines: Token[][],
+  labelsByLine: LabelAt[][],
+  lineIndex: number,
+  pageNumber: number,
+): ScannedValue | null {
+  const columnLeft = label.box.left - label.box.height;
+  for (let below = lineIndex + 1; below < Math.min(lines.length, lineIndex + 3); below += 1) {
+    const inColumn = lines[below].filter((token, index) => {
+      const centre = token.word.box.left + token.word.box.width / 2;
+      const labelled = labelsByLine[below].some((other) => index >= other.start && index < other.end);
+      return !labelled && centre >= columnLeft && centre < columnRight;
+    });
+    if (inColumn.length === 0) continue;
+    return valueFrom(label, inColumn, pageNumber, BELOW_LABEL_FACTOR);
+  }
+  return null;
+}
+
+const ID_FIELDS: ReadonlySet<CardField> = new Set([
+  'member_id',
+  'medicaid_id',
+  'group_number',
+  'rx_group',
+  'payer_id',
+]);
+
+function valueFrom(
+  label: LabelAt,
+  tokens: Token[],
+  pageNumber: number,
+  layoutFactor: number,
+): ScannedValue | null {
+  const field = label.field as CardField;
+  const shape = SHAPES[field];
+  const words = tokens.filter((token) => token.key !== '' && token.key !== '#').slice(0, shape.maxWords);
+  // Ids printed in groups ("123 456 789", "1EG4-TE5-MK73") join; names keep their spaces.
+  const joiner = shape.maxWords <= 3 && field !== 'member_name' ? '' : ' ';
+  for (let count = words.length; count >= 1; count -= 1) {
+    const taken = words.slice(0, count);
+    const value = shape.normalise(taken.map((token) => token.word.text).join(joiner));
+    if (value === null) continue;
+    if (!label.certain && ID_FIELDS.has(field) && !/\d/.test(value)) return null;
+    const confidence = Math.min(...taken.map((token) => token.word.confidence)) * layoutFactor;
+    return { value, confidence, words: taken.map((token) => token.word), page: pageNumber };
+  }
+  return null;
+}
+
+/** Splits a word into the tokens labels are matched on: "ID#:" gives ID and #, "RxBIN:" gives RXBIN. */
+function tokensOf(word: ReadWord): Token[] {
+  const upper = word.text.toUpperCase();
+  const hash = upper.indexOf('#');
+  if (hash > 0) {
+    return [
+      { key: keyOf(upper.slice(0, hash)), word },
+      { key: '#', word },
+    ];
+  }
+  return [{ key: upper === '#' ? '#' : keyOf(upper), word }];
+}
+
+function keyOf(text: string): string {
+  return text.replace(/[:.,;#()]+$/g, '').replace(/^[(]+/, '');
+}
+
+/**
+ * The labels of a line. Every phrase of LABELS is a candidate (the longest at each position, with its
+ * markers: "#", "No.", "Number"); an ambiguous word alone counts only where it reads as a label (see
+ * AMBIGUOUS_LABEL_WORDS), and on a line made only of labels (a column heading row) every one counts.
+ */
+function labelsIn(tokens: Token[]): LabelAt[] {
+  const candidates: LabelAt[] = [];
+  let index = 0;
+  while (index < tokens.length) {
+    const match = longestLabelAt(tokens, index);
+    if (!match) {
+      index += 1;
+      continue;
+    }
+    let end = index + match.phrase.length;
+    let marked = /[:#]$/.test(tokens[end - 1].word.text);
+    while (end < tokens.length && (LABEL_MARKERS.has(tokens[end].key) || tokens[end].word.text === ':')) {
+      marked = true;
+      end += 1;
+    }
+    // "Member" and "Subscriber" name a person unless an id marker follows ("Member #", "Subscriber No").
+    const idMarker = tokens.slice(index + match.phrase.length, end).some((token) => token.key !== '');
+    const field = idMarker && match.field === 'member_name' ? 'member_id' : match.field;
+    const ambiguous = AMBIGUOUS_LABEL_WORDS.has(match.phrase.join(' '));
+    const words = tokens.slice(index, end).map((token) => token.word);
+    candidates.push({
+      field,
+      start: index,
+      end,
+      box: boxAround(words.map((word) => word.box)),
+      certain: marked || !ambiguous,
+    });
+    index = end;
+  }
+  const covered = candidates.reduce((sum, label) => sum + label.end - label.start, 0);
+  if (covered === tokens.length) return candidates.map((label) => ({ ...label, certain: true }));
+  return candidates.filter((label) => label.certain || label.start === 0);
+}
+
+function longestLabelAt(tokens: Token[], index: number): Label | undefined {
+  let best: Label | undefined;
+  for (const label of LABELS) {
+    if (best && best.phrase.length >= label.phrase.length) continue;
+    if (label.phrase.every((part, offset) => tokens[index + offset]?.key === part)) best = label;
+  }
+  return best;
+}
+
+/**
+ * With no "Payer:" label, the card's name is its largest lettering printed above every certain label
+ * of the front, when that line holds words only. Kept below the threshold of identifiers: the catalog match
+ * decides which payer it is.
+ */
+function unlabelledPayerName(pages: readonly ReadPage[]): ScannedValue | null {
+  const front = pages[0];
+  if (!front) return null;
+  const labelled = front.lines.filter((line) =>
+    labelsIn(line.words.flatMap(tokensOf)).some((label) => label.certain),
+  );
+  const firstLabelTop = Math.min(front.height, ...labelled.map((line) => line.box.top));
+  const candidates = front.lines.filter(
+    (line) =>
+      line.box.top + line.box.height <= firstLabelTop && line.words.length > 0 && !labelled.includes(line),
+  );
+  const tallest = [...candidates].sort((a, b) => b.box.height - a.box.height)[0];
+  if (!tallest) return null;
+  const value = organisationName(tallest.words.map((word) => word.text).join(' '));
+  if (!value) return null;
+  const confidence = Math.min(...tallest.words.map((word) => word.confidence)) * UNLABELLED_PAYER_FACTOR;
+  return { value, confidence, words: tallest.words, page: front.number };
+}
+
+/** On a Medicare card the "Medicare Number" is the MBI; a member id that has its shape is one too. */
+function resolveMedicareCard(card: ScannedCard): void {
+  const id = card.member_id;
+  if (!card.medicare_beneficiary_id && id) {
+    const mbi = medicareBeneficiaryId(id.value);
+    if (mbi) card.medicare_beneficiary_id = { ...id, value: mbi };
+  }
+}
+
+function applyThresholds(card: ScannedCard): ScannedCard {
+  for (const field of CARD_FIELDS) {
+    const value = card[field];
+    if (value && value.confidence < CARD_FIELD_THRESHOLDS[field]) card[field] = null;
+  }
+  return card;
+}
+
+/** Look-alikes a position that must be a digit reads as that digit. */
+const AS_DIGIT: Readonly<Record<string, string>> = {
+  O: '0',
+  Q: '0',
+  D: '0',
+  I: '1',
+  L: '1',
+  S: '5',
+  B: '8',
+  Z: '2',
+};
+
+function digitsOnly(text: string, min: number, max: number): string | null {
+  const upper = text.toUpperCase().replace(/[\s-]/g, '');
+  const digits = [...upper].map((char) => AS_DIGIT[char] ?? char).join('');
+  return /^\d+$/.test(digits) && digits.length >= min && digits.length <= max ? digits : null;
+}
+
+/** A member id: letters and digits (and dashes), 5–20 characters, at least one digit. */
+function memberId(text: string): string | null {
+  const upper = stripEdges(text.toUpperCase());
+  if (!ALNUM_ID.test(upper)) return null;
+  const compact = upper.replace(/-/g, '');
+  if (compact.length < 5 || compact.length > 20 || !/\d/.test(compact)) return null;
+  return upper;
+}
+
+function identifier(text: string, min: number, max: number): string | null {
+  const upper = stripEdges(text.toUpperCase());
+  if (!ALNUM_ID.test(upper) || upper.length < min || upper.length > max) return null;
+  return upper;
+}
+
+function stripEdges(text: string): string {
+  return text.replace(/^[^A-Z0-9]+|[^A-Z0-9]+$/g, '');
+}
+
+/**
+ * CMS's Medicare Beneficiary Identifier: 11 characters, C A AN N A AN N A A N N (C a digit 1–9, N a
+ * digit, A a letter other than S L O I B Z, AN either). The excluded letters are exactly OCR's
+ * look-alikes of digits, so where a position allows a digit, such a letter can only be that digit.
+ */
+const MBI_POSITIONS = 'CAPNAPNAANN';
+const MBI_LETTER = /^[AC-HJKMNP-RT-Y]$/;
+
+export function medicareBeneficiaryId(text: string): string | null {
+  const compact = text.toUpperCase().replace(/[\s-]/g, '');
+  if (compact.length !== 11) return null;
+  let result = '';
+  for (let index = 0; index < 11; index += 1) {
+    const kind = MBI_POSITIONS[index];
+    let char = compact[index];
+    if (kind !== 'A' && !MBI_LETTER.test(char)) char = AS_DIGIT[char] ?? char;
+    const fits =
+      kind === 'C'
+        ? /^[1-9]$/.test(char)
+        : kind === 'N'
+          ? /^\d$/.test(char)
+          : kind === 'A'
+            ? MBI_LETTER.test(char)
+            : /^\d$/.test(char) || MBI_LETTER.test(char);
+    if (!fits) return null;
+    result += char;
+  }
+  return result;
+}
+
+/** MM/DD/YYYY, MM/DD/YY, MM-DD-YYYY or YYYY-MM-DD, as an ISO date; null for anything else. */
+function isoDate(text: string): string | null {
+  const cleaned = text.replace(/[^\d/-]/g, '');
+  let year: number;
+  let month: number;
+  let day: number;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(cleaned);
+  const us = /^(\d{1,2})[/-](\d{1,2})[/-](\d{2}|\d{4})$/.exec(cleaned);
+  if (iso) [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else if (us) {
+    [month, day, year] = [Number(us[1]), Number(us[2]), Number(us[3])];
+    if (us[3].length === 2) year += 2000;
+  } else return null;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day)
+    return null;
+  return date.toISOString().slice(0, 10);
+}
+
+/** A person's name: letters, spaces, apostrophes, hyphens and periods, with at least two letters. */
+function personName(text: string): string | null {
+  const cleaned = text.replace(/\s+/g, ' ').trim();
+  if (!/^[A-Za-z][A-Za-z .'-]*[A-Za-z.]$/.test(cleaned)) return null;
+  return cleaned.toUpperCase();
+}
+
+/** An organisation or plan name: words with at least three letters in all, few digits. */
+function organisationName(text: string): string | null {
+  const cleaned = text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[:|]+$/, '');
+  const letters = cleaned.replace(/[^A-Za-z]/g, '').length;
+  const digits = cleaned.replace(/\D/g, '').length;
+  if (letters < 3 || digits > letters / 2) return null;
+  if (!/^[A-Za-z0-9][A-Za-z0-9 &.,'/+-]*$/.test(cleaned)) return null;
+  return cleaned;
+}

@@ -1,0 +1,136 @@
+import type { ReadPage } from '../../domain/documents/document-reading';
+import { medicareBeneficiaryId, readInsuranceCard } from '../../domain/payers/insurance-card';
+import { textPage } from '../../infrastructure/documents/read-document';
+
+/** A card face as OCR would give it: the text's layout, each word at the confidence given. */
+function face(lines: string[], confidence = 0.96, number = 1): ReadPage {
+  const page = textPage(lines.join('\n'), number);
+  return {
+    ...page,
+    method: 'ocr',
+    lines: page.lines.map((line) => ({
+      ...line,
+      words: line.words.map((word) => ({ ...word, confidence })),
+    })),
+  };
+}
+
+const valueOf = (page: ReadPage[], field: keyof ReturnType<typeof readInsuranceCard>) =>
+  readInsuranceCard(page)[field]?.value ?? null;
+
+describe('reading an insurance card from its words', () => {
+  it('reads each value printed beside its label', () => {
+    const card = readInsuranceCard([
+      face([
+        'Sandbox Health Plan',
+        'Member: JANE Q SAMPLE',
+        'Member ID: W123456789',
+        'Group: 0012345',
+        'RxBIN: 999901  RxPCN: SBX  RxGrp: RX4471',
+        'Employer: Acme Foods   Effective: 01/01/2026',
+        'Payer ID: 99901',
+      ]),
+    ]);
+    expect(
+      Object.fromEntries(Object.entries(card).map(([field, value]) => [field, value?.value ?? null])),
+    ).toEqual({
+      payer_name: 'Sandbox Health Plan',
+      plan_name: null,
+      member_name: 'JANE Q SAMPLE',
+      member_id: 'W123456789',
+      group_number: '0012345',
+      rx_bin: '999901',
+      rx_pcn: 'SBX',
+      rx_group: 'RX4471',
+      client_name: 'Acme Foods',
+      effective_date: '2026-01-01',
+      payer_id: '99901',
+      medicare_beneficiary_id: null,
+      medicaid_id: null,
+    });
+  });
+
+  it('reads values printed below their labels, column by column', () => {
+    const page = [
+      face([
+        'Sandbox Health Plan',
+        'MEMBER NAME       MEMBER ID       GROUP #',
+        'JANE Q SAMPLE     W123456789      0012345',
+        'RxBIN    RxPCN    RxGROUP',
+        '999901   SBX      RX4471',
+      ]),
+    ];
+    expect([valueOf(page, 'member_name'), valueOf(page, 'member_id'), valueOf(page, 'group_number')]).toEqual(
+      ['JANE Q SAMPLE', 'W123456789', '0012345'],
+    );
+    expect([valueOf(page, 'rx_bin'), valueOf(page, 'rx_pcn'), valueOf(page, 'rx_group')]).toEqual([
+      '999901',
+      'SBX',
+      'RX4471',
+    ]);
+  });
+
+  it('joins the front and the back of one card sent as two documents', () => {
+    const pages = [
+      face(['Sandbox Health Plan', 'ID# W123456789', 'Grp# 0012345']),
+      face(
+        ['Pharmacy benefits', 'BIN 999901', 'PCN SBX', 'Rx Group RX4471', 'Member Services 1-800-555-0100'],
+        0.96,
+        1,
+      ),
+    ];
+    const card = readInsuranceCard(pages);
+    expect([card.member_id?.value, card.rx_bin?.value, card.rx_pcn?.value, card.rx_group?.value]).toEqual([
+      'W123456789',
+      '999901',
+      'SBX',
+      'RX4471',
+    ]);
+  });
+
+  it('reads a BIN whose zeros OCR took for the letter O, since a BIN is six digits', () => {
+    expect(valueOf([face(['RxBIN: 61O5O2'])], 'rx_bin')).toBe('610502');
+  });
+
+  it('leaves unread a member id whose words the recogniser is not sure of', () => {
+    const pages = [face(['Member ID: W123456789'], 0.8)];
+    expect(valueOf(pages, 'member_id')).toBeNull();
+  });
+
+  it('never takes a payer name beginning with "Group" for a group number', () => {
+    const pages = [face(['Group Health Cooperative', 'Member ID: W123456789'])];
+    expect(valueOf(pages, 'group_number')).toBeNull();
+    expect(valueOf(pages, 'payer_name')).toBe('Group Health Cooperative');
+  });
+
+  it('never takes the member services line for a member name or id', () => {
+    const pages = [face(['Member Services 1-800-555-0100'])];
+    expect([valueOf(pages, 'member_name'), valueOf(pages, 'member_id')]).toEqual([null, null]);
+  });
+
+  it('finds no field on a page that is not a card', () => {
+    const card = readInsuranceCard([face(['Dear patient,', 'your appointment is on Tuesday at nine.'])]);
+    expect(Object.values(card).filter((value) => value !== null)).toEqual([]);
+  });
+
+  it("reads a Medicare card's number as the Medicare Beneficiary Identifier", () => {
+    const pages = [
+      face(['MEDICARE HEALTH INSURANCE', 'Name: JOHN L SMITH', 'Medicare Number: 1EG4-TE5-MK73']),
+    ];
+    expect(valueOf(pages, 'medicare_beneficiary_id')).toBe('1EG4TE5MK73');
+  });
+});
+
+describe("the Medicare Beneficiary Identifier's shape", () => {
+  it('reads a letter that is never in an MBI as the digit it resembles where a digit may stand', () => {
+    expect(medicareBeneficiaryId('1EG4-TE5-MK7S')).toBe('1EG4TE5MK75');
+  });
+
+  it('refuses a value with a digit where the MBI needs a letter', () => {
+    expect(medicareBeneficiaryId('10G4-TE5-MK73')).toBeNull();
+  });
+
+  it('refuses a value of another length', () => {
+    expect(medicareBeneficiaryId('1EG4-TE5-MK7')).toBeNull();
+  });
+});
