@@ -24,6 +24,10 @@ import type {
   PriorAuthorizationChannel,
 } from '../domain/payers/prior-authorization-exchange';
 import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
+import type { DocumentReadingsRepository } from '../infrastructure/documents/document-readings.repository';
+import { pageText } from '../domain/documents/document-reading';
+import type { ReadPage } from '../domain/documents/document-reading';
+import { readInsuranceCard, scannedCardFields } from '../domain/payers/insurance-card';
 import type { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
 import { HttpClearinghouse } from '../infrastructure/connectors/http-clearinghouse';
 import type { FormulariesRepository } from '../infrastructure/formularies/formularies.repository';
@@ -53,6 +57,7 @@ export interface CaseActivityDependencies {
    */
   priorAuthorizationChannel: (input: PriorAuthExchangeInput) => Promise<PriorAuthorizationChannel>;
   documents: CaseDocumentsRepository;
+  readings: DocumentReadingsRepository;
   /** Undefined when the account has no eligibility connector. */
   liveClearinghouse?: (accountId: string) => Promise<LiveClearinghouse | undefined>;
   /** The formulary data accounts load for live mode (docs/formularies.md). */
@@ -88,14 +93,32 @@ export const createCaseActivities = ({
   payer,
   priorAuthorizationChannel,
   documents,
+  readings,
   liveClearinghouse = async () => undefined,
   formularies,
   now = () => new Date(),
 }: CaseActivityDependencies) => {
-  const evidenceOf = async (insurance: CaseInsurance): Promise<InsuranceEvidence> => ({
-    content: insurance.content ?? undefined,
-    cardTexts: (await documents.read(insurance.documentIds)).map((bytes) => bytes.toString('utf8')),
-  });
+  /**
+   * Text cards are taken as sent; cards the case has read (images, PDFs) give the fields read with
+   * confidence, front and back together. A case that has not read its documents (one started before
+   * documents were read) takes every card as text, as it always did.
+   */
+  const evidenceOf = async (insurance: CaseInsurance): Promise<InsuranceEvidence> => {
+    const cardTexts: string[] = [];
+    const scannedPages: ReadPage[] = [];
+    const stored = await readings.documents(insurance.documentIds);
+    const contents = await documents.read(insurance.documentIds);
+    for (const [index, document] of stored.entries()) {
+      const reading = await readings.find(document.accountId, document.sha256);
+      if (!reading || reading.format === 'text') cardTexts.push(contents[index].toString('utf8'));
+      else scannedPages.push(...reading.pages);
+    }
+    const scannedCard =
+      scannedPages.length > 0
+        ? scannedCardFields(readInsuranceCard(scannedPages), scannedPages.map(pageText).join('\n'))
+        : undefined;
+    return { content: insurance.content ?? undefined, cardTexts, ...(scannedCard ? { scannedCard } : {}) };
+  };
 
   /**
    * Test mode: the simulator decides, and its decision travels back as a 271 from the simulated

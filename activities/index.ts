@@ -6,6 +6,8 @@ import { CasePurgeRepository } from '../infrastructure/cases/case-purge.reposito
 import { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import { CaseSummariesRepository } from '../infrastructure/cases/case-summaries.repository';
 import { EvaluationPool } from '../infrastructure/clinical/evaluation-pool';
+import { DocumentReadingsRepository } from '../infrastructure/documents/document-readings.repository';
+import { DEFAULT_READING_SETTINGS, DocumentReadingPool } from '../infrastructure/documents/reading-pool';
 import type { PayerConnector } from '../domain/payers/payer-connector';
 import type { AppConfig } from '../infrastructure/config/config';
 import { PayerSimulator } from '../infrastructure/connectors/payer-simulator';
@@ -25,6 +27,7 @@ import { createCaseRetentionActivities } from './case-retention.activities';
 import { createCaseSummaryActivities } from './case-summaries.activities';
 import { CaseActivityDependencies, createCaseActivities, liveClearinghouses } from './cases.activities';
 import { createClinicalActivities } from './clinical.activities';
+import { createDocumentActivities } from './documents.activities';
 import { createEnrollmentActivities } from './enrollment.activities';
 import { livePasEndpoints, priorAuthorizationChannels } from './prior-authorization-channels';
 import { MeteredDeliveryAttempts, WebhookMetrics } from './webhook-metrics';
@@ -89,6 +92,9 @@ export const createActivities = ({
   const payer = connectors.payer ?? simulator;
   const hub = connectors.programHub ?? new ProgramHubSimulator();
   const documents = new CaseDocumentsRepository(db, secrets);
+  const readings = new DocumentReadingsRepository(db, secrets);
+  // Documents are read off the event loop too, in threads of their own with a time limit per page.
+  const reader = new DocumentReadingPool(DEFAULT_READING_SETTINGS, { logger });
   const connectorSettings = new ConnectorSettingsRepository(db, secrets);
   const webhookActivities = createWebhookActivities({
     attempts,
@@ -110,6 +116,7 @@ export const createActivities = ({
           livePasEndpoint: livePasEndpoints(connectorSettings, policy),
         }),
       documents,
+      readings,
       formularies: new FormulariesRepository(db),
       liveClearinghouse: liveClearinghouses(connectorSettings, policy),
     }),
@@ -123,12 +130,13 @@ export const createActivities = ({
       summaries: new CaseSummariesRepository(db),
       publishEvent: webhookActivities.publishEvent,
     }),
-    ...createClinicalActivities({ documents, evaluator, plans: new PayerSimulator({ evaluator }) }),
+    ...createDocumentActivities({ documents, readings, reader }),
+    ...createClinicalActivities({ documents, readings, evaluator, plans: new PayerSimulator({ evaluator }) }),
     ...createEnrollmentActivities({ payer, hub }),
     ...webhookActivities,
   };
   return {
     activities,
-    close: async () => void (await Promise.all([evaluator.close(), firstAttempts.settle()])),
+    close: async () => void (await Promise.all([evaluator.close(), reader.close(), firstAttempts.settle()])),
   };
 };

@@ -21,6 +21,7 @@ import {
   submitBenefitVerificationOutcomeUpdate,
 } from './benefit-verification.messages';
 import { verifyAccountBindingFirst } from './case-binding';
+import { readCaseDocuments } from './case-documents';
 import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
 import { endOnError, refuse } from './case-lifecycle';
 import { ConnectorOutages } from './case-outages';
@@ -78,10 +79,10 @@ export async function benefitVerificationWorkflow(
   const { request } = record;
   try {
     await lifecycle.announceCreation();
+    const cards = [...request.insurance, ...(request.patient.insurance ?? [])];
+    await readCaseDocuments(record, cards);
     const benefitsCheck = {
-      documentIds: [...request.insurance, ...(request.patient.insurance ?? [])].map(
-        (document) => document.document_id,
-      ),
+      documentIds: cards.map((document) => document.document_id),
       content: request.insurance_content,
       patient: {
         first_name: request.patient.first_name,

@@ -4,6 +4,7 @@ import type { createClinicalActivities } from '../activities/clinical.activities
 import { CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS } from '../domain/cases/clinical-eligibility';
 import type { ClinicalEligibilityCase, ClinicalEligibilityInput } from '../domain/cases/clinical-eligibility';
 import { verifyAccountBindingFirst } from './case-binding';
+import { readCaseDocuments } from './case-documents';
 import { DEFAULT_FAILURE_ENDINGS } from './case-failures';
 import { endOnError } from './case-lifecycle';
 import { acceptDecisions, openCase } from './case-workflow';
@@ -27,6 +28,10 @@ export async function clinicalEligibilityWorkflow(
   await verifyAccountBindingFirst(input);
   try {
     await lifecycle.announceCreation();
+    await readCaseDocuments(
+      record,
+      record.request.evidence.flatMap((item) => (item.asset ? [item.asset] : [])),
+    );
     // Ages and recency are computed as of the day the check was requested, whenever it runs.
     const outcome = await evaluateClinicalEligibility({
       request: record.request,

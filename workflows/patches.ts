@@ -48,3 +48,9 @@ export const ATTENTION_ON_OUTAGES = 'attention-on-outages';
  * and a case's final notification has one id whatever run sends it.
  */
 export const STABLE_CASE_EVENT_IDS = 'stable-case-event-ids';
+
+/**
+ * A case reads its documents (card images, PDFs, scans) in an activity of its own before its first
+ * connector call, and each document of the case shows its reading (docs/documents.md).
+ */
+export const READ_CASE_DOCUMENTS = 'read-case-documents';

@@ -1,3 +1,5 @@
+import type { DocumentReadingSummary } from '../documents/document-reading';
+
 /**
  * The shapes every case type shares (contract section 3). Pure types and constants: workflow code
  * imports this module, so it must stay free of I/O and Node built-ins.
@@ -36,6 +38,11 @@ export interface DocumentRef {
   type: string;
   sha256: string;
   size_bytes: number;
+}
+
+/** A document of the case with what reading it found (CONTRACT.md §11, docs/documents.md). */
+export interface CaseDocument extends DocumentRef {
+  reading: DocumentReadingSummary;
 }
 
 export interface Address {
@@ -291,6 +298,11 @@ export interface CaseRecord {
    * connectors, test cases the simulators. Cases started before modes have no field: they are test cases.
    */
   livemode: boolean;
+  /**
+   * The documents the case read, each with its reading: set once they are read; absent in cases with
+   * none to read, and in cases started before documents were read.
+   */
+  documents?: CaseDocument[];
 }
 
 /**

@@ -14,7 +14,7 @@ export interface ClinicalEvidence {
   title: string;
   date_created: string;
   content?: Record<string, unknown>;
-  /** Text extracted from a file asset (text/plain, text/csv, application/json); absent for images. */
+  /** Text of a file asset: as sent, from a PDF's text layer, or recognised from a scan or image. */
   text?: string;
 }
 
@@ -89,6 +89,8 @@ export type EvaluatedPlan =
 export interface UnreadEvidence {
   title: string;
   bytes_unread: number;
+  /** Why a document, or some of its pages, was not read (docs/documents.md); absent for a byte cap. */
+  reason?: string;
 }
 
 export interface ClinicalEligibilityOutcome {

@@ -16,11 +16,31 @@ import type { BenefitAccumulator, EligibilityRejection, PharmacyBenefit } from '
  * real connectors (clearinghouse eligibility, ePA) implement the same interface.
  */
 
-/** What the service knows about a patient's insurance: discrete data and/or card images as text. */
+/** What the service knows about a patient's insurance: discrete data, text cards and card images. */
 export interface InsuranceEvidence {
   content?: InsuranceContent;
-  /** Text read from the insurance card documents (the simulator reads documents as UTF-8 text). */
+  /** Insurance card documents sent as UTF-8 text (the sandbox's text cards). */
   cardTexts: string[];
+  /** What was read from card images and PDFs, front and back together (docs/documents.md). */
+  scannedCard?: ScannedCardFields;
+}
+
+/**
+ * The fields read from a card with the confidence their thresholds ask (domain/payers/insurance-card.ts);
+ * a field the reader was not sure of is absent. `text` is the card's whole text, for finding the
+ * payer's name when no label gives it.
+ */
+export interface ScannedCardFields {
+  payer_name?: string;
+  plan_name?: string;
+  member_id?: string;
+  group_number?: string;
+  rx_bin?: string;
+  rx_pcn?: string;
+  rx_group?: string;
+  /** The card fields the reader could not read with confidence, by name, for the case's reason. */
+  unread: string[];
+  text: string;
 }
 
 export interface ResolvedPlan {

@@ -1,5 +1,6 @@
 import { FINAL_STATUSES } from '../../domain/cases/case-model';
 import { newId } from '../../domain/ids';
+import { deleteOrphanedReadings } from '../documents/document-readings.repository';
 import { Database } from '../storage/database';
 
 /** Why a case's data went; the audit action recorded with it (src/audit/audit-event.ts). */
@@ -58,7 +59,7 @@ export class CasePurgeRepository {
   }
 
   /**
-   * Deletes the case's documents, events with their deliveries and attempts, idempotency keys and
+   * Deletes the case's documents (and the readings of those no other case of the account refers to), events with their deliveries and attempts, idempotency keys and
    * summary, and records the purge. Says whether the case was still there: a repeated purge deletes
    * and records nothing.
    */
@@ -68,7 +69,11 @@ export class CasePurgeRepository {
         'DELETE FROM case_summaries WHERE case_id = $1 RETURNING account_id, object',
         [purge.caseId],
       );
-      await tx.query('DELETE FROM case_documents WHERE case_id = $1', [purge.caseId]);
+      const removedDocuments = await tx.query<{ account_id: string; sha256: string }>(
+        'DELETE FROM case_documents WHERE case_id = $1 RETURNING account_id, sha256',
+        [purge.caseId],
+      );
+      await deleteOrphanedReadings(tx, removedDocuments);
       await tx.query(
         `DELETE FROM webhook_delivery_attempts WHERE delivery_id IN (
            SELECT webhook_deliveries.id FROM webhook_deliveries

@@ -30,6 +30,7 @@ import type {
   PriorAuthResult,
   PriorAuthSubmissionInput,
   ResolvedPlan,
+  ScannedCardFields,
 } from '../../domain/payers/payer-connector';
 import type {
   InformationRequest,
@@ -373,10 +374,37 @@ export class PayerSimulator implements PayerConnector, PriorAuthorizationChannel
     }
     if (insurance.cardTexts.some((text) => text.trim()))
       return this.match(readCard(insurance.cardTexts.join('\n')));
+    if (insurance.scannedCard) return this.matchScannedCard(insurance.scannedCard);
     return {
       resolved: false,
       reason: 'No insurance data was given: neither discrete insurance data nor a card.',
     };
+  }
+
+  /**
+   * A card read from an image or PDF: only the fields read with confidence count, and a card without
+   * a member id sends the case to a person, naming what could not be read.
+   */
+  private matchScannedCard(card: ScannedCardFields): Resolution {
+    const advice = 'Send insurance_content with the missing fields, or a clearer image of the card.';
+    if (!card.member_id) {
+      const identified = card.rx_bin ?? card.rx_pcn ?? card.group_number ?? card.payer_name;
+      return {
+        resolved: false,
+        reason: identified
+          ? `The member ID on the insurance card could not be read with confidence (unread: ${card.unread.join(', ')}). ${advice}`
+          : `No insurance card field could be read from the insurance documents: they are not cards, or too unclear to read. ${advice}`,
+      };
+    }
+    return this.match({
+      payerName: card.payer_name,
+      cardText: card.text,
+      memberId: card.member_id,
+      bin: card.rx_bin,
+      pcn: card.rx_pcn,
+      planType: planTypeIn(card.plan_name ?? card.text),
+      planText: card.plan_name ?? card.text,
+    });
   }
 
   private match(clues: PlanClues): Resolution {

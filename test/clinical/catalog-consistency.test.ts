@@ -18,6 +18,7 @@ import type {
 } from '../../domain/payers/payer-connector';
 import type { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import { inlineEvaluator } from '../../infrastructure/clinical/evaluation-pool';
+import type { DocumentReadingsRepository } from '../../infrastructure/documents/document-readings.repository';
 import { PayerSimulator } from '../../infrastructure/connectors/payer-simulator';
 import { DRUG_CASES } from './drug-cases';
 import { AS_OF, syntheticRecord, visitNote } from './synthetic-records';
@@ -30,6 +31,7 @@ const catalog = payerCatalog();
 const simulator = new PayerSimulator({ now: () => new Date(`${AS_OF}T12:00:00Z`) });
 const clinical = createClinicalActivities({
   documents: {} as CaseDocumentsRepository,
+  readings: {} as DocumentReadingsRepository,
   evaluator: inlineEvaluator,
   plans: simulator,
 });

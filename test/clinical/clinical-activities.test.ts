@@ -5,6 +5,7 @@ import type { ClinicalEligibilityRequest, ClinicalEvidenceItem } from '../../dom
 import type { ClinicalEligibilityOutcome } from '../../domain/clinical/clinical-model';
 import type { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import { inlineEvaluator } from '../../infrastructure/clinical/evaluation-pool';
+import type { DocumentReadingsRepository } from '../../infrastructure/documents/document-readings.repository';
 import { PayerSimulator } from '../../infrastructure/connectors/payer-simulator';
 import { AS_OF } from './synthetic-records';
 
@@ -19,7 +20,16 @@ function documentStore(contents: Record<string, string>) {
       return documentIds.map((id) => Buffer.from(contents[id] ?? ''));
     },
   } as unknown as CaseDocumentsRepository;
-  return { documents, readIds };
+  // Cases that did not read their documents (started before documents were read) have no readings.
+  const readings = {
+    async documents(documentIds: string[]) {
+      return documentIds.map((documentId) => ({ documentId, accountId: 'acct_1', sha256: '0'.repeat(64) }));
+    },
+    async find() {
+      return undefined;
+    },
+  } as unknown as DocumentReadingsRepository;
+  return { documents, readings, readIds };
 }
 
 function textAsset(id: string, sizeBytes: number): ClinicalEvidenceItem {
@@ -40,7 +50,7 @@ function textAsset(id: string, sizeBytes: number): ClinicalEvidenceItem {
 describe('the clinical eligibility activity', () => {
   it('does not read an asset once the case has used its 1 MiB, and lists it whole as unread', async () => {
     const ids = ['doc1', 'doc2', 'doc3', 'doc4', 'doc5'];
-    const { documents, readIds } = documentStore(
+    const { documents, readings, readIds } = documentStore(
       Object.fromEntries(ids.map((id) => [id, 'A1c 8.2 %. '.padEnd(256 * KIB, ' ')])),
     );
     const request: ClinicalEligibilityRequest = {
@@ -59,6 +69,7 @@ describe('the clinical eligibility activity', () => {
     };
     const { evaluateClinicalEligibility } = createClinicalActivities({
       documents,
+      readings,
       evaluator: inlineEvaluator,
       plans: new PayerSimulator(),
     });

@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+
+import type { CardValues } from '../../bench/document-corpus';
+import { CARD_LAYOUTS, cardFaces, renderFace, scannedPage } from '../../bench/document-corpus';
+import { waitForStatus } from '../support/case-journeys';
+import type { JsonObject } from '../support/case-journeys';
+import { benefitVerificationRequest, syntheticPatient } from '../support/case-requests';
+import { bearer, eventually, startTestApp } from '../support/test-app';
+import type { TestAccount, TestApp } from '../support/test-app';
+import type { TestWorker } from '../support/workers';
+
+const PATH = '/benefit-verification';
+
+/** A card of the sandbox catalog's Blue Horizon Health PPO Select plan, as a clinic photographs it. */
+const BLUE_HORIZON_CARD: CardValues = {
+  payerName: 'Blue Horizon Health',
+  planName: 'PPO Select',
+  memberName: 'JANE Q SAMPLE',
+  memberId: 'W123456789',
+  groupNumber: '0100',
+  rxBin: '999901',
+  rxPcn: 'SBXBHHPPO',
+  rxGroup: 'SBXBHH0100',
+};
+
+const base64 = (bytes: Buffer) => bytes.toString('base64');
+
+async function cardImage(): Promise<Buffer> {
+  return renderFace(cardFaces(BLUE_HORIZON_CARD, CARD_LAYOUTS[0])[0]);
+}
+
+describe('a benefit verification from a photo of the insurance card alone', () => {
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    worker = await testApp.startWorker();
+    account = await testApp.createAccount();
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await testApp.close();
+  });
+
+  const submitCards = async (...cards: Buffer[]) => submitCardsFor(syntheticPatient(), ...cards);
+  const submitCardsFor = async (patient: object, ...cards: Buffer[]) => {
+    const body = benefitVerificationRequest({
+      patient,
+      insurance: cards.map((card) => ({ file_content: base64(card) })),
+    });
+    delete (body as { insurance_content?: unknown }).insurance_content;
+    const response = await testApp.http().post(PATH).set(bearer(account.keys.provider)).send(body);
+    expect(response.status).toBe(201);
+    return response.body.data as JsonObject;
+  };
+  const waitFor = (id: string, status: string) =>
+    waitForStatus(testApp, account.keys.provider, PATH, id, status);
+
+  it('completes with the plan the card names, the card read by OCR', async () => {
+    const created = await submitCards(await cardImage());
+    const completed = await waitFor(created.id as string, 'completed');
+    expect(completed.outcome).toMatchObject({
+      coverage_status: 'covered',
+      payer_name: 'Blue Horizon Health',
+      plan_name: 'Blue Horizon PPO Select',
+      bin: '999901',
+      pcn: 'SBXBHHPPO',
+    });
+    expect((completed.documents as JsonObject[])[0].reading).toMatchObject({
+      status: 'read',
+      method: 'ocr',
+      pages: 1,
+      pages_read: 1,
+      reason: null,
+    });
+  });
+
+  it('goes to manual verification when the image is not a card, saying no card field could be read', async () => {
+    const letter = await scannedPage(['Dear colleague,', 'thank you for seeing our patient on Tuesday.']);
+    const created = await submitCards(letter.scan);
+    const inReview = await waitFor(created.id as string, 'awaiting_review');
+    const reason = latestReason(inReview);
+    expect(reason).toMatch(/^No insurance card field could be read from the insurance documents/);
+    expect(reason).toMatch(/insurance_content/);
+  });
+
+  it('goes to manual verification when the image cannot be decoded, the document showing why', async () => {
+    const truncated = (await cardImage()).subarray(0, 2000);
+    const created = await submitCards(truncated);
+    const inReview = await waitFor(created.id as string, 'awaiting_review');
+    expect((inReview.documents as JsonObject[])[0].reading).toMatchObject({
+      status: 'unreadable',
+      reason: 'The PNG image could not be decoded (truncated or corrupt).',
+    });
+  });
+
+  it('keeps one reading of a card sent again with another case', async () => {
+    const card = await renderFace(
+      cardFaces({ ...BLUE_HORIZON_CARD, memberId: 'W555000111' }, CARD_LAYOUTS[1])[0],
+    );
+    await waitFor((await submitCards(card)).id as string, 'completed');
+    await waitFor((await submitCards(card)).id as string, 'completed');
+    const sha256 = createHash('sha256').update(card).digest('hex');
+    const count = async (table: string) =>
+      Number(
+        (
+          await testApp.db.query<{ count: string }>(
+            `SELECT count(*)::text AS count FROM ${table} WHERE account_id = $1 AND sha256 = $2`,
+            [account.accountId, sha256],
+          )
+        )[0].count,
+      );
+    expect([await count('case_documents'), await count('document_readings')]).toEqual([2, 1]);
+  });
+
+  it("leaves no reading of an erased patient's card behind", async () => {
+    const card = await renderFace(
+      cardFaces({ ...BLUE_HORIZON_CARD, memberId: 'W777000222' }, CARD_LAYOUTS[0])[0],
+    );
+    const patient = syntheticPatient();
+    await waitFor((await submitCardsFor(patient, card)).id as string, 'completed');
+    const sha256 = createHash('sha256').update(card).digest('hex');
+    const readings = () =>
+      testApp.db.query('SELECT sha256 FROM document_readings WHERE account_id = $1 AND sha256 = $2', [
+        account.accountId,
+        sha256,
+      ]);
+    expect(await readings()).toHaveLength(1);
+
+    const requested = await testApp
+      .http()
+      .post('/patients/erasure')
+      .set(bearer(account.keys.admin))
+      .send({ patient_internal_id: patient.internal_id });
+    expect(requested.status).toBe(202);
+    await eventually(async () => {
+      const read = await testApp
+        .http()
+        .get(`/patients/erasures/${requested.body.data.id}`)
+        .set(bearer(account.keys.admin));
+      return read.body.data?.status === 'completed' || undefined;
+    }, 60_000);
+    expect(await readings()).toEqual([]);
+  });
+});
+
+/** Why the case made its latest move, as its status history records it. */
+function latestReason(record: JsonObject): string {
+  const history = record.status_history as Array<{ reason: string | null }>;
+  return history[history.length - 1].reason ?? '';
+}
