@@ -11,6 +11,7 @@ import { evaluateClinicalEligibility } from '../domain/clinical/criteria-engine'
 import { payerCatalog } from '../domain/payers/payer-catalog';
 import { projectRoot } from '../domain/project-root';
 import { postgresBinDir } from '../infrastructure/storage/postgres-server';
+import { documentReading } from './documents.bench-section';
 import { measureExtraction } from './extraction.bench-support';
 import { ClusterStack, startClusterStack } from './cluster-stack';
 import { startLocalStack } from './local-stack';
@@ -112,9 +113,11 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
  * printed; nothing is asserted.
  *
  * BENCH_BURSTS and BENCH_OPEN_PAS set the sizes (comma-separated; empty skips the phase).
- * BENCH_ONLY=bursts runs only the bursts on both stacks; BENCH_CLUSTER=0 skips the cluster.
+ * BENCH_ONLY=bursts runs only the bursts on both stacks, BENCH_ONLY=documents only the document reader
+ * (BENCH_CARDS_PER_LAYOUT, BENCH_SEED); BENCH_CLUSTER=0 skips the cluster.
  */
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === 'documents') return documentReading();
   const local = await localMode();
   if (process.env.BENCH_CLUSTER === '0') return;
   if (!postgresBinDir() && !process.env.DATABASE_URL) {
@@ -143,6 +146,7 @@ async function localMode(): Promise<BurstFigures[]> {
         await caseWriteSizes(stack);
         await clinicalEligibility(stack.api, receiver);
         await clinicalTextExtraction();
+        await documentReading();
       }
     } finally {
       receiver.close();

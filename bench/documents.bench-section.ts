@@ -1,0 +1,227 @@
+import { randomInt } from 'node:crypto';
+
+import type { CardField } from '../domain/payers/insurance-card';
+import { readInsuranceCard } from '../domain/payers/insurance-card';
+import { DocumentReadingPool } from '../infrastructure/documents/reading-pool';
+import type { CardLayout, CardValues, Degradation } from './document-corpus';
+import {
+  CARD_LAYOUTS,
+  CLEAN,
+  DEGRADATIONS,
+  cardFaces,
+  memberIdFieldOf,
+  pdfDocument,
+  renderFace,
+  scannedPage,
+} from './document-corpus';
+
+/** Cards per layout in the corpus; each is read clean and in every degraded form. */
+const CARDS_PER_LAYOUT = Number(process.env.BENCH_CARDS_PER_LAYOUT ?? 2);
+
+/** The fields scored: those every generated card prints. */
+const SCORED: readonly CardField[] = [
+  'member_id',
+  'group_number',
+  'rx_bin',
+  'rx_pcn',
+  'rx_group',
+  'member_name',
+];
+
+interface Tally {
+  printed: number;
+  exact: number;
+  wrong: number;
+}
+
+/**
+ * The document reader on a generated corpus (bench/document-corpus.ts): field accuracy per field and
+ * per degradation (a null is a miss; a wrong value a miss and an error), the time to read one card,
+ * a scanned letter page and a 100-page text PDF, and the worker's memory with the reader warm. The
+ * corpus draws its values from a seed printed first, so a run can be repeated with BENCH_SEED.
+ */
+export async function documentReading(): Promise<void> {
+  const seed = Number(process.env.BENCH_SEED ?? randomInt(1, 2 ** 31));
+  const random = seededRandom(seed);
+  const pool = new DocumentReadingPool();
+  const rssBefore = process.memoryUsage().rss;
+  const byField = new Map<string, Tally>();
+  const byDegradation = new Map<string, Tally>();
+  const cardMs: number[] = [];
+  try {
+    for (const layout of CARD_LAYOUTS) {
+      for (let index = 0; index < CARDS_PER_LAYOUT; index += 1) {
+        const values = cardValues(random);
+        for (const degradation of [CLEAN, ...DEGRADATIONS]) {
+          const { fields, ms } = await readCard(pool, values, layout, degradation);
+          cardMs.push(ms);
+          for (const field of SCORED) {
+            const expected = expectedValue(values, field);
+            const actualField = field === 'member_id' ? memberIdFieldOf(layout) : field;
+            const actual = fields[actualField] ?? null;
+            for (const tally of [
+              tallyOf(byField, field),
+              tallyOf(byDegradation, degradation === CLEAN ? 'clean' : degradation.name),
+            ]) {
+              tally.printed += 1;
+              if (actual === expected) tally.exact += 1;
+              else if (actual !== null) tally.wrong += 1;
+            }
+          }
+        }
+      }
+    }
+    const letterMs = await timed(async () => pool.read((await scannedPage(LETTER)).scan));
+    const hundredPages = pdfDocument(Array.from({ length: 100 }, (_, page) => ({ lines: pageLines(page) })));
+    const pdfMs = await timed(() => pool.read(hundredPages));
+    const rssAfter = process.memoryUsage().rss;
+    const degradedTotal = sumTallies([...byDegradation.entries()].filter(([name]) => name !== 'clean'));
+    const clean = byDegradation.get('clean') ?? { printed: 0, exact: 0, wrong: 0 };
+    console.log(
+      [
+        `Document reading (seed ${seed}; ${CARD_LAYOUTS.length} layouts × ${CARDS_PER_LAYOUT} cards, each clean and ${DEGRADATIONS.length} ways degraded)`,
+        `  card read (OCR + fields), per card      p50 ${ms(percentile(cardMs, 50))}   p99 ${ms(percentile(cardMs, 99))}   (${cardMs.length} cards)`,
+        `  scanned letter page, 200 dpi           ${ms(letterMs)}`,
+        `  100-page text PDF, text extracted      ${ms(pdfMs)}`,
+        `  field accuracy, clean / degraded       ${percent(clean)} / ${percent(degradedTotal)}`,
+        `  fields returned but wrong              ${clean.wrong + degradedTotal.wrong}`,
+        '  accuracy per field (all forms)',
+        ...[...byField.entries()].map(([field, tally]) => `    ${field.padEnd(36)} ${describe(tally)}`),
+        '  accuracy per form',
+        ...[...byDegradation.entries()].map(([name, tally]) => `    ${name.padEnd(36)} ${describe(tally)}`),
+        `  RSS of this process, reader warm       +${Math.round((rssAfter - rssBefore) / 1024 / 1024)} MB (OCR threads included)`,
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    await pool.close();
+  }
+}
+
+async function readCard(
+  pool: DocumentReadingPool,
+  values: CardValues,
+  layout: CardLayout,
+  degradation: Degradation,
+): Promise<{ fields: Partial<Record<CardField, string>>; ms: number }> {
+  const faces = await Promise.all(cardFaces(values, layout).map((face) => renderFace(face, degradation)));
+  const started = performance.now();
+  const pages = [];
+  for (const face of faces) pages.push(...(await pool.read(face)).pages);
+  const card = readInsuranceCard(pages);
+  const ms = performance.now() - started;
+  const fields = Object.fromEntries(
+    Object.entries(card).flatMap(([field, value]) => (value ? [[field, value.value]] : [])),
+  );
+  return { fields, ms };
+}
+
+function expectedValue(values: CardValues, field: CardField): string {
+  const printed: Partial<Record<CardField, string>> = {
+    member_id: values.memberId,
+    group_number: values.groupNumber,
+    rx_bin: values.rxBin,
+    rx_pcn: values.rxPcn,
+    rx_group: values.rxGroup,
+    member_name: values.memberName,
+  };
+  return printed[field] ?? '';
+}
+
+const FIRST_NAMES = ['JANE', 'OMAR', 'LUCIA', 'WEI', 'PRIYA', 'JOHN', 'AMARA', 'KOFI', 'ELENA', 'MATEO'];
+const LAST_NAMES = ['SAMPLE', 'RIVERA', 'OKAFOR', 'NGUYEN', 'HALVORSEN', 'PATEL', 'KOWALSKI', 'MORENO'];
+const PAYERS = [
+  ['Blue Horizon Health', 'PPO Select'],
+  ['Summit Mutual Health', 'Choice HMO'],
+  ['Harbor Point Health Plan', 'Gold EPO'],
+  ['Prairie State Insurance', 'Silver POS'],
+];
+
+/** Values as payers print them: ids of letters and digits, BINs of six digits, short PCNs. */
+function cardValues(random: () => number): CardValues {
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
+  const digits = (count: number) => Array.from({ length: count }, () => Math.floor(random() * 10)).join('');
+  const letters = (count: number, alphabet = 'ABCDEFGHJKMNPRTUVWXY') =>
+    Array.from({ length: count }, () => pick([...alphabet])).join('');
+  const [payerName, planName] = pick(PAYERS);
+  return {
+    payerName,
+    planName,
+    memberName: `${pick(FIRST_NAMES)} ${pick(LAST_NAMES)}`,
+    memberId: `${letters(random() < 0.5 ? 1 : 3)}${digits(8 + Math.floor(random() * 3))}`,
+    groupNumber: digits(5 + Math.floor(random() * 4)),
+    rxBin: `${1 + Math.floor(random() * 9)}${digits(5)}`,
+    rxPcn: letters(2 + Math.floor(random() * 5)),
+    rxGroup: `${letters(2)}${digits(3 + Math.floor(random() * 3))}`,
+  };
+}
+
+const LETTER = [
+  'Dear colleague,',
+  'Thank you for seeing our patient, who has had type 2 diabetes',
+  'mellitus since 2019. A1c was 8.1 percent on 1 October 2026 despite',
+  'metformin 1000 mg twice daily for six months. BMI is 32.4 kg/m2.',
+  'We request coverage of semaglutide 1 mg weekly.',
+];
+
+function pageLines(page: number): string[] {
+  return Array.from(
+    { length: 40 },
+    (_, line) => `Page ${page + 1}, line ${line + 1}: vitals stable, plan unchanged.`,
+  );
+}
+
+function tallyOf(map: Map<string, Tally>, key: string): Tally {
+  let tally = map.get(key);
+  if (!tally) {
+    tally = { printed: 0, exact: 0, wrong: 0 };
+    map.set(key, tally);
+  }
+  return tally;
+}
+
+function sumTallies(entries: Array<[string, Tally]>): Tally {
+  return entries.reduce(
+    (sum, [, tally]) => ({
+      printed: sum.printed + tally.printed,
+      exact: sum.exact + tally.exact,
+      wrong: sum.wrong + tally.wrong,
+    }),
+    { printed: 0, exact: 0, wrong: 0 },
+  );
+}
+
+function describe(tally: Tally): string {
+  return `${percent(tally).padStart(7)} exact   ${String(tally.wrong).padStart(3)} wrong   of ${tally.printed}`;
+}
+
+function percent(tally: Tally): string {
+  return tally.printed === 0 ? '—' : `${((tally.exact / tally.printed) * 100).toFixed(1)} %`;
+}
+
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+function ms(value: number): string {
+  return `${value.toFixed(0)} ms`;
+}
+
+/** mulberry32: a small seeded generator, so a corpus can be made again from its printed seed. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
