@@ -146,7 +146,7 @@ async function main(extraArguments) {
     );
   }
   summarize(groups, budgetSeconds, workers, cpuAtStart);
-  process.exit(groups.some((group) => group.code !== 0) ? 1 : 0);
+  process.exitCode = groups.some((group) => group.code !== 0) ? 1 : 0;
 }
 
 main(process.argv.slice(2)).catch((error) => {

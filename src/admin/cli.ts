@@ -501,11 +501,16 @@ function booleanOption(value: string | undefined, flag: string): boolean | undef
   return value === 'true';
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: Error) => {
-    const usage = error instanceof UsageError || error instanceof CaseCommandError;
-    process.stderr.write(`${usage ? `${error.message}\n\n${USAGE}` : error.message}\n`);
-    process.exit(usage ? 2 : 1);
-  },
-);
+/**
+ * Exits once stdout and stderr have written everything: on Node 24 a pipe takes writes asynchronously,
+ * and exiting at once cut a long answer (a backup's manifest) short.
+ */
+function exitWhenWritten(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+main(process.argv.slice(2)).then(exitWhenWritten, (error: Error) => {
+  const usage = error instanceof UsageError || error instanceof CaseCommandError;
+  process.stderr.write(`${usage ? `${error.message}\n\n${USAGE}` : error.message}\n`);
+  exitWhenWritten(usage ? 2 : 1);
+});
