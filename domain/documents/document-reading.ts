@@ -86,7 +86,7 @@ export function summaryOf(documentId: string, reading: DocumentReading): Documen
     status: reading.status,
     method: reading.method,
     pages: reading.pageCount,
-    pages_read: reading.pages.length,
+    pages_read: Math.max(0, reading.pageCount - reading.unread.length),
     confidence: reading.confidence === null ? null : Math.round(reading.confidence * 100) / 100,
     reason: reading.reason,
   };

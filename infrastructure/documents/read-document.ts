@@ -1,25 +1,33 @@
 import type { Sharp } from 'sharp';
 
 import { describeUnknownFormat, detectDocumentFormat } from '../../domain/documents/document-format';
-import {
-  boxAround,
-  CONTENT_TYPES,
-  meanConfidence,
-  notRead,
-  wordsOf,
-} from '../../domain/documents/document-reading';
+import { CONTENT_TYPES, meanConfidence, notRead, wordsOf } from '../../domain/documents/document-reading';
 import type {
   DocumentFormat,
   DocumentReading,
-  ReadLine,
   ReadPage,
-  ReadWord,
   ReadingMethod,
   UnreadPage,
 } from '../../domain/documents/document-reading';
 import type { OcrEngine } from './ocr-engine';
 import { readPdfPages } from './pdf-pages';
 import type { DocumentReadingLimits, PageListener } from './reading-limits';
+
+/**
+ * Text is used as sent, wherever it is used: its reading records only that it is text, so a 10 MB chart
+ * export costs no word list to build, seal and store.
+ */
+const TEXT_READING: DocumentReading = {
+  format: 'text',
+  contentType: CONTENT_TYPES.text,
+  status: 'read',
+  method: 'text',
+  pageCount: 1,
+  pages: [],
+  unread: [],
+  confidence: 1,
+  reason: null,
+};
 
 /** Below this mean confidence, or with fewer words, an image is tried at the other three rotations. */
 const UNSURE_CONFIDENCE = 0.75;
@@ -40,7 +48,7 @@ export async function readDocument(
   const format = detectDocumentFormat(bytes);
   switch (format) {
     case 'text':
-      return finish(format, [textPage(bytes.toString('utf8'))], [], 1, onPage);
+      return TEXT_READING;
     case 'pdf':
       return readPdf(bytes, ocr, limits, onPage);
     case 'unknown':
@@ -48,17 +56,6 @@ export async function readDocument(
     default:
       return readImage(bytes, format, ocr, limits, onPage);
   }
-}
-
-function finish(
-  format: DocumentFormat,
-  pages: ReadPage[],
-  unread: UnreadPage[],
-  pageCount: number,
-  onPage: PageListener,
-): DocumentReading {
-  pages.forEach(onPage);
-  return summarise(format, pages, unread, pageCount);
 }
 
 /** The reading of the pages read so far: `partly_read` when some were not, `unreadable` when none was. */
@@ -91,25 +88,6 @@ export function summarise(
     confidence: meanConfidence(wordsOf(pages)),
     reason,
   };
-}
-
-/** Text as sent: one page, a line per line, each word certain; boxes count characters and lines. */
-export function textPage(text: string, number = 1): ReadPage {
-  const lines: ReadLine[] = [];
-  text.split(/\r?\n/).forEach((line, lineIndex) => {
-    const words: ReadWord[] = [];
-    const pattern = /\S+/g;
-    for (let match = pattern.exec(line); match; match = pattern.exec(line)) {
-      words.push({
-        text: match[0],
-        confidence: 1,
-        box: { left: match.index, top: lineIndex, width: match[0].length, height: 1 },
-      });
-    }
-    if (words.length > 0) lines.push({ words, box: boxAround(words.map((word) => word.box)) });
-  });
-  const width = Math.max(0, ...text.split(/\r?\n/).map((line) => line.length));
-  return { number, method: 'text', width, height: lines.length, lines, confidence: lines.length ? 1 : null };
 }
 
 async function readImage(

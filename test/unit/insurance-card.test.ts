@@ -1,6 +1,25 @@
-import type { ReadPage } from '../../domain/documents/document-reading';
+import { boxAround } from '../../domain/documents/document-reading';
+import type { ReadLine, ReadPage, ReadWord } from '../../domain/documents/document-reading';
 import { medicareBeneficiaryId, readInsuranceCard } from '../../domain/payers/insurance-card';
-import { textPage } from '../../infrastructure/documents/read-document';
+
+/** Text laid out as a page: boxes count characters across and lines down. */
+function textPage(text: string, number = 1): ReadPage {
+  const lines: ReadLine[] = [];
+  text.split(/\r?\n/).forEach((line, lineIndex) => {
+    const words: ReadWord[] = [];
+    const pattern = /\S+/g;
+    for (let match = pattern.exec(line); match; match = pattern.exec(line)) {
+      words.push({
+        text: match[0],
+        confidence: 1,
+        box: { left: match.index, top: lineIndex, width: match[0].length, height: 1 },
+      });
+    }
+    if (words.length > 0) lines.push({ words, box: boxAround(words.map((word) => word.box)) });
+  });
+  const width = Math.max(0, ...text.split(/\r?\n/).map((line) => line.length));
+  return { number, method: 'text', width, height: lines.length, lines, confidence: lines.length ? 1 : null };
+}
 
 /** A card face as OCR would give it: the text's layout, each word at the confidence given. */
 function face(lines: string[], confidence = 0.96, number = 1): ReadPage {
