@@ -12,8 +12,10 @@ cd "$(dirname "$0")/.."
 VENV="${CONFORMANCE_VENV:-$(bash scripts/ensure-python-tools.sh)}"
 MAX_EXAMPLES="${SCHEMATHESIS_MAX_EXAMPLES:-20}"
 
+# Below the OS's range for outgoing connections, so the service's own connections cannot take it
+# before it listens (infrastructure/temporal/dev-server.ts, freePort).
 free_port() {
-  node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+  node -e 'require("./dist/infrastructure/temporal/dev-server").freePort().then((port) => console.log(port))'
 }
 
 DATA_DIR="$(mktemp -d -t conformance-XXXXXX)"

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 
@@ -168,8 +168,37 @@ export async function startDevServerOnFreePorts(
   }
 }
 
-/** A port the OS just handed out; it stays free for the moment between this call and its use. */
-export function freePort(): Promise<number> {
+/**
+ * A free port below the range the OS takes outgoing connections' local ports from (Linux's
+ * `ip_local_port_range`, 32768–60999 by default). A port the OS hands out for `listen(0)` lies inside
+ * that range, so between this call and its use a connection the service itself opens (its workers to
+ * Temporal) could take it; one below the range only another listener can.
+ */
+export async function freePort(): Promise<number> {
+  const below = firstEphemeralPort();
+  if (below - LOWEST_CHOSEN_PORT >= 1000) {
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      const port = LOWEST_CHOSEN_PORT + Math.floor(Math.random() * (below - LOWEST_CHOSEN_PORT));
+      if (await isPortFree(port)) return port;
+    }
+  }
+  return portTheOsHandsOut();
+}
+
+/** Below the well-known and registered ports most services are configured on. */
+const LOWEST_CHOSEN_PORT = 20_000;
+
+function firstEphemeralPort(): number {
+  try {
+    const [first] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+    return Number(first) || 32_768;
+  } catch {
+    // Not Linux: the IANA range starts at 49152.
+    return 49_152;
+  }
+}
+
+function portTheOsHandsOut(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
