@@ -3,6 +3,7 @@ import * as path from 'node:path';
 
 import { temporal } from '@temporalio/proto';
 
+import { CARD_LAYOUTS, cardFaces, pdfDocument, renderFace } from '../../bench/document-corpus';
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
 import { JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import {
@@ -204,6 +205,49 @@ describe('recording workflow histories', () => {
       coverage_status: 'covered',
     });
     await record(manual.id, 'verified-manually');
+  });
+
+  it('records cases that read their documents: a benefit verification from a card image, a clinical eligibility check from a PDF note', async () => {
+    const card = await renderFace(
+      cardFaces(
+        {
+          payerName: 'Blue Horizon Health',
+          planName: 'PPO Select',
+          memberName: 'REPLAY SAMPLE',
+          memberId: 'W123456789',
+          groupNumber: '0100',
+          rxBin: '999901',
+          rxPcn: 'SBXBHHPPO',
+          rxGroup: 'SBXBHH0100',
+        },
+        CARD_LAYOUTS[0],
+      )[0],
+    );
+    const fromCardRequest: Record<string, unknown> = benefitVerificationRequest({
+      insurance: [{ file_content: card.toString('base64') }],
+    });
+    delete fromCardRequest.insurance_content;
+    const fromCard = await post('/benefit-verification', fromCardRequest);
+    await record(fromCard.id, 'completed-from-card-image');
+
+    const note = pdfDocument([{ lines: ['Progress note', 'A1c 8.1 %. On metformin for 8 months.'] }]);
+    const check = await testApp
+      .http()
+      .post('/clinical-eligibility')
+      .set(bearer(account.keys.provider))
+      .send({
+        patient: benefitVerificationRequest().patient,
+        drugs: [{ name: 'Ozempic', quantity: 1 }],
+        diagnoses: [{ code: 'E11.9' }],
+        evidence: [
+          {
+            title: 'Progress note',
+            date_created: new Date().toISOString(),
+            asset: { fileType: 'application/pdf', fileContent: note.toString('base64') },
+          },
+        ],
+      });
+    await record(check.body.clinical_elgibility_id, 'completed-from-pdf-note');
   });
 
   it('records a clinical eligibility check and enrollments: enrolled, more information then enrolled, ineligible', async () => {
