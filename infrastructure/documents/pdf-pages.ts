@@ -1,4 +1,4 @@
-import { boxAround } from '../../domain/documents/document-reading';
+import { boxAround, pageText } from '../../domain/documents/document-reading';
 import type { ReadPage, ReadWord, UnreadPage } from '../../domain/documents/document-reading';
 import type { DocumentReadingLimits, PageListener } from './reading-limits';
 
@@ -129,7 +129,7 @@ function groupIntoLines(words: ReadWord[]): ReadPage['lines'] {
  * unmapped glyphs (`(cid:12)`, private-use or control characters, the replacement character).
  */
 function hasUsableText(page: ReadPage): boolean {
-  const text = page.lines.map((line) => line.words.map((word) => word.text).join(' ')).join('\n');
+  const text = pageText(page);
   if (/\(cid:\d+\)/.test(text)) return false;
   const letters = (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
   const garbage = (text.match(/[\p{Co}\uFFFD]|\p{Cc}(?<![\t\n\r])/gu) ?? []).length;
