@@ -34,8 +34,9 @@ export async function deleteWorkflowRuns(
         if (!isNotFoundByTemporal(error)) throw error;
       });
   }
-  // Temporal deletes asynchronously, through its own task queues: on a busy dev server that can take
-  // tens of seconds. Up to 40 s here, within the activity's minute, before a retry asks again.
+  // Temporal deletes asynchronously, once its transfer queue has saved the close task as done, which it
+  // does every history.transferProcessorUpdateAckInterval (1 s on the dev server, 5 s in
+  // deploy/temporal). Up to 40 s here, within the activity's minute, before a retry asks again.
   for (let check = 0; check < STILL_THERE_CHECKS; check++) {
     if (!(await workflowExists(client, workflowId))) return;
     await new Promise((resolve) => setTimeout(resolve, STILL_THERE_PAUSE_MS));
