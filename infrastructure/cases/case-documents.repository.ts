@@ -122,6 +122,21 @@ export class CaseDocumentsRepository {
     return removed.length;
   }
 
+  /** One document of one case of the account, with its name, or null when the case holds no such document. */
+  async readOfCase(
+    accountId: string,
+    caseId: string,
+    documentId: string,
+  ): Promise<{ name: string; bytes: Buffer } | null> {
+    const [row] = await this.db.query<{ name: string; content_sealed: string }>(
+      'SELECT name, content_sealed FROM case_documents WHERE account_id = $1 AND case_id = $2 AND id = $3',
+      [accountId, caseId, documentId],
+    );
+    return row
+      ? { name: row.name, bytes: Buffer.from(this.secrets.openText(row.content_sealed), 'base64') }
+      : null;
+  }
+
   async read(documentIds: string[]): Promise<Buffer[]> {
     if (documentIds.length === 0) return [];
     const rows = await this.db.query<{ id: string; content_sealed: string }>(

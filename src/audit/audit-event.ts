@@ -5,6 +5,7 @@
 export const AUDIT_ACTIONS = [
   'case.created',
   'case.read',
+  'document.read',
   'case.listed',
   'case.decision_recorded',
   'case.information_provided',

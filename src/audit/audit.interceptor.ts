@@ -61,6 +61,7 @@ export class AuditInterceptor implements NestInterceptor {
         .map((item) => item.id)
         .filter((id): id is string => typeof id === 'string');
     }
+    if (typeof request.params?.document_id === 'string') details.document_id = request.params.document_id;
     if (response.getHeader('Idempotent-Replayed') === 'true') details.idempotent_replay = true;
     await this.audit.record([
       {

@@ -1,7 +1,21 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res, Type } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  StreamableFile,
+  Type,
+} from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
+import { CONTENT_TYPES } from '../../domain/documents/document-reading';
 import { ApiDecisionConflict } from '../app/openapi';
 import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
@@ -106,6 +120,43 @@ export function caseController(type: CaseType): Type<unknown> {
       return success(await this.cases.get(principal, type, id));
     },
   );
+
+  if (type.create.documents) {
+    define(
+      'getDocument',
+      [
+        Get(':id/documents/:document_id'),
+        Audited('document.read', type.object),
+        ApiOperation({
+          summary: `Download a document of a ${type.object.replace('_', ' ')}, as it was sent`,
+          description:
+            'The original bytes, with the content type they show (whatever type was declared), as an ' +
+            'attachment, never cached. 404 once the case is purged or erased. Audited as `document.read` ' +
+            '(the case as target, the document id in its details).',
+        }),
+        ApiOkResponse({
+          description: "The document's bytes, in the type they show.",
+          content: Object.fromEntries(
+            Object.values(CONTENT_TYPES).map((contentType) => [
+              contentType,
+              { schema: { type: 'string', format: 'binary' } },
+            ]),
+          ),
+        }),
+      ],
+      [principalParameter, idParameter, [Param('document_id'), String], [Res({ passthrough: true }), Object]],
+      async function (principal: Principal, id: string, documentId: string, res: Response) {
+        const document = await this.cases.document(principal, type, id, documentId);
+        res.setHeader('Cache-Control', 'no-store');
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        return new StreamableFile(document.bytes, {
+          type: document.contentType,
+          disposition: attachmentDisposition(document.name),
+          length: document.bytes.length,
+        });
+      },
+    );
+  }
 
   for (const decision of type.decisions) {
     define(
@@ -238,5 +289,21 @@ function defineRoute(
     prototype,
     name,
     Reflect.decorate(decorators, prototype, name, descriptor) ?? descriptor,
+  );
+}
+
+/**
+ * `attachment` with the document's name (RFC 6266): an ASCII fallback for old clients, and the name
+ * itself percent-encoded as UTF-8 (RFC 8187), so no name can break out of the header.
+ */
+function attachmentDisposition(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeRFC8187(name)}`;
+}
+
+function encodeRFC8187(value: string): string {
+  return encodeURIComponent(value).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
   );
 }

@@ -10,6 +10,8 @@ import { ApplicationFailure, UpdateDefinition, Workflow } from '@temporalio/comm
 import type { CaseBinding } from '../../domain/cases/case-binding';
 import { FINAL_STATUSES } from '../../domain/cases/case-model';
 import type { CancelRequest, CaseRecord, CaseStatus } from '../../domain/cases/case-model';
+import { detectDocumentFormat } from '../../domain/documents/document-format';
+import { CONTENT_TYPES } from '../../domain/documents/document-reading';
 import { INVALID_STATE } from '../../domain/failures';
 import { hasIdPrefix, newId } from '../../domain/ids';
 import { addressTo } from '../../domain/temporal/message-address';
@@ -140,6 +142,22 @@ export class CasesService {
 
   async get(principal: Principal, type: CaseType, id: string): Promise<CaseRecord> {
     return (await this.locate(principal, type, id)).record;
+  }
+
+  /**
+   * One document of a case of the account, as it was sent, with the content type its bytes show
+   * (never the sender's word): 404 once the case is gone (purged, erased) or when it holds no such document.
+   */
+  async document(
+    principal: Principal,
+    type: CaseType,
+    caseId: string,
+    documentId: string,
+  ): Promise<{ name: string; contentType: string; bytes: Buffer }> {
+    await this.locate(principal, type, caseId);
+    const document = await this.documents.readOfCase(principal.accountId, caseId, documentId);
+    if (!document) throw ApiError.notFound('This case holds no document with this id.');
+    return { ...document, contentType: CONTENT_TYPES[detectDocumentFormat(document.bytes)] };
   }
 
   /**

@@ -1,33 +1,17 @@
 import { createHash } from 'node:crypto';
 
-import type { CardValues } from '../../bench/document-corpus';
 import { CARD_LAYOUTS, cardFaces, renderFace, scannedPage } from '../../bench/document-corpus';
 import { waitForStatus } from '../support/case-journeys';
 import type { JsonObject } from '../support/case-journeys';
 import { benefitVerificationRequest, syntheticPatient } from '../support/case-requests';
+import { BLUE_HORIZON_CARD, cardImage } from '../support/insurance-cards';
 import { bearer, eventually, startTestApp } from '../support/test-app';
 import type { TestAccount, TestApp } from '../support/test-app';
 import type { TestWorker } from '../support/workers';
 
 const PATH = '/benefit-verification';
 
-/** A card of the sandbox catalog's Blue Horizon Health PPO Select plan, as a clinic photographs it. */
-const BLUE_HORIZON_CARD: CardValues = {
-  payerName: 'Blue Horizon Health',
-  planName: 'PPO Select',
-  memberName: 'JANE Q SAMPLE',
-  memberId: 'W123456789',
-  groupNumber: '0100',
-  rxBin: '999901',
-  rxPcn: 'SBXBHHPPO',
-  rxGroup: 'SBXBHH0100',
-};
-
 const base64 = (bytes: Buffer) => bytes.toString('base64');
-
-async function cardImage(): Promise<Buffer> {
-  return renderFace(cardFaces(BLUE_HORIZON_CARD, CARD_LAYOUTS[0])[0]);
-}
 
 describe('a benefit verification from a photo of the insurance card alone', () => {
   let testApp: TestApp;

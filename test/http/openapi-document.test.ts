@@ -42,6 +42,18 @@ describe('the OpenAPI document', () => {
     expect(responses('post', '/prior-authorization')).toContain('409');
   });
 
+  it("describes the download of a case's document on every case type that takes documents, with its 404", () => {
+    for (const type of ['benefit-verification', 'prior-authorization', 'clinical-eligibility']) {
+      const download = document.paths[`/${type}/{id}/documents/{document_id}`].get;
+      expect(download.summary).toMatch(/^Download a document/);
+      expect(Object.keys(download.responses)).toContain('404');
+      expect(Object.keys(download.responses['200'].content)).toEqual(
+        expect.arrayContaining(['image/png', 'image/jpeg', 'application/pdf', 'application/octet-stream']),
+      );
+    }
+    expect(document.paths['/patient-enrollment/{id}/documents/{document_id}']).toBeUndefined();
+  });
+
   it('declares the Idempotency-Key header and its 409 on every POST but the codec, which only computes', () => {
     const posts = operations().filter(({ label }) => label.startsWith('post ') && !label.includes('/codec/'));
     expect(posts.length).toBeGreaterThan(10);

@@ -3,8 +3,9 @@ import * as path from 'node:path';
 
 import { temporal } from '@temporalio/proto';
 
-import { CARD_LAYOUTS, cardFaces, pdfDocument, renderFace } from '../../bench/document-corpus';
+import { pdfDocument } from '../../bench/document-corpus';
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
+import { cardImage } from '../support/insurance-cards';
 import { JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import {
   authorizationFor,
@@ -208,21 +209,7 @@ describe('recording workflow histories', () => {
   });
 
   it('records cases that read their documents: a benefit verification from a card image, a clinical eligibility check from a PDF note', async () => {
-    const card = await renderFace(
-      cardFaces(
-        {
-          payerName: 'Blue Horizon Health',
-          planName: 'PPO Select',
-          memberName: 'REPLAY SAMPLE',
-          memberId: 'W123456789',
-          groupNumber: '0100',
-          rxBin: '999901',
-          rxPcn: 'SBXBHHPPO',
-          rxGroup: 'SBXBHH0100',
-        },
-        CARD_LAYOUTS[0],
-      )[0],
-    );
+    const card = await cardImage({ memberName: 'REPLAY SAMPLE' });
     const fromCardRequest: Record<string, unknown> = benefitVerificationRequest({
       insurance: [{ file_content: card.toString('base64') }],
     });
