@@ -90,6 +90,10 @@ export const CASE_FAILURE_CODE = {
   failedByOperator: 'failed_by_operator',
   /** The payer did not accept a prior authorization for review; `failure.message` is its reason. */
   notSubmitted: 'not_submitted',
+  /** The case had only card images or PDFs, and no card field could be read from them. */
+  insuranceCardUnreadable: 'insurance_card_unreadable',
+  /** The case had only card images or PDFs, and their member id could not be read with confidence. */
+  insuranceCardMemberIdUnreadable: 'insurance_card_member_id_unreadable',
 } as const;
 
 export type CaseFailureCode = (typeof CASE_FAILURE_CODE)[keyof typeof CASE_FAILURE_CODE];

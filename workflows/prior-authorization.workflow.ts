@@ -25,6 +25,7 @@ import type {
   PriorAuthExchangeInput,
 } from '../domain/payers/prior-authorization-exchange';
 import { verifyAccountBindingFirst } from './case-binding';
+import { readCaseDocuments } from './case-documents';
 import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
 import { CaseLifecycle, endOnError, refuse } from './case-lifecycle';
 import { ConnectorOutages } from './case-outages';
@@ -156,7 +157,16 @@ export async function priorAuthorizationWorkflow(
   try {
     if (record.status === 'processing') {
       await lifecycle.announceCreation();
-      await outages.call(() => prepare(record, payer, inProcess), outageDeadline);
+      const { request } = record;
+      await readCaseDocuments(record, [...request.insurance, ...(request.patient.insurance ?? [])]);
+      const cardGap = await outages.call(() => prepare(record, payer, inProcess), outageDeadline);
+      if (cardGap) {
+        await failWith(
+          lifecycle,
+          ending('The insurance card could not be read.', cardGap.code, cardGap.reason),
+        );
+        return record;
+      }
       if (await cancellation.cancelIfRequested()) return record;
       await lifecycle.moveTo('awaiting_review', 'Prepared for clinical review.');
     }
@@ -348,11 +358,15 @@ export async function priorAuthorizationWorkflow(
   }
 }
 
+/**
+ * Finds the plan and prefills the criteria. A case that read its cards and relies on them alone is
+ * not prepared when they give no member id it can trust: what was not read is returned instead.
+ */
 async function prepare(
   record: PriorAuthorizationCase,
   activities: CaseActivities,
   inProcess: CaseActivities,
-): Promise<void> {
+): Promise<{ code: string; reason: string } | undefined> {
   const { request } = record;
   const resolvePlan = patched(IN_PROCESS_STEPS_LOCALLY) ? inProcess : activities;
   const resolution = await resolvePlan.resolveCasePlan({
@@ -361,6 +375,9 @@ async function prepare(
     ),
     content: request.insurance_content,
   });
+  // Only a case that read its documents can be missing a card's fields; older ones never fail here.
+  if (!resolution.resolved && resolution.code && record.documents)
+    return { code: resolution.code, reason: resolution.reason };
   const plan = resolution.resolved ? resolution.plan : null;
   const prefill = await activities.prefillPriorAuthorization({
     plan,
@@ -378,6 +395,7 @@ async function prepare(
     ...mockOutageUntil(record, request.mock_result?.outage),
   });
   Object.assign(record, { plan, coverage: prefill.coverage, criteria: prefill.criteria });
+  return undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { boxAround } from '../documents/document-reading';
 import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
+import { CASE_FAILURE_CODE } from '../failures';
 import type { ScannedCardFields } from './payer-connector';
 
 /**
@@ -257,6 +258,29 @@ export function scannedCardFields(card: ScannedCard, text: string): ScannedCardF
     ),
     text,
   };
+}
+
+export type UnreadCardCode =
+  typeof CASE_FAILURE_CODE.insuranceCardUnreadable | typeof CASE_FAILURE_CODE.insuranceCardMemberIdUnreadable;
+
+/**
+ * Why a card read from images or PDFs cannot identify the member, or null when it can: the service
+ * never goes on with a member id it is not sure of. The message names the fields not read and says
+ * what the provider can send instead.
+ */
+export function unreadCardGap(card: ScannedCardFields): { code: UnreadCardCode; message: string } | null {
+  if (card.member_id) return null;
+  const advice = 'Send insurance_content with the missing fields, or a clearer image of the card.';
+  const identified = card.rx_bin ?? card.rx_pcn ?? card.group_number ?? card.payer_name;
+  return identified
+    ? {
+        code: CASE_FAILURE_CODE.insuranceCardMemberIdUnreadable,
+        message: `The member ID on the insurance card could not be read with confidence (unread: ${card.unread.join(', ')}). ${advice}`,
+      }
+    : {
+        code: CASE_FAILURE_CODE.insuranceCardUnreadable,
+        message: `No insurance card field could be read from the insurance documents: they are not cards, or too unclear to read. ${advice}`,
+      };
 }
 
 function emptyCard(): ScannedCard {

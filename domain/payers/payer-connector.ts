@@ -10,6 +10,7 @@ import type {
 } from '../cases/case-model';
 import type { EvaluationLimits, PriorAuthRequirement } from '../clinical/clinical-model';
 import type { BenefitAccumulator, EligibilityRejection, PharmacyBenefit } from './eligibility';
+import type { UnreadCardCode } from './insurance-card';
 
 /**
  * How cases talk to payers. Local mode uses the deterministic simulator over the shipped catalog;
@@ -58,7 +59,10 @@ export interface ResolvedPlan {
   rx_group?: string;
 }
 
-export type PlanResolution = { resolved: true; plan: ResolvedPlan } | { resolved: false; reason: string };
+export type PlanResolution =
+  | { resolved: true; plan: ResolvedPlan }
+  /** `code` when the plan could not be found because the card the case relies on could not be read. */
+  | { resolved: false; reason: string; code?: UnreadCardCode };
 
 export type { PriorAuthRequirement };
 

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 
 import type { DrugRequest, PlanType, PriorAuthorizationRequest } from '../../domain/cases/case-model';
 import type { EvaluationLimits } from '../../domain/clinical/clinical-model';
+import { unreadCardGap } from '../../domain/payers/insurance-card';
+import type { UnreadCardCode } from '../../domain/payers/insurance-card';
 import { normalizeName, normalizeNdc, PayerCatalog, payerCatalog } from '../../domain/payers/payer-catalog';
 import type {
   CatalogDrug,
@@ -130,7 +132,8 @@ interface PlanMatch {
   resolved: ResolvedPlan;
 }
 
-type Resolution = { resolved: true; match: PlanMatch } | { resolved: false; reason: string };
+type Resolution =
+  { resolved: true; match: PlanMatch } | { resolved: false; reason: string; code?: UnreadCardCode };
 
 /** What identifies a member's plan, whether typed in as discrete data or read off a card. */
 interface PlanClues {
@@ -386,16 +389,8 @@ export class PayerSimulator implements PayerConnector, PriorAuthorizationChannel
    * a member id sends the case to a person, naming what could not be read.
    */
   private matchScannedCard(card: ScannedCardFields): Resolution {
-    const advice = 'Send insurance_content with the missing fields, or a clearer image of the card.';
-    if (!card.member_id) {
-      const identified = card.rx_bin ?? card.rx_pcn ?? card.group_number ?? card.payer_name;
-      return {
-        resolved: false,
-        reason: identified
-          ? `The member ID on the insurance card could not be read with confidence (unread: ${card.unread.join(', ')}). ${advice}`
-          : `No insurance card field could be read from the insurance documents: they are not cards, or too unclear to read. ${advice}`,
-      };
-    }
+    const gap = unreadCardGap(card);
+    if (gap) return { resolved: false, reason: gap.message, code: gap.code };
     return this.match({
       payerName: card.payer_name,
       cardText: card.text,

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 
 import { temporal } from '@temporalio/proto';
 
-import { pdfDocument } from '../../bench/document-corpus';
+import { pdfDocument, scannedPage } from '../../bench/document-corpus';
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
 import { cardImage } from '../support/insurance-cards';
 import { JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
@@ -85,6 +85,19 @@ describe('recording workflow histories', () => {
         .set(bearer(account.keys.provider))
         .send(body as object)
     ).body.data as JsonObject;
+  const approveAtReview = async (priorAuthorizationId: string) => {
+    await waitForStatus(
+      testApp,
+      account.keys.provider,
+      '/prior-authorization',
+      priorAuthorizationId,
+      'awaiting_review',
+    );
+    await decide(`/prior-authorization/${priorAuthorizationId}/review`, {
+      decision: 'approve',
+      reviewer: 'Dr. R',
+    });
+  };
   const decide = (route: string, body: unknown) =>
     testApp
       .http()
@@ -94,14 +107,7 @@ describe('recording workflow histories', () => {
 
   it('records prior authorizations: approved, rejected, cancelled, expired', async () => {
     const approved = await post('/prior-authorization', priorAuthorizationRequest());
-    await waitForStatus(
-      testApp,
-      account.keys.provider,
-      '/prior-authorization',
-      approved.id,
-      'awaiting_review',
-    );
-    await decide(`/prior-authorization/${approved.id}/review`, { decision: 'approve', reviewer: 'Dr. R' });
+    await approveAtReview(approved.id);
     await record(approved.id, 'approved-by-payer');
 
     const rejected = await post('/prior-authorization', priorAuthorizationRequest());
@@ -235,6 +241,23 @@ describe('recording workflow histories', () => {
         ],
       });
     await record(check.body.clinical_elgibility_id, 'completed-from-pdf-note');
+  });
+
+  it('records prior authorizations from a card image: approved, and failed on a page that is no card', async () => {
+    const fromCard = async (document: Buffer) => {
+      const request: Record<string, unknown> = priorAuthorizationRequest({
+        patient: syntheticPatient({ insurance: [{ file_content: document.toString('base64') }] }),
+      });
+      delete request.insurance_content;
+      return post('/prior-authorization', request);
+    };
+    const approved = await fromCard(await cardImage({ memberName: 'REPLAY SAMPLE' }));
+    await approveAtReview(approved.id);
+    await record(approved.id, 'approved-from-card-image');
+
+    const letter = await scannedPage(['Dear colleague,', 'thank you for seeing our patient.']);
+    const unreadable = await fromCard(letter.scan);
+    await record(unreadable.id, 'failed-card-unreadable');
   });
 
   it('records a clinical eligibility check and enrollments: enrolled, more information then enrolled, ineligible', async () => {
