@@ -28,6 +28,9 @@ import type { DocumentReadingsRepository } from '../infrastructure/documents/doc
 import { pageText } from '../domain/documents/document-reading';
 import type { ReadPage } from '../domain/documents/document-reading';
 import { readInsuranceCard, scannedCardFields } from '../domain/payers/insurance-card';
+import type { ScannedCard } from '../domain/payers/insurance-card';
+import { insuranceCardView, withCardFilledGaps } from '../domain/payers/insurance-card-view';
+import type { InsuranceCardView } from '../domain/payers/insurance-card-view';
 import type { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
 import { HttpClearinghouse } from '../infrastructure/connectors/http-clearinghouse';
 import type { FormulariesRepository } from '../infrastructure/formularies/formularies.repository';
@@ -99,25 +102,41 @@ export const createCaseActivities = ({
   now = () => new Date(),
 }: CaseActivityDependencies) => {
   /**
-   * Text cards are taken as sent; cards the case has read (images, PDFs) give the fields read with
-   * confidence, front and back together. A case that has not read its documents (one started before
-   * documents were read) takes every card as text, as it always did.
+   * Text cards are taken as sent; cards the case has read (images, PDFs) give their fields, front and
+   * back together. A case that has not read its documents (one started before documents were read)
+   * takes every card as text, as it always did.
    */
-  const evidenceOf = async (insurance: CaseInsurance): Promise<InsuranceEvidence> => {
+  const cardsOf = async (
+    documentIds: string[],
+  ): Promise<{ cardTexts: string[]; scanned?: ScannedCard; text: string }> => {
     const cardTexts: string[] = [];
     const scannedPages: ReadPage[] = [];
-    const stored = await readings.documents(insurance.documentIds);
-    const contents = await documents.read(insurance.documentIds);
+    const stored = await readings.documents(documentIds);
+    const contents = await documents.read(documentIds);
     for (const [index, document] of stored.entries()) {
       const reading = await readings.find(document.accountId, document.sha256);
       if (!reading || reading.format === 'text') cardTexts.push(contents[index].toString('utf8'));
       else scannedPages.push(...reading.pages);
     }
-    const scannedCard =
-      scannedPages.length > 0
-        ? scannedCardFields(readInsuranceCard(scannedPages), scannedPages.map(pageText).join('\n'))
-        : undefined;
-    return { content: insurance.content ?? undefined, cardTexts, ...(scannedCard ? { scannedCard } : {}) };
+    const text = scannedPages.map(pageText).join('\n');
+    return scannedPages.length > 0
+      ? { cardTexts, scanned: readInsuranceCard(scannedPages), text }
+      : { cardTexts, text };
+  };
+
+  /**
+   * What a payer call takes: the fields read with confidence from scanned cards and, with discrete
+   * data, that data with the gaps the card fills (discrete wins field by field).
+   */
+  const evidenceOf = async (insurance: CaseInsurance): Promise<InsuranceEvidence> => {
+    const { cardTexts, scanned, text } = await cardsOf(insurance.documentIds);
+    const content =
+      insurance.content && scanned ? withCardFilledGaps(insurance.content, scanned) : insurance.content;
+    return {
+      content: content ?? undefined,
+      cardTexts,
+      ...(scanned ? { scannedCard: scannedCardFields(scanned, text) } : {}),
+    };
   };
 
   /**
@@ -233,6 +252,12 @@ export const createCaseActivities = ({
   };
 
   return {
+    /** What the case shows of a card it read from images or PDFs, or null when it read none. */
+    async insuranceCardOf(insurance: CaseInsurance): Promise<InsuranceCardView | null> {
+      const { scanned } = await cardsOf(insurance.documentIds);
+      return scanned ? insuranceCardView(insurance.content ?? undefined, scanned) : null;
+    },
+
     async resolveCasePlan(insurance: CaseInsurance): Promise<PlanResolution> {
       const evidence = await evidenceOf(insurance);
       return callConnector('payer', () => payer.resolvePlan(evidence));

@@ -21,7 +21,7 @@ import {
   submitBenefitVerificationOutcomeUpdate,
 } from './benefit-verification.messages';
 import { verifyAccountBindingFirst } from './case-binding';
-import { readCaseDocuments } from './case-documents';
+import { readCaseDocuments, showInsuranceCard } from './case-documents';
 import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
 import { endOnError, refuse } from './case-lifecycle';
 import { ConnectorOutages } from './case-outages';
@@ -81,9 +81,13 @@ export async function benefitVerificationWorkflow(
     await lifecycle.announceCreation();
     const cards = [...request.insurance, ...(request.patient.insurance ?? [])];
     await readCaseDocuments(record, cards);
-    const benefitsCheck = {
+    const insurance = {
       documentIds: cards.map((document) => document.document_id),
       content: request.insurance_content,
+    };
+    await showInsuranceCard(record, insurance);
+    const benefitsCheck = {
+      ...insurance,
       patient: {
         first_name: request.patient.first_name,
         last_name: request.patient.last_name,

@@ -1,8 +1,9 @@
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 
+import type { CaseInsurance, createCaseActivities } from '../activities/cases.activities';
 import type { createDocumentActivities } from '../activities/documents.activities';
 import type { CaseRecord, DocumentRef } from '../domain/cases/case-model';
-import { READ_CASE_DOCUMENTS } from './patches';
+import { INSURANCE_CARD_VIEW, READ_CASE_DOCUMENTS } from './patches';
 
 /**
  * Reading is bounded inside the activity (a time limit per page, a page limit per document), so its
@@ -31,4 +32,18 @@ export async function readCaseDocuments(
     const { document_id, name, type, sha256, size_bytes } = document;
     return reading ? [{ document_id, name, type, sha256, size_bytes, reading }] : [];
   });
+}
+
+const cards = proxyLocalActivities<ReturnType<typeof createCaseActivities>>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 5 },
+});
+
+/**
+ * Shows what the case read from its insurance cards beside its discrete data (`insurance_card`), once
+ * its documents are read; cases that read none, or started before, show nothing new.
+ */
+export async function showInsuranceCard(record: CaseRecord, insurance: CaseInsurance): Promise<void> {
+  if (!record.documents?.length || !patched(INSURANCE_CARD_VIEW)) return;
+  record.insurance_card = await cards.insuranceCardOf(insurance);
 }

@@ -54,3 +54,9 @@ export const STABLE_CASE_EVENT_IDS = 'stable-case-event-ids';
  * connector call, and each document of the case shows its reading (docs/documents.md).
  */
 export const READ_CASE_DOCUMENTS = 'read-case-documents';
+
+/**
+ * A case that read a card from images or PDFs shows it (`insurance_card`): the fields read with their
+ * confidence, the discrete data, the source of each value used and the conflicts (docs/documents.md).
+ */
+export const INSURANCE_CARD_VIEW = 'insurance-card-view';

@@ -25,7 +25,7 @@ import type {
   PriorAuthExchangeInput,
 } from '../domain/payers/prior-authorization-exchange';
 import { verifyAccountBindingFirst } from './case-binding';
-import { readCaseDocuments } from './case-documents';
+import { readCaseDocuments, showInsuranceCard } from './case-documents';
 import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
 import { CaseLifecycle, endOnError, refuse } from './case-lifecycle';
 import { ConnectorOutages } from './case-outages';
@@ -158,7 +158,12 @@ export async function priorAuthorizationWorkflow(
     if (record.status === 'processing') {
       await lifecycle.announceCreation();
       const { request } = record;
-      await readCaseDocuments(record, [...request.insurance, ...(request.patient.insurance ?? [])]);
+      const cards = [...request.insurance, ...(request.patient.insurance ?? [])];
+      await readCaseDocuments(record, cards);
+      await showInsuranceCard(record, {
+        documentIds: cards.map((document) => document.document_id),
+        content: request.insurance_content,
+      });
       const cardGap = await outages.call(() => prepare(record, payer, inProcess), outageDeadline);
       if (cardGap) {
         await failWith(

@@ -1,4 +1,5 @@
 import type { DocumentReadingSummary } from '../documents/document-reading';
+import type { InsuranceCardView } from '../payers/insurance-card-view';
 
 /**
  * The shapes every case type shares (contract section 3). Pure types and constants: workflow code
@@ -303,6 +304,12 @@ export interface CaseRecord {
    * none to read, and in cases started before documents were read.
    */
   documents?: CaseDocument[];
+  /**
+   * What the case read from an insurance card sent as an image or PDF, beside the discrete data:
+   * benefit verifications and prior authorizations that read one; null when their documents held no
+   * such card; absent otherwise.
+   */
+  insurance_card?: InsuranceCardView | null;
 }
 
 /**

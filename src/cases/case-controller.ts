@@ -238,13 +238,27 @@ function defineOperatorActions(
   );
 }
 
-/** What the API document says of a case's GET: its type's own words, and `attention` where it applies. */
+/**
+ * What the API document says of a case's GET: its type's own words, what it read of its documents
+ * where it takes any, and `attention` where it applies.
+ */
 function getOperation(type: CaseType): CaseType['get'] {
-  if (!type.waitsOutOutages) return type.get;
+  const documents =
+    '`documents[]` lists each document the case read ({ document_id, name, type, sha256, size_bytes, ' +
+    'reading: { status (read, partly_read, unreadable, unsupported), method, pages, pages_read, confidence, ' +
+    'reason } }); benefit verifications and prior authorizations that read an insurance card image or PDF ' +
+    'show `insurance_card` ({ scanned: fields read with confidence, each { value, confidence }; unread; ' +
+    'discrete; used: each field with { value, source: discrete | card }; conflicts: [{ field, discrete, card }] }). ' +
+    'docs/documents.md.';
   const attention =
     '`attention` ({ reason, since, next_retry_at }) is set while the case waits out a connector outage, ' +
     'and null otherwise (docs/workflows.md, "Connector outages").';
-  return { ...type.get, description: [type.get.description, attention].filter(Boolean).join(' ') };
+  const parts = [
+    type.get.description,
+    type.create.documents ? documents : undefined,
+    type.waitsOutOutages ? attention : undefined,
+  ];
+  return { ...type.get, description: parts.filter(Boolean).join(' ') };
 }
 
 /**

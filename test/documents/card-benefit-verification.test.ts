@@ -61,6 +61,45 @@ describe('a benefit verification from a photo of the insurance card alone', () =
     });
   });
 
+  it('shows the card as read: each field with its confidence, the card the source of every value used', async () => {
+    const completed = await waitFor((await submitCards(await cardImage())).id as string, 'completed');
+
+    const card = completed.insurance_card as JsonObject;
+    expect(card.scanned).toMatchObject({
+      member_id: { value: 'W123456789', confidence: expect.any(Number) },
+      rx_bin: { value: '999901', confidence: expect.any(Number) },
+    });
+    expect((card.scanned as Record<string, JsonObject>).member_id.confidence).toBeGreaterThanOrEqual(0.85);
+    expect(card).toMatchObject({
+      discrete: null,
+      used: {
+        member_id: { value: 'W123456789', source: 'card' },
+        rx_bin: { value: '999901', source: 'card' },
+      },
+      conflicts: [],
+    });
+  });
+
+  it('keeps discrete data first, field by field: the card fills the gaps, and a member id that differs is a conflict', async () => {
+    const body = benefitVerificationRequest({
+      insurance: [{ file_content: base64(await cardImage()) }],
+      insurance_content: { payer: 'Blue Horizon Health', member_id: 'W999999999' },
+    });
+    const created = await testApp.http().post(PATH).set(bearer(account.keys.provider)).send(body);
+
+    const completed = await waitFor(created.body.data.id as string, 'completed');
+
+    expect(completed.insurance_card).toMatchObject({
+      discrete: { payer: 'Blue Horizon Health', member_id: 'W999999999' },
+      used: {
+        member_id: { value: 'W999999999', source: 'discrete' },
+        rx_pcn: { value: 'SBXBHHPPO', source: 'card' },
+      },
+      conflicts: [{ field: 'member_id', discrete: 'W999999999', card: 'W123456789' }],
+    });
+    expect(completed.outcome).toMatchObject({ coverage_status: 'covered' });
+  });
+
   it('goes to manual verification when the image is not a card, saying no card field could be read', async () => {
     const letter = await scannedPage(['Dear colleague,', 'thank you for seeing our patient on Tuesday.']);
     const created = await submitCards(letter.scan);

@@ -54,6 +54,12 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/patient-enrollment/{id}/documents/{document_id}']).toBeUndefined();
   });
 
+  it("describes the documents a case read on its GET, and the insurance card on a benefit verification's", () => {
+    const described = (path: string) => document.paths[path].get.description as string;
+    expect(described('/clinical-eligibility/{id}')).toContain('`documents[]`');
+    expect(described('/benefit-verification/{id}')).toMatch(/`insurance_card`.*conflicts/);
+  });
+
   it('declares the Idempotency-Key header and its 409 on every POST but the codec, which only computes', () => {
     const posts = operations().filter(({ label }) => label.startsWith('post ') && !label.includes('/codec/'));
     expect(posts.length).toBeGreaterThan(10);

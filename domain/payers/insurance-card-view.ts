@@ -1,0 +1,83 @@
+import type { InsuranceContent } from '../cases/case-model';
+import { CARD_FIELDS } from './insurance-card';
+import type { CardField, ScannedCard } from './insurance-card';
+
+/** The discrete insurance fields a card also prints, each with the card field that gives it. */
+const SHARED_FIELDS = [
+  ['payer', 'payer_name'],
+  ['member_id', 'member_id'],
+  ['group_number', 'group_number'],
+  ['rx_bin', 'rx_bin'],
+  ['rx_pcn', 'rx_pcn'],
+  ['rx_group', 'rx_group'],
+] as const satisfies ReadonlyArray<readonly [keyof InsuranceContent, CardField]>;
+
+export type SharedInsuranceField = (typeof SHARED_FIELDS)[number][0];
+export type InsuranceSource = 'discrete' | 'card';
+
+/**
+ * What a case shows of its insurance when it read a card (CONTRACT.md §11): the card's fields read
+ * with confidence, the discrete `insurance_content`, the value the case used for each field with where
+ * it came from, and where the two disagree. Values only: the words and their positions stay with the
+ * sealed reading.
+ */
+export interface InsuranceCardView {
+  scanned: Partial<Record<CardField, { value: string; confidence: number }>>;
+  /** Card fields not read with the confidence their thresholds ask: never used, never guessed. */
+  unread: CardField[];
+  discrete: Partial<Record<SharedInsuranceField, string>> | null;
+  used: Partial<Record<SharedInsuranceField, { value: string; source: InsuranceSource }>>;
+  conflicts: Array<{ field: SharedInsuranceField; discrete: string; card: string }>;
+}
+
+/** The member id a card gives: its own, or the Medicare or Medicaid id it carries instead. */
+function cardValue(card: ScannedCard, field: CardField): string | undefined {
+  if (field === 'member_id')
+    return (card.member_id ?? card.medicare_beneficiary_id ?? card.medicaid_id)?.value;
+  return card[field]?.value;
+}
+
+/** Identifiers compare without case, spaces or dashes; names without case and punctuation. */
+function sameValue(a: string, b: string): boolean {
+  const key = (value: string) => value.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return key(a) === key(b);
+}
+
+/**
+ * Discrete data wins field by field and the card fills the gaps; a field both give differently is a
+ * conflict, kept with both values, and the discrete one is used.
+ */
+export function insuranceCardView(
+  content: InsuranceContent | undefined,
+  card: ScannedCard,
+): InsuranceCardView {
+  const scanned: InsuranceCardView['scanned'] = {};
+  const unread: CardField[] = [];
+  for (const field of CARD_FIELDS) {
+    const value = card[field];
+    if (value) scanned[field] = { value: value.value, confidence: value.confidence };
+    else unread.push(field);
+  }
+  const discrete: NonNullable<InsuranceCardView['discrete']> = {};
+  const used: InsuranceCardView['used'] = {};
+  const conflicts: InsuranceCardView['conflicts'] = [];
+  for (const [field, cardField] of SHARED_FIELDS) {
+    const typed = content?.[field];
+    const read = cardValue(card, cardField);
+    if (typed) discrete[field] = typed;
+    if (typed && read && !sameValue(typed, read)) conflicts.push({ field, discrete: typed, card: read });
+    if (typed) used[field] = { value: typed, source: 'discrete' };
+    else if (read) used[field] = { value: read, source: 'card' };
+  }
+  return { scanned, unread, discrete: content ? discrete : null, used, conflicts };
+}
+
+/** The discrete insurance with the gaps the card fills; nothing it gives is replaced. */
+export function withCardFilledGaps(content: InsuranceContent, card: ScannedCard): InsuranceContent {
+  const filled: Partial<InsuranceContent> = {};
+  for (const [field, cardField] of SHARED_FIELDS) {
+    const read = cardValue(card, cardField);
+    if (!content[field] && read) filled[field] = read;
+  }
+  return { ...content, ...filled };
+}
