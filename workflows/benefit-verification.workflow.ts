@@ -14,6 +14,7 @@ import type {
   ManualVerificationInput,
 } from '../domain/cases/benefit-verification';
 import { CASE_FAILURE_CODE } from '../domain/failures';
+import { withReviewerValues } from '../domain/payers/insurance-card-view';
 import { noEligibilityDetails } from '../domain/payers/payer-connector';
 import { mockOutageUntil, type DrugRequest } from '../domain/cases/case-model';
 import {
@@ -143,8 +144,12 @@ export async function benefitVerificationWorkflow(
         },
       });
     } else {
+      const confirmed = result!.insurance;
       await lifecycle.moveTo('completed', 'Verified manually.', {
         outcome: manualOutcome(request.drugs, result!),
+        ...(confirmed && record.insurance_card
+          ? { insurance_card: withReviewerValues(record.insurance_card, confirmed) }
+          : {}),
       });
     }
   } catch (error) {
@@ -162,15 +167,16 @@ function manualOutcome(
   result: ManualVerificationInput,
 ): BenefitVerificationOutcome {
   const dates = result.coverage_dates;
+  const confirmed = result.insurance;
   return {
     coverage_status: result.coverage_status!,
     coverage_type: null,
     plan_fund_source: null,
     pharmacy_benefit_manager_name: null,
-    payer_name: null,
+    payer_name: confirmed?.payer ?? null,
     plan_name: null,
-    bin: null,
-    pcn: null,
+    bin: confirmed?.rx_bin ?? null,
+    pcn: confirmed?.rx_pcn ?? null,
     deductible: manualBalance(result.deductible),
     out_of_pocket: manualBalance(result.out_of_pocket),
     drugs: manualDrugCoverage(requested, result),
@@ -178,5 +184,6 @@ function manualOutcome(
     coverage_dates: dates ? { start_date: dates.start_date ?? null, end_date: dates.end_date ?? null } : null,
     verified_manually: true,
     notes: manualVerificationNotes(requested, result),
+    ...(confirmed ? { insurance_confirmed_by_reviewer: confirmed } : {}),
   };
 }

@@ -29,6 +29,17 @@ export interface ManualVerificationInput {
   deductible?: ManualBalance;
   out_of_pocket?: ManualBalance;
   coverage_dates?: { start_date?: string; end_date?: string };
+  insurance?: ManualInsuranceCorrection;
+}
+
+/** Insurance fields a reviewer confirmed with the plan during a manual verification. */
+export interface ManualInsuranceCorrection {
+  payer?: string;
+  member_id?: string;
+  group_number?: string;
+  rx_bin?: string;
+  rx_pcn?: string;
+  rx_group?: string;
 }
 
 export const NOT_RECORDED_MANUALLY = 'Not recorded by the manual verification.';
@@ -153,6 +164,8 @@ export function manualBalance(balance: ManualBalance | undefined): BenefitsOutco
 export type BenefitVerificationOutcome = BenefitsOutcome & {
   verified_manually: boolean;
   notes: string | null;
+  /** The insurance fields a reviewer confirmed with the plan, when a manual verification gave any. */
+  insurance_confirmed_by_reviewer?: ManualInsuranceCorrection;
 };
 
 export interface BenefitVerificationCase extends CaseRecord {

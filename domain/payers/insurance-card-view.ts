@@ -13,7 +13,8 @@ const SHARED_FIELDS = [
 ] as const satisfies ReadonlyArray<readonly [keyof InsuranceContent, CardField]>;
 
 export type SharedInsuranceField = (typeof SHARED_FIELDS)[number][0];
-export type InsuranceSource = 'discrete' | 'card';
+/** Where a value the case used came from: `reviewer` when a person confirmed it during a manual verification. */
+export type InsuranceSource = 'discrete' | 'card' | 'reviewer';
 
 /**
  * What a case shows of its insurance when it read a card (CONTRACT.md §11): the card's fields read
@@ -80,4 +81,17 @@ export function withCardFilledGaps(content: InsuranceContent, card: ScannedCard)
     if (!content[field] && read) filled[field] = read;
   }
   return { ...content, ...filled };
+}
+
+/** The card as a reviewer left it: the values they confirmed replace what was used, marked as theirs. */
+export function withReviewerValues(
+  view: InsuranceCardView,
+  confirmed: Partial<Record<SharedInsuranceField, string>>,
+): InsuranceCardView {
+  const used = { ...view.used };
+  for (const [field] of SHARED_FIELDS) {
+    const value = confirmed[field];
+    if (value) used[field] = { value, source: 'reviewer' };
+  }
+  return { ...view, used };
 }

@@ -43,7 +43,7 @@ import {
   type InformationAnswer,
   type PriorAuthMockResult,
 } from '../../domain/payers/prior-authorization-exchange';
-import type { ManualDrugResult } from '../../domain/cases/benefit-verification';
+import type { ManualDrugResult, ManualInsuranceCorrection } from '../../domain/cases/benefit-verification';
 import type { PriorAuthRequirement } from '../../domain/payers/payer-connector';
 import {
   Field,
@@ -675,6 +675,30 @@ export class ManualDrugResultDto implements ManualDrugResult {
   notes?: string;
 }
 
+const CORRECTABLE_INSURANCE_FIELDS = ['payer', 'member_id', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group'];
+
+/** Insurance fields a reviewer confirmed with the plan, correcting or completing what the card gave. */
+export class ManualInsuranceDto implements ManualInsuranceCorrection {
+  @AtLeastOneOf(CORRECTABLE_INSURANCE_FIELDS)
+  @PayerName({ required: false })
+  payer?: string;
+
+  @Identifier({ optional: true, example: 'W123456789' })
+  member_id?: string;
+
+  @GroupNumber()
+  group_number?: string;
+
+  @RxBin()
+  rx_bin?: string;
+
+  @RxCode('SBXBHHPPO')
+  rx_pcn?: string;
+
+  @RxCode('SBXBHH0100')
+  rx_group?: string;
+}
+
 export class BenefitVerificationOutcomeDto {
   @ApiProperty({ enum: BENEFIT_VERIFICATION_STATUSES })
   @IsIn(BENEFIT_VERIFICATION_STATUSES)
@@ -704,6 +728,13 @@ export class BenefitVerificationOutcomeDto {
 
   @NestedObject(() => ManualCoverageDatesDto, { optional: true })
   coverage_dates?: ManualCoverageDatesDto;
+
+  @NestedObject(() => ManualInsuranceDto, {
+    optional: true,
+    description:
+      'Insurance fields the reviewer confirmed with the plan (at least one), for a card that could not be read or was read wrong. The case uses them and shows them as supplied by a reviewer.',
+  })
+  insurance?: ManualInsuranceDto;
 }
 
 export class CancelCaseDto {

@@ -41,6 +41,13 @@ describe('a benefit verification from a photo of the insurance card alone', () =
   };
   const waitFor = (id: string, status: string) =>
     waitForStatus(testApp, account.keys.provider, PATH, id, status);
+  /** A BV whose only insurance document is a letter, waiting for a person to verify it. */
+  const notACardInManualVerification = async () => {
+    const letter = await scannedPage(['Dear colleague,', 'thank you for seeing our patient on Tuesday.']);
+    const created = await submitCards(letter.scan);
+    await waitFor(created.id as string, 'awaiting_review');
+    return created;
+  };
 
   it('completes with the plan the card names, the card read by OCR', async () => {
     const created = await submitCards(await cardImage());
@@ -107,6 +114,45 @@ describe('a benefit verification from a photo of the insurance card alone', () =
     const reason = latestReason(inReview);
     expect(reason).toMatch(/^No insurance card field could be read from the insurance documents/);
     expect(reason).toMatch(/insurance_content/);
+  });
+
+  it("uses the insurance a reviewer confirmed for a card that could not be read, and shows them as the reviewer's", async () => {
+    const created = await notACardInManualVerification();
+
+    const recorded = await testApp
+      .http()
+      .post(`${PATH}/${created.id as string}/outcome`)
+      .set(bearer(account.keys.reviewer))
+      .send({
+        status: 'completed',
+        coverage_status: 'covered',
+        insurance: { payer: 'Blue Horizon Health', member_id: 'W123456789', rx_bin: '999901' },
+      });
+
+    expect(recorded.status).toBe(200);
+    const completed = await waitFor(created.id as string, 'completed');
+    expect(completed.outcome).toMatchObject({
+      verified_manually: true,
+      payer_name: 'Blue Horizon Health',
+      bin: '999901',
+      insurance_confirmed_by_reviewer: { member_id: 'W123456789' },
+    });
+    expect((completed.insurance_card as JsonObject).used).toMatchObject({
+      member_id: { value: 'W123456789', source: 'reviewer' },
+    });
+  });
+
+  it('refuses confirmed insurance with no field, naming it', async () => {
+    const created = await notACardInManualVerification();
+
+    const refused = await testApp
+      .http()
+      .post(`${PATH}/${created.id as string}/outcome`)
+      .set(bearer(account.keys.reviewer))
+      .send({ status: 'completed', coverage_status: 'covered', insurance: {} });
+
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body.error.details)).toContain('insurance.payer');
   });
 
   it('goes to manual verification when the image cannot be decoded, the document showing why', async () => {
