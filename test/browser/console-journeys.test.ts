@@ -13,6 +13,7 @@ import {
 } from '../support/browser';
 import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { ConsolePerson, createConsolePerson } from '../support/console-session';
+import { cardImage } from '../support/insurance-cards';
 import { eventually, startTestApp, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import type { TestWorker } from '../support/workers';
@@ -192,6 +193,46 @@ describeInBrowser("a clinic's people at work in the console", () => {
       timeline.map((entry) => /processing|awaiting review|awaiting outcome|completed/.exec(entry)?.[0]),
     ).toEqual(['processing', 'awaiting review', 'awaiting outcome', 'completed']);
     await look(reviewPage, 'prior-authorization-completed');
+  });
+
+  it('shows a reviewer the card of a benefit verification in manual verification, beside the fields read from it', async () => {
+    const request = benefitVerificationRequest({
+      insurance: [{ file_content: (await cardImage({ memberId: '' })).toString('base64') }],
+    });
+    delete (request as { insurance_content?: unknown }).insurance_content;
+    const created = await fetch(`${baseUrl}/benefit-verification`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(request),
+    });
+    const { id } = ((await created.json()) as { data: { id: string } }).data;
+
+    await eventually(async () => {
+      await reviewPage.goto(`${baseUrl}/console/benefit-verifications/${id}`);
+      return (await reviewPage.getByRole('button', { name: 'Complete verification' }).count()) === 1;
+    });
+
+    const card = reviewPage.getByRole('region', { name: 'Insurance card' });
+    await expect(card.getByRole('cell', { name: 'RxBIN' }).count()).resolves.toBe(1);
+    await expect(card.textContent()).resolves.toMatch(/Not read\s+[^\n]*\bMember id\b/);
+    const preview = reviewPage.getByRole('img', { name: 'insurance_1' });
+    await expect(
+      preview.evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth),
+    ).resolves.toBeGreaterThan(0);
+    await look(reviewPage, 'benefit-verification-card-in-manual-verification');
+  });
+
+  it("takes the member id the reviewer confirmed with the plan, and shows it as the reviewer's", async () => {
+    await reviewPage.getByLabel('Verification result').selectOption('completed');
+    await reviewPage.getByLabel('Coverage status').selectOption('covered');
+    await reviewPage.getByLabel('Confirmed member id').fill('W123456789');
+    await reviewPage.getByRole('button', { name: 'Complete verification' }).click();
+
+    const card = reviewPage.getByRole('region', { name: 'Insurance card' });
+    await eventually(async () => {
+      await reviewPage.reload();
+      return ((await card.textContent()) ?? '').includes('member_id: W123456789 (confirmed by a reviewer)');
+    });
   });
 
   it("shows the case's notifications in the endpoint's delivery log, acknowledged by the receiver", async () => {

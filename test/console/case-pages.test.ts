@@ -156,8 +156,34 @@ describe('case pages and decisions in the console', () => {
         ? candidate
         : undefined;
     });
-    expect(page.text).toMatch(/<td>insurance_1<\/td>\s*<td>text\/plain<\/td>/);
+    expect(page.text).toMatch(
+      new RegExp(
+        `<a href="${PAGES}/${id}/documents/doc_[0-9a-z]+">insurance_1</a>\\s*</td>\\s*<td>text/plain</td>`,
+      ),
+    );
     expect(page.text).not.toContain(insuranceCard().file_content);
+  });
+
+  it('shows the request as a reviewer reads it: patient, prescription, diagnoses, prescriber and insurance', async () => {
+    const { id } = await submitted();
+
+    const page = await awaitingReview(id);
+
+    const request = page.text.slice(page.text.indexOf('id="request-heading"'));
+    const submittedRequest = priorAuthorizationRequest();
+    expect(request).toContain(submittedRequest.provider.npi);
+    expect(request).toMatch(/<code>E11\.9<\/code\s*>/);
+    expect(request).toContain('Ozempic 1 mg pen, quantity 1, 28 days');
+    expect(request).toContain('Blue Horizon Health, member ZZBHH123456789');
+  });
+
+  it("lists the plan's criteria the prefill answered, each with where its answer came from", async () => {
+    const { id } = await submitted();
+
+    const page = await awaitingReview(id);
+
+    const criteria = page.text.slice(page.text.indexOf('id="criteria-heading"'));
+    expect(criteria).toMatch(/<td>yes<\/td>\s*<td>[^<]*E11\.9/);
   });
 
   it('records reading a case page as case.read, with the person as the actor', async () => {

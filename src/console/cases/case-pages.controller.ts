@@ -3,6 +3,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
 import { FINAL_STATUSES, type CaseRecord } from '../../../domain/cases/case-model';
+import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authorization';
+import type { CriterionAnswer } from '../../../domain/payers/payer-connector';
 import type { CaseEventType } from '../../../domain/webhooks/event-types';
 import type { AppConfig } from '../../../infrastructure/config/config';
 import { WebhookDeliveriesRepository } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
@@ -31,8 +33,10 @@ import {
   deliveriesTable,
   documentsOf,
   documentsTable,
+  PREVIEWED_TYPES,
   timeline,
 } from './case-views';
+import { criteriaSection, insuranceCardSection, requestView } from './case-request-views';
 import { DecisionForm, decisionFormOf, decisionFormsFor, formValues } from './decision-forms';
 
 /** Fixed sentences for `?done=`: the query names one, it is never shown itself. */
@@ -103,6 +107,41 @@ export class CasePagesController {
       200,
       ownerAccountId,
     );
+  }
+
+  /**
+   * One document of a case, for the account's people (operators run the service and never see a
+   * patient's documents): images inline, for the case page's previews, anything else as a download;
+   * never cached, never sniffed, never active. Audited as the API's download is.
+   */
+  @Get(SECTION_SEGMENTS.map((segment) => `${segment}/:id/documents/:document_id`))
+  async document(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('id') id: string,
+    @Param('document_id') documentId: string,
+  ): Promise<void> {
+    const section = sectionOfPath(req.path);
+    const principal = principalOf(req);
+    if (grants(principal.roles, 'operator'))
+      throw ApiError.notFound('This case holds no document with this id.');
+    const document = await this.cases.document(principal, section.type, id, documentId);
+    await recordConsoleAction(
+      this.audit,
+      req,
+      'document.read',
+      { object: section.type.object, id },
+      {
+        document_id: documentId,
+      },
+    );
+    const inline = PREVIEWED_TYPES.has(document.contentType);
+    res.setHeader('Content-Type', document.contentType);
+    res.setHeader('Content-Disposition', inline ? 'inline' : 'attachment');
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+    res.end(document.bytes);
   }
 
   /**
@@ -289,8 +328,10 @@ export class CasePagesController {
               ? decisionFormView(form, path, csrfField(req, res), record, answer.values, answer.errors)
               : decisionFormView(form, path, csrfField(req, res), record),
           )}
-          ${caseFacts(record)} ${timeline(record)} ${caseResults(record)}
-          ${documentsTable(documentsOf(record))} ${deliveriesTable(deliveries)}
+          ${caseFacts(record)} ${requestView(record)} ${criteriaSection(criteriaOf(record))}
+          ${insuranceCardSection(record.insurance_card)} ${timeline(record)} ${caseResults(record)}
+          ${documentsTable(documentsOf(record), record, path, !grants(principal.roles, 'operator'))}
+          ${deliveriesTable(deliveries)}
           ${
             grants(principal.roles, 'operator') && temporalLink
               ? html`<p>
@@ -318,4 +359,9 @@ function messagesOf(error: BadRequestException): string[] {
 
 function detailsOf(error: ApiError): string[] {
   return error.details.map((detail) => (detail.field ? `${detail.field}: ${detail.issue}` : detail.issue));
+}
+
+/** The criteria a prior authorization's prefill answered, which the reviewer weighs. */
+function criteriaOf(record: CaseRecord): CriterionAnswer[] | undefined {
+  return record.object === 'prior_authorization' ? (record as PriorAuthorizationCase).criteria : undefined;
 }

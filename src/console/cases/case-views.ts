@@ -25,6 +25,10 @@ const BADGES: Record<string, string> = {
   failed: 'badge-bad',
   cancelled: 'badge-bad',
   abandoned: 'badge-bad',
+  read: 'badge-ok',
+  partly_read: 'badge-warn',
+  unreadable: 'badge-bad',
+  unsupported: 'badge-bad',
 };
 
 export function statusBadge(status: string): Html {
@@ -39,7 +43,7 @@ export function dueBadge(dueAt: string | null, overdue: boolean): Html {
     : html`<span class="badge badge-warn">Due</span> ${moment(dueAt)}`;
 }
 
-const text = (value: unknown): string =>
+export const text = (value: unknown): string =>
   value === null || value === undefined || value === '' ? '—' : String(value);
 
 const yesNo = (value: boolean | null | undefined): string =>
@@ -48,7 +52,7 @@ const yesNo = (value: boolean | null | undefined): string =>
 const cents = (value: number | null | undefined): string =>
   value === null || value === undefined ? '—' : `$${(value / 100).toFixed(2)}`;
 
-function facts(entries: Array<[string, Html | string]>): Html {
+export function facts(entries: Array<[string, Html | string]>): Html {
   return html`<dl class="facts">
     ${entries.map(
       ([term, value]) =>
@@ -427,32 +431,76 @@ export function documentsOf(record: CaseRecord): DocumentRef[] {
   return found;
 }
 
-export function documentsTable(documents: DocumentRef[]): Html {
+/** Images a browser shows inline; anything else is offered as a download. */
+export const PREVIEWED_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/**
+ * Each document with what reading it found, a link to it, and a preview of images beside the fields
+ * read from them. `path` is the case page's, under which the console serves its documents.
+ */
+export function documentsTable(
+  documents: DocumentRef[],
+  record: CaseRecord,
+  path: string,
+  /** Operators see which documents a case holds, never their content. */
+  showsContent: boolean,
+): Html {
+  const readingOf = (documentId: string) =>
+    record.documents?.find((document) => document.document_id === documentId)?.reading;
   return html`<section class="card" aria-labelledby="documents-heading">
     <h2 id="documents-heading">Documents</h2>
     ${
       documents.length === 0
         ? html`<p class="empty">No documents were submitted with this case.</p>`
         : html`<table>
-            <caption>
-              Submitted documents
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Content type</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${documents.map(
-                (document) =>
-                  html`<tr>
-                    <td>${document.name}</td>
+              <caption>
+                Submitted documents
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Content type</th>
+                  <th scope="col">Reading</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${documents.map((document) => {
+                  const reading = readingOf(document.document_id);
+                  return html`<tr>
+                    <td>
+                      ${
+                        showsContent
+                          ? html`<a href="${path}/documents/${document.document_id}">${document.name}</a>`
+                          : document.name
+                      }
+                    </td>
                     <td>${document.type}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
+                    <td>
+                      ${
+                        reading
+                          ? html`${statusBadge(reading.status)} ${reading.method ?? ''}, ${reading.pages_read}
+                            of ${reading.pages}
+                            pages${
+                              reading.confidence === null
+                                ? ''
+                                : `, ${Math.round(reading.confidence * 100)} % sure`
+                            }${reading.reason ? html`<span class="reason">${reading.reason}</span>` : ''}`
+                          : 'Not read'
+                      }
+                    </td>
+                  </tr>`;
+                })}
+              </tbody>
+            </table>
+            ${documents
+              .filter((document) => showsContent && PREVIEWED_TYPES.has(document.type))
+              .map(
+                (document) =>
+                  html`<figure class="document-preview">
+                    <img src="${path}/documents/${document.document_id}" alt="${document.name}" />
+                    <figcaption>${document.name}</figcaption>
+                  </figure>`,
+              )}`
     }
   </section>`;
 }

@@ -194,6 +194,12 @@ export const DECISION_FORMS: readonly DecisionForm[] = [
       { name: 'out_of_pocket.met_cents', label: 'Out-of-pocket met ($)', kind: 'text' },
       { name: 'coverage_dates.start_date', label: 'Coverage start date', kind: 'date' },
       { name: 'coverage_dates.end_date', label: 'Coverage end date', kind: 'date' },
+      // What the reviewer confirmed with the plan, for a card read wrong or not at all.
+      { name: 'insurance.payer', label: 'Confirmed payer', kind: 'text' },
+      { name: 'insurance.member_id', label: 'Confirmed member id', kind: 'text' },
+      { name: 'insurance.group_number', label: 'Confirmed group number', kind: 'text' },
+      { name: 'insurance.rx_bin', label: 'Confirmed RxBIN', kind: 'text' },
+      { name: 'insurance.rx_pcn', label: 'Confirmed RxPCN', kind: 'text' },
     ],
     rows: MANUAL_DRUG_ROWS,
     buttons: [{ label: 'Complete verification', kind: 'primary' }],

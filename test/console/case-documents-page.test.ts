@@ -1,0 +1,101 @@
+import { pdfDocument } from '../../bench/document-corpus';
+import { waitForStatus } from '../support/case-journeys';
+import { benefitVerificationRequest } from '../support/case-requests';
+import { consoleGet, signedInPerson, submitCase } from '../support/console-cases';
+import type { ConsoleBrowser } from '../support/console-session';
+import { cardImage } from '../support/insurance-cards';
+import { startTestApp } from '../support/test-app';
+import type { TestAccount, TestApp } from '../support/test-app';
+import type { TestWorker } from '../support/workers';
+
+const API_PATH = '/benefit-verification';
+const PAGES = '/console/benefit-verifications';
+
+describe("a case's documents in the console", () => {
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let account: TestAccount;
+  let reviewer: ConsoleBrowser;
+  let card: Buffer;
+  let caseId: string;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    worker = await testApp.startWorker();
+    account = await testApp.createAccount('Clinic Documents');
+    reviewer = await signedInPerson(testApp, account.accountId, ['reviewer']);
+    card = await cardImage();
+    const body = benefitVerificationRequest({ insurance: [{ file_content: card.toString('base64') }] });
+    delete (body as { insurance_content?: unknown }).insurance_content;
+    caseId = (await submitCase(testApp, account.keys.provider, API_PATH, body)).id as string;
+    await waitForStatus(testApp, account.keys.provider, API_PATH, caseId, 'completed');
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await testApp.close();
+  });
+
+  const casePage = (id = caseId, browser = reviewer) => consoleGet(testApp, browser, `${PAGES}/${id}`);
+  const previewPath = (pageText: string) => /<img src="([^"]+)"/.exec(pageText)?.[1];
+
+  it('shows the fields read from the card with their confidence, and where each value used came from', async () => {
+    const page = await casePage();
+
+    const section = page.text.slice(page.text.indexOf('id="insurance-card-heading"'));
+    expect(section).toMatch(/<td>Member id<\/td>\s*<td><code>W123456789<\/code><\/td>\s*<td>\s*\d+ %/);
+    expect(section).toContain('member_id: W123456789 (read from the card)');
+  });
+
+  it('shows each document with its reading, and a preview of the card image', async () => {
+    const page = await casePage();
+
+    expect(page.text).toMatch(/badge-ok">read<\/span> ocr, 1\s+of 1\s+pages, \d+ % sure/);
+    expect(previewPath(page.text)).toMatch(new RegExp(`^${PAGES}/${caseId}/documents/doc_[0-9a-z]+$`));
+  });
+
+  it('serves the preview as the image it is, inline, never cached, sniffed or active, and audits it', async () => {
+    const page = await casePage();
+
+    const image = await consoleGet(testApp, reviewer, previewPath(page.text)!).buffer(true);
+
+    expect(image.status).toBe(200);
+    expect(Buffer.compare(image.body as Buffer, card)).toBe(0);
+    expect(image.headers).toMatchObject({
+      'content-type': 'image/png',
+      'content-disposition': 'inline',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; sandbox",
+    });
+    const reads = await testApp.db.query<{ actor_type: string }>(
+      `SELECT actor_type FROM audit_events WHERE action = 'document.read' AND target_id = $1`,
+      [caseId],
+    );
+    expect(reads.map((event) => event.actor_type)).toContain('user');
+  });
+
+  it('offers a document that is not an image as a download only', async () => {
+    const letter = pdfDocument([{ lines: ['Dear colleague,', 'thank you for seeing our patient.'] }]);
+    const body = benefitVerificationRequest({ insurance: [{ file_content: letter.toString('base64') }] });
+    const { id } = await submitCase(testApp, account.keys.provider, API_PATH, body);
+    const page = await casePage(id as string);
+    const link = new RegExp(`href="(${PAGES}/${id as string}/documents/doc_[0-9a-z]+)"`).exec(page.text)![1]!;
+
+    const download = await consoleGet(testApp, reviewer, link);
+
+    expect(download.headers['content-type']).toBe('application/pdf');
+    expect(download.headers['content-disposition']).toBe('attachment');
+    expect(previewPath(page.text)).toBeUndefined();
+  });
+
+  it("never shows another account's document, nor any document to an operator", async () => {
+    const page = await casePage();
+    const other = await testApp.createAccount('Other clinic');
+    const stranger = await signedInPerson(testApp, other.accountId, ['reviewer']);
+
+    const operator = await signedInPerson(testApp, account.accountId, ['operator']);
+
+    expect((await consoleGet(testApp, stranger, previewPath(page.text)!)).status).toBe(404);
+    expect((await consoleGet(testApp, operator, previewPath(page.text)!)).status).toBe(404);
+  });
+});
