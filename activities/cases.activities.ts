@@ -13,7 +13,7 @@ import type {
   PlanResolution,
   PriorAuthDetermination,
   PriorAuthPrefill,
-  PriorAuthPrefillInput,
+  PriorAuthPrefillRequest,
   PriorAuthSubmissionInput,
 } from '../domain/payers/payer-connector';
 import type {
@@ -30,7 +30,7 @@ import type { ReadPage } from '../domain/documents/document-reading';
 import { readInsuranceCard, scannedCardFields } from '../domain/payers/insurance-card';
 import type { ScannedCard } from '../domain/payers/insurance-card';
 import { insuranceCardView, withCardFilledGaps } from '../domain/payers/insurance-card-view';
-import type { InsuranceCardView } from '../domain/payers/insurance-card-view';
+import type { InsuranceCardView } from '../domain/payers/card-fields';
 import type { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
 import { HttpClearinghouse } from '../infrastructure/connectors/http-clearinghouse';
 import type { FormulariesRepository } from '../infrastructure/formularies/formularies.repository';
@@ -43,6 +43,7 @@ import {
   sandboxControlNumber,
 } from '../infrastructure/connectors/x12-eligibility';
 import { attemptDeadline } from './attempt-deadline';
+import { evidenceReader } from './evidence-reading';
 import { callConnector } from './connector-failures';
 
 /** An account's live clearinghouse, as its connector settings configure it. */
@@ -128,6 +129,19 @@ export const createCaseActivities = ({
    * What a payer call takes: the fields read with confidence from scanned cards and, with discrete
    * data, that data with the gaps the card fills (discrete wins field by field).
    */
+  const readEvidence = evidenceReader({ documents, readings });
+
+  /** A request with its file evidence's bytes attached, for a payer that receives the files themselves. */
+  const withAttachments = async <Input extends PriorAuthExchangeInput>(input: Input): Promise<Input> => {
+    const assetIds = input.request.evidence.flatMap((item) => (item.asset ? [item.asset.document_id] : []));
+    if (assetIds.length === 0) return input;
+    const contents = await documents.read(assetIds);
+    const attachments = Object.fromEntries(
+      assetIds.map((id, index) => [id, contents[index]!.toString('base64')]),
+    );
+    return { ...input, attachments };
+  };
+
   const evidenceOf = async (insurance: CaseInsurance): Promise<InsuranceEvidence> => {
     const { cardTexts, scanned, text } = await cardsOf(insurance.documentIds);
     const content =
@@ -276,9 +290,13 @@ export const createCaseActivities = ({
       });
     },
 
-    async prefillPriorAuthorization(input: PriorAuthPrefillInput): Promise<PriorAuthPrefill> {
+    /** Answers the plan's criteria from the request, file assets read as their pages' text. */
+    async prefillPriorAuthorization(input: PriorAuthPrefillRequest): Promise<PriorAuthPrefill> {
       const deadline = attemptDeadline();
-      return callConnector('payer', () => payer.prefillPriorAuthorization(input, { deadline }));
+      const { evidence } = await readEvidence(input.evidence);
+      return callConnector('payer', () =>
+        payer.prefillPriorAuthorization({ ...input, evidence }, { deadline }),
+      );
     },
 
     async submitPriorAuthorization(input: PriorAuthSubmissionInput): Promise<{ payer_reference: string }> {
@@ -292,7 +310,8 @@ export const createCaseActivities = ({
     },
 
     async submitPriorAuthorizationRequest(input: PriorAuthExchangeInput): Promise<PayerPriorAuthAnswer> {
-      return callConnector('payer', async () => (await priorAuthorizationChannel(input)).submit(input));
+      const sent = await withAttachments(input);
+      return callConnector('payer', async () => (await priorAuthorizationChannel(sent)).submit(sent));
     },
 
     async inquirePriorAuthorization(input: PriorAuthInquiryInput): Promise<PayerPriorAuthAnswer> {
@@ -302,8 +321,9 @@ export const createCaseActivities = ({
     async answerPriorAuthorizationInformation(
       input: PriorAuthInformationInput,
     ): Promise<PayerPriorAuthAnswer> {
+      const sent = await withAttachments(input);
       return callConnector('payer', async () =>
-        (await priorAuthorizationChannel(input)).answerInformationRequest(input),
+        (await priorAuthorizationChannel(sent)).answerInformationRequest(sent),
       );
     },
   };

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 
-import type { CardField } from '../domain/payers/insurance-card';
+import type { CardField } from '../domain/payers/card-fields';
 import { readInsuranceCard } from '../domain/payers/insurance-card';
 import { DocumentReadingPool } from '../infrastructure/documents/reading-pool';
 import type { CardLayout, CardValues, Degradation } from './document-corpus';

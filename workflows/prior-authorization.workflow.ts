@@ -159,7 +159,8 @@ export async function priorAuthorizationWorkflow(
       await lifecycle.announceCreation();
       const { request } = record;
       const cards = [...request.insurance, ...(request.patient.insurance ?? [])];
-      await readCaseDocuments(record, cards);
+      const assets = request.evidence.flatMap((item) => (item.asset ? [item.asset] : []));
+      await readCaseDocuments(record, [...cards, ...assets]);
       await showInsuranceCard(record, {
         documentIds: cards.map((document) => document.document_id),
         content: request.insurance_content,

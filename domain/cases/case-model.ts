@@ -1,5 +1,5 @@
 import type { DocumentReadingSummary } from '../documents/document-reading';
-import type { InsuranceCardView } from '../payers/insurance-card-view';
+import type { InsuranceCardView } from '../payers/card-fields';
 
 /**
  * The shapes every case type shares (contract section 3). Pure types and constants: workflow code
@@ -149,7 +149,7 @@ export interface PriorAuthorizationRequest {
   provider: Provider;
   insurance: DocumentRef[];
   insurance_content: InsuranceContent | null;
-  evidence: EvidenceItem[];
+  evidence: CaseEvidenceItem[];
   questionnaires: Questionnaire[];
   visit_notes: VisitNote[];
   is_training_data: boolean;
@@ -258,8 +258,11 @@ export interface FailNowRequest {
 /** `retryNow` takes no choice; the object keeps room for the message address the API adds. */
 export type RetryNowRequest = Record<string, never>;
 
-/** A clinical eligibility evidence item as the case keeps it: a file asset becomes a document reference. */
-export interface ClinicalEvidenceItem {
+/**
+ * An evidence item of a clinical eligibility check or a prior authorization as the case keeps it: a
+ * file asset becomes a document reference.
+ */
+export interface CaseEvidenceItem {
   title: string;
   date_created: string;
   content?: Record<string, unknown>;
@@ -272,7 +275,7 @@ export interface ClinicalEligibilityRequest {
   diagnoses: Array<{ code?: string; description?: string }>;
   questionnaires: Questionnaire[];
   visit_notes: VisitNote[];
-  evidence: ClinicalEvidenceItem[];
+  evidence: CaseEvidenceItem[];
   /**
    * The patient's insurance: its plan's formulary gives the criteria and the PA requirement. Absent in
    * requests made before it existed, and null when not given.

@@ -1,6 +1,7 @@
 import type { InsuranceContent } from '../cases/case-model';
-import { CARD_FIELDS } from './insurance-card';
-import type { CardField, ScannedCard } from './insurance-card';
+import { CARD_FIELDS } from './card-fields';
+import type { CardField, InsuranceCardView, SharedInsuranceField } from './card-fields';
+import type { ScannedCard } from './insurance-card';
 
 /** The discrete insurance fields a card also prints, each with the card field that gives it. */
 const SHARED_FIELDS = [
@@ -10,26 +11,7 @@ const SHARED_FIELDS = [
   ['rx_bin', 'rx_bin'],
   ['rx_pcn', 'rx_pcn'],
   ['rx_group', 'rx_group'],
-] as const satisfies ReadonlyArray<readonly [keyof InsuranceContent, CardField]>;
-
-export type SharedInsuranceField = (typeof SHARED_FIELDS)[number][0];
-/** Where a value the case used came from: `reviewer` when a person confirmed it during a manual verification. */
-export type InsuranceSource = 'discrete' | 'card' | 'reviewer';
-
-/**
- * What a case shows of its insurance when it read a card (CONTRACT.md §11): the card's fields read
- * with confidence, the discrete `insurance_content`, the value the case used for each field with where
- * it came from, and where the two disagree. Values only: the words and their positions stay with the
- * sealed reading.
- */
-export interface InsuranceCardView {
-  scanned: Partial<Record<CardField, { value: string; confidence: number }>>;
-  /** Card fields not read with the confidence their thresholds ask: never used, never guessed. */
-  unread: CardField[];
-  discrete: Partial<Record<SharedInsuranceField, string>> | null;
-  used: Partial<Record<SharedInsuranceField, { value: string; source: InsuranceSource }>>;
-  conflicts: Array<{ field: SharedInsuranceField; discrete: string; card: string }>;
-}
+] as const satisfies ReadonlyArray<readonly [SharedInsuranceField & keyof InsuranceContent, CardField]>;
 
 /** The member id a card gives: its own, or the Medicare or Medicaid id it carries instead. */
 function cardValue(card: ScannedCard, field: CardField): string | undefined {

@@ -1,6 +1,8 @@
 import { boxAround } from '../documents/document-reading';
 import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
 import { CASE_FAILURE_CODE } from '../failures';
+import { CARD_FIELDS } from './card-fields';
+import type { CardField, UnreadCardCode } from './card-fields';
 import type { ScannedCardFields } from './payer-connector';
 
 /**
@@ -12,24 +14,6 @@ import type { ScannedCardFields } from './payer-connector';
  * reading (a BIN is six digits, so an O in it is a 0). A field whose words the recogniser is not sure of
  * is reported as unread: the service never proceeds on a member id it is not sure of.
  */
-
-export const CARD_FIELDS = [
-  'payer_name',
-  'plan_name',
-  'member_name',
-  'member_id',
-  'group_number',
-  'rx_bin',
-  'rx_pcn',
-  'rx_group',
-  'client_name',
-  'effective_date',
-  'payer_id',
-  'medicare_beneficiary_id',
-  'medicaid_id',
-] as const;
-
-export type CardField = (typeof CARD_FIELDS)[number];
 
 export interface ScannedValue {
   value: string;
@@ -259,9 +243,6 @@ export function scannedCardFields(card: ScannedCard, text: string): ScannedCardF
     text,
   };
 }
-
-export type UnreadCardCode =
-  typeof CASE_FAILURE_CODE.insuranceCardUnreadable | typeof CASE_FAILURE_CODE.insuranceCardMemberIdUnreadable;
 
 /**
  * Why a card read from images or PDFs cannot identify the member, or null when it can: the service

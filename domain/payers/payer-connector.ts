@@ -1,16 +1,16 @@
 import type {
+  CaseEvidenceItem,
   CasePatient,
   Diagnosis,
   DrugRequest,
-  EvidenceItem,
   InsuranceContent,
   PlanType,
   Questionnaire,
   VisitNote,
 } from '../cases/case-model';
-import type { EvaluationLimits, PriorAuthRequirement } from '../clinical/clinical-model';
+import type { ClinicalEvidence, EvaluationLimits, PriorAuthRequirement } from '../clinical/clinical-model';
 import type { BenefitAccumulator, EligibilityRejection, PharmacyBenefit } from './eligibility';
-import type { UnreadCardCode } from './insurance-card';
+import type { UnreadCardCode } from './card-fields';
 
 /**
  * How cases talk to payers. Local mode uses the deterministic simulator over the shipped catalog;
@@ -207,12 +207,18 @@ export interface PriorAuthPrefillInput {
   drug: DrugRequest;
   patient: Pick<CasePatient, 'date_of_birth' | 'gender'>;
   diagnoses: Diagnosis[];
-  evidence: EvidenceItem[];
+  /** The evidence as the criteria engine reads it: file assets already turned into their pages' text. */
+  evidence: ClinicalEvidence[];
   questionnaires: Questionnaire[];
   visitNotes: VisitNote[];
   /** Sandbox only: the simulated payer is unavailable until then (`mock_result.outage`). */
   mockOutageUntil?: string;
 }
+
+/** What a prior authorization asks the prefill with: its evidence as the case keeps it (assets by reference). */
+export type PriorAuthPrefillRequest = Omit<PriorAuthPrefillInput, 'evidence'> & {
+  evidence: CaseEvidenceItem[];
+};
 
 export interface PriorAuthPrefill {
   /** The formulary's entry for the drug on this plan, if the plan and drug are known. */

@@ -30,7 +30,7 @@ export function answerPriorAuthCriteria(
       diagnoses: input.diagnoses,
       questionnaires: input.questionnaires,
       visitNotes: input.visitNotes,
-      evidence: input.evidence.map(({ title, date_created, content }) => ({ title, date_created, content })),
+      evidence: input.evidence,
     },
     catalog,
   );

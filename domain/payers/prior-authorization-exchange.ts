@@ -73,6 +73,11 @@ export interface PriorAuthExchangeInput {
   plan: ResolvedPlan | null;
   urgency: 'standard' | 'expedited';
   criteria: CriterionAnswer[];
+  /**
+   * The bytes (base64) of the request's file evidence, by document id: added by the activity that
+   * sends the request, so they never pass through workflow history.
+   */
+  attachments?: Record<string, string>;
 }
 
 /** The provider's answers to an information request, sent back to the payer. */

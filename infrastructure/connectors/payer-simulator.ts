@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { DrugRequest, PlanType, PriorAuthorizationRequest } from '../../domain/cases/case-model';
 import type { EvaluationLimits } from '../../domain/clinical/clinical-model';
 import { unreadCardGap } from '../../domain/payers/insurance-card';
-import type { UnreadCardCode } from '../../domain/payers/insurance-card';
+import type { UnreadCardCode } from '../../domain/payers/card-fields';
 import { normalizeName, normalizeNdc, PayerCatalog, payerCatalog } from '../../domain/payers/payer-catalog';
 import type {
   CatalogDrug,

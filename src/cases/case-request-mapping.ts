@@ -18,6 +18,28 @@ export function incomingDocuments(request: {
   ];
 }
 
+const EVIDENCE_ASSET_PREFIX = 'evidence_asset_';
+
+/** The files among evidence items, named by their place in the evidence. */
+export function evidenceAssetDocuments(
+  evidence: ReadonlyArray<{ asset?: { fileContent: string } }> | undefined,
+): IncomingDocument[] {
+  return (evidence ?? []).flatMap((item, index) =>
+    item.asset ? [{ name: `${EVIDENCE_ASSET_PREFIX}${index + 1}`, base64: item.asset.fileContent }] : [],
+  );
+}
+
+/** Evidence as cases keep it: each file becomes the reference of its stored document, with its declared type. */
+export function caseEvidence<Item extends { asset?: { fileType: string } }>(
+  evidence: readonly Item[] | undefined,
+  documents: DocumentRef[],
+): Array<Omit<Item, 'asset'> & { asset?: DocumentRef & { fileType: string } }> {
+  return (evidence ?? []).map(({ asset, ...item }, index) => {
+    const reference = documents.find((document) => document.name === `${EVIDENCE_ASSET_PREFIX}${index + 1}`);
+    return asset && reference ? { ...item, asset: { ...reference, fileType: asset.fileType } } : item;
+  });
+}
+
 /** The patient as cases keep it: card images become references, never base64 in any case object. */
 export function casePatient<Patient extends { insurance?: unknown }>(
   patient: Patient,

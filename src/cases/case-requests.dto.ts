@@ -11,8 +11,11 @@ import {
   Length,
   Matches,
   Max,
+  MaxLength,
   Min,
+  ValidateBy,
 } from 'class-validator';
+import { Transform } from 'class-transformer';
 
 import {
   CASE_STATUSES,
@@ -57,6 +60,7 @@ import {
 import { PageCursor, PageLimit } from '../common/dto/page-query';
 import {
   AtLeastOneOf,
+  ExactlyOneOf,
   IsBase64Document,
   IsCalendarDate,
   IsIsoDateTime,
@@ -280,7 +284,66 @@ export class DiagnosisDto implements Diagnosis {
   description?: string;
 }
 
-export class PriorAuthEvidenceDto implements EvidenceItem {
+const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+
+/** A file sent as evidence: clinical eligibility's and prior authorization's. */
+export class EvidenceAssetDto {
+  @ApiProperty({
+    description: 'MIME type of the file (type/subtype, no parameters), any letter case.',
+    example: 'application/pdf',
+  })
+  // MIME types are case-insensitive; one canonical form lets later steps compare them exactly.
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value))
+  @IsString()
+  @MaxLength(255)
+  @Matches(MIME_TYPE, {
+    message:
+      'must be a MIME type such as application/pdf, image/png or text/plain (type/subtype, no parameters)',
+  })
+  fileType!: string;
+
+  @ApiProperty({
+    description: 'Base64 (standard alphabet, no line breaks) of the file; at most 10 MB decoded.',
+    format: 'byte',
+  })
+  @IsBase64Document()
+  fileContent!: string;
+}
+
+/**
+ * Contract section 7 counts every base64 document in the request, wherever it sits: insurance card
+ * images (`patient.insurance`, `insurance`) and evidence files together.
+ */
+export function WithinDocumentLimit(): PropertyDecorator {
+  return ValidateBy({
+    name: 'withinDocumentLimit',
+    validator: {
+      // Without evidence files, the card lists' own limit says it.
+      validate: (_value, args) => {
+        const { assets, total } = countDocuments(args!.object as RequestWithDocuments);
+        return assets === 0 || total <= MAX_DOCUMENTS;
+      },
+      defaultMessage: () =>
+        `must keep the request within ${MAX_DOCUMENTS} documents (insurance card images and evidence assets together)`,
+    },
+  });
+}
+
+interface RequestWithDocuments {
+  patient?: { insurance?: unknown };
+  insurance?: unknown;
+  evidence?: unknown;
+}
+
+function countDocuments(request: RequestWithDocuments): { assets: number; total: number } {
+  const count = (list: unknown) => (Array.isArray(list) ? list.length : 0);
+  const evidence: unknown[] = Array.isArray(request.evidence) ? request.evidence : [];
+  const assets = evidence.filter((item) => (item as { asset?: unknown } | null)?.asset != null).length;
+  return { assets, total: count(request.patient?.insurance) + count(request.insurance) + assets };
+}
+
+/** A document sent later, with answers to a payer's questions: its content as JSON. */
+export class PriorAuthInformationDocumentDto implements EvidenceItem {
   @TextField(LIMITS.label, { example: 'HbA1c results' })
   title!: string;
 
@@ -289,6 +352,28 @@ export class PriorAuthEvidenceDto implements EvidenceItem {
 
   @JsonObjectField({ description: 'Free-form JSON.' })
   content!: Record<string, unknown>;
+}
+
+export class PriorAuthEvidenceDto {
+  @TextField(LIMITS.label, { example: 'HbA1c results' })
+  title!: string;
+
+  @WrittenAt('2024-03-01T10:00:00')
+  date_created!: string;
+
+  @ExactlyOneOf(['content', 'asset'])
+  @JsonObjectField({
+    required: false,
+    description: 'Free-form JSON; exactly one of content or asset is required.',
+  })
+  content?: Record<string, unknown>;
+
+  @NestedObject(() => EvidenceAssetDto, {
+    optional: true,
+    description:
+      'A file (a PDF or a scan of a chart note, a lab report): read by the case, page by page, for the criteria. Exactly one of content or asset is required.',
+  })
+  asset?: EvidenceAssetDto;
 }
 
 export class QuestionnaireQuestionDto {
@@ -459,7 +544,12 @@ export class CreatePriorAuthorizationDto extends InsuredCaseRequestDto {
   @NestedObject(() => PrescriptionDto)
   prescription!: PrescriptionDto;
 
-  @NestedArray(() => PriorAuthEvidenceDto, { optional: true, maxItems: 100 })
+  @WithinDocumentLimit()
+  @NestedArray(() => PriorAuthEvidenceDto, {
+    optional: true,
+    maxItems: 100,
+    description: `At most ${MAX_DOCUMENTS} documents per request, insurance card images and evidence assets together.`,
+  })
   evidence?: PriorAuthEvidenceDto[];
 
   @ApiPropertyOptional({ description: 'Marks a request sent to train or test an integration.' })
@@ -596,13 +686,13 @@ export class PriorAuthInformationDto implements PriorAuthInformationAnswers {
   })
   answers!: InformationAnswerDto[];
 
-  @NestedArray(() => PriorAuthEvidenceDto, {
+  @NestedArray(() => PriorAuthInformationDocumentDto, {
     optional: true,
     maxItems: 20,
     description:
       "Supporting documents; they join the request's evidence and go to the payer with the answers.",
   })
-  documents?: PriorAuthEvidenceDto[];
+  documents?: PriorAuthInformationDocumentDto[];
 }
 
 const Cents = (options: FieldOptions) =>

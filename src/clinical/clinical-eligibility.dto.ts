@@ -1,6 +1,4 @@
-import { ApiProperty, PickType } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
+import { PickType } from '@nestjs/swagger';
 
 import type { ClinicalDiagnosisInput, ClinicalRecord } from '../../domain/clinical/clinical-model';
 import {
@@ -9,15 +7,16 @@ import {
   InsuranceContentDto,
   QuestionnaireDto,
   VisitNoteDto,
+  EvidenceAssetDto,
+  WithinDocumentLimit,
 } from '../cases/case-requests.dto';
-import { AtLeastOneOf, ExactlyOneOf, IsBase64Document } from '../cases/case-validators';
+import { AtLeastOneOf, ExactlyOneOf } from '../cases/case-validators';
 import { CaseMetadata, Icd10Code, LIMITS, WrittenAt } from '../cases/request-vocabulary';
 import { JsonObjectField, NestedArray, NestedObject, TextField } from '../common/dto/compose';
 
 /** Contract section 7: base64 documents per request, insurance card images and evidence files together. */
 export const MAX_CLINICAL_DOCUMENTS = LIMITS.documentsPerRequest;
 /** RFC 6838 restricted names, without parameters: the type alone decides how a file is read. */
-const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
 type ClinicalDrug = ClinicalRecord['drugs'][number];
 
@@ -47,29 +46,6 @@ export class ClinicalDiagnosisDto implements ClinicalDiagnosisInput {
   description?: string;
 }
 
-export class ClinicalEvidenceAssetDto {
-  @ApiProperty({
-    description: 'MIME type of the file (type/subtype, no parameters), any letter case.',
-    example: 'application/pdf',
-  })
-  // MIME types are case-insensitive; one canonical form lets later steps compare them exactly.
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value))
-  @IsString()
-  @MaxLength(255)
-  @Matches(MIME_TYPE, {
-    message:
-      'must be a MIME type such as application/pdf, image/png or text/plain (type/subtype, no parameters)',
-  })
-  fileType!: string;
-
-  @ApiProperty({
-    description: 'Base64 (standard alphabet, no line breaks) of the file; at most 10 MB decoded.',
-    format: 'byte',
-  })
-  @IsBase64Document()
-  fileContent!: string;
-}
-
 export class ClinicalEvidenceDto {
   @WrittenAt('2024-03-01T10:00:00Z')
   date_created!: string;
@@ -85,31 +61,11 @@ export class ClinicalEvidenceDto {
   })
   content?: Record<string, unknown>;
 
-  @NestedObject(() => ClinicalEvidenceAssetDto, {
+  @NestedObject(() => EvidenceAssetDto, {
     optional: true,
     description: 'A file; exactly one of content or asset is required.',
   })
-  asset?: ClinicalEvidenceAssetDto;
-}
-
-/** Contract section 7 counts every base64 document in the request, wherever it sits. */
-function WithinClinicalDocumentLimit(): PropertyDecorator {
-  return ValidateBy({
-    name: 'withinClinicalDocumentLimit',
-    validator: {
-      validate: (_value, args) =>
-        countDocuments(args!.object as CreateClinicalEligibilityDto) <= MAX_CLINICAL_DOCUMENTS,
-      defaultMessage: () =>
-        `must keep the request within ${MAX_CLINICAL_DOCUMENTS} documents (patient.insurance and evidence assets together)`,
-    },
-  });
-}
-
-function countDocuments(request: CreateClinicalEligibilityDto): number {
-  const cards = request.patient?.insurance;
-  const evidence: unknown[] = Array.isArray(request.evidence) ? request.evidence : [];
-  const assets = evidence.filter((item) => (item as ClinicalEvidenceDto | null)?.asset != null);
-  return (Array.isArray(cards) ? cards.length : 0) + assets.length;
+  asset?: EvidenceAssetDto;
 }
 
 export class CreateClinicalEligibilityDto {
@@ -128,7 +84,7 @@ export class CreateClinicalEligibilityDto {
   @NestedArray(() => VisitNoteDto, { optional: true, maxItems: 50 })
   visit_notes?: VisitNoteDto[];
 
-  @WithinClinicalDocumentLimit()
+  @WithinDocumentLimit()
   @NestedArray(() => ClinicalEvidenceDto, {
     optional: true,
     maxItems: 100,

@@ -1,7 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 
 import { createClinicalActivities } from '../../activities/clinical.activities';
-import type { ClinicalEligibilityRequest, ClinicalEvidenceItem } from '../../domain/cases/case-model';
+import type { ClinicalEligibilityRequest, CaseEvidenceItem } from '../../domain/cases/case-model';
 import type { ClinicalEligibilityOutcome } from '../../domain/clinical/clinical-model';
 import type { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import { inlineEvaluator } from '../../infrastructure/clinical/evaluation-pool';
@@ -32,7 +32,7 @@ function documentStore(contents: Record<string, string>) {
   return { documents, readings, readIds };
 }
 
-function textAsset(id: string, sizeBytes: number): ClinicalEvidenceItem {
+function textAsset(id: string, sizeBytes: number): CaseEvidenceItem {
   return {
     title: `Chart export ${id}`,
     date_created: `${AS_OF}T09:00:00Z`,

@@ -260,6 +260,25 @@ describe('recording workflow histories', () => {
     await record(unreadable.id, 'failed-card-unreadable');
   });
 
+  it('records a prior authorization whose progress note is a PDF, approved', async () => {
+    const note = pdfDocument([{ lines: ['Progress note', 'Metformin for 6 months; A1c 8.1 %.'] }]);
+    const fromNote = await post(
+      '/prior-authorization',
+      priorAuthorizationRequest({
+        visit_notes: [],
+        evidence: [
+          {
+            title: 'Progress note',
+            date_created: '2026-10-02T10:00:00Z',
+            asset: { fileType: 'application/pdf', fileContent: note.toString('base64') },
+          },
+        ],
+      }),
+    );
+    await approveAtReview(fromNote.id);
+    await record(fromNote.id, 'approved-from-pdf-note');
+  });
+
   it('records a clinical eligibility check and enrollments: enrolled, more information then enrolled, ineligible', async () => {
     const check = await testApp
       .http()

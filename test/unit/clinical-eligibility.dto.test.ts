@@ -2,6 +2,7 @@ import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
 
 import {
   CasePatientDto,
+  EvidenceAssetDto,
   InsuranceContentDto,
   QuestionnaireDto,
   VisitNoteDto,
@@ -9,7 +10,6 @@ import {
 import {
   ClinicalDiagnosisDto,
   ClinicalDrugDto,
-  ClinicalEvidenceAssetDto,
   ClinicalEvidenceDto,
   CreateClinicalEligibilityDto,
 } from '../../src/clinical/clinical-eligibility.dto';
@@ -126,7 +126,7 @@ describe('the clinical eligibility request', () => {
     expect(request.questionnaires?.[0]).toBeInstanceOf(QuestionnaireDto);
     expect(request.visit_notes?.[0]).toBeInstanceOf(VisitNoteDto);
     expect(request.evidence?.[0]).toBeInstanceOf(ClinicalEvidenceDto);
-    expect(request.evidence?.[1]?.asset).toBeInstanceOf(ClinicalEvidenceAssetDto);
+    expect(request.evidence?.[1]?.asset).toBeInstanceOf(EvidenceAssetDto);
     expect(request).toMatchObject(body);
   });
 
@@ -327,7 +327,7 @@ describe('the clinical eligibility request', () => {
       }),
     );
     expect(messages).toEqual([
-      'evidence: must keep the request within 20 documents (patient.insurance and evidence assets together)',
+      'evidence: must keep the request within 20 documents (insurance card images and evidence assets together)',
     ]);
   });
 

@@ -1,5 +1,6 @@
-import { CARD_FIELDS } from '../../domain/payers/insurance-card';
-import type { CardField, ScannedCard } from '../../domain/payers/insurance-card';
+import { CARD_FIELDS } from '../../domain/payers/card-fields';
+import type { CardField } from '../../domain/payers/card-fields';
+import type { ScannedCard } from '../../domain/payers/insurance-card';
 import { insuranceCardView, withCardFilledGaps } from '../../domain/payers/insurance-card-view';
 
 function cardWith(values: Partial<Record<CardField, string>>): ScannedCard {

@@ -162,6 +162,34 @@ describe('The PAS $submit Bundle of a medical-benefit prior authorization', () =
     }
   });
 
+  it('sends a file sent as evidence as the file itself, in the type its bytes show', () => {
+    const pdf = Buffer.from('%PDF-1.4 progress note');
+    const exchange = remicadeExchange();
+    exchange.request.evidence = [
+      {
+        title: 'Progress note',
+        date_created: '2026-11-01T09:00:00Z',
+        asset: {
+          document_id: 'doc_note',
+          name: 'evidence_asset_1',
+          type: 'application/pdf',
+          sha256: 'b'.repeat(64),
+          size_bytes: pdf.length,
+          fileType: 'text/plain',
+        },
+      },
+    ];
+    exchange.attachments = { doc_note: pdf.toString('base64') };
+
+    const [note] = ofType(parsed(writeSubmitBundle(exchange, SENT_AT)), 'DocumentReference');
+
+    expect(note!.description).toBe('Progress note');
+    expect(note!.content[0].attachment).toMatchObject({
+      contentType: 'application/pdf',
+      data: pdf.toString('base64'),
+    });
+  });
+
   it('marks an expedited request stat and urgent', () => {
     const expedited = claimOf(parsed(writeSubmitBundle(remicadeExchange({ urgency: 'expedited' }), SENT_AT)));
     expect(expedited.priority.coding[0].code).toBe('stat');

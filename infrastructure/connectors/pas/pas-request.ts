@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { Diagnosis, EvidenceItem, VisitNote } from '../../../domain/cases/case-model';
+import type { CaseEvidenceItem, Diagnosis, VisitNote } from '../../../domain/cases/case-model';
 import { normalizeNdc, payerCatalog, prescribedDrugBenefit } from '../../../domain/payers/payer-catalog';
 import type {
   InformationAnswer,
@@ -348,6 +348,18 @@ function claimItem(input: PriorAuthExchangeInput, parties: Parties, documentCoun
   };
 }
 
+/** A file asset is sent as the file it is; any other item as its JSON content. */
+function attachmentOf(
+  item: CaseEvidenceItem,
+  attachments: Record<string, string>,
+): { contentType: string; data: Buffer } {
+  if (!item.asset)
+    return { contentType: 'application/json', data: Buffer.from(JSON.stringify(item.content)) };
+  const content = attachments[item.asset.document_id];
+  if (content === undefined) throw new Error('A file asset of the request was not attached');
+  return { contentType: item.asset.type, data: Buffer.from(content, 'base64') };
+}
+
 interface SupportingDocument {
   url: string;
   /** What the resource is within the case (`evidence-2`, `visit-note-1`, …), from which its url derives. */
@@ -359,12 +371,11 @@ interface SupportingDocument {
 /** Evidence items and visit notes, by title and date; insurance card images never leave as supporting documents. */
 function supportingDocuments(input: PriorAuthExchangeInput): SupportingDocument[] {
   const patient = resourceUrn(input.caseId, 'patient');
-  const evidence = input.request.evidence.map((item: EvidenceItem, index) =>
+  const evidence = input.request.evidence.map((item: CaseEvidenceItem, index) =>
     documentReference(input.caseId, evidenceRole(index), patient, {
       title: item.title,
       date: item.date_created,
-      contentType: 'application/json',
-      data: Buffer.from(JSON.stringify(item.content)),
+      ...attachmentOf(item, input.attachments ?? {}),
     }),
   );
   const notes = input.request.visit_notes.map((note: VisitNote, index) =>

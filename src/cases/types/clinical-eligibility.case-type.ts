@@ -3,10 +3,8 @@ import type { ClinicalEligibilityCase } from '../../../domain/cases/clinical-eli
 import type { clinicalEligibilityWorkflow } from '../../../workflows/clinical-eligibility.workflow';
 import { CreateClinicalEligibilityDto } from '../../clinical/clinical-eligibility.dto';
 import { success } from '../../common/envelope';
-import { casePatient, newCaseRecord } from '../case-request-mapping';
+import { caseEvidence, casePatient, evidenceAssetDocuments, newCaseRecord } from '../case-request-mapping';
 import { defineCaseType } from '../case-type';
-
-const ASSET_PREFIX = 'evidence_asset_';
 
 export const CLINICAL_ELIGIBILITY = defineCaseType<
   typeof clinicalEligibilityWorkflow,
@@ -26,9 +24,7 @@ export const CLINICAL_ELIGIBILITY = defineCaseType<
         name: `patient_insurance_${index + 1}`,
         base64: document.file_content,
       })),
-      ...(request.evidence ?? []).flatMap((item, index) =>
-        item.asset ? [{ name: `${ASSET_PREFIX}${index + 1}`, base64: item.asset.fileContent }] : [],
-      ),
+      ...evidenceAssetDocuments(request.evidence),
     ],
     input: (request, context) => {
       const { caseId, accountId, documents } = context;
@@ -46,10 +42,7 @@ export const CLINICAL_ELIGIBILITY = defineCaseType<
           diagnoses: request.diagnoses,
           questionnaires: request.questionnaires ?? [],
           visit_notes: request.visit_notes ?? [],
-          evidence: (request.evidence ?? []).map(({ asset, ...item }, index) => {
-            const reference = documents.find((document) => document.name === `${ASSET_PREFIX}${index + 1}`);
-            return asset && reference ? { ...item, asset: { ...reference, fileType: asset.fileType } } : item;
-          }),
+          evidence: caseEvidence(request.evidence, documents),
           insurance_content: request.insurance_content ?? null,
         },
       };

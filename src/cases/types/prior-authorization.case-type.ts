@@ -14,7 +14,14 @@ import {
 } from '../../../workflows/prior-authorization.messages';
 import type { priorAuthorizationWorkflow } from '../../../workflows/prior-authorization.workflow';
 import { ApiError } from '../../common/errors';
-import { casePatient, incomingDocuments, newCaseRecord, requestDocuments } from '../case-request-mapping';
+import {
+  caseEvidence,
+  casePatient,
+  evidenceAssetDocuments,
+  incomingDocuments,
+  newCaseRecord,
+  requestDocuments,
+} from '../case-request-mapping';
 import {
   CreatePriorAuthorizationDto,
   PriorAuthInformationDto,
@@ -37,7 +44,7 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
     role: 'provider',
     summary: 'Send a prior authorization; it starts in processing',
     patientInternalId: (request) => request.patient.internal_id,
-    documents: incomingDocuments,
+    documents: (request) => [...incomingDocuments(request), ...evidenceAssetDocuments(request.evidence)],
     input: (request, context) => {
       const { accountId, documents, now, settings } = context;
       const urgency = request.urgency ?? 'standard';
@@ -67,7 +74,7 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
           provider: request.provider,
           insurance: requestDocuments(documents),
           insurance_content: request.insurance_content ?? null,
-          evidence: request.evidence ?? [],
+          evidence: caseEvidence(request.evidence, documents),
           questionnaires: request.questionnaires ?? [],
           visit_notes: request.visit_notes ?? [],
           is_training_data: request.is_training_data ?? false,

@@ -8,8 +8,8 @@ import type {
 } from '../../../domain/cases/case-model';
 import type { CriterionAnswer } from '../../../domain/payers/payer-connector';
 import { CARD_FIELD_THRESHOLDS } from '../../../domain/payers/insurance-card';
-import type { CardField } from '../../../domain/payers/insurance-card';
-import type { InsuranceCardView } from '../../../domain/payers/insurance-card-view';
+import type { CardField } from '../../../domain/payers/card-fields';
+import type { InsuranceCardView } from '../../../domain/payers/card-fields';
 import { Html, html } from '../html';
 import { facts, text } from './case-views';
 

@@ -1,4 +1,4 @@
-import { scannedPage } from '../../bench/document-corpus';
+import { pdfDocument, scannedPage } from '../../bench/document-corpus';
 import { waitForStatus } from '../support/case-journeys';
 import type { JsonObject } from '../support/case-journeys';
 import { priorAuthorizationRequest, syntheticPatient } from '../support/case-requests';
@@ -9,7 +9,7 @@ import type { TestWorker } from '../support/workers';
 
 const PATH = '/prior-authorization';
 
-describe('a prior authorization from a photo of the insurance card alone', () => {
+describe('a prior authorization from the documents a clinic sends: a card photo, a PDF note', () => {
   let testApp: TestApp;
   let worker: TestWorker;
   let account: TestAccount;
@@ -66,5 +66,40 @@ describe('a prior authorization from a photo of the insurance card alone', () =>
 
     expect(failed.failure).toMatchObject({ code: 'insurance_card_member_id_unreadable' });
     expect((failed.failure as JsonObject).message).toMatch(/unread: [^)]*member_id/);
+  });
+
+  const NOTE = 'Patient has taken metformin for 6 months; A1c 8.1 %.';
+  const NOTE_DATE = '2026-10-02T10:00:00Z';
+  const criteriaOf = async (overrides: Record<string, unknown>) => {
+    const response = await testApp
+      .http()
+      .post(PATH)
+      .set(bearer(account.keys.provider))
+      .send(priorAuthorizationRequest({ evidence: [], visit_notes: [], ...overrides }));
+    const inReview = await waitFor(response.body.data.id as string, 'awaiting_review');
+    return inReview.criteria as JsonObject[];
+  };
+  const answers = (criteria: JsonObject[]) => criteria.map((criterion) => [criterion.id, criterion.answer]);
+
+  it('answers the criteria from a PDF progress note as from the same note sent as text, citing the note', async () => {
+    const asText = await criteriaOf({ visit_notes: [{ content: NOTE, created_at: NOTE_DATE }] });
+    const withoutNote = await criteriaOf({});
+    const pdf = pdfDocument([{ lines: ['Progress note', NOTE] }]);
+
+    const fromPdf = await criteriaOf({
+      evidence: [
+        {
+          title: 'Progress note',
+          date_created: NOTE_DATE,
+          asset: { fileType: 'application/pdf', fileContent: pdf.toString('base64') },
+        },
+      ],
+    });
+
+    expect(answers(fromPdf)).toEqual(answers(asText));
+    expect(answers(fromPdf)).not.toEqual(answers(withoutNote));
+    expect(fromPdf.map((criterion) => criterion.source)).toContainEqual(
+      expect.stringContaining('Progress note'),
+    );
   });
 });

@@ -1,0 +1,103 @@
+import type { CaseEvidenceItem } from '../domain/cases/case-model';
+import type { ClinicalEvidence, UnreadEvidence } from '../domain/clinical/clinical-model';
+import { pageText } from '../domain/documents/document-reading';
+import type { DocumentReading } from '../domain/documents/document-reading';
+import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
+import type { DocumentReadingsRepository } from '../infrastructure/documents/document-readings.repository';
+
+/** File assets declared as text, read as sent by a case that did not read its documents (started before). */
+const TEXT_TYPES = /^(text\/|application\/json)/;
+
+/**
+ * How much asset text one case reads: the first 256 KiB of each text asset, and 1 MiB over the case.
+ * A 10 MB upload is accepted, but what lies past the caps is listed as unread, not read.
+ */
+export const TEXT_ASSET_READ_CAPS = { perAssetBytes: 256 * 1024, perCaseBytes: 1024 * 1024 } as const;
+
+/**
+ * The evidence of a clinical eligibility check or a prior authorization as the criteria engine reads
+ * it: file assets the case read become their pages' text, each cited by its page; text assets are read
+ * as sent. Document contents are read here, inside the activity, and never pass through workflow history.
+ */
+export function evidenceReader(deps: {
+  documents: CaseDocumentsRepository;
+  readings: DocumentReadingsRepository;
+}): (
+  items: readonly CaseEvidenceItem[],
+) => Promise<{ evidence: ClinicalEvidence[]; unread: UnreadEvidence[] }> {
+  /** The reading the case made of a document, or none (a case started before documents were read). */
+  const readingOf = async (documentId: string): Promise<DocumentReading | undefined> => {
+    const [stored] = await deps.readings.documents([documentId]);
+    return deps.readings.find(stored.accountId, stored.sha256);
+  };
+  return async (items) => {
+    const evidence: ClinicalEvidence[] = [];
+    const unread: UnreadEvidence[] = [];
+    let budget: number = TEXT_ASSET_READ_CAPS.perCaseBytes;
+    for (const item of items) {
+      const reading = item.asset ? await readingOf(item.asset.document_id) : undefined;
+      if (item.asset && reading && reading.format !== 'text') {
+        // Read by the case (a PDF, a scan, an image): each page is evidence, cited by its page.
+        const pages = readPages(item, item.asset, reading, budget);
+        budget -= pages.bytesRead;
+        evidence.push(...pages.evidence);
+        unread.push(...pages.unread);
+        continue;
+      }
+      const isText = reading ? reading.format === 'text' : TEXT_TYPES.test(item.asset?.fileType ?? '');
+      const asset = item.asset && isText ? item.asset : undefined;
+      let text: string | undefined;
+      if (asset && budget === 0) {
+        // Nothing of it would be read: skip fetching and decrypting it, and say how much went unread.
+        unread.push({ title: item.title, bytes_unread: asset.size_bytes });
+      } else if (asset) {
+        const bytes = (await deps.documents.read([asset.document_id]))[0]!;
+        const readBytes = Math.min(bytes.length, TEXT_ASSET_READ_CAPS.perAssetBytes, budget);
+        budget -= readBytes;
+        text = bytes.subarray(0, readBytes).toString('utf8');
+        if (readBytes < bytes.length)
+          unread.push({ title: item.title, bytes_unread: bytes.length - readBytes });
+      }
+      evidence.push({ title: item.title, date_created: item.date_created, content: item.content, text });
+    }
+    return { evidence, unread };
+  };
+}
+
+/**
+ * The pages of a document the case read, as evidence titled by page when there are several, within
+ * the case's text budget; pages not read, and a document read not at all, are listed with the reason.
+ */
+function readPages(
+  item: CaseEvidenceItem,
+  asset: { size_bytes: number },
+  reading: DocumentReading,
+  budget: number,
+): { evidence: ClinicalEvidence[]; unread: UnreadEvidence[]; bytesRead: number } {
+  if (reading.pages.length === 0) {
+    return {
+      evidence: [{ title: item.title, date_created: item.date_created, content: item.content }],
+      unread: [{ title: item.title, bytes_unread: asset.size_bytes, reason: reading.reason ?? 'not read' }],
+      bytesRead: 0,
+    };
+  }
+  const evidence: ClinicalEvidence[] = [];
+  let bytesRead = 0;
+  for (const page of reading.pages) {
+    const title = reading.pageCount > 1 ? `${item.title}, page ${page.number}` : item.title;
+    const text = pageText(page).slice(0, Math.max(0, budget - bytesRead));
+    bytesRead += Buffer.byteLength(text);
+    evidence.push({
+      title,
+      date_created: item.date_created,
+      content: evidence.length ? undefined : item.content,
+      text,
+    });
+  }
+  const unread: UnreadEvidence[] = reading.unread.map((page) => ({
+    title: `${item.title}, page ${page.number}`,
+    bytes_unread: 0,
+    reason: page.reason,
+  }));
+  return { evidence, unread, bytesRead };
+}

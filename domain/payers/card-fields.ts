@@ -1,0 +1,48 @@
+import type { CASE_FAILURE_CODE } from '../failures';
+
+/**
+ * The names of what an insurance card prints and what a case shows of one: a leaf of the domain, so
+ * case shapes and payer contracts can name them without depending on the card reader.
+ */
+export const CARD_FIELDS = [
+  'payer_name',
+  'plan_name',
+  'member_name',
+  'member_id',
+  'group_number',
+  'rx_bin',
+  'rx_pcn',
+  'rx_group',
+  'client_name',
+  'effective_date',
+  'payer_id',
+  'medicare_beneficiary_id',
+  'medicaid_id',
+] as const;
+
+export type CardField = (typeof CARD_FIELDS)[number];
+
+/** Why a case could not rely on a card it read (domain/failures.ts). */
+export type UnreadCardCode =
+  typeof CASE_FAILURE_CODE.insuranceCardUnreadable | typeof CASE_FAILURE_CODE.insuranceCardMemberIdUnreadable;
+
+/** The discrete insurance fields (`insurance_content`) a card also prints. */
+export type SharedInsuranceField = 'payer' | 'member_id' | 'group_number' | 'rx_bin' | 'rx_pcn' | 'rx_group';
+
+/** Where a value the case used came from: `reviewer` when a person confirmed it during a manual verification. */
+export type InsuranceSource = 'discrete' | 'card' | 'reviewer';
+
+/**
+ * What a case shows of its insurance when it read a card (CONTRACT.md §11): the card's fields read
+ * with confidence, the discrete `insurance_content`, the value the case used for each field with where
+ * it came from, and where the two disagree. Values only: the words and their positions stay with the
+ * sealed reading.
+ */
+export interface InsuranceCardView {
+  scanned: Partial<Record<CardField, { value: string; confidence: number }>>;
+  /** Card fields not read with the confidence their thresholds ask: never used, never guessed. */
+  unread: CardField[];
+  discrete: Partial<Record<SharedInsuranceField, string>> | null;
+  used: Partial<Record<SharedInsuranceField, { value: string; source: InsuranceSource }>>;
+  conflicts: Array<{ field: SharedInsuranceField; discrete: string; card: string }>;
+}
