@@ -1,11 +1,13 @@
 import { Context } from '@temporalio/activity';
 
+import { detectDocumentFormat } from '../domain/documents/document-format';
 import type {
+  DocumentFormat,
   DocumentReader,
   DocumentReading,
   DocumentReadingSummary,
 } from '../domain/documents/document-reading';
-import { summaryOf } from '../domain/documents/document-reading';
+import { notRead, summaryOf } from '../domain/documents/document-reading';
 import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import type { DocumentReadingsRepository } from '../infrastructure/documents/document-readings.repository';
 
@@ -13,6 +15,8 @@ export interface DocumentActivityDependencies {
   documents: CaseDocumentsRepository;
   readings: DocumentReadingsRepository;
   reader: DocumentReader;
+  /** Pages one case may have recognised by OCR (DOCUMENT_OCR_PAGES_PER_CASE). */
+  ocrPagesPerCase: number;
 }
 
 /**
@@ -20,16 +24,36 @@ export interface DocumentActivityDependencies {
  * into a connector's retry loop, and a document that cannot be read is a reading, not a failure. What
  * was read is stored sealed for the activities that use it; the workflow gets only each reading's
  * summary (status, method, pages, confidence, reason), never the text.
+ *
+ * One case spends at most `ocrPagesPerCase` pages of OCR: once its documents have used them, the
+ * next ones that need OCR are `not_read` (and not stored, so another case may still read them). A
+ * document begun within the budget is read to its own limit; readings already stored cost nothing.
  */
-export const createDocumentActivities = ({ documents, readings, reader }: DocumentActivityDependencies) => ({
+export const createDocumentActivities = ({
+  documents,
+  readings,
+  reader,
+  ocrPagesPerCase,
+}: DocumentActivityDependencies) => ({
   async readCaseDocuments(documentIds: string[]): Promise<DocumentReadingSummary[]> {
     const summaries: DocumentReadingSummary[] = [];
+    let ocrPagesLeft = ocrPagesPerCase;
     for (const stored of await readings.documents(documentIds)) {
       let reading: DocumentReading | undefined = await readings.find(stored.accountId, stored.sha256);
       if (!reading) {
         const [bytes] = await documents.read([stored.documentId]);
-        reading = await reader.read(bytes);
-        await readings.save(stored.accountId, stored.sha256, reading);
+        const format = detectDocumentFormat(bytes);
+        if (ocrPagesLeft <= 0 && NEEDS_OCR_AT_TIMES.has(format)) {
+          reading = notRead(
+            format,
+            'not_read',
+            `Not read: the case's other documents used up its OCR budget (${ocrPagesPerCase} pages).`,
+          );
+        } else {
+          reading = await reader.read(bytes);
+          ocrPagesLeft -= reading.pages.filter((page) => page.method === 'ocr').length;
+          await readings.save(stored.accountId, stored.sha256, reading);
+        }
       }
       summaries.push(summaryOf(stored.documentId, reading));
       Context.current().heartbeat();
@@ -37,3 +61,6 @@ export const createDocumentActivities = ({ documents, readings, reader }: Docume
     return summaries;
   },
 });
+
+/** Formats whose pages may be recognised from pixels: images always, a PDF's scanned pages. */
+const NEEDS_OCR_AT_TIMES = new Set<DocumentFormat>(['jpeg', 'png', 'tiff', 'gif', 'webp', 'pdf']);

@@ -45,6 +45,10 @@ export function evidenceReader(deps: {
         continue;
       }
       const isText = reading ? reading.format === 'text' : TEXT_TYPES.test(item.asset?.fileType ?? '');
+      if (item.asset && !isText) {
+        // A file the case did not read (over its OCR budget, or a case started before files were read).
+        unread.push({ title: item.title, bytes_unread: item.asset.size_bytes, reason: 'not read' });
+      }
       const asset = item.asset && isText ? item.asset : undefined;
       let text: string | undefined;
       if (asset && budget === 0) {

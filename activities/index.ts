@@ -130,7 +130,12 @@ export const createActivities = ({
       summaries: new CaseSummariesRepository(db),
       publishEvent: webhookActivities.publishEvent,
     }),
-    ...createDocumentActivities({ documents, readings, reader }),
+    ...createDocumentActivities({
+      documents,
+      readings,
+      reader,
+      ocrPagesPerCase: config.documentReading.ocrPagesPerCase,
+    }),
     ...createClinicalActivities({ documents, readings, evaluator, plans: new PayerSimulator({ evaluator }) }),
     ...createEnrollmentActivities({ payer, hub }),
     ...webhookActivities,

@@ -7,7 +7,8 @@
 /** The types the reader recognises by their bytes; `unknown` is everything else. */
 export type DocumentFormat = 'jpeg' | 'png' | 'tiff' | 'gif' | 'webp' | 'pdf' | 'text' | 'unknown';
 
-export type ReadingStatus = 'read' | 'partly_read' | 'unreadable' | 'unsupported';
+/** `not_read`: the case had spent its OCR pages on its other documents before this one (never stored). */
+export type ReadingStatus = 'read' | 'partly_read' | 'unreadable' | 'unsupported' | 'not_read';
 
 /** `text`: UTF-8 as sent; `pdf_text`: a PDF's text layer; `ocr`: recognised from pixels. */
 export type ReadingMethod = 'text' | 'pdf_text' | 'ocr' | 'mixed';
@@ -93,6 +94,7 @@ export function summaryOf(documentId: string, reading: DocumentReading): Documen
 }
 
 /** Reads one document's bytes. Never throws for a document that cannot be read: that is a reading. */
+/** Reads one document's bytes. Never throws for a document that cannot be read: that is a reading. */
 export interface DocumentReader {
   read(bytes: Buffer): Promise<DocumentReading>;
 }
@@ -128,7 +130,7 @@ export function wordsOf(pages: readonly ReadPage[]): ReadWord[] {
 /** A reading of nothing: the document is kept, and the reason says why it was not read. */
 export function notRead(
   format: DocumentFormat,
-  status: 'unreadable' | 'unsupported',
+  status: 'unreadable' | 'unsupported' | 'not_read',
   reason: string,
   pageCount = 0,
 ): DocumentReading {

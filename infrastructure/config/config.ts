@@ -145,6 +145,8 @@ export interface AppConfig {
   webhooks: WebhookSettings;
   cases: CaseSettings;
   clinicalEvaluation: ClinicalEvaluationSettings;
+  /** How much OCR one case may ask of a worker (docs/documents.md, "Limits"). */
+  documentReading: { ocrPagesPerCase: number };
   /** Audit events older than this are purged (docs/audit.md); six years by default, HIPAA's retention. */
   audit: { retentionDays: number };
   logLevel: string;
@@ -369,6 +371,8 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     );
   }
 
+  const documentReading = { ocrPagesPerCase: integer('DOCUMENT_OCR_PAGES_PER_CASE', 40, 1, 1000) };
+
   const trustLoopback = flag('CODEC_TRUST_LOOPBACK', mode === 'local');
   if (trustLoopback && mode !== 'local') {
     problems.push(
@@ -444,6 +448,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     webhooks,
     cases,
     clinicalEvaluation,
+    documentReading,
     audit: { retentionDays: integer('AUDIT_RETENTION_DAYS', 6 * 365, 1, 100 * 365) },
     logLevel,
   };

@@ -245,7 +245,7 @@ function defineOperatorActions(
 function getOperation(type: CaseType): CaseType['get'] {
   const documents =
     '`documents[]` lists each document the case read ({ document_id, name, type, sha256, size_bytes, ' +
-    'reading: { status (read, partly_read, unreadable, unsupported), method, pages, pages_read, confidence, ' +
+    'reading: { status (read, partly_read, unreadable, unsupported, not_read), method, pages, pages_read, confidence, ' +
     'reason } }); benefit verifications and prior authorizations that read an insurance card image or PDF ' +
     'show `insurance_card` ({ scanned: fields read with confidence, each { value, confidence }; unread; ' +
     'discrete; used: each field with { value, source: discrete | card }; conflicts: [{ field, discrete, card }] }). ' +

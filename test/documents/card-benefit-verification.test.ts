@@ -220,3 +220,48 @@ function latestReason(record: JsonObject): string {
   const history = record.status_history as Array<{ reason: string | null }>;
   return history[history.length - 1].reason ?? '';
 }
+
+describe("a case's budget of OCR pages", () => {
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ DOCUMENT_OCR_PAGES_PER_CASE: '1' });
+    worker = await testApp.startWorker();
+    account = await testApp.createAccount();
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await testApp.close();
+  });
+
+  it('leaves the documents past the budget not read, saying why, and reads them for a later case', async () => {
+    const front = await cardImage({ memberId: 'W424242420' });
+    const other = await cardImage({ memberId: 'W525252520' });
+    const submit = async (...cards: Buffer[]) => {
+      const body = benefitVerificationRequest({
+        insurance: cards.map((card) => ({ file_content: base64(card) })),
+      });
+      const response = await testApp.http().post(PATH).set(bearer(account.keys.provider)).send(body);
+      return waitForStatus(
+        testApp,
+        account.keys.provider,
+        PATH,
+        response.body.data.id as string,
+        'completed',
+      );
+    };
+
+    const both = await submit(front, other);
+    const alone = await submit(other);
+
+    expect(
+      (both.documents as JsonObject[]).map((document) => (document.reading as JsonObject).status),
+    ).toEqual(['read', 'not_read']);
+    expect(((both.documents as JsonObject[])[1].reading as JsonObject).reason).toBe(
+      "Not read: the case's other documents used up its OCR budget (1 pages).",
+    );
+    expect(((alone.documents as JsonObject[])[0].reading as JsonObject).status).toBe('read');
+  });
+});

@@ -29,6 +29,7 @@ const BADGES: Record<string, string> = {
   partly_read: 'badge-warn',
   unreadable: 'badge-bad',
   unsupported: 'badge-bad',
+  not_read: 'badge-warn',
 };
 
 export function statusBadge(status: string): Html {
