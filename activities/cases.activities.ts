@@ -27,8 +27,9 @@ import type { CaseDocumentsRepository } from '../infrastructure/cases/case-docum
 import type { DocumentReadingsRepository } from '../infrastructure/documents/document-readings.repository';
 import { pageText } from '../domain/documents/document-reading';
 import type { ReadPage } from '../domain/documents/document-reading';
-import { readInsuranceCard, scannedCardFields } from '../domain/payers/insurance-card';
-import type { ScannedCard } from '../domain/payers/insurance-card';
+import { cardsAmong } from '../domain/payers/card-documents';
+import type { DocumentedCard } from '../domain/payers/card-documents';
+import { scannedCardFields } from '../domain/payers/insurance-card';
 import { insuranceCardView, withCardFilledGaps } from '../domain/payers/insurance-card-view';
 import type { InsuranceCardView } from '../domain/payers/card-fields';
 import type { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
@@ -108,21 +109,19 @@ export const createCaseActivities = ({
    * takes every card as text, as it always did.
    */
   const cardsOf = async (
-    documentIds: string[],
-  ): Promise<{ cardTexts: string[]; scanned?: ScannedCard; text: string }> => {
+    insurance: CaseInsurance,
+  ): Promise<{ cardTexts: string[]; scanned?: { primary: DocumentedCard; others: DocumentedCard[] } }> => {
     const cardTexts: string[] = [];
-    const scannedPages: ReadPage[] = [];
-    const stored = await readings.documents(documentIds);
-    const contents = await documents.read(documentIds);
+    const scannedDocuments: ReadPage[][] = [];
+    const stored = await readings.documents(insurance.documentIds);
+    const contents = await documents.read(insurance.documentIds);
     for (const [index, document] of stored.entries()) {
       const reading = await readings.find(document.accountId, document.sha256);
       if (!reading || reading.format === 'text') cardTexts.push(contents[index].toString('utf8'));
-      else scannedPages.push(...reading.pages);
+      else scannedDocuments.push(reading.pages);
     }
-    const text = scannedPages.map(pageText).join('\n');
-    return scannedPages.length > 0
-      ? { cardTexts, scanned: readInsuranceCard(scannedPages), text }
-      : { cardTexts, text };
+    const scanned = cardsAmong(scannedDocuments, insurance.content?.member_id);
+    return scanned ? { cardTexts, scanned } : { cardTexts };
   };
 
   /**
@@ -143,13 +142,14 @@ export const createCaseActivities = ({
   };
 
   const evidenceOf = async (insurance: CaseInsurance): Promise<InsuranceEvidence> => {
-    const { cardTexts, scanned, text } = await cardsOf(insurance.documentIds);
+    const { cardTexts, scanned } = await cardsOf(insurance);
+    const card = scanned?.primary;
     const content =
-      insurance.content && scanned ? withCardFilledGaps(insurance.content, scanned) : insurance.content;
+      insurance.content && card ? withCardFilledGaps(insurance.content, card.card) : insurance.content;
     return {
       content: content ?? undefined,
       cardTexts,
-      ...(scanned ? { scannedCard: scannedCardFields(scanned, text) } : {}),
+      ...(card ? { scannedCard: scannedCardFields(card.card, card.pages.map(pageText).join('\n')) } : {}),
     };
   };
 
@@ -268,8 +268,14 @@ export const createCaseActivities = ({
   return {
     /** What the case shows of a card it read from images or PDFs, or null when it read none. */
     async insuranceCardOf(insurance: CaseInsurance): Promise<InsuranceCardView | null> {
-      const { scanned } = await cardsOf(insurance.documentIds);
-      return scanned ? insuranceCardView(insurance.content ?? undefined, scanned) : null;
+      const { scanned } = await cardsOf(insurance);
+      return scanned
+        ? insuranceCardView(
+            insurance.content ?? undefined,
+            scanned.primary.card,
+            scanned.others.map((other) => other.card),
+          )
+        : null;
     },
 
     async resolveCasePlan(insurance: CaseInsurance): Promise<PlanResolution> {

@@ -45,4 +45,9 @@ export interface InsuranceCardView {
   discrete: Partial<Record<SharedInsuranceField, string>> | null;
   used: Partial<Record<SharedInsuranceField, { value: string; source: InsuranceSource }>>;
   conflicts: Array<{ field: SharedInsuranceField; discrete: string; card: string }>;
+  /**
+   * Other cards among the documents (another plan: a secondary insurance), never merged into this one:
+   * what identifies each, as read with confidence.
+   */
+  other_cards: Array<{ payer_name: string | null; member_id: string | null }>;
 }

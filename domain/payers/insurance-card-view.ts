@@ -33,6 +33,7 @@ function sameValue(a: string, b: string): boolean {
 export function insuranceCardView(
   content: InsuranceContent | undefined,
   card: ScannedCard,
+  others: readonly ScannedCard[] = [],
 ): InsuranceCardView {
   const scanned: InsuranceCardView['scanned'] = {};
   const unread: CardField[] = [];
@@ -52,7 +53,11 @@ export function insuranceCardView(
     if (typed) used[field] = { value: typed, source: 'discrete' };
     else if (read) used[field] = { value: read, source: 'card' };
   }
-  return { scanned, unread, discrete: content ? discrete : null, used, conflicts };
+  const other_cards = others.map((other) => ({
+    payer_name: other.payer_name?.value ?? null,
+    member_id: cardValue(other, 'member_id') ?? null,
+  }));
+  return { scanned, unread, discrete: content ? discrete : null, used, conflicts, other_cards };
 }
 
 /** The discrete insurance with the gaps the card fills; nothing it gives is replaced. */

@@ -248,7 +248,8 @@ function getOperation(type: CaseType): CaseType['get'] {
     'reading: { status (read, partly_read, unreadable, unsupported, not_read), method, pages, pages_read, confidence, ' +
     'reason } }); benefit verifications and prior authorizations that read an insurance card image or PDF ' +
     'show `insurance_card` ({ scanned: fields read with confidence, each { value, confidence }; unread; ' +
-    'discrete; used: each field with { value, source: discrete | card }; conflicts: [{ field, discrete, card }] }). ' +
+    'discrete; used: each field with { value, source: discrete | card }; conflicts: [{ field, discrete, card }]; other_cards: [{ payer_name, member_id }], cards of other plans ' +
+    'sent with it, never merged }). ' +
     'docs/documents.md.';
   const attention =
     '`attention` ({ reason, since, next_retry_at }) is set while the case waits out a connector outage, ' +

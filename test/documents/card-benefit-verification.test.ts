@@ -107,6 +107,26 @@ describe('a benefit verification from a photo of the insurance card alone', () =
     expect(completed.outcome).toMatchObject({ coverage_status: 'covered' });
   });
 
+  it("keeps a second plan's card apart, using the first card sent and listing the other", async () => {
+    const secondary = await cardImage({
+      payerName: 'Lakeshore Mutual',
+      planName: 'Secondary Rx',
+      memberId: 'W246813579',
+      groupNumber: '7700',
+      rxBin: '610014',
+      rxPcn: 'LKSMRX',
+      rxGroup: 'LKS7700',
+    });
+    const created = await submitCards(await cardImage(), secondary);
+
+    const completed = await waitFor(created.id as string, 'completed');
+
+    expect(completed.insurance_card).toMatchObject({
+      used: { member_id: { value: 'W123456789', source: 'card' } },
+      other_cards: [{ payer_name: 'Lakeshore Mutual', member_id: 'W246813579' }],
+    });
+  });
+
   it('goes to manual verification when the image is not a card, saying no card field could be read', async () => {
     const letter = await scannedPage(['Dear colleague,', 'thank you for seeing our patient on Tuesday.']);
     const created = await submitCards(letter.scan);

@@ -1,5 +1,6 @@
 import { boxAround } from '../../domain/documents/document-reading';
 import type { ReadLine, ReadPage, ReadWord } from '../../domain/documents/document-reading';
+import { cardsAmong } from '../../domain/payers/card-documents';
 import { medicareBeneficiaryId, readInsuranceCard } from '../../domain/payers/insurance-card';
 
 /** Text laid out as a page: boxes count characters across and lines down. */
@@ -151,5 +152,51 @@ describe("the Medicare Beneficiary Identifier's shape", () => {
 
   it('refuses a value of another length', () => {
     expect(medicareBeneficiaryId('1EG4-TE5-MK7')).toBeNull();
+  });
+});
+
+describe("the cards among a case's documents", () => {
+  const primary = face(['Blue Horizon Health', 'Member ID: W123456789', 'Group: 0100']);
+  const back = face(['RxBIN: 999901', 'RxPCN: SBXBHHPPO']);
+  const secondary = face(['Lakeshore Mutual', 'Member ID: L987654321', 'RxBIN: 610014']);
+  const memberIdOf = (card: { card: ReturnType<typeof readInsuranceCard> }) => card.card.member_id?.value;
+
+  it('reads the front and the back sent as two documents as one card', () => {
+    const cards = cardsAmong([[primary], [back]])!;
+
+    expect(cards.others).toEqual([]);
+    expect(cards.primary.card.rx_bin?.value).toBe('999901');
+    expect(memberIdOf(cards.primary)).toBe('W123456789');
+  });
+
+  it('keeps two plans apart, the first sent being the one used, with the back it came with', () => {
+    const cards = cardsAmong([[primary], [back], [secondary]])!;
+
+    expect(memberIdOf(cards.primary)).toBe('W123456789');
+    expect(cards.primary.card.rx_bin?.value).toBe('999901');
+    expect(cards.others.map(memberIdOf)).toEqual(['L987654321']);
+  });
+
+  it('uses the card whose member id the discrete data gives', () => {
+    const cards = cardsAmong([[primary], [secondary]], 'l987654321')!;
+
+    expect(memberIdOf(cards.primary)).toBe('L987654321');
+    expect(cards.primary.card.rx_bin?.value).toBe('610014');
+  });
+
+  it('keeps apart a card whose member id was not read when it names another payer', () => {
+    const unclearSecondary = face(['Lakeshore Mutual', 'Group: 7700', 'RxBIN: 610014']);
+
+    const cards = cardsAmong([[primary], [back], [unclearSecondary]])!;
+
+    expect(cards.primary.card.rx_bin?.value).toBe('999901');
+    expect(cards.others).toHaveLength(1);
+  });
+
+  it('joins a back sent before its front to that front', () => {
+    const cards = cardsAmong([[back], [primary]])!;
+
+    expect(cards.others).toEqual([]);
+    expect(memberIdOf(cards.primary)).toBe('W123456789');
   });
 });

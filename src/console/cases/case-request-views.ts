@@ -164,6 +164,12 @@ export function insuranceCardSection(card: InsuranceCardView | null | undefined)
     ${facts([
       ['Not read', card.unread.map((field) => CARD_FIELD_LABELS[field]).join(', ') || '—'],
       [
+        'Other cards',
+        card.other_cards
+          .map((other) => `${other.payer_name ?? 'payer not read'}, member ${other.member_id ?? 'not read'}`)
+          .join('; ') || '—',
+      ],
+      [
         'Used',
         Object.entries(card.used)
           .map(([field, used]) => `${field}: ${used.value} (${SOURCE_LABELS[used.source]})`)

@@ -1,0 +1,65 @@
+import type { ReadPage } from '../documents/document-reading';
+import { readInsuranceCard } from './insurance-card';
+import type { ScannedCard } from './insurance-card';
+
+/** One insurance card as the case's documents show it: its pages (front and back) and what they read. */
+export interface DocumentedCard {
+  pages: ReadPage[];
+  card: ScannedCard;
+}
+
+const identityOf = (card: ScannedCard): string | undefined => {
+  const id = card.member_id ?? card.medicare_beneficiary_id ?? card.medicaid_id;
+  return id?.value.toUpperCase().replace(/[^A-Z0-9]/g, '');
+};
+
+/** Fields a card's two sides both print; sides that read them differently belong to different cards. */
+const SHARED_ON_BOTH_SIDES = ['payer_name', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group'] as const;
+
+function disagree(a: ScannedCard, b: ScannedCard): boolean {
+  const key = (value: string) => value.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return SHARED_ON_BOTH_SIDES.some((field) => {
+    const [first, second] = [a[field]?.value, b[field]?.value];
+    return first !== undefined && second !== undefined && key(first) !== key(second);
+  });
+}
+
+/**
+ * The cards among a case's scanned documents, in the order they were sent, never merged across plans.
+ * Documents that read the same member id are one card; a document that reads none (the back of a card,
+ * with its pharmacy block) belongs to the card sent next to it, unless a field both print differs.
+ * The primary card, the one the case uses, is the one whose member id the discrete data gives, else
+ * the first sent.
+ */
+export function cardsAmong(
+  documents: ReadonlyArray<readonly ReadPage[]>,
+  discreteMemberId?: string,
+): { primary: DocumentedCard; others: DocumentedCard[] } | undefined {
+  const groups: Array<{ identity?: string; pages: ReadPage[] }> = [];
+  for (const pages of documents) {
+    const card = readInsuranceCard(pages);
+    const identity = identityOf(card);
+    const same = identity ? groups.find((group) => group.identity === identity) : undefined;
+    const previous = groups[groups.length - 1];
+    // A side without a member id, or a front after such a side, joins its neighbour when they agree.
+    const joinsPrevious =
+      previous !== undefined &&
+      (!identity || !previous.identity) &&
+      !disagree(readInsuranceCard(previous.pages), card);
+    if (same) same.pages.push(...pages);
+    else if (joinsPrevious)
+      Object.assign(previous, {
+        identity: identity ?? previous.identity,
+        pages: [...previous.pages, ...pages],
+      });
+    else groups.push({ identity, pages: [...pages] });
+  }
+  if (groups.length === 0) return undefined;
+  const cards = groups.map((group) => ({ pages: group.pages, card: readInsuranceCard(group.pages) }));
+  const wanted = discreteMemberId?.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const primaryIndex = Math.max(
+    0,
+    groups.findIndex((group) => wanted !== undefined && group.identity === wanted),
+  );
+  return { primary: cards[primaryIndex]!, others: cards.filter((_, index) => index !== primaryIndex) };
+}
