@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 
-import { CARD_LAYOUTS, cardFaces, renderFace, scannedPage } from '../../bench/document-corpus';
+import {
+  CARD_LAYOUTS,
+  cardFaces,
+  decompressionBomb,
+  pdfDocument,
+  renderFace,
+  scannedPage,
+} from '../../bench/document-corpus';
 import { waitForStatus } from '../support/case-journeys';
 import type { JsonObject } from '../support/case-journeys';
 import { benefitVerificationRequest, syntheticPatient } from '../support/case-requests';
@@ -182,6 +189,30 @@ describe('a benefit verification from a photo of the insurance card alone', () =
     expect((inReview.documents as JsonObject[])[0].reading).toMatchObject({
       status: 'unreadable',
       reason: 'The PNG image could not be decoded (truncated or corrupt).',
+    });
+  });
+
+  it('refuses a decompression bomb without decoding it, while the cases sent with it finish', async () => {
+    const bomb = await submitCards(decompressionBomb());
+    const others = await Promise.all([1, 2, 3].map(async () => submitCards(await cardImage())));
+
+    const inReview = await waitFor(bomb.id as string, 'awaiting_review');
+
+    expect((inReview.documents as JsonObject[])[0].reading).toMatchObject({
+      status: 'unreadable',
+      reason: expect.stringMatching(/over the 40,000,000-pixel limit/),
+    });
+    for (const other of others) await waitFor(other.id as string, 'completed');
+  });
+
+  it('goes to manual verification with a card sent as a PDF that needs a password, saying so', async () => {
+    const encrypted = pdfDocument([{ lines: ['Member ID: W123456789'] }], { encrypted: true });
+
+    const inReview = await waitFor((await submitCards(encrypted)).id as string, 'awaiting_review');
+
+    expect((inReview.documents as JsonObject[])[0].reading).toMatchObject({
+      status: 'unreadable',
+      reason: 'The PDF is protected by a password, so it could not be opened.',
     });
   });
 
