@@ -25,12 +25,13 @@ import type {
 } from '../domain/payers/prior-authorization-exchange';
 import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import type { DocumentReadingsRepository } from '../infrastructure/documents/document-readings.repository';
+import { detectDocumentFormat } from '../domain/documents/document-format';
 import { pageText } from '../domain/documents/document-reading';
 import type { ReadPage } from '../domain/documents/document-reading';
 import { cardsAmong } from '../domain/payers/card-documents';
 import type { DocumentedCard } from '../domain/payers/card-documents';
 import { scannedCardFields } from '../domain/payers/insurance-card';
-import { insuranceCardView, withCardFilledGaps } from '../domain/payers/insurance-card-view';
+import { insuranceCardView, sameMember, withCardFilledGaps } from '../domain/payers/insurance-card-view';
 import type { InsuranceCardView } from '../domain/payers/card-fields';
 import type { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
 import { HttpClearinghouse } from '../infrastructure/connectors/http-clearinghouse';
@@ -117,8 +118,11 @@ export const createCaseActivities = ({
     const contents = await documents.read(insurance.documentIds);
     for (const [index, document] of stored.entries()) {
       const reading = await readings.find(document.accountId, document.sha256);
-      if (!reading || reading.format === 'text') cardTexts.push(contents[index].toString('utf8'));
-      else scannedDocuments.push(reading.pages);
+      if (reading?.format === 'text' || (!reading && detectDocumentFormat(contents[index]!) === 'text'))
+        cardTexts.push(contents[index]!.toString('utf8'));
+      // A file without a reading (over the case's OCR budget, or one a case started before did not
+      // read) says nothing: its bytes are never taken as a text card.
+      else if (reading) scannedDocuments.push(reading.pages);
     }
     const scanned = cardsAmong(scannedDocuments, insurance.content?.member_id);
     return scanned ? { cardTexts, scanned } : { cardTexts };
@@ -145,7 +149,9 @@ export const createCaseActivities = ({
     const { cardTexts, scanned } = await cardsOf(insurance);
     const card = scanned?.primary;
     const content =
-      insurance.content && card ? withCardFilledGaps(insurance.content, card.card) : insurance.content;
+      insurance.content && card && sameMember(insurance.content, card.card)
+        ? withCardFilledGaps(insurance.content, card.card)
+        : insurance.content;
     return {
       content: content ?? undefined,
       cardTexts,

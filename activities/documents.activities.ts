@@ -51,7 +51,7 @@ export const createDocumentActivities = ({
           );
         } else {
           reading = await reader.read(bytes);
-          ocrPagesLeft -= reading.pages.filter((page) => page.method === 'ocr').length;
+          ocrPagesLeft -= ocrPagesAttempted(reading);
           await readings.save(stored.accountId, stored.sha256, reading);
         }
       }
@@ -64,3 +64,13 @@ export const createDocumentActivities = ({
 
 /** Formats whose pages may be recognised from pixels: images always, a PDF's scanned pages. */
 const NEEDS_OCR_AT_TIMES = new Set<DocumentFormat>(['jpeg', 'png', 'tiff', 'gif', 'webp', 'pdf']);
+
+/**
+ * What a reading cost the case: its pages recognised by OCR, and its pages that failed or ran out of
+ * time (each may have taken the whole page limit). Pages past a document's own limit were never tried.
+ */
+function ocrPagesAttempted(reading: DocumentReading): number {
+  const recognised = reading.pages.filter((page) => page.method === 'ocr').length;
+  const failed = reading.unread.filter((page) => !page.reason.startsWith('only the first')).length;
+  return recognised + failed;
+}

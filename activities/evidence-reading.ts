@@ -1,5 +1,6 @@
 import type { CaseEvidenceItem } from '../domain/cases/case-model';
 import type { ClinicalEvidence, UnreadEvidence } from '../domain/clinical/clinical-model';
+import { detectDocumentFormat } from '../domain/documents/document-format';
 import { pageText } from '../domain/documents/document-reading';
 import type { DocumentReading } from '../domain/documents/document-reading';
 import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
@@ -44,27 +45,34 @@ export function evidenceReader(deps: {
         unread.push(...pages.unread);
         continue;
       }
-      const isText = reading ? reading.format === 'text' : TEXT_TYPES.test(item.asset?.fileType ?? '');
-      if (item.asset && !isText) {
-        // A file the case did not read (over its OCR budget, or a case started before files were read).
-        unread.push({ title: item.title, bytes_unread: item.asset.size_bytes, reason: 'not read' });
-      }
-      const asset = item.asset && isText ? item.asset : undefined;
+      // Without a reading, only a file declared as text may be text; its bytes must then show it.
+      const mayBeText = reading ? reading.format === 'text' : TEXT_TYPES.test(item.asset?.fileType ?? '');
       let text: string | undefined;
-      if (asset && budget === 0) {
+      if (item.asset && mayBeText && budget === 0) {
         // Nothing of it would be read: skip fetching and decrypting it, and say how much went unread.
-        unread.push({ title: item.title, bytes_unread: asset.size_bytes });
-      } else if (asset) {
-        const bytes = (await deps.documents.read([asset.document_id]))[0]!;
-        const readBytes = Math.min(bytes.length, TEXT_ASSET_READ_CAPS.perAssetBytes, budget);
-        budget -= readBytes;
-        text = bytes.subarray(0, readBytes).toString('utf8');
-        if (readBytes < bytes.length)
-          unread.push({ title: item.title, bytes_unread: bytes.length - readBytes });
-      }
+        unread.push({ title: item.title, bytes_unread: item.asset.size_bytes });
+      } else if (item.asset && mayBeText) {
+        const bytes = (await deps.documents.read([item.asset.document_id]))[0]!;
+        if (reading || detectDocumentFormat(bytes) === 'text') {
+          const readBytes = Math.min(bytes.length, TEXT_ASSET_READ_CAPS.perAssetBytes, budget);
+          budget -= readBytes;
+          text = bytes.subarray(0, readBytes).toString('utf8');
+          if (readBytes < bytes.length)
+            unread.push({ title: item.title, bytes_unread: bytes.length - readBytes });
+        } else unread.push(notReadFile(item.title, item.asset.size_bytes));
+      } else if (item.asset) unread.push(notReadFile(item.title, item.asset.size_bytes));
       evidence.push({ title: item.title, date_created: item.date_created, content: item.content, text });
     }
     return { evidence, unread };
+  };
+}
+
+/** A file the case has no reading of (past its OCR budget, or sent to a case started before files were read). */
+function notReadFile(title: string, size: number): UnreadEvidence {
+  return {
+    title,
+    bytes_unread: size,
+    reason: "not read (past the case's OCR budget, or sent to a case started before files were read)",
   };
 }
 

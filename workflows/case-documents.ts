@@ -1,4 +1,4 @@
-import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { ActivityFailure, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 
 import type { CaseInsurance, createCaseActivities } from '../activities/cases.activities';
 import type { createDocumentActivities } from '../activities/documents.activities';
@@ -45,5 +45,11 @@ const cards = proxyLocalActivities<ReturnType<typeof createCaseActivities>>({
  */
 export async function showInsuranceCard(record: CaseRecord, insurance: CaseInsurance): Promise<void> {
   if (!record.documents?.length || !patched(INSURANCE_CARD_VIEW)) return;
-  record.insurance_card = await cards.insuranceCardOf(insurance);
+  try {
+    record.insurance_card = await cards.insuranceCardOf(insurance);
+  } catch (error) {
+    // Only a view: the payer call reads the cards itself, so an outage here must not end the case.
+    if (!(error instanceof ActivityFailure)) throw error;
+    record.insurance_card = null;
+  }
 }

@@ -166,6 +166,7 @@ export async function priorAuthorizationWorkflow(
         content: request.insurance_content,
       });
       const cardGap = await outages.call(() => prepare(record, payer, inProcess), outageDeadline);
+      if (await cancellation.cancelIfRequested()) return record;
       if (cardGap) {
         await failWith(
           lifecycle,
@@ -173,7 +174,6 @@ export async function priorAuthorizationWorkflow(
         );
         return record;
       }
-      if (await cancellation.cancelIfRequested()) return record;
       await lifecycle.moveTo('awaiting_review', 'Prepared for clinical review.');
     }
 

@@ -45,19 +45,31 @@ export function insuranceCardView(
   const discrete: NonNullable<InsuranceCardView['discrete']> = {};
   const used: InsuranceCardView['used'] = {};
   const conflicts: InsuranceCardView['conflicts'] = [];
+  const fillsGaps = !content || sameMember(content, card);
   for (const [field, cardField] of SHARED_FIELDS) {
     const typed = content?.[field];
     const read = cardValue(card, cardField);
     if (typed) discrete[field] = typed;
     if (typed && read && !sameValue(typed, read)) conflicts.push({ field, discrete: typed, card: read });
     if (typed) used[field] = { value: typed, source: 'discrete' };
-    else if (read) used[field] = { value: read, source: 'card' };
+    else if (read && fillsGaps) used[field] = { value: read, source: 'card' };
   }
   const other_cards = others.map((other) => ({
     payer_name: other.payer_name?.value ?? null,
     member_id: cardValue(other, 'member_id') ?? null,
   }));
   return { scanned, unread, discrete: content ? discrete : null, used, conflicts, other_cards };
+}
+
+/**
+ * Whether a card is the discrete data's: it reads the same member id, or reads none and names no
+ * other payer. Only such a card fills the discrete data's gaps: another plan's never does.
+ */
+export function sameMember(content: InsuranceContent, card: ScannedCard): boolean {
+  const memberId = cardValue(card, 'member_id');
+  if (memberId) return !!content.member_id && sameValue(content.member_id, memberId);
+  const payer = card.payer_name?.value;
+  return !payer || !content.payer || sameValue(content.payer, payer);
 }
 
 /** The discrete insurance with the gaps the card fills; nothing it gives is replaced. */

@@ -1,23 +1,19 @@
 import { createHash } from 'node:crypto';
 
 import type { DocumentRef } from '../../domain/cases/case-model';
+import { detectDocumentFormat } from '../../domain/documents/document-format';
+import { CONTENT_TYPES } from '../../domain/documents/document-reading';
 import { newId } from '../../domain/ids';
 import { SecretBox } from '../crypto/aes-gcm';
 import { Database, QueryRunner } from '../storage/database';
 
-/** Recognised by their first bytes; anything else is kept as opaque binary. */
-const SIGNATURES: Array<[string, number[]]> = [
-  ['image/png', [0x89, 0x50, 0x4e, 0x47]],
-  ['image/jpeg', [0xff, 0xd8, 0xff]],
-  ['application/pdf', [0x25, 0x50, 0x44, 0x46]],
-  ['image/gif', [0x47, 0x49, 0x46, 0x38]],
-  ['image/tiff', [0x49, 0x49, 0x2a, 0x00]],
-];
-
+/**
+ * The type a document's bytes show (domain/documents/document-format.ts), as cases list it; text stays
+ * plain `text/plain`, as it was listed before documents were read.
+ */
 export function detectContentType(bytes: Buffer): string {
-  const match = SIGNATURES.find(([, signature]) => signature.every((byte, index) => bytes[index] === byte));
-  if (match) return match[0];
-  return bytes.toString('utf8').includes('\uFFFD') ? 'application/octet-stream' : 'text/plain';
+  const format = detectDocumentFormat(bytes);
+  return format === 'text' ? 'text/plain' : CONTENT_TYPES[format];
 }
 
 /**

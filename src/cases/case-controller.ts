@@ -149,6 +149,7 @@ export function caseController(type: CaseType): Type<unknown> {
         const document = await this.cases.document(principal, type, id, documentId);
         res.setHeader('Cache-Control', 'no-store');
         res.setHeader('X-Content-Type-Options', 'nosniff');
+        res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
         return new StreamableFile(document.bytes, {
           type: document.contentType,
           disposition: attachmentDisposition(document.name),
@@ -248,7 +249,7 @@ function getOperation(type: CaseType): CaseType['get'] {
     'reading: { status (read, partly_read, unreadable, unsupported, not_read), method, pages, pages_read, confidence, ' +
     'reason } }); benefit verifications and prior authorizations that read an insurance card image or PDF ' +
     'show `insurance_card` ({ scanned: fields read with confidence, each { value, confidence }; unread; ' +
-    'discrete; used: each field with { value, source: discrete | card }; conflicts: [{ field, discrete, card }]; other_cards: [{ payer_name, member_id }], cards of other plans ' +
+    'discrete; used: each field with { value, source: discrete | card | reviewer }; conflicts: [{ field, discrete, card }]; other_cards: [{ payer_name, member_id }], cards of other plans ' +
     'sent with it, never merged }). ' +
     'docs/documents.md.';
   const attention =

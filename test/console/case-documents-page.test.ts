@@ -65,7 +65,7 @@ describe("a case's documents in the console", () => {
       'content-disposition': 'inline',
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
-      'content-security-policy': "default-src 'none'; sandbox",
+      'content-security-policy': "default-src 'none'; sandbox; frame-ancestors 'none'",
     });
     const reads = await testApp.db.query<{ actor_type: string }>(
       `SELECT actor_type FROM audit_events WHERE action = 'document.read' AND target_id = $1`,

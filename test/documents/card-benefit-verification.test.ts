@@ -94,7 +94,27 @@ describe('a benefit verification from a photo of the insurance card alone', () =
     });
   });
 
-  it('keeps discrete data first, field by field: the card fills the gaps, and a member id that differs is a conflict', async () => {
+  it('keeps discrete data first, field by field: the card of the same member fills the gaps, and a group that differs is a conflict', async () => {
+    const body = benefitVerificationRequest({
+      insurance: [{ file_content: base64(await cardImage()) }],
+      insurance_content: { payer: 'Blue Horizon Health', member_id: 'W123456789', group_number: '0200' },
+    });
+    const created = await testApp.http().post(PATH).set(bearer(account.keys.provider)).send(body);
+
+    const completed = await waitFor(created.body.data.id as string, 'completed');
+
+    expect(completed.insurance_card).toMatchObject({
+      discrete: { payer: 'Blue Horizon Health', member_id: 'W123456789', group_number: '0200' },
+      used: {
+        group_number: { value: '0200', source: 'discrete' },
+        rx_pcn: { value: 'SBXBHHPPO', source: 'card' },
+      },
+      conflicts: [{ field: 'group_number', discrete: '0200', card: '0100' }],
+    });
+    expect(completed.outcome).toMatchObject({ coverage_status: 'covered' });
+  });
+
+  it("never fills the gaps from another member's card: the member id that differs is a conflict", async () => {
     const body = benefitVerificationRequest({
       insurance: [{ file_content: base64(await cardImage()) }],
       insurance_content: { payer: 'Blue Horizon Health', member_id: 'W999999999' },
@@ -104,14 +124,10 @@ describe('a benefit verification from a photo of the insurance card alone', () =
     const completed = await waitFor(created.body.data.id as string, 'completed');
 
     expect(completed.insurance_card).toMatchObject({
-      discrete: { payer: 'Blue Horizon Health', member_id: 'W999999999' },
-      used: {
-        member_id: { value: 'W999999999', source: 'discrete' },
-        rx_pcn: { value: 'SBXBHHPPO', source: 'card' },
-      },
+      used: { member_id: { value: 'W999999999', source: 'discrete' } },
       conflicts: [{ field: 'member_id', discrete: 'W999999999', card: 'W123456789' }],
     });
-    expect(completed.outcome).toMatchObject({ coverage_status: 'covered' });
+    expect((completed.insurance_card as JsonObject).used).not.toHaveProperty('rx_pcn');
   });
 
   it("keeps a second plan's card apart, using the first card sent and listing the other", async () => {

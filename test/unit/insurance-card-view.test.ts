@@ -49,6 +49,16 @@ describe('what a case shows of a card beside its discrete insurance', () => {
     ]);
   });
 
+  it("never fills the discrete data's gaps from another member's card, only lists the conflict", () => {
+    const view = insuranceCardView(
+      { payer: 'Blue Horizon Health', member_id: 'W111111111' },
+      cardWith({ member_id: 'W123456789', rx_bin: '999901' }),
+    );
+
+    expect(view.used.rx_bin).toBeUndefined();
+    expect(view.conflicts.map((conflict) => conflict.field)).toEqual(['member_id']);
+  });
+
   it('fills only the gaps of the discrete data from the card', () => {
     const filled = withCardFilledGaps(
       { payer: 'Blue Horizon Health', member_id: 'W111111111', rx_bin: '610014' },

@@ -140,7 +140,7 @@ export class CasePagesController {
     res.setHeader('Content-Disposition', inline ? 'inline' : 'attachment');
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox; frame-ancestors 'none'");
     res.end(document.bytes);
   }
 
@@ -299,6 +299,7 @@ export class CasePagesController {
       `${record.object}.updated` as CaseEventType,
       record.status_history.map((change) => change.at),
     );
+    const operator = grants(principal.roles, 'operator');
     const temporalLink = this.temporalWebLink(record.id);
     const operatorActs =
       grants(principal.roles, 'operator') &&
@@ -328,10 +329,16 @@ export class CasePagesController {
               ? decisionFormView(form, path, csrfField(req, res), record, answer.values, answer.errors)
               : decisionFormView(form, path, csrfField(req, res), record),
           )}
-          ${caseFacts(record)} ${requestView(record)} ${criteriaSection(criteriaOf(record))}
-          ${insuranceCardSection(record.insurance_card)} ${timeline(record)} ${caseResults(record)}
-          ${documentsTable(documentsOf(record), record, path, !grants(principal.roles, 'operator'))}
-          ${deliveriesTable(deliveries)}
+          ${caseFacts(record)}
+          ${
+            // Operators run the service: they see a case's state, never the patient's record or documents.
+            operator
+              ? ''
+              : html`${requestView(record)} ${criteriaSection(criteriaOf(record))}
+                ${insuranceCardSection(record.insurance_card)}`
+          }
+          ${timeline(record)} ${caseResults(record)}
+          ${documentsTable(documentsOf(record), record, path, !operator)} ${deliveriesTable(deliveries)}
           ${
             grants(principal.roles, 'operator') && temporalLink
               ? html`<p>

@@ -200,6 +200,7 @@ export const DECISION_FORMS: readonly DecisionForm[] = [
       { name: 'insurance.group_number', label: 'Confirmed group number', kind: 'text' },
       { name: 'insurance.rx_bin', label: 'Confirmed RxBIN', kind: 'text' },
       { name: 'insurance.rx_pcn', label: 'Confirmed RxPCN', kind: 'text' },
+      { name: 'insurance.rx_group', label: 'Confirmed RxGroup', kind: 'text' },
     ],
     rows: MANUAL_DRUG_ROWS,
     buttons: [{ label: 'Complete verification', kind: 'primary' }],
