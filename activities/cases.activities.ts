@@ -305,10 +305,11 @@ export const createCaseActivities = ({
     /** Answers the plan's criteria from the request, file assets read as their pages' text. */
     async prefillPriorAuthorization(input: PriorAuthPrefillRequest): Promise<PriorAuthPrefill> {
       const deadline = attemptDeadline();
-      const { evidence } = await readEvidence(input.evidence);
-      return callConnector('payer', () =>
+      const { evidence, unread } = await readEvidence(input.evidence);
+      const prefill = await callConnector('payer', () =>
         payer.prefillPriorAuthorization({ ...input, evidence }, { deadline }),
       );
+      return unread.length > 0 ? { ...prefill, unread } : prefill;
     },
 
     async submitPriorAuthorization(input: PriorAuthSubmissionInput): Promise<{ payer_reference: string }> {

@@ -400,7 +400,12 @@ async function prepare(
     visitNotes: request.visit_notes,
     ...mockOutageUntil(record, request.mock_result?.outage),
   });
-  Object.assign(record, { plan, coverage: prefill.coverage, criteria: prefill.criteria });
+  Object.assign(record, {
+    plan,
+    coverage: prefill.coverage,
+    criteria: prefill.criteria,
+    ...(prefill.unread ? { unread_evidence: prefill.unread } : {}),
+  });
   return undefined;
 }
 

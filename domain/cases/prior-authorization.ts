@@ -1,3 +1,4 @@
+import type { UnreadEvidence } from '../clinical/clinical-model';
 import type { CriterionAnswer, DrugCoverage, ResolvedPlan } from '../payers/payer-connector';
 import { PRIOR_AUTH_MOCK_RESULTS } from '../payers/prior-authorization-exchange';
 import type {
@@ -78,6 +79,11 @@ export interface PriorAuthorizationCase extends CaseRecord {
   plan: ResolvedPlan | null;
   coverage: DrugCoverage | null;
   criteria: CriterionAnswer[];
+  /**
+   * Evidence the criteria could not be answered from (a file not read, pages past a limit, text past
+   * the caps), so a reviewer knows what the answers did not see; absent when everything was read.
+   */
+  unread_evidence?: UnreadEvidence[];
   review: (ReviewDecisionInput & { decided_at: string }) | null;
   review_reminder_at: string | null;
   submission: { payer_reference: string; submitted_at: string } | null;

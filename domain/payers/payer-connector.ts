@@ -8,7 +8,12 @@ import type {
   Questionnaire,
   VisitNote,
 } from '../cases/case-model';
-import type { ClinicalEvidence, EvaluationLimits, PriorAuthRequirement } from '../clinical/clinical-model';
+import type {
+  ClinicalEvidence,
+  EvaluationLimits,
+  PriorAuthRequirement,
+  UnreadEvidence,
+} from '../clinical/clinical-model';
 import type { BenefitAccumulator, EligibilityRejection, PharmacyBenefit } from './eligibility';
 import type { UnreadCardCode } from './card-fields';
 
@@ -224,6 +229,8 @@ export interface PriorAuthPrefill {
   /** The formulary's entry for the drug on this plan, if the plan and drug are known. */
   coverage: DrugCoverage | null;
   criteria: CriterionAnswer[];
+  /** The request's evidence the answers could not see (set by the activity, which reads the files). */
+  unread?: UnreadEvidence[];
 }
 
 export type PriorAuthResult = 'approved' | 'denied' | 'other';

@@ -102,4 +102,33 @@ describe('a prior authorization from the documents a clinic sends: a card photo,
       expect.stringContaining('Progress note'),
     );
   });
+
+  it('tells the reviewer which evidence the answers could not see, and why', async () => {
+    const locked = pdfDocument([{ lines: ['Progress note', NOTE] }], { encrypted: true });
+    const response = await testApp
+      .http()
+      .post(PATH)
+      .set(bearer(account.keys.provider))
+      .send(
+        priorAuthorizationRequest({
+          visit_notes: [],
+          evidence: [
+            {
+              title: 'Progress note',
+              date_created: NOTE_DATE,
+              asset: { fileType: 'application/pdf', fileContent: locked.toString('base64') },
+            },
+          ],
+        }),
+      );
+
+    const inReview = await waitFor(response.body.data.id as string, 'awaiting_review');
+
+    expect(inReview.unread_evidence).toEqual([
+      expect.objectContaining({
+        title: 'Progress note',
+        reason: 'The PDF is protected by a password, so it could not be opened.',
+      }),
+    ]);
+  });
 });

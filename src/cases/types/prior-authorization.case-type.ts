@@ -97,6 +97,8 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
   get: {
     summary: 'Get a prior authorization',
     description:
+      "`criteria` are the plan's criteria answered from the request ({ id, question, answer, source }); " +
+      '`unread_evidence` ([{ title, bytes_unread, reason }], absent when none) is the evidence they could not see. ' +
       '`review_due_at` is the internal target for the clinical review, set at creation. `due_at` is the ' +
       "payer's decision deadline: null until the payer receives the request, then set by plan type " +
       '(Medicare: 72 h / 24 h expedited, Part B rules for medical-benefit drugs, Part D for the rest; ' +

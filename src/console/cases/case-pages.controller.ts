@@ -4,7 +4,6 @@ import type { Request, Response } from 'express';
 
 import { FINAL_STATUSES, type CaseRecord } from '../../../domain/cases/case-model';
 import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authorization';
-import type { CriterionAnswer } from '../../../domain/payers/payer-connector';
 import type { CaseEventType } from '../../../domain/webhooks/event-types';
 import type { AppConfig } from '../../../infrastructure/config/config';
 import { WebhookDeliveriesRepository } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
@@ -20,7 +19,7 @@ import { ContextualRequest } from '../../common/request-context';
 import { createValidationPipe } from '../../common/validation';
 import { recordConsoleAction } from '../console-audit';
 import { formText } from '../forms';
-import { html } from '../html';
+import { Html, html } from '../html';
 import { doneNotice } from '../markup';
 import { csrfField, PageContent, sendPage } from '../layout';
 import { CaseSection, casePath, SECTION_SEGMENTS, sectionOfPath } from './case-sections';
@@ -334,7 +333,7 @@ export class CasePagesController {
             // Operators run the service: they see a case's state, never the patient's record or documents.
             operator
               ? ''
-              : html`${requestView(record)} ${criteriaSection(criteriaOf(record))}
+              : html`${requestView(record)} ${criteriaOf(record)}
                 ${insuranceCardSection(record.insurance_card)}`
           }
           ${timeline(record)} ${caseResults(record)}
@@ -369,6 +368,8 @@ function detailsOf(error: ApiError): string[] {
 }
 
 /** The criteria a prior authorization's prefill answered, which the reviewer weighs. */
-function criteriaOf(record: CaseRecord): CriterionAnswer[] | undefined {
-  return record.object === 'prior_authorization' ? (record as PriorAuthorizationCase).criteria : undefined;
+function criteriaOf(record: CaseRecord): Html {
+  if (record.object !== 'prior_authorization') return html``;
+  const { criteria, unread_evidence: unread } = record as PriorAuthorizationCase;
+  return criteriaSection(criteria, unread);
 }

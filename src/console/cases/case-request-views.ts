@@ -6,6 +6,7 @@ import type {
   Prescription,
   Provider,
 } from '../../../domain/cases/case-model';
+import type { UnreadEvidence } from '../../../domain/clinical/clinical-model';
 import type { CriterionAnswer } from '../../../domain/payers/payer-connector';
 import { CARD_FIELD_THRESHOLDS } from '../../../domain/payers/insurance-card';
 import type { CardField } from '../../../domain/payers/card-fields';
@@ -190,8 +191,14 @@ export function insuranceCardSection(card: InsuranceCardView | null | undefined)
   </section>`;
 }
 
-/** The criteria the prefill answered for the reviewer, each with where its answer came from. */
-export function criteriaSection(criteria: CriterionAnswer[] | undefined): Html {
+/**
+ * The criteria the prefill answered for the reviewer, each with where its answer came from, and the
+ * evidence the answers could not see.
+ */
+export function criteriaSection(
+  criteria: CriterionAnswer[] | undefined,
+  unread: UnreadEvidence[] = [],
+): Html {
   if (!criteria?.length) return html``;
   return html`<section class="card" aria-labelledby="criteria-heading">
     <h2 id="criteria-heading">Criteria</h2>
@@ -217,5 +224,13 @@ export function criteriaSection(criteria: CriterionAnswer[] | undefined): Html {
         )}
       </tbody>
     </table>
+    ${
+      unread.length
+        ? html`<p class="notice notice-error">
+            Not seen by these answers:
+            ${unread.map((item) => `${item.title}${item.reason ? ` (${item.reason})` : ''}`).join('; ')}
+          </p>`
+        : ''
+    }
   </section>`;
 }
