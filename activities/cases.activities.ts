@@ -114,15 +114,17 @@ export const createCaseActivities = ({
   ): Promise<{ cardTexts: string[]; scanned?: { primary: DocumentedCard; others: DocumentedCard[] } }> => {
     const cardTexts: string[] = [];
     const scannedDocuments: ReadPage[][] = [];
-    const stored = await readings.documents(insurance.documentIds);
-    const contents = await documents.read(insurance.documentIds);
-    for (const [index, document] of stored.entries()) {
+    for (const document of await readings.documents(insurance.documentIds)) {
       const reading = await readings.find(document.accountId, document.sha256);
-      if (reading?.format === 'text' || (!reading && detectDocumentFormat(contents[index]!) === 'text'))
-        cardTexts.push(contents[index]!.toString('utf8'));
-      // A file without a reading (over the case's OCR budget, or one a case started before did not
-      // read) says nothing: its bytes are never taken as a text card.
-      else if (reading) scannedDocuments.push(reading.pages);
+      if (reading && reading.format !== 'text') {
+        scannedDocuments.push(reading.pages);
+        continue;
+      }
+      // Only text cards, and files without a reading, are decrypted here. A file without a reading
+      // (over the case's OCR budget, or one a case started before did not read) says nothing unless
+      // its bytes are text: they are never taken as a text card otherwise.
+      const [bytes] = await documents.read([document.documentId]);
+      if (reading || detectDocumentFormat(bytes!) === 'text') cardTexts.push(bytes!.toString('utf8'));
     }
     const scanned = cardsAmong(scannedDocuments, insurance.content?.member_id);
     return scanned ? { cardTexts, scanned } : { cardTexts };

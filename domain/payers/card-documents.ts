@@ -1,6 +1,7 @@
 import type { ReadPage } from '../documents/document-reading';
 import { readInsuranceCard } from './insurance-card';
 import type { ScannedCard } from './insurance-card';
+import { cardMemberId, comparable } from './insurance-card-view';
 
 /** One insurance card as the case's documents show it: its pages (front and back) and what they read. */
 export interface DocumentedCard {
@@ -9,18 +10,17 @@ export interface DocumentedCard {
 }
 
 const identityOf = (card: ScannedCard): string | undefined => {
-  const id = card.member_id ?? card.medicare_beneficiary_id ?? card.medicaid_id;
-  return id?.value.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const memberId = cardMemberId(card);
+  return memberId === undefined ? undefined : comparable(memberId);
 };
 
 /** Fields a card's two sides both print; sides that read them differently belong to different cards. */
 const SHARED_ON_BOTH_SIDES = ['payer_name', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group'] as const;
 
 function disagree(a: ScannedCard, b: ScannedCard): boolean {
-  const key = (value: string) => value.toUpperCase().replace(/[^A-Z0-9]/g, '');
   return SHARED_ON_BOTH_SIDES.some((field) => {
     const [first, second] = [a[field]?.value, b[field]?.value];
-    return first !== undefined && second !== undefined && key(first) !== key(second);
+    return first !== undefined && second !== undefined && comparable(first) !== comparable(second);
   });
 }
 
@@ -35,7 +35,8 @@ export function cardsAmong(
   documents: ReadonlyArray<readonly ReadPage[]>,
   discreteMemberId?: string,
 ): { primary: DocumentedCard; others: DocumentedCard[] } | undefined {
-  const groups: Array<{ identity?: string; pages: ReadPage[] }> = [];
+  // Each group keeps what its pages read, re-read only when a document joins it.
+  const groups: Array<{ identity?: string } & DocumentedCard> = [];
   for (const pages of documents) {
     const card = readInsuranceCard(pages);
     const identity = identityOf(card);
@@ -43,20 +44,17 @@ export function cardsAmong(
     const previous = groups[groups.length - 1];
     // A side without a member id, or a front after such a side, joins its neighbour when they agree.
     const joinsPrevious =
-      previous !== undefined &&
-      (!identity || !previous.identity) &&
-      !disagree(readInsuranceCard(previous.pages), card);
-    if (same) same.pages.push(...pages);
-    else if (joinsPrevious)
-      Object.assign(previous, {
-        identity: identity ?? previous.identity,
-        pages: [...previous.pages, ...pages],
-      });
-    else groups.push({ identity, pages: [...pages] });
+      previous !== undefined && (!identity || !previous.identity) && !disagree(previous.card, card);
+    const joined = same ?? (joinsPrevious ? previous : undefined);
+    if (joined) {
+      joined.pages = [...joined.pages, ...pages];
+      joined.card = readInsuranceCard(joined.pages);
+      joined.identity ??= identity;
+    } else groups.push({ identity, pages: [...pages], card });
   }
   if (groups.length === 0) return undefined;
-  const cards = groups.map((group) => ({ pages: group.pages, card: readInsuranceCard(group.pages) }));
-  const wanted = discreteMemberId?.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const cards = groups.map(({ pages, card }) => ({ pages, card }));
+  const wanted = discreteMemberId === undefined ? undefined : comparable(discreteMemberId);
   const primaryIndex = Math.max(
     0,
     groups.findIndex((group) => wanted !== undefined && group.identity === wanted),

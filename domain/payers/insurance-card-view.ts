@@ -14,16 +14,21 @@ const SHARED_FIELDS = [
 ] as const satisfies ReadonlyArray<readonly [SharedInsuranceField & keyof InsuranceContent, CardField]>;
 
 /** The member id a card gives: its own, or the Medicare or Medicaid id it carries instead. */
-function cardValue(card: ScannedCard, field: CardField): string | undefined {
-  if (field === 'member_id')
-    return (card.member_id ?? card.medicare_beneficiary_id ?? card.medicaid_id)?.value;
-  return card[field]?.value;
+export function cardMemberId(card: ScannedCard): string | undefined {
+  return (card.member_id ?? card.medicare_beneficiary_id ?? card.medicaid_id)?.value;
 }
 
-/** Identifiers compare without case, spaces or dashes; names without case and punctuation. */
+function cardValue(card: ScannedCard, field: CardField): string | undefined {
+  return field === 'member_id' ? cardMemberId(card) : card[field]?.value;
+}
+
+/** A value as cards and data are compared: identifiers without case, spaces or dashes; names without punctuation. */
+export function comparable(value: string): string {
+  return value.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+
 function sameValue(a: string, b: string): boolean {
-  const key = (value: string) => value.toUpperCase().replace(/[^A-Z0-9]/g, '');
-  return key(a) === key(b);
+  return comparable(a) === comparable(b);
 }
 
 /**
