@@ -15,6 +15,7 @@ import type {
   PriorAuthPrefill,
   PriorAuthPrefillRequest,
   PriorAuthSubmissionInput,
+  ScannedCardFields,
 } from '../domain/payers/payer-connector';
 import type {
   PayerPriorAuthAnswer,
@@ -30,7 +31,7 @@ import { pageText } from '../domain/documents/document-reading';
 import type { ReadPage } from '../domain/documents/document-reading';
 import { cardsAmong } from '../domain/payers/card-documents';
 import type { DocumentedCard } from '../domain/payers/card-documents';
-import { scannedCardFields } from '../domain/payers/insurance-card';
+import { scannedCardFields, unreadCardGap } from '../domain/payers/insurance-card';
 import { insuranceCardView, sameMember, withCardFilledGaps } from '../domain/payers/insurance-card-view';
 import type { InsuranceCardView } from '../domain/payers/card-fields';
 import type { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
@@ -111,13 +112,18 @@ export const createCaseActivities = ({
    */
   const cardsOf = async (
     insurance: CaseInsurance,
-  ): Promise<{ cardTexts: string[]; scanned?: { primary: DocumentedCard; others: DocumentedCard[] } }> => {
+  ): Promise<{
+    cardTexts: string[];
+    scanned?: { primary: DocumentedCard; others: DocumentedCard[]; documents: string[] };
+  }> => {
     const cardTexts: string[] = [];
     const scannedDocuments: ReadPage[][] = [];
+    const scannedNames: string[] = [];
     for (const document of await readings.documents(insurance.documentIds)) {
       const reading = await readings.find(document.accountId, document.sha256);
       if (reading && reading.format !== 'text') {
         scannedDocuments.push(reading.pages);
+        scannedNames.push(document.name);
         continue;
       }
       // Only text cards, and files without a reading, are decrypted here. A file without a reading
@@ -127,7 +133,7 @@ export const createCaseActivities = ({
       if (reading || detectDocumentFormat(bytes!) === 'text') cardTexts.push(bytes!.toString('utf8'));
     }
     const scanned = cardsAmong(scannedDocuments, insurance.content?.member_id);
-    return scanned ? { cardTexts, scanned } : { cardTexts };
+    return scanned ? { cardTexts, scanned: { ...scanned, documents: scannedNames } } : { cardTexts };
   };
 
   /**
@@ -149,15 +155,16 @@ export const createCaseActivities = ({
 
   const evidenceOf = async (insurance: CaseInsurance): Promise<InsuranceEvidence> => {
     const { cardTexts, scanned } = await cardsOf(insurance);
-    const card = scanned?.primary;
+    const primary = scanned?.primary;
+    // Another member's card says nothing about the discrete data's plan.
+    const card =
+      primary && (!insurance.content || sameMember(insurance.content, primary.card)) ? primary : undefined;
     const content =
-      insurance.content && card && sameMember(insurance.content, card.card)
-        ? withCardFilledGaps(insurance.content, card.card)
-        : insurance.content;
+      insurance.content && card ? withCardFilledGaps(insurance.content, card.card) : insurance.content;
     return {
       content: content ?? undefined,
       cardTexts,
-      ...(card ? { scannedCard: scannedCardFields(card.card, card.pages.map(pageText).join('\n')) } : {}),
+      ...(card && scanned ? { scannedCard: fieldsOf(card, scanned.documents) } : {}),
     };
   };
 
@@ -238,9 +245,17 @@ export const createCaseActivities = ({
           'The insurance data has no clearinghouse payer id (insurance_content.payer_id), so no 270 could be sent.',
       };
     }
+    const { payer: payerName, member_id: memberId } = content;
+    if (!payerName || !memberId) {
+      const missing = memberId ? 'payer name' : 'member id';
+      return {
+        kind: 'inconclusive',
+        reason: `Neither the insurance data nor a readable card gave the ${missing}, so no 270 could be sent.`,
+      };
+    }
     const question = questionFor(routing, check, {
-      payer: { id: content.payer_id, name: content.payer },
-      memberId: content.member_id,
+      payer: { id: content.payer_id, name: payerName },
+      memberId,
       groupNumber: content.group_number,
     });
     let eligibility: BenefitsCheck;
@@ -277,13 +292,14 @@ export const createCaseActivities = ({
     /** What the case shows of a card it read from images or PDFs, or null when it read none. */
     async insuranceCardOf(insurance: CaseInsurance): Promise<InsuranceCardView | null> {
       const { scanned } = await cardsOf(insurance);
-      return scanned
-        ? insuranceCardView(
-            insurance.content ?? undefined,
-            scanned.primary.card,
-            scanned.others.map((other) => other.card),
-          )
-        : null;
+      if (!scanned) return null;
+      const view = insuranceCardView(
+        insurance.content ?? undefined,
+        scanned.primary.card,
+        scanned.others.map((other) => other.card),
+      );
+      if (view.used.member_id) return view;
+      return { ...view, error: unreadCardGap(fieldsOf(scanned.primary, scanned.documents)) };
     },
 
     async resolveCasePlan(insurance: CaseInsurance): Promise<PlanResolution> {
@@ -343,6 +359,11 @@ export const createCaseActivities = ({
     },
   };
 };
+
+/** What a payer call takes of a card: its fields read with confidence, its text, its documents' names. */
+function fieldsOf(card: DocumentedCard, documents: string[]): ScannedCardFields {
+  return scannedCardFields(card.card, card.pages.map(pageText).join('\n'), documents);
+}
 
 function questionFor(
   routing: BenefitsCheckRouting,

@@ -94,6 +94,8 @@ export const CASE_FAILURE_CODE = {
   insuranceCardUnreadable: 'insurance_card_unreadable',
   /** The case had only card images or PDFs, and their member id could not be read with confidence. */
   insuranceCardMemberIdUnreadable: 'insurance_card_member_id_unreadable',
+  /** The case had only documents that read clearly, and none of them is an insurance card. */
+  insuranceDocumentNotACard: 'insurance_document_not_a_card',
 } as const;
 
 export type CaseFailureCode = (typeof CASE_FAILURE_CODE)[keyof typeof CASE_FAILURE_CODE];

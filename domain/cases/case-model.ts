@@ -71,13 +71,17 @@ export interface CasePatient {
 export type PlanType = 'commercial' | 'medicare' | 'medicare_advantage' | 'medicaid' | 'tricare' | 'other';
 
 /** Discrete insurance card data (contract section 3a). */
+/**
+ * Discrete insurance data as the request gave it. Without a card both `payer` and `member_id` are
+ * given; beside a card any field may be missing, and the card fills it (CONTRACT.md §3a, §11).
+ */
 export interface InsuranceContent {
-  payer: string;
+  payer?: string;
   /** The payer's id at the account's clearinghouse, which a live 270 addresses. */
   payer_id?: string;
   /** The policy holder, when the patient is covered as their dependent. */
   subscriber?: PolicySubscriber;
-  member_id: string;
+  member_id?: string;
   group_number?: string;
   rx_bin?: string;
   rx_pcn?: string;

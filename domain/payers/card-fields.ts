@@ -24,7 +24,15 @@ export type CardField = (typeof CARD_FIELDS)[number];
 
 /** Why a case could not rely on a card it read (domain/failures.ts). */
 export type UnreadCardCode =
-  typeof CASE_FAILURE_CODE.insuranceCardUnreadable | typeof CASE_FAILURE_CODE.insuranceCardMemberIdUnreadable;
+  | typeof CASE_FAILURE_CODE.insuranceCardUnreadable
+  | typeof CASE_FAILURE_CODE.insuranceCardMemberIdUnreadable
+  | typeof CASE_FAILURE_CODE.insuranceDocumentNotACard;
+
+/** Why a card cannot identify the member: a code of UnreadCardCode and a message for the provider. */
+export interface CardGap {
+  code: UnreadCardCode;
+  message: string;
+}
 
 /** The discrete insurance fields (`insurance_content`) a card also prints. */
 export type SharedInsuranceField = 'payer' | 'member_id' | 'group_number' | 'rx_bin' | 'rx_pcn' | 'rx_group';
@@ -50,4 +58,6 @@ export interface InsuranceCardView {
    * what identifies each, as read with confidence.
    */
   other_cards: Array<{ payer_name: string | null; member_id: string | null }>;
+  /** Why the case cannot take the member from the card, or null when it can (CONTRACT.md §11). */
+  error: CardGap | null;
 }

@@ -63,16 +63,17 @@ export function insuranceCardView(
     payer_name: other.payer_name?.value ?? null,
     member_id: cardValue(other, 'member_id') ?? null,
   }));
-  return { scanned, unread, discrete: content ? discrete : null, used, conflicts, other_cards };
+  return { scanned, unread, discrete: content ? discrete : null, used, conflicts, other_cards, error: null };
 }
 
 /**
- * Whether a card is the discrete data's: it reads the same member id, or reads none and names no
- * other payer. Only such a card fills the discrete data's gaps: another plan's never does.
+ * Whether a card is the discrete data's: both give the same member id, or one of them gives none and
+ * the card names no other payer. Only such a card fills the discrete data's gaps: another plan's never
+ * does.
  */
 export function sameMember(content: InsuranceContent, card: ScannedCard): boolean {
   const memberId = cardValue(card, 'member_id');
-  if (memberId) return !!content.member_id && sameValue(content.member_id, memberId);
+  if (memberId && content.member_id) return sameValue(content.member_id, memberId);
   const payer = card.payer_name?.value;
   return !payer || !content.payer || sameValue(content.payer, payer);
 }

@@ -2,7 +2,7 @@ import { boxAround } from '../documents/document-reading';
 import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
 import { CASE_FAILURE_CODE } from '../failures';
 import { CARD_FIELDS } from './card-fields';
-import type { CardField, UnreadCardCode } from './card-fields';
+import type { CardField, CardGap } from './card-fields';
 import type { ScannedCardFields } from './payer-connector';
 
 /**
@@ -227,7 +227,7 @@ export function readInsuranceCard(pages: readonly ReadPage[]): ScannedCard {
 }
 
 /** The fields a case may use, those read with confidence, and the names of the card fields that were not. */
-export function scannedCardFields(card: ScannedCard, text: string): ScannedCardFields {
+export function scannedCardFields(card: ScannedCard, text: string, documents: string[]): ScannedCardFields {
   const value = (field: CardField) => card[field]?.value;
   return {
     payer_name: value('payer_name'),
@@ -241,27 +241,63 @@ export function scannedCardFields(card: ScannedCard, text: string): ScannedCardF
       (field) => card[field] === null,
     ),
     text,
+    documents,
   };
 }
 
 /**
  * Why a card read from images or PDFs cannot identify the member, or null when it can: the service
- * never goes on with a member id it is not sure of. The message names the fields not read and says
- * what the provider can send instead.
+ * never goes on with a member id it is not sure of. The message names the documents and the fields not
+ * read, and says what the provider can send instead.
  */
-export function unreadCardGap(card: ScannedCardFields): { code: UnreadCardCode; message: string } | null {
+export function unreadCardGap(card: ScannedCardFields): CardGap | null {
   if (card.member_id) return null;
-  const advice = 'Send insurance_content with the missing fields, or a clearer image of the card.';
+  const documents = card.documents.join(', ');
   const identified = card.rx_bin ?? card.rx_pcn ?? card.group_number ?? card.payer_name;
-  return identified
-    ? {
-        code: CASE_FAILURE_CODE.insuranceCardMemberIdUnreadable,
-        message: `The member ID on the insurance card could not be read with confidence (unread: ${card.unread.join(', ')}). ${advice}`,
-      }
-    : {
-        code: CASE_FAILURE_CODE.insuranceCardUnreadable,
-        message: `No insurance card field could be read from the insurance documents: they are not cards, or too unclear to read. ${advice}`,
-      };
+  if (identified) {
+    return {
+      code: CASE_FAILURE_CODE.insuranceCardMemberIdUnreadable,
+      message:
+        `The member ID on the insurance card (${documents}) could not be read with confidence ` +
+        `(unread: ${card.unread.join(', ')}). ${CARD_ADVICE}`,
+    };
+  }
+  if (wordCount(card.text) >= NOT_A_CARD_MIN_WORDS) {
+    return {
+      code: CASE_FAILURE_CODE.insuranceDocumentNotACard,
+      message:
+        `The insurance documents (${documents}) read clearly but show no insurance card field: they are ` +
+        `not insurance cards. Send insurance_content, or an image of the card itself.`,
+    };
+  }
+  return {
+    code: CASE_FAILURE_CODE.insuranceCardUnreadable,
+    message:
+      `No insurance card field could be read from the insurance documents (${documents}): they are too ` +
+      `unclear to read, or not cards. ${CARD_ADVICE}`,
+  };
+}
+
+const CARD_ADVICE = 'Send insurance_content with the missing fields, or a clearer image of the card.';
+
+/**
+ * Words a document must read clearly to be called "not a card" rather than "unreadable": a card front
+ * alone prints more, and OCR of an unclear photo yields a few scattered fragments at most.
+ */
+const NOT_A_CARD_MIN_WORDS = 8;
+
+/** Words of two or more letters: OCR noise of a blurred image is mostly single marks and digits. */
+function wordCount(text: string): number {
+  let count = 0;
+  let letters = 0;
+  for (const character of text) {
+    if (/\p{L}/u.test(character)) letters += 1;
+    else {
+      if (letters >= 2) count += 1;
+      letters = 0;
+    }
+  }
+  return letters >= 2 ? count + 1 : count;
 }
 
 function emptyCard(): ScannedCard {

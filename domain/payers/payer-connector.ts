@@ -27,7 +27,10 @@ export interface InsuranceEvidence {
   content?: InsuranceContent;
   /** Insurance card documents sent as UTF-8 text (the sandbox's text cards). */
   cardTexts: string[];
-  /** What was read from card images and PDFs, front and back together (docs/documents.md). */
+  /**
+   * The card read from images and PDFs, front and back together (docs/documents.md); beside discrete
+   * data, only a card of the same member.
+   */
   scannedCard?: ScannedCardFields;
 }
 
@@ -47,6 +50,8 @@ export interface ScannedCardFields {
   /** The card fields the reader could not read with confidence, by name, for the case's reason. */
   unread: string[];
   text: string;
+  /** The names of the case documents the card was read from (`insurance_1`), for the case's reason. */
+  documents: string[];
 }
 
 export interface ResolvedPlan {

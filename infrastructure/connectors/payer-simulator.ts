@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 
-import type { DrugRequest, PlanType, PriorAuthorizationRequest } from '../../domain/cases/case-model';
+import type {
+  DrugRequest,
+  InsuranceContent,
+  PlanType,
+  PriorAuthorizationRequest,
+} from '../../domain/cases/case-model';
 import type { EvaluationLimits } from '../../domain/clinical/clinical-model';
 import { unreadCardGap } from '../../domain/payers/insurance-card';
 import type { UnreadCardCode } from '../../domain/payers/card-fields';
@@ -365,23 +370,42 @@ export class PayerSimulator implements PayerConnector, PriorAuthorizationChannel
   }
 
   private resolve(insurance: InsuranceEvidence): Resolution {
-    if (insurance.content) {
-      const { content } = insurance;
-      return this.match({
-        payerName: content.payer,
-        memberId: content.member_id,
-        bin: content.rx_bin,
-        pcn: content.rx_pcn,
-        planType: content.plan_type,
-      });
-    }
-    if (insurance.cardTexts.some((text) => text.trim()))
-      return this.match(readCard(insurance.cardTexts.join('\n')));
+    const typedCard = insurance.cardTexts.some((text) => text.trim())
+      ? readCard(insurance.cardTexts.join('\n'))
+      : undefined;
+    if (insurance.content) return this.matchDiscrete(insurance.content, insurance.scannedCard, typedCard);
+    if (typedCard) return this.match(typedCard);
     if (insurance.scannedCard) return this.matchScannedCard(insurance.scannedCard);
     return {
       resolved: false,
       reason: 'No insurance data was given: neither discrete insurance data nor a card.',
     };
+  }
+
+  /**
+   * Discrete data, whole or beside a card. An image card has already filled its gaps (discrete values
+   * win); a text card fills them here, but only data without a payer or member id, and only when it
+   * names no other member.
+   */
+  private matchDiscrete(
+    content: InsuranceContent,
+    card?: ScannedCardFields,
+    typedCard?: PlanClues,
+  ): Resolution {
+    // Discrete data that left the member id to an image card which could not read it.
+    const gap = card && !content.member_id ? unreadCardGap(card) : null;
+    if (gap) return { resolved: false, reason: gap.message, code: gap.code };
+    const partial = !content.payer || !content.member_id;
+    const sameMember = !content.member_id || !typedCard?.memberId || typedCard.memberId === content.member_id;
+    const fill = partial && sameMember ? typedCard : undefined;
+    return this.match({
+      payerName: content.payer ?? fill?.payerName,
+      cardText: content.payer ? undefined : (card?.text ?? fill?.cardText),
+      memberId: content.member_id ?? fill?.memberId,
+      bin: content.rx_bin ?? fill?.bin,
+      pcn: content.rx_pcn ?? fill?.pcn,
+      planType: content.plan_type ?? fill?.planType,
+    });
   }
 
   /**

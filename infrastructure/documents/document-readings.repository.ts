@@ -3,9 +3,11 @@ import { SecretBox } from '../crypto/aes-gcm';
 import type { QueryRunner } from '../storage/database';
 import { Database } from '../storage/database';
 
-/** A case document as the reader needs it: its id, its account and the hash of its content. */
+/** A case document as the reader needs it: its id and name, its account and the hash of its content. */
 export interface StoredDocument {
   documentId: string;
+  /** The name the service gave it (`insurance_1`), never the caller's words. */
+  name: string;
   accountId: string;
   sha256: string;
 }
@@ -24,14 +26,14 @@ export class DocumentReadingsRepository {
   /** The documents of these ids with their account and content hash, in the order asked. */
   async documents(documentIds: readonly string[]): Promise<StoredDocument[]> {
     if (documentIds.length === 0) return [];
-    const rows = await this.db.query<{ id: string; account_id: string; sha256: string }>(
-      'SELECT id, account_id, sha256 FROM case_documents WHERE id = ANY ($1)',
+    const rows = await this.db.query<{ id: string; name: string; account_id: string; sha256: string }>(
+      'SELECT id, name, account_id, sha256 FROM case_documents WHERE id = ANY ($1)',
       [documentIds],
     );
     return documentIds.map((id) => {
       const row = rows.find((candidate) => candidate.id === id);
       if (!row) throw new Error(`Case document ${id} is missing`);
-      return { documentId: row.id, accountId: row.account_id, sha256: row.sha256 };
+      return { documentId: row.id, name: row.name, accountId: row.account_id, sha256: row.sha256 };
     });
   }
 

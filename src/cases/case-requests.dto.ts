@@ -68,6 +68,7 @@ import {
   IsNpi,
   MaxCombinedItems,
   RequiredWhen,
+  RequiresFieldsUnless,
 } from './case-validators';
 import {
   CaseMetadata,
@@ -130,6 +131,17 @@ const MAX_DAYS = 365;
 /** Where a request may carry insurance data; one of them is required (contract section 3a). */
 const INSURANCE_SOURCES = ['patient.insurance', 'insurance', 'insurance_content'];
 const DOCUMENT_LISTS = ['patient.insurance', 'insurance'];
+const INSURANCE_CONTENT_FIELDS = [
+  'payer',
+  'payer_id',
+  'subscriber',
+  'member_id',
+  'group_number',
+  'rx_bin',
+  'rx_pcn',
+  'rx_group',
+  'plan_type',
+] as const satisfies ReadonlyArray<keyof InsuranceContent>;
 const MAX_DOCUMENTS = LIMITS.documentsPerRequest;
 
 export class AddressDto implements Address {
@@ -216,9 +228,16 @@ export class PolicySubscriberDto implements PolicySubscriber {
   relationship!: PolicySubscriber['relationship'];
 }
 
+/** What discrete insurance data must give when no card comes with it. */
+export const INSURANCE_ESSENTIALS = ['payer', 'member_id'] as const;
+const REQUIRED_WITHOUT_CARD =
+  'Required unless the request carries an insurance card document, which fills it.';
+
+/** Discrete insurance data: complete on its own, or any part of it beside a card (contract §3a). */
 export class InsuranceContentDto implements InsuranceContent {
-  @PayerName()
-  payer!: string;
+  @AtLeastOneOf(INSURANCE_CONTENT_FIELDS)
+  @PayerName({ required: false, description: REQUIRED_WITHOUT_CARD })
+  payer?: string;
 
   @ClearinghousePayerId()
   payer_id?: string;
@@ -230,8 +249,8 @@ export class InsuranceContentDto implements InsuranceContent {
   })
   subscriber?: PolicySubscriberDto;
 
-  @Identifier({ example: 'ZZ1234567' })
-  member_id!: string;
+  @Identifier({ optional: true, description: REQUIRED_WITHOUT_CARD, example: 'ZZ1234567' })
+  member_id?: string;
 
   @GroupNumber()
   group_number?: string;
@@ -530,7 +549,13 @@ abstract class InsuredCaseRequestDto {
   })
   insurance?: InsuranceDocumentDto[];
 
-  @NestedObject(() => InsuranceContentDto, { optional: true, description: 'Discrete insurance card data.' })
+  @RequiresFieldsUnless(INSURANCE_ESSENTIALS, DOCUMENT_LISTS)
+  @NestedObject(() => InsuranceContentDto, {
+    optional: true,
+    description:
+      'Discrete insurance card data. Alone it gives payer and member_id; beside a card any of its fields ' +
+      'will do, and the card fills the rest (discrete values win field by field).',
+  })
   insurance_content?: InsuranceContentDto;
 
   @CaseMetadata({ order_id: 'ord-1001' })

@@ -1,4 +1,5 @@
 import { registerDecorator, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
+import { subFieldIssues } from '../common/validation';
 
 const MEBIBYTE = 1024 * 1024;
 const HOUR_MS = 60 * 60 * 1000;
@@ -461,6 +462,46 @@ export function RequiredWhen(
         objectSchema: {
           if: { required: [otherProperty], properties: { [otherProperty]: { enum: values } } },
           then: { required: [propertyName] },
+        },
+      },
+    )(target, propertyName);
+  };
+}
+
+/**
+ * When the decorated object is given, it must hold each of `fields` unless one of `unlessPaths` (dotted,
+ * from the validated object) holds a value: discrete insurance data is complete on its own, partial
+ * beside a card. An empty `unlessPaths` makes the fields always required.
+ */
+export function RequiresFieldsUnless(
+  fields: readonly string[],
+  unlessPaths: readonly string[],
+  options?: ValidationOptions,
+): PropertyDecorator {
+  const excused = (object: object) => unlessPaths.some((path) => isPresent(valueAt(object, path)));
+  const missing = (value: unknown) =>
+    fields.filter((field) => !isPresent((value as Record<string, unknown>)[field]));
+  return (target, propertyName) => {
+    const property = propertyName as string;
+    const given = { required: [property] };
+    rule(
+      'requiresFieldsUnless',
+      (value, { object }) =>
+        typeof value !== 'object' || value === null || excused(object) || missing(value).length === 0,
+      ({ value }) =>
+        subFieldIssues(
+          missing(value).map((field) => [
+            field,
+            unlessPaths.length > 0
+              ? `is required when the request carries no ${listOf(unlessPaths, 'or')}`
+              : 'is required',
+          ]),
+        ),
+      options,
+      {
+        objectSchema: {
+          if: unlessPaths.length > 0 ? { ...given, not: { anyOf: unlessPaths.map(presenceSchema) } } : given,
+          then: { properties: { [property]: { allOf: fields.map(presenceSchema) } } },
         },
       },
     )(target, propertyName);

@@ -4,13 +4,14 @@ import type { ClinicalDiagnosisInput, ClinicalRecord } from '../../domain/clinic
 import {
   CasePatientDto,
   DrugDto,
+  INSURANCE_ESSENTIALS,
   InsuranceContentDto,
   QuestionnaireDto,
   VisitNoteDto,
   EvidenceAssetDto,
   WithinDocumentLimit,
 } from '../cases/case-requests.dto';
-import { AtLeastOneOf, ExactlyOneOf } from '../cases/case-validators';
+import { AtLeastOneOf, ExactlyOneOf, RequiresFieldsUnless } from '../cases/case-validators';
 import { CaseMetadata, Icd10Code, LIMITS, WrittenAt } from '../cases/request-vocabulary';
 import { JsonObjectField, NestedArray, NestedObject, TextField } from '../common/dto/compose';
 
@@ -94,10 +95,12 @@ export class CreateClinicalEligibilityDto {
   })
   evidence?: ClinicalEvidenceDto[];
 
+  // A check reads no card for its plan, so the discrete data must name payer and member id itself.
+  @RequiresFieldsUnless(INSURANCE_ESSENTIALS, [])
   @NestedObject(() => InsuranceContentDto, {
     optional: true,
     description:
-      'Discrete insurance card data, as for benefit verification and prior authorization. When the plan is ' +
+      'Discrete insurance card data with payer and member_id, as for benefit verification and prior authorization. When the plan is ' +
       "found in the catalog, its formulary gives each drug's criteria and prior_authorization_required; " +
       "without it, each drug's own criteria apply and prior_authorization_required is what most plans say.",
   })

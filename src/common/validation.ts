@@ -21,11 +21,24 @@ function flatten(errors: ValidationError[], parentPath = ''): string[] {
       : parentPath
         ? `${parentPath}.${error.property}`
         : error.property;
-    const own = Object.values(error.constraints ?? {}).map(
-      (issue) => `${field}: ${stripPropertyName(issue, error.property)}`,
+    const own = Object.values(error.constraints ?? {}).flatMap((issue) =>
+      issue.startsWith(SUB_FIELD_MARK)
+        ? issue.split('\n').map((line) => `${field}.${line.slice(SUB_FIELD_MARK.length)}`)
+        : [`${field}: ${stripPropertyName(issue, error.property)}`],
     );
     return [...own, ...flatten(error.children ?? [], field)];
   });
+}
+
+/** Starts a rule's message that names fields inside the validated object rather than the object. */
+const SUB_FIELD_MARK = '\u0000';
+
+/**
+ * The message of a rule on an object whose violations belong to fields inside it (a required field
+ * the object lacks), so each is reported at its own path: `insurance_content.member_id`.
+ */
+export function subFieldIssues(issues: ReadonlyArray<readonly [field: string, issue: string]>): string {
+  return issues.map(([field, issue]) => `${SUB_FIELD_MARK}${field}: ${issue}`).join('\n');
 }
 
 /** class-validator starts messages with the property name; the detail already names the field. */

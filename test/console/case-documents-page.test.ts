@@ -1,4 +1,4 @@
-import { pdfDocument } from '../../bench/document-corpus';
+import { pdfDocument, scannedPage } from '../../bench/document-corpus';
 import { waitForStatus } from '../support/case-journeys';
 import { benefitVerificationRequest } from '../support/case-requests';
 import { consoleGet, signedInPerson, submitCase } from '../support/console-cases';
@@ -86,6 +86,23 @@ describe("a case's documents in the console", () => {
     expect(download.headers['content-type']).toBe('application/pdf');
     expect(download.headers['content-disposition']).toBe('attachment');
     expect(previewPath(page.text)).toBeUndefined();
+  });
+
+  it('says beside the card why it could not give the member, as the case does', async () => {
+    const letter = await scannedPage(['Dear colleague,', 'thank you for seeing our patient on Tuesday.']);
+    const body = benefitVerificationRequest({
+      insurance: [{ file_content: letter.scan.toString('base64') }],
+    });
+    delete (body as { insurance_content?: unknown }).insurance_content;
+    const { id } = await submitCase(testApp, account.keys.provider, API_PATH, body);
+    await waitForStatus(testApp, account.keys.provider, API_PATH, id as string, 'awaiting_review');
+
+    const page = await casePage(id as string);
+
+    const section = page.text.slice(page.text.indexOf('id="insurance-card-heading"'));
+    expect(section).toMatch(
+      /class="notice notice-error" role="status">\s*The insurance documents \(insurance_1\) read clearly but show no insurance card field/,
+    );
   });
 
   it("never shows another account's document, nor any document to an operator", async () => {

@@ -47,6 +47,23 @@ describe('the review queue in the console', () => {
     expect(queue.text).toContain(`href="/console/prior-authorizations/${standard.id}#review-heading"`);
   });
 
+  it('names the patient, the drug and the payer of each queued PA, so a reviewer can triage', async () => {
+    const reviewer = await signedInPerson(testApp, account.accountId, ['reviewer']);
+    const request = priorAuthorizationRequest();
+    const created = await submitCase(testApp, account.keys.provider, '/prior-authorization', request);
+    const patient = request.patient as { first_name: string; last_name: string };
+
+    const queue = await eventually(async () => {
+      const page = await consoleGet(testApp, reviewer, '/console/review-queue');
+      return caseIdsOf(page.text).includes(created.id) ? page : undefined;
+    });
+
+    const row = queue.text.split('<tr>').find((candidate) => candidate.includes(created.id))!;
+    expect(row).toContain(`<td>${patient.last_name}, ${patient.first_name} (born 1968-05-14)</td>`);
+    expect(row).toContain('<td>Ozempic 1 mg pen</td>');
+    expect(row).toContain('<td>Blue Horizon Health</td>');
+  });
+
   it('is not open to a provider', async () => {
     const person = await createConsolePerson(testApp, account.accountId, ['provider']);
     const browser = await signInWithPassword(testApp, person);

@@ -114,6 +114,44 @@ describe('a benefit verification from a photo of the insurance card alone', () =
     expect(completed.outcome).toMatchObject({ coverage_status: 'covered' });
   });
 
+  it('completes from a card and the part of the insurance data the clinic typed, the card giving the member id', async () => {
+    const body = benefitVerificationRequest({
+      insurance: [{ file_content: base64(await cardImage()) }],
+      insurance_content: { payer: 'Blue Horizon Health' },
+    });
+    const created = await testApp.http().post(PATH).set(bearer(account.keys.provider)).send(body);
+    expect(created.status).toBe(201);
+
+    const completed = await waitFor(created.body.data.id as string, 'completed');
+
+    expect(completed.insurance_card).toMatchObject({
+      discrete: { payer: 'Blue Horizon Health' },
+      used: {
+        payer: { value: 'Blue Horizon Health', source: 'discrete' },
+        member_id: { value: 'W123456789', source: 'card' },
+      },
+    });
+    expect(completed.outcome).toMatchObject({
+      coverage_status: 'covered',
+      plan_name: 'Blue Horizon PPO Select',
+    });
+  });
+
+  it('goes to manual verification when the typed part leaves the member id to a card that is not one', async () => {
+    const letter = await scannedPage(['Dear colleague,', 'thank you for seeing our patient on Tuesday.']);
+    const body = benefitVerificationRequest({
+      insurance: [{ file_content: base64(letter.scan) }],
+      insurance_content: { payer: 'Blue Horizon Health' },
+    });
+    const created = await testApp.http().post(PATH).set(bearer(account.keys.provider)).send(body);
+
+    const inReview = await waitFor(created.body.data.id as string, 'awaiting_review');
+
+    expect(latestReason(inReview)).toMatch(
+      /^The insurance documents \(insurance_1\) read clearly but show no insurance card field/,
+    );
+  });
+
   it("never fills the gaps from another member's card: the member id that differs is a conflict", async () => {
     const body = benefitVerificationRequest({
       insurance: [{ file_content: base64(await cardImage()) }],
@@ -150,13 +188,19 @@ describe('a benefit verification from a photo of the insurance card alone', () =
     });
   });
 
-  it('goes to manual verification when the image is not a card, saying no card field could be read', async () => {
+  it('goes to manual verification when the image is not a card, naming the document and saying it is no card', async () => {
     const letter = await scannedPage(['Dear colleague,', 'thank you for seeing our patient on Tuesday.']);
     const created = await submitCards(letter.scan);
     const inReview = await waitFor(created.id as string, 'awaiting_review');
     const reason = latestReason(inReview);
-    expect(reason).toMatch(/^No insurance card field could be read from the insurance documents/);
+    expect(reason).toMatch(
+      /^The insurance documents \(insurance_1\) read clearly but show no insurance card field/,
+    );
     expect(reason).toMatch(/insurance_content/);
+    expect((inReview.insurance_card as JsonObject).error).toEqual({
+      code: 'insurance_document_not_a_card',
+      message: reason,
+    });
   });
 
   it("uses the insurance a reviewer confirmed for a card that could not be read, and shows them as the reviewer's", async () => {
@@ -205,6 +249,12 @@ describe('a benefit verification from a photo of the insurance card alone', () =
     expect((inReview.documents as JsonObject[])[0].reading).toMatchObject({
       status: 'unreadable',
       reason: 'The PNG image could not be decoded (truncated or corrupt).',
+    });
+    expect((inReview.insurance_card as JsonObject).error).toMatchObject({
+      code: 'insurance_card_unreadable',
+      message: expect.stringMatching(
+        /^No insurance card field could be read from the insurance documents \(insurance_1\)/,
+      ),
     });
   });
 

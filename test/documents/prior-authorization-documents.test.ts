@@ -47,14 +47,16 @@ describe('a prior authorization from the documents a clinic sends: a card photo,
     expect((inReview.documents as JsonObject[])[0].reading).toMatchObject({ status: 'read', method: 'ocr' });
   });
 
-  it('fails as insurance_card_unreadable when the only insurance document is not a card', async () => {
+  it('fails as insurance_document_not_a_card when the only insurance document is a letter', async () => {
     const letter = await scannedPage(['Dear colleague,', 'thank you for seeing our patient on Tuesday.']);
 
     const failed = await waitFor(await submitCard(letter.scan), 'failed');
 
     expect(failed.failure).toEqual({
-      code: 'insurance_card_unreadable',
-      message: expect.stringMatching(/^No insurance card field could be read.*insurance_content/),
+      code: 'insurance_document_not_a_card',
+      message: expect.stringMatching(
+        /^The insurance documents \(patient_insurance_1\) read clearly.*insurance_content/,
+      ),
     });
     expect(failed.criteria ?? []).toEqual([]);
   });

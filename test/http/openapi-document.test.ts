@@ -112,6 +112,29 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('requires payer and member_id in insurance_content only when no card comes with it', () => {
+    const schemas = document.components.schemas as Json;
+    const given = (key: string, inner: Json = { not: { enum: [null, '', []] } }) => ({
+      required: [key],
+      properties: { [key]: inner },
+    });
+    const payerAndMember = {
+      properties: { insurance_content: { allOf: [given('payer'), given('member_id')] } },
+    };
+    expect(schemas.CreateBenefitVerificationDto.allOf).toContainEqual({
+      if: {
+        required: ['insurance_content'],
+        not: { anyOf: [given('patient', given('insurance')), given('insurance')] },
+      },
+      then: payerAndMember,
+    });
+    expect(schemas.InsuranceContentDto.required ?? []).not.toContain('member_id');
+    expect(schemas.CreateClinicalEligibilityDto).toMatchObject({
+      if: { required: ['insurance_content'] },
+      then: payerAndMember,
+    });
+  });
+
   it('describes the clearinghouse payer id and the subscriber of a dependent in the request', () => {
     const content = document.components.schemas.InsuranceContentDto.properties;
     expect(JSON.stringify(content.payer_id)).toContain('"pattern":"^[A-Za-z0-9]{2,20}$"');

@@ -393,6 +393,45 @@ describe('prior authorization and benefit verification requests', () => {
     ).resolves.toBeInstanceOf(CreateBenefitVerificationDto);
   });
 
+  it('accepts any part of insurance_content beside a card, for the card to fill the rest', async () => {
+    const request = await accepted(
+      CreateBenefitVerificationDto,
+      benefitVerificationRequest({
+        insurance: documents(1),
+        insurance_content: { group_number: 'GRP-0042' },
+      }),
+    );
+
+    expect(request.insurance_content).toEqual({ group_number: 'GRP-0042' });
+  });
+
+  it('requires payer and member_id in insurance_content when no card comes with it', async () => {
+    const messages = await violations(
+      CreateBenefitVerificationDto,
+      benefitVerificationRequest({
+        patient: syntheticPatient({ insurance: undefined }),
+        insurance_content: { group_number: 'GRP-0042' },
+      }),
+    );
+
+    expect(messages).toEqual([
+      'insurance_content.payer: is required when the request carries no patient.insurance or insurance',
+      'insurance_content.member_id: is required when the request carries no patient.insurance or insurance',
+    ]);
+  });
+
+  it('refuses an empty insurance_content even beside a card', async () => {
+    const messages = await violations(
+      CreateBenefitVerificationDto,
+      benefitVerificationRequest({ insurance_content: {} }),
+    );
+
+    expect(messages).toContain(
+      'insurance_content.payer: at least one of payer, payer_id, subscriber, member_id, group_number, ' +
+        'rx_bin, rx_pcn, rx_group or plan_type is required',
+    );
+  });
+
   it('requires a drug name or an NDC and reports it on the name field', async () => {
     const prescriptionMessages = await violations(
       CreatePriorAuthorizationDto,

@@ -1,7 +1,12 @@
 import { boxAround } from '../../domain/documents/document-reading';
 import type { ReadLine, ReadPage, ReadWord } from '../../domain/documents/document-reading';
 import { cardsAmong } from '../../domain/payers/card-documents';
-import { medicareBeneficiaryId, readInsuranceCard } from '../../domain/payers/insurance-card';
+import {
+  medicareBeneficiaryId,
+  readInsuranceCard,
+  scannedCardFields,
+  unreadCardGap,
+} from '../../domain/payers/insurance-card';
 
 /** Text laid out as a page: boxes count characters across and lines down. */
 function textPage(text: string, number = 1): ReadPage {
@@ -198,5 +203,36 @@ describe("the cards among a case's documents", () => {
 
     expect(cards.others).toEqual([]);
     expect(memberIdOf(cards.primary)).toBe('W123456789');
+  });
+});
+
+describe('why a card read from images cannot identify the member', () => {
+  const gapOf = (text: string) => {
+    const pages = [textPage(text)];
+    return unreadCardGap(scannedCardFields(readInsuranceCard(pages), text, ['insurance_1']));
+  };
+
+  it('says nothing when the member id was read', () => {
+    expect(gapOf('Blue Horizon Health\nMember ID: W123456789\nRxBIN: 999901')).toBeNull();
+  });
+
+  it('names the member id of a card that shows its plan but not who is covered', () => {
+    expect(gapOf('Blue Horizon Health\nRxBIN: 999901\nGroup: 0100')).toMatchObject({
+      code: 'insurance_card_member_id_unreadable',
+      message: expect.stringMatching(
+        /^The member ID on the insurance card \(insurance_1\).*unread: [^)]*member_id/,
+      ),
+    });
+  });
+
+  it('calls a document that reads clearly and shows no card field not a card', () => {
+    expect(gapOf('Dear colleague,\nthank you for seeing our patient on Tuesday.')).toMatchObject({
+      code: 'insurance_document_not_a_card',
+      message: expect.stringContaining('(insurance_1)'),
+    });
+  });
+
+  it('calls a document of a few scattered fragments unreadable, not "not a card"', () => {
+    expect(gapOf('Hl 4 ~ e1 ;; W')).toMatchObject({ code: 'insurance_card_unreadable' });
   });
 });

@@ -7,6 +7,7 @@ import type { CaseSummary, QueuedCaseSummary } from '../../../infrastructure/cas
 import { AuditRepository } from '../../audit/audit.repository';
 import { RequiresRole } from '../../auth/auth.decorators';
 import { CaseSummariesService, CaseSummaryQuery } from '../../cases/case-summaries.service';
+import { CasesService } from '../../cases/cases.service';
 import { ApiError } from '../../common/errors';
 import { recordConsoleAction } from '../console-audit';
 import { formText } from '../forms';
@@ -15,6 +16,8 @@ import { csrfField, sendPage } from '../layout';
 import { principalOf } from './console-principal';
 import { CaseSection, casePath, SECTION_SEGMENTS, sectionOfObject, sectionOfPath } from './case-sections';
 import { moment } from '../markup';
+import { triageOf } from './case-request-views';
+import type { CaseTriage } from './case-request-views';
 import { dueBadge, statusBadge } from './case-views';
 
 const DEFAULT_PAGE_SIZE = 25;
@@ -48,6 +51,7 @@ interface ListState {
 export class CaseListsController {
   constructor(
     @Inject(CaseSummariesService) private readonly summaries: CaseSummariesService,
+    @Inject(CasesService) private readonly cases: CasesService,
     @Inject(AuditRepository) private readonly audit: AuditRepository,
   ) {}
 
@@ -55,7 +59,18 @@ export class CaseListsController {
   @RequiresRole('reviewer')
   async reviewQueue(@Req() req: Request, @Res() res: Response): Promise<void> {
     const state = listState(req.query, false);
-    const page = await this.summaries.reviewQueue(principalOf(req), pageRequest(state));
+    const principal = principalOf(req);
+    const page = await this.summaries.reviewQueue(principal, pageRequest(state));
+    const section = sectionOfObject('prior_authorization');
+    // The summaries hold no PHI; who, what and which payer come from each case's own state, as its page does.
+    const triage = await Promise.all(
+      page.data.map((row) =>
+        this.cases.get(principal, section.type, row.case_id).then(triageOf, (error: unknown) => {
+          if (error instanceof ApiError && error.httpStatus === 404) return null;
+          throw error;
+        }),
+      ),
+    );
     await recordConsoleAction(
       this.audit,
       req,
@@ -63,7 +78,6 @@ export class CaseListsController {
       { object: 'prior_authorization', id: null },
       { filters: ['review_queue'], result_ids: page.data.map((row) => row.case_id) },
     );
-    const section = sectionOfObject('prior_authorization');
     sendPage(req, res, {
       title: 'Review queue',
       body: html`<p>
@@ -81,6 +95,9 @@ export class CaseListsController {
                 <thead>
                   <tr>
                     <th scope="col">Case</th>
+                    <th scope="col">Patient</th>
+                    <th scope="col">Drug</th>
+                    <th scope="col">Payer</th>
                     <th scope="col">Waiting for</th>
                     <th scope="col">Due</th>
                     <th scope="col">Review target</th>
@@ -90,7 +107,7 @@ export class CaseListsController {
                   </tr>
                 </thead>
                 <tbody>
-                  ${page.data.map((row) => queueRow(section, row))}
+                  ${page.data.map((row, index) => queueRow(section, row, triage[index] ?? null))}
                 </tbody>
               </table>`
         }
@@ -168,11 +185,14 @@ export class CaseListsController {
   }
 }
 
-function queueRow(section: CaseSection, row: QueuedCaseSummary): Html {
+function queueRow(section: CaseSection, row: QueuedCaseSummary, triage: CaseTriage | null): Html {
   const inReview = row.status === 'awaiting_review';
   const anchor = inReview ? 'review-heading' : 'information-heading';
   return html`<tr>
     <td><a href="${casePath(section, row.case_id)}">${row.case_id}</a></td>
+    <td>${triage?.patient ?? '—'}</td>
+    <td>${triage?.drug ?? '—'}</td>
+    <td>${triage?.payer ?? '—'}</td>
     <td>${inReview ? statusBadge('awaiting_review') : statusBadge('information_requested')}</td>
     <td>${dueBadge(row.queue_due_at, row.overdue)}</td>
     <td>${row.review_due_at ? moment(row.review_due_at) : '—'}</td>

@@ -49,6 +49,32 @@ const SOURCE_LABELS = {
   reviewer: 'confirmed by a reviewer',
 };
 
+/** What a reviewer triages a queued case by: who, which drug, which payer; null where the case does not say. */
+export interface CaseTriage {
+  patient: string | null;
+  drug: string | null;
+  payer: string | null;
+}
+
+/**
+ * The patient, drug and payer of a case, for a row of the review queue: the payer the case resolved,
+ * else the one its card or data named.
+ */
+export function triageOf(record: CaseRecord): CaseTriage {
+  const { request, plan, insurance_card } = record as CaseRecord & {
+    request?: ReadableRequest;
+    plan?: { payer_name: string } | null;
+  };
+  const patient = request?.patient;
+  const prescription = request?.prescription;
+  const drug = prescription?.drug_name ?? prescription?.ndc ?? request?.drugs?.[0]?.name ?? null;
+  return {
+    patient: patient ? `${patient.last_name}, ${patient.first_name} (born ${patient.date_of_birth})` : null,
+    drug: drug && prescription?.strength ? `${drug} ${prescription.strength}` : drug,
+    payer: plan?.payer_name ?? insurance_card?.used.payer?.value ?? request?.insurance_content?.payer ?? null,
+  };
+}
+
 /**
  * The request as a reviewer reads it: who the patient is, what is prescribed for which diagnoses, by
  * whom, and the insurance sent as data. Shown to the account's people only, as the API shows it.
@@ -129,6 +155,7 @@ export function insuranceCardSection(card: InsuranceCardView | null | undefined)
   const read = Object.entries(card.scanned) as Array<[CardField, { value: string; confidence: number }]>;
   return html`<section class="card" aria-labelledby="insurance-card-heading">
     <h2 id="insurance-card-heading">Insurance card</h2>
+    ${card.error ? html`<p class="notice notice-error" role="status">${card.error.message}</p>` : ''}
     ${
       read.length === 0
         ? html`<p class="empty">No card field could be read with confidence.</p>`
