@@ -24,6 +24,21 @@ export interface CardValues {
   payerId?: string;
 }
 
+/**
+ * A card of the sandbox catalog's Blue Horizon Health PPO Select plan, which a case can complete from.
+ * Its member id has no Z: the sandbox's ZZ ids read as 22 under OCR, as they would on a real card.
+ */
+export const BLUE_HORIZON_CARD: CardValues = {
+  payerName: 'Blue Horizon Health',
+  planName: 'PPO Select',
+  memberName: 'JANE Q SAMPLE',
+  memberId: 'W123456789',
+  groupNumber: '0100',
+  rxBin: '999901',
+  rxPcn: 'SBXBHHPPO',
+  rxGroup: 'SBXBHH0100',
+};
+
 /** How a card prints its values: label words, colours, and where values sit relative to labels. */
 export interface CardLayout {
   name: string;
@@ -226,6 +241,58 @@ export const CARD_LAYOUTS: readonly CardLayout[] = [
   },
 ];
 
+/**
+ * Layouts the reader was never tuned on: added after its rules were written and scored apart, with
+ * values of another seed, so their figures say how the reader does on cards it has not seen.
+ */
+export const HELD_OUT_LAYOUTS: readonly CardLayout[] = [
+  {
+    name: 'held-out-purple-member-number',
+    background: '#f8f0fc',
+    ink: '#2f0b3a',
+    accent: '#862e9c',
+    memberIdLabel: 'Member Number:',
+    groupLabel: 'Group ID:',
+    nameLabel: 'Member Name:',
+    binLabel: 'BIN #',
+    pcnLabel: 'PCN #',
+    rxGroupLabel: 'Rx Grp:',
+    placement: 'beside',
+    pharmacyOnBack: false,
+    font: 'Liberation Sans',
+  },
+  {
+    name: 'held-out-slate-columns-back',
+    background: '#edf2f7',
+    ink: '#1a202c',
+    accent: '#2c5282',
+    memberIdLabel: 'ID NUMBER',
+    groupLabel: 'GRP',
+    nameLabel: 'ENROLLEE',
+    binLabel: 'RX BIN',
+    pcnLabel: 'RX PCN',
+    rxGroupLabel: 'RX GRP',
+    placement: 'below',
+    pharmacyOnBack: true,
+    font: 'DejaVu Serif',
+  },
+  {
+    name: 'held-out-olive-insured',
+    background: '#f4f7e8',
+    ink: '#2d3010',
+    accent: '#5c940d',
+    memberIdLabel: 'Insured ID:',
+    groupLabel: 'Group No:',
+    nameLabel: 'Insured:',
+    binLabel: 'RxBin:',
+    pcnLabel: 'RxPcn:',
+    rxGroupLabel: 'RxGrp:',
+    placement: 'beside',
+    pharmacyOnBack: false,
+    font: 'DejaVu Sans Mono',
+  },
+];
+
 /** The card field its member id label fills: a Medicaid card's "Recipient ID" is the Medicaid id. */
 export function memberIdFieldOf(layout: CardLayout): 'member_id' | 'medicaid_id' {
   return /recipient/i.test(layout.memberIdLabel) ? 'medicaid_id' : 'member_id';
@@ -313,6 +380,13 @@ function escapeXml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** Light from a lamp or window on the card's laminate: a bright patch over part of the print. */
+const GLARE =
+  `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">` +
+  '<defs><radialGradient id="g" cx="0.62" cy="0.38" r="0.32">' +
+  '<stop offset="0" stop-color="#ffffff" stop-opacity="0.85"/><stop offset="1" stop-color="#ffffff" stop-opacity="0"/>' +
+  '</radialGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>';
+
 /** How a photo or scan spoils a clean card. */
 export interface Degradation {
   name: string;
@@ -328,7 +402,33 @@ export const DEGRADATIONS: readonly Degradation[] = [
   { name: 'narrow-500px', apply: (image) => image.resize({ width: 500 }), format: 'jpeg' },
   { name: 'rotated-90', apply: (image) => image.rotate(90), format: 'png' },
   { name: 'rotated-180', apply: (image) => image.rotate(180), format: 'png' },
+  { name: 'rotated-270', apply: (image) => image.rotate(270), format: 'png' },
   { name: 'skew-4deg', apply: (image) => image.rotate(4, { background: '#888888' }), format: 'jpeg' },
+  { name: 'skew-8deg', apply: (image) => image.rotate(8, { background: '#888888' }), format: 'jpeg' },
+  { name: 'skew-minus-8deg', apply: (image) => image.rotate(-8, { background: '#888888' }), format: 'jpeg' },
+  {
+    // A card photographed from one side: sharp has no projective warp, so a shear stands for it.
+    name: 'perspective-shear',
+    apply: (image) =>
+      image.affine(
+        [
+          [1, 0.12],
+          [0.04, 1],
+        ],
+        { background: '#555555' },
+      ),
+    format: 'jpeg',
+  },
+  {
+    name: 'glare',
+    apply: (image) => image.composite([{ input: Buffer.from(GLARE), blend: 'screen' }]),
+    format: 'jpeg',
+  },
+  {
+    name: 'dark-background',
+    apply: (image) => image.extend({ top: 90, bottom: 90, left: 140, right: 140, background: '#1b1b1b' }),
+    format: 'jpeg',
+  },
 ];
 
 /** A face rendered to image bytes, spoiled as the degradation says. */
@@ -434,6 +534,31 @@ export async function scannedPage(
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fdfdfb"/>${body}</svg>`;
   const scan = await sharp(Buffer.from(svg)).grayscale().jpeg({ quality: 75 }).toBuffer();
   return { scan, width, height };
+}
+
+/**
+ * A scanned copy of a PDF, as a clinic's fax or scanner would send it: each page (all, or those asked
+ * for) rendered at `dpi` through pdf.js, grey, JPEG at quality 75, in an image-only PDF with no text
+ * layer. For real documents whose words are known from their own text layer.
+ */
+export async function scannedCopy(
+  pdf: Buffer,
+  options: { pages?: readonly number[]; dpi?: number } = {},
+): Promise<Buffer> {
+  const { getDocumentProxy, renderPageAsImage } = await import('unpdf');
+  const document = await getDocumentProxy(new Uint8Array(pdf));
+  const numbers = options.pages ?? Array.from({ length: document.numPages }, (_, index) => index + 1);
+  const pages: PdfPageContent[] = [];
+  for (const number of numbers) {
+    const rendered = await renderPageAsImage(document, number, {
+      canvasImport: () => import('@napi-rs/canvas'),
+      scale: (options.dpi ?? 200) / 72,
+    });
+    const image = sharp(Buffer.from(rendered)).flatten({ background: '#ffffff' }).grayscale();
+    const { width, height } = await image.metadata();
+    pages.push({ scan: await image.jpeg({ quality: 75 }).toBuffer(), width: width!, height: height! });
+  }
+  return pdfDocument(pages);
 }
 
 /**

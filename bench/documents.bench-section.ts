@@ -1,5 +1,10 @@
 import { randomInt } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
+import { projectRoot } from '../domain/project-root';
+import { documentText } from '../domain/documents/document-reading';
+import type { DocumentReading } from '../domain/documents/document-reading';
 import type { CardField } from '../domain/payers/card-fields';
 import { readInsuranceCard } from '../domain/payers/insurance-card';
 import { DocumentReadingPool } from '../infrastructure/documents/reading-pool';
@@ -8,10 +13,12 @@ import {
   CARD_LAYOUTS,
   CLEAN,
   DEGRADATIONS,
+  HELD_OUT_LAYOUTS,
   cardFaces,
   memberIdFieldOf,
   pdfDocument,
   renderFace,
+  scannedCopy,
   scannedPage,
 } from './document-corpus';
 
@@ -34,61 +41,50 @@ interface Tally {
   wrong: number;
 }
 
+interface CorpusScore {
+  byField: Map<string, Tally>;
+  byDegradation: Map<string, Tally>;
+  cardMs: number[];
+}
+
+const REAL_PDFS = path.join(projectRoot(), 'test/fixtures/documents/hl7-c-cda-examples');
+
 /**
  * The document reader on a generated corpus (bench/document-corpus.ts): field accuracy per field and
- * per degradation (a null is a miss; a wrong value a miss and an error), the time to read one card,
- * a scanned letter page and a 100-page text PDF, and the worker's memory with the reader warm. The
- * corpus draws its values from a seed printed first, so a run can be repeated with BENCH_SEED.
+ * per degradation (a null is a miss; a wrong value a miss and an error), the same on layouts held out
+ * from tuning with values of another seed, the time to read one card, a scanned letter page, a 100-page
+ * text PDF and real clinical PDFs (HL7 C-CDA examples, CC0) with their scanned copies, and the worker's
+ * memory with the reader warm. Both seeds are printed first, so a run can be repeated with BENCH_SEED
+ * and BENCH_HELD_OUT_SEED.
  */
 export async function documentReading(): Promise<void> {
   const seed = Number(process.env.BENCH_SEED ?? randomInt(1, 2 ** 31));
-  const random = seededRandom(seed);
+  const heldOutSeed = Number(process.env.BENCH_HELD_OUT_SEED ?? randomInt(1, 2 ** 31));
   const pool = new DocumentReadingPool();
   const rssBefore = process.memoryUsage().rss;
-  const byField = new Map<string, Tally>();
-  const byDegradation = new Map<string, Tally>();
-  const cardMs: number[] = [];
   try {
-    for (const layout of CARD_LAYOUTS) {
-      for (let index = 0; index < CARDS_PER_LAYOUT; index += 1) {
-        const values = cardValues(random);
-        for (const degradation of [CLEAN, ...DEGRADATIONS]) {
-          const { fields, ms } = await readCard(pool, values, layout, degradation);
-          cardMs.push(ms);
-          for (const field of SCORED) {
-            const expected = expectedValue(values, field);
-            const actualField = field === 'member_id' ? memberIdFieldOf(layout) : field;
-            const actual = fields[actualField] ?? null;
-            for (const tally of [
-              tallyOf(byField, field),
-              tallyOf(byDegradation, degradation === CLEAN ? 'clean' : degradation.name),
-            ]) {
-              tally.printed += 1;
-              if (actual === expected) tally.exact += 1;
-              else if (actual !== null) tally.wrong += 1;
-            }
-          }
-        }
-      }
-    }
+    const tuned = await scoreCorpus(pool, CARD_LAYOUTS, seededRandom(seed));
+    const heldOut = await scoreCorpus(pool, HELD_OUT_LAYOUTS, seededRandom(heldOutSeed));
     const letterMs = await timed(async () => pool.read((await scannedPage(LETTER)).scan));
     const hundredPages = pdfDocument(Array.from({ length: 100 }, (_, page) => ({ lines: pageLines(page) })));
     const pdfMs = await timed(() => pool.read(hundredPages));
+    const realPdfs = await readRealPdfs(pool);
     const rssAfter = process.memoryUsage().rss;
-    const degradedTotal = sumTallies([...byDegradation.entries()].filter(([name]) => name !== 'clean'));
-    const clean = byDegradation.get('clean') ?? { printed: 0, exact: 0, wrong: 0 };
+    const cardMs = [...tuned.cardMs, ...heldOut.cardMs];
     console.log(
       [
-        `Document reading (seed ${seed}; ${CARD_LAYOUTS.length} layouts × ${CARDS_PER_LAYOUT} cards, each clean and ${DEGRADATIONS.length} ways degraded)`,
+        `Document reading (seed ${seed}, held-out seed ${heldOutSeed}; ${CARD_LAYOUTS.length} layouts + ${HELD_OUT_LAYOUTS.length} held out, × ${CARDS_PER_LAYOUT} cards, each clean and ${DEGRADATIONS.length} ways degraded)`,
         `  card read (OCR + fields), per card      p50 ${ms(percentile(cardMs, 50))}   p99 ${ms(percentile(cardMs, 99))}   (${cardMs.length} cards)`,
         `  scanned letter page, 200 dpi           ${ms(letterMs)}`,
         `  100-page text PDF, text extracted      ${ms(pdfMs)}`,
-        `  field accuracy, clean / degraded       ${percent(clean)} / ${percent(degradedTotal)}`,
-        `  fields returned but wrong              ${clean.wrong + degradedTotal.wrong}`,
-        '  accuracy per field (all forms)',
-        ...[...byField.entries()].map(([field, tally]) => `    ${field.padEnd(36)} ${describe(tally)}`),
-        '  accuracy per form',
-        ...[...byDegradation.entries()].map(([name, tally]) => `    ${name.padEnd(36)} ${describe(tally)}`),
+        ...describeScore('tuned layouts', tuned),
+        ...describeScore('held-out layouts', heldOut),
+        '  real clinical PDFs (HL7 C-CDA examples, CC0): text layer, and a scanned copy at 200 dpi',
+        ...realPdfs.map(
+          (pdf) =>
+            `    ${pdf.name.padEnd(24)} ${String(pdf.pages).padStart(2)} pages   text ${ms(pdf.textMs).padStart(7)}   ` +
+            `scanned ${ms(pdf.ocrMs / pdf.pages).padStart(7)} a page   words recognised ${pdf.recall}`,
+        ),
         `  RSS of this process, reader warm       +${Math.round((rssAfter - rssBefore) / 1024 / 1024)} MB (OCR threads included)`,
         '',
       ].join('\n'),
@@ -96,6 +92,80 @@ export async function documentReading(): Promise<void> {
   } finally {
     await pool.close();
   }
+}
+
+async function scoreCorpus(
+  pool: DocumentReadingPool,
+  layouts: readonly CardLayout[],
+  random: () => number,
+): Promise<CorpusScore> {
+  const score: CorpusScore = { byField: new Map(), byDegradation: new Map(), cardMs: [] };
+  for (const layout of layouts) {
+    for (let index = 0; index < CARDS_PER_LAYOUT; index += 1) {
+      const values = cardValues(random);
+      for (const degradation of [CLEAN, ...DEGRADATIONS]) {
+        const { fields, ms } = await readCard(pool, values, layout, degradation);
+        score.cardMs.push(ms);
+        for (const field of SCORED) {
+          const expected = expectedValue(values, field);
+          const actualField = field === 'member_id' ? memberIdFieldOf(layout) : field;
+          const actual = fields[actualField] ?? null;
+          for (const tally of [
+            tallyOf(score.byField, field),
+            tallyOf(score.byDegradation, degradation === CLEAN ? 'clean' : degradation.name),
+          ]) {
+            tally.printed += 1;
+            if (actual === expected) tally.exact += 1;
+            else if (actual !== null) tally.wrong += 1;
+          }
+        }
+      }
+    }
+  }
+  return score;
+}
+
+function describeScore(title: string, score: CorpusScore): string[] {
+  const degraded = sumTallies([...score.byDegradation.entries()].filter(([name]) => name !== 'clean'));
+  const clean = score.byDegradation.get('clean') ?? { printed: 0, exact: 0, wrong: 0 };
+  return [
+    `  ${title}: field accuracy, clean / degraded   ${percent(clean)} / ${percent(degraded)}`,
+    `  ${title}: fields returned but wrong          ${clean.wrong + degraded.wrong}`,
+    '    accuracy per field (all forms)',
+    ...[...score.byField.entries()].map(([field, tally]) => `      ${field.padEnd(34)} ${describe(tally)}`),
+    '    accuracy per form',
+    ...[...score.byDegradation.entries()].map(
+      ([name, tally]) => `      ${name.padEnd(34)} ${describe(tally)}`,
+    ),
+  ];
+}
+
+/** Each real PDF's text layer, then its scanned copy by OCR: how much of the printed words OCR finds. */
+async function readRealPdfs(
+  pool: DocumentReadingPool,
+): Promise<Array<{ name: string; pages: number; textMs: number; ocrMs: number; recall: string }>> {
+  const results = [];
+  for (const name of readdirSync(REAL_PDFS)
+    .filter((file) => file.endsWith('.pdf'))
+    .sort()) {
+    const bytes = readFileSync(path.join(REAL_PDFS, name));
+    let original: DocumentReading | undefined;
+    const textMs = await timed(async () => (original = await pool.read(bytes)));
+    const copy = await scannedCopy(bytes);
+    let scanned: DocumentReading | undefined;
+    const ocrMs = await timed(async () => (scanned = await pool.read(copy)));
+    const printed = wordsOf(documentText(original!));
+    const recognised = wordsOf(documentText(scanned!));
+    const found = [...printed].filter((word) => recognised.has(word)).length;
+    const recall = `${((found / Math.max(1, printed.size)) * 100).toFixed(1)} %`;
+    results.push({ name, pages: original!.pageCount, textMs, ocrMs, recall });
+  }
+  return results;
+}
+
+/** Distinct words of three or more letters or digits, as OCR and a text layer are compared. */
+function wordsOf(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []);
 }
 
 async function readCard(

@@ -68,6 +68,17 @@ export interface DocumentReading {
   confidence: number | null;
   /** Why the document, or part of it, was not read; null when all of it was. */
   reason: string | null;
+  /**
+   * Small images of its first pages, for a reviewer to see what was read. Stored apart from the
+   * reading (they are not needed to use it), and absent from readings made before they existed.
+   */
+  previews?: PagePreview[];
+}
+
+/** A page as a reviewer sees it: a JPEG at most PREVIEW_LONG_SIDE pixels on its long side, base64. */
+export interface PagePreview {
+  page: number;
+  jpeg: string;
 }
 
 /** What a case shows of a document's reading (CONTRACT.md §11): no text, no words. */

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { DocumentRef } from '../../domain/cases/case-model';
 import { detectDocumentFormat } from '../../domain/documents/document-format';
 import { CONTENT_TYPES } from '../../domain/documents/document-reading';
+import type { PagePreview } from '../../domain/documents/document-reading';
 import { newId } from '../../domain/ids';
 import { SecretBox } from '../crypto/aes-gcm';
 import { Database, QueryRunner } from '../storage/database';
@@ -131,6 +132,39 @@ export class CaseDocumentsRepository {
     return row
       ? { name: row.name, bytes: Buffer.from(this.secrets.openText(row.content_sealed), 'base64') }
       : null;
+  }
+
+  /**
+   * The preview image (JPEG) the reader stored of one page of one document of one case of the account,
+   * or null when the case holds no such document or its reading kept no image of that page.
+   */
+  async pagePreviewOfCase(
+    accountId: string,
+    caseId: string,
+    documentId: string,
+    page: number,
+  ): Promise<Buffer | null> {
+    const [row] = await this.db.query<{ previews_sealed: string | null }>(
+      `SELECT readings.previews_sealed FROM case_documents documents
+       JOIN document_readings readings ON readings.account_id = documents.account_id AND readings.sha256 = documents.sha256
+       WHERE documents.account_id = $1 AND documents.case_id = $2 AND documents.id = $3`,
+      [accountId, caseId, documentId],
+    );
+    if (!row?.previews_sealed) return null;
+    const previews = JSON.parse(this.secrets.openText(row.previews_sealed)) as PagePreview[];
+    const preview = previews.find((candidate) => candidate.page === page);
+    return preview ? Buffer.from(preview.jpeg, 'base64') : null;
+  }
+
+  /** The documents of a case of the account whose readings kept page images (readings made before kept none). */
+  async withPagePreviews(accountId: string, caseId: string): Promise<Set<string>> {
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT documents.id FROM case_documents documents
+       JOIN document_readings readings ON readings.account_id = documents.account_id AND readings.sha256 = documents.sha256
+       WHERE documents.account_id = $1 AND documents.case_id = $2 AND readings.previews_sealed IS NOT NULL`,
+      [accountId, caseId],
+    );
+    return new Set(rows.map((row) => row.id));
   }
 
   async read(documentIds: string[]): Promise<Buffer[]> {

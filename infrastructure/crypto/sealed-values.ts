@@ -10,6 +10,7 @@ import { SecretBox, sealedKeyId } from './aes-gcm';
 export const SEALED_COLUMNS = [
   { table: 'case_documents', column: 'content_sealed' },
   { table: 'document_readings', column: 'reading_sealed', rowId: "account_id || '/' || sha256" },
+  { table: 'document_readings', column: 'previews_sealed', rowId: "account_id || '/' || sha256" },
   { table: 'webhook_endpoints', column: 'secret_sealed' },
   { table: 'webhook_events', column: 'body_sealed' },
   { table: 'connector_settings', column: 'auth_secret_sealed' },

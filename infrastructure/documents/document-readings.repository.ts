@@ -45,12 +45,21 @@ export class DocumentReadingsRepository {
     return row ? (JSON.parse(this.secrets.openText(row.reading_sealed)) as DocumentReading) : undefined;
   }
 
-  /** Keeps the first reading of a content: two cases reading the same card at once store one. */
+  /**
+   * Keeps the first reading of a content: two cases reading the same card at once store one. Its page
+   * previews go to a column of their own, which only the console's page images read.
+   */
   async save(accountId: string, sha256: string, reading: DocumentReading): Promise<void> {
+    const { previews, ...used } = reading;
     await this.db.query(
-      `INSERT INTO document_readings (account_id, sha256, reading_sealed) VALUES ($1, $2, $3)
+      `INSERT INTO document_readings (account_id, sha256, reading_sealed, previews_sealed) VALUES ($1, $2, $3, $4)
        ON CONFLICT (account_id, sha256) DO NOTHING`,
-      [accountId, sha256, this.secrets.sealText(JSON.stringify(reading))],
+      [
+        accountId,
+        sha256,
+        this.secrets.sealText(JSON.stringify(used)),
+        previews?.length ? this.secrets.sealText(JSON.stringify(previews)) : null,
+      ],
     );
   }
 }

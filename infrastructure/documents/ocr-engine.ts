@@ -42,6 +42,11 @@ const IDENTIFIER_CHARACTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-/';
 /** A disagreement between the two readings leaves the word this much less sure than the lesser. */
 const DISAGREEMENT_FACTOR = 0.5;
 const PREPARED_DPI = '300';
+/**
+ * Letter heights, in pixels, an unsure identifier is read again at. Recognition that doubles a
+ * character ("YMO05375" for "YM05375") does so at one size and not at another, so every size must agree.
+ */
+const READING_HEIGHTS = [64, 96] as const;
 
 /**
  * tesseract.js (Apache-2.0) with its LSTM engine: the WebAssembly build runs in a worker thread of its
@@ -72,16 +77,35 @@ export async function createTesseractEngine(): Promise<OcrEngine> {
     return identifierWorker;
   };
 
-  const verify = async (image: Buffer, word: ReadWord, size: { width: number; height: number }) => {
-    const crop = await cropWord(image, word.box, size);
-    if (!crop) return word;
+  const readAt = async (
+    image: Buffer,
+    word: ReadWord,
+    size: { width: number; height: number },
+    letterHeight: number,
+  ) => {
+    const crop = await cropWord(image, word.box, size, letterHeight);
+    if (!crop) return undefined;
     const { data } = await (await identifierReader()).recognize(crop);
-    const second = data.text.trim().replace(/\s+/g, '');
-    const secondConfidence = Math.max(0, Math.min(1, data.confidence / 100));
-    if (second.toUpperCase() === word.text.toUpperCase()) {
-      return { ...word, confidence: Math.max(word.confidence, secondConfidence) };
+    return {
+      text: data.text.trim().replace(/\s+/g, ''),
+      confidence: Math.max(0, Math.min(1, data.confidence / 100)),
+    };
+  };
+
+  const verify = async (image: Buffer, word: ReadWord, size: { width: number; height: number }) => {
+    const readings = [];
+    for (const letterHeight of READING_HEIGHTS) {
+      const reading = await readAt(image, word, size, letterHeight);
+      if (!reading) return word;
+      if (reading.text.toUpperCase() !== word.text.toUpperCase()) {
+        return { ...word, confidence: Math.min(word.confidence, reading.confidence) * DISAGREEMENT_FACTOR };
+      }
+      readings.push(reading);
     }
-    return { ...word, confidence: Math.min(word.confidence, secondConfidence) * DISAGREEMENT_FACTOR };
+    return {
+      ...word,
+      confidence: Math.max(word.confidence, ...readings.map((reading) => reading.confidence)),
+    };
   };
 
   return {
@@ -117,11 +141,12 @@ function needsSecondReading(word: ReadWord): boolean {
   return word.confidence < CHECK_BELOW_CONFIDENCE && compact.length >= 4 && /\d/.test(compact);
 }
 
-/** The word's box with a margin of half its height, enlarged so its letters stand about 64 px high. */
+/** The word's box with a margin of half its height, enlarged so its letters stand about `letterHeight` px high. */
 async function cropWord(
   image: Buffer,
   box: ReadWord['box'],
   size: { width: number; height: number },
+  letterHeight: number,
 ): Promise<Buffer | null> {
   const margin = Math.round(box.height / 2);
   const left = Math.max(0, box.left - margin);
@@ -130,7 +155,7 @@ async function cropWord(
   const height = Math.min(size.height - top, box.height + 2 * margin);
   if (width < 4 || height < 4) return null;
   const sharp = (await import('sharp')).default;
-  const scale = Math.max(1, Math.min(4, 64 / Math.max(1, box.height)));
+  const scale = Math.max(1, Math.min(6, letterHeight / Math.max(1, box.height)));
   return sharp(image)
     .extract({ left, top, width, height })
     .resize({ width: Math.round(width * scale) })

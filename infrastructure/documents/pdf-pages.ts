@@ -1,5 +1,6 @@
 import { boxAround, pageText } from '../../domain/documents/document-reading';
-import type { ReadPage, ReadWord, UnreadPage } from '../../domain/documents/document-reading';
+import type { PagePreview, ReadPage, ReadWord, UnreadPage } from '../../domain/documents/document-reading';
+import { pagePreview } from './page-preview';
 import type { DocumentReadingLimits, PageListener } from './reading-limits';
 
 /** Renders a page to PNG bytes at the size recognition wants. */
@@ -7,7 +8,8 @@ export type PageRenderer = () => Promise<Buffer>;
 export type PageRecogniser = (render: PageRenderer, pageNumber: number) => Promise<ReadPage>;
 
 export type PdfPagesResult =
-  { pages: ReadPage[]; unread: UnreadPage[]; pageCount: number } | { failure: string; pageCount: number };
+  | { pages: ReadPage[]; unread: UnreadPage[]; pageCount: number; previews: PagePreview[] }
+  | { failure: string; pageCount: number };
 
 interface TextItem {
   str: string;
@@ -37,7 +39,12 @@ export async function readPdfPages(
   const pageCount = document.numPages;
   const pages: ReadPage[] = [];
   const unread: UnreadPage[] = [];
+  const previews: PagePreview[] = [];
   let ocrPages = 0;
+  const renderAt = (number: number, scale: number) => async () =>
+    Buffer.from(
+      await renderPageAsImage(document, number, { canvasImport: () => import('@napi-rs/canvas'), scale }),
+    );
   try {
     for (let number = 1; number <= pageCount; number += 1) {
       if (number > limits.maxTextPages) {
@@ -49,9 +56,13 @@ export async function readPdfPages(
         const viewport = page.getViewport({ scale: 1 });
         const content = await page.getTextContent();
         const textPage = pageFromText(content.items as TextItem[], number, viewport.width, viewport.height);
+        const previewScale = limits.previewLongSide / Math.max(viewport.width, viewport.height);
         if (hasUsableText(textPage)) {
           pages.push(textPage);
           onPage(textPage);
+          if (number <= limits.previewPages) {
+            previews.push(await pagePreview(await renderAt(number, previewScale)(), number, limits));
+          }
           continue;
         }
         if (ocrPages >= limits.maxOcrPages) {
@@ -67,16 +78,13 @@ export async function readPdfPages(
           continue;
         }
         ocrPages += 1;
-        const render = async () =>
-          Buffer.from(
-            await renderPageAsImage(document, number, {
-              canvasImport: () => import('@napi-rs/canvas'),
-              scale,
-            }),
-          );
+        // Rendered once, for recognition and for the page's preview alike.
+        let rendered: Promise<Buffer> | undefined;
+        const render = () => (rendered ??= renderAt(number, scale)());
         const scanned = await recognise(render, number);
         pages.push(scanned);
         onPage(scanned);
+        if (number <= limits.previewPages) previews.push(await pagePreview(await render(), number, limits));
       } catch {
         unread.push({ number, reason: 'the page could not be decoded' });
       }
@@ -84,7 +92,7 @@ export async function readPdfPages(
   } finally {
     await document.loadingTask.destroy();
   }
-  return { pages, unread, pageCount };
+  return { pages, unread, pageCount, previews };
 }
 
 /** Words of a text layer, with boxes in points from the top left, grouped into lines by baseline. */

@@ -5,10 +5,13 @@ import { CONTENT_TYPES, meanConfidence, notRead, wordsOf } from '../../domain/do
 import type {
   DocumentFormat,
   DocumentReading,
+  PagePreview,
   ReadPage,
   ReadingMethod,
   UnreadPage,
 } from '../../domain/documents/document-reading';
+import { levelled } from './deskew';
+import { pagePreview } from './page-preview';
 import type { OcrEngine } from './ocr-engine';
 import { readPdfPages } from './pdf-pages';
 import type { DocumentReadingLimits, PageListener } from './reading-limits';
@@ -110,6 +113,7 @@ async function readImage(
   }
   const pages: ReadPage[] = [];
   const unread: UnreadPage[] = [];
+  const previews: PagePreview[] = [];
   for (let index = 0; index < pageCount; index += 1) {
     const number = index + 1;
     if (index >= limits.maxOcrPages) {
@@ -121,17 +125,19 @@ async function readImage(
       const page = await recogniseImage(image, number, ocr, limits);
       pages.push(page);
       onPage(page);
+      if (number <= limits.previewPages) previews.push(await pagePreview(bytes, number, limits, index));
     } catch (error) {
       unread.push({ number, reason: imageFailure(format, error, limits) });
     }
   }
-  return summarise(format, pages, unread, pageCount);
+  return { ...summarise(format, pages, unread, pageCount), previews };
 }
 
 /**
  * Normalises an image for recognition (EXIF orientation, grayscale, stretched contrast, brought to a
- * long side the recogniser reads well, inverted when it is light on dark), then recognises it; an unsure result is tried again at the
- * other right-angle rotations and the surest kept.
+ * long side the recogniser reads well, inverted when it is light on dark, levelled when its print is
+ * askew), then recognises it; an unsure result is
+ * tried again at the other right-angle rotations and the surest kept.
  */
 async function recogniseImage(
   image: Sharp,
@@ -155,11 +161,11 @@ async function recogniseImage(
         ? await sharp(grey).negate().png({ compressionLevel: 1 }).toBuffer()
         : grey,
   };
-  let best = await ocr.recognise(prepared.data, number);
+  let best = await ocr.recognise(await levelled(prepared.data, sharp), number);
   if (isSure(best)) return best;
   for (const angle of [180, 90, 270]) {
     const turned = await sharp(prepared.data).rotate(angle).png({ compressionLevel: 1 }).toBuffer();
-    const candidate = await ocr.recognise(turned, number);
+    const candidate = await ocr.recognise(await levelled(turned, sharp), number);
     if (score(candidate) > score(best)) best = candidate;
     if (isSure(best)) break;
   }
@@ -193,7 +199,7 @@ async function readPdf(
     onPage,
   );
   if ('failure' in result) return notRead('pdf', 'unreadable', result.failure, result.pageCount);
-  return summarise('pdf', result.pages, result.unread, result.pageCount);
+  return { ...summarise('pdf', result.pages, result.unread, result.pageCount), previews: result.previews };
 }
 
 function tooManyPixels(

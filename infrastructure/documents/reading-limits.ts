@@ -10,6 +10,9 @@ export interface DocumentReadingLimits {
   maxInputPixels: number;
   /** The long side, in pixels, an image is brought to before recognition. */
   ocrLongSide: number;
+  /** Pages of a document kept as preview images for the console, and their long side in pixels. */
+  previewPages: number;
+  previewLongSide: number;
 }
 
 export const DEFAULT_READING_LIMITS: DocumentReadingLimits = {
@@ -17,6 +20,8 @@ export const DEFAULT_READING_LIMITS: DocumentReadingLimits = {
   maxTextPages: 200,
   maxInputPixels: 40_000_000,
   ocrLongSide: 2000,
+  previewPages: 10,
+  previewLongSide: 1000,
 };
 
 /** Told of each page as it is read, so a caller that stops a slow reading keeps what was read. */

@@ -161,6 +161,28 @@ export class CasesService {
   }
 
   /**
+   * The image the reader kept of one page of a case's document, for the console (JPEG): 404 when the
+   * case is gone, holds no such document, or its reading kept no image of that page.
+   */
+  async documentPagePreview(
+    principal: Principal,
+    type: CaseType,
+    caseId: string,
+    documentId: string,
+    page: number,
+  ): Promise<Buffer> {
+    await this.locate(principal, type, caseId);
+    const preview = await this.documents.pagePreviewOfCase(principal.accountId, caseId, documentId, page);
+    if (!preview) throw ApiError.notFound('This case holds no image of this document page.');
+    return preview;
+  }
+
+  /** Which documents of a case of the account (already found) have page images to show. */
+  async documentsWithPagePreviews(principal: Principal, caseId: string): Promise<Set<string>> {
+    return this.documents.withPagePreviews(principal.accountId, caseId);
+  }
+
+  /**
    * A case of any account, for the platform's operators (who also decode any account's payloads for
    * Temporal Web): found only if it verifiably belongs to the account it names, which is returned so
    * the read is audited there.

@@ -1,3 +1,5 @@
+import sharp from 'sharp';
+
 import { pdfDocument, scannedPage } from '../../bench/document-corpus';
 import { waitForStatus } from '../support/case-journeys';
 import { benefitVerificationRequest } from '../support/case-requests';
@@ -36,7 +38,7 @@ describe("a case's documents in the console", () => {
   });
 
   const casePage = (id = caseId, browser = reviewer) => consoleGet(testApp, browser, `${PAGES}/${id}`);
-  const previewPath = (pageText: string) => /<img src="([^"]+)"/.exec(pageText)?.[1];
+  const previewPath = (pageText: string) => /<img\s+src="([^"]+)"/.exec(pageText)?.[1];
 
   it('shows the fields read from the card with their confidence, and where each value used came from', async () => {
     const page = await casePage();
@@ -46,22 +48,26 @@ describe("a case's documents in the console", () => {
     expect(section).toContain('member_id: W123456789 (read from the card)');
   });
 
-  it('shows each document with its reading, and a preview of the card image', async () => {
+  it('shows each document with its reading, and the image of its page the reader kept', async () => {
     const page = await casePage();
 
     expect(page.text).toMatch(/badge-ok">read<\/span> ocr, 1\s+of 1\s+pages, \d+ % sure/);
-    expect(previewPath(page.text)).toMatch(new RegExp(`^${PAGES}/${caseId}/documents/doc_[0-9a-z]+$`));
+    expect(previewPath(page.text)).toMatch(
+      new RegExp(`^${PAGES}/${caseId}/documents/doc_[0-9a-z]+/pages/1$`),
+    );
   });
 
-  it('serves the preview as the image it is, inline, never cached, sniffed or active, and audits it', async () => {
+  it("serves the page's image as a small JPEG made by the worker, inline, never cached, sniffed or active, and audits it", async () => {
     const page = await casePage();
 
     const image = await consoleGet(testApp, reviewer, previewPath(page.text)!).buffer(true);
 
     expect(image.status).toBe(200);
-    expect(Buffer.compare(image.body as Buffer, card)).toBe(0);
+    const { format, width, height } = await sharp(image.body as Buffer).metadata();
+    expect(format).toBe('jpeg');
+    expect(Math.max(width!, height!)).toBeLessThanOrEqual(1000);
     expect(image.headers).toMatchObject({
-      'content-type': 'image/png',
+      'content-type': 'image/jpeg',
       'content-disposition': 'inline',
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
@@ -74,10 +80,14 @@ describe("a case's documents in the console", () => {
     expect(reads.map((event) => event.actor_type)).toContain('user');
   });
 
-  it('offers a document that is not an image as a download only', async () => {
-    const letter = pdfDocument([{ lines: ['Dear colleague,', 'thank you for seeing our patient.'] }]);
+  it('offers each document as a download, and shows the pages of a PDF as images', async () => {
+    const letter = pdfDocument([
+      { lines: ['Dear colleague,', 'thank you for seeing our patient.'] },
+      { lines: ['Page two of the letter.'] },
+    ]);
     const body = benefitVerificationRequest({ insurance: [{ file_content: letter.toString('base64') }] });
     const { id } = await submitCase(testApp, account.keys.provider, API_PATH, body);
+    await waitForStatus(testApp, account.keys.provider, API_PATH, id as string, 'completed');
     const page = await casePage(id as string);
     const link = new RegExp(`href="(${PAGES}/${id as string}/documents/doc_[0-9a-z]+)"`).exec(page.text)![1]!;
 
@@ -85,7 +95,13 @@ describe("a case's documents in the console", () => {
 
     expect(download.headers['content-type']).toBe('application/pdf');
     expect(download.headers['content-disposition']).toBe('attachment');
-    expect(previewPath(page.text)).toBeUndefined();
+    expect([...page.text.matchAll(/<img\s+src="([^"]+)"/g)].map((match) => match[1])).toEqual([
+      `${link}/pages/1`,
+      `${link}/pages/2`,
+    ]);
+    const secondPage = await consoleGet(testApp, reviewer, `${link}/pages/2`).buffer(true);
+    expect(secondPage.headers['content-type']).toBe('image/jpeg');
+    expect((await consoleGet(testApp, reviewer, `${link}/pages/3`)).status).toBe(404);
   });
 
   it('says beside the card why it could not give the member, as the case does', async () => {
@@ -112,7 +128,11 @@ describe("a case's documents in the console", () => {
 
     const operator = await signedInPerson(testApp, account.accountId, ['operator']);
 
-    expect((await consoleGet(testApp, stranger, previewPath(page.text)!)).status).toBe(404);
-    expect((await consoleGet(testApp, operator, previewPath(page.text)!)).status).toBe(404);
+    const pageImage = previewPath(page.text)!;
+    const download = pageImage.replace(/\/pages\/1$/, '');
+    for (const path of [pageImage, download]) {
+      expect((await consoleGet(testApp, stranger, path)).status).toBe(404);
+      expect((await consoleGet(testApp, operator, path)).status).toBe(404);
+    }
   });
 });

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import sharp from 'sharp';
 
 import type { CardValues } from '../../bench/document-corpus';
@@ -9,9 +12,10 @@ import {
   decompressionBomb,
   pdfDocument,
   renderFace,
+  scannedCopy,
   scannedPage,
 } from '../../bench/document-corpus';
-import { documentText } from '../../domain/documents/document-reading';
+import { documentText, pageText } from '../../domain/documents/document-reading';
 import type { DocumentReading } from '../../domain/documents/document-reading';
 import { readInsuranceCard } from '../../domain/payers/insurance-card';
 import { DEFAULT_READING_SETTINGS, DocumentReadingPool } from '../../infrastructure/documents/reading-pool';
@@ -82,6 +86,10 @@ describe('reading an insurance card image', () => {
     expect(await cardFields('blue-beside', 'rotated-90')).toMatchObject(IDENTIFIERS);
   });
 
+  it('reads a card photographed askew (8°), levelled before it is read', async () => {
+    expect(await cardFields('white-columns', 'skew-minus-8deg')).toMatchObject(IDENTIFIERS);
+  });
+
   it('reads the front and the back of one card sent as two documents', async () => {
     expect(await cardFields('green-hash')).toMatchObject(IDENTIFIERS);
   });
@@ -134,6 +142,22 @@ describe('reading a PDF', () => {
       [1, 'pdf_text'],
       [2, 'ocr'],
     ]);
+  });
+
+  it('keeps a small JPEG of each page it read, for a reviewer to see', async () => {
+    const reading = await pool.read(
+      pdfDocument([{ lines: NOTE }, await scannedPage(['Page two', 'BMI 32.'])]),
+    );
+
+    const previews = reading.previews ?? [];
+    expect(previews.map((preview) => preview.page)).toEqual([1, 2]);
+    for (const preview of previews) {
+      const { format, width, height } = await sharp(Buffer.from(preview.jpeg, 'base64')).metadata();
+      expect([format, Math.max(width!, height!) <= DEFAULT_READING_SETTINGS.limits.previewLongSide]).toEqual([
+        'jpeg',
+        true,
+      ]);
+    }
   });
 
   it('reports a PDF that needs a password as unreadable, saying so', async () => {
@@ -205,5 +229,45 @@ describe('documents the reader cannot read', () => {
     } finally {
       await hurried.close();
     }
+  });
+});
+
+describe('reading real clinical PDFs nobody here wrote (HL7 C-CDA examples, CC0)', () => {
+  const fixture = (name: string) =>
+    readFileSync(path.join(__dirname, '../fixtures/documents/hl7-c-cda-examples', name));
+  const wordsOf = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []);
+
+  it.each([
+    ['discharge-summary.pdf', 3],
+    ['lab-report.pdf', 3],
+    ['advance-directive.pdf', 7],
+  ])('reads every page of the text layer of %s', async (name, pages) => {
+    const reading = await pool.read(fixture(name));
+
+    expect([reading.status, reading.method, reading.pageCount, reading.pages.length]).toEqual([
+      'read',
+      'pdf_text',
+      pages,
+      pages,
+    ]);
+  });
+
+  it('finds no insurance card field in any of them: a patient id or an account number is no member id', async () => {
+    for (const name of ['discharge-summary.pdf', 'lab-report.pdf', 'advance-directive.pdf']) {
+      const card = readInsuranceCard((await pool.read(fixture(name))).pages);
+      expect(Object.values(card).filter((value) => value !== null)).toEqual([]);
+    }
+  });
+
+  it('reads a scanned copy of the discharge medications by OCR, with the words of its text layer', async () => {
+    const original = await pool.read(fixture('discharge-summary.pdf'));
+    const scanned = await pool.read(await scannedCopy(fixture('discharge-summary.pdf'), { pages: [3] }));
+
+    expect([scanned.status, scanned.method]).toEqual(['read', 'ocr']);
+    const printed = wordsOf(pageText(original.pages[2]!));
+    const recognised = wordsOf(documentText(scanned));
+    const found = [...printed].filter((word) => recognised.has(word)).length;
+    expect(found / printed.size).toBeGreaterThanOrEqual(0.95);
+    expect(documentText(scanned)).toContain('Zocor 20 mg');
   });
 });

@@ -32,7 +32,6 @@ import {
   deliveriesTable,
   documentsOf,
   documentsTable,
-  PREVIEWED_TYPES,
   timeline,
 } from './case-views';
 import { criteriaSection, insuranceCardSection, requestView } from './case-request-views';
@@ -109,9 +108,38 @@ export class CasePagesController {
   }
 
   /**
+   * The image the worker's reader kept of one page of a case's document, for the case page: the
+   * account's people only, inline, never cached, sniffed or active, audited as a download is.
+   */
+  @Get(SECTION_SEGMENTS.map((segment) => `${segment}/:id/documents/:document_id/pages/:page`))
+  async documentPage(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('id') id: string,
+    @Param('document_id') documentId: string,
+    @Param('page') page: string,
+  ): Promise<void> {
+    const section = sectionOfPath(req.path);
+    const principal = principalOf(req);
+    if (grants(principal.roles, 'operator') || !/^[1-9]\d{0,3}$/.test(page))
+      throw ApiError.notFound('This case holds no image of this document page.');
+    const image = await this.cases.documentPagePreview(principal, section.type, id, documentId, Number(page));
+    await recordConsoleAction(
+      this.audit,
+      req,
+      'document.read',
+      { object: section.type.object, id },
+      { document_id: documentId, page: Number(page) },
+    );
+    res.setHeader('Content-Type', 'image/jpeg');
+    res.setHeader('Content-Disposition', 'inline');
+    sendUntrusted(res, image);
+  }
+
+  /**
    * One document of a case, for the account's people (operators run the service and never see a
-   * patient's documents): images inline, for the case page's previews, anything else as a download;
-   * never cached, never sniffed, never active. Audited as the API's download is.
+   * patient's documents), as a download: never cached, never sniffed, never active. Audited as the
+   * API's download is; the case page shows the images the reader kept of its pages instead.
    */
   @Get(SECTION_SEGMENTS.map((segment) => `${segment}/:id/documents/:document_id`))
   async document(
@@ -134,13 +162,9 @@ export class CasePagesController {
         document_id: documentId,
       },
     );
-    const inline = PREVIEWED_TYPES.has(document.contentType);
     res.setHeader('Content-Type', document.contentType);
-    res.setHeader('Content-Disposition', inline ? 'inline' : 'attachment');
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox; frame-ancestors 'none'");
-    res.end(document.bytes);
+    res.setHeader('Content-Disposition', 'attachment');
+    sendUntrusted(res, document.bytes);
   }
 
   /**
@@ -299,6 +323,10 @@ export class CasePagesController {
       record.status_history.map((change) => change.at),
     );
     const operator = grants(principal.roles, 'operator');
+    // Operators see which documents a case holds, never their content.
+    const previewed = operator
+      ? new Set<string>()
+      : await this.cases.documentsWithPagePreviews(principal, record.id);
     const temporalLink = this.temporalWebLink(record.id);
     const operatorActs =
       grants(principal.roles, 'operator') &&
@@ -337,7 +365,8 @@ export class CasePagesController {
                 ${insuranceCardSection(record.insurance_card)}`
           }
           ${timeline(record)} ${caseResults(record)}
-          ${documentsTable(documentsOf(record), record, path, !operator)} ${deliveriesTable(deliveries)}
+          ${documentsTable(documentsOf(record), record, path, { showsContent: !operator, previewed })}
+          ${deliveriesTable(deliveries)}
           ${
             grants(principal.roles, 'operator') && temporalLink
               ? html`<p>
@@ -372,4 +401,12 @@ function criteriaOf(record: CaseRecord): Html {
   if (record.object !== 'prior_authorization') return html``;
   const { criteria, unread_evidence: unread } = record as PriorAuthorizationCase;
   return criteriaSection(criteria, unread);
+}
+
+/** Bytes from a document, never cached, never sniffed into another type, never active if opened. */
+function sendUntrusted(res: Response, bytes: Buffer): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox; frame-ancestors 'none'");
+  res.end(bytes);
 }

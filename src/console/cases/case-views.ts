@@ -6,6 +6,7 @@ import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authori
 import type { EnrollmentConfirmation } from '../../../domain/programs/confirmation-model';
 import type { EnrollmentOutcome } from '../../../domain/programs/enrollment-model';
 import type { PatientAuthorization } from '../../../domain/programs/patient-authorization';
+import { DEFAULT_READING_LIMITS } from '../../../infrastructure/documents/reading-limits';
 import type { CaseEventDelivery } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
 import { Html, html } from '../html';
 import { moment } from '../markup';
@@ -432,19 +433,17 @@ export function documentsOf(record: CaseRecord): DocumentRef[] {
   return found;
 }
 
-/** Images a browser shows inline; anything else is offered as a download. */
-export const PREVIEWED_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
-
 /**
- * Each document with what reading it found, a link to it, and a preview of images beside the fields
- * read from them. `path` is the case page's, under which the console serves its documents.
+ * Each document with what reading it found, a link to download it, and the images the reader kept of
+ * its first pages (`previewed`: the documents whose readings kept them). `path` is the case page's,
+ * under which the console serves documents and page images.
  */
 export function documentsTable(
   documents: DocumentRef[],
   record: CaseRecord,
   path: string,
   /** Operators see which documents a case holds, never their content. */
-  showsContent: boolean,
+  { showsContent, previewed }: { showsContent: boolean; previewed: ReadonlySet<string> },
 ): Html {
   const readingOf = (documentId: string) =>
     record.documents?.find((document) => document.document_id === documentId)?.reading;
@@ -494,16 +493,27 @@ export function documentsTable(
               </tbody>
             </table>
             ${documents
-              .filter((document) => showsContent && PREVIEWED_TYPES.has(document.type))
-              .map(
-                (document) =>
-                  html`<figure class="document-preview">
-                    <img src="${path}/documents/${document.document_id}" alt="${document.name}" />
-                    <figcaption>${document.name}</figcaption>
-                  </figure>`,
+              .filter((document) => showsContent && previewed.has(document.document_id))
+              .flatMap((document) =>
+                previewPages(readingOf(document.document_id)).map(
+                  (page) =>
+                    html`<figure class="document-preview">
+                      <img
+                        src="${path}/documents/${document.document_id}/pages/${page}"
+                        alt="${document.name}, page ${page}"
+                      />
+                      <figcaption>${document.name}, page ${page}</figcaption>
+                    </figure>`,
+                ),
               )}`
     }
   </section>`;
+}
+
+/** The pages the reader kept an image of: the first ones it read, up to its limit. */
+function previewPages(reading: { pages_read: number } | undefined): number[] {
+  const count = Math.min(reading?.pages_read ?? 0, DEFAULT_READING_LIMITS.previewPages);
+  return Array.from({ length: count }, (_, index) => index + 1);
 }
 
 export function deliveriesTable(deliveries: CaseEventDelivery[]): Html {
