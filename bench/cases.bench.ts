@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -11,6 +11,7 @@ import { evaluateClinicalEligibility } from '../domain/clinical/criteria-engine'
 import { payerCatalog } from '../domain/payers/payer-catalog';
 import { projectRoot } from '../domain/project-root';
 import { postgresBinDir } from '../infrastructure/storage/postgres-server';
+import { BLUE_HORIZON_CARD, CARD_LAYOUTS, cardFaces, renderFace } from './document-corpus';
 import { documentReading } from './documents.bench-section';
 import { measureExtraction } from './extraction.bench-support';
 import { ClusterStack, startClusterStack } from './cluster-stack';
@@ -114,10 +115,12 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
  *
  * BENCH_BURSTS and BENCH_OPEN_PAS set the sizes (comma-separated; empty skips the phase).
  * BENCH_ONLY=bursts runs only the bursts on both stacks, BENCH_ONLY=documents only the document reader
- * (BENCH_CARDS_PER_LAYOUT, BENCH_SEED); BENCH_CLUSTER=0 skips the cluster.
+ * (BENCH_CARDS_PER_LAYOUT, BENCH_SEED, BENCH_HELD_OUT_SEED), BENCH_ONLY=cards only the benefit
+ * verifications from card images on local mode; BENCH_CLUSTER=0 skips the cluster.
  */
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'documents') return documentReading();
+  if (process.env.BENCH_ONLY === 'cards') return cardsOnly();
   const local = await localMode();
   if (process.env.BENCH_CLUSTER === '0') return;
   if (!postgresBinDir() && !process.env.DATABASE_URL) {
@@ -128,6 +131,19 @@ async function main(): Promise<void> {
 }
 
 const ONLY_BURSTS = process.env.BENCH_ONLY === 'bursts';
+
+async function cardsOnly(): Promise<void> {
+  const stack = await startLocalStack();
+  const receiver = await WebhookReceiver.start();
+  try {
+    await subscribe(stack.api, receiver, ['benefit_verification.updated']);
+    await create(stack.api, '/benefit-verification', bvRequest()); // warm-up
+    await cardBenefitVerifications(stack, receiver);
+  } finally {
+    receiver.close();
+    await stack.stop();
+  }
+}
 
 async function localMode(): Promise<BurstFigures[]> {
   const stack = await startLocalStack();
@@ -140,6 +156,7 @@ async function localMode(): Promise<BurstFigures[]> {
     try {
       await subscribe(stack.api, receiver, ['benefit_verification.updated', 'clinical_eligibility.updated']);
       if (!ONLY_BURSTS) await idleWebhookLatency(stack, receiver);
+      if (!ONLY_BURSTS) await cardBenefitVerifications(stack, receiver);
       for (const size of BURSTS) bursts.push(await burst(stack, receiver, size));
       if (!ONLY_BURSTS) {
         await engineCosts(stack, receiver);
@@ -324,6 +341,8 @@ class WebhookReceiver {
   readonly arrivals = new Map<string, number[]>();
   /** Event creation time (from the notification) to arrival, per notification. */
   readonly eventLatencies: number[] = [];
+  /** When the first notification of each status arrived, by case id. */
+  readonly statusArrivals = new Map<string, Map<string, number>>();
 
   private constructor(private readonly server: Server) {}
 
@@ -337,11 +356,14 @@ class WebhookReceiver {
         const arrivedAt = performance.now();
         const body = JSON.parse(Buffer.concat(chunks).toString()) as {
           created_at: string;
-          data: { id: string };
+          data: { id: string; status?: string };
         };
         receiver.eventLatencies.push(Date.now() - Date.parse(body.created_at));
         const seen = receiver.arrivals.get(body.data.id) ?? [];
         receiver.arrivals.set(body.data.id, [...seen, arrivedAt]);
+        const statuses = receiver.statusArrivals.get(body.data.id) ?? new Map<string, number>();
+        if (body.data.status && !statuses.has(body.data.status)) statuses.set(body.data.status, arrivedAt);
+        receiver.statusArrivals.set(body.data.id, statuses);
         res.writeHead(200).end();
       });
     });
@@ -355,6 +377,14 @@ class WebhookReceiver {
 
   firstArrival(caseId: string): number | undefined {
     return this.arrivals.get(caseId)?.[0];
+  }
+
+  /** When the case's first notification of one of `statuses` arrived, with that status. */
+  arrivalOf(caseId: string, statuses: readonly string[]): { status: string; at: number } | undefined {
+    for (const [status, at] of this.statusArrivals.get(caseId) ?? []) {
+      if (statuses.includes(status)) return { status, at };
+    }
+    return undefined;
   }
 
   close(): void {
@@ -376,6 +406,92 @@ async function subscribe(api: Api, receiver: WebhookReceiver, events: string[]):
 async function waitForArrivals(receiver: WebhookReceiver, ids: string[], deadlineMs: number): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   while (Date.now() < deadline && ids.some((id) => receiver.firstArrival(id) === undefined)) await sleep(20);
+}
+
+/** Where a benefit verification stops for the first time: done, or handed to a person. */
+const BV_SETTLED = ['completed', 'failed', 'awaiting_review'];
+const CARD_BVS_AT_ONCE = 20;
+
+/** A BV whose only insurance is a photo of the card (a new member id each time, so no reading is reused). */
+async function cardBvRequest(): Promise<object> {
+  const memberId = `W${String(randomInt(100_000_000, 999_999_999))}`;
+  const card = await renderFace(cardFaces({ ...BLUE_HORIZON_CARD, memberId }, CARD_LAYOUTS[0]!)[0]!);
+  return {
+    patient: patient(),
+    drugs: [{ name: 'Ozempic', quantity: 1 }],
+    provider,
+    insurance: [{ file_content: card.toString('base64') }],
+  };
+}
+
+/**
+ * Benefit verifications from a card image alone: POST → the webhook of the status each settles in, one
+ * at a time on an idle system; then 20 at once, with the GETs of other cases timed before and during.
+ */
+async function cardBenefitVerifications(stack: BenchStack, receiver: WebhookReceiver): Promise<void> {
+  const post = async (body: object) => {
+    const postedAt = performance.now();
+    const id = await create(stack.api, '/benefit-verification', body);
+    return { id, postedAt };
+  };
+  const workerRss = () =>
+    stack
+      .processMemory()
+      .filter((process) => process.label === 'worker')
+      .reduce((total, process) => total + process.rssMb, 0);
+  const rssBefore = workerRss();
+  const idle: number[] = [];
+  const statuses = new Map<string, number>();
+  for (let run = 0; run < 10; run += 1) {
+    const { id, postedAt } = await post(await cardBvRequest());
+    await waitForStatusArrival(receiver, id, 60_000);
+    const arrival = receiver.arrivalOf(id, BV_SETTLED);
+    idle.push((arrival?.at ?? Number.NaN) - postedAt);
+    statuses.set(arrival?.status ?? 'none', (statuses.get(arrival?.status ?? 'none') ?? 0) + 1);
+  }
+  const other = await create(stack.api, '/benefit-verification', bvRequest());
+  const timeGets = async (until: () => boolean, atLeast: number) => {
+    const latencies: number[] = [];
+    while (latencies.length < atLeast || !until()) {
+      const startedAt = performance.now();
+      await stack.api(`/benefit-verification/${other}`);
+      latencies.push(performance.now() - startedAt);
+    }
+    return latencies;
+  };
+  const idleGets = await timeGets(() => true, 100);
+  const bodies = await Promise.all(Array.from({ length: CARD_BVS_AT_ONCE }, () => cardBvRequest()));
+  const startedAt = performance.now();
+  let done = false;
+  const busyGets = timeGets(() => done, 1);
+  const posted = await Promise.all(bodies.map((body) => post(body)));
+  await Promise.all(posted.map(({ id }) => waitForStatusArrival(receiver, id, 300_000)));
+  done = true;
+  const duringGets = await busyGets;
+  const rssAfter = workerRss();
+  const settled = posted.filter(({ id }) => receiver.arrivalOf(id, BV_SETTLED));
+  const lastSettled = Math.max(...settled.map(({ id }) => receiver.arrivalOf(id, BV_SETTLED)!.at));
+  console.log(
+    [
+      'Benefit verifications from a card image alone (one PNG, OCR in the worker), one webhook endpoint',
+      `  idle, 10 one at a time: POST → settled webhook   p50 ${ms(percentile(idle, 50))}   p99 ${ms(percentile(idle, 99))}   ` +
+        `(${[...statuses].map(([status, cases]) => `${cases} ${status}`).join(', ')})`,
+      `  ${CARD_BVS_AT_ONCE} at once: ${settled.length} of ${CARD_BVS_AT_ONCE} settled, the last ${ms(lastSettled - startedAt)} after the first POST`,
+      `  GET of another case, idle      p50 ${ms(percentile(idleGets, 50))}   p99 ${ms(percentile(idleGets, 99))}   (${idleGets.length} reads)`,
+      `  GET of another case, during    p50 ${ms(percentile(duringGets, 50))}   p99 ${ms(percentile(duringGets, 99))}   (${duringGets.length} reads)`,
+      `  worker RSS                     ${Math.round(rssBefore)} MB before the first card, ${Math.round(rssAfter)} MB after the 30 (+${Math.round(rssAfter - rssBefore)} MB, the reader warm)`,
+      '',
+    ].join('\n'),
+  );
+}
+
+async function waitForStatusArrival(
+  receiver: WebhookReceiver,
+  id: string,
+  deadlineMs: number,
+): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline && !receiver.arrivalOf(id, BV_SETTLED)) await sleep(20);
 }
 
 async function idleWebhookLatency(stack: BenchStack, receiver: WebhookReceiver): Promise<void> {
