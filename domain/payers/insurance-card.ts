@@ -386,6 +386,20 @@ const ID_FIELDS: ReadonlySet<CardField> = new Set([
   'payer_id',
 ]);
 
+/**
+ * Codes whose letters OCR confuses with what it reads as `I` (J, 1, l, a bar) or `O` (0, D, Q): nothing
+ * in a member id's or a PCN's shape says which was printed, so a code holding one is a little less sure.
+ */
+const LOOK_ALIKE_FIELDS: ReadonlySet<CardField> = new Set([
+  'member_id',
+  'medicaid_id',
+  'group_number',
+  'rx_pcn',
+  'rx_group',
+  'payer_id',
+]);
+const LOOK_ALIKE_FACTOR = 0.9;
+
 function valueFrom(
   label: LabelAt,
   tokens: Token[],
@@ -402,7 +416,8 @@ function valueFrom(
     const value = shape.normalise(taken.map((token) => token.word.text).join(joiner));
     if (value === null) continue;
     if (!label.certain && ID_FIELDS.has(field) && !/\d/.test(value)) return null;
-    const confidence = Math.min(...taken.map((token) => token.word.confidence)) * layoutFactor;
+    const lookAlike = LOOK_ALIKE_FIELDS.has(field) && /[IO]/.test(value) ? LOOK_ALIKE_FACTOR : 1;
+    const confidence = Math.min(...taken.map((token) => token.word.confidence)) * layoutFactor * lookAlike;
     return { value, confidence, words: taken.map((token) => token.word), page: pageNumber };
   }
   return null;
@@ -532,12 +547,17 @@ function digitsOnly(text: string, min: number, max: number): string | null {
   return /^\d+$/.test(digits) && digits.length >= min && digits.length <= max ? digits : null;
 }
 
-/** A member id: letters and digits (and dashes), 5–20 characters, at least one digit. */
+/**
+ * A member id: letters and digits (and dashes), 5–20 characters, at least one digit, and no more than
+ * four letters before its first digit: a longer run is a name OCR ran into the id beside it
+ * (`HALVORSENR30784084`).
+ */
 function memberId(text: string): string | null {
   const upper = stripEdges(text.toUpperCase());
   if (!ALNUM_ID.test(upper)) return null;
   const compact = upper.replace(/-/g, '');
   if (compact.length < 5 || compact.length > 20 || !/\d/.test(compact)) return null;
+  if (/^[A-Z]{5,}/.test(compact)) return null;
   return upper;
 }
 

@@ -250,7 +250,8 @@ function getOperation(type: CaseType): CaseType['get'] {
     'reason } }); benefit verifications and prior authorizations that read an insurance card image or PDF ' +
     'show `insurance_card` ({ scanned: fields read with confidence, each { value, confidence }; unread; ' +
     'discrete; used: each field with { value, source: discrete | card | reviewer }; conflicts: [{ field, discrete, card }]; other_cards: [{ payer_name, member_id }], cards of other plans ' +
-    'sent with it, never merged }). ' +
+    'sent with it, never merged; error: null, or { code: insurance_card_unreadable | ' +
+    'insurance_card_member_id_unreadable | insurance_document_not_a_card, message } when the card gave no member id }). ' +
     'docs/documents.md.';
   const attention =
     '`attention` ({ reason, since, next_retry_at }) is set while the case waits out a connector outage, ' +

@@ -57,7 +57,9 @@ describe('the OpenAPI document', () => {
   it("describes the documents a case read on its GET, and the insurance card on a benefit verification's", () => {
     const described = (path: string) => document.paths[path].get.description as string;
     expect(described('/clinical-eligibility/{id}')).toContain('`documents[]`');
-    expect(described('/benefit-verification/{id}')).toMatch(/`insurance_card`.*conflicts/);
+    expect(described('/benefit-verification/{id}')).toMatch(
+      /`insurance_card`.*conflicts.*insurance_document_not_a_card/,
+    );
   });
 
   it('declares the Idempotency-Key header and its 409 on every POST but the codec, which only computes', () => {

@@ -236,3 +236,14 @@ describe('why a card read from images cannot identify the member', () => {
     expect(gapOf('Hl 4 ~ e1 ;; W')).toMatchObject({ code: 'insurance_card_unreadable' });
   });
 });
+
+describe('identifiers OCR may have confused or run together', () => {
+  it('is less sure of a member id holding a letter OCR gives for others (I for J or 1), so a borderline one is unread', () => {
+    expect(valueOf([face(['Member ID: WIW9712947684'], 0.86)], 'member_id')).toBeNull();
+    expect(valueOf([face(['Member ID: WJW9712947684'], 0.86)], 'member_id')).toBe('WJW9712947684');
+  });
+
+  it('never takes a name run into the id beside it for a member id', () => {
+    expect(valueOf([face(['Member ID: HALVORSENR30784084'])], 'member_id')).toBeNull();
+  });
+});
