@@ -17,6 +17,10 @@ export function detectContentType(bytes: Buffer): string {
   return format === 'text' ? 'text/plain' : CONTENT_TYPES[format];
 }
 
+/** A case's documents beside the reading of their content, for what the reader kept of them. */
+const DOCUMENTS_WITH_READINGS = `case_documents documents
+  JOIN document_readings readings ON readings.account_id = documents.account_id AND readings.sha256 = documents.sha256`;
+
 /**
  * Case documents, encrypted at rest and kept out of Temporal (payload size limits, and history
  * should not carry scans). Cases refer to them by `document_id`.
@@ -145,8 +149,7 @@ export class CaseDocumentsRepository {
     page: number,
   ): Promise<Buffer | null> {
     const [row] = await this.db.query<{ previews_sealed: string | null }>(
-      `SELECT readings.previews_sealed FROM case_documents documents
-       JOIN document_readings readings ON readings.account_id = documents.account_id AND readings.sha256 = documents.sha256
+      `SELECT readings.previews_sealed FROM ${DOCUMENTS_WITH_READINGS}
        WHERE documents.account_id = $1 AND documents.case_id = $2 AND documents.id = $3`,
       [accountId, caseId, documentId],
     );
@@ -159,8 +162,7 @@ export class CaseDocumentsRepository {
   /** The documents of a case of the account whose readings kept page images (readings made before kept none). */
   async withPagePreviews(accountId: string, caseId: string): Promise<Set<string>> {
     const rows = await this.db.query<{ id: string }>(
-      `SELECT documents.id FROM case_documents documents
-       JOIN document_readings readings ON readings.account_id = documents.account_id AND readings.sha256 = documents.sha256
+      `SELECT documents.id FROM ${DOCUMENTS_WITH_READINGS}
        WHERE documents.account_id = $1 AND documents.case_id = $2 AND readings.previews_sealed IS NOT NULL`,
       [accountId, caseId],
     );

@@ -8,6 +8,7 @@ import type {
 } from '../../domain/cases/case-model';
 import type { EvaluationLimits } from '../../domain/clinical/clinical-model';
 import { unreadCardGap } from '../../domain/payers/insurance-card';
+import { comparable } from '../../domain/payers/insurance-card-view';
 import type { UnreadCardCode } from '../../domain/payers/card-fields';
 import { normalizeName, normalizeNdc, PayerCatalog, payerCatalog } from '../../domain/payers/payer-catalog';
 import type {
@@ -396,7 +397,10 @@ export class PayerSimulator implements PayerConnector, PriorAuthorizationChannel
     const gap = card && !content.member_id ? unreadCardGap(card) : null;
     if (gap) return { resolved: false, reason: gap.message, code: gap.code };
     const partial = !content.payer || !content.member_id;
-    const sameMember = !content.member_id || !typedCard?.memberId || typedCard.memberId === content.member_id;
+    const sameMember =
+      !content.member_id ||
+      !typedCard?.memberId ||
+      comparable(typedCard.memberId) === comparable(content.member_id);
     const fill = partial && sameMember ? typedCard : undefined;
     return this.match({
       payerName: content.payer ?? fill?.payerName,
