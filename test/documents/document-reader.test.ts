@@ -48,11 +48,12 @@ afterAll(() => pool.close());
 async function cardFields(
   layoutName: string,
   degradationName = 'clean',
+  values: CardValues = CARD,
 ): Promise<Record<string, string | null>> {
   const layout = CARD_LAYOUTS.find((candidate) => candidate.name === layoutName);
   if (!layout) throw new Error(`no layout ${layoutName}`);
   const faces = await Promise.all(
-    cardFaces(CARD, layout).map((face) => renderFace(face, degradation(degradationName))),
+    cardFaces(values, layout).map((face) => renderFace(face, degradation(degradationName))),
   );
   const readings = [];
   for (const face of faces) readings.push(await pool.read(face));
@@ -88,6 +89,15 @@ describe('reading an insurance card image', () => {
 
   it('reads a card photographed askew (8°), levelled before it is read', async () => {
     expect(await cardFields('white-columns', 'skew-minus-8deg')).toMatchObject(IDENTIFIERS);
+  });
+
+  it('reads a card photographed from one side, its print stood up before it is read', async () => {
+    expect(await cardFields('blue-beside', 'perspective-shear')).toMatchObject(IDENTIFIERS);
+  });
+
+  it('reads a member id printed right after its `ID#` label', async () => {
+    const fields = await cardFields('green-hash', 'clean', { ...CARD, memberId: 'JYN352859844' });
+    expect(fields.member_id).toBe('JYN352859844');
   });
 
   it('reads the front and the back of one card sent as two documents', async () => {
