@@ -11,7 +11,7 @@ import { AccountsRepository, Principal } from './accounts.repository';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { KEY_MODES, KeyMode } from './api-key-secret';
 import { CurrentPrincipal, RequiresRole } from './auth.decorators';
-import { PLATFORM_ROLE, Role, ROLES } from './roles';
+import { ACCOUNT_ROLES, AccountRole } from './roles';
 import { requireLiveKeyFor } from './live-data';
 
 export class CreateApiKeyDto {
@@ -23,24 +23,18 @@ export class CreateApiKeyDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayUnique()
-  @IsIn(ROLES, { each: true })
-  roles!: Role[];
+  @IsIn(ACCOUNT_ROLES, {
+    each: true,
+    message:
+      'each role must be one of provider, reviewer, admin; the platform-wide operator role is granted ' +
+      'only by the platform admin CLI (operator-keys:create)',
+  })
+  roles!: AccountRole[];
 
   /** Test (the default) runs on the simulators; live reaches the payers through the account's connectors. */
   @IsOptional()
   @IsIn(KEY_MODES)
   mode?: KeyMode;
-}
-
-/** An account's admin grants any role but the platform's own, through the API or the console alike. */
-export function refuseOperatorRole(roles: Role[]): void {
-  if (roles.includes(PLATFORM_ROLE)) {
-    throw new ApiError(
-      'forbidden',
-      'The operator role is platform-wide: only the platform admin CLI grants it (operator-keys:create).',
-      [{ field: 'roles', issue: 'operator cannot be granted through the API' }],
-    );
-  }
 }
 
 /** An account's own keys, for its admins. Creating accounts is an operator task: see the admin CLI. */
@@ -69,7 +63,6 @@ export class ApiKeysController {
   @Audited('api_key.created', 'api_key')
   @ApiOperation({ summary: 'Create an API key; its secret is in this response only' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto) {
-    refuseOperatorRole(body.roles);
     if (body.mode === 'live') requireLiveKeyFor(principal, 'Creating a live key');
     const { key, secret } = await this.accounts.createApiKey({ accountId: principal.accountId, ...body });
     return success({ ...key, secret });

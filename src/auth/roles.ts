@@ -3,6 +3,7 @@ export type Role = (typeof ROLES)[number];
 
 /** The roles an account's own admins may grant through `POST /api-keys`. */
 export const ACCOUNT_ROLES = ['provider', 'reviewer', 'admin'] as const satisfies readonly Role[];
+export type AccountRole = (typeof ACCOUNT_ROLES)[number];
 
 /**
  * `operator` is platform-wide: it decrypts any account's payloads through the codec, so only the

@@ -100,8 +100,10 @@ describe('the API keys page of the console', () => {
 
   it('refuses the platform operator role like the API does', async () => {
     const answer = await createKey({ label: 'Sneaky', roles: ['operator'] });
-    expect(answer.status).toBe(403);
-    expect(answer.text).toContain('The operator role is platform-wide');
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain(
+      'the platform-wide operator role is granted only by the platform admin CLI',
+    );
   });
 
   it('refuses a form without its CSRF token', async () => {

@@ -74,18 +74,23 @@ describe('authentication', () => {
     expect(JSON.stringify(listed.body)).not.toContain(created.body.data.secret);
   });
 
-  it('refuses to let an account admin grant the platform-wide operator role', async () => {
+  it('refuses to let an account admin grant the platform-wide operator role, as the document says', async () => {
     const response = await testApp
       .http()
       .post('/api-keys')
       .set(bearer(account.keys.admin))
       .send({ label: 'codec access', roles: ['operator'] });
-    expect(response.status).toBe(403);
+    expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({
-      code: 'forbidden',
-      message: expect.stringContaining('admin CLI'),
-      details: [{ field: 'roles', issue: expect.any(String) }],
+      code: 'validation_error',
+      details: [{ field: 'roles', issue: expect.stringContaining('platform admin CLI') }],
     });
+    const document = await testApp.http().get('/openapi.json');
+    expect(document.body.components.schemas.CreateApiKeyDto.properties.roles.items.enum).toEqual([
+      'provider',
+      'reviewer',
+      'admin',
+    ]);
     const listed = await testApp.http().get('/api-keys').set(bearer(account.keys.admin));
     expect(listed.body.data.data.map((key: { label: string }) => key.label)).not.toContain('codec access');
   });

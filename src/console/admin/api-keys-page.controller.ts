@@ -6,7 +6,7 @@ import { AuditRepository } from '../../audit/audit.repository';
 import { AccountsRepository, ApiKeyRecord } from '../../auth/accounts.repository';
 import { ApiKeyAuthenticator } from '../../auth/api-key-authenticator';
 import { KEY_MODES } from '../../auth/api-key-secret';
-import { CreateApiKeyDto, refuseOperatorRole } from '../../auth/api-keys.controller';
+import { CreateApiKeyDto } from '../../auth/api-keys.controller';
 import { RequiresRole } from '../../auth/auth.decorators';
 import { ACCOUNT_ROLES } from '../../auth/roles';
 import { ApiError } from '../../common/errors';
@@ -55,7 +55,6 @@ export class ApiKeysPageController {
     if (!checked.valid) {
       return this.sendKeysPage(req, res, { form, notice: refusalNotice(checked.messages) }, 400);
     }
-    refuseOperatorRole(checked.value.roles);
     const principal = (req as ContextualRequest).context.principal!;
     const { key, secret } = await this.accounts.createApiKey({
       accountId: principal.accountId,
