@@ -1,7 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { projectRoot } from '../../domain/project-root';
+import { loadConfig } from '../../infrastructure/config/config';
+import { CARD_FIELD_THRESHOLDS } from '../../domain/payers/insurance-card';
+import type { CardField } from '../../domain/payers/card-fields';
 
 const read = (file: string) => readFileSync(path.join(projectRoot(), file), 'utf8');
 
@@ -12,5 +16,101 @@ describe('the documentation', () => {
 
   it('shows the events catch-up loop exactly as the tests run it', () => {
     expect(read('docs/webhooks.md')).toContain('```ts\n' + read('examples/events-catch-up.ts') + '```');
+  });
+});
+
+/**
+ * Files the documentation names, in backticks or as links. "Adding a case type" names the files a
+ * fifth type, `step_therapy`, would add: they are an example, not files of the repository.
+ */
+function namedFiles(document: string): string[] {
+  const text = read(document);
+  const quoted = [...text.matchAll(REPOSITORY_PATH)].map((match) => match[1]!);
+  const linked = [...text.matchAll(RELATIVE_LINK)].map((match) =>
+    path.join(path.dirname(document), match[1]!),
+  );
+  return [...quoted, ...linked].filter((file) => !file.includes('step-therapy'));
+}
+
+const REPOSITORY_PATH =
+  /`((?:src|domain|infrastructure|workflows|activities|test|scripts|bench|docs|examples|deploy|catalog|migrations|clients|\.ci)\/[\w./-]+)`/g;
+const RELATIVE_LINK = /\]\((?!https?:|mailto:|#)([^)#\s]+)/g;
+
+describe('the files the documentation names', () => {
+  const documents = [
+    'README.md',
+    ...readdirSync(path.join(projectRoot(), 'docs'))
+      .filter((file) => file.endsWith('.md'))
+      .map((file) => `docs/${file}`),
+  ];
+
+  it.each(documents)('exist, for every file %s names', (document) => {
+    const missing = namedFiles(document).filter(
+      (file) => !existsSync(path.join(projectRoot(), file.replace(/\/$/, ''))),
+    );
+    expect(missing).toEqual([]);
+  });
+});
+
+/** The variables the README's scale-mode block exports, its placeholders filled as a reader would. */
+function scaleModeExports(): Record<string, string> {
+  const readme = read('README.md');
+  const section = readme.slice(readme.indexOf('## Scale mode'), readme.indexOf('### The scale shape'));
+  const exportLines = section.split('\n').filter((line) => line.startsWith('export '));
+  const fill = (value: string) =>
+    value
+      .replace('$(openssl rand -base64 32)', randomBytes(32).toString('base64'))
+      .replace('postgres://…', 'postgres://api:secret@db.internal/healthcare');
+  return Object.fromEntries(
+    exportLines.flatMap((line) =>
+      line
+        .slice('export '.length)
+        .split(/ (?=[A-Z_]+=)/)
+        .map((assignment) => {
+          const [key, ...value] = assignment.split('=');
+          return [key!, fill(value.join('='))];
+        }),
+    ),
+  );
+}
+
+describe("the README's scale mode", () => {
+  it.each(['api', 'worker'] as const)('exports all the %s process needs to start', (mode) => {
+    expect(() => loadConfig(mode, scaleModeExports())).not.toThrow();
+  });
+});
+
+/** docs/documents.md's names for the card fields, as a reader knows them from the card. */
+const CARD_FIELD_NAMES: Record<string, CardField> = {
+  'member id': 'member_id',
+  'Medicare Beneficiary Identifier': 'medicare_beneficiary_id',
+  'Medicaid id': 'medicaid_id',
+  'group number': 'group_number',
+  RxBIN: 'rx_bin',
+  RxPCN: 'rx_pcn',
+  RxGroup: 'rx_group',
+  'payer id': 'payer_id',
+  'effective date': 'effective_date',
+  'member name': 'member_name',
+  'payer name': 'payer_name',
+  'plan name': 'plan_name',
+  employer: 'client_name',
+};
+
+describe("docs/documents.md's card field thresholds", () => {
+  it('are the thresholds the reader applies, for every field', () => {
+    const text = read('docs/documents.md');
+    const table = text.slice(text.indexOf('| field'));
+    const rows = table
+      .slice(0, table.indexOf('\n\n'))
+      .split('\n')
+      .slice(2)
+      .map((row) => row.split('|').map((cell) => cell.trim()));
+    const documented = Object.fromEntries(
+      rows.flatMap(([, fields, threshold]) =>
+        fields!.split(', ').map((name) => [CARD_FIELD_NAMES[name] ?? name, Number(threshold)]),
+      ),
+    );
+    expect(documented).toEqual(CARD_FIELD_THRESHOLDS);
   });
 });
