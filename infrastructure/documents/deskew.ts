@@ -64,8 +64,13 @@ export function slantCorrection(pixels: Uint8Array, width: number, height: numbe
   // The strokes are turned as the image will be, rather than the image turned and searched again.
   const radians = (turnDegrees * Math.PI) / 180;
   const [sin, cos] = [Math.sin(radians), Math.cos(radians)];
-  const xs = strokes.xs.map((x, index) => x * cos - strokes.ys[index]! * sin);
-  const ys = strokes.xs.map((x, index) => x * sin + strokes.ys[index]! * cos);
+  const xs = new Float32Array(strokes.xs.length);
+  const ys = new Float32Array(strokes.xs.length);
+  for (let index = 0; index < xs.length; index += 1) {
+    const [x, y] = [strokes.xs[index]!, strokes.ys[index]!];
+    xs[index] = x * cos - y * sin;
+    ys[index] = x * sin + y * cos;
+  }
   const [left, right] = rangeOf(xs);
   const [top, bottom] = rangeOf(ys);
   const reach = Math.ceil(MAX_SLANT * SLANT_BAND);
@@ -87,16 +92,25 @@ export function slantCorrection(pixels: Uint8Array, width: number, height: numbe
 }
 
 /** Dark pixels with light beside them: solid dark areas (a coloured band, the table around a card) are not print. */
-function strokesOf(pixels: Uint8Array, width: number, height: number): { xs: number[]; ys: number[] } {
+function strokesOf(pixels: Uint8Array, width: number, height: number): { xs: Int32Array; ys: Int32Array } {
   const threshold = darkThreshold(pixels);
-  const xs: number[] = [];
-  const ys: number[] = [];
   const light = (x: number, y: number) => x >= 0 && x < width && pixels[y * width + x]! >= threshold;
+  const isStroke = (x: number, y: number) =>
+    pixels[y * width + x]! < threshold && (light(x - STROKE, y) || light(x + STROKE, y));
+  // Counted first, so the coordinates fill two typed arrays rather than growing lists of boxed numbers.
+  let count = 0;
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) if (isStroke(x, y)) count += 1;
+  }
+  const xs = new Int32Array(count);
+  const ys = new Int32Array(count);
+  let index = 0;
   for (let y = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1) {
-      if (pixels[y * width + x]! < threshold && (light(x - STROKE, y) || light(x + STROKE, y))) {
-        xs.push(x);
-        ys.push(y);
+      if (isStroke(x, y)) {
+        xs[index] = x;
+        ys[index] = y;
+        index += 1;
       }
     }
   }
@@ -121,7 +135,7 @@ function sharpest(
   return best;
 }
 
-function rangeOf(values: number[]): [number, number] {
+function rangeOf(values: Float32Array): [number, number] {
   let [least, most] = [Infinity, -Infinity];
   for (const value of values) {
     if (value < least) least = value;

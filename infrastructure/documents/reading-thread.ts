@@ -1,5 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 
+import sharp from 'sharp';
+
 import type { ReadPage } from '../../domain/documents/document-reading';
 import type { OcrEngine } from './ocr-engine';
 import { createTesseractEngine } from './ocr-engine';
@@ -12,6 +14,9 @@ import type { DocumentReadingLimits } from './reading-limits';
  * message about a document could quote it.
  */
 const limits = (workerData as { limits: DocumentReadingLimits }).limits;
+// Every step decodes its own buffer, so libvips's operation cache (process-wide, 50 MB by default)
+// would save nothing, only keep the pixels of documents already read in memory.
+sharp.cache(false);
 let engine: Promise<OcrEngine> | undefined;
 
 parentPort?.on('message', (message: { id: number; bytes: Uint8Array }) => {
