@@ -17,6 +17,7 @@ import type { DocumentedRule } from '../cases/case-validators';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency-key';
 import { ERROR_STATUS } from '../common/errors';
 import { API_VERSION } from '../common/http-edge';
+import { operationIdOf } from './operation-ids';
 
 type Schema = Record<string, unknown>;
 /** A DTO or controller class, as Nest and class-validator key their metadata. */
@@ -50,8 +51,10 @@ export function serveOpenApiDocument(app: INestApplication): OpenAPIObject {
           'run as durable workflows with signed webhooks. Every endpoint needs "Authorization: Bearer <API key>".',
       )
       .setVersion(API_VERSION)
+      .addServer('/', 'The service that serves this document')
       .addBearerAuth(undefined, BEARER_SCHEME)
       .build(),
+    { operationIdFactory: operationIdOf },
   );
   const handlers = describeHandlers(app);
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
@@ -69,6 +72,7 @@ export function serveOpenApiDocument(app: INestApplication): OpenAPIObject {
     }
   }
   schemas.ErrorEnvelope = ERROR_ENVELOPE;
+  nameSchemasForClients(document);
   (document.components as Schema).responses = Object.fromEntries(
     Object.keys(ERROR_RESPONSES).map((status) => [`Error${status}`, errorResponse(Number(status))]),
   );
@@ -80,6 +84,32 @@ export function serveOpenApiDocument(app: INestApplication): OpenAPIObject {
   return document;
 }
 
+/**
+ * Schemas are named after the classes that validate them; a client knows them without the `Dto` the
+ * server's classes carry (`CreateBenefitVerification`), so the names and every reference lose it.
+ */
+function nameSchemasForClients(document: OpenAPIObject): void {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
+  const clientName = (name: string) => name.replace(/Dto$/, '');
+  document.components!.schemas = Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => [clientName(name), schema]),
+  );
+  const renameReferences = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      node.forEach(renameReferences);
+    } else if (node && typeof node === 'object') {
+      const object = node as Record<string, unknown>;
+      if (typeof object.$ref === 'string' && object.$ref.startsWith(SCHEMA_REFERENCE)) {
+        object.$ref = SCHEMA_REFERENCE + clientName(object.$ref.slice(SCHEMA_REFERENCE.length));
+      }
+      Object.values(object).forEach(renameReferences);
+    }
+  };
+  renameReferences(document);
+}
+
+const SCHEMA_REFERENCE = '#/components/schemas/';
+
 // ---- what each route needs, read from the controllers -------------------------------------------
 
 interface HandlerFacts {
@@ -88,7 +118,7 @@ interface HandlerFacts {
   successStatus: number;
 }
 
-/** Nest names operations `${Controller}_${method}`; this reads each handler's role and query DTO. */
+/** Each handler's role and query DTO, by its operation id. */
 function describeHandlers(app: INestApplication): Map<string, HandlerFacts> {
   const facts = new Map<string, HandlerFacts>();
   for (const module of app.get(ModulesContainer).values()) {
@@ -101,7 +131,7 @@ function describeHandlers(app: INestApplication): Map<string, HandlerFacts> {
         if (typeof handler !== 'function' || Reflect.getMetadata(PATH_METADATA, handler) === undefined)
           continue;
         if (Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
-        facts.set(`${controller.name}_${methodName}`, {
+        facts.set(operationIdOf(controller.name, methodName), {
           requiredRole:
             Reflect.getMetadata(REQUIRED_ROLE, handler) ?? Reflect.getMetadata(REQUIRED_ROLE, controller),
           query: queryType(controller, methodName),

@@ -43,7 +43,8 @@ const attemptParameter: RouteParameter = [CurrentIdempotentAttempt(), Object];
  * The HTTP routes of one case type, read from its module: create, list, get, each decision and
  * cancel. Nest and the API document read routes from decorated classes, so the class is decorated
  * here as a hand-written controller would be, under the same class and method names (the
- * document's operation ids), with each body's DTO class as its declared type (what validation checks).
+ * document's operation ids are made from them), with each body's DTO class as its declared type
+ * (what validation checks).
  */
 export function caseController(type: CaseType): Type<unknown> {
   class CaseController {

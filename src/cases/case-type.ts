@@ -38,7 +38,7 @@ export interface CaseInputContext {
 
 /** A decision on a case: `POST /{path}/{id}/{name}`, sent to the workflow as the update `message`. */
 export interface CaseDecision {
-  /** The route's last segment, also the controller method's name (OpenAPI operation ids use it). */
+  /** The route's last segment, also the controller method's name (src/app/operation-ids.ts reads it). */
   name: string;
   message: UpdateDefinition<CaseRecord, [unknown]>;
   body: Type<object>;

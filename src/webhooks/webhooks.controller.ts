@@ -58,7 +58,7 @@ export class WebhooksController {
 
   @Get(':id/deliveries')
   @ApiOperation({ summary: 'Deliveries to this endpoint, newest first, with every attempt' })
-  async deliveries(
+  async listDeliveries(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
     @Query() query: ListDeliveriesQuery,
@@ -72,7 +72,7 @@ export class WebhooksController {
   // A retry sends the event (a case object, PHI) again, to wherever the endpoint points now.
   @Audited('webhook_delivery.retried', 'webhook_endpoint')
   @ApiOperation({ summary: 'Send a delivery again, with the same event id' })
-  async retry(
+  async retryDelivery(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
     @Param('deliveryId') deliveryId: string,

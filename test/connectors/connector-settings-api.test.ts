@@ -270,13 +270,13 @@ describe('connector settings through the admin API', () => {
     const document = (await testApp.http().get('/openapi.json')).body;
     expect(document.paths['/connectors/{kind}'].put.requestBody.content['application/json'].schema).toEqual({
       oneOf: [
-        { $ref: '#/components/schemas/EligibilityConnectorSettingsDto' },
-        { $ref: '#/components/schemas/ConnectorSettingsDto' },
+        { $ref: '#/components/schemas/EligibilityConnectorSettings' },
+        { $ref: '#/components/schemas/ConnectorSettings' },
       ],
     });
-    const eligibility = document.components.schemas.EligibilityConnectorSettingsDto;
+    const eligibility = document.components.schemas.EligibilityConnectorSettings;
     expect(eligibility.required).toEqual(['url', 'auth', 'submitter_id', 'receiver_id']);
     expect(eligibility.additionalProperties).toBe(false);
-    expect(document.components.schemas.ConnectorAuthDto.properties.name).toMatchObject({ maxLength: 100 });
+    expect(document.components.schemas.ConnectorAuth.properties.name).toMatchObject({ maxLength: 100 });
   });
 });

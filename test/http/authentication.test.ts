@@ -86,7 +86,7 @@ describe('authentication', () => {
       details: [{ field: 'roles', issue: expect.stringContaining('platform admin CLI') }],
     });
     const document = await testApp.http().get('/openapi.json');
-    expect(document.body.components.schemas.CreateApiKeyDto.properties.roles.items.enum).toEqual([
+    expect(document.body.components.schemas.CreateApiKey.properties.roles.items.enum).toEqual([
       'provider',
       'reviewer',
       'admin',

@@ -33,6 +33,30 @@ describe('the OpenAPI document', () => {
     });
   });
 
+  it('names every operation as an SDK user would call it: a verb, then the resource, each once', () => {
+    const ids = operations().map(({ operation }) => operation.operationId as string);
+    expect(ids.filter((id) => !/^[a-z]+[A-Z][A-Za-z]+$/.test(id) || id.includes('Controller'))).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(document.paths['/benefit-verification'].post.operationId).toBe('createBenefitVerification');
+    expect(document.paths['/prior-authorization'].get.operationId).toBe('listPriorAuthorizations');
+    expect(document.paths['/prior-authorization/{id}/outcome'].post.operationId).toBe(
+      'recordPriorAuthorizationOutcome',
+    );
+    expect(document.paths['/webhooks/{id}/deliveries/{deliveryId}/retry'].post.operationId).toBe(
+      'retryWebhookDelivery',
+    );
+    expect(document.paths['/formularies/{payer_id}'].delete.operationId).toBe('deleteFormulary');
+    expect(document.paths['/status'].get.operationId).toBe('getStatus');
+  });
+
+  it("names its schemas without the server classes' Dto, and says where the service is", () => {
+    const names = Object.keys(document.components.schemas);
+    expect(names.filter((name) => name.endsWith('Dto'))).toEqual([]);
+    expect(names).toContain('CreateBenefitVerification');
+    expect(JSON.stringify(document)).not.toMatch(/#\/components\/schemas\/[A-Za-z]+Dto"/);
+    expect(document.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+  });
+
   it('lists 403 where a role is needed, 404 where the path names an object and 409 on decisions', () => {
     const responses = (method: string, path: string) => Object.keys(document.paths[path][method].responses);
     expect(responses('post', '/prior-authorization/{id}/review')).toEqual(
@@ -87,14 +111,14 @@ describe('the OpenAPI document', () => {
 
   it("states the validators' rules: lengths, formats, unknown fields and required combinations", () => {
     const schemas = document.components.schemas as Json;
-    expect(schemas.CreatePriorAuthorizationDto.additionalProperties).toBe(false);
-    expect(schemas.ProviderDto.properties.npi).toMatchObject({ format: 'npi', pattern: '^[0-9]{10}$' });
-    expect(schemas.CasePatientDto.properties.first_name).toMatchObject({ minLength: 1, maxLength: 100 });
-    expect(schemas.DrugDto.anyOf).toEqual([
+    expect(schemas.CreatePriorAuthorization.additionalProperties).toBe(false);
+    expect(schemas.Provider.properties.npi).toMatchObject({ format: 'npi', pattern: '^[0-9]{10}$' });
+    expect(schemas.CasePatient.properties.first_name).toMatchObject({ minLength: 1, maxLength: 100 });
+    expect(schemas.Drug.anyOf).toEqual([
       { required: ['name'], properties: { name: { not: { enum: [null, '', []] } } } },
       { required: ['ndc'], properties: { ndc: { not: { enum: [null, '', []] } } } },
     ]);
-    expect(schemas.BenefitVerificationOutcomeDto).toMatchObject({
+    expect(schemas.BenefitVerificationOutcome).toMatchObject({
       if: { required: ['status'], properties: { status: { enum: ['completed'] } } },
       then: { required: ['coverage_status'] },
     });
@@ -123,43 +147,43 @@ describe('the OpenAPI document', () => {
     const payerAndMember = {
       properties: { insurance_content: { allOf: [given('payer'), given('member_id')] } },
     };
-    expect(schemas.CreateBenefitVerificationDto.allOf).toContainEqual({
+    expect(schemas.CreateBenefitVerification.allOf).toContainEqual({
       if: {
         required: ['insurance_content'],
         not: { anyOf: [given('patient', given('insurance')), given('insurance')] },
       },
       then: payerAndMember,
     });
-    expect(schemas.InsuranceContentDto.required ?? []).not.toContain('member_id');
-    expect(schemas.CreateClinicalEligibilityDto).toMatchObject({
+    expect(schemas.InsuranceContent.required ?? []).not.toContain('member_id');
+    expect(schemas.CreateClinicalEligibility).toMatchObject({
       if: { required: ['insurance_content'] },
       then: payerAndMember,
     });
   });
 
   it('describes the clearinghouse payer id and the subscriber of a dependent in the request', () => {
-    const content = document.components.schemas.InsuranceContentDto.properties;
+    const content = document.components.schemas.InsuranceContent.properties;
     expect(JSON.stringify(content.payer_id)).toContain('"pattern":"^[A-Za-z0-9]{2,20}$"');
-    expect(document.components.schemas.PolicySubscriberDto.properties.relationship).toMatchObject({
+    expect(document.components.schemas.PolicySubscriber.properties.relationship).toMatchObject({
       enum: ['spouse', 'child', 'other'],
     });
   });
 
   it("describes an enrollment's patient authorization: its types, who signed, and a signing time not in the future", () => {
     const { schemas } = document.components;
-    expect(JSON.stringify(schemas.CreatePatientEnrollmentDto.properties.patient_authorization)).toContain(
+    expect(JSON.stringify(schemas.CreatePatientEnrollment.properties.patient_authorization)).toContain(
       'patient_authorization_required',
     );
-    expect(schemas.PatientAuthorizationDto.required).toEqual(
+    expect(schemas.PatientAuthorization.required).toEqual(
       expect.arrayContaining(['type', 'attested_by', 'attested_at', 'form_version']),
     );
-    expect(schemas.PatientAuthorizationDto.properties.type).toMatchObject({
+    expect(schemas.PatientAuthorization.properties.type).toMatchObject({
       enum: ['hipaa_authorization', 'program_consent'],
     });
-    expect(schemas.PatientAuthorizationDto.properties.attested_at).toMatchObject({
+    expect(schemas.PatientAuthorization.properties.attested_at).toMatchObject({
       format: 'past-date-time',
     });
-    expect(schemas.AttesterDto.properties.relationship).toMatchObject({
+    expect(schemas.Attester.properties.relationship).toMatchObject({
       enum: ['patient', 'legal_representative'],
     });
   });
