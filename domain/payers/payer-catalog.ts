@@ -260,6 +260,11 @@ export class PayerCatalog {
     return this.data.mockCases[name];
   }
 
+  /** The names a benefit verification's `mock_result.case` may take, in the catalog's order. */
+  get mockCaseNames(): string[] {
+    return Object.keys(this.data.mockCases);
+  }
+
   get mockFailure(): PayerFailure {
     return this.data.mockFailure;
   }

@@ -89,6 +89,7 @@ import {
   Quantity,
   RxBin,
   RxCode,
+  SandboxBenefitVerificationCase,
   SandboxMockResult,
   SnakeCaseCode,
   WrittenAt,
@@ -516,10 +517,7 @@ export class BenefitVerificationMockResultDto {
   @IsIn(BENEFIT_VERIFICATION_STATUSES)
   status!: BenefitVerificationFinalStatus;
 
-  @SnakeCaseCode({
-    description: 'A sandbox case name; the service checks it against its catalog.',
-    example: 'drugs_covered__prior_auth_required__has_copay',
-  })
+  @SandboxBenefitVerificationCase()
   case?: string;
 
   @NestedObject(() => MockOutageDto, {

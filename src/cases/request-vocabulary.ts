@@ -1,4 +1,5 @@
 import { CLEARINGHOUSE_PAYER_ID } from '../../domain/payers/eligibility';
+import { payerCatalog } from '../../domain/payers/payer-catalog';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
@@ -166,6 +167,24 @@ export function CaseMetadata(example: Record<string, string>): PropertyDecorator
     IsStringRecord(LIMITS.metadata),
   );
 }
+
+/**
+ * `mock_result.case` of a benefit verification: one of the sandbox's scenarios
+ * (catalog/benefit-verification-mock-cases.json, listed in docs/sandbox.md). Refused at the edge when
+ * it names none, since the simulator has nothing to play for it.
+ */
+export const SandboxBenefitVerificationCase = () => {
+  const cases = payerCatalog().mockCaseNames;
+  return Stack(
+    Field({
+      optional: true,
+      enum: cases,
+      description: 'A sandbox scenario the simulated payer plays (docs/sandbox.md).',
+      example: cases[0],
+    }),
+    IsIn(cases, { message: `must be one of the sandbox's cases (docs/sandbox.md): ${cases.join(', ')}` }),
+  );
+};
 
 /** `mock_result`: what the local simulators answer instead of deciding (contract section 8). */
 export const SandboxMockResult = (type: () => new () => object) =>

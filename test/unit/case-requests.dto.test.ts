@@ -561,15 +561,21 @@ describe('prior authorization and benefit verification requests', () => {
     }
   });
 
-  it('accepts any snake_case sandbox case name and refuses other shapes', async () => {
-    const messages = await violations(
+  it('accepts a sandbox case the simulated payer can play, and refuses one it cannot, naming the cases', async () => {
+    const played = await accepted(
       CreateBenefitVerificationDto,
-      benefitVerificationRequest({ mock_result: { status: 'completed', case: 'Drugs Covered' } }),
+      benefitVerificationRequest({ mock_result: { status: 'completed', case: 'coverage_expired' } }),
+    );
+    const refused = await violations(
+      CreateBenefitVerificationDto,
+      benefitVerificationRequest({ mock_result: { status: 'completed', case: 'drugs_covered' } }),
     );
 
-    expect(messages).toEqual([
-      'mock_result.case: must be snake_case (lower-case letters, digits, _), at most 80 characters',
+    expect(played.mock_result?.case).toBe('coverage_expired');
+    expect(refused).toEqual([
+      expect.stringMatching(/^mock_result\.case: must be one of the sandbox's cases/),
     ]);
+    expect(refused[0]).toContain('drugs_covered__prior_auth_required__has_copay');
   });
 });
 

@@ -6,6 +6,9 @@ import { projectRoot } from '../../domain/project-root';
 import { loadConfig } from '../../infrastructure/config/config';
 import { CARD_FIELD_THRESHOLDS } from '../../domain/payers/insurance-card';
 import type { CardField } from '../../domain/payers/card-fields';
+import { payerCatalog } from '../../domain/payers/payer-catalog';
+import { PRIOR_AUTH_MOCK_RESULTS } from '../../domain/payers/prior-authorization-exchange';
+import { MEMBER_ID_SUFFIX_CASES } from '../../infrastructure/connectors/payer-simulator';
 
 const read = (file: string) => readFileSync(path.join(projectRoot(), file), 'utf8');
 
@@ -112,5 +115,41 @@ describe("docs/documents.md's card field thresholds", () => {
       ),
     );
     expect(documented).toEqual(CARD_FIELD_THRESHOLDS);
+  });
+});
+
+/** The first two cells of each row of the table under `heading` in docs/sandbox.md, backticks removed. */
+function sandboxTable(heading: string): Array<[string, string]> {
+  const text = read('docs/sandbox.md');
+  const section = text.slice(text.indexOf(heading));
+  const table = section.slice(section.indexOf('\n|'));
+  return table
+    .slice(1, table.indexOf('\n\n'))
+    .split('\n')
+    .slice(2)
+    .map((row) => {
+      const [, first, second] = row.split('|').map((cell) => cell.trim().replaceAll('`', ''));
+      return [first!, second!];
+    });
+}
+
+describe("docs/sandbox.md's scenarios", () => {
+  it('lists every benefit verification case of the catalog, in its words, and no other', () => {
+    const catalog = payerCatalog();
+    expect(sandboxTable('## Benefit verification')).toEqual(
+      catalog.mockCaseNames.map((name) => [name, catalog.mockCase(name)!.description]),
+    );
+  });
+
+  it('lists every member-id suffix the simulated payer plays', () => {
+    expect(sandboxTable('Without `mock_result`, a sandbox member id')).toEqual(
+      MEMBER_ID_SUFFIX_CASES.map(([suffix, scenario]) => [suffix, scenario]),
+    );
+  });
+
+  it('lists every prior authorization result the simulated payer takes', () => {
+    expect(sandboxTable('## Prior authorization').map(([result]) => result)).toEqual([
+      ...PRIOR_AUTH_MOCK_RESULTS,
+    ]);
   });
 });
