@@ -172,6 +172,7 @@ def filter_case(context, case) -> bool:
         # A cursor is a next_cursor the service signed for the same filters.
         "cursor" not in query
         and _not_before(query.get("created_before"), query.get("created_after"))
+        and _not_before(query.get("to"), query.get("from"))
         and _not_before(body.get("authorization_expiration"), body.get("authorization_start_date"))
         and _not_before(coverage_dates.get("end_date"), coverage_dates.get("start_date"))
         and _documents(body) <= MAX_DOCUMENTS_PER_REQUEST
