@@ -12,6 +12,8 @@ const SERIAL_SUITES = [
   'test/processes/backup-restore',
   'test/processes/cluster-launcher',
   'test/processes/local-mode',
+  // Local mode of its own (a second dev server), driven by the README's shell lines.
+  'test/processes/first-journey',
   'test/processes/postgres-outage',
   'test/cases/durability',
 ];

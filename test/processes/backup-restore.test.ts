@@ -4,7 +4,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { freePort } from '../../infrastructure/temporal/dev-server';
-import { testEnvironment } from '../harness/environment';
 import {
   accountApi,
   AccountApi,
@@ -14,7 +13,7 @@ import {
   WEBHOOK_SECRET,
 } from '../support/backup-journeys';
 import { JsonObject } from '../support/case-journeys';
-import { RunningProcess, runCommand, startProcess } from '../support/processes';
+import { localModeEnv, RunningProcess, runCommand, startProcess } from '../support/processes';
 import { eventually } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 
@@ -127,19 +126,9 @@ describe('backing up a local data folder and restoring it into a new one', () =>
 
   async function startLocalStack(dataDir: string): Promise<LocalStack> {
     const apiPort = await freePort();
+    const ports = { api: apiPort, temporal: await freePort(), ui: await freePort() };
     const launcher = startProcess('main.local.js', {
-      DATA_DIR: dataDir,
-      PORT: String(apiPort),
-      TEMPORAL_DEV_PORT: String(await freePort()),
-      TEMPORAL_UI_PORT: String(await freePort()),
-      TEMPORAL_CLI_PATH: testEnvironment().temporalBinary,
-      DEV_API_KEY,
-      LOG_LEVEL: 'warn',
-      TEMPORAL_ADDRESS: '',
-      // Local mode as a developer runs it, in the default namespace, not this jest worker's.
-      TEMPORAL_NAMESPACE: '',
-      DATABASE_URL: '',
-      PAYLOAD_ENCRYPTION_KEYS: '',
+      ...localModeEnv({ dataDir, ports, devApiKey: DEV_API_KEY }),
       PAYER_POLL_INTERVAL_MS: '20000',
       WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '200',
     });

@@ -15,9 +15,8 @@ import { localEncryption } from '../../src/bootstrap';
 import { ConsoleUsersRepository } from '../../src/console/people/console-users.repository';
 import { acceptedStep } from '../../src/console/people/totp';
 import { servedDatabaseUrl } from '../../src/local/data-folder';
-import { testEnvironment } from '../harness/environment';
 import { cookiesFrom, csrfTokenOf } from '../support/console-session';
-import { isProcessAlive, readJson, runCommand, startProcess } from '../support/processes';
+import { isProcessAlive, localModeEnv, readJson, runCommand, startProcess } from '../support/processes';
 import { eventually } from '../support/test-app';
 
 const DEV_API_KEY = `hak_local_mode_test_${randomUUID().replace(/-/g, '')}`;
@@ -37,20 +36,7 @@ describe('local mode (the start command)', () => {
 
   beforeAll(async () => {
     ports = { api: await freePort(), temporal: await freePort(), ui: await freePort() };
-    env = {
-      DATA_DIR: dataDir,
-      PORT: String(ports.api),
-      TEMPORAL_DEV_PORT: String(ports.temporal),
-      TEMPORAL_UI_PORT: String(ports.ui),
-      TEMPORAL_CLI_PATH: testEnvironment().temporalBinary,
-      DEV_API_KEY,
-      LOG_LEVEL: 'warn',
-      TEMPORAL_ADDRESS: '',
-      // Local mode as a developer runs it, in the default namespace, not this jest worker's.
-      TEMPORAL_NAMESPACE: '',
-      DATABASE_URL: '',
-      PAYLOAD_ENCRYPTION_KEYS: '',
-    };
+    env = localModeEnv({ dataDir, ports, devApiKey: DEV_API_KEY });
   });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

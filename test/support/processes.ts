@@ -3,6 +3,7 @@ import * as path from 'node:path';
 
 import { projectRoot } from '../../domain/project-root';
 import type { AppConfig } from '../../infrastructure/config/config';
+import { testEnvironment } from '../harness/environment';
 
 export const DIST = path.join(projectRoot(), 'dist', 'src');
 
@@ -38,6 +39,30 @@ export function workerEnvFor(
     WEBHOOK_ALLOWED_TARGETS: '127.0.0.0/8',
     LOG_LEVEL: 'warn',
     ...extra,
+  };
+}
+
+/**
+ * The environment of local mode (`npm start`) as a developer runs it, on the ports given, with the
+ * dev key pinned: in the default namespace rather than this jest worker's, on its own data folder.
+ */
+export function localModeEnv(options: {
+  dataDir: string;
+  ports: { api: number; temporal: number; ui: number };
+  devApiKey: string;
+}): Record<string, string> {
+  return {
+    DATA_DIR: options.dataDir,
+    PORT: String(options.ports.api),
+    TEMPORAL_DEV_PORT: String(options.ports.temporal),
+    TEMPORAL_UI_PORT: String(options.ports.ui),
+    TEMPORAL_CLI_PATH: testEnvironment().temporalBinary,
+    DEV_API_KEY: options.devApiKey,
+    LOG_LEVEL: 'warn',
+    TEMPORAL_ADDRESS: '',
+    TEMPORAL_NAMESPACE: '',
+    DATABASE_URL: '',
+    PAYLOAD_ENCRYPTION_KEYS: '',
   };
 }
 

@@ -1,0 +1,33 @@
+import { createWebhookReceiver, Notification } from './webhook-receiver';
+
+/**
+ * `npm run example:receiver`: the receiver of examples/webhook-receiver.ts, listening on
+ * 127.0.0.1:$RECEIVER_PORT (4000 by default) for the endpoint $WEBHOOK_ENDPOINT_ID signed with
+ * $WEBHOOK_SECRET, printing one line per verified notification. It prints the event, the object's id
+ * and its status only: a full notification carries the case, and a case is PHI.
+ */
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) {
+    console.error(`Set ${name} first (README, "Your first case").`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const endpoint = { id: required('WEBHOOK_ENDPOINT_ID'), secret: required('WEBHOOK_SECRET') };
+const port = Number(process.env.RECEIVER_PORT ?? 4000);
+
+function summary(notification: Notification): string {
+  const { id, status } = notification.data as { id?: unknown; status?: unknown };
+  return [notification.type, id, status].filter((part) => part !== undefined).join(' ');
+}
+
+createWebhookReceiver({
+  endpoint,
+  seen: new Set(),
+  onNotification: async (notification) => console.log(`verified: ${summary(notification)}`),
+  onRejected: (reason) => console.log(`refused: ${reason}`),
+}).listen(port, '127.0.0.1', () =>
+  console.log(`Receiving notifications for ${endpoint.id} on http://127.0.0.1:${port}/`),
+);
