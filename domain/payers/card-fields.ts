@@ -61,3 +61,21 @@ export interface InsuranceCardView {
   /** Why the case cannot take the member from the card, or null when it can (CONTRACT.md §11). */
   error: CardGap | null;
 }
+
+/**
+ * An identifier as printed, upper-cased, without what stands before its first or after its last letter
+ * or digit: the `#` or `:` of its label, a trailing comma. A scan rather than a pattern, so a long run
+ * of punctuation costs one pass.
+ */
+export function identifierCore(text: string): string {
+  const upper = text.toUpperCase();
+  const isLetterOrDigit = (index: number) => {
+    const code = upper.charCodeAt(index);
+    return (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
+  };
+  let start = 0;
+  let end = upper.length;
+  while (start < end && !isLetterOrDigit(start)) start += 1;
+  while (end > start && !isLetterOrDigit(end - 1)) end -= 1;
+  return upper.slice(start, end);
+}

@@ -1,7 +1,7 @@
 import { boxAround } from '../documents/document-reading';
 import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
 import { CASE_FAILURE_CODE } from '../failures';
-import { CARD_FIELDS } from './card-fields';
+import { CARD_FIELDS, identifierCore } from './card-fields';
 import type { CardField, CardGap } from './card-fields';
 import type { ScannedCardFields } from './payer-connector';
 
@@ -553,7 +553,7 @@ function digitsOnly(text: string, min: number, max: number): string | null {
  * (`HALVORSENR30784084`).
  */
 function memberId(text: string): string | null {
-  const upper = stripEdges(text.toUpperCase());
+  const upper = identifierCore(text);
   if (!ALNUM_ID.test(upper)) return null;
   const compact = upper.replace(/-/g, '');
   if (compact.length < 5 || compact.length > 20 || !/\d/.test(compact)) return null;
@@ -562,13 +562,9 @@ function memberId(text: string): string | null {
 }
 
 function identifier(text: string, min: number, max: number): string | null {
-  const upper = stripEdges(text.toUpperCase());
+  const upper = identifierCore(text);
   if (!ALNUM_ID.test(upper) || upper.length < min || upper.length > max) return null;
   return upper;
-}
-
-function stripEdges(text: string): string {
-  return text.replace(/^[^A-Z0-9]+|[^A-Z0-9]+$/g, '');
 }
 
 /**

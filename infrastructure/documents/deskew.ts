@@ -58,7 +58,7 @@ export function skewCorrection(pixels: Uint8Array, width: number, height: number
  * leans like a slanted face); 0 when they stand upright or lean too little to matter. Column profiles:
  * stood up, a letter's upright strokes fall into few columns.
  */
-export function slantCorrection(pixels: Uint8Array, width: number, height: number, turnDegrees = 0): number {
+export function printLean(pixels: Uint8Array, width: number, height: number, turnDegrees = 0): number {
   const strokes = strokesOf(pixels, width, height);
   if (strokes.xs.length < MIN_STROKES) return 0;
   // The strokes are turned as the image will be, rather than the image turned and searched again.
@@ -179,7 +179,7 @@ export async function levelled(
   const fine = await searchPixels(sharp(decoded.data, raw), SLANT_SEARCH_WIDTH);
   const coarse = await searchPixels(sharp(decoded.data, raw), SEARCH_WIDTH);
   const angle = skewCorrection(...coarse);
-  const lean = slantCorrection(...fine, angle);
+  const lean = printLean(...fine, angle);
   const turned =
     angle === 0
       ? prepared

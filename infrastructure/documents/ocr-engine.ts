@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 
 import type { ReadLine, ReadPage, ReadWord } from '../../domain/documents/document-reading';
+import { identifierCore } from '../../domain/payers/card-fields';
 
 /** Recognises the words of one prepared page image. */
 export interface OcrEngine {
@@ -97,6 +98,8 @@ export async function createTesseractEngine(): Promise<OcrEngine> {
     for (const letterHeight of READING_HEIGHTS) {
       const reading = await readAt(image, word, size, letterHeight);
       if (!reading) return word;
+      // The crop's margin takes in the edge of a `#` or `:` label, which the enlarged reading gives as a
+      // leading `-`: the readings are compared on what identifiers are made of.
       if (identifierCore(reading.text) !== identifierCore(word.text)) {
         return { ...word, confidence: Math.min(word.confidence, reading.confidence) * DISAGREEMENT_FACTOR };
       }
@@ -134,20 +137,6 @@ export async function createTesseractEngine(): Promise<OcrEngine> {
       await identifierWorker?.terminate();
     },
   };
-}
-
-/**
- * What two readings of one identifier are compared on. A crop's margin takes in the edge of the label's
- * `#` or `:`, which the enlarged reading gives as a leading `-`; no identifier starts or ends with one.
- */
-function identifierCore(text: string): string {
-  const upper = text.toUpperCase();
-  const isIdentifierCharacter = (index: number) => /[A-Z0-9]/.test(upper[index]!);
-  let start = 0;
-  let end = upper.length;
-  while (start < end && !isIdentifierCharacter(start)) start += 1;
-  while (end > start && !isIdentifierCharacter(end - 1)) end -= 1;
-  return upper.slice(start, end);
 }
 
 function needsSecondReading(word: ReadWord): boolean {

@@ -26,8 +26,8 @@ export class CreateApiKeyDto {
   @IsIn(ACCOUNT_ROLES, {
     each: true,
     message:
-      'each role must be one of provider, reviewer, admin; the platform-wide operator role is granted ' +
-      'only by the platform admin CLI (operator-keys:create)',
+      `each role must be one of ${ACCOUNT_ROLES.join(', ')}; the platform-wide operator role is ` +
+      'granted only by the platform admin CLI (operator-keys:create)',
   })
   roles!: AccountRole[];
 

@@ -60,8 +60,8 @@ export class ConnectorsController {
   @ApiOperation({
     summary: 'Create or replace the settings of one connector',
     description:
-      '`eligibility` takes EligibilityConnectorSettingsDto (the X12 envelope settings besides the ' +
-      'endpoint); `prior_authorization` and `program_enrollment` take ConnectorSettingsDto.',
+      '`eligibility` takes EligibilityConnectorSettings (the X12 envelope settings besides the ' +
+      'endpoint); `prior_authorization` and `program_enrollment` take ConnectorSettings.',
   })
   @ApiBody({
     schema: {

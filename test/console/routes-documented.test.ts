@@ -1,15 +1,19 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { SECTION_SEGMENTS } from '../../src/console/cases/case-sections';
+import { CASE_SECTIONS, SECTION_SEGMENTS } from '../../src/console/cases/case-sections';
 import { projectRoot } from '../../domain/project-root';
 import { startTestApp, TestApp } from '../support/test-app';
 
 type RouterLayer = { route?: { path: string; methods: Record<string, boolean> } };
 
+/** The decisions a case page posts to `/console/<section>/<id>/<decision>`, which the table lists by name. */
+const DECISIONS = new Set(CASE_SECTIONS.flatMap((section) => section.type.decisions.map(({ name }) => name)));
+
 /**
- * A route as docs/console.md writes it: parameters as `{}`, whatever their names, and any of the four
- * case sections as `{section}`, since the table lists a route served for every section once.
+ * A route as docs/console.md writes it: parameters as `{}`, whatever their names, any of the four
+ * case sections as `{section}`, since the table lists a route served for every section once, and the
+ * decision parameter as `{decision}`.
  */
 function canonical(method: string, routePath: string): string {
   const segments = routePath
@@ -17,19 +21,25 @@ function canonical(method: string, routePath: string): string {
     .map((segment, index) =>
       index === 2 && (SECTION_SEGMENTS as readonly string[]).includes(segment)
         ? '{section}'
-        : segment.startsWith(':') || (segment.startsWith('{') && segment !== '{section}')
-          ? '{}'
-          : segment,
+        : segment === ':decision'
+          ? '{decision}'
+          : segment.startsWith(':') || (segment.startsWith('{') && segment !== '{section}')
+            ? '{}'
+            : segment,
     );
   return `${method.toUpperCase()} ${segments.join('/')}`;
 }
 
-/** Whether a documented route is one the app serves: a literal segment may fill a served parameter. */
+/** Whether a documented route is one the app serves: only a decision's name fills the decision parameter. */
 function serves(served: string, documented: string): boolean {
   const [servedSegments, documentedSegments] = [served.split('/'), documented.split('/')];
   return (
     servedSegments.length === documentedSegments.length &&
-    servedSegments.every((segment, index) => segment === documentedSegments[index] || segment === '{}')
+    servedSegments.every(
+      (segment, index) =>
+        segment === documentedSegments[index] ||
+        (segment === '{decision}' && DECISIONS.has(documentedSegments[index]!)),
+    )
   );
 }
 

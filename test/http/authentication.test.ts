@@ -74,7 +74,7 @@ describe('authentication', () => {
     expect(JSON.stringify(listed.body)).not.toContain(created.body.data.secret);
   });
 
-  it('refuses to let an account admin grant the platform-wide operator role, as the document says', async () => {
+  it('refuses to let an account admin grant the platform-wide operator role', async () => {
     const response = await testApp
       .http()
       .post('/api-keys')
@@ -85,12 +85,6 @@ describe('authentication', () => {
       code: 'validation_error',
       details: [{ field: 'roles', issue: expect.stringContaining('platform admin CLI') }],
     });
-    const document = await testApp.http().get('/openapi.json');
-    expect(document.body.components.schemas.CreateApiKey.properties.roles.items.enum).toEqual([
-      'provider',
-      'reviewer',
-      'admin',
-    ]);
     const listed = await testApp.http().get('/api-keys').set(bearer(account.keys.admin));
     expect(listed.body.data.data.map((key: { label: string }) => key.label)).not.toContain('codec access');
   });

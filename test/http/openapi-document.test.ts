@@ -57,6 +57,14 @@ describe('the OpenAPI document', () => {
     expect(document.servers).toEqual([{ url: '/', description: expect.any(String) }]);
   });
 
+  it('lists only the roles an account may grant among the roles of a new API key', () => {
+    expect(document.components.schemas.CreateApiKey.properties.roles.items.enum).toEqual([
+      'provider',
+      'reviewer',
+      'admin',
+    ]);
+  });
+
   it('lists 403 where a role is needed, 404 where the path names an object and 409 on decisions', () => {
     const responses = (method: string, path: string) => Object.keys(document.paths[path][method].responses);
     expect(responses('post', '/prior-authorization/{id}/review')).toEqual(

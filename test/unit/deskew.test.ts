@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 
 import { CARD_LAYOUTS, cardFaces, renderFace } from '../../bench/document-corpus';
-import { slantCorrection, skewCorrection } from '../../infrastructure/documents/deskew';
+import { printLean, skewCorrection } from '../../infrastructure/documents/deskew';
 import { BLUE_HORIZON_CARD } from '../support/insurance-cards';
 
 const card = () => renderFace(cardFaces(BLUE_HORIZON_CARD, CARD_LAYOUTS[1]!)[0]!);
@@ -61,11 +61,11 @@ describe('levelling print that is askew', () => {
 
 describe('standing up print that leans, as on a card photographed from one side', () => {
   it.each([0.12, -0.12, 0.2])('finds print leaning %d pixels across per row down', async (shift) => {
-    expect(slantCorrection(...(await leaningPixelsOf(shift)))).toBeCloseTo(shift, 1);
+    expect(printLean(...(await leaningPixelsOf(shift)))).toBeCloseTo(shift, 1);
   });
 
   it('finds nothing to stand up in upright print', async () => {
-    expect(slantCorrection(...(await leaningPixelsOf(0)))).toBe(0);
+    expect(printLean(...(await leaningPixelsOf(0)))).toBe(0);
   });
 
   it('finds nothing to stand up in print that is only turned, once it is levelled', async () => {
@@ -75,10 +75,10 @@ describe('standing up print that leans, as on a card photographed from one side'
         .toBuffer(),
       1200,
     );
-    expect(slantCorrection(pixels, width, height, -8)).toBe(0);
+    expect(printLean(pixels, width, height, -8)).toBe(0);
   });
 
   it('finds nothing to stand up on a blank page', () => {
-    expect(slantCorrection(new Uint8Array(1200 * 800).fill(250), 1200, 800)).toBe(0);
+    expect(printLean(new Uint8Array(1200 * 800).fill(250), 1200, 800)).toBe(0);
   });
 });
