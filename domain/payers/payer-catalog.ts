@@ -260,11 +260,6 @@ export class PayerCatalog {
     return this.data.mockCases[name];
   }
 
-  /** The names a benefit verification's `mock_result.case` may take, in the catalog's order. */
-  get mockCaseNames(): string[] {
-    return Object.keys(this.data.mockCases);
-  }
-
   get mockFailure(): PayerFailure {
     return this.data.mockFailure;
   }
@@ -288,11 +283,25 @@ function readJson<T>(directory: string, file: string): T {
 
 const DEFAULT_CATALOG_DIRECTORY = path.join(projectRoot(), 'catalog');
 
+type BvMocks = { mock_cases: Record<string, BvMockDefinition>; failure: PayerFailure };
+
+function readBvMocks(directory: string): BvMocks {
+  return readJson<BvMocks>(directory, 'benefit-verification-mock-cases.json');
+}
+
+let shippedMockCaseNames: string[] | undefined;
+
+/**
+ * The names a benefit verification's `mock_result.case` may take, in the shipped catalog's order. The
+ * API's validation needs only these, so they are read from their own file, not with the whole catalog.
+ */
+export function benefitVerificationMockCaseNames(): string[] {
+  shippedMockCaseNames ??= Object.keys(readBvMocks(DEFAULT_CATALOG_DIRECTORY).mock_cases);
+  return shippedMockCaseNames;
+}
+
 export function loadPayerCatalog(directory = DEFAULT_CATALOG_DIRECTORY): PayerCatalog {
-  const mocks = readJson<{ mock_cases: Record<string, BvMockDefinition>; failure: PayerFailure }>(
-    directory,
-    'benefit-verification-mock-cases.json',
-  );
+  const mocks = readBvMocks(directory);
   return new PayerCatalog({
     payers: readJson<{ payers: CatalogPayer[] }>(directory, 'payers.json').payers,
     drugs: readJson<{ drugs: CatalogDrug[] }>(directory, 'drugs.json').drugs,

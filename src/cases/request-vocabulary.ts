@@ -1,5 +1,5 @@
 import { CLEARINGHOUSE_PAYER_ID } from '../../domain/payers/eligibility';
-import { payerCatalog } from '../../domain/payers/payer-catalog';
+import { benefitVerificationMockCaseNames } from '../../domain/payers/payer-catalog';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
@@ -174,7 +174,7 @@ export function CaseMetadata(example: Record<string, string>): PropertyDecorator
  * it names none, since the simulator has nothing to play for it.
  */
 export const SandboxBenefitVerificationCase = () => {
-  const cases = payerCatalog().mockCaseNames;
+  const cases = benefitVerificationMockCaseNames();
   return Stack(
     Field({
       optional: true,

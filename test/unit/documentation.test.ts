@@ -6,7 +6,7 @@ import { projectRoot } from '../../domain/project-root';
 import { loadConfig } from '../../infrastructure/config/config';
 import { CARD_FIELD_THRESHOLDS } from '../../domain/payers/insurance-card';
 import type { CardField } from '../../domain/payers/card-fields';
-import { payerCatalog } from '../../domain/payers/payer-catalog';
+import { benefitVerificationMockCaseNames, payerCatalog } from '../../domain/payers/payer-catalog';
 import { PRIOR_AUTH_MOCK_RESULTS } from '../../domain/payers/prior-authorization-exchange';
 import { MEMBER_ID_SUFFIX_CASES } from '../../infrastructure/connectors/payer-simulator';
 
@@ -146,7 +146,7 @@ describe("docs/sandbox.md's scenarios", () => {
   it('lists every benefit verification case of the catalog, in its words, and no other', () => {
     const catalog = payerCatalog();
     expect(sandboxTable('## Benefit verification')).toEqual(
-      catalog.mockCaseNames.map((name) => [name, catalog.mockCase(name)!.description]),
+      benefitVerificationMockCaseNames().map((name) => [name, catalog.mockCase(name)!.description]),
     );
   });
 
