@@ -1,4 +1,5 @@
 import type { EventType } from '../../domain/webhooks/event-types';
+import type { NotifiedObject } from '../../domain/webhooks/notified-object';
 import { SecretBox } from '../crypto/aes-gcm';
 import { Database } from '../storage/database';
 import type { NotificationBody } from './webhook-deliveries.repository';
@@ -15,7 +16,7 @@ export interface WebhookEvent {
   description: string;
   created_at: string;
   livemode: boolean;
-  data: object;
+  data: NotifiedObject;
 }
 
 /** Whose events are read: one account, one mode. */
@@ -129,6 +130,8 @@ export class EventsRepository {
     const { id, type, title, description, created_at, data } = JSON.parse(
       this.secrets.openText(row.body_sealed),
     ) as NotificationBody;
-    return { id, object: 'event', type, title, description, created_at, livemode: row.livemode, data };
+    // The events API keeps what a full endpoint received.
+    const full = data as NotifiedObject;
+    return { id, object: 'event', type, title, description, created_at, livemode: row.livemode, data: full };
   }
 }

@@ -1,3 +1,4 @@
+import type { ThinNotifiedObject } from '../../domain/webhooks/notified-object';
 import type { NotificationBody } from './webhook-deliveries.repository';
 
 /** What a thin notification keeps of the notified object: nothing that can name a patient. */
@@ -10,11 +11,9 @@ const THIN_FIELDS = ['id', 'object', 'status', 'livemode'] as const;
  * keeps the other three.
  */
 export function thinNotification(notification: NotificationBody): NotificationBody {
-  const data = notification.data as Record<string, unknown>;
-  return {
-    ...notification,
-    data: Object.fromEntries(
-      THIN_FIELDS.filter((field) => field in data).map((field) => [field, data[field]]),
-    ),
-  };
+  const data = notification.data as unknown as Record<string, unknown>;
+  const thin = Object.fromEntries(
+    THIN_FIELDS.filter((field) => field in data).map((field) => [field, data[field]]),
+  );
+  return { ...notification, data: thin as unknown as ThinNotifiedObject };
 }

@@ -1,5 +1,6 @@
 import { newId } from '../../domain/ids';
 import { EventType, TEST_EVENT_TYPE } from '../../domain/webhooks/event-types';
+import type { NotifiedObject, ThinNotifiedObject } from '../../domain/webhooks/notified-object';
 import { SecretBox } from '../crypto/aes-gcm';
 import { Database, QueryRunner } from '../storage/database';
 
@@ -12,8 +13,7 @@ export interface NotificationBody {
   title: string;
   description: string;
   created_at: string;
-  /** The case's GET object (or the test event's payload). */
-  data: object;
+  data: NotifiedObject | ThinNotifiedObject;
 }
 
 export interface DeliveryAttempt {

@@ -7,6 +7,7 @@ import type { WebhookSettings } from '../config/config';
 import { isEncrypted } from '../temporal/encryption-codec';
 import { API_START_OWNERSHIP_MS, DurableDeliveries } from './durable-deliveries';
 import type { FirstAttempts } from './first-attempts';
+import type { CaseEventData, NotifiedObject } from '../../domain/webhooks/notified-object';
 import { NotificationBody, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 export interface PublishEventInput {
@@ -80,15 +81,15 @@ export class WebhookPublisher {
    * started before modes shows `livemode: false`, as GET does. Events published before inputs were
    * slimmed hold the request inside `data` and carry no `caseId`.
    */
-  private async notificationData(input: PublishEventInput): Promise<object> {
-    if (input.caseId === undefined) return input.data;
+  private async notificationData(input: PublishEventInput): Promise<NotifiedObject> {
+    if (input.caseId === undefined) return input.data as NotifiedObject;
     const request = 'request' in input ? input.request : await this.requestFromMemo(input.caseId);
     const {
       sequence,
       livemode = false,
       ...summary
     } = input.data as { sequence?: number; livemode?: boolean };
-    return { ...summary, livemode, request, sequence };
+    return { ...summary, livemode, request, sequence } as CaseEventData;
   }
 
   /**

@@ -11,13 +11,21 @@ import { ApiConflictResponse, DocumentBuilder, OpenAPIObject, SwaggerModule } fr
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
-import { CASE_EVENT_TYPES } from '../../domain/webhooks/event-types';
+import {
+  CASE_EVENT_TYPES,
+  CaseEventType,
+  describeEvent,
+  EventType,
+  TEST_EVENT_TYPE,
+} from '../../domain/webhooks/event-types';
 import { REQUIRED_ROLE } from '../auth/auth.decorators';
 import type { DocumentedRule } from '../cases/case-validators';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency-key';
 import { ERROR_STATUS } from '../common/errors';
 import { API_VERSION } from '../common/http-edge';
 import { operationIdOf } from './operation-ids';
+import { AnswerDeclaration, answerOf } from '../contract/answers';
+import publishedSchemas from '../contract/published-schemas.json';
 
 type Schema = Record<string, unknown>;
 /** A DTO or controller class, as Nest and class-validator key their metadata. */
@@ -73,6 +81,8 @@ export function serveOpenApiDocument(app: INestApplication): OpenAPIObject {
   }
   schemas.ErrorEnvelope = ERROR_ENVELOPE;
   nameSchemasForClients(document);
+  addPublishedSchemas(document.components!.schemas as Record<string, Schema>);
+  (document as OpenAPIObject & { webhooks: Schema }).webhooks = webhookOperations();
   (document.components as Schema).responses = Object.fromEntries(
     Object.keys(ERROR_RESPONSES).map((status) => [`Error${status}`, errorResponse(Number(status))]),
   );
@@ -87,10 +97,14 @@ export function serveOpenApiDocument(app: INestApplication): OpenAPIObject {
 /**
  * Schemas are named after the classes that validate them; a client knows them without the `Dto` the
  * server's classes carry (`CreateBenefitVerification`), so the names and every reference lose it.
+ * Where an answer's object has the same name (`Address`), the request's takes `Input` after it.
  */
 function nameSchemasForClients(document: OpenAPIObject): void {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
-  const clientName = (name: string) => name.replace(/Dto$/, '');
+  const clientName = (name: string) => {
+    const bare = name.replace(/Dto$/, '');
+    return Object.hasOwn(publishedSchemas.schemas, bare) ? `${bare}Input` : bare;
+  };
   document.components!.schemas = Object.fromEntries(
     Object.entries(schemas).map(([name, schema]) => [clientName(name), schema]),
   );
@@ -99,9 +113,12 @@ function nameSchemasForClients(document: OpenAPIObject): void {
       node.forEach(renameReferences);
     } else if (node && typeof node === 'object') {
       const object = node as Record<string, unknown>;
-      if (typeof object.$ref === 'string' && object.$ref.startsWith(SCHEMA_REFERENCE)) {
-        object.$ref = SCHEMA_REFERENCE + clientName(object.$ref.slice(SCHEMA_REFERENCE.length));
-      }
+      const name =
+        typeof object.$ref === 'string' && object.$ref.startsWith(SCHEMA_REFERENCE)
+          ? object.$ref.slice(SCHEMA_REFERENCE.length)
+          : undefined;
+      if (name !== undefined && Object.hasOwn(schemas, name))
+        object.$ref = SCHEMA_REFERENCE + clientName(name);
       Object.values(object).forEach(renameReferences);
     }
   };
@@ -114,6 +131,7 @@ const SCHEMA_REFERENCE = '#/components/schemas/';
 
 interface HandlerFacts {
   requiredRole?: string;
+  answer?: AnswerDeclaration;
   query?: ClassType;
   successStatus: number;
 }
@@ -135,6 +153,7 @@ function describeHandlers(app: INestApplication): Map<string, HandlerFacts> {
           requiredRole:
             Reflect.getMetadata(REQUIRED_ROLE, handler) ?? Reflect.getMetadata(REQUIRED_ROLE, controller),
           query: queryType(controller, methodName),
+          answer: answerOf(handler),
           successStatus:
             Reflect.getMetadata(HTTP_CODE_METADATA, handler) ??
             (Reflect.getMetadata(METHOD_METADATA, handler) === RequestMethod.POST ? 201 : 200),
@@ -430,14 +449,143 @@ function documentResponses(operation: Operation, method: string, path: string, h
   for (const status of statuses) {
     operation.responses[String(status)] ??= { $ref: `#/components/responses/Error${status}` };
   }
-  // Nest drops its default success response once a method declares any other response.
-  if (handler && !Object.keys(operation.responses).some((status) => status.startsWith('2'))) {
-    operation.responses[String(handler.successStatus)] = { description: '' };
+  if (handler?.answer) {
+    const success = String(handler.successStatus);
+    operation.responses[success] = {
+      ...(operation.responses[success] as Schema | undefined),
+      description: ANSWER_DESCRIPTIONS[handler.answer.shape](handler.answer.name),
+      content: { 'application/json': { schema: answerSchema(handler.answer) } },
+    };
   }
   operation.responses = Object.fromEntries(
     Object.entries(operation.responses).sort(([a], [b]) => Number(a) - Number(b)),
   );
 }
+
+// ---- what succeeds: the published objects (src/contract) -------------------------------------------
+
+/**
+ * Published objects stay open to fields added later (a client must not break on one), so the
+ * document drops the generated schemas' `additionalProperties: false`; the tests check answers
+ * against the strict schemas as generated.
+ */
+function addPublishedSchemas(schemas: Record<string, Schema>): void {
+  for (const [name, schema] of Object.entries(publishedSchemas.schemas as Record<string, Schema>)) {
+    if (schemas[name]) throw new Error(`The published object ${name} has the name of a request schema.`);
+    schemas[name] = openToAddedFields(schema) as Schema;
+  }
+}
+
+function openToAddedFields(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(openToAddedFields);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([keyword, value]) => !(keyword === 'additionalProperties' && value === false))
+      .map(([keyword, value]) => [keyword, openToAddedFields(value)]),
+  );
+}
+
+const ANSWER_DESCRIPTIONS: Record<AnswerDeclaration['shape'], (name: string) => string> = {
+  object: (name) => `The ${name}, in the success envelope.`,
+  list: (name) => `A list object of ${name}, newest first, in the success envelope.`,
+  bare: (name) => `The ${name}.`,
+};
+
+/** The body of a successful answer: the published object, in the envelope unless it is bare. */
+export function answerSchema({ name, shape }: AnswerDeclaration): Schema {
+  const object = { $ref: `${SCHEMA_REFERENCE}${name}` };
+  if (shape === 'bare') return object;
+  return {
+    type: 'object',
+    required: ['status', 'error', 'data'],
+    properties: {
+      status: { const: 'success' },
+      error: { type: 'null' },
+      data: shape === 'list' ? listSchema(object) : object,
+    },
+  };
+}
+
+function listSchema(items: Schema): Schema {
+  return {
+    type: 'object',
+    required: ['object', 'data', 'has_more', 'next_cursor'],
+    properties: {
+      object: { const: 'list' },
+      data: { type: 'array', items },
+      has_more: { type: 'boolean' },
+      next_cursor: {
+        type: ['string', 'null'],
+        description: 'Pass it as `cursor` to read the next page; null on the last page.',
+      },
+    },
+  };
+}
+
+/**
+ * OpenAPI 3.1 `webhooks`: what the service POSTs to an endpoint, one entry per event type, in the
+ * full or thin form the endpoint chose, with the headers that sign it (docs/webhooks.md).
+ */
+function webhookOperations(): Schema {
+  const types: EventType[] = [...(Object.keys(CASE_EVENT_TYPES) as CaseEventType[]), TEST_EVENT_TYPE];
+  return Object.fromEntries(
+    types
+      .map((type) => [type, describeEvent(type)] as const)
+      .map(([type, { title, description }]) => [
+        type,
+        {
+          post: {
+            operationId: `receive${type
+              .split(/[._]/)
+              .map((word) => word[0]!.toUpperCase() + word.slice(1))
+              .join('')}`,
+            summary: title,
+            description: `${description} The body's \`type\` is \`${type}\`.`,
+            parameters: WEBHOOK_HEADERS,
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: {
+                    oneOf: [
+                      { $ref: `${SCHEMA_REFERENCE}Notification` },
+                      { $ref: `${SCHEMA_REFERENCE}ThinNotification` },
+                    ],
+                  },
+                },
+              },
+            },
+            responses: {
+              '2XX': { description: 'Received: any 2xx answer ends the delivery.' },
+              default: {
+                description: 'Any other answer, or none within the timeout, is retried with backoff.',
+              },
+            },
+          },
+        },
+      ]),
+  );
+}
+
+const WEBHOOK_HEADERS = [
+  {
+    name: 'X-Webhook-Secret',
+    in: 'header',
+    required: true,
+    description:
+      "A JWT (HS256) signed with the endpoint's secret: `aud` is the endpoint id, `exp` a few minutes away, " +
+      "and `body_sha256` the SHA-256 of the body's exact bytes. Verify all three before trusting the body.",
+    schema: { type: 'string' },
+  },
+  {
+    name: 'X-Webhook-Id',
+    in: 'header',
+    required: true,
+    description: 'The event id: the same on every retry of the event, so a receiver can drop repeats.',
+    schema: { type: 'string', pattern: '^evt_' },
+  },
+];
 
 /** For decisions on a case: a final case, or one not waiting for this decision, answers 409. */
 export const ApiDecisionConflict = () =>

@@ -7,6 +7,7 @@ import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { success } from '../common/envelope';
 import { ListAuditEventsQuery } from './audit-events.dto';
 import { AuditRepository } from './audit.repository';
+import { AnswersList } from '../contract/answers';
 
 /** The account's audit trail, for its admins: who did what to which case or resource, and when. */
 @ApiTags('audit')
@@ -18,6 +19,7 @@ export class AuditEventsController {
 
   @Get()
   @ApiOperation({ summary: "List the account's audit events, newest first" })
+  @AnswersList('AuditEvent')
   async list(@CurrentPrincipal() principal: Principal, @Query() query: ListAuditEventsQuery) {
     return success(
       await this.audit.list(principal.accountId, {

@@ -5,7 +5,7 @@ import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional, IsString, Length 
 import { Audited } from '../audit/audited.decorator';
 import { ApiError } from '../common/errors';
 import { HasNoControlCharacters } from '../common/validators';
-import { success } from '../common/envelope';
+import { success, wholeList } from '../common/envelope';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { AccountsRepository, Principal } from './accounts.repository';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
@@ -13,6 +13,7 @@ import { KEY_MODES, KeyMode } from './api-key-secret';
 import { CurrentPrincipal, RequiresRole } from './auth.decorators';
 import { ACCOUNT_ROLES, AccountRole } from './roles';
 import { requireLiveKeyFor } from './live-data';
+import { Answers, AnswersList } from '../contract/answers';
 
 export class CreateApiKeyDto {
   @IsString()
@@ -50,18 +51,16 @@ export class ApiKeysController {
 
   @Get()
   @ApiOperation({ summary: "List the account's API keys (secrets are never shown again)" })
+  @AnswersList('ApiKey')
   async list(@CurrentPrincipal() principal: Principal) {
-    return success({
-      object: 'list',
-      data: await this.accounts.listApiKeys(principal.accountId),
-      has_more: false,
-    });
+    return success(wholeList(await this.accounts.listApiKeys(principal.accountId)));
   }
 
   @Post()
   @Idempotent()
   @Audited('api_key.created', 'api_key')
   @ApiOperation({ summary: 'Create an API key; its secret is in this response only' })
+  @Answers('CreatedApiKey')
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto) {
     if (body.mode === 'live') requireLiveKeyFor(principal, 'Creating a live key');
     const { key, secret } = await this.accounts.createApiKey({ accountId: principal.accountId, ...body });
@@ -72,6 +71,7 @@ export class ApiKeysController {
   @HttpCode(200)
   @Audited('api_key.revoked', 'api_key')
   @ApiOperation({ summary: 'Revoke an API key at once' })
+  @Answers('ApiKey')
   async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const target = (await this.accounts.listApiKeys(principal.accountId)).find((key) => key.id === id);
     if (target?.livemode) requireLiveKeyFor(principal, 'Revoking a live key');

@@ -21,6 +21,7 @@ import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { success } from '../common/envelope';
+import { answering } from '../contract/answers';
 import { plain } from './case-request-mapping';
 import type { ContextualRequest } from '../common/request-context';
 import { requestFailNowUpdate, requestRetryNowUpdate } from '../../workflows/case.messages';
@@ -69,6 +70,7 @@ export function caseController(type: CaseType): Type<unknown> {
       ApiHeader({ name: 'Idempotency-Key', required: false }),
       Audited('case.created', type.object),
       ApiOperation({ summary: type.create.summary }),
+      type.create.respond ? answering(type.create.respond.schema, 'bare') : answering(type.schema, 'object'),
     ],
     [
       principalParameter,
@@ -100,13 +102,18 @@ export function caseController(type: CaseType): Type<unknown> {
             answersAfter.timeoutMs,
           )
         : created.case;
-      return respond ? respond(record) : success(record);
+      return respond ? respond.body(record) : success(record);
     },
   );
 
   define(
     'list',
-    [Get(), Audited('case.listed', type.object), ApiOperation({ summary: type.list.summary })],
+    [
+      Get(),
+      Audited('case.listed', type.object),
+      ApiOperation({ summary: type.list.summary }),
+      answering(type.schema, 'list'),
+    ],
     [principalParameter, [Query(), ListCasesQueryDto]],
     async function (principal: Principal, query: CaseListQuery) {
       return success(await this.cases.list(principal, type, query));
@@ -115,7 +122,12 @@ export function caseController(type: CaseType): Type<unknown> {
 
   define(
     'get',
-    [Get(':id'), Audited('case.read', type.object), ApiOperation(getOperation(type))],
+    [
+      Get(':id'),
+      Audited('case.read', type.object),
+      ApiOperation(getOperation(type)),
+      answering(type.schema, 'object'),
+    ],
     [principalParameter, idParameter],
     async function (principal: Principal, id: string) {
       return success(await this.cases.get(principal, type, id));
@@ -164,7 +176,7 @@ export function caseController(type: CaseType): Type<unknown> {
     define(
       decision.name,
       [
-        ...caseActionDecorators(decision.name, decision.role, decision.summary),
+        ...caseActionDecorators(type, decision.name, decision.role, decision.summary),
         Audited(decision.auditAction, type.object),
       ],
       [principalParameter, idParameter, [Body(), decision.body], attemptParameter],
@@ -178,7 +190,7 @@ export function caseController(type: CaseType): Type<unknown> {
     define(
       'cancel',
       [
-        ...caseActionDecorators('cancel', type.cancel.role, type.cancel.summary),
+        ...caseActionDecorators(type, 'cancel', type.cancel.role, type.cancel.summary),
         Audited('case.cancelled', type.object),
       ],
       [principalParameter, idParameter, [Body(), CancelCaseDto], attemptParameter],
@@ -208,6 +220,7 @@ function defineOperatorActions(
     'retry',
     [
       ...caseActionDecorators(
+        type,
         'retry',
         'operator',
         'Call the connector again now, for a case waiting out an outage (operators only)',
@@ -225,6 +238,7 @@ function defineOperatorActions(
     'fail',
     [
       ...caseActionDecorators(
+        type,
         'fail',
         'operator',
         'End a case waiting out an outage as failed, with a reason (operators only)',
@@ -270,6 +284,7 @@ function getOperation(type: CaseType): CaseType['get'] {
  * its Temporal update is keyed by the Idempotency-Key, so a retry resumes it.
  */
 function caseActionDecorators(
+  type: CaseType,
   name: string,
   role: CaseType['create']['role'],
   summary: string,
@@ -281,6 +296,7 @@ function caseActionDecorators(
     HttpCode(200),
     RequiresRole(role),
     ApiOperation({ summary }),
+    answering(type.schema, 'object'),
   ];
 }
 

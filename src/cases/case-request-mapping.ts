@@ -57,9 +57,15 @@ export function requestDocuments(documents: DocumentRef[]): DocumentRef[] {
   return documents.filter((document) => document.name.startsWith('insurance_'));
 }
 
-/** Class instances from the validation pipe, as plain JSON for the workflow input. */
+/**
+ * Class instances from the validation pipe, as plain JSON for the workflow input. An optional field
+ * sent as null is absent (CONTRACT.md, the validators skip it), so it is dropped here and the case
+ * keeps the request as if it had been left out, as the published objects describe it.
+ */
 export function plain<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
+  return JSON.parse(JSON.stringify(value), function (this: unknown, _key, member: unknown) {
+    return member === null && !Array.isArray(this) ? undefined : member;
+  }) as T;
 }
 
 /** What every new case starts as: `processing`, with its submission as the first history entry. */

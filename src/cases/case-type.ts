@@ -7,6 +7,7 @@ import type { IdKind } from '../../domain/ids';
 import type { CaseSettings } from '../../infrastructure/config/config';
 import type { AuditAction } from '../audit/audit-event';
 import type { Role } from '../auth/roles';
+import type { PublishedObjectName } from '../contract/published-objects';
 
 /** A document as it arrives: base64 under a name that says where in the request it was. */
 export interface IncomingDocument {
@@ -56,6 +57,8 @@ export interface CaseDecision {
 export interface CaseType<W extends Workflow = Workflow, Request extends object = object> {
   object: CaseObjectType;
   idKind: IdKind;
+  /** Its case object's name in the API document (src/contract/published-objects.ts). */
+  schema: PublishedObjectName;
   /** The URL path, without slashes; the controller's name and the API document's tag come from it. */
   path: string;
   /** The workflow's name in Temporal; `W` is its function's type, so the input and the start are type-checked. */
@@ -74,8 +77,8 @@ export interface CaseType<W extends Workflow = Workflow, Request extends object 
     input(request: Request, context: CaseInputContext): WorkflowInput<W>;
     /** An update the create waits on (bounded) so its answer can show the workflow's first verdict. */
     answersAfter?: { message: UpdateDefinition<CaseRecord, []>; timeoutMs: number };
-    /** The 201 body when the contract gives this type its own shape. */
-    respond?(record: CaseRecord): object;
+    /** The 201 body, whole, when the contract gives this type its own shape, and its published schema. */
+    respond?: { schema: PublishedObjectName; body(record: CaseRecord): object };
   };
   list: { summary: string };
   /** `description` documents the object the GET answers, which the document has no schema for. */

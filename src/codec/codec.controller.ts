@@ -19,6 +19,7 @@ import { CodecAudit } from '../audit/codec-audit';
 import { LoopbackTrusted, RequiresRole } from '../auth/auth.decorators';
 import { ApiError } from '../common/errors';
 import type { ContextualRequest } from '../common/request-context';
+import { AnswersBare } from '../contract/answers';
 
 /** class-validator's isBase64: padded standard base64, the empty string included. */
 const BASE64 = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
@@ -96,6 +97,7 @@ export class CodecController {
   @Post('decode')
   @HttpCode(200)
   @ApiOperation({ summary: 'Decrypt Temporal payloads (for Temporal Web and the CLI)' })
+  @AnswersBare('CodecPayloads')
   async decode(@Body() body: CodecRequestDto, @Req() request: ContextualRequest) {
     // Decoding is pure computation over the request, so every failure is the request's.
     const decoded = await this.codec.decode(body.payloads.map(fromJson)).catch(() => {
@@ -113,6 +115,7 @@ export class CodecController {
   @Post('encode')
   @HttpCode(200)
   @ApiOperation({ summary: 'Encrypt Temporal payloads (for signals sent from Temporal Web and the CLI)' })
+  @AnswersBare('CodecPayloads')
   async encode(@Body() body: CodecRequestDto, @Req() request: ContextualRequest) {
     const plaintext = body.payloads.map(fromJson);
     const encoded = await this.codec.encode(plaintext);

@@ -15,13 +15,14 @@ import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { requireLiveKeyFor } from '../auth/live-data';
-import { success } from '../common/envelope';
+import { success, wholeList } from '../common/envelope';
 import {
   ConnectorSettingsDto,
   EligibilityConnectorSettingsDto,
   validatedConnectorSettings,
 } from './connectors.dto';
 import { connectorKindOf, ConnectorsService } from './connectors.service';
+import { Answers, AnswersList } from '../contract/answers';
 
 /** Documents `{kind}` as the three kinds, so generated requests name real ones. */
 const KindParameter = () => ApiParam({ name: 'kind', enum: CONNECTOR_KINDS });
@@ -40,9 +41,10 @@ export class ConnectorsController {
 
   @Get()
   @ApiOperation({ summary: "List the account's configured connectors (secrets shown as hints only)" })
+  @AnswersList('Connector')
   async list(@CurrentPrincipal() principal: Principal) {
     const connectors = await this.connectors.list(principal.accountId);
-    return success({ object: 'list', data: connectors, has_more: false, next_cursor: null });
+    return success(wholeList(connectors));
   }
 
   @Get(':kind')
@@ -50,6 +52,7 @@ export class ConnectorsController {
   @ApiOperation({
     summary: 'Get the settings of one connector: eligibility, prior_authorization or program_enrollment',
   })
+  @Answers('Connector')
   async get(@CurrentPrincipal() principal: Principal, @Param('kind') kind: string) {
     return success(await this.connectors.get(principal.accountId, kind));
   }
@@ -71,6 +74,7 @@ export class ConnectorsController {
       ],
     },
   })
+  @Answers('Connector')
   async configure(
     @CurrentPrincipal() principal: Principal,
     @Param('kind') kind: string,
@@ -87,6 +91,7 @@ export class ConnectorsController {
   @ApiOperation({
     summary: 'Remove the settings of one connector; live cases that need it are refused from then on',
   })
+  @Answers('DeletedConnector')
   async remove(@CurrentPrincipal() principal: Principal, @Param('kind') kind: string) {
     requireLiveKeyFor(principal, 'Removing a connector');
     return success(await this.connectors.remove(principal.accountId, kind));

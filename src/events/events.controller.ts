@@ -7,6 +7,7 @@ import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { success } from '../common/envelope';
 import { ListEventsQuery } from './events.dto';
 import { EventsService } from './events.service';
+import { Answers, AnswersList } from '../contract/answers';
 
 /**
  * The events the account's webhooks carry, kept 30 days, so a receiver that was down or lost its
@@ -23,6 +24,7 @@ export class EventsController {
   @Get()
   @Audited('event.listed', 'event')
   @ApiOperation({ summary: "List the account's events of the last 30 days, newest first" })
+  @AnswersList('Event')
   async list(@CurrentPrincipal() principal: Principal, @Query() query: ListEventsQuery) {
     return success(await this.events.list(principal, query));
   }
@@ -30,6 +32,7 @@ export class EventsController {
   @Get(':id')
   @Audited('event.read', 'event')
   @ApiOperation({ summary: 'Get an event of the last 30 days, with the data its notification carried' })
+  @Answers('Event')
   async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return success(await this.events.get(principal, id));
   }

@@ -21,9 +21,10 @@ import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
 import { requireLiveKeyFor } from '../auth/live-data';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
-import { success } from '../common/envelope';
+import { success, wholeList } from '../common/envelope';
 import { ApiError } from '../common/errors';
 import type { ContextualRequest } from '../common/request-context';
+import { Answers, AnswersList } from '../contract/answers';
 
 const PAYER_ID_PARAMETER = ApiParam({
   name: 'payer_id',
@@ -46,9 +47,10 @@ export class FormulariesController {
   @ApiOperation({
     summary: "List the account's formularies: payer id, rows and when and by whom each was loaded",
   })
+  @AnswersList('Formulary')
   async list(@CurrentPrincipal() principal: Principal) {
     const formularies = await this.formularies.list(principal.accountId);
-    return success({ object: 'list', data: formularies, has_more: false, next_cursor: null });
+    return success(wholeList(formularies));
   }
 
   @Put(':payer_id')
@@ -64,6 +66,7 @@ export class FormulariesController {
   })
   @ApiUnsupportedMediaTypeResponse({ description: 'The body is not `text/csv` (`unsupported_media_type`).' })
   @ApiOperation({ summary: "Load or replace the account's formulary for a payer" })
+  @Answers('Formulary')
   async replace(
     @CurrentPrincipal() principal: Principal,
     @Req() request: ContextualRequest,
@@ -87,6 +90,7 @@ export class FormulariesController {
   @Audited('formulary.deleted', 'formulary')
   @PAYER_ID_PARAMETER
   @ApiOperation({ summary: "Delete the account's formulary for a payer; its drugs answer `unknown` again" })
+  @Answers('Formulary')
   async remove(@CurrentPrincipal() principal: Principal, @Param('payer_id') payerId: string) {
     requireLiveKeyFor(principal, 'Deleting a formulary');
     checkPayerId(payerId);

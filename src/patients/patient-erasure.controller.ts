@@ -8,6 +8,7 @@ import { Identifier } from '../cases/request-vocabulary';
 import { success } from '../common/envelope';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { PatientErasureService } from './patient-erasure.service';
+import { Answers } from '../contract/answers';
 
 export class PatientErasureRequestDto {
   @Identifier({
@@ -33,12 +34,14 @@ export class PatientErasureController {
     summary:
       "Erase a patient's data: open cases are cancelled, then every case of the patient is removed; follow it with GET",
   })
+  @Answers('PatientErasure')
   async request(@CurrentPrincipal() principal: Principal, @Body() body: PatientErasureRequestDto) {
     return success(await this.erasures.request(principal, body.patient_internal_id));
   }
 
   @Get('erasures/:id')
   @ApiOperation({ summary: 'A patient erasure: in progress, or completed with the number of cases erased' })
+  @Answers('PatientErasure')
   async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return success(await this.erasures.get(principal, id));
   }

@@ -6,20 +6,9 @@ import type { PatientErasureInput, patientErasureWorkflow } from '../../workflow
 import type { Principal } from '../auth/accounts.repository';
 import { patientRefOf } from '../cases/cases.service';
 import { ApiError } from '../common/errors';
+import type { PatientErasure } from '../contract/published-objects';
 
 const OWNER_MEMO_KEY = 'erasure';
-
-export type PatientErasureStatus = 'in_progress' | 'completed' | 'failed';
-
-/** A patient erasure as the API shows it: ids, a status, a count and dates; never the patient. */
-export interface PatientErasureView {
-  id: string;
-  object: 'patient_erasure';
-  status: PatientErasureStatus;
-  cases_erased?: number;
-  created_at: string;
-  completed_at?: string;
-}
 
 interface ErasureOwner {
   account_id: string;
@@ -36,7 +25,7 @@ export class PatientErasureService {
     private readonly config: AppConfig,
   ) {}
 
-  async request(principal: Principal, patientInternalId: string): Promise<PatientErasureView> {
+  async request(principal: Principal, patientInternalId: string): Promise<PatientErasure> {
     const id = newId('patientErasure');
     const input: PatientErasureInput = {
       accountId: principal.accountId,
@@ -62,7 +51,7 @@ export class PatientErasureService {
   }
 
   /** The erasure if the caller's account and mode asked for it; 404 otherwise, as for any unknown id. */
-  async get(principal: Principal, id: string): Promise<PatientErasureView> {
+  async get(principal: Principal, id: string): Promise<PatientErasure> {
     const notFound = ApiError.notFound('No patient erasure with this id exists in your account.');
     if (!hasIdPrefix('patientErasure', id)) throw notFound;
     const handle = this.client.workflow.getHandle<typeof patientErasureWorkflow>(id);
@@ -72,7 +61,7 @@ export class PatientErasureService {
     });
     const owner = description.memo?.[OWNER_MEMO_KEY] as ErasureOwner | undefined;
     if (owner?.account_id !== principal.accountId || owner.livemode !== principal.livemode) throw notFound;
-    const view: PatientErasureView = {
+    const view: PatientErasure = {
       id,
       object: 'patient_erasure',
       status: statusOf(description.status.name),
@@ -84,7 +73,7 @@ export class PatientErasureService {
   }
 }
 
-function statusOf(status: WorkflowExecutionStatusName): PatientErasureStatus {
+function statusOf(status: WorkflowExecutionStatusName): PatientErasure['status'] {
   if (status === 'RUNNING') return 'in_progress';
   return status === 'COMPLETED' ? 'completed' : 'failed';
 }

@@ -4,8 +4,9 @@ import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 
 import { findProgram, listPrograms } from '../../domain/programs/program-catalog';
 import type { ProgramType } from '../../domain/programs/program-model';
-import { success } from '../common/envelope';
+import { success, wholeList } from '../common/envelope';
 import { ApiError } from '../common/errors';
+import { Answers, AnswersList } from '../contract/answers';
 
 const PROGRAM_TYPES: ProgramType[] = [
   'copay_card',
@@ -41,13 +42,15 @@ class ListProgramsQueryDto {
 @Controller('support-programs')
 export class SupportProgramsController {
   @Get()
+  @AnswersList('SupportProgram')
   @ApiOperation({ summary: 'Find manufacturer support programs by drug, manufacturer or type' })
   list(@Query() query: ListProgramsQueryDto) {
     const programs = listPrograms(query);
-    return success({ object: 'list', data: programs, has_more: false, next_cursor: null });
+    return success(wholeList(programs));
   }
 
   @Get(':id')
+  @Answers('SupportProgram')
   @ApiOperation({
     summary:
       'Get a support program with its eligibility rules, the patient authorization it requires ' +

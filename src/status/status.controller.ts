@@ -8,6 +8,7 @@ import type { Database } from '../../infrastructure/storage/database';
 import { APP_CONFIG, DATABASE, TEMPORAL_CLIENT } from '../app/tokens';
 import { success } from '../common/envelope';
 import { ApiError } from '../common/errors';
+import { Answers } from '../contract/answers';
 
 type ComponentHealth = { status: 'ok' | 'degraded' | 'down'; latency_ms?: number; detail?: string };
 
@@ -27,6 +28,7 @@ export class StatusController {
 
   @Get()
   @ApiOperation({ summary: 'Operational check of the API, the database, Temporal and the workers' })
+  @Answers('ServiceStatus')
   async status() {
     const [database, temporalHealth, worker] = await Promise.all([
       timed(() => this.db.query('SELECT 1')),

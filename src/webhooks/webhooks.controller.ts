@@ -4,10 +4,11 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
-import { success } from '../common/envelope';
+import { success, wholeList } from '../common/envelope';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './webhooks.dto';
 import { WebhooksService } from './webhooks.service';
+import { Answers, AnswersList } from '../contract/answers';
 
 /** The specification's "admin panel, Webhooks section", as an API. */
 @ApiTags('webhooks')
@@ -21,19 +22,22 @@ export class WebhooksController {
   @Idempotent()
   @Audited('webhook_endpoint.created', 'webhook_endpoint')
   @ApiOperation({ summary: 'Create a webhook endpoint (inactive until toggled on)' })
+  @Answers('WebhookEndpoint')
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateWebhookDto) {
     return success(await this.webhooks.create(principal, body));
   }
 
   @Get()
   @ApiOperation({ summary: "List the account's webhook endpoints" })
+  @AnswersList('WebhookEndpoint')
   async list(@CurrentPrincipal() principal: Principal) {
     const endpoints = await this.webhooks.list(principal);
-    return success({ object: 'list', data: endpoints, has_more: false, next_cursor: null });
+    return success(wholeList(endpoints));
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'Get a webhook endpoint' })
+  @Answers('WebhookEndpoint')
   async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return success(await this.webhooks.get(principal, id));
   }
@@ -41,6 +45,7 @@ export class WebhooksController {
   @Patch(':id')
   @Audited('webhook_endpoint.updated', 'webhook_endpoint')
   @ApiOperation({ summary: 'Change name, URL, events or secret; toggle with { "active": true | false }' })
+  @Answers('WebhookEndpoint')
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
@@ -52,12 +57,14 @@ export class WebhooksController {
   @Delete(':id')
   @Audited('webhook_endpoint.deleted', 'webhook_endpoint')
   @ApiOperation({ summary: 'Delete a webhook endpoint; its pending deliveries are abandoned' })
+  @Answers('DeletedWebhookEndpoint')
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return success(await this.webhooks.remove(principal, id));
   }
 
   @Get(':id/deliveries')
   @ApiOperation({ summary: 'Deliveries to this endpoint, newest first, with every attempt' })
+  @AnswersList('WebhookDelivery')
   async listDeliveries(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
@@ -72,6 +79,7 @@ export class WebhooksController {
   // A retry sends the event (a case object, PHI) again, to wherever the endpoint points now.
   @Audited('webhook_delivery.retried', 'webhook_endpoint')
   @ApiOperation({ summary: 'Send a delivery again, with the same event id' })
+  @Answers('WebhookDeliveryRetry')
   async retryDelivery(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
@@ -84,6 +92,7 @@ export class WebhooksController {
   @Idempotent()
   @HttpCode(202)
   @ApiOperation({ summary: 'Send a webhook.test event to this endpoint' })
+  @Answers('WebhookTestSent')
   async test(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return success(await this.webhooks.sendTest(principal, id));
   }

@@ -1,3 +1,9 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+import { projectRoot } from '../../domain/project-root';
+import { CASE_EVENT_TYPES } from '../../domain/webhooks/event-types';
+import publishedSchemas from '../../src/contract/published-schemas.json';
 import { startTestApp, TestApp } from '../support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -55,6 +61,71 @@ describe('the OpenAPI document', () => {
     expect(names).toContain('CreateBenefitVerification');
     expect(JSON.stringify(document)).not.toMatch(/#\/components\/schemas\/[A-Za-z]+Dto"/);
     expect(document.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+  });
+
+  it('describes the body of every successful answer, so no client sees it as unknown', () => {
+    const undescribed = operations().filter(({ operation }) => {
+      const successes = Object.entries(operation.responses as Json).filter(([status]) => status < '3');
+      return successes.length === 0 || successes.some(([, response]) => !response.content);
+    });
+    expect(undescribed.map(({ label }) => label)).toEqual([]);
+  });
+
+  it('answers a case in the success envelope with its published object, open to fields added later', () => {
+    const answer =
+      document.paths['/benefit-verification/{id}'].get.responses['200'].content['application/json'];
+    expect(answer.schema).toEqual({
+      type: 'object',
+      required: ['status', 'error', 'data'],
+      properties: {
+        status: { const: 'success' },
+        error: { type: 'null' },
+        data: { $ref: '#/components/schemas/BenefitVerification' },
+      },
+    });
+    const verification = document.components.schemas.BenefitVerification;
+    expect(verification.required).toEqual(expect.arrayContaining(['id', 'status', 'outcome', 'request']));
+    const closed = Object.keys(publishedSchemas.schemas).filter((name) =>
+      JSON.stringify(document.components.schemas[name]).includes('"additionalProperties":false'),
+    );
+    expect(closed).toEqual([]);
+  });
+
+  it('answers a list with a list object whose next_cursor pages on', () => {
+    const list =
+      document.paths['/events'].get.responses['200'].content['application/json'].schema.properties.data;
+    expect(list.required).toEqual(['object', 'data', 'has_more', 'next_cursor']);
+    expect(list.properties.data.items).toEqual({ $ref: '#/components/schemas/Event' });
+  });
+
+  it('describes each webhook event, thin and full, with the headers that sign it', () => {
+    expect(Object.keys(document.webhooks).sort()).toEqual(
+      [...Object.keys(CASE_EVENT_TYPES), 'webhook.test'].sort(),
+    );
+    const overdue = document.webhooks['prior_authorization.overdue'].post;
+    expect(overdue.requestBody.content['application/json'].schema.oneOf).toEqual([
+      { $ref: '#/components/schemas/Notification' },
+      { $ref: '#/components/schemas/ThinNotification' },
+    ]);
+    expect(overdue.parameters.map((header: Json) => [header.name, header.in, header.required])).toEqual([
+      ['X-Webhook-Secret', 'header', true],
+      ['X-Webhook-Id', 'header', true],
+    ]);
+    expect(document.components.schemas.ThinNotifiedObject.properties).toHaveProperty('livemode');
+  });
+
+  it("lists the same event types and titles as docs/webhooks.md's table", () => {
+    const webhooksPage = readFileSync(path.join(projectRoot(), 'docs/webhooks.md'), 'utf8');
+    const table = webhooksPage.split('\n## Event types\n')[1]!.split('\n## ')[0]!;
+    const rows = [...table.matchAll(/^\| `([a-z_.]+)` +\| ([^|]+?) +\|/gm)].map(([, type, title]) => [
+      type,
+      title,
+    ]);
+    const described = Object.entries(document.webhooks as Json).map(([type, item]) => [
+      type,
+      item.post.summary,
+    ]);
+    expect(rows.sort()).toEqual(described.sort());
   });
 
   it('lists only the roles an account may grant among the roles of a new API key', () => {
@@ -120,13 +191,13 @@ describe('the OpenAPI document', () => {
   it("states the validators' rules: lengths, formats, unknown fields and required combinations", () => {
     const schemas = document.components.schemas as Json;
     expect(schemas.CreatePriorAuthorization.additionalProperties).toBe(false);
-    expect(schemas.Provider.properties.npi).toMatchObject({ format: 'npi', pattern: '^[0-9]{10}$' });
-    expect(schemas.CasePatient.properties.first_name).toMatchObject({ minLength: 1, maxLength: 100 });
+    expect(schemas.ProviderInput.properties.npi).toMatchObject({ format: 'npi', pattern: '^[0-9]{10}$' });
+    expect(schemas.CasePatientInput.properties.first_name).toMatchObject({ minLength: 1, maxLength: 100 });
     expect(schemas.Drug.anyOf).toEqual([
       { required: ['name'], properties: { name: { not: { enum: [null, '', []] } } } },
       { required: ['ndc'], properties: { ndc: { not: { enum: [null, '', []] } } } },
     ]);
-    expect(schemas.BenefitVerificationOutcome).toMatchObject({
+    expect(schemas.BenefitVerificationOutcomeInput).toMatchObject({
       if: { required: ['status'], properties: { status: { enum: ['completed'] } } },
       then: { required: ['coverage_status'] },
     });
@@ -162,7 +233,7 @@ describe('the OpenAPI document', () => {
       },
       then: payerAndMember,
     });
-    expect(schemas.InsuranceContent.required ?? []).not.toContain('member_id');
+    expect(schemas.InsuranceContentInput.required ?? []).not.toContain('member_id');
     expect(schemas.CreateClinicalEligibility).toMatchObject({
       if: { required: ['insurance_content'] },
       then: payerAndMember,
@@ -170,9 +241,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes the clearinghouse payer id and the subscriber of a dependent in the request', () => {
-    const content = document.components.schemas.InsuranceContent.properties;
+    const content = document.components.schemas.InsuranceContentInput.properties;
     expect(JSON.stringify(content.payer_id)).toContain('"pattern":"^[A-Za-z0-9]{2,20}$"');
-    expect(document.components.schemas.PolicySubscriber.properties.relationship).toMatchObject({
+    expect(document.components.schemas.PolicySubscriberInput.properties.relationship).toMatchObject({
       enum: ['spouse', 'child', 'other'],
     });
   });
@@ -182,13 +253,13 @@ describe('the OpenAPI document', () => {
     expect(JSON.stringify(schemas.CreatePatientEnrollment.properties.patient_authorization)).toContain(
       'patient_authorization_required',
     );
-    expect(schemas.PatientAuthorization.required).toEqual(
+    expect(schemas.PatientAuthorizationInput.required).toEqual(
       expect.arrayContaining(['type', 'attested_by', 'attested_at', 'form_version']),
     );
-    expect(schemas.PatientAuthorization.properties.type).toMatchObject({
+    expect(schemas.PatientAuthorizationInput.properties.type).toMatchObject({
       enum: ['hipaa_authorization', 'program_consent'],
     });
-    expect(schemas.PatientAuthorization.properties.attested_at).toMatchObject({
+    expect(schemas.PatientAuthorizationInput.properties.attested_at).toMatchObject({
       format: 'past-date-time',
     });
     expect(schemas.Attester.properties.relationship).toMatchObject({

@@ -10,6 +10,7 @@ import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
 import { connectClient } from '../../infrastructure/temporal/temporal-connection';
 import { createApp } from '../../src/app/create-app';
+import { PublishedAnswers } from './published-answers';
 import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { Role } from '../../src/auth/roles';
 import { testEnvironment } from '../harness/environment';
@@ -90,6 +91,8 @@ export async function startTestApp(
   const temporalClient = await connectClient(config.temporal, config.encryption!);
   const app = await createApp({ config, db, temporalClient, logger: pino({ level: 'silent' }) });
   const accounts = new AccountsRepository(db);
+  const answers = new PublishedAnswers((await request(app.getHttpServer()).get('/openapi.json')).body);
+  answers.watch(app.getHttpServer());
   const testApp: TestApp = {
     app,
     http: () => request(app.getHttpServer()),
@@ -127,6 +130,9 @@ export async function startTestApp(
       await app.close();
       await temporalClient.connection.close();
       await db.close();
+      if (answers.violations.length > 0) {
+        throw new Error(`Answers broke their published schemas:\n${answers.violations.join('\n')}`);
+      }
     },
   };
   return testApp;

@@ -18,6 +18,7 @@ export const BENEFIT_VERIFICATION = defineCaseType<
   CreateBenefitVerificationDto
 >({
   object: 'benefit_verification',
+  schema: 'BenefitVerification',
   idKind: 'benefitVerification',
   path: 'benefit-verification',
   workflowType: 'benefitVerificationWorkflow',

@@ -11,6 +11,7 @@ export const CLINICAL_ELIGIBILITY = defineCaseType<
   CreateClinicalEligibilityDto
 >({
   object: 'clinical_eligibility',
+  schema: 'ClinicalEligibility',
   idKind: 'clinicalEligibility',
   path: 'clinical-eligibility',
   workflowType: 'clinicalEligibilityWorkflow',
@@ -49,10 +50,13 @@ export const CLINICAL_ELIGIBILITY = defineCaseType<
       return { case: record, accountId };
     },
     // Contract section 1: the envelope, and the specification's top-level field (spelled exactly so).
-    respond: ({ id, status }) => ({
-      ...success({ id, clinical_elgibility_id: id, object: 'clinical_eligibility', status }),
-      clinical_elgibility_id: id,
-    }),
+    respond: {
+      schema: 'ClinicalEligibilityCreated',
+      body: ({ id, status }) => ({
+        ...success({ id, clinical_elgibility_id: id, object: 'clinical_eligibility' as const, status }),
+        clinical_elgibility_id: id,
+      }),
+    },
   },
   list: { summary: "List the account's clinical eligibility checks" },
   get: {

@@ -32,6 +32,7 @@ export const PATIENT_ENROLLMENT = defineCaseType<
   CreatePatientEnrollmentDto
 >({
   object: 'patient_enrollment',
+  schema: 'PatientEnrollment',
   idKind: 'patientEnrollment',
   path: 'patient-enrollment',
   workflowType: 'patientEnrollmentWorkflow',

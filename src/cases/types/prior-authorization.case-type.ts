@@ -36,6 +36,7 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
   CreatePriorAuthorizationDto
 >({
   object: 'prior_authorization',
+  schema: 'PriorAuthorization',
   idKind: 'priorAuthorization',
   path: 'prior-authorization',
   workflowType: 'priorAuthorizationWorkflow',
