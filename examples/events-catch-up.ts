@@ -1,14 +1,7 @@
+import { createClient, paginate, Schemas } from '../clients/typescript/src';
+
 /** An event as GET /events shows it: the notification, with its mode. */
-export interface ListedEvent {
-  id: string;
-  object: 'event';
-  type: string;
-  title: string;
-  description: string;
-  created_at: string;
-  livemode: boolean;
-  data: Record<string, unknown>;
-}
+export type ListedEvent = Schemas['Event'];
 
 /** What a receiver keeps between runs, in its database in production. */
 export interface CatchUpState {
@@ -43,24 +36,13 @@ export interface CatchUpOptions {
  */
 export async function catchUp(options: CatchUpOptions): Promise<number> {
   const { apiUrl, apiKey, state, onEvent, pageSize = 100 } = options;
+  const api = createClient({ baseUrl: apiUrl, apiKey });
+  const createdAfter = new Date(Date.parse(state.since) - CATCH_UP_OVERLAP_MS).toISOString();
   const missed: ListedEvent[] = [];
-  let cursor: string | undefined;
-  do {
-    const createdAfter = new Date(Date.parse(state.since) - CATCH_UP_OVERLAP_MS).toISOString();
-    const query = new URLSearchParams({ created_after: createdAfter, limit: String(pageSize) });
-    if (cursor) query.set('cursor', cursor);
-    const response = await fetch(`${apiUrl}/events?${query.toString()}`, {
-      headers: { Authorization: `Bearer ${apiKey}` },
-    });
-    if (!response.ok) throw new Error(`GET /events answered ${response.status}`);
-    const page = (
-      (await response.json()) as {
-        data: { data: ListedEvent[]; has_more: boolean; next_cursor: string | null };
-      }
-    ).data;
-    missed.push(...page.data);
-    cursor = page.has_more ? (page.next_cursor ?? undefined) : undefined;
-  } while (cursor);
+  const pages = paginate((cursor) =>
+    api.GET('/events', { params: { query: { created_after: createdAfter, limit: pageSize, cursor } } }),
+  );
+  for await (const event of pages) missed.push(event);
 
   let processed = 0;
   for (const event of missed.reverse()) {

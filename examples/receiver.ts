@@ -1,4 +1,4 @@
-import { createWebhookReceiver, Notification } from './webhook-receiver';
+import { createWebhookReceiver, Notification, ThinNotification } from './webhook-receiver';
 
 /**
  * `npm run example:receiver`: the receiver of examples/webhook-receiver.ts, listening on
@@ -15,12 +15,12 @@ function required(name: string): string {
   return value;
 }
 
-const endpoint = { id: required('WEBHOOK_ENDPOINT_ID'), secret: required('WEBHOOK_SECRET') };
+const endpoint = { endpointId: required('WEBHOOK_ENDPOINT_ID'), secret: required('WEBHOOK_SECRET') };
 const port = Number(process.env.RECEIVER_PORT ?? 4000);
 
-function summary(notification: Notification): string {
-  const { id, status } = notification.data as { id?: unknown; status?: unknown };
-  return [notification.type, id, status].filter((part) => part !== undefined).join(' ');
+function summary({ type, data }: Notification | ThinNotification): string {
+  const status = 'status' in data ? data.status : undefined;
+  return [type, data.id, status].filter((part) => part !== undefined).join(' ');
 }
 
 createWebhookReceiver({
@@ -29,5 +29,5 @@ createWebhookReceiver({
   onNotification: async (notification) => console.log(`verified: ${summary(notification)}`),
   onRejected: (reason) => console.log(`refused: ${reason}`),
 }).listen(port, '127.0.0.1', () =>
-  console.log(`Receiving notifications for ${endpoint.id} on http://127.0.0.1:${port}/`),
+  console.log(`Receiving notifications for ${endpoint.endpointId} on http://127.0.0.1:${port}/`),
 );

@@ -3,12 +3,8 @@ import { AddressInfo } from 'node:net';
 
 import jwt from 'jsonwebtoken';
 
-import {
-  Endpoint,
-  handleNotification,
-  Notification,
-  verifyNotification,
-} from '../../examples/webhook-receiver';
+import { WebhookEndpointSecret, verifyWebhook } from '../../clients/typescript/src';
+import { handleNotification, Notification, ThinNotification } from '../../examples/webhook-receiver';
 
 export interface ReceivedRequest {
   headers: IncomingHttpHeaders;
@@ -23,7 +19,7 @@ export interface ReceivedRequest {
  */
 export class TestReceiver {
   readonly requests: ReceivedRequest[] = [];
-  readonly notifications: Notification[] = [];
+  readonly notifications: Array<Notification | ThinNotification> = [];
   readonly rejections: string[] = [];
   /** Answers for the next requests, consumed in order; after them the documented receiver answers. */
   readonly script: Array<number | 'hang'> = [];
@@ -45,7 +41,7 @@ export class TestReceiver {
         this.requests.push({
           headers: req.headers,
           rawBody,
-          verified: verifyNotification(rawBody, req.headers, endpoint).ok,
+          verified: verifyWebhook(endpoint, req.headers, rawBody).ok,
           receivedAt: Date.now(),
         });
         const scripted = this.script.shift();
@@ -69,12 +65,12 @@ export class TestReceiver {
   }
 
   /** The served endpoint the token names, so the documented receiver checks it against that one. */
-  private endpointFor(headers: IncomingHttpHeaders): Endpoint {
+  private endpointFor(headers: IncomingHttpHeaders): WebhookEndpointSecret {
     const token = headers['x-webhook-secret'];
     const audience =
       typeof token === 'string' ? (jwt.decode(token) as jwt.JwtPayload | null)?.aud : undefined;
     const id = typeof audience === 'string' && this.endpointIds.has(audience) ? audience : '';
-    return { id, secret: this.secret };
+    return { endpointId: id, secret: this.secret };
   }
 
   get url(): string {
