@@ -22,6 +22,7 @@ const path = require('node:path');
 const TEMPORAL_CLI_VERSION = 'v1.5.1';
 const TEMPORAL_SERVER_VERSION = 'v1.29.1';
 const TEMPORAL_UI_SERVER_VERSION = 'v2.42.1';
+const OASDIFF_VERSION = 'v1.37.0';
 
 const BINARIES = {
   cli: {
@@ -80,6 +81,22 @@ const BINARIES = {
     isThisKind: (versionOutput) => /^Temporal UI version /m.test(versionOutput),
     isPinnedVersion: (versionOutput) =>
       versionOutput.includes(`Temporal UI version ${TEMPORAL_UI_SERVER_VERSION.slice(1)}`),
+  },
+  // Not Temporal's, but a Go tool built the same way: CI compares each release's API document with
+  // the one before (scripts/check-api-compatibility.js).
+  oasdiff: {
+    title: 'oasdiff',
+    module: 'github.com/oasdiff/oasdiff',
+    version: OASDIFF_VERSION,
+    builtName: 'oasdiff',
+    cachedName: 'oasdiff',
+    cacheFolder: 'oasdiff',
+    environmentVariable: 'OASDIFF_PATH',
+    cacheVariable: 'OASDIFF_CACHE_DIR',
+    buildMinutes: '1',
+    isThisKind: (versionOutput) => /^oasdiff version /m.test(versionOutput),
+    // A `go install` build says `oasdiff version main`: the cache folder, named by version, pins it.
+    versionUnreported: true,
   },
 };
 
@@ -172,12 +189,15 @@ async function ensureTemporalBinary(name, log = (line) => process.stderr.write(`
     }
     return fromEnvironment;
   }
-  const onPath = findOnPath(spec.cachedName);
+  const onPath = spec.versionUnreported ? undefined : findOnPath(spec.cachedName);
   if (onPath && spec.isPinnedVersion(versionOutput(onPath))) return onPath;
 
   const targetDir = cacheDirectory(spec);
   const cached = path.join(targetDir, spec.cachedName);
-  if (fs.existsSync(cached) && spec.isPinnedVersion(versionOutput(cached))) return cached;
+  if (fs.existsSync(cached)) {
+    const output = versionOutput(cached);
+    if (spec.versionUnreported ? spec.isThisKind(output) : spec.isPinnedVersion(output)) return cached;
+  }
 
   const goBinary = findOnPath('go');
   if (!goBinary) {

@@ -43,7 +43,8 @@ function singular(resource: string): string {
   return resource.endsWith('s') ? resource.slice(0, -1) : resource;
 }
 
+/** `Eligibility` → `Eligibilities`, but `ApiKey` → `ApiKeys`: a vowel before the y keeps it. */
 function plural(resource: string): string {
-  if (resource.endsWith('y')) return `${resource.slice(0, -1)}ies`;
+  if (/[^aeiou]y$/.test(resource)) return `${resource.slice(0, -1)}ies`;
   return resource.endsWith('s') ? resource : `${resource}s`;
 }

@@ -53,6 +53,8 @@ describe('the OpenAPI document', () => {
     );
     expect(document.paths['/formularies/{payer_id}'].delete.operationId).toBe('deleteFormulary');
     expect(document.paths['/status'].get.operationId).toBe('getStatus');
+    expect(document.paths['/api-keys'].get.operationId).toBe('listApiKeys');
+    expect(document.paths['/clinical-eligibility'].get.operationId).toBe('listClinicalEligibilities');
   });
 
   it("names its schemas without the server classes' Dto, and says where the service is", () => {
