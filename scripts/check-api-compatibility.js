@@ -10,7 +10,8 @@
  * oasdiff, else it is found or built like the Temporal tools (scripts/ensure-temporal.js).
  */
 const { spawnSync } = require('node:child_process');
-const { readFileSync } = require('node:fs');
+const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 
 const { RELEASES, releaseDocuments } = require('./api-releases');
@@ -33,11 +34,36 @@ function releaseSection(changelog, version) {
   return changelog.slice(start, end < 0 ? undefined : end);
 }
 
-function breakingChanges(oasdiff, base, revision) {
+/**
+ * oasdiff judges a webhook's body as a request, but the service sends it: for receivers an added
+ * field is harmless and a removed one breaks. Each notification body is diffed as the answer of an
+ * operation standing for its event (`GET /webhooks-sent/<type>`), where those are oasdiff's rules.
+ */
+function webhooksAsAnswers(file, folder) {
+  const document = JSON.parse(readFileSync(file, 'utf8'));
+  for (const [type, item] of Object.entries(document.webhooks ?? {})) {
+    document.paths[`/webhooks-sent/${type}`] = {
+      get: {
+        operationId: `sent ${type}`,
+        responses: { 200: { description: `${type}, as sent`, content: item.post.requestBody.content } },
+      },
+    };
+  }
+  delete document.webhooks;
+  const copy = path.join(folder, path.basename(file));
+  writeFileSync(copy, JSON.stringify(document));
+  return copy;
+}
+
+function breakingChanges(oasdiff, baseFile, revisionFile) {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'api-compatibility-'));
+  const base = webhooksAsAnswers(baseFile, mkdtempSync(path.join(folder, 'base-')));
+  const revision = webhooksAsAnswers(revisionFile, mkdtempSync(path.join(folder, 'revision-')));
   const run = spawnSync(oasdiff, ['breaking', base, revision, '--format', 'json'], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
+  rmSync(folder, { recursive: true, force: true });
   if (run.status !== 0) throw new Error(`oasdiff failed (exit ${run.status}): ${run.stderr}`);
   return (JSON.parse(run.stdout || '[]') ?? []).filter((change) => change.level >= BREAKING_LEVEL);
 }

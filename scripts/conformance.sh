@@ -4,13 +4,17 @@
 # first. Needs the Temporal CLI (TEMPORAL_CLI_PATH or scripts/ensure-temporal.js) and Python 3.
 #
 #   SCHEMATHESIS_MAX_EXAMPLES  generated cases per operation and phase (default 20)
-#   SCHEMATHESIS_SEED          seed of the generator (default fixed, so CI runs are repeatable)
+#   SCHEMATHESIS_SEED          seed of the generator (default a fresh one each run, printed: set it to
+#                              replay a run that failed)
 #   CONFORMANCE_VENV           virtualenv holding schemathesis (default: scripts/ensure-python-tools.sh's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 VENV="${CONFORMANCE_VENV:-$(bash scripts/ensure-python-tools.sh)}"
 MAX_EXAMPLES="${SCHEMATHESIS_MAX_EXAMPLES:-20}"
+# A fixed seed would only ever re-check the same cases; each run draws its own and says which.
+SEED="${SCHEMATHESIS_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
+echo "== schemathesis seed $SEED (SCHEMATHESIS_SEED=$SEED replays this run)"
 
 # Below the OS's range for outgoing connections, so the service's own connections cannot take it
 # before it listens (infrastructure/temporal/dev-server.ts, freePort).
@@ -58,6 +62,6 @@ SCHEMATHESIS_HOOKS=test/conformance/hooks.py "$VENV/bin/schemathesis" \
   --checks all \
   --max-examples "$MAX_EXAMPLES" \
   --workers 1 \
-  --seed "${SCHEMATHESIS_SEED:-20261122}" \
+  --seed "$SEED" \
   --suppress-health-check all \
   "$@"

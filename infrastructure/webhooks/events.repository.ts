@@ -130,7 +130,7 @@ export class EventsRepository {
     const { id, type, title, description, created_at, data } = JSON.parse(
       this.secrets.openText(row.body_sealed),
     ) as NotificationBody;
-    // The events API keeps what a full endpoint received.
+    // The events API keeps what a full endpoint received, never a thin body.
     const full = data as NotifiedObject;
     return { id, object: 'event', type, title, description, created_at, livemode: row.livemode, data: full };
   }

@@ -25,6 +25,7 @@ import { ERROR_STATUS } from '../common/errors';
 import { API_VERSION } from '../common/http-edge';
 import { operationIdOf } from './operation-ids';
 import { AnswerDeclaration, answerOf } from '../contract/answers';
+import answerExamples from '../contract/answer-examples.json';
 import publishedSchemas from '../contract/published-schemas.json';
 
 type Schema = Record<string, unknown>;
@@ -451,10 +452,16 @@ function documentResponses(operation: Operation, method: string, path: string, h
   }
   if (handler?.answer) {
     const success = String(handler.successStatus);
+    const example = (answerExamples as Record<string, unknown>)[`${method.toUpperCase()} ${path} ${success}`];
     operation.responses[success] = {
       ...(operation.responses[success] as Schema | undefined),
       description: ANSWER_DESCRIPTIONS[handler.answer.shape](handler.answer.name),
-      content: { 'application/json': { schema: answerSchema(handler.answer) } },
+      content: {
+        'application/json': {
+          schema: answerSchema(handler.answer),
+          ...(example !== undefined && { example }),
+        },
+      },
     };
   }
   operation.responses = Object.fromEntries(
@@ -548,7 +555,7 @@ function webhookOperations(): Schema {
               content: {
                 'application/json': {
                   schema: {
-                    oneOf: [
+                    anyOf: [
                       { $ref: `${SCHEMA_REFERENCE}Notification` },
                       { $ref: `${SCHEMA_REFERENCE}ThinNotification` },
                     ],

@@ -59,13 +59,24 @@ export function requestDocuments(documents: DocumentRef[]): DocumentRef[] {
 
 /**
  * Class instances from the validation pipe, as plain JSON for the workflow input. An optional field
- * sent as null is absent (CONTRACT.md, the validators skip it), so it is dropped here and the case
- * keeps the request as if it had been left out, as the published objects describe it.
+ * of a validated object sent as null is absent (the validators skip it), so it is dropped and the
+ * case keeps the request as if it had been left out, as the published objects describe it. Free-form
+ * JSON inside (evidence `content`, an enrollment prescription's `extra`) is the provider's own and
+ * keeps its nulls: the validation pipe leaves it a plain object, not one of its classes.
  */
 export function plain<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value), function (this: unknown, _key, member: unknown) {
-    return member === null && !Array.isArray(this) ? undefined : member;
-  }) as T;
+  return JSON.parse(JSON.stringify(withoutNullFields(value))) as T;
+}
+
+function withoutNullFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNullFields);
+  if (!value || typeof value !== 'object' || Object.getPrototypeOf(value) === Object.prototype) return value;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, member]) => member !== null)
+      .map(([key, member]) => [key, withoutNullFields(member)]),
+  );
 }
 
 /** What every new case starts as: `processing`, with its submission as the first history entry. */

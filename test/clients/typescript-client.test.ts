@@ -1,6 +1,8 @@
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import Ajv2020 from 'ajv/dist/2020';
+
 import {
   ApiClient,
   createClient,
@@ -18,6 +20,8 @@ import {
 } from '../support/case-requests';
 import { eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import type { TestWorker } from '../support/workers';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const SECRET = 'whsec_typescript_client_0001';
 
@@ -120,7 +124,7 @@ describe('the TypeScript client against the running service', () => {
     ]);
   });
 
-  it("receives a case's notification and verifies it with verifyWebhook, typed by its event", async () => {
+  it("receives a case's notification, verified by verifyWebhook and described by the document's webhooks", async () => {
     const receiver = await receiverWithEndpoint();
     try {
       await provider.PATCH('/webhooks/{id}', {
@@ -141,6 +145,13 @@ describe('the TypeScript client against the running service', () => {
         ),
       );
       expect(notification.data.object).toBe('benefit_verification');
+      const document = (await fetch(`${baseUrl}/openapi.json`).then((answer) => answer.json())) as Json;
+      const ajv = new Ajv2020({ strict: false, validateFormats: false });
+      ajv.addSchema({ $id: 'api', components: document.components });
+      const body =
+        document.webhooks['benefit_verification.updated'].post.requestBody.content['application/json'];
+      const validBody = ajv.compile(JSON.parse(JSON.stringify(body.schema).replaceAll('"#/', '"api#/')));
+      expect(validBody(notification)).toBe(true);
     } finally {
       await receiver.stop();
     }
@@ -167,7 +178,10 @@ describe('the TypeScript client against the running service', () => {
         reason: 'bad signature',
       });
       const later = new Date(Date.now() + 60 * 60_000);
-      expect(verifyWebhook(own, headers, rawBody, later)).toEqual({ ok: false, reason: 'token expired' });
+      expect(verifyWebhook(own, headers, rawBody, { now: later })).toEqual({
+        ok: false,
+        reason: 'token expired',
+      });
     } finally {
       await receiver.stop();
     }

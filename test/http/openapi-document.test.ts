@@ -105,7 +105,7 @@ describe('the OpenAPI document', () => {
       [...Object.keys(CASE_EVENT_TYPES), 'webhook.test'].sort(),
     );
     const overdue = document.webhooks['prior_authorization.overdue'].post;
-    expect(overdue.requestBody.content['application/json'].schema.oneOf).toEqual([
+    expect(overdue.requestBody.content['application/json'].schema.anyOf).toEqual([
       { $ref: '#/components/schemas/Notification' },
       { $ref: '#/components/schemas/ThinNotification' },
     ]);

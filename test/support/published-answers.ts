@@ -1,11 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import * as path from 'node:path';
 
 import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import publishedSchemas from '../../src/contract/published-schemas.json';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { betterExample } = require('../../scripts/merge-answer-examples') as {
+  betterExample(candidate: unknown, kept: unknown): boolean;
+};
+
 const DOCUMENT_ID = 'api';
+/** `npm run api:examples` names the folder the tests' answers are kept in as examples. */
+const RECORDING = Boolean(process.env.RECORD_ANSWER_EXAMPLES);
 
 /**
  * Checks every successful JSON answer an app gives against its operation's schema in the API
@@ -15,10 +25,13 @@ const DOCUMENT_ID = 'api';
  */
 export class PublishedAnswers {
   readonly violations: string[] = [];
+  /** One valid answer per operation and status (`GET /events 200`), kept as examples when recording. */
+  readonly examples = new Map<string, unknown>();
   private readonly validators: Map<string, ValidateFunction>;
+  private readonly operations: Set<string>;
 
   constructor(document: Json) {
-    this.validators = validatorsOf(document);
+    ({ validators: this.validators, operations: this.operations } = validatorsOf(document));
   }
 
   /** Watches every answer the server gives from now on. */
@@ -46,12 +59,23 @@ export class PublishedAnswers {
     const route = (req as IncomingMessage & { route?: { path?: string } }).route?.path;
     const contentType = String(res.getHeader('content-type') ?? '');
     if (!route || !contentType.startsWith('application/json')) return;
-    const violation = this.violationOf(
-      `${req.method} ${openApiPath(route)}`,
-      res.statusCode,
-      JSON.parse(body.toString('utf8')),
-    );
+    const operation = `${req.method} ${openApiPath(route)}`;
+    let answer: unknown;
+    try {
+      answer = JSON.parse(body.toString('utf8'));
+    } catch {
+      if (res.statusCode < 300) this.violations.push(`${operation} ${res.statusCode}: the body is not JSON`);
+      return;
+    }
+    const violation = this.violationOf(operation, res.statusCode, answer);
     if (violation) this.violations.push(violation);
+    else if (RECORDING && this.validators.has(`${operation} ${res.statusCode}`)) {
+      this.keepExample(`${operation} ${res.statusCode}`, answer);
+    }
+  }
+
+  private keepExample(key: string, candidate: unknown): void {
+    if (betterExample(candidate, this.examples.get(key))) this.examples.set(key, candidate);
   }
 
   /**
@@ -63,7 +87,7 @@ export class PublishedAnswers {
     const key = `${operation} ${status}`;
     const validate = this.validators.get(key);
     if (!validate) {
-      const documented = this.validators.has(operation);
+      const documented = this.operations.has(operation);
       return documented && status < 300 ? `${key}: no schema describes this answer` : undefined;
     }
     if (validate(body)) return undefined;
@@ -73,6 +97,19 @@ export class PublishedAnswers {
     });
     return `${key}: ${errors.join('; ')}`;
   }
+}
+
+/**
+ * Writes an app's examples into `folder` (`npm run api:examples` sets RECORD_ANSWER_EXAMPLES), one
+ * file per app; scripts/merge-answer-examples.js picks the best per operation from all of them.
+ */
+export function recordExamples(folder: string, examples: Map<string, unknown>): void {
+  if (examples.size === 0) return;
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(
+    path.join(folder, `${process.pid}-${randomUUID()}.json`),
+    JSON.stringify(Object.fromEntries(examples)),
+  );
 }
 
 /**
@@ -93,20 +130,28 @@ function closestErrors(errors: ErrorObject[]): ErrorObject[] {
 }
 
 /** Compiling takes a while and every app of a test process serves the same document, so it is done once. */
-let compiled: { document: string; validators: Map<string, ValidateFunction> } | undefined;
+interface Compiled {
+  /** By operation and status: `GET /events 200`. */
+  validators: Map<string, ValidateFunction>;
+  /** Every documented operation: `GET /events`. */
+  operations: Set<string>;
+}
 
-function validatorsOf(document: Json): Map<string, ValidateFunction> {
+let compiled: (Compiled & { document: string }) | undefined;
+
+function validatorsOf(document: Json): Compiled {
   const text = JSON.stringify(document);
-  if (compiled?.document === text) return compiled.validators;
+  if (compiled?.document === text) return compiled;
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
   ajv.addSchema({
     $id: DOCUMENT_ID,
     components: { schemas: { ...document.components.schemas, ...publishedSchemas.schemas } },
   });
   const validators = new Map<string, ValidateFunction>();
+  const operations = new Set<string>();
   for (const [path, item] of Object.entries(document.paths as Json)) {
     for (const [method, operation] of Object.entries(item as Json)) {
-      validators.set(`${method.toUpperCase()} ${path}`, ajv.compile({}));
+      operations.add(`${method.toUpperCase()} ${path}`);
       for (const [status, response] of Object.entries(operation.responses as Json)) {
         const schema = response.content?.['application/json']?.schema;
         if (status.startsWith('2') && schema) {
@@ -118,8 +163,8 @@ function validatorsOf(document: Json): Map<string, ValidateFunction> {
       }
     }
   }
-  compiled = { document: text, validators };
-  return validators;
+  compiled = { document: text, validators, operations };
+  return compiled;
 }
 
 /** Rewrites the document's references so they resolve in the schema ajv holds under DOCUMENT_ID. */

@@ -10,7 +10,7 @@ import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
 import { connectClient } from '../../infrastructure/temporal/temporal-connection';
 import { createApp } from '../../src/app/create-app';
-import { PublishedAnswers } from './published-answers';
+import { PublishedAnswers, recordExamples } from './published-answers';
 import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { Role } from '../../src/auth/roles';
 import { testEnvironment } from '../harness/environment';
@@ -130,6 +130,8 @@ export async function startTestApp(
       await app.close();
       await temporalClient.connection.close();
       await db.close();
+      if (process.env.RECORD_ANSWER_EXAMPLES)
+        recordExamples(process.env.RECORD_ANSWER_EXAMPLES, answers.examples);
       if (answers.violations.length > 0) {
         throw new Error(`Answers broke their published schemas:\n${answers.violations.join('\n')}`);
       }

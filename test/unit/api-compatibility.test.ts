@@ -59,6 +59,27 @@ describe('the API compatibility check', () => {
     expect(status).toBe(0);
   });
 
+  it('fails a release that removes a field from what a webhook receiver is sent', () => {
+    const { status, output } = check((document) => {
+      const thin = document.components.schemas.ThinNotifiedObject;
+      delete thin.properties.livemode;
+      thin.required = thin.required.filter((name: string) => name !== 'livemode');
+    }, '- **Thin notifications are thinner.**');
+    expect(status).toBe(1);
+    expect(output).toMatch(
+      /webhooks-sent\/prior_authorization\.overdue: removed the required property `\S*data\/livemode`/,
+    );
+  });
+
+  it('passes a release that adds a required field to a case, which receivers and readers are sent', () => {
+    const { status } = check((document) => {
+      const verification = document.components.schemas.BenefitVerification;
+      verification.properties.reviewed_by_human = { type: 'boolean' };
+      verification.required.push('reviewed_by_human');
+    }, '- **A benefit verification says whether a person reviewed it.**');
+    expect(status).toBe(0);
+  });
+
   it('passes a release that only adds a field to an answer, with nothing to announce', () => {
     const { status, output } = check((document) => {
       document.components.schemas.WebhookEndpoint.properties.description = { type: 'string' };

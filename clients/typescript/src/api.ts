@@ -3526,6 +3526,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "message": "All systems operational.",
+                     *         "components": {
+                     *           "api": {
+                     *             "status": "ok"
+                     *           },
+                     *           "database": {
+                     *             "status": "ok",
+                     *             "latency_ms": 1
+                     *           },
+                     *           "temporal": {
+                     *             "status": "ok",
+                     *             "latency_ms": 2
+                     *           },
+                     *           "worker": {
+                     *             "status": "ok",
+                     *             "pollers": 1
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -3561,6 +3587,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "payloads": [
+                     *         {
+                     *           "metadata": {
+                     *             "encoding": "anNvbi9wbGFpbg=="
+                     *           },
+                     *           "data": "eyJkZWNpc2lvbiI6ImFwcHJvdmUifQ=="
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CodecPayloads"];
                 };
             };
@@ -3594,6 +3632,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "payloads": [
+                     *         {
+                     *           "metadata": {
+                     *             "encoding": "YmluYXJ5L2VuY3J5cHRlZA==",
+                     *             "encryption-key-id": "dGVzdC1rZXk="
+                     *           },
+                     *           "data": "VL3wZNoMzS+N+EenzkrKn8huIBEL9W4WnvrrNBBEcaFOsCCBjRwmDJav0Mim34yWoLcYpqcNfh5Pif9hSS8FOi1f"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CodecPayloads"];
                 };
             };
@@ -3623,6 +3674,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "object": "list",
+                     *         "data": [
+                     *           {
+                     *             "id": "key_06h1q5sn6dhwkfvgaqfs0f92dg",
+                     *             "account_id": "acct_06h1q5sn67gtq0909n2n4eavcg",
+                     *             "label": "provider",
+                     *             "key_hint": "…d1kw",
+                     *             "roles": [
+                     *               "provider"
+                     *             ],
+                     *             "livemode": false,
+                     *             "created_at": "2026-11-27T06:00:24.115Z",
+                     *             "revoked_at": null,
+                     *             "last_used_at": null
+                     *           },
+                     *           {
+                     *             "id": "key_06h1q5sn6g32z3zz01py1h93hg",
+                     *             "account_id": "acct_06h1q5sn67gtq0909n2n4eavcg",
+                     *             "label": "admin",
+                     *             "key_hint": "…KDKI",
+                     *             "roles": [
+                     *               "admin"
+                     *             ],
+                     *             "livemode": false,
+                     *             "created_at": "2026-11-27T06:00:24.116Z",
+                     *             "revoked_at": null,
+                     *             "last_used_at": "2026-11-27T06:00:24.134Z"
+                     *           },
+                     *           {
+                     *             "id": "key_06h1q5sn6kdtkzkayrt214s9nc",
+                     *             "account_id": "acct_06h1q5sn67gtq0909n2n4eavcg",
+                     *             "label": "reviewer",
+                     *             "key_hint": "…ePb0",
+                     *             "roles": [
+                     *               "reviewer"
+                     *             ],
+                     *             "livemode": false,
+                     *             "created_at": "2026-11-27T06:00:24.116Z",
+                     *             "revoked_at": null,
+                     *             "last_used_at": null
+                     *           }
+                     *         ],
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -3669,6 +3772,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "key_06h1q688em3wrb3wm66aj0yp6r",
+                     *         "account_id": "acct_06h1q687syc6w0wqaehv515x48",
+                     *         "label": "kept",
+                     *         "key_hint": "…mADY",
+                     *         "roles": [
+                     *           "provider"
+                     *         ],
+                     *         "livemode": true,
+                     *         "created_at": "2026-11-27T06:02:23.733Z",
+                     *         "revoked_at": null,
+                     *         "last_used_at": null,
+                     *         "secret": "hak_live_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -3706,6 +3829,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "key_06h1q688em3wrb3wm66aj0yp6r",
+                     *         "account_id": "acct_06h1q687syc6w0wqaehv515x48",
+                     *         "label": "kept",
+                     *         "key_hint": "…mADY",
+                     *         "roles": [
+                     *           "provider"
+                     *         ],
+                     *         "livemode": true,
+                     *         "created_at": "2026-11-27T06:02:23.733Z",
+                     *         "revoked_at": "2026-11-27T06:02:23.755Z",
+                     *         "last_used_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -3739,6 +3881,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "object": "list",
+                     *         "data": [
+                     *           {
+                     *             "id": "wh_06h1q68dcjcpyrcbpffz18mscc",
+                     *             "object": "webhook_endpoint",
+                     *             "account_id": "acct_06h1q687syc6w0wqaehv515x48",
+                     *             "name": "live receiver",
+                     *             "url": "http://127.0.0.1:46233/hooks",
+                     *             "events": [
+                     *               "clinical_eligibility.updated"
+                     *             ],
+                     *             "status": "active",
+                     *             "status_reason": null,
+                     *             "secret_hint": "…0001",
+                     *             "livemode": true,
+                     *             "thin": false,
+                     *             "created_at": "2026-11-27T06:02:24.996Z",
+                     *             "updated_at": "2026-11-27T06:02:25.143Z"
+                     *           }
+                     *         ],
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -3785,6 +3957,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "wh_06h1q6br4e9mhraq1n2jqf4vbc",
+                     *         "object": "webhook_endpoint",
+                     *         "account_id": "acct_06h1q6bqxk7jzrz9ytharyw1mm",
+                     *         "name": "expiry",
+                     *         "url": "http://127.0.0.1:9/hooks",
+                     *         "events": [
+                     *           "prior_authorization.updated"
+                     *         ],
+                     *         "status": "inactive",
+                     *         "status_reason": null,
+                     *         "secret_hint": "…0001",
+                     *         "livemode": false,
+                     *         "thin": false,
+                     *         "created_at": "2026-11-27T06:02:52.323Z",
+                     *         "updated_at": "2026-11-27T06:02:52.323Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -3822,6 +4017,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "wh_06h1q56fbpwkxss6av2y8d5d2w",
+                     *         "object": "webhook_endpoint",
+                     *         "account_id": "acct_06h1q56fa9havhxxn7j2eh0cd4",
+                     *         "name": "overdue",
+                     *         "url": "http://127.0.0.1:35463/hooks",
+                     *         "events": [
+                     *           "prior_authorization.overdue"
+                     *         ],
+                     *         "status": "active",
+                     *         "status_reason": null,
+                     *         "secret_hint": "…0001",
+                     *         "livemode": false,
+                     *         "thin": false,
+                     *         "created_at": "2026-11-27T05:57:46.974Z",
+                     *         "updated_at": "2026-11-27T05:57:47.052Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -3857,6 +4075,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "wh_06h1q630brqx5bfmencsfqchjr",
+                     *         "object": "webhook_endpoint",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -3896,6 +4125,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "wh_06h1q4y771sknryqd9c4rq5spr",
+                     *         "object": "webhook_endpoint",
+                     *         "account_id": "acct_06h1q4y6t6ky12wxn5j0t933mr",
+                     *         "name": "Renamed",
+                     *         "url": "http://127.0.0.1:9/v2",
+                     *         "events": [
+                     *           "patient_enrollment.updated"
+                     *         ],
+                     *         "status": "inactive",
+                     *         "status_reason": null,
+                     *         "secret_hint": "…0000",
+                     *         "livemode": false,
+                     *         "thin": false,
+                     *         "created_at": "2026-11-27T05:56:39.352Z",
+                     *         "updated_at": "2026-11-27T05:56:39.357Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -3937,6 +4189,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "object": "list",
+                     *         "data": [
+                     *           {
+                     *             "id": "whd_06h1q5yk8tvrb30wgd33rsenrr",
+                     *             "object": "webhook_delivery",
+                     *             "event_id": "evt_06h1q5yk8qe8hv6mg0smzgb4jc",
+                     *             "event_type": "webhook.test",
+                     *             "endpoint_id": "wh_06h1q5yk74sqfyqw1bpavvv6h4",
+                     *             "retry_of": null,
+                     *             "status": "pending",
+                     *             "livemode": false,
+                     *             "created_at": "2026-11-27T06:01:04.581Z",
+                     *             "completed_at": null,
+                     *             "attempts": []
+                     *           }
+                     *         ],
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -3983,6 +4261,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "whd_06h1q630ry2z5z71kkxpc7y5hg",
+                     *         "object": "webhook_delivery",
+                     *         "retry_of": "whd_06h1q630nbb1pc1faekam0xsz8",
+                     *         "status": "pending"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4024,6 +4314,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "event_id": "evt_06h1q5zqjjcgrst4q8ybgtjphm",
+                     *         "delivery_id": "whd_06h1q5zqjmwh0pv35sbbqr6kh4"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4070,6 +4370,120 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "object": "list",
+                     *         "data": [
+                     *           {
+                     *             "id": "evt_06h1q66rv7jzhzedk3jg8jf1wr",
+                     *             "object": "event",
+                     *             "type": "prior_authorization.updated",
+                     *             "title": "Prior Authorization Updated",
+                     *             "description": "A prior authorization has been updated.",
+                     *             "created_at": "2026-11-27T06:02:11.545Z",
+                     *             "livemode": true,
+                     *             "data": {
+                     *               "id": "pa_06h1q66rv7evjhact9van2p4jg",
+                     *               "object": "prior_authorization",
+                     *               "status": "processing",
+                     *               "status_description": "Resolving the plan and preparing the request from the clinical record.",
+                     *               "created_at": "2026-11-27T06:02:11.545Z",
+                     *               "updated_at": "2026-11-27T06:02:11.545Z",
+                     *               "status_history": [
+                     *                 {
+                     *                   "status": "processing",
+                     *                   "at": "2026-11-27T06:02:11.545Z",
+                     *                   "reason": "Submitted."
+                     *                 }
+                     *               ],
+                     *               "outcome": null,
+                     *               "failure": null,
+                     *               "attention": null,
+                     *               "metadata": {},
+                     *               "livemode": true,
+                     *               "urgency": "standard",
+                     *               "due_at": null,
+                     *               "review_due_at": "2026-11-28T06:02:11.545Z",
+                     *               "overdue": false,
+                     *               "plan": null,
+                     *               "coverage": null,
+                     *               "criteria": [],
+                     *               "review": null,
+                     *               "review_reminder_at": null,
+                     *               "submission": null,
+                     *               "pending_request": null,
+                     *               "request": {
+                     *                 "patient": {
+                     *                   "internal_id": "mrn-6d491853",
+                     *                   "first_name": "Eventa",
+                     *                   "last_name": "Listwell",
+                     *                   "gender": "female",
+                     *                   "date_of_birth": "1968-05-14",
+                     *                   "address": {
+                     *                     "street": "12 Example Way",
+                     *                     "city": "Springfield",
+                     *                     "state_province": "IL",
+                     *                     "zip_postal_code": "62701",
+                     *                     "country": "US"
+                     *                   },
+                     *                   "email": "corisande@example.test",
+                     *                   "phone": "+1 217 555 0100"
+                     *                 },
+                     *                 "diagnoses": [
+                     *                   {
+                     *                     "code": "E11.9"
+                     *                   }
+                     *                 ],
+                     *                 "prescription": {
+                     *                   "drug_name": "Ozempic 1 mg pen",
+                     *                   "quantity": 1,
+                     *                   "days_supply": 28
+                     *                 },
+                     *                 "provider": {
+                     *                   "npi": "1234567893",
+                     *                   "first_name": "Amadou",
+                     *                   "last_name": "Reviewsworth"
+                     *                 },
+                     *                 "insurance": [],
+                     *                 "insurance_content": {
+                     *                   "payer": "Blue Horizon Health",
+                     *                   "member_id": "ZZBHH123456789",
+                     *                   "plan_type": "commercial"
+                     *                 },
+                     *                 "evidence": [
+                     *                   {
+                     *                     "title": "Lab results",
+                     *                     "date_created": "2026-10-01T09:30:00",
+                     *                     "content": {
+                     *                       "a1c": "A1c 8.1 %"
+                     *                     }
+                     *                   }
+                     *                 ],
+                     *                 "questionnaires": [],
+                     *                 "visit_notes": [
+                     *                   {
+                     *                     "content": "Patient has taken metformin for 6 months; A1c 8.1 %.",
+                     *                     "created_at": "2026-10-02T10:00:00Z"
+                     *                   }
+                     *                 ],
+                     *                 "is_training_data": false,
+                     *                 "urgency": "standard",
+                     *                 "mock_result": {
+                     *                   "result": "approved"
+                     *                 }
+                     *               },
+                     *               "sequence": 1
+                     *             }
+                     *           }
+                     *         ],
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4111,6 +4525,113 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "evt_06h1q66rv7jzhzedk3jg8jf1wr",
+                     *         "object": "event",
+                     *         "type": "prior_authorization.updated",
+                     *         "title": "Prior Authorization Updated",
+                     *         "description": "A prior authorization has been updated.",
+                     *         "created_at": "2026-11-27T06:02:11.545Z",
+                     *         "livemode": true,
+                     *         "data": {
+                     *           "id": "pa_06h1q66rv7evjhact9van2p4jg",
+                     *           "object": "prior_authorization",
+                     *           "status": "processing",
+                     *           "status_description": "Resolving the plan and preparing the request from the clinical record.",
+                     *           "created_at": "2026-11-27T06:02:11.545Z",
+                     *           "updated_at": "2026-11-27T06:02:11.545Z",
+                     *           "status_history": [
+                     *             {
+                     *               "status": "processing",
+                     *               "at": "2026-11-27T06:02:11.545Z",
+                     *               "reason": "Submitted."
+                     *             }
+                     *           ],
+                     *           "outcome": null,
+                     *           "failure": null,
+                     *           "attention": null,
+                     *           "metadata": {},
+                     *           "livemode": true,
+                     *           "urgency": "standard",
+                     *           "due_at": null,
+                     *           "review_due_at": "2026-11-28T06:02:11.545Z",
+                     *           "overdue": false,
+                     *           "plan": null,
+                     *           "coverage": null,
+                     *           "criteria": [],
+                     *           "review": null,
+                     *           "review_reminder_at": null,
+                     *           "submission": null,
+                     *           "pending_request": null,
+                     *           "request": {
+                     *             "patient": {
+                     *               "internal_id": "mrn-6d491853",
+                     *               "first_name": "Eventa",
+                     *               "last_name": "Listwell",
+                     *               "gender": "female",
+                     *               "date_of_birth": "1968-05-14",
+                     *               "address": {
+                     *                 "street": "12 Example Way",
+                     *                 "city": "Springfield",
+                     *                 "state_province": "IL",
+                     *                 "zip_postal_code": "62701",
+                     *                 "country": "US"
+                     *               },
+                     *               "email": "corisande@example.test",
+                     *               "phone": "+1 217 555 0100"
+                     *             },
+                     *             "diagnoses": [
+                     *               {
+                     *                 "code": "E11.9"
+                     *               }
+                     *             ],
+                     *             "prescription": {
+                     *               "drug_name": "Ozempic 1 mg pen",
+                     *               "quantity": 1,
+                     *               "days_supply": 28
+                     *             },
+                     *             "provider": {
+                     *               "npi": "1234567893",
+                     *               "first_name": "Amadou",
+                     *               "last_name": "Reviewsworth"
+                     *             },
+                     *             "insurance": [],
+                     *             "insurance_content": {
+                     *               "payer": "Blue Horizon Health",
+                     *               "member_id": "ZZBHH123456789",
+                     *               "plan_type": "commercial"
+                     *             },
+                     *             "evidence": [
+                     *               {
+                     *                 "title": "Lab results",
+                     *                 "date_created": "2026-10-01T09:30:00",
+                     *                 "content": {
+                     *                   "a1c": "A1c 8.1 %"
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "questionnaires": [],
+                     *             "visit_notes": [
+                     *               {
+                     *                 "content": "Patient has taken metformin for 6 months; A1c 8.1 %.",
+                     *                 "created_at": "2026-10-02T10:00:00Z"
+                     *               }
+                     *             ],
+                     *             "is_training_data": false,
+                     *             "urgency": "standard",
+                     *             "mock_result": {
+                     *               "result": "approved"
+                     *             }
+                     *           },
+                     *           "sequence": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4154,6 +4675,110 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "object": "list",
+                     *         "data": [
+                     *           {
+                     *             "id": "pa_06h1q5deq9z4vdcg4haxdhfnbm",
+                     *             "object": "prior_authorization",
+                     *             "status": "processing",
+                     *             "status_description": "Resolving the plan and preparing the request from the clinical record.",
+                     *             "created_at": "2026-11-27T05:58:44.154Z",
+                     *             "updated_at": "2026-11-27T05:58:44.154Z",
+                     *             "status_history": [
+                     *               {
+                     *                 "status": "processing",
+                     *                 "at": "2026-11-27T05:58:44.154Z",
+                     *                 "reason": "Submitted."
+                     *               }
+                     *             ],
+                     *             "outcome": null,
+                     *             "failure": null,
+                     *             "attention": null,
+                     *             "metadata": {},
+                     *             "livemode": false,
+                     *             "urgency": "standard",
+                     *             "due_at": null,
+                     *             "review_due_at": "2026-11-28T05:58:44.154Z",
+                     *             "overdue": false,
+                     *             "plan": null,
+                     *             "coverage": null,
+                     *             "criteria": [],
+                     *             "review": null,
+                     *             "review_reminder_at": null,
+                     *             "submission": null,
+                     *             "pending_request": null,
+                     *             "request": {
+                     *               "patient": {
+                     *                 "internal_id": "mrn-5f11286f",
+                     *                 "first_name": "Corisande",
+                     *                 "last_name": "Testpersonc745e4",
+                     *                 "gender": "female",
+                     *                 "date_of_birth": "1968-05-14",
+                     *                 "address": {
+                     *                   "street": "12 Example Way",
+                     *                   "city": "Springfield",
+                     *                   "state_province": "IL",
+                     *                   "zip_postal_code": "62701",
+                     *                   "country": "US"
+                     *                 },
+                     *                 "email": "corisande@example.test",
+                     *                 "phone": "+1 217 555 0100"
+                     *               },
+                     *               "diagnoses": [
+                     *                 {
+                     *                   "code": "E11.9"
+                     *                 }
+                     *               ],
+                     *               "prescription": {
+                     *                 "drug_name": "Ozempic 1 mg pen",
+                     *                 "quantity": 1,
+                     *                 "days_supply": 28
+                     *               },
+                     *               "provider": {
+                     *                 "npi": "1234567893",
+                     *                 "first_name": "Amadou",
+                     *                 "last_name": "Reviewsworth"
+                     *               },
+                     *               "insurance": [],
+                     *               "insurance_content": {
+                     *                 "payer": "Blue Horizon Health",
+                     *                 "member_id": "ZZBHH123456789",
+                     *                 "plan_type": "commercial"
+                     *               },
+                     *               "evidence": [
+                     *                 {
+                     *                   "title": "Lab results",
+                     *                   "date_created": "2026-10-01T09:30:00",
+                     *                   "content": {
+                     *                     "a1c": "A1c 8.1 %"
+                     *                   }
+                     *                 }
+                     *               ],
+                     *               "questionnaires": [],
+                     *               "visit_notes": [
+                     *                 {
+                     *                   "content": "Patient has taken metformin for 6 months; A1c 8.1 %.",
+                     *                   "created_at": "2026-10-02T10:00:00Z"
+                     *                 }
+                     *               ],
+                     *               "is_training_data": false,
+                     *               "urgency": "standard",
+                     *               "mock_result": {
+                     *                 "result": "approved"
+                     *               }
+                     *             }
+                     *           }
+                     *         ],
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4198,6 +4823,90 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "pa_06h1q5s3n0qv1qqnzehc1f21ww",
+                     *         "object": "prior_authorization",
+                     *         "status": "processing",
+                     *         "status_description": "Resolving the plan and preparing the request from the clinical record.",
+                     *         "created_at": "2026-11-27T06:00:19.624Z",
+                     *         "updated_at": "2026-11-27T06:00:19.624Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T06:00:19.624Z",
+                     *             "reason": "Submitted."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "urgency": "standard",
+                     *         "due_at": null,
+                     *         "review_due_at": "2026-11-28T06:00:19.624Z",
+                     *         "overdue": false,
+                     *         "plan": null,
+                     *         "coverage": null,
+                     *         "criteria": [],
+                     *         "review": null,
+                     *         "review_reminder_at": null,
+                     *         "submission": null,
+                     *         "pending_request": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "internal_id": "mrn-44e5157f",
+                     *             "first_name": "Corisande",
+                     *             "last_name": "Testperson4f84a2",
+                     *             "gender": "female",
+                     *             "date_of_birth": "1968-05-14",
+                     *             "address": {
+                     *               "street": "12 Example Way",
+                     *               "city": "Springfield",
+                     *               "state_province": "IL",
+                     *               "zip_postal_code": "62701",
+                     *               "country": "US"
+                     *             },
+                     *             "email": "corisande@example.test",
+                     *             "phone": "+1 217 555 0100"
+                     *           },
+                     *           "diagnoses": [
+                     *             {
+                     *               "code": "E11.9"
+                     *             }
+                     *           ],
+                     *           "prescription": {
+                     *             "drug_name": "Ozempic 1 mg pen",
+                     *             "quantity": 1,
+                     *             "days_supply": 28
+                     *           },
+                     *           "provider": {
+                     *             "npi": "1234567893",
+                     *             "first_name": "Amadou",
+                     *             "last_name": "Reviewsworth"
+                     *           },
+                     *           "insurance": [],
+                     *           "insurance_content": {
+                     *             "payer": "Blue Horizon Health",
+                     *             "member_id": "ZZBHH123456789",
+                     *             "plan_type": "commercial"
+                     *           },
+                     *           "evidence": [],
+                     *           "questionnaires": [],
+                     *           "visit_notes": [],
+                     *           "is_training_data": false,
+                     *           "urgency": "standard",
+                     *           "mock_result": {
+                     *             "result": "approved"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4235,6 +4944,90 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "pa_06h1q5s3n0qv1qqnzehc1f21ww",
+                     *         "object": "prior_authorization",
+                     *         "status": "processing",
+                     *         "status_description": "Resolving the plan and preparing the request from the clinical record.",
+                     *         "created_at": "2026-11-27T06:00:19.624Z",
+                     *         "updated_at": "2026-11-27T06:00:19.624Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T06:00:19.624Z",
+                     *             "reason": "Submitted."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "urgency": "standard",
+                     *         "due_at": null,
+                     *         "review_due_at": "2026-11-28T06:00:19.624Z",
+                     *         "overdue": false,
+                     *         "plan": null,
+                     *         "coverage": null,
+                     *         "criteria": [],
+                     *         "review": null,
+                     *         "review_reminder_at": null,
+                     *         "submission": null,
+                     *         "pending_request": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "internal_id": "mrn-44e5157f",
+                     *             "first_name": "Corisande",
+                     *             "last_name": "Testperson4f84a2",
+                     *             "gender": "female",
+                     *             "date_of_birth": "1968-05-14",
+                     *             "address": {
+                     *               "street": "12 Example Way",
+                     *               "city": "Springfield",
+                     *               "state_province": "IL",
+                     *               "zip_postal_code": "62701",
+                     *               "country": "US"
+                     *             },
+                     *             "email": "corisande@example.test",
+                     *             "phone": "+1 217 555 0100"
+                     *           },
+                     *           "diagnoses": [
+                     *             {
+                     *               "code": "E11.9"
+                     *             }
+                     *           ],
+                     *           "prescription": {
+                     *             "drug_name": "Ozempic 1 mg pen",
+                     *             "quantity": 1,
+                     *             "days_supply": 28
+                     *           },
+                     *           "provider": {
+                     *             "npi": "1234567893",
+                     *             "first_name": "Amadou",
+                     *             "last_name": "Reviewsworth"
+                     *           },
+                     *           "insurance": [],
+                     *           "insurance_content": {
+                     *             "payer": "Blue Horizon Health",
+                     *             "member_id": "ZZBHH123456789",
+                     *             "plan_type": "commercial"
+                     *           },
+                     *           "evidence": [],
+                     *           "questionnaires": [],
+                     *           "visit_notes": [],
+                     *           "is_training_data": false,
+                     *           "urgency": "standard",
+                     *           "mock_result": {
+                     *             "result": "approved"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4313,6 +5106,166 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "pa_06h1q5mz79adq8ntgagab9per8",
+                     *         "object": "prior_authorization",
+                     *         "status": "failed",
+                     *         "status_description": "No determination could be reached.",
+                     *         "created_at": "2026-11-27T05:59:45.723Z",
+                     *         "updated_at": "2026-11-27T05:59:46.064Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:59:45.723Z",
+                     *             "reason": "Submitted."
+                     *           },
+                     *           {
+                     *             "status": "awaiting_review",
+                     *             "at": "2026-11-27T05:59:45.804Z",
+                     *             "reason": "Prepared for clinical review."
+                     *           },
+                     *           {
+                     *             "status": "failed",
+                     *             "at": "2026-11-27T05:59:46.064Z",
+                     *             "reason": "The payer's answer could not be read."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": {
+                     *           "code": "payer_rejected",
+                     *           "message": "The payer's answer could not be read; ask the payer for the request's status."
+                     *         },
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": true,
+                     *         "urgency": "standard",
+                     *         "due_at": null,
+                     *         "review_due_at": "2026-11-28T05:59:45.723Z",
+                     *         "overdue": false,
+                     *         "plan": {
+                     *           "payer_id": "blue_horizon_health",
+                     *           "payer_name": "Blue Horizon Health",
+                     *           "plan_id": "bhh_ppo_select",
+                     *           "plan_name": "Blue Horizon PPO Select",
+                     *           "plan_type": "commercial",
+                     *           "plan_fund_source": "commercial",
+                     *           "bin": "999901",
+                     *           "pcn": "SBXBHHPPO",
+                     *           "pharmacy_benefit_manager_name": "Meridian Rx Solutions",
+                     *           "member_id": "ZZBHH123456789",
+                     *           "rx_group": "SBXBHH0100"
+                     *         },
+                     *         "coverage": {
+                     *           "drug": "Remicade 100 mg vial",
+                     *           "ndc": "57894003001",
+                     *           "coverage": "covered",
+                     *           "coverage_detail_code": "medical_benefit",
+                     *           "tier": null,
+                     *           "prior_authorization_required": "yes",
+                     *           "step_therapy_required": false,
+                     *           "quantity_limit": null,
+                     *           "copay": null,
+                     *           "copay_options": [],
+                     *           "determination_details": {
+                     *             "is_on_formulary": false,
+                     *             "is_explicit_plan_exclusion": false
+                     *           },
+                     *           "has_active_prior_auth": false,
+                     *           "unknown_reason": null,
+                     *           "benefit_type": "medical",
+                     *           "hcpcs_code": "J1745",
+                     *           "coinsurance_percent": null,
+                     *           "quantity_limit_period_days": null,
+                     *           "source": "formulary"
+                     *         },
+                     *         "criteria": [
+                     *           {
+                     *             "id": "adult",
+                     *             "question": "Is the patient 18 years of age or older?",
+                     *             "answer": "yes",
+                     *             "source": "patient date of birth: \"age 58 years\""
+                     *           },
+                     *           {
+                     *             "id": "indication_and_conventional_therapy",
+                     *             "question": "Does the patient have rheumatoid arthritis after a conventional DMARD, Crohn's disease after corticosteroids or an immunomodulator, ulcerative colitis after an aminosalicylate, corticosteroids or an immunomodulator, psoriasis after topical, light or conventional systemic therapy, or ankylosing spondylitis after an NSAID (or with those not tolerated or contraindicated)?",
+                     *             "answer": "unknown",
+                     *             "source": null
+                     *           },
+                     *           {
+                     *             "id": "tuberculosis_screening",
+                     *             "question": "Was the patient screened for tuberculosis (QuantiFERON, T-SPOT or PPD) within the last 12 months?",
+                     *             "answer": "no",
+                     *             "source": null
+                     *           }
+                     *         ],
+                     *         "review": null,
+                     *         "review_reminder_at": null,
+                     *         "submission": null,
+                     *         "pending_request": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "internal_id": "mrn-fde39c0e",
+                     *             "first_name": "Corisande",
+                     *             "last_name": "Zzuniquesurname",
+                     *             "gender": "female",
+                     *             "date_of_birth": "1968-05-14",
+                     *             "address": {
+                     *               "street": "12 Example Way",
+                     *               "city": "Springfield",
+                     *               "state_province": "IL",
+                     *               "zip_postal_code": "62701",
+                     *               "country": "US"
+                     *             },
+                     *             "email": "corisande@example.test",
+                     *             "phone": "+1 217 555 0100"
+                     *           },
+                     *           "diagnoses": [
+                     *             {
+                     *               "code": "K50.90"
+                     *             }
+                     *           ],
+                     *           "prescription": {
+                     *             "drug_name": "Remicade 100 mg vial",
+                     *             "quantity": 4
+                     *           },
+                     *           "provider": {
+                     *             "npi": "1234567893",
+                     *             "first_name": "Amadou",
+                     *             "last_name": "Reviewsworth"
+                     *           },
+                     *           "insurance": [],
+                     *           "insurance_content": {
+                     *             "payer": "Blue Horizon Health",
+                     *             "member_id": "ZZBHH123456789",
+                     *             "plan_type": "commercial"
+                     *           },
+                     *           "evidence": [
+                     *             {
+                     *               "title": "Lab results",
+                     *               "date_created": "2026-10-01T09:30:00",
+                     *               "content": {
+                     *                 "a1c": "A1c 8.1 %"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "questionnaires": [],
+                     *           "visit_notes": [
+                     *             {
+                     *               "content": "Patient has taken metformin for 6 months; A1c 8.1 %.",
+                     *               "created_at": "2026-10-02T10:00:00Z"
+                     *             }
+                     *           ],
+                     *           "is_training_data": false,
+                     *           "urgency": "standard",
+                     *           "mock_result": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4368,6 +5321,200 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "pa_06h1q56va17m0yg6zspvkc0dy4",
+                     *         "object": "prior_authorization",
+                     *         "status": "awaiting_outcome",
+                     *         "status_description": "Submitted to the payer; waiting for its determination, or for answers to its information request (see pending_request).",
+                     *         "created_at": "2026-11-27T05:57:50.032Z",
+                     *         "updated_at": "2026-11-27T05:57:50.202Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:57:50.032Z",
+                     *             "reason": "Submitted."
+                     *           },
+                     *           {
+                     *             "status": "awaiting_review",
+                     *             "at": "2026-11-27T05:57:50.071Z",
+                     *             "reason": "Prepared for clinical review."
+                     *           },
+                     *           {
+                     *             "status": "awaiting_outcome",
+                     *             "at": "2026-11-27T05:57:50.176Z",
+                     *             "reason": "Approved at review and submitted to the payer."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "urgency": "standard",
+                     *         "due_at": "2026-11-27T05:57:52.176Z",
+                     *         "review_due_at": "2026-11-28T05:57:50.032Z",
+                     *         "overdue": false,
+                     *         "plan": {
+                     *           "payer_id": "blue_horizon_health",
+                     *           "payer_name": "Blue Horizon Health",
+                     *           "plan_id": "bhh_ppo_select",
+                     *           "plan_name": "Blue Horizon PPO Select",
+                     *           "plan_type": "commercial",
+                     *           "plan_fund_source": "commercial",
+                     *           "bin": "999901",
+                     *           "pcn": "SBXBHHPPO",
+                     *           "pharmacy_benefit_manager_name": "Meridian Rx Solutions",
+                     *           "member_id": "ZZBHH123456789",
+                     *           "rx_group": "SBXBHH0100"
+                     *         },
+                     *         "coverage": {
+                     *           "drug": "Ozempic 1 mg pen",
+                     *           "ndc": "00169413212",
+                     *           "coverage": "covered",
+                     *           "coverage_detail_code": "prior_authorization_required",
+                     *           "tier": 3,
+                     *           "prior_authorization_required": "yes",
+                     *           "step_therapy_required": true,
+                     *           "quantity_limit": 1,
+                     *           "copay": {
+                     *             "amount_cents": 6000,
+                     *             "supply_duration_days": 30
+                     *           },
+                     *           "copay_options": [
+                     *             {
+                     *               "amount_cents": 6000,
+                     *               "supply_duration_days": 30
+                     *             },
+                     *             {
+                     *               "amount_cents": 15000,
+                     *               "supply_duration_days": 90
+                     *             }
+                     *           ],
+                     *           "determination_details": {
+                     *             "is_on_formulary": true,
+                     *             "is_explicit_plan_exclusion": false
+                     *           },
+                     *           "has_active_prior_auth": false,
+                     *           "unknown_reason": null,
+                     *           "benefit_type": "pharmacy",
+                     *           "hcpcs_code": null,
+                     *           "coinsurance_percent": null,
+                     *           "quantity_limit_period_days": null,
+                     *           "source": "formulary"
+                     *         },
+                     *         "criteria": [
+                     *           {
+                     *             "id": "adult",
+                     *             "question": "Is the patient 18 years of age or older?",
+                     *             "answer": "yes",
+                     *             "source": "patient date of birth: \"age 58 years\""
+                     *           },
+                     *           {
+                     *             "id": "type2_diabetes",
+                     *             "question": "Does the patient have a diagnosis of type 2 diabetes mellitus (E11.*)?",
+                     *             "answer": "yes",
+                     *             "source": "diagnosis E11.9"
+                     *           },
+                     *           {
+                     *             "id": "a1c_at_least_7",
+                     *             "question": "Is the patient's A1c at least 7 % within the last 6 months?",
+                     *             "answer": "yes",
+                     *             "source": "visit note 2026-10-02: \"A1c 8.1 %\""
+                     *           },
+                     *           {
+                     *             "id": "metformin_trial",
+                     *             "question": "Has the patient taken metformin for at least 3 months, or is metformin not tolerated or contraindicated?",
+                     *             "answer": "yes",
+                     *             "source": "visit note 2026-10-02: \"metformin for 6 months\""
+                     *           }
+                     *         ],
+                     *         "review": {
+                     *           "decision": "approve",
+                     *           "reviewer": "Dr. Reviewer",
+                     *           "decided_at": "2026-11-27T05:57:50.165Z"
+                     *         },
+                     *         "review_reminder_at": null,
+                     *         "submission": {
+                     *           "payer_reference": "PA-E44786A3DF",
+                     *           "submitted_at": "2026-11-27T05:57:50.176Z"
+                     *         },
+                     *         "pending_request": {
+                     *           "kind": "information_requested",
+                     *           "questions": [
+                     *             {
+                     *               "id": "payer_request",
+                     *               "text": "Send the most recent A1c result."
+                     *             }
+                     *           ],
+                     *           "due_at": "2026-12-01T17:00:00Z"
+                     *         },
+                     *         "request": {
+                     *           "patient": {
+                     *             "internal_id": "mrn-8be0ad49",
+                     *             "first_name": "Corisande",
+                     *             "last_name": "Testperson907a31",
+                     *             "gender": "female",
+                     *             "date_of_birth": "1968-05-14",
+                     *             "address": {
+                     *               "street": "12 Example Way",
+                     *               "city": "Springfield",
+                     *               "state_province": "IL",
+                     *               "zip_postal_code": "62701",
+                     *               "country": "US"
+                     *             },
+                     *             "email": "corisande@example.test",
+                     *             "phone": "+1 217 555 0100"
+                     *           },
+                     *           "diagnoses": [
+                     *             {
+                     *               "code": "E11.9"
+                     *             }
+                     *           ],
+                     *           "prescription": {
+                     *             "drug_name": "Ozempic 1 mg pen",
+                     *             "quantity": 1,
+                     *             "days_supply": 28
+                     *           },
+                     *           "provider": {
+                     *             "npi": "1234567893",
+                     *             "first_name": "Amadou",
+                     *             "last_name": "Reviewsworth"
+                     *           },
+                     *           "insurance": [],
+                     *           "insurance_content": {
+                     *             "payer": "Blue Horizon Health",
+                     *             "member_id": "ZZBHH123456789",
+                     *             "plan_type": "commercial"
+                     *           },
+                     *           "evidence": [
+                     *             {
+                     *               "title": "Lab results",
+                     *               "date_created": "2026-10-01T09:30:00",
+                     *               "content": {
+                     *                 "a1c": "A1c 8.1 %"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "questionnaires": [],
+                     *           "visit_notes": [
+                     *             {
+                     *               "content": "Patient has taken metformin for 6 months; A1c 8.1 %.",
+                     *               "created_at": "2026-10-02T10:00:00Z"
+                     *             }
+                     *           ],
+                     *           "is_training_data": false,
+                     *           "urgency": "standard",
+                     *           "mock_result": {
+                     *             "result": "approved"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4423,6 +5570,191 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "pa_06h1q57ng6936vrw3xpjkwr5wg",
+                     *         "object": "prior_authorization",
+                     *         "status": "awaiting_outcome",
+                     *         "status_description": "Submitted to the payer; waiting for its determination, or for answers to its information request (see pending_request).",
+                     *         "created_at": "2026-11-27T05:57:56.737Z",
+                     *         "updated_at": "2026-11-27T05:57:56.975Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:57:56.737Z",
+                     *             "reason": "Submitted."
+                     *           },
+                     *           {
+                     *             "status": "awaiting_review",
+                     *             "at": "2026-11-27T05:57:56.787Z",
+                     *             "reason": "Prepared for clinical review."
+                     *           },
+                     *           {
+                     *             "status": "awaiting_outcome",
+                     *             "at": "2026-11-27T05:57:56.877Z",
+                     *             "reason": "Approved at review and submitted to the payer."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "urgency": "standard",
+                     *         "due_at": "2026-12-12T05:57:56.877Z",
+                     *         "review_due_at": "2026-11-28T05:57:56.737Z",
+                     *         "overdue": false,
+                     *         "plan": {
+                     *           "payer_id": "blue_horizon_health",
+                     *           "payer_name": "Blue Horizon Health",
+                     *           "plan_id": "bhh_ppo_select",
+                     *           "plan_name": "Blue Horizon PPO Select",
+                     *           "plan_type": "commercial",
+                     *           "plan_fund_source": "commercial",
+                     *           "bin": "999901",
+                     *           "pcn": "SBXBHHPPO",
+                     *           "pharmacy_benefit_manager_name": "Meridian Rx Solutions",
+                     *           "member_id": "ZZBHH123456789",
+                     *           "rx_group": "SBXBHH0100"
+                     *         },
+                     *         "coverage": {
+                     *           "drug": "Ozempic 1 mg pen",
+                     *           "ndc": "00169413212",
+                     *           "coverage": "covered",
+                     *           "coverage_detail_code": "prior_authorization_required",
+                     *           "tier": 3,
+                     *           "prior_authorization_required": "yes",
+                     *           "step_therapy_required": true,
+                     *           "quantity_limit": 1,
+                     *           "copay": {
+                     *             "amount_cents": 6000,
+                     *             "supply_duration_days": 30
+                     *           },
+                     *           "copay_options": [
+                     *             {
+                     *               "amount_cents": 6000,
+                     *               "supply_duration_days": 30
+                     *             },
+                     *             {
+                     *               "amount_cents": 15000,
+                     *               "supply_duration_days": 90
+                     *             }
+                     *           ],
+                     *           "determination_details": {
+                     *             "is_on_formulary": true,
+                     *             "is_explicit_plan_exclusion": false
+                     *           },
+                     *           "has_active_prior_auth": false,
+                     *           "unknown_reason": null,
+                     *           "benefit_type": "pharmacy",
+                     *           "hcpcs_code": null,
+                     *           "coinsurance_percent": null,
+                     *           "quantity_limit_period_days": null,
+                     *           "source": "formulary"
+                     *         },
+                     *         "criteria": [
+                     *           {
+                     *             "id": "adult",
+                     *             "question": "Is the patient 18 years of age or older?",
+                     *             "answer": "yes",
+                     *             "source": "patient date of birth: \"age 58 years\""
+                     *           },
+                     *           {
+                     *             "id": "type2_diabetes",
+                     *             "question": "Does the patient have a diagnosis of type 2 diabetes mellitus (E11.*)?",
+                     *             "answer": "yes",
+                     *             "source": "diagnosis E11.9"
+                     *           },
+                     *           {
+                     *             "id": "a1c_at_least_7",
+                     *             "question": "Is the patient's A1c at least 7 % within the last 6 months?",
+                     *             "answer": "yes",
+                     *             "source": "visit note 2026-10-02: \"A1c 8.1 %\""
+                     *           },
+                     *           {
+                     *             "id": "metformin_trial",
+                     *             "question": "Has the patient taken metformin for at least 3 months, or is metformin not tolerated or contraindicated?",
+                     *             "answer": "yes",
+                     *             "source": "visit note 2026-10-02: \"metformin for 6 months\""
+                     *           }
+                     *         ],
+                     *         "review": {
+                     *           "decision": "approve",
+                     *           "reviewer": "Dr. Reviewer",
+                     *           "decided_at": "2026-11-27T05:57:56.866Z"
+                     *         },
+                     *         "review_reminder_at": null,
+                     *         "submission": {
+                     *           "payer_reference": "PAYER-pa_06h1q57ng6936vrw3xpjkwr5wg",
+                     *           "submitted_at": "2026-11-27T05:57:56.877Z"
+                     *         },
+                     *         "pending_request": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "internal_id": "mrn-b603e2f3",
+                     *             "first_name": "Corisande",
+                     *             "last_name": "Testpersonfd1c15",
+                     *             "gender": "female",
+                     *             "date_of_birth": "1968-05-14",
+                     *             "address": {
+                     *               "street": "12 Example Way",
+                     *               "city": "Springfield",
+                     *               "state_province": "IL",
+                     *               "zip_postal_code": "62701",
+                     *               "country": "US"
+                     *             },
+                     *             "email": "corisande@example.test",
+                     *             "phone": "+1 217 555 0100"
+                     *           },
+                     *           "diagnoses": [
+                     *             {
+                     *               "code": "E11.9"
+                     *             }
+                     *           ],
+                     *           "prescription": {
+                     *             "drug_name": "Ozempic 1 mg pen",
+                     *             "quantity": 1,
+                     *             "days_supply": 28
+                     *           },
+                     *           "provider": {
+                     *             "npi": "1234567893",
+                     *             "first_name": "Amadou",
+                     *             "last_name": "Reviewsworth"
+                     *           },
+                     *           "insurance": [],
+                     *           "insurance_content": {
+                     *             "payer": "Blue Horizon Health",
+                     *             "member_id": "ZZBHH123456789",
+                     *             "plan_type": "commercial"
+                     *           },
+                     *           "evidence": [
+                     *             {
+                     *               "title": "Lab results",
+                     *               "date_created": "2026-10-01T09:30:00",
+                     *               "content": {
+                     *                 "a1c": "A1c 8.1 %"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "questionnaires": [],
+                     *           "visit_notes": [
+                     *             {
+                     *               "content": "Patient has taken metformin for 6 months; A1c 8.1 %.",
+                     *               "created_at": "2026-10-02T10:00:00Z"
+                     *             }
+                     *           ],
+                     *           "is_training_data": false,
+                     *           "urgency": "standard",
+                     *           "mock_result": {
+                     *             "result": "approved"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4478,6 +5810,108 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "pa_06h1q5hn3d87ppb44cy5sybmyg",
+                     *         "object": "prior_authorization",
+                     *         "status": "cancelled",
+                     *         "status_description": "Cancelled on request.",
+                     *         "created_at": "2026-11-27T05:59:18.555Z",
+                     *         "updated_at": "2026-11-27T05:59:19.773Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:59:18.555Z",
+                     *             "reason": "Submitted."
+                     *           },
+                     *           {
+                     *             "status": "cancelled",
+                     *             "at": "2026-11-27T05:59:19.773Z",
+                     *             "reason": "The patient changed pharmacy."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "urgency": "standard",
+                     *         "due_at": null,
+                     *         "review_due_at": "2026-11-27T05:59:19.555Z",
+                     *         "overdue": false,
+                     *         "plan": null,
+                     *         "coverage": null,
+                     *         "criteria": [],
+                     *         "review": null,
+                     *         "review_reminder_at": null,
+                     *         "submission": null,
+                     *         "pending_request": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "internal_id": "mrn-56f6f924",
+                     *             "first_name": "Corisande",
+                     *             "last_name": "Testpersonef1d24",
+                     *             "gender": "female",
+                     *             "date_of_birth": "1968-05-14",
+                     *             "address": {
+                     *               "street": "12 Example Way",
+                     *               "city": "Springfield",
+                     *               "state_province": "IL",
+                     *               "zip_postal_code": "62701",
+                     *               "country": "US"
+                     *             },
+                     *             "email": "corisande@example.test",
+                     *             "phone": "+1 217 555 0100"
+                     *           },
+                     *           "diagnoses": [
+                     *             {
+                     *               "code": "E11.9"
+                     *             }
+                     *           ],
+                     *           "prescription": {
+                     *             "drug_name": "Ozempic 1 mg pen",
+                     *             "quantity": 1,
+                     *             "days_supply": 28
+                     *           },
+                     *           "provider": {
+                     *             "npi": "1234567893",
+                     *             "first_name": "Amadou",
+                     *             "last_name": "Reviewsworth"
+                     *           },
+                     *           "insurance": [],
+                     *           "insurance_content": {
+                     *             "payer": "Blue Horizon Health",
+                     *             "member_id": "ZZBHH123456789",
+                     *             "plan_type": "commercial"
+                     *           },
+                     *           "evidence": [
+                     *             {
+                     *               "title": "Lab results",
+                     *               "date_created": "2026-10-01T09:30:00",
+                     *               "content": {
+                     *                 "a1c": "A1c 8.1 %"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "questionnaires": [],
+                     *           "visit_notes": [
+                     *             {
+                     *               "content": "Patient has taken metformin for 6 months; A1c 8.1 %.",
+                     *               "created_at": "2026-10-02T10:00:00Z"
+                     *             }
+                     *           ],
+                     *           "is_training_data": false,
+                     *           "urgency": "standard",
+                     *           "mock_result": {
+                     *             "result": "approved"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4529,6 +5963,107 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "pa_06h1q57s49v6aha3rbg3zez55w",
+                     *         "object": "prior_authorization",
+                     *         "status": "processing",
+                     *         "status_description": "Resolving the plan and preparing the request from the clinical record.",
+                     *         "created_at": "2026-11-27T05:57:57.666Z",
+                     *         "updated_at": "2026-11-27T05:57:58.737Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:57:57.666Z",
+                     *             "reason": "Submitted."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": {
+                     *           "reason": "payer_unavailable",
+                     *           "since": "2026-11-27T05:57:58.737Z",
+                     *           "next_retry_at": "2026-11-27T06:02:58.737Z"
+                     *         },
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "urgency": "standard",
+                     *         "due_at": null,
+                     *         "review_due_at": "2026-11-28T05:57:57.666Z",
+                     *         "overdue": false,
+                     *         "plan": null,
+                     *         "coverage": null,
+                     *         "criteria": [],
+                     *         "review": null,
+                     *         "review_reminder_at": null,
+                     *         "submission": null,
+                     *         "pending_request": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "internal_id": "mrn-4ea6545f",
+                     *             "first_name": "Corisande",
+                     *             "last_name": "Testpersonee76be",
+                     *             "gender": "female",
+                     *             "date_of_birth": "1968-05-14",
+                     *             "address": {
+                     *               "street": "12 Example Way",
+                     *               "city": "Springfield",
+                     *               "state_province": "IL",
+                     *               "zip_postal_code": "62701",
+                     *               "country": "US"
+                     *             },
+                     *             "email": "corisande@example.test",
+                     *             "phone": "+1 217 555 0100"
+                     *           },
+                     *           "diagnoses": [
+                     *             {
+                     *               "code": "E11.9"
+                     *             }
+                     *           ],
+                     *           "prescription": {
+                     *             "drug_name": "Ozempic 1 mg pen",
+                     *             "quantity": 1,
+                     *             "days_supply": 28
+                     *           },
+                     *           "provider": {
+                     *             "npi": "1234567893",
+                     *             "first_name": "Amadou",
+                     *             "last_name": "Reviewsworth"
+                     *           },
+                     *           "insurance": [],
+                     *           "insurance_content": {
+                     *             "payer": "Blue Horizon Health",
+                     *             "member_id": "ZZBHH123456789",
+                     *             "plan_type": "commercial"
+                     *           },
+                     *           "evidence": [
+                     *             {
+                     *               "title": "Lab results",
+                     *               "date_created": "2026-10-01T09:30:00",
+                     *               "content": {
+                     *                 "a1c": "A1c 8.1 %"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "questionnaires": [],
+                     *           "visit_notes": [
+                     *             {
+                     *               "content": "Patient has taken metformin for 6 months; A1c 8.1 %.",
+                     *               "created_at": "2026-10-02T10:00:00Z"
+                     *             }
+                     *           ],
+                     *           "is_training_data": false,
+                     *           "urgency": "standard",
+                     *           "mock_result": {
+                     *             "result": "approved"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4584,6 +6119,111 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "pa_06h1q58ckt7w8xbb5h1eq8s4r0",
+                     *         "object": "prior_authorization",
+                     *         "status": "failed",
+                     *         "status_description": "No determination could be reached.",
+                     *         "created_at": "2026-11-27T05:58:02.654Z",
+                     *         "updated_at": "2026-11-27T05:58:03.896Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:58:02.654Z",
+                     *             "reason": "Submitted."
+                     *           },
+                     *           {
+                     *             "status": "failed",
+                     *             "at": "2026-11-27T05:58:03.896Z",
+                     *             "reason": "Ended by an operator."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": {
+                     *           "code": "failed_by_operator",
+                     *           "message": "The connection needs configuration work; an operator ended the case."
+                     *         },
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "urgency": "standard",
+                     *         "due_at": null,
+                     *         "review_due_at": "2026-11-28T05:58:02.654Z",
+                     *         "overdue": false,
+                     *         "plan": null,
+                     *         "coverage": null,
+                     *         "criteria": [],
+                     *         "review": null,
+                     *         "review_reminder_at": null,
+                     *         "submission": null,
+                     *         "pending_request": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "internal_id": "mrn-8f59ee2b",
+                     *             "first_name": "Corisande",
+                     *             "last_name": "Testpersonbc4445",
+                     *             "gender": "female",
+                     *             "date_of_birth": "1968-05-14",
+                     *             "address": {
+                     *               "street": "12 Example Way",
+                     *               "city": "Springfield",
+                     *               "state_province": "IL",
+                     *               "zip_postal_code": "62701",
+                     *               "country": "US"
+                     *             },
+                     *             "email": "corisande@example.test",
+                     *             "phone": "+1 217 555 0100"
+                     *           },
+                     *           "diagnoses": [
+                     *             {
+                     *               "code": "E11.9"
+                     *             }
+                     *           ],
+                     *           "prescription": {
+                     *             "drug_name": "Ozempic 1 mg pen",
+                     *             "quantity": 1,
+                     *             "days_supply": 28
+                     *           },
+                     *           "provider": {
+                     *             "npi": "1234567893",
+                     *             "first_name": "Amadou",
+                     *             "last_name": "Reviewsworth"
+                     *           },
+                     *           "insurance": [],
+                     *           "insurance_content": {
+                     *             "payer": "Blue Horizon Health",
+                     *             "member_id": "ZZBHH123456789",
+                     *             "plan_type": "commercial"
+                     *           },
+                     *           "evidence": [
+                     *             {
+                     *               "title": "Lab results",
+                     *               "date_created": "2026-10-01T09:30:00",
+                     *               "content": {
+                     *                 "a1c": "A1c 8.1 %"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "questionnaires": [],
+                     *           "visit_notes": [
+                     *             {
+                     *               "content": "Patient has taken metformin for 6 months; A1c 8.1 %.",
+                     *               "created_at": "2026-10-02T10:00:00Z"
+                     *             }
+                     *           ],
+                     *           "is_training_data": false,
+                     *           "urgency": "standard",
+                     *           "mock_result": {
+                     *             "result": "approved"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4640,6 +6280,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "object": "list",
+                     *         "data": [
+                     *           {
+                     *             "id": "bv_06h1q5zr1wkjyw4xb3q95kgy24",
+                     *             "object": "benefit_verification",
+                     *             "status": "processing",
+                     *             "status_description": "Checking eligibility and drug coverage with the payer.",
+                     *             "created_at": "2026-11-27T06:01:13.999Z",
+                     *             "updated_at": "2026-11-27T06:01:13.999Z",
+                     *             "status_history": [
+                     *               {
+                     *                 "status": "processing",
+                     *                 "at": "2026-11-27T06:01:13.999Z",
+                     *                 "reason": "Submitted."
+                     *               }
+                     *             ],
+                     *             "outcome": null,
+                     *             "failure": null,
+                     *             "attention": null,
+                     *             "metadata": {},
+                     *             "livemode": false,
+                     *             "error": null,
+                     *             "request": {
+                     *               "patient": {
+                     *                 "internal_id": "mrn-20ac5030",
+                     *                 "first_name": "Corisande",
+                     *                 "last_name": "Testpersone8a48b",
+                     *                 "gender": "female",
+                     *                 "date_of_birth": "1968-05-14",
+                     *                 "address": {
+                     *                   "street": "12 Example Way",
+                     *                   "city": "Springfield",
+                     *                   "state_province": "IL",
+                     *                   "zip_postal_code": "62701",
+                     *                   "country": "US"
+                     *                 },
+                     *                 "email": "corisande@example.test",
+                     *                 "phone": "+1 217 555 0100"
+                     *               },
+                     *               "drugs": [
+                     *                 {
+                     *                   "name": "Ozempic",
+                     *                   "quantity": 1
+                     *                 }
+                     *               ],
+                     *               "provider": {
+                     *                 "npi": "1234567893",
+                     *                 "first_name": "Amadou",
+                     *                 "last_name": "Reviewsworth"
+                     *               },
+                     *               "insurance": [],
+                     *               "insurance_content": {
+                     *                 "payer": "Blue Horizon Health",
+                     *                 "member_id": "ZZBHH123456789",
+                     *                 "plan_type": "commercial"
+                     *               },
+                     *               "diagnoses": [],
+                     *               "mock_result": null
+                     *             }
+                     *           }
+                     *         ],
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4684,6 +6395,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "bv_06h1q5vffcnjmtwv0s3pjfpvsg",
+                     *         "object": "benefit_verification",
+                     *         "status": "processing",
+                     *         "status_description": "Checking eligibility and drug coverage with the payer.",
+                     *         "created_at": "2026-11-27T06:00:39.036Z",
+                     *         "updated_at": "2026-11-27T06:00:39.036Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T06:00:39.036Z",
+                     *             "reason": "Submitted."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": true,
+                     *         "error": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "internal_id": "mrn-5459f4d0",
+                     *             "first_name": "Corisande",
+                     *             "last_name": "Testperson36e8ae",
+                     *             "gender": "female",
+                     *             "date_of_birth": "1968-05-14",
+                     *             "address": {
+                     *               "street": "12 Example Way",
+                     *               "city": "Springfield",
+                     *               "state_province": "IL",
+                     *               "zip_postal_code": "62701",
+                     *               "country": "US"
+                     *             },
+                     *             "email": "corisande@example.test",
+                     *             "phone": "+1 217 555 0100"
+                     *           },
+                     *           "drugs": [
+                     *             {
+                     *               "name": "Ozempic",
+                     *               "quantity": 1
+                     *             }
+                     *           ],
+                     *           "provider": {
+                     *             "npi": "1234567893",
+                     *             "first_name": "Amadou",
+                     *             "last_name": "Reviewsworth"
+                     *           },
+                     *           "insurance": [],
+                     *           "insurance_content": {
+                     *             "payer": "Sandbox Mutual",
+                     *             "payer_id": "SBX01",
+                     *             "member_id": "ZZLIVE0001"
+                     *           },
+                     *           "diagnoses": [],
+                     *           "mock_result": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4721,6 +6496,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "bv_06h1q5vffcnjmtwv0s3pjfpvsg",
+                     *         "object": "benefit_verification",
+                     *         "status": "processing",
+                     *         "status_description": "Checking eligibility and drug coverage with the payer.",
+                     *         "created_at": "2026-11-27T06:00:39.036Z",
+                     *         "updated_at": "2026-11-27T06:00:39.036Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T06:00:39.036Z",
+                     *             "reason": "Submitted."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": true,
+                     *         "error": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "internal_id": "mrn-5459f4d0",
+                     *             "first_name": "Corisande",
+                     *             "last_name": "Testperson36e8ae",
+                     *             "gender": "female",
+                     *             "date_of_birth": "1968-05-14",
+                     *             "address": {
+                     *               "street": "12 Example Way",
+                     *               "city": "Springfield",
+                     *               "state_province": "IL",
+                     *               "zip_postal_code": "62701",
+                     *               "country": "US"
+                     *             },
+                     *             "email": "corisande@example.test",
+                     *             "phone": "+1 217 555 0100"
+                     *           },
+                     *           "drugs": [
+                     *             {
+                     *               "name": "Ozempic",
+                     *               "quantity": 1
+                     *             }
+                     *           ],
+                     *           "provider": {
+                     *             "npi": "1234567893",
+                     *             "first_name": "Amadou",
+                     *             "last_name": "Reviewsworth"
+                     *           },
+                     *           "insurance": [],
+                     *           "insurance_content": {
+                     *             "payer": "Sandbox Mutual",
+                     *             "payer_id": "SBX01",
+                     *             "member_id": "ZZLIVE0001"
+                     *           },
+                     *           "diagnoses": [],
+                     *           "mock_result": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4799,6 +6638,126 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "bv_06h1q5h6kdtcb9s1k4ymwzg4tm",
+                     *         "object": "benefit_verification",
+                     *         "status": "completed",
+                     *         "status_description": "Benefits verified.",
+                     *         "created_at": "2026-11-27T05:59:14.843Z",
+                     *         "updated_at": "2026-11-27T05:59:15.129Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:59:14.843Z",
+                     *             "reason": "Submitted."
+                     *           },
+                     *           {
+                     *             "status": "awaiting_review",
+                     *             "at": "2026-11-27T05:59:14.999Z",
+                     *             "reason": "The payer could not confirm the benefits electronically; manual verification is needed."
+                     *           },
+                     *           {
+                     *             "status": "completed",
+                     *             "at": "2026-11-27T05:59:15.129Z",
+                     *             "reason": "Verified manually."
+                     *           }
+                     *         ],
+                     *         "outcome": {
+                     *           "coverage_status": "covered",
+                     *           "coverage_type": null,
+                     *           "plan_fund_source": null,
+                     *           "pharmacy_benefit_manager_name": null,
+                     *           "payer_name": null,
+                     *           "plan_name": null,
+                     *           "bin": null,
+                     *           "pcn": null,
+                     *           "deductible": null,
+                     *           "out_of_pocket": null,
+                     *           "drugs": [
+                     *             {
+                     *               "drug": "Ozempic",
+                     *               "ndc": null,
+                     *               "coverage": "unknown",
+                     *               "coverage_detail_code": "not_recorded",
+                     *               "unknown_reason": "Not recorded by the manual verification.",
+                     *               "benefit_type": "pharmacy",
+                     *               "hcpcs_code": null,
+                     *               "coinsurance_percent": null,
+                     *               "quantity_limit_period_days": null,
+                     *               "source": "manual",
+                     *               "tier": null,
+                     *               "prior_authorization_required": "not_applicable",
+                     *               "step_therapy_required": false,
+                     *               "quantity_limit": null,
+                     *               "copay": null,
+                     *               "copay_options": [],
+                     *               "determination_details": {
+                     *                 "is_on_formulary": false,
+                     *                 "is_explicit_plan_exclusion": false
+                     *               },
+                     *               "has_active_prior_auth": false
+                     *             }
+                     *           ],
+                     *           "coverage_dates": null,
+                     *           "pharmacy_benefits": [],
+                     *           "accumulators": [],
+                     *           "payer_messages": [],
+                     *           "rejection": null,
+                     *           "verified_manually": true,
+                     *           "notes": null
+                     *         },
+                     *         "failure": null,
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "error": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "internal_id": "mrn-b560d8aa",
+                     *             "first_name": "Corisande",
+                     *             "last_name": "Testpersoncaf7c7",
+                     *             "gender": "female",
+                     *             "date_of_birth": "1968-05-14",
+                     *             "address": {
+                     *               "street": "12 Example Way",
+                     *               "city": "Springfield",
+                     *               "state_province": "IL",
+                     *               "zip_postal_code": "62701",
+                     *               "country": "US"
+                     *             },
+                     *             "email": "corisande@example.test",
+                     *             "phone": "+1 217 555 0100"
+                     *           },
+                     *           "drugs": [
+                     *             {
+                     *               "name": "Ozempic",
+                     *               "quantity": 1
+                     *             }
+                     *           ],
+                     *           "provider": {
+                     *             "npi": "1234567893",
+                     *             "first_name": "Amadou",
+                     *             "last_name": "Reviewsworth"
+                     *           },
+                     *           "insurance": [],
+                     *           "insurance_content": {
+                     *             "payer": "Blue Horizon Health",
+                     *             "member_id": "ZZBHH123456789",
+                     *             "plan_type": "commercial"
+                     *           },
+                     *           "diagnoses": [],
+                     *           "mock_result": {
+                     *             "status": "completed",
+                     *             "case": "manual_verification_required"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4854,6 +6813,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "bv_06h1q59xnercgp2k1ez4gpbc8c",
+                     *         "object": "benefit_verification",
+                     *         "status": "cancelled",
+                     *         "status_description": "Cancelled on request.",
+                     *         "created_at": "2026-11-27T05:58:15.211Z",
+                     *         "updated_at": "2026-11-27T05:58:16.531Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:58:15.211Z",
+                     *             "reason": "Submitted."
+                     *           },
+                     *           {
+                     *             "status": "cancelled",
+                     *             "at": "2026-11-27T05:58:16.531Z",
+                     *             "reason": "Patient switched pharmacies."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "error": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "internal_id": "mrn-b9d33335",
+                     *             "first_name": "Corisande",
+                     *             "last_name": "Testperson4c0c3d",
+                     *             "gender": "female",
+                     *             "date_of_birth": "1968-05-14",
+                     *             "address": {
+                     *               "street": "12 Example Way",
+                     *               "city": "Springfield",
+                     *               "state_province": "IL",
+                     *               "zip_postal_code": "62701",
+                     *               "country": "US"
+                     *             },
+                     *             "email": "corisande@example.test",
+                     *             "phone": "+1 217 555 0100"
+                     *           },
+                     *           "drugs": [
+                     *             {
+                     *               "name": "Ozempic",
+                     *               "quantity": 1
+                     *             }
+                     *           ],
+                     *           "provider": {
+                     *             "npi": "1234567893",
+                     *             "first_name": "Amadou",
+                     *             "last_name": "Reviewsworth"
+                     *           },
+                     *           "insurance": [],
+                     *           "insurance_content": {
+                     *             "payer": "Blue Horizon Health",
+                     *             "member_id": "ZZBHH123456789",
+                     *             "plan_type": "commercial"
+                     *           },
+                     *           "diagnoses": [],
+                     *           "mock_result": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4905,6 +6933,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "bv_06h1q56xhbk1rb5cbwn01zbbv0",
+                     *         "object": "benefit_verification",
+                     *         "status": "processing",
+                     *         "status_description": "Checking eligibility and drug coverage with the payer.",
+                     *         "created_at": "2026-11-27T05:57:50.602Z",
+                     *         "updated_at": "2026-11-27T05:57:51.679Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:57:50.602Z",
+                     *             "reason": "Submitted."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": {
+                     *           "reason": "payer_unavailable",
+                     *           "since": "2026-11-27T05:57:51.679Z",
+                     *           "next_retry_at": "2026-11-27T06:02:51.679Z"
+                     *         },
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "error": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "internal_id": "mrn-3a0a38b0",
+                     *             "first_name": "Corisande",
+                     *             "last_name": "Testperson0ee4a2",
+                     *             "gender": "female",
+                     *             "date_of_birth": "1968-05-14",
+                     *             "address": {
+                     *               "street": "12 Example Way",
+                     *               "city": "Springfield",
+                     *               "state_province": "IL",
+                     *               "zip_postal_code": "62701",
+                     *               "country": "US"
+                     *             },
+                     *             "email": "corisande@example.test",
+                     *             "phone": "+1 217 555 0100"
+                     *           },
+                     *           "drugs": [
+                     *             {
+                     *               "name": "Ozempic",
+                     *               "quantity": 1
+                     *             }
+                     *           ],
+                     *           "provider": {
+                     *             "npi": "1234567893",
+                     *             "first_name": "Amadou",
+                     *             "last_name": "Reviewsworth"
+                     *           },
+                     *           "insurance": [],
+                     *           "insurance_content": {
+                     *             "payer": "Blue Horizon Health",
+                     *             "member_id": "ZZBHH123456789",
+                     *             "plan_type": "commercial"
+                     *           },
+                     *           "diagnoses": [],
+                     *           "mock_result": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -4960,6 +7056,78 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "bv_06h1q577d5es7qkm624wx43ttw",
+                     *         "object": "benefit_verification",
+                     *         "status": "failed",
+                     *         "status_description": "The benefits could not be verified.",
+                     *         "created_at": "2026-11-27T05:57:53.129Z",
+                     *         "updated_at": "2026-11-27T05:57:54.235Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:57:53.129Z",
+                     *             "reason": "Submitted."
+                     *           },
+                     *           {
+                     *             "status": "failed",
+                     *             "at": "2026-11-27T05:57:54.235Z",
+                     *             "reason": "Ended by an operator."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": {
+                     *           "code": "failed_by_operator",
+                     *           "message": "The connection needs configuration work; an operator ended the case."
+                     *         },
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "error": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "internal_id": "mrn-27c496dc",
+                     *             "first_name": "Corisande",
+                     *             "last_name": "Testperson0f7f71",
+                     *             "gender": "female",
+                     *             "date_of_birth": "1968-05-14",
+                     *             "address": {
+                     *               "street": "12 Example Way",
+                     *               "city": "Springfield",
+                     *               "state_province": "IL",
+                     *               "zip_postal_code": "62701",
+                     *               "country": "US"
+                     *             },
+                     *             "email": "corisande@example.test",
+                     *             "phone": "+1 217 555 0100"
+                     *           },
+                     *           "drugs": [
+                     *             {
+                     *               "name": "Ozempic",
+                     *               "quantity": 1
+                     *             }
+                     *           ],
+                     *           "provider": {
+                     *             "npi": "1234567893",
+                     *             "first_name": "Amadou",
+                     *             "last_name": "Reviewsworth"
+                     *           },
+                     *           "insurance": [],
+                     *           "insurance_content": {
+                     *             "payer": "Blue Horizon Health",
+                     *             "member_id": "ZZBHH123456789",
+                     *             "plan_type": "commercial"
+                     *           },
+                     *           "diagnoses": [],
+                     *           "mock_result": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5016,6 +7184,73 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "object": "list",
+                     *         "data": [
+                     *           {
+                     *             "id": "ce_06h1q689p689kg0zyr8a9259bg",
+                     *             "object": "clinical_eligibility",
+                     *             "status": "processing",
+                     *             "status_description": "Evaluating the coverage criteria of each drug against the clinical record.",
+                     *             "created_at": "2026-11-27T06:02:24.049Z",
+                     *             "updated_at": "2026-11-27T06:02:24.049Z",
+                     *             "status_history": [
+                     *               {
+                     *                 "status": "processing",
+                     *                 "at": "2026-11-27T06:02:24.049Z",
+                     *                 "reason": "Submitted."
+                     *               }
+                     *             ],
+                     *             "outcome": null,
+                     *             "failure": null,
+                     *             "attention": null,
+                     *             "metadata": {},
+                     *             "livemode": true,
+                     *             "clinical_elgibility_id": "ce_06h1q689p689kg0zyr8a9259bg",
+                     *             "request": {
+                     *               "patient": {
+                     *                 "internal_id": "mrn-f82a7ad8",
+                     *                 "first_name": "Corisande",
+                     *                 "last_name": "Testperson8239be",
+                     *                 "gender": "female",
+                     *                 "date_of_birth": "1968-05-14",
+                     *                 "address": {
+                     *                   "street": "12 Example Way",
+                     *                   "city": "Springfield",
+                     *                   "state_province": "IL",
+                     *                   "zip_postal_code": "62701",
+                     *                   "country": "US"
+                     *                 },
+                     *                 "email": "corisande@example.test",
+                     *                 "phone": "+1 217 555 0100"
+                     *               },
+                     *               "drugs": [
+                     *                 {
+                     *                   "name": "Ozempic",
+                     *                   "quantity": 1
+                     *                 }
+                     *               ],
+                     *               "diagnoses": [
+                     *                 {
+                     *                   "description": "no relevant history"
+                     *                 }
+                     *               ],
+                     *               "questionnaires": [],
+                     *               "visit_notes": [],
+                     *               "evidence": [],
+                     *               "insurance_content": null
+                     *             }
+                     *           }
+                     *         ],
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5060,6 +7295,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "ce_06h1q5zmvwj4vt00699e0r0jrg",
+                     *         "clinical_elgibility_id": "ce_06h1q5zmvwj4vt00699e0r0jrg",
+                     *         "object": "clinical_eligibility",
+                     *         "status": "processing"
+                     *       },
+                     *       "clinical_elgibility_id": "ce_06h1q5zmvwj4vt00699e0r0jrg"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ClinicalEligibilityCreated"];
                 };
             };
@@ -5092,6 +7340,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "ce_06h1q5mjmdt7n90d9dznebwfy8",
+                     *         "object": "clinical_eligibility",
+                     *         "status": "processing",
+                     *         "status_description": "Evaluating the coverage criteria of each drug against the clinical record.",
+                     *         "created_at": "2026-11-27T05:59:42.499Z",
+                     *         "updated_at": "2026-11-27T05:59:42.499Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:59:42.499Z",
+                     *             "reason": "Submitted."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "clinical_elgibility_id": "ce_06h1q5mjmdt7n90d9dznebwfy8",
+                     *         "request": {
+                     *           "patient": {
+                     *             "internal_id": "mrn-44ef64d3",
+                     *             "first_name": "Corisande",
+                     *             "last_name": "Testpersona1efaf",
+                     *             "gender": "female",
+                     *             "date_of_birth": "1968-05-14",
+                     *             "address": {
+                     *               "street": "12 Example Way",
+                     *               "city": "Springfield",
+                     *               "state_province": "IL",
+                     *               "zip_postal_code": "62701",
+                     *               "country": "US"
+                     *             },
+                     *             "email": "corisande@example.test",
+                     *             "phone": "+1 217 555 0100"
+                     *           },
+                     *           "drugs": [
+                     *             {
+                     *               "name": "Ozempic",
+                     *               "quantity": 1
+                     *             }
+                     *           ],
+                     *           "diagnoses": [
+                     *             {
+                     *               "code": "E11.9"
+                     *             }
+                     *           ],
+                     *           "questionnaires": [],
+                     *           "visit_notes": [],
+                     *           "evidence": [],
+                     *           "insurance_content": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5171,6 +7479,73 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "object": "list",
+                     *         "data": [
+                     *           {
+                     *             "id": "pe_06h1q6arxg4qb7kb6w8bdgaq9m",
+                     *             "object": "patient_enrollment",
+                     *             "status": "processing",
+                     *             "status_description": "Checking the program's eligibility rules.",
+                     *             "created_at": "2026-11-27T06:02:44.332Z",
+                     *             "updated_at": "2026-11-27T06:02:44.332Z",
+                     *             "status_history": [
+                     *               {
+                     *                 "status": "processing",
+                     *                 "at": "2026-11-27T06:02:44.332Z",
+                     *                 "reason": "Submitted."
+                     *               }
+                     *             ],
+                     *             "outcome": null,
+                     *             "failure": null,
+                     *             "attention": null,
+                     *             "metadata": {},
+                     *             "livemode": false,
+                     *             "program_id": "prog_01jnzn5t37ydrsw602nch4aqg1",
+                     *             "screening": null,
+                     *             "missing_information": [],
+                     *             "submission": null,
+                     *             "request": {
+                     *               "patient": {
+                     *                 "first_name": "Elowen",
+                     *                 "last_name": "Testperson",
+                     *                 "date_of_birth": "1975-03-02",
+                     *                 "address": {
+                     *                   "country": "US",
+                     *                   "street": "4 Example Road",
+                     *                   "city": "Portland",
+                     *                   "state_province": "OR",
+                     *                   "zip_postal_code": "97201"
+                     *                 },
+                     *                 "email": "elowen@example.test",
+                     *                 "phone": "+1 503 555 0199",
+                     *                 "insurance_details": {
+                     *                   "data": {
+                     *                     "payer": "Blue Horizon Health",
+                     *                     "membership_number": "ZZBHH555000111",
+                     *                     "rx_bin": "999901"
+                     *                   }
+                     *                 }
+                     *               },
+                     *               "programId": "prog_01jnzn5t37ydrsw602nch4aqg1",
+                     *               "prescription": {
+                     *                 "drug_name": "Ozempic 1 mg pen",
+                     *                 "dosage": "1 mg weekly"
+                     *               },
+                     *               "evidence": [],
+                     *               "patient_authorization": null
+                     *             }
+                     *           }
+                     *         ],
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5215,6 +7590,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "pe_06h1q5j9h6vyw1v5w497vqg654",
+                     *         "object": "patient_enrollment",
+                     *         "status": "cancelled",
+                     *         "status_description": "Cancelled on request.",
+                     *         "created_at": "2026-11-27T05:59:23.785Z",
+                     *         "updated_at": "2026-11-27T05:59:24.941Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:59:23.785Z",
+                     *             "reason": "Submitted."
+                     *           },
+                     *           {
+                     *             "status": "cancelled",
+                     *             "at": "2026-11-27T05:59:24.941Z",
+                     *             "reason": "The patient changed pharmacy."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "program_id": "prog_01jnzn5t37ydrsw602nch4aqg1",
+                     *         "screening": null,
+                     *         "missing_information": [],
+                     *         "submission": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "first_name": "Elowen",
+                     *             "last_name": "Testperson",
+                     *             "date_of_birth": "1975-03-02",
+                     *             "address": {
+                     *               "country": "US",
+                     *               "street": "4 Example Road",
+                     *               "city": "Portland",
+                     *               "state_province": "OR",
+                     *               "zip_postal_code": "97201"
+                     *             },
+                     *             "email": "elowen@example.test",
+                     *             "phone": "+1 503 555 0199",
+                     *             "insurance_details": {
+                     *               "data": {
+                     *                 "payer": "Blue Horizon Health",
+                     *                 "membership_number": "ZZBHH555000111",
+                     *                 "rx_bin": "999901"
+                     *               }
+                     *             }
+                     *           },
+                     *           "programId": "prog_01jnzn5t37ydrsw602nch4aqg1",
+                     *           "prescription": {
+                     *             "drug_name": "Ozempic 1 mg pen",
+                     *             "dosage": "1 mg weekly"
+                     *           },
+                     *           "evidence": [],
+                     *           "patient_authorization": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5252,6 +7692,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "pe_06h1q52xzjbcb5cpkexrk98134",
+                     *         "object": "patient_enrollment",
+                     *         "status": "processing",
+                     *         "status_description": "Checking the program's eligibility rules.",
+                     *         "created_at": "2026-11-27T05:57:17.948Z",
+                     *         "updated_at": "2026-11-27T05:57:17.948Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:57:17.948Z",
+                     *             "reason": "Submitted."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "program_id": "prog_01jnzn5t37ydrsw602nch4aqg1",
+                     *         "screening": null,
+                     *         "missing_information": [],
+                     *         "submission": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "first_name": "Elowen",
+                     *             "last_name": "Testperson",
+                     *             "date_of_birth": "1975-03-02",
+                     *             "address": {
+                     *               "country": "US",
+                     *               "street": "4 Example Road",
+                     *               "city": "Portland",
+                     *               "state_province": "OR",
+                     *               "zip_postal_code": "97201"
+                     *             },
+                     *             "email": "elowen@example.test",
+                     *             "phone": "+1 503 555 0199",
+                     *             "insurance_details": {
+                     *               "data": {
+                     *                 "payer": "Blue Horizon Health",
+                     *                 "membership_number": "ZZBHH555000111",
+                     *                 "rx_bin": "999901"
+                     *               }
+                     *             }
+                     *           },
+                     *           "programId": "prog_01jnzn5t37ydrsw602nch4aqg1",
+                     *           "prescription": {
+                     *             "drug_name": "Ozempic 1 mg pen",
+                     *             "dosage": "1 mg weekly"
+                     *           },
+                     *           "evidence": [],
+                     *           "patient_authorization": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5293,6 +7793,101 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "pe_06h1q5zj66kx6jg0snxre6rmbr",
+                     *         "object": "patient_enrollment",
+                     *         "status": "awaiting_outcome",
+                     *         "status_description": "Submitted to the program; waiting for its decision.",
+                     *         "created_at": "2026-11-27T06:01:12.497Z",
+                     *         "updated_at": "2026-11-27T06:01:12.717Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T06:01:12.497Z",
+                     *             "reason": "Submitted."
+                     *           },
+                     *           {
+                     *             "status": "awaiting_review",
+                     *             "at": "2026-11-27T06:01:12.527Z",
+                     *             "reason": "The program needs more information."
+                     *           },
+                     *           {
+                     *             "status": "awaiting_outcome",
+                     *             "at": "2026-11-27T06:01:12.717Z",
+                     *             "reason": "Eligible; submitted to the program."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "program_id": "prog_01jnnmj58jf1nen1dn9mmkb0r6",
+                     *         "screening": {
+                     *           "decision": "eligible",
+                     *           "reasons": [],
+                     *           "missing_information": [],
+                     *           "insurance_type": null,
+                     *           "screened_at": "2026-11-27T06:01:12.688Z"
+                     *         },
+                     *         "missing_information": [],
+                     *         "submission": {
+                     *           "hub_reference": "HUB-370D9274D0",
+                     *           "submitted_at": "2026-11-27T06:01:12.717Z"
+                     *         },
+                     *         "request": {
+                     *           "patient": {
+                     *             "first_name": "Bodies",
+                     *             "last_name": "Testperson",
+                     *             "date_of_birth": "1975-03-02",
+                     *             "address": {
+                     *               "country": "US",
+                     *               "street": "4 Example Road",
+                     *               "city": "Portland",
+                     *               "state_province": "OR",
+                     *               "zip_postal_code": "97201"
+                     *             },
+                     *             "email": "bodies@example.test",
+                     *             "phone": "+1 503 555 0199"
+                     *           },
+                     *           "programId": "prog_01jnnmj58jf1nen1dn9mmkb0r6",
+                     *           "prescription": {
+                     *             "drug_name": "Humira"
+                     *           },
+                     *           "evidence": [
+                     *             {
+                     *               "type": "uninsured_attestation",
+                     *               "date_created": "2026-11-01T10:00:00Z",
+                     *               "content": {
+                     *                 "insured": false
+                     *               }
+                     *             },
+                     *             {
+                     *               "type": "income_verification",
+                     *               "date_created": "2026-11-01T10:00:00Z",
+                     *               "content": {
+                     *                 "household_size": 2,
+                     *                 "annual_household_income_cents": 3000000
+                     *               }
+                     *             }
+                     *           ],
+                     *           "patient_authorization": {
+                     *             "type": "hipaa_authorization",
+                     *             "attested_by": {
+                     *               "relationship": "patient",
+                     *               "name": "Elowen Testperson"
+                     *             },
+                     *             "attested_at": "2026-11-20T14:30:00Z",
+                     *             "form_version": "SBX-HUB-2026-01"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5348,6 +7943,94 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "pe_06h1q59mntr7xtk6xz419sabfc",
+                     *         "object": "patient_enrollment",
+                     *         "status": "completed",
+                     *         "status_description": "Enrolled in the program.",
+                     *         "created_at": "2026-11-27T05:58:12.910Z",
+                     *         "updated_at": "2026-11-27T05:58:15.144Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:58:12.910Z",
+                     *             "reason": "Submitted."
+                     *           },
+                     *           {
+                     *             "status": "awaiting_outcome",
+                     *             "at": "2026-11-27T05:58:12.946Z",
+                     *             "reason": "Eligible; submitted to the program."
+                     *           },
+                     *           {
+                     *             "status": "completed",
+                     *             "at": "2026-11-27T05:58:15.144Z",
+                     *             "reason": "Enrolled by the program."
+                     *           }
+                     *         ],
+                     *         "outcome": {
+                     *           "result": "enrolled",
+                     *           "program_id": "prog_01jnzn5t37ydrsw602nch4aqg1",
+                     *           "member_id": "ZZM123456789",
+                     *           "bin": "999911",
+                     *           "pcn": "SBXCPN1",
+                     *           "group": "SBXOZM24",
+                     *           "valid_until": null,
+                     *           "detail": null
+                     *         },
+                     *         "failure": null,
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "program_id": "prog_01jnzn5t37ydrsw602nch4aqg1",
+                     *         "screening": {
+                     *           "decision": "eligible",
+                     *           "reasons": [],
+                     *           "missing_information": [],
+                     *           "insurance_type": "commercial",
+                     *           "screened_at": "2026-11-27T05:58:12.936Z"
+                     *         },
+                     *         "missing_information": [],
+                     *         "submission": {
+                     *           "hub_reference": "HUB-631E5D136C",
+                     *           "submitted_at": "2026-11-27T05:58:12.946Z"
+                     *         },
+                     *         "request": {
+                     *           "patient": {
+                     *             "first_name": "Elowen",
+                     *             "last_name": "Testperson",
+                     *             "date_of_birth": "1975-03-02",
+                     *             "address": {
+                     *               "country": "US",
+                     *               "street": "4 Example Road",
+                     *               "city": "Portland",
+                     *               "state_province": "OR",
+                     *               "zip_postal_code": "97201"
+                     *             },
+                     *             "email": "elowen@example.test",
+                     *             "phone": "+1 503 555 0199",
+                     *             "insurance_details": {
+                     *               "data": {
+                     *                 "payer": "Blue Horizon Health",
+                     *                 "membership_number": "ZZBHH555000111",
+                     *                 "rx_bin": "999901"
+                     *               }
+                     *             }
+                     *           },
+                     *           "programId": "prog_01jnzn5t37ydrsw602nch4aqg1",
+                     *           "prescription": {
+                     *             "drug_name": "Ozempic 1 mg pen",
+                     *             "dosage": "1 mg weekly"
+                     *           },
+                     *           "evidence": [],
+                     *           "patient_authorization": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5403,6 +8086,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "pe_06h1q5j9h6vyw1v5w497vqg654",
+                     *         "object": "patient_enrollment",
+                     *         "status": "cancelled",
+                     *         "status_description": "Cancelled on request.",
+                     *         "created_at": "2026-11-27T05:59:23.785Z",
+                     *         "updated_at": "2026-11-27T05:59:24.941Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:59:23.785Z",
+                     *             "reason": "Submitted."
+                     *           },
+                     *           {
+                     *             "status": "cancelled",
+                     *             "at": "2026-11-27T05:59:24.941Z",
+                     *             "reason": "The patient changed pharmacy."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "program_id": "prog_01jnzn5t37ydrsw602nch4aqg1",
+                     *         "screening": null,
+                     *         "missing_information": [],
+                     *         "submission": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "first_name": "Elowen",
+                     *             "last_name": "Testperson",
+                     *             "date_of_birth": "1975-03-02",
+                     *             "address": {
+                     *               "country": "US",
+                     *               "street": "4 Example Road",
+                     *               "city": "Portland",
+                     *               "state_province": "OR",
+                     *               "zip_postal_code": "97201"
+                     *             },
+                     *             "email": "elowen@example.test",
+                     *             "phone": "+1 503 555 0199",
+                     *             "insurance_details": {
+                     *               "data": {
+                     *                 "payer": "Blue Horizon Health",
+                     *                 "membership_number": "ZZBHH555000111",
+                     *                 "rx_bin": "999901"
+                     *               }
+                     *             }
+                     *           },
+                     *           "programId": "prog_01jnzn5t37ydrsw602nch4aqg1",
+                     *           "prescription": {
+                     *             "drug_name": "Ozempic 1 mg pen",
+                     *             "dosage": "1 mg weekly"
+                     *           },
+                     *           "evidence": [],
+                     *           "patient_authorization": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5454,6 +8202,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "pe_06h1q58yrqsys6bvhc2b1vk23w",
+                     *         "object": "patient_enrollment",
+                     *         "status": "processing",
+                     *         "status_description": "Checking the program's eligibility rules.",
+                     *         "created_at": "2026-11-27T05:58:07.301Z",
+                     *         "updated_at": "2026-11-27T05:58:08.352Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:58:07.301Z",
+                     *             "reason": "Submitted."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": {
+                     *           "reason": "program_unavailable",
+                     *           "since": "2026-11-27T05:58:08.352Z",
+                     *           "next_retry_at": "2026-11-27T06:03:08.352Z"
+                     *         },
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "program_id": "prog_01jnzn5t37ydrsw602nch4aqg1",
+                     *         "screening": null,
+                     *         "missing_information": [],
+                     *         "submission": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "first_name": "Elowen",
+                     *             "last_name": "Testperson",
+                     *             "date_of_birth": "1975-03-02",
+                     *             "address": {
+                     *               "country": "US",
+                     *               "street": "4 Example Road",
+                     *               "city": "Portland",
+                     *               "state_province": "OR",
+                     *               "zip_postal_code": "97201"
+                     *             },
+                     *             "email": "elowen@example.test",
+                     *             "phone": "+1 503 555 0199",
+                     *             "insurance_details": {
+                     *               "data": {
+                     *                 "payer": "Blue Horizon Health",
+                     *                 "membership_number": "ZZBHH555000111",
+                     *                 "rx_bin": "999901"
+                     *               }
+                     *             }
+                     *           },
+                     *           "programId": "prog_01jnzn5t37ydrsw602nch4aqg1",
+                     *           "prescription": {
+                     *             "drug_name": "Ozempic 1 mg pen",
+                     *             "dosage": "1 mg weekly"
+                     *           },
+                     *           "evidence": [],
+                     *           "patient_authorization": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5509,6 +8321,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "pe_06h1q59gakqtc72wqfa81j9q14",
+                     *         "object": "patient_enrollment",
+                     *         "status": "failed",
+                     *         "status_description": "Not enrolled; see failure.",
+                     *         "created_at": "2026-11-27T05:58:11.796Z",
+                     *         "updated_at": "2026-11-27T05:58:12.873Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-27T05:58:11.796Z",
+                     *             "reason": "Submitted."
+                     *           },
+                     *           {
+                     *             "status": "failed",
+                     *             "at": "2026-11-27T05:58:12.873Z",
+                     *             "reason": "Ended by an operator."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": {
+                     *           "code": "failed_by_operator",
+                     *           "message": "The connection needs configuration work; an operator ended the case."
+                     *         },
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "program_id": "prog_01jnzn5t37ydrsw602nch4aqg1",
+                     *         "screening": null,
+                     *         "missing_information": [],
+                     *         "submission": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "first_name": "Elowen",
+                     *             "last_name": "Testperson",
+                     *             "date_of_birth": "1975-03-02",
+                     *             "address": {
+                     *               "country": "US",
+                     *               "street": "4 Example Road",
+                     *               "city": "Portland",
+                     *               "state_province": "OR",
+                     *               "zip_postal_code": "97201"
+                     *             },
+                     *             "email": "elowen@example.test",
+                     *             "phone": "+1 503 555 0199",
+                     *             "insurance_details": {
+                     *               "data": {
+                     *                 "payer": "Blue Horizon Health",
+                     *                 "membership_number": "ZZBHH555000111",
+                     *                 "rx_bin": "999901"
+                     *               }
+                     *             }
+                     *           },
+                     *           "programId": "prog_01jnzn5t37ydrsw602nch4aqg1",
+                     *           "prescription": {
+                     *             "drug_name": "Ozempic 1 mg pen",
+                     *             "dosage": "1 mg weekly"
+                     *           },
+                     *           "evidence": [],
+                     *           "patient_authorization": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5559,6 +8439,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "object": "list",
+                     *         "data": [
+                     *           {
+                     *             "id": "prog_01jnmzexzmv0rb4xy0ry2j0x0k",
+                     *             "object": "support_program",
+                     *             "name": "Humira Complete Savings Card",
+                     *             "manufacturer": "AbbVie",
+                     *             "type": "copay_card",
+                     *             "drugs": [
+                     *               "Humira",
+                     *               "adalimumab"
+                     *             ],
+                     *             "description": "Savings card for commercially insured patients of any age prescribed Humira; a parent or caregiver enrolls children.",
+                     *             "benefits": "Eligible patients may pay as little as $5 per month, up to the program's annual maximum.",
+                     *             "eligibility": {
+                     *               "insurance_types_excluded": [
+                     *                 "medicare",
+                     *                 "medicare_advantage",
+                     *                 "medicaid",
+                     *                 "tricare"
+                     *               ],
+                     *               "insurance_types_required": [
+                     *                 "commercial"
+                     *               ],
+                     *               "residency_countries": [
+                     *                 "US",
+                     *                 "PR",
+                     *                 "GU",
+                     *                 "VI",
+                     *                 "AS",
+                     *                 "MP"
+                     *               ]
+                     *             },
+                     *             "patient_authorization_required": null,
+                     *             "confirmation": {
+                     *               "kind": "copay_card",
+                     *               "bin": "999911",
+                     *               "pcn": "SBXCPN1",
+                     *               "group": "SBXHUM01",
+                     *               "valid_months": 12
+                     *             }
+                     *           }
+                     *         ],
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5599,6 +8532,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "prog_01jnzn5t37ydrsw602nch4aqg1",
+                     *         "object": "support_program",
+                     *         "name": "Ozempic Savings Card",
+                     *         "manufacturer": "Novo Nordisk",
+                     *         "type": "copay_card",
+                     *         "drugs": [
+                     *           "Ozempic"
+                     *         ],
+                     *         "description": "Savings card that lowers the pharmacy cost of Ozempic for adults with commercial insurance.",
+                     *         "benefits": "Eligible patients may pay as little as $25 for a 1-, 2- or 3-month supply, with savings of up to $150 per 1-month fill, for up to 24 months.",
+                     *         "eligibility": {
+                     *           "insurance_types_excluded": [
+                     *             "medicare",
+                     *             "medicare_advantage",
+                     *             "medicaid",
+                     *             "tricare"
+                     *           ],
+                     *           "insurance_types_required": [
+                     *             "commercial"
+                     *           ],
+                     *           "min_age": 18,
+                     *           "residency_countries": [
+                     *             "US",
+                     *             "PR"
+                     *           ]
+                     *         },
+                     *         "patient_authorization_required": null,
+                     *         "confirmation": {
+                     *           "kind": "copay_card",
+                     *           "bin": "999911",
+                     *           "pcn": "SBXCPN1",
+                     *           "group": "SBXOZM24",
+                     *           "valid_months": 24
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5644,6 +8619,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "object": "list",
+                     *         "data": [
+                     *           {
+                     *             "id": "aud_06h1q6324ztgsey26rxftmkv8g",
+                     *             "object": "audit_event",
+                     *             "actor": {
+                     *               "type": "api_key",
+                     *               "id": "key_06h1q6324bcc6hhwznncdbnayw"
+                     *             },
+                     *             "action": "api_key.created",
+                     *             "target": {
+                     *               "object": "api_key",
+                     *               "id": "key_06h1q6324x6s3fmzssvz3wnvj4"
+                     *             },
+                     *             "details": {},
+                     *             "request_id": "req_06h1q6324fnwxbevsaarz68n60",
+                     *             "created_at": "2026-11-27T06:01:41.159Z"
+                     *           }
+                     *         ],
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5683,6 +8687,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "object": "list",
+                     *         "data": [
+                     *           {
+                     *             "id": "BHH01",
+                     *             "object": "formulary",
+                     *             "payer_id": "BHH01",
+                     *             "rows": 7,
+                     *             "loaded_at": "2026-11-27T06:02:38.620Z",
+                     *             "loaded_by": {
+                     *               "type": "api_key",
+                     *               "id": "key_06h1q6a2emf58tm73ck7r66p0c"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5730,6 +8758,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "BHH01",
+                     *         "object": "formulary",
+                     *         "payer_id": "BHH01",
+                     *         "rows": 7,
+                     *         "loaded_at": "2026-11-27T06:02:38.620Z",
+                     *         "loaded_by": {
+                     *           "type": "api_key",
+                     *           "id": "key_06h1q6a2emf58tm73ck7r66p0c"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5776,6 +8821,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "BHH02",
+                     *         "object": "formulary",
+                     *         "payer_id": "BHH02",
+                     *         "rows": 7,
+                     *         "loaded_at": "2026-11-27T06:02:38.787Z",
+                     *         "loaded_by": {
+                     *           "type": "api_key",
+                     *           "id": "key_06h1q6a37jbxe4agfb63z9qh9m"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5809,6 +8871,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "object": "list",
+                     *         "data": [
+                     *           {
+                     *             "id": "conn_06h1q67szja0sbk4pa95kjjx4c",
+                     *             "object": "connector",
+                     *             "kind": "eligibility",
+                     *             "url": "http://127.0.0.1:9/x12/270",
+                     *             "format": "x12",
+                     *             "auth": {
+                     *               "type": "basic",
+                     *               "hint": "…7731",
+                     *               "username": "clinic-0001"
+                     *             },
+                     *             "submitter_id": "CLINIC0001",
+                     *             "receiver_id": "CLEARINGHOUSE",
+                     *             "usage": "test",
+                     *             "timeout_ms": 8000,
+                     *             "created_at": "2026-11-27T06:02:20.027Z",
+                     *             "updated_at": "2026-11-27T06:02:20.027Z"
+                     *           }
+                     *         ],
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5850,6 +8943,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "conn_06h1q697d4de4x0xnp98wp1aa4",
+                     *         "object": "connector",
+                     *         "kind": "program_enrollment",
+                     *         "url": "http://127.0.0.1:9/enroll",
+                     *         "format": null,
+                     *         "auth": {
+                     *           "type": "header",
+                     *           "hint": "…0000",
+                     *           "header_name": "X-Api-Key"
+                     *         },
+                     *         "submitter_id": null,
+                     *         "receiver_id": null,
+                     *         "usage": null,
+                     *         "timeout_ms": 10000,
+                     *         "created_at": "2026-11-27T06:02:31.656Z",
+                     *         "updated_at": "2026-11-27T06:02:31.656Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5889,6 +9006,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "conn_06h1q5m9dj62aheefcgtb2xkwg",
+                     *         "object": "connector",
+                     *         "kind": "prior_authorization",
+                     *         "url": "http://127.0.0.1:9/fhir",
+                     *         "format": null,
+                     *         "auth": {
+                     *           "type": "bearer",
+                     *           "hint": "…6789"
+                     *         },
+                     *         "submitter_id": null,
+                     *         "receiver_id": null,
+                     *         "usage": null,
+                     *         "timeout_ms": 10000,
+                     *         "created_at": "2026-11-27T05:59:40.139Z",
+                     *         "updated_at": "2026-11-27T05:59:40.139Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5926,6 +9066,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "conn_06h1q67w1v9n8sjjnyty13jw6c",
+                     *         "object": "connector",
+                     *         "kind": "eligibility",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5966,6 +9118,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "erase_06h1q5bc5qzjcxsev8gzyba1bg",
+                     *         "object": "patient_erasure",
+                     *         "status": "in_progress",
+                     *         "created_at": "2026-11-27T05:58:27.119Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -6003,6 +9167,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "erase_06h1q5bc5qzjcxsev8gzyba1bg",
+                     *         "object": "patient_erasure",
+                     *         "status": "in_progress",
+                     *         "created_at": "2026-11-27T05:58:27.119Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";

@@ -72,7 +72,10 @@ export async function* paginate<Item>(
   do {
     const page = await fetchPage(cursor);
     if (!page.data) throw new ApiListError(page.response.status, page.error);
-    yield* page.data.data.data;
-    cursor = page.data.data.has_more ? (page.data.data.next_cursor ?? undefined) : undefined;
+    const { data, has_more: hasMore, next_cursor: nextCursor } = page.data.data;
+    yield* data;
+    if (hasMore && !nextCursor)
+      throw new ApiListError(page.response.status, 'has_more without a next_cursor');
+    cursor = hasMore ? (nextCursor ?? undefined) : undefined;
   } while (cursor !== undefined);
 }
