@@ -226,8 +226,10 @@ function documentValidationRules(target: ClassType, schema: Schema): void {
     properties[property] = propertySchema;
   }
   schema.additionalProperties = false;
-  if (objectRules.length === 1) Object.assign(schema, objectRules[0]);
-  else if (objectRules.length > 1) schema.allOf = objectRules;
+  // Under allOf, not beside `properties`: generated clients intersect allOf with the object's own
+  // type, so "at least one of these fields" still types each field, where a sibling anyOf would
+  // make a union with untyped branches.
+  if (objectRules.length > 0) schema.allOf = objectRules;
 }
 
 function documentQueryRules(target: ClassType, operation: Operation): void {

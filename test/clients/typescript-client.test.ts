@@ -25,6 +25,37 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const SECRET = 'whsec_typescript_client_0001';
 
+type CaseEvent = Schemas['CreateWebhook']['events'][number];
+type Creation = (client: ApiClient) => Promise<string>;
+
+/** One sandbox case of each type, created with the client; each answers with its id. */
+const CREATE_EACH_TYPE: Partial<Record<CaseEvent, Creation>> = {
+  'benefit_verification.updated': async (client) =>
+    (
+      await client.POST('/benefit-verification', {
+        body: benefitVerificationRequest() as Schemas['CreateBenefitVerification'],
+      })
+    ).data!.data.id,
+  'prior_authorization.updated': async (client) =>
+    (
+      await client.POST('/prior-authorization', {
+        body: priorAuthorizationRequest() as Schemas['CreatePriorAuthorization'],
+      })
+    ).data!.data.id,
+  'clinical_eligibility.updated': async (client) =>
+    (
+      await client.POST('/clinical-eligibility', {
+        body: clinicalEligibilityRequest() as Schemas['CreateClinicalEligibility'],
+      })
+    ).data!.clinical_elgibility_id,
+  'patient_enrollment.updated': async (client) =>
+    (
+      await client.POST('/patient-enrollment', {
+        body: patientEnrollmentRequest() as Schemas['CreatePatientEnrollment'],
+      })
+    ).data!.data.id,
+};
+
 /** A receiver on loopback that accepts only what verifyWebhook accepts, as an integrator's would. */
 class VerifyingReceiver {
   readonly notifications: Notification[] = [];
@@ -74,11 +105,13 @@ describe('the TypeScript client against the running service', () => {
   });
 
   /** A started receiver and the (inactive) endpoint created for it, with the client. */
-  async function receiverWithEndpoint(): Promise<VerifyingReceiver> {
+  async function receiverWithEndpoint(
+    events: CaseEvent[] = ['benefit_verification.updated'],
+  ): Promise<VerifyingReceiver> {
     const receiver = new VerifyingReceiver();
     const url = await receiver.start();
     const endpoint = await provider.POST('/webhooks', {
-      body: { name: 'client test', url, secret: SECRET, events: ['benefit_verification.updated'] },
+      body: { name: 'client test', url, secret: SECRET, events },
     });
     receiver.endpointId = endpoint.data!.data.id;
     return receiver;
@@ -101,21 +134,17 @@ describe('the TypeScript client against the running service', () => {
   });
 
   it('creates a prior authorization, a clinical eligibility check and an enrollment, each read back by its id', async () => {
-    const prior = await provider.POST('/prior-authorization', {
-      body: priorAuthorizationRequest() as Schemas['CreatePriorAuthorization'],
-    });
-    const clinical = await provider.POST('/clinical-eligibility', {
-      body: clinicalEligibilityRequest() as Schemas['CreateClinicalEligibility'],
-    });
-    const enrollment = await provider.POST('/patient-enrollment', {
-      body: patientEnrollmentRequest() as Schemas['CreatePatientEnrollment'],
-    });
+    const [prior, clinical, enrollment] = await Promise.all(
+      (
+        ['prior_authorization.updated', 'clinical_eligibility.updated', 'patient_enrollment.updated'] as const
+      ).map((event) => CREATE_EACH_TYPE[event]!(provider)),
+    );
     const path = (id: string) => ({ params: { path: { id } } });
 
     const read = await Promise.all([
-      provider.GET('/prior-authorization/{id}', path(prior.data!.data.id)),
-      provider.GET('/clinical-eligibility/{id}', path(clinical.data!.clinical_elgibility_id)),
-      provider.GET('/patient-enrollment/{id}', path(enrollment.data!.data.id)),
+      provider.GET('/prior-authorization/{id}', path(prior!)),
+      provider.GET('/clinical-eligibility/{id}', path(clinical!)),
+      provider.GET('/patient-enrollment/{id}', path(enrollment!)),
     ]);
     expect(read.map(({ data }) => data?.data.object)).toEqual([
       'prior_authorization',
@@ -124,8 +153,8 @@ describe('the TypeScript client against the running service', () => {
     ]);
   });
 
-  it("receives a case's notification, verified by verifyWebhook and described by the document's webhooks", async () => {
-    const receiver = await receiverWithEndpoint();
+  it("receives each case type's notification, verified by verifyWebhook and described by the document's webhooks", async () => {
+    const receiver = await receiverWithEndpoint(Object.keys(CREATE_EACH_TYPE) as CaseEvent[]);
     try {
       await provider.PATCH('/webhooks/{id}', {
         params: { path: { id: receiver.endpointId } },
@@ -135,23 +164,21 @@ describe('the TypeScript client against the running service', () => {
         const read = await provider.GET('/webhooks/{id}', { params: { path: { id: receiver.endpointId } } });
         return read.data?.data.status === 'active' ? true : undefined;
       });
-      const created = await provider.POST('/benefit-verification', {
-        body: benefitVerificationRequest() as Schemas['CreateBenefitVerification'],
-      });
-
-      const notification = await eventually(async () =>
-        receiver.notifications.find(
-          ({ type, data }) => type === 'benefit_verification.updated' && data.id === created.data!.data.id,
-        ),
-      );
-      expect(notification.data.object).toBe('benefit_verification');
       const document = (await fetch(`${baseUrl}/openapi.json`).then((answer) => answer.json())) as Json;
       const ajv = new Ajv2020({ strict: false, validateFormats: false });
       ajv.addSchema({ $id: 'api', components: document.components });
-      const body =
-        document.webhooks['benefit_verification.updated'].post.requestBody.content['application/json'];
-      const validBody = ajv.compile(JSON.parse(JSON.stringify(body.schema).replaceAll('"#/', '"api#/')));
-      expect(validBody(notification)).toBe(true);
+
+      for (const [event, create] of Object.entries(CREATE_EACH_TYPE) as Array<[CaseEvent, Creation]>) {
+        const id = await create(provider);
+        const notification = await eventually(async () =>
+          receiver.notifications.find(({ type, data }) => type === event && data.id === id),
+        );
+        const body = document.webhooks[event].post.requestBody.content['application/json'];
+        const describedBody = ajv.compile(
+          JSON.parse(JSON.stringify(body.schema).replaceAll('"#/', '"api#/')),
+        );
+        expect({ event, described: describedBody(notification) }).toEqual({ event, described: true });
+      }
     } finally {
       await receiver.stop();
     }

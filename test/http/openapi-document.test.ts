@@ -195,11 +195,15 @@ describe('the OpenAPI document', () => {
     expect(schemas.CreatePriorAuthorization.additionalProperties).toBe(false);
     expect(schemas.ProviderInput.properties.npi).toMatchObject({ format: 'npi', pattern: '^[0-9]{10}$' });
     expect(schemas.CasePatientInput.properties.first_name).toMatchObject({ minLength: 1, maxLength: 100 });
-    expect(schemas.Drug.anyOf).toEqual([
-      { required: ['name'], properties: { name: { not: { enum: [null, '', []] } } } },
-      { required: ['ndc'], properties: { ndc: { not: { enum: [null, '', []] } } } },
+    expect(schemas.Drug.allOf).toEqual([
+      {
+        anyOf: [
+          { required: ['name'], properties: { name: { not: { enum: [null, '', []] } } } },
+          { required: ['ndc'], properties: { ndc: { not: { enum: [null, '', []] } } } },
+        ],
+      },
     ]);
-    expect(schemas.BenefitVerificationOutcomeInput).toMatchObject({
+    expect(schemas.BenefitVerificationOutcomeInput.allOf).toContainEqual({
       if: { required: ['status'], properties: { status: { enum: ['completed'] } } },
       then: { required: ['coverage_status'] },
     });
@@ -236,10 +240,9 @@ describe('the OpenAPI document', () => {
       then: payerAndMember,
     });
     expect(schemas.InsuranceContentInput.required ?? []).not.toContain('member_id');
-    expect(schemas.CreateClinicalEligibility).toMatchObject({
-      if: { required: ['insurance_content'] },
-      then: payerAndMember,
-    });
+    expect(schemas.CreateClinicalEligibility.allOf).toContainEqual(
+      expect.objectContaining({ if: { required: ['insurance_content'] }, then: payerAndMember }),
+    );
   });
 
   it('describes the clearinghouse payer id and the subscriber of a dependent in the request', () => {

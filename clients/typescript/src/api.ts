@@ -1128,7 +1128,7 @@ export interface components {
             /** @example RX1234 */
             rx_group?: string | null;
             plan_type?: ("commercial" | "medicare" | "medicare_advantage" | "medicaid" | "tricare" | "other") | null;
-        } | {
+        } & ({
             payer: unknown;
         } | {
             payer_id: unknown;
@@ -1146,7 +1146,7 @@ export interface components {
             rx_group: unknown;
         } | {
             plan_type: unknown;
-        };
+        });
         DiagnosisInput: {
             /**
              * Format: icd10-cm
@@ -1178,11 +1178,11 @@ export interface components {
             days_supply?: number | null;
             /** @example Take one tablet by mouth twice daily with meals. */
             directions?: string | null;
-        } | {
+        } & ({
             drug_name: unknown;
         } | {
             ndc: unknown;
-        };
+        });
         EvidenceAsset: {
             /**
              * @description MIME type of the file (type/subtype, no parameters), any letter case.
@@ -1350,7 +1350,7 @@ export interface components {
              * @example 2026-11-20T17:00:00Z
              */
             information_due_at?: string | null;
-        };
+        } & unknown;
         InformationAnswer: {
             /**
              * @description The id of a question of the pending request.
@@ -1411,11 +1411,11 @@ export interface components {
             dosage?: string | null;
             /** @example 60 */
             quantity: number;
-        } | {
+        } & ({
             name: unknown;
         } | {
             ndc: unknown;
-        };
+        });
         BenefitVerificationMockResult: {
             /** @enum {string} */
             status: "completed" | "failed";
@@ -1519,7 +1519,7 @@ export interface components {
             rx_pcn?: string | null;
             /** @example SBXBHH0100 */
             rx_group?: string | null;
-        } | {
+        } & ({
             payer: unknown;
         } | {
             member_id: unknown;
@@ -1531,7 +1531,7 @@ export interface components {
             rx_pcn: unknown;
         } | {
             rx_group: unknown;
-        };
+        });
         BenefitVerificationOutcomeInput: {
             /** @enum {string} */
             status: "completed" | "failed";
@@ -1549,7 +1549,7 @@ export interface components {
             coverage_dates?: components["schemas"]["ManualCoverageDates"] | null;
             /** @description Insurance fields the reviewer confirmed with the plan (at least one), for a card that could not be read or was read wrong. The case uses them and shows them as supplied by a reviewer. */
             insurance?: components["schemas"]["ManualInsurance"] | null;
-        };
+        } & unknown;
         ClinicalDrug: {
             /** @example 500 mg */
             dosage?: string | null;
@@ -1569,11 +1569,11 @@ export interface components {
              * @example Type 2 diabetes mellitus without complications
              */
             description?: string | null;
-        } | {
+        } & ({
             code: unknown;
         } | {
             description: unknown;
-        };
+        });
         ClinicalEvidence: {
             /**
              * Format: date-time-zone-optional
@@ -1619,7 +1619,7 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             } | null;
-        };
+        } & unknown;
         EnrollmentAddress: {
             /** @example 100 Example Street */
             street: string;
@@ -1745,11 +1745,11 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             assets?: components["schemas"]["EnrollmentAssetInput"][] | null;
-        } | {
+        } & ({
             content: unknown;
         } | {
             assets: unknown;
-        };
+        });
         Attester: {
             /**
              * @description The patient, or a legal representative (parent, guardian, health care proxy) signing for them.
@@ -1818,26 +1818,26 @@ export interface components {
              * @example 1980-04-12
              */
             date_of_birth?: string | null;
-        } | {
+        } & ({
             date_of_birth: unknown;
         } | {
             address: unknown;
         } | {
             insurance_details: unknown;
-        };
+        });
         EnrollmentInformation: {
             /** @description Added to the evidence already submitted. At least one of evidence, patient or prescription. */
             evidence?: components["schemas"]["EnrollmentEvidenceInput"][] | null;
             patient?: components["schemas"]["EnrollmentPatientUpdate"] | null;
             /** @description Replaces the prescription. */
             prescription?: components["schemas"]["EnrollmentPrescriptionInput"] | null;
-        } | {
+        } & ({
             evidence: unknown;
         } | {
             patient: unknown;
         } | {
             prescription: unknown;
-        };
+        });
         EnrollmentOutcomeInput: {
             /** @enum {string} */
             result: "enrolled" | "denied" | "inconclusive";
