@@ -12,15 +12,15 @@ import { consoleEdge, CONSOLE_PATH } from '../console/console-edge';
 import { sendConsoleError } from '../console/console-errors';
 import { ConsoleSessionsRepository } from '../console/people/console-sessions.repository';
 import { ErrorFilter } from '../common/error.filter';
-import { formularyUploadBody } from '../formularies/formulary-upload';
+import { formularyUploadBody, isFormularyCsv } from '../formularies/formulary-upload';
 import {
   jsonBodyParser,
   requestContextMiddleware,
   requireJsonBody,
   translateBodyParserErrors,
+  type RequestObserver,
 } from '../common/http-edge';
 import { NestPinoLogger } from '../common/logger';
-import type { RequestObserver } from '../metrics/api-metrics';
 import { createValidationPipe } from '../common/validation';
 import { AppDependencies, AppModule } from './app.module';
 import { serveOpenApiDocument } from './openapi';
@@ -55,7 +55,7 @@ export async function createApp(
     }),
   );
   app.use(formularyUploadBody());
-  app.use(requireJsonBody);
+  app.use(requireJsonBody(isFormularyCsv));
   app.use(jsonBodyParser(config.http.maxBodyBytes));
   app.use(translateBodyParserErrors);
 

@@ -1,11 +1,19 @@
 import type { NextFunction, Request, Response } from 'express';
 
 import type { AppConfig } from '../../infrastructure/config/config';
+import type { Principal } from './accounts.repository';
 import { ApiError } from '../common/errors';
 import { ContextualRequest } from '../common/request-context';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { RateLimiter } from './rate-limiter';
 import { SqlRateLimiter } from './sql-rate-limiter';
+
+declare module '../common/request-context' {
+  interface RequestContext {
+    /** Who the request acts as: the API key's account and roles, or the console user's. */
+    principal?: Principal;
+  }
+}
 
 const BEARER = /^Bearer ([\x21-\x7e]{16,256})$/;
 

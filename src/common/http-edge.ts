@@ -2,8 +2,6 @@ import express, { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
 import { newId } from '../../domain/ids';
-import { isFormularyCsv } from '../formularies/formulary-upload';
-import type { RequestObserver } from '../metrics/api-metrics';
 import { ApiError } from './errors';
 import { assertJsonDepth, JsonTooDeepError } from './json-depth';
 import { ContextualRequest } from './request-context';
@@ -70,12 +68,34 @@ export function requestContextMiddleware(logger: Logger, observeRequest?: Reques
   };
 }
 
-/** JSON only: a body sent as anything else is refused before any parser reads it. */
-export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
+/** One answered request, as the access log sees it: the route's template, never the raw path. */
+export interface ObservedRequest {
+  method: string;
+  route: string;
+  status: number;
+  durationSeconds: number;
+}
+
+export type RequestObserver = (request: ObservedRequest) => void;
+
+/**
+ * JSON only: a body sent as anything else is refused before any parser reads it, unless
+ * `readElsewhere` says a parser before this one took it (the formulary upload's CSV).
+ */
+export function requireJsonBody(readElsewhere: (req: Request) => boolean) {
+  return (req: Request, res: Response, next: NextFunction): void =>
+    requireJson(req, res, next, readElsewhere);
+}
+
+function requireJson(
+  req: Request,
+  _res: Response,
+  next: NextFunction,
+  readElsewhere: (req: Request) => boolean,
+): void {
   // Console forms are parsed by the console's own edge (console-edge.ts).
   if ((req as ContextualRequest).context.throughConsoleEdge) return next();
-  // Formulary files are CSV, read by formularyUploadBody before this.
-  if (isFormularyCsv(req)) return next();
+  if (readElsewhere(req)) return next();
   const hasBody =
     Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (BODY_METHODS.has(req.method) && hasBody && !req.is('application/json')) {

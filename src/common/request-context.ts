@@ -1,14 +1,12 @@
 import type { Request } from 'express';
 
-import type { Principal } from '../auth/accounts.repository';
-import type { ConsoleSession } from '../console/people/console-sessions.repository';
-
-/** What the edge learns about a request, attached once and read by guards, filters and logs. */
+/**
+ * What the edge learns about a request, attached once and read by guards, filters and logs. The
+ * features that learn more add their fields to it where they set them (`principal` in
+ * auth/authentication.middleware.ts, `console` in console/console-edge.ts), so this module needs none of them.
+ */
 export interface RequestContext {
   requestId: string;
-  principal?: Principal;
-  /** The console session of a request under /console, whatever its stage. */
-  console?: ConsoleSession;
   /** Set by the console's edge: the session cookie, never an API key, authenticates this request. */
   throughConsoleEdge?: boolean;
   /** A keyless request from a browser on this machine, in local mode (see LoopbackTrusted). */

@@ -10,6 +10,14 @@ import { consoleLivemode } from './console-mode';
 import { clearCookie, cookieName, readCookies, setCookie } from './cookies';
 import { ConsoleSessionsRepository } from './people/console-sessions.repository';
 import { SESSION_COOKIE } from './people/session-policy';
+import type { ConsoleSession } from './people/console-sessions.repository';
+
+declare module '../common/request-context' {
+  interface RequestContext {
+    /** The console session of a request under /console, whatever its stage. */
+    console?: ConsoleSession;
+  }
+}
 
 export const CONSOLE_PATH = '/console';
 export const CONSOLE_ASSETS_DIR = path.join(projectRoot(), 'console', 'assets');

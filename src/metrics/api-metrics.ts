@@ -3,15 +3,7 @@ import type { Logger } from 'pino';
 
 import type { CaseCount } from '../../infrastructure/cases/case-summaries.repository';
 
-/** One answered request, as the access log sees it: the route's template, never the raw path. */
-export interface ObservedRequest {
-  method: string;
-  route: string;
-  status: number;
-  durationSeconds: number;
-}
-
-export type RequestObserver = (request: ObservedRequest) => void;
+import type { RequestObserver } from '../common/http-edge';
 
 /**
  * How long one count of cases serves scrapes: several Prometheus replicas (or an operator's curl)

@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 
 import type { CaseCount } from '../../infrastructure/cases/case-summaries.repository';
 import type { MetricsSettings } from '../../infrastructure/config/config';
-import { ApiMetrics, RequestObserver } from './api-metrics';
+import type { RequestObserver } from '../common/http-edge';
+import { ApiMetrics } from './api-metrics';
 
 /**
  * The Prometheus endpoint on its own port: a plain node:http server outside the Nest app, so a

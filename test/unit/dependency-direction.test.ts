@@ -119,6 +119,14 @@ describe('dependencies between layers', () => {
     expect(wrongWay).toEqual([]);
   });
 
+  it('keep src/common free of features: it imports itself, domain and infrastructure only', () => {
+    const common = path.join('src', 'common') + path.sep;
+    const intoFeatures = EDGES.filter(
+      (edge) => edge.from.startsWith(common) && layerOf(edge.to) === 'src' && !edge.to.startsWith(common),
+    ).map((edge) => `${edge.from} → ${edge.to}`);
+    expect(intoFeatures).toEqual([]);
+  });
+
   it('form no cycle', () => {
     const cycles = cyclesAmong(EDGES.filter((edge) => !isWorkflowSeeingActivityTypes(edge)));
     expect(cycles.map((cycle) => cycle.join(' → '))).toEqual([]);
