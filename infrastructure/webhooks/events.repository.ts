@@ -131,7 +131,15 @@ export class EventsRepository {
       this.secrets.openText(row.body_sealed),
     ) as NotificationBody;
     // The events API keeps what a full endpoint received, never a thin body.
-    const full = data as NotifiedObject;
-    return { id, object: 'event', type, title, description, created_at, livemode: row.livemode, data: full };
+    return {
+      id,
+      object: 'event',
+      type,
+      title,
+      description,
+      created_at,
+      livemode: row.livemode,
+      data: data as NotifiedObject,
+    };
   }
 }

@@ -142,10 +142,8 @@ let compiled: (Compiled & { document: string }) | undefined;
 function validatorsOf(document: Json): Compiled {
   const text = JSON.stringify(document);
   if (compiled?.document === text) return compiled;
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
-  ajv.addSchema({
-    $id: DOCUMENT_ID,
-    components: { schemas: { ...document.components.schemas, ...publishedSchemas.schemas } },
+  const compile = schemaCompiler({
+    schemas: { ...document.components.schemas, ...publishedSchemas.schemas },
   });
   const validators = new Map<string, ValidateFunction>();
   const operations = new Set<string>();
@@ -155,16 +153,20 @@ function validatorsOf(document: Json): Compiled {
       for (const [status, response] of Object.entries(operation.responses as Json)) {
         const schema = response.content?.['application/json']?.schema;
         if (status.startsWith('2') && schema) {
-          validators.set(
-            `${method.toUpperCase()} ${path} ${status}`,
-            ajv.compile(inDocument(schema) as Json),
-          );
+          validators.set(`${method.toUpperCase()} ${path} ${status}`, compile(schema));
         }
       }
     }
   }
   compiled = { document: text, validators, operations };
   return compiled;
+}
+
+/** Compiles schemas taken from an API document, their references resolved within `components`. */
+export function schemaCompiler(components: Json): (schema: Json) => ValidateFunction {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  ajv.addSchema({ $id: DOCUMENT_ID, components });
+  return (schema) => ajv.compile(inDocument(schema) as Json);
 }
 
 /** Rewrites the document's references so they resolve in the schema ajv holds under DOCUMENT_ID. */
