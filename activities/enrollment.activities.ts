@@ -6,7 +6,6 @@ import type {
   PatientEnrollmentRequest,
 } from '../domain/programs/enrollment-model';
 import type { PatientAuthorization } from '../domain/programs/patient-authorization';
-import { findProgram } from '../domain/programs/program-catalog';
 import type { EnrollmentFacts } from '../domain/programs/program-model';
 import {
   evaluateProgramEligibility,
@@ -15,6 +14,7 @@ import {
 } from '../domain/programs/program-rules';
 import type { ProgramHubConnector } from '../infrastructure/connectors/program-hub';
 import { callConnector } from './connector-failures';
+import { shippedSupportPrograms } from '../infrastructure/catalogs/shipped-catalogs';
 
 /** Evidence a provider sends to declare that the patient has no insurance at all. */
 export const UNINSURED_ATTESTATION_TYPE = 'uninsured_attestation';
@@ -28,7 +28,7 @@ export const createEnrollmentActivities = ({ payer, hub }: EnrollmentActivityDep
   /** Runs the program's eligibility rules on what the enrollment says, resolving the insurance type first. */
   async screenEnrollment(input: { request: PatientEnrollmentRequest }): Promise<EnrollmentScreening> {
     const { request } = input;
-    const program = findProgram(request.programId);
+    const program = shippedSupportPrograms().find(request.programId);
     const insuranceType = await insuranceTypeOf(request, payer);
     const income = request.evidence.find((item) => item.type === INCOME_EVIDENCE_TYPE)?.content ?? {};
     const facts: EnrollmentFacts = {

@@ -1,5 +1,4 @@
 import { ConnectorError } from '../domain/failures';
-import { prescribedDrugBenefit } from '../domain/payers/payer-catalog';
 import type {
   PriorAuthExchangeInput,
   PriorAuthorizationChannel,
@@ -10,6 +9,7 @@ import { HttpPasEndpoint, PasEndpoint } from '../infrastructure/connectors/pas/p
 import { simulatedPasChannel } from '../infrastructure/connectors/pas/simulated-pas-endpoint';
 import type { WebhookTargetPolicy } from '../infrastructure/webhooks/target-policy';
 import { attemptDeadline } from './attempt-deadline';
+import { shippedPayerCatalog } from '../infrastructure/catalogs/shipped-catalogs';
 
 /**
  * The account's `prior_authorization` connector as a PAS endpoint, read at the moment of use so a
@@ -51,7 +51,7 @@ export function priorAuthorizationChannels({
   const sandbox = simulatedPasChannel(simulator);
   return async (input) => {
     if (!input.livemode) return sandbox;
-    if (prescribedDrugBenefit(input.request.prescription) !== 'medical') {
+    if (shippedPayerCatalog().prescribedDrugBenefit(input.request.prescription) !== 'medical') {
       throw new ConnectorError(
         'Live prior authorizations go over Da Vinci PAS, for medical-benefit drugs only; this drug is not one.',
         { transient: false },

@@ -8,8 +8,7 @@ import * as path from 'node:path';
 import { temporal as proto } from '@temporalio/proto';
 
 import { evaluateClinicalEligibility } from '../domain/clinical/criteria-engine';
-import { payerCatalog } from '../domain/payers/payer-catalog';
-import { projectRoot } from '../domain/project-root';
+import { projectRoot } from '../infrastructure/project-root';
 import { postgresBinDir } from '../infrastructure/storage/postgres-server';
 import { BLUE_HORIZON_CARD, CARD_LAYOUTS, cardFaces, renderFace } from './document-corpus';
 import { documentReading } from './documents.bench-section';
@@ -19,6 +18,7 @@ import { startLocalStack } from './local-stack';
 import { machineBusySeconds, ProcessMemory } from './process-tree';
 import { Api, BenchStack } from './stack';
 import { ms, percentile, withConcurrency } from './support';
+import { shippedPayerCatalog, shippedClinicalCatalog } from '../infrastructure/catalogs/shipped-catalogs';
 
 /** Concurrency of every creation phase, so the raw and HTTP rates compare like for like. */
 const CONCURRENCY = 16;
@@ -903,7 +903,8 @@ async function clinicalEligibility(api: Api, receiver: WebhookReceiver): Promise
         visitNotes: [{ content: CE_NOTES, created_at: today }],
         evidence: ceEvidence(today),
       },
-      payerCatalog().planFormulary(undefined),
+      shippedPayerCatalog().planFormulary(undefined),
+      shippedClinicalCatalog(),
     );
     durations.push(performance.now() - startedAt);
   }

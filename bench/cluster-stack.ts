@@ -5,7 +5,7 @@ import * as path from 'node:path';
 
 import { Client as PgClient } from 'pg';
 
-import { projectRoot } from '../domain/project-root';
+import { projectRoot } from '../infrastructure/project-root';
 import { freePort } from '../infrastructure/temporal/dev-server';
 import { CASES_NAMESPACE } from '../infrastructure/temporal/production-server';
 import { processTreeMemory, stopProcess } from './process-tree';

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { projectRoot } from '../domain/project-root';
+import { projectRoot } from '../infrastructure/project-root';
 import { documentText } from '../domain/documents/document-reading';
 import type { DocumentReading } from '../domain/documents/document-reading';
 import type { CardField } from '../domain/payers/card-fields';

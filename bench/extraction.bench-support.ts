@@ -1,7 +1,7 @@
 import type { ClinicalRecord } from '../domain/clinical/clinical-model';
 import { evaluateClinicalEligibility } from '../domain/clinical/criteria-engine';
-import { payerCatalog } from '../domain/payers/payer-catalog';
 import { answerPriorAuthCriteria } from '../domain/payers/prior-auth-criteria';
+import { shippedPayerCatalog, shippedClinicalCatalog } from '../infrastructure/catalogs/shipped-catalogs';
 
 const HUNDRED_KB = 100 * 1024;
 
@@ -57,7 +57,7 @@ function fastestMs(run: () => unknown, runs = 3): number {
  * for each adversarial shape and a realistic note. Linear extraction keeps every row in the same range.
  */
 export async function measureExtraction(): Promise<ExtractionBenchRow[]> {
-  const catalog = payerCatalog();
+  const catalog = shippedPayerCatalog();
   const drug = catalog.findDrug({ name: 'Ozempic' });
   const criteria = drug ? catalog.criteriaFor(drug) : [];
   return SHAPES.map(([shape, text]) => {
@@ -77,13 +77,24 @@ export async function measureExtraction(): Promise<ExtractionBenchRow[]> {
       shape,
       clinicalEligibilityMsPer100Kb:
         Math.round(
-          fastestMs(() => evaluateClinicalEligibility(checked, payerCatalog().planFormulary(undefined))) *
+          fastestMs(() =>
+            evaluateClinicalEligibility(
+              checked,
+              shippedPayerCatalog().planFormulary(undefined),
+              shippedClinicalCatalog(),
+            ),
+          ) *
             scale *
             10,
         ) / 10,
       priorAuthPrefillMsPer100Kb:
-        Math.round(fastestMs(() => answerPriorAuthCriteria(criteria, prefill, checked.asOf)) * scale * 10) /
-        10,
+        Math.round(
+          fastestMs(() =>
+            answerPriorAuthCriteria(criteria, prefill, checked.asOf, shippedClinicalCatalog()),
+          ) *
+            scale *
+            10,
+        ) / 10,
     };
   });
 }

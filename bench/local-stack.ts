@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { projectRoot } from '../domain/project-root';
+import { projectRoot } from '../infrastructure/project-root';
 import { loadConfig } from '../infrastructure/config/config';
 import { freePort } from '../infrastructure/temporal/dev-server';
 import { processTreeMemory, stopProcess } from './process-tree';

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 
 import { Client as PgClient } from 'pg';
 
-import { projectRoot } from '../domain/project-root';
+import { projectRoot } from '../infrastructure/project-root';
 import { AppConfig, loadConfig } from '../infrastructure/config/config';
 import { postgresBinDir, PostgresServer } from '../infrastructure/storage/postgres-server';
 import {

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 
-import { projectRoot } from '../domain/project-root';
+import { projectRoot } from '../infrastructure/project-root';
 import { loadConfig } from '../infrastructure/config/config';
 import { PgliteServer } from '../infrastructure/storage/pglite-server';
 import { DevServer, startDevServer } from '../infrastructure/temporal/dev-server';

@@ -1,8 +1,4 @@
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
-
 import { containsWords, normalizeName } from '../payers/name-matching';
-import { projectRoot } from '../project-root';
 import type {
   ClinicalEligibilityOutcome,
   ClinicalRecord,
@@ -30,7 +26,7 @@ import type {
   TherapyFact,
   ValueRange,
 } from './evidence-extraction';
-import { icd10Subset, isInFamily, loadIcd10Subset } from './icd10';
+import { isInFamily } from './icd10';
 import type { Icd10Subset } from './icd10';
 
 /**
@@ -181,10 +177,6 @@ export interface ClinicalCatalogDrug {
   generic_name: string;
   /** Null for a drug no plan asks clinical criteria for (metformin, lisinopril, …). */
   criteria: DrugCriteria | null;
-}
-
-interface ClinicalCatalogFile {
-  drugs: DrugCriteria[];
 }
 
 const DOCUMENT_KINDS: readonly DocumentKind[] = ['visit_note', 'evidence', 'questionnaire'];
@@ -412,25 +404,6 @@ function catalogProblems(
   return problems;
 }
 
-export function loadClinicalCatalog(
-  directory = path.join(projectRoot(), 'catalog', 'clinical'),
-  icd10: Icd10Subset = loadIcd10Subset(directory),
-): ClinicalCatalog {
-  const file = JSON.parse(readFileSync(path.join(directory, 'criteria.json'), 'utf8')) as ClinicalCatalogFile;
-  const drugs = JSON.parse(readFileSync(path.join(directory, '..', 'drugs.json'), 'utf8')) as {
-    drugs: CatalogDrugName[];
-  };
-  return new ClinicalCatalog(drugs.drugs, file.drugs, icd10);
-}
-
-let shippedCatalog: ClinicalCatalog | undefined;
-
-/** The shipped catalog, read on first use and kept: it never changes while the process runs. */
-export function clinicalCatalog(): ClinicalCatalog {
-  shippedCatalog ??= loadClinicalCatalog(undefined, icd10Subset());
-  return shippedCatalog;
-}
-
 // ---------------------------------------------------------------------------------------------------
 // Evaluation
 
@@ -469,7 +442,7 @@ interface EvaluationContext {
 export function evaluateClinicalEligibility(
   record: ClinicalRecord,
   plan: PlanFormulary,
-  catalog: ClinicalCatalog = clinicalCatalog(),
+  catalog: ClinicalCatalog,
 ): ClinicalEligibilityOutcome {
   const context = evaluationContext(record, catalog);
   return {
@@ -504,7 +477,7 @@ export interface CriterionVerdict {
 export function judgeCriteria(
   criteria: readonly CriterionNode[],
   record: ClinicalRecord,
-  catalog: ClinicalCatalog = clinicalCatalog(),
+  catalog: ClinicalCatalog,
 ): CriterionVerdict[] {
   const context = evaluationContext(record, catalog);
   return criteria.map((criterion) => {

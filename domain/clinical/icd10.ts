@@ -1,7 +1,3 @@
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
-
-import { projectRoot } from '../project-root';
 import type { ClinicalDiagnosisInput, ResolvedDiagnosis } from './clinical-model';
 
 export interface Icd10Code {
@@ -132,26 +128,4 @@ export class Icd10Subset {
       resolved_by: 'description',
     };
   }
-}
-
-export function loadIcd10Subset(directory = path.join(projectRoot(), 'catalog', 'clinical')): Icd10Subset {
-  return new Icd10Subset(
-    JSON.parse(readFileSync(path.join(directory, 'icd10cm.json'), 'utf8')) as Icd10SubsetData,
-  );
-}
-
-let shippedSubset: Icd10Subset | undefined;
-
-/** The shipped subset, read on first use and kept: it never changes while the process runs. */
-export function icd10Subset(): Icd10Subset {
-  shippedSubset ??= loadIcd10Subset();
-  return shippedSubset;
-}
-
-export function describeCode(code: string): string | null {
-  return icd10Subset().describe(code);
-}
-
-export function resolveDiagnosis(input: ClinicalDiagnosisInput): ResolvedDiagnosis {
-  return icd10Subset().resolve(input);
 }

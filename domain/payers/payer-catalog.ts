@@ -1,15 +1,10 @@
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
-
 import type { DrugRequest, PlanType } from '../cases/case-model';
 import type { PlanFormulary } from '../clinical/clinical-model';
-import { clinicalCatalog, loadClinicalCatalog } from '../clinical/criteria-engine';
 import type {
   ClinicalCatalog,
   CriterionCheck as ClinicalCheck,
   CriterionGroup,
 } from '../clinical/criteria-engine';
-import { projectRoot } from '../project-root';
 import { containsWords, normalizeName, normalizeNdc } from './name-matching';
 import type { BenefitsCheck, BenefitsOutcome, DrugCoverage, PriorAuthRequirement } from './payer-connector';
 
@@ -275,68 +270,19 @@ export class PayerCatalog {
     const newest = table[table.length - 1]!;
     return { parameters: year > newest.year ? newest : table[0]!, assumed: true };
   }
-}
 
-function readJson<T>(directory: string, file: string): T {
-  return JSON.parse(readFileSync(path.join(directory, file), 'utf8')) as T;
-}
-
-const DEFAULT_CATALOG_DIRECTORY = path.join(projectRoot(), 'catalog');
-
-type BvMocks = { mock_cases: Record<string, BvMockDefinition>; failure: PayerFailure };
-
-function readBvMocks(directory: string): BvMocks {
-  return readJson<BvMocks>(directory, 'benefit-verification-mock-cases.json');
-}
-
-let shippedMockCaseNames: string[] | undefined;
-
-/**
- * The names a benefit verification's `mock_result.case` may take, in the shipped catalog's order. The
- * API's validation needs only these, so they are read from their own file, not with the whole catalog.
- */
-export function benefitVerificationMockCaseNames(): string[] {
-  shippedMockCaseNames ??= Object.keys(readBvMocks(DEFAULT_CATALOG_DIRECTORY).mock_cases);
-  return shippedMockCaseNames;
-}
-
-export function loadPayerCatalog(directory = DEFAULT_CATALOG_DIRECTORY): PayerCatalog {
-  const mocks = readBvMocks(directory);
-  return new PayerCatalog({
-    payers: readJson<{ payers: CatalogPayer[] }>(directory, 'payers.json').payers,
-    drugs: readJson<{ drugs: CatalogDrug[] }>(directory, 'drugs.json').drugs,
-    formularies: readJson<{ formularies: Formulary[] }>(directory, 'formularies.json').formularies,
-    criteria:
-      directory === DEFAULT_CATALOG_DIRECTORY
-        ? clinicalCatalog()
-        : loadClinicalCatalog(path.join(directory, 'clinical')),
-    mockCases: mocks.mock_cases,
-    mockFailure: mocks.failure,
-    partD: readJson<{ years: PartDParameters[] }>(directory, 'medicare-part-d-parameters.json').years.sort(
-      (a, b) => a.year - b.year,
-    ),
-  });
-}
-
-let shippedCatalog: PayerCatalog | undefined;
-
-/** The shipped catalog, read on first use and kept: it never changes while the process runs. */
-export function payerCatalog(): PayerCatalog {
-  shippedCatalog ??= loadPayerCatalog();
-  return shippedCatalog;
-}
-
-/**
- * Under which benefit the catalog bills a prescribed drug: `medical` (a provider-given infusion,
- * whose prior authorization goes over Da Vinci PAS), `pharmacy`, or undefined when the catalog does
- * not know the drug. The one answer the API's refusal, the channel choice and the PAS writer share.
- */
-export function prescribedDrugBenefit(prescription: {
-  drug_name?: string | null;
-  ndc?: string | null;
-}): CatalogDrug['benefit'] | undefined {
-  return payerCatalog().findDrug({
-    name: prescription.drug_name ?? undefined,
-    ndc: prescription.ndc ?? undefined,
-  })?.benefit;
+  /**
+   * Under which benefit the catalog bills a prescribed drug: `medical` (a provider-given infusion,
+   * whose prior authorization goes over Da Vinci PAS), `pharmacy`, or undefined when the catalog does
+   * not know the drug. The one answer the API's refusal, the channel choice and the PAS writer share.
+   */
+  prescribedDrugBenefit(prescription: {
+    drug_name?: string | null;
+    ndc?: string | null;
+  }): CatalogDrug['benefit'] | undefined {
+    return this.findDrug({
+      name: prescription.drug_name ?? undefined,
+      ndc: prescription.ndc ?? undefined,
+    })?.benefit;
+  }
 }

@@ -1,5 +1,5 @@
 import type { CriterionResult, EvidenceCitation } from '../clinical/clinical-model';
-import { clinicalCatalog, judgeCriteria } from '../clinical/criteria-engine';
+import { judgeCriteria } from '../clinical/criteria-engine';
 import type { ClinicalCatalog, CriterionNode } from '../clinical/criteria-engine';
 import type { CriterionDefinition } from './payer-catalog';
 import type { CriterionAnswer, PriorAuthPrefillInput } from './payer-connector';
@@ -19,7 +19,7 @@ export function answerPriorAuthCriteria(
   criteria: readonly CriterionDefinition[],
   input: PriorAuthPrefillInput,
   asOf: string,
-  catalog: ClinicalCatalog = clinicalCatalog(),
+  catalog: ClinicalCatalog,
 ): CriterionAnswer[] {
   const verdicts = judgeCriteria(
     criteria.map(criterionNode),

@@ -1,8 +1,4 @@
 /** The support programs of `catalog/programs.json` and the lookups of GET /support-programs. */
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
-
-import { projectRoot } from '../project-root';
 import { normalizeName } from '../payers/payer-catalog';
 import type { ProgramType, SupportProgram } from './program-model';
 import { programCoversDrug } from './program-rules';
@@ -27,35 +23,22 @@ export interface ProgramFilters {
   type?: ProgramType;
 }
 
-function loadPrograms(): SupportProgram[] {
-  const file = path.join(projectRoot(), 'catalog', 'programs.json');
-  return (JSON.parse(readFileSync(file, 'utf8')) as { programs: SupportProgram[] }).programs;
-}
+export class SupportProgramCatalog {
+  constructor(readonly programs: readonly SupportProgram[]) {}
 
-let shippedPrograms: SupportProgram[] | undefined;
+  /** Programs matching every given filter, in catalog order; blank filters are ignored. */
+  list(filters: ProgramFilters = {}): SupportProgram[] {
+    const drugName = filters.drug_name?.trim() ?? '';
+    const manufacturer = normalizeName(filters.manufacturer ?? '');
+    return this.programs.filter(
+      (program) =>
+        (drugName === '' || programCoversDrug(program, drugName)) &&
+        (manufacturer === '' || normalizeName(program.manufacturer).includes(manufacturer)) &&
+        (!filters.type || program.type === filters.type),
+    );
+  }
 
-/** Read on first use and kept: the shipped catalog never changes while the process runs. */
-function programs(): SupportProgram[] {
-  shippedPrograms ??= loadPrograms();
-  return shippedPrograms;
-}
-
-/** Programs matching every given filter, in catalog order; blank filters are ignored. */
-export function listPrograms(filters: ProgramFilters = {}): SupportProgram[] {
-  const drugName = filters.drug_name?.trim() ?? '';
-  const manufacturer = normalizeName(filters.manufacturer ?? '');
-  return programs().filter(
-    (program) =>
-      (drugName === '' || programCoversDrug(program, drugName)) &&
-      (manufacturer === '' || normalizeName(program.manufacturer).includes(manufacturer)) &&
-      (!filters.type || program.type === filters.type),
-  );
-}
-
-export function findProgram(id: string): SupportProgram | undefined {
-  return programs().find((program) => program.id === id);
-}
-
-export function programsForDrug(drugName: string): SupportProgram[] {
-  return listPrograms({ drug_name: drugName });
+  find(id: string): SupportProgram | undefined {
+    return this.programs.find((program) => program.id === id);
+  }
 }

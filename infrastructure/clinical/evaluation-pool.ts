@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 
 import type { EvaluationLimits } from '../../domain/clinical/clinical-model';
 import { CLINICAL_EVALUATION_DEADLINE_PASSED, CLINICAL_EVALUATION_TIMED_OUT } from '../../domain/failures';
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../project-root';
 import type { ClinicalEvaluationSettings } from '../config/config';
 import { runEvaluationTask } from './evaluation-tasks';
 import type { EvaluationResult, EvaluationTask } from './evaluation-tasks';

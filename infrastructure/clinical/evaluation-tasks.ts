@@ -4,10 +4,10 @@ import type {
   PlanFormulary,
 } from '../../domain/clinical/clinical-model';
 import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engine';
-import { payerCatalog } from '../../domain/payers/payer-catalog';
 import type { CriterionDefinition } from '../../domain/payers/payer-catalog';
 import type { CriterionAnswer, PriorAuthPrefillInput } from '../../domain/payers/payer-connector';
 import { answerPriorAuthCriteria } from '../../domain/payers/prior-auth-criteria';
+import { shippedPayerCatalog, shippedClinicalCatalog } from '../catalogs/shipped-catalogs';
 
 /** The CPU-heavy work on clinical text, as messages a worker thread can take. */
 export type EvaluationTask =
@@ -32,14 +32,23 @@ export type EvaluationResult<Task extends EvaluationTask> = Task extends { kind:
 export function runEvaluationTask<Task extends EvaluationTask>(task: Task): EvaluationResult<Task> {
   switch (task.kind) {
     case 'clinical_eligibility':
-      return evaluateClinicalEligibility(task.record, planFormulary(task.planId)) as EvaluationResult<Task>;
+      return evaluateClinicalEligibility(
+        task.record,
+        planFormulary(task.planId),
+        shippedClinicalCatalog(),
+      ) as EvaluationResult<Task>;
     case 'prior_auth_criteria':
-      return answerPriorAuthCriteria(task.criteria, task.input, task.asOf) as EvaluationResult<Task>;
+      return answerPriorAuthCriteria(
+        task.criteria,
+        task.input,
+        task.asOf,
+        shippedClinicalCatalog(),
+      ) as EvaluationResult<Task>;
   }
   throw new Error(`Unknown evaluation task ${(task as { kind: string }).kind}`);
 }
 
 function planFormulary(planId: string | undefined): PlanFormulary {
-  const catalog = payerCatalog();
+  const catalog = shippedPayerCatalog();
   return catalog.planFormulary(planId === undefined ? undefined : catalog.findPlan(planId)?.plan);
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../project-root';
 
 interface AuthorizationPeriodClass {
   id: string;

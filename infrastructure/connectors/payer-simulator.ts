@@ -10,7 +10,7 @@ import type { EvaluationLimits } from '../../domain/clinical/clinical-model';
 import { unreadCardGap } from '../../domain/payers/insurance-card';
 import { comparable } from '../../domain/payers/insurance-card-view';
 import type { UnreadCardCode } from '../../domain/payers/card-fields';
-import { normalizeName, normalizeNdc, PayerCatalog, payerCatalog } from '../../domain/payers/payer-catalog';
+import { normalizeName, normalizeNdc, PayerCatalog } from '../../domain/payers/payer-catalog';
 import type {
   CatalogDrug,
   CatalogPayer,
@@ -56,6 +56,7 @@ import type { ClinicalEvaluator } from '../clinical/evaluation-pool';
 import { AuthorizationPeriods, authorizationPeriods } from './authorization-periods';
 import { calendarPlanYear, planYearFigures } from './simulated-plan-year';
 import { playSandboxOutage } from './sandbox-outage';
+import { shippedPayerCatalog } from '../catalogs/shipped-catalogs';
 
 /**
  * The sandbox cases a benefit verification's `mock_result.case` may name (contract sections 3a and 9).
@@ -173,7 +174,7 @@ export class PayerSimulator implements PayerConnector, PriorAuthorizationChannel
   private readonly periods: AuthorizationPeriods;
 
   constructor(options: PayerSimulatorOptions = {}) {
-    this.catalog = options.catalog ?? payerCatalog();
+    this.catalog = options.catalog ?? shippedPayerCatalog();
     this.now = options.now ?? (() => new Date());
     this.evaluator = options.evaluator ?? inlineEvaluator;
     this.periods = options.periods ?? authorizationPeriods();

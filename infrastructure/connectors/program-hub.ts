@@ -5,8 +5,8 @@ import { confirmEnrollment, enrolledOutcome } from '../../domain/programs/enroll
 import type { EnrollmentOutcome } from '../../domain/programs/enrollment-model';
 import { patientAuthorizationIssue } from '../../domain/programs/patient-authorization';
 import type { PatientAuthorization } from '../../domain/programs/patient-authorization';
-import { findProgram } from '../../domain/programs/program-catalog';
 import { playSandboxOutage } from './sandbox-outage';
+import { shippedSupportPrograms } from '../catalogs/shipped-catalogs';
 
 /** What the hub is sent: the enrollment and the patient's authorization, its proof of consent. */
 export interface EnrollmentSubmission {
@@ -47,7 +47,7 @@ export class ProgramHubSimulator implements ProgramHubConnector {
   /** Refuses, as a hub does, an enrollment without the authorization its program requires. */
   async submitEnrollment(input: EnrollmentSubmission): Promise<{ hub_reference: string }> {
     playSandboxOutage('program hub', input.mockOutageUntil, new Date());
-    const program = findProgram(input.programId);
+    const program = shippedSupportPrograms().find(input.programId);
     const missing =
       program &&
       input.patient_authorization !== undefined &&
@@ -69,7 +69,7 @@ export class ProgramHubSimulator implements ProgramHubConnector {
     checksSoFar: number;
   }): Promise<EnrollmentOutcome | null> {
     if (input.checksSoFar === 0) return null;
-    const program = findProgram(input.programId);
+    const program = shippedSupportPrograms().find(input.programId);
     if (!program) {
       return {
         result: 'inconclusive',

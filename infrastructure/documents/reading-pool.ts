@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { detectDocumentFormat } from '../../domain/documents/document-format';
 import type { DocumentReader, DocumentReading, ReadPage } from '../../domain/documents/document-reading';
 import { notRead } from '../../domain/documents/document-reading';
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../project-root';
 import { readDocument, summarise } from './read-document';
 import { DEFAULT_READING_LIMITS } from './reading-limits';
 import type { DocumentReadingLimits } from './reading-limits';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../project-root';
 import { Database } from './database';
 
 const MIGRATIONS_DIR = path.join(projectRoot(), 'migrations');

@@ -7,7 +7,7 @@ import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { Client as PgClient } from 'pg';
 
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../project-root';
 import { CUSTOM_SEARCH_ATTRIBUTES } from '../../domain/temporal/search-attributes';
 import { isPortFree, stopProcess } from './dev-server';
 import { addMissingSearchAttributes, MistypedSearchAttributesError } from './temporal-connection';

@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import * as path from 'node:path';
 
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../../infrastructure/project-root';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { openDatabase } from '../../infrastructure/storage/database';
 import { readMigrations } from '../../infrastructure/storage/migrations';

@@ -1,5 +1,4 @@
 import { CLEARINGHOUSE_PAYER_ID } from '../../domain/payers/eligibility';
-import { benefitVerificationMockCaseNames } from '../../domain/payers/payer-catalog';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
@@ -14,6 +13,7 @@ import {
   IsPhone,
   IsStringRecord,
 } from './case-validators';
+import { shippedBenefitVerificationMockCaseNames } from '../../infrastructure/catalogs/shipped-catalogs';
 
 /**
  * The words every request of the contract shares (sections 3a and 7): their limits, declared once,
@@ -174,7 +174,7 @@ export function CaseMetadata(example: Record<string, string>): PropertyDecorator
  * it names none, since the simulator has nothing to play for it.
  */
 export const SandboxBenefitVerificationCase = () => {
-  const cases = benefitVerificationMockCaseNames();
+  const cases = shippedBenefitVerificationMockCaseNames();
   return Stack(
     Field({
       optional: true,

@@ -3,9 +3,9 @@ import {
   CONNECTOR_KINDS_IN_SERVICE,
 } from '../../domain/connectors/connector-kinds';
 import type { CaseObjectType, Prescription } from '../../domain/cases/case-model';
-import { prescribedDrugBenefit } from '../../domain/payers/payer-catalog';
 import type { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { ApiError } from '../common/errors';
+import { shippedPayerCatalog } from '../../infrastructure/catalogs/shipped-catalogs';
 
 /**
  * CONTRACT.md §10: a live case whose type needs a connector the account has not configured is
@@ -43,7 +43,7 @@ export async function requireConnectorFor(
 
 function requirePasBenefit(request: object | undefined): void {
   const prescription = (request as { prescription?: Partial<Prescription> } | undefined)?.prescription;
-  const benefit = prescription ? prescribedDrugBenefit(prescription) : undefined;
+  const benefit = prescription ? shippedPayerCatalog().prescribedDrugBenefit(prescription) : undefined;
   if (benefit === 'medical') return;
   throw new ApiError(
     'invalid_state',

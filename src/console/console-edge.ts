@@ -3,7 +3,7 @@ import * as path from 'node:path';
 
 import express, { NextFunction, Request, Response, Router } from 'express';
 
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../../infrastructure/project-root';
 import { ApiError } from '../common/errors';
 import { ContextualRequest } from '../common/request-context';
 import { consoleLivemode } from './console-mode';

@@ -2,11 +2,11 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 
-import { findProgram, listPrograms } from '../../domain/programs/program-catalog';
 import type { ProgramType } from '../../domain/programs/program-model';
 import { success, wholeList } from '../common/envelope';
 import { ApiError } from '../common/errors';
 import { Answers, AnswersList } from '../contract/answers';
+import { shippedSupportPrograms } from '../../infrastructure/catalogs/shipped-catalogs';
 
 const PROGRAM_TYPES: ProgramType[] = [
   'copay_card',
@@ -45,7 +45,7 @@ export class SupportProgramsController {
   @AnswersList('SupportProgram')
   @ApiOperation({ summary: 'Find manufacturer support programs by drug, manufacturer or type' })
   list(@Query() query: ListProgramsQueryDto) {
-    const programs = listPrograms(query);
+    const programs = shippedSupportPrograms().list(query);
     return success(wholeList(programs));
   }
 
@@ -57,7 +57,7 @@ export class SupportProgramsController {
       '(patient_authorization_required) and the confirmation its enrollments end in',
   })
   get(@Param('id') id: string) {
-    const program = findProgram(id);
+    const program = shippedSupportPrograms().find(id);
     if (!program) throw ApiError.notFound('No support program with this id exists.');
     return success(program);
   }

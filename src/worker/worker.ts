@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 
 import { createActivities, type Connectors } from '../../activities';
 import { WEBHOOK_DELIVERY_LAG_BUCKETS, WEBHOOK_DELIVERY_LAG_METRIC } from '../../activities/webhook-metrics';
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../../infrastructure/project-root';
 import type { AppConfig, MetricsSettings } from '../../infrastructure/config/config';
 import type { Database } from '../../infrastructure/storage/database';
 import { workerDataConverter } from '../../infrastructure/temporal/temporal-connection';

@@ -1,9 +1,9 @@
 import type { ClinicalRecord, DrugEligibility } from '../../domain/clinical/clinical-model';
 import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engine';
-import { payerCatalog } from '../../domain/payers/payer-catalog';
 import type { CriterionAnswer } from '../../domain/payers/payer-connector';
 import { answerPriorAuthCriteria } from '../../domain/payers/prior-auth-criteria';
 import { AS_OF, NO_PLAN, syntheticRecord, visitNote } from './synthetic-records';
+import { shippedPayerCatalog, shippedClinicalCatalog } from '../../infrastructure/catalogs/shipped-catalogs';
 
 /** Shapes of text that once made extraction grow with the square of the note, by length in characters. */
 const ADVERSARIAL: ReadonlyArray<readonly [shape: string, text: (length: number) => string]> = [
@@ -26,7 +26,7 @@ function withNote(text: string): ClinicalRecord {
 }
 
 function ozempic(record: ClinicalRecord): DrugEligibility {
-  return evaluateClinicalEligibility(record, NO_PLAN).results[0] as DrugEligibility;
+  return evaluateClinicalEligibility(record, NO_PLAN, shippedClinicalCatalog()).results[0] as DrugEligibility;
 }
 
 function criterionStatus(result: DrugEligibility, id: string): string | undefined {
@@ -34,7 +34,7 @@ function criterionStatus(result: DrugEligibility, id: string): string | undefine
 }
 
 function prefill(record: ClinicalRecord): CriterionAnswer[] {
-  const catalog = payerCatalog();
+  const catalog = shippedPayerCatalog();
   const criteria = catalog.criteriaFor(catalog.findDrug({ name: 'Ozempic' })!);
   return answerPriorAuthCriteria(
     criteria,
@@ -48,6 +48,7 @@ function prefill(record: ClinicalRecord): CriterionAnswer[] {
       visitNotes: record.visitNotes,
     },
     AS_OF,
+    shippedClinicalCatalog(),
   );
 }
 
@@ -126,8 +127,12 @@ describe('clinical text shaped to be slow', () => {
   it.each(ADVERSARIAL)(
     'searches %s of 200 KB no more than about twice as much as of 100 KB',
     (_shape, text) => {
-      const at100 = charactersSearched(() => evaluateClinicalEligibility(withNote(text(100_000)), NO_PLAN));
-      const at200 = charactersSearched(() => evaluateClinicalEligibility(withNote(text(200_000)), NO_PLAN));
+      const at100 = charactersSearched(() =>
+        evaluateClinicalEligibility(withNote(text(100_000)), NO_PLAN, shippedClinicalCatalog()),
+      );
+      const at200 = charactersSearched(() =>
+        evaluateClinicalEligibility(withNote(text(200_000)), NO_PLAN, shippedClinicalCatalog()),
+      );
       expect(at200 / at100).toBeLessThan(2.5);
     },
   );

@@ -7,9 +7,7 @@ import type {
   ClinicalRecord,
   DrugEligibility,
 } from '../../domain/clinical/clinical-model';
-import { icd10Subset } from '../../domain/clinical/icd10';
 import type { CatalogDrug, CatalogPayer, CatalogPlan } from '../../domain/payers/payer-catalog';
-import { payerCatalog } from '../../domain/payers/payer-catalog';
 import type {
   CriterionAnswer,
   PriorAuthDetermination,
@@ -22,12 +20,13 @@ import type { DocumentReadingsRepository } from '../../infrastructure/documents/
 import { PayerSimulator } from '../../infrastructure/connectors/payer-simulator';
 import { DRUG_CASES } from './drug-cases';
 import { AS_OF, syntheticRecord, visitNote } from './synthetic-records';
+import { shippedIcd10Subset, shippedPayerCatalog } from '../../infrastructure/catalogs/shipped-catalogs';
 
 /**
  * Walks every catalog drug through clinical eligibility, benefit verification and the PA prefill and
  * decision, on the same synthetic records, for every sandbox plan: the three must agree about the patient.
  */
-const catalog = payerCatalog();
+const catalog = shippedPayerCatalog();
 const simulator = new PayerSimulator({ now: () => new Date(`${AS_OF}T12:00:00Z`) });
 const clinical = createClinicalActivities({
   documents: {} as CaseDocumentsRepository,
@@ -107,7 +106,7 @@ async function askPayer(
     patient: record.patient,
     // A PA request states each diagnosis as a code: the one CE resolves the description to.
     diagnoses: record.diagnoses.map((diagnosis) => ({
-      code: icd10Subset().resolve(diagnosis).code ?? diagnosis.code ?? 'R69',
+      code: shippedIcd10Subset().resolve(diagnosis).code ?? diagnosis.code ?? 'R69',
       ...(diagnosis.description ? { description: diagnosis.description } : {}),
     })),
     evidence: record.evidence.map(({ title, date_created, content }) => ({

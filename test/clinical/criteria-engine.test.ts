@@ -2,21 +2,24 @@ import type { ClinicalRecord, CriterionResult, DrugEligibility } from '../../dom
 import {
   CLINICAL_CATALOG_DRUGS,
   ClinicalCatalog,
-  clinicalCatalog,
   evaluateClinicalEligibility,
 } from '../../domain/clinical/criteria-engine';
 import type { CatalogDrugName, CriterionNode, DrugCriteria } from '../../domain/clinical/criteria-engine';
-import { icd10Subset } from '../../domain/clinical/icd10';
-import { payerCatalog } from '../../domain/payers/payer-catalog';
 import { DRUG_CASES } from './drug-cases';
 import { bornOn, evidence, NO_PLAN, questionnaire, syntheticRecord, visitNote } from './synthetic-records';
+import {
+  shippedClinicalCatalog,
+  shippedIcd10Subset,
+  shippedPayerCatalog,
+} from '../../infrastructure/catalogs/shipped-catalogs';
 
-const catalog = clinicalCatalog();
+const catalog = shippedClinicalCatalog();
 
 function evaluateOne(drug: string, overrides: Partial<ClinicalRecord>): DrugEligibility {
   const [result] = evaluateClinicalEligibility(
     syntheticRecord({ ...overrides, drugs: [{ name: drug, quantity: 1 }] }),
     NO_PLAN,
+    shippedClinicalCatalog(),
   ).results;
   if (!result) throw new Error('No result');
   return result;
@@ -47,7 +50,7 @@ describe('the clinical criteria catalog', () => {
   });
 
   it('knows every drug of the drug list, keyed by its id', () => {
-    expect(catalog.drugs.map((drug) => drug.id)).toEqual(payerCatalog().drugs.map((drug) => drug.id));
+    expect(catalog.drugs.map((drug) => drug.id)).toEqual(shippedPayerCatalog().drugs.map((drug) => drug.id));
   });
 
   it('spans several therapeutic areas', () => {
@@ -69,7 +72,7 @@ describe('the clinical criteria catalog', () => {
       ),
     );
     for (const prefix of prefixes)
-      expect([prefix, icd10Subset().describe(prefix)]).toEqual([prefix, expect.any(String)]);
+      expect([prefix, shippedIcd10Subset().describe(prefix)]).toEqual([prefix, expect.any(String)]);
   });
 
   it('gives every criterion a readable description, and every top-level criterion a question', () => {
@@ -93,9 +96,9 @@ describe('the clinical criteria catalog', () => {
         ],
       },
     };
-    expect(() => new ClinicalCatalog(drugNames(), [broken, ...withCriteria.slice(1)], icd10Subset())).toThrow(
-      'ozempic odd: uses Q99, which the ICD-10-CM subset lacks',
-    );
+    expect(
+      () => new ClinicalCatalog(drugNames(), [broken, ...withCriteria.slice(1)], shippedIcd10Subset()),
+    ).toThrow('ozempic odd: uses Q99, which the ICD-10-CM subset lacks');
   });
 
   it('refuses a measurement threshold written in another unit than the canonical one', () => {
@@ -122,7 +125,7 @@ describe('the clinical criteria catalog', () => {
           }
         : entry,
     );
-    expect(() => new ClinicalCatalog(drugNames(), broken, icd10Subset())).toThrow(
+    expect(() => new ClinicalCatalog(drugNames(), broken, shippedIcd10Subset())).toThrow(
       'states ldl in mmol/L, not mg/dL',
     );
   });
@@ -136,11 +139,11 @@ describe('the clinical criteria catalog', () => {
         { formularies: ['medicare_part_d'], reason: 'test', omit: ['no_such_criterion'] },
       ],
     };
-    expect(() => new ClinicalCatalog(drugNames(), [...withCriteria, stray], icd10Subset())).toThrow(
+    expect(() => new ClinicalCatalog(drugNames(), [...withCriteria, stray], shippedIcd10Subset())).toThrow(
       'ozempik is not a drug of drugs.json',
     );
     expect(
-      () => new ClinicalCatalog(drugNames(), [badOverride, ...withCriteria.slice(1)], icd10Subset()),
+      () => new ClinicalCatalog(drugNames(), [badOverride, ...withCriteria.slice(1)], shippedIcd10Subset()),
     ).toThrow('ozempic: an override omits unknown criterion no_such_criterion');
   });
 });
@@ -507,6 +510,7 @@ describe('the outcome', () => {
         ],
       }),
       NO_PLAN,
+      shippedClinicalCatalog(),
     );
     expect(outcome.diagnoses.map((diagnosis) => [diagnosis.code, diagnosis.resolved_by])).toEqual([
       ['E11.9', 'code'],
@@ -525,6 +529,7 @@ describe('the outcome', () => {
         ],
       }),
       NO_PLAN,
+      shippedClinicalCatalog(),
     );
     expect(outcome.results.map((result) => result.catalog_drug)).toEqual(['Repatha', null, 'Ozempic']);
   });
@@ -535,7 +540,9 @@ describe('the outcome', () => {
       ...DRUG_CASES[0]?.qualifying,
       visitNotes: DRUG_CASES.flatMap((drugCase) => drugCase.qualifying.visitNotes ?? []),
     });
-    const first = evaluateClinicalEligibility(record, NO_PLAN);
-    expect(evaluateClinicalEligibility(structuredClone(record), NO_PLAN)).toEqual(first);
+    const first = evaluateClinicalEligibility(record, NO_PLAN, shippedClinicalCatalog());
+    expect(evaluateClinicalEligibility(structuredClone(record), NO_PLAN, shippedClinicalCatalog())).toEqual(
+      first,
+    );
   });
 });

@@ -9,6 +9,7 @@ import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engi
 import { CLINICAL_EVALUATION_DEADLINE_PASSED, CLINICAL_EVALUATION_TIMED_OUT } from '../../domain/failures';
 import { EvaluationPool } from '../../infrastructure/clinical/evaluation-pool';
 import { AS_OF, NO_PLAN } from './synthetic-records';
+import { shippedClinicalCatalog } from '../../infrastructure/catalogs/shipped-catalogs';
 
 const STALLING_THREAD = path.join(__dirname, '..', 'fixtures', 'threads', 'stalling-evaluation-thread.js');
 
@@ -32,7 +33,7 @@ describe('the clinical evaluation pool', () => {
     pool = new EvaluationPool({ threads: 2, taskTimeoutMs: 10_000 });
     const checked = record('Metformin 1000 mg twice daily for 6 months, inadequate response. A1c 8.2 %.');
     const answer = await pool.run({ kind: 'clinical_eligibility', record: checked });
-    expect(answer).toEqual(evaluateClinicalEligibility(checked, NO_PLAN));
+    expect(answer).toEqual(evaluateClinicalEligibility(checked, NO_PLAN, shippedClinicalCatalog()));
   });
 
   it('fails a task over its time limit with the named non-retryable failure, quoting nothing of the record', async () => {

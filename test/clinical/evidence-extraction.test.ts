@@ -1,14 +1,16 @@
 import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
-import { clinicalCatalog } from '../../domain/clinical/criteria-engine';
 import type { ClinicalFacts, MeasurementFact, TherapyFact } from '../../domain/clinical/evidence-extraction';
-import { resolveDiagnosis } from '../../domain/clinical/icd10';
 import { evidence, questionnaire, syntheticRecord, visitNote } from './synthetic-records';
+import { shippedClinicalCatalog, shippedIcd10Subset } from '../../infrastructure/catalogs/shipped-catalogs';
 
-const extractor = clinicalCatalog().extractor;
+const extractor = shippedClinicalCatalog().extractor;
 
 function factsOf(overrides: Partial<ClinicalRecord>): ClinicalFacts {
   const record = syntheticRecord(overrides);
-  return extractor.extract(record, record.diagnoses.map(resolveDiagnosis));
+  return extractor.extract(
+    record,
+    record.diagnoses.map((diagnosis) => shippedIcd10Subset().resolve(diagnosis)),
+  );
 }
 
 function noteFacts(text: string): ClinicalFacts {

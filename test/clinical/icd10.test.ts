@@ -1,30 +1,31 @@
-import { describeCode, icd10Subset, normalizeIcd10Code, resolveDiagnosis } from '../../domain/clinical/icd10';
+import { normalizeIcd10Code } from '../../domain/clinical/icd10';
+import { shippedIcd10Subset } from '../../infrastructure/catalogs/shipped-catalogs';
 
 describe('the ICD-10-CM subset', () => {
   it('holds at least 40 codes, each once and in ICD-10-CM shape', () => {
-    const codes = icd10Subset().data.codes.map((code) => code.code);
+    const codes = shippedIcd10Subset().data.codes.map((code) => code.code);
     expect(codes.length).toBeGreaterThanOrEqual(40);
     expect(new Set(codes).size).toBe(codes.length);
     for (const code of codes) expect(code).toMatch(/^[A-Z]\d[0-9A-Z](?:\.[0-9A-Z]{1,4})?$/);
   });
 
   it('has at least one code in every family it lists', () => {
-    const { families, codes } = icd10Subset().data;
+    const { families, codes } = shippedIcd10Subset().data;
     for (const family of families) {
       expect(codes.some((code) => code.code.startsWith(family.prefix))).toBe(true);
     }
   });
 
   it('describes a listed code with its official description', () => {
-    expect(describeCode('E11.9')).toBe('Type 2 diabetes mellitus without complications');
+    expect(shippedIcd10Subset().describe('E11.9')).toBe('Type 2 diabetes mellitus without complications');
   });
 
   it('describes a family prefix with the family description', () => {
-    expect(describeCode('J45.5')).toBe('Severe persistent asthma');
+    expect(shippedIcd10Subset().describe('J45.5')).toBe('Severe persistent asthma');
   });
 
   it('describes nothing for a code outside the subset', () => {
-    expect(describeCode('S72.001A')).toBeNull();
+    expect(shippedIcd10Subset().describe('S72.001A')).toBeNull();
   });
 });
 
@@ -41,7 +42,7 @@ describe('normalizing a code', () => {
 
 describe('resolving a submitted diagnosis', () => {
   it('uses the code when both code and description are given', () => {
-    expect(resolveDiagnosis({ code: 'E11.9', description: 'Type 2 diabetes' })).toEqual({
+    expect(shippedIcd10Subset().resolve({ code: 'E11.9', description: 'Type 2 diabetes' })).toEqual({
       input: { code: 'E11.9', description: 'Type 2 diabetes' },
       code: 'E11.9',
       description: 'Type 2 diabetes mellitus without complications',
@@ -50,18 +51,18 @@ describe('resolving a submitted diagnosis', () => {
   });
 
   it('keeps the code even when the description names another condition', () => {
-    const resolved = resolveDiagnosis({ code: 'I10', description: 'rheumatoid arthritis' });
+    const resolved = shippedIcd10Subset().resolve({ code: 'I10', description: 'rheumatoid arthritis' });
     expect(resolved.code).toBe('I10');
     expect(resolved.resolved_by).toBe('code');
     expect(resolved.description).toBe('Essential (primary) hypertension');
   });
 
   it('normalizes a code written in lower case without its dot', () => {
-    expect(resolveDiagnosis({ code: 'l400' }).code).toBe('L40.0');
+    expect(shippedIcd10Subset().resolve({ code: 'l400' }).code).toBe('L40.0');
   });
 
   it('keeps the submitted description for a code the subset does not list', () => {
-    expect(resolveDiagnosis({ code: 'F32.9', description: 'Depression' })).toMatchObject({
+    expect(shippedIcd10Subset().resolve({ code: 'F32.9', description: 'Depression' })).toMatchObject({
       code: 'F32.9',
       description: 'Depression',
       resolved_by: 'code',
@@ -87,33 +88,35 @@ describe('resolving a submitted diagnosis', () => {
     ['ulcerative colitis', 'K51.90'],
     ['chronic spontaneous urticaria', 'L50.1'],
   ])('maps the description %p alone to %p', (description, code) => {
-    expect(resolveDiagnosis({ description })).toMatchObject({ code, resolved_by: 'description' });
+    expect(shippedIcd10Subset().resolve({ description })).toMatchObject({ code, resolved_by: 'description' });
   });
 
   it('maps a description regardless of case and punctuation', () => {
-    expect(resolveDiagnosis({ description: "CROHN'S  DISEASE." }).code).toBe('K50.90');
-    expect(resolveDiagnosis({ description: 'Type-2 diabetes' }).code).toBe('E11.9');
+    expect(shippedIcd10Subset().resolve({ description: "CROHN'S  DISEASE." }).code).toBe('K50.90');
+    expect(shippedIcd10Subset().resolve({ description: 'Type-2 diabetes' }).code).toBe('E11.9');
   });
 
   it('prefers the most specific synonym the description contains', () => {
-    expect(resolveDiagnosis({ description: 'Severe persistent asthma, eosinophilic' }).code).toBe('J45.50');
-    expect(resolveDiagnosis({ description: 'Type 2 diabetes mellitus with hyperglycemia' }).code).toBe(
-      'E11.65',
+    expect(shippedIcd10Subset().resolve({ description: 'Severe persistent asthma, eosinophilic' }).code).toBe(
+      'J45.50',
     );
+    expect(
+      shippedIcd10Subset().resolve({ description: 'Type 2 diabetes mellitus with hyperglycemia' }).code,
+    ).toBe('E11.65');
   });
 
   it('does not read type 1 diabetes as type 2', () => {
-    expect(resolveDiagnosis({ description: 'type 1 diabetes' }).code).toBe('E10.9');
+    expect(shippedIcd10Subset().resolve({ description: 'type 1 diabetes' }).code).toBe('E10.9');
   });
 
   it('reports the official description of the code a description mapped to', () => {
-    expect(resolveDiagnosis({ description: 'high blood pressure' }).description).toBe(
+    expect(shippedIcd10Subset().resolve({ description: 'high blood pressure' }).description).toBe(
       'Essential (primary) hypertension',
     );
   });
 
   it('leaves a description that matches no code unresolved', () => {
-    expect(resolveDiagnosis({ description: 'feels tired lately' })).toEqual({
+    expect(shippedIcd10Subset().resolve({ description: 'feels tired lately' })).toEqual({
       input: { description: 'feels tired lately' },
       code: null,
       description: 'feels tired lately',
@@ -122,6 +125,10 @@ describe('resolving a submitted diagnosis', () => {
   });
 
   it('leaves a diagnosis with neither code nor description unresolved', () => {
-    expect(resolveDiagnosis({})).toMatchObject({ code: null, description: null, resolved_by: 'unresolved' });
+    expect(shippedIcd10Subset().resolve({})).toMatchObject({
+      code: null,
+      description: null,
+      resolved_by: 'unresolved',
+    });
   });
 });

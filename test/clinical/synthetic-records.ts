@@ -1,11 +1,11 @@
 import type { ClinicalEvidence, ClinicalRecord, PlanFormulary } from '../../domain/clinical/clinical-model';
-import { payerCatalog } from '../../domain/payers/payer-catalog';
+import { shippedPayerCatalog } from '../../infrastructure/catalogs/shipped-catalogs';
 
 /** Every record is judged as of this date, so ages and recency never depend on when tests run. */
 export const AS_OF = '2026-03-01';
 
 /** No plan named: each drug's own criteria, and the prior-authorization requirement most plans state. */
-export const NO_PLAN: PlanFormulary = payerCatalog().planFormulary(undefined);
+export const NO_PLAN: PlanFormulary = shippedPayerCatalog().planFormulary(undefined);
 
 /** A synthetic adult with nothing on file; tests add only what the behaviour under test needs. */
 export function syntheticRecord(overrides: Partial<ClinicalRecord> = {}): ClinicalRecord {

@@ -1,7 +1,6 @@
 import type { InsuranceContent } from '../../domain/cases/case-model';
 import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
 import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engine';
-import { payerCatalog } from '../../domain/payers/payer-catalog';
 import type {
   BenefitsCheckInput,
   CriterionAnswer,
@@ -16,9 +15,10 @@ import {
   MEMBER_ID_SUFFIX_CASES,
   PayerSimulator,
 } from '../../infrastructure/connectors/payer-simulator';
+import { shippedPayerCatalog, shippedClinicalCatalog } from '../../infrastructure/catalogs/shipped-catalogs';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
-const catalog = payerCatalog();
+const catalog = shippedPayerCatalog();
 const simulator = new PayerSimulator({ now: () => NOW });
 
 function fromContent(content: Partial<InsuranceContent>): InsuranceEvidence {
@@ -936,6 +936,7 @@ describe('the PA prefill and the criteria engine', () => {
         ...overrides,
       },
       NO_PLAN,
+      shippedClinicalCatalog(),
     ).results;
     const found = result?.criteria.find((item) => item.id === id);
     if (!found) throw new Error(`No criterion ${id}`);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { CASE_SECTIONS, SECTION_SEGMENTS } from '../../src/console/cases/case-sections';
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../../infrastructure/project-root';
 import { startTestApp, TestApp } from '../support/test-app';
 
 type RouterLayer = { route?: { path: string; methods: Record<string, boolean> } };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../../infrastructure/project-root';
 import { CUSTOM_SEARCH_ATTRIBUTES } from '../../domain/temporal/search-attributes';
 import {
   CASES_NAMESPACE,

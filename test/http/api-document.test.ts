@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../../infrastructure/project-root';
 import { API_VERSION } from '../../src/common/http-edge';
 import { startTestApp, TestApp } from '../support/test-app';
 

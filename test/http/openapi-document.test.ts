@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../../infrastructure/project-root';
 import { CASE_EVENT_TYPES } from '../../domain/webhooks/event-types';
 import publishedSchemas from '../../src/contract/published-schemas.json';
 import { startTestApp, TestApp } from '../support/test-app';

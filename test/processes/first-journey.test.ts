@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../../infrastructure/project-root';
 import { freePort } from '../../infrastructure/temporal/dev-server';
 import { localModeEnv, startProcess } from '../support/processes';
 import { eventually } from '../support/test-app';

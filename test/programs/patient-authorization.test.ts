@@ -1,4 +1,3 @@
-import { findProgram } from '../../domain/programs/program-catalog';
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import {
   enrollmentPatient,
@@ -10,6 +9,7 @@ import { ProgramHubDouble } from '../support/connector-doubles';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { startTestWorker, TestWorker } from '../support/workers';
+import { shippedSupportPrograms } from '../../infrastructure/catalogs/shipped-catalogs';
 
 const PATH = '/patient-enrollment';
 /** Patient assistance: the hub investigates benefits and ships drug, so it needs a HIPAA authorization. */
@@ -177,7 +177,7 @@ describe('an enrollment and the patient authorization its program requires', () 
       ...patientEnrollmentRequest(),
       patient_authorization: signedAuthorization('program_consent'),
     });
-    expect(findProgram(OZEMPIC_SAVINGS_CARD)?.patient_authorization_required).toBeNull();
+    expect(shippedSupportPrograms().find(OZEMPIC_SAVINGS_CARD)?.patient_authorization_required).toBeNull();
     await waitForStatus(testApp, account.keys.provider, PATH, body.data.id, 'awaiting_outcome');
 
     expect(body.data.request.patient_authorization).toEqual(signedAuthorization('program_consent'));

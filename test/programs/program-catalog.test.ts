@@ -1,14 +1,10 @@
 import type { PlanType } from '../../domain/cases/case-model';
 import { hasIdPrefix } from '../../domain/ids';
-import {
-  findProgram,
-  listPrograms,
-  PROGRAM_TYPES,
-  programsForDrug,
-} from '../../domain/programs/program-catalog';
+import { PROGRAM_TYPES } from '../../domain/programs/program-catalog';
 import { CONFIRMATION_KIND_OF_PROGRAM_TYPE } from '../../domain/programs/program-model';
 import type { SupportProgram } from '../../domain/programs/program-model';
 import { PATIENT_AUTHORIZATION_TYPES } from '../../domain/programs/patient-authorization';
+import { shippedSupportPrograms } from '../../infrastructure/catalogs/shipped-catalogs';
 
 const PLAN_TYPES: PlanType[] = [
   'commercial',
@@ -20,7 +16,7 @@ const PLAN_TYPES: PlanType[] = [
 ];
 const GOVERNMENT_PLAN_TYPES: PlanType[] = ['medicare', 'medicare_advantage', 'medicaid', 'tricare'];
 
-const allPrograms = listPrograms();
+const allPrograms = shippedSupportPrograms().list();
 
 function names(programs: SupportProgram[]): string[] {
   return programs.map((program) => program.name);
@@ -141,22 +137,24 @@ describe('the shipped program catalog', () => {
 
 describe('listing programs', () => {
   it('returns the whole catalog without filters', () => {
-    expect(listPrograms({})).toHaveLength(allPrograms.length);
+    expect(shippedSupportPrograms().list({})).toHaveLength(allPrograms.length);
   });
 
   it('ignores blank filters', () => {
-    expect(listPrograms({ drug_name: ' ', manufacturer: '' })).toHaveLength(allPrograms.length);
+    expect(shippedSupportPrograms().list({ drug_name: ' ', manufacturer: '' })).toHaveLength(
+      allPrograms.length,
+    );
   });
 
   it('finds programs for a drug written with its strength, in any case', () => {
-    expect(names(listPrograms({ drug_name: 'ozempic 1 MG' }))).toEqual([
+    expect(names(shippedSupportPrograms().list({ drug_name: 'ozempic 1 MG' }))).toEqual([
       'Ozempic Savings Card',
       'NovoCare Patient Assistance Program',
     ]);
   });
 
   it('finds programs for a generic name the programs list', () => {
-    expect(names(listPrograms({ drug_name: 'dupilumab 300 mg/2 mL' }))).toEqual([
+    expect(names(shippedSupportPrograms().list({ drug_name: 'dupilumab 300 mg/2 mL' }))).toEqual([
       'Dupixent MyWay Copay Card',
       'Dupixent MyWay Quick Start Program',
       'Dupixent MyWay Patient Assistance Program',
@@ -164,31 +162,39 @@ describe('listing programs', () => {
   });
 
   it('finds nothing for a drug no program lists', () => {
-    expect(listPrograms({ drug_name: 'Jardiance' })).toEqual([]);
+    expect(shippedSupportPrograms().list({ drug_name: 'Jardiance' })).toEqual([]);
   });
 
   it('matches part of the manufacturer name, ignoring case and punctuation', () => {
-    const pfizer = listPrograms({ manufacturer: 'PFIZER' });
+    const pfizer = shippedSupportPrograms().list({ manufacturer: 'PFIZER' });
     expect(names(pfizer)).toEqual(['Eliquis Co-pay Card', 'Eliquis 360 Support']);
-    expect(listPrograms({ manufacturer: 'bristol-myers' })).toEqual(pfizer);
+    expect(shippedSupportPrograms().list({ manufacturer: 'bristol-myers' })).toEqual(pfizer);
   });
 
   it('returns only programs of the requested type', () => {
-    const bridges = listPrograms({ type: 'bridge_supply' });
+    const bridges = shippedSupportPrograms().list({ type: 'bridge_supply' });
     expect(bridges.length).toBeGreaterThan(0);
     expect(bridges.every((program) => program.type === 'bridge_supply')).toBe(true);
   });
 
   it('requires every given filter to match', () => {
     expect(
-      names(listPrograms({ drug_name: 'Humira', manufacturer: 'abbvie', type: 'patient_assistance' })),
+      names(
+        shippedSupportPrograms().list({
+          drug_name: 'Humira',
+          manufacturer: 'abbvie',
+          type: 'patient_assistance',
+        }),
+      ),
     ).toEqual(['myAbbVie Assist']);
-    expect(listPrograms({ drug_name: 'Humira', manufacturer: 'Amgen' })).toEqual([]);
+    expect(shippedSupportPrograms().list({ drug_name: 'Humira', manufacturer: 'Amgen' })).toEqual([]);
   });
 
-  it('lists the programs for a drug the same way as the drug filter', () => {
-    expect(programsForDrug('Repatha 140 mg/mL SureClick')).toEqual(listPrograms({ drug_name: 'Repatha' }));
-    expect(names(programsForDrug('Repatha'))).toEqual([
+  it('lists the programs for a drug written with its strength and device', () => {
+    expect(shippedSupportPrograms().list({ drug_name: 'Repatha 140 mg/mL SureClick' })).toEqual(
+      shippedSupportPrograms().list({ drug_name: 'Repatha' }),
+    );
+    expect(names(shippedSupportPrograms().list({ drug_name: 'Repatha' }))).toEqual([
       'Repatha Ready Co-Pay Card',
       'Repatha Ready Bridge Program',
       'Amgen Safety Net Foundation',
@@ -198,10 +204,12 @@ describe('listing programs', () => {
 
 describe('finding a program', () => {
   it('returns the program with the id', () => {
-    expect(findProgram('prog_01jnmzexzmv0rb4xy0ry2j0x0k')?.name).toBe('Humira Complete Savings Card');
+    expect(shippedSupportPrograms().find('prog_01jnmzexzmv0rb4xy0ry2j0x0k')?.name).toBe(
+      'Humira Complete Savings Card',
+    );
   });
 
   it('returns nothing for an unknown id', () => {
-    expect(findProgram('prog_00000000000000000000000000')).toBeUndefined();
+    expect(shippedSupportPrograms().find('prog_00000000000000000000000000')).toBeUndefined();
   });
 });

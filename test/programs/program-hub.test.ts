@@ -1,13 +1,13 @@
-import { listPrograms } from '../../domain/programs/program-catalog';
 import type { ProgramType } from '../../domain/programs/program-model';
 import { ConnectorError } from '../../domain/failures';
 import { ProgramHubSimulator } from '../../infrastructure/connectors/program-hub';
 import { authorizationFor, signedAuthorization } from '../support/case-requests';
+import { shippedSupportPrograms } from '../../infrastructure/catalogs/shipped-catalogs';
 
 const hub = new ProgramHubSimulator(() => new Date('2026-11-25T15:00:00Z'));
 
 function firstProgramOf(type: ProgramType): string {
-  const program = listPrograms({ type })[0];
+  const program = shippedSupportPrograms().list({ type })[0];
   if (!program) throw new Error(`the catalog has no ${type} program`);
   return program.id;
 }

@@ -1,4 +1,3 @@
-import { findProgram } from '../../domain/programs/program-catalog';
 import type {
   EnrollmentFacts,
   ProgramDecision,
@@ -15,6 +14,7 @@ import {
   programCoversDrug,
   type ProgramRuleName,
 } from '../../domain/programs/program-rules';
+import { shippedSupportPrograms } from '../../infrastructure/catalogs/shipped-catalogs';
 
 const AS_OF = '2026-03-01';
 
@@ -84,7 +84,7 @@ function expectOnlyMissing(decision: ProgramDecision, field: string): void {
 }
 
 function requiredProgram(id: string): SupportProgram {
-  const program = findProgram(id);
+  const program = shippedSupportPrograms().find(id);
   if (!program) throw new Error(`No catalog program ${id}`);
   return program;
 }

@@ -4,7 +4,7 @@ import type {
   PatientAuthorization,
   PatientAuthorizationType,
 } from '../../domain/programs/patient-authorization';
-import { findProgram } from '../../domain/programs/program-catalog';
+import { shippedSupportPrograms } from '../../infrastructure/catalogs/shipped-catalogs';
 
 /** Synthetic people only: every name and id here is made up for tests. */
 export function syntheticPatient(overrides: Record<string, unknown> = {}) {
@@ -105,7 +105,7 @@ export function signedAuthorization(
 export function authorizationFor(programId: string): {
   patient_authorization?: PatientAuthorization;
 } {
-  const required = findProgram(programId)?.patient_authorization_required;
+  const required = shippedSupportPrograms().find(programId)?.patient_authorization_required;
   return required ? { patient_authorization: signedAuthorization(required) } : {};
 }
 

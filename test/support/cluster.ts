@@ -5,7 +5,7 @@ import * as path from 'node:path';
 
 import { Client as PgClient } from 'pg';
 
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../../infrastructure/project-root';
 import { PostgresServer } from '../../infrastructure/storage/postgres-server';
 import { freePort } from '../../infrastructure/temporal/dev-server';
 import {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../../infrastructure/project-root';
 
 /**
  * The Python of the tools CI installs (scripts/ensure-python-tools.sh, pinned in

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../../infrastructure/project-root';
 import { API_VERSION } from '../../src/common/http-edge';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -1,18 +1,18 @@
-import { payerCatalog } from '../../domain/payers/payer-catalog';
 import { authorizationPeriods } from '../../infrastructure/connectors/authorization-periods';
+import { shippedPayerCatalog } from '../../infrastructure/catalogs/shipped-catalogs';
 
 describe('approval periods by drug class', () => {
   const periods = authorizationPeriods();
 
   it('puts every catalog drug in exactly one class', () => {
-    for (const drug of payerCatalog().drugs) {
+    for (const drug of shippedPayerCatalog().drugs) {
       const classes = periods.classes.filter((entry) => entry.drugs.includes(drug.id));
       expect({ drug: drug.id, classes: classes.length }).toEqual({ drug: drug.id, classes: 1 });
     }
   });
 
   it('names only catalog drugs', () => {
-    const known = new Set(payerCatalog().drugs.map((drug) => drug.id));
+    const known = new Set(shippedPayerCatalog().drugs.map((drug) => drug.id));
     expect(periods.classes.flatMap((entry) => entry.drugs).filter((id) => !known.has(id))).toEqual([]);
   });
 

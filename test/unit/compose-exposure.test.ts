@@ -3,7 +3,7 @@ import * as path from 'node:path';
 
 import { load } from 'js-yaml';
 
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../../infrastructure/project-root';
 
 type PortMapping = string | number | { target?: number; published?: string | number; host_ip?: string };
 

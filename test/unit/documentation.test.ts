@@ -2,13 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../../infrastructure/project-root';
 import { loadConfig } from '../../infrastructure/config/config';
 import { CARD_FIELD_THRESHOLDS } from '../../domain/payers/insurance-card';
 import type { CardField } from '../../domain/payers/card-fields';
-import { benefitVerificationMockCaseNames, payerCatalog } from '../../domain/payers/payer-catalog';
 import { PRIOR_AUTH_MOCK_RESULTS } from '../../domain/payers/prior-authorization-exchange';
 import { MEMBER_ID_SUFFIX_CASES } from '../../infrastructure/connectors/payer-simulator';
+import {
+  shippedBenefitVerificationMockCaseNames,
+  shippedPayerCatalog,
+} from '../../infrastructure/catalogs/shipped-catalogs';
 
 const read = (file: string) => readFileSync(path.join(projectRoot(), file), 'utf8');
 
@@ -144,9 +147,9 @@ function sandboxTable(heading: string): Array<[string, string]> {
 
 describe("docs/sandbox.md's scenarios", () => {
   it('lists every benefit verification case of the catalog, in its words, and no other', () => {
-    const catalog = payerCatalog();
+    const catalog = shippedPayerCatalog();
     expect(sandboxTable('## Benefit verification')).toEqual(
-      benefitVerificationMockCaseNames().map((name) => [name, catalog.mockCase(name)!.description]),
+      shippedBenefitVerificationMockCaseNames().map((name) => [name, catalog.mockCase(name)!.description]),
     );
   });
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../../infrastructure/project-root';
 import { testEnvironment } from '../harness/environment';
 
 const SCRIPT = path.join(projectRoot(), 'scripts', 'ensure-temporal.js');

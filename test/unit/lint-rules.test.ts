@@ -2,7 +2,7 @@ import * as path from 'node:path';
 
 import { ESLint } from 'eslint';
 
-import { projectRoot } from '../../domain/project-root';
+import { projectRoot } from '../../infrastructure/project-root';
 
 /** Lints source text as if it lived at `file`, with the project's own ESLint configuration. */
 async function lint(file: string, code: string): Promise<string[]> {
@@ -51,7 +51,7 @@ describe('the lint rules', () => {
 
   it('refuse a floating promise anywhere', async () => {
     const rules = await lint(
-      'domain/project-root.ts',
+      'domain/ids.ts',
       'async function work(): Promise<void> {}\nexport function run(): void {\n  work();\n}\n',
     );
     expect(rules).toContain('@typescript-eslint/no-floating-promises');

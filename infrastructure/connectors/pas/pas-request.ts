@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import type { CaseEvidenceItem, Diagnosis, VisitNote } from '../../../domain/cases/case-model';
-import { normalizeNdc, payerCatalog, prescribedDrugBenefit } from '../../../domain/payers/payer-catalog';
+import { normalizeNdc } from '../../../domain/payers/payer-catalog';
 import type {
   InformationAnswer,
   PriorAuthExchangeInput,
@@ -9,6 +9,7 @@ import type {
   PriorAuthInquiryInput,
 } from '../../../domain/payers/prior-authorization-exchange';
 import { PAS_EXTENSION, PAS_PROFILE, SYSTEM } from './pas-codes';
+import { shippedPayerCatalog } from '../../catalogs/shipped-catalogs';
 
 /**
  * Writes the Da Vinci PAS request Bundles: `$submit` (a PAS Claim with its Patient, Coverage,
@@ -509,11 +510,11 @@ function productOrService(input: PriorAuthExchangeInput) {
 
 function catalogDrug(input: PriorAuthExchangeInput) {
   const { drug_name: name, ndc } = input.request.prescription;
-  return payerCatalog().findDrug({ name, ndc });
+  return shippedPayerCatalog().findDrug({ name, ndc });
 }
 
 function medicalBenefit(input: PriorAuthExchangeInput): boolean {
-  return prescribedDrugBenefit(input.request.prescription) === 'medical';
+  return shippedPayerCatalog().prescribedDrugBenefit(input.request.prescription) === 'medical';
 }
 
 function ndcOf(input: PriorAuthExchangeInput): string | undefined {

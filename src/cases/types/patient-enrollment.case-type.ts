@@ -7,7 +7,6 @@ import {
 import type { EnrollmentOutcomeInput, PatientEnrollmentCase } from '../../../domain/cases/patient-enrollment';
 import type { EnrollmentInformation } from '../../../domain/programs/enrollment-model';
 import { patientAuthorizationIssue } from '../../../domain/programs/patient-authorization';
-import { findProgram } from '../../../domain/programs/program-catalog';
 import {
   awaitScreeningUpdate,
   submitEnrollmentInformationUpdate,
@@ -23,6 +22,7 @@ import {
 import { newCaseRecord } from '../case-request-mapping';
 import { assertStorable } from '../case-size';
 import { caseTimingsOf, defineCaseType, outcomeDecision } from '../case-type';
+import { shippedSupportPrograms } from '../../../infrastructure/catalogs/shipped-catalogs';
 
 /** The program's rules take milliseconds; this bounds the wait when no worker is running. */
 const SCREENING_WAIT_MS = 15_000;
@@ -44,7 +44,7 @@ export const PATIENT_ENROLLMENT = defineCaseType<
       '(submitted), awaiting_review with missing_information (more information needed) or failed (ineligible).',
     // Before anything is stored or started: a program that needs the patient's authorization gets none of their data without it.
     check: (request) => {
-      const program = findProgram(request.programId);
+      const program = shippedSupportPrograms().find(request.programId);
       const issue = program
         ? patientAuthorizationIssue(program.patient_authorization_required, request.patient_authorization)
         : { field: 'programId', issue: 'must name a support program (see GET /support-programs)' };
@@ -122,7 +122,7 @@ export const PATIENT_ENROLLMENT = defineCaseType<
       // A case in another status gets the workflow's own 409.
       checkAgainst: (record, outcome) => {
         if (record.status !== 'awaiting_outcome') return;
-        const program = findProgram((record as PatientEnrollmentCase).program_id);
+        const program = shippedSupportPrograms().find((record as PatientEnrollmentCase).program_id);
         if (!program) return;
         const issues = enrollmentOutcomeIssues(program.type, outcome as EnrollmentOutcomeInput);
         if (issues.length > 0)
