@@ -1,6 +1,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** The SDK's internal modules change without notice: memo payloads decode in infrastructure/temporal/sealed-memos.ts. */
+const SDK_INTERNALS = {
+  group: ['@temporalio/*/lib/internal-*'],
+  message:
+    "Use the SDK's public interfaces; case memos are read through infrastructure/temporal/sealed-memos.ts.",
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -22,6 +29,7 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SDK_INTERNALS] }],
     },
   },
   {
@@ -32,6 +40,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            SDK_INTERNALS,
             {
               group: ['node:*', 'fs', 'path', 'crypto', 'http', 'https', 'net', 'os', 'child_process'],
               message: 'Workflows must not do I/O; use an activity.',

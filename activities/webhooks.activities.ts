@@ -32,14 +32,15 @@ export const createWebhookActivities = (deps: WebhookActivityDependencies) => {
   return {
     /**
      * Fan-out of a case event to the account's active, subscribed endpoints. A case event carries
-     * the case without its request; the publisher adds the request back (from the case's memo), so
-     * receivers get the whole case. Returns once the deliveries are recorded; their first attempts
-     * run on in this process (never awaited here).
+     * the case and its request; events of runs from before local publishing carry the case alone, and
+     * the publisher reads the request from the case's memo, so receivers get the whole case. Returns
+     * once the deliveries are recorded; their first attempts run on in this process (never awaited
+     * here).
      */
     async publishEvent(input: PublishEventInput): Promise<string[]> {
       if (input.caseId === undefined) return deps.publisher.publish(input);
-      // A case event describes the workflow publishing it: the request comes from that case's memo
-      // only, whatever id the input names.
+      // A case event is about the workflow publishing it: a request missing from the input comes from
+      // that case's memo only, whatever id the input names.
       const caseId = Context.current().info.workflowExecution?.workflowId ?? input.caseId;
       // A case that told its provider how it ended tells nothing more, even from a run a Reset
       // started behind its final status: its final event again is a no-op, anything else is dropped.

@@ -21,7 +21,7 @@ import type { CaseStatus } from '../domain/cases/case-model';
 import type { CaseRecord } from '../domain/cases/case-model';
 import type { CancelRequest } from '../domain/cases/case-model';
 import { INVALID_STATE } from '../domain/failures';
-import { CASE_MEMO_KEY, REQUEST_MEMO_KEY } from '../domain/temporal/case-memo';
+import { memoAfterChange, REQUEST_MEMO_KEY } from '../domain/temporal/case-memo';
 import { CASE_ATTENTION, CASE_STATUS, PATIENT_REF } from '../domain/temporal/search-attributes';
 import { caseEventId, finalCaseEventId } from '../domain/webhooks/case-event-ids';
 import type { CaseEventType } from '../domain/webhooks/event-types';
@@ -129,8 +129,6 @@ export async function endOnError<Case extends CaseRecord>(
 export class CaseLifecycle<Case extends CaseRecord> {
   /** The request as the memo holds it: the case's input, until the workflow replaces it. */
   private requestInMemo: unknown;
-  /** The request the API wrote to the memo when it started the case. */
-  private readonly requestAtStart: unknown;
   /** Announcements that are not moves, counted per sequence: the count tells their ids apart. */
   private announcements = { sequence: 0, count: 0 };
 
@@ -144,7 +142,6 @@ export class CaseLifecycle<Case extends CaseRecord> {
     },
   ) {
     this.requestInMemo = (record as CaseRecord & { request?: unknown }).request;
-    this.requestAtStart = this.requestInMemo;
   }
 
   get status(): CaseStatus {
@@ -222,10 +219,14 @@ export class CaseLifecycle<Case extends CaseRecord> {
       else await recordCaseSummary(this.summary());
       return;
     }
-    if (announced)
-      await (patched(PUBLISH_EVENTS_LOCALLY) ? publishEventLocally : publishEventRemotely)(
-        this.event(this.moveOccurrence()),
-      );
+    if (!announced) return;
+    if (patched(PUBLISH_EVENTS_LOCALLY)) {
+      await publishEventLocally(this.event(this.moveOccurrence()));
+      return;
+    }
+    // A regular activity's input is history: these runs keep sending the case alone with its id.
+    const { request: _request, ...withoutRequest } = this.event(this.moveOccurrence());
+    await publishEventRemotely(withoutRequest);
   }
 
   /** A move is its sequence and status; every final move is the case's one final notification. */
@@ -263,26 +264,15 @@ export class CaseLifecycle<Case extends CaseRecord> {
     };
   }
 
-  /**
-   * The request rarely changes (an enrollment merges information sent later), so when the case
-   * started with it under its own memo key it is written again only when replaced, and the rest of
-   * the case at every change. A case started before that split keeps writing its whole object.
-   */
   private saveMemo(): void {
-    const { request, ...changing } = this.record as CaseRecord & { request?: unknown };
-    if (request === undefined || workflowInfo().memo?.[REQUEST_MEMO_KEY] === undefined) {
-      upsertMemo({ [CASE_MEMO_KEY]: this.record });
-      return;
-    }
-    const replaced = request !== this.requestInMemo;
-    upsertMemo({ [CASE_MEMO_KEY]: changing, ...(replaced ? { [REQUEST_MEMO_KEY]: request } : {}) });
-    this.requestInMemo = request;
+    const requestKeptApart = workflowInfo().memo?.[REQUEST_MEMO_KEY] !== undefined;
+    upsertMemo(memoAfterChange(this.record, this.requestInMemo, requestKeptApart));
+    this.requestInMemo = (this.record as CaseRecord & { request?: unknown }).request;
   }
 
   /**
-   * The event carries the case's summary, not its request (up to 1.5 MiB): the publisher reads the
-   * request from the memo the API wrote at the start. Once the workflow has replaced the request,
-   * events carry it themselves, since a memo upsert shows only once its workflow task completes.
+   * The event carries the case with its request, so the publisher needs no read of this workflow: a
+   * local activity's input never enters history, so a request of up to 1.5 MiB costs a move none.
    */
   private event(occurrence: string | undefined): PublishEventInput {
     const { request, ...summary } = this.record as CaseRecord & { request?: unknown };
@@ -292,9 +282,7 @@ export class CaseLifecycle<Case extends CaseRecord> {
       type: this.options.eventType,
       data: { ...summary, sequence: this.record.status_history.length },
       createdAt: this.record.updated_at,
-      ...(request === undefined
-        ? {}
-        : { caseId: this.record.id, ...(request === this.requestAtStart ? {} : { request }) }),
+      ...(request === undefined ? {} : { caseId: this.record.id, request }),
     };
   }
 

@@ -1,10 +1,9 @@
 import { Client } from '@temporalio/client';
-import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 
-import { CASE_MEMO_KEY, REQUEST_MEMO_KEY } from '../../domain/temporal/case-memo';
+import { caseFromMemo } from '../../domain/temporal/case-memo';
 import { describeEvent, EventType } from '../../domain/webhooks/event-types';
 import type { WebhookSettings } from '../config/config';
-import { isEncrypted } from '../temporal/encryption-codec';
+import { readSealedMemo } from '../temporal/sealed-memos';
 import { API_START_OWNERSHIP_MS, DurableDeliveries } from './durable-deliveries';
 import type { FirstAttempts } from './first-attempts';
 import type { CaseEventData, NotifiedObject } from '../../domain/webhooks/notified-object';
@@ -20,9 +19,12 @@ export interface PublishEventInput {
    */
   data: object;
   createdAt: string;
-  /** The case (its workflow id) whose request completes `data`, read from its memo. */
+  /** The case (its workflow id) whose request completes `data`. */
   caseId?: string;
-  /** The request itself, when the workflow replaced it and the memo may not show that yet. */
+  /**
+   * The case's request. Events of runs from before local publishing, and of cases started before it,
+   * leave it out; it is then read from the case's memo.
+   */
   request?: unknown;
   /**
    * The event's mode, which decides the endpoints it goes to. A case event leaves it out: its mode
@@ -92,22 +94,14 @@ export class WebhookPublisher {
     return { ...summary, livemode, request, sequence } as CaseEventData;
   }
 
-  /**
-   * The request as the API wrote it when it started the case: under its own memo key, or inside the
-   * case for cases started before that split. Only a memo sealed by our codec is trusted.
-   */
+  /** The request as the case's memo holds it; only a memo sealed by our codec is trusted. */
   private async requestFromMemo(caseId: string): Promise<unknown> {
     const { raw } = await this.temporalClient.workflow.getHandle(caseId).describe();
-    const fields = raw.workflowExecutionInfo?.memo?.fields ?? {};
-    const ownKey = fields[REQUEST_MEMO_KEY];
-    const payload = ownKey ?? fields[CASE_MEMO_KEY];
-    const decoded =
-      payload && isEncrypted(payload)
-        ? await decodeFromPayloadsAtIndex<unknown>(this.temporalClient.options.loadedDataConverter, 0, [
-            payload,
-          ])
-        : undefined;
-    const request = ownKey ? decoded : (decoded as { request?: unknown } | undefined)?.request;
+    const memo = await readSealedMemo(
+      this.temporalClient.options.loadedDataConverter,
+      raw.workflowExecutionInfo?.memo?.fields,
+    );
+    const request = memo && (caseFromMemo(memo) as { request?: unknown }).request;
     // Retried until it is there: an event without its request would tell receivers less than GET.
     if (request === undefined) throw new Error(`Case ${caseId} has no sealed request in its memo`);
     return request;

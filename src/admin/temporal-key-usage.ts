@@ -1,12 +1,12 @@
 import { Client, isGrpcServiceError } from '@temporalio/client';
 import { Payload } from '@temporalio/common';
-import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { temporal } from '@temporalio/proto';
 
 import type { CaseBinding } from '../../domain/cases/case-binding';
 import { ENCRYPTION_KEY_ID_METADATA } from '../../infrastructure/temporal/encryption-codec';
 import { isNotFoundByTemporal } from '../../infrastructure/temporal/workflow-deletion';
-import { BINDING_MEMO_KEY } from '../cases/case-workflows';
+import { BINDING_MEMO_KEY } from '../../domain/temporal/case-memo';
+import { decodePayload } from '../../infrastructure/temporal/sealed-memos';
 
 const RUNNING = temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
 const HISTORIES_AT_ONCE = 4;
@@ -194,11 +194,7 @@ async function bindingKeyId(
 ): Promise<string | undefined> {
   if (!payload) return undefined;
   try {
-    const binding = await decodeFromPayloadsAtIndex<Partial<CaseBinding>>(
-      client.options.loadedDataConverter,
-      0,
-      [payload],
-    );
+    const binding = await decodePayload<Partial<CaseBinding>>(client.options.loadedDataConverter, payload);
     return typeof binding?.keyId === 'string' ? binding.keyId : undefined;
   } catch {
     // Sealed under a key this process lacks: that key id is already counted from the payload's metadata.

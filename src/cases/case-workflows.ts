@@ -1,16 +1,14 @@
 import { Client, WorkflowNotFoundError, WorkflowStartOptions } from '@temporalio/client';
-import { Payload, UpdateDefinition, Workflow } from '@temporalio/common';
-import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import { UpdateDefinition, Workflow } from '@temporalio/common';
 
 import type { CaseBinding } from '../../domain/cases/case-binding';
 import type { CaseObjectType, CaseRecord, CaseStatus } from '../../domain/cases/case-model';
-import { CASE_MEMO_KEY, REQUEST_MEMO_KEY } from '../../domain/temporal/case-memo';
+import { BINDING_MEMO_KEY, caseFromMemo, memoAtStart } from '../../domain/temporal/case-memo';
+import type { CaseMemo } from '../../domain/temporal/case-memo';
 import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE, PATIENT_REF } from '../../domain/temporal/search-attributes';
 import type { TemporalSettings } from '../../infrastructure/config/config';
-import { isEncrypted } from '../../infrastructure/temporal/encryption-codec';
+import { readSealedMemo, sealedByUs } from '../../infrastructure/temporal/sealed-memos';
 import type { CaseType, WorkflowInput } from './case-type';
-
-export const BINDING_MEMO_KEY = 'binding';
 
 /** A case's workflow as its memo and search attributes show it. */
 export interface CaseExecution {
@@ -61,7 +59,7 @@ export class CaseWorkflows {
       // A replayed request finds the workflow its first attempt started, running or not.
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      memo: memoOf(input.case, input.binding),
+      memo: memoAtStart(input.case, input.binding),
       typedSearchAttributes: [
         { key: ACCOUNT_ID, value: input.accountId },
         { key: CASE_TYPE, value: type.object },
@@ -79,7 +77,7 @@ export class CaseWorkflows {
   async describe(caseId: string): Promise<CaseExecution | undefined> {
     try {
       const description = await this.client.workflow.getHandle(caseId).describe();
-      const memo = description.memo ?? {};
+      const memo: CaseMemo = description.memo ?? {};
       return {
         caseId,
         startTime: description.startTime,
@@ -120,24 +118,15 @@ export class CaseWorkflows {
       pageSize,
       nextPageToken: pageToken,
     });
-    const converter = this.client.options.loadedDataConverter;
-    const decode = (payload: Payload | undefined) =>
-      payload ? decodeFromPayloadsAtIndex<unknown>(converter, 0, [payload]) : undefined;
     const executions = await Promise.all(
       (response.executions ?? []).map(async (execution): Promise<CaseExecution> => {
-        const fields = execution.memo?.fields ?? {};
-        const sealed = sealedByUs(fields);
-        const [record, request, binding] = sealed
-          ? await Promise.all(
-              [CASE_MEMO_KEY, REQUEST_MEMO_KEY, BINDING_MEMO_KEY].map((key) => decode(fields[key])),
-            )
-          : [];
+        const memo = await readSealedMemo(this.client.options.loadedDataConverter, execution.memo?.fields);
         return {
           caseId: execution.execution!.workflowId!,
           startTime: new Date(Number(execution.startTime!.seconds) * 1000),
-          sealedByUs: sealed,
-          record: caseFromMemo({ [CASE_MEMO_KEY]: record, [REQUEST_MEMO_KEY]: request }),
-          binding,
+          sealedByUs: memo !== undefined,
+          record: caseFromMemo(memo ?? {}),
+          binding: memo?.[BINDING_MEMO_KEY],
         };
       }),
     );
@@ -163,34 +152,4 @@ function visibilityQuery(filter: CaseFilter): string {
   // SQL visibility (the dev server, PostgreSQL) refuses ORDER BY; its own order is running cases by
   // start time, newest first, then closed cases by close time, newest first.
   return clauses.join(' AND ');
-}
-
-/**
- * The request is written once under its own key; the rest of the case is rewritten at each change.
- * The API writes the binding beside the case; the workflow never rewrites it.
- */
-function memoOf(record: CaseRecord, binding: CaseBinding): Record<string, unknown> {
-  const { request, ...changing } = record as CaseRecord & { request?: unknown };
-  return request === undefined
-    ? { [CASE_MEMO_KEY]: record, [BINDING_MEMO_KEY]: binding }
-    : { [CASE_MEMO_KEY]: changing, [REQUEST_MEMO_KEY]: request, [BINDING_MEMO_KEY]: binding };
-}
-
-/**
- * The case as GET shows it; cases started before the split hold their request inside `case`, and
- * cases started before modes are test cases.
- */
-function caseFromMemo(memo: Record<string, unknown>): CaseRecord {
-  const stored = memo[CASE_MEMO_KEY] as (Omit<CaseRecord, 'livemode'> & { livemode?: boolean }) | undefined;
-  const record = stored && { ...stored, livemode: stored.livemode ?? false };
-  const request = memo[REQUEST_MEMO_KEY];
-  return (request === undefined ? record : { ...record, request }) as CaseRecord;
-}
-
-/**
- * The API and the workers seal every memo field; the API's client still reads unsealed payloads, so
- * a memo written in plaintext by someone else in the namespace would otherwise be shown as the case.
- */
-function sealedByUs(fields: Record<string, Payload> | null | undefined): boolean {
-  return Object.values(fields ?? {}).every(isEncrypted);
 }

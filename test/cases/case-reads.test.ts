@@ -1,6 +1,6 @@
 import { temporal } from '@temporalio/proto';
-import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 
+import { decodePayload } from '../../infrastructure/temporal/sealed-memos';
 import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
@@ -28,7 +28,7 @@ describe('reading cases without a worker, from a memo that holds the request onc
   const historyOf = async (id: string) => testApp.temporalClient.workflow.getHandle(id).fetchHistory();
 
   const decodeMemoField = (payload: temporal.api.common.v1.IPayload) =>
-    decodeFromPayloadsAtIndex<JsonObject>(testApp.temporalClient.options.loadedDataConverter, 0, [payload]);
+    decodePayload<JsonObject>(testApp.temporalClient.options.loadedDataConverter, payload);
 
   it('answers GET and list of a running case, request included, while no worker runs', async () => {
     worker = await testApp.startWorker();

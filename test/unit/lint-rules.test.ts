@@ -49,6 +49,14 @@ describe('the lint rules', () => {
     expect(rules.filter((rule) => rule === 'no-restricted-globals')).toHaveLength(2);
   });
 
+  it("refuse the SDK's internal modules anywhere", async () => {
+    const rules = await lint(
+      'infrastructure/webhooks/webhook-publisher.ts',
+      "import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';\nexport const x = decodeFromPayloadsAtIndex;\n",
+    );
+    expect(rules).toContain('@typescript-eslint/no-restricted-imports');
+  });
+
   it('refuse a floating promise anywhere', async () => {
     const rules = await lint(
       'domain/ids.ts',

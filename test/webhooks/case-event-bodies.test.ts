@@ -24,9 +24,10 @@ const incomeEvidence = {
 };
 
 /**
- * Case event inputs carry the case without its request; the worker's publisher adds the request
- * back. Receivers must not see the difference: each notification's `data` is the case as GET shows
- * it, request included, with the event's `sequence`.
+ * Case event inputs carry the case and its request; those of runs from before local publishing carry
+ * the case alone, and the worker's publisher reads the request from the case's memo. Receivers must
+ * not see the difference: each notification's `data` is the case as GET shows it, request included,
+ * with the event's `sequence`.
  */
 describe('the case in a case event', () => {
   let testApp: TestApp;
@@ -66,14 +67,21 @@ describe('the case in a case event', () => {
   const read = async (path: string, id: string) =>
     (await testApp.http().get(`${path}/${id}`).set(bearer(account.keys.provider))).body.data as JsonObject;
 
-  it('is the case as GET shows it, request included, with the sequence of the event', async () => {
-    const submitted = await testApp
-      .http()
-      .post('/benefit-verification')
-      .set(bearer(account.keys.provider))
-      .send(benefitVerificationRequest());
-    const id = submitted.body.data.id as string;
+  const completedVerification = async () => {
+    const submitted = (
+      await testApp
+        .http()
+        .post('/benefit-verification')
+        .set(bearer(account.keys.provider))
+        .send(benefitVerificationRequest())
+    ).body.data as JsonObject;
+    const id = submitted.id as string;
     await waitForStatus(testApp, account.keys.provider, '/benefit-verification', id, 'completed');
+    return { id, submitted };
+  };
+
+  it('is the case as GET shows it, request included, with the sequence of the event', async () => {
+    const { id, submitted } = await completedVerification();
     const [event] = await eventually(async () => {
       const events = eventsFor(receiver, id);
       return events.length ? events : undefined;
@@ -81,7 +89,7 @@ describe('the case in a case event', () => {
 
     const shown = await read('/benefit-verification', id);
     expect(event!.data).toEqual({ ...shown, sequence: shown.status_history.length });
-    expect(event!.data.request.patient.first_name).toBe(submitted.body.data.request.patient.first_name);
+    expect(event!.data.request.patient.first_name).toBe(submitted.request.patient.first_name);
   });
 
   it('holds the request as the workflow replaced it once information arrived later', async () => {
@@ -115,6 +123,24 @@ describe('the case in a case event', () => {
     ]);
     const shown = await read('/patient-enrollment', id);
     expect(afterward[1]!.data).toEqual({ ...shown, sequence: shown.status_history.length });
+  });
+
+  it("takes the request from the case's memo when an older run published the case alone", async () => {
+    const { id, submitted } = await completedVerification();
+    const { request: _request, ...shownAlone } = await read('/benefit-verification', id);
+    await testApp.app.get(WebhookPublisher).publish({
+      eventId: 'evt_published_by_an_older_run',
+      accountId: account.accountId,
+      type: 'benefit_verification.updated',
+      data: { ...shownAlone, sequence: 99 },
+      createdAt: new Date().toISOString(),
+      caseId: id,
+    });
+
+    const event = await eventually(async () =>
+      eventsFor(receiver, id).find((received) => received.data.sequence === 99),
+    );
+    expect(event.data.request).toEqual(submitted.request);
   });
 
   it('is sent as it was recorded when the event already holds the request, as events published before the change do', async () => {
