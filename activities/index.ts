@@ -128,6 +128,7 @@ export const createActivities = ({
     }),
     ...createCaseSummaryActivities({
       summaries: new CaseSummariesRepository(db),
+      box: secrets,
       publishEvent: webhookActivities.publishEvent,
     }),
     ...createDocumentActivities({

@@ -116,11 +116,13 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
  * BENCH_BURSTS and BENCH_OPEN_PAS set the sizes (comma-separated; empty skips the phase).
  * BENCH_ONLY=bursts runs only the bursts on both stacks, BENCH_ONLY=documents only the document reader
  * (BENCH_CARDS_PER_LAYOUT, BENCH_SEED, BENCH_HELD_OUT_SEED), BENCH_ONLY=cards only the benefit
- * verifications from card images on local mode; BENCH_CLUSTER=0 skips the cluster.
+ * verifications from card images on local mode, BENCH_ONLY=reads only the reads with many prior
+ * authorizations open (BENCH_OPEN_PAS) on local mode; BENCH_CLUSTER=0 skips the cluster.
  */
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'documents') return documentReading();
   if (process.env.BENCH_ONLY === 'cards') return cardsOnly();
+  if (process.env.BENCH_ONLY === 'reads') return readsOnly();
   const local = await localMode();
   if (process.env.BENCH_CLUSTER === '0') return;
   if (!postgresBinDir() && !process.env.DATABASE_URL) {
@@ -141,6 +143,16 @@ async function cardsOnly(): Promise<void> {
     await cardBenefitVerifications(stack, receiver);
   } finally {
     receiver.close();
+    await stack.stop();
+  }
+}
+
+async function readsOnly(): Promise<void> {
+  const stack = await startLocalStack();
+  try {
+    await create(stack.api, '/prior-authorization', paRequest()); // warm-up
+    await openPriorAuthorizations(stack);
+  } finally {
     await stack.stop();
   }
 }

@@ -8,6 +8,7 @@ import { installTemporalRuntime, localRuntimeConfig, openStorage } from './boots
 import { createLogger } from './common/logger';
 import { reportReady } from './local/child-processes';
 import { ensureCaseRetention } from './worker/case-retention-schedule';
+import { backfillCaseReadModelInBackground } from './worker/read-model-backfill';
 import { createWorker, workerMetricsExporter } from './worker/worker';
 
 /**
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   );
   const connection = await connectWorkerConnection(config.temporal);
   const worker = await createWorker({ config, connection, db, temporalClient: client, logger });
+  backfillCaseReadModelInBackground({ client, db, config }, logger);
   // The launcher is gone (killed outright): nothing would ever stop this process otherwise.
   process.once('disconnect', () => {
     if (worker.getState() === 'RUNNING') worker.shutdown();

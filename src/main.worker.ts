@@ -7,6 +7,7 @@ import {
 import { installTemporalRuntime, openStorage } from './bootstrap';
 import { createLogger } from './common/logger';
 import { ensureCaseRetention } from './worker/case-retention-schedule';
+import { backfillCaseReadModelInBackground } from './worker/read-model-backfill';
 import { createWorker, workerMetricsExporter } from './worker/worker';
 
 /**
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
   );
   const connection = await connectWorkerConnection(config.temporal);
   const worker = await createWorker({ config, connection, db, temporalClient: client, logger });
+  backfillCaseReadModelInBackground({ client, db, config }, logger);
   try {
     await worker.run();
   } finally {

@@ -17,6 +17,7 @@ import {
 import type { createCaseSummaryActivities } from '../activities/case-summaries.activities';
 import type { createWebhookActivities } from '../activities/webhooks.activities';
 import { FINAL_STATUSES } from '../domain/cases/case-model';
+import { summaryOf, type CaseSummary } from '../domain/cases/case-summary';
 import type { CaseStatus } from '../domain/cases/case-model';
 import type { CaseRecord } from '../domain/cases/case-model';
 import type { CancelRequest } from '../domain/cases/case-model';
@@ -26,12 +27,16 @@ import { CASE_ATTENTION, CASE_STATUS, PATIENT_REF } from '../domain/temporal/sea
 import { caseEventId, finalCaseEventId } from '../domain/webhooks/case-event-ids';
 import type { CaseEventType } from '../domain/webhooks/event-types';
 import { FailedByOperator, failureEnding, type CaseFailureEnding } from './case-failures';
-import { CASE_SUMMARIES, PUBLISH_EVENTS_LOCALLY, STABLE_CASE_EVENT_IDS } from './patches';
+import {
+  CASE_OBJECTS_IN_READ_MODEL,
+  CASE_SUMMARIES,
+  PUBLISH_EVENTS_LOCALLY,
+  STABLE_CASE_EVENT_IDS,
+} from './patches';
 
 type WebhookActivities = ReturnType<typeof createWebhookActivities>;
 type PublishEventInput = Parameters<WebhookActivities['publishEvent']>[0];
 type CaseSummaryActivities = ReturnType<typeof createCaseSummaryActivities>;
-type CaseSummary = Parameters<CaseSummaryActivities['recordCaseSummary']>[0];
 
 // Recording an event is a few inserts: a short limit lets a crashed worker's attempt be retried
 // elsewhere quickly. As a local activity it costs one marker in history instead of an activity
@@ -181,15 +186,17 @@ export class CaseLifecycle<Case extends CaseRecord> {
   }
 
   /**
-   * Changes that are not a status move (an overdue flag, a reminder) still reach reads of the case;
-   * the summary is written again only when one of its fields changed (the overdue flag does).
+   * Changes that are not a status move (an overdue flag, a reminder) still reach reads of the case:
+   * the memo and the read model's row, which holds the case object. Runs from before that row held it
+   * wrote it only when a summarised field changed, and replay so.
    */
   async update(changes: Partial<Case>): Promise<void> {
     const before = summarised(this.summary());
     Object.assign(this.record, changes, { updated_at: new Date().toISOString() });
     this.saveMemo();
-    if (summarised(this.summary()) !== before && patched(CASE_SUMMARIES))
-      await recordCaseSummary(this.summary());
+    const summaryChanged = summarised(this.summary()) !== before;
+    if ((summaryChanged && patched(CASE_SUMMARIES)) || patched(CASE_OBJECTS_IN_READ_MODEL))
+      await recordCaseSummary(this.summary(), this.record);
   }
 
   /**
@@ -209,16 +216,22 @@ export class CaseLifecycle<Case extends CaseRecord> {
   }
 
   /**
-   * A move's writes outside Temporal: the summary, then the event if the status is announced, in one
-   * local activity. Runs that moved before the summaries replay the event alone.
+   * A move's writes outside Temporal: the read model's row, then the event if the status is
+   * announced, in one local activity. Runs that moved before the summaries replay the event alone,
+   * and write their row from the read model's case objects on.
    */
   private async recordMove(announced: boolean): Promise<void> {
     if (patched(CASE_SUMMARIES)) {
       if (announced)
-        await recordCaseMove({ summary: this.summary(), event: this.event(this.moveOccurrence()) });
-      else await recordCaseSummary(this.summary());
+        await recordCaseMove({
+          summary: this.summary(),
+          event: this.event(this.moveOccurrence()),
+          caseObject: this.record,
+        });
+      else await recordCaseSummary(this.summary(), this.record);
       return;
     }
+    if (patched(CASE_OBJECTS_IN_READ_MODEL)) await recordCaseSummary(this.summary(), this.record);
     if (!announced) return;
     if (patched(PUBLISH_EVENTS_LOCALLY)) {
       await publishEventLocally(this.event(this.moveOccurrence()));
@@ -234,34 +247,11 @@ export class CaseLifecycle<Case extends CaseRecord> {
     return this.isFinal ? undefined : `${this.record.status_history.length}:${this.record.status}`;
   }
 
-  /**
-   * What lists and the review queue read. The patient reference is the keyed hash the API set as the
-   * `PatientRef` search attribute at the start (carried over by continue-as-new), never PHI.
-   */
   private summary(): CaseSummary {
-    const { due_at, review_due_at, overdue, pending_request, outcome } = this.record as CaseRecord & {
-      due_at?: string | null;
-      review_due_at?: string | null;
-      overdue?: boolean;
-      pending_request?: { due_at: string } | null;
-    };
-    return {
-      case_id: this.record.id,
-      account_id: this.options.accountId,
-      object: this.record.object,
-      status: this.record.status,
-      patient_ref: workflowInfo().typedSearchAttributes.get(PATIENT_REF) ?? null,
-      created_at: this.record.created_at,
-      updated_at: this.record.updated_at,
-      due_at: due_at ?? null,
-      overdue: overdue ?? false,
-      review_due_at: review_due_at ?? null,
-      information_requested: Boolean(pending_request),
-      information_due_at: pending_request?.due_at ?? null,
-      outcome_result: outcomeResult(outcome),
-      sequence: this.record.status_history.length,
-      livemode: this.record.livemode,
-    };
+    return summaryOf(this.record, {
+      accountId: this.options.accountId,
+      patientRef: workflowInfo().typedSearchAttributes.get(PATIENT_REF) ?? null,
+    });
   }
 
   private saveMemo(): void {
@@ -296,12 +286,6 @@ export class CaseLifecycle<Case extends CaseRecord> {
     const caseId = workflowInfo().workflowId;
     return occurrence === undefined ? finalCaseEventId(caseId) : caseEventId(caseId, occurrence);
   }
-}
-
-/** The result an outcome names (an enum of the case type), never anything else of it. */
-function outcomeResult(outcome: unknown): string | null {
-  const result = (outcome as { result?: unknown } | null)?.result;
-  return typeof result === 'string' ? result : null;
 }
 
 /** A summary's fields apart from `updated_at`, which every change moves. */

@@ -60,3 +60,10 @@ export const READ_CASE_DOCUMENTS = 'read-case-documents';
  * confidence, the discrete data, the source of each value used and the conflicts (docs/documents.md).
  */
 export const INSURANCE_CARD_VIEW = 'insurance-card-view';
+
+/**
+ * The read model holds the case object itself (sealed), so every change a read can see writes the
+ * case's summary row, not only a change of a summarised field; runs from before the case summaries
+ * write theirs from here on too.
+ */
+export const CASE_OBJECTS_IN_READ_MODEL = 'case-objects-in-read-model';

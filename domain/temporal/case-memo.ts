@@ -52,3 +52,15 @@ export function caseFromMemo(memo: CaseMemo): CaseRecord {
   const request = memo[REQUEST_MEMO_KEY];
   return (request === undefined ? record : { ...record, request }) as CaseRecord;
 }
+
+/**
+ * The case as GET shows it from the object the read model keeps (the workflow's whole record): the
+ * same shape as from the memo, request last.
+ */
+export function caseFromSealedObject(stored: CaseRecord): CaseRecord {
+  const { request, ...changing } = stored as RecordWithRequest;
+  return caseFromMemo({
+    [CASE_MEMO_KEY]: changing,
+    ...(request !== undefined && { [REQUEST_MEMO_KEY]: request }),
+  });
+}

@@ -1,34 +1,8 @@
 import { FINAL_STATUSES } from '../../domain/cases/case-model';
+import type { CaseSummary } from '../../domain/cases/case-summary';
 import { Database } from '../storage/database';
 
-/**
- * A case as lists and the review queue see it: ids, enums, dates and the keyed patient hash. Never
- * PHI: whatever is added here must pass the same test.
- */
-export interface CaseSummary {
-  case_id: string;
-  account_id: string;
-  object: string;
-  status: string;
-  /** The PatientRef search attribute's value (a keyed hash); null for a case started without one. */
-  patient_ref: string | null;
-  created_at: string;
-  updated_at: string;
-  due_at: string | null;
-  overdue: boolean;
-  /** A prior authorization's internal review target; absent from what older workflows write. */
-  review_due_at?: string | null;
-  /** Whether the payer waits for answers to an information request (`pending_request`). */
-  information_requested?: boolean;
-  /** When the answers to that request are due; absent from what older workflows write. */
-  information_due_at?: string | null;
-  /** The outcome's result, an enum of the case type (approved, partially_approved, enrolled, …). */
-  outcome_result?: string | null;
-  /** The case's `status_history` length when written; a write with a lower one never wins. */
-  sequence: number;
-  /** The case's mode; absent from what cases started before modes write, which are test cases. */
-  livemode?: boolean;
-}
+export type { CaseSummary };
 
 /** Whose cases a list shows: one account's, in one mode. */
 export interface CaseScope {
@@ -54,6 +28,19 @@ export interface PageRequest {
 export interface SummaryPage<Row> {
   data: Row[];
   nextCursor: string | null;
+}
+
+/** Where a newest-first list stopped: the last case it showed. */
+export interface ListPosition {
+  createdAt: string;
+  caseId: string;
+}
+
+export interface SealedCaseRow {
+  case_id: string;
+  created_at: string;
+  /** The case object as GET shows it, sealed; null until the backfill fills a row written before it. */
+  case_sealed: string | null;
 }
 
 /** How many cases of one type are in one status, across every account. */
@@ -108,12 +95,14 @@ export class CaseSummariesRepository {
    * Upserts a case's summary unless a newer one is stored (a higher sequence, or the same sequence
    * updated later), so a retried or late write of an older move never overwrites a newer one. A case
    * whose account is unknown, or a case id another account holds, writes nothing. A case's mode is
-   * fixed by its first write. Says whether it wrote.
+   * fixed by its first write. `caseSealed` is the case object as GET shows it, sealed; a write without
+   * one (a run from before the read model held it) clears it, so a list never shows an object older
+   * than its row. Says whether it wrote.
    */
-  async record(summary: CaseSummary): Promise<boolean> {
+  async record(summary: CaseSummary, caseSealed?: string): Promise<boolean> {
     const written = await this.db.query<{ case_id: string }>(
-      `INSERT INTO case_summaries (${COLUMNS})
-       SELECT $1, accounts.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15
+      `INSERT INTO case_summaries (${COLUMNS}, case_sealed)
+       SELECT $1, accounts.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16
        FROM accounts WHERE accounts.id = $2
        ON CONFLICT (case_id) DO UPDATE SET
          status = excluded.status,
@@ -125,7 +114,8 @@ export class CaseSummariesRepository {
          review_due_at = excluded.review_due_at,
          information_requested = excluded.information_requested,
          outcome_result = excluded.outcome_result,
-         information_due_at = excluded.information_due_at
+         information_due_at = excluded.information_due_at,
+         case_sealed = excluded.case_sealed
        WHERE case_summaries.account_id = excluded.account_id
          AND (excluded.sequence, excluded.updated_at) >= (case_summaries.sequence, case_summaries.updated_at)
        RETURNING case_id`,
@@ -145,6 +135,7 @@ export class CaseSummariesRepository {
         summary.information_requested ?? false,
         summary.outcome_result ?? null,
         summary.information_due_at ?? null,
+        caseSealed ?? null,
       ],
     );
     return written.length > 0;
@@ -164,6 +155,52 @@ export class CaseSummariesRepository {
     filter: CaseSummaryFilter,
     page: PageRequest,
   ): Promise<SummaryPage<CaseSummary>> {
+    const after = page.cursor === undefined ? undefined : listPosition(openCursor('list', page.cursor));
+    const limit = pageSize(page.limit);
+    const rows = await this.newestFirst<CaseSummary>(COLUMNS, scope, filter, limit + 1, after);
+    return pageOf(rows, limit, (last) => sealCursor('list', last.created_at, last.case_id));
+  }
+
+  /**
+   * The sealed case objects of the account's cases of one mode, newest first: `limit` of them after
+   * `after` (the last one a page showed). Rows whose object the backfill has not filled yet come too,
+   * with `case_sealed` null, so a page never skips a case.
+   */
+  listCaseObjects(
+    scope: CaseScope,
+    filter: CaseSummaryFilter,
+    limit: number,
+    after?: ListPosition,
+  ): Promise<SealedCaseRow[]> {
+    return this.newestFirst<SealedCaseRow>('case_id, created_at, case_sealed', scope, filter, limit, after);
+  }
+
+  /** Removes a case's row (the backfill's, when the case was purged while it read it). */
+  async forget(caseId: string): Promise<void> {
+    await this.db.query('DELETE FROM case_summaries WHERE case_id = $1', [caseId]);
+  }
+
+  /** Of these case ids, those with no row or a row without its case object, in the order given. */
+  async idsWithoutCaseObject(caseIds: string[]): Promise<string[]> {
+    if (caseIds.length === 0) return [];
+    const rows = await this.db.query<{ case_id: string }>(
+      `SELECT given.case_id FROM unnest($1::text[]) WITH ORDINALITY AS given (case_id, position)
+       WHERE NOT EXISTS (
+         SELECT 1 FROM case_summaries WHERE case_summaries.case_id = given.case_id AND case_sealed IS NOT NULL
+       )
+       ORDER BY given.position`,
+      [caseIds],
+    );
+    return rows.map((row) => row.case_id);
+  }
+
+  private newestFirst<Row>(
+    columns: string,
+    scope: CaseScope,
+    filter: CaseSummaryFilter,
+    limit: number,
+    after: ListPosition | undefined,
+  ): Promise<Row[]> {
     const params: unknown[] = [scope.accountId, scope.livemode];
     const where = ['account_id = $1', 'livemode = $2'];
     const bind = (value: unknown) => `$${params.push(value)}`;
@@ -172,17 +209,14 @@ export class CaseSummariesRepository {
     if (filter.createdFrom !== undefined) where.push(`created_at >= ${bind(filter.createdFrom)}`);
     if (filter.createdTo !== undefined) where.push(`created_at < ${bind(filter.createdTo)}`);
     if (filter.patientRef !== undefined) where.push(`patient_ref = ${bind(filter.patientRef)}`);
-    if (page.cursor !== undefined) {
-      const [createdAt, caseId] = openCursor('list', page.cursor);
-      where.push(`(created_at, case_id) < (${bind(createdAt)}::timestamptz, ${bind(caseId)})`);
+    if (after !== undefined) {
+      where.push(`(created_at, case_id) < (${bind(after.createdAt)}::timestamptz, ${bind(after.caseId)})`);
     }
-    const limit = pageSize(page.limit);
-    const rows = await this.db.query<CaseSummary>(
-      `SELECT ${COLUMNS} FROM case_summaries WHERE ${where.join(' AND ')}
-       ORDER BY created_at DESC, case_id DESC LIMIT ${bind(limit + 1)}`,
+    return this.db.query<Row>(
+      `SELECT ${columns} FROM case_summaries WHERE ${where.join(' AND ')}
+       ORDER BY created_at DESC, case_id DESC LIMIT ${bind(limit)}`,
       params,
     );
-    return pageOf(rows, limit, (last) => sealCursor('list', last.created_at, last.case_id));
   }
 
   /**
@@ -249,6 +283,8 @@ function pageOf<Row>(rows: Row[], limit: number, cursorAfter: (last: Row) => str
 function sealCursor(kind: CursorKind, at: string, caseId: string): string {
   return Buffer.from(JSON.stringify([kind, at, caseId])).toString('base64url');
 }
+
+const listPosition = ([createdAt, caseId]: [string, string]): ListPosition => ({ createdAt, caseId });
 
 function openCursor(kind: CursorKind, cursor: string): [string, string] {
   let decoded: unknown;

@@ -13,6 +13,7 @@ export const SEALED_COLUMNS = [
   { table: 'document_readings', column: 'previews_sealed', rowId: "account_id || '/' || sha256" },
   { table: 'webhook_endpoints', column: 'secret_sealed' },
   { table: 'webhook_events', column: 'body_sealed' },
+  { table: 'case_summaries', column: 'case_sealed', rowId: 'case_id' },
   { table: 'connector_settings', column: 'auth_secret_sealed' },
   { table: 'console_users', column: 'totp_secret_sealed' },
   { table: 'console_sessions', column: 'pending_totp_secret_sealed' },

@@ -45,3 +45,21 @@ export function caseBindingHolds(
   const given = Buffer.from(binding.mac, 'base64url');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/**
+ * Whether a case's memo may be shown as this account's case: its binding holds, or it carries none
+ * because it started before the API wrote bindings (`startedBeforeBindings`, asked only then).
+ */
+export async function caseMemoTrusted(
+  encryption: EncryptionSettings,
+  memo: { caseId: string; accountId: string; binding: unknown },
+  startedBeforeBindings: () => Promise<boolean>,
+): Promise<boolean> {
+  const { caseId, accountId, binding } = memo;
+  if (binding === undefined) return startedBeforeBindings();
+  return (
+    typeof binding === 'object' &&
+    binding !== null &&
+    caseBindingHolds(encryption, caseId, accountId, binding as CaseBinding)
+  );
+}

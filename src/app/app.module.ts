@@ -4,6 +4,7 @@ import { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 
 import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
+import { CaseSummariesRepository } from '../../infrastructure/cases/case-summaries.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../infrastructure/storage/database';
@@ -122,6 +123,7 @@ export class AppModule {
             idempotencyKeys,
             new CaseBindingEpoch(deps.db),
             connectorSettings,
+            new CaseSummariesRepository(deps.db),
           ),
         },
         ...consoleProviders({ ...deps, secrets }),

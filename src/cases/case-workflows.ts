@@ -2,12 +2,12 @@ import { Client, WorkflowNotFoundError, WorkflowStartOptions } from '@temporalio
 import { UpdateDefinition, Workflow } from '@temporalio/common';
 
 import type { CaseBinding } from '../../domain/cases/case-binding';
-import type { CaseObjectType, CaseRecord, CaseStatus } from '../../domain/cases/case-model';
+import type { CaseRecord } from '../../domain/cases/case-model';
 import { BINDING_MEMO_KEY, caseFromMemo, memoAtStart } from '../../domain/temporal/case-memo';
 import type { CaseMemo } from '../../domain/temporal/case-memo';
 import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE, PATIENT_REF } from '../../domain/temporal/search-attributes';
 import type { TemporalSettings } from '../../infrastructure/config/config';
-import { readSealedMemo, sealedByUs } from '../../infrastructure/temporal/sealed-memos';
+import { sealedByUs } from '../../infrastructure/temporal/sealed-memos';
 import type { CaseType, WorkflowInput } from './case-type';
 
 /** A case's workflow as its memo and search attributes show it. */
@@ -21,21 +21,6 @@ export interface CaseExecution {
   record: CaseRecord;
   /** The API's proof that it started this case for this account; absent on cases older than bindings. */
   binding: unknown;
-}
-
-/** Which cases a list shows. Every value is an id, an enum, a keyed hash or a date. */
-export interface CaseFilter {
-  accountId: string;
-  object: CaseObjectType;
-  status?: CaseStatus;
-  patientRef?: string;
-  createdAfter?: Date;
-  createdBefore?: Date;
-}
-
-export interface CaseListPage {
-  executions: CaseExecution[];
-  nextPageToken: Uint8Array | null;
 }
 
 /** Every Temporal client call the API makes for cases; `CasesService` holds the rules around them. */
@@ -109,47 +94,4 @@ export class CaseWorkflows {
       handle.executeUpdate(update, { args: args as [unknown], ...(updateId && { updateId }) }),
     );
   }
-
-  /** One page of cases, newest running first; cases with a memo sealed by someone else come back unread. */
-  async list(filter: CaseFilter, pageSize: number, pageToken?: Uint8Array): Promise<CaseListPage> {
-    const response = await this.client.workflowService.listWorkflowExecutions({
-      namespace: this.settings.namespace,
-      query: visibilityQuery(filter),
-      pageSize,
-      nextPageToken: pageToken,
-    });
-    const executions = await Promise.all(
-      (response.executions ?? []).map(async (execution): Promise<CaseExecution> => {
-        const memo = await readSealedMemo(this.client.options.loadedDataConverter, execution.memo?.fields);
-        return {
-          caseId: execution.execution!.workflowId!,
-          startTime: new Date(Number(execution.startTime!.seconds) * 1000),
-          sealedByUs: memo !== undefined,
-          record: caseFromMemo(memo ?? {}),
-          binding: memo?.[BINDING_MEMO_KEY],
-        };
-      }),
-    );
-    return {
-      executions,
-      nextPageToken: response.nextPageToken?.length ? response.nextPageToken : null,
-    };
-  }
-}
-
-function visibilityQuery(filter: CaseFilter): string {
-  // Every value is an id, an enum, a hex digest or a re-rendered date: nothing free-form is interpolated.
-  const clauses = [
-    `${ACCOUNT_ID.name} = '${filter.accountId}'`,
-    `${CASE_TYPE.name} = '${filter.object}'`,
-    // A case that continued as new has a closed run per continuation beside its current run.
-    `ExecutionStatus != 'ContinuedAsNew'`,
-  ];
-  if (filter.status) clauses.push(`${CASE_STATUS.name} = '${filter.status}'`);
-  if (filter.patientRef) clauses.push(`${PATIENT_REF.name} = '${filter.patientRef}'`);
-  if (filter.createdAfter) clauses.push(`StartTime >= '${filter.createdAfter.toISOString()}'`);
-  if (filter.createdBefore) clauses.push(`StartTime <= '${filter.createdBefore.toISOString()}'`);
-  // SQL visibility (the dev server, PostgreSQL) refuses ORDER BY; its own order is running cases by
-  // start time, newest first, then closed cases by close time, newest first.
-  return clauses.join(' AND ');
 }

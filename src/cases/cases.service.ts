@@ -7,18 +7,26 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure, UpdateDefinition, Workflow } from '@temporalio/common';
 
-import type { CaseBinding } from '../../domain/cases/case-binding';
 import { FINAL_STATUSES } from '../../domain/cases/case-model';
+import { summaryOf } from '../../domain/cases/case-summary';
 import type { CancelRequest, CaseRecord, CaseStatus } from '../../domain/cases/case-model';
 import { detectDocumentFormat } from '../../domain/documents/document-format';
 import { CONTENT_TYPES } from '../../domain/documents/document-reading';
 import { INVALID_STATE } from '../../domain/failures';
 import { hasIdPrefix, newId } from '../../domain/ids';
+import { caseFromSealedObject } from '../../domain/temporal/case-memo';
 import { addressTo } from '../../domain/temporal/message-address';
 import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
+import type {
+  CaseSummariesRepository,
+  CaseSummaryFilter,
+  ListPosition,
+  SealedCaseRow,
+} from '../../infrastructure/cases/case-summaries.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
 import type { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
-import { bindCaseToAccount, caseBindingHolds } from '../../infrastructure/temporal/case-binding';
+import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import { bindCaseToAccount, caseMemoTrusted } from '../../infrastructure/temporal/case-binding';
 import { isTemporalDeadlineExceeded, mayHaveStarted } from '../../infrastructure/temporal/outages';
 import { requestCancellationUpdate } from '../../workflows/case.messages';
 import type { Principal } from '../auth/accounts.repository';
@@ -28,7 +36,7 @@ import { requireConnectorFor } from '../connectors/connector-requirement';
 import { CaseBindingEpoch } from './case-binding-epoch';
 import { assertRequestStorable, assertStorable } from './case-size';
 import type { CaseDecision, CaseType } from './case-type';
-import { CaseExecution, CaseFilter, CaseWorkflows } from './case-workflows';
+import { CaseExecution, CaseWorkflows } from './case-workflows';
 import type { IdempotentAttempt } from '../idempotency/idempotency.interceptor';
 import { IdempotencyRepository } from '../idempotency/idempotency.repository';
 import { ListCursors } from './list-cursor';
@@ -59,6 +67,7 @@ const DECISION_DEADLINE_MS = 30_000;
  */
 export class CasesService {
   private readonly cursors: ListCursors;
+  private readonly box: SecretBox;
 
   /** Built by the composition root (app.module.ts), which owns every piece it is given. */
   constructor(
@@ -68,8 +77,10 @@ export class CasesService {
     private readonly idempotency: IdempotencyRepository,
     private readonly bindingEpoch: CaseBindingEpoch,
     private readonly connectors: Pick<ConnectorSettingsRepository, 'isConfigured'>,
+    private readonly summaries: Pick<CaseSummariesRepository, 'listCaseObjects' | 'record'>,
   ) {
     this.cursors = new ListCursors(config.cases.patientRefKey!);
+    this.box = new SecretBox(config.encryption!);
   }
 
   async create<W extends Workflow, Request extends object>(
@@ -113,14 +124,11 @@ export class CasesService {
       if (!replayed) await this.forgetCreation(principal, caseId, idempotencyKey);
       throw error;
     }
+    const patientRef = this.patientRef(principal.accountId, type.create.patientInternalId(request));
     try {
       // The workflow's first step checks this binding, so only the API can start a case for an account.
       const binding = bindCaseToAccount(this.config.encryption!, caseId, principal.accountId);
-      await this.workflows.start(
-        type,
-        { ...input, binding },
-        this.patientRef(principal.accountId, type.create.patientInternalId(request)),
-      );
+      await this.workflows.start(type, { ...input, binding }, patientRef);
     } catch (error) {
       // A replay of a case that already finished: the case stands as it is, it never runs twice.
       if (replayed && error instanceof WorkflowExecutionAlreadyStartedError) {
@@ -137,6 +145,7 @@ export class CasesService {
     }
     // Outside the start's error handling: a database error here must never remove a started case's documents.
     if (documents.length > 0) await this.documents.markStarted(caseId);
+    if (!replayed) await this.listAtOnce(input.case, { accountId: principal.accountId, patientRef });
     return { case: replayed ? await this.get(principal, type, caseId) : input.case, replayed };
   }
 
@@ -196,35 +205,58 @@ export class CasesService {
     return { record: execution.record, accountId: execution.accountId };
   }
 
+  /**
+   * The caller's cases of one type and mode from the read model, newest first across pages, each
+   * page full while more follow. A row the backfill has not filled yet is read from its memo.
+   */
   async list(principal: Principal, type: CaseType, query: CaseListQuery) {
-    const filter: CaseFilter = {
-      accountId: principal.accountId,
+    const scope = { accountId: principal.accountId, livemode: principal.livemode };
+    const filter: CaseSummaryFilter = {
       object: type.object,
-      ...(query.status && { status: query.status }),
+      ...(query.status && { status: [query.status] }),
       ...(query.patient_internal_id && {
         patientRef: this.patientRef(principal.accountId, query.patient_internal_id),
       }),
-      ...(query.created_after && { createdAfter: new Date(query.created_after) }),
-      ...(query.created_before && { createdBefore: new Date(query.created_before) }),
+      ...(query.created_after && { createdFrom: new Date(query.created_after) }),
+      // `created_before` includes its instant; the read model's bound excludes it, and creation
+      // times are whole milliseconds.
+      ...(query.created_before && { createdTo: new Date(Date.parse(query.created_before) + 1) }),
     };
-    const sealedFilter = JSON.stringify(filter);
-    const page = await this.workflows.list(
-      filter,
-      query.limit ?? DEFAULT_PAGE_SIZE,
-      query.cursor ? this.cursors.open(query.cursor, sealedFilter) : undefined,
+    // Cursors of the lists Temporal visibility paged were sealed over another filter: they answer 400.
+    const sealedFilter = JSON.stringify({ list: 'cases', ...scope, ...filter });
+    const after = query.cursor ? this.cursors.open<ListPosition>(query.cursor, sealedFilter) : undefined;
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const rows = await this.summaries.listCaseObjects(scope, filter, limit + 1, after);
+    const shown = rows.slice(0, limit);
+    const data = (await Promise.all(shown.map((row) => this.caseOfRow(row, principal.accountId)))).filter(
+      (record): record is CaseRecord => record !== undefined,
     );
-    // Visibility has no mode to filter on, so a page drops the other mode's cases after reading.
-    const shown = await Promise.all(
-      page.executions.map(async (execution) =>
-        (await this.ownedBy(execution, principal.accountId)) &&
-        execution.record.livemode === principal.livemode
-          ? [execution.record]
-          : [],
-      ),
-    );
-    const data = shown.flat().sort((a, b) => b.created_at.localeCompare(a.created_at));
-    const nextCursor = page.nextPageToken ? this.cursors.seal(page.nextPageToken, sealedFilter) : null;
+    const last = shown[shown.length - 1];
+    const nextCursor =
+      rows.length > limit && last
+        ? this.cursors.seal({ createdAt: last.created_at, caseId: last.case_id }, sealedFilter)
+        : null;
     return { object: 'list' as const, data, has_more: nextCursor !== null, next_cursor: nextCursor };
+  }
+
+  /**
+   * Writes a new case's read model row as its lifecycle's first step will, so the caller's next list
+   * shows it without waiting for a worker. That step writes the same row again, so a failure here
+   * costs only that wait, never the case.
+   */
+  private async listAtOnce(
+    record: CaseRecord,
+    owner: { accountId: string; patientRef: string },
+  ): Promise<void> {
+    await this.summaries
+      .record(summaryOf(record, owner), this.box.sealText(JSON.stringify(record)))
+      .catch(() => undefined);
+  }
+
+  private async caseOfRow(row: SealedCaseRow, accountId: string): Promise<CaseRecord | undefined> {
+    if (row.case_sealed !== null) return caseFromSealedObject(JSON.parse(this.box.openText(row.case_sealed)));
+    const execution = await this.workflows.describe(row.case_id);
+    return execution && (await this.ownedBy(execution, accountId)) ? execution.record : undefined;
   }
 
   /**
@@ -381,12 +413,10 @@ export class CasesService {
    */
   private async ownedBy(execution: CaseExecution, accountId: string): Promise<boolean> {
     if (!execution.sealedByUs) return false;
-    const { binding } = execution;
-    if (binding === undefined) return this.bindingEpoch.startedBefore(execution.startTime);
-    return (
-      typeof binding === 'object' &&
-      binding !== null &&
-      caseBindingHolds(this.config.encryption!, execution.caseId, accountId, binding as CaseBinding)
+    return caseMemoTrusted(
+      this.config.encryption!,
+      { caseId: execution.caseId, accountId, binding: execution.binding },
+      () => this.bindingEpoch.startedBefore(execution.startTime),
     );
   }
 

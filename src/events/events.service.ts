@@ -32,17 +32,14 @@ export class EventsService {
       ...(query.created_before && { createdBefore: new Date(query.created_before) }),
     };
     const sealedFilter = JSON.stringify({ list: 'events', ...scope, ...filter });
-    const after = query.cursor
-      ? (JSON.parse(this.cursors.open(query.cursor, sealedFilter).toString('utf8')) as EventPosition)
-      : undefined;
+    const after = query.cursor ? this.cursors.open<EventPosition>(query.cursor, sealedFilter) : undefined;
     const { events, hasMore } = await this.events.list(scope, filter, {
       limit: query.limit ?? DEFAULT_PAGE_SIZE,
       after,
     });
     const last = events[events.length - 1];
     const position: EventPosition | undefined = last && { createdAt: last.created_at, id: last.id };
-    const nextCursor =
-      hasMore && position ? this.cursors.seal(Buffer.from(JSON.stringify(position)), sealedFilter) : null;
+    const nextCursor = hasMore && position ? this.cursors.seal(position, sealedFilter) : null;
     return { object: 'list' as const, data: events, has_more: hasMore, next_cursor: nextCursor };
   }
 

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import { Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 
@@ -6,6 +8,7 @@ import { addressTo } from '../../domain/temporal/message-address';
 import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE } from '../../domain/temporal/search-attributes';
 import { bindCaseToAccount } from '../../infrastructure/temporal/case-binding';
 import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
+import { caseReadModelBackfill } from '../../src/worker/read-model-backfill';
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import { priorAuthorizationRequest } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
@@ -340,8 +343,7 @@ describe('cases forged or decided outside the API', () => {
 
       const read = await testApp.http().get(`${PATH}/${unboundId}`).set(bearer(account.keys.provider));
       expect(read.status).toBe(404);
-      // Lists come from Temporal's visibility, which catches up a moment after a start: once a case
-      // started after the forged one is listed, the forged one would be too.
+      // Once a case submitted after the forged one is listed, the forged one would be too.
       const { id: later } = await submit();
       const listed = await eventually(async () => {
         const ids = await listedIds();
@@ -363,6 +365,55 @@ describe('cases forged or decided outside the API', () => {
       const read = await testApp.http().get(`${PATH}/${caseId}`).set(bearer(account.keys.provider));
       expect(read.status).toBe(404);
       expect(await listedIds()).not.toContain(caseId);
+    });
+
+    it("gives none of them a row when the read model's backfill runs, and passes over a memo sealed under a key it lacks", async () => {
+      const { id } = await submit();
+      const { binding: _dropped, ...unboundMemo } = (
+        await testApp.temporalClient.workflow.getHandle(id).describe()
+      ).memo!;
+      const unboundId = await startUnrefused(unboundMemo);
+      const plaintextId = newId('priorAuthorization');
+      await startUnrefused(
+        {
+          case: caseInput(plaintextId).case,
+          binding: bindCaseToAccount(testApp.config.encryption!, plaintextId, account.accountId),
+        },
+        plaintextId,
+        plaintextClient,
+      );
+      const foreignKeyId = newId('priorAuthorization');
+      const foreignKeyConnection = await Connection.connect({ address: testApp.config.temporal.address });
+      try {
+        const foreignKeyClient = new Client({
+          connection: foreignKeyConnection,
+          namespace: testApp.config.temporal.namespace,
+          dataConverter: {
+            payloadCodecs: [
+              new EncryptionCodec({
+                currentKeyId: 'elsewhere',
+                keys: new Map([['elsewhere', randomBytes(32)]]),
+              }),
+            ],
+          },
+        });
+        await startUnrefused({ case: caseInput(foreignKeyId).case }, foreignKeyId, foreignKeyClient);
+      } finally {
+        await foreignKeyConnection.close();
+      }
+
+      await caseReadModelBackfill({
+        client: testApp.temporalClient,
+        db: testApp.db,
+        config: testApp.config,
+      }).run();
+
+      const rows = await testApp.db.query<{ case_id: string }>(
+        'SELECT case_id FROM case_summaries WHERE case_id = ANY($1::text[])',
+        [[unboundId, plaintextId, foreignKeyId]],
+      );
+      expect(rows).toEqual([]);
+      expect(await listedIds()).toContain(id);
     });
   });
 });

@@ -337,13 +337,14 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
     expect(grown('benefit_verification processing')).toEqual({ count: 1, overdue: 0 });
   });
 
-  it('holds only ids, enums, dates and the keyed patient hash: no column for anything about a patient', async () => {
+  it('holds in the clear only ids, enums, dates and the keyed patient hash; the case object only sealed', async () => {
     const columns = await db.query<{ column_name: string }>(
       `SELECT column_name FROM information_schema.columns WHERE table_name = 'case_summaries' ORDER BY column_name`,
     );
     expect(columns.map((column) => column.column_name)).toEqual([
       'account_id',
       'case_id',
+      'case_sealed',
       'created_at',
       'due_at',
       'information_due_at',
