@@ -46,6 +46,8 @@ import {
 
 type CaseActivities = ReturnType<typeof createCaseActivities>;
 type Lifecycle = CaseLifecycle<PriorAuthorizationCase>;
+type Cancellation = ReturnType<typeof openCase>['cancellation'];
+type Review = NonNullable<PriorAuthorizationCase['review']>;
 
 const REVIEW_EXPIRED = ending(
   'No review decision before the review deadline.',
@@ -60,70 +62,131 @@ const REVIEWER_RECORDED_QUESTION = {
 };
 
 /**
+ * What the steps of one run share. The handlers keep each accepted decision here until the step
+ * that acts on it clears it; they run between awaits, so steps read these fields afresh after each.
+ */
+interface PriorAuthorizationRun {
+  readonly input: PriorAuthorizationInput;
+  readonly lifecycle: Lifecycle;
+  readonly record: PriorAuthorizationCase;
+  readonly cancellation: Cancellation;
+  readonly outages: ConnectorOutages<PriorAuthorizationCase>;
+  readonly payer: CaseActivities;
+  readonly inProcess: CaseActivities;
+  review?: ReviewDecisionInput;
+  payerOutcome?: PriorAuthOutcomeInput;
+  information?: PriorAuthInformationAnswers;
+  /** Which payer protocol the case speaks, fixed once: a run continued as new carries it over. */
+  exchange: boolean;
+  /** How the case treats information requests (see the patch), fixed once per run when it reaches the payer. */
+  requests: boolean;
+  /** The payer's inquiries (the old activities' checks) and the provider's answer rounds, across runs. */
+  payerChecksSoFar: number;
+  informationRounds: number;
+}
+
+/**
  * processing → awaiting_review → awaiting_outcome → completed | failed, or cancelled until final.
  * Reviewers decide with signals (Temporal Web, CLI) or updates (the HTTP API); both paths share one
  * handler, and a decision that does not fit the status is refused and changes nothing. While
  * awaiting_outcome the payer may ask for information (`pending_request`), which the provider answers.
+ * A run continued as new resumes at the step its status names.
  */
 export async function priorAuthorizationWorkflow(
   input: PriorAuthorizationInput,
 ): Promise<PriorAuthorizationCase> {
+  const run = openPriorAuthorization(input);
+  const { record } = run;
+  await verifyAccountBindingFirst(input);
+
+  try {
+    if (record.status === 'processing' && !(await prepareForReview(run))) return record;
+    run.requests = run.exchange && patched(PRIOR_AUTHORIZATION_INFORMATION_REQUESTS);
+    if (record.status === 'awaiting_review') {
+      const approved = await awaitReview(run);
+      if (!approved || !(await submitToPayer(run, approved))) return record;
+    }
+    if (run.exchange) await awaitDetermination(run);
+    else await awaitLegacyDetermination(run);
+  } catch (error) {
+    await endOnError(
+      run.lifecycle,
+      error,
+      run.cancellation.requested(),
+      DEFAULT_FAILURE_ENDINGS.priorAuthorization,
+    );
+  }
+  return record;
+}
+
+/**
+ * Opens the case and registers its handlers, before the workflow's first await (see openCase).
+ * Connector calls are made after openCase: it refuses a start that is not a case before anything
+ * reads the input.
+ */
+function openPriorAuthorization(input: PriorAuthorizationInput): PriorAuthorizationRun {
   const { lifecycle, record, cancellation } = openCase(
     input,
     'prior_authorization.updated',
     PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS,
   );
-  // After openCase: it refuses a start that is not a case before anything reads the input.
   const { remote: payer, inProcess } = connectorCalls<CaseActivities>(input.timings.connectorRetry);
-  let review: ReviewDecisionInput | undefined;
-  let payerOutcome: PriorAuthOutcomeInput | undefined;
-  let information: PriorAuthInformationAnswers | undefined;
-  // How the case treats information requests (see the patch), fixed once per run when it reaches the payer.
-  let requests = false;
-  // Read through functions: handlers set these between awaits, which flow analysis cannot see.
-  const received = () => ({ payerOutcome, information, cancellation: cancellation.requested() });
   const outages = new ConnectorOutages(
     lifecycle,
     'prior_authorization.updated',
     input.timings.outage,
     cancellation.requested,
   );
-  /** Outage deadlines follow the case's own: the payer's, once submitted; the review target before. */
-  const outageDeadline = (since: number) => {
-    const own = Date.parse(record.due_at ?? record.review_due_at ?? '');
-    return own > since ? own : since + (input.timings.outage?.deadlineMs ?? 0);
+  const run: PriorAuthorizationRun = {
+    input,
+    lifecycle,
+    record,
+    cancellation,
+    outages,
+    payer,
+    inProcess,
+    exchange: input.payerExchange ?? false,
+    requests: false,
+    payerChecksSoFar: input.payerChecksSoFar ?? 0,
+    informationRounds: input.informationRoundsSoFar ?? 0,
   };
+  acceptPriorAuthorizationDecisions(run);
+  return run;
+}
 
+/** The review decision, the payer's outcome as a reviewer records it, and the provider's answers. */
+function acceptPriorAuthorizationDecisions(run: PriorAuthorizationRun): void {
+  const { lifecycle, record, cancellation } = run;
   acceptDecisions(lifecycle, [
     {
       signal: reviewDecisionSignal,
       update: submitReviewDecisionUpdate,
       check: () => {
-        if (record.status !== 'awaiting_review' || review || cancellation.requested()) {
+        if (record.status !== 'awaiting_review' || run.review || cancellation.requested()) {
           refuse(`A review decision needs status awaiting_review; this case is ${record.status}.`);
         }
       },
       keep: (decision: ReviewDecisionInput) => {
-        review = decision;
+        run.review = decision;
       },
     },
     {
       signal: priorAuthorizationOutcomeSignal,
       update: submitPriorAuthorizationOutcomeUpdate,
       check: () => {
-        if (record.status !== 'awaiting_outcome' || payerOutcome || cancellation.requested()) {
+        if (record.status !== 'awaiting_outcome' || run.payerOutcome || cancellation.requested()) {
           refuse(`An outcome needs status awaiting_outcome; this case is ${record.status}.`);
         }
         // The provider's answers are on their way to the payer, whose reply decides what comes next.
-        if (requests && information) refuse('The case is already acting on another decision.');
+        if (run.requests && run.information) refuse('The case is already acting on another decision.');
       },
       keep: (outcome: PriorAuthOutcomeInput) => {
-        payerOutcome = outcome;
+        run.payerOutcome = outcome;
       },
       // A recorded information request leaves the case awaiting_outcome: answer once it shows.
       answer: async (apply) => {
         apply();
-        await condition(() => payerOutcome === undefined || lifecycle.isFinal);
+        await condition(() => run.payerOutcome === undefined || lifecycle.isFinal);
         return record;
       },
     },
@@ -136,239 +199,75 @@ export async function priorAuthorizationWorkflow(
             `Information is accepted only while the payer's information request is pending; this case is ${record.status} with none pending.`,
           );
         }
-        if (information || payerOutcome || cancellation.requested()) {
+        if (run.information || run.payerOutcome || cancellation.requested()) {
           refuse('The case is already acting on another decision.');
         }
       },
       keep: (answers: PriorAuthInformationAnswers) => {
-        information = answers;
+        run.information = answers;
       },
       answer: async (apply) => {
         apply();
-        await condition(() => information === undefined || lifecycle.isFinal);
+        await condition(() => run.information === undefined || lifecycle.isFinal);
         return record;
       },
     },
     cancellation.decision,
-    ...outages.decisions,
+    ...run.outages.decisions,
   ]);
-  await verifyAccountBindingFirst(input);
+}
 
-  try {
-    if (record.status === 'processing') {
-      await lifecycle.announceCreation();
-      const { request } = record;
-      const cards = [...request.insurance, ...(request.patient.insurance ?? [])];
-      const assets = request.evidence.flatMap((item) => (item.asset ? [item.asset] : []));
-      await readCaseDocuments(record, [...cards, ...assets]);
-      await showInsuranceCard(record, {
-        documentIds: cards.map((document) => document.document_id),
-        content: request.insurance_content,
-      });
-      const cardGap = await outages.call(() => prepare(record, payer, inProcess), outageDeadline);
-      if (await cancellation.cancelIfRequested()) return record;
-      if (cardGap) {
-        await failWith(
-          lifecycle,
-          ending('The insurance card could not be read.', cardGap.code, cardGap.reason),
-        );
-        return record;
-      }
-      await lifecycle.moveTo('awaiting_review', 'Prepared for clinical review.');
-    }
+/** Outage deadlines follow the case's own: the payer's, once submitted; the review target before. */
+function outageDeadline({ record, input }: PriorAuthorizationRun): (since: number) => number {
+  return (since) => {
+    const own = Date.parse(record.due_at ?? record.review_due_at ?? '');
+    return own > since ? own : since + (input.timings.outage?.deadlineMs ?? 0);
+  };
+}
 
-    // Which payer protocol the case speaks, fixed once: a run continued as new carries it over.
-    let exchange = input.payerExchange ?? false;
-    requests = exchange && patched(PRIOR_AUTHORIZATION_INFORMATION_REQUESTS);
-    let firstAnswer: PayerPriorAuthAnswer | undefined;
-    if (record.status === 'awaiting_review') {
-      const decided = () => review !== undefined || cancellation.requested() !== undefined;
-      if (!(await condition(decided, input.timings.reviewReminderMs))) {
-        await lifecycle.update({ review_reminder_at: new Date().toISOString() });
-        const remaining = Math.max(input.timings.reviewExpiryMs - input.timings.reviewReminderMs, 1);
-        if (!(await condition(decided, remaining))) {
-          await failWith(lifecycle, REVIEW_EXPIRED);
-          return record;
-        }
-      }
-      if (await cancellation.cancelIfRequested()) return record;
-      const decision = review!;
-      const reviewed = { ...decision, decided_at: new Date().toISOString() };
-      if (decision.decision === 'reject') {
-        await lifecycle.moveTo('failed', 'Rejected at clinical review.', {
-          review: reviewed,
-          failure: {
-            code: CASE_FAILURE_CODE.rejectedAtReview,
-            message: 'A clinical reviewer rejected the request.',
-          },
-        });
-        return record;
-      }
-      exchange = patched(PRIOR_AUTHORIZATION_EXCHANGE);
-      if (exchange) {
-        requests = patched(PRIOR_AUTHORIZATION_INFORMATION_REQUESTS);
-        firstAnswer = await outages.call(
-          () => payer.submitPriorAuthorizationRequest(exchangeOf(record, input.accountId)),
-          outageDeadline,
-        );
-        if (firstAnswer.kind === 'not_submitted') {
-          await failNotSubmitted(lifecycle, notSubmittedOutcome(firstAnswer), { review: reviewed });
-          return record;
-        }
-        const receivedAt = new Date();
-        await lifecycle.moveTo('awaiting_outcome', 'Approved at review and submitted to the payer.', {
-          review: reviewed,
-          submission: {
-            payer_reference: firstAnswer.payer_reference,
-            submitted_at: receivedAt.toISOString(),
-          },
-          due_at: input.payerDeadlines
-            ? payerDueAt(
-                receivedAt,
-                planTypeOf(record),
-                record.urgency,
-                input.payerDeadlines,
-                record.coverage?.benefit_type,
-              )
-            : record.due_at,
-          pending_request: requests && firstAnswer.kind === 'pended' ? firstAnswer.information_request : null,
-        });
-      } else {
-        const submission = await payer.submitPriorAuthorization(legacySubmissionOf(record));
-        await lifecycle.moveTo('awaiting_outcome', 'Approved at review and submitted to the payer.', {
-          review: reviewed,
-          submission: { payer_reference: submission.payer_reference, submitted_at: new Date().toISOString() },
-        });
-      }
-    }
+/** Whether a decision waits for the case to act on it. */
+function decisionReceived(run: PriorAuthorizationRun): boolean {
+  return (
+    run.payerOutcome !== undefined ||
+    run.information !== undefined ||
+    run.cancellation.requested() !== undefined
+  );
+}
 
-    if (!exchange) {
-      await awaitLegacyDetermination();
-      return record;
-    }
-
-    let inquiriesSoFar = input.payerChecksSoFar ?? 0;
-    let informationRounds = input.informationRoundsSoFar ?? 0;
-    if (firstAnswer && (await settle(lifecycle, firstAnswer, requests))) return record;
-    const decisionReceived = () => Object.values(received()).some((decision) => decision !== undefined);
-    const overdueUnannounced = () =>
-      !record.overdue && !!record.due_at && Date.now() >= Date.parse(record.due_at);
-    while (record.status === 'awaiting_outcome') {
-      await condition(
-        decisionReceived,
-        waitForPayer(record, input.timings.payerPollIntervalMs, { untilAnswersDue: requests }),
-      );
-      if (overdueUnannounced()) {
-        await lifecycle.update({ overdue: true });
-        await lifecycle.announce('prior_authorization.overdue');
-      }
-      if (await cancellation.cancelIfRequested()) return record;
-      const outcome = received().payerOutcome;
-      if (outcome) {
-        if (await recordReviewerOutcome(lifecycle, outcome, requests)) return record;
-        payerOutcome = undefined;
-        continue;
-      }
-      const answers = received().information;
-      if (answers) {
-        record.request = withInformation(record.request, answers);
-        informationRounds += 1;
-        const reply = await outages.call(
-          () =>
-            payer.answerPriorAuthorizationInformation({
-              ...exchangeOf(record, input.accountId),
-              payer_reference: record.submission!.payer_reference,
-              answers: answers.answers,
-              round: informationRounds,
-              addedEvidence: addedEvidence(record.request, answers),
-            }),
-          outageDeadline,
-        );
-        const final = await settleAnswered(lifecycle, reply, requests);
-        // Cleared only now, so the provider's update answers with what the payer made of the answers.
-        information = undefined;
-        if (final) return record;
-        continue;
-      }
-      // The payer waits for the provider's answers: asking it again would only hear that.
-      if (requests && answersAwaited(record)) continue;
-      // While the payer is down, a reviewer's outcome or the provider's answers are taken at once, and
-      // a payer deadline passing is announced before the outage can end the case.
-      const reply = await outages.poll(
-        () =>
-          payer.inquirePriorAuthorization({
-            ...exchangeOf(record, input.accountId, { slim: true }),
-            payer_reference: record.submission!.payer_reference,
-            inquiriesSoFar,
-          }),
-        () => decisionReceived() || overdueUnannounced(),
-        outageDeadline,
-      );
-      if (reply === undefined) continue;
-      inquiriesSoFar += 1;
-      if (await settle(lifecycle, reply, requests)) return record;
-      // A decision that arrived during the inquiry is handled by the next turn.
-      if (decisionReceived()) continue;
-      await continueAsNewIfLong<PriorAuthorizationInput>({
-        ...input,
-        case: record,
-        payerChecksSoFar: inquiriesSoFar,
-        informationRoundsSoFar: informationRounds,
-        payerExchange: true,
-      });
-    }
-    return record;
-  } catch (error) {
-    await endOnError(lifecycle, error, cancellation.requested(), DEFAULT_FAILURE_ENDINGS.priorAuthorization);
-    return record;
+/**
+ * Reads the case's documents and shows its insurance card, then finds the plan and prefills the
+ * criteria for the reviewer. Says whether the case awaits review; it ends when cancelled meanwhile or
+ * when its card could not be read.
+ */
+async function prepareForReview(run: PriorAuthorizationRun): Promise<boolean> {
+  const { lifecycle, record, cancellation } = run;
+  await lifecycle.announceCreation();
+  const { request } = record;
+  const cards = [...request.insurance, ...(request.patient.insurance ?? [])];
+  const assets = request.evidence.flatMap((item) => (item.asset ? [item.asset] : []));
+  await readCaseDocuments(record, [...cards, ...assets]);
+  await showInsuranceCard(record, {
+    documentIds: cards.map((document) => document.document_id),
+    content: request.insurance_content,
+  });
+  const cardGap = await run.outages.call(
+    () => prefillCriteria(record, run.payer, run.inProcess),
+    outageDeadline(run),
+  );
+  if (await cancellation.cancelIfRequested()) return false;
+  if (cardGap) {
+    await failWith(lifecycle, ending('The insurance card could not be read.', cardGap.code, cardGap.reason));
+    return false;
   }
-
-  /** Cases submitted before the exchange: checked with the old activities, as their histories recorded. */
-  async function awaitLegacyDetermination(): Promise<void> {
-    let checksSoFar = input.payerChecksSoFar ?? 0;
-    while (record.status === 'awaiting_outcome') {
-      const dueIn = Date.parse(record.due_at!) - Date.now();
-      const wait = record.overdue
-        ? input.timings.payerPollIntervalMs
-        : Math.min(input.timings.payerPollIntervalMs, Math.max(dueIn, 1));
-      await condition(() => payerOutcome !== undefined || cancellation.requested() !== undefined, wait);
-      if (!record.overdue && Date.now() >= Date.parse(record.due_at!))
-        await lifecycle.update({ overdue: true });
-      if (await cancellation.cancelIfRequested()) return;
-      if (payerOutcome) {
-        await endWithOutcome(
-          lifecycle,
-          fromOutcomeInput(payerOutcome, record.submission?.payer_reference ?? null),
-          'Outcome recorded by a reviewer.',
-        );
-        return;
-      }
-      const determination = await payer.checkPriorAuthDetermination({
-        ...legacySubmissionOf(record),
-        payer_reference: record.submission!.payer_reference,
-        checksSoFar,
-      });
-      checksSoFar += 1;
-      if (determination) {
-        await endWithOutcome(lifecycle, { ...determination }, 'Determination received from the payer.');
-        return;
-      }
-      // A decision that arrived during the check is handled by the next turn, not carried over.
-      if (payerOutcome || cancellation.requested()) continue;
-      await continueAsNewIfLong<PriorAuthorizationInput>({
-        ...input,
-        case: record,
-        payerChecksSoFar: checksSoFar,
-      });
-    }
-  }
+  await lifecycle.moveTo('awaiting_review', 'Prepared for clinical review.');
+  return true;
 }
 
 /**
  * Finds the plan and prefills the criteria. A case that read its cards and relies on them alone is
  * not prepared when they give no member id it can trust: what was not read is returned instead.
  */
-async function prepare(
+async function prefillCriteria(
   record: PriorAuthorizationCase,
   activities: CaseActivities,
   inProcess: CaseActivities,
@@ -410,6 +309,200 @@ async function prepare(
 }
 
 /**
+ * Waits for a reviewer's decision, recording a reminder when the reminder time passes first. Answers
+ * the approved review; nothing when the case ended instead (expired, cancelled or rejected).
+ */
+async function awaitReview(run: PriorAuthorizationRun): Promise<Review | undefined> {
+  const { lifecycle, cancellation, input } = run;
+  const decided = () => run.review !== undefined || cancellation.requested() !== undefined;
+  if (!(await condition(decided, input.timings.reviewReminderMs))) {
+    await lifecycle.update({ review_reminder_at: new Date().toISOString() });
+    const remaining = Math.max(input.timings.reviewExpiryMs - input.timings.reviewReminderMs, 1);
+    if (!(await condition(decided, remaining))) {
+      await failWith(lifecycle, REVIEW_EXPIRED);
+      return undefined;
+    }
+  }
+  if (await cancellation.cancelIfRequested()) return undefined;
+  const decision = run.review!;
+  const reviewed = { ...decision, decided_at: new Date().toISOString() };
+  if (decision.decision === 'reject') {
+    await lifecycle.moveTo('failed', 'Rejected at clinical review.', {
+      review: reviewed,
+      failure: {
+        code: CASE_FAILURE_CODE.rejectedAtReview,
+        message: 'A clinical reviewer rejected the request.',
+      },
+    });
+    return undefined;
+  }
+  return reviewed;
+}
+
+/**
+ * Submits the approved request and moves the case to awaiting_outcome: through the exchange, acting
+ * on the payer's first answer at once, or, in runs recorded before it, with the old activities.
+ * Says whether the case still awaits the payer's outcome.
+ */
+async function submitToPayer(run: PriorAuthorizationRun, review: Review): Promise<boolean> {
+  const { lifecycle, record, input } = run;
+  run.exchange = patched(PRIOR_AUTHORIZATION_EXCHANGE);
+  if (!run.exchange) {
+    const submission = await run.payer.submitPriorAuthorization(legacySubmissionOf(record));
+    await lifecycle.moveTo('awaiting_outcome', 'Approved at review and submitted to the payer.', {
+      review,
+      submission: { payer_reference: submission.payer_reference, submitted_at: new Date().toISOString() },
+    });
+    return true;
+  }
+  run.requests = patched(PRIOR_AUTHORIZATION_INFORMATION_REQUESTS);
+  const firstAnswer = await run.outages.call(
+    () => run.payer.submitPriorAuthorizationRequest(exchangeOf(record, input.accountId)),
+    outageDeadline(run),
+  );
+  if (firstAnswer.kind === 'not_submitted') {
+    await failNotSubmitted(lifecycle, notSubmittedOutcome(firstAnswer), { review });
+    return false;
+  }
+  const receivedAt = new Date();
+  await lifecycle.moveTo('awaiting_outcome', 'Approved at review and submitted to the payer.', {
+    review,
+    submission: { payer_reference: firstAnswer.payer_reference, submitted_at: receivedAt.toISOString() },
+    due_at: input.payerDeadlines
+      ? payerDueAt(
+          receivedAt,
+          planTypeOf(record),
+          record.urgency,
+          input.payerDeadlines,
+          record.coverage?.benefit_type,
+        )
+      : record.due_at,
+    pending_request: run.requests && firstAnswer.kind === 'pended' ? firstAnswer.information_request : null,
+  });
+  return !(await settle(lifecycle, firstAnswer, run.requests));
+}
+
+/**
+ * Waits for the payer's determination through the exchange. Each turn flags a passed payer deadline
+ * once, then acts on what came first: a reviewer's record of the outcome, the provider's answers to
+ * an information request, or else an inquiry to the payer.
+ */
+async function awaitDetermination(run: PriorAuthorizationRun): Promise<void> {
+  const { lifecycle, record, input } = run;
+  while (record.status === 'awaiting_outcome') {
+    await condition(
+      () => decisionReceived(run),
+      waitForPayer(record, input.timings.payerPollIntervalMs, { untilAnswersDue: run.requests }),
+    );
+    if (overdueUnannounced(record)) {
+      await lifecycle.update({ overdue: true });
+      await lifecycle.announce('prior_authorization.overdue');
+    }
+    if (await run.cancellation.cancelIfRequested()) return;
+    if (run.payerOutcome) await recordReviewerOutcome(run, run.payerOutcome);
+    else if (run.information) await answerInformationRequest(run, run.information);
+    else await inquirePayer(run);
+  }
+}
+
+/** Sends the provider's answers to the payer as the next round, and acts on the payer's reply. */
+async function answerInformationRequest(
+  run: PriorAuthorizationRun,
+  answers: PriorAuthInformationAnswers,
+): Promise<void> {
+  const { record, input } = run;
+  record.request = withInformation(record.request, answers);
+  run.informationRounds += 1;
+  const reply = await run.outages.call(
+    () =>
+      run.payer.answerPriorAuthorizationInformation({
+        ...exchangeOf(record, input.accountId),
+        payer_reference: record.submission!.payer_reference,
+        answers: answers.answers,
+        round: run.informationRounds,
+        addedEvidence: addedEvidence(record.request, answers),
+      }),
+    outageDeadline(run),
+  );
+  await settleAnswered(run.lifecycle, reply, run.requests);
+  // Cleared only now, so the provider's update answers with what the payer made of the answers.
+  run.information = undefined;
+}
+
+/**
+ * Asks the payer how the request stands and acts on its answer; a long wait continues as new after
+ * an inquiry. While the payer is down, a reviewer's outcome or the provider's answers are taken at
+ * once, and a payer deadline passing is announced before the outage can end the case.
+ */
+async function inquirePayer(run: PriorAuthorizationRun): Promise<void> {
+  const { record, input } = run;
+  // The payer waits for the provider's answers: asking it again would only hear that.
+  if (run.requests && answersAwaited(record)) return;
+  const reply = await run.outages.poll(
+    () =>
+      run.payer.inquirePriorAuthorization({
+        ...exchangeOf(record, input.accountId, { slim: true }),
+        payer_reference: record.submission!.payer_reference,
+        inquiriesSoFar: run.payerChecksSoFar,
+      }),
+    () => decisionReceived(run) || overdueUnannounced(record),
+    outageDeadline(run),
+  );
+  if (reply === undefined) return;
+  run.payerChecksSoFar += 1;
+  if (await settle(run.lifecycle, reply, run.requests)) return;
+  // A decision that arrived during the inquiry is handled by the next turn.
+  if (decisionReceived(run)) return;
+  await continueAsNewIfLong<PriorAuthorizationInput>({
+    ...input,
+    case: record,
+    payerChecksSoFar: run.payerChecksSoFar,
+    informationRoundsSoFar: run.informationRounds,
+    payerExchange: true,
+  });
+}
+
+/** Cases submitted before the exchange: checked with the old activities, as their histories recorded. */
+async function awaitLegacyDetermination(run: PriorAuthorizationRun): Promise<void> {
+  const { lifecycle, record, cancellation, input } = run;
+  while (record.status === 'awaiting_outcome') {
+    const dueIn = Date.parse(record.due_at!) - Date.now();
+    const wait = record.overdue
+      ? input.timings.payerPollIntervalMs
+      : Math.min(input.timings.payerPollIntervalMs, Math.max(dueIn, 1));
+    await condition(() => run.payerOutcome !== undefined || cancellation.requested() !== undefined, wait);
+    if (!record.overdue && Date.now() >= Date.parse(record.due_at!))
+      await lifecycle.update({ overdue: true });
+    if (await cancellation.cancelIfRequested()) return;
+    if (run.payerOutcome) {
+      await endWithOutcome(
+        lifecycle,
+        fromOutcomeInput(run.payerOutcome, record.submission?.payer_reference ?? null),
+        'Outcome recorded by a reviewer.',
+      );
+      return;
+    }
+    const determination = await run.payer.checkPriorAuthDetermination({
+      ...legacySubmissionOf(record),
+      payer_reference: record.submission!.payer_reference,
+      checksSoFar: run.payerChecksSoFar,
+    });
+    run.payerChecksSoFar += 1;
+    if (determination) {
+      await endWithOutcome(lifecycle, { ...determination }, 'Determination received from the payer.');
+      return;
+    }
+    // A decision that arrived during the check is handled by the next turn, not carried over.
+    if (run.payerOutcome || cancellation.requested()) continue;
+    await continueAsNewIfLong<PriorAuthorizationInput>({
+      ...input,
+      case: record,
+      payerChecksSoFar: run.payerChecksSoFar,
+    });
+  }
+}
+
+/**
  * What a payer channel needs. An inquiry names a request the payer already holds, so it leaves the
  * clinical record out: each inquiry's input stays in history, and a case polls for days.
  */
@@ -447,6 +540,11 @@ function waitForPayer(
   const deadline = record.overdue || !record.due_at ? Infinity : untilDue(record.due_at);
   const asked = untilAnswersDue && answersAwaited(record) ? untilDue(record.pending_request!.due_at) : null;
   return Math.min(asked ?? pollIntervalMs, deadline);
+}
+
+/** Whether the payer's deadline passed without the case flagging it overdue yet. */
+function overdueUnannounced(record: PriorAuthorizationCase): boolean {
+  return !record.overdue && !!record.due_at && Date.now() >= Date.parse(record.due_at);
 }
 
 /** Whether the payer waits for the provider's answers to a request not yet past its due date. */
@@ -502,14 +600,15 @@ async function settleAnswered(
   lifecycle: Lifecycle,
   reply: PayerPriorAuthAnswer,
   requests: boolean,
-): Promise<boolean> {
+): Promise<void> {
   if (!requests) {
     await lifecycle.update({ pending_request: null, request: lifecycle.record.request });
-    return settle(lifecycle, reply, false);
+    await settle(lifecycle, reply, false);
+  } else if (reply.kind !== 'pended') {
+    await settle(lifecycle, reply, true);
+  } else {
+    await showRequest(lifecycle, reply.information_request, true);
   }
-  if (reply.kind !== 'pended') return settle(lifecycle, reply, true);
-  await showRequest(lifecycle, reply.information_request, true);
-  return false;
 }
 
 /** Shows (or clears) the payer's information request; announced, integrators learn of it without polling. */
@@ -524,14 +623,14 @@ async function showRequest(
 
 /**
  * A reviewer's record of the payer's answer: `other` + `more_information_required` is the payer's
- * request for information (the case keeps waiting); anything else ends the case. Says whether it did.
+ * request for information (the case keeps waiting, and takes the next outcome); anything else ends
+ * the case.
  */
 async function recordReviewerOutcome(
-  lifecycle: Lifecycle,
+  run: PriorAuthorizationRun,
   outcome: PriorAuthOutcomeInput,
-  announce: boolean,
-): Promise<boolean> {
-  const { record } = lifecycle;
+): Promise<void> {
+  const { lifecycle, record } = run;
   if (outcome.result === 'other' && outcome.detail_code === MORE_INFORMATION_REQUIRED) {
     const request: InformationRequest = {
       kind: 'information_requested',
@@ -542,15 +641,15 @@ async function recordReviewerOutcome(
       ],
       due_at: outcome.information_due_at ?? record.due_at ?? new Date().toISOString(),
     };
-    await showRequest(lifecycle, request, announce);
-    return false;
+    await showRequest(lifecycle, request, run.requests);
+    run.payerOutcome = undefined;
+    return;
   }
   await endWithOutcome(
     lifecycle,
     fromOutcomeInput(outcome, record.submission?.payer_reference ?? null),
     'Outcome recorded by a reviewer.',
   );
-  return true;
 }
 
 /** A determination ends the case `completed`; a request the payer did not accept ends it `failed`. */
