@@ -96,7 +96,7 @@ export async function priorAuthorizationWorkflow(
   input: PriorAuthorizationInput,
 ): Promise<PriorAuthorizationCase> {
   const run = openPriorAuthorization(input);
-  const { record } = run;
+  const { lifecycle, record, cancellation } = run;
   await verifyAccountBindingFirst(input);
 
   try {
@@ -109,27 +109,19 @@ export async function priorAuthorizationWorkflow(
     if (run.exchange) await awaitDetermination(run);
     else await awaitLegacyDetermination(run);
   } catch (error) {
-    await endOnError(
-      run.lifecycle,
-      error,
-      run.cancellation.requested(),
-      DEFAULT_FAILURE_ENDINGS.priorAuthorization,
-    );
+    await endOnError(lifecycle, error, cancellation.requested(), DEFAULT_FAILURE_ENDINGS.priorAuthorization);
   }
   return record;
 }
 
-/**
- * Opens the case and registers its handlers, before the workflow's first await (see openCase).
- * Connector calls are made after openCase: it refuses a start that is not a case before anything
- * reads the input.
- */
+/** Opens the case and registers its handlers before the workflow's first await (see openCase). */
 function openPriorAuthorization(input: PriorAuthorizationInput): PriorAuthorizationRun {
   const { lifecycle, record, cancellation } = openCase(
     input,
     'prior_authorization.updated',
     PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS,
   );
+  // After openCase: it refuses a start that is not a case before anything reads the input.
   const { remote: payer, inProcess } = connectorCalls<CaseActivities>(input.timings.connectorRetry);
   const outages = new ConnectorOutages(
     lifecycle,
