@@ -16,7 +16,7 @@ import type {
 } from '../domain/programs/enrollment-model';
 import { verifyAccountBindingFirst } from './case-binding';
 import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
-import { endOnError, refuse } from './case-lifecycle';
+import { CaseLifecycle, endOnError, refuse } from './case-lifecycle';
 import { ConnectorOutages } from './case-outages';
 import { acceptDecisions, connectorCalls, continueAsNewIfLong, failWith, openCase } from './case-workflow';
 import { IN_PROCESS_STEPS_LOCALLY } from './patches';
@@ -27,6 +27,9 @@ import {
   submitEnrollmentInformationUpdate,
   submitEnrollmentOutcomeUpdate,
 } from './patient-enrollment.messages';
+
+type EnrollmentActivities = ReturnType<typeof createEnrollmentActivities>;
+type Cancellation = ReturnType<typeof openCase>['cancellation'];
 
 const INFORMATION_EXPIRED = ending(
   'The requested information did not arrive in time.',
@@ -47,6 +50,26 @@ const programAnswerFailure = (result: string): string =>
   PROGRAM_ANSWER_FAILURES[result] ?? `program_${result}`;
 
 /**
+ * What the steps of one run share. The handlers keep each accepted decision here until the step
+ * that acts on it clears it; they run between awaits, so steps read these fields afresh after each.
+ */
+interface PatientEnrollmentRun {
+  readonly input: PatientEnrollmentInput;
+  readonly lifecycle: CaseLifecycle<PatientEnrollmentCase>;
+  readonly record: PatientEnrollmentCase;
+  readonly cancellation: Cancellation;
+  readonly outages: ConnectorOutages<PatientEnrollmentCase>;
+  readonly programs: EnrollmentActivities;
+  readonly inProcess: EnrollmentActivities;
+  information?: EnrollmentInformation;
+  outcome?: EnrollmentOutcomeInput;
+  /** While information is being screened, more would be dropped by the outcome of that screening. */
+  screeningInProgress: boolean;
+  /** The program hub's checks, across runs. */
+  programChecksSoFar: number;
+}
+
+/**
  * processing (rules) → awaiting_review (more information needed) → awaiting_outcome (submitted to
  * the program hub) → completed (enrolled) | failed (ineligible or denied); cancelled until final.
  * One patient_enrollment.updated event per status change.
@@ -54,27 +77,53 @@ const programAnswerFailure = (result: string): string =>
 export async function patientEnrollmentWorkflow(
   input: PatientEnrollmentInput,
 ): Promise<PatientEnrollmentCase> {
+  const run = openPatientEnrollment(input);
+  const { lifecycle, record, cancellation } = run;
+  await verifyAccountBindingFirst(input);
+
+  try {
+    // A run continued as new resumes in awaiting_outcome; only a fresh case screens.
+    if (record.status === 'processing') await lifecycle.announceCreation();
+    if (await screenUntilSubmitted(run)) await awaitProgramOutcome(run);
+  } catch (error) {
+    await endOnError(lifecycle, error, cancellation.requested(), DEFAULT_FAILURE_ENDINGS.patientEnrollment);
+  }
+  return record;
+}
+
+/** Opens the case and registers its handlers before the workflow's first await (see openCase). */
+function openPatientEnrollment(input: PatientEnrollmentInput): PatientEnrollmentRun {
   const { lifecycle, record, cancellation } = openCase(
     input,
     'patient_enrollment.updated',
     PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS,
   );
   // After openCase: it refuses a start that is not a case before anything reads the input.
-  const { remote: programs, inProcess } = connectorCalls<ReturnType<typeof createEnrollmentActivities>>(
-    input.timings.connectorRetry,
-  );
-  const received: { information?: EnrollmentInformation; outcome?: EnrollmentOutcomeInput } = {};
-  // While information is being screened, more would be dropped by the outcome of that screening.
-  let screeningInProgress = false;
-  // Read through a function: handlers set these between awaits, which flow analysis cannot see.
-  const latest = () => ({ ...received, cancellation: cancellation.requested() });
+  const { remote: programs, inProcess } = connectorCalls<EnrollmentActivities>(input.timings.connectorRetry);
   const outages = new ConnectorOutages(
     lifecycle,
     'patient_enrollment.updated',
     input.timings.outage,
     cancellation.requested,
   );
+  const run: PatientEnrollmentRun = {
+    input,
+    lifecycle,
+    record,
+    cancellation,
+    outages,
+    programs,
+    inProcess,
+    screeningInProgress: false,
+    programChecksSoFar: input.programChecksSoFar ?? 0,
+  };
+  acceptEnrollmentDecisions(run);
+  return run;
+}
 
+/** The information the program asked for, a reviewer's record of the program's outcome, and a wait for the rules. */
+function acceptEnrollmentDecisions(run: PatientEnrollmentRun): void {
+  const { lifecycle, record, cancellation } = run;
   acceptDecisions(lifecycle, [
     {
       signal: enrollmentInformationSignal,
@@ -82,153 +131,193 @@ export async function patientEnrollmentWorkflow(
       check: () => {
         if (
           record.status !== 'awaiting_review' ||
-          received.information ||
+          run.information ||
           cancellation.requested() ||
-          screeningInProgress
+          run.screeningInProgress
         ) {
           refuse(`Information is accepted in status awaiting_review; this case is ${record.status}.`);
         }
       },
       keep: (information: EnrollmentInformation) => {
-        received.information = information;
+        run.information = information;
       },
-      answer: (apply) => answerAfterScreening(apply),
+      answer: (apply) => answerAfterScreening(run, apply),
     },
     {
       signal: enrollmentOutcomeSignal,
       update: submitEnrollmentOutcomeUpdate,
       check: () => {
-        if (record.status !== 'awaiting_outcome' || received.outcome || cancellation.requested()) {
+        if (record.status !== 'awaiting_outcome' || run.outcome || cancellation.requested()) {
           refuse(`An outcome needs status awaiting_outcome; this case is ${record.status}.`);
         }
       },
       keep: (outcome: EnrollmentOutcomeInput) => {
-        received.outcome = outcome;
+        run.outcome = outcome;
       },
     },
     cancellation.decision,
-    ...outages.decisions,
+    ...run.outages.decisions,
   ]);
   setHandler(awaitScreeningUpdate, async () => {
     await condition(() => record.status !== 'processing');
     return record;
   });
-  await verifyAccountBindingFirst(input);
+}
 
-  /** Information may leave the case in awaiting_review (still missing something): answer once screened again. */
-  async function answerAfterScreening(apply: () => void) {
-    const screenedBefore = record.screening?.screened_at;
-    apply();
-    await condition(() => record.screening?.screened_at !== screenedBefore || lifecycle.isFinal);
-    return record;
-  }
-
-  try {
-    // A run continued as new resumes in awaiting_outcome; only a fresh case screens.
-    if (record.status === 'processing') await lifecycle.announceCreation();
-    while (record.status === 'processing' || record.status === 'awaiting_review') {
-      screeningInProgress = true;
-      const screen = patched(IN_PROCESS_STEPS_LOCALLY) ? inProcess : programs;
-      const screening = await outages.call(() => screen.screenEnrollment({ request: record.request }));
-      screeningInProgress = false;
-      if (await cancellation.cancelIfRequested()) return record;
-      if (screening.decision === 'ineligible') {
-        await lifecycle.moveTo('failed', 'The program rules found the patient ineligible.', {
-          screening,
-          missing_information: [],
-          failure: {
-            code: CASE_FAILURE_CODE.ineligible,
-            message: screening.reasons.map((reason) => reason.description).join(' '),
-          },
-          outcome: deniedOutcome(record.program_id, screening),
-        });
-        return record;
-      }
-      if (screening.decision === 'needs_information') {
-        if (record.status === 'awaiting_review') {
-          await lifecycle.update({ screening, missing_information: screening.missing_information });
-        } else {
-          await lifecycle.moveTo('awaiting_review', 'The program needs more information.', {
-            screening,
-            missing_information: screening.missing_information,
-          });
-        }
-        const provided = await condition(
-          () => latest().information !== undefined || latest().cancellation !== undefined,
-          input.timings.reviewExpiryMs,
-        );
-        if (!provided) {
-          await failWith(lifecycle, INFORMATION_EXPIRED);
-          return record;
-        }
-        if (await cancellation.cancelIfRequested()) return record;
-        record.request = mergeInformation(record.request, latest().information!);
-        received.information = undefined;
-        continue;
-      }
-      // An activity's input is not compared on replay, so adding the authorization needs no patch.
-      // A case started before authorizations were recorded has none in its request (not even null).
-      const submission = await outages.call(() =>
-        programs.submitEnrollment({
-          programId: record.program_id,
-          caseId: record.id,
-          patient_authorization: record.request.patient_authorization,
-          ...mockOutageUntil(record, record.request.mock_result?.outage),
-        }),
-      );
-      await lifecycle.moveTo('awaiting_outcome', 'Eligible; submitted to the program.', {
-        screening,
-        missing_information: [],
-        submission: { hub_reference: submission.hub_reference, submitted_at: new Date().toISOString() },
-      });
-      break;
-    }
-
-    let checksSoFar = input.programChecksSoFar ?? 0;
-    for (;;) {
-      await condition(
-        () => latest().outcome !== undefined || latest().cancellation !== undefined,
-        input.timings.payerPollIntervalMs,
-      );
-      if (await cancellation.cancelIfRequested()) return record;
-      const decided = latest().outcome
-        ? fromOutcomeInput(record.program_id, latest().outcome!)
-        : // While the hub is down, a reviewer's outcome is taken at once.
-          await outages.poll(
-            () =>
-              programs.checkEnrollment({
-                programId: record.program_id,
-                hub_reference: record.submission!.hub_reference,
-                checksSoFar: checksSoFar++,
-              }),
-            () => latest().outcome !== undefined,
-          );
-      if (!decided) {
-        if (latest().outcome || latest().cancellation) continue;
-        await continueAsNewIfLong<PatientEnrollmentInput>({
-          ...input,
-          case: record,
-          programChecksSoFar: checksSoFar,
-        });
-        continue;
-      }
-      if (decided.result === 'enrolled') {
-        await lifecycle.moveTo('completed', 'Enrolled by the program.', { outcome: decided });
-      } else {
-        await lifecycle.moveTo('failed', `The program answered ${decided.result}.`, {
-          outcome: decided,
-          failure: {
-            code: programAnswerFailure(decided.result),
-            message: decided.detail ?? `The program answered ${decided.result}.`,
-          },
-        });
-      }
-      return record;
-    }
-  } catch (error) {
-    await endOnError(lifecycle, error, cancellation.requested(), DEFAULT_FAILURE_ENDINGS.patientEnrollment);
-  }
+/** Information may leave the case in awaiting_review (still missing something): answer once screened again. */
+async function answerAfterScreening({ lifecycle, record }: PatientEnrollmentRun, apply: () => void) {
+  const screenedBefore = record.screening?.screened_at;
+  apply();
+  await condition(() => record.screening?.screened_at !== screenedBefore || lifecycle.isFinal);
   return record;
+}
+
+/**
+ * Screens the request against the program's rules until it is eligible, asking for what they miss,
+ * then submits it to the program. Says whether the case awaits the program's outcome; it ends when
+ * ineligible, cancelled, or when the information does not arrive in time.
+ */
+async function screenUntilSubmitted(run: PatientEnrollmentRun): Promise<boolean> {
+  const { record } = run;
+  while (record.status === 'processing' || record.status === 'awaiting_review') {
+    const screening = await screen(run);
+    if (await run.cancellation.cancelIfRequested()) return false;
+    if (screening.decision === 'ineligible') {
+      await failIneligible(run, screening);
+      return false;
+    }
+    if (screening.decision === 'needs_information') {
+      if (!(await awaitInformation(run, screening))) return false;
+      continue;
+    }
+    await submitToProgram(run, screening);
+    return true;
+  }
+  return true;
+}
+
+/** Runs the program's rules on the request; information sent meanwhile is refused, as it would be lost. */
+async function screen(run: PatientEnrollmentRun): Promise<EnrollmentScreening> {
+  run.screeningInProgress = true;
+  const rules = patched(IN_PROCESS_STEPS_LOCALLY) ? run.inProcess : run.programs;
+  const screening = await run.outages.call(() => rules.screenEnrollment({ request: run.record.request }));
+  run.screeningInProgress = false;
+  return screening;
+}
+
+async function failIneligible(run: PatientEnrollmentRun, screening: EnrollmentScreening): Promise<void> {
+  await run.lifecycle.moveTo('failed', 'The program rules found the patient ineligible.', {
+    screening,
+    missing_information: [],
+    failure: {
+      code: CASE_FAILURE_CODE.ineligible,
+      message: screening.reasons.map((reason) => reason.description).join(' '),
+    },
+    outcome: deniedOutcome(run.record.program_id, screening),
+  });
+}
+
+/**
+ * Shows what the program's rules miss and waits for it, merged into the request for the next
+ * screening. Says whether it arrived; the case ends when it does not in time, or is cancelled.
+ */
+async function awaitInformation(run: PatientEnrollmentRun, screening: EnrollmentScreening): Promise<boolean> {
+  const { lifecycle, record, cancellation } = run;
+  if (record.status === 'awaiting_review') {
+    await lifecycle.update({ screening, missing_information: screening.missing_information });
+  } else {
+    await lifecycle.moveTo('awaiting_review', 'The program needs more information.', {
+      screening,
+      missing_information: screening.missing_information,
+    });
+  }
+  const provided = await condition(
+    () => run.information !== undefined || cancellation.requested() !== undefined,
+    run.input.timings.reviewExpiryMs,
+  );
+  if (!provided) {
+    await failWith(lifecycle, INFORMATION_EXPIRED);
+    return false;
+  }
+  if (await cancellation.cancelIfRequested()) return false;
+  record.request = mergeInformation(record.request, run.information!);
+  run.information = undefined;
+  return true;
+}
+
+async function submitToProgram(run: PatientEnrollmentRun, screening: EnrollmentScreening): Promise<void> {
+  const { record } = run;
+  // An activity's input is not compared on replay, so adding the authorization needs no patch.
+  // A case started before authorizations were recorded has none in its request (not even null).
+  const submission = await run.outages.call(() =>
+    run.programs.submitEnrollment({
+      programId: record.program_id,
+      caseId: record.id,
+      patient_authorization: record.request.patient_authorization,
+      ...mockOutageUntil(record, record.request.mock_result?.outage),
+    }),
+  );
+  await run.lifecycle.moveTo('awaiting_outcome', 'Eligible; submitted to the program.', {
+    screening,
+    missing_information: [],
+    submission: { hub_reference: submission.hub_reference, submitted_at: new Date().toISOString() },
+  });
+}
+
+/**
+ * Waits for the program's answer: a reviewer's record of it, or the hub's at a check. A long wait
+ * continues as new between checks.
+ */
+async function awaitProgramOutcome(run: PatientEnrollmentRun): Promise<void> {
+  const { record, cancellation, input } = run;
+  for (;;) {
+    await condition(
+      () => run.outcome !== undefined || cancellation.requested() !== undefined,
+      input.timings.payerPollIntervalMs,
+    );
+    if (await cancellation.cancelIfRequested()) return;
+    const decided = run.outcome
+      ? fromOutcomeInput(record.program_id, run.outcome)
+      : // While the hub is down, a reviewer's outcome is taken at once.
+        await run.outages.poll(
+          () =>
+            run.programs.checkEnrollment({
+              programId: record.program_id,
+              hub_reference: record.submission!.hub_reference,
+              checksSoFar: run.programChecksSoFar++,
+            }),
+          () => run.outcome !== undefined,
+        );
+    if (!decided) {
+      if (run.outcome || cancellation.requested()) continue;
+      await continueAsNewIfLong<PatientEnrollmentInput>({
+        ...input,
+        case: record,
+        programChecksSoFar: run.programChecksSoFar,
+      });
+      continue;
+    }
+    await endWithProgramOutcome(run, decided);
+    return;
+  }
+}
+
+/** Enrolled completes the case; any other answer fails it, under the answer's failure code. */
+async function endWithProgramOutcome(
+  { lifecycle }: PatientEnrollmentRun,
+  decided: EnrollmentOutcome,
+): Promise<void> {
+  if (decided.result === 'enrolled') {
+    await lifecycle.moveTo('completed', 'Enrolled by the program.', { outcome: decided });
+    return;
+  }
+  await lifecycle.moveTo('failed', `The program answered ${decided.result}.`, {
+    outcome: decided,
+    failure: {
+      code: programAnswerFailure(decided.result),
+      message: decided.detail ?? `The program answered ${decided.result}.`,
+    },
+  });
 }
 
 function deniedOutcome(programId: string, screening: EnrollmentScreening): EnrollmentOutcome {
