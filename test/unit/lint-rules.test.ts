@@ -57,6 +57,20 @@ describe('the lint rules', () => {
     expect(rules).toContain('@typescript-eslint/no-restricted-imports');
   });
 
+  it('refuse a function of more than 80 lines in a workflow, which should read as its steps', async () => {
+    const functionOf = (lines: number) =>
+      [
+        'export function steps(): number[] {',
+        '  return [',
+        ...Array(lines - 4).fill('    1,'),
+        '  ];',
+        '}',
+      ].join('\n');
+    const file = 'workflows/prior-authorization.workflow.ts';
+    expect(await lint(file, functionOf(80))).not.toContain('max-lines-per-function');
+    expect(await lint(file, functionOf(81))).toContain('max-lines-per-function');
+  });
+
   it('refuse a floating promise anywhere', async () => {
     const rules = await lint(
       'domain/ids.ts',
