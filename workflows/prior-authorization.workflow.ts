@@ -243,7 +243,7 @@ async function prepareForReview(run: PriorAuthorizationRun): Promise<boolean> {
     content: request.insurance_content,
   });
   const cardGap = await run.outages.call(
-    () => prefillCriteria(record, run.payer, run.inProcess),
+    () => resolvePlanAndPrefill(record, run.payer, run.inProcess),
     outageDeadline(run),
   );
   if (await cancellation.cancelIfRequested()) return false;
@@ -259,7 +259,7 @@ async function prepareForReview(run: PriorAuthorizationRun): Promise<boolean> {
  * Finds the plan and prefills the criteria. A case that read its cards and relies on them alone is
  * not prepared when they give no member id it can trust: what was not read is returned instead.
  */
-async function prefillCriteria(
+async function resolvePlanAndPrefill(
   record: PriorAuthorizationCase,
   activities: CaseActivities,
   inProcess: CaseActivities,
