@@ -76,6 +76,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message));
 }
 
+/** Resolves once the database answers a statement; rejects as any query would. */
+export async function pingDatabase(db: QueryRunner): Promise<void> {
+  await db.query('SELECT 1');
+}
+
 function classified(error: unknown): unknown {
   return isDatabaseUnavailable(error) && !(error instanceof DatabaseUnavailableError)
     ? new DatabaseUnavailableError(error)

@@ -16,6 +16,7 @@ import { AuditModule } from '../audit/audit.module';
 import { AccountsRepository } from '../auth/accounts.repository';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { ApiKeysController } from '../auth/api-keys.controller';
+import { ApiKeysService } from '../auth/api-keys.service';
 import { AuthGuard } from '../auth/auth.guard';
 import { RateLimiter } from '../auth/rate-limiter';
 import { SqlRateLimiter } from '../auth/sql-rate-limiter';
@@ -37,6 +38,7 @@ import { IdempotencyRepository } from '../idempotency/idempotency.repository';
 import { PatientsModule } from '../patients/patients.module';
 import { SupportProgramsController } from '../programs/support-programs.controller';
 import { StatusController } from '../status/status.controller';
+import { StatusService } from '../status/status.service';
 import { WebhooksController } from '../webhooks/webhooks.controller';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { APP_CONFIG, DATABASE, LOGGER, TEMPORAL_CLIENT } from './tokens';
@@ -55,6 +57,7 @@ export class AppModule {
     const secrets = new SecretBox(deps.config.encryption!);
     const deliveries = new WebhookDeliveriesRepository(deps.db, secrets);
     const accounts = new AccountsRepository(deps.db);
+    const authenticator = new ApiKeyAuthenticator(accounts, deps.config.apiKeyCacheTtlMs);
     const caseDocuments = new CaseDocumentsRepository(deps.db, secrets);
     const connectorSettings = new ConnectorSettingsRepository(deps.db, secrets);
     const idempotencyKeys = new IdempotencyRepository(deps.db, secrets);
@@ -83,11 +86,13 @@ export class AppModule {
         { provide: DATABASE, useValue: deps.db },
         { provide: TEMPORAL_CLIENT, useValue: deps.temporalClient },
         { provide: LOGGER, useValue: deps.logger },
-        { provide: AccountsRepository, useValue: accounts },
         {
-          provide: ApiKeyAuthenticator,
-          useValue: new ApiKeyAuthenticator(accounts, deps.config.apiKeyCacheTtlMs),
+          provide: StatusService,
+          useValue: new StatusService(deps.config.temporal, deps.db, deps.temporalClient),
         },
+        { provide: AccountsRepository, useValue: accounts },
+        { provide: ApiKeyAuthenticator, useValue: authenticator },
+        { provide: ApiKeysService, useValue: new ApiKeysService(accounts, authenticator) },
         {
           provide: SqlRateLimiter,
           useValue: new SqlRateLimiter(deps.db, rateLimit.perSecond, rateLimit.burst),

@@ -6,7 +6,7 @@ import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { success } from '../common/envelope';
 import { ListAuditEventsQuery } from './audit-events.dto';
-import { AuditRepository } from './audit.repository';
+import { AuditEventsService } from './audit-events.service';
 import { AnswersList } from '../contract/answers';
 
 /** The account's audit trail, for its admins: who did what to which case or resource, and when. */
@@ -15,14 +15,14 @@ import { AnswersList } from '../contract/answers';
 @Controller('audit-events')
 @RequiresRole('admin')
 export class AuditEventsController {
-  constructor(@Inject(AuditRepository) private readonly audit: AuditRepository) {}
+  constructor(@Inject(AuditEventsService) private readonly auditEvents: AuditEventsService) {}
 
   @Get()
   @ApiOperation({ summary: "List the account's audit events, newest first" })
   @AnswersList('AuditEvent')
   async list(@CurrentPrincipal() principal: Principal, @Query() query: ListAuditEventsQuery) {
     return success(
-      await this.audit.list(principal.accountId, {
+      await this.auditEvents.list(principal.accountId, {
         actorId: query.actor_id,
         targetId: query.target_id,
         action: query.action,

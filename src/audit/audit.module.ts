@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../../infrastructure/config/config';
 import type { Database } from '../../infrastructure/storage/database';
 import { AuditEventsController } from './audit-events.controller';
+import { AuditEventsService } from './audit-events.service';
 import { AuditRetention } from './audit-retention';
 import { AuditInterceptor } from './audit.interceptor';
 import { AuditRepository } from './audit.repository';
@@ -26,6 +27,7 @@ export class AuditModule {
       controllers: [AuditEventsController],
       providers: [
         { provide: AuditRepository, useValue: audit },
+        { provide: AuditEventsService, useValue: new AuditEventsService(audit) },
         { provide: CodecAudit, useValue: new CodecAudit(audit, deps.temporalClient) },
         {
           provide: AuditRetention,

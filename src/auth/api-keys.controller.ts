@@ -7,10 +7,10 @@ import { ApiError } from '../common/errors';
 import { HasNoControlCharacters } from '../common/validators';
 import { success, wholeList } from '../common/envelope';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { AccountsRepository, Principal } from './accounts.repository';
-import { ApiKeyAuthenticator } from './api-key-authenticator';
+import type { Principal } from './accounts.repository';
 import { KEY_MODES, KeyMode } from './api-key-secret';
 import { CurrentPrincipal, RequiresRole } from './auth.decorators';
+import { ApiKeysService } from './api-keys.service';
 import { ACCOUNT_ROLES, AccountRole } from './roles';
 import { requireLiveKeyFor } from './live-data';
 import { Answers, AnswersList } from '../contract/answers';
@@ -44,16 +44,13 @@ export class CreateApiKeyDto {
 @Controller('api-keys')
 @RequiresRole('admin')
 export class ApiKeysController {
-  constructor(
-    @Inject(AccountsRepository) private readonly accounts: AccountsRepository,
-    @Inject(ApiKeyAuthenticator) private readonly authenticator: ApiKeyAuthenticator,
-  ) {}
+  constructor(@Inject(ApiKeysService) private readonly apiKeys: ApiKeysService) {}
 
   @Get()
   @ApiOperation({ summary: "List the account's API keys (secrets are never shown again)" })
   @AnswersList('ApiKey')
   async list(@CurrentPrincipal() principal: Principal) {
-    return success(wholeList(await this.accounts.listApiKeys(principal.accountId)));
+    return success(wholeList(await this.apiKeys.list(principal.accountId)));
   }
 
   @Post()
@@ -63,7 +60,7 @@ export class ApiKeysController {
   @Answers('CreatedApiKey')
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto) {
     if (body.mode === 'live') requireLiveKeyFor(principal, 'Creating a live key');
-    const { key, secret } = await this.accounts.createApiKey({ accountId: principal.accountId, ...body });
+    const { key, secret } = await this.apiKeys.create(principal.accountId, body);
     return success({ ...key, secret });
   }
 
@@ -73,11 +70,10 @@ export class ApiKeysController {
   @ApiOperation({ summary: 'Revoke an API key at once' })
   @Answers('ApiKey')
   async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    const target = (await this.accounts.listApiKeys(principal.accountId)).find((key) => key.id === id);
+    const target = await this.apiKeys.find(principal.accountId, id);
     if (target?.livemode) requireLiveKeyFor(principal, 'Revoking a live key');
-    const key = await this.accounts.revokeApiKey(id, principal.accountId);
+    const key = await this.apiKeys.revoke(principal.accountId, id);
     if (!key) throw ApiError.notFound('No active API key with this id exists in your account.');
-    this.authenticator.forget(key.id);
     return success(key);
   }
 }

@@ -3,6 +3,7 @@ import type { Provider } from '@nestjs/common';
 import { adminConsole } from './admin';
 import { casesConsole } from './cases';
 import type { ConsoleAreaDependencies } from './console-area';
+import { ConsoleAudit } from './console-audit';
 import { modeConsole } from './console-mode';
 import { peopleConsole } from './people';
 
@@ -12,5 +13,5 @@ const AREAS = [peopleConsole, adminConsole, casesConsole, modeConsole];
 export const CONSOLE_CONTROLLERS = AREAS.flatMap((area) => area.controllers);
 
 export function consoleProviders(deps: ConsoleAreaDependencies): Provider[] {
-  return AREAS.flatMap((area) => area.providers(deps));
+  return [ConsoleAudit, ...AREAS.flatMap((area) => area.providers(deps))];
 }

@@ -9,13 +9,8 @@ import {
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 
-import { FormulariesRepository } from '../../infrastructure/formularies/formularies.repository';
 import { PAYER_ID_PATTERN } from '../../infrastructure/formularies/formulary-entry';
-import {
-  FORMULARY_LIMITS,
-  FormularyFileError,
-  readFormularyFile,
-} from '../../infrastructure/formularies/formulary-file';
+import { FORMULARY_LIMITS } from '../../infrastructure/formularies/formulary-file';
 import { actorOf } from '../audit/actor';
 import { Audited } from '../audit/audited.decorator';
 import type { Principal } from '../auth/accounts.repository';
@@ -25,6 +20,7 @@ import { success, wholeList } from '../common/envelope';
 import { ApiError } from '../common/errors';
 import type { ContextualRequest } from '../common/request-context';
 import { Answers, AnswersList } from '../contract/answers';
+import { FormulariesService } from './formularies.service';
 
 const PAYER_ID_PARAMETER = ApiParam({
   name: 'payer_id',
@@ -41,7 +37,7 @@ const PAYER_ID_PARAMETER = ApiParam({
 @Controller('formularies')
 @RequiresRole('admin')
 export class FormulariesController {
-  constructor(@Inject(FormulariesRepository) private readonly formularies: FormulariesRepository) {}
+  constructor(@Inject(FormulariesService) private readonly formularies: FormulariesService) {}
 
   @Get()
   @ApiOperation({
@@ -75,15 +71,9 @@ export class FormulariesController {
   ) {
     requireLiveKeyFor(principal, 'Loading a formulary');
     checkPayerId(payerId);
-    let entries;
-    try {
-      entries = readFormularyFile(typeof body === 'string' ? body : '', payerId.toUpperCase());
-    } catch (error) {
-      if (error instanceof FormularyFileError) throw refusal(error);
-      throw error;
-    }
+    const csv = typeof body === 'string' ? body : '';
     const loadedBy = actorOf(request.context);
-    return success(await this.formularies.replace(principal.accountId, payerId, entries, loadedBy));
+    return success(await this.formularies.replace(principal.accountId, payerId, csv, loadedBy));
   }
 
   @Delete(':payer_id')
@@ -94,9 +84,7 @@ export class FormulariesController {
   async remove(@CurrentPrincipal() principal: Principal, @Param('payer_id') payerId: string) {
     requireLiveKeyFor(principal, 'Deleting a formulary');
     checkPayerId(payerId);
-    const removed = await this.formularies.remove(principal.accountId, payerId);
-    if (!removed) throw ApiError.notFound('Your account has no formulary for this payer.');
-    return success(removed);
+    return success(await this.formularies.remove(principal.accountId, payerId));
   }
 }
 
@@ -109,16 +97,4 @@ function checkPayerId(payerId: string): void {
       },
     ]);
   }
-}
-
-function refusal(error: FormularyFileError): ApiError {
-  const listed = error.truncated ? ` The first ${error.problems.length} problems are listed.` : '';
-  return new ApiError(
-    'validation_error',
-    `The formulary file is invalid; nothing was loaded and any earlier formulary for this payer stays in place.${listed}`,
-    error.problems.map((problem) => ({
-      field: problem.column === null ? `row ${problem.row}` : `row ${problem.row}, column ${problem.column}`,
-      issue: problem.issue,
-    })),
-  );
 }

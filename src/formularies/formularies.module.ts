@@ -3,16 +3,17 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { FormulariesRepository } from '../../infrastructure/formularies/formularies.repository';
 import type { Database } from '../../infrastructure/storage/database';
 import { FormulariesController } from './formularies.controller';
+import { FormulariesService } from './formularies.service';
 
 /** The formularies accounts load for live benefit verifications (docs/formularies.md). */
 @Module({})
 export class FormulariesModule {
   static forRoot(deps: { db: Database }): DynamicModule {
+    const formularies = new FormulariesRepository(deps.db);
     return {
       module: FormulariesModule,
       controllers: [FormulariesController],
-      providers: [{ provide: FormulariesRepository, useValue: new FormulariesRepository(deps.db) }],
-      exports: [FormulariesRepository],
+      providers: [{ provide: FormulariesService, useValue: new FormulariesService(formularies) }],
     };
   }
 }

@@ -5,7 +5,10 @@ import { newId } from '../../domain/ids';
 import { CaseEventType, normalizeEventType, TEST_EVENT_TYPE } from '../../domain/webhooks/event-types';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { API_START_OWNERSHIP_MS } from '../../infrastructure/webhooks/durable-deliveries';
-import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
+import {
+  type CaseEventDelivery,
+  WebhookDeliveriesRepository,
+} from '../../infrastructure/webhooks/webhook-deliveries.repository';
 import {
   WebhookEndpoint,
   WebhookEndpointsRepository,
@@ -91,6 +94,19 @@ export class WebhooksService {
       has_more: hasMore,
       next_cursor: hasMore ? deliveries[deliveries.length - 1]!.id : null,
     };
+  }
+
+  /**
+   * The deliveries of a case's events of `eventType`, oldest first, for the console's case page; the
+   * times its history records a status find the events written before they named their case.
+   */
+  deliveriesOfCase(
+    accountId: string,
+    caseId: string,
+    eventType: CaseEventType,
+    statusTimes: string[],
+  ): Promise<CaseEventDelivery[]> {
+    return this.deliveries.listForCase(accountId, caseId, eventType, statusTimes);
   }
 
   /** Sends the same event again, as a new delivery with its own attempts; the event id stays. */

@@ -2,20 +2,18 @@ import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@ne
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
-import { AuditRepository } from '../../audit/audit.repository';
-import { AccountsRepository, ApiKeyRecord } from '../../auth/accounts.repository';
-import { ApiKeyAuthenticator } from '../../auth/api-key-authenticator';
+import { ConsoleAudit } from '../console-audit';
+import type { ApiKeyRecord } from '../../auth/accounts.repository';
 import { KEY_MODES } from '../../auth/api-key-secret';
 import { CreateApiKeyDto } from '../../auth/api-keys.controller';
+import { ApiKeysService } from '../../auth/api-keys.service';
 import { RequiresRole } from '../../auth/auth.decorators';
 import { ACCOUNT_ROLES } from '../../auth/roles';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
-import { recordConsoleAction } from '../console-audit';
 import { Html, html } from '../html';
 import { csrfField, sendPage } from '../layout';
 import { doneNotice, moment } from '../markup';
-import { ApiKeyLastUse } from './api-key-last-use';
 import { checkAsTheApiDoes, formChoices, formField, refusalNotice } from './form-input';
 
 const PATH = '/console/api-keys';
@@ -33,10 +31,8 @@ interface KeyForm {
 @RequiresRole('admin')
 export class ApiKeysPageController {
   constructor(
-    @Inject(AccountsRepository) private readonly accounts: AccountsRepository,
-    @Inject(ApiKeyAuthenticator) private readonly authenticator: ApiKeyAuthenticator,
-    @Inject(ApiKeyLastUse) private readonly lastUse: ApiKeyLastUse,
-    @Inject(AuditRepository) private readonly audit: AuditRepository,
+    @Inject(ApiKeysService) private readonly apiKeys: ApiKeysService,
+    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
   ) {}
 
   @Get()
@@ -56,11 +52,8 @@ export class ApiKeysPageController {
       return this.sendKeysPage(req, res, { form, notice: refusalNotice(checked.messages) }, 400);
     }
     const principal = (req as ContextualRequest).context.principal!;
-    const { key, secret } = await this.accounts.createApiKey({
-      accountId: principal.accountId,
-      ...checked.value,
-    });
-    await recordConsoleAction(this.audit, req, 'api_key.created', { object: 'api_key', id: key.id });
+    const { key, secret } = await this.apiKeys.create(principal.accountId, checked.value);
+    await this.audit.record(req, 'api_key.created', { object: 'api_key', id: key.id });
     sendPage(
       req,
       res,
@@ -97,10 +90,9 @@ export class ApiKeysPageController {
   @Post(':id/revoke')
   async revoke(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const principal = (req as ContextualRequest).context.principal!;
-    const key = await this.accounts.revokeApiKey(id, principal.accountId);
+    const key = await this.apiKeys.revoke(principal.accountId, id);
     if (!key) throw ApiError.notFound('No active API key with this id exists in your account.');
-    this.authenticator.forget(key.id);
-    await recordConsoleAction(this.audit, req, 'api_key.revoked', { object: 'api_key', id: key.id });
+    await this.audit.record(req, 'api_key.revoked', { object: 'api_key', id: key.id });
     res.redirect(303, `${PATH}?done=revoked`);
   }
 
@@ -111,29 +103,21 @@ export class ApiKeysPageController {
     status = 200,
   ): Promise<void> {
     const principal = (req as ContextualRequest).context.principal!;
-    const [keys, lastUse] = await Promise.all([
-      this.accounts.listApiKeys(principal.accountId),
-      this.lastUse.ofAccount(principal.accountId),
-    ]);
+    const keys = await this.apiKeys.list(principal.accountId);
     sendPage(
       req,
       res,
       {
         title: 'API keys',
         notice: page.notice,
-        body: html`${keyTable(req, res, keys, lastUse)} ${creationForm(req, res, page.form)}`,
+        body: html`${keyTable(req, res, keys)} ${creationForm(req, res, page.form)}`,
       },
       status,
     );
   }
 }
 
-function keyTable(
-  req: Request,
-  res: Response,
-  keys: ApiKeyRecord[],
-  lastUse: Map<string, string | null>,
-): Html {
+function keyTable(req: Request, res: Response, keys: ApiKeyRecord[]): Html {
   if (keys.length === 0) return html`<p class="empty">This account has no API keys yet.</p>`;
   return html`<table>
     <caption>
@@ -160,7 +144,7 @@ function keyTable(
             <td>${modeBadge(key)}</td>
             <td><code>${key.key_hint}</code></td>
             <td>${moment(key.created_at)}</td>
-            <td>${moment(lastUse.get(key.id) ?? null, 'never')}</td>
+            <td>${moment(key.last_used_at, 'never')}</td>
             <td>
               ${
                 key.revoked_at

@@ -10,13 +10,12 @@ import {
   INTERCHANGE_USAGES,
 } from '../../../domain/connectors/connector-settings';
 import { Connector, SECRET_FIELD } from '../../../infrastructure/connectors/connector-settings.repository';
-import { AuditRepository } from '../../audit/audit.repository';
+import { ConsoleAudit } from '../console-audit';
 import { RequiresRole } from '../../auth/auth.decorators';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { connectorSettingsDtoFor } from '../../connectors/connectors.dto';
 import { connectorKindOf, ConnectorsService } from '../../connectors/connectors.service';
-import { recordConsoleAction } from '../console-audit';
 import { Html, html } from '../html';
 import { csrfField, sendPage } from '../layout';
 import { doneNotice, moment } from '../markup';
@@ -62,7 +61,7 @@ type Notice = { kind: 'success' | 'error'; text: string } | undefined;
 export class ConnectorsPageController {
   constructor(
     @Inject(ConnectorsService) private readonly connectors: ConnectorsService,
-    @Inject(AuditRepository) private readonly audit: AuditRepository,
+    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
   ) {}
 
   @Get('connectors')
@@ -118,7 +117,7 @@ export class ConnectorsPageController {
       if (!(error instanceof ApiError) || error.code !== 'validation_error') throw error;
       return refuse(error.details.map(({ field, issue }) => `${field}: ${issue}`));
     }
-    await recordConsoleAction(this.audit, req, 'connector.configured', {
+    await this.audit.record(req, 'connector.configured', {
       object: 'connector',
       id: connector.id,
     });
@@ -128,7 +127,7 @@ export class ConnectorsPageController {
   @Post('connectors/:kind/delete')
   async remove(@Req() req: Request, @Res() res: Response, @Param('kind') kind: string): Promise<void> {
     const removed = await this.connectors.remove(accountOf(req), kind);
-    await recordConsoleAction(this.audit, req, 'connector.deleted', { object: 'connector', id: removed.id });
+    await this.audit.record(req, 'connector.deleted', { object: 'connector', id: removed.id });
     res.redirect(303, `${PATH}?done=deleted`);
   }
 

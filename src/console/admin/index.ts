@@ -1,7 +1,5 @@
 import type { Provider, Type } from '@nestjs/common';
 
-import type { ConsoleAreaDependencies } from '../console-area';
-import { ApiKeyLastUse } from './api-key-last-use';
 import { ApiKeysPageController } from './api-keys-page.controller';
 import { ConnectorsPageController } from './connectors-page.controller';
 import { WebhooksPageController } from './webhooks-page.controller';
@@ -12,7 +10,5 @@ const CONTROLLERS: Type[] = [ApiKeysPageController, WebhooksPageController, Conn
 /** The account's API keys, webhook endpoints and connectors (the specification's admin panel). */
 export const adminConsole = {
   controllers: CONTROLLERS,
-  providers: (deps: ConsoleAreaDependencies): Provider[] => [
-    { provide: ApiKeyLastUse, useValue: new ApiKeyLastUse(deps.db) },
-  ],
+  providers: (): Provider[] => [],
 };

@@ -8,14 +8,13 @@ import type {
   EndpointStatus,
   WebhookEndpoint,
 } from '../../../infrastructure/webhooks/webhook-endpoints.repository';
-import { AuditRepository } from '../../audit/audit.repository';
+import { ConsoleAudit } from '../console-audit';
 import type { Principal } from '../../auth/accounts.repository';
 import { RequiresRole } from '../../auth/auth.decorators';
 import { success } from '../../common/envelope';
 import { ContextualRequest } from '../../common/request-context';
 import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from '../../webhooks/webhooks.dto';
 import { WebhooksService } from '../../webhooks/webhooks.service';
-import { recordConsoleAction } from '../console-audit';
 import { Html, html } from '../html';
 import { csrfField, sendPage } from '../layout';
 import { doneNotice, moment } from '../markup';
@@ -60,7 +59,7 @@ type Notice = { kind: 'success' | 'error'; text: string } | undefined;
 export class WebhooksPageController {
   constructor(
     @Inject(WebhooksService) private readonly webhooks: WebhooksService,
-    @Inject(AuditRepository) private readonly audit: AuditRepository,
+    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
   ) {}
 
   @Get('webhooks')
@@ -77,7 +76,7 @@ export class WebhooksPageController {
     });
     if (!checked.valid) return this.sendListPage(req, res, refusalNotice(checked.messages), form, 400);
     const endpoint = await this.webhooks.create(principalOf(req), checked.value);
-    await recordConsoleAction(this.audit, req, 'webhook_endpoint.created', endpointTarget(endpoint.id));
+    await this.audit.record(req, 'webhook_endpoint.created', endpointTarget(endpoint.id));
     res.redirect(303, `${PATH}/${endpoint.id}?done=created`);
   }
 
@@ -116,28 +115,28 @@ export class WebhooksPageController {
       );
     }
     await this.webhooks.update(principalOf(req), id, checked.value);
-    await recordConsoleAction(this.audit, req, 'webhook_endpoint.updated', endpointTarget(id));
+    await this.audit.record(req, 'webhook_endpoint.updated', endpointTarget(id));
     res.redirect(303, `${PATH}/${id}?done=updated`);
   }
 
   @Post('webhooks/:id/turn-on')
   async turnOn(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     await this.webhooks.update(principalOf(req), id, { active: true });
-    await recordConsoleAction(this.audit, req, 'webhook_endpoint.updated', endpointTarget(id));
+    await this.audit.record(req, 'webhook_endpoint.updated', endpointTarget(id));
     res.redirect(303, `${PATH}/${id}?done=activating`);
   }
 
   @Post('webhooks/:id/turn-off')
   async turnOff(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     await this.webhooks.update(principalOf(req), id, { active: false });
-    await recordConsoleAction(this.audit, req, 'webhook_endpoint.updated', endpointTarget(id));
+    await this.audit.record(req, 'webhook_endpoint.updated', endpointTarget(id));
     res.redirect(303, `${PATH}/${id}?done=deactivated`);
   }
 
   @Post('webhooks/:id/delete')
   async remove(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     await this.webhooks.remove(principalOf(req), id);
-    await recordConsoleAction(this.audit, req, 'webhook_endpoint.deleted', endpointTarget(id));
+    await this.audit.record(req, 'webhook_endpoint.deleted', endpointTarget(id));
     res.redirect(303, `${PATH}?done=deleted`);
   }
 
@@ -156,7 +155,7 @@ export class WebhooksPageController {
   ): Promise<void> {
     await this.webhooks.retryDelivery(principalOf(req), id, deliveryId);
     // A retry sends the event (a case object, PHI) again, to wherever the endpoint points now.
-    await recordConsoleAction(this.audit, req, 'webhook_delivery.retried', endpointTarget(id));
+    await this.audit.record(req, 'webhook_delivery.retried', endpointTarget(id));
     res.redirect(303, `${PATH}/${id}?done=retried`);
   }
 

@@ -3,11 +3,10 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
 import { FINAL_STATUSES } from '../../../domain/cases/case-model';
-import { AuditRepository } from '../../audit/audit.repository';
+import { ConsoleAudit } from '../console-audit';
 import { RequiresRole } from '../../auth/auth.decorators';
 import { CasesService } from '../../cases/cases.service';
 import { ApiError } from '../../common/errors';
-import { recordConsoleAction } from '../console-audit';
 import { html } from '../html';
 import { sendPage } from '../layout';
 import { AttentionRow, attentionTable } from './attention-views';
@@ -29,7 +28,7 @@ export class AttentionPageController {
   constructor(
     @Inject(CasesNeedingAttention) private readonly needingAttention: CasesNeedingAttention,
     @Inject(CasesService) private readonly cases: CasesService,
-    @Inject(AuditRepository) private readonly audit: AuditRepository,
+    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
   ) {}
 
   @Get('attention')
@@ -91,8 +90,7 @@ export class AttentionPageController {
     }
     for (const [key, group] of groups) {
       const [accountId, object] = key.split(' ') as [string, string];
-      await recordConsoleAction(
-        this.audit,
+      await this.audit.record(
         req,
         'case.listed',
         { object, id: null },

@@ -4,12 +4,11 @@ import type { Request, Response } from 'express';
 
 import { CASE_STATUSES, CaseStatus } from '../../../domain/cases/case-model';
 import type { CaseSummary, QueuedCaseSummary } from '../../../infrastructure/cases/case-summaries.repository';
-import { AuditRepository } from '../../audit/audit.repository';
+import { ConsoleAudit } from '../console-audit';
 import { RequiresRole } from '../../auth/auth.decorators';
 import { CaseSummariesService, CaseSummaryQuery } from '../../cases/case-summaries.service';
 import { CasesService } from '../../cases/cases.service';
 import { ApiError } from '../../common/errors';
-import { recordConsoleAction } from '../console-audit';
 import { formText } from '../forms';
 import { Html, html } from '../html';
 import { csrfField, sendPage } from '../layout';
@@ -52,7 +51,7 @@ export class CaseListsController {
   constructor(
     @Inject(CaseSummariesService) private readonly summaries: CaseSummariesService,
     @Inject(CasesService) private readonly cases: CasesService,
-    @Inject(AuditRepository) private readonly audit: AuditRepository,
+    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
   ) {}
 
   @Get('review-queue')
@@ -71,8 +70,7 @@ export class CaseListsController {
         }),
       ),
     );
-    await recordConsoleAction(
-      this.audit,
+    await this.audit.record(
       req,
       'case.listed',
       { object: 'prior_authorization', id: null },
@@ -144,8 +142,7 @@ export class CaseListsController {
         if (!(error instanceof ApiError) || error.code !== 'validation_error') throw error;
         problems.push(...error.details.map((detail) => `${detail.field}: ${detail.issue}`));
       }
-      await recordConsoleAction(
-        this.audit,
+      await this.audit.record(
         req,
         'case.listed',
         { object: section.type.object, id: null },

@@ -6,9 +6,8 @@ import { FINAL_STATUSES, type CaseRecord } from '../../../domain/cases/case-mode
 import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authorization';
 import type { CaseEventType } from '../../../domain/webhooks/event-types';
 import type { AppConfig } from '../../../infrastructure/config/config';
-import { WebhookDeliveriesRepository } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
 import { APP_CONFIG } from '../../app/tokens';
-import { AuditRepository } from '../../audit/audit.repository';
+import { ConsoleAudit } from '../console-audit';
 import { grants } from '../../auth/roles';
 import { requestFailNowUpdate, requestRetryNowUpdate } from '../../../workflows/case.messages';
 import { plain } from '../../cases/case-request-mapping';
@@ -17,7 +16,7 @@ import { CasesService } from '../../cases/cases.service';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { createValidationPipe } from '../../common/validation';
-import { recordConsoleAction } from '../console-audit';
+import { WebhooksService } from '../../webhooks/webhooks.service';
 import { formText } from '../forms';
 import { Html, html } from '../html';
 import { doneNotice } from '../markup';
@@ -75,8 +74,8 @@ export class CasePagesController {
 
   constructor(
     @Inject(CasesService) private readonly cases: CasesService,
-    @Inject(WebhookDeliveriesRepository) private readonly deliveries: WebhookDeliveriesRepository,
-    @Inject(AuditRepository) private readonly audit: AuditRepository,
+    @Inject(WebhooksService) private readonly webhooks: WebhooksService,
+    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -93,7 +92,7 @@ export class CasePagesController {
     const { record, accountId: ownerAccountId } = grants(principal.roles, 'operator')
       ? await this.cases.getForOperator(section.type, id)
       : { record: await this.cases.get(principal, section.type, id), accountId: principal.accountId };
-    await recordConsoleAction(this.audit, req, 'case.read', target, undefined, ownerAccountId);
+    await this.audit.record(req, 'case.read', target, undefined, ownerAccountId);
     const notice = doneNotice(DONE_NOTICES, req.query.done);
     await this.sendCasePage(
       req,
@@ -124,8 +123,7 @@ export class CasePagesController {
     if (grants(principal.roles, 'operator') || !/^[1-9]\d{0,3}$/.test(page))
       throw ApiError.notFound('This case holds no image of this document page.');
     const image = await this.cases.documentPagePreview(principal, section.type, id, documentId, Number(page));
-    await recordConsoleAction(
-      this.audit,
+    await this.audit.record(
       req,
       'document.read',
       { object: section.type.object, id },
@@ -153,8 +151,7 @@ export class CasePagesController {
     if (grants(principal.roles, 'operator'))
       throw ApiError.notFound('This case holds no document with this id.');
     const document = await this.cases.document(principal, section.type, id, documentId);
-    await recordConsoleAction(
-      this.audit,
+    await this.audit.record(
       req,
       'document.read',
       { object: section.type.object, id },
@@ -236,7 +233,7 @@ export class CasePagesController {
         error.httpStatus,
       );
     }
-    await recordConsoleAction(this.audit, req, decision.auditAction, { object: section.type.object, id });
+    await this.audit.record(req, decision.auditAction, { object: section.type.object, id });
     res.redirect(303, `${casePath(section, id)}?done=${decision.name}`);
   }
 
@@ -296,7 +293,7 @@ export class CasePagesController {
       return sendRefusal(error.message, error.httpStatus);
     }
     const target = { object: section.type.object, id };
-    await recordConsoleAction(this.audit, req, action.auditAction, target, undefined, ownerAccountId);
+    await this.audit.record(req, action.auditAction, target, undefined, ownerAccountId);
     res.redirect(303, `${casePath(section, id)}?done=${action.done}`);
   }
 
@@ -316,7 +313,7 @@ export class CasePagesController {
       const decision = section.type.decisions.find((candidate) => candidate.name === form.decision);
       return decision && grants(principal.roles, decision.role);
     });
-    const deliveries = await this.deliveries.listForCase(
+    const deliveries = await this.webhooks.deliveriesOfCase(
       ownerAccountId,
       record.id,
       `${record.object}.updated` as CaseEventType,

@@ -7,10 +7,12 @@ import { ConsoleUsersRepository } from './console-users.repository';
 import { InvitationPageController } from './invitation-page.controller';
 import { InvitationsRepository } from './invitations.repository';
 import { PeoplePageController } from './people-page.controller';
+import { PeopleService } from './people.service';
 import { SecondFactor } from './second-factor';
 import { SecondFactorController } from './second-factor.controller';
 import { SignInThrottle } from './sign-in-throttle';
 import { SignInController } from './sign-in.controller';
+import { SignInService } from './sign-in.service';
 
 /** People, sign-in, second factors, invitations and the account page. */
 export const peopleConsole = {
@@ -24,12 +26,15 @@ export const peopleConsole = {
   providers: (deps: ConsoleAreaDependencies): Provider[] => {
     const users = new ConsoleUsersRepository(deps.db);
     const sessions = new ConsoleSessionsRepository(deps.db);
+    const throttle = new SignInThrottle(deps.db);
+    const secondFactor = new SecondFactor(users, sessions, deps.secrets);
     return [
-      { provide: ConsoleUsersRepository, useValue: users },
       { provide: ConsoleSessionsRepository, useValue: sessions },
-      { provide: SecondFactor, useValue: new SecondFactor(users, sessions, deps.secrets) },
-      { provide: SignInThrottle, useValue: new SignInThrottle(deps.db) },
-      { provide: InvitationsRepository, useValue: new InvitationsRepository(deps.db) },
+      { provide: SignInService, useValue: new SignInService(users, sessions, secondFactor, throttle) },
+      {
+        provide: PeopleService,
+        useValue: new PeopleService(users, new InvitationsRepository(deps.db), throttle),
+      },
     ];
   },
 };

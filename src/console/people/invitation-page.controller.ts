@@ -3,16 +3,14 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { isEmail } from 'class-validator';
 import type { Request, Response } from 'express';
 
-import { AuditRepository } from '../../audit/audit.repository';
+import { ConsoleAudit } from '../console-audit';
 import { PublicRoute } from '../../auth/auth.decorators';
 import { ApiError } from '../../common/errors';
-import { ContextualRequest } from '../../common/request-context';
 import { formText } from '../forms';
 import { html } from '../html';
 import { csrfField, sendPage } from '../layout';
-import { InvitationsRepository } from './invitations.repository';
-import { SignInThrottle, tooManyAttempts } from './sign-in-throttle';
-import { hashPassword, PASSWORD_MAX_LENGTH, passwordProblem } from './passwords';
+import { PASSWORD_MAX_LENGTH, passwordProblem } from './passwords';
+import { PeopleService } from './people.service';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 const NAME_MAX_LENGTH = 200;
@@ -31,9 +29,8 @@ interface JoinForm {
 @Controller('console/invitations')
 export class InvitationPageController {
   constructor(
-    @Inject(InvitationsRepository) private readonly invitations: InvitationsRepository,
-    @Inject(AuditRepository) private readonly audit: AuditRepository,
-    @Inject(SignInThrottle) private readonly throttle: SignInThrottle,
+    @Inject(PeopleService) private readonly people: PeopleService,
+    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
   ) {}
 
   @Get(':token')
@@ -66,16 +63,11 @@ export class InvitationPageController {
         : 'The two passwords differ.',
     ].filter((error): error is string => error !== undefined);
     if (errors.length > 0) return sendJoinPage(req, res, { ...form, errors }, 400);
-    // "That email already signs in" tells who has a user: tries are throttled like sign-ins, before
-    // any password is hashed, and only an accepted invitation gives its tokens back.
-    const address = req.ip ?? 'unknown';
-    const wait = await this.throttle.admit(form.email, address);
-    if (wait > 0) throw tooManyAttempts(wait);
-
-    const acceptance = await this.invitations.accept(token, {
-      ...form,
-      passwordHash: await hashPassword(password),
-    });
+    const acceptance = await this.people.acceptInvitation(
+      token,
+      { displayName: form.displayName, email: form.email, password },
+      req.ip ?? 'unknown',
+    );
     if (acceptance.outcome === 'closed') return sendClosedPage(req, res);
     if (acceptance.outcome === 'email_taken') {
       return sendJoinPage(
@@ -85,24 +77,17 @@ export class InvitationPageController {
         400,
       );
     }
-    await this.throttle.forgive(form.email, address);
     const { user, invitationId } = acceptance;
-    await this.audit.record([
-      {
-        accountId: user.account_id,
-        actor: { type: 'user', id: user.id },
-        action: 'user.created',
-        target: { object: 'console_user', id: user.id },
-        requestId: (req as ContextualRequest).context.requestId,
-        details: { roles: user.roles, invitation_id: invitationId },
-      },
-    ]);
+    await this.audit.recordUserAction(req, 'user.created', user, {
+      roles: user.roles,
+      invitation_id: invitationId,
+    });
     res.redirect(303, `/console/sign-in?done=${INVITATION_ACCEPTED}`);
   }
 
   /** Answers for a link that opens nothing: 404 for one never issued, 410 for one used or expired. */
   private async isOpen(req: Request, res: Response, token: string): Promise<boolean> {
-    const state = TOKEN_SHAPE.test(token) ? await this.invitations.stateOf(token) : 'unknown';
+    const state = TOKEN_SHAPE.test(token) ? await this.people.invitationState(token) : 'unknown';
     if (state === 'unknown')
       throw ApiError.notFound('This invitation link is not valid. Check that it was copied whole.');
     if (state === 'closed') sendClosedPage(req, res);

@@ -2,15 +2,14 @@ import { Body, Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
-import { AuditRepository } from '../../audit/audit.repository';
+import { ConsoleAudit } from '../console-audit';
 import { RequiresRole } from '../../auth/auth.decorators';
 import { ACCOUNT_ROLES } from '../../auth/roles';
 import { ContextualRequest } from '../../common/request-context';
-import { recordConsoleAction } from '../console-audit';
 import { Html, html } from '../html';
 import { csrfField, sendPage } from '../layout';
-import { ConsoleUsersRepository } from './console-users.repository';
-import { INVITATION_LIFETIME_MS, InvitationsRepository } from './invitations.repository';
+import { INVITATION_LIFETIME_MS } from './invitations.repository';
+import { PeopleService } from './people.service';
 
 type AccountRole = (typeof ACCOUNT_ROLES)[number];
 
@@ -49,9 +48,8 @@ function isAccountRole(role: string): role is AccountRole {
 @RequiresRole('admin')
 export class PeoplePageController {
   constructor(
-    @Inject(ConsoleUsersRepository) private readonly users: ConsoleUsersRepository,
-    @Inject(InvitationsRepository) private readonly invitations: InvitationsRepository,
-    @Inject(AuditRepository) private readonly audit: AuditRepository,
+    @Inject(PeopleService) private readonly people: PeopleService,
+    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
   ) {}
 
   @Get()
@@ -73,13 +71,12 @@ export class PeoplePageController {
     if (problem) return this.sendPeople(req, res, { roles, error: problem }, 400);
 
     const distinctRoles = [...new Set(roles)];
-    const invitation = await this.invitations.create({
+    const invitation = await this.people.invite({
       accountId: principal.accountId,
       roles: distinctRoles,
       invitedBy: principal.credential.id,
     });
-    await recordConsoleAction(
-      this.audit,
+    await this.audit.record(
       req,
       'user.invited',
       { object: 'console_invitation', id: invitation.id },
@@ -109,10 +106,7 @@ export class PeoplePageController {
     status = 200,
   ): Promise<void> {
     const principal = (req as ContextualRequest).context.principal!;
-    const [people, openInvitations] = await Promise.all([
-      this.users.list(principal.accountId),
-      this.invitations.listOpen(principal.accountId),
-    ]);
+    const { people, openInvitations } = await this.people.ofAccount(principal.accountId);
     sendPage(
       req,
       res,

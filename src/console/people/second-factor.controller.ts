@@ -2,17 +2,14 @@ import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/co
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
-import { AuditRepository } from '../../audit/audit.repository';
+import { ConsoleAudit } from '../console-audit';
 import { PublicRoute } from '../../auth/auth.decorators';
 import { ContextualRequest } from '../../common/request-context';
 import { consoleReturnPath, formText } from '../forms';
-import { ConsoleSession, ConsoleSessionsRepository } from './console-sessions.repository';
-import { ConsoleUsersRepository } from './console-users.repository';
-import { SecondFactor } from './second-factor';
+import type { ConsoleSession } from './console-sessions.repository';
 import { CODE_FIELD, sendCodePage, sendSetUpPage, WRONG_CODE } from './second-factor-pages';
-import { recordSignInEvent } from './sign-in-audit';
 import { SECOND_FACTOR_PATH } from './sign-in.controller';
-import { SignInThrottle, tooManyAttempts } from './sign-in-throttle';
+import { SignInService } from './sign-in.service';
 
 export const ACCOUNT_TWO_STEP_PATH = '/console/account/two-step';
 
@@ -25,11 +22,8 @@ export const ACCOUNT_TWO_STEP_PATH = '/console/account/two-step';
 @Controller('console')
 export class SecondFactorController {
   constructor(
-    @Inject(ConsoleUsersRepository) private readonly users: ConsoleUsersRepository,
-    @Inject(ConsoleSessionsRepository) private readonly sessions: ConsoleSessionsRepository,
-    @Inject(SecondFactor) private readonly secondFactor: SecondFactor,
-    @Inject(SignInThrottle) private readonly throttle: SignInThrottle,
-    @Inject(AuditRepository) private readonly audit: AuditRepository,
+    @Inject(SignInService) private readonly signIns: SignInService,
+    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
   ) {}
 
   @Get('sign-in/second-factor')
@@ -53,26 +47,16 @@ export class SecondFactorController {
     const session = (req as ContextualRequest).context.console;
     if (!session) return res.redirect(303, `/console/sign-in?next=${encodeURIComponent(next)}`);
     if (session.stage === 'signed_in') return res.redirect(303, next);
-    const user = await this.users.findCredentials(session.userId);
-    if (!user) return res.redirect(303, '/console/sign-in');
-    const address = req.ip ?? 'unknown';
-    const wait = await this.throttle.admit(user.email, address);
-    if (wait > 0) throw tooManyAttempts(wait);
-
-    const code = formText(body, CODE_FIELD, 16);
-    const settingUp = !session.totpEnabled;
-    const accepted = settingUp
-      ? await this.secondFactor.confirmSetUp(session, code)
-      : await this.secondFactor.verify(session.userId, code);
-    if (!accepted) {
-      await recordSignInEvent(this.audit, req, 'user.sign_in_failed', user);
+    const check = await this.signIns.checkCode(session, formText(body, CODE_FIELD, 16), req.ip ?? 'unknown');
+    if (!check) return res.redirect(303, '/console/sign-in');
+    if (!check.accepted) {
+      await this.audit.recordUserAction(req, 'user.sign_in_failed', check.user);
       return this.sendSecondStep(req, res, session, { next, error: WRONG_CODE }, 400);
     }
-    await this.throttle.forgive(user.email, address);
-    if (settingUp) await recordSignInEvent(this.audit, req, 'user.second_factor_enabled', user);
+    if (check.settingUp) await this.audit.recordUserAction(req, 'user.second_factor_enabled', check.user);
     // Recorded before the session opens anything: a sign-in the trail missed never completes.
-    await recordSignInEvent(this.audit, req, 'user.signed_in', user);
-    await this.sessions.completeSignIn(session.id);
+    await this.audit.recordUserAction(req, 'user.signed_in', check.user);
+    await this.signIns.completeSignIn(session.id);
     res.redirect(303, next);
   }
 
@@ -88,9 +72,9 @@ export class SecondFactorController {
   async turnOnTwoStep(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
     const session = (req as ContextualRequest).context.console!;
     if (session.totpEnabled) return res.redirect(303, '/console/account');
-    const accepted = await this.secondFactor.confirmSetUp(session, formText(body, CODE_FIELD, 16));
+    const accepted = await this.signIns.enableSecondFactor(session, formText(body, CODE_FIELD, 16));
     if (!accepted) return this.sendTwoStepSetUp(req, res, session, WRONG_CODE, 400);
-    await recordSignInEvent(this.audit, req, 'user.second_factor_enabled', {
+    await this.audit.recordUserAction(req, 'user.second_factor_enabled', {
       id: session.userId,
       account_id: session.accountId,
     });
@@ -116,8 +100,7 @@ export class SecondFactorController {
     status = 200,
     next?: string,
   ): Promise<void> {
-    const user = await this.users.findCredentials(session.userId);
-    const secret = await this.secondFactor.offeredSecret(session.id);
+    const { secret, accountLabel } = await this.signIns.setUpOffer(session);
     sendSetUpPage(
       req,
       res,
@@ -126,7 +109,7 @@ export class SecondFactorController {
         next,
         error,
         secret,
-        accountLabel: user?.email ?? session.displayName,
+        accountLabel,
       },
       status,
     );

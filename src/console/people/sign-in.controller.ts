@@ -2,22 +2,18 @@ import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/co
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
-import { AuditRepository } from '../../audit/audit.repository';
+import { ConsoleAudit } from '../console-audit';
 import { PublicRoute } from '../../auth/auth.decorators';
-import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { clearCookie, setCookie } from '../cookies';
 import { consoleReturnPath, formText } from '../forms';
 import { html } from '../html';
 import { csrfField, NAVIGATION, sendPage } from '../layout';
 import { grants } from '../../auth/roles';
-import { ConsoleSessionsRepository } from './console-sessions.repository';
-import { ConsoleUsersRepository } from './console-users.repository';
 import { INVITATION_ACCEPTED } from './invitation-page.controller';
-import { PASSWORD_MAX_LENGTH, verifyPassword } from './passwords';
-import { requiresSecondFactor, SESSION_ABSOLUTE_MS, SESSION_COOKIE } from './session-policy';
-import { recordSignInEvent } from './sign-in-audit';
-import { SignInThrottle, tooManyAttempts } from './sign-in-throttle';
+import { PASSWORD_MAX_LENGTH } from './passwords';
+import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from './session-policy';
+import { SignInService } from './sign-in.service';
 
 export const SECOND_FACTOR_PATH = '/console/sign-in/second-factor';
 
@@ -26,10 +22,8 @@ export const SECOND_FACTOR_PATH = '/console/sign-in/second-factor';
 @Controller('console')
 export class SignInController {
   constructor(
-    @Inject(ConsoleUsersRepository) private readonly users: ConsoleUsersRepository,
-    @Inject(ConsoleSessionsRepository) private readonly sessions: ConsoleSessionsRepository,
-    @Inject(SignInThrottle) private readonly throttle: SignInThrottle,
-    @Inject(AuditRepository) private readonly audit: AuditRepository,
+    @Inject(SignInService) private readonly signIns: SignInService,
+    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
   ) {}
 
   @Get()
@@ -58,22 +52,14 @@ export class SignInController {
     const email = formText(body, 'email', 320);
     const password = formText(body, 'password', PASSWORD_MAX_LENGTH);
     const next = consoleReturnPath(formText(body, 'next'));
-    const address = req.ip ?? 'unknown';
-    const wait = await this.throttle.admit(email, address);
-    if (wait > 0) throw tooManyAttempts(wait);
-    const user = email && password ? await this.users.findByEmail(email) : undefined;
-    // A missing user costs a hash too, so the answer's timing does not tell which emails exist.
-    const matches = await verifyPassword(password, user?.password_hash ?? UNKNOWN_USER_HASH);
-    if (!user || !matches || user.disabled_at !== null) {
-      if (user) await recordSignInEvent(this.audit, req, 'user.sign_in_failed', user);
+    const attempt = await this.signIns.checkPassword(email, password, req.ip ?? 'unknown');
+    if (!attempt.accepted) {
+      if (attempt.user) await this.audit.recordUserAction(req, 'user.sign_in_failed', attempt.user);
       return this.sendSignIn(req, res, { next, email, failed: true }, 401);
     }
-    await this.throttle.forgive(email, address);
-    if (user.account_status !== 'active') throw ApiError.accountSuspended();
-    const needsSecondFactor = requiresSecondFactor(user.roles) || user.totp_enabled_at !== null;
-    const { token } = await this.sessions.start(user, needsSecondFactor ? 'password_verified' : 'signed_in');
+    const { token, needsSecondFactor } = await this.signIns.startSession(attempt.user);
     // Recorded before the browser receives the cookie: a sign-in the trail missed never opens a page.
-    if (!needsSecondFactor) await recordSignInEvent(this.audit, req, 'user.signed_in', user);
+    if (!needsSecondFactor) await this.audit.recordUserAction(req, 'user.signed_in', attempt.user);
     setCookie(req, res, SESSION_COOKIE, token, { maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000 });
     res.redirect(303, needsSecondFactor ? `${SECOND_FACTOR_PATH}?next=${encodeURIComponent(next)}` : next);
   }
@@ -82,7 +68,7 @@ export class SignInController {
   @PublicRoute()
   async signOut(@Req() req: Request, @Res() res: Response): Promise<void> {
     const session = (req as ContextualRequest).context.console;
-    if (session) await this.sessions.end(session.id);
+    if (session) await this.signIns.signOut(session.id);
     clearCookie(req, res, SESSION_COOKIE);
     res.redirect(303, '/console/sign-in');
   }
@@ -124,7 +110,3 @@ export class SignInController {
     );
   }
 }
-
-/** A valid hash of no one's password, so an unknown email takes as long as a wrong password. */
-const UNKNOWN_USER_HASH =
-  'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
