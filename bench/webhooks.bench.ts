@@ -7,13 +7,13 @@ import pino from 'pino';
 
 import { createActivities } from '../activities';
 import { newId } from '../domain/ids';
+import { AccountsRepository } from '../infrastructure/accounts/accounts.repository';
 import { loadConfig } from '../infrastructure/config/config';
 import { SecretBox } from '../infrastructure/crypto/aes-gcm';
 import { Database, openDatabase } from '../infrastructure/storage/database';
 import { migrate } from '../infrastructure/storage/migrations';
 import { connectClient, connectWorkerConnection } from '../infrastructure/temporal/temporal-connection';
 import { WebhookEndpointsRepository } from '../infrastructure/webhooks/webhook-endpoints.repository';
-import { AccountsRepository } from '../src/auth/accounts.repository';
 import { createWorker } from '../src/worker/worker';
 import { benchTemporal, ms, percentile, randomKeys, withConcurrency } from './support';
 

@@ -5,12 +5,12 @@ import * as path from 'node:path';
 import { DefaultLogger, LogEntry, MetricsExporterConfig, Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
 
+import { AccountsRepository } from '../infrastructure/accounts/accounts.repository';
 import type { AppConfig, EncryptionSettings } from '../infrastructure/config/config';
+import { ConsoleUsersRepository } from '../infrastructure/console/console-users.repository';
 import { SecretBox } from '../infrastructure/crypto/aes-gcm';
 import { Database, openDatabase, openEmbeddedDatabase } from '../infrastructure/storage/database';
 import { migrate } from '../infrastructure/storage/migrations';
-import { AccountsRepository } from './auth/accounts.repository';
-import { ConsoleUsersRepository } from './console/people/console-users.repository';
 import { generateTotpSecret, totpCode } from './console/people/totp';
 
 export const DEV_ACCOUNT_NAME = 'Development account';

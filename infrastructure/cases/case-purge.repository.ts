@@ -3,7 +3,7 @@ import { newId } from '../../domain/ids';
 import { deleteOrphanedReadings } from '../documents/document-readings.repository';
 import { Database } from '../storage/database';
 
-/** Why a case's data went; the audit action recorded with it (src/audit/audit-event.ts). */
+/** Why a case's data went; the audit action recorded with it (audit/audit-event.ts). */
 export type CasePurgeReason = 'case.purged' | 'case.erased';
 
 /** Who the audit trail names for a purge: the system's schedule, or the key that asked for an erasure. */

@@ -1,5 +1,6 @@
 import { FINAL_STATUSES } from '../../domain/cases/case-model';
 import type { CaseSummary } from '../../domain/cases/case-summary';
+import { InvalidCursorError } from '../storage/cursors';
 import { Database } from '../storage/database';
 
 export type { CaseSummary };
@@ -58,14 +59,6 @@ export interface CaseCount {
  * waits for information. `overdue` is true once it has passed, whether or not the case has said so yet.
  */
 export type QueuedCaseSummary = CaseSummary & { queue_due_at: string };
-
-/** A cursor this repository did not issue for this kind of page; the edge answers 400 on `cursor`. */
-export class InvalidCursorError extends Error {
-  constructor() {
-    super('The cursor is not one this list returned');
-    this.name = 'InvalidCursorError';
-  }
-}
 
 export const MAX_PAGE_SIZE = 100;
 

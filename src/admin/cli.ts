@@ -4,22 +4,26 @@ import { parseArgs } from 'node:util';
 import { plainToInstance } from 'class-transformer';
 import { isEmail, validate } from 'class-validator';
 
+import { isRole, PLATFORM_ROLE, Role } from '../../domain/accounts/roles';
 import { newId } from '../../domain/ids';
 import { normalizeEventType } from '../../domain/webhooks/event-types';
+import {
+  Account,
+  AccountsRepository,
+  AccountStatus,
+} from '../../infrastructure/accounts/accounts.repository';
+import { KEY_MODES, KeyMode } from '../../infrastructure/accounts/api-key-secret';
+import type { AuditAction } from '../../infrastructure/audit/audit-event';
+import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import { AppConfig, loadConfig } from '../../infrastructure/config/config';
+import { ConsoleUsersRepository } from '../../infrastructure/console/console-users.repository';
+import { passwordProblem } from '../../infrastructure/console/passwords';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../infrastructure/storage/database';
 import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
 import { WebhookEndpointsRepository } from '../../infrastructure/webhooks/webhook-endpoints.repository';
-import type { AuditAction } from '../audit/audit-event';
-import { AuditRepository } from '../audit/audit.repository';
-import { Account, AccountsRepository, AccountStatus } from '../auth/accounts.repository';
-import { KEY_MODES, KeyMode } from '../auth/api-key-secret';
-import { isRole, PLATFORM_ROLE, Role } from '../auth/roles';
 import { devConsoleUserTotpCode, localEncryption, openStorage } from '../bootstrap';
 import { createLogger } from '../common/logger';
-import { ConsoleUsersRepository } from '../console/people/console-users.repository';
-import { passwordProblem } from '../console/people/passwords';
 import { acquireDataFolder, DataFolderBusyError, servedDatabaseUrl } from '../local/data-folder';
 import { CreateWebhookDto, UpdateWebhookDto } from '../webhooks/webhooks.dto';
 import { BACKUP_OPTIONS, BACKUP_USAGE, runBackupCommand } from './backup-commands';

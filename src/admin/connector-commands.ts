@@ -2,14 +2,14 @@ import { BadRequestException } from '@nestjs/common';
 
 import { isConnectorKind } from '../../domain/connectors/connector-kinds';
 import { newId } from '../../domain/ids';
+import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
+import type { AuditAction } from '../../infrastructure/audit/audit-event';
+import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../infrastructure/storage/database';
 import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
-import type { AuditAction } from '../audit/audit-event';
-import { AuditRepository } from '../audit/audit.repository';
-import { AccountsRepository } from '../auth/accounts.repository';
 import { localEncryption } from '../bootstrap';
 import { ApiError } from '../common/errors';
 import { validatedConnectorSettings } from '../connectors/connectors.dto';

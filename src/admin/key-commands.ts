@@ -1,3 +1,5 @@
+import { newId } from '../../domain/ids';
+import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import type { AppConfig, EncryptionSettings } from '../../infrastructure/config/config';
 import {
   columnName,
@@ -7,8 +9,6 @@ import {
 } from '../../infrastructure/crypto/sealed-values';
 import type { Database } from '../../infrastructure/storage/database';
 import { connectClient } from '../../infrastructure/temporal/temporal-connection';
-import { newId } from '../../domain/ids';
-import { AuditRepository } from '../audit/audit.repository';
 import { localEncryption } from '../bootstrap';
 import { keysNeededByTemporal, KeyUseInTemporal } from './temporal-key-usage';
 

@@ -3,16 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 
+import { ConsoleSessionsRepository } from '../../infrastructure/console/console-sessions.repository';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { authenticateBeforeBody } from '../auth/authentication.middleware';
 import { RateLimiter } from '../auth/rate-limiter';
 import { SqlRateLimiter } from '../auth/sql-rate-limiter';
 import { allowCodecOrigin } from '../common/codec-cors';
-import { consoleEdge, CONSOLE_PATH } from '../console/console-edge';
-import { sendConsoleError } from '../console/console-errors';
-import { ConsoleSessionsRepository } from '../console/people/console-sessions.repository';
 import { ErrorFilter } from '../common/error.filter';
-import { formularyUploadBody, isFormularyCsv } from '../formularies/formulary-upload';
 import {
   jsonBodyParser,
   requestContextMiddleware,
@@ -22,6 +19,9 @@ import {
 } from '../common/http-edge';
 import { NestPinoLogger } from '../common/logger';
 import { createValidationPipe } from '../common/validation';
+import { consoleEdge, CONSOLE_PATH } from '../console/console-edge';
+import { sendConsoleError } from '../console/console-errors';
+import { formularyUploadBody, isFormularyCsv } from '../formularies/formulary-upload';
 import { AppDependencies, AppModule } from './app.module';
 import { serveOpenApiDocument } from './openapi';
 

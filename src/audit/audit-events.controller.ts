@@ -1,13 +1,13 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 
-import type { Principal } from '../auth/accounts.repository';
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { success } from '../common/envelope';
+import { AnswersList } from '../contract/answers';
 import { ListAuditEventsQuery } from './audit-events.dto';
 import { AuditEventsService } from './audit-events.service';
-import { AnswersList } from '../contract/answers';
 
 /** The account's audit trail, for its admins: who did what to which case or resource, and when. */
 @ApiTags('audit')

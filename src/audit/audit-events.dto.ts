@@ -1,10 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches } from 'class-validator';
 
+import { AUDIT_ACTIONS, AuditAction } from '../../infrastructure/audit/audit-event';
 import { IsIsoDateTime, IsNotBefore } from '../cases/case-validators';
-import { PageCursor, PageLimit } from '../common/dto/page-query';
 import { TextField } from '../common/dto/compose';
-import { AUDIT_ACTIONS, AuditAction } from './audit-event';
+import { PageCursor, PageLimit } from '../common/dto/page-query';
 
 /** Our ids and the loopback operator: letters, digits, `_` and `-`, never free text. */
 const ID_PATTERN = /^[A-Za-z0-9_-]+$/;

@@ -1,10 +1,15 @@
-import type { AuditEventFilter, AuditEventPage, AuditRepository } from './audit.repository';
+import type {
+  AuditEventFilter,
+  AuditEventPage,
+  AuditRepository,
+} from '../../infrastructure/audit/audit.repository';
+import { refusingBadCursors } from '../common/dto/page-query';
 
 /** The audit trail as an account's admins read it: one account's events, newest first. */
 export class AuditEventsService {
   constructor(private readonly audit: AuditRepository) {}
 
   list(accountId: string, filter: AuditEventFilter): Promise<AuditEventPage> {
-    return this.audit.list(accountId, filter);
+    return refusingBadCursors(() => this.audit.list(accountId, filter));
   }
 }

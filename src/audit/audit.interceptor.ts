@@ -3,10 +3,10 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { concatMap, Observable } from 'rxjs';
 
+import type { AuditDetails } from '../../infrastructure/audit/audit-event';
+import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import type { ContextualRequest } from '../common/request-context';
 import { actorOf } from './actor';
-import type { AuditDetails } from './audit-event';
-import { AuditRepository } from './audit.repository';
 import { AUDITED_ROUTE, AuditedRoute } from './audited.decorator';
 
 /** Query parameters that page a list rather than filter it. */

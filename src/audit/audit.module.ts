@@ -3,13 +3,13 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 
+import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
 import type { Database } from '../../infrastructure/storage/database';
 import { AuditEventsController } from './audit-events.controller';
 import { AuditEventsService } from './audit-events.service';
 import { AuditRetention } from './audit-retention';
 import { AuditInterceptor } from './audit.interceptor';
-import { AuditRepository } from './audit.repository';
 import { CodecAudit } from './codec-audit';
 
 /** The audit trail: its table, the interceptor that fills it, its reader and its retention. */

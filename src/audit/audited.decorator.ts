@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 
-import type { AuditAction } from './audit-event';
+import type { AuditAction } from '../../infrastructure/audit/audit-event';
 
 export const AUDITED_ROUTE = Symbol('auditedRoute');
 

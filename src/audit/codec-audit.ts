@@ -4,10 +4,10 @@ import { METADATA_ENCODING_KEY, Payload } from '@temporalio/common';
 import type { CaseObjectType } from '../../domain/cases/case-model';
 import { ID_PREFIXES } from '../../domain/ids';
 import { ACCOUNT_ID } from '../../domain/temporal/search-attributes';
+import type { AuditTarget, NewAuditEvent } from '../../infrastructure/audit/audit-event';
+import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import type { RequestContext } from '../common/request-context';
 import { actorOf } from './actor';
-import type { AuditTarget, NewAuditEvent } from './audit-event';
-import { AuditRepository } from './audit.repository';
 
 const CASE_OBJECTS: Record<string, CaseObjectType> = {
   [ID_PREFIXES.priorAuthorization]: 'prior_authorization',

@@ -1,11 +1,11 @@
-import { ApiError } from '../common/errors';
 import {
   AccountsRepository,
   AccountStatus,
   KEY_USE_RECORD_INTERVAL_MS,
   Principal,
-} from './accounts.repository';
-import { digestApiKey } from './api-key-secret';
+} from '../../infrastructure/accounts/accounts.repository';
+import { digestApiKey } from '../../infrastructure/accounts/api-key-secret';
+import { ApiError } from '../common/errors';
 
 /** Entries kept before the cache starts over, so a flood of distinct valid keys cannot grow memory. */
 const MAX_CACHED_KEYS = 10_000;

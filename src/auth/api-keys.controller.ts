@@ -2,18 +2,18 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post } from '@n
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional, IsString, Length } from 'class-validator';
 
+import { ACCOUNT_ROLES, AccountRole } from '../../domain/accounts/roles';
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
+import { KEY_MODES, KeyMode } from '../../infrastructure/accounts/api-key-secret';
 import { Audited } from '../audit/audited.decorator';
+import { success, wholeList } from '../common/envelope';
 import { ApiError } from '../common/errors';
 import { HasNoControlCharacters } from '../common/validators';
-import { success, wholeList } from '../common/envelope';
-import { Idempotent } from '../idempotency/idempotent.decorator';
-import type { Principal } from './accounts.repository';
-import { KEY_MODES, KeyMode } from './api-key-secret';
-import { CurrentPrincipal, RequiresRole } from './auth.decorators';
-import { ApiKeysService } from './api-keys.service';
-import { ACCOUNT_ROLES, AccountRole } from './roles';
-import { requireLiveKeyFor } from './live-data';
 import { Answers, AnswersList } from '../contract/answers';
+import { Idempotent } from '../idempotency/idempotent.decorator';
+import { ApiKeysService } from './api-keys.service';
+import { CurrentPrincipal, RequiresRole } from './auth.decorators';
+import { requireLiveKeyFor } from './live-data';
 
 export class CreateApiKeyDto {
   @IsString()

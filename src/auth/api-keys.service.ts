@@ -1,7 +1,7 @@
-import type { AccountsRepository, ApiKeyRecord } from './accounts.repository';
+import type { Role } from '../../domain/accounts/roles';
+import type { AccountsRepository, ApiKeyRecord } from '../../infrastructure/accounts/accounts.repository';
+import type { KeyMode } from '../../infrastructure/accounts/api-key-secret';
 import type { ApiKeyAuthenticator } from './api-key-authenticator';
-import type { KeyMode } from './api-key-secret';
-import type { Role } from './roles';
 
 /** An account's own API keys, as the API and the console's keys page manage them. */
 export class ApiKeysService {

@@ -1,8 +1,8 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 
+import { Role } from '../../domain/accounts/roles';
+import { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { ContextualRequest } from '../common/request-context';
-import { Principal } from './accounts.repository';
-import { Role } from './roles';
 
 export const REQUIRED_ROLE = Symbol('requiredRole');
 export const PUBLIC_ROUTE = Symbol('publicRoute');

@@ -1,10 +1,10 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 
+import { grants, Role } from '../../domain/accounts/roles';
 import { ApiError } from '../common/errors';
 import { ContextualRequest } from '../common/request-context';
 import { LOOPBACK_TRUSTED, PUBLIC_ROUTE, REQUIRED_ROLE } from './auth.decorators';
-import { grants, Role } from './roles';
 
 /**
  * Applies each route's role to the principal the authentication middleware found before the body

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
-import type { Principal } from './accounts.repository';
 import { ApiError } from '../common/errors';
 import { ContextualRequest } from '../common/request-context';
 import { ApiKeyAuthenticator } from './api-key-authenticator';

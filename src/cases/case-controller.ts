@@ -16,21 +16,21 @@ import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '
 import type { Request, Response } from 'express';
 
 import { CONTENT_TYPES } from '../../domain/documents/document-reading';
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
+import { requestFailNowUpdate, requestRetryNowUpdate } from '../../workflows/case.messages';
 import { ApiDecisionConflict } from '../app/openapi';
 import { Audited } from '../audit/audited.decorator';
-import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { success } from '../common/envelope';
-import { answering } from '../contract/answers';
-import { plain } from './case-request-mapping';
 import type { ContextualRequest } from '../common/request-context';
-import { requestFailNowUpdate, requestRetryNowUpdate } from '../../workflows/case.messages';
-import { CancelCaseDto, FailCaseDto, ListCasesQueryDto } from './case-requests.dto';
-import type { CaseType } from './case-type';
-import { CaseListQuery, CasesService } from './cases.service';
+import { answering } from '../contract/answers';
 import { IdempotencyKeyHeader } from '../idempotency/idempotency-key';
 import type { IdempotentAttempt } from '../idempotency/idempotency.interceptor';
 import { CurrentIdempotentAttempt, Idempotent } from '../idempotency/idempotent.decorator';
+import { plain } from './case-request-mapping';
+import { CancelCaseDto, FailCaseDto, ListCasesQueryDto } from './case-requests.dto';
+import type { CaseType } from './case-type';
+import { CaseListQuery, CasesService } from './cases.service';
 
 type Handler = (this: { cases: CasesService }, ...args: never[]) => Promise<unknown>;
 /** A route parameter: how Nest fills it, and the class its validation and the API document see. */

@@ -3,11 +3,10 @@ import {
   CaseScope,
   CaseSummariesRepository,
   CaseSummary,
-  InvalidCursorError,
   QueuedCaseSummary,
   SummaryPage,
 } from '../../infrastructure/cases/case-summaries.repository';
-import { ApiError } from '../common/errors';
+import { refusingBadCursors } from '../common/dto/page-query';
 import { patientRefOf } from './cases.service';
 
 /** What a console filter form sends: the patient as the caller knows them, never hashed yet. */
@@ -63,18 +62,5 @@ export class CaseSummariesService {
     page: { limit: number; cursor?: string },
   ): Promise<SummaryPage<QueuedCaseSummary>> {
     return refusingBadCursors(() => this.summaries.reviewQueue(scope, page));
-  }
-}
-
-async function refusingBadCursors<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    if (error instanceof InvalidCursorError) {
-      throw new ApiError('validation_error', 'The request is invalid; see details.', [
-        { field: 'cursor', issue: 'must be a next_cursor this list returned' },
-      ]);
-    }
-    throw error;
   }
 }

@@ -1,12 +1,12 @@
 import type { Type } from '@nestjs/common';
 import type { UpdateDefinition, Workflow } from '@temporalio/common';
 
+import type { Role } from '../../domain/accounts/roles';
 import type { CaseBinding } from '../../domain/cases/case-binding';
 import type { CaseObjectType, CaseRecord, CaseTimings, DocumentRef } from '../../domain/cases/case-model';
 import type { IdKind } from '../../domain/ids';
+import type { AuditAction } from '../../infrastructure/audit/audit-event';
 import type { CaseSettings } from '../../infrastructure/config/config';
-import type { AuditAction } from '../audit/audit-event';
-import type { Role } from '../auth/roles';
 import type { PublishedObjectName } from '../contract/published-objects';
 
 /** A document as it arrives: base64 under a name that says where in the request it was. */

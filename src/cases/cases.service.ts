@@ -16,6 +16,7 @@ import { INVALID_STATE } from '../../domain/failures';
 import { hasIdPrefix, newId } from '../../domain/ids';
 import { caseFromSealedObject } from '../../domain/temporal/case-memo';
 import { addressTo } from '../../domain/temporal/message-address';
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import type {
   CaseSummariesRepository,
@@ -26,19 +27,19 @@ import type {
 import type { AppConfig } from '../../infrastructure/config/config';
 import type { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import { IdempotencyRepository } from '../../infrastructure/idempotency/idempotency.repository';
 import { bindCaseToAccount, caseMemoTrusted } from '../../infrastructure/temporal/case-binding';
 import { isTemporalDeadlineExceeded, mayHaveStarted } from '../../infrastructure/temporal/outages';
 import { requestCancellationUpdate } from '../../workflows/case.messages';
-import type { Principal } from '../auth/accounts.repository';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { ApiError } from '../common/errors';
 import { requireConnectorFor } from '../connectors/connector-requirement';
+import { claimingKey } from '../idempotency/idempotency-key';
+import type { IdempotentAttempt } from '../idempotency/idempotency.interceptor';
 import { CaseBindingEpoch } from './case-binding-epoch';
 import { assertRequestStorable, assertStorable } from './case-size';
 import type { CaseDecision, CaseType } from './case-type';
 import { CaseExecution, CaseWorkflows } from './case-workflows';
-import type { IdempotentAttempt } from '../idempotency/idempotency.interceptor';
-import { IdempotencyRepository } from '../idempotency/idempotency.repository';
 import { ListCursors } from './list-cursor';
 
 /** Who creates a case, and what the edge read besides the validated body. */
@@ -96,14 +97,16 @@ export class CasesService {
     let caseId = newId(type.idKind);
     let replayed = false;
     if (idempotencyKey) {
-      ({ resourceId: caseId, replayed } = await this.idempotency.claim({
-        accountId: principal.accountId,
-        livemode: principal.livemode,
-        key: idempotencyKey,
-        endpoint: `POST /${type.path}`,
-        requestSha256: createHash('sha256').update(JSON.stringify(creator.rawBody)).digest('hex'),
-        candidateId: caseId,
-      }));
+      ({ resourceId: caseId, replayed } = await claimingKey(() =>
+        this.idempotency.claim({
+          accountId: principal.accountId,
+          livemode: principal.livemode,
+          key: idempotencyKey,
+          endpoint: `POST /${type.path}`,
+          requestSha256: createHash('sha256').update(JSON.stringify(creator.rawBody)).digest('hex'),
+          candidateId: caseId,
+        }),
+      ));
     }
     // After the claim: a retry of a case that started answers with it, even if the connector has gone since.
     if (principal.livemode && !replayed)

@@ -11,18 +11,18 @@ import {
 
 import { CONNECTOR_KINDS } from '../../domain/connectors/connector-kinds';
 
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { Audited } from '../audit/audited.decorator';
-import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { requireLiveKeyFor } from '../auth/live-data';
 import { success, wholeList } from '../common/envelope';
+import { Answers, AnswersList } from '../contract/answers';
 import {
   ConnectorSettingsDto,
   EligibilityConnectorSettingsDto,
   validatedConnectorSettings,
 } from './connectors.dto';
 import { connectorKindOf, ConnectorsService } from './connectors.service';
-import { Answers, AnswersList } from '../contract/answers';
 
 /** Documents `{kind}` as the three kinds, so generated requests name real ones. */
 const KindParameter = () => ApiParam({ name: 'kind', enum: CONNECTOR_KINDS });

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 
+import type { AuditAction, AuditDetails, AuditTarget } from '../../infrastructure/audit/audit-event';
+import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import { actorOf } from '../audit/actor';
-import type { AuditAction, AuditDetails, AuditTarget } from '../audit/audit-event';
-import { AuditRepository } from '../audit/audit.repository';
 import type { ContextualRequest } from '../common/request-context';
 
 /** What a person does before their session holds a principal: signing in, or joining through an invitation. */

@@ -4,13 +4,13 @@ import * as path from 'node:path';
 import express, { NextFunction, Request, Response, Router } from 'express';
 
 import { projectRoot } from '../../infrastructure/project-root';
+import { ConsoleSessionsRepository } from '../../infrastructure/console/console-sessions.repository';
+import type { ConsoleSession } from '../../infrastructure/console/console-sessions.repository';
+import { SESSION_COOKIE } from '../../infrastructure/console/session-policy';
 import { ApiError } from '../common/errors';
 import { ContextualRequest } from '../common/request-context';
 import { consoleLivemode } from './console-mode';
 import { clearCookie, cookieName, readCookies, setCookie } from './cookies';
-import { ConsoleSessionsRepository } from './people/console-sessions.repository';
-import { SESSION_COOKIE } from './people/session-policy';
-import type { ConsoleSession } from './people/console-sessions.repository';
 
 declare module '../common/request-context' {
   interface RequestContext {

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 
-import { grants, Role } from '../auth/roles';
+import { grants, Role } from '../../domain/accounts/roles';
 import { ContextualRequest } from '../common/request-context';
 import { csrfTokenFor, CSRF_FIELD } from './console-edge';
 import { consoleLivemode, CONSOLE_MODE_PATH } from './console-mode';

@@ -4,17 +4,17 @@ import type { PatientEnrollmentCase } from '../../domain/cases/patient-enrollmen
 import type { PriorAuthorizationCase } from '../../domain/cases/prior-authorization';
 import type { ConnectorKind } from '../../domain/connectors/connector-kinds';
 import type { SupportProgram } from '../../domain/programs/program-model';
+import type { NotifiedObject, ThinNotifiedObject } from '../../domain/webhooks/notified-object';
+import type { ApiKeyRecord } from '../../infrastructure/accounts/accounts.repository';
+import type { AuditEvent } from '../../infrastructure/audit/audit-event';
 import type { Connector } from '../../infrastructure/connectors/connector-settings.repository';
 import type { FormularySummary } from '../../infrastructure/formularies/formularies.repository';
+import type { WebhookEvent } from '../../infrastructure/webhooks/events.repository';
 import type {
   NotificationBody,
   WebhookDelivery,
 } from '../../infrastructure/webhooks/webhook-deliveries.repository';
-import type { NotifiedObject, ThinNotifiedObject } from '../../domain/webhooks/notified-object';
 import type { WebhookEndpoint } from '../../infrastructure/webhooks/webhook-endpoints.repository';
-import type { WebhookEvent } from '../../infrastructure/webhooks/events.repository';
-import type { AuditEvent } from '../audit/audit-event';
-import type { ApiKeyRecord } from '../auth/accounts.repository';
 
 /**
  * Every object the API answers with, under the name its schema has in the API document. The

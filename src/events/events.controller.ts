@@ -1,13 +1,13 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { Audited } from '../audit/audited.decorator';
-import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { success } from '../common/envelope';
+import { Answers, AnswersList } from '../contract/answers';
 import { ListEventsQuery } from './events.dto';
 import { EventsService } from './events.service';
-import { Answers, AnswersList } from '../contract/answers';
 
 /**
  * The events the account's webhooks carry, kept 30 days, so a receiver that was down or lost its

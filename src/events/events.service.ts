@@ -1,4 +1,5 @@
 import { normalizeEventType } from '../../domain/webhooks/event-types';
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import {
   EventFilter,
   EventPosition,
@@ -7,7 +8,6 @@ import {
   EventsRepository,
   WebhookEvent,
 } from '../../infrastructure/webhooks/events.repository';
-import type { Principal } from '../auth/accounts.repository';
 import { ListCursors } from '../cases/list-cursor';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { ApiError } from '../common/errors';

@@ -9,13 +9,13 @@ import {
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { PAYER_ID_PATTERN } from '../../infrastructure/formularies/formulary-entry';
 import { FORMULARY_LIMITS } from '../../infrastructure/formularies/formulary-file';
 import { actorOf } from '../audit/actor';
 import { Audited } from '../audit/audited.decorator';
-import type { Principal } from '../auth/accounts.repository';
-import { requireLiveKeyFor } from '../auth/live-data';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
+import { requireLiveKeyFor } from '../auth/live-data';
 import { success, wholeList } from '../common/envelope';
 import { ApiError } from '../common/errors';
 import type { ContextualRequest } from '../common/request-context';

@@ -1,5 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 
+import { IdempotencyConflictError } from '../../infrastructure/idempotency/idempotency.repository';
 import { ApiError } from '../common/errors';
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -25,3 +26,18 @@ export const IdempotencyKeyHeader = createParamDecorator(
       ctx.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>().headers,
     ),
 );
+
+/** Claims a key, answering a key reused for another request with 409 `idempotency_conflict`. */
+export async function claimingKey<T>(claim: () => Promise<T>): Promise<T> {
+  try {
+    return await claim();
+  } catch (error) {
+    if (error instanceof IdempotencyConflictError) {
+      throw new ApiError(
+        error.code,
+        'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+      );
+    }
+    throw error;
+  }
+}

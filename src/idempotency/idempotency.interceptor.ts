@@ -13,11 +13,11 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { catchError, concatMap, from, Observable, of } from 'rxjs';
 
-import type { Principal } from '../auth/accounts.repository';
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
+import { IdempotencyRepository } from '../../infrastructure/idempotency/idempotency.repository';
 import { ApiError } from '../common/errors';
 import type { ContextualRequest } from '../common/request-context';
-import { readIdempotencyKey } from './idempotency-key';
-import { IdempotencyRepository } from './idempotency.repository';
+import { claimingKey, readIdempotencyKey } from './idempotency-key';
 
 export const IDEMPOTENT_ROUTE = Symbol('idempotentRoute');
 
@@ -68,18 +68,20 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const principal = request.context.principal;
     if (!route || !key || !principal) return next.handle();
 
-    const claim = await this.keys.begin(
-      {
-        accountId: principal.accountId,
-        livemode: principal.livemode,
-        key,
-        endpoint: `${request.method} ${request.path}`,
-        requestSha256: createHash('sha256')
-          .update(JSON.stringify(request.body ?? null))
-          .digest('hex'),
-        candidateId: randomUUID(),
-      },
-      IN_FLIGHT_LOCK_MS,
+    const claim = await claimingKey(() =>
+      this.keys.begin(
+        {
+          accountId: principal.accountId,
+          livemode: principal.livemode,
+          key,
+          endpoint: `${request.method} ${request.path}`,
+          requestSha256: createHash('sha256')
+            .update(JSON.stringify(request.body ?? null))
+            .digest('hex'),
+          candidateId: randomUUID(),
+        },
+        IN_FLIGHT_LOCK_MS,
+      ),
     );
     if (claim.kind === 'answered') {
       response.status(claim.status).setHeader('Idempotent-Replayed', 'true');

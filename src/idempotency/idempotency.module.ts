@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 
-import { IdempotencyRepository } from './idempotency.repository';
+import { IdempotencyRepository } from '../../infrastructure/idempotency/idempotency.repository';
 
 /**
  * The Idempotency-Key store, global so `Idempotent()` works on a controller of any module: Nest

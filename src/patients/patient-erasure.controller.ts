@@ -1,14 +1,14 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { Audited } from '../audit/audited.decorator';
-import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { Identifier } from '../cases/request-vocabulary';
 import { success } from '../common/envelope';
+import { Answers } from '../contract/answers';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { PatientErasureService } from './patient-erasure.service';
-import { Answers } from '../contract/answers';
 
 export class PatientErasureRequestDto {
   @Identifier({

@@ -1,9 +1,9 @@
 import { Client, WorkflowExecutionStatusName, WorkflowNotFoundError } from '@temporalio/client';
 
 import { hasIdPrefix, newId } from '../../domain/ids';
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
 import type { PatientErasureInput, patientErasureWorkflow } from '../../workflows/patient-erasure.workflow';
-import type { Principal } from '../auth/accounts.repository';
 import { patientRefOf } from '../cases/cases.service';
 import { ApiError } from '../common/errors';
 import type { PatientErasure } from '../contract/published-objects';

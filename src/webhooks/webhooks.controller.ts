@@ -1,14 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { Audited } from '../audit/audited.decorator';
-import type { Principal } from '../auth/accounts.repository';
 import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
 import { success, wholeList } from '../common/envelope';
+import { Answers, AnswersList } from '../contract/answers';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './webhooks.dto';
 import { WebhooksService } from './webhooks.service';
-import { Answers, AnswersList } from '../contract/answers';
 
 /** The specification's "admin panel, Webhooks section", as an API. */
 @ApiTags('webhooks')

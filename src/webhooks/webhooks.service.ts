@@ -3,6 +3,7 @@ import { Client } from '@temporalio/client';
 
 import { newId } from '../../domain/ids';
 import { CaseEventType, normalizeEventType, TEST_EVENT_TYPE } from '../../domain/webhooks/event-types';
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { API_START_OWNERSHIP_MS } from '../../infrastructure/webhooks/durable-deliveries';
 import {
@@ -16,7 +17,6 @@ import {
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
 import type { webhookActivationWorkflow } from '../../workflows/webhook-activation.workflow';
 import { APP_CONFIG, TEMPORAL_CLIENT } from '../app/tokens';
-import type { Principal } from '../auth/accounts.repository';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { ApiError } from '../common/errors';
 import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './webhooks.dto';

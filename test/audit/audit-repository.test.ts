@@ -1,9 +1,9 @@
 import { newId } from '../../domain/ids';
+import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
+import type { NewAuditEvent } from '../../infrastructure/audit/audit-event';
+import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
-import type { NewAuditEvent } from '../../src/audit/audit-event';
-import { AuditRepository } from '../../src/audit/audit.repository';
-import { AccountsRepository } from '../../src/auth/accounts.repository';
 
 /** Embedded PGlite always, and a real PostgreSQL server whenever TEST_DATABASE_URL names one. */
 const engines: Array<[string, () => Promise<Database>]> = [

@@ -1,10 +1,10 @@
 import { newId } from '../../domain/ids';
+import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
+import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import { ConfigError } from '../../infrastructure/config/config';
 import { openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
 import { AuditRetention } from '../../src/audit/audit-retention';
-import { AuditRepository } from '../../src/audit/audit.repository';
-import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { bearer, eventually, startTestApp, TestAccount, TestApp, testConfig } from '../support/test-app';
 
 const HOUR_MS = 3_600_000;

@@ -1,9 +1,9 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 
+import type { Role } from '../../domain/accounts/roles';
 import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
 import { REQUIRED_ROLE } from '../../src/auth/auth.decorators';
-import type { Role } from '../../src/auth/roles';
 import { CodecController } from '../../src/codec/codec.controller';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import {

@@ -1,9 +1,9 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 
+import type { Role } from '../../domain/accounts/roles';
 import { newId } from '../../domain/ids';
 import { actorOf } from '../../src/audit/actor';
 import { idsNamedIn } from '../../src/audit/codec-audit';
-import type { Role } from '../../src/auth/roles';
 
 describe('what a codec use is attributed to', () => {
   it('finds account, case, delivery and event ids anywhere in JSON payloads', () => {

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-import { grants } from '../../src/auth/roles';
+import { grants } from '../../domain/accounts/roles';
 import { NAVIGATION } from '../../src/console/layout';
 import { totpCode } from '../../src/console/people/totp';
 import {

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import { openDatabase } from '../../infrastructure/storage/database';
-import { AuditRepository } from '../../src/audit/audit.repository';
 import { runCommand } from '../support/processes';
 
 const TOKEN = 'cli-bearer-token-0123456789-wxyz';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { ConnectorError } from '../../domain/failures';
+import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import {
   ConnectorSettingsInput,
   ConnectorSettingsRepository,
@@ -9,7 +10,6 @@ import {
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
-import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { requireConnectorFor } from '../../src/connectors/connector-requirement';
 
 /** Both engines, as in accounts-repository.test.ts: PGlite always, PostgreSQL when TEST_DATABASE_URL names one. */

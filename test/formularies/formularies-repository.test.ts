@@ -1,8 +1,8 @@
+import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import { FormulariesRepository } from '../../infrastructure/formularies/formularies.repository';
 import { readFormularyFile } from '../../infrastructure/formularies/formulary-file';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
-import { AccountsRepository } from '../../src/auth/accounts.repository';
 
 /** Both engines, as in accounts-repository.test.ts: PGlite always, PostgreSQL when TEST_DATABASE_URL names one. */
 const engines: Array<[string, () => Promise<Database>]> = [

@@ -1,5 +1,5 @@
+import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
-import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { bearer, eventually, startTestApp, testConfig, TestAccount, TestApp } from '../support/test-app';
 
 describe('authentication', () => {

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
+import { AuditRepository } from '../../infrastructure/audit/audit.repository';
+import { ConsoleUsersRepository } from '../../infrastructure/console/console-users.repository';
+import { verifyPassword } from '../../infrastructure/console/passwords';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
-import { AuditRepository } from '../../src/audit/audit.repository';
-import { AccountsRepository } from '../../src/auth/accounts.repository';
-import { ConsoleUsersRepository } from '../../src/console/people/console-users.repository';
-import { verifyPassword } from '../../src/console/people/passwords';
 import { runCommand } from '../support/processes';
 
 describe('the admin CLI', () => {

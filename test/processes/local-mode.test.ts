@@ -7,12 +7,12 @@ import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 
 import { loadConfig } from '../../infrastructure/config/config';
+import { ConsoleUsersRepository } from '../../infrastructure/console/console-users.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { openDatabase } from '../../infrastructure/storage/database';
 import { freePort } from '../../infrastructure/temporal/dev-server';
 import { dataConverter } from '../../infrastructure/temporal/temporal-connection';
 import { localEncryption } from '../../src/bootstrap';
-import { ConsoleUsersRepository } from '../../src/console/people/console-users.repository';
 import { acceptedStep } from '../../src/console/people/totp';
 import { servedDatabaseUrl } from '../../src/local/data-folder';
 import { cookiesFrom, csrfTokenOf } from '../support/console-session';

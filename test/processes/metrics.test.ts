@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
+import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
 import { freePort } from '../../infrastructure/temporal/dev-server';
-import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { testEnvironment } from '../harness/environment';
 import { benefitVerificationRequest } from '../support/case-requests';
 import { JsonBody, readJson, RunningProcess, startProcess } from '../support/processes';

@@ -6,10 +6,10 @@ import * as path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Client, Pool } from 'pg';
 
+import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
 import { PgliteServer, SOCKET_FILE } from '../../infrastructure/storage/pglite-server';
-import { AccountsRepository } from '../../src/auth/accounts.repository';
 
 /** How long a query may stay unanswered before the test calls it blocked: generous, never a speed claim. */
 const BLOCKED_AFTER_MS = 500;

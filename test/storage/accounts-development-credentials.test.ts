@@ -5,6 +5,8 @@ import * as path from 'node:path';
 import pino from 'pino';
 
 import { loadConfig } from '../../infrastructure/config/config';
+import { ConsoleUsersRepository } from '../../infrastructure/console/console-users.repository';
+import { verifyPassword } from '../../infrastructure/console/passwords';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
@@ -15,8 +17,6 @@ import {
   localRuntimeConfig,
   revokeDevelopmentCredentials,
 } from '../../src/bootstrap';
-import { ConsoleUsersRepository } from '../../src/console/people/console-users.repository';
-import { verifyPassword } from '../../src/console/people/passwords';
 import { acceptedStep } from '../../src/console/people/totp';
 
 describe("local mode's development console user", () => {

@@ -1,7 +1,7 @@
+import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
+import { digestApiKey } from '../../infrastructure/accounts/api-key-secret';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate, readMigrations } from '../../infrastructure/storage/migrations';
-import { AccountsRepository } from '../../src/auth/accounts.repository';
-import { digestApiKey } from '../../src/auth/api-key-secret';
 
 /**
  * The same tests run on embedded PGlite always and on a real PostgreSQL server whenever

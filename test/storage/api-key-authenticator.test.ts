@@ -1,6 +1,6 @@
+import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
-import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { ApiKeyAuthenticator } from '../../src/auth/api-key-authenticator';
 
 describe('the API key cache of one process', () => {

@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
 
 import { newId } from '../../domain/ids';
-import {
-  CaseSummariesRepository,
-  CaseSummary,
-  InvalidCursorError,
-} from '../../infrastructure/cases/case-summaries.repository';
+import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
+import { CaseSummariesRepository, CaseSummary } from '../../infrastructure/cases/case-summaries.repository';
+import { InvalidCursorError } from '../../infrastructure/storage/cursors';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
-import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { CaseSummariesService } from '../../src/cases/case-summaries.service';
 import { patientRefOf } from '../../src/cases/cases.service';
 import { ApiError } from '../../src/common/errors';

@@ -1,8 +1,11 @@
+import { AccountsRepository, Principal } from '../../infrastructure/accounts/accounts.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import {
+  IdempotencyRepository,
+  IdempotentRequest,
+} from '../../infrastructure/idempotency/idempotency.repository';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
-import { AccountsRepository, Principal } from '../../src/auth/accounts.repository';
-import { IdempotencyRepository, IdempotentRequest } from '../../src/idempotency/idempotency.repository';
 import { testConfig } from '../support/test-app';
 
 /** The same tests on embedded PGlite always, and on PostgreSQL whenever TEST_DATABASE_URL names one. */

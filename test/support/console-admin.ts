@@ -1,5 +1,5 @@
-import type { Role } from '../../src/auth/roles';
-import { ConsoleSessionsRepository } from '../../src/console/people/console-sessions.repository';
+import type { Role } from '../../domain/accounts/roles';
+import { ConsoleSessionsRepository } from '../../infrastructure/console/console-sessions.repository';
 import { ConsoleBrowser, cookiesFrom, createConsolePerson, csrfTokenOf } from './console-session';
 import type { TestApp } from './test-app';
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 
-import type { Role } from '../../src/auth/roles';
-import { ConsoleSessionsRepository } from '../../src/console/people/console-sessions.repository';
-import { ConsoleUsersRepository } from '../../src/console/people/console-users.repository';
-import { bearer, TestApp } from './test-app';
-import { ConsoleBrowser, csrfTokenOf } from './console-session';
+import type { Role } from '../../domain/accounts/roles';
+import { ConsoleSessionsRepository } from '../../infrastructure/console/console-sessions.repository';
+import { ConsoleUsersRepository } from '../../infrastructure/console/console-users.repository';
 import type { JsonObject } from './case-journeys';
+import { ConsoleBrowser, csrfTokenOf } from './console-session';
+import { bearer, TestApp } from './test-app';
 
 /**
  * A person of the account signed in to the console, whatever their roles. Reviewers and admins

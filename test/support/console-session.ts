@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-import type { Role } from '../../src/auth/roles';
-import { ConsoleUsersRepository } from '../../src/console/people/console-users.repository';
+import type { Role } from '../../domain/accounts/roles';
+import { ConsoleUsersRepository } from '../../infrastructure/console/console-users.repository';
 import { totpCode } from '../../src/console/people/totp';
 import type { TestApp } from './test-app';
 

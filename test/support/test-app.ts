@@ -5,15 +5,15 @@ import { Client } from '@temporalio/client';
 import pino from 'pino';
 import request from 'supertest';
 
+import { Role } from '../../domain/accounts/roles';
+import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import { AppConfig, loadConfig } from '../../infrastructure/config/config';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
 import { connectClient } from '../../infrastructure/temporal/temporal-connection';
 import { createApp } from '../../src/app/create-app';
-import { PublishedAnswers, recordExamples } from './published-answers';
-import { AccountsRepository } from '../../src/auth/accounts.repository';
-import { Role } from '../../src/auth/roles';
 import { testEnvironment } from '../harness/environment';
+import { PublishedAnswers, recordExamples } from './published-answers';
 import { startTestWorker, TestWorker } from './workers';
 
 export function randomEncryptionKeys(keyId = 'test-key'): string {

@@ -36,7 +36,7 @@ describe('the lint rules', () => {
   it('refuse app and infrastructure code in workflow code, even as types', async () => {
     const rules = await lint(
       'workflows/index.ts',
-      "import type { AppConfig } from '../infrastructure/config/config';\nimport type { Principal } from '../src/auth/accounts.repository';\nexport type X = [AppConfig, Principal];\n",
+      "import type { AppConfig } from '../infrastructure/config/config';\nimport type { ApiKeysService } from '../src/auth/api-keys.service';\nexport type X = [AppConfig, ApiKeysService];\n",
     );
     expect(rules.filter((rule) => rule === '@typescript-eslint/no-restricted-imports')).toHaveLength(2);
   });

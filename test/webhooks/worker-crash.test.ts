@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
 
 import { newId } from '../../domain/ids';
+import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
@@ -10,7 +11,6 @@ import { connectClient } from '../../infrastructure/temporal/temporal-connection
 import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from '../../infrastructure/webhooks/webhook-endpoints.repository';
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
-import { AccountsRepository } from '../../src/auth/accounts.repository';
 import { waitForStatus } from '../support/case-journeys';
 import { benefitVerificationRequest } from '../support/case-requests';
 import { RunningProcess, startProcess, workerEnvFor } from '../support/processes';

@@ -2,6 +2,8 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
+import { InvalidCursorError } from '../../../infrastructure/storage/cursors';
+import { ApiError } from '../errors';
 import { Stack, TextField } from './compose';
 
 export const MAX_PAGE_SIZE = 100;
@@ -23,4 +25,18 @@ export function PageLimit(): PropertyDecorator {
 /** `cursor` of a listing: the opaque next_cursor of the previous page, at most `maxLength` characters. */
 export function PageCursor(maxLength: number): PropertyDecorator {
   return TextField(maxLength, { optional: true, description: 'The next_cursor of the previous page.' });
+}
+
+/** Reads a page, answering a cursor the list did not hand out with a 400 on `cursor`. */
+export async function refusingBadCursors<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof InvalidCursorError) {
+      throw new ApiError('validation_error', 'The request is invalid; see details.', [
+        { field: 'cursor', issue: 'must be a next_cursor this list returned' },
+      ]);
+    }
+    throw error;
+  }
 }

@@ -2,15 +2,15 @@ import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@ne
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
-import { ConsoleAudit } from '../console-audit';
-import type { ApiKeyRecord } from '../../auth/accounts.repository';
-import { KEY_MODES } from '../../auth/api-key-secret';
+import { ACCOUNT_ROLES } from '../../../domain/accounts/roles';
+import type { ApiKeyRecord } from '../../../infrastructure/accounts/accounts.repository';
+import { KEY_MODES } from '../../../infrastructure/accounts/api-key-secret';
 import { CreateApiKeyDto } from '../../auth/api-keys.controller';
 import { ApiKeysService } from '../../auth/api-keys.service';
 import { RequiresRole } from '../../auth/auth.decorators';
-import { ACCOUNT_ROLES } from '../../auth/roles';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
+import { ConsoleAudit } from '../console-audit';
 import { Html, html } from '../html';
 import { csrfField, sendPage } from '../layout';
 import { doneNotice, moment } from '../markup';

@@ -3,18 +3,18 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
 import { CASE_EVENT_TYPES } from '../../../domain/webhooks/event-types';
+import type { Principal } from '../../../infrastructure/accounts/accounts.repository';
 import type { WebhookDelivery } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
 import type {
   EndpointStatus,
   WebhookEndpoint,
 } from '../../../infrastructure/webhooks/webhook-endpoints.repository';
-import { ConsoleAudit } from '../console-audit';
-import type { Principal } from '../../auth/accounts.repository';
 import { RequiresRole } from '../../auth/auth.decorators';
 import { success } from '../../common/envelope';
 import { ContextualRequest } from '../../common/request-context';
 import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from '../../webhooks/webhooks.dto';
 import { WebhooksService } from '../../webhooks/webhooks.service';
+import { ConsoleAudit } from '../console-audit';
 import { Html, html } from '../html';
 import { csrfField, sendPage } from '../layout';
 import { doneNotice, moment } from '../markup';

@@ -2,14 +2,13 @@ import { BadRequestException, Controller, Get, Inject, Param, Post, Req, Res } f
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
+import { grants } from '../../../domain/accounts/roles';
 import { FINAL_STATUSES, type CaseRecord } from '../../../domain/cases/case-model';
 import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authorization';
 import type { CaseEventType } from '../../../domain/webhooks/event-types';
 import type { AppConfig } from '../../../infrastructure/config/config';
-import { APP_CONFIG } from '../../app/tokens';
-import { ConsoleAudit } from '../console-audit';
-import { grants } from '../../auth/roles';
 import { requestFailNowUpdate, requestRetryNowUpdate } from '../../../workflows/case.messages';
+import { APP_CONFIG } from '../../app/tokens';
 import { plain } from '../../cases/case-request-mapping';
 import { FailCaseDto } from '../../cases/case-requests.dto';
 import { CasesService } from '../../cases/cases.service';
@@ -17,13 +16,14 @@ import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { createValidationPipe } from '../../common/validation';
 import { WebhooksService } from '../../webhooks/webhooks.service';
+import { ConsoleAudit } from '../console-audit';
 import { formText } from '../forms';
 import { Html, html } from '../html';
-import { doneNotice } from '../markup';
 import { csrfField, PageContent, sendPage } from '../layout';
-import { CaseSection, casePath, SECTION_SEGMENTS, sectionOfPath } from './case-sections';
-import { principalOf } from './console-principal';
+import { doneNotice } from '../markup';
 import { attentionCard, operatorActionsView } from './attention-views';
+import { criteriaSection, insuranceCardSection, requestView } from './case-request-views';
+import { CaseSection, casePath, SECTION_SEGMENTS, sectionOfPath } from './case-sections';
 import {
   caseFacts,
   caseResults,
@@ -33,7 +33,7 @@ import {
   documentsTable,
   timeline,
 } from './case-views';
-import { criteriaSection, insuranceCardSection, requestView } from './case-request-views';
+import { principalOf } from './console-principal';
 import { DecisionForm, decisionFormOf, decisionFormsFor, formValues } from './decision-forms';
 
 /** Fixed sentences for `?done=`: the query names one, it is never shown itself. */

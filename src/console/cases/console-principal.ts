@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 
-import type { Principal } from '../../auth/accounts.repository';
+import type { Principal } from '../../../infrastructure/accounts/accounts.repository';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 

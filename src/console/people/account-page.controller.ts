@@ -2,11 +2,11 @@ import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../infrastructure/console/session-policy';
 import { ContextualRequest } from '../../common/request-context';
 import { html } from '../html';
 import { sendPage } from '../layout';
 import { ACCOUNT_TWO_STEP_PATH } from './second-factor.controller';
-import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from './session-policy';
 
 /** Who is signed in, to which account, with which roles: every signed-in person may see it. */
 @ApiExcludeController()

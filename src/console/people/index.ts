@@ -1,11 +1,11 @@
 import type { Provider } from '@nestjs/common';
 
+import { ConsoleSessionsRepository } from '../../../infrastructure/console/console-sessions.repository';
+import { ConsoleUsersRepository } from '../../../infrastructure/console/console-users.repository';
+import { InvitationsRepository } from '../../../infrastructure/console/invitations.repository';
 import type { ConsoleAreaDependencies } from '../console-area';
 import { AccountPageController } from './account-page.controller';
-import { ConsoleSessionsRepository } from './console-sessions.repository';
-import { ConsoleUsersRepository } from './console-users.repository';
 import { InvitationPageController } from './invitation-page.controller';
-import { InvitationsRepository } from './invitations.repository';
 import { PeoplePageController } from './people-page.controller';
 import { PeopleService } from './people.service';
 import { SecondFactor } from './second-factor';

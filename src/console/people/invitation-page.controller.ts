@@ -3,13 +3,13 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { isEmail } from 'class-validator';
 import type { Request, Response } from 'express';
 
-import { ConsoleAudit } from '../console-audit';
+import { PASSWORD_MAX_LENGTH, passwordProblem } from '../../../infrastructure/console/passwords';
 import { PublicRoute } from '../../auth/auth.decorators';
 import { ApiError } from '../../common/errors';
+import { ConsoleAudit } from '../console-audit';
 import { formText } from '../forms';
 import { html } from '../html';
 import { csrfField, sendPage } from '../layout';
-import { PASSWORD_MAX_LENGTH, passwordProblem } from './passwords';
 import { PeopleService } from './people.service';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;

@@ -2,13 +2,13 @@ import { Body, Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
-import { ConsoleAudit } from '../console-audit';
+import { ACCOUNT_ROLES } from '../../../domain/accounts/roles';
+import { INVITATION_LIFETIME_MS } from '../../../infrastructure/console/invitations.repository';
 import { RequiresRole } from '../../auth/auth.decorators';
-import { ACCOUNT_ROLES } from '../../auth/roles';
 import { ContextualRequest } from '../../common/request-context';
+import { ConsoleAudit } from '../console-audit';
 import { Html, html } from '../html';
 import { csrfField, sendPage } from '../layout';
-import { INVITATION_LIFETIME_MS } from './invitations.repository';
 import { PeopleService } from './people.service';
 
 type AccountRole = (typeof ACCOUNT_ROLES)[number];

@@ -1,12 +1,15 @@
-import type { Role } from '../../auth/roles';
-import type { ConsoleUser, ConsoleUsersRepository } from './console-users.repository';
+import type { Role } from '../../../domain/accounts/roles';
+import type {
+  ConsoleUser,
+  ConsoleUsersRepository,
+} from '../../../infrastructure/console/console-users.repository';
 import type {
   Acceptance,
   InvitationState,
   InvitationsRepository,
   OpenInvitation,
-} from './invitations.repository';
-import { hashPassword } from './passwords';
+} from '../../../infrastructure/console/invitations.repository';
+import { hashPassword } from '../../../infrastructure/console/passwords';
 import { type SignInThrottle, tooManyAttempts } from './sign-in-throttle';
 
 /** An account's people: those who sign in to its console, and the invitations that let others join. */

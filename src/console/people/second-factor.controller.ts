@@ -2,11 +2,11 @@ import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/co
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
-import { ConsoleAudit } from '../console-audit';
+import type { ConsoleSession } from '../../../infrastructure/console/console-sessions.repository';
 import { PublicRoute } from '../../auth/auth.decorators';
 import { ContextualRequest } from '../../common/request-context';
+import { ConsoleAudit } from '../console-audit';
 import { consoleReturnPath, formText } from '../forms';
-import type { ConsoleSession } from './console-sessions.repository';
 import { CODE_FIELD, sendCodePage, sendSetUpPage, WRONG_CODE } from './second-factor-pages';
 import { SECOND_FACTOR_PATH } from './sign-in.controller';
 import { SignInService } from './sign-in.service';

@@ -1,6 +1,6 @@
+import type { ConsoleSessionsRepository } from '../../../infrastructure/console/console-sessions.repository';
+import type { ConsoleUsersRepository } from '../../../infrastructure/console/console-users.repository';
 import type { SecretBox } from '../../../infrastructure/crypto/aes-gcm';
-import type { ConsoleSessionsRepository } from './console-sessions.repository';
-import type { ConsoleUsersRepository } from './console-users.repository';
 import { acceptedStep, generateTotpSecret } from './totp';
 
 /**

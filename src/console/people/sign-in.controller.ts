@@ -2,17 +2,17 @@ import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/co
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
-import { ConsoleAudit } from '../console-audit';
+import { grants } from '../../../domain/accounts/roles';
+import { PASSWORD_MAX_LENGTH } from '../../../infrastructure/console/passwords';
+import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../../../infrastructure/console/session-policy';
 import { PublicRoute } from '../../auth/auth.decorators';
 import { ContextualRequest } from '../../common/request-context';
+import { ConsoleAudit } from '../console-audit';
 import { clearCookie, setCookie } from '../cookies';
 import { consoleReturnPath, formText } from '../forms';
 import { html } from '../html';
 import { csrfField, NAVIGATION, sendPage } from '../layout';
-import { grants } from '../../auth/roles';
 import { INVITATION_ACCEPTED } from './invitation-page.controller';
-import { PASSWORD_MAX_LENGTH } from './passwords';
-import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from './session-policy';
 import { SignInService } from './sign-in.service';
 
 export const SECOND_FACTOR_PATH = '/console/sign-in/second-factor';

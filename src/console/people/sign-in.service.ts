@@ -1,9 +1,15 @@
+import type {
+  ConsoleSession,
+  ConsoleSessionsRepository,
+} from '../../../infrastructure/console/console-sessions.repository';
+import type {
+  ConsoleUserCredentials,
+  ConsoleUsersRepository,
+} from '../../../infrastructure/console/console-users.repository';
+import { verifyPassword } from '../../../infrastructure/console/passwords';
+import { requiresSecondFactor } from '../../../infrastructure/console/session-policy';
 import { ApiError } from '../../common/errors';
-import type { ConsoleSession, ConsoleSessionsRepository } from './console-sessions.repository';
-import type { ConsoleUserCredentials, ConsoleUsersRepository } from './console-users.repository';
-import { verifyPassword } from './passwords';
 import type { SecondFactor } from './second-factor';
-import { requiresSecondFactor } from './session-policy';
 import { type SignInThrottle, tooManyAttempts } from './sign-in-throttle';
 
 /** A password or code that was checked: the user it concerned, when one exists, and whether it let them in. */

@@ -1,11 +1,20 @@
-import type { SecretBox } from '../../infrastructure/crypto/aes-gcm';
-import type { Database, QueryRunner } from '../../infrastructure/storage/database';
-import type { Principal } from '../auth/accounts.repository';
-import { ApiError } from '../common/errors';
+import type { SecretBox } from '../crypto/aes-gcm';
+import type { Database, QueryRunner } from '../storage/database';
+import type { Principal } from '../accounts/accounts.repository';
 
 export const REPLAY_WINDOW_HOURS = 24;
 /** Expired keys of accounts that send no more requests go in a pass at most this often, per process. */
 const EXPIRY_SWEEP_INTERVAL_MS = 10 * 60_000;
+
+/** The key was first sent with another route or body; the edge answers 409 with `code`. */
+export class IdempotencyConflictError extends Error {
+  readonly code = 'idempotency_conflict';
+
+  constructor() {
+    super('The Idempotency-Key was first used with another request');
+    this.name = 'IdempotencyConflictError';
+  }
+}
 
 /** One request under an Idempotency-Key: whose, which key, which route and which body. */
 export interface IdempotentRequest {
@@ -166,10 +175,7 @@ export class IdempotencyRepository {
       [input.accountId, input.livemode, input.key],
     );
     if (existing!.endpoint !== input.endpoint || existing!.request_sha256 !== input.requestSha256) {
-      throw new ApiError(
-        'idempotency_conflict',
-        'This Idempotency-Key was already used with a different request; use a new key for a new request.',
-      );
+      throw new IdempotencyConflictError();
     }
     return existing!;
   }

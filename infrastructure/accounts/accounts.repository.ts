@@ -1,7 +1,7 @@
+import { Role } from '../../domain/accounts/roles';
 import { newId } from '../../domain/ids';
-import { Database } from '../../infrastructure/storage/database';
+import { Database } from '../storage/database';
 import { apiKeyHint, digestApiKey, digestsMatch, generateApiKeySecret, KeyMode } from './api-key-secret';
-import { Role } from './roles';
 
 /** CONTRACT.md §10: a suspended account's keys and console sessions are refused; its cases run on. */
 export type AccountStatus = 'active' | 'suspended';

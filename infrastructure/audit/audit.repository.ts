@@ -1,6 +1,6 @@
 import { newId } from '../../domain/ids';
-import type { Database } from '../../infrastructure/storage/database';
-import { ApiError } from '../common/errors';
+import { InvalidCursorError } from '../storage/cursors';
+import type { Database } from '../storage/database';
 import type { ActorType, AuditAction, AuditDetails, AuditEvent, NewAuditEvent } from './audit-event';
 
 export interface AuditEventFilter {
@@ -170,7 +170,5 @@ function positionOf(cursor: string): { occurredAt: string; id: string } {
   } catch {
     // Reported below, like any other cursor this list did not hand out.
   }
-  throw new ApiError('validation_error', 'The request is invalid; see details.', [
-    { field: 'cursor', issue: 'must be a next_cursor this list returned' },
-  ]);
+  throw new InvalidCursorError();
 }

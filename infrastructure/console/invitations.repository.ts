@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-import { newId } from '../../../domain/ids';
-import type { Database } from '../../../infrastructure/storage/database';
-import type { Role } from '../../auth/roles';
+import type { Role } from '../../domain/accounts/roles';
+import { newId } from '../../domain/ids';
+import type { Database } from '../storage/database';
 import { ConsoleUser, insertConsoleUser } from './console-users.repository';
 
 /** Long enough to pass on over a weekend, short enough that a forgotten link soon opens nothing. */

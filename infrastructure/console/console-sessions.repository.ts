@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-import { newId } from '../../../domain/ids';
-import type { Database } from '../../../infrastructure/storage/database';
-import type { Role } from '../../auth/roles';
+import type { Role } from '../../domain/accounts/roles';
+import { newId } from '../../domain/ids';
+import type { Database } from '../storage/database';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_INTERVAL_MS } from './session-policy';
 
 export type SessionStage = 'password_verified' | 'signed_in';

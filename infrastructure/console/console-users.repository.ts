@@ -1,6 +1,6 @@
-import { newId } from '../../../domain/ids';
-import type { Database, QueryRunner } from '../../../infrastructure/storage/database';
-import type { Role } from '../../auth/roles';
+import type { Role } from '../../domain/accounts/roles';
+import { newId } from '../../domain/ids';
+import type { Database, QueryRunner } from '../storage/database';
 import { hashPassword } from './passwords';
 
 export interface ConsoleUser {

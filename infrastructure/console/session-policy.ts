@@ -1,4 +1,4 @@
-import type { Role } from '../../auth/roles';
+import type { Role } from '../../domain/accounts/roles';
 
 /**
  * A session ends after 30 minutes without a request or 12 hours after sign-in, whichever comes
