@@ -1,10 +1,12 @@
 import * as path from 'node:path';
 
-import { Client as PgClient } from 'pg';
-
 import { projectRoot } from '../infrastructure/project-root';
 import { AppConfig, loadConfig } from '../infrastructure/config/config';
-import { postgresBinDir, PostgresServer } from '../infrastructure/storage/postgres-server';
+import {
+  ensureApplicationDatabase,
+  postgresBinDir,
+  PostgresServer,
+} from '../infrastructure/storage/postgres-server';
 import {
   CASES_NAMESPACE,
   postgresEndpoint,
@@ -24,7 +26,6 @@ const { ensureTemporalCluster } = require(path.join(projectRoot(), 'scripts', 'e
 
 const API_PROCESSES = 2;
 const WORKER_PROCESSES = 2;
-const APPLICATION_DATABASE = 'healthcare_access';
 const DEFAULT_FIRST_METRICS_PORT = 9464;
 
 /**
@@ -194,25 +195,6 @@ async function postgresServerFor(
     durable: true,
   });
   return { url: server.databaseUrl, stop: async () => server.stop() };
-}
-
-/**
- * The application keeps its tables in a database of its own beside Temporal's two. A URL that
- * already names a database other than the maintenance one is used as it is.
- */
-async function ensureApplicationDatabase(serverUrl: string): Promise<string> {
-  const url = new URL(serverUrl);
-  if (url.pathname !== '/' && url.pathname !== '/postgres') return serverUrl;
-  const client = new PgClient({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [APPLICATION_DATABASE]);
-    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${APPLICATION_DATABASE}`);
-  } finally {
-    await client.end();
-  }
-  url.pathname = `/${APPLICATION_DATABASE}`;
-  return url.toString();
 }
 
 function printBanner(

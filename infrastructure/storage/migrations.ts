@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { projectRoot } from '../project-root';
-import { Database } from './database';
+import { Database, QueryRunner } from './database';
 
 const MIGRATIONS_DIR = path.join(projectRoot(), 'migrations');
 
@@ -51,6 +51,14 @@ export async function migrate(db: Database, migrations = readMigrations()): Prom
     }
     return newlyApplied;
   });
+}
+
+/** The newest migration applied to the database; undefined when none is. */
+export async function latestAppliedMigration(db: QueryRunner): Promise<string | undefined> {
+  const [latest] = await db.query<{ version: string }>(
+    'SELECT version FROM schema_migrations ORDER BY version DESC LIMIT 1',
+  );
+  return latest?.version;
 }
 
 /** Extended-protocol queries take one statement each; our migrations keep to plain `;`-terminated DDL. */

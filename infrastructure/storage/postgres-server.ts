@@ -3,6 +3,8 @@ import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { Client } from 'pg';
+
 import { freePort } from '../temporal/dev-server';
 
 /** Debian's PostgreSQL binaries, newest version first; undefined when PostgreSQL is not installed. */
@@ -139,4 +141,25 @@ function postgresUid(): number {
 
 function postgresGid(): number {
   return Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+}
+
+const APPLICATION_DATABASE = 'healthcare_access';
+
+/**
+ * The application keeps its tables in a database of its own beside Temporal's two. A URL that
+ * already names a database other than the maintenance one is used as it is.
+ */
+export async function ensureApplicationDatabase(serverUrl: string): Promise<string> {
+  const url = new URL(serverUrl);
+  if (url.pathname !== '/' && url.pathname !== '/postgres') return serverUrl;
+  const client = new Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [APPLICATION_DATABASE]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${APPLICATION_DATABASE}`);
+  } finally {
+    await client.end();
+  }
+  url.pathname = `/${APPLICATION_DATABASE}`;
+  return url.toString();
 }

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { projectRoot } from '../../infrastructure/project-root';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { openDatabase } from '../../infrastructure/storage/database';
-import { readMigrations } from '../../infrastructure/storage/migrations';
+import { latestAppliedMigration, readMigrations } from '../../infrastructure/storage/migrations';
 import { acquireDataFolder, DataFolderBusyError } from '../local/data-folder';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -247,11 +247,9 @@ function readManifest(source: string): BackupManifest {
 async function appliedSchemaVersion(pgliteDir: string): Promise<string> {
   const db = await openDatabase({ pgliteDir });
   try {
-    const [latest] = await db.query<{ version: string }>(
-      'SELECT version FROM schema_migrations ORDER BY version DESC LIMIT 1',
-    );
+    const latest = await latestAppliedMigration(db);
     if (!latest) throw new BackupUsageError('The database has no migrations applied: nothing to back up');
-    return latest.version;
+    return latest;
   } finally {
     await db.close();
   }

@@ -4,10 +4,10 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 
 import { ConsoleSessionsRepository } from '../../infrastructure/console/console-sessions.repository';
+import { SqlRateLimiter } from '../../infrastructure/rate-limits/sql-rate-limiter';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { authenticateBeforeBody } from '../auth/authentication.middleware';
 import { RateLimiter } from '../auth/rate-limiter';
-import { SqlRateLimiter } from '../auth/sql-rate-limiter';
 import { allowCodecOrigin } from '../common/codec-cors';
 import { ErrorFilter } from '../common/error.filter';
 import {

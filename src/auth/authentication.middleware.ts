@@ -2,11 +2,11 @@ import type { NextFunction, Request, Response } from 'express';
 
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
+import { SqlRateLimiter } from '../../infrastructure/rate-limits/sql-rate-limiter';
 import { ApiError } from '../common/errors';
 import { ContextualRequest } from '../common/request-context';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { RateLimiter } from './rate-limiter';
-import { SqlRateLimiter } from './sql-rate-limiter';
 
 declare module '../common/request-context' {
   interface RequestContext {

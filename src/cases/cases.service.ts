@@ -17,6 +17,7 @@ import { hasIdPrefix, newId } from '../../domain/ids';
 import { caseFromSealedObject } from '../../domain/temporal/case-memo';
 import { addressTo } from '../../domain/temporal/message-address';
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
+import { CaseBindingEpoch } from '../../infrastructure/cases/case-binding-epoch';
 import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import type {
   CaseSummariesRepository,
@@ -36,7 +37,6 @@ import { ApiError } from '../common/errors';
 import { requireConnectorFor } from '../connectors/connector-requirement';
 import { claimingKey } from '../idempotency/idempotency-key';
 import type { IdempotentAttempt } from '../idempotency/idempotency.interceptor';
-import { CaseBindingEpoch } from './case-binding-epoch';
 import { assertRequestStorable, assertStorable } from './case-size';
 import type { CaseDecision, CaseType } from './case-type';
 import { CaseExecution, CaseWorkflows } from './case-workflows';

@@ -6,7 +6,7 @@ import { CaseSummariesRepository } from '../../infrastructure/cases/case-summari
 import type { AppConfig } from '../../infrastructure/config/config';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../infrastructure/storage/database';
-import { CaseBindingEpoch } from '../cases/case-binding-epoch';
+import { CaseBindingEpoch } from '../../infrastructure/cases/case-binding-epoch';
 
 export function caseReadModelBackfill(deps: {
   client: Client;

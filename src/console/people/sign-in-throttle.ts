@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
+import { SqlRateLimiter } from '../../../infrastructure/rate-limits/sql-rate-limiter';
 import type { Database } from '../../../infrastructure/storage/database';
-import { SqlRateLimiter } from '../../auth/sql-rate-limiter';
 import { ApiError } from '../../common/errors';
 
 /**
@@ -25,7 +25,7 @@ export class SignInThrottle {
   private readonly perEmail: SqlRateLimiter;
   private readonly perAddress: SqlRateLimiter;
 
-  constructor(private readonly db: Database) {
+  constructor(db: Database) {
     this.perEmail = new SqlRateLimiter(db, EMAIL_ATTEMPTS.perSecond, EMAIL_ATTEMPTS.burst);
     this.perAddress = new SqlRateLimiter(db, ADDRESS_ATTEMPTS.perSecond, ADDRESS_ATTEMPTS.burst);
   }
@@ -35,21 +35,14 @@ export class SignInThrottle {
     const addressWait = await this.perAddress.take(ADDRESS_BUCKET + address);
     if (addressWait > 0) return addressWait;
     const emailWait = await this.perEmail.take(emailBucket(email));
-    if (emailWait > 0) await this.giveBack(ADDRESS_BUCKET + address, ADDRESS_ATTEMPTS.burst);
+    if (emailWait > 0) await this.perAddress.giveBack(ADDRESS_BUCKET + address);
     return emailWait;
   }
 
   /** The attempt succeeded: it counts against neither bucket. */
   async forgive(email: string, address: string): Promise<void> {
-    await this.giveBack(emailBucket(email), EMAIL_ATTEMPTS.burst);
-    await this.giveBack(ADDRESS_BUCKET + address, ADDRESS_ATTEMPTS.burst);
-  }
-
-  private async giveBack(bucketKey: string, burst: number): Promise<void> {
-    await this.db.query(
-      'UPDATE rate_limit_buckets SET tokens = LEAST($2::double precision, tokens + 1) WHERE bucket_key = $1',
-      [bucketKey, burst],
-    );
+    await this.perEmail.giveBack(emailBucket(email));
+    await this.perAddress.giveBack(ADDRESS_BUCKET + address);
   }
 }
 

@@ -1,4 +1,4 @@
-import { Database } from '../../infrastructure/storage/database';
+import { Database } from '../storage/database';
 
 /**
  * When cases began to carry their account binding in their memo (migration 0009), read once: cases

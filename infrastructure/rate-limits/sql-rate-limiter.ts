@@ -1,4 +1,4 @@
-import type { Database } from '../../infrastructure/storage/database';
+import type { Database } from '../storage/database';
 
 /**
  * The refilled level of the bucket: what was left plus the time since the last take at the
@@ -34,5 +34,13 @@ export class SqlRateLimiter {
     );
     if (bucket!.last_take_allowed) return 0;
     return Math.max(1, Math.ceil((1 - Number(bucket!.tokens)) / this.perSecond));
+  }
+
+  /** Returns one token to the bucket, up to the burst: the take it paid for should not count. */
+  async giveBack(key: string): Promise<void> {
+    await this.db.query(
+      'UPDATE rate_limit_buckets SET tokens = LEAST($2::double precision, tokens + 1) WHERE bucket_key = $1',
+      [key, this.burst],
+    );
   }
 }
