@@ -41,12 +41,12 @@ function resolve(from: string, specifier: string): string | undefined {
   );
 }
 
+function parsed(file: string): ts.SourceFile {
+  return ts.createSourceFile(file, readFileSync(path.join(ROOT, file), 'utf8'), ts.ScriptTarget.ES2022);
+}
+
 function importsOf(file: string): Edge[] {
-  const source = ts.createSourceFile(
-    file,
-    readFileSync(path.join(ROOT, file), 'utf8'),
-    ts.ScriptTarget.ES2022,
-  );
+  const source = parsed(file);
   const edges: Edge[] = [];
   const add = (specifier: ts.Expression | undefined, typeOnly: boolean) => {
     if (!specifier || !ts.isStringLiteral(specifier)) return;
@@ -102,6 +102,71 @@ function cyclesAmong(edges: Edge[]): string[][] {
   return cycles;
 }
 
+/**
+ * The opening of a statement as this code base writes SQL (keywords in capitals), narrow enough that
+ * prose such as "Create an API key" or a route such as `DELETE /webhooks/{id}` never matches.
+ */
+const SQL_STATEMENT =
+  /^\s*(SELECT\s|INSERT\s+INTO\s|UPDATE\s+\S+\s+SET\s|DELETE\s+FROM\s|(CREATE|ALTER|DROP)\s+[A-Z]+\s|TRUNCATE\s)/;
+
+/** The text of every string and template literal of a file, with where it starts. */
+function literalsOf(source: ts.SourceFile): { text: string; line: number }[] {
+  const literals: { text: string; line: number }[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node)) {
+      literals.push({
+        text: node.text,
+        line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1,
+      });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return literals;
+}
+
+/** What a controller must reach through a service: storage and the workflow engine. */
+const isStorageOrEngine = (typeName: string) =>
+  /Repository$/.test(typeName) || ['Database', 'QueryRunner', 'Client', 'WorkflowClient'].includes(typeName);
+const STORAGE_OR_ENGINE_TOKENS = ['DATABASE', 'TEMPORAL_CLIENT'];
+
+/** The constructor parameters of every class in a file that declares Nest controllers, by type and token. */
+function controllerDependencies(file: string): string[] {
+  const source = parsed(file);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isConstructorDeclaration(node)) {
+      for (const parameter of node.parameters) {
+        const typeName =
+          parameter.type && ts.isTypeReferenceNode(parameter.type)
+            ? parameter.type.typeName.getText(source)
+            : '';
+        const tokens = (ts.getDecorators(parameter) ?? []).flatMap((decorator) =>
+          ts.isCallExpression(decorator.expression)
+            ? decorator.expression.arguments.map((arg) => arg.getText(source))
+            : [],
+        );
+        if (
+          isStorageOrEngine(typeName.split('.').pop()!) ||
+          tokens.some((token) => STORAGE_OR_ENGINE_TOKENS.includes(token))
+        ) {
+          found.push(`${file}: ${parameter.name.getText(source)}: ${typeName || tokens.join(', ')}`);
+        }
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+const SRC_FILES = [...FILES].filter((file) => layerOf(file) === 'src');
+const CONTROLLER_FILES = SRC_FILES.filter((file) =>
+  /import \{[^}]*\bController\b[^}]*\} from '@nestjs\/common'/.test(
+    readFileSync(path.join(ROOT, file), 'utf8'),
+  ),
+);
+
 describe('dependencies between layers', () => {
   it('finds the layers it checks', () => {
     for (const layer of LAYERS) expect([...FILES].some((file) => layerOf(file) === layer)).toBe(true);
@@ -125,6 +190,22 @@ describe('dependencies between layers', () => {
       (edge) => edge.from.startsWith(common) && layerOf(edge.to) === 'src' && !edge.to.startsWith(common),
     ).map((edge) => `${edge.from} → ${edge.to}`);
     expect(intoFeatures).toEqual([]);
+  });
+
+  it('keep SQL in infrastructure: src/ declares no repository and writes no SQL statement', () => {
+    const repositories = SRC_FILES.filter((file) => file.endsWith('.repository.ts'));
+    const statements = SRC_FILES.flatMap((file) =>
+      literalsOf(parsed(file))
+        .filter((literal) => SQL_STATEMENT.test(literal.text))
+        .map((literal) => `${file}:${literal.line}`),
+    );
+    expect(repositories).toEqual([]);
+    expect(statements).toEqual([]);
+  });
+
+  it('keep controllers to HTTP: none is handed a repository, the database or the Temporal client', () => {
+    expect(CONTROLLER_FILES.length).toBeGreaterThan(15);
+    expect(CONTROLLER_FILES.flatMap(controllerDependencies)).toEqual([]);
   });
 
   it('form no cycle', () => {
