@@ -90,7 +90,6 @@ export class AppModule {
           provide: StatusService,
           useValue: new StatusService(deps.config.temporal, deps.db, deps.temporalClient),
         },
-        { provide: AccountsRepository, useValue: accounts },
         { provide: ApiKeyAuthenticator, useValue: authenticator },
         { provide: ApiKeysService, useValue: new ApiKeysService(accounts, authenticator) },
         {
