@@ -10,12 +10,12 @@ import {
   INTERCHANGE_USAGES,
 } from '../../../domain/connectors/connector-settings';
 import { Connector, SECRET_FIELD } from '../../../infrastructure/connectors/connector-settings.repository';
-import { ConsoleAudit } from '../console-audit';
 import { RequiresRole } from '../../auth/auth.decorators';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { connectorSettingsDtoFor } from '../../connectors/connectors.dto';
 import { connectorKindOf, ConnectorsService } from '../../connectors/connectors.service';
+import { ConsoleAudit } from '../console-audit';
 import { Html, html } from '../html';
 import { csrfField, sendPage } from '../layout';
 import { doneNotice, moment } from '../markup';

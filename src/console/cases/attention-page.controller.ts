@@ -3,15 +3,15 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
 import { FINAL_STATUSES } from '../../../domain/cases/case-model';
-import { ConsoleAudit } from '../console-audit';
 import { RequiresRole } from '../../auth/auth.decorators';
 import { CasesService } from '../../cases/cases.service';
 import { ApiError } from '../../common/errors';
+import { ConsoleAudit } from '../console-audit';
 import { html } from '../html';
 import { sendPage } from '../layout';
 import { AttentionRow, attentionTable } from './attention-views';
-import { CasesNeedingAttention } from './cases-needing-attention';
 import { CASE_SECTIONS } from './case-sections';
+import { CasesNeedingAttention } from './cases-needing-attention';
 import { principalOf } from './console-principal';
 
 /** How many cases the page reads and shows; Temporal Web's saved query lists every one. */

@@ -4,20 +4,20 @@ import type { Request, Response } from 'express';
 
 import { CASE_STATUSES, CaseStatus } from '../../../domain/cases/case-model';
 import type { CaseSummary, QueuedCaseSummary } from '../../../infrastructure/cases/case-summaries.repository';
-import { ConsoleAudit } from '../console-audit';
 import { RequiresRole } from '../../auth/auth.decorators';
 import { CaseSummariesService, CaseSummaryQuery } from '../../cases/case-summaries.service';
 import { CasesService } from '../../cases/cases.service';
 import { ApiError } from '../../common/errors';
+import { ConsoleAudit } from '../console-audit';
 import { formText } from '../forms';
 import { Html, html } from '../html';
 import { csrfField, sendPage } from '../layout';
-import { principalOf } from './console-principal';
-import { CaseSection, casePath, SECTION_SEGMENTS, sectionOfObject, sectionOfPath } from './case-sections';
 import { moment } from '../markup';
 import { triageOf } from './case-request-views';
 import type { CaseTriage } from './case-request-views';
+import { CaseSection, casePath, SECTION_SEGMENTS, sectionOfObject, sectionOfPath } from './case-sections';
 import { dueBadge, statusBadge } from './case-views';
+import { principalOf } from './console-principal';
 
 const DEFAULT_PAGE_SIZE = 25;
 const MAX_PAGE_SIZE = 100;

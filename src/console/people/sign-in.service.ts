@@ -12,7 +12,7 @@ import { ApiError } from '../../common/errors';
 import type { SecondFactor } from './second-factor';
 import { type SignInThrottle, tooManyAttempts } from './sign-in-throttle';
 
-/** A password or code that was checked: the user it concerned, when one exists, and whether it let them in. */
+/** A checked password: the user its email named, when one exists, and whether it let them in. */
 export type PasswordCheck =
   | { accepted: true; user: ConsoleUserCredentials }
   | { accepted: false; user: ConsoleUserCredentials | undefined };
