@@ -14,7 +14,7 @@ export interface ConsoleUser {
   disabled_at: string | null;
 }
 
-/** A user with what signing in checks; never leaves the people module. */
+/** A user with what signing in checks; never leaves the console's people area (src/console/people). */
 export interface ConsoleUserCredentials extends ConsoleUser {
   password_hash: string;
   totp_secret_sealed: string | null;
