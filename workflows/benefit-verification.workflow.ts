@@ -1,6 +1,6 @@
 import { condition } from '@temporalio/workflow';
 
-import type { createCaseActivities } from '../activities/cases.activities';
+import type { CaseInsurance, createCaseActivities } from '../activities/cases.activities';
 import {
   BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS,
   manualBalance,
@@ -15,7 +15,7 @@ import type {
 } from '../domain/cases/benefit-verification';
 import { CASE_FAILURE_CODE } from '../domain/failures';
 import { withReviewerValues } from '../domain/payers/insurance-card-view';
-import { noEligibilityDetails } from '../domain/payers/payer-connector';
+import { noEligibilityDetails, type BenefitsCheck } from '../domain/payers/payer-connector';
 import { mockOutageUntil, type DrugRequest } from '../domain/cases/case-model';
 import {
   benefitVerificationOutcomeSignal,
@@ -24,15 +24,32 @@ import {
 import { verifyAccountBindingFirst } from './case-binding';
 import { readCaseDocuments, showInsuranceCard } from './case-documents';
 import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
-import { endOnError, refuse } from './case-lifecycle';
+import { CaseLifecycle, endOnError, refuse } from './case-lifecycle';
 import { ConnectorOutages } from './case-outages';
 import { acceptDecisions, connectorCalls, failWith, openCase } from './case-workflow';
+
+type CaseActivities = ReturnType<typeof createCaseActivities>;
+type Cancellation = ReturnType<typeof openCase>['cancellation'];
 
 const REVIEW_EXPIRED = ending(
   'No manual verification before the review deadline.',
   CASE_FAILURE_CODE.reviewExpired,
   'Nobody recorded a manual verification before the deadline.',
 );
+
+/**
+ * What the steps of one run share. The handler keeps the reviewer's manual result here; it runs
+ * between awaits, so steps read the field afresh after each.
+ */
+interface BenefitVerificationRun {
+  readonly input: BenefitVerificationInput;
+  readonly lifecycle: CaseLifecycle<BenefitVerificationCase>;
+  readonly record: BenefitVerificationCase;
+  readonly cancellation: Cancellation;
+  readonly outages: ConnectorOutages<BenefitVerificationCase>;
+  readonly payer: CaseActivities;
+  manualResult?: ManualVerificationInput;
+}
 
 /**
  * processing → completed | failed; an inconclusive electronic check goes to awaiting_review until
@@ -42,6 +59,23 @@ const REVIEW_EXPIRED = ending(
 export async function benefitVerificationWorkflow(
   input: BenefitVerificationInput,
 ): Promise<BenefitVerificationCase> {
+  const run = openBenefitVerification(input);
+  const { lifecycle, record, cancellation } = run;
+  await verifyAccountBindingFirst(input);
+
+  try {
+    await lifecycle.announceCreation();
+    const check = await checkBenefits(run);
+    if (await cancellation.cancelIfRequested()) return record;
+    if (await settleCheck(run, check)) await awaitManualVerification(run);
+  } catch (error) {
+    await endOnError(lifecycle, error, cancellation.requested(), DEFAULT_FAILURE_ENDINGS.benefitVerification);
+  }
+  return record;
+}
+
+/** Opens the case and registers its handlers before the workflow's first await (see openCase). */
+function openBenefitVerification(input: BenefitVerificationInput): BenefitVerificationRun {
   const { lifecycle, record, cancellation } = openCase(
     input,
     'benefit_verification.updated',
@@ -49,113 +83,148 @@ export async function benefitVerificationWorkflow(
     (status) => status === 'completed' || status === 'failed',
   );
   // After openCase: it refuses a start that is not a case before anything reads the input.
-  const payer = connectorCalls<ReturnType<typeof createCaseActivities>>(input.timings.connectorRetry).remote;
-  // Read through a function: handlers set it between awaits, which flow analysis cannot see.
-  let manualResult: ManualVerificationInput | undefined;
-  const received = () => manualResult;
+  const payer = connectorCalls<CaseActivities>(input.timings.connectorRetry).remote;
   const outages = new ConnectorOutages(
     lifecycle,
     'benefit_verification.updated',
     input.timings.outage,
     cancellation.requested,
   );
+  const run: BenefitVerificationRun = { input, lifecycle, record, cancellation, outages, payer };
+  acceptBenefitVerificationDecisions(run);
+  return run;
+}
+
+/** A reviewer's manual verification result, the cancellation request and the outage decisions. */
+function acceptBenefitVerificationDecisions(run: BenefitVerificationRun): void {
+  const { lifecycle, record, cancellation } = run;
   acceptDecisions(lifecycle, [
     {
       signal: benefitVerificationOutcomeSignal,
       update: submitBenefitVerificationOutcomeUpdate,
       check: () => {
-        if (record.status !== 'awaiting_review' || manualResult || cancellation.requested()) {
+        if (record.status !== 'awaiting_review' || run.manualResult || cancellation.requested()) {
           refuse(`A manual verification result needs status awaiting_review; this case is ${record.status}.`);
         }
       },
       keep: (result: ManualVerificationInput) => {
-        manualResult = result;
+        run.manualResult = result;
       },
     },
     cancellation.decision,
-    ...outages.decisions,
+    ...run.outages.decisions,
   ]);
-  await verifyAccountBindingFirst(input);
+}
 
+/**
+ * Reads the case's documents and shows its insurance card, then asks the payer for the patient's
+ * eligibility and drug coverage, waiting out an outage.
+ */
+async function checkBenefits(run: BenefitVerificationRun): Promise<BenefitsCheck> {
+  const { record, input } = run;
   const { request } = record;
-  try {
-    await lifecycle.announceCreation();
-    const cards = [...request.insurance, ...(request.patient.insurance ?? [])];
-    await readCaseDocuments(record, cards);
-    const insurance = {
-      documentIds: cards.map((document) => document.document_id),
-      content: request.insurance_content,
-    };
-    await showInsuranceCard(record, insurance);
-    const benefitsCheck = {
-      ...insurance,
-      patient: {
-        first_name: request.patient.first_name,
-        last_name: request.patient.last_name,
-        date_of_birth: request.patient.date_of_birth,
-      },
-      drugs: request.drugs,
-      mockCase: request.mock_result?.case,
-      mockStatus: request.mock_result?.status,
-      ...mockOutageUntil(record, request.mock_result?.outage),
-      routing: {
-        caseId: record.id,
-        accountId: input.accountId,
-        livemode: record.livemode === true,
-        provider: {
-          npi: request.provider.npi,
-          first_name: request.provider.first_name,
-          last_name: request.provider.last_name,
-        },
-        patientGender: request.patient.gender,
-      },
-    };
-    const check = await outages.call(() => payer.checkCaseBenefits(benefitsCheck));
-    if (await cancellation.cancelIfRequested()) return record;
-    if (check.kind === 'completed') {
-      await lifecycle.moveTo('completed', 'Verified electronically.', {
-        outcome: { ...check.outcome, verified_manually: false, notes: null },
-      });
-      return record;
-    }
-    if (check.kind === 'failed') {
-      await lifecycle.moveTo('failed', 'The payer returned an error.', {
-        error: check.error,
-        failure: { code: check.error.code, message: check.error.message },
-      });
-      return record;
-    }
-    await lifecycle.moveTo('awaiting_review', check.reason);
+  const cards = [...request.insurance, ...(request.patient.insurance ?? [])];
+  await readCaseDocuments(record, cards);
+  const insurance: CaseInsurance = {
+    documentIds: cards.map((document) => document.document_id),
+    content: request.insurance_content,
+  };
+  await showInsuranceCard(record, insurance);
+  const benefitsCheck = benefitsCheckOf(record, insurance, input.accountId);
+  return run.outages.call(() => run.payer.checkCaseBenefits(benefitsCheck));
+}
 
-    const decided = await condition(
-      () => received() !== undefined || cancellation.requested() !== undefined,
-      input.timings.reviewExpiryMs,
-    );
-    const result = received();
-    if (!decided) {
-      await failWith(lifecycle, REVIEW_EXPIRED);
-    } else if (await cancellation.cancelIfRequested()) {
-      return record;
-    } else if (result!.status === 'failed') {
-      await lifecycle.moveTo('failed', 'Manual verification found no coverage to report.', {
-        failure: {
-          code: CASE_FAILURE_CODE.manualVerificationFailed,
-          message: result!.notes ?? 'The manual verification failed.',
-        },
-      });
-    } else {
-      const confirmed = result!.insurance;
-      await lifecycle.moveTo('completed', 'Verified manually.', {
-        outcome: manualOutcome(request.drugs, result!),
-        ...(confirmed && record.insurance_card
-          ? { insurance_card: withReviewerValues(record.insurance_card, confirmed) }
-          : {}),
-      });
-    }
-  } catch (error) {
-    await endOnError(lifecycle, error, cancellation.requested(), DEFAULT_FAILURE_ENDINGS.benefitVerification);
+/** What the payer is asked: the insurance, the patient and drugs, and where the case routes. */
+function benefitsCheckOf(record: BenefitVerificationCase, insurance: CaseInsurance, accountId: string) {
+  const { request } = record;
+  return {
+    ...insurance,
+    patient: {
+      first_name: request.patient.first_name,
+      last_name: request.patient.last_name,
+      date_of_birth: request.patient.date_of_birth,
+    },
+    drugs: request.drugs,
+    mockCase: request.mock_result?.case,
+    mockStatus: request.mock_result?.status,
+    ...mockOutageUntil(record, request.mock_result?.outage),
+    routing: {
+      caseId: record.id,
+      accountId,
+      livemode: record.livemode === true,
+      provider: {
+        npi: request.provider.npi,
+        first_name: request.provider.first_name,
+        last_name: request.provider.last_name,
+      },
+      patientGender: request.patient.gender,
+    },
+  };
+}
+
+/**
+ * Ends the case on the payer's result or error; an inconclusive check moves it to awaiting_review.
+ * Says whether the case awaits a manual verification.
+ */
+async function settleCheck(run: BenefitVerificationRun, check: BenefitsCheck): Promise<boolean> {
+  const { lifecycle } = run;
+  if (check.kind === 'completed') {
+    await lifecycle.moveTo('completed', 'Verified electronically.', {
+      outcome: { ...check.outcome, verified_manually: false, notes: null },
+    });
+    return false;
   }
-  return record;
+  if (check.kind === 'failed') {
+    await lifecycle.moveTo('failed', 'The payer returned an error.', {
+      error: check.error,
+      failure: { code: check.error.code, message: check.error.message },
+    });
+    return false;
+  }
+  await lifecycle.moveTo('awaiting_review', check.reason);
+  return true;
+}
+
+/**
+ * Waits for a reviewer's manual verification until the review deadline, and records it; the case
+ * fails when none comes in time, and ends cancelled when cancelled meanwhile.
+ */
+async function awaitManualVerification(run: BenefitVerificationRun): Promise<void> {
+  const { lifecycle, cancellation, input } = run;
+  const decided = await condition(
+    () => run.manualResult !== undefined || cancellation.requested() !== undefined,
+    input.timings.reviewExpiryMs,
+  );
+  const result = run.manualResult;
+  if (!decided) {
+    await failWith(lifecycle, REVIEW_EXPIRED);
+  } else if (!(await cancellation.cancelIfRequested())) {
+    await recordManualResult(run, result!);
+  }
+}
+
+/** A manual verification that found no coverage fails the case; any other completes it. */
+async function recordManualResult(
+  run: BenefitVerificationRun,
+  result: ManualVerificationInput,
+): Promise<void> {
+  const { lifecycle, record } = run;
+  if (result.status === 'failed') {
+    await lifecycle.moveTo('failed', 'Manual verification found no coverage to report.', {
+      failure: {
+        code: CASE_FAILURE_CODE.manualVerificationFailed,
+        message: result.notes ?? 'The manual verification failed.',
+      },
+    });
+    return;
+  }
+  const confirmed = result.insurance;
+  await lifecycle.moveTo('completed', 'Verified manually.', {
+    outcome: manualOutcome(record.request.drugs, result),
+    ...(confirmed && record.insurance_card
+      ? { insurance_card: withReviewerValues(record.insurance_card, confirmed) }
+      : {}),
+  });
 }
 
 /**
