@@ -142,16 +142,6 @@ export class CaseSummariesRepository {
     return row;
   }
 
-  /** The sealed case object of one case of the account, mode and type; undefined without a row or an object. */
-  async findCaseObject(scope: CaseScope, object: string, caseId: string): Promise<string | undefined> {
-    const [row] = await this.db.query<{ case_sealed: string | null }>(
-      `SELECT case_sealed FROM case_summaries
-       WHERE case_id = $1 AND account_id = $2 AND livemode = $3 AND object = $4`,
-      [caseId, scope.accountId, scope.livemode, object],
-    );
-    return row?.case_sealed ?? undefined;
-  }
-
   /** The account's cases of one mode, newest first, paged by an opaque cursor over (created_at, case_id). */
   async list(
     scope: CaseScope,

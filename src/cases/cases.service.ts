@@ -20,7 +20,6 @@ import type { Principal } from '../../infrastructure/accounts/accounts.repositor
 import { CaseBindingEpoch } from '../../infrastructure/cases/case-binding-epoch';
 import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import type {
-  CaseScope,
   CaseSummariesRepository,
   CaseSummaryFilter,
   ListPosition,
@@ -79,10 +78,7 @@ export class CasesService {
     private readonly idempotency: IdempotencyRepository,
     private readonly bindingEpoch: CaseBindingEpoch,
     private readonly connectors: Pick<ConnectorSettingsRepository, 'isConfigured'>,
-    private readonly summaries: Pick<
-      CaseSummariesRepository,
-      'listCaseObjects' | 'findCaseObject' | 'record'
-    >,
+    private readonly summaries: Pick<CaseSummariesRepository, 'listCaseObjects' | 'record'>,
   ) {
     this.cursors = new ListCursors(config.cases.patientRefKey!);
     this.box = new SecretBox(config.encryption!);
@@ -156,15 +152,7 @@ export class CasesService {
     return { case: replayed ? await this.get(principal, type, caseId) : input.case, replayed };
   }
 
-  /**
-   * The case from its read model row, which its workflow writes at every change a read can see, before
-   * the memo shows that change; from the memo while the row has no object (a case the backfill has
-   * not reached), and not found as the memo read decides.
-   */
   async get(principal: Principal, type: CaseType, id: string): Promise<CaseRecord> {
-    if (!hasIdPrefix(type.idKind, id)) throw notFoundIn(type);
-    const sealed = await this.summaries.findCaseObject(scopeOf(principal), type.object, id);
-    if (sealed !== undefined) return caseFromSealedObject(JSON.parse(this.box.openText(sealed)));
     return (await this.locate(principal, type, id)).record;
   }
 
@@ -225,7 +213,7 @@ export class CasesService {
    * page full while more follow. A row the backfill has not filled yet is read from its memo.
    */
   async list(principal: Principal, type: CaseType, query: CaseListQuery) {
-    const scope = scopeOf(principal);
+    const scope = { accountId: principal.accountId, livemode: principal.livemode };
     const filter: CaseSummaryFilter = {
       object: type.object,
       ...(query.status && { status: [query.status] }),
@@ -403,7 +391,9 @@ export class CasesService {
    * case, another mode's included, is simply not found.
    */
   private async locate(principal: Principal, type: CaseType, id: string): Promise<CaseExecution> {
-    const notFound = notFoundIn(type);
+    const notFound = ApiError.notFound(
+      `No ${type.object.replace('_', ' ')} with this id exists in your account.`,
+    );
     if (!hasIdPrefix(type.idKind, id)) throw notFound;
     const execution = await this.workflows.describe(id);
     if (
@@ -480,11 +470,3 @@ function refuseMockResult(request: object): void {
 export function patientRefOf(key: Buffer, accountId: string, internalId: string): string {
   return createHmac('sha256', key).update(`${accountId}:${internalId}`).digest('hex').slice(0, 32);
 }
-
-const scopeOf = (principal: Principal): CaseScope => ({
-  accountId: principal.accountId,
-  livemode: principal.livemode,
-});
-
-const notFoundIn = (type: CaseType): ApiError =>
-  ApiError.notFound(`No ${type.object.replace('_', ' ')} with this id exists in your account.`);

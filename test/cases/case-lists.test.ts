@@ -119,19 +119,6 @@ describe('case lists', () => {
     expect(listed).toMatchObject([{ id, request: { patient: { internal_id: internalId } } }]);
   });
 
-  it('answers GET of a case whose row has no object yet, or no row at all, from the case itself', async () => {
-    const read = async (id: unknown) =>
-      (await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider))).body.data as JsonObject;
-    const unsealed = await read((await create(account.keys.provider)).id);
-    const rowless = await read((await create(account.keys.provider)).id);
-    await testApp.db.query('UPDATE case_summaries SET case_sealed = NULL WHERE case_id = $1', [unsealed.id]);
-    await testApp.db.query('DELETE FROM case_summaries WHERE case_id = $1', [rowless.id]);
-
-    expect(await read(unsealed.id)).toEqual(unsealed);
-    expect(await read(rowless.id)).toEqual(rowless);
-    expect((await testApp.http().get(`${PATH}/${rowless.id}`).set(bearer(live.provider))).status).toBe(404);
-  });
-
   it('lists a case that never had a row once the backfill has run, and the next pass writes nothing', async () => {
     const internalId = 'mrn-backfilled-4413';
     const { id } = await create(account.keys.provider, patientOnly(internalId));
