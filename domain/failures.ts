@@ -31,6 +31,13 @@ export const DATABASE_UNAVAILABLE = 'DatabaseUnavailableError';
 
 /** Failure type of a decision that does not fit the case's status: the API answers 409 invalid_state. */
 export const INVALID_STATE = 'InvalidState';
+/**
+ * Failure type of an update whose body does not fit the case as the workflow holds it (a manual
+ * result for a drug it did not request). The API checks the same rule, but only against the memo,
+ * which can trail the workflow by a workflow task: the API answers 400 validation_error with the
+ * failure's details, positions and rules only, never the values sent.
+ */
+export const DECISION_INVALID = 'DecisionInvalid';
 /** Failure type of a case whose account binding does not verify: the case is refused before it publishes. */
 export const ACCOUNT_BINDING_INVALID = 'AccountBindingInvalid';
 /** Failure type of an update whose argument names another case. */

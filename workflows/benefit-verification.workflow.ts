@@ -5,6 +5,7 @@ import {
   BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS,
   manualBalance,
   manualDrugCoverage,
+  manualVerificationIssues,
   manualVerificationNotes,
 } from '../domain/cases/benefit-verification';
 import type {
@@ -26,7 +27,7 @@ import { readCaseDocuments, showInsuranceCard } from './case-documents';
 import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
 import { CaseLifecycle, endOnError, refuse } from './case-lifecycle';
 import { ConnectorOutages } from './case-outages';
-import { acceptDecisions, connectorCalls, failWith, openCase } from './case-workflow';
+import { acceptDecisions, connectorCalls, failWith, openCase, refuseIssues } from './case-workflow';
 
 type CaseActivities = ReturnType<typeof createCaseActivities>;
 type Cancellation = ReturnType<typeof openCase>['cancellation'];
@@ -107,6 +108,8 @@ function acceptBenefitVerificationDecisions(run: BenefitVerificationRun): void {
           refuse(`A manual verification result needs status awaiting_review; this case is ${record.status}.`);
         }
       },
+      checkInput: (result: ManualVerificationInput) =>
+        refuseIssues(manualVerificationIssues(record.request.drugs, result)),
       keep: (result: ManualVerificationInput) => {
         run.manualResult = result;
       },

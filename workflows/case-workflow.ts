@@ -1,5 +1,6 @@
 import {
   allHandlersFinished,
+  ApplicationFailure,
   condition,
   continueAsNew,
   proxyActivities,
@@ -12,6 +13,7 @@ import {
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 
 import type { CancelRequest, CaseRecord, CaseStatus, ConnectorRetry } from '../domain/cases/case-model';
+import { DECISION_INVALID } from '../domain/failures';
 import type { CaseEventType } from '../domain/webhooks/event-types';
 import { refuseMalformedStart } from './case-binding';
 import type { CaseFailureEnding } from './case-failures';
@@ -82,6 +84,12 @@ export interface Decision<Input> {
   update: UpdateDefinition<CaseRecord, [Input]>;
   /** Refuses a decision that does not fit the case now. Validators only check (they are not replayed). */
   check(): void;
+  /**
+   * Refuses an update whose body does not fit the case as it stands. Updates only: their validators
+   * never replay, while a signal's handling does, so signals recorded before a rule existed still
+   * replay as they were handled.
+   */
+  checkInput?(input: Input): void;
   /** Keeps an accepted decision for the workflow to act on. */
   keep(input: Input): void;
   /** When the update answers; by default once the workflow has acted on it (moved status). */
@@ -110,9 +118,23 @@ export function acceptDecisions<Case extends CaseRecord>(
   for (const decision of decisions) {
     const answer = decision.answer ?? ((applyIt) => answerAfter(lifecycle, applyIt));
     setHandler(decision.update, (input: unknown) => answer(() => apply(decision, input)), {
-      validator: (_input: unknown) => decision.check(),
+      validator: (input: unknown) => {
+        decision.check();
+        decision.checkInput?.(input);
+      },
     });
   }
+}
+
+/** Refuses an update's body with the issues found in it; none, and it goes on. */
+export function refuseIssues(issues: ReadonlyArray<{ field: string; issue: string }>): void {
+  if (issues.length === 0) return;
+  throw ApplicationFailure.create({
+    type: DECISION_INVALID,
+    message: 'The decision does not fit the case; see details.',
+    details: [issues],
+    nonRetryable: true,
+  });
 }
 
 /** The cancellation a case accepts until it is final, and its move to `cancelled` once it acts on it. */

@@ -12,7 +12,7 @@ import { summaryOf } from '../../domain/cases/case-summary';
 import type { CancelRequest, CaseRecord, CaseStatus } from '../../domain/cases/case-model';
 import { detectDocumentFormat } from '../../domain/documents/document-format';
 import { CONTENT_TYPES } from '../../domain/documents/document-reading';
-import { INVALID_STATE } from '../../domain/failures';
+import { DECISION_INVALID, INVALID_STATE } from '../../domain/failures';
 import { hasIdPrefix, newId } from '../../domain/ids';
 import { caseFromSealedObject } from '../../domain/temporal/case-memo';
 import { addressTo } from '../../domain/temporal/message-address';
@@ -356,12 +356,17 @@ export class CasesService {
           { 'Retry-After': '5' },
         );
       }
-      if (
-        error instanceof WorkflowUpdateFailedError &&
-        error.cause instanceof ApplicationFailure &&
-        error.cause.type === INVALID_STATE
-      ) {
-        throw new ApiError('invalid_state', error.cause.message);
+      if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
+        if (error.cause.type === INVALID_STATE) throw new ApiError('invalid_state', error.cause.message);
+        // The case had moved into the status the decision needs before its memo showed it, so the
+        // workflow checked the body against the case instead.
+        if (error.cause.type === DECISION_INVALID) {
+          throw new ApiError(
+            'validation_error',
+            'The request is invalid; see details.',
+            (error.cause.details?.[0] ?? []) as Array<{ field: string; issue: string }>,
+          );
+        }
       }
       // The case was open when it was read, so its workflow closed since: a concurrent decision or
       // cancellation made it final first.

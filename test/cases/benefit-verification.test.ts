@@ -1,5 +1,12 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+
+import type { ManualVerificationInput } from '../../domain/cases/benefit-verification';
 import { BV_MOCK_CASES } from '../../infrastructure/connectors/payer-simulator';
-import { benefitVerificationOutcomeSignal } from '../../workflows/benefit-verification.messages';
+import { addressTo } from '../../domain/temporal/message-address';
+import {
+  benefitVerificationOutcomeSignal,
+  submitBenefitVerificationOutcomeUpdate,
+} from '../../workflows/benefit-verification.messages';
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import { benefitVerificationRequest, insuranceCard, syntheticPatient } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
@@ -309,6 +316,33 @@ describe('benefit verification', () => {
       { field: 'drugs[1].drug', issue: 'names the same requested drug as drugs[0].drug' },
       { field: 'deductible.met_cents', issue: 'must not be more than total_cents' },
     ]);
+  });
+
+  it('refuses in the case itself a manual result naming one requested drug twice, as the API would', async () => {
+    const id = await awaitingReview([{ name: 'Ozempic', ndc: '00169413212', quantity: 1 }]);
+    const doubled: ManualVerificationInput = {
+      status: 'completed',
+      coverage_status: 'covered',
+      drugs: [
+        { drug: 'Ozempic', coverage: 'covered', prior_authorization_required: 'no' },
+        { drug: '00169-4132-12', coverage: 'covered', prior_authorization_required: 'no' },
+      ],
+    };
+
+    // Straight to the workflow, as a decision does when the memo the API checks has not caught up.
+    const error = await testApp.temporalClient.workflow
+      .getHandle(id)
+      .executeUpdate(submitBenefitVerificationOutcomeUpdate, { args: [addressTo(id, doubled)] })
+      .catch((failure: unknown) => failure);
+
+    expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
+    expect((error as WorkflowUpdateFailedError).cause).toMatchObject({
+      type: 'DecisionInvalid',
+      details: [[{ field: 'drugs[1].drug', issue: 'names the same requested drug as drugs[0].drug' }]],
+    });
+    expect(
+      (await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider))).body.data,
+    ).toMatchObject({ status: 'awaiting_review', outcome: null });
   });
 
   it('refuses per-drug numbers out of bounds at the edge', async () => {
