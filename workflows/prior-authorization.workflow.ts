@@ -3,6 +3,7 @@ import { condition, patched } from '@temporalio/workflow';
 import type { createCaseActivities } from '../activities/cases.activities';
 import {
   addedEvidence,
+  informationAnswerIssues,
   MORE_INFORMATION_REQUIRED,
   PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS,
   withInformation,
@@ -29,7 +30,14 @@ import { readCaseDocuments, showInsuranceCard } from './case-documents';
 import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
 import { CaseLifecycle, endOnError, refuse } from './case-lifecycle';
 import { ConnectorOutages } from './case-outages';
-import { acceptDecisions, connectorCalls, continueAsNewIfLong, failWith, openCase } from './case-workflow';
+import {
+  acceptDecisions,
+  connectorCalls,
+  continueAsNewIfLong,
+  failWith,
+  openCase,
+  refuseIssues,
+} from './case-workflow';
 import {
   IN_PROCESS_STEPS_LOCALLY,
   PRIOR_AUTHORIZATION_EXCHANGE,
@@ -195,6 +203,8 @@ function acceptPriorAuthorizationDecisions(run: PriorAuthorizationRun): void {
           refuse('The case is already acting on another decision.');
         }
       },
+      checkInput: (answers: PriorAuthInformationAnswers) =>
+        refuseIssues(informationAnswerIssues(record.pending_request!, answers)),
       keep: (answers: PriorAuthInformationAnswers) => {
         run.information = answers;
       },

@@ -135,6 +135,19 @@ export function withInformation(
   };
 }
 
+/** Each answer names a question of the payer's pending request; positions identify the others. */
+export function informationAnswerIssues(
+  pending: InformationRequest,
+  information: PriorAuthInformationAnswers,
+): Array<{ field: string; issue: string }> {
+  const asked = new Set(pending.questions.map((question) => question.id));
+  return information.answers.flatMap((answer, index) =>
+    asked.has(answer.question_id)
+      ? []
+      : [{ field: `answers[${index}].question_id`, issue: 'must name a question of the pending request' }],
+  );
+}
+
 /**
  * Where the answers' documents sit in the evidence `withInformation` made of them (the last items),
  * so the payer can be told which evidence is new.

@@ -1,3 +1,5 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+
 import type {
   InformationRequest,
   PayerPriorAuthAnswer,
@@ -6,6 +8,8 @@ import type {
   PriorAuthInquiryInput,
   PriorAuthorizationChannel,
 } from '../../domain/payers/prior-authorization-exchange';
+import { addressTo } from '../../domain/temporal/message-address';
+import { submitPriorAuthorizationInformationUpdate } from '../../workflows/prior-authorization.messages';
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import { priorAuthorizationRequest } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
@@ -196,12 +200,18 @@ describe('prior authorization answers from the payer', () => {
     });
   });
 
-  it('shows the payer’s information request, takes the answers at /information, and completes once the payer decides', async () => {
+  /** A case whose payer asked for information, as GET shows it once the request is pending. */
+  const awaitingAnswers = async () => {
     const { id } = await submitted(priorAuthorizationRequest({ mock_result: { result: 'other' } }));
     const pending = await eventually(async () => {
       const { body } = await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider));
       return body.data.pending_request ? (body.data as JsonObject) : undefined;
     });
+    return { id, pending };
+  };
+
+  it('shows the payer’s information request, takes the answers at /information, and completes once the payer decides', async () => {
+    const { id, pending } = await awaitingAnswers();
     expect(pending.status).toBe('awaiting_outcome');
     expect(pending.pending_request).toEqual({
       kind: 'information_requested',
@@ -230,6 +240,26 @@ describe('prior authorization answers from the payer', () => {
       'Lab results',
       'Lab results',
     ]);
+  });
+
+  it('refuses in the case itself answers to a question the payer did not ask, as the API would', async () => {
+    const { id } = await awaitingAnswers();
+
+    // Straight to the workflow, as a decision does when the memo the API checks has not caught up.
+    const error = await testApp.temporalClient.workflow
+      .getHandle(id)
+      .executeUpdate(submitPriorAuthorizationInformationUpdate, {
+        args: [addressTo(id, { answers: [{ question_id: 'no_such_question', answer: 'Yes.' }] })],
+      })
+      .catch((failure: unknown) => failure);
+
+    expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
+    expect((error as WorkflowUpdateFailedError).cause).toMatchObject({
+      type: 'DecisionInvalid',
+      details: [[{ field: 'answers[0].question_id', issue: 'must name a question of the pending request' }]],
+    });
+    const { body } = await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider));
+    expect(body.data).toMatchObject({ status: 'awaiting_outcome', pending_request: expect.any(Object) });
   });
 });
 

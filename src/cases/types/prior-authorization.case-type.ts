@@ -1,4 +1,5 @@
 import {
+  informationAnswerIssues,
   MAX_PRIOR_AUTH_EVIDENCE,
   PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS,
   withInformation,
@@ -148,12 +149,7 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
 function assertAnswersFit(record: PriorAuthorizationCase, information: PriorAuthInformationAnswers): void {
   const pending = record.pending_request;
   if (record.status !== 'awaiting_outcome' || !pending) return;
-  const asked = new Set(pending.questions.map((question) => question.id));
-  const unknown = information.answers.flatMap((answer, index) =>
-    asked.has(answer.question_id)
-      ? []
-      : [{ field: `answers[${index}].question_id`, issue: 'must name a question of the pending request' }],
-  );
+  const unknown = informationAnswerIssues(pending, information);
   if (unknown.length > 0)
     throw new ApiError('validation_error', 'The request is invalid; see details.', unknown);
   const evidenceCount = record.request.evidence.length + (information.documents?.length ?? 0);
