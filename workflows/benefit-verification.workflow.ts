@@ -25,12 +25,18 @@ import {
 import { verifyAccountBindingFirst } from './case-binding';
 import { readCaseDocuments, showInsuranceCard } from './case-documents';
 import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
-import { CaseLifecycle, endOnError, refuse } from './case-lifecycle';
+import { endOnError, refuse } from './case-lifecycle';
 import { ConnectorOutages } from './case-outages';
-import { acceptDecisions, connectorCalls, failWith, openCase, refuseIssues } from './case-workflow';
+import {
+  acceptDecisions,
+  connectorCalls,
+  failWith,
+  openCase,
+  refuseIssues,
+  type CaseRun,
+} from './case-workflow';
 
 type CaseActivities = ReturnType<typeof createCaseActivities>;
-type Cancellation = ReturnType<typeof openCase>['cancellation'];
 
 const REVIEW_EXPIRED = ending(
   'No manual verification before the review deadline.',
@@ -42,12 +48,7 @@ const REVIEW_EXPIRED = ending(
  * What the steps of one run share. The handler keeps the reviewer's manual result here; it runs
  * between awaits, so steps read the field afresh after each.
  */
-interface BenefitVerificationRun {
-  readonly input: BenefitVerificationInput;
-  readonly lifecycle: CaseLifecycle<BenefitVerificationCase>;
-  readonly record: BenefitVerificationCase;
-  readonly cancellation: Cancellation;
-  readonly outages: ConnectorOutages<BenefitVerificationCase>;
+interface BenefitVerificationRun extends CaseRun<BenefitVerificationCase, BenefitVerificationInput> {
   readonly payer: CaseActivities;
   manualResult?: ManualVerificationInput;
 }

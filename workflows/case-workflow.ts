@@ -17,6 +17,7 @@ import { DECISION_INVALID } from '../domain/failures';
 import type { CaseEventType } from '../domain/webhooks/event-types';
 import { refuseMalformedStart } from './case-binding';
 import type { CaseFailureEnding } from './case-failures';
+import type { ConnectorOutages } from './case-outages';
 import { answerAfter, answerWhenCancelled, CaseLifecycle, ignoreRefusal, refuse } from './case-lifecycle';
 import { cancelCaseSignal, getCaseQuery, requestCancellationUpdate } from './case.messages';
 
@@ -94,6 +95,18 @@ export interface Decision<Input> {
   keep(input: Input): void;
   /** When the update answers; by default once the workflow has acted on it (moved status). */
   answer?(apply: () => void): Promise<CaseRecord>;
+}
+
+/** The cancellation a case accepts until it is final, as `openCase` sets it up. */
+export type Cancellation = ReturnType<typeof cancellationOf>;
+
+/** What the steps of every case workflow's run share; each workflow adds its decisions and counters. */
+export interface CaseRun<Case extends CaseRecord, Input> {
+  readonly input: Input;
+  readonly lifecycle: CaseLifecycle<Case>;
+  readonly record: Case;
+  readonly cancellation: Cancellation;
+  readonly outages: ConnectorOutages<Case>;
 }
 
 /**

@@ -16,9 +16,16 @@ import type {
 } from '../domain/programs/enrollment-model';
 import { verifyAccountBindingFirst } from './case-binding';
 import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
-import { CaseLifecycle, endOnError, refuse } from './case-lifecycle';
+import { endOnError, refuse } from './case-lifecycle';
 import { ConnectorOutages } from './case-outages';
-import { acceptDecisions, connectorCalls, continueAsNewIfLong, failWith, openCase } from './case-workflow';
+import {
+  acceptDecisions,
+  connectorCalls,
+  continueAsNewIfLong,
+  failWith,
+  openCase,
+  type CaseRun,
+} from './case-workflow';
 import { IN_PROCESS_STEPS_LOCALLY } from './patches';
 import {
   awaitScreeningUpdate,
@@ -29,7 +36,6 @@ import {
 } from './patient-enrollment.messages';
 
 type EnrollmentActivities = ReturnType<typeof createEnrollmentActivities>;
-type Cancellation = ReturnType<typeof openCase>['cancellation'];
 
 const INFORMATION_EXPIRED = ending(
   'The requested information did not arrive in time.',
@@ -53,12 +59,7 @@ const programAnswerFailure = (result: string): string =>
  * What the steps of one run share. The handlers keep each accepted decision here until the step
  * that acts on it clears it; they run between awaits, so steps read these fields afresh after each.
  */
-interface PatientEnrollmentRun {
-  readonly input: PatientEnrollmentInput;
-  readonly lifecycle: CaseLifecycle<PatientEnrollmentCase>;
-  readonly record: PatientEnrollmentCase;
-  readonly cancellation: Cancellation;
-  readonly outages: ConnectorOutages<PatientEnrollmentCase>;
+interface PatientEnrollmentRun extends CaseRun<PatientEnrollmentCase, PatientEnrollmentInput> {
   readonly programs: EnrollmentActivities;
   readonly inProcess: EnrollmentActivities;
   information?: EnrollmentInformation;

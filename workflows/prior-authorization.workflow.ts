@@ -37,6 +37,7 @@ import {
   failWith,
   openCase,
   refuseIssues,
+  type CaseRun,
 } from './case-workflow';
 import {
   IN_PROCESS_STEPS_LOCALLY,
@@ -54,7 +55,6 @@ import {
 
 type CaseActivities = ReturnType<typeof createCaseActivities>;
 type Lifecycle = CaseLifecycle<PriorAuthorizationCase>;
-type Cancellation = ReturnType<typeof openCase>['cancellation'];
 type Review = NonNullable<PriorAuthorizationCase['review']>;
 
 const REVIEW_EXPIRED = ending(
@@ -73,12 +73,7 @@ const REVIEWER_RECORDED_QUESTION = {
  * What the steps of one run share. The handlers keep each accepted decision here until the step
  * that acts on it clears it; they run between awaits, so steps read these fields afresh after each.
  */
-interface PriorAuthorizationRun {
-  readonly input: PriorAuthorizationInput;
-  readonly lifecycle: Lifecycle;
-  readonly record: PriorAuthorizationCase;
-  readonly cancellation: Cancellation;
-  readonly outages: ConnectorOutages<PriorAuthorizationCase>;
+interface PriorAuthorizationRun extends CaseRun<PriorAuthorizationCase, PriorAuthorizationInput> {
   readonly payer: CaseActivities;
   readonly inProcess: CaseActivities;
   review?: ReviewDecisionInput;
