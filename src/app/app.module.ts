@@ -1,47 +1,25 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 
-import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
-import { CaseBindingEpoch } from '../../infrastructure/cases/case-binding-epoch';
-import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
-import { CaseSummariesRepository } from '../../infrastructure/cases/case-summaries.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
-import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { IdempotencyRepository } from '../../infrastructure/idempotency/idempotency.repository';
-import { SqlRateLimiter } from '../../infrastructure/rate-limits/sql-rate-limiter';
 import type { Database } from '../../infrastructure/storage/database';
-import { EventsRepository } from '../../infrastructure/webhooks/events.repository';
-import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
-import { WebhookEndpointsRepository } from '../../infrastructure/webhooks/webhook-endpoints.repository';
-import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
 import { AuditModule } from '../audit/audit.module';
-import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
-import { ApiKeysController } from '../auth/api-keys.controller';
-import { ApiKeysService } from '../auth/api-keys.service';
-import { AuthGuard } from '../auth/auth.guard';
-import { RateLimiter } from '../auth/rate-limiter';
-import { caseController } from '../cases/case-controller';
-import { CaseWorkflows } from '../cases/case-workflows';
-import { CasesService } from '../cases/cases.service';
-import { ListCursors } from '../cases/list-cursor';
-import { CASE_TYPES } from '../cases/types';
-import { CodecController } from '../codec/codec.controller';
+import { AuthModule } from '../auth/auth.module';
+import { CasesModule } from '../cases/cases.module';
+import { CodecModule } from '../codec/codec.module';
+import { APP_CONFIG, DATABASE, LOGGER, TEMPORAL_CLIENT } from '../common/tokens';
 import { ConnectorsModule } from '../connectors/connectors.module';
-import { CONSOLE_CONTROLLERS, consoleProviders } from '../console';
-import { EventsController } from '../events/events.controller';
-import { EventsService } from '../events/events.service';
+import { ConsoleModule } from '../console/console.module';
+import { EventsModule } from '../events/events.module';
 import { FormulariesModule } from '../formularies/formularies.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { PatientsModule } from '../patients/patients.module';
-import { SupportProgramsController } from '../programs/support-programs.controller';
-import { StatusController } from '../status/status.controller';
-import { StatusService } from '../status/status.service';
-import { WebhooksController } from '../webhooks/webhooks.controller';
-import { WebhooksService } from '../webhooks/webhooks.service';
-import { APP_CONFIG, DATABASE, LOGGER, TEMPORAL_CLIENT } from './tokens';
+import { ProgramsModule } from '../programs/programs.module';
+import { StatusModule } from '../status/status.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 
 /** What the composition root opens before Nest starts; Nest never owns their lifecycle. */
 export interface AppDependencies {
@@ -51,87 +29,52 @@ export interface AppDependencies {
   logger: Logger;
 }
 
+/** The process's own resources under the tokens any feature may inject. */
+@Global()
+@Module({})
+class ProcessResourcesModule {
+  static forRoot(deps: AppDependencies): DynamicModule {
+    const resources = [
+      { provide: APP_CONFIG, useValue: deps.config },
+      { provide: DATABASE, useValue: deps.db },
+      { provide: TEMPORAL_CLIENT, useValue: deps.temporalClient },
+      { provide: LOGGER, useValue: deps.logger },
+    ];
+    return { module: ProcessResourcesModule, providers: resources, exports: resources.map((r) => r.provide) };
+  }
+}
+
+/**
+ * The composition root: it builds each feature's module once, from the process's resources, and
+ * hands the console the very modules whose services its pages call. The order is the API
+ * document's: Nest lists each module's routes in the order it meets the modules.
+ */
 @Module({})
 export class AppModule {
   static forRoot(deps: AppDependencies): DynamicModule {
-    const secrets = new SecretBox(deps.config.encryption!);
-    const deliveries = new WebhookDeliveriesRepository(deps.db, secrets);
-    const accounts = new AccountsRepository(deps.db);
-    const authenticator = new ApiKeyAuthenticator(accounts, deps.config.apiKeyCacheTtlMs);
-    const caseDocuments = new CaseDocumentsRepository(deps.db, secrets);
-    const connectorSettings = new ConnectorSettingsRepository(deps.db, secrets);
-    const idempotencyKeys = new IdempotencyRepository(deps.db, secrets);
-    const { rateLimit } = deps.config;
+    const withSecrets = { ...deps, secrets: new SecretBox(deps.config.encryption!) };
+    const idempotencyKeys = new IdempotencyRepository(deps.db, withSecrets.secrets);
+    const auth = AuthModule.forRoot(deps);
+    const cases = CasesModule.forRoot({ ...withSecrets, idempotencyKeys });
+    const webhooks = WebhooksModule.forRoot(withSecrets);
+    const connectors = ConnectorsModule.forRoot(deps);
     return {
       module: AppModule,
       imports: [
-        AuditModule.forRoot(deps),
+        ProcessResourcesModule.forRoot(deps),
         IdempotencyModule.forRoot(idempotencyKeys),
+        StatusModule.forRoot(deps),
+        CodecModule,
+        auth,
+        webhooks,
+        EventsModule.forRoot(withSecrets),
+        cases,
+        ProgramsModule,
+        AuditModule.forRoot(deps),
         FormulariesModule.forRoot(deps),
-        ConnectorsModule.forRoot(deps),
+        connectors,
         PatientsModule.forRoot(deps),
-      ],
-      controllers: [
-        StatusController,
-        CodecController,
-        ApiKeysController,
-        WebhooksController,
-        EventsController,
-        ...CASE_TYPES.map(caseController),
-        SupportProgramsController,
-        ...CONSOLE_CONTROLLERS,
-      ],
-      providers: [
-        { provide: APP_CONFIG, useValue: deps.config },
-        { provide: DATABASE, useValue: deps.db },
-        { provide: TEMPORAL_CLIENT, useValue: deps.temporalClient },
-        { provide: LOGGER, useValue: deps.logger },
-        {
-          provide: StatusService,
-          useValue: new StatusService(deps.config.temporal, deps.db, deps.temporalClient),
-        },
-        { provide: ApiKeyAuthenticator, useValue: authenticator },
-        { provide: ApiKeysService, useValue: new ApiKeysService(accounts, authenticator) },
-        {
-          provide: SqlRateLimiter,
-          useValue: new SqlRateLimiter(deps.db, rateLimit.perSecond, rateLimit.burst),
-        },
-        {
-          provide: RateLimiter,
-          useValue: new RateLimiter(rateLimit.keyless.perSecond, rateLimit.keyless.burst),
-        },
-        { provide: WebhookEndpointsRepository, useValue: new WebhookEndpointsRepository(deps.db, secrets) },
-        { provide: WebhookDeliveriesRepository, useValue: deliveries },
-        {
-          provide: WebhookPublisher,
-          useValue: new WebhookPublisher(deliveries, deps.temporalClient, {
-            taskQueue: deps.config.temporal.taskQueue,
-            webhooks: deps.config.webhooks,
-          }),
-        },
-        WebhooksService,
-        {
-          provide: EventsService,
-          useValue: new EventsService(
-            new EventsRepository(deps.db, secrets),
-            new ListCursors(deps.config.cases.patientRefKey!),
-          ),
-        },
-        { provide: CaseDocumentsRepository, useValue: caseDocuments },
-        {
-          provide: CasesService,
-          useValue: new CasesService(
-            deps.config,
-            new CaseWorkflows(deps.temporalClient, deps.config.temporal),
-            caseDocuments,
-            idempotencyKeys,
-            new CaseBindingEpoch(deps.db),
-            connectorSettings,
-            new CaseSummariesRepository(deps.db),
-          ),
-        },
-        ...consoleProviders({ ...deps, secrets }),
-        { provide: APP_GUARD, useClass: AuthGuard },
+        ConsoleModule.forRoot(withSecrets, [auth, cases, webhooks, connectors]),
       ],
     };
   }

@@ -5,9 +5,7 @@ import type { NextFunction, Request, Response } from 'express';
 
 import { ConsoleSessionsRepository } from '../../infrastructure/console/console-sessions.repository';
 import { SqlRateLimiter } from '../../infrastructure/rate-limits/sql-rate-limiter';
-import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
-import { authenticateBeforeBody } from '../auth/authentication.middleware';
-import { RateLimiter } from '../auth/rate-limiter';
+import { ApiKeyAuthenticator, authenticateBeforeBody, RateLimiter } from '../auth/auth.module';
 import { allowCodecOrigin } from '../common/codec-cors';
 import { ErrorFilter } from '../common/error.filter';
 import {
@@ -19,9 +17,8 @@ import {
 } from '../common/http-edge';
 import { NestPinoLogger } from '../common/logger';
 import { createValidationPipe } from '../common/validation';
-import { consoleEdge, CONSOLE_PATH } from '../console/console-edge';
-import { sendConsoleError } from '../console/console-errors';
-import { formularyUploadBody, isFormularyCsv } from '../formularies/formulary-upload';
+import { consoleEdge, CONSOLE_PATH, sendConsoleError } from '../console/console.module';
+import { formularyUploadBody, isFormularyCsv } from '../formularies/formularies.module';
 import { AppDependencies, AppModule } from './app.module';
 import { serveOpenApiDocument } from './openapi';
 

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
-import { ApiConflictResponse, DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
@@ -18,9 +18,9 @@ import {
   EventType,
   TEST_EVENT_TYPE,
 } from '../../domain/webhooks/event-types';
-import { REQUIRED_ROLE } from '../auth/auth.decorators';
-import type { DocumentedRule } from '../cases/case-validators';
-import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency-key';
+import { REQUIRED_ROLE } from '../common/route-access';
+import type { DocumentedRule } from '../common/dto/case-validators';
+import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency.module';
 import { ERROR_STATUS } from '../common/errors';
 import { API_VERSION } from '../common/http-edge';
 import { operationIdOf } from './operation-ids';
@@ -595,10 +595,3 @@ const WEBHOOK_HEADERS = [
     schema: { type: 'string', pattern: '^evt_' },
   },
 ];
-
-/** For decisions on a case: a final case, or one not waiting for this decision, answers 409. */
-export const ApiDecisionConflict = () =>
-  ApiConflictResponse({
-    description:
-      'The case is final, or not waiting for this decision (`invalid_state`); nothing changed. Or the Idempotency-Key was used with another request, or its first request is still in flight (`idempotency_conflict`).',
-  });

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
-import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
+import { CurrentPrincipal, RequiresRole } from '../common/route-access';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { success } from '../common/envelope';
 import { AnswersList } from '../contract/answers';

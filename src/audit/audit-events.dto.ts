@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches } from 'class-validator';
 
 import { AUDIT_ACTIONS, AuditAction } from '../../infrastructure/audit/audit-event';
-import { IsIsoDateTime, IsNotBefore } from '../cases/case-validators';
+import { IsIsoDateTime, IsNotBefore } from '../common/dto/case-validators';
 import { TextField } from '../common/dto/compose';
 import { PageCursor, PageLimit } from '../common/dto/page-query';
 

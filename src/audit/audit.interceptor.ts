@@ -6,8 +6,8 @@ import { concatMap, Observable } from 'rxjs';
 import type { AuditDetails } from '../../infrastructure/audit/audit-event';
 import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import type { ContextualRequest } from '../common/request-context';
-import { actorOf } from './actor';
-import { AUDITED_ROUTE, AuditedRoute } from './audited.decorator';
+import { actorOf } from '../common/actor';
+import { AUDITED_ROUTE, AuditedRoute } from '../common/audited.decorator';
 
 /** Query parameters that page a list rather than filter it. */
 const PAGING_PARAMETERS = new Set(['limit', 'cursor']);

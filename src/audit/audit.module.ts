@@ -12,7 +12,12 @@ import { AuditRetention } from './audit-retention';
 import { AuditInterceptor } from './audit.interceptor';
 import { CodecAudit } from './codec-audit';
 
-/** The audit trail: its table, the interceptor that fills it, its reader and its retention. */
+export { CodecAudit };
+
+/**
+ * The audit trail: its table, the interceptor that fills it, its reader and its retention. Global,
+ * because every feature's routes are audited and the codec and the console record into it.
+ */
 @Module({})
 export class AuditModule {
   static forRoot(deps: {
@@ -24,6 +29,7 @@ export class AuditModule {
     const audit = new AuditRepository(deps.db);
     return {
       module: AuditModule,
+      global: true,
       controllers: [AuditEventsController],
       providers: [
         { provide: AuditRepository, useValue: audit },

@@ -7,7 +7,7 @@ import { ACCOUNT_ID } from '../../domain/temporal/search-attributes';
 import type { AuditTarget, NewAuditEvent } from '../../infrastructure/audit/audit-event';
 import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import type { RequestContext } from '../common/request-context';
-import { actorOf } from './actor';
+import { actorOf } from '../common/actor';
 
 const CASE_OBJECTS: Record<string, CaseObjectType> = {
   [ID_PREFIXES.priorAuthorization]: 'prior_authorization',

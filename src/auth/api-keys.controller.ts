@@ -5,15 +5,15 @@ import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional, IsString, Length 
 import { ACCOUNT_ROLES, AccountRole } from '../../domain/accounts/roles';
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { KEY_MODES, KeyMode } from '../../infrastructure/accounts/api-key-secret';
-import { Audited } from '../audit/audited.decorator';
+import { Audited } from '../common/audited.decorator';
 import { success, wholeList } from '../common/envelope';
 import { ApiError } from '../common/errors';
 import { HasNoControlCharacters } from '../common/validators';
 import { Answers, AnswersList } from '../contract/answers';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { Idempotent } from '../idempotency/idempotency.module';
 import { ApiKeysService } from './api-keys.service';
-import { CurrentPrincipal, RequiresRole } from './auth.decorators';
-import { requireLiveKeyFor } from './live-data';
+import { CurrentPrincipal, RequiresRole } from '../common/route-access';
+import { requireLiveKeyFor } from '../common/live-data';
 
 export class CreateApiKeyDto {
   @IsString()

@@ -4,7 +4,7 @@ import { Reflector } from '@nestjs/core';
 import { grants, Role } from '../../domain/accounts/roles';
 import { ApiError } from '../common/errors';
 import { ContextualRequest } from '../common/request-context';
-import { LOOPBACK_TRUSTED, PUBLIC_ROUTE, REQUIRED_ROLE } from './auth.decorators';
+import { LOOPBACK_TRUSTED, PUBLIC_ROUTE, REQUIRED_ROLE } from '../common/route-access';
 
 /**
  * Applies each route's role to the principal the authentication middleware found before the body

@@ -18,15 +18,17 @@ import type { Request, Response } from 'express';
 import { CONTENT_TYPES } from '../../domain/documents/document-reading';
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { requestFailNowUpdate, requestRetryNowUpdate } from '../../workflows/case.messages';
-import { ApiDecisionConflict } from '../app/openapi';
-import { Audited } from '../audit/audited.decorator';
-import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
+import { Audited } from '../common/audited.decorator';
+import { CurrentPrincipal, RequiresRole } from '../common/route-access';
 import { success } from '../common/envelope';
 import type { ContextualRequest } from '../common/request-context';
-import { answering } from '../contract/answers';
-import { IdempotencyKeyHeader } from '../idempotency/idempotency-key';
-import type { IdempotentAttempt } from '../idempotency/idempotency.interceptor';
-import { CurrentIdempotentAttempt, Idempotent } from '../idempotency/idempotent.decorator';
+import { answering, ApiDecisionConflict } from '../contract/answers';
+import {
+  IdempotencyKeyHeader,
+  CurrentIdempotentAttempt,
+  Idempotent,
+} from '../idempotency/idempotency.module';
+import type { IdempotentAttempt } from '../idempotency/idempotency.module';
 import { plain } from './case-request-mapping';
 import { CancelCaseDto, FailCaseDto, ListCasesQueryDto } from './case-requests.dto';
 import type { CaseType } from './case-type';

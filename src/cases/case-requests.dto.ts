@@ -69,7 +69,7 @@ import {
   MaxCombinedItems,
   RequiredWhen,
   RequiresFieldsUnless,
-} from './case-validators';
+} from '../common/dto/case-validators';
 import {
   CaseMetadata,
   ClearinghousePayerId,
@@ -93,7 +93,7 @@ import {
   SandboxMockResult,
   SnakeCaseCode,
   WrittenAt,
-} from './request-vocabulary';
+} from '../common/dto/request-vocabulary';
 
 export const GENDERS = [
   'male',

@@ -34,13 +34,13 @@ import { isTemporalDeadlineExceeded, mayHaveStarted } from '../../infrastructure
 import { requestCancellationUpdate } from '../../workflows/case.messages';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { ApiError } from '../common/errors';
-import { requireConnectorFor } from '../connectors/connector-requirement';
-import { claimingKey } from '../idempotency/idempotency-key';
-import type { IdempotentAttempt } from '../idempotency/idempotency.interceptor';
+import { requireConnectorFor } from '../connectors/connectors.module';
+import { claimingKey } from '../idempotency/idempotency.module';
+import type { IdempotentAttempt } from '../idempotency/idempotency.module';
 import { assertRequestStorable, assertStorable } from './case-size';
 import type { CaseDecision, CaseType } from './case-type';
 import { CaseExecution, CaseWorkflows } from './case-workflows';
-import { ListCursors } from './list-cursor';
+import { ListCursors } from '../common/list-cursor';
 
 /** Who creates a case, and what the edge read besides the validated body. */
 export interface CaseCreator {

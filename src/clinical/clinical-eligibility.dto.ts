@@ -11,8 +11,8 @@ import {
   EvidenceAssetDto,
   WithinDocumentLimit,
 } from '../cases/case-requests.dto';
-import { AtLeastOneOf, ExactlyOneOf, RequiresFieldsUnless } from '../cases/case-validators';
-import { CaseMetadata, Icd10Code, LIMITS, WrittenAt } from '../cases/request-vocabulary';
+import { AtLeastOneOf, ExactlyOneOf, RequiresFieldsUnless } from '../common/dto/case-validators';
+import { CaseMetadata, Icd10Code, LIMITS, WrittenAt } from '../common/dto/request-vocabulary';
 import { JsonObjectField, NestedArray, NestedObject, TextField } from '../common/dto/compose';
 
 /** Contract section 7: base64 documents per request, insurance card images and evidence files together. */

@@ -14,9 +14,9 @@ import {
 
 import type { AppConfig } from '../../infrastructure/config/config';
 import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
-import { APP_CONFIG } from '../app/tokens';
-import { CodecAudit } from '../audit/codec-audit';
-import { LoopbackTrusted, RequiresRole } from '../auth/auth.decorators';
+import { APP_CONFIG } from '../common/tokens';
+import { CodecAudit } from '../audit/audit.module';
+import { LoopbackTrusted, RequiresRole } from '../common/route-access';
 import { ApiError } from '../common/errors';
 import type { ContextualRequest } from '../common/request-context';
 import { AnswersBare } from '../contract/answers';

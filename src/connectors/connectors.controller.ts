@@ -12,9 +12,9 @@ import {
 import { CONNECTOR_KINDS } from '../../domain/connectors/connector-kinds';
 
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
-import { Audited } from '../audit/audited.decorator';
-import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
-import { requireLiveKeyFor } from '../auth/live-data';
+import { Audited } from '../common/audited.decorator';
+import { CurrentPrincipal, RequiresRole } from '../common/route-access';
+import { requireLiveKeyFor } from '../common/live-data';
 import { success, wholeList } from '../common/envelope';
 import { Answers, AnswersList } from '../contract/answers';
 import {

@@ -8,6 +8,11 @@ import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy
 import { ConnectorsController } from './connectors.controller';
 import { ConnectorsService } from './connectors.service';
 
+export { requireConnectorFor } from './connector-requirement';
+export { connectorSettingsDtoFor } from './connectors.dto';
+export { connectorKindOf } from './connectors.service';
+export { ConnectorsService };
+
 /** Per-account connector settings: their API, and the service the console and case creation use. */
 @Module({})
 export class ConnectorsModule {

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 
 import type { AuditAction, AuditDetails, AuditTarget } from '../../infrastructure/audit/audit-event';
 import { AuditRepository } from '../../infrastructure/audit/audit.repository';
-import { actorOf } from '../audit/actor';
+import { actorOf } from '../common/actor';
 import type { ContextualRequest } from '../common/request-context';
 
 /** What a person does before their session holds a principal: signing in, or joining through an invitation. */

@@ -1,3 +1,5 @@
+import { ApiConflictResponse } from '@nestjs/swagger';
+
 import type { SuccessEnvelope, ListObject } from '../common/envelope';
 import type { PublishedObjectName, PublishedObjects } from './published-objects';
 
@@ -55,3 +57,10 @@ function declare<T>(declaration: AnswerDeclaration) {
 export function answerOf(handler: object): AnswerDeclaration | undefined {
   return Reflect.getMetadata(ANSWER_METADATA, handler) as AnswerDeclaration | undefined;
 }
+
+/** For decisions on a case: a final case, or one not waiting for this decision, answers 409. */
+export const ApiDecisionConflict = () =>
+  ApiConflictResponse({
+    description:
+      'The case is final, or not waiting for this decision (`invalid_state`); nothing changed. Or the Idempotency-Key was used with another request, or its first request is still in flight (`idempotency_conflict`).',
+  });

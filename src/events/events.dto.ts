@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 
-import { IsIsoDateTime, IsNotBefore } from '../cases/case-validators';
+import { IsIsoDateTime, IsNotBefore } from '../common/dto/case-validators';
 import { PageCursor, PageLimit } from '../common/dto/page-query';
 import { IsWebhookEvent } from '../common/validators';
 

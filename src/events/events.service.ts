@@ -8,7 +8,7 @@ import {
   EventsRepository,
   WebhookEvent,
 } from '../../infrastructure/webhooks/events.repository';
-import { ListCursors } from '../cases/list-cursor';
+import { ListCursors } from '../common/list-cursor';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { ApiError } from '../common/errors';
 import type { ListEventsQuery } from './events.dto';

@@ -12,10 +12,10 @@ import {
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { PAYER_ID_PATTERN } from '../../infrastructure/formularies/formulary-entry';
 import { FORMULARY_LIMITS } from '../../infrastructure/formularies/formulary-file';
-import { actorOf } from '../audit/actor';
-import { Audited } from '../audit/audited.decorator';
-import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
-import { requireLiveKeyFor } from '../auth/live-data';
+import { actorOf } from '../common/actor';
+import { Audited } from '../common/audited.decorator';
+import { CurrentPrincipal, RequiresRole } from '../common/route-access';
+import { requireLiveKeyFor } from '../common/live-data';
 import { success, wholeList } from '../common/envelope';
 import { ApiError } from '../common/errors';
 import type { ContextualRequest } from '../common/request-context';

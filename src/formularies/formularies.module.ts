@@ -5,6 +5,8 @@ import type { Database } from '../../infrastructure/storage/database';
 import { FormulariesController } from './formularies.controller';
 import { FormulariesService } from './formularies.service';
 
+export { formularyUploadBody, isFormularyCsv } from './formulary-upload';
+
 /** The formularies accounts load for live benefit verifications (docs/formularies.md). */
 @Module({})
 export class FormulariesModule {

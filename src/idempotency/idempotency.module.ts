@@ -2,6 +2,10 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 
 import { IdempotencyRepository } from '../../infrastructure/idempotency/idempotency.repository';
 
+export { claimingKey, IDEMPOTENCY_KEY_PATTERN, IdempotencyKeyHeader } from './idempotency-key';
+export type { IdempotentAttempt } from './idempotency.interceptor';
+export { CurrentIdempotentAttempt, Idempotent } from './idempotent.decorator';
+
 /**
  * The Idempotency-Key store, global so `Idempotent()` works on a controller of any module: Nest
  * builds the route's interceptor in the controller's own module.

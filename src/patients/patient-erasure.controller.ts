@@ -2,12 +2,12 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/co
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
-import { Audited } from '../audit/audited.decorator';
-import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
-import { Identifier } from '../cases/request-vocabulary';
+import { Audited } from '../common/audited.decorator';
+import { CurrentPrincipal, RequiresRole } from '../common/route-access';
+import { Identifier } from '../common/dto/request-vocabulary';
 import { success } from '../common/envelope';
 import { Answers } from '../contract/answers';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { Idempotent } from '../idempotency/idempotency.module';
 import { PatientErasureService } from './patient-erasure.service';
 
 export class PatientErasureRequestDto {

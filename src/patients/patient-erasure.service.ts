@@ -4,7 +4,7 @@ import { hasIdPrefix, newId } from '../../domain/ids';
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
 import type { PatientErasureInput, patientErasureWorkflow } from '../../workflows/patient-erasure.workflow';
-import { patientRefOf } from '../cases/cases.service';
+import { patientRefOf } from '../cases/cases.module';
 import { ApiError } from '../common/errors';
 import type { PatientErasure } from '../contract/published-objects';
 

@@ -11,7 +11,7 @@ import type {
   PatientAuthorizationType,
 } from '../../domain/programs/patient-authorization';
 import { AddressDto, MockOutageDto, PrescriptionDto } from '../cases/case-requests.dto';
-import { AtLeastOneOf, IsCalendarDate, IsPastDateTime } from '../cases/case-validators';
+import { AtLeastOneOf, IsCalendarDate, IsPastDateTime } from '../common/dto/case-validators';
 import {
   DateOfBirth,
   Email,
@@ -24,7 +24,7 @@ import {
   RxBin,
   RxCode,
   WrittenAt,
-} from '../cases/request-vocabulary';
+} from '../common/dto/request-vocabulary';
 import { JsonObjectField, NestedArray, NestedObject, TextField } from '../common/dto/compose';
 
 export const ENROLLMENT_RESULTS = ['enrolled', 'denied', 'inconclusive'] as const;

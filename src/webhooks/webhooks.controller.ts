@@ -2,11 +2,11 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Qu
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
-import { Audited } from '../audit/audited.decorator';
-import { CurrentPrincipal, RequiresRole } from '../auth/auth.decorators';
+import { Audited } from '../common/audited.decorator';
+import { CurrentPrincipal, RequiresRole } from '../common/route-access';
 import { success, wholeList } from '../common/envelope';
 import { Answers, AnswersList } from '../contract/answers';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { Idempotent } from '../idempotency/idempotency.module';
 import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './webhooks.dto';
 import { WebhooksService } from './webhooks.service';
 

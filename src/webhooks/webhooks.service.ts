@@ -16,7 +16,7 @@ import {
 } from '../../infrastructure/webhooks/webhook-endpoints.repository';
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
 import type { webhookActivationWorkflow } from '../../workflows/webhook-activation.workflow';
-import { APP_CONFIG, TEMPORAL_CLIENT } from '../app/tokens';
+import { APP_CONFIG, TEMPORAL_CLIENT } from '../common/tokens';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { ApiError } from '../common/errors';
 import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './webhooks.dto';

@@ -3,7 +3,7 @@ import { temporal } from '@temporalio/proto';
 
 import type { Role } from '../../domain/accounts/roles';
 import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
-import { REQUIRED_ROLE } from '../../src/auth/auth.decorators';
+import { REQUIRED_ROLE } from '../../src/common/route-access';
 import { CodecController } from '../../src/codec/codec.controller';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import {

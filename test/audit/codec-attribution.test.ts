@@ -2,7 +2,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 
 import type { Role } from '../../domain/accounts/roles';
 import { newId } from '../../domain/ids';
-import { actorOf } from '../../src/audit/actor';
+import { actorOf } from '../../src/common/actor';
 import { idsNamedIn } from '../../src/audit/codec-audit';
 
 describe('what a codec use is attributed to', () => {

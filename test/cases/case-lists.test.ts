@@ -1,4 +1,4 @@
-import { ListCursors } from '../../src/cases/list-cursor';
+import { ListCursors } from '../../src/common/list-cursor';
 import { caseReadModelBackfill } from '../../src/worker/read-model-backfill';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import { clinicalEligibilityRequest, syntheticPatient } from '../support/case-requests';

@@ -14,7 +14,7 @@ import {
   PriorAuthOutcomeDto,
   ReviewDecisionDto,
 } from '../../src/cases/case-requests.dto';
-import { ExactlyOneOf, IsBase64Document, MAX_DOCUMENT_BYTES } from '../../src/cases/case-validators';
+import { ExactlyOneOf, IsBase64Document, MAX_DOCUMENT_BYTES } from '../../src/common/dto/case-validators';
 import { createValidationPipe } from '../../src/common/validation';
 
 type Metatype = NonNullable<ArgumentMetadata['metatype']>;

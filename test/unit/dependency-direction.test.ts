@@ -161,6 +161,23 @@ function controllerDependencies(file: string): string[] {
 }
 
 const SRC_FILES = [...FILES].filter((file) => layerOf(file) === 'src');
+
+/**
+ * Inside `src/`: what every feature may use (`common/`, and `contract/`, the published answers), the
+ * composition roots that wire processes together, and the features, each a folder whose public
+ * module is its `<folder>.module.ts`: the Nest module and what it exports to the rest.
+ */
+const SHARED = ['common', 'contract'];
+const PROCESS_ROOTS = ['app', 'worker', 'admin', 'local'];
+const srcFolderOf = (file: string) => file.split(path.sep)[1]!;
+const isFeatureFile = (file: string) =>
+  layerOf(file) === 'src' &&
+  file.split(path.sep).length > 2 &&
+  ![...SHARED, ...PROCESS_ROOTS].includes(srcFolderOf(file));
+const isPublicModule = (file: string) =>
+  file === path.join('src', srcFolderOf(file), `${srcFolderOf(file)}.module.ts`);
+const intoAnotherFeature = (edge: Edge) =>
+  isFeatureFile(edge.to) && srcFolderOf(edge.from) !== srcFolderOf(edge.to);
 const CONTROLLER_FILES = SRC_FILES.filter((file) =>
   /import \{[^}]*\bController\b[^}]*\} from '@nestjs\/common'/.test(
     readFileSync(path.join(ROOT, file), 'utf8'),
@@ -190,6 +207,14 @@ describe('dependencies between layers', () => {
       (edge) => edge.from.startsWith(common) && layerOf(edge.to) === 'src' && !edge.to.startsWith(common),
     ).map((edge) => `${edge.from} → ${edge.to}`);
     expect(intoFeatures).toEqual([]);
+  });
+
+  it('keep the composition root to modules: src/app imports features only through their module files', () => {
+    const app = path.join('src', 'app') + path.sep;
+    const pastModules = EDGES.filter(
+      (edge) => edge.from.startsWith(app) && intoAnotherFeature(edge) && !isPublicModule(edge.to),
+    ).map((edge) => `${edge.from} → ${edge.to}`);
+    expect(pastModules).toEqual([]);
   });
 
   it('keep SQL in infrastructure: src/ declares no repository and writes no SQL statement', () => {

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 import { ApiError } from '../../src/common/errors';
-import { ListCursors } from '../../src/cases/list-cursor';
+import { ListCursors } from '../../src/common/list-cursor';
 
 const filter = JSON.stringify({ accountId: 'acct_1', object: 'prior_authorization' });
 const position = { createdAt: '2026-11-27T08:00:00.000Z', caseId: 'pa_01jnnmj58jf1nen1dn9mmkb0r6' };

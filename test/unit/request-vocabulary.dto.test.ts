@@ -1,7 +1,7 @@
 import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
 
 import { CasePatientDto, InsuranceContentDto, ProviderDto } from '../../src/cases/case-requests.dto';
-import { LIMITS } from '../../src/cases/request-vocabulary';
+import { LIMITS } from '../../src/common/dto/request-vocabulary';
 import { createValidationPipe } from '../../src/common/validation';
 import {
   EnrollmentOutcomeDto,

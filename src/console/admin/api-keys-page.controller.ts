@@ -7,7 +7,7 @@ import type { ApiKeyRecord } from '../../../infrastructure/accounts/accounts.rep
 import { KEY_MODES } from '../../../infrastructure/accounts/api-key-secret';
 import { CreateApiKeyDto } from '../../auth/api-keys.controller';
 import { ApiKeysService } from '../../auth/api-keys.service';
-import { RequiresRole } from '../../auth/auth.decorators';
+import { RequiresRole } from '../../common/route-access';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { ConsoleAudit } from '../console-audit';

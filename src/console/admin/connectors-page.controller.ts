@@ -10,7 +10,7 @@ import {
   INTERCHANGE_USAGES,
 } from '../../../domain/connectors/connector-settings';
 import { Connector, SECRET_FIELD } from '../../../infrastructure/connectors/connector-settings.repository';
-import { RequiresRole } from '../../auth/auth.decorators';
+import { RequiresRole } from '../../common/route-access';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { connectorSettingsDtoFor } from '../../connectors/connectors.dto';

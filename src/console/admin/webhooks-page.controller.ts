@@ -9,7 +9,7 @@ import type {
   EndpointStatus,
   WebhookEndpoint,
 } from '../../../infrastructure/webhooks/webhook-endpoints.repository';
-import { RequiresRole } from '../../auth/auth.decorators';
+import { RequiresRole } from '../../common/route-access';
 import { success } from '../../common/envelope';
 import { ContextualRequest } from '../../common/request-context';
 import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from '../../webhooks/webhooks.dto';

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
 import { FINAL_STATUSES } from '../../../domain/cases/case-model';
-import { RequiresRole } from '../../auth/auth.decorators';
+import { RequiresRole } from '../../common/route-access';
 import { CasesService } from '../../cases/cases.service';
 import { ApiError } from '../../common/errors';
 import { ConsoleAudit } from '../console-audit';

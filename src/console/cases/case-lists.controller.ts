@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 
 import { CASE_STATUSES, CaseStatus } from '../../../domain/cases/case-model';
 import type { CaseSummary, QueuedCaseSummary } from '../../../infrastructure/cases/case-summaries.repository';
-import { RequiresRole } from '../../auth/auth.decorators';
+import { RequiresRole } from '../../common/route-access';
 import { CaseSummariesService, CaseSummaryQuery } from '../../cases/case-summaries.service';
 import { CasesService } from '../../cases/cases.service';
 import { ApiError } from '../../common/errors';

@@ -8,7 +8,7 @@ import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authori
 import type { CaseEventType } from '../../../domain/webhooks/event-types';
 import type { AppConfig } from '../../../infrastructure/config/config';
 import { requestFailNowUpdate, requestRetryNowUpdate } from '../../../workflows/case.messages';
-import { APP_CONFIG } from '../../app/tokens';
+import { APP_CONFIG } from '../../common/tokens';
 import { plain } from '../../cases/case-request-mapping';
 import { FailCaseDto } from '../../cases/case-requests.dto';
 import { CasesService } from '../../cases/cases.service';

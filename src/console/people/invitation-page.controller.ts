@@ -4,7 +4,7 @@ import { isEmail } from 'class-validator';
 import type { Request, Response } from 'express';
 
 import { PASSWORD_MAX_LENGTH, passwordProblem } from '../../../infrastructure/console/passwords';
-import { PublicRoute } from '../../auth/auth.decorators';
+import { PublicRoute } from '../../common/route-access';
 import { ApiError } from '../../common/errors';
 import { ConsoleAudit } from '../console-audit';
 import { formText } from '../forms';

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 
 import { ACCOUNT_ROLES } from '../../../domain/accounts/roles';
 import { INVITATION_LIFETIME_MS } from '../../../infrastructure/console/invitations.repository';
-import { RequiresRole } from '../../auth/auth.decorators';
+import { RequiresRole } from '../../common/route-access';
 import { ContextualRequest } from '../../common/request-context';
 import { ConsoleAudit } from '../console-audit';
 import { Html, html } from '../html';

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
 import type { ConsoleSession } from '../../../infrastructure/console/console-sessions.repository';
-import { PublicRoute } from '../../auth/auth.decorators';
+import { PublicRoute } from '../../common/route-access';
 import { ContextualRequest } from '../../common/request-context';
 import { ConsoleAudit } from '../console-audit';
 import { consoleReturnPath, formText } from '../forms';

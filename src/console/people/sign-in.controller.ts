@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import { grants } from '../../../domain/accounts/roles';
 import { PASSWORD_MAX_LENGTH } from '../../../infrastructure/console/passwords';
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../../../infrastructure/console/session-policy';
-import { PublicRoute } from '../../auth/auth.decorators';
+import { PublicRoute } from '../../common/route-access';
 import { ContextualRequest } from '../../common/request-context';
 import { ConsoleAudit } from '../console-audit';
 import { clearCookie, setCookie } from '../cookies';

@@ -1,6 +1,6 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
-import { ApiError } from '../common/errors';
+import { ApiError } from './errors';
 
 const CURSOR_KEY_INFO = 'healthcare-access-api list cursor v1';
 const CURSOR_MAC_BYTES = 16;

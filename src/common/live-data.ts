@@ -1,5 +1,5 @@
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
-import { ApiError } from '../common/errors';
+import { ApiError } from './errors';
 
 /**
  * What reaches live data (live keys, the connectors live PHI goes to, the formularies live answers

@@ -1,9 +1,9 @@
-import { CLEARINGHOUSE_PAYER_ID } from '../../domain/payers/eligibility';
+import { CLEARINGHOUSE_PAYER_ID } from '../../../domain/payers/eligibility';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
-import type { PlanType } from '../../domain/cases/case-model';
-import { Field, FieldOptions, NestedObject, Stack, TextField } from '../common/dto/compose';
+import type { PlanType } from '../../../domain/cases/case-model';
+import { Field, FieldOptions, NestedObject, Stack, TextField } from './compose';
 import {
   AtLeastOneOf,
   IsCalendarDate,
@@ -13,7 +13,7 @@ import {
   IsPhone,
   IsStringRecord,
 } from './case-validators';
-import { shippedBenefitVerificationMockCaseNames } from '../../infrastructure/catalogs/shipped-catalogs';
+import { shippedBenefitVerificationMockCaseNames } from '../../../infrastructure/catalogs/shipped-catalogs';
 
 /**
  * The words every request of the contract shares (sections 3a and 7): their limits, declared once,

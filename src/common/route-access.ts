@@ -2,7 +2,7 @@ import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/com
 
 import { Role } from '../../domain/accounts/roles';
 import { Principal } from '../../infrastructure/accounts/accounts.repository';
-import { ContextualRequest } from '../common/request-context';
+import { ContextualRequest } from './request-context';
 
 export const REQUIRED_ROLE = Symbol('requiredRole');
 export const PUBLIC_ROUTE = Symbol('publicRoute');

@@ -1,5 +1,5 @@
 import type { AuditActor } from '../../infrastructure/audit/audit-event';
-import type { RequestContext } from '../common/request-context';
+import type { RequestContext } from './request-context';
 
 /**
  * Who made the request. Loopback-trusted codec calls (local mode's Temporal Web, which has no

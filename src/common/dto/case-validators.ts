@@ -1,5 +1,5 @@
 import { registerDecorator, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
-import { subFieldIssues } from '../common/validation';
+import { subFieldIssues } from '../validation';
 
 const MEBIBYTE = 1024 * 1024;
 const HOUR_MS = 60 * 60 * 1000;

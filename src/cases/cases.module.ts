@@ -1,0 +1,53 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import type { Client } from '@temporalio/client';
+
+import { CaseBindingEpoch } from '../../infrastructure/cases/case-binding-epoch';
+import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
+import { CaseSummariesRepository } from '../../infrastructure/cases/case-summaries.repository';
+import type { AppConfig } from '../../infrastructure/config/config';
+import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
+import type { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import type { IdempotencyRepository } from '../../infrastructure/idempotency/idempotency.repository';
+import type { Database } from '../../infrastructure/storage/database';
+import { caseController } from './case-controller';
+import { CaseWorkflows } from './case-workflows';
+import { CasesService } from './cases.service';
+import { CASE_TYPES } from './types';
+
+export { patientRefOf } from './cases.service';
+
+export { CasesService };
+
+/** The four case types' routes, served from their declarations, and the service behind them. */
+@Module({})
+export class CasesModule {
+  static forRoot(deps: {
+    config: AppConfig;
+    db: Database;
+    temporalClient: Client;
+    secrets: SecretBox;
+    idempotencyKeys: IdempotencyRepository;
+  }): DynamicModule {
+    const documents = new CaseDocumentsRepository(deps.db, deps.secrets);
+    return {
+      module: CasesModule,
+      controllers: CASE_TYPES.map(caseController),
+      providers: [
+        { provide: CaseDocumentsRepository, useValue: documents },
+        {
+          provide: CasesService,
+          useValue: new CasesService(
+            deps.config,
+            new CaseWorkflows(deps.temporalClient, deps.config.temporal),
+            documents,
+            deps.idempotencyKeys,
+            new CaseBindingEpoch(deps.db),
+            new ConnectorSettingsRepository(deps.db, deps.secrets),
+            new CaseSummariesRepository(deps.db),
+          ),
+        },
+      ],
+      exports: [CasesService],
+    };
+  }
+}
