@@ -155,9 +155,7 @@ export class CasePagesController {
       req,
       'document.read',
       { object: section.type.object, id },
-      {
-        document_id: documentId,
-      },
+      { document_id: documentId },
     );
     res.setHeader('Content-Type', document.contentType);
     res.setHeader('Content-Disposition', 'attachment');

@@ -1,5 +1,6 @@
 import { inputField, postForm, submitButton } from '../components';
 import { Html, html } from '../html';
+import { emailField, passwordField } from './credential-fields';
 
 export const NAME_MAX_LENGTH = 200;
 
@@ -22,25 +23,8 @@ export function joinView(form: JoinForm, csrf: Html): Html {
         value: form.displayName,
         attributes: html`autocomplete="name" maxlength="${NAME_MAX_LENGTH}" required`,
       })}
-      ${inputField({
-        name: 'email',
-        label: 'Email',
-        type: 'email',
-        value: form.email,
-        attributes: html`autocomplete="username" required`,
-      })}
-      ${inputField({
-        name: 'password',
-        label: 'Password',
-        type: 'password',
-        attributes: html`autocomplete="new-password" required`,
-      })}
-      ${inputField({
-        name: 'password_again',
-        label: 'Password again',
-        type: 'password',
-        attributes: html`autocomplete="new-password" required`,
-      })}
+      ${emailField(form.email)} ${passwordField('password', 'Password', 'new')}
+      ${passwordField('password_again', 'Password again', 'new')}
       ${submitButton({ label: 'Create my user', kind: 'primary' })}`,
   });
 }

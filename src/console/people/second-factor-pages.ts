@@ -3,6 +3,7 @@ import { renderSVG } from 'uqr';
 
 import { hiddenFields, inputField, postForm, secretReveal, submitButton } from '../components';
 import { Html, html } from '../html';
+import { emailField, passwordField } from './credential-fields';
 import { csrfField, PageContent, sendPage } from '../layout';
 import { otpauthUri } from './totp';
 
@@ -36,21 +37,8 @@ export function signInView(form: { next: string; email?: string }, csrf: Html): 
     action: '/console/sign-in',
     csrf,
     className: 'card narrow',
-    body: html`${hiddenFields({ next: form.next })}
-    ${inputField({
-      name: 'email',
-      label: 'Email',
-      type: 'email',
-      value: form.email ?? '',
-      attributes: html`autocomplete="username" required`,
-    })}
-    ${inputField({
-      name: 'password',
-      label: 'Password',
-      type: 'password',
-      attributes: html`autocomplete="current-password" required`,
-    })}
-    ${submitButton({ label: 'Sign in', kind: 'primary' })}`,
+    body: html`${hiddenFields({ next: form.next })} ${emailField(form.email ?? '')}
+    ${passwordField('password', 'Password', 'current')} ${submitButton({ label: 'Sign in', kind: 'primary' })}`,
   });
 }
 
