@@ -2,13 +2,8 @@ import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@ne
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
-import { CONNECTOR_KINDS, ConnectorKind } from '../../../domain/connectors/connector-kinds';
-import {
-  CONNECTOR_AUTH_TYPES,
-  CONNECTOR_TIMEOUT_MS,
-  ELIGIBILITY_FORMATS,
-  INTERCHANGE_USAGES,
-} from '../../../domain/connectors/connector-settings';
+import { ConnectorKind } from '../../../domain/connectors/connector-kinds';
+import { CONNECTOR_TIMEOUT_MS } from '../../../domain/connectors/connector-settings';
 import { Connector, SECRET_FIELD } from '../../../infrastructure/connectors/connector-settings.repository';
 import { RequiresRole } from '../../common/route-access';
 import { ApiError } from '../../common/errors';
@@ -16,38 +11,22 @@ import { ContextualRequest } from '../../common/request-context';
 import { connectorSettingsDtoFor } from '../../connectors/connectors.dto';
 import { connectorKindOf, ConnectorsService } from '../../connectors/connectors.service';
 import { ConsoleAudit } from '../console-audit';
-import { Html, html } from '../html';
 import { csrfField, sendPage } from '../layout';
-import { doneNotice, moment } from '../markup';
+import { doneNotice } from '../markup';
+import {
+  ConnectorForm,
+  CONNECTOR_FORM_FIELDS,
+  CONNECTORS_PATH,
+  connectorsListView,
+  connectorView,
+  KIND_TITLES,
+} from './connectors-views';
 import { checkAsTheApiDoes, formField, refusalNotice } from './form-input';
-
-const PATH = '/console/connectors';
-
-const KIND_TITLES: Record<ConnectorKind, string> = {
-  eligibility: 'Eligibility clearinghouse (X12 270/271)',
-  prior_authorization: 'Prior authorization payer endpoint (Da Vinci PAS)',
-  program_enrollment: 'Manufacturer program hub',
-};
 
 const LIST_DONE = {
   deleted: 'The connector was removed. Live cases that need it are refused until it is set again.',
 };
 const CONNECTOR_DONE = { saved: 'The connector was saved.' };
-
-const FORM_FIELDS = [
-  'url',
-  'format',
-  'auth_type',
-  'username',
-  'header_name',
-  'submitter_id',
-  'receiver_id',
-  'usage',
-  'timeout_ms',
-] as const;
-
-/** The form's fields as they were sent, so a refused form comes back as it was typed (the secret aside). */
-type ConnectorForm = Record<(typeof FORM_FIELDS)[number], string>;
 
 type Notice = { kind: 'success' | 'error'; text: string } | undefined;
 
@@ -70,11 +49,7 @@ export class ConnectorsPageController {
     sendPage(req, res, {
       title: 'Connectors',
       notice: doneNotice(LIST_DONE, done),
-      body: html`<p class="hint">
-          Live-mode cases go to the connectors configured here; test mode always uses the simulators. A live
-          case whose connector is missing is refused.
-        </p>
-        ${connectorTable(configured)}`,
+      body: connectorsListView(configured),
     });
   }
 
@@ -99,7 +74,7 @@ export class ConnectorsPageController {
   ): Promise<void> {
     const known = connectorKindOf(kind);
     const form = Object.fromEntries(
-      FORM_FIELDS.map((name) => [name, formField(body, name) ?? '']),
+      CONNECTOR_FORM_FIELDS.map((name) => [name, formField(body, name) ?? '']),
     ) as ConnectorForm;
     const refuse = async (messages: string[]) => {
       const connector = (await this.connectors.list(accountOf(req))).find((entry) => entry.kind === known);
@@ -121,14 +96,14 @@ export class ConnectorsPageController {
       object: 'connector',
       id: connector.id,
     });
-    res.redirect(303, `${PATH}/${known}?done=saved`);
+    res.redirect(303, `${CONNECTORS_PATH}/${known}?done=saved`);
   }
 
   @Post('connectors/:kind/delete')
   async remove(@Req() req: Request, @Res() res: Response, @Param('kind') kind: string): Promise<void> {
     const removed = await this.connectors.remove(accountOf(req), kind);
     await this.audit.record(req, 'connector.deleted', { object: 'connector', id: removed.id });
-    res.redirect(303, `${PATH}?done=deleted`);
+    res.redirect(303, `${CONNECTORS_PATH}?done=deleted`);
   }
 
   private sendConnectorPage(
@@ -140,38 +115,8 @@ export class ConnectorsPageController {
     form: ConnectorForm = formOf(connector),
     status = 200,
   ): void {
-    const base = `${PATH}/${kind}`;
-    sendPage(
-      req,
-      res,
-      {
-        title: `Connector: ${KIND_TITLES[kind]}`,
-        notice,
-        body: html`<section class="card narrow" aria-labelledby="settings-heading">
-            <h2 id="settings-heading">${connector ? 'Settings' : 'Set up'}</h2>
-            <form method="post" action="${base}">
-              ${csrfField(req, res)} ${connectorFields(kind, form, connector?.auth.hint ?? null)}
-              <button type="submit" class="primary">Save connector</button>
-            </form>
-          </section>
-          ${
-            connector
-              ? html`<section class="card narrow" aria-labelledby="delete-heading">
-                  <h2 id="delete-heading">Remove</h2>
-                  <form
-                    method="post"
-                    action="${base}/delete"
-                    data-confirm="Remove this connector? Live cases that need it are refused until it is set again."
-                  >
-                    ${csrfField(req, res)}
-                    <button type="submit" class="danger">Remove connector</button>
-                  </form>
-                </section>`
-              : ''
-          }`,
-      },
-      status,
-    );
+    const body = connectorView({ kind, connector, form, csrf: csrfField(req, res) });
+    sendPage(req, res, { title: `Connector: ${KIND_TITLES[kind]}`, notice, body }, status);
   }
 }
 
@@ -218,84 +163,4 @@ function bodyOfForm(kind: ConnectorKind, form: ConnectorForm, secret: string): R
       usage: form.usage,
     }),
   };
-}
-
-function choice(name: string, label: string, options: readonly string[], chosen: string): Html {
-  return html`<label for="${name}">${label}</label>
-    <select id="${name}" name="${name}">
-      ${options.map(
-        (option) =>
-          html`<option value="${option}" ${option === chosen ? html`selected` : ''}>${option}</option>`,
-      )}
-    </select>`;
-}
-
-function text(name: string, label: string, value: string, extra: Html | '' = ''): Html {
-  return html`<label for="${name}">${label}</label>
-    <input id="${name}" name="${name}" type="text" value="${value}" ${extra} />`;
-}
-
-function connectorFields(kind: ConnectorKind, form: ConnectorForm, hint: string | null): Html {
-  return html`<label for="url">URL</label>
-    <p class="hint" id="url-hint">https; private, loopback and link-local addresses are refused.</p>
-    <input id="url" name="url" type="url" required aria-describedby="url-hint" value="${form.url}" />
-    ${choice('auth_type', 'Authentication', CONNECTOR_AUTH_TYPES, form.auth_type)}
-    ${text('username', 'User name (basic)', form.username)}
-    ${text('header_name', 'Header name (header)', form.header_name)}
-    <label for="secret">Password, token or header value</label>
-    <p class="hint" id="secret-hint">
-      ${hint ? html`Leave empty to keep the current one (ends in ${hint}).` : 'Not needed for authentication none.'}
-    </p>
-    <input
-      id="secret"
-      name="secret"
-      type="password"
-      autocomplete="new-password"
-      aria-describedby="secret-hint"
-    />
-    ${text(
-      'timeout_ms',
-      `Timeout in milliseconds (${CONNECTOR_TIMEOUT_MS.min}–${CONNECTOR_TIMEOUT_MS.max})`,
-      form.timeout_ms,
-      html`inputmode="numeric"`,
-    )}
-    ${
-      kind === 'eligibility'
-        ? html`${choice('format', 'Format', ELIGIBILITY_FORMATS, form.format)}
-          ${text('submitter_id', 'Submitter id (ISA06)', form.submitter_id, html`maxlength="15"`)}
-          ${text('receiver_id', 'Receiver id (ISA08)', form.receiver_id, html`maxlength="15"`)}
-          ${choice('usage', 'Usage (ISA15)', INTERCHANGE_USAGES, form.usage)}`
-        : ''
-    }`;
-}
-
-function connectorTable(configured: Connector[]): Html {
-  return html`<table>
-    <caption>
-      The account's connectors
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">Connector</th>
-        <th scope="col">URL</th>
-        <th scope="col">Authentication</th>
-        <th scope="col">Updated</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${CONNECTOR_KINDS.map((kind) => {
-        const connector = configured.find((entry) => entry.kind === kind);
-        return html`<tr>
-          <td><a href="${PATH}/${kind}">${KIND_TITLES[kind]}</a></td>
-          <td>
-            ${connector ? html`<code>${connector.url}</code>` : html`<span class="badge badge-bad">not configured</span>`}
-          </td>
-          <td>
-            ${connector ? `${connector.auth.type}${connector.auth.hint ? ` (${connector.auth.hint})` : ''}` : '—'}
-          </td>
-          <td>${moment(connector?.updated_at ?? null)}</td>
-        </tr>`;
-      })}
-    </tbody>
-  </table>`;
 }

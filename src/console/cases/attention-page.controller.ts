@@ -7,9 +7,8 @@ import { RequiresRole } from '../../common/route-access';
 import { CasesService } from '../../cases/cases.service';
 import { ApiError } from '../../common/errors';
 import { ConsoleAudit } from '../console-audit';
-import { html } from '../html';
 import { sendPage } from '../layout';
-import { AttentionRow, attentionTable } from './attention-views';
+import { attentionListView, AttentionRow } from './attention-views';
 import { CASE_SECTIONS } from './case-sections';
 import { CasesNeedingAttention } from './cases-needing-attention';
 import { principalOf } from './console-principal';
@@ -47,23 +46,7 @@ export class AttentionPageController {
     await this.recordListing(req, rows);
     sendPage(req, res, {
       title: 'Cases needing attention',
-      body: html`<p>
-          Cases of every account whose payer or program hub stays unavailable: each keeps its status and calls
-          again by itself until its deadline. Open one to retry it now or end it as failed.
-        </p>
-        ${
-          rows.length === 0
-            ? html`<p class="empty" role="status">No case is waiting out an outage.</p>`
-            : attentionTable(rows)
-        }
-        ${
-          found.more
-            ? html`<p role="note">
-                Only the first ${MAX_CASES_SHOWN} cases are read; the saved query in Temporal Web lists them
-                all.
-              </p>`
-            : ''
-        }`,
+      body: attentionListView(rows, found.more ? MAX_CASES_SHOWN : undefined),
     });
   }
 

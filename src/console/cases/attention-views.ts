@@ -4,10 +4,22 @@ import {
   type CaseAttention,
   type CaseRecord,
 } from '../../../domain/cases/case-model';
+import {
+  actionButton,
+  card,
+  definitionList,
+  emptyState,
+  errorList,
+  postForm,
+  selectField,
+  submitButton,
+  table,
+  textareaField,
+} from '../components';
 import { Html, html } from '../html';
 import { moment } from '../markup';
 import { type CaseSection, casePath } from './case-sections';
-import { statusBadge } from './case-views';
+import { statusBadge } from './case-values';
 
 /** What each attention reason means, in words a clinic and an operator both read. */
 const ATTENTION_REASON_WORDS: Record<AttentionReason, string> = {
@@ -27,18 +39,16 @@ export interface AttentionRow {
  * again by itself. `actions` are the operator's forms, for those allowed them.
  */
 export function attentionCard(attention: CaseAttention, actions: Html | string): Html {
-  return html`<section class="card" aria-labelledby="attention-heading">
-    <h2 id="attention-heading">Needs attention</h2>
-    <dl class="facts">
-      <dt>Reason</dt>
-      <dd>${ATTENTION_REASON_WORDS[attention.reason]} (<code>${attention.reason}</code>)</dd>
-      <dt>Since</dt>
-      <dd>${moment(attention.since)}</dd>
-      <dt>Next automatic retry</dt>
-      <dd>${moment(attention.next_retry_at)}</dd>
-    </dl>
-    ${actions}
-  </section>`;
+  return card({
+    id: 'attention-heading',
+    heading: 'Needs attention',
+    body: html`${definitionList([
+      ['Reason', html`${ATTENTION_REASON_WORDS[attention.reason]} (<code>${attention.reason}</code>)`],
+      ['Since', moment(attention.since)],
+      ['Next automatic retry', moment(attention.next_retry_at)],
+    ])}
+    ${actions}`,
+  });
 }
 
 /** Retry now and Fail, as `POST /{type}/{id}/retry` and `/fail` take them. */
@@ -48,69 +58,67 @@ export function operatorActionsView(
   values: Record<string, string> = {},
   errors: string[] = [],
 ): Html {
-  return html`${
-      errors.length > 0
-        ? html`<ul class="notice notice-error" role="alert">
-            ${errors.map((error) => html`<li>${error}</li>`)}
-          </ul>`
-        : ''
-    }
-    <form method="post" action="${path}/retry">
-      ${csrf}
-      <button type="submit">Retry now</button>
-    </form>
-    <form
-      method="post"
-      action="${path}/fail"
-      class="narrow"
-      data-confirm="End this case as failed? The provider is notified and it cannot be undone."
-    >
-      ${csrf}
-      <label for="fail-reason">Reason</label>
-      <select id="fail-reason" name="reason">
-        ${Object.entries(OPERATOR_FAILURE_REASONS).map(
-          ([reason, sentence]) =>
-            html`<option value="${reason}" ${reason === values.reason ? html`selected` : ''}>
-              ${sentence}
-            </option>`,
-        )}
-      </select>
-      <label for="fail-note">Note for other operators (kept encrypted in the workflow history only)</label>
-      <textarea id="fail-note" name="note" rows="2">${values.note ?? ''}</textarea>
-      <div class="actions"><button type="submit" class="danger">Fail</button></div>
-    </form>`;
+  return html`${errorList(errors)} ${actionButton({ action: `${path}/retry`, csrf, label: 'Retry now' })}
+  ${postForm({
+    action: `${path}/fail`,
+    csrf,
+    className: 'narrow',
+    confirm: 'End this case as failed? The provider is notified and it cannot be undone.',
+    body: html`${selectField({
+        name: 'reason',
+        id: 'fail-reason',
+        label: 'Reason',
+        value: values.reason,
+        options: Object.entries(OPERATOR_FAILURE_REASONS).map(([reason, sentence]) => ({
+          value: reason,
+          label: sentence,
+        })),
+      })}
+      ${textareaField({
+        name: 'note',
+        id: 'fail-note',
+        label: 'Note for other operators (kept encrypted in the workflow history only)',
+        rows: 2,
+        value: values.note,
+      })}
+      <div class="actions">${submitButton({ label: 'Fail', kind: 'danger' })}</div>`,
+  })}`;
 }
 
-/** The attention list: newest outage first, ids, enums and times only. */
-export function attentionTable(rows: AttentionRow[]): Html {
-  return html`<table>
-    <caption>
-      Cases waiting out a connector outage, newest first
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">Case</th>
-        <th scope="col">Type</th>
-        <th scope="col">Account</th>
-        <th scope="col">Status</th>
-        <th scope="col">Reason</th>
-        <th scope="col">Since</th>
-        <th scope="col">Next retry</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${rows.map(
-        ({ section, accountId, record }) =>
-          html`<tr>
-            <td><a href="${casePath(section, record.id)}">${record.id}</a></td>
-            <td>${section.singular}</td>
-            <td><code>${accountId}</code></td>
-            <td>${statusBadge(record.status)}</td>
-            <td><code>${record.attention.reason}</code></td>
-            <td>${moment(record.attention.since)}</td>
-            <td>${moment(record.attention.next_retry_at)}</td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+/**
+ * The attention list: newest outage first, ids, enums and times only. `readLimit` is set when more
+ * cases wait than were read, and says where to see them all.
+ */
+export function attentionListView(rows: AttentionRow[], readLimit: number | undefined): Html {
+  return html`<p>
+      Cases of every account whose payer or program hub stays unavailable: each keeps its status and calls
+      again by itself until its deadline. Open one to retry it now or end it as failed.
+    </p>
+    ${attentionTable(rows)}
+    ${
+      readLimit !== undefined &&
+      html`<p role="note">
+        Only the first ${readLimit} cases are read; the saved query in Temporal Web lists them all.
+      </p>`
+    }`;
+}
+
+function attentionTable(rows: AttentionRow[]): Html {
+  return table({
+    caption: 'Cases waiting out a connector outage, newest first',
+    rows,
+    empty: emptyState('No case is waiting out an outage.', { announced: true }),
+    columns: [
+      {
+        heading: 'Case',
+        cell: ({ section, record }) => html`<a href="${casePath(section, record.id)}">${record.id}</a>`,
+      },
+      { heading: 'Type', cell: ({ section }) => section.singular },
+      { heading: 'Account', cell: ({ accountId }) => html`<code>${accountId}</code>` },
+      { heading: 'Status', cell: ({ record }) => statusBadge(record.status) },
+      { heading: 'Reason', cell: ({ record }) => html`<code>${record.attention.reason}</code>` },
+      { heading: 'Since', cell: ({ record }) => moment(record.attention.since) },
+      { heading: 'Next retry', cell: ({ record }) => moment(record.attention.next_retry_at) },
+    ],
+  });
 }

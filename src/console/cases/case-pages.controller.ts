@@ -4,7 +4,6 @@ import type { Request, Response } from 'express';
 
 import { grants } from '../../../domain/accounts/roles';
 import { FINAL_STATUSES, type CaseRecord } from '../../../domain/cases/case-model';
-import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authorization';
 import type { CaseEventType } from '../../../domain/webhooks/event-types';
 import type { AppConfig } from '../../../infrastructure/config/config';
 import { requestFailNowUpdate, requestRetryNowUpdate } from '../../../workflows/case.messages';
@@ -18,20 +17,21 @@ import { createValidationPipe } from '../../common/validation';
 import { WebhooksService } from '../../webhooks/webhooks.service';
 import { ConsoleAudit } from '../console-audit';
 import { formText } from '../forms';
-import { Html, html } from '../html';
+import { html } from '../html';
 import { csrfField, PageContent, sendPage } from '../layout';
 import { doneNotice } from '../markup';
 import { attentionCard, operatorActionsView } from './attention-views';
-import { criteriaSection, insuranceCardSection, requestView } from './case-request-views';
+import { insuranceCardSection, requestView } from './case-request-views';
 import { CaseSection, casePath, SECTION_SEGMENTS, sectionOfPath } from './case-sections';
 import {
   caseFacts,
   caseResults,
   decisionFormView,
-  deliveriesTable,
+  deliveriesSection,
   documentsOf,
-  documentsTable,
-  timeline,
+  documentsSection,
+  reviewerSections,
+  statusHistory,
 } from './case-views';
 import { principalOf } from './console-principal';
 import { DecisionForm, decisionFormOf, decisionFormsFor, formValues } from './decision-forms';
@@ -155,9 +155,7 @@ export class CasePagesController {
       req,
       'document.read',
       { object: section.type.object, id },
-      {
-        document_id: documentId,
-      },
+      { document_id: documentId },
     );
     res.setHeader('Content-Type', document.contentType);
     res.setHeader('Content-Disposition', 'attachment');
@@ -358,12 +356,12 @@ export class CasePagesController {
             // Operators run the service: they see a case's state, never the patient's record or documents.
             operator
               ? ''
-              : html`${requestView(record)} ${criteriaOf(record)}
+              : html`${requestView(record)} ${reviewerSections(record)}
                 ${insuranceCardSection(record.insurance_card)}`
           }
-          ${timeline(record)} ${caseResults(record)}
-          ${documentsTable(documentsOf(record), record, path, { showsContent: !operator, previewed })}
-          ${deliveriesTable(deliveries)}
+          ${statusHistory(record)} ${caseResults(record)}
+          ${documentsSection(documentsOf(record), record, path, { showsContent: !operator, previewed })}
+          ${deliveriesSection(deliveries)}
           ${
             grants(principal.roles, 'operator') && temporalLink
               ? html`<p>
@@ -391,13 +389,6 @@ function messagesOf(error: BadRequestException): string[] {
 
 function detailsOf(error: ApiError): string[] {
   return error.details.map((detail) => (detail.field ? `${detail.field}: ${detail.issue}` : detail.issue));
-}
-
-/** The criteria a prior authorization's prefill answered, which the reviewer weighs. */
-function criteriaOf(record: CaseRecord): Html {
-  if (record.object !== 'prior_authorization') return html``;
-  const { criteria, unread_evidence: unread } = record as PriorAuthorizationCase;
-  return criteriaSection(criteria, unread);
 }
 
 /** Bytes from a document, never cached, never sniffed into another type, never active if opened. */

@@ -11,8 +11,9 @@ import type { CriterionAnswer } from '../../../domain/payers/payer-connector';
 import { CARD_FIELD_THRESHOLDS } from '../../../domain/payers/insurance-card';
 import type { CardField } from '../../../domain/payers/card-fields';
 import type { InsuranceCardView } from '../../../domain/payers/card-fields';
+import { badge, card, definitionList, emptyState, Fact, notice, table } from '../components';
 import { Html, html } from '../html';
-import { facts, text } from './case-views';
+import { text } from './case-values';
 
 /** The parts of a request a reviewer reads, whichever case type holds them. */
 interface ReadableRequest {
@@ -83,7 +84,7 @@ export function requestView(record: CaseRecord): Html {
   const request = (record as CaseRecord & { request?: ReadableRequest }).request;
   if (!request) return html``;
   const { patient, provider, prescription, drugs, diagnoses, insurance_content: insurance } = request;
-  const entries: Array<[string, Html | string]> = [];
+  const entries: Fact[] = [];
   if (patient) {
     entries.push(
       ['Patient', `${patient.first_name} ${patient.last_name}`],
@@ -140,82 +141,62 @@ export function requestView(record: CaseRecord): Html {
         .join(', '),
     ]);
   }
-  return html`<section class="card" aria-labelledby="request-heading">
-    <h2 id="request-heading">Request</h2>
-    ${facts(entries)}
-  </section>`;
+  return card({ id: 'request-heading', heading: 'Request', body: definitionList(entries) });
 }
 
 /**
  * What the case read from the insurance card: each field with its confidence, those close to their
  * threshold flagged, those not read named, the value used for each with its source, and conflicts.
  */
-export function insuranceCardSection(card: InsuranceCardView | null | undefined): Html {
-  if (!card) return html``;
-  const read = Object.entries(card.scanned) as Array<[CardField, { value: string; confidence: number }]>;
-  return html`<section class="card" aria-labelledby="insurance-card-heading">
-    <h2 id="insurance-card-heading">Insurance card</h2>
-    ${card.error ? html`<p class="notice notice-error" role="status">${card.error.message}</p>` : ''}
-    ${
-      read.length === 0
-        ? html`<p class="empty">No card field could be read with confidence.</p>`
-        : html`<table>
-            <caption>
-              Fields read from the card
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">Value</th>
-                <th scope="col">Confidence</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${read.map(
-                ([field, { value, confidence }]) =>
-                  html`<tr>
-                    <td>${CARD_FIELD_LABELS[field]}</td>
-                    <td><code>${value}</code></td>
-                    <td>
-                      ${Math.round(confidence * 100)} %
-                      ${
-                        confidence < CARD_FIELD_THRESHOLDS[field] + SURE_MARGIN
-                          ? html`<span class="badge badge-warn">Check</span>`
-                          : ''
-                      }
-                    </td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-    }
-    ${facts([
-      ['Not read', card.unread.map((field) => CARD_FIELD_LABELS[field]).join(', ') || '—'],
+export function insuranceCardSection(reading: InsuranceCardView | null | undefined): Html {
+  if (!reading) return html``;
+  const read = Object.entries(reading.scanned) as Array<[CardField, { value: string; confidence: number }]>;
+  return card({
+    id: 'insurance-card-heading',
+    heading: 'Insurance card',
+    body: html`${reading.error ? notice({ kind: 'error', body: reading.error.message, role: 'status' }) : ''}
+    ${table({
+      caption: 'Fields read from the card',
+      rows: read,
+      empty: emptyState('No card field could be read with confidence.'),
+      columns: [
+        { heading: 'Field', cell: ([field]) => CARD_FIELD_LABELS[field] },
+        { heading: 'Value', cell: ([, { value }]) => html`<code>${value}</code>` },
+        {
+          heading: 'Confidence',
+          cell: ([field, { confidence }]) =>
+            html`${Math.round(confidence * 100)} %
+            ${confidence < CARD_FIELD_THRESHOLDS[field] + SURE_MARGIN ? badge('Check', 'warn') : ''}`,
+        },
+      ],
+    })}
+    ${definitionList([
+      ['Not read', reading.unread.map((field) => CARD_FIELD_LABELS[field]).join(', ') || '—'],
       [
         'Other cards',
-        card.other_cards
+        reading.other_cards
           .map((other) => `${other.payer_name ?? 'payer not read'}, member ${other.member_id ?? 'not read'}`)
           .join('; ') || '—',
       ],
       [
         'Used',
-        Object.entries(card.used)
+        Object.entries(reading.used)
           .map(([field, used]) => `${field}: ${used.value} (${SOURCE_LABELS[used.source]})`)
           .join('; ') || '—',
       ],
     ])}
     ${
-      card.conflicts.length
-        ? html`<p class="notice notice-error">
-            ${card.conflicts.map(
-              (conflict) =>
-                html`The card reads ${conflict.field} <code>${conflict.card}</code>, the data sent
-                  <code>${conflict.discrete}</code>; the data sent is used.<br />`,
-            )}
-          </p>`
-        : ''
-    }
-  </section>`;
+      reading.conflicts.length > 0 &&
+      notice({
+        kind: 'error',
+        body: html`${reading.conflicts.map(
+          (conflict) =>
+            html`The card reads ${conflict.field} <code>${conflict.card}</code>, the data sent
+              <code>${conflict.discrete}</code>; the data sent is used.<br />`,
+        )}`,
+      })
+    }`,
+  });
 }
 
 /**
@@ -227,37 +208,24 @@ export function criteriaSection(
   unread: UnreadEvidence[] = [],
 ): Html {
   if (!criteria?.length) return html``;
-  return html`<section class="card" aria-labelledby="criteria-heading">
-    <h2 id="criteria-heading">Criteria</h2>
-    <table>
-      <caption>
-        The plan's criteria, answered from the request
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Question</th>
-          <th scope="col">Answer</th>
-          <th scope="col">From</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${criteria.map(
-          (criterion) =>
-            html`<tr>
-              <td>${criterion.question}</td>
-              <td>${criterion.answer}</td>
-              <td>${text(criterion.source)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+  return card({
+    id: 'criteria-heading',
+    heading: 'Criteria',
+    body: html`${table({
+      caption: "The plan's criteria, answered from the request",
+      rows: criteria,
+      columns: [
+        { heading: 'Question', cell: (criterion) => criterion.question },
+        { heading: 'Answer', cell: (criterion) => criterion.answer },
+        { heading: 'From', cell: (criterion) => text(criterion.source) },
+      ],
+    })}
     ${
-      unread.length
-        ? html`<p class="notice notice-error">
-            Not seen by these answers:
-            ${unread.map((item) => `${item.title}${item.reason ? ` (${item.reason})` : ''}`).join('; ')}
-          </p>`
-        : ''
-    }
-  </section>`;
+      unread.length > 0 &&
+      notice({
+        kind: 'error',
+        body: `Not seen by these answers: ${unread.map((item) => `${item.title}${item.reason ? ` (${item.reason})` : ''}`).join('; ')}`,
+      })
+    }`,
+  });
 }

@@ -43,7 +43,6 @@ export interface DecisionRows {
 export interface DecisionForm {
   /** The case type's decision of this name (`CaseType.decisions`), sent exactly as the API sends it. */
   decision: string;
-  object: CaseObjectType;
   status: CaseStatus;
   heading: string;
   fields: DecisionField[];
@@ -101,10 +100,10 @@ const MANUAL_DRUG_ROWS: DecisionRows = {
   ],
 };
 
-export const DECISION_FORMS: readonly DecisionForm[] = [
+/** A reviewer's clinical review, the payer's answer recorded by hand, and answers to the payer's questions. */
+export const PRIOR_AUTHORIZATION_DECISION_FORMS: readonly DecisionForm[] = [
   {
     decision: 'review',
-    object: 'prior_authorization',
     status: 'awaiting_review',
     heading: 'Clinical review',
     fields: [{ name: 'notes', label: 'Note', kind: 'textarea' }],
@@ -117,7 +116,6 @@ export const DECISION_FORMS: readonly DecisionForm[] = [
   },
   {
     decision: 'outcome',
-    object: 'prior_authorization',
     status: 'awaiting_outcome',
     heading: "Record the payer's answer",
     fields: [
@@ -143,7 +141,6 @@ export const DECISION_FORMS: readonly DecisionForm[] = [
   },
   {
     decision: 'information',
-    object: 'prior_authorization',
     status: 'awaiting_outcome',
     heading: "Answer the payer's information request",
     fields: [],
@@ -159,19 +156,17 @@ export const DECISION_FORMS: readonly DecisionForm[] = [
     },
     buttons: [{ label: 'Send answers to the payer', kind: 'primary' }],
     body: (values) => {
-      const { answers } = nest(values) as {
-        answers?: Record<string, { question_id: string; answer?: string }>;
-      };
-      const rows = Object.entries(answers ?? {})
-        .sort(([a], [b]) => Number(a) - Number(b))
-        .map(([, row]) => row)
-        .filter((row) => row.answer !== undefined);
-      return { answers: rows };
+      const { answers } = nest(values);
+      // A question left unanswered is left out, as an API client leaves it out.
+      return { answers: filledRows(answers, 'answer') };
     },
   },
+];
+
+/** A benefit verification a person completes by hand, after calling the plan. */
+export const BENEFIT_VERIFICATION_DECISION_FORMS: readonly DecisionForm[] = [
   {
     decision: 'outcome',
-    object: 'benefit_verification',
     status: 'awaiting_review',
     heading: 'Manual verification',
     fields: [
@@ -207,16 +202,16 @@ export const DECISION_FORMS: readonly DecisionForm[] = [
     body: (values) => {
       const { drugs, ...rest } = nest(numbersOf(values));
       // A row without a coverage was not verified: leaving it out records the drug as unknown.
-      const rows = Object.entries((drugs ?? {}) as Record<string, Record<string, unknown>>)
-        .sort(([a], [b]) => Number(a) - Number(b))
-        .map(([, row]) => row)
-        .filter((row) => row.coverage !== undefined);
+      const rows = filledRows(drugs, 'coverage');
       return rows.length > 0 ? { ...rest, drugs: rows } : rest;
     },
   },
+];
+
+/** The information a program asked for, and the program's decision recorded by hand. */
+export const PATIENT_ENROLLMENT_DECISION_FORMS: readonly DecisionForm[] = [
   {
     decision: 'information',
-    object: 'patient_enrollment',
     status: 'awaiting_review',
     heading: 'Send the information the program asked for',
     fields: [
@@ -250,7 +245,6 @@ export const DECISION_FORMS: readonly DecisionForm[] = [
   },
   {
     decision: 'outcome',
-    object: 'patient_enrollment',
     status: 'awaiting_outcome',
     heading: "Record the program's decision",
     fields: [
@@ -267,15 +261,22 @@ export const DECISION_FORMS: readonly DecisionForm[] = [
   },
 ];
 
+/** Each case type's decision forms; a clinical eligibility check takes none from the console. */
+export const DECISION_FORMS: Record<CaseObjectType, readonly DecisionForm[]> = {
+  prior_authorization: PRIOR_AUTHORIZATION_DECISION_FORMS,
+  benefit_verification: BENEFIT_VERIFICATION_DECISION_FORMS,
+  patient_enrollment: PATIENT_ENROLLMENT_DECISION_FORMS,
+  clinical_eligibility: [],
+};
+
 export function decisionFormsFor(record: CaseRecord): DecisionForm[] {
-  return DECISION_FORMS.filter(
-    (form) =>
-      form.object === record.object && form.status === record.status && (form.appliesTo?.(record) ?? true),
+  return DECISION_FORMS[record.object].filter(
+    (form) => form.status === record.status && (form.appliesTo?.(record) ?? true),
   );
 }
 
 export function decisionFormOf(object: CaseObjectType, decision: string): DecisionForm | undefined {
-  return DECISION_FORMS.find((form) => form.object === object && form.decision === decision);
+  return DECISION_FORMS[object].find((form) => form.decision === decision);
 }
 
 /** The form's own fields as sent, trimmed; anything else the browser sent is ignored. */
@@ -323,6 +324,14 @@ function nest(values: Record<string, string | number>): Record<string, unknown> 
     target[path[path.length - 1]!] = value;
   }
   return body;
+}
+
+/** A form table's rows (nested as `{ "0": row, "1": row }`) in order, those whose `field` was filled in. */
+function filledRows(nested: unknown, field: string): Array<Record<string, unknown>> {
+  return Object.entries((nested ?? {}) as Record<string, Record<string, unknown>>)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([, row]) => row)
+    .filter((row) => row[field] !== undefined);
 }
 
 /** JSON as typed; text that is not JSON stays text, which the API's validation then names. */

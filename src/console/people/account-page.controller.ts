@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../infrastructure/console/session-policy';
 import { ContextualRequest } from '../../common/request-context';
+import { card, definitionList } from '../components';
 import { html } from '../html';
 import { sendPage } from '../layout';
 import { ACCOUNT_TWO_STEP_PATH } from './second-factor.controller';
@@ -18,29 +19,23 @@ export class AccountPageController {
     sendPage(req, res, {
       title: 'Your account',
       notice: done === 'two-step-on' ? { kind: 'success', text: 'Two-step sign-in is on.' } : undefined,
-      body: html`<section class="card">
-        <dl class="facts">
-          <dt>Account</dt>
-          <dd>${session.accountName}</dd>
-          <dt>Signed in as</dt>
-          <dd>${session.displayName}</dd>
-          <dt>Roles</dt>
-          <dd>${session.roles.join(', ')}</dd>
-          <dt>Two-step sign-in</dt>
-          <dd>
-            ${
-              session.totpEnabled
-                ? 'On (authenticator app)'
-                : html`Off. <a href="${ACCOUNT_TWO_STEP_PATH}">Turn on two-step sign-in</a>`
-            }
-          </dd>
-          <dt>Session</dt>
-          <dd>
-            Ends after ${SESSION_IDLE_MS / 60_000} minutes without activity, and
-            ${SESSION_ABSOLUTE_MS / 3_600_000} hours after sign-in.
-          </dd>
-        </dl>
-      </section>`,
+      body: card({
+        body: definitionList([
+          ['Account', session.accountName],
+          ['Signed in as', session.displayName],
+          ['Roles', session.roles.join(', ')],
+          [
+            'Two-step sign-in',
+            session.totpEnabled
+              ? 'On (authenticator app)'
+              : html`Off. <a href="${ACCOUNT_TWO_STEP_PATH}">Turn on two-step sign-in</a>`,
+          ],
+          [
+            'Session',
+            `Ends after ${SESSION_IDLE_MS / 60_000} minutes without activity, and ${SESSION_ABSOLUTE_MS / 3_600_000} hours after sign-in.`,
+          ],
+        ]),
+      }),
     });
   }
 }

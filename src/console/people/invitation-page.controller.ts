@@ -8,21 +8,14 @@ import { PublicRoute } from '../../common/route-access';
 import { ApiError } from '../../common/errors';
 import { ConsoleAudit } from '../console-audit';
 import { formText } from '../forms';
-import { html } from '../html';
 import { csrfField, sendPage } from '../layout';
+import { closedInvitationView, JoinForm, joinView, NAME_MAX_LENGTH } from './invitation-views';
 import { PeopleService } from './people.service';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-const NAME_MAX_LENGTH = 200;
 const EMAIL_MAX_LENGTH = 320;
 
 export const INVITATION_ACCEPTED = 'invitation-accepted';
-
-interface JoinForm {
-  displayName: string;
-  email: string;
-  errors?: string[];
-}
 
 /** Where an invited person chooses their name, email and password; the link is the only credential. */
 @ApiExcludeController()
@@ -96,55 +89,10 @@ export class InvitationPageController {
 }
 
 function sendClosedPage(req: Request, res: Response): void {
-  sendPage(
-    req,
-    res,
-    {
-      title: 'Invitation no longer valid',
-      body: html`<p>
-          This invitation link has expired or was already used. Ask your account admin for a new one.
-        </p>
-        <p><a href="/console/sign-in">Sign in</a></p>`,
-    },
-    410,
-  );
+  sendPage(req, res, { title: 'Invitation no longer valid', body: closedInvitationView() }, 410);
 }
 
 function sendJoinPage(req: Request, res: Response, form: JoinForm, status = 200): void {
-  sendPage(
-    req,
-    res,
-    {
-      title: 'Join your team',
-      notice: form.errors ? { kind: 'error', text: form.errors.join(' ') } : undefined,
-      body: html`<form method="post" class="card narrow">
-        ${csrfField(req, res)}
-        <p>You were invited to the console. Choose how you will sign in.</p>
-        <label for="display_name">Your name</label>
-        <input
-          id="display_name"
-          name="display_name"
-          type="text"
-          autocomplete="name"
-          maxlength="${NAME_MAX_LENGTH}"
-          required
-          value="${form.displayName}"
-        />
-        <label for="email">Email</label>
-        <input id="email" name="email" type="email" autocomplete="username" required value="${form.email}" />
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="new-password" required />
-        <label for="password_again">Password again</label>
-        <input
-          id="password_again"
-          name="password_again"
-          type="password"
-          autocomplete="new-password"
-          required
-        />
-        <button type="submit" class="primary">Create my user</button>
-      </form>`,
-    },
-    status,
-  );
+  const notice = form.errors ? { kind: 'error' as const, text: form.errors.join(' ') } : undefined;
+  sendPage(req, res, { title: 'Join your team', notice, body: joinView(form, csrfField(req, res)) }, status);
 }

@@ -7,30 +7,9 @@ import { INVITATION_LIFETIME_MS } from '../../../infrastructure/console/invitati
 import { RequiresRole } from '../../common/route-access';
 import { ContextualRequest } from '../../common/request-context';
 import { ConsoleAudit } from '../console-audit';
-import { Html, html } from '../html';
 import { csrfField, sendPage } from '../layout';
 import { PeopleService } from './people.service';
-
-type AccountRole = (typeof ACCOUNT_ROLES)[number];
-
-const ROLE_LABELS: Record<AccountRole, string> = {
-  provider: 'Provider',
-  reviewer: 'Reviewer',
-  admin: 'Admin',
-};
-
-const ROLE_HINTS: Record<AccountRole, string> = {
-  provider: 'starts and follows cases',
-  reviewer: 'decides prior authorizations in review',
-  admin: 'everything, plus API keys, webhooks and people',
-};
-
-/** A stored time as a machine-readable <time>, shown in UTC to the minute (or the day). */
-function timeOf(stored: string, precision: 'date' | 'minute' = 'minute'): Html {
-  const iso = new Date(stored).toISOString();
-  const shown = precision === 'date' ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-  return html`<time datetime="${iso}">${shown}</time>`;
-}
+import { AccountRole, invitationLinkView, peopleView } from './people-views';
 
 /** The roles ticked in a form: repeated fields arrive as an array, one as a string. */
 function chosenRoles(body: unknown): string[] {
@@ -86,16 +65,7 @@ export class PeoplePageController {
     sendPage(req, res, {
       title: 'Invitation link',
       notice: { kind: 'success', text: 'The invitation was created.' },
-      body: html`<section class="card">
-        <p>
-          Send this link to your colleague yourself: there is no mail delivery yet. It is shown only now,
-          works once, and expires in ${INVITATION_LIFETIME_MS / 3_600_000} hours. Whoever opens it joins this
-          account as ${distinctRoles.map((role) => ROLE_LABELS[role]).join(', ')}.
-        </p>
-        <p class="secret" id="invitation-link">${link}</p>
-        <button type="button" class="small" data-copy-from="invitation-link">Copy link</button>
-        <p><a href="/console/people">Back to people</a></p>
-      </section>`,
+      body: invitationLinkView(link, distinctRoles, INVITATION_LIFETIME_MS / 3_600_000),
     });
   }
 
@@ -106,103 +76,12 @@ export class PeoplePageController {
     status = 200,
   ): Promise<void> {
     const principal = (req as ContextualRequest).context.principal!;
-    const { people, openInvitations } = await this.people.ofAccount(principal.accountId);
-    sendPage(
-      req,
-      res,
-      {
-        title: 'People',
-        notice: form.error ? { kind: 'error', text: form.error } : undefined,
-        body: html`<section>
-            <h2>People who sign in to this account</h2>
-            <table>
-              <caption>
-                Console users of this account
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Roles</th>
-                  <th scope="col">Two-step sign-in</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${people.map(
-                  (person) =>
-                    html`<tr>
-                      <td>${person.display_name}</td>
-                      <td>${person.email}</td>
-                      <td>${person.roles.join(', ')}</td>
-                      <td>
-                        ${
-                          person.totp_enabled_at === null
-                            ? html`<span class="badge badge-warn">Off</span>`
-                            : html`<span class="badge badge-ok">On</span>`
-                        }
-                      </td>
-                      <td>${timeOf(person.created_at, 'date')}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </section>
-          <section>
-            <h2>Open invitations</h2>
-            ${
-              openInvitations.length === 0
-                ? html`<p class="empty">No invitation is waiting to be used.</p>`
-                : html`<table>
-                    <caption>
-                      Invitation links not used yet
-                    </caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Roles</th>
-                        <th scope="col">Created</th>
-                        <th scope="col">Expires</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      ${openInvitations.map(
-                        (invitation) =>
-                          html`<tr>
-                            <td>${invitation.roles.join(', ')}</td>
-                            <td>${timeOf(invitation.created_at)}</td>
-                            <td>${timeOf(invitation.expires_at)}</td>
-                          </tr>`,
-                      )}
-                    </tbody>
-                  </table>`
-            }
-          </section>
-          <section class="card narrow">
-            <h2>Invite someone</h2>
-            <form method="post" action="/console/people/invitations">
-              ${csrfField(req, res)}
-              <fieldset>
-                <legend>Roles</legend>
-                ${ACCOUNT_ROLES.map(
-                  (role) =>
-                    html`<div>
-                      <input
-                        type="checkbox"
-                        id="role-${role}"
-                        name="roles"
-                        value="${role}"
-                        ${form.roles.includes(role) ? html`checked` : ''}
-                      />
-                      <label for="role-${role}">${ROLE_LABELS[role]}</label>
-                      <span class="hint">(${ROLE_HINTS[role]})</span>
-                    </div>`,
-                )}
-              </fieldset>
-              <button type="submit" class="primary">Create invitation link</button>
-            </form>
-          </section>`,
-      },
-      status,
+    const body = peopleView(
+      await this.people.ofAccount(principal.accountId),
+      form.roles,
+      csrfField(req, res),
     );
+    const notice = form.error ? { kind: 'error' as const, text: form.error } : undefined;
+    sendPage(req, res, { title: 'People', notice, body }, status);
   }
 }

@@ -1,7 +1,9 @@
 import type { Request, Response } from 'express';
 import { renderSVG } from 'uqr';
 
+import { hiddenFields, inputField, postForm, secretReveal, submitButton } from '../components';
 import { Html, html } from '../html';
+import { emailField, passwordField } from './credential-fields';
 import { csrfField, PageContent, sendPage } from '../layout';
 import { otpauthUri } from './totp';
 
@@ -17,21 +19,27 @@ interface CodeForm {
 }
 
 function codeField(): Html {
-  return html`<label for="code">Authentication code</label>
-    <input
-      id="code"
-      name="${CODE_FIELD}"
-      type="text"
-      inputmode="numeric"
-      pattern="[0-9 ]*"
-      maxlength="8"
-      autocomplete="one-time-code"
-      required
-    />`;
+  return inputField({
+    name: CODE_FIELD,
+    id: 'code',
+    label: 'Authentication code',
+    attributes: html`inputmode="numeric" pattern="[0-9 ]*" maxlength="8" autocomplete="one-time-code" required`,
+  });
 }
 
 function nextField(next: string | undefined): Html | '' {
-  return next === undefined ? '' : html`<input type="hidden" name="next" value="${next}" />`;
+  return next === undefined ? '' : hiddenFields({ next });
+}
+
+/** Email and password; `next` is where the person goes once signed in. */
+export function signInView(form: { next: string; email?: string }, csrf: Html): Html {
+  return postForm({
+    action: '/console/sign-in',
+    csrf,
+    className: 'card narrow',
+    body: html`${hiddenFields({ next: form.next })} ${emailField(form.email ?? '')}
+    ${passwordField('password', 'Password', 'current')} ${submitButton({ label: 'Sign in', kind: 'primary' })}`,
+  });
 }
 
 function errorNotice(error: string | undefined): PageContent['notice'] {
@@ -46,12 +54,14 @@ export function sendCodePage(req: Request, res: Response, form: CodeForm, status
     {
       title: 'Two-step sign-in',
       notice: errorNotice(form.error),
-      body: html`<form method="post" action="${form.action}" class="card narrow">
-        ${csrfField(req, res)} ${nextField(form.next)}
-        <p>Enter the 6-digit code your authenticator app shows for this account.</p>
-        ${codeField()}
-        <button type="submit" class="primary">Verify</button>
-      </form>`,
+      body: postForm({
+        action: form.action,
+        csrf: csrfField(req, res),
+        className: 'card narrow',
+        body: html`${nextField(form.next)}
+          <p>Enter the 6-digit code your authenticator app shows for this account.</p>
+          ${codeField()} ${submitButton({ label: 'Verify', kind: 'primary' })}`,
+      }),
     },
     status,
   );
@@ -87,12 +97,13 @@ export function sendSetUpPage(
           <div role="img" aria-label="QR code that adds this account to an authenticator app">${qrCode}</div>
           <figcaption>If you cannot scan it, type this key into the app instead:</figcaption>
         </figure>
-        <p class="secret" id="totp-secret">${form.secret}</p>
-        <button type="button" class="small" data-copy-from="totp-secret">Copy key</button>
-        <form method="post" action="${form.action}">
-          ${csrfField(req, res)} ${nextField(form.next)} ${codeField()}
-          <button type="submit" class="primary">Turn on two-step sign-in</button>
-        </form>
+        ${secretReveal({ id: 'totp-secret', value: form.secret, copyLabel: 'Copy key' })}
+        ${postForm({
+          action: form.action,
+          csrf: csrfField(req, res),
+          body: html`${nextField(form.next)} ${codeField()}
+          ${submitButton({ label: 'Turn on two-step sign-in', kind: 'primary' })}`,
+        })}
       </section>`,
     },
     status,

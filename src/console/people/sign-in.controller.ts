@@ -10,10 +10,10 @@ import { ContextualRequest } from '../../common/request-context';
 import { ConsoleAudit } from '../console-audit';
 import { clearCookie, setCookie } from '../cookies';
 import { consoleReturnPath, formText } from '../forms';
-import { html } from '../html';
 import { csrfField, NAVIGATION, sendPage } from '../layout';
 import { INVITATION_ACCEPTED } from './invitation-page.controller';
 import { SignInService } from './sign-in.service';
+import { signInView } from './second-factor-pages';
 
 export const SECOND_FACTOR_PATH = '/console/sign-in/second-factor';
 
@@ -89,22 +89,7 @@ export class SignInController {
           : form.joined
             ? { kind: 'success', text: 'Your user is ready. Sign in with your email and password.' }
             : undefined,
-        body: html`<form method="post" action="/console/sign-in" class="card narrow">
-          ${csrfField(req, res)}
-          <input type="hidden" name="next" value="${form.next}" />
-          <label for="email">Email</label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            autocomplete="username"
-            required
-            value="${form.email ?? ''}"
-          />
-          <label for="password">Password</label>
-          <input id="password" name="password" type="password" autocomplete="current-password" required />
-          <button type="submit" class="primary">Sign in</button>
-        </form>`,
+        body: signInView(form, csrfField(req, res)),
       },
       status,
     );

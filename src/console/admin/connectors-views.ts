@@ -1,0 +1,156 @@
+import { CONNECTOR_KINDS, ConnectorKind } from '../../../domain/connectors/connector-kinds';
+import {
+  CONNECTOR_AUTH_TYPES,
+  CONNECTOR_TIMEOUT_MS,
+  ELIGIBILITY_FORMATS,
+  INTERCHANGE_USAGES,
+} from '../../../domain/connectors/connector-settings';
+import type { Connector } from '../../../infrastructure/connectors/connector-settings.repository';
+import {
+  actionButton,
+  badge,
+  card,
+  inputField,
+  optionsOf,
+  postForm,
+  selectField,
+  submitButton,
+  table,
+} from '../components';
+import { Html, html } from '../html';
+import { moment } from '../markup';
+
+export const CONNECTORS_PATH = '/console/connectors';
+
+export const KIND_TITLES: Record<ConnectorKind, string> = {
+  eligibility: 'Eligibility clearinghouse (X12 270/271)',
+  prior_authorization: 'Prior authorization payer endpoint (Da Vinci PAS)',
+  program_enrollment: 'Manufacturer program hub',
+};
+
+export const CONNECTOR_FORM_FIELDS = [
+  'url',
+  'format',
+  'auth_type',
+  'username',
+  'header_name',
+  'submitter_id',
+  'receiver_id',
+  'usage',
+  'timeout_ms',
+] as const;
+
+/** The form's fields as they were sent, so a refused form comes back as it was typed (the secret aside). */
+export type ConnectorForm = Record<(typeof CONNECTOR_FORM_FIELDS)[number], string>;
+
+/** Every kind of connector, configured or not, so a missing one is as visible as a set one. */
+export function connectorsListView(configured: Connector[]): Html {
+  return html`<p class="hint">
+      Live-mode cases go to the connectors configured here; test mode always uses the simulators. A live case
+      whose connector is missing is refused.
+    </p>
+    ${table({
+      caption: "The account's connectors",
+      rows: CONNECTOR_KINDS.map((kind) => ({
+        kind,
+        connector: configured.find((entry) => entry.kind === kind),
+      })),
+      columns: [
+        {
+          heading: 'Connector',
+          cell: ({ kind }) => html`<a href="${CONNECTORS_PATH}/${kind}">${KIND_TITLES[kind]}</a>`,
+        },
+        {
+          heading: 'URL',
+          cell: ({ connector }) =>
+            connector ? html`<code>${connector.url}</code>` : badge('not configured', 'bad'),
+        },
+        {
+          heading: 'Authentication',
+          cell: ({ connector }) =>
+            connector
+              ? `${connector.auth.type}${connector.auth.hint ? ` (${connector.auth.hint})` : ''}`
+              : '—',
+        },
+        { heading: 'Updated', cell: ({ connector }) => moment(connector?.updated_at ?? null) },
+      ],
+    })}`;
+}
+
+export interface ConnectorPageProps {
+  kind: ConnectorKind;
+  connector: Connector | undefined;
+  form: ConnectorForm;
+  csrf: Html;
+}
+
+/** One connector's settings form, and its removal once it exists. */
+export function connectorView({ kind, connector, form, csrf }: ConnectorPageProps): Html {
+  const base = `${CONNECTORS_PATH}/${kind}`;
+  return html`${card({
+    id: 'settings-heading',
+    heading: connector ? 'Settings' : 'Set up',
+    narrow: true,
+    body: postForm({
+      action: base,
+      csrf,
+      body: html`${connectorFields(kind, form, connector?.auth.hint ?? null)}
+      ${submitButton({ label: 'Save connector', kind: 'primary' })}`,
+    }),
+  })}
+  ${
+    connector
+      ? card({
+          id: 'delete-heading',
+          heading: 'Remove',
+          narrow: true,
+          body: actionButton({
+            action: `${base}/delete`,
+            csrf,
+            confirm: 'Remove this connector? Live cases that need it are refused until it is set again.',
+            label: 'Remove connector',
+            kind: 'danger',
+          }),
+        })
+      : ''
+  }`;
+}
+
+function connectorFields(kind: ConnectorKind, form: ConnectorForm, hint: string | null): Html {
+  const choose = (name: keyof ConnectorForm, label: string, options: readonly string[]) =>
+    selectField({ name, label, options: optionsOf(options), value: form[name] });
+  const type = (name: keyof ConnectorForm, label: string, attributes?: Html) =>
+    inputField({ name, label, value: form[name], attributes });
+  return html`${inputField({
+    name: 'url',
+    label: 'URL',
+    type: 'url',
+    value: form.url,
+    hint: 'https; private, loopback and link-local addresses are refused.',
+    attributes: html`required`,
+  })}
+  ${choose('auth_type', 'Authentication', CONNECTOR_AUTH_TYPES)} ${type('username', 'User name (basic)')}
+  ${type('header_name', 'Header name (header)')}
+  ${inputField({
+    name: 'secret',
+    label: 'Password, token or header value',
+    type: 'password',
+    hint: hint
+      ? `Leave empty to keep the current one (ends in ${hint}).`
+      : 'Not needed for authentication none.',
+    attributes: html`autocomplete="new-password"`,
+  })}
+  ${type(
+    'timeout_ms',
+    `Timeout in milliseconds (${CONNECTOR_TIMEOUT_MS.min}–${CONNECTOR_TIMEOUT_MS.max})`,
+    html`inputmode="numeric"`,
+  )}
+  ${
+    kind === 'eligibility'
+      ? html`${choose('format', 'Format', ELIGIBILITY_FORMATS)}
+        ${type('submitter_id', 'Submitter id (ISA06)', html`maxlength="15"`)}
+        ${type('receiver_id', 'Receiver id (ISA08)', html`maxlength="15"`)}
+        ${choose('usage', 'Usage (ISA15)', INTERCHANGE_USAGES)}`
+      : ''
+  }`;
+}

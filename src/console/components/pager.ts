@@ -1,0 +1,17 @@
+import { Html, html } from '../html';
+
+/**
+ * Links (or POST forms, for pages whose filters must not enter a URL) to other pages of a list;
+ * nothing at all when there is only one page. `label` names the navigation landmark.
+ */
+export function pager(label: string, pages: ReadonlyArray<Html | false | undefined>): Html | '' {
+  const shown = pages.filter((page): page is Html => page instanceof Html);
+  if (shown.length === 0) return '';
+  return html`<nav class="pager" aria-label="${label}">${shown}</nav>`;
+}
+
+/** A link to another page of a list; `rel` tells assistive tools which way it goes. */
+export function pageLink(href: string, text: string, rel?: 'prev' | 'next'): Html {
+  const attributes = rel ? html`href="${href}" rel="${rel}"` : html`href="${href}"`;
+  return html`<a ${attributes}>${text}</a>`;
+}
