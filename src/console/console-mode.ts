@@ -1,9 +1,9 @@
-import { Body, Controller, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 import { readCookies, cookieName, setCookie } from './cookies';
 import { consoleReturnPath, formText } from './forms';
+import { ConsolePages } from './console-pages';
 
 /**
  * A console user works in one mode at a time, test unless they switched to live. The choice is a
@@ -19,8 +19,7 @@ export function consoleLivemode(req: Request): boolean {
 }
 
 /** The switch in every page's top bar posts here, and comes back to the page it was on. */
-@ApiExcludeController()
-@Controller('console/mode')
+@ConsolePages('mode')
 export class ConsoleModeController {
   @Post()
   switchMode(@Req() req: Request, @Res() res: Response, @Body() body: unknown): void {

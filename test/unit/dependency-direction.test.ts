@@ -178,11 +178,13 @@ const isPublicModule = (file: string) =>
   file === path.join('src', srcFolderOf(file), `${srcFolderOf(file)}.module.ts`);
 const intoAnotherFeature = (edge: Edge) =>
   isFeatureFile(edge.to) && srcFolderOf(edge.from) !== srcFolderOf(edge.to);
-const CONTROLLER_FILES = SRC_FILES.filter((file) =>
-  /import \{[^}]*\bController\b[^}]*\} from '@nestjs\/common'/.test(
-    readFileSync(path.join(ROOT, file), 'utf8'),
-  ),
-);
+/** Files that declare Nest controllers: with Nest's `Controller`, or the console's `ConsolePages` that applies it. */
+const CONTROLLER_FILES = SRC_FILES.filter((file) => {
+  const text = readFileSync(path.join(ROOT, file), 'utf8');
+  return (
+    /import \{[^}]*\bController\b[^}]*\} from '@nestjs\/common'/.test(text) || /^@ConsolePages\(/m.test(text)
+  );
+});
 
 describe('dependencies between layers', () => {
   it('finds the layers it checks', () => {

@@ -1,10 +1,8 @@
-import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 import { CreateApiKeyDto } from '../../auth/api-keys.controller';
 import { ApiKeysService } from '../../auth/api-keys.service';
-import { RequiresRole } from '../../common/route-access';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { ConsoleAudit } from '../console-audit';
@@ -12,13 +10,12 @@ import { csrfField, sendPage } from '../layout';
 import { doneNotice } from '../markup';
 import { API_KEYS_PATH, apiKeysView, EMPTY_KEY_FORM, KeyForm, newApiKeyView } from './api-keys-views';
 import { checkAsTheApiDoes, formChoices, formField, refusalNotice } from './form-input';
+import { ConsolePages } from '../console-pages';
 
 const DONE = { revoked: 'The key was revoked. Requests that send it are refused from now on.' };
 
 /** The specification's account dashboard: the account's API keys, created and revoked by its admins. */
-@ApiExcludeController()
-@Controller('console/api-keys')
-@RequiresRole('admin')
+@ConsolePages('api-keys', 'admin')
 export class ApiKeysPageController {
   constructor(
     @Inject(ApiKeysService) private readonly apiKeys: ApiKeysService,

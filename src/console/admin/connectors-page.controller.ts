@@ -1,11 +1,9 @@
-import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 import { ConnectorKind } from '../../../domain/connectors/connector-kinds';
 import { CONNECTOR_TIMEOUT_MS } from '../../../domain/connectors/connector-settings';
 import { Connector, SECRET_FIELD } from '../../../infrastructure/connectors/connector-settings.repository';
-import { RequiresRole } from '../../common/route-access';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { connectorSettingsDtoFor } from '../../connectors/connectors.dto';
@@ -22,6 +20,7 @@ import {
   KIND_TITLES,
 } from './connectors-views';
 import { checkAsTheApiDoes, formField, refusalNotice } from './form-input';
+import { ConsolePages } from '../console-pages';
 
 const LIST_DONE = {
   deleted: 'The connector was removed. Live cases that need it are refused until it is set again.',
@@ -34,9 +33,7 @@ type Notice = { kind: 'success' | 'error'; text: string } | undefined;
  * The connectors live-mode cases go to, through the same service as the API: its validation, SSRF
  * policy and secret handling apply alike, and each change is audited with the person as the actor.
  */
-@ApiExcludeController()
-@Controller('console')
-@RequiresRole('admin')
+@ConsolePages('', 'admin')
 export class ConnectorsPageController {
   constructor(
     @Inject(ConnectorsService) private readonly connectors: ConnectorsService,

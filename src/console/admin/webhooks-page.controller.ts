@@ -1,10 +1,8 @@
-import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 import type { Principal } from '../../../infrastructure/accounts/accounts.repository';
 import type { WebhookEndpoint } from '../../../infrastructure/webhooks/webhook-endpoints.repository';
-import { RequiresRole } from '../../common/route-access';
 import { success } from '../../common/envelope';
 import { ContextualRequest } from '../../common/request-context';
 import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from '../../webhooks/webhooks.dto';
@@ -20,6 +18,7 @@ import {
   WEBHOOKS_PATH,
   webhooksListView,
 } from './webhooks-views';
+import { ConsolePages } from '../console-pages';
 
 const LIST_DONE = { deleted: 'The endpoint was deleted. Its pending deliveries are abandoned.' };
 const ENDPOINT_DONE = {
@@ -37,9 +36,7 @@ type Notice = { kind: 'success' | 'error'; text: string } | undefined;
  * The specification's admin panel, Webhooks section: endpoints, their activation and their delivery
  * log, through the same service as the API, so its SSRF policy, validation and refusals apply alike.
  */
-@ApiExcludeController()
-@Controller('console')
-@RequiresRole('admin')
+@ConsolePages('', 'admin')
 export class WebhooksPageController {
   constructor(
     @Inject(WebhooksService) private readonly webhooks: WebhooksService,

@@ -1,5 +1,4 @@
-import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Inject, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 import { FINAL_STATUSES } from '../../../domain/cases/case-model';
@@ -12,6 +11,7 @@ import { attentionListView, AttentionRow } from './attention-views';
 import { CASE_SECTIONS } from './case-sections';
 import { CasesNeedingAttention } from './cases-needing-attention';
 import { principalOf } from './console-principal';
+import { ConsolePages } from '../console-pages';
 
 /** How many cases the page reads and shows; Temporal Web's saved query lists every one. */
 const MAX_CASES_SHOWN = 100;
@@ -21,8 +21,7 @@ const MAX_CASES_SHOWN = 100;
  * visibility finds them by the `CaseAttention` search attribute, and each is read as its case page
  * reads it, so the list shows what the case says now, in the mode the person views.
  */
-@ApiExcludeController()
-@Controller('console')
+@ConsolePages()
 export class AttentionPageController {
   constructor(
     @Inject(CasesNeedingAttention) private readonly needingAttention: CasesNeedingAttention,

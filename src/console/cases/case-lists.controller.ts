@@ -1,5 +1,4 @@
-import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 import { CASE_STATUSES, CaseStatus } from '../../../domain/cases/case-model';
@@ -22,6 +21,7 @@ import {
 } from './case-list-views';
 import { CaseSection, SECTION_SEGMENTS, sectionOfObject, sectionOfPath } from './case-sections';
 import { principalOf } from './console-principal';
+import { ConsolePages } from '../console-pages';
 
 const MAX_PAGE_SIZE = 100;
 /** How many earlier pages "Previous page" can walk back through. */
@@ -35,8 +35,7 @@ const DAY_MS = 86_400_000;
  * status and dates travel in the URL; a patient reference is PHI, so that search and its pages are
  * POSTs whose answers are rendered directly.
  */
-@ApiExcludeController()
-@Controller('console')
+@ConsolePages()
 export class CaseListsController {
   constructor(
     @Inject(CaseSummariesService) private readonly summaries: CaseSummariesService,

@@ -1,5 +1,4 @@
-import { BadRequestException, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { BadRequestException, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 import { grants } from '../../../domain/accounts/roles';
@@ -35,6 +34,7 @@ import {
 } from './case-views';
 import { principalOf } from './console-principal';
 import { DecisionForm, decisionFormOf, decisionFormsFor, formValues } from './decision-forms';
+import { ConsolePages } from '../console-pages';
 
 /** Fixed sentences for `?done=`: the query names one, it is never shown itself. */
 const DONE_NOTICES: Record<string, string> = {
@@ -67,8 +67,7 @@ interface FormAnswer {
  * decisions it takes, sent through `CasesService.decide` exactly as the API sends them, so the same
  * validation, ownership and 409 rules apply.
  */
-@ApiExcludeController()
-@Controller('console')
+@ConsolePages()
 export class CasePagesController {
   private readonly validation = createValidationPipe();
 

@@ -1,5 +1,4 @@
-import { Controller, Get, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../infrastructure/console/session-policy';
@@ -8,10 +7,10 @@ import { card, definitionList } from '../components';
 import { html } from '../html';
 import { sendPage } from '../layout';
 import { ACCOUNT_TWO_STEP_PATH } from './second-factor.controller';
+import { ConsolePages } from '../console-pages';
 
 /** Who is signed in, to which account, with which roles: every signed-in person may see it. */
-@ApiExcludeController()
-@Controller('console/account')
+@ConsolePages('account')
 export class AccountPageController {
   @Get()
   show(@Req() req: Request, @Res() res: Response, @Query('done') done?: string): void {

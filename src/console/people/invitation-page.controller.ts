@@ -1,5 +1,4 @@
-import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { isEmail } from 'class-validator';
 import type { Request, Response } from 'express';
 
@@ -11,6 +10,7 @@ import { formText } from '../forms';
 import { csrfField, sendPage } from '../layout';
 import { closedInvitationView, JoinForm, joinView, NAME_MAX_LENGTH } from './invitation-views';
 import { PeopleService } from './people.service';
+import { ConsolePages } from '../console-pages';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 const EMAIL_MAX_LENGTH = 320;
@@ -18,8 +18,7 @@ const EMAIL_MAX_LENGTH = 320;
 export const INVITATION_ACCEPTED = 'invitation-accepted';
 
 /** Where an invited person chooses their name, email and password; the link is the only credential. */
-@ApiExcludeController()
-@Controller('console/invitations')
+@ConsolePages('invitations')
 export class InvitationPageController {
   constructor(
     @Inject(PeopleService) private readonly people: PeopleService,

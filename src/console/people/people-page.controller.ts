@@ -1,15 +1,14 @@
-import { Body, Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 import { ACCOUNT_ROLES } from '../../../domain/accounts/roles';
 import { INVITATION_LIFETIME_MS } from '../../../infrastructure/console/invitations.repository';
-import { RequiresRole } from '../../common/route-access';
 import { ContextualRequest } from '../../common/request-context';
 import { ConsoleAudit } from '../console-audit';
 import { csrfField, sendPage } from '../layout';
 import { PeopleService } from './people.service';
 import { AccountRole, invitationLinkView, peopleView } from './people-views';
+import { ConsolePages } from '../console-pages';
 
 /** The roles ticked in a form: repeated fields arrive as an array, one as a string. */
 function chosenRoles(body: unknown): string[] {
@@ -22,9 +21,7 @@ function isAccountRole(role: string): role is AccountRole {
 }
 
 /** The account's people and invitations to join it; admins only. */
-@ApiExcludeController()
-@Controller('console/people')
-@RequiresRole('admin')
+@ConsolePages('people', 'admin')
 export class PeoplePageController {
   constructor(
     @Inject(PeopleService) private readonly people: PeopleService,

@@ -1,5 +1,4 @@
-import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 import type { ConsoleSession } from '../../../infrastructure/console/console-sessions.repository';
@@ -10,6 +9,7 @@ import { consoleReturnPath, formText } from '../forms';
 import { CODE_FIELD, sendCodePage, sendSetUpPage, WRONG_CODE } from './second-factor-pages';
 import { SECOND_FACTOR_PATH } from './sign-in.controller';
 import { SignInService } from './sign-in.service';
+import { ConsolePages } from '../console-pages';
 
 export const ACCOUNT_TWO_STEP_PATH = '/console/account/two-step';
 
@@ -18,8 +18,7 @@ export const ACCOUNT_TWO_STEP_PATH = '/console/account/two-step';
  * they have none (admins and reviewers cannot get in without one); and turning it on later from the
  * account page.
  */
-@ApiExcludeController()
-@Controller('console')
+@ConsolePages()
 export class SecondFactorController {
   constructor(
     @Inject(SignInService) private readonly signIns: SignInService,

@@ -1,5 +1,4 @@
-import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 import { grants } from '../../../domain/accounts/roles';
@@ -14,12 +13,12 @@ import { csrfField, NAVIGATION, sendPage } from '../layout';
 import { INVITATION_ACCEPTED } from './invitation-page.controller';
 import { SignInService } from './sign-in.service';
 import { signInView } from './second-factor-pages';
+import { ConsolePages } from '../console-pages';
 
 export const SECOND_FACTOR_PATH = '/console/sign-in/second-factor';
 
 /** Signing in with email and password, signing out, and the console's front door. */
-@ApiExcludeController()
-@Controller('console')
+@ConsolePages()
 export class SignInController {
   constructor(
     @Inject(SignInService) private readonly signIns: SignInService,
