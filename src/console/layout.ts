@@ -4,7 +4,7 @@ import { grants, Role } from '../../domain/accounts/roles';
 import { ContextualRequest } from '../common/request-context';
 import { csrfTokenFor, CSRF_FIELD } from './console-edge';
 import { consoleLivemode, CONSOLE_MODE_PATH } from './console-mode';
-import { Html, html } from './html';
+import { Html, html } from '../common/views/html';
 
 interface NavigationItem {
   href: string;

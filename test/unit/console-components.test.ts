@@ -6,8 +6,8 @@ import {
   inputField,
   pager,
   table,
-} from '../../src/console/components';
-import { html } from '../../src/console/html';
+} from '../../src/common/views';
+import { html } from '../../src/common/views/html';
 
 describe('the console view components', () => {
   it('escape what a person typed in a table cell, and keep markup built by the html tag', () => {

@@ -7,7 +7,7 @@ import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { ConsoleAudit } from '../console-audit';
 import { csrfField, sendPage } from '../layout';
-import { doneNotice } from '../markup';
+import { doneNotice } from '../../common/views/markup';
 import { API_KEYS_PATH, apiKeysView, EMPTY_KEY_FORM, KeyForm, newApiKeyView } from './api-keys-views';
 import { checkAsTheApiDoes, formChoices, formField, refusalNotice } from './form-input';
 import { ConsolePages } from '../console-pages';

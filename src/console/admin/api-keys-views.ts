@@ -15,9 +15,9 @@ import {
   secretReveal,
   submitButton,
   table,
-} from '../components';
-import { Html, html } from '../html';
-import { moment } from '../markup';
+} from '../../common/views';
+import { Html, html } from '../../common/views/html';
+import { moment } from '../../common/views/markup';
 
 export const API_KEYS_PATH = '/console/api-keys';
 

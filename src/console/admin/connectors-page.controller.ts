@@ -10,7 +10,7 @@ import { connectorSettingsDtoFor } from '../../connectors/connectors.dto';
 import { connectorKindOf, ConnectorsService } from '../../connectors/connectors.service';
 import { ConsoleAudit } from '../console-audit';
 import { csrfField, sendPage } from '../layout';
-import { doneNotice } from '../markup';
+import { doneNotice } from '../../common/views/markup';
 import {
   ConnectorForm,
   CONNECTOR_FORM_FIELDS,

@@ -16,9 +16,9 @@ import {
   selectField,
   submitButton,
   table,
-} from '../components';
-import { Html, html } from '../html';
-import { moment } from '../markup';
+} from '../../common/views';
+import { Html, html } from '../../common/views/html';
+import { moment } from '../../common/views/markup';
 
 export const CONNECTORS_PATH = '/console/connectors';
 

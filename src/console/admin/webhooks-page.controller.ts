@@ -9,7 +9,7 @@ import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from '../../w
 import { WebhooksService } from '../../webhooks/webhooks.service';
 import { ConsoleAudit } from '../console-audit';
 import { csrfField, sendPage } from '../layout';
-import { doneNotice } from '../markup';
+import { doneNotice } from '../../common/views/markup';
 import { checkAsTheApiDoes, formChoices, formField, queryAsTheApiReads, refusalNotice } from './form-input';
 import {
   EMPTY_ENDPOINT_FORM,

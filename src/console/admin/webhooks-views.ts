@@ -19,9 +19,9 @@ import {
   postForm,
   submitButton,
   table,
-} from '../components';
-import { Html, html } from '../html';
-import { moment } from '../markup';
+} from '../../common/views';
+import { Html, html } from '../../common/views/html';
+import { moment } from '../../common/views/markup';
 
 export const WEBHOOKS_PATH = '/console/webhooks';
 

@@ -15,11 +15,11 @@ import {
   submitButton,
   table,
   textareaField,
-} from '../components';
-import { Html, html } from '../html';
-import { moment } from '../markup';
+} from '../../common/views';
+import { Html, html } from '../../common/views/html';
+import { moment } from '../../common/views/markup';
 import { type CaseSection, casePath } from './case-sections';
-import { statusBadge } from './case-values';
+import { statusBadge } from '../../common/views/case-values';
 
 /** What each attention reason means, in words a clinic and an operator both read. */
 const ATTENTION_REASON_WORDS: Record<AttentionReason, string> = {

@@ -11,12 +11,12 @@ import {
   selectField,
   submitButton,
   table,
-} from '../components';
-import { Html, html } from '../html';
-import { moment } from '../markup';
+} from '../../common/views';
+import { Html, html } from '../../common/views/html';
+import { moment } from '../../common/views/markup';
 import type { CaseTriage } from './case-request-views';
 import { CaseSection, casePath } from './case-sections';
-import { dueBadge, statusBadge } from './case-values';
+import { dueBadge, statusBadge } from '../../common/views/case-values';
 
 export const DEFAULT_PAGE_SIZE = 25;
 

@@ -11,9 +11,9 @@ import type { CriterionAnswer } from '../../../domain/payers/payer-connector';
 import { CARD_FIELD_THRESHOLDS } from '../../../domain/payers/insurance-card';
 import type { CardField } from '../../../domain/payers/card-fields';
 import type { InsuranceCardView } from '../../../domain/payers/card-fields';
-import { badge, card, definitionList, emptyState, Fact, notice, table } from '../components';
-import { Html, html } from '../html';
-import { text } from './case-values';
+import { badge, card, definitionList, emptyState, Fact, notice, table } from '../../common/views';
+import { Html, html } from '../../common/views/html';
+import { text } from '../../common/views/case-values';
 
 /** The parts of a request a reviewer reads, whichever case type holds them. */
 interface ReadableRequest {

@@ -6,11 +6,11 @@ import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authori
 import type { EnrollmentConfirmation } from '../../../domain/programs/confirmation-model';
 import type { EnrollmentOutcome } from '../../../domain/programs/enrollment-model';
 import type { PatientAuthorization } from '../../../domain/programs/patient-authorization';
-import { definitionList, Fact, table } from '../components';
-import { Html, html } from '../html';
-import { moment } from '../markup';
+import { definitionList, Fact, table } from '../../common/views';
+import { Html, html } from '../../common/views/html';
+import { moment } from '../../common/views/markup';
 import { criteriaSection } from './case-request-views';
-import { cents, dueBadge, statusBadge, text, yesNo } from './case-values';
+import { cents, dueBadge, statusBadge, text, yesNo } from '../../common/views/case-values';
 
 /**
  * What a case page shows of one case type beyond what every case has. One entry per type, so each

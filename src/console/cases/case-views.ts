@@ -17,11 +17,11 @@ import {
   timeline,
   hiddenFields,
   FieldProps,
-} from '../components';
-import { Html, html } from '../html';
-import { moment } from '../markup';
+} from '../../common/views';
+import { Html, html } from '../../common/views/html';
+import { moment } from '../../common/views/markup';
 import { CASE_TYPE_VIEWS } from './case-type-views';
-import { statusBadge } from './case-values';
+import { statusBadge } from '../../common/views/case-values';
 import { CHOICE_FIELD, DecisionField, DecisionForm, DecisionRows, rowFieldName } from './decision-forms';
 
 /** The case's moves, oldest first, each with when and why. */

@@ -1,5 +1,5 @@
-import { inputField } from '../components';
-import { Html, html } from '../html';
+import { inputField } from '../../common/views';
+import { Html, html } from '../../common/views/html';
 
 /** The email a person signs in with, named `username` for password managers. */
 export function emailField(value: string): Html {

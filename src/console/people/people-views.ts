@@ -8,8 +8,8 @@ import {
   secretReveal,
   submitButton,
   table,
-} from '../components';
-import { Html, html } from '../html';
+} from '../../common/views';
+import { Html, html } from '../../common/views/html';
 import type { PeopleService } from './people.service';
 
 export type AccountRole = (typeof ACCOUNT_ROLES)[number];

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import { renderSVG } from 'uqr';
 
-import { hiddenFields, inputField, postForm, secretReveal, submitButton } from '../components';
-import { Html, html } from '../html';
+import { hiddenFields, inputField, postForm, secretReveal, submitButton } from '../../common/views';
+import { Html, html } from '../../common/views/html';
 import { emailField, passwordField } from './credential-fields';
 import { csrfField, PageContent, sendPage } from '../layout';
 import { otpauthUri } from './totp';

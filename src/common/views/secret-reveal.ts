@@ -1,4 +1,4 @@
-import { Html, html } from '../html';
+import { Html, html } from './html';
 
 export interface SecretRevealProps {
   /** The element the copy button reads from; also what tests and people's tools find it by. */

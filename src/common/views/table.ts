@@ -1,4 +1,4 @@
-import { Html, html } from '../html';
+import { Html, html } from './html';
 
 export type Cell = Html | string | number;
 

@@ -1,4 +1,4 @@
-import { Html, html } from '../html';
+import { Html, html } from './html';
 
 /**
  * Links (or POST forms, for pages whose filters must not enter a URL) to other pages of a list;

@@ -1,4 +1,4 @@
-import { Html, html } from '../html';
+import { Html, html } from './html';
 
 /** A term and its value; a value of null or undefined leaves the term out. */
 export type Fact = readonly [term: string, value: Html | string | number | null | undefined];

@@ -1,6 +1,6 @@
-import { badge, BadgeTone } from '../components';
-import { Html, html } from '../html';
-import { moment } from '../markup';
+import { badge, BadgeTone } from './';
+import { Html, html } from './html';
+import { moment } from './markup';
 
 /** The tone of each status, result and reading state a case page shows; others are neutral. */
 const STATUS_TONES: Record<string, BadgeTone> = {

@@ -1,4 +1,4 @@
-import { Html, html } from '../html';
+import { Html, html } from './html';
 
 /** How a badge reads at a glance; each tone is one colour of the stylesheet, never an inline style. */
 export type BadgeTone = 'ok' | 'warn' | 'bad';

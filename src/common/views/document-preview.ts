@@ -1,4 +1,4 @@
-import { Html, html } from '../html';
+import { Html, html } from './html';
 
 export interface DocumentPreviewProps {
   /** A console URL: the CSP allows images from the service only. */
