@@ -1,17 +1,17 @@
 import {
   BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS,
   manualVerificationIssues,
-} from '../../../domain/cases/benefit-verification';
+} from '../../../../domain/cases/benefit-verification';
 import type {
   BenefitVerificationCase,
   ManualVerificationInput,
-} from '../../../domain/cases/benefit-verification';
-import { ApiError } from '../../common/errors';
-import { submitBenefitVerificationOutcomeUpdate } from '../../../workflows/benefit-verification.messages';
-import type { benefitVerificationWorkflow } from '../../../workflows/benefit-verification.workflow';
-import { casePatient, incomingDocuments, newCaseRecord, requestDocuments } from '../case-request-mapping';
-import { BenefitVerificationOutcomeDto, CreateBenefitVerificationDto } from '../case-requests.dto';
-import { caseTimingsOf, defineCaseType, outcomeDecision } from '../case-type';
+} from '../../../../domain/cases/benefit-verification';
+import { ApiError } from '../../../common/errors';
+import { submitBenefitVerificationOutcomeUpdate } from '../../../../workflows/benefit-verification.messages';
+import type { benefitVerificationWorkflow } from '../../../../workflows/benefit-verification.workflow';
+import { casePatient, incomingDocuments, newCaseRecord, requestDocuments } from '../../case-request-mapping';
+import { BenefitVerificationOutcomeDto, CreateBenefitVerificationDto } from './benefit-verification.dto';
+import { caseTimingsOf, defineCaseType, outcomeDecision } from '../../case-type';
 
 export const BENEFIT_VERIFICATION = defineCaseType<
   typeof benefitVerificationWorkflow,

@@ -3,26 +3,29 @@ import {
   MAX_ENROLLMENT_EVIDENCE,
   mergeInformation,
   PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS,
-} from '../../../domain/cases/patient-enrollment';
-import type { EnrollmentOutcomeInput, PatientEnrollmentCase } from '../../../domain/cases/patient-enrollment';
-import type { EnrollmentInformation } from '../../../domain/programs/enrollment-model';
-import { patientAuthorizationIssue } from '../../../domain/programs/patient-authorization';
+} from '../../../../domain/cases/patient-enrollment';
+import type {
+  EnrollmentOutcomeInput,
+  PatientEnrollmentCase,
+} from '../../../../domain/cases/patient-enrollment';
+import type { EnrollmentInformation } from '../../../../domain/programs/enrollment-model';
+import { patientAuthorizationIssue } from '../../../../domain/programs/patient-authorization';
 import {
   awaitScreeningUpdate,
   submitEnrollmentInformationUpdate,
   submitEnrollmentOutcomeUpdate,
-} from '../../../workflows/patient-enrollment.messages';
-import type { patientEnrollmentWorkflow } from '../../../workflows/patient-enrollment.workflow';
-import { ApiError } from '../../common/errors';
+} from '../../../../workflows/patient-enrollment.messages';
+import type { patientEnrollmentWorkflow } from '../../../../workflows/patient-enrollment.workflow';
+import { ApiError } from '../../../common/errors';
 import {
   CreatePatientEnrollmentDto,
   EnrollmentInformationDto,
   EnrollmentOutcomeDto,
-} from '../../programs/patient-enrollment.dto';
-import { newCaseRecord } from '../case-request-mapping';
-import { assertStorable } from '../case-size';
-import { caseTimingsOf, defineCaseType, outcomeDecision } from '../case-type';
-import { shippedSupportPrograms } from '../../../infrastructure/catalogs/shipped-catalogs';
+} from './patient-enrollment.dto';
+import { newCaseRecord } from '../../case-request-mapping';
+import { assertStorable } from '../../case-size';
+import { caseTimingsOf, defineCaseType, outcomeDecision } from '../../case-type';
+import { shippedSupportPrograms } from '../../../../infrastructure/catalogs/shipped-catalogs';
 
 /** The program's rules take milliseconds; this bounds the wait when no worker is running. */
 const SCREENING_WAIT_MS = 15_000;

@@ -1,10 +1,10 @@
-import { CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS } from '../../../domain/cases/clinical-eligibility';
-import type { ClinicalEligibilityCase } from '../../../domain/cases/clinical-eligibility';
-import type { clinicalEligibilityWorkflow } from '../../../workflows/clinical-eligibility.workflow';
-import { CreateClinicalEligibilityDto } from '../../clinical/clinical-eligibility.dto';
-import { success } from '../../common/envelope';
-import { caseEvidence, casePatient, evidenceAssetDocuments, newCaseRecord } from '../case-request-mapping';
-import { defineCaseType } from '../case-type';
+import { CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS } from '../../../../domain/cases/clinical-eligibility';
+import type { ClinicalEligibilityCase } from '../../../../domain/cases/clinical-eligibility';
+import type { clinicalEligibilityWorkflow } from '../../../../workflows/clinical-eligibility.workflow';
+import { CreateClinicalEligibilityDto } from './clinical-eligibility.dto';
+import { success } from '../../../common/envelope';
+import { caseEvidence, casePatient, evidenceAssetDocuments, newCaseRecord } from '../../case-request-mapping';
+import { defineCaseType } from '../../case-type';
 
 export const CLINICAL_ELIGIBILITY = defineCaseType<
   typeof clinicalEligibilityWorkflow,

@@ -3,18 +3,18 @@ import {
   MAX_PRIOR_AUTH_EVIDENCE,
   PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS,
   withInformation,
-} from '../../../domain/cases/prior-authorization';
+} from '../../../../domain/cases/prior-authorization';
 import type {
   PriorAuthInformationAnswers,
   PriorAuthorizationCase,
-} from '../../../domain/cases/prior-authorization';
+} from '../../../../domain/cases/prior-authorization';
 import {
   submitPriorAuthorizationInformationUpdate,
   submitPriorAuthorizationOutcomeUpdate,
   submitReviewDecisionUpdate,
-} from '../../../workflows/prior-authorization.messages';
-import type { priorAuthorizationWorkflow } from '../../../workflows/prior-authorization.workflow';
-import { ApiError } from '../../common/errors';
+} from '../../../../workflows/prior-authorization.messages';
+import type { priorAuthorizationWorkflow } from '../../../../workflows/prior-authorization.workflow';
+import { ApiError } from '../../../common/errors';
 import {
   caseEvidence,
   casePatient,
@@ -22,15 +22,15 @@ import {
   incomingDocuments,
   newCaseRecord,
   requestDocuments,
-} from '../case-request-mapping';
+} from '../../case-request-mapping';
 import {
   CreatePriorAuthorizationDto,
   PriorAuthInformationDto,
   PriorAuthOutcomeDto,
   ReviewDecisionDto,
-} from '../case-requests.dto';
-import { assertStorable } from '../case-size';
-import { caseTimingsOf, defineCaseType, outcomeDecision } from '../case-type';
+} from './prior-authorization.dto';
+import { assertStorable } from '../../case-size';
+import { caseTimingsOf, defineCaseType, outcomeDecision } from '../../case-type';
 
 export const PRIOR_AUTHORIZATION = defineCaseType<
   typeof priorAuthorizationWorkflow,
