@@ -8,6 +8,7 @@ import { SqlRateLimiter } from '../../infrastructure/rate-limits/sql-rate-limite
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { authenticateBeforeBody } from '../auth/authentication.middleware';
 import { RateLimiter } from '../auth/rate-limiter';
+import { CASE_DOCUMENT_ROUTES } from '../cases/types';
 import { allowCodecOrigin } from '../common/codec-cors';
 import { ErrorFilter } from '../common/error.filter';
 import {
@@ -56,7 +57,7 @@ export async function createApp(
   );
   app.use(formularyUploadBody());
   app.use(requireJsonBody(isFormularyCsv));
-  app.use(jsonBodyParser(config.http.maxBodyBytes));
+  app.use(jsonBodyParser(config.http.maxBodyBytes, CASE_DOCUMENT_ROUTES));
   app.use(translateBodyParserErrors);
 
   const router = () =>

@@ -1,3 +1,4 @@
+import { BENEFIT_VERIFICATION_KIND } from '../../../../domain/cases/benefit-verification.kind';
 import {
   BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS,
   manualVerificationIssues,
@@ -17,11 +18,9 @@ export const BENEFIT_VERIFICATION = defineCaseType<
   typeof benefitVerificationWorkflow,
   CreateBenefitVerificationDto
 >({
-  object: 'benefit_verification',
+  kind: BENEFIT_VERIFICATION_KIND,
   schema: 'BenefitVerification',
-  idKind: 'benefitVerification',
   path: 'benefit-verification',
-  workflowType: 'benefitVerificationWorkflow',
   create: {
     body: CreateBenefitVerificationDto,
     role: 'provider',

@@ -1,3 +1,4 @@
+import { CLINICAL_ELIGIBILITY_KIND } from '../../../../domain/cases/clinical-eligibility.kind';
 import { CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS } from '../../../../domain/cases/clinical-eligibility';
 import type { ClinicalEligibilityCase } from '../../../../domain/cases/clinical-eligibility';
 import type { clinicalEligibilityWorkflow } from '../../../../workflows/clinical-eligibility.workflow';
@@ -10,11 +11,9 @@ export const CLINICAL_ELIGIBILITY = defineCaseType<
   typeof clinicalEligibilityWorkflow,
   CreateClinicalEligibilityDto
 >({
-  object: 'clinical_eligibility',
+  kind: CLINICAL_ELIGIBILITY_KIND,
   schema: 'ClinicalEligibility',
-  idKind: 'clinicalEligibility',
   path: 'clinical-eligibility',
-  workflowType: 'clinicalEligibilityWorkflow',
   create: {
     body: CreateClinicalEligibilityDto,
     role: 'provider',

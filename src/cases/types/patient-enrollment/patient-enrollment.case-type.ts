@@ -1,3 +1,4 @@
+import { PATIENT_ENROLLMENT_KIND } from '../../../../domain/cases/patient-enrollment.kind';
 import {
   enrollmentOutcomeIssues,
   MAX_ENROLLMENT_EVIDENCE,
@@ -34,11 +35,9 @@ export const PATIENT_ENROLLMENT = defineCaseType<
   typeof patientEnrollmentWorkflow,
   CreatePatientEnrollmentDto
 >({
-  object: 'patient_enrollment',
+  kind: PATIENT_ENROLLMENT_KIND,
   schema: 'PatientEnrollment',
-  idKind: 'patientEnrollment',
   path: 'patient-enrollment',
-  workflowType: 'patientEnrollmentWorkflow',
   create: {
     body: CreatePatientEnrollmentDto,
     role: 'provider',

@@ -1,3 +1,4 @@
+import { PRIOR_AUTHORIZATION_KIND } from '../../../../domain/cases/prior-authorization.kind';
 import {
   informationAnswerIssues,
   MAX_PRIOR_AUTH_EVIDENCE,
@@ -36,11 +37,9 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
   typeof priorAuthorizationWorkflow,
   CreatePriorAuthorizationDto
 >({
-  object: 'prior_authorization',
+  kind: PRIOR_AUTHORIZATION_KIND,
   schema: 'PriorAuthorization',
-  idKind: 'priorAuthorization',
   path: 'prior-authorization',
-  workflowType: 'priorAuthorizationWorkflow',
   create: {
     body: CreatePriorAuthorizationDto,
     role: 'provider',
