@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 
+import { CASE_ID_PREFIXES } from './cases/case-kinds';
+
 /** Every public id is a type prefix and an opaque token: sortable by creation time, carrying no PHI. */
 export const ID_PREFIXES = {
   account: 'acct',
   apiKey: 'key',
   request: 'req',
-  benefitVerification: 'bv',
-  priorAuthorization: 'pa',
-  clinicalEligibility: 'ce',
-  patientEnrollment: 'pe',
+  ...CASE_ID_PREFIXES,
   supportProgram: 'prog',
   webhookEndpoint: 'wh',
   event: 'evt',

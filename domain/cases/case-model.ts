@@ -1,5 +1,6 @@
 import type { DocumentReadingSummary } from '../documents/document-reading';
 import type { InsuranceCardView } from '../payers/card-fields';
+import type { CaseObjectType } from './case-kinds';
 
 /**
  * The shapes every case type shares (contract section 3). Pure types and constants: workflow code
@@ -18,8 +19,7 @@ export type CaseStatus = (typeof CASE_STATUSES)[number];
 
 export const FINAL_STATUSES: readonly CaseStatus[] = ['completed', 'failed', 'cancelled'];
 
-export type CaseObjectType =
-  'prior_authorization' | 'benefit_verification' | 'clinical_eligibility' | 'patient_enrollment';
+export type { CaseObjectType };
 
 export interface StatusChange {
   status: CaseStatus;

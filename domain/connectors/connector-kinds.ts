@@ -1,5 +1,3 @@
-import type { CaseObjectType } from '../cases/case-model';
-
 /**
  * The outside systems an account connects for live mode: a clearinghouse for X12 270/271
  * eligibility (benefit verification), a Da Vinci PAS payer endpoint (prior authorization) and a
@@ -11,17 +9,6 @@ export type ConnectorKind = (typeof CONNECTOR_KINDS)[number];
 export function isConnectorKind(value: unknown): value is ConnectorKind {
   return typeof value === 'string' && (CONNECTOR_KINDS as readonly string[]).includes(value);
 }
-
-/**
- * The connector a live case of each type needs before it may start. Clinical eligibility needs
- * none: it runs the criteria engine in both modes.
- */
-export const CONNECTOR_KIND_FOR_CASE_TYPE: Readonly<Record<CaseObjectType, ConnectorKind | null>> = {
-  benefit_verification: 'eligibility',
-  prior_authorization: 'prior_authorization',
-  patient_enrollment: 'program_enrollment',
-  clinical_eligibility: null,
-};
 
 /**
  * The kinds whose settings a live case can use today. A prior authorization connector is a Da Vinci

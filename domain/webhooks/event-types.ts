@@ -1,34 +1,18 @@
+import type { EventDescription } from '../cases/case-kind';
+import { CASE_KINDS, type CaseEventType } from '../cases/case-kinds';
+
 /**
- * The webhook events of contract section 6. Endpoints subscribe by machine name or by the
- * specification's title; both normalise to the machine name.
+ * The webhook events of contract section 6: each case type's, as its kind declares them. Endpoints
+ * subscribe by machine name or by the specification's title; both normalise to the machine name.
  */
-export const CASE_EVENT_TYPES = {
-  'benefit_verification.updated': {
-    title: 'Benefit Verification Updated',
-    description: 'A benefit verification has been updated.',
-  },
-  'prior_authorization.updated': {
-    title: 'Prior Authorization Updated',
-    description: 'A prior authorization has been updated.',
-  },
-  'prior_authorization.overdue': {
-    title: 'Prior Authorization Overdue',
-    description: "A prior authorization's payer decision deadline (due_at) passed without a determination.",
-  },
-  'clinical_eligibility.updated': {
-    title: 'Clinical Eligibility Updated',
-    description: 'A clinical eligibility check has been updated.',
-  },
-  'patient_enrollment.updated': {
-    title: 'Patient Enrollment Updated',
-    description: 'A patient enrollment has been updated.',
-  },
-} as const;
+export const CASE_EVENT_TYPES = Object.fromEntries(
+  CASE_KINDS.flatMap((kind) => Object.entries(kind.events)),
+) as Readonly<Record<CaseEventType, EventDescription>>;
 
 export const TEST_EVENT_TYPE = 'webhook.test';
 const TEST_EVENT = { title: 'Webhook Test', description: 'A test notification sent on request.' };
 
-export type CaseEventType = keyof typeof CASE_EVENT_TYPES;
+export type { CaseEventType };
 export type EventType = CaseEventType | typeof TEST_EVENT_TYPE;
 
 const BY_TITLE = new Map(

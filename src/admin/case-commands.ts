@@ -1,3 +1,6 @@
+import { ID_PREFIXES } from '../../domain/ids';
+import { CASE_TYPES } from '../cases/types';
+
 export const CASE_USAGE = `  cases:retry ID --api URL                         call the connector again now, for a case waiting out
                                                    an outage (it shows attention)
   cases:fail ID --api URL --reason REASON [--note TEXT]
@@ -10,12 +13,10 @@ export const CASE_USAGE = `  cases:retry ID --api URL                         ca
 /** The flags of the cases:* commands, for the CLI's argument parser. */
 export const CASE_OPTIONS = { reason: { type: 'string' }, note: { type: 'string' } } as const;
 
-/** The API path of each case type, read off the id's prefix. */
-const PATH_OF_PREFIX: Readonly<Record<string, string>> = {
-  bv: 'benefit-verification',
-  pa: 'prior-authorization',
-  pe: 'patient-enrollment',
-};
+/** The API path of each case type whose cases wait out outages, read off the id's prefix. */
+const PATH_OF_PREFIX: Readonly<Record<string, string>> = Object.fromEntries(
+  CASE_TYPES.filter((type) => type.waitsOutOutages).map((type) => [ID_PREFIXES[type.idKind], type.path]),
+);
 
 export class CaseCommandError extends Error {}
 
@@ -33,7 +34,9 @@ export async function runCaseCommand(
   const path = PATH_OF_PREFIX[caseId.split('_')[0]!];
   if (!path)
     throw new CaseCommandError(
-      'Only benefit verifications, PAs and enrollments (bv_, pa_, pe_) wait out outages',
+      `Only cases that wait out outages (${Object.keys(PATH_OF_PREFIX)
+        .map((prefix) => `${prefix}_`)
+        .join(', ')}) take cases:retry and cases:fail`,
     );
   if (!flags.api || !/^https?:\/\//.test(flags.api))
     throw new CaseCommandError('--api takes the http(s) URL of the API');

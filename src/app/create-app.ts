@@ -6,6 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { ConsoleSessionsRepository } from '../../infrastructure/console/console-sessions.repository';
 import { SqlRateLimiter } from '../../infrastructure/rate-limits/sql-rate-limiter';
 import { ApiKeyAuthenticator, authenticateBeforeBody, RateLimiter } from '../auth/auth.module';
+import { CASE_DOCUMENT_ROUTES } from '../cases/cases.module';
 import { allowCodecOrigin } from '../common/codec-cors';
 import { ErrorFilter } from '../common/error.filter';
 import {
@@ -53,7 +54,7 @@ export async function createApp(
   );
   app.use(formularyUploadBody());
   app.use(requireJsonBody(isFormularyCsv));
-  app.use(jsonBodyParser(config.http.maxBodyBytes));
+  app.use(jsonBodyParser(config.http.maxBodyBytes, CASE_DOCUMENT_ROUTES));
   app.use(translateBodyParserErrors);
 
   const router = () =>

@@ -1,7 +1,7 @@
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
 import { METADATA_ENCODING_KEY, Payload } from '@temporalio/common';
 
-import type { CaseObjectType } from '../../domain/cases/case-model';
+import { CASE_KINDS, type CaseObjectType } from '../../domain/cases/case-kinds';
 import { ID_PREFIXES } from '../../domain/ids';
 import { ACCOUNT_ID } from '../../domain/temporal/search-attributes';
 import type { AuditTarget, NewAuditEvent } from '../../infrastructure/audit/audit-event';
@@ -9,12 +9,9 @@ import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import type { RequestContext } from '../common/request-context';
 import { actorOf } from '../common/actor';
 
-const CASE_OBJECTS: Record<string, CaseObjectType> = {
-  [ID_PREFIXES.priorAuthorization]: 'prior_authorization',
-  [ID_PREFIXES.benefitVerification]: 'benefit_verification',
-  [ID_PREFIXES.clinicalEligibility]: 'clinical_eligibility',
-  [ID_PREFIXES.patientEnrollment]: 'patient_enrollment',
-};
+const CASE_OBJECTS: Record<string, CaseObjectType> = Object.fromEntries(
+  CASE_KINDS.map((kind) => [kind.idPrefix, kind.object]),
+);
 
 /** Any of our ids that a payload may carry and that leads to an account. */
 const OWNED_ID = new RegExp(

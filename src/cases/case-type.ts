@@ -3,7 +3,9 @@ import type { UpdateDefinition, Workflow } from '@temporalio/common';
 
 import type { Role } from '../../domain/accounts/roles';
 import type { CaseBinding } from '../../domain/cases/case-binding';
-import type { CaseObjectType, CaseRecord, CaseTimings, DocumentRef } from '../../domain/cases/case-model';
+import type { CaseKind } from '../../domain/cases/case-kind';
+import type { CaseObjectType } from '../../domain/cases/case-kinds';
+import type { CaseRecord, CaseTimings, DocumentRef } from '../../domain/cases/case-model';
 import type { IdKind } from '../../domain/ids';
 import type { AuditAction } from '../../infrastructure/audit/audit-event';
 import type { CaseSettings } from '../../infrastructure/config/config';
@@ -53,6 +55,7 @@ export interface CaseDecision {
 /**
  * One case type, as data: the generic controller (`caseController`), `CasesService` and the
  * Temporal repository read it, so a new type adds a module like this, its workflow and its DTO.
+ * `object`, `idKind` and `workflowType` are its domain kind's (domain/cases/<type>.kind.ts).
  */
 export interface CaseType<W extends Workflow = Workflow, Request extends object = object> {
   object: CaseObjectType;
@@ -93,11 +96,18 @@ export interface CaseType<W extends Workflow = Workflow, Request extends object 
   waitsOutOutages?: boolean;
 }
 
-/** A case type as its module writes it, with its workflow and request types inferred. */
-export function defineCaseType<W extends Workflow, Request extends object>(
-  type: CaseType<W, Request>,
-): CaseType<W, Request> {
-  return type;
+/** A case type as its module writes it: what the API adds to its domain kind. */
+export type CaseTypeDeclaration<W extends Workflow, Request extends object> = Omit<
+  CaseType<W, Request>,
+  'object' | 'idKind' | 'workflowType'
+> & { kind: CaseKind<CaseObjectType, IdKind> };
+
+/** A case type from its module's declaration, with its workflow and request types inferred. */
+export function defineCaseType<W extends Workflow, Request extends object>({
+  kind,
+  ...type
+}: CaseTypeDeclaration<W, Request>): CaseType<W, Request> {
+  return { object: kind.object, idKind: kind.idKind, workflowType: kind.workflowType, ...type };
 }
 
 /** The payer's or program's answer, recorded by a reviewer when it came outside the connectors. */

@@ -15,6 +15,7 @@ import { CasesService } from './cases.service';
 import { CASE_TYPES } from './types';
 
 export { patientRefOf } from './cases.service';
+export { CASE_DOCUMENT_ROUTES } from './types';
 
 export { CasesService };
 

@@ -15,17 +15,8 @@ const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 /** The body limit of every route that carries no base64 document. */
 export const SMALL_BODY_BYTES = 1024 * 1024;
 
-/**
- * The routes whose bodies carry base64 documents (insurance cards, evidence files) or Temporal
- * payloads that embed them; only these accept up to MAX_BODY_BYTES.
- */
-const DOCUMENT_ROUTES = new Set([
-  'POST /prior-authorization',
-  'POST /benefit-verification',
-  'POST /clinical-eligibility',
-  'POST /codec/decode',
-  'POST /codec/encode',
-]);
+/** The codec's routes, whose Temporal payloads may embed a case's documents. */
+const PAYLOAD_ROUTES = ['POST /codec/decode', 'POST /codec/encode'];
 
 /**
  * Gives every request an id, stamps the version headers and writes one PHI-free access log line;
@@ -118,16 +109,19 @@ function requireJson(
 
 /**
  * JSON parsing with two size limits, chosen by route, and a depth check of the raw bytes before
- * JSON.parse can recurse into them.
+ * JSON.parse can recurse into them. Only the codec's routes and `documentRoutes` (`POST /path`, the
+ * case types' whose requests carry base64 documents, named by the composition root) accept up to
+ * `maxBodyBytes`.
  */
-export function jsonBodyParser(maxBodyBytes: number) {
+export function jsonBodyParser(maxBodyBytes: number, documentRoutes: readonly string[]) {
+  const largeBodyRoutes = new Set([...documentRoutes, ...PAYLOAD_ROUTES]);
   const verify = (_req: Request, _res: Response, body: Buffer) => assertJsonDepth(body);
   const options = { type: 'application/json', strict: true, verify };
   const documents = express.json({ ...options, limit: maxBodyBytes });
   const small = express.json({ ...options, limit: Math.min(maxBodyBytes, SMALL_BODY_BYTES) });
   return (req: Request, res: Response, next: NextFunction): void => {
     const route = `${req.method} ${req.path.replace(/\/+$/, '').toLowerCase()}`;
-    (DOCUMENT_ROUTES.has(route) ? documents : small)(req, res, next);
+    (largeBodyRoutes.has(route) ? documents : small)(req, res, next);
   };
 }
 

@@ -1,7 +1,5 @@
-import {
-  CONNECTOR_KIND_FOR_CASE_TYPE,
-  CONNECTOR_KINDS_IN_SERVICE,
-} from '../../domain/connectors/connector-kinds';
+import { CONNECTOR_KIND_FOR_CASE_TYPE } from '../../domain/cases/case-kinds';
+import { CONNECTOR_KINDS_IN_SERVICE } from '../../domain/connectors/connector-kinds';
 import type { CaseObjectType, Prescription } from '../../domain/cases/case-model';
 import type { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { ApiError } from '../common/errors';

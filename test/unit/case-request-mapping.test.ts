@@ -1,5 +1,6 @@
 import { plain } from '../../src/cases/case-request-mapping';
-import { CreateBenefitVerificationDto, CreatePriorAuthorizationDto } from '../../src/cases/case-requests.dto';
+import { CreateBenefitVerificationDto } from '../../src/cases/types/benefit-verification/benefit-verification.dto';
+import { CreatePriorAuthorizationDto } from '../../src/cases/types/prior-authorization/prior-authorization.dto';
 import { createValidationPipe } from '../../src/common/validation';
 import {
   benefitVerificationRequest,

@@ -2,18 +2,21 @@ import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
 import { IsOptional, IsString } from 'class-validator';
 
 import {
-  BenefitVerificationOutcomeDto,
-  CancelCaseDto,
   CasePatientDto,
-  CreateBenefitVerificationDto,
-  CreatePriorAuthorizationDto,
   DiagnosisDto,
   InsuranceDocumentDto,
-  ListCasesQueryDto,
   PrescriptionDto,
+} from '../../src/cases/case-request-parts.dto';
+import { CancelCaseDto, ListCasesQueryDto } from '../../src/cases/case-requests.dto';
+import {
+  BenefitVerificationOutcomeDto,
+  CreateBenefitVerificationDto,
+} from '../../src/cases/types/benefit-verification/benefit-verification.dto';
+import {
+  CreatePriorAuthorizationDto,
   PriorAuthOutcomeDto,
   ReviewDecisionDto,
-} from '../../src/cases/case-requests.dto';
+} from '../../src/cases/types/prior-authorization/prior-authorization.dto';
 import { ExactlyOneOf, IsBase64Document, MAX_DOCUMENT_BYTES } from '../../src/common/dto/case-validators';
 import { createValidationPipe } from '../../src/common/validation';
 

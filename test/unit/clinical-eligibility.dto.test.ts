@@ -6,13 +6,13 @@ import {
   InsuranceContentDto,
   QuestionnaireDto,
   VisitNoteDto,
-} from '../../src/cases/case-requests.dto';
+} from '../../src/cases/case-request-parts.dto';
 import {
   ClinicalDiagnosisDto,
   ClinicalDrugDto,
   ClinicalEvidenceDto,
   CreateClinicalEligibilityDto,
-} from '../../src/clinical/clinical-eligibility.dto';
+} from '../../src/cases/types/clinical-eligibility/clinical-eligibility.dto';
 import { createValidationPipe } from '../../src/common/validation';
 
 type Metatype = NonNullable<ArgumentMetadata['metatype']>;

@@ -1,6 +1,7 @@
 import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
 
-import { DrugDto, ListCasesQueryDto } from '../../src/cases/case-requests.dto';
+import { DrugDto } from '../../src/cases/case-request-parts.dto';
+import { ListCasesQueryDto } from '../../src/cases/case-requests.dto';
 import { createValidationPipe } from '../../src/common/validation';
 import { CreateWebhookDto, UpdateWebhookDto } from '../../src/webhooks/webhooks.dto';
 

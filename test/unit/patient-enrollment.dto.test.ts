@@ -14,7 +14,7 @@ import {
   EnrollmentPrescriptionDto,
   InsuranceDetailsDto,
   PatientAuthorizationDto,
-} from '../../src/programs/patient-enrollment.dto';
+} from '../../src/cases/types/patient-enrollment/patient-enrollment.dto';
 
 type Metatype = NonNullable<ArgumentMetadata['metatype']>;
 type Body = Record<string, unknown>;

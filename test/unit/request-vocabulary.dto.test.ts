@@ -1,13 +1,13 @@
 import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
 
-import { CasePatientDto, InsuranceContentDto, ProviderDto } from '../../src/cases/case-requests.dto';
+import { CasePatientDto, InsuranceContentDto, ProviderDto } from '../../src/cases/case-request-parts.dto';
 import { LIMITS } from '../../src/common/dto/request-vocabulary';
 import { createValidationPipe } from '../../src/common/validation';
 import {
   EnrollmentOutcomeDto,
   EnrollmentPatientDto,
   InsuranceDataDto,
-} from '../../src/programs/patient-enrollment.dto';
+} from '../../src/cases/types/patient-enrollment/patient-enrollment.dto';
 
 type Metatype = NonNullable<ArgumentMetadata['metatype']>;
 

@@ -1,10 +1,10 @@
 import type { CaseObjectType } from '../../../domain/cases/case-model';
 import { ApiError } from '../../common/errors';
 import type { CaseType } from '../../cases/case-type';
-import { BENEFIT_VERIFICATION } from '../../cases/types/benefit-verification.case-type';
-import { CLINICAL_ELIGIBILITY } from '../../cases/types/clinical-eligibility.case-type';
-import { PATIENT_ENROLLMENT } from '../../cases/types/patient-enrollment.case-type';
-import { PRIOR_AUTHORIZATION } from '../../cases/types/prior-authorization.case-type';
+import { BENEFIT_VERIFICATION } from '../../cases/types/benefit-verification/benefit-verification.case-type';
+import { CLINICAL_ELIGIBILITY } from '../../cases/types/clinical-eligibility/clinical-eligibility.case-type';
+import { PATIENT_ENROLLMENT } from '../../cases/types/patient-enrollment/patient-enrollment.case-type';
+import { PRIOR_AUTHORIZATION } from '../../cases/types/prior-authorization/prior-authorization.case-type';
 
 /** A console section of cases: its URL segment, its headings and the case type it shows. */
 export interface CaseSection {

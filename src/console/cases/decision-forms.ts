@@ -9,8 +9,8 @@ import {
   COVERAGE_STATUSES,
   MANUAL_DRUG_COVERAGES,
   PRIOR_AUTH_REQUIREMENTS,
-} from '../../cases/case-requests.dto';
-import { ENROLLMENT_RESULTS } from '../../programs/patient-enrollment.dto';
+} from '../../cases/types/benefit-verification/benefit-verification.dto';
+import { ENROLLMENT_RESULTS } from '../../cases/types/patient-enrollment/patient-enrollment.dto';
 import { formText } from '../forms';
 
 export interface DecisionField {

@@ -1,20 +1,19 @@
-import { CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS } from '../../../domain/cases/clinical-eligibility';
-import type { ClinicalEligibilityCase } from '../../../domain/cases/clinical-eligibility';
-import type { clinicalEligibilityWorkflow } from '../../../workflows/clinical-eligibility.workflow';
-import { CreateClinicalEligibilityDto } from '../../clinical/clinical-eligibility.dto';
-import { success } from '../../common/envelope';
-import { caseEvidence, casePatient, evidenceAssetDocuments, newCaseRecord } from '../case-request-mapping';
-import { defineCaseType } from '../case-type';
+import { CLINICAL_ELIGIBILITY_KIND } from '../../../../domain/cases/clinical-eligibility.kind';
+import { CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS } from '../../../../domain/cases/clinical-eligibility';
+import type { ClinicalEligibilityCase } from '../../../../domain/cases/clinical-eligibility';
+import type { clinicalEligibilityWorkflow } from '../../../../workflows/clinical-eligibility.workflow';
+import { CreateClinicalEligibilityDto } from './clinical-eligibility.dto';
+import { success } from '../../../common/envelope';
+import { caseEvidence, casePatient, evidenceAssetDocuments, newCaseRecord } from '../../case-request-mapping';
+import { defineCaseType } from '../../case-type';
 
 export const CLINICAL_ELIGIBILITY = defineCaseType<
   typeof clinicalEligibilityWorkflow,
   CreateClinicalEligibilityDto
 >({
-  object: 'clinical_eligibility',
+  kind: CLINICAL_ELIGIBILITY_KIND,
   schema: 'ClinicalEligibility',
-  idKind: 'clinicalEligibility',
   path: 'clinical-eligibility',
-  workflowType: 'clinicalEligibilityWorkflow',
   create: {
     body: CreateClinicalEligibilityDto,
     role: 'provider',

@@ -1,6 +1,6 @@
 import { PickType } from '@nestjs/swagger';
 
-import type { ClinicalDiagnosisInput, ClinicalRecord } from '../../domain/clinical/clinical-model';
+import type { ClinicalDiagnosisInput, ClinicalRecord } from '../../../../domain/clinical/clinical-model';
 import {
   CasePatientDto,
   DrugDto,
@@ -10,10 +10,10 @@ import {
   VisitNoteDto,
   EvidenceAssetDto,
   WithinDocumentLimit,
-} from '../cases/case-requests.dto';
-import { AtLeastOneOf, ExactlyOneOf, RequiresFieldsUnless } from '../common/dto/case-validators';
-import { CaseMetadata, Icd10Code, LIMITS, WrittenAt } from '../common/dto/request-vocabulary';
-import { JsonObjectField, NestedArray, NestedObject, TextField } from '../common/dto/compose';
+} from '../../case-request-parts.dto';
+import { AtLeastOneOf, ExactlyOneOf, RequiresFieldsUnless } from '../../../common/dto/case-validators';
+import { CaseMetadata, Icd10Code, LIMITS, WrittenAt } from '../../../common/dto/request-vocabulary';
+import { JsonObjectField, NestedArray, NestedObject, TextField } from '../../../common/dto/compose';
 
 /** Contract section 7: base64 documents per request, insurance card images and evidence files together. */
 export const MAX_CLINICAL_DOCUMENTS = LIMITS.documentsPerRequest;

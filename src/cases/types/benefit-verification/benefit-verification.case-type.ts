@@ -1,27 +1,26 @@
+import { BENEFIT_VERIFICATION_KIND } from '../../../../domain/cases/benefit-verification.kind';
 import {
   BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS,
   manualVerificationIssues,
-} from '../../../domain/cases/benefit-verification';
+} from '../../../../domain/cases/benefit-verification';
 import type {
   BenefitVerificationCase,
   ManualVerificationInput,
-} from '../../../domain/cases/benefit-verification';
-import { ApiError } from '../../common/errors';
-import { submitBenefitVerificationOutcomeUpdate } from '../../../workflows/benefit-verification.messages';
-import type { benefitVerificationWorkflow } from '../../../workflows/benefit-verification.workflow';
-import { casePatient, incomingDocuments, newCaseRecord, requestDocuments } from '../case-request-mapping';
-import { BenefitVerificationOutcomeDto, CreateBenefitVerificationDto } from '../case-requests.dto';
-import { caseTimingsOf, defineCaseType, outcomeDecision } from '../case-type';
+} from '../../../../domain/cases/benefit-verification';
+import { ApiError } from '../../../common/errors';
+import { submitBenefitVerificationOutcomeUpdate } from '../../../../workflows/benefit-verification.messages';
+import type { benefitVerificationWorkflow } from '../../../../workflows/benefit-verification.workflow';
+import { casePatient, incomingDocuments, newCaseRecord, requestDocuments } from '../../case-request-mapping';
+import { BenefitVerificationOutcomeDto, CreateBenefitVerificationDto } from './benefit-verification.dto';
+import { caseTimingsOf, defineCaseType, outcomeDecision } from '../../case-type';
 
 export const BENEFIT_VERIFICATION = defineCaseType<
   typeof benefitVerificationWorkflow,
   CreateBenefitVerificationDto
 >({
-  object: 'benefit_verification',
+  kind: BENEFIT_VERIFICATION_KIND,
   schema: 'BenefitVerification',
-  idKind: 'benefitVerification',
   path: 'benefit-verification',
-  workflowType: 'benefitVerificationWorkflow',
   create: {
     body: CreateBenefitVerificationDto,
     role: 'provider',

@@ -1,17 +1,17 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType, PickType } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
 
-import { ID_PREFIXES } from '../../domain/ids';
+import { ID_PREFIXES } from '../../../../domain/ids';
 import {
   ATTESTER_RELATIONSHIPS,
   PATIENT_AUTHORIZATION_TYPES,
-} from '../../domain/programs/patient-authorization';
+} from '../../../../domain/programs/patient-authorization';
 import type {
   AttesterRelationship,
   PatientAuthorizationType,
-} from '../../domain/programs/patient-authorization';
-import { AddressDto, MockOutageDto, PrescriptionDto } from '../cases/case-requests.dto';
-import { AtLeastOneOf, IsCalendarDate, IsPastDateTime } from '../common/dto/case-validators';
+} from '../../../../domain/programs/patient-authorization';
+import { AddressDto, MockOutageDto, PrescriptionDto } from '../../case-request-parts.dto';
+import { AtLeastOneOf, IsCalendarDate, IsPastDateTime } from '../../../common/dto/case-validators';
 import {
   DateOfBirth,
   Email,
@@ -24,8 +24,8 @@ import {
   RxBin,
   RxCode,
   WrittenAt,
-} from '../common/dto/request-vocabulary';
-import { JsonObjectField, NestedArray, NestedObject, TextField } from '../common/dto/compose';
+} from '../../../common/dto/request-vocabulary';
+import { JsonObjectField, NestedArray, NestedObject, TextField } from '../../../common/dto/compose';
 
 export const ENROLLMENT_RESULTS = ['enrolled', 'denied', 'inconclusive'] as const;
 export type EnrollmentResult = (typeof ENROLLMENT_RESULTS)[number];

@@ -1,28 +1,32 @@
+import { PATIENT_ENROLLMENT_KIND } from '../../../../domain/cases/patient-enrollment.kind';
 import {
   enrollmentOutcomeIssues,
   MAX_ENROLLMENT_EVIDENCE,
   mergeInformation,
   PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS,
-} from '../../../domain/cases/patient-enrollment';
-import type { EnrollmentOutcomeInput, PatientEnrollmentCase } from '../../../domain/cases/patient-enrollment';
-import type { EnrollmentInformation } from '../../../domain/programs/enrollment-model';
-import { patientAuthorizationIssue } from '../../../domain/programs/patient-authorization';
+} from '../../../../domain/cases/patient-enrollment';
+import type {
+  EnrollmentOutcomeInput,
+  PatientEnrollmentCase,
+} from '../../../../domain/cases/patient-enrollment';
+import type { EnrollmentInformation } from '../../../../domain/programs/enrollment-model';
+import { patientAuthorizationIssue } from '../../../../domain/programs/patient-authorization';
 import {
   awaitScreeningUpdate,
   submitEnrollmentInformationUpdate,
   submitEnrollmentOutcomeUpdate,
-} from '../../../workflows/patient-enrollment.messages';
-import type { patientEnrollmentWorkflow } from '../../../workflows/patient-enrollment.workflow';
-import { ApiError } from '../../common/errors';
+} from '../../../../workflows/patient-enrollment.messages';
+import type { patientEnrollmentWorkflow } from '../../../../workflows/patient-enrollment.workflow';
+import { ApiError } from '../../../common/errors';
 import {
   CreatePatientEnrollmentDto,
   EnrollmentInformationDto,
   EnrollmentOutcomeDto,
-} from '../../programs/patient-enrollment.dto';
-import { newCaseRecord } from '../case-request-mapping';
-import { assertStorable } from '../case-size';
-import { caseTimingsOf, defineCaseType, outcomeDecision } from '../case-type';
-import { shippedSupportPrograms } from '../../../infrastructure/catalogs/shipped-catalogs';
+} from './patient-enrollment.dto';
+import { newCaseRecord } from '../../case-request-mapping';
+import { assertStorable } from '../../case-size';
+import { caseTimingsOf, defineCaseType, outcomeDecision } from '../../case-type';
+import { shippedSupportPrograms } from '../../../../infrastructure/catalogs/shipped-catalogs';
 
 /** The program's rules take milliseconds; this bounds the wait when no worker is running. */
 const SCREENING_WAIT_MS = 15_000;
@@ -31,11 +35,9 @@ export const PATIENT_ENROLLMENT = defineCaseType<
   typeof patientEnrollmentWorkflow,
   CreatePatientEnrollmentDto
 >({
-  object: 'patient_enrollment',
+  kind: PATIENT_ENROLLMENT_KIND,
   schema: 'PatientEnrollment',
-  idKind: 'patientEnrollment',
   path: 'patient-enrollment',
-  workflowType: 'patientEnrollmentWorkflow',
   create: {
     body: CreatePatientEnrollmentDto,
     role: 'provider',

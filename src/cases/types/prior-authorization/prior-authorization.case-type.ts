@@ -1,20 +1,21 @@
+import { PRIOR_AUTHORIZATION_KIND } from '../../../../domain/cases/prior-authorization.kind';
 import {
   informationAnswerIssues,
   MAX_PRIOR_AUTH_EVIDENCE,
   PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS,
   withInformation,
-} from '../../../domain/cases/prior-authorization';
+} from '../../../../domain/cases/prior-authorization';
 import type {
   PriorAuthInformationAnswers,
   PriorAuthorizationCase,
-} from '../../../domain/cases/prior-authorization';
+} from '../../../../domain/cases/prior-authorization';
 import {
   submitPriorAuthorizationInformationUpdate,
   submitPriorAuthorizationOutcomeUpdate,
   submitReviewDecisionUpdate,
-} from '../../../workflows/prior-authorization.messages';
-import type { priorAuthorizationWorkflow } from '../../../workflows/prior-authorization.workflow';
-import { ApiError } from '../../common/errors';
+} from '../../../../workflows/prior-authorization.messages';
+import type { priorAuthorizationWorkflow } from '../../../../workflows/prior-authorization.workflow';
+import { ApiError } from '../../../common/errors';
 import {
   caseEvidence,
   casePatient,
@@ -22,25 +23,23 @@ import {
   incomingDocuments,
   newCaseRecord,
   requestDocuments,
-} from '../case-request-mapping';
+} from '../../case-request-mapping';
 import {
   CreatePriorAuthorizationDto,
   PriorAuthInformationDto,
   PriorAuthOutcomeDto,
   ReviewDecisionDto,
-} from '../case-requests.dto';
-import { assertStorable } from '../case-size';
-import { caseTimingsOf, defineCaseType, outcomeDecision } from '../case-type';
+} from './prior-authorization.dto';
+import { assertStorable } from '../../case-size';
+import { caseTimingsOf, defineCaseType, outcomeDecision } from '../../case-type';
 
 export const PRIOR_AUTHORIZATION = defineCaseType<
   typeof priorAuthorizationWorkflow,
   CreatePriorAuthorizationDto
 >({
-  object: 'prior_authorization',
+  kind: PRIOR_AUTHORIZATION_KIND,
   schema: 'PriorAuthorization',
-  idKind: 'priorAuthorization',
   path: 'prior-authorization',
-  workflowType: 'priorAuthorizationWorkflow',
   create: {
     body: CreatePriorAuthorizationDto,
     role: 'provider',
