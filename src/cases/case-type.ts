@@ -10,6 +10,7 @@ import type { IdKind } from '../../domain/ids';
 import type { AuditAction } from '../../infrastructure/audit/audit-event';
 import type { CaseSettings } from '../../infrastructure/config/config';
 import type { PublishedObjectName } from '../contract/published-objects';
+import type { CaseConsole } from './case-console';
 
 /** A document as it arrives: base64 under a name that says where in the request it was. */
 export interface IncomingDocument {
@@ -87,6 +88,8 @@ export interface CaseType<W extends Workflow = Workflow, Request extends object 
   /** `description` documents the object the GET answers, which the document has no schema for. */
   get: { summary: string; description?: string };
   decisions: CaseDecision[];
+  /** Its console section, what its case page shows and its decisions as forms. */
+  console: CaseConsole;
   /** Absent for types whose cases cannot be cancelled. */
   cancel?: { role: Role; summary: string };
   /**

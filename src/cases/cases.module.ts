@@ -14,8 +14,20 @@ import { CaseWorkflows } from './case-workflows';
 import { CasesService } from './cases.service';
 import { CASE_TYPES } from './types';
 
+export { plain } from './case-request-mapping';
+export { FailCaseDto } from './case-requests.dto';
+export { CaseSummariesService, type CaseSummaryQuery } from './case-summaries.service';
 export { patientRefOf } from './cases.service';
-export { CASE_DOCUMENT_ROUTES } from './types';
+export { CASE_DOCUMENT_ROUTES, CASE_TYPES } from './types';
+export type { CaseType } from './case-type';
+export {
+  CHOICE_FIELD,
+  type CaseConsoleSection,
+  type CaseTypeView,
+  type DecisionField,
+  type DecisionForm,
+  type DecisionRows,
+} from './case-console';
 
 export { CasesService };
 

@@ -5,6 +5,7 @@ import { ContextualRequest } from '../common/request-context';
 import { csrfTokenFor, CSRF_FIELD } from './console-edge';
 import { consoleLivemode, CONSOLE_MODE_PATH } from './console-mode';
 import { Html, html } from '../common/views/html';
+import { CASE_SECTIONS } from './cases/case-sections';
 
 interface NavigationItem {
   href: string;
@@ -12,13 +13,14 @@ interface NavigationItem {
   role: Role;
 }
 
-/** The console's sections, each shown to the people whose roles open it. */
+/** The console's sections, each shown to the people whose roles open it; one per case type. */
 export const NAVIGATION: readonly NavigationItem[] = [
   { href: '/console/review-queue', label: 'Review queue', role: 'reviewer' },
-  { href: '/console/benefit-verifications', label: 'Benefit verifications', role: 'provider' },
-  { href: '/console/prior-authorizations', label: 'Prior authorizations', role: 'provider' },
-  { href: '/console/clinical-eligibility', label: 'Clinical eligibility', role: 'provider' },
-  { href: '/console/enrollments', label: 'Enrollments', role: 'provider' },
+  ...CASE_SECTIONS.map(({ segment, title }): NavigationItem => ({
+    href: `/console/${segment}`,
+    label: title,
+    role: 'provider',
+  })),
   { href: '/console/api-keys', label: 'API keys', role: 'admin' },
   { href: '/console/webhooks', label: 'Webhooks', role: 'admin' },
   { href: '/console/connectors', label: 'Connectors', role: 'admin' },

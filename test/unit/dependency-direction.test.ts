@@ -219,6 +219,14 @@ describe('dependencies between layers', () => {
     expect(pastModules).toEqual([]);
   });
 
+  it('keep features apart: one imports another only through its public module', () => {
+    expect(isPublicModule(path.join('src', 'cases', 'cases.module.ts'))).toBe(true);
+    const intoInternals = EDGES.filter(
+      (edge) => isFeatureFile(edge.from) && intoAnotherFeature(edge) && !isPublicModule(edge.to),
+    ).map((edge) => `${edge.from} → ${edge.to}`);
+    expect(intoInternals).toEqual([]);
+  });
+
   it('keep SQL in infrastructure: src/ declares no repository and writes no SQL statement', () => {
     const repositories = SRC_FILES.filter((file) => file.endsWith('.repository.ts'));
     const statements = SRC_FILES.flatMap((file) =>

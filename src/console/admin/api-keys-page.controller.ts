@@ -1,8 +1,7 @@
 import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
-import { CreateApiKeyDto } from '../../auth/api-keys.controller';
-import { ApiKeysService } from '../../auth/api-keys.service';
+import { CreateApiKeyDto, ApiKeysService } from '../../auth/auth.module';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { ConsoleAudit } from '../console-audit';

@@ -6,8 +6,11 @@ import { CONNECTOR_TIMEOUT_MS } from '../../../domain/connectors/connector-setti
 import { Connector, SECRET_FIELD } from '../../../infrastructure/connectors/connector-settings.repository';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
-import { connectorSettingsDtoFor } from '../../connectors/connectors.dto';
-import { connectorKindOf, ConnectorsService } from '../../connectors/connectors.service';
+import {
+  connectorSettingsDtoFor,
+  connectorKindOf,
+  ConnectorsService,
+} from '../../connectors/connectors.module';
 import { ConsoleAudit } from '../console-audit';
 import { csrfField, sendPage } from '../layout';
 import { doneNotice } from '../../common/views/markup';

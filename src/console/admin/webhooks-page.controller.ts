@@ -5,8 +5,12 @@ import type { Principal } from '../../../infrastructure/accounts/accounts.reposi
 import type { WebhookEndpoint } from '../../../infrastructure/webhooks/webhook-endpoints.repository';
 import { success } from '../../common/envelope';
 import { ContextualRequest } from '../../common/request-context';
-import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from '../../webhooks/webhooks.dto';
-import { WebhooksService } from '../../webhooks/webhooks.service';
+import {
+  CreateWebhookDto,
+  ListDeliveriesQuery,
+  UpdateWebhookDto,
+  WebhooksService,
+} from '../../webhooks/webhooks.module';
 import { ConsoleAudit } from '../console-audit';
 import { csrfField, sendPage } from '../layout';
 import { doneNotice } from '../../common/views/markup';

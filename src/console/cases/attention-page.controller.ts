@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 
 import { FINAL_STATUSES } from '../../../domain/cases/case-model';
 import { RequiresRole } from '../../common/route-access';
-import { CasesService } from '../../cases/cases.service';
+import { CasesService } from '../../cases/cases.module';
 import { ApiError } from '../../common/errors';
 import { ConsoleAudit } from '../console-audit';
 import { sendPage } from '../layout';

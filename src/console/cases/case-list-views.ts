@@ -118,7 +118,7 @@ export function caseListView(
 }
 
 function casesTable(section: CaseSection, rows: CaseSummary[]): Html {
-  const paColumns = section.type.object === 'prior_authorization';
+  const dueAndOutcome = section.listsDueAndOutcome ?? false;
   return table({
     caption: `${section.title}, newest first`,
     rows,
@@ -128,8 +128,8 @@ function casesTable(section: CaseSection, rows: CaseSummary[]): Html {
       { heading: 'Status', cell: (row) => statusBadge(row.status) },
       { heading: 'Created', cell: (row) => moment(row.created_at) },
       { heading: 'Updated', cell: (row) => moment(row.updated_at) },
-      paColumns && { heading: 'Due', cell: openDue },
-      paColumns && {
+      dueAndOutcome && { heading: 'Due', cell: openDue },
+      dueAndOutcome && {
         heading: 'Outcome',
         cell: (row) =>
           html`${row.outcome_result ? statusBadge(row.outcome_result) : '—'}

@@ -7,13 +7,11 @@ import type { CaseEventType } from '../../../domain/webhooks/event-types';
 import type { AppConfig } from '../../../infrastructure/config/config';
 import { requestFailNowUpdate, requestRetryNowUpdate } from '../../../workflows/case.messages';
 import { APP_CONFIG } from '../../common/tokens';
-import { plain } from '../../cases/case-request-mapping';
-import { FailCaseDto } from '../../cases/case-requests.dto';
-import { CasesService } from '../../cases/cases.service';
+import { plain, FailCaseDto, CasesService } from '../../cases/cases.module';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { createValidationPipe } from '../../common/validation';
-import { WebhooksService } from '../../webhooks/webhooks.service';
+import { WebhooksService } from '../../webhooks/webhooks.module';
 import { ConsoleAudit } from '../console-audit';
 import { formText } from '../forms';
 import { html } from '../../common/views/html';
@@ -33,7 +31,8 @@ import {
   statusHistory,
 } from './case-views';
 import { principalOf } from './console-principal';
-import { DecisionForm, decisionFormOf, decisionFormsFor, formValues } from './decision-forms';
+import { decisionFormOf, decisionFormsFor, formValues } from './decision-forms';
+import type { DecisionForm } from '../../cases/cases.module';
 import { ConsolePages } from '../console-pages';
 
 /** Fixed sentences for `?done=`: the query names one, it is never shown itself. */

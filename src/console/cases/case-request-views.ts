@@ -6,14 +6,10 @@ import type {
   Prescription,
   Provider,
 } from '../../../domain/cases/case-model';
-import type { UnreadEvidence } from '../../../domain/clinical/clinical-model';
-import type { CriterionAnswer } from '../../../domain/payers/payer-connector';
 import { CARD_FIELD_THRESHOLDS } from '../../../domain/payers/insurance-card';
-import type { CardField } from '../../../domain/payers/card-fields';
-import type { InsuranceCardView } from '../../../domain/payers/card-fields';
+import type { CardField, InsuranceCardView } from '../../../domain/payers/card-fields';
 import { badge, card, definitionList, emptyState, Fact, notice, table } from '../../common/views';
 import { Html, html } from '../../common/views/html';
-import { text } from '../../common/views/case-values';
 
 /** The parts of a request a reviewer reads, whichever case type holds them. */
 interface ReadableRequest {
@@ -194,37 +190,6 @@ export function insuranceCardSection(reading: InsuranceCardView | null | undefin
             html`The card reads ${conflict.field} <code>${conflict.card}</code>, the data sent
               <code>${conflict.discrete}</code>; the data sent is used.<br />`,
         )}`,
-      })
-    }`,
-  });
-}
-
-/**
- * The criteria the prefill answered for the reviewer, each with where its answer came from, and the
- * evidence the answers could not see.
- */
-export function criteriaSection(
-  criteria: CriterionAnswer[] | undefined,
-  unread: UnreadEvidence[] = [],
-): Html {
-  if (!criteria?.length) return html``;
-  return card({
-    id: 'criteria-heading',
-    heading: 'Criteria',
-    body: html`${table({
-      caption: "The plan's criteria, answered from the request",
-      rows: criteria,
-      columns: [
-        { heading: 'Question', cell: (criterion) => criterion.question },
-        { heading: 'Answer', cell: (criterion) => criterion.answer },
-        { heading: 'From', cell: (criterion) => text(criterion.source) },
-      ],
-    })}
-    ${
-      unread.length > 0 &&
-      notice({
-        kind: 'error',
-        body: `Not seen by these answers: ${unread.map((item) => `${item.title}${item.reason ? ` (${item.reason})` : ''}`).join('; ')}`,
       })
     }`,
   });

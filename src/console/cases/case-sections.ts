@@ -1,41 +1,18 @@
+import { CASE_KINDS } from '../../../domain/cases/case-kinds';
 import type { CaseObjectType } from '../../../domain/cases/case-model';
 import { ApiError } from '../../common/errors';
-import type { CaseType } from '../../cases/case-type';
-import { BENEFIT_VERIFICATION } from '../../cases/types/benefit-verification/benefit-verification.case-type';
-import { CLINICAL_ELIGIBILITY } from '../../cases/types/clinical-eligibility/clinical-eligibility.case-type';
-import { PATIENT_ENROLLMENT } from '../../cases/types/patient-enrollment/patient-enrollment.case-type';
-import { PRIOR_AUTHORIZATION } from '../../cases/types/prior-authorization/prior-authorization.case-type';
+import { CASE_TYPES, type CaseConsoleSection, type CaseType } from '../../cases/cases.module';
 
 /** A console section of cases: its URL segment, its headings and the case type it shows. */
-export interface CaseSection {
-  segment: string;
-  title: string;
-  /** One case of the section, as a page heading names it. */
-  singular: string;
+export interface CaseSection extends CaseConsoleSection {
   type: CaseType;
 }
 
-export const CASE_SECTIONS: readonly CaseSection[] = [
-  {
-    segment: 'benefit-verifications',
-    title: 'Benefit verifications',
-    singular: 'Benefit verification',
-    type: BENEFIT_VERIFICATION,
-  },
-  {
-    segment: 'prior-authorizations',
-    title: 'Prior authorizations',
-    singular: 'Prior authorization',
-    type: PRIOR_AUTHORIZATION,
-  },
-  {
-    segment: 'clinical-eligibility',
-    title: 'Clinical eligibility',
-    singular: 'Clinical eligibility check',
-    type: CLINICAL_ELIGIBILITY,
-  },
-  { segment: 'enrollments', title: 'Enrollments', singular: 'Enrollment', type: PATIENT_ENROLLMENT },
-];
+/** One section per case type, in the domain's order of case kinds, as each type declares it. */
+export const CASE_SECTIONS: readonly CaseSection[] = CASE_KINDS.map((kind) => {
+  const type = CASE_TYPES.find((candidate) => candidate.object === kind.object)!;
+  return { ...type.console.section, type };
+});
 
 export const SECTION_SEGMENTS = CASE_SECTIONS.map((section) => section.segment);
 

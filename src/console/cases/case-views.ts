@@ -20,9 +20,16 @@ import {
 } from '../../common/views';
 import { Html, html } from '../../common/views/html';
 import { moment } from '../../common/views/markup';
-import { CASE_TYPE_VIEWS } from './case-type-views';
 import { statusBadge } from '../../common/views/case-values';
-import { CHOICE_FIELD, DecisionField, DecisionForm, DecisionRows, rowFieldName } from './decision-forms';
+import { rowFieldName } from './decision-forms';
+import {
+  CHOICE_FIELD,
+  type DecisionField,
+  type DecisionForm,
+  type CaseTypeView,
+  type DecisionRows,
+} from '../../cases/cases.module';
+import { sectionOfObject } from './case-sections';
 
 /** The case's moves, oldest first, each with when and why. */
 export function statusHistory(record: CaseRecord): Html {
@@ -46,7 +53,7 @@ export function caseFacts(record: CaseRecord): Html {
     ['Status', html`${statusBadge(record.status)} ${record.status_description}`],
     ['Created', moment(record.created_at)],
     ['Updated', moment(record.updated_at)],
-    ...CASE_TYPE_VIEWS[record.object].facts(record),
+    ...viewOf(record).facts(record),
     ['Failure', record.failure ? `${record.failure.message} (${record.failure.code})` : undefined],
   ];
   return card({ id: 'facts-heading', heading: 'Case', body: definitionList(facts) });
@@ -57,13 +64,13 @@ export function caseResults(record: CaseRecord): Html {
   return card({
     id: 'results-heading',
     heading: 'Results',
-    body: CASE_TYPE_VIEWS[record.object].results(record) ?? emptyState('No results yet.'),
+    body: viewOf(record).results(record) ?? emptyState('No results yet.'),
   });
 }
 
 /** What a reviewer weighs besides the request, as the case's type has it. */
 export function reviewerSections(record: CaseRecord): Html | '' {
-  return CASE_TYPE_VIEWS[record.object].reviewerSections?.(record) ?? '';
+  return viewOf(record).reviewerSections?.(record) ?? '';
 }
 
 /** Every stored document a case refers to, wherever in its request it sits. */
@@ -255,4 +262,9 @@ function decisionField(field: DecisionField, props: FieldProps): Html {
     default:
       return inputField({ ...props, type: field.kind });
   }
+}
+
+/** What the case's type shows of it, as the type declares it (`CaseType.console.view`). */
+function viewOf(record: CaseRecord): CaseTypeView {
+  return sectionOfObject(record.object).type.console.view;
 }

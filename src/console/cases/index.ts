@@ -1,7 +1,7 @@
 import type { Provider, Type } from '@nestjs/common';
 
 import { CaseSummariesRepository } from '../../../infrastructure/cases/case-summaries.repository';
-import { CaseSummariesService } from '../../cases/case-summaries.service';
+import { CaseSummariesService } from '../../cases/cases.module';
 import type { ConsoleAreaDependencies } from '../console-area';
 import { AttentionPageController } from './attention-page.controller';
 import { CaseListsController } from './case-lists.controller';

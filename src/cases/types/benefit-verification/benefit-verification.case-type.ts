@@ -13,6 +13,7 @@ import type { benefitVerificationWorkflow } from '../../../../workflows/benefit-
 import { casePatient, incomingDocuments, newCaseRecord, requestDocuments } from '../../case-request-mapping';
 import { BenefitVerificationOutcomeDto, CreateBenefitVerificationDto } from './benefit-verification.dto';
 import { caseTimingsOf, defineCaseType, outcomeDecision } from '../../case-type';
+import { BENEFIT_VERIFICATION_CONSOLE } from './benefit-verification.console';
 
 export const BENEFIT_VERIFICATION = defineCaseType<
   typeof benefitVerificationWorkflow,
@@ -92,4 +93,5 @@ export const BENEFIT_VERIFICATION = defineCaseType<
   ],
   cancel: { role: 'provider', summary: 'Cancel a benefit verification that is not final yet' },
   waitsOutOutages: true,
+  console: BENEFIT_VERIFICATION_CONSOLE,
 });

@@ -6,6 +6,7 @@ import { CreateClinicalEligibilityDto } from './clinical-eligibility.dto';
 import { success } from '../../../common/envelope';
 import { caseEvidence, casePatient, evidenceAssetDocuments, newCaseRecord } from '../../case-request-mapping';
 import { defineCaseType } from '../../case-type';
+import { CLINICAL_ELIGIBILITY_CONSOLE } from './clinical-eligibility.console';
 
 export const CLINICAL_ELIGIBILITY = defineCaseType<
   typeof clinicalEligibilityWorkflow,
@@ -70,4 +71,5 @@ export const CLINICAL_ELIGIBILITY = defineCaseType<
       'and `unread[]` when a text asset was cut by the reading caps.',
   },
   decisions: [],
+  console: CLINICAL_ELIGIBILITY_CONSOLE,
 });

@@ -27,6 +27,7 @@ import { newCaseRecord } from '../../case-request-mapping';
 import { assertStorable } from '../../case-size';
 import { caseTimingsOf, defineCaseType, outcomeDecision } from '../../case-type';
 import { shippedSupportPrograms } from '../../../../infrastructure/catalogs/shipped-catalogs';
+import { PATIENT_ENROLLMENT_CONSOLE } from './patient-enrollment.console';
 
 /** The program's rules take milliseconds; this bounds the wait when no worker is running. */
 const SCREENING_WAIT_MS = 15_000;
@@ -134,6 +135,7 @@ export const PATIENT_ENROLLMENT = defineCaseType<
   ],
   cancel: { role: 'provider', summary: 'Cancel an enrollment that is not final yet' },
   waitsOutOutages: true,
+  console: PATIENT_ENROLLMENT_CONSOLE,
 });
 
 /**

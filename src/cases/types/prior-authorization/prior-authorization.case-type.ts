@@ -32,6 +32,7 @@ import {
 } from './prior-authorization.dto';
 import { assertStorable } from '../../case-size';
 import { caseTimingsOf, defineCaseType, outcomeDecision } from '../../case-type';
+import { PRIOR_AUTHORIZATION_CONSOLE } from './prior-authorization.console';
 
 export const PRIOR_AUTHORIZATION = defineCaseType<
   typeof priorAuthorizationWorkflow,
@@ -139,6 +140,7 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
   ],
   cancel: { role: 'provider', summary: 'Cancel a prior authorization that is not final yet' },
   waitsOutOutages: true,
+  console: PRIOR_AUTHORIZATION_CONSOLE,
 });
 
 /**

@@ -1,0 +1,179 @@
+import {
+  PRIOR_AUTH_OUTCOME_RESULTS,
+  type PriorAuthorizationCase,
+} from '../../../../domain/cases/prior-authorization';
+import type { UnreadEvidence } from '../../../../domain/clinical/clinical-model';
+import type { CriterionAnswer } from '../../../../domain/payers/payer-connector';
+import { card, definitionList, notice, table } from '../../../common/views';
+import { Html, html } from '../../../common/views/html';
+import { moment } from '../../../common/views/markup';
+import { dueBadge, statusBadge, text } from '../../../common/views/case-values';
+import {
+  CaseConsole,
+  CaseTypeView,
+  CHOICE_FIELD,
+  DecisionForm,
+  filledRows,
+  nest,
+  numbersOf,
+} from '../../case-console';
+
+const PRIOR_AUTHORIZATION_VIEW: CaseTypeView<PriorAuthorizationCase> = {
+  facts: (pa) => {
+    const reviewOverdue =
+      pa.status === 'awaiting_review' && !!pa.review_due_at && Date.parse(pa.review_due_at) < Date.now();
+    return [
+      ['Urgency', pa.urgency],
+      ['Review due', pa.review_due_at ? dueBadge(pa.review_due_at, reviewOverdue) : '—'],
+      [
+        'Payer decision due',
+        pa.due_at ? dueBadge(pa.due_at, pa.overdue) : 'Set when the payer receives the request',
+      ],
+      ['Payer reference', pa.submission?.payer_reference],
+    ];
+  },
+  results: ({ review, outcome, pending_request: pending }) => {
+    if (!review && !outcome && !pending) return undefined;
+    return html`${
+      pending &&
+      table({
+        caption: html`The payer asks for information, answer by ${moment(pending.due_at)}`,
+        rows: pending.questions,
+        columns: [
+          { heading: 'Question id', cell: (question) => html`<code>${question.id}</code>` },
+          { heading: 'Question', cell: (question) => question.text },
+        ],
+      })
+    }
+    ${
+      review &&
+      html`<h3>Clinical review</h3>
+        ${definitionList([
+          ['Decision', review.decision === 'approve' ? 'Approved' : 'Rejected'],
+          ['Reviewer', review.reviewer],
+          ['Note', text(review.notes)],
+          ['Decided', moment(review.decided_at)],
+        ])}`
+    }
+    ${
+      outcome &&
+      html`<h3>Payer determination</h3>
+        ${definitionList([
+          ['Result', statusBadge(outcome.result)],
+          ['Detail', `${text(outcome.detail)} (${text(outcome.detail_code)})`],
+          ['Payer reference', text(outcome.payer_reference)],
+          ['Authorization number', text(outcome.authorization_number)],
+          ['Approved quantity', text(outcome.approved_quantity)],
+          ['Decided', moment(outcome.decided_at)],
+          [
+            'Authorization',
+            `${text(outcome.authorization_start_date)} to ${text(outcome.authorization_expiration)}`,
+          ],
+        ])}`
+    }`;
+  },
+  reviewerSections: ({ criteria, unread_evidence: unread }) => criteriaSection(criteria, unread),
+};
+
+/**
+ * The criteria the prefill answered for the reviewer, each with where its answer came from, and the
+ * evidence the answers could not see.
+ */
+function criteriaSection(criteria: CriterionAnswer[] | undefined, unread: UnreadEvidence[] = []): Html {
+  if (!criteria?.length) return html``;
+  return card({
+    id: 'criteria-heading',
+    heading: 'Criteria',
+    body: html`${table({
+      caption: "The plan's criteria, answered from the request",
+      rows: criteria,
+      columns: [
+        { heading: 'Question', cell: (criterion) => criterion.question },
+        { heading: 'Answer', cell: (criterion) => criterion.answer },
+        { heading: 'From', cell: (criterion) => text(criterion.source) },
+      ],
+    })}
+    ${
+      unread.length > 0 &&
+      notice({
+        kind: 'error',
+        body: `Not seen by these answers: ${unread.map((item) => `${item.title}${item.reason ? ` (${item.reason})` : ''}`).join('; ')}`,
+      })
+    }`,
+  });
+}
+
+/** A reviewer's clinical review, the payer's answer recorded by hand, and answers to the payer's questions. */
+const PRIOR_AUTHORIZATION_DECISION_FORMS: readonly DecisionForm[] = [
+  {
+    decision: 'review',
+    status: 'awaiting_review',
+    heading: 'Clinical review',
+    fields: [{ name: 'notes', label: 'Note', kind: 'textarea' }],
+    buttons: [
+      { label: 'Approve', value: 'approve', kind: 'primary' },
+      { label: 'Reject', value: 'reject', kind: 'danger' },
+    ],
+    // The reviewer is the person signed in: the console never lets anyone decide in another's name.
+    body: (values, person) => ({ ...nest(values), decision: values[CHOICE_FIELD] ?? '', reviewer: person }),
+  },
+  {
+    decision: 'outcome',
+    status: 'awaiting_outcome',
+    heading: "Record the payer's answer",
+    fields: [
+      { name: 'result', label: 'Result', kind: 'select', options: PRIOR_AUTH_OUTCOME_RESULTS },
+      {
+        name: 'detail_code',
+        label: 'Detail code (more_information_required: the payer asks for information)',
+        kind: 'text',
+      },
+      {
+        name: 'detail',
+        label: 'Detail (the payer’s question, for an information request)',
+        kind: 'textarea',
+      },
+      { name: 'payer_reference', label: 'Payer reference', kind: 'text' },
+      { name: 'authorization_number', label: 'Authorization number', kind: 'text' },
+      { name: 'approved_quantity', label: 'Approved quantity (partial approval)', kind: 'text' },
+      { name: 'authorization_start_date', label: 'Authorization start date', kind: 'date' },
+      { name: 'authorization_expiration', label: 'Authorization expiration', kind: 'date' },
+    ],
+    buttons: [{ label: 'Record payer outcome', kind: 'primary' }],
+    body: (values) => nest(numbersOf(values, { counts: new Set(['approved_quantity']) })),
+  },
+  {
+    decision: 'information',
+    status: 'awaiting_outcome',
+    heading: "Answer the payer's information request",
+    fields: [],
+    appliesTo: (record) => Boolean((record as PriorAuthorizationCase).pending_request),
+    rows: {
+      name: 'answers',
+      caption: 'Answers, one per question of the pending request',
+      keyHeading: 'Question id',
+      keyField: 'question_id',
+      keysOf: (record) =>
+        ((record as PriorAuthorizationCase).pending_request?.questions ?? []).map((question) => question.id),
+      fields: [{ name: 'answer', label: 'Answer', kind: 'textarea' }],
+    },
+    buttons: [{ label: 'Send answers to the payer', kind: 'primary' }],
+    body: (values) => {
+      const { answers } = nest(values);
+      // A question left unanswered is left out, as an API client leaves it out.
+      return { answers: filledRows(answers, 'answer') };
+    },
+  },
+];
+
+/** Prior authorizations in the console: review and payer deadlines, the criteria, and three decisions. */
+export const PRIOR_AUTHORIZATION_CONSOLE: CaseConsole<PriorAuthorizationCase> = {
+  section: {
+    segment: 'prior-authorizations',
+    title: 'Prior authorizations',
+    singular: 'Prior authorization',
+    listsDueAndOutcome: true,
+  },
+  view: PRIOR_AUTHORIZATION_VIEW,
+  decisionForms: PRIOR_AUTHORIZATION_DECISION_FORMS,
+};
