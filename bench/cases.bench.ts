@@ -117,7 +117,8 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
  * BENCH_ONLY=bursts runs only the bursts on both stacks, BENCH_ONLY=documents only the document reader
  * (BENCH_CARDS_PER_LAYOUT, BENCH_SEED, BENCH_HELD_OUT_SEED), BENCH_ONLY=cards only the benefit
  * verifications from card images on local mode, BENCH_ONLY=reads only the reads with many prior
- * authorizations open (BENCH_OPEN_PAS) on local mode; BENCH_CLUSTER=0 skips the cluster.
+ * authorizations open (BENCH_OPEN_PAS) on local mode, or on the cluster with BENCH_READS_ON=cluster;
+ * BENCH_CLUSTER=0 skips the cluster.
  */
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'documents') return documentReading();
@@ -147,8 +148,14 @@ async function cardsOnly(): Promise<void> {
   }
 }
 
+/**
+ * The reads on local mode, or with BENCH_READS_ON=cluster on the production shape (PostgreSQL, the
+ * SQL-backed Temporal server, two APIs taking reads in turn).
+ */
 async function readsOnly(): Promise<void> {
-  const stack = await startLocalStack();
+  const onCluster = process.env.BENCH_READS_ON === 'cluster';
+  const stack = onCluster ? await startClusterStack() : await startLocalStack();
+  console.log(`Reads with prior authorizations open, on ${onCluster ? 'the cluster' : 'local mode'}\n`);
   try {
     await create(stack.api, '/prior-authorization', paRequest()); // warm-up
     await openPriorAuthorizations(stack);
