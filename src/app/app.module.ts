@@ -57,7 +57,7 @@ export class AppModule {
     const auth = AuthModule.forRoot(deps);
     const cases = CasesModule.forRoot({ ...withSecrets, idempotencyKeys });
     const webhooks = WebhooksModule.forRoot(withSecrets);
-    const connectors = ConnectorsModule.forRoot(deps);
+    const connectors = ConnectorsModule.forRoot(withSecrets);
     return {
       module: AppModule,
       imports: [

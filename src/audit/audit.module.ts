@@ -12,6 +12,7 @@ import { AuditRetention } from './audit-retention';
 import { AuditInterceptor } from './audit.interceptor';
 import { CodecAudit } from './codec-audit';
 
+// The codec records each use of the remote codec through it.
 export { CodecAudit };
 
 /**

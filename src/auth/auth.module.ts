@@ -11,10 +11,11 @@ import { ApiKeysService } from './api-keys.service';
 import { AuthGuard } from './auth.guard';
 import { RateLimiter } from './rate-limiter';
 
+// What the console's API keys page and the composition root's edge use of auth.
 export { CreateApiKeyDto } from './api-keys.controller';
 
 export { authenticateBeforeBody } from './authentication.middleware';
-export { ApiKeyAuthenticator, ApiKeysController, ApiKeysService, RateLimiter };
+export { ApiKeyAuthenticator, ApiKeysService, RateLimiter };
 
 /**
  * API keys and who may call what: the keys' API, the authenticator the edge runs before any body
@@ -42,7 +43,7 @@ export class AuthModule {
         },
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
-      exports: [ApiKeysService, ApiKeyAuthenticator, SqlRateLimiter, RateLimiter],
+      exports: [ApiKeysService],
     };
   }
 }

@@ -24,16 +24,13 @@ export interface CaseConsoleSection {
   listsDueAndOutcome?: boolean;
 }
 
-/**
- * What a case page shows of one case type beyond what every case has. One entry per type, so each
- * type's view can live with the rest of that type.
- */
+/** What a case page shows of one case type beyond what every case has (`CaseConsole.view`). */
 export interface CaseTypeView<Case extends CaseRecord = CaseRecord> {
   /** Facts of this type, after every case's ids, status and dates. */
   facts(record: Case): Fact[];
   /** What the case came to; undefined while it has come to nothing yet. */
   results(record: Case): Html | undefined;
-  /** What a reviewer weighs besides the request (a prefill's criteria); never shown to operators. */
+  /** What a reviewer weighs besides the request (a prefill's criteria): for the account's people, never operators. */
   reviewerSections?(record: Case): Html;
 }
 
@@ -56,6 +53,8 @@ export interface DecisionRows {
   /** The column heading of the items (Drug, Question). */
   keyHeading: string;
   keyField: string;
+  /** As many rows as the decision's body takes items at most; the console reads no more. */
+  maxRows: number;
   keysOf(record: CaseRecord): string[];
   fields: DecisionField[];
 }
@@ -126,13 +125,4 @@ export function filledRows(nested: unknown, field: string): Array<Record<string,
     .sort(([a], [b]) => Number(a) - Number(b))
     .map(([, row]) => row)
     .filter((row) => row[field] !== undefined);
-}
-
-/** JSON as typed; text that is not JSON stays text, which the API's validation then names. */
-export function parsedJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

@@ -11,12 +11,14 @@ import type { IdempotencyRepository } from '../../infrastructure/idempotency/ide
 import type { Database } from '../../infrastructure/storage/database';
 import { caseController } from './case-controller';
 import { CaseWorkflows } from './case-workflows';
+import { CaseSummariesService } from './case-summaries.service';
 import { CasesService } from './cases.service';
 import { CASE_TYPES } from './types';
 
+// What the console's pages, the patients feature and the composition root use of cases.
 export { plain } from './case-request-mapping';
 export { FailCaseDto } from './case-requests.dto';
-export { CaseSummariesService, type CaseSummaryQuery } from './case-summaries.service';
+export type { CaseSummaryQuery } from './case-summaries.service';
 export { patientRefOf } from './cases.service';
 export { CASE_DOCUMENT_ROUTES, CASE_TYPES } from './types';
 export type { CaseType } from './case-type';
@@ -29,9 +31,9 @@ export {
   type DecisionRows,
 } from './case-console';
 
-export { CasesService };
+export { CaseSummariesService, CasesService };
 
-/** The four case types' routes, served from their declarations, and the service behind them. */
+/** Every case type's routes (`CASE_TYPES`), served from its declaration, and the services behind them. */
 @Module({})
 export class CasesModule {
   static forRoot(deps: {
@@ -46,6 +48,13 @@ export class CasesModule {
       module: CasesModule,
       controllers: CASE_TYPES.map(caseController),
       providers: [
+        {
+          provide: CaseSummariesService,
+          useValue: new CaseSummariesService(
+            new CaseSummariesRepository(deps.db),
+            deps.config.cases.patientRefKey!,
+          ),
+        },
         { provide: CaseDocumentsRepository, useValue: documents },
         {
           provide: CasesService,
@@ -60,7 +69,7 @@ export class CasesModule {
           ),
         },
       ],
-      exports: [CasesService],
+      exports: [CasesService, CaseSummariesService],
     };
   }
 }

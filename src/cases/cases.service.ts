@@ -35,8 +35,7 @@ import { requestCancellationUpdate } from '../../workflows/case.messages';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { ApiError } from '../common/errors';
 import { requireConnectorFor } from '../connectors/connectors.module';
-import { claimingKey } from '../idempotency/idempotency.module';
-import type { IdempotentAttempt } from '../idempotency/idempotency.module';
+import { claimingKey, type IdempotentAttempt } from '../idempotency/idempotency.module';
 import { assertRequestStorable, assertStorable } from './case-size';
 import type { CaseDecision, CaseType } from './case-type';
 import { CaseExecution, CaseWorkflows } from './case-workflows';
@@ -70,7 +69,7 @@ export class CasesService {
   private readonly cursors: ListCursors;
   private readonly box: SecretBox;
 
-  /** Built by the composition root (app.module.ts), which owns every piece it is given. */
+  /** Built by `CasesModule.forRoot`, which owns every piece it is given. */
   constructor(
     private readonly config: AppConfig,
     private readonly workflows: CaseWorkflows,

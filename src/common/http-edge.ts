@@ -110,7 +110,7 @@ function requireJson(
 /**
  * JSON parsing with two size limits, chosen by route, and a depth check of the raw bytes before
  * JSON.parse can recurse into them. Only the codec's routes and `documentRoutes` (`POST /path`, the
- * case types' whose requests carry base64 documents, named by the composition root) accept up to
+ * creations of the case types whose requests carry base64 documents, named by the composition root) accept up to
  * `maxBodyBytes`.
  */
 export function jsonBodyParser(maxBodyBytes: number, documentRoutes: readonly string[]) {

@@ -30,7 +30,8 @@ export async function requireConnectorFor(
         'send them with a test key, where the simulators answer.',
     );
   }
-  if (caseType === 'prior_authorization') requirePasBenefit(request);
+  // Da Vinci PAS carries what the medical benefit bills; a pharmacy-benefit drug needs NCPDP SCRIPT ePA.
+  if (kind === 'prior_authorization') requirePasBenefit(request);
   if (await settings.isConfigured(accountId, kind)) return;
   throw new ApiError(
     'invalid_state',

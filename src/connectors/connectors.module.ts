@@ -2,12 +2,13 @@ import { DynamicModule, Module } from '@nestjs/common';
 
 import type { AppConfig } from '../../infrastructure/config/config';
 import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
-import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import type { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../infrastructure/storage/database';
 import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
 import { ConnectorsController } from './connectors.controller';
 import { ConnectorsService } from './connectors.service';
 
+// What case creation and the console's connectors page use of connectors.
 export { requireConnectorFor } from './connector-requirement';
 export { connectorSettingsDtoFor } from './connectors.dto';
 export { connectorKindOf } from './connectors.service';
@@ -16,14 +17,14 @@ export { ConnectorsService };
 /** Per-account connector settings: their API, and the service the console and case creation use. */
 @Module({})
 export class ConnectorsModule {
-  static forRoot(deps: { config: AppConfig; db: Database }): DynamicModule {
+  static forRoot(deps: { config: AppConfig; db: Database; secrets: SecretBox }): DynamicModule {
     return {
       module: ConnectorsModule,
       controllers: [ConnectorsController],
       providers: [
         {
           provide: ConnectorSettingsRepository,
-          useValue: new ConnectorSettingsRepository(deps.db, new SecretBox(deps.config.encryption!)),
+          useValue: new ConnectorSettingsRepository(deps.db, deps.secrets),
         },
         {
           provide: WebhookTargetPolicy,

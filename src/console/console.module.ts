@@ -3,6 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { CONSOLE_CONTROLLERS, consoleProviders } from './index';
 import type { ConsoleAreaDependencies } from './console-area';
 
+// What the composition root's edge runs for console requests.
 export { consoleEdge, CONSOLE_PATH } from './console-edge';
 export { sendConsoleError } from './console-errors';
 

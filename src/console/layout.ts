@@ -13,9 +13,10 @@ interface NavigationItem {
   role: Role;
 }
 
-/** The console's sections, each shown to the people whose roles open it; one per case type. */
+/** The console's sections, each shown to the people whose roles open it. */
 export const NAVIGATION: readonly NavigationItem[] = [
   { href: '/console/review-queue', label: 'Review queue', role: 'reviewer' },
+  // One section per case type, as the type declares it.
   ...CASE_SECTIONS.map(({ segment, title }): NavigationItem => ({
     href: `/console/${segment}`,
     label: title,

@@ -5,6 +5,7 @@ import type { Database } from '../../infrastructure/storage/database';
 import { FormulariesController } from './formularies.controller';
 import { FormulariesService } from './formularies.service';
 
+// The edge reads a formulary upload's CSV body before JSON parsing would refuse it.
 export { formularyUploadBody, isFormularyCsv } from './formulary-upload';
 
 /** The formularies accounts load for live benefit verifications (docs/formularies.md). */

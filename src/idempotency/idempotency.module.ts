@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 
 import { IdempotencyRepository } from '../../infrastructure/idempotency/idempotency.repository';
 
+// The decorators and helpers every feature's idempotent POSTs use.
 export { claimingKey, IDEMPOTENCY_KEY_PATTERN, IdempotencyKeyHeader } from './idempotency-key';
 export type { IdempotentAttempt } from './idempotency.interceptor';
 export { CurrentIdempotentAttempt, Idempotent } from './idempotent.decorator';

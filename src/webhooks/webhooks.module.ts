@@ -10,7 +10,8 @@ import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publishe
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
-export * from './webhooks.dto';
+// What the console's webhooks and case pages use of webhooks.
+export { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './webhooks.dto';
 export { WebhooksService };
 
 /** Webhook endpoints and their deliveries: the API, and the service the console shares. */

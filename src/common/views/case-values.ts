@@ -1,4 +1,4 @@
-import { badge, BadgeTone } from './';
+import { badge, BadgeTone } from './badge';
 import { Html, html } from './html';
 import { moment } from './markup';
 

@@ -7,7 +7,7 @@ import type { CaseEventType } from '../../../domain/webhooks/event-types';
 import type { AppConfig } from '../../../infrastructure/config/config';
 import { requestFailNowUpdate, requestRetryNowUpdate } from '../../../workflows/case.messages';
 import { APP_CONFIG } from '../../common/tokens';
-import { plain, FailCaseDto, CasesService } from '../../cases/cases.module';
+import { CasesService, type DecisionForm, FailCaseDto, plain } from '../../cases/cases.module';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { createValidationPipe } from '../../common/validation';
@@ -32,7 +32,6 @@ import {
 } from './case-views';
 import { principalOf } from './console-principal';
 import { decisionFormOf, decisionFormsFor, formValues } from './decision-forms';
-import type { DecisionForm } from '../../cases/cases.module';
 import { ConsolePages } from '../console-pages';
 
 /** Fixed sentences for `?done=`: the query names one, it is never shown itself. */

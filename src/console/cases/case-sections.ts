@@ -8,7 +8,10 @@ export interface CaseSection extends CaseConsoleSection {
   type: CaseType;
 }
 
-/** One section per case type, in the domain's order of case kinds, as each type declares it. */
+/**
+ * One section per case type, as each type declares it, in the order of the domain's case kinds
+ * (benefit verifications first), which is the navigation's order too.
+ */
 export const CASE_SECTIONS: readonly CaseSection[] = CASE_KINDS.map((kind) => {
   const type = CASE_TYPES.find((candidate) => candidate.object === kind.object)!;
   return { ...type.console.section, type };

@@ -5,9 +5,6 @@ import { sectionOfObject } from './case-sections';
 
 const MAX_FIELD_LENGTH = 20_000;
 
-/** As many rows as a benefit verification requests drugs at most. */
-const MAX_ROWS = 20;
-
 /** The forms of the case's type that apply to it as it stands. */
 export function decisionFormsFor(record: CaseRecord): DecisionForm[] {
   return sectionOfObject(record.object).type.console.decisionForms.filter(
@@ -32,7 +29,7 @@ export function rowFieldName(rows: DecisionRows, index: number, name: string): s
 
 function rowFieldNames(rows: DecisionRows | undefined): string[] {
   if (!rows) return [];
-  return Array.from({ length: MAX_ROWS }, (_, index) =>
+  return Array.from({ length: rows.maxRows }, (_, index) =>
     [rows.keyField, ...rows.fields.map((field) => field.name)].map((name) => rowFieldName(rows, index, name)),
   ).flat();
 }

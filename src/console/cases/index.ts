@@ -1,7 +1,5 @@
 import type { Provider, Type } from '@nestjs/common';
 
-import { CaseSummariesRepository } from '../../../infrastructure/cases/case-summaries.repository';
-import { CaseSummariesService } from '../../cases/cases.module';
 import type { ConsoleAreaDependencies } from '../console-area';
 import { AttentionPageController } from './attention-page.controller';
 import { CaseListsController } from './case-lists.controller';
@@ -12,13 +10,6 @@ import { CasesNeedingAttention } from './cases-needing-attention';
 export const casesConsole = {
   controllers: [CaseListsController, CasePagesController, AttentionPageController] as Type[],
   providers: (deps: ConsoleAreaDependencies): Provider[] => [
-    {
-      provide: CaseSummariesService,
-      useValue: new CaseSummariesService(
-        new CaseSummariesRepository(deps.db),
-        deps.config.cases.patientRefKey!,
-      ),
-    },
     { provide: CasesNeedingAttention, useValue: new CasesNeedingAttention(deps.temporalClient) },
   ],
 };

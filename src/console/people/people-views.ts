@@ -14,7 +14,7 @@ import type { PeopleService } from './people.service';
 
 export type AccountRole = (typeof ACCOUNT_ROLES)[number];
 
-export const ROLE_LABELS: Record<AccountRole, string> = {
+const ROLE_LABELS: Record<AccountRole, string> = {
   provider: 'Provider',
   reviewer: 'Reviewer',
   admin: 'Admin',

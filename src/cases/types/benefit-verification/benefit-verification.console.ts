@@ -103,6 +103,7 @@ const MANUAL_DRUG_ROWS: DecisionRows = {
   caption: 'Per-drug results (leave coverage empty for a drug not verified)',
   keyHeading: 'Drug',
   keyField: 'drug',
+  maxRows: 20, // a benefit verification requests 20 drugs at most
   keysOf: (record) =>
     (record as BenefitVerificationCase).request.drugs.map((drug) => drug.name ?? drug.ndc ?? ''),
   fields: [

@@ -16,8 +16,7 @@ import { CaseMetadata, Icd10Code, LIMITS, WrittenAt } from '../../../common/dto/
 import { JsonObjectField, NestedArray, NestedObject, TextField } from '../../../common/dto/compose';
 
 /** Contract section 7: base64 documents per request, insurance card images and evidence files together. */
-export const MAX_CLINICAL_DOCUMENTS = LIMITS.documentsPerRequest;
-/** RFC 6838 restricted names, without parameters: the type alone decides how a file is read. */
+const MAX_CLINICAL_DOCUMENTS = LIMITS.documentsPerRequest;
 
 type ClinicalDrug = ClinicalRecord['drugs'][number];
 

@@ -6,7 +6,7 @@ import { definitionList, Fact, table } from '../../../common/views';
 import { Html, html } from '../../../common/views/html';
 import { moment } from '../../../common/views/markup';
 import { text } from '../../../common/views/case-values';
-import { CaseConsole, CaseTypeView, DecisionForm, nest, parsedJson } from '../../case-console';
+import { CaseConsole, CaseTypeView, DecisionForm, nest } from '../../case-console';
 import { ENROLLMENT_RESULTS } from './patient-enrollment.dto';
 
 const PATIENT_ENROLLMENT_VIEW: CaseTypeView<PatientEnrollmentCase> = {
@@ -183,3 +183,12 @@ export const PATIENT_ENROLLMENT_CONSOLE: CaseConsole<PatientEnrollmentCase> = {
   view: PATIENT_ENROLLMENT_VIEW,
   decisionForms: PATIENT_ENROLLMENT_DECISION_FORMS,
 };
+
+/** JSON as typed; text that is not JSON stays text, which the API's validation then names. */
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -153,6 +153,7 @@ const PRIOR_AUTHORIZATION_DECISION_FORMS: readonly DecisionForm[] = [
       caption: 'Answers, one per question of the pending request',
       keyHeading: 'Question id',
       keyField: 'question_id',
+      maxRows: 50, // PriorAuthInformationDto takes 50 answers at most
       keysOf: (record) =>
         ((record as PriorAuthorizationCase).pending_request?.questions ?? []).map((question) => question.id),
       fields: [{ name: 'answer', label: 'Answer', kind: 'textarea' }],
