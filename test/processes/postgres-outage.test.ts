@@ -114,11 +114,13 @@ describeWithPostgres('a PostgreSQL outage in scale mode', () => {
     const traffic = startTraffic();
     postgres.stop();
     await eventually(async () => traffic.answers.some((answer) => answer.status === 503));
+    const answeredWhileDown = traffic.answers.length;
     postgres.start();
-    await eventually(async () => {
-      const answer = await listWebhooks();
-      return answer.status === 200;
-    });
+    // The traffic itself must be served again: a probe of its own could win the race to the first
+    // 200 and stop the traffic before any of its requests saw the database back.
+    await eventually(async () =>
+      traffic.answers.slice(answeredWhileDown).some((answer) => answer.status === 200),
+    );
     const answers = await traffic.stop();
 
     expect(answers.filter((answer) => answer.hung || answer.refused)).toEqual([]);
