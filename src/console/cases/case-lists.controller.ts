@@ -1,7 +1,7 @@
 import { Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
-import { CASE_STATUSES, CaseStatus } from '../../../domain/cases/case-model';
+import { CASE_STATUSES, CaseStatus, FINAL_STATUSES } from '../../../domain/cases/case-model';
 import type { CaseSummary } from '../../../infrastructure/cases/case-summaries.repository';
 import { RequiresRole } from '../../common/route-access';
 import { CaseSummariesService, CaseSummaryQuery, CasesService } from '../../cases/cases.module';
@@ -9,6 +9,7 @@ import { ApiError } from '../../common/errors';
 import { ConsoleAudit } from '../console-audit';
 import { formText } from '../forms';
 import { csrfField, sendPage } from '../layout';
+import { attentionListView, AttentionRow } from './attention-views';
 import { triageOf } from './case-request-views';
 import {
   caseListView,
@@ -18,7 +19,14 @@ import {
   ListState,
   reviewQueueView,
 } from './case-list-views';
-import { CaseSection, SECTION_SEGMENTS, sectionOfObject, sectionOfPath } from './case-sections';
+import {
+  CASE_SECTIONS,
+  CaseSection,
+  SECTION_SEGMENTS,
+  sectionOfObject,
+  sectionOfPath,
+} from './case-sections';
+import { CasesNeedingAttention } from './cases-needing-attention';
 import { principalOf } from './console-principal';
 import { ConsolePages } from '../console-pages';
 
@@ -28,17 +36,23 @@ const MAX_TRAIL = 50;
 /** Stands for the first page, which has no cursor, in a trail of cursors. */
 const FIRST_PAGE = '-';
 const DAY_MS = 86_400_000;
+/** How many cases needing attention the page reads and shows; Temporal Web's saved query lists every one. */
+const MAX_ATTENTION_CASES_SHOWN = 100;
 
 /**
- * Each section's list of cases and the reviewers' queue, read from the case summaries. Filters by
- * status and dates travel in the URL; a patient reference is PHI, so that search and its pages are
- * POSTs whose answers are rendered directly.
+ * The console's lists of cases. Each section's list and the reviewers' queue are read from the case
+ * summaries: filters by status and dates travel in the URL; a patient reference is PHI, so that search
+ * and its pages are POSTs whose answers are rendered directly. The platform operators' cases waiting
+ * out a connector outage, in every account, are found by Temporal visibility (the `CaseAttention`
+ * search attribute), and each is read as its case page reads it, so the list shows what the case says
+ * now, in the mode the person views.
  */
 @ConsolePages()
 export class CaseListsController {
   constructor(
     @Inject(CaseSummariesService) private readonly summaries: CaseSummariesService,
     @Inject(CasesService) private readonly cases: CasesService,
+    @Inject(CasesNeedingAttention) private readonly needingAttention: CasesNeedingAttention,
     @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
   ) {}
 
@@ -129,6 +143,61 @@ export class CaseListsController {
       },
       problems.length > 0 ? 400 : 200,
     );
+  }
+
+  @Get('attention')
+  @RequiresRole('operator')
+  async attention(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const livemode = principalOf(req).livemode;
+    const found = await this.needingAttention.find(MAX_ATTENTION_CASES_SHOWN);
+    const read = await Promise.all(
+      found.cases.map(({ caseId, object }) => this.readAttentionCase(caseId, object)),
+    );
+    const rows = read
+      .filter((row): row is AttentionRow => row !== undefined && row.record.livemode === livemode)
+      .sort(
+        (a, b) =>
+          b.record.attention.since.localeCompare(a.record.attention.since) ||
+          b.record.id.localeCompare(a.record.id),
+      );
+    await this.recordAttentionListing(req, rows);
+    sendPage(req, res, {
+      title: 'Cases needing attention',
+      body: attentionListView(rows, found.more ? MAX_ATTENTION_CASES_SHOWN : undefined),
+    });
+  }
+
+  /** The case as it stands; one that has gone on, ended, or is not verifiably ours since is left out. */
+  private async readAttentionCase(caseId: string, object: string): Promise<AttentionRow | undefined> {
+    const section = CASE_SECTIONS.find((candidate) => candidate.type.object === object);
+    if (!section) return undefined;
+    try {
+      const { record, accountId } = await this.cases.getForOperator(section.type, caseId);
+      if (!record.attention || FINAL_STATUSES.includes(record.status)) return undefined;
+      return { section, accountId, record: { ...record, attention: record.attention } };
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'not_found') return undefined;
+      throw error;
+    }
+  }
+
+  /** Each account's cases shown are a listing in that account's trail, as an operator's case read is. */
+  private async recordAttentionListing(req: Request, rows: AttentionRow[]): Promise<void> {
+    const groups = new Map<string, AttentionRow[]>();
+    for (const row of rows) {
+      const key = `${row.accountId} ${row.section.type.object}`;
+      groups.set(key, [...(groups.get(key) ?? []), row]);
+    }
+    for (const [key, group] of groups) {
+      const [accountId, object] = key.split(' ') as [string, string];
+      await this.audit.record(
+        req,
+        'case.listed',
+        { object, id: null },
+        { filters: ['attention'], result_ids: group.map((row) => row.record.id) },
+        accountId,
+      );
+    }
   }
 }
 
