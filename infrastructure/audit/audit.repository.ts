@@ -1,6 +1,7 @@
 import { newId } from '../../domain/ids';
 import { InvalidCursorError } from '../storage/cursors';
 import type { Database } from '../storage/database';
+import { GroupCommit } from '../storage/group-commit';
 import type { ActorType, AuditAction, AuditDetails, AuditEvent, NewAuditEvent } from './audit-event';
 
 export interface AuditEventFilter {
@@ -32,6 +33,15 @@ interface AuditEventRow {
   occurred_at: string;
 }
 
+interface StampedAuditEvent {
+  event: NewAuditEvent;
+  now: Date;
+}
+
+const INSERTED_COLUMNS = 10;
+/** Records per insert: a console action records a few events, so well within PostgreSQL's 65,535 parameters. */
+const APPENDS_PER_STATEMENT = 200;
+
 /** Rows deleted per statement, so a purge of years of events never holds one long transaction. */
 const PURGE_BATCH = 5_000;
 
@@ -39,11 +49,24 @@ const PURGE_BATCH = 5_000;
 export class AuditRepository {
   constructor(private readonly db: Database) {}
 
+  /**
+   * Appends the events, stamped `now`; resolves once they are committed. Records made while an
+   * earlier one is being written share its next statement (one round trip and one commit for all
+   * the GETs answered meanwhile).
+   */
   async record(events: NewAuditEvent[], now = new Date()): Promise<void> {
     if (events.length === 0) return;
-    const columns = 9;
+    await this.appends.submit(events.map((event) => ({ event, now })));
+  }
+
+  private readonly appends = new GroupCommit<StampedAuditEvent[], void>(
+    (records) => this.insert(records.flat()).then(() => records.map(() => undefined)),
+    APPENDS_PER_STATEMENT,
+  );
+
+  private async insert(events: StampedAuditEvent[]): Promise<void> {
     const params: unknown[] = [];
-    const rows = events.map((event, index) => {
+    const rows = events.map(({ event, now }, index) => {
       params.push(
         newId('auditEvent', now.getTime()),
         event.accountId,
@@ -54,13 +77,13 @@ export class AuditRepository {
         event.target?.id ?? null,
         event.requestId,
         JSON.stringify(event.details ?? {}),
+        now.toISOString(),
       );
-      const base = index * columns;
-      const placeholders = Array.from({ length: columns }, (_, column) => `$${base + column + 1}`);
-      placeholders[columns - 1] += '::jsonb';
-      return `(${placeholders.join(', ')}, $${events.length * columns + 1})`;
+      const base = index * INSERTED_COLUMNS;
+      const placeholders = Array.from({ length: INSERTED_COLUMNS }, (_, column) => `$${base + column + 1}`);
+      placeholders[8] += '::jsonb';
+      return `(${placeholders.join(', ')})`;
     });
-    params.push(now.toISOString());
     await this.db.query(
       `INSERT INTO audit_events
          (id, account_id, actor_type, actor_id, action, target_object, target_id, request_id, details, occurred_at)

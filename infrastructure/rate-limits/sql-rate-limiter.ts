@@ -1,4 +1,15 @@
 import type { Database } from '../storage/database';
+import { GroupCommit } from '../storage/group-commit';
+
+/** Takes per batch at most; each distinct bucket in it is one statement. */
+const TAKES_PER_BATCH = 500;
+
+interface TakenTokens {
+  /** Tokens the statement took, at most the count it asked for. */
+  granted: number;
+  /** The tokens left in the bucket after the take. */
+  tokens: number;
+}
 
 /**
  * The refilled level of the bucket: what was left plus the time since the last take at the
@@ -10,10 +21,14 @@ const REFILLED = `LEAST($2::double precision, bucket.tokens +
   GREATEST(0, EXTRACT(EPOCH FROM (now() - bucket.refilled_at))) * $3::double precision)`;
 
 /**
- * The token bucket of each API key, in the SQL database every API process shares. Each take is one
- * atomic upsert, so concurrent requests on different replicas cannot both spend the last token.
+ * The token bucket of each API key, in the SQL database every API process shares. Takes are atomic
+ * per bucket, so concurrent requests on different replicas cannot both spend the last token. Takes
+ * made while an earlier one is being written go together, one statement per bucket, which takes as
+ * many tokens as the bucket holds for them, the earliest first.
  */
 export class SqlRateLimiter {
+  private readonly takes = new GroupCommit<string, number>((keys) => this.takeAll(keys), TAKES_PER_BATCH);
+
   constructor(
     private readonly db: Database,
     private readonly perSecond: number,
@@ -21,19 +36,59 @@ export class SqlRateLimiter {
   ) {}
 
   /** Takes one token; returns 0 when allowed, else the whole seconds to wait before retrying. */
-  async take(key: string): Promise<number> {
-    const [bucket] = await this.db.query<{ tokens: number; last_take_allowed: boolean }>(
-      `INSERT INTO rate_limit_buckets AS bucket (bucket_key, tokens, refilled_at, last_take_allowed)
-       VALUES ($1, $2::double precision - 1, now(), true)
-       ON CONFLICT (bucket_key) DO UPDATE SET
-         tokens = CASE WHEN ${REFILLED} >= 1 THEN ${REFILLED} - 1 ELSE ${REFILLED} END,
-         last_take_allowed = ${REFILLED} >= 1,
-         refilled_at = GREATEST(bucket.refilled_at, now())
-       RETURNING tokens, last_take_allowed`,
-      [key, this.burst, this.perSecond],
+  take(key: string): Promise<number> {
+    return this.takes.submit(key);
+  }
+
+  private async takeAll(keys: string[]): Promise<number[]> {
+    const wanted = new Map<string, number>();
+    for (const key of keys) wanted.set(key, (wanted.get(key) ?? 0) + 1);
+    const buckets = new Map(
+      await Promise.all(
+        [...wanted].map(async ([key, count]) => [key, await this.takeFrom(key, count)] as const),
+      ),
     );
-    if (bucket!.last_take_allowed) return 0;
-    return Math.max(1, Math.ceil((1 - Number(bucket!.tokens)) / this.perSecond));
+    // Within a batch the earliest takes get the tokens; the rest wait as long as one more token takes.
+    const handedOut = new Map<string, number>();
+    return keys.map((key) => {
+      const bucket = buckets.get(key)!;
+      const seen = handedOut.get(key) ?? 0;
+      handedOut.set(key, seen + 1);
+      if (seen < bucket.granted) return 0;
+      return Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond));
+    });
+  }
+
+  /**
+   * Takes up to `count` tokens from the bucket in one statement: its row is locked, refilled and
+   * spent; a bucket seen for the first time starts full.
+   */
+  private async takeFrom(key: string, count: number): Promise<TakenTokens> {
+    for (;;) {
+      const [updated] = await this.db.query<TakenTokens>(
+        `WITH current AS (
+           SELECT ${REFILLED} AS level FROM rate_limit_buckets AS bucket WHERE bucket_key = $1 FOR UPDATE
+         )
+         UPDATE rate_limit_buckets AS bucket SET
+           tokens = current.level - LEAST($4::int, FLOOR(current.level)),
+           last_take_allowed = current.level >= $4::int,
+           refilled_at = GREATEST(bucket.refilled_at, now())
+         FROM current WHERE bucket.bucket_key = $1
+         RETURNING LEAST($4::int, FLOOR(current.level))::int AS granted, bucket.tokens`,
+        [key, this.burst, this.perSecond, count],
+      );
+      if (updated) return { granted: updated.granted, tokens: Number(updated.tokens) };
+      const [created] = await this.db.query<TakenTokens>(
+        `INSERT INTO rate_limit_buckets (bucket_key, tokens, refilled_at, last_take_allowed)
+         VALUES ($1, $2::double precision - LEAST($3::int, FLOOR($2::double precision)), now(),
+                 $2::double precision >= $3::int)
+         ON CONFLICT (bucket_key) DO NOTHING
+         RETURNING LEAST($3::int, FLOOR($2::double precision))::int AS granted, tokens`,
+        [key, this.burst, count],
+      );
+      // Another replica created the bucket meanwhile: take from it as it now stands.
+      if (created) return { granted: created.granted, tokens: Number(created.tokens) };
+    }
   }
 
   /** Returns one token to the bucket, up to the burst: the take it paid for should not count. */

@@ -5,6 +5,9 @@ import type { EncryptionSettings } from '../config/config';
 
 const BINDING_KEY_INFO = 'healthcare-access-api case-account binding v1';
 
+/** Derived once per payload key: every GET checks a binding, and HKDF each time was a tenth of its crypto. */
+const bindingKeys = new WeakMap<Buffer, Buffer>();
+
 /**
  * A key of its own per payload key (HKDF), so a binding MAC never reuses the encryption key
  * itself, and a binding names the key id it was made with: after a rotation, cases started
@@ -13,7 +16,12 @@ const BINDING_KEY_INFO = 'healthcare-access-api case-account binding v1';
 function bindingKey(encryption: EncryptionSettings, keyId: string): Buffer | undefined {
   const payloadKey = encryption.keys.get(keyId);
   if (!payloadKey) return undefined;
-  return Buffer.from(hkdfSync('sha256', payloadKey, Buffer.alloc(0), BINDING_KEY_INFO, 32));
+  let key = bindingKeys.get(payloadKey);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', payloadKey, Buffer.alloc(0), BINDING_KEY_INFO, 32));
+    bindingKeys.set(payloadKey, key);
+  }
+  return key;
 }
 
 function macOf(key: Buffer, caseId: string, accountId: string): Buffer {

@@ -70,6 +70,38 @@ describe.each(engines)('the audit trail on %s', (_engine, open) => {
     );
   });
 
+  it('commits every record made at once, each with its own time', async () => {
+    const caseIds = Array.from({ length: 40 }, () => newId('priorAuthorization'));
+    const times = caseIds.map((_, index) => new Date(Date.UTC(2002, 0, 1, 0, 0, index)));
+    await Promise.all(caseIds.map((caseId, index) => audit.record([read(caseId)], times[index])));
+    for (const [index, caseId] of caseIds.entries()) {
+      const page = await audit.list(accountId, { targetId: caseId, limit: 10 });
+      expect(page.data.map((event) => event.created_at)).toEqual([times[index]!.toISOString()]);
+    }
+  });
+
+  it('fails only the record the database refuses among those made at once', async () => {
+    const caseIds = Array.from({ length: 6 }, () => newId('priorAuthorization'));
+    const unknownAccount = { ...read(caseIds[3]!), accountId: 'acct_does_not_exist' };
+    const outcomes = await Promise.allSettled(
+      caseIds.map((caseId, index) => audit.record([index === 3 ? unknownAccount : read(caseId)])),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    const recorded = await Promise.all(
+      caseIds.map(
+        async (caseId) => (await audit.list(accountId, { targetId: caseId, limit: 10 })).data.length,
+      ),
+    );
+    expect(recorded).toEqual([1, 1, 1, 0, 1, 1]);
+  });
+
   it('purges only what is older than the cutoff', async () => {
     const [oldCase, newerCase] = [newId('priorAuthorization'), newId('priorAuthorization')];
     await audit.record([read(oldCase)], new Date('1999-12-31T23:59:59Z'));

@@ -1,0 +1,65 @@
+import { SqlRateLimiter } from '../../infrastructure/rate-limits/sql-rate-limiter';
+import { Database, openDatabase } from '../../infrastructure/storage/database';
+import { migrate } from '../../infrastructure/storage/migrations';
+
+/** Embedded PGlite always, and a real PostgreSQL server whenever TEST_DATABASE_URL names one. */
+const engines: Array<[string, () => Promise<Database>]> = [
+  ['PGlite', () => openDatabase({ pgliteDir: 'memory://' })],
+];
+if (process.env.TEST_DATABASE_URL) {
+  engines.push(['PostgreSQL', () => openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })]);
+} else {
+  test.todo('the shared rate limit on PostgreSQL (set TEST_DATABASE_URL to run it; CI does)');
+}
+
+/** A bucket that refills one token in about three hours: within a test, only the burst is spent. */
+const NO_REFILL_PER_SECOND = 0.0001;
+
+describe.each(engines)('the shared per-key rate limit on %s', (_engine, open) => {
+  let db: Database;
+  let bucketCount = 0;
+
+  beforeAll(async () => {
+    db = await open();
+    await migrate(db);
+  });
+  afterAll(() => db.close());
+
+  const freshBucket = () => `key_rate_test_${bucketCount++}_${Date.now()}`;
+
+  it('allows exactly the burst of many takes made at once, the earliest first', async () => {
+    const limiter = new SqlRateLimiter(db, NO_REFILL_PER_SECOND, 5);
+    const bucket = freshBucket();
+    const waits = await Promise.all(Array.from({ length: 12 }, () => limiter.take(bucket)));
+    expect(waits.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
+    expect(waits.slice(5).every((wait) => wait > 0)).toBe(true);
+  });
+
+  it('shares one bucket between two API processes taking at once', async () => {
+    const replicas = [
+      new SqlRateLimiter(db, NO_REFILL_PER_SECOND, 7),
+      new SqlRateLimiter(db, NO_REFILL_PER_SECOND, 7),
+    ];
+    const bucket = freshBucket();
+    const waits = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => replicas[index % 2]!.take(bucket)),
+    );
+    expect(waits.filter((wait) => wait === 0)).toHaveLength(7);
+  });
+
+  it('keeps buckets taken at once apart', async () => {
+    const limiter = new SqlRateLimiter(db, NO_REFILL_PER_SECOND, 2);
+    const [first, second] = [freshBucket(), freshBucket()];
+    const waits = await Promise.all(
+      [first, second, first, second, first, second].map((bucket) => limiter.take(bucket)),
+    );
+    expect(waits.map((wait) => wait === 0)).toEqual([true, true, true, true, false, false]);
+  });
+
+  it('tells a refused take how many seconds one token takes to refill', async () => {
+    const limiter = new SqlRateLimiter(db, 0.25, 1);
+    const bucket = freshBucket();
+    expect(await limiter.take(bucket)).toBe(0);
+    expect(await limiter.take(bucket)).toBe(4);
+  });
+});
