@@ -1,6 +1,13 @@
 import { DatabaseUnavailableError } from './database';
 
 /**
+ * How long writes wait for the one in flight before they go anyway: ordinary statements end well
+ * within it, so they still share one; a statement held up (a locked row, a database that stopped
+ * answering) never holds the writes behind it past their own timeouts.
+ */
+const PATIENCE_MS = 50;
+
+/**
  * Writes that arrive while an earlier one is in flight wait for it, then go to the database together
  * as one statement: under concurrent requests each pays a share of one round trip and one commit
  * instead of its own, and a lone write goes at once, as before. Each caller still waits until its
@@ -11,7 +18,9 @@ import { DatabaseUnavailableError } from './database';
  */
 export class GroupCommit<Item, Result> {
   private waiting: Waiter<Item, Result>[] = [];
-  private writing = false;
+  private writesInFlight = 0;
+  private latestWriteStartedAt = 0;
+  private patienceTimer: NodeJS.Timeout | undefined;
 
   constructor(
     /** Writes the items in one statement; answers one result per item, in their order. */
@@ -23,17 +32,28 @@ export class GroupCommit<Item, Result> {
   submit(item: Item): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
-      if (!this.writing) void this.drain();
+      this.writeWhenDue();
     });
   }
 
-  private async drain(): Promise<void> {
-    this.writing = true;
+  private writeWhenDue(): void {
     while (this.waiting.length > 0) {
+      const waited = Date.now() - this.latestWriteStartedAt;
+      if (this.writesInFlight > 0 && waited < PATIENCE_MS) {
+        this.patienceTimer ??= setTimeout(() => {
+          this.patienceTimer = undefined;
+          this.writeWhenDue();
+        }, PATIENCE_MS - waited).unref();
+        return;
+      }
       const batch = this.waiting.splice(0, this.maxItems);
-      await this.writeBatch(batch);
+      this.writesInFlight += 1;
+      this.latestWriteStartedAt = Date.now();
+      void this.writeBatch(batch).finally(() => {
+        this.writesInFlight -= 1;
+        this.writeWhenDue();
+      });
     }
-    this.writing = false;
   }
 
   private async writeBatch(batch: Waiter<Item, Result>[]): Promise<void> {

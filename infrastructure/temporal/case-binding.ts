@@ -1,30 +1,33 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, hkdfSync, KeyObject, timingSafeEqual } from 'node:crypto';
 
 import type { CaseBinding } from '../../domain/cases/case-binding';
 import type { EncryptionSettings } from '../config/config';
 
 const BINDING_KEY_INFO = 'healthcare-access-api case-account binding v1';
 
-/** Derived once per payload key: every GET checks a binding, and HKDF each time was a tenth of its crypto. */
-const bindingKeys = new WeakMap<Buffer, Buffer>();
+/**
+ * Derived once per payload key, as a KeyObject: every GET checks a binding, and deriving the key and
+ * copying it into an HMAC each time was a fifth of a GET's crypto.
+ */
+const bindingKeys = new WeakMap<Buffer, KeyObject>();
 
 /**
  * A key of its own per payload key (HKDF), so a binding MAC never reuses the encryption key
  * itself, and a binding names the key id it was made with: after a rotation, cases started
  * under the old key still verify for as long as that key is configured.
  */
-function bindingKey(encryption: EncryptionSettings, keyId: string): Buffer | undefined {
+function bindingKey(encryption: EncryptionSettings, keyId: string): KeyObject | undefined {
   const payloadKey = encryption.keys.get(keyId);
   if (!payloadKey) return undefined;
   let key = bindingKeys.get(payloadKey);
   if (!key) {
-    key = Buffer.from(hkdfSync('sha256', payloadKey, Buffer.alloc(0), BINDING_KEY_INFO, 32));
+    key = createSecretKey(Buffer.from(hkdfSync('sha256', payloadKey, Buffer.alloc(0), BINDING_KEY_INFO, 32)));
     bindingKeys.set(payloadKey, key);
   }
   return key;
 }
 
-function macOf(key: Buffer, caseId: string, accountId: string): Buffer {
+function macOf(key: KeyObject, caseId: string, accountId: string): Buffer {
   // JSON keeps the two ids apart whatever characters they hold.
   return createHmac('sha256', key)
     .update(JSON.stringify([caseId, accountId]))
