@@ -199,11 +199,11 @@ export class CasesService {
    * the read is audited there.
    */
   async getForOperator(type: CaseType, id: string): Promise<{ record: CaseRecord; accountId: string }> {
-    const notFound = ApiError.notFound(`No ${type.object.replace('_', ' ')} with this id exists.`);
-    if (!hasIdPrefix(type.idKind, id)) throw notFound;
+    const notFound = () => ApiError.notFound(`No ${type.object.replace('_', ' ')} with this id exists.`);
+    if (!hasIdPrefix(type.idKind, id)) throw notFound();
     const execution = await this.workflows.describe(id);
-    if (!execution?.accountId || execution.object !== type.object) throw notFound;
-    if (!(await this.ownedBy(execution, execution.accountId))) throw notFound;
+    if (!execution?.accountId || execution.object !== type.object) throw notFound();
+    if (!(await this.ownedBy(execution, execution.accountId))) throw notFound();
     return { record: execution.record, accountId: execution.accountId };
   }
 
@@ -395,10 +395,10 @@ export class CasesService {
    * case, another mode's included, is simply not found.
    */
   private async locate(principal: Principal, type: CaseType, id: string): Promise<CaseExecution> {
-    const notFound = ApiError.notFound(
-      `No ${type.object.replace('_', ' ')} with this id exists in your account.`,
-    );
-    if (!hasIdPrefix(type.idKind, id)) throw notFound;
+    // Made only when thrown: an error captures its stack, a tenth of a millisecond on every read.
+    const notFound = () =>
+      ApiError.notFound(`No ${type.object.replace('_', ' ')} with this id exists in your account.`);
+    if (!hasIdPrefix(type.idKind, id)) throw notFound();
     const execution = await this.workflows.describe(id);
     if (
       !execution ||
@@ -407,7 +407,7 @@ export class CasesService {
       !(await this.ownedBy(execution, principal.accountId)) ||
       execution.record.livemode !== principal.livemode
     )
-      throw notFound;
+      throw notFound();
     return execution;
   }
 
