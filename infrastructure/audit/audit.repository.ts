@@ -1,6 +1,6 @@
 import { newId } from '../../domain/ids';
 import { InvalidCursorError } from '../storage/cursors';
-import type { Database } from '../storage/database';
+import { type Database, isDatabaseUnavailable } from '../storage/database';
 import { GroupCommit } from '../storage/group-commit';
 import type { ActorType, AuditAction, AuditDetails, AuditEvent, NewAuditEvent } from './audit-event';
 
@@ -38,9 +38,8 @@ interface StampedAuditEvent {
   now: Date;
 }
 
-const INSERTED_COLUMNS = 10;
-/** Records per insert: a console action records a few events, so well within PostgreSQL's 65,535 parameters. */
-const APPENDS_PER_STATEMENT = 200;
+/** Records per insert: enough to share one among every request in flight. */
+const RECORDS_PER_INSERT = 200;
 
 /** Rows deleted per statement, so a purge of years of events never holds one long transaction. */
 const PURGE_BATCH = 5_000;
@@ -51,8 +50,8 @@ export class AuditRepository {
 
   /**
    * Appends the events, stamped `now`; resolves once they are committed. Records made while an
-   * earlier one is being written share its next statement (one round trip and one commit for all
-   * the GETs answered meanwhile).
+   * earlier one is being written share its next insert (one round trip and one commit for all the
+   * reads answered meanwhile).
    */
   async record(events: NewAuditEvent[], now = new Date()): Promise<void> {
     if (events.length === 0) return;
@@ -60,14 +59,30 @@ export class AuditRepository {
   }
 
   private readonly appends = new GroupCommit<StampedAuditEvent[], void>(
-    (records) => this.insert(records.flat()).then(() => records.map(() => undefined)),
-    APPENDS_PER_STATEMENT,
+    (records) => this.insertRecords(records),
+    RECORDS_PER_INSERT,
   );
 
+  /**
+   * One insert for all the records; if the database refuses it, each record is written again on its
+   * own, so only a record it refuses fails its caller. An unavailable database fails them all at once.
+   */
+  private insertRecords(records: StampedAuditEvent[][]): Array<Promise<void>> {
+    const together = this.insert(records.flat());
+    if (records.length === 1) return [together];
+    return records.map((record) =>
+      together.catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) throw error;
+        return this.insert(record);
+      }),
+    );
+  }
+
+  /** The rows as ten arrays, so an insert takes ten parameters however many events it carries. */
   private async insert(events: StampedAuditEvent[]): Promise<void> {
-    const params: unknown[] = [];
-    const rows = events.map(({ event, now }, index) => {
-      params.push(
+    const columns: unknown[][] = Array.from({ length: 10 }, () => []);
+    for (const { event, now } of events) {
+      [
         newId('auditEvent', now.getTime()),
         event.accountId,
         event.actor.type,
@@ -78,17 +93,16 @@ export class AuditRepository {
         event.requestId,
         JSON.stringify(event.details ?? {}),
         now.toISOString(),
-      );
-      const base = index * INSERTED_COLUMNS;
-      const placeholders = Array.from({ length: INSERTED_COLUMNS }, (_, column) => `$${base + column + 1}`);
-      placeholders[8] += '::jsonb';
-      return `(${placeholders.join(', ')})`;
-    });
+      ].forEach((value, column) => columns[column]!.push(value));
+    }
     await this.db.query(
       `INSERT INTO audit_events
          (id, account_id, actor_type, actor_id, action, target_object, target_id, request_id, details, occurred_at)
-       VALUES ${rows.join(', ')}`,
-      params,
+       SELECT id, account_id, actor_type, actor_id, action, target_object, target_id, request_id, details::jsonb, occurred_at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                   $9::text[], $10::timestamptz[])
+         AS event (id, account_id, actor_type, actor_id, action, target_object, target_id, request_id, details, occurred_at)`,
+      columns,
     );
   }
 

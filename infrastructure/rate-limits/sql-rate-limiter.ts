@@ -1,7 +1,7 @@
 import type { Database } from '../storage/database';
 import { GroupCommit } from '../storage/group-commit';
 
-/** Takes per batch at most; each distinct bucket in it is one statement. */
+/** Takes per batch at most: each is a slot in a map, not a parameter, so the bound only keeps batches small. */
 const TAKES_PER_BATCH = 500;
 
 interface TakenTokens {
@@ -23,8 +23,8 @@ const REFILLED = `LEAST($2::double precision, bucket.tokens +
 /**
  * The token bucket of each API key, in the SQL database every API process shares. Takes are atomic
  * per bucket, so concurrent requests on different replicas cannot both spend the last token. Takes
- * made while an earlier one is being written go together, one statement per bucket, which takes as
- * many tokens as the bucket holds for them, the earliest first.
+ * made while an earlier one is being written go together, one statement per bucket that takes as
+ * many tokens as the bucket holds for them; each bucket's takes are answered when its statement is.
  */
 export class SqlRateLimiter {
   private readonly takes = new GroupCommit<string, number>((keys) => this.takeAll(keys), TAKES_PER_BATCH);
@@ -40,22 +40,20 @@ export class SqlRateLimiter {
     return this.takes.submit(key);
   }
 
-  private async takeAll(keys: string[]): Promise<number[]> {
+  private takeAll(keys: string[]): Array<Promise<number>> {
     const wanted = new Map<string, number>();
     for (const key of keys) wanted.set(key, (wanted.get(key) ?? 0) + 1);
-    const buckets = new Map(
-      await Promise.all(
-        [...wanted].map(async ([key, count]) => [key, await this.takeFrom(key, count)] as const),
-      ),
-    );
-    // Within a batch the earliest takes get the tokens; the rest wait as long as one more token takes.
+    const taken = new Map([...wanted].map(([key, count]) => [key, this.takeFrom(key, count)] as const));
+    // Within a batch the earliest takes of a bucket get its tokens; the rest wait until one refills.
     const handedOut = new Map<string, number>();
     return keys.map((key) => {
-      const bucket = buckets.get(key)!;
-      const seen = handedOut.get(key) ?? 0;
-      handedOut.set(key, seen + 1);
-      if (seen < bucket.granted) return 0;
-      return Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond));
+      const position = handedOut.get(key) ?? 0;
+      handedOut.set(key, position + 1);
+      return taken
+        .get(key)!
+        .then((bucket) =>
+          position < bucket.granted ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond)),
+        );
     });
   }
 
@@ -64,7 +62,7 @@ export class SqlRateLimiter {
    * spent; a bucket seen for the first time starts full.
    */
   private async takeFrom(key: string, count: number): Promise<TakenTokens> {
-    for (;;) {
+    for (let attempt = 1; ; attempt += 1) {
       const [updated] = await this.db.query<TakenTokens>(
         `WITH current AS (
            SELECT ${REFILLED} AS level FROM rate_limit_buckets AS bucket WHERE bucket_key = $1 FOR UPDATE
@@ -86,8 +84,10 @@ export class SqlRateLimiter {
          RETURNING LEAST($3::int, FLOOR($2::double precision))::int AS granted, tokens`,
         [key, this.burst, count],
       );
-      // Another replica created the bucket meanwhile: take from it as it now stands.
       if (created) return { granted: created.granted, tokens: Number(created.tokens) };
+      // Another statement created the bucket between the two (another replica, or this one's next
+      // batch): it exists now, and rows are never deleted, so the next update finds it.
+      if (attempt === 2) throw new Error('The rate-limit bucket was neither found nor created');
     }
   }
 

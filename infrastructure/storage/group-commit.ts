@@ -1,20 +1,21 @@
-import { DatabaseUnavailableError } from './database';
+import { performance } from 'node:perf_hooks';
 
 /**
  * How long writes wait for the one in flight before they go anyway: ordinary statements end well
  * within it, so they still share one; a statement held up (a locked row, a database that stopped
- * answering) never holds the writes behind it past their own timeouts.
+ * answering) never holds the writes queued behind it past their own timeouts.
  */
 const PATIENCE_MS = 50;
 
 /**
- * Writes that arrive while an earlier one is in flight wait for it, then go to the database together
- * as one statement: under concurrent requests each pays a share of one round trip and one commit
- * instead of its own, and a lone write goes at once, as before. Each caller still waits until its
- * own item is committed, so nothing is answered before it is written.
+ * Writes that arrive while an earlier one is in flight wait for it, then go to the database
+ * together: under concurrent requests each pays a share of one round trip and one commit instead of
+ * its own, and a lone write goes at once, as before. Each caller still waits until its own item is
+ * committed, so nothing is answered before it is written.
  *
- * When the database refuses a batch, each of its items is written alone, so one item it refuses fails
- * only its own caller; when the database is unavailable, the whole batch fails at once.
+ * `write` answers one outcome per item, so a writer decides what an item's failure means for the
+ * others (the audit trail writes a refused batch's records again one by one) and an item whose
+ * statement returns early is answered without waiting for the rest of its batch.
  */
 export class GroupCommit<Item, Result> {
   private waiting: Waiter<Item, Result>[] = [];
@@ -23,9 +24,9 @@ export class GroupCommit<Item, Result> {
   private patienceTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    /** Writes the items in one statement; answers one result per item, in their order. */
-    private readonly write: (items: Item[]) => Promise<Result[]>,
-    /** Items per statement at most, within the database's parameter limit. */
+    /** Starts writing the items; answers each item's outcome, in their order. */
+    private readonly write: (items: Item[]) => Array<Promise<Result>>,
+    /** Items per write at most. */
     private readonly maxItems: number,
   ) {}
 
@@ -38,7 +39,7 @@ export class GroupCommit<Item, Result> {
 
   private writeWhenDue(): void {
     while (this.waiting.length > 0) {
-      const waited = Date.now() - this.latestWriteStartedAt;
+      const waited = performance.now() - this.latestWriteStartedAt;
       if (this.writesInFlight > 0 && waited < PATIENCE_MS) {
         this.patienceTimer ??= setTimeout(() => {
           this.patienceTimer = undefined;
@@ -48,25 +49,29 @@ export class GroupCommit<Item, Result> {
       }
       const batch = this.waiting.splice(0, this.maxItems);
       this.writesInFlight += 1;
-      this.latestWriteStartedAt = Date.now();
-      void this.writeBatch(batch).finally(() => {
+      this.latestWriteStartedAt = performance.now();
+      void this.settle(batch).finally(() => {
         this.writesInFlight -= 1;
         this.writeWhenDue();
       });
     }
   }
 
-  private async writeBatch(batch: Waiter<Item, Result>[]): Promise<void> {
+  /** Answers each waiter as its own outcome arrives; done once all of them have. */
+  private async settle(batch: Waiter<Item, Result>[]): Promise<void> {
+    let outcomes: Array<Promise<Result>>;
     try {
-      const results = await this.write(batch.map((waiter) => waiter.item));
-      batch.forEach((waiter, index) => waiter.resolve(results[index]!));
+      outcomes = this.write(batch.map((waiter) => waiter.item));
     } catch (error) {
-      if (batch.length === 1 || error instanceof DatabaseUnavailableError) {
-        for (const waiter of batch) waiter.reject(error);
-        return;
-      }
-      for (const waiter of batch) await this.writeBatch([waiter]);
+      outcomes = batch.map(() => Promise.reject(error));
     }
+    await Promise.allSettled(
+      batch.map((waiter, index) =>
+        (
+          outcomes[index] ?? Promise.reject(new Error('A group write answered fewer outcomes than items'))
+        ).then(waiter.resolve, waiter.reject),
+      ),
+    );
   }
 }
 

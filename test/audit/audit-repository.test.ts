@@ -102,6 +102,21 @@ describe.each(engines)('the audit trail on %s', (_engine, open) => {
     expect(recorded).toEqual([1, 1, 1, 0, 1, 1]);
   });
 
+  it('commits a record of thousands of events beside the records made with it', async () => {
+    const manyCases = Array.from({ length: 7_000 }, () => newId('priorAuthorization'));
+    const others = [newId('priorAuthorization'), newId('priorAuthorization')];
+    await Promise.all([
+      audit.record([read(others[0]!)]),
+      audit.record(manyCases.map((caseId) => read(caseId))),
+      audit.record([read(others[1]!)]),
+    ]);
+    const [{ recorded }] = await db.query<{ recorded: number }>(
+      'SELECT count(*)::int AS recorded FROM audit_events WHERE target_id = ANY($1::text[])',
+      [[...manyCases, ...others]],
+    );
+    expect(recorded).toBe(7_002);
+  });
+
   it('purges only what is older than the cutoff', async () => {
     const [oldCase, newerCase] = [newId('priorAuthorization'), newId('priorAuthorization')];
     await audit.record([read(oldCase)], new Date('1999-12-31T23:59:59Z'));

@@ -35,6 +35,13 @@ describe.each(engines)('the shared per-key rate limit on %s', (_engine, open) =>
     expect(waits.filter((wait) => wait > 0)).toHaveLength(7);
   });
 
+  it('tells a take refused among others made at once how many seconds one token takes to refill', async () => {
+    const limiter = new SqlRateLimiter(db, 0.25, 2);
+    const bucket = freshBucket();
+    const waits = await Promise.all(Array.from({ length: 3 }, () => limiter.take(bucket)));
+    expect([...waits].sort()).toEqual([0, 0, 4]);
+  });
+
   it('shares one bucket between two API processes taking at once', async () => {
     const replicas = [
       new SqlRateLimiter(db, NO_REFILL_PER_SECOND, 7),
@@ -49,18 +56,20 @@ describe.each(engines)('the shared per-key rate limit on %s', (_engine, open) =>
 
   it('keeps buckets taken at once apart', async () => {
     const limiter = new SqlRateLimiter(db, NO_REFILL_PER_SECOND, 2);
-    const buckets = [freshBucket(), freshBucket()];
-    const takes = [0, 1, 0, 1, 0, 1].map((which) => buckets[which]!);
+    const [small, large] = [freshBucket(), freshBucket()];
+    // Three takes from one bucket and five from the other, interleaved.
+    const takes = [small, large, small, large, small, large, large, large];
     const waits = await Promise.all(takes.map((bucket) => limiter.take(bucket)));
     const allowedFrom = (bucket: string) =>
-      takes.filter((taken, index) => taken === bucket && waits[index] === 0);
-    expect(buckets.map((bucket) => allowedFrom(bucket).length)).toEqual([2, 2]);
+      takes.filter((taken, index) => taken === bucket && waits[index] === 0).length;
+    expect([allowedFrom(small), allowedFrom(large)]).toEqual([2, 2]);
   });
 
   it('tells a refused take how many seconds one token takes to refill', async () => {
     const limiter = new SqlRateLimiter(db, 0.25, 1);
     const bucket = freshBucket();
     expect(await limiter.take(bucket)).toBe(0);
-    expect(await limiter.take(bucket)).toBe(4);
+    // Four seconds, less whatever a loaded machine took between the two takes.
+    expect(await limiter.take(bucket)).toBeGreaterThanOrEqual(3);
   });
 });
