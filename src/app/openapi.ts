@@ -320,7 +320,7 @@ function describeRule(rule: ValidationMetadata): DocumentedRule | undefined {
   const constraints = rule.constraints ?? [];
   const builtIn = rule.name ? BUILT_IN_RULES[rule.name] : undefined;
   if (builtIn) return builtIn(constraints);
-  // Our own rules (src/cases/case-validators.ts) record what they stand for as their one constraint.
+  // Our own rules (src/common/dto/case-validators.ts) record what they stand for as their one constraint.
   const [documented] = constraints as [DocumentedRule | undefined];
   return documented && typeof documented === 'object' && !Array.isArray(documented) ? documented : undefined;
 }

@@ -55,7 +55,8 @@ export interface CaseDecision {
 
 /**
  * One case type, as data: the generic controller (`caseController`), `CasesService` and the
- * Temporal repository read it, so a new type adds a module like this, its workflow and its DTO.
+ * Temporal repository read it. docs/architecture.md ("Adding a case type") lists what a new type
+ * adds: its kind, workflow, this module, its DTOs and its console.
  * `object`, `idKind` and `workflowType` are its domain kind's (domain/cases/<type>.kind.ts).
  */
 export interface CaseType<W extends Workflow = Workflow, Request extends object = object> {

@@ -44,16 +44,14 @@ export class CasesModule {
     idempotencyKeys: IdempotencyRepository;
   }): DynamicModule {
     const documents = new CaseDocumentsRepository(deps.db, deps.secrets);
+    const summaries = new CaseSummariesRepository(deps.db);
     return {
       module: CasesModule,
       controllers: CASE_TYPES.map(caseController),
       providers: [
         {
           provide: CaseSummariesService,
-          useValue: new CaseSummariesService(
-            new CaseSummariesRepository(deps.db),
-            deps.config.cases.patientRefKey!,
-          ),
+          useValue: new CaseSummariesService(summaries, deps.config.cases.patientRefKey!),
         },
         { provide: CaseDocumentsRepository, useValue: documents },
         {
@@ -65,7 +63,7 @@ export class CasesModule {
             deps.idempotencyKeys,
             new CaseBindingEpoch(deps.db),
             new ConnectorSettingsRepository(deps.db, deps.secrets),
-            new CaseSummariesRepository(deps.db),
+            summaries,
           ),
         },
       ],

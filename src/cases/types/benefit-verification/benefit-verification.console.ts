@@ -16,6 +16,7 @@ import {
   BENEFIT_VERIFICATION_STATUSES,
   COVERAGE_STATUSES,
   MANUAL_DRUG_COVERAGES,
+  MAX_DRUGS,
   PRIOR_AUTH_REQUIREMENTS,
 } from './benefit-verification.dto';
 
@@ -103,7 +104,7 @@ const MANUAL_DRUG_ROWS: DecisionRows = {
   caption: 'Per-drug results (leave coverage empty for a drug not verified)',
   keyHeading: 'Drug',
   keyField: 'drug',
-  maxRows: 20, // a benefit verification requests 20 drugs at most
+  maxRows: MAX_DRUGS,
   keysOf: (record) =>
     (record as BenefitVerificationCase).request.drugs.map((drug) => drug.name ?? drug.ndc ?? ''),
   fields: [

@@ -34,6 +34,9 @@ import {
   OptionalDate,
 } from '../../case-request-parts.dto';
 
+/** Drugs a verification asks about, and so results a manual outcome records, at most. */
+export const MAX_DRUGS = 20;
+
 export const BENEFIT_VERIFICATION_STATUSES = ['completed', 'failed'] as const;
 export type BenefitVerificationFinalStatus = (typeof BENEFIT_VERIFICATION_STATUSES)[number];
 export const COVERAGE_STATUSES = [
@@ -75,7 +78,7 @@ export class BenefitVerificationMockResultDto {
 }
 
 export class CreateBenefitVerificationDto extends InsuredCaseRequestDto {
-  @NestedArray(() => DrugDto, { minItems: 1, maxItems: 20 })
+  @NestedArray(() => DrugDto, { minItems: 1, maxItems: MAX_DRUGS })
   drugs!: DrugDto[];
 
   @NestedArray(() => DiagnosisDto, { optional: true, maxItems: 50 })
@@ -194,7 +197,7 @@ export class BenefitVerificationOutcomeDto {
 
   @NestedArray(() => ManualDrugResultDto, {
     optional: true,
-    maxItems: 20,
+    maxItems: MAX_DRUGS,
     description:
       'One result per requested drug, each naming it by name or NDC; a requested drug left out is recorded as coverage unknown.',
   })

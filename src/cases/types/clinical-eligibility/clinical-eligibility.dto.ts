@@ -9,6 +9,7 @@ import {
   QuestionnaireDto,
   VisitNoteDto,
   EvidenceAssetDto,
+  MAX_DOCUMENTS,
   WithinDocumentLimit,
 } from '../../case-request-parts.dto';
 import { AtLeastOneOf, ExactlyOneOf, RequiresFieldsUnless } from '../../../common/dto/case-validators';
@@ -16,7 +17,6 @@ import { CaseMetadata, Icd10Code, LIMITS, WrittenAt } from '../../../common/dto/
 import { JsonObjectField, NestedArray, NestedObject, TextField } from '../../../common/dto/compose';
 
 /** Contract section 7: base64 documents per request, insurance card images and evidence files together. */
-const MAX_CLINICAL_DOCUMENTS = LIMITS.documentsPerRequest;
 
 type ClinicalDrug = ClinicalRecord['drugs'][number];
 
@@ -90,7 +90,7 @@ export class CreateClinicalEligibilityDto {
     maxItems: 100,
     description:
       'Supporting evidence that fits no other field. At most ' +
-      `${MAX_CLINICAL_DOCUMENTS} documents per request, patient.insurance and evidence assets together.`,
+      `${MAX_DOCUMENTS} documents per request, patient.insurance and evidence assets together.`,
   })
   evidence?: ClinicalEvidenceDto[];
 

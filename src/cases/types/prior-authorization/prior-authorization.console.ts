@@ -17,6 +17,7 @@ import {
   nest,
   numbersOf,
 } from '../../case-console';
+import { MAX_INFORMATION_ANSWERS } from './prior-authorization.dto';
 
 const PRIOR_AUTHORIZATION_VIEW: CaseTypeView<PriorAuthorizationCase> = {
   facts: (pa) => {
@@ -153,7 +154,7 @@ const PRIOR_AUTHORIZATION_DECISION_FORMS: readonly DecisionForm[] = [
       caption: 'Answers, one per question of the pending request',
       keyHeading: 'Question id',
       keyField: 'question_id',
-      maxRows: 50, // PriorAuthInformationDto takes 50 answers at most
+      maxRows: MAX_INFORMATION_ANSWERS,
       keysOf: (record) =>
         ((record as PriorAuthorizationCase).pending_request?.questions ?? []).map((question) => question.id),
       fields: [{ name: 'answer', label: 'Answer', kind: 'textarea' }],

@@ -43,6 +43,9 @@ import {
   OptionalDate,
 } from '../../case-request-parts.dto';
 
+/** Answers to a payer's information request, at most. */
+export const MAX_INFORMATION_ANSWERS = 50;
+
 export const URGENCIES = ['standard', 'expedited'] as const;
 export type Urgency = (typeof URGENCIES)[number];
 
@@ -229,7 +232,7 @@ export class InformationAnswerDto implements InformationAnswer {
 export class PriorAuthInformationDto implements PriorAuthInformationAnswers {
   @NestedArray(() => InformationAnswerDto, {
     minItems: 1,
-    maxItems: 50,
+    maxItems: MAX_INFORMATION_ANSWERS,
     description: "Answers to the questions of the case's pending_request, by question id.",
   })
   answers!: InformationAnswerDto[];
