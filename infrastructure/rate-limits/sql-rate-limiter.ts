@@ -23,8 +23,8 @@ const REFILLED = `LEAST($2::double precision, bucket.tokens +
 /**
  * The token bucket of each API key, in the SQL database every API process shares. Takes are atomic
  * per bucket, so concurrent requests on different replicas cannot both spend the last token. Takes
- * made while an earlier one is being written go together, one statement per bucket that takes as
- * many tokens as the bucket holds for them; each bucket's takes are answered when its statement is.
+ * made while an earlier one is being written go together: one statement per bucket (two the first
+ * time) takes as many tokens as the bucket holds for them, and answers that bucket's takes.
  */
 export class SqlRateLimiter {
   private readonly takes = new GroupCommit<string, number>((keys) => this.takeAll(keys), TAKES_PER_BATCH);
@@ -58,37 +58,45 @@ export class SqlRateLimiter {
   }
 
   /**
-   * Takes up to `count` tokens from the bucket in one statement: its row is locked, refilled and
-   * spent; a bucket seen for the first time starts full.
+   * Takes up to `count` tokens from the bucket: its row is locked, refilled and spent in one
+   * statement; a bucket seen for the first time is created full, then spent.
    */
   private async takeFrom(key: string, count: number): Promise<TakenTokens> {
-    for (let attempt = 1; ; attempt += 1) {
-      const [updated] = await this.db.query<TakenTokens>(
-        `WITH current AS (
-           SELECT ${REFILLED} AS level FROM rate_limit_buckets AS bucket WHERE bucket_key = $1 FOR UPDATE
-         )
-         UPDATE rate_limit_buckets AS bucket SET
-           tokens = current.level - LEAST($4::int, FLOOR(current.level)),
-           last_take_allowed = current.level >= $4::int,
-           refilled_at = GREATEST(bucket.refilled_at, now())
-         FROM current WHERE bucket.bucket_key = $1
-         RETURNING LEAST($4::int, FLOOR(current.level))::int AS granted, bucket.tokens`,
-        [key, this.burst, this.perSecond, count],
-      );
-      if (updated) return { granted: updated.granted, tokens: Number(updated.tokens) };
-      const [created] = await this.db.query<TakenTokens>(
-        `INSERT INTO rate_limit_buckets (bucket_key, tokens, refilled_at, last_take_allowed)
-         VALUES ($1, $2::double precision - LEAST($3::int, FLOOR($2::double precision)), now(),
-                 $2::double precision >= $3::int)
-         ON CONFLICT (bucket_key) DO NOTHING
-         RETURNING LEAST($3::int, FLOOR($2::double precision))::int AS granted, tokens`,
-        [key, this.burst, count],
-      );
-      if (created) return { granted: created.granted, tokens: Number(created.tokens) };
-      // Another statement created the bucket between the two (another replica, or this one's next
-      // batch): it exists now, and rows are never deleted, so the next update finds it.
-      if (attempt === 2) throw new Error('The rate-limit bucket was neither found nor created');
-    }
+    const taken = (await this.spend(key, count)) ?? (await this.create(key, count));
+    if (taken) return taken;
+    // Another statement created the bucket between the two (another replica, or this process's next
+    // batch): rows are never deleted, so it is there now.
+    const spent = await this.spend(key, count);
+    if (!spent) throw new Error('The rate-limit bucket was neither found nor created');
+    return spent;
+  }
+
+  private async spend(key: string, count: number): Promise<TakenTokens | undefined> {
+    const [bucket] = await this.db.query<TakenTokens>(
+      `WITH current AS (
+         SELECT ${REFILLED} AS level FROM rate_limit_buckets AS bucket WHERE bucket_key = $1 FOR UPDATE
+       )
+       UPDATE rate_limit_buckets AS bucket SET
+         tokens = current.level - LEAST($4::int, FLOOR(current.level)),
+         refilled_at = GREATEST(bucket.refilled_at, now())
+       FROM current WHERE bucket.bucket_key = $1
+       RETURNING LEAST($4::int, FLOOR(current.level))::int AS granted, bucket.tokens`,
+      [key, this.burst, this.perSecond, count],
+    );
+    return bucket && { granted: bucket.granted, tokens: Number(bucket.tokens) };
+  }
+
+  /** Creates the bucket with `count` tokens already taken; undefined when it exists already. */
+  private async create(key: string, count: number): Promise<TakenTokens | undefined> {
+    // `last_take_allowed` is read by nothing now; the column is NOT NULL, so a new row still sets it.
+    const [bucket] = await this.db.query<TakenTokens>(
+      `INSERT INTO rate_limit_buckets (bucket_key, tokens, refilled_at, last_take_allowed)
+       VALUES ($1, $2::double precision - LEAST($3::int, FLOOR($2::double precision)), now(), true)
+       ON CONFLICT (bucket_key) DO NOTHING
+       RETURNING LEAST($3::int, FLOOR($2::double precision))::int AS granted, tokens`,
+      [key, this.burst, count],
+    );
+    return bucket && { granted: bucket.granted, tokens: Number(bucket.tokens) };
   }
 
   /** Returns one token to the bucket, up to the burst: the take it paid for should not count. */

@@ -14,7 +14,7 @@ const PATIENCE_MS = 50;
  * committed, so nothing is answered before it is written.
  *
  * `write` answers one outcome per item, so a writer decides what an item's failure means for the
- * others (the audit trail writes a refused batch's records again one by one) and an item whose
+ * others (the audit trail writes each record of a refused batch again on its own) and an item whose
  * statement returns early is answered without waiting for the rest of its batch.
  */
 export class GroupCommit<Item, Result> {
@@ -52,6 +52,8 @@ export class GroupCommit<Item, Result> {
       this.latestWriteStartedAt = performance.now();
       void this.settle(batch).finally(() => {
         this.writesInFlight -= 1;
+        clearTimeout(this.patienceTimer);
+        this.patienceTimer = undefined;
         this.writeWhenDue();
       });
     }

@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, hkdfSync, KeyObject, timingSafeEqual } from 'node:crypto';
 
 import { ApiError } from './errors';
 
@@ -12,10 +12,13 @@ const CURSOR_MAC_BYTES = 16;
  * so a cursor never exposes a MAC made with the key that hashes patient references.
  */
 export class ListCursors {
-  private readonly key: Buffer;
+  /** A KeyObject, so each MAC uses it as it is rather than copying raw bytes into a new key. */
+  private readonly key: KeyObject;
 
   constructor(rootKey: Buffer) {
-    this.key = Buffer.from(hkdfSync('sha256', rootKey, Buffer.alloc(0), CURSOR_KEY_INFO, 32));
+    this.key = createSecretKey(
+      Buffer.from(hkdfSync('sha256', rootKey, Buffer.alloc(0), CURSOR_KEY_INFO, 32)),
+    );
   }
 
   seal(position: object, filter: string): string {
