@@ -5,6 +5,7 @@ import { ContextualRequest } from '../common/request-context';
 import { csrfTokenFor, CSRF_FIELD } from './console-edge';
 import { consoleLivemode, CONSOLE_MODE_PATH } from './console-mode';
 import { Html, html } from '../common/views/html';
+import { notice } from '../common/views/notice';
 import { CASE_SECTIONS } from './cases/case-sections';
 
 interface NavigationItem {
@@ -102,12 +103,11 @@ export function sendPage(req: Request, res: Response, content: PageContent, stat
             <h1>${content.title}</h1>
             ${
               content.notice
-                ? html`<p
-                    class="notice notice-${content.notice.kind}"
-                    role="${content.notice.kind === 'error' ? 'alert' : 'status'}"
-                  >
-                    ${content.notice.text}
-                  </p>`
+                ? notice({
+                    kind: content.notice.kind,
+                    body: content.notice.text,
+                    role: content.notice.kind === 'error' ? 'alert' : 'status',
+                  })
                 : ''
             }
             ${content.body}

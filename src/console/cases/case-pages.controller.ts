@@ -308,22 +308,19 @@ export class CasePagesController {
       const decision = section.type.decisions.find((candidate) => candidate.name === form.decision);
       return decision && grants(principal.roles, decision.role);
     });
-    const deliveries = await this.webhooks.deliveriesOfCase(
-      ownerAccountId,
-      record.id,
-      `${record.object}.updated` as CaseEventType,
-      record.status_history.map((change) => change.at),
-    );
     const operator = grants(principal.roles, 'operator');
-    // Operators see which documents a case holds, never their content.
-    const previewed = operator
-      ? new Set<string>()
-      : await this.cases.documentsWithPagePreviews(principal, record.id);
+    const [deliveries, previewed] = await Promise.all([
+      this.webhooks.deliveriesOfCase(
+        ownerAccountId,
+        record.id,
+        `${record.object}.updated` as CaseEventType,
+        record.status_history.map((change) => change.at),
+      ),
+      // Operators see which documents a case holds, never their content.
+      operator ? new Set<string>() : this.cases.documentsWithPagePreviews(principal, record.id),
+    ]);
     const temporalLink = this.temporalWebLink(record.id);
-    const operatorActs =
-      grants(principal.roles, 'operator') &&
-      section.type.waitsOutOutages &&
-      !FINAL_STATUSES.includes(record.status);
+    const operatorActs = operator && section.type.waitsOutOutages && !FINAL_STATUSES.includes(record.status);
     sendPage(
       req,
       res,
@@ -360,7 +357,7 @@ export class CasePagesController {
           ${documentsSection(documentsOf(record), record, path, { showsContent: !operator, previewed })}
           ${deliveriesSection(deliveries)}
           ${
-            grants(principal.roles, 'operator') && temporalLink
+            operator && temporalLink
               ? html`<p>
                   <a href="${temporalLink}" rel="noopener noreferrer">Open this case in Temporal Web</a>
                 </p>`

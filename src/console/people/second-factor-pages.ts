@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { renderSVG } from 'uqr';
 
-import { hiddenFields, inputField, postForm, secretReveal, submitButton } from '../../common/views';
+import { card, hiddenFields, inputField, postForm, secretReveal, submitButton } from '../../common/views';
 import { Html, html } from '../../common/views/html';
 import { emailField, passwordField } from './credential-fields';
 import { csrfField, PageContent, sendPage } from '../layout';
@@ -84,27 +84,30 @@ export function sendSetUpPage(
     {
       title: 'Set up two-step sign-in',
       notice: errorNotice(form.error),
-      body: html`<section class="card narrow">
-        <p>
-          Two-step sign-in asks, after your password, for a code from an authenticator app on your phone (any
-          app that supports time-based codes). Admins and reviewers must use it.
-        </p>
-        <ol>
-          <li>In the app, add an account and scan this QR code.</li>
-          <li>Enter the 6-digit code the app then shows.</li>
-        </ol>
-        <figure class="qr">
-          <div role="img" aria-label="QR code that adds this account to an authenticator app">${qrCode}</div>
-          <figcaption>If you cannot scan it, type this key into the app instead:</figcaption>
-        </figure>
-        ${secretReveal({ id: 'totp-secret', value: form.secret, copyLabel: 'Copy key' })}
-        ${postForm({
-          action: form.action,
-          csrf: csrfField(req, res),
-          body: html`${nextField(form.next)} ${codeField()}
-          ${submitButton({ label: 'Turn on two-step sign-in', kind: 'primary' })}`,
-        })}
-      </section>`,
+      body: card({
+        narrow: true,
+        body: html`<p>
+            Two-step sign-in asks, after your password, for a code from an authenticator app on your phone
+            (any app that supports time-based codes). Admins and reviewers must use it.
+          </p>
+          <ol>
+            <li>In the app, add an account and scan this QR code.</li>
+            <li>Enter the 6-digit code the app then shows.</li>
+          </ol>
+          <figure class="qr">
+            <div role="img" aria-label="QR code that adds this account to an authenticator app">
+              ${qrCode}
+            </div>
+            <figcaption>If you cannot scan it, type this key into the app instead:</figcaption>
+          </figure>
+          ${secretReveal({ id: 'totp-secret', value: form.secret, copyLabel: 'Copy key' })}
+          ${postForm({
+            action: form.action,
+            csrf: csrfField(req, res),
+            body: html`${nextField(form.next)} ${codeField()}
+            ${submitButton({ label: 'Turn on two-step sign-in', kind: 'primary' })}`,
+          })}`,
+      }),
     },
     status,
   );
