@@ -8,6 +8,7 @@ import {
   table,
 } from '../../src/common/views';
 import { html } from '../../src/common/views/html';
+import { day, moment } from '../../src/common/views/markup';
 
 describe('the console view components', () => {
   it('escape what a person typed in a table cell, and keep markup built by the html tag', () => {
@@ -86,5 +87,13 @@ describe('the console view components', () => {
       /<section class="card" aria-labelledby="status-heading">\s*<h2 id="status-heading">Status<\/h2>/,
     );
     expect(pager('Pages', [undefined, false])).toBe('');
+  });
+
+  it('show a moment to the minute and a day by its date, both in UTC with the exact instant for machines', () => {
+    const stored = '2026-11-27T23:45:12.345+01:00';
+    expect(moment(stored).markup).toBe(
+      '<time datetime="2026-11-27T22:45:12.345Z">2026-11-27 22:45 UTC</time>',
+    );
+    expect(day(stored).markup).toBe('<time datetime="2026-11-27T22:45:12.345Z">2026-11-27</time>');
   });
 });

@@ -9,6 +9,12 @@ export function moment(value: string | Date | null | undefined, absent = '—'):
   return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
 }
 
+/** A day as people read it (UTC), with the exact instant for machines. */
+export function day(value: string | Date): Html {
+  const iso = new Date(value).toISOString();
+  return html`<time datetime="${iso}">${iso.slice(0, 10)}</time>`;
+}
+
 /** Post/Redirect/Get notices: the query names one of these codes, never the text itself. */
 export function doneNotice(
   sentences: Record<string, string>,

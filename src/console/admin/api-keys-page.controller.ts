@@ -3,12 +3,12 @@ import type { Request, Response } from 'express';
 
 import { CreateApiKeyDto, ApiKeysService } from '../../auth/auth.module';
 import { ApiError } from '../../common/errors';
-import { ContextualRequest } from '../../common/request-context';
 import { ConsoleAudit } from '../console-audit';
 import { csrfField, sendPage } from '../layout';
 import { doneNotice } from '../../common/views/markup';
 import { API_KEYS_PATH, apiKeysView, EMPTY_KEY_FORM, KeyForm, newApiKeyView } from './api-keys-views';
-import { checkAsTheApiDoes, formChoices, formField, refusalNotice } from './form-input';
+import { checkAsTheApiDoes, formChoices, formField, refusalNotice } from '../forms';
+import { principalOf } from '../console-principal';
 import { ConsolePages } from '../console-pages';
 
 const DONE = { revoked: 'The key was revoked. Requests that send it are refused from now on.' };
@@ -37,7 +37,7 @@ export class ApiKeysPageController {
     if (!checked.valid) {
       return this.sendKeysPage(req, res, { form, notice: refusalNotice(checked.messages) }, 400);
     }
-    const principal = (req as ContextualRequest).context.principal!;
+    const principal = principalOf(req);
     const { key, secret } = await this.apiKeys.create(principal.accountId, checked.value);
     await this.audit.record(req, 'api_key.created', { object: 'api_key', id: key.id });
     sendPage(
@@ -54,7 +54,7 @@ export class ApiKeysPageController {
 
   @Post(':id/revoke')
   async revoke(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    const principal = (req as ContextualRequest).context.principal!;
+    const principal = principalOf(req);
     const key = await this.apiKeys.revoke(principal.accountId, id);
     if (!key) throw ApiError.notFound('No active API key with this id exists in your account.');
     await this.audit.record(req, 'api_key.revoked', { object: 'api_key', id: key.id });
@@ -67,7 +67,7 @@ export class ApiKeysPageController {
     page: { form?: KeyForm; notice?: { kind: 'success' | 'error'; text: string } },
     status = 200,
   ): Promise<void> {
-    const principal = (req as ContextualRequest).context.principal!;
+    const principal = principalOf(req);
     const keys = await this.apiKeys.list(principal.accountId);
     const body = apiKeysView(keys, page.form ?? EMPTY_KEY_FORM, csrfField(req, res));
     sendPage(req, res, { title: 'API keys', notice: page.notice, body }, status);

@@ -5,7 +5,6 @@ import { ConnectorKind } from '../../../domain/connectors/connector-kinds';
 import { CONNECTOR_TIMEOUT_MS } from '../../../domain/connectors/connector-settings';
 import { Connector, SECRET_FIELD } from '../../../infrastructure/connectors/connector-settings.repository';
 import { ApiError } from '../../common/errors';
-import { ContextualRequest } from '../../common/request-context';
 import {
   connectorSettingsDtoFor,
   connectorKindOf,
@@ -22,7 +21,8 @@ import {
   connectorView,
   KIND_TITLES,
 } from './connectors-views';
-import { checkAsTheApiDoes, formField, refusalNotice } from './form-input';
+import { checkAsTheApiDoes, formField, refusalNotice } from '../forms';
+import { principalOf } from '../console-principal';
 import { ConsolePages } from '../console-pages';
 
 const LIST_DONE = {
@@ -121,7 +121,7 @@ export class ConnectorsPageController {
 }
 
 function accountOf(req: Request): string {
-  return (req as ContextualRequest).context.principal!.accountId;
+  return principalOf(req).accountId;
 }
 
 function formOf(connector: Connector | undefined): ConnectorForm {

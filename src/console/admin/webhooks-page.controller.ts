@@ -1,10 +1,8 @@
 import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
-import type { Principal } from '../../../infrastructure/accounts/accounts.repository';
 import type { WebhookEndpoint } from '../../../infrastructure/webhooks/webhook-endpoints.repository';
 import { success } from '../../common/envelope';
-import { ContextualRequest } from '../../common/request-context';
 import {
   CreateWebhookDto,
   ListDeliveriesQuery,
@@ -14,7 +12,8 @@ import {
 import { ConsoleAudit } from '../console-audit';
 import { csrfField, sendPage } from '../layout';
 import { doneNotice } from '../../common/views/markup';
-import { checkAsTheApiDoes, formChoices, formField, queryAsTheApiReads, refusalNotice } from './form-input';
+import { checkAsTheApiDoes, formChoices, formField, queryAsTheApiReads, refusalNotice } from '../forms';
+import { principalOf } from '../console-principal';
 import {
   EMPTY_ENDPOINT_FORM,
   EndpointForm,
@@ -186,10 +185,6 @@ export class WebhooksPageController {
     });
     sendPage(req, res, { title: `Webhook endpoint: ${endpoint.name}`, notice: page.notice, body }, status);
   }
-}
-
-function principalOf(req: Request): Principal {
-  return (req as ContextualRequest).context.principal!;
 }
 
 function endpointTarget(id: string) {

@@ -27,7 +27,7 @@ import {
   sectionOfPath,
 } from './case-sections';
 import { CasesNeedingAttention } from './cases-needing-attention';
-import { principalOf } from './console-principal';
+import { principalOf } from '../console-principal';
 import { ConsolePages } from '../console-pages';
 
 const MAX_PAGE_SIZE = 100;

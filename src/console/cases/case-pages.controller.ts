@@ -1,4 +1,4 @@
-import { BadRequestException, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 import { grants } from '../../../domain/accounts/roles';
@@ -10,10 +10,9 @@ import { APP_CONFIG } from '../../common/tokens';
 import { CasesService, type DecisionForm, FailCaseDto, plain } from '../../cases/cases.module';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
-import { createValidationPipe } from '../../common/validation';
 import { WebhooksService } from '../../webhooks/webhooks.module';
 import { ConsoleAudit } from '../console-audit';
-import { formText } from '../forms';
+import { checkAsTheApiDoes, formText } from '../forms';
 import { html } from '../../common/views/html';
 import { csrfField, PageContent, sendPage } from '../layout';
 import { doneNotice } from '../../common/views/markup';
@@ -30,7 +29,7 @@ import {
   reviewerSections,
   statusHistory,
 } from './case-views';
-import { principalOf } from './console-principal';
+import { principalOf } from '../console-principal';
 import { decisionFormOf, decisionFormsFor, formValues } from './decision-forms';
 import { ConsolePages } from '../console-pages';
 
@@ -67,8 +66,6 @@ interface FormAnswer {
  */
 @ConsolePages()
 export class CasePagesController {
-  private readonly validation = createValidationPipe();
-
   constructor(
     @Inject(CasesService) private readonly cases: CasesService,
     @Inject(WebhooksService) private readonly webhooks: WebhooksService,
@@ -193,14 +190,8 @@ export class CasePagesController {
     }
     const values = formValues(form, req.body);
     const person = (req as ContextualRequest).context.console!.displayName;
-    let body: object;
-    try {
-      body = (await this.validation.transform(form.body(values, person), {
-        type: 'body',
-        metatype: decision.body,
-      })) as object;
-    } catch (error) {
-      if (!(error instanceof BadRequestException)) throw error;
+    const checked = await checkAsTheApiDoes(decision.body, form.body(values, person));
+    if (!checked.valid) {
       const record = await this.cases.get(principal, section.type, id);
       return this.sendCasePage(
         req,
@@ -208,12 +199,12 @@ export class CasePagesController {
         section,
         record,
         { notice: { kind: 'error', text: 'The request is invalid; see details.' } },
-        { form, values, errors: messagesOf(error) },
+        { form, values, errors: checked.messages },
         400,
       );
     }
     try {
-      await this.cases.decide(principal, section.type, id, decision, plain(body));
+      await this.cases.decide(principal, section.type, id, decision, plain(checked.value));
     } catch (error) {
       if (!(error instanceof ApiError) || !REFUSALS_SHOWN_ON_THE_CASE.has(error.code)) throw error;
       const record = await this.cases.get(principal, section.type, id);
@@ -263,17 +254,12 @@ export class CasePagesController {
     };
     let payload: object = {};
     if (name === 'fail') {
-      try {
-        payload = plain(
-          (await this.validation.transform(
-            { reason: values.reason, ...(values.note && { note: values.note }) },
-            { type: 'body', metatype: FailCaseDto },
-          )) as object,
-        );
-      } catch (error) {
-        if (!(error instanceof BadRequestException)) throw error;
-        return sendRefusal('The request is invalid; see details.', 400, messagesOf(error));
-      }
+      const checked = await checkAsTheApiDoes(FailCaseDto, {
+        reason: values.reason,
+        ...(values.note && { note: values.note }),
+      });
+      if (!checked.valid) return sendRefusal('The request is invalid; see details.', 400, checked.messages);
+      payload = plain(checked.value);
     }
     let ownerAccountId: string;
     try {
@@ -373,12 +359,6 @@ export class CasePagesController {
     if (!webUrl) return undefined;
     return `${webUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(caseId)}`;
   }
-}
-
-/** The validation pipe's "field: issue" messages, as the API's details read. */
-function messagesOf(error: BadRequestException): string[] {
-  const response = error.getResponse() as { message?: unknown };
-  return Array.isArray(response.message) ? response.message.map(String) : [error.message];
 }
 
 function detailsOf(error: ApiError): string[] {

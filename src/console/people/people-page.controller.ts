@@ -3,18 +3,13 @@ import type { Request, Response } from 'express';
 
 import { ACCOUNT_ROLES } from '../../../domain/accounts/roles';
 import { INVITATION_LIFETIME_MS } from '../../../infrastructure/console/invitations.repository';
-import { ContextualRequest } from '../../common/request-context';
 import { ConsoleAudit } from '../console-audit';
+import { formChoices } from '../forms';
 import { csrfField, sendPage } from '../layout';
 import { PeopleService } from './people.service';
 import { AccountRole, invitationLinkView, peopleView } from './people-views';
 import { ConsolePages } from '../console-pages';
-
-/** The roles ticked in a form: repeated fields arrive as an array, one as a string. */
-function chosenRoles(body: unknown): string[] {
-  const value = (body as Record<string, unknown> | undefined)?.roles;
-  return [value ?? []].flat().filter((role): role is string => typeof role === 'string');
-}
+import { principalOf } from '../console-principal';
 
 function isAccountRole(role: string): role is AccountRole {
   return (ACCOUNT_ROLES as readonly string[]).includes(role);
@@ -35,8 +30,8 @@ export class PeoplePageController {
 
   @Post('invitations')
   async invite(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
-    const principal = (req as ContextualRequest).context.principal!;
-    const chosen = chosenRoles(body);
+    const principal = principalOf(req);
+    const chosen = formChoices(body, 'roles');
     const roles = chosen.filter(isAccountRole);
     const problem =
       roles.length !== chosen.length
@@ -72,7 +67,7 @@ export class PeoplePageController {
     form: { roles: AccountRole[]; error?: string },
     status = 200,
   ): Promise<void> {
-    const principal = (req as ContextualRequest).context.principal!;
+    const principal = principalOf(req);
     const body = peopleView(
       await this.people.ofAccount(principal.accountId),
       form.roles,

@@ -10,6 +10,7 @@ import {
   table,
 } from '../../common/views';
 import { Html, html } from '../../common/views/html';
+import { day, moment } from '../../common/views/markup';
 import type { PeopleService } from './people.service';
 
 export type AccountRole = (typeof ACCOUNT_ROLES)[number];
@@ -27,13 +28,6 @@ const ROLE_HINTS: Record<AccountRole, string> = {
 };
 
 type AccountPeople = Awaited<ReturnType<PeopleService['ofAccount']>>;
-
-/** A stored time as a machine-readable <time>, shown in UTC to the minute (or the day). */
-function timeOf(stored: string, precision: 'date' | 'minute' = 'minute'): Html {
-  const iso = new Date(stored).toISOString();
-  const shown = precision === 'date' ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-  return html`<time datetime="${iso}">${shown}</time>`;
-}
 
 /** The account's people, its open invitations, and the form that invites someone. */
 export function peopleView(
@@ -55,7 +49,7 @@ export function peopleView(
           heading: 'Two-step sign-in',
           cell: (person) => (person.totp_enabled_at === null ? badge('Off', 'warn') : badge('On', 'ok')),
         },
-        { heading: 'Created', cell: (person) => timeOf(person.created_at, 'date') },
+        { heading: 'Created', cell: (person) => day(person.created_at) },
       ],
     }),
   })}
@@ -68,8 +62,8 @@ export function peopleView(
       empty: emptyState('No invitation is waiting to be used.'),
       columns: [
         { heading: 'Roles', cell: (invitation) => invitation.roles.join(', ') },
-        { heading: 'Created', cell: (invitation) => timeOf(invitation.created_at) },
-        { heading: 'Expires', cell: (invitation) => timeOf(invitation.expires_at) },
+        { heading: 'Created', cell: (invitation) => moment(invitation.created_at) },
+        { heading: 'Expires', cell: (invitation) => moment(invitation.expires_at) },
       ],
     }),
   })}
