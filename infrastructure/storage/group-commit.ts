@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
  * within it, so they still share one; a statement held up (a locked row, a database that stopped
  * answering) never holds the writes queued behind it past their own timeouts.
  */
-const PATIENCE_MS = 50;
+const DEFAULT_PATIENCE_MS = 50;
 
 /**
  * Writes that arrive while an earlier one is in flight wait for it, then go to the database
@@ -28,6 +28,7 @@ export class GroupCommit<Item, Result> {
     private readonly write: (items: Item[]) => Array<Promise<Result>>,
     /** Items per write at most. */
     private readonly maxItems: number,
+    private readonly patienceMs = DEFAULT_PATIENCE_MS,
   ) {}
 
   submit(item: Item): Promise<Result> {
@@ -40,11 +41,11 @@ export class GroupCommit<Item, Result> {
   private writeWhenDue(): void {
     while (this.waiting.length > 0) {
       const waited = performance.now() - this.latestWriteStartedAt;
-      if (this.writesInFlight > 0 && waited < PATIENCE_MS) {
+      if (this.writesInFlight > 0 && waited < this.patienceMs) {
         this.patienceTimer ??= setTimeout(() => {
           this.patienceTimer = undefined;
           this.writeWhenDue();
-        }, PATIENCE_MS - waited).unref();
+        }, this.patienceMs - waited).unref();
         return;
       }
       const batch = this.waiting.splice(0, this.maxItems);

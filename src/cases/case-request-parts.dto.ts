@@ -85,6 +85,7 @@ const INSURANCE_CONTENT_FIELDS = [
   'rx_group',
   'plan_type',
 ] as const satisfies ReadonlyArray<keyof InsuranceContent>;
+/** Contract section 7: base64 documents per request, insurance card images and evidence files together. */
 export const MAX_DOCUMENTS = LIMITS.documentsPerRequest;
 
 export class AddressDto implements Address {

@@ -57,10 +57,10 @@ describe('a group commit', () => {
 
   it('does not hold items behind a write that never ends for longer than its patience', async () => {
     const writes = new ManualWrites();
-    const group = new GroupCommit(writes.write, 10);
+    const group = new GroupCommit(writes.write, 10, 5);
     void group.submit('stuck');
     const next = group.submit('next');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(writes.calls.map((call) => call.items)).toEqual([['stuck'], ['next']]);
     writes.calls[1]!.finish();
     expect(await next).toBe('next written');

@@ -16,8 +16,6 @@ import { AtLeastOneOf, ExactlyOneOf, RequiresFieldsUnless } from '../../../commo
 import { CaseMetadata, Icd10Code, LIMITS, WrittenAt } from '../../../common/dto/request-vocabulary';
 import { JsonObjectField, NestedArray, NestedObject, TextField } from '../../../common/dto/compose';
 
-/** Contract section 7: base64 documents per request, insurance card images and evidence files together. */
-
 type ClinicalDrug = ClinicalRecord['drugs'][number];
 
 /** The specification's clinical eligibility drug has a name and no NDC alternative. */
