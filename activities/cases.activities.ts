@@ -297,6 +297,7 @@ export const createCaseActivities = ({
         insurance.content ?? undefined,
         scanned.primary.card,
         scanned.others.map((other) => other.card),
+        scanned.primary.unreadReasons,
       );
       if (view.used.member_id) return view;
       return { ...view, error: unreadCardGap(fieldsOf(scanned.primary, scanned.documents)) };

@@ -7,7 +7,7 @@ import type {
   DocumentReading,
   DocumentReadingSummary,
 } from '../domain/documents/document-reading';
-import { notRead, summaryOf } from '../domain/documents/document-reading';
+import { notRead, readByOneReader, summaryOf } from '../domain/documents/document-reading';
 import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import type { DocumentReadingsRepository } from '../infrastructure/documents/document-readings.repository';
 
@@ -27,7 +27,8 @@ export interface DocumentActivityDependencies {
  *
  * One case spends at most `ocrPagesPerCase` pages of OCR: once its documents have used them, the
  * next ones that need OCR are `not_read` (and not stored, so another case may still read them). A
- * document begun within the budget is read to its own limit; readings already stored cost nothing.
+ * document begun within the budget is read to its own limit; readings already stored cost nothing,
+ * but for those made before OCR pages were read twice, which are read again and replaced.
  */
 export const createDocumentActivities = ({
   documents,
@@ -39,7 +40,8 @@ export const createDocumentActivities = ({
     const summaries: DocumentReadingSummary[] = [];
     let ocrPagesLeft = ocrPagesPerCase;
     for (const stored of await readings.documents(documentIds)) {
-      let reading: DocumentReading | undefined = await readings.find(stored.accountId, stored.sha256);
+      const known = await readings.find(stored.accountId, stored.sha256);
+      let reading: DocumentReading | undefined = known && !readByOneReader(known) ? known : undefined;
       if (!reading) {
         const [bytes] = await documents.read([stored.documentId]);
         const format = detectDocumentFormat(bytes);
@@ -52,7 +54,7 @@ export const createDocumentActivities = ({
         } else {
           reading = await reader.read(bytes);
           ocrPagesLeft -= ocrPagesAttempted(reading);
-          await readings.save(stored.accountId, stored.sha256, reading);
+          await readings.save(stored.accountId, stored.sha256, reading, { replace: known !== undefined });
         }
       }
       summaries.push(summaryOf(stored.documentId, reading));

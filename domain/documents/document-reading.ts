@@ -45,6 +45,12 @@ export interface ReadPage {
   lines: ReadLine[];
   /** Mean word confidence, or null for a page with no words. */
   confidence: number | null;
+  /**
+   * An OCR page's second, independent reading of the same image (another detector and recogniser), in
+   * the same coordinates: values are trusted where the two agree. Absent on text pages and on readings
+   * made before there were two readers.
+   */
+  second?: ReadLine[];
 }
 
 /** A page that was not read, and why (a limit reached, a page that failed to decode). */
@@ -105,7 +111,6 @@ export function summaryOf(documentId: string, reading: DocumentReading): Documen
 }
 
 /** Reads one document's bytes. Never throws for a document that cannot be read: that is a reading. */
-/** Reads one document's bytes. Never throws for a document that cannot be read: that is a reading. */
 export interface DocumentReader {
   read(bytes: Buffer): Promise<DocumentReading>;
 }
@@ -117,6 +122,14 @@ export function boxAround(boxes: readonly Box[]): Box {
   const right = Math.max(...boxes.map((box) => box.left + box.width));
   const bottom = Math.max(...boxes.map((box) => box.top + box.height));
   return { left, top, width: right - left, height: bottom - top };
+}
+
+/**
+ * Whether a reading was made before OCR pages were read twice: such a reading is read again, since
+ * its identifiers could never be confirmed by a second reader.
+ */
+export function readByOneReader(reading: DocumentReading): boolean {
+  return reading.pages.some((page) => page.method === 'ocr' && page.second === undefined);
 }
 
 /** The text of a page, line by line, as a person reads it. */

@@ -1,12 +1,11 @@
 import type { ReadPage } from '../documents/document-reading';
-import { readInsuranceCard } from './insurance-card';
-import type { ScannedCard } from './insurance-card';
+import { readCard } from './insurance-card';
+import type { CardReading, ScannedCard } from './insurance-card';
 import { cardMemberId, comparable } from './insurance-card-view';
 
 /** One insurance card as the case's documents show it: its pages (front and back) and what they read. */
-export interface DocumentedCard {
+export interface DocumentedCard extends CardReading {
   pages: ReadPage[];
-  card: ScannedCard;
 }
 
 const identityOf = (card: ScannedCard): string | undefined => {
@@ -38,7 +37,8 @@ export function cardsAmong(
   // Each group keeps what its pages read, re-read only when a document joins it.
   const groups: Array<{ identity?: string } & DocumentedCard> = [];
   for (const pages of documents) {
-    const card = readInsuranceCard(pages);
+    const reading = readCard(pages);
+    const card = reading.card;
     const identity = identityOf(card);
     const same = identity ? groups.find((group) => group.identity === identity) : undefined;
     const previous = groups[groups.length - 1];
@@ -48,12 +48,12 @@ export function cardsAmong(
     const joined = same ?? (joinsPrevious ? previous : undefined);
     if (joined) {
       joined.pages = [...joined.pages, ...pages];
-      joined.card = readInsuranceCard(joined.pages);
+      Object.assign(joined, readCard(joined.pages));
       joined.identity ??= identity;
-    } else groups.push({ identity, pages: [...pages], card });
+    } else groups.push({ identity, pages: [...pages], ...reading });
   }
   if (groups.length === 0) return undefined;
-  const cards = groups.map(({ pages, card }) => ({ pages, card }));
+  const cards = groups.map(({ identity: _identity, ...card }) => card);
   const wanted = discreteMemberId === undefined ? undefined : comparable(discreteMemberId);
   const primaryIndex = Math.max(
     0,

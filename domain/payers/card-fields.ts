@@ -22,6 +22,9 @@ export const CARD_FIELDS = [
 
 export type CardField = (typeof CARD_FIELDS)[number];
 
+/** Why a card field is unread (CONTRACT.md §11, v1.3). */
+export type CardUnreadReason = 'not_found' | 'below_threshold' | 'readers_disagree';
+
 /** Why a case could not rely on a card it read (domain/failures.ts). */
 export type UnreadCardCode =
   | typeof CASE_FAILURE_CODE.insuranceCardUnreadable
@@ -47,9 +50,19 @@ export type InsuranceSource = 'discrete' | 'card' | 'reviewer';
  * sealed reading.
  */
 export interface InsuranceCardView {
-  scanned: Partial<Record<CardField, { value: string; confidence: number }>>;
+  /**
+   * `readers` (v1.3): how many independent readings gave the value, 2 where both of the reader's OCR
+   * engines read it in the same place; absent in cases read before there were two readers.
+   */
+  scanned: Partial<Record<CardField, { value: string; confidence: number; readers?: 1 | 2 }>>;
   /** Card fields not read with the confidence their thresholds ask: never used, never guessed. */
   unread: CardField[];
+  /**
+   * Why each unread field is (v1.3): `not_found` (no value of its shape), `below_threshold` (read by
+   * one reader only, or too unsure), `readers_disagree` (the two readers read different values there,
+   * or print ran on past the value). Absent in cases read before.
+   */
+  unread_reasons?: Partial<Record<CardField, CardUnreadReason>>;
   discrete: Partial<Record<SharedInsuranceField, string>> | null;
   used: Partial<Record<SharedInsuranceField, { value: string; source: InsuranceSource }>>;
   conflicts: Array<{ field: SharedInsuranceField; discrete: string; card: string }>;

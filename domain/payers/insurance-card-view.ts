@@ -39,13 +39,18 @@ export function insuranceCardView(
   content: InsuranceContent | undefined,
   card: ScannedCard,
   others: readonly ScannedCard[] = [],
+  unreadReasons: InsuranceCardView['unread_reasons'] = {},
 ): InsuranceCardView {
   const scanned: InsuranceCardView['scanned'] = {};
   const unread: CardField[] = [];
+  const unread_reasons: NonNullable<InsuranceCardView['unread_reasons']> = {};
   for (const field of CARD_FIELDS) {
     const value = card[field];
-    if (value) scanned[field] = { value: value.value, confidence: value.confidence };
-    else unread.push(field);
+    if (value) scanned[field] = { value: value.value, confidence: value.confidence, readers: value.readers };
+    else {
+      unread.push(field);
+      unread_reasons[field] = unreadReasons[field] ?? 'not_found';
+    }
   }
   const discrete: NonNullable<InsuranceCardView['discrete']> = {};
   const used: InsuranceCardView['used'] = {};
@@ -63,7 +68,16 @@ export function insuranceCardView(
     payer_name: other.payer_name?.value ?? null,
     member_id: cardValue(other, 'member_id') ?? null,
   }));
-  return { scanned, unread, discrete: content ? discrete : null, used, conflicts, other_cards, error: null };
+  return {
+    scanned,
+    unread,
+    unread_reasons,
+    discrete: content ? discrete : null,
+    used,
+    conflicts,
+    other_cards,
+    error: null,
+  };
 }
 
 /**

@@ -1,8 +1,9 @@
 import { boxAround } from '../documents/document-reading';
 import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
 import { CASE_FAILURE_CODE } from '../failures';
+import { runsOn, wordsInRegion } from './card-agreement';
 import { CARD_FIELDS, identifierCore } from './card-fields';
-import type { CardField, CardGap } from './card-fields';
+import type { CardField, CardGap, CardUnreadReason } from './card-fields';
 import type { ScannedCardFields } from './payer-connector';
 
 /**
@@ -23,9 +24,27 @@ export interface ScannedValue {
   words: ReadWord[];
   /** 1-based page of the document the value was read from. */
   page: number;
+  /**
+   * How many independent readings gave this value: 2 where the second reader read the same value in
+   * the same place, 1 for a text layer, a typed card, or a reading made before there were two readers.
+   */
+  readers: 1 | 2;
 }
 
 export type ScannedCard = Record<CardField, ScannedValue | null>;
+
+/** Two readings of one field that differ: shown to a reviewer, never used. */
+export interface Disagreement {
+  field: CardField;
+  readings: [string, string];
+}
+
+/** A card's fields, why each unread one is, and where the two readers differed. */
+export interface CardReading {
+  card: ScannedCard;
+  unreadReasons: Partial<Record<CardField, CardUnreadReason>>;
+  disagreements: Disagreement[];
+}
 
 /**
  * Below these, a value is unread. Checked by calibration on generated cards the bench never scores
@@ -194,8 +213,8 @@ interface FieldShape {
 const ALNUM_ID = /^[A-Z0-9][A-Z0-9-]*$/;
 
 const SHAPES: Readonly<Record<CardField, FieldShape>> = {
-  member_id: { maxWords: 3, normalise: (text) => memberId(text) },
-  medicaid_id: { maxWords: 3, normalise: (text) => memberId(text) },
+  member_id: { maxWords: 5, normalise: (text) => memberId(text) },
+  medicaid_id: { maxWords: 5, normalise: (text) => memberId(text) },
   medicare_beneficiary_id: { maxWords: 3, normalise: (text) => medicareBeneficiaryId(text) },
   group_number: { maxWords: 3, normalise: (text) => identifier(text, 1, 20) },
   rx_bin: { maxWords: 1, normalise: (text) => digitsOnly(text, 6, 6) },
@@ -227,19 +246,167 @@ const IDENTIFYING_FIELDS: readonly CardField[] = [
 
 /** The fields of one card, read from the pages of its documents (front first, then back). */
 export function readInsuranceCard(pages: readonly ReadPage[]): ScannedCard {
-  const card = emptyCard();
-  pages.forEach((page) => {
-    for (const found of fieldsOnPage(page)) {
-      const current = card[found.field];
-      if (!current || found.value.confidence > current.confidence) card[found.field] = found.value;
+  return readCard(pages).card;
+}
+
+/**
+ * The fields of one card, each decided from both readers' candidates (see `decide`): an identifier
+ * read from OCR is used only where the second reader read the same value in the same place.
+ */
+export function readCard(pages: readonly ReadPage[]): CardReading {
+  const candidates = new Map<CardField, Candidate[]>();
+  const add = (field: CardField, candidate: Candidate) =>
+    candidates.set(field, [...(candidates.get(field) ?? []), candidate]);
+  pages.forEach((page, pageIndex) => {
+    for (const reader of READERS) {
+      for (const found of fieldsOnPage(linesOf(page, reader)))
+        add(found.field, { ...found, pageIndex, reader });
     }
   });
-  resolveMedicareCard(card);
-  applyThresholds(card);
-  const identified = IDENTIFYING_FIELDS.some((field) => card[field] !== null);
-  if (!card.payer_name && identified) card.payer_name = unlabelledPayerName(pages);
-  return applyThresholds(card);
+  const reading: CardReading = { card: emptyCard(), unreadReasons: {}, disagreements: [] };
+  for (const field of CARD_FIELDS) decide(reading, field, candidates.get(field) ?? [], pages);
+  resolveMedicareCard(reading);
+  const identified = IDENTIFYING_FIELDS.some((field) => reading.card[field] !== null);
+  if (!reading.card.payer_name && identified) {
+    const front = pages[0];
+    const unlabelled = READERS.flatMap((reader) => {
+      const value = front ? unlabelledPayerName(linesOf(front, reader)) : null;
+      return value ? [{ field: 'payer_name' as const, value, pageIndex: 0, reader }] : [];
+    });
+    if (unlabelled.length > 0) decide(reading, 'payer_name', unlabelled, pages);
+  }
+  return reading;
 }
+
+/** The first reader is Tesseract's page; the second, the detector's lines read by PP-OCR. */
+type Reader = 'first' | 'second';
+const READERS: readonly Reader[] = ['first', 'second'];
+
+interface Candidate extends FoundField {
+  pageIndex: number;
+  reader: Reader;
+}
+
+/** A page as one reader saw it: the second reader's lines in place of the first's. */
+function linesOf(page: ReadPage, reader: Reader): ReadPage {
+  return reader === 'first' ? page : { ...page, lines: page.second ?? [] };
+}
+
+/** Identifiers are codes a wrong character changes the meaning of: only two agreeing readings give one. */
+const IDENTIFIERS: ReadonlySet<CardField> = new Set([
+  'member_id',
+  'medicaid_id',
+  'medicare_beneficiary_id',
+  'group_number',
+  'rx_bin',
+  'rx_pcn',
+  'rx_group',
+  'payer_id',
+]);
+/** Two agreeing readings are used unless both are this unsure: agreement, not one engine's confidence, decides. */
+const AGREED_FLOOR = 0.5;
+
+type Verdict =
+  { kind: 'agreed'; confidence: number } | { kind: 'disagree'; other: string } | { kind: 'alone' };
+
+/**
+ * Decides one field from its candidates. A page read by one reader only (a text layer, a typed card,
+ * a reading made before there were two readers) is taken as before, on its threshold. On an OCR page
+ * read twice, each candidate is checked against the other reader's words in its place: the same
+ * value there makes it agreed (readers 2); another value there, or print running on from it, leaves
+ * the field unread; nothing there leaves a name or date to its threshold and an identifier unread.
+ */
+function decide(
+  reading: CardReading,
+  field: CardField,
+  candidates: Candidate[],
+  pages: readonly ReadPage[],
+): void {
+  const threshold = CARD_FIELD_THRESHOLDS[field];
+  const ranked = [...candidates].sort((a, b) => b.value.confidence - a.value.confidence);
+  let reason: CardUnreadReason = ranked.length > 0 ? 'below_threshold' : 'not_found';
+  let chosen: ScannedValue | null = null;
+  for (const candidate of ranked) {
+    const page = pages[candidate.pageIndex];
+    if (page.second === undefined) {
+      if (candidate.value.confidence >= threshold) {
+        chosen = { ...candidate.value, readers: 1 };
+        break;
+      }
+      continue;
+    }
+    const verdict = checkAgainstOtherReader(candidate, page);
+    if (verdict.kind === 'agreed' && verdict.confidence >= AGREED_FLOOR) {
+      chosen = { ...candidate.value, confidence: verdict.confidence, readers: 2 };
+      break;
+    }
+    if (verdict.kind === 'disagree') {
+      reason = 'readers_disagree';
+      if (!reading.disagreements.some((known) => known.field === field)) {
+        reading.disagreements.push({ field, readings: [candidate.value.value, verdict.other] });
+      }
+    } else if (
+      verdict.kind === 'alone' &&
+      !IDENTIFIERS.has(field) &&
+      candidate.value.confidence >= threshold
+    ) {
+      chosen ??= { ...candidate.value, readers: 1 };
+    }
+  }
+  reading.card[field] = chosen;
+  if (chosen) delete reading.unreadReasons[field];
+  else reading.unreadReasons[field] = reason;
+}
+
+function checkAgainstOtherReader(candidate: Candidate, page: ReadPage): Verdict {
+  const own = candidate.reader === 'first' ? page.lines : (page.second ?? []);
+  const other = candidate.reader === 'first' ? (page.second ?? []) : page.lines;
+  const region = boxAround(candidate.value.words.map((word) => word.box));
+  const there = wordsInRegion(other, region);
+  const field = candidate.field;
+  const identifier = IDENTIFIERS.has(field);
+  if (identifier && (runsOn(own, region, isLabelWord) || runsOn(other, region, isLabelWord))) {
+    return { kind: 'disagree', other: wordsText(there) };
+  }
+  if (there.length === 0) return { kind: 'alone' };
+  const shape = SHAPES[field];
+  const joined = there.map((word) => word.text).join(identifier ? '' : ' ');
+  const otherValue = shape.normalise(joined);
+  if (otherValue !== null && sameReading(field, otherValue, candidate.value.value)) {
+    const otherConfidence = Math.min(...there.map((word) => word.confidence));
+    return { kind: 'agreed', confidence: Math.max(candidate.value.confidence, otherConfidence) };
+  }
+  return { kind: 'disagree', other: otherValue ?? joined };
+}
+
+function wordsText(words: readonly ReadWord[]): string {
+  return words.map((word) => word.text).join(' ');
+}
+
+/**
+ * Codes and dates are compared on every letter and digit; names on their letters and the spaces
+ * between them (a reader may drop a period, or see a stray mark where a line splits), so `JORDANA
+ * RIVERA` never agrees with `JORDAN A RIVERA`.
+ */
+function sameReading(field: CardField, a: string, b: string): boolean {
+  const compared = (text: string) =>
+    IDENTIFIERS.has(field) || field === 'effective_date'
+      ? text.toUpperCase().replace(/[^A-Z0-9]/g, '')
+      : text
+          .toUpperCase()
+          .replace(/[^A-Z\s]/g, '')
+          .replace(/\s+/g, ' ')
+          .trim();
+  return compared(a) === compared(b);
+}
+
+/** Whether a word is part of a label (`ID:`, `Member`, `#`) rather than of a value. */
+function isLabelWord(text: string): boolean {
+  const key = keyOf(text.toUpperCase());
+  return /[:#]$/.test(text) || LABEL_MARKERS.has(key) || LABEL_WORDS.has(key);
+}
+
+const LABEL_WORDS: ReadonlySet<string> = new Set(LABELS.flatMap((label) => label.phrase));
 
 /** The fields a case may use, those read with confidence, and the names of the card fields that were not. */
 export function scannedCardFields(card: ScannedCard, text: string, documents: string[]): ScannedCardFields {
@@ -319,9 +486,12 @@ function emptyCard(): ScannedCard {
   return Object.fromEntries(CARD_FIELDS.map((field) => [field, null])) as ScannedCard;
 }
 
+/** A value as one reader's words give it, before the readers are compared. */
+type FoundValue = Omit<ScannedValue, 'readers'>;
+
 interface FoundField {
   field: CardField;
-  value: ScannedValue;
+  value: FoundValue;
 }
 
 interface LabelAt {
@@ -364,7 +534,7 @@ function valueBelow(
   labelsByLine: LabelAt[][],
   lineIndex: number,
   pageNumber: number,
-): ScannedValue | null {
+): FoundValue | null {
   const columnLeft = label.box.left - label.box.height;
   for (let below = lineIndex + 1; below < Math.min(lines.length, lineIndex + 3); below += 1) {
     const inColumn = lines[below].filter((token, index) => {
@@ -405,12 +575,12 @@ function valueFrom(
   tokens: Token[],
   pageNumber: number,
   layoutFactor: number,
-): ScannedValue | null {
+): FoundValue | null {
   const field = label.field as CardField;
   const shape = SHAPES[field];
   const words = tokens.filter((token) => token.key !== '' && token.key !== '#').slice(0, shape.maxWords);
   // Ids printed in groups ("123 456 789", "1EG4-TE5-MK73") join; names keep their spaces.
-  const joiner = shape.maxWords <= 3 && field !== 'member_name' ? '' : ' ';
+  const joiner = IDENTIFIERS.has(field) || field === 'effective_date' ? '' : ' ';
   for (let count = words.length; count >= 1; count -= 1) {
     const taken = words.slice(0, count);
     const value = shape.normalise(taken.map((token) => token.word.text).join(joiner));
@@ -493,9 +663,7 @@ function longestLabelAt(tokens: Token[], index: number): Label | undefined {
  * of the front, when that line holds words only. Kept below the threshold of identifiers: the catalog match
  * decides which payer it is.
  */
-function unlabelledPayerName(pages: readonly ReadPage[]): ScannedValue | null {
-  const front = pages[0];
-  if (!front) return null;
+function unlabelledPayerName(front: ReadPage): FoundValue | null {
   const labelled = front.lines.filter((line) =>
     labelsIn(line.words.flatMap(tokensOf)).some((label) => label.certain),
   );
@@ -513,20 +681,15 @@ function unlabelledPayerName(pages: readonly ReadPage[]): ScannedValue | null {
 }
 
 /** On a Medicare card the "Medicare Number" is the MBI; a member id that has its shape is one too. */
-function resolveMedicareCard(card: ScannedCard): void {
-  const id = card.member_id;
-  if (!card.medicare_beneficiary_id && id) {
+function resolveMedicareCard(reading: CardReading): void {
+  const id = reading.card.member_id;
+  if (!reading.card.medicare_beneficiary_id && id) {
     const mbi = medicareBeneficiaryId(id.value);
-    if (mbi) card.medicare_beneficiary_id = { ...id, value: mbi };
+    if (mbi) {
+      reading.card.medicare_beneficiary_id = { ...id, value: mbi };
+      delete reading.unreadReasons.medicare_beneficiary_id;
+    }
   }
-}
-
-function applyThresholds(card: ScannedCard): ScannedCard {
-  for (const field of CARD_FIELDS) {
-    const value = card[field];
-    if (value && value.confidence < CARD_FIELD_THRESHOLDS[field]) card[field] = null;
-  }
-  return card;
 }
 
 /** Look-alikes a position that must be a digit reads as that digit. */
@@ -549,15 +712,15 @@ function digitsOnly(text: string, min: number, max: number): string | null {
 
 /**
  * A member id: letters and digits (and dashes), 5–20 characters, at least one digit, and no more than
- * four letters before its first digit: a longer run is a name OCR ran into the id beside it
- * (`HALVORSENR30784084`).
+ * five letters before its first digit (a three-letter prefix, the sandbox's `ZZ` and payer code): a
+ * longer run is a name OCR ran into the id beside it (`HALVORSENR30784084`).
  */
 function memberId(text: string): string | null {
   const upper = identifierCore(text);
   if (!ALNUM_ID.test(upper)) return null;
   const compact = upper.replace(/-/g, '');
   if (compact.length < 5 || compact.length > 20 || !/\d/.test(compact)) return null;
-  if (/^[A-Z]{5,}/.test(compact)) return null;
+  if (/^[A-Z]{6,}/.test(compact)) return null;
   return upper;
 }
 

@@ -47,13 +47,22 @@ export class DocumentReadingsRepository {
 
   /**
    * Keeps the first reading of a content: two cases reading the same card at once store one. Its page
-   * previews go to a column of their own, which only the console's page images read.
+   * previews go to a column of their own, which only the console's page images read. `replace` puts a
+   * new reading in place of an outdated one (made before OCR pages were read twice).
    */
-  async save(accountId: string, sha256: string, reading: DocumentReading): Promise<void> {
+  async save(
+    accountId: string,
+    sha256: string,
+    reading: DocumentReading,
+    { replace = false }: { replace?: boolean } = {},
+  ): Promise<void> {
     const { previews, ...used } = reading;
+    const onConflict = replace
+      ? 'DO UPDATE SET reading_sealed = EXCLUDED.reading_sealed, previews_sealed = EXCLUDED.previews_sealed'
+      : 'DO NOTHING';
     await this.db.query(
       `INSERT INTO document_readings (account_id, sha256, reading_sealed, previews_sealed) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (account_id, sha256) DO NOTHING`,
+       ON CONFLICT (account_id, sha256) ${onConflict}`,
       [
         accountId,
         sha256,

@@ -1,12 +1,27 @@
 import * as path from 'node:path';
 
-import type { ReadLine, ReadPage, ReadWord } from '../../domain/documents/document-reading';
+import type { Box, ReadLine, ReadPage, ReadWord } from '../../domain/documents/document-reading';
 import { identifierCore } from '../../domain/payers/card-fields';
+import { lineForRecognition, withoutRules } from './line-polarity';
 
 /** Recognises the words of one prepared page image. */
-export interface OcrEngine {
+export interface PageRecogniser {
   recognise(image: Buffer, pageNumber: number): Promise<ReadPage>;
+  /**
+   * Reads one region of the image as a single line (a line the detector found and the page's own
+   * segmentation missed), with its polarity, contrast and table rules set from the region itself.
+   */
+  readRegion(image: Buffer, region: Box): Promise<ReadLine | null>;
   close(): Promise<void>;
+}
+
+/**
+ * The reading thread's two readers: Tesseract reads the page, and a second, independent reader
+ * (paddle-engine.ts) reads the same prepared image again, so identifiers are used only where the two
+ * agree (domain/payers/insurance-card.ts).
+ */
+export interface OcrEngine extends PageRecogniser {
+  readLines(image: Buffer): Promise<ReadLine[]>;
 }
 
 /** Tesseract's English LSTM model, shipped in the npm package: nothing is fetched at run time. */
@@ -59,7 +74,7 @@ const READING_HEIGHTS = [64, 96] as const;
  * word as sure as the surer one; two that differ make it less sure than either, so a member id read as
  * "ZZ12…" once and "2212…" once is never used.
  */
-export async function createTesseractEngine(): Promise<OcrEngine> {
+export async function createTesseractEngine(): Promise<PageRecogniser> {
   const tesseract = await import('tesseract.js');
   const options = { langPath: trainedDataFolder(), cacheMethod: 'none', gzip: true };
   const worker = await tesseract.createWorker('eng', tesseract.OEM.LSTM_ONLY, options);
@@ -76,6 +91,18 @@ export async function createTesseractEngine(): Promise<OcrEngine> {
       });
     }
     return identifierWorker;
+  };
+
+  let lineWorker: Awaited<ReturnType<typeof tesseract.createWorker>> | undefined;
+  const lineReader = async () => {
+    if (!lineWorker) {
+      lineWorker = await tesseract.createWorker('eng', tesseract.OEM.LSTM_ONLY, options);
+      await lineWorker.setParameters({
+        tessedit_pageseg_mode: tesseract.PSM.SINGLE_LINE,
+        user_defined_dpi: PREPARED_DPI,
+      });
+    }
+    return lineWorker;
   };
 
   const readAt = async (
@@ -132,10 +159,70 @@ export async function createTesseractEngine(): Promise<OcrEngine> {
       const confidence = all.length ? all.reduce((sum, word) => sum + word.confidence, 0) / all.length : null;
       return { number: pageNumber, method: 'ocr', width: size.width, height: size.height, lines, confidence };
     },
+    async readRegion(image, found) {
+      const sharp = (await import('sharp')).default;
+      const region = padded(found, await imageSize(image));
+      const crop = await sharp(image)
+        .extract(region)
+        .toColourspace('b-w')
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const { width, height } = crop.info;
+      const scale = Math.max(1, Math.min(4, REGION_HEIGHT / height));
+      const cleaned = withoutRules(lineForRecognition(crop.data, width, height), width, height);
+      // Tesseract finds the letters of a line best with a little ground around them.
+      const margin = Math.round(REGION_HEIGHT / 8);
+      const line = await sharp(cleaned, { raw: { width, height, channels: 1 } })
+        .resize({ width: Math.round(width * scale) })
+        .extend({ top: margin, bottom: margin, left: margin, right: margin, background: '#ffffff' })
+        .png({ compressionLevel: 1 })
+        .toBuffer();
+      const { data } = await (await lineReader()).recognize(line, {}, { blocks: true, text: false });
+      const blocks = (data.blocks ?? []) as unknown as TesseractBlock[];
+      const words = blocks
+        .flatMap((block) =>
+          block.paragraphs.flatMap((paragraph) => paragraph.lines.flatMap((row) => row.words)),
+        )
+        .filter((word) => word.text.trim() !== '')
+        .map(toWord)
+        .map((word) => ({ ...word, box: placed(word.box, region, scale, margin) }));
+      return words.length > 0 ? { words, box: region } : null;
+    },
     async close() {
       await worker.terminate();
       await identifierWorker?.terminate();
+      await lineWorker?.terminate();
     },
+  };
+}
+
+/** A region read on its own is enlarged to about this height: its letters then stand 30–40 px high. */
+const REGION_HEIGHT = 96;
+
+/**
+ * A region with half its height of ground on either side and a fifth above and below, within the
+ * image: a word box the second reader placed may end at its last letter's edge.
+ */
+function padded(region: Box, size: { width: number; height: number }): Box {
+  const across = Math.round(region.height / 2);
+  const down = Math.round(region.height / 5);
+  const left = Math.max(0, region.left - across);
+  const top = Math.max(0, region.top - down);
+  return {
+    left,
+    top,
+    width: Math.max(1, Math.min(size.width, region.left + region.width + across) - left),
+    height: Math.max(1, Math.min(size.height, region.top + region.height + down) - top),
+  };
+}
+
+/** A box found in an enlarged crop with a margin around it, in the page's own pixels. */
+function placed(box: Box, region: Box, scale: number, margin: number): Box {
+  return {
+    left: Math.round(region.left + (box.left - margin) / scale),
+    top: Math.round(region.top + (box.top - margin) / scale),
+    width: Math.max(1, Math.round(box.width / scale)),
+    height: Math.max(1, Math.round(box.height / scale)),
   };
 }
 

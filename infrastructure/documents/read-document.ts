@@ -1,15 +1,25 @@
 import type { Sharp } from 'sharp';
 
 import { describeUnknownFormat, detectDocumentFormat } from '../../domain/documents/document-format';
-import { CONTENT_TYPES, meanConfidence, notRead, wordsOf } from '../../domain/documents/document-reading';
+import {
+  boxAround,
+  CONTENT_TYPES,
+  meanConfidence,
+  notRead,
+  wordsOf,
+} from '../../domain/documents/document-reading';
 import type {
+  Box,
   DocumentFormat,
   DocumentReading,
   PagePreview,
+  ReadLine,
   ReadPage,
+  ReadWord,
   ReadingMethod,
   UnreadPage,
 } from '../../domain/documents/document-reading';
+import { wordsInRegion } from '../../domain/payers/card-agreement';
 import { levelled } from './deskew';
 import { pagePreview } from './page-preview';
 import type { OcrEngine } from './ocr-engine';
@@ -137,7 +147,7 @@ async function readImage(
  * Normalises an image for recognition (EXIF orientation, grayscale, stretched contrast, brought to a
  * long side the recogniser reads well, inverted when it is light on dark, levelled when its print is
  * askew), then recognises it; an unsure result is
- * tried again at the other right-angle rotations and the surest kept.
+ * tried again at the other right-angle rotations and the surest kept, and the second reader reads it too.
  */
 async function recogniseImage(
   image: Sharp,
@@ -161,15 +171,64 @@ async function recogniseImage(
         ? await sharp(grey).negate().png({ compressionLevel: 1 }).toBuffer()
         : grey,
   };
-  let best = await ocr.recognise(await levelled(prepared.data, sharp), number);
-  if (isSure(best)) return best;
-  for (const angle of [180, 90, 270]) {
+  let bestImage = await levelled(prepared.data, sharp);
+  let best = await ocr.recognise(bestImage, number);
+  for (const angle of isSure(best) ? [] : [180, 90, 270]) {
     const turned = await sharp(prepared.data).rotate(angle).png({ compressionLevel: 1 }).toBuffer();
-    const candidate = await ocr.recognise(await levelled(turned, sharp), number);
-    if (score(candidate) > score(best)) best = candidate;
+    const image = await levelled(turned, sharp);
+    const candidate = await ocr.recognise(image, number);
+    if (score(candidate) > score(best)) [best, bestImage] = [candidate, image];
     if (isSure(best)) break;
   }
-  return best;
+  // The second reader reads the very image the first kept, so their words share one set of coordinates.
+  const second = await ocr.readLines(bestImage);
+  const found: ReadLine[] = [];
+  for (const region of missedRegions(best.lines, second)) {
+    const line = await ocr.readRegion(bestImage, region);
+    if (line) found.push(line);
+  }
+  return { ...best, lines: found.length ? inReadingOrder([...best.lines, ...found]) : best.lines, second };
+}
+
+/** Words of the second reader this close together (in letter heights) are one region for the first. */
+const REGION_GAP = 1.5;
+
+/**
+ * Where the detector found print that the first reader's page segmentation left unread (small grey
+ * labels, a table's cells, white print on a gradient): runs of the second reader's words, row by row,
+ * with none of the first reader's words on them. The first reader then reads each as a line of its own.
+ */
+export function missedRegions(first: readonly ReadLine[], second: readonly ReadLine[]): Box[] {
+  const regions: Box[] = [];
+  for (const row of second) {
+    let run: ReadWord[] = [];
+    const close = () => {
+      if (run.length > 0) regions.push(boxAround(run.map((word) => word.box)));
+      run = [];
+    };
+    for (const word of row.words) {
+      if (wordsInRegion(first, word.box).length > 0) {
+        close();
+        continue;
+      }
+      const previous = run[run.length - 1];
+      if (
+        previous &&
+        word.box.left - (previous.box.left + previous.box.width) > REGION_GAP * word.box.height
+      ) {
+        close();
+      }
+      run.push(word);
+    }
+    close();
+  }
+  return regions;
+}
+
+/** Lines top to bottom by their middles, as the card reader takes them. */
+function inReadingOrder(lines: ReadLine[]): ReadLine[] {
+  const middle = (line: ReadLine) => line.box.top + line.box.height / 2;
+  return [...lines].sort((a, b) => middle(a) - middle(b) || a.box.left - b.box.left);
 }
 
 function isSure(page: ReadPage): boolean {

@@ -57,6 +57,8 @@ interface Slot {
 /** Text needs no thread and no OCR: it is read where it is asked for. */
 const NO_OCR = {
   recognise: () => Promise.reject(new Error('Text is never recognised')),
+  readLines: () => Promise.reject(new Error('Text is never recognised')),
+  readRegion: () => Promise.reject(new Error('Text is never recognised')),
   close: async () => undefined,
 };
 

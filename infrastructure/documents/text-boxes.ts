@@ -1,0 +1,66 @@
+import type { Box } from '../../domain/documents/document-reading';
+
+/** A pixel belongs to text where the detector's probability passes this (DB's binarisation). */
+const TEXT_PROBABILITY = 0.3;
+/** A region is kept when its pixels' mean probability passes this: faint specks are not text. */
+const REGION_SCORE = 0.6;
+/** Regions smaller than this on their short side, in detector pixels, are noise. */
+const MIN_SIDE = 3;
+/** DB shrinks each text region when it learns it; its box is grown back by this ratio of area to perimeter. */
+const UNCLIP_RATIO = 1.6;
+
+/**
+ * The boxes of text in a detector's probability map (Differentiable Binarization's post-processing):
+ * the map is thresholded, its connected regions labelled (one pass with an explicit stack: linear in
+ * the pixels, whatever their shape), scored by their mean probability, and each kept region's box grown
+ * back by the margin the model was trained to shrink it by. Boxes come top to bottom, then left to right.
+ */
+export function findTextBoxes(probabilities: Float32Array, width: number, height: number): Box[] {
+  const labels = new Int32Array(width * height);
+  const stack = new Int32Array(width * height);
+  const boxes: Box[] = [];
+  let nextLabel = 0;
+  for (let start = 0; start < width * height; start += 1) {
+    if (labels[start] !== 0 || probabilities[start] <= TEXT_PROBABILITY) continue;
+    nextLabel += 1;
+    let top = 0;
+    stack[top++] = start;
+    labels[start] = nextLabel;
+    let [minX, minY, maxX, maxY] = [width, height, 0, 0];
+    let sum = 0;
+    let count = 0;
+    while (top > 0) {
+      const index = stack[--top];
+      const x = index % width;
+      const y = (index - x) / width;
+      sum += probabilities[index];
+      count += 1;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      const neighbours = [
+        x > 0 ? index - 1 : -1,
+        x < width - 1 ? index + 1 : -1,
+        y > 0 ? index - width : -1,
+        y < height - 1 ? index + width : -1,
+      ];
+      for (const neighbour of neighbours) {
+        if (neighbour < 0 || labels[neighbour] !== 0 || probabilities[neighbour] <= TEXT_PROBABILITY)
+          continue;
+        labels[neighbour] = nextLabel;
+        stack[top++] = neighbour;
+      }
+    }
+    const boxWidth = maxX - minX + 1;
+    const boxHeight = maxY - minY + 1;
+    if (Math.min(boxWidth, boxHeight) < MIN_SIDE || sum / count < REGION_SCORE) continue;
+    const margin = (boxWidth * boxHeight * UNCLIP_RATIO) / (2 * (boxWidth + boxHeight));
+    const left = Math.max(0, Math.floor(minX - margin));
+    const topEdge = Math.max(0, Math.floor(minY - margin));
+    const right = Math.min(width, Math.ceil(maxX + 1 + margin));
+    const bottom = Math.min(height, Math.ceil(maxY + 1 + margin));
+    boxes.push({ left, top: topEdge, width: right - left, height: bottom - topEdge });
+  }
+  return boxes.sort((a, b) => a.top + a.height / 2 - (b.top + b.height / 2) || a.left - b.left);
+}

@@ -1,0 +1,159 @@
+import { runsOn } from '../../domain/payers/card-agreement';
+import { readCard } from '../../domain/payers/insurance-card';
+import { readTwice } from '../support/read-pages';
+
+const valuesOf = (reading: ReturnType<typeof readCard>) =>
+  Object.fromEntries(
+    Object.entries(reading.card).flatMap(([field, value]) => (value ? [[field, value.value]] : [])),
+  );
+
+describe('a card read by two readers', () => {
+  it('returns an identifier both readers read in the same place, as read twice', () => {
+    const reading = readCard([readTwice(['Member ID: W123456789'], ['Member ID: W123456789'])]);
+    expect(reading.card.member_id).toMatchObject({ value: 'W123456789', readers: 2 });
+  });
+
+  it('returns an identifier both read alike even where the first reader was unsure of it', () => {
+    const page = readTwice(['ID: ZZBHH000000001'], ['ID: ZZBHH000000001'], { first: 0.31, second: 0.97 });
+    expect(readCard([page]).card.member_id).toMatchObject({ value: 'ZZBHH000000001', readers: 2 });
+  });
+
+  it('leaves unread an identifier the readers read differently, and keeps both readings for the reviewer', () => {
+    const reading = readCard([readTwice(['Group: GRP48213D'], ['Group: GRP48213I'])]);
+    expect(reading.card.group_number).toBeNull();
+    expect(reading.unreadReasons.group_number).toBe('readers_disagree');
+    expect(reading.disagreements).toEqual([{ field: 'group_number', readings: ['GRP48213D', 'GRP48213I'] }]);
+  });
+
+  it('never returns a value one reader saw cut short where the other saw it whole', () => {
+    const reading = readCard([readTwice(['RxPCN: MEDD'], ['RxPCN: MEDDPRIME'])]);
+    expect(reading.card.rx_pcn).toBeNull();
+    expect(reading.unreadReasons.rx_pcn).toBe('readers_disagree');
+  });
+
+  it('never returns an identifier the other reader saw run on past its end', () => {
+    const reading = readCard([readTwice(['ID: XJK 482 119 730'], ['ID: XJK 482 119 730 5'])]);
+    expect(reading.card.member_id).toBeNull();
+    expect(reading.unreadReasons.member_id).toBe('readers_disagree');
+  });
+
+  it('leaves unread an identifier only one reader read at all', () => {
+    const reading = readCard([readTwice(['Member ID: W123456789'], [''])]);
+    expect(reading.card.member_id).toBeNull();
+    expect(reading.unreadReasons.member_id).toBe('below_threshold');
+  });
+
+  it('returns a name only one reader read, on its own threshold, as read once', () => {
+    const reading = readCard([readTwice(['Name: JANE Q SAMPLE', 'ID: W123456789'], ['', 'ID: W123456789'])]);
+    expect(reading.card.member_name).toMatchObject({ value: 'JANE Q SAMPLE', readers: 1 });
+  });
+
+  it('never agrees on a name the readers spaced differently', () => {
+    const reading = readCard([readTwice(['Name: JORDAN A RIVERA'], ['Name: JORDANA RIVERA'])]);
+    expect(reading.card.member_name).toBeNull();
+    expect(reading.unreadReasons.member_name).toBe('readers_disagree');
+  });
+
+  it('says a field no reader found was not found', () => {
+    const reading = readCard([readTwice(['Member ID: W123456789'], ['Member ID: W123456789'])]);
+    expect(reading.unreadReasons.rx_bin).toBe('not_found');
+  });
+
+  it('reads a pharmacy table the first reader read only as the second found it, labels over values', () => {
+    const reading = readCard([
+      readTwice(
+        ['ID: W123456789', 'RXBIN    RXPCN      RXGRP', '610014   MEDDPRIME  RX4410'],
+        ['ID: W123456789', 'RXBIN    RXPCN      RXGRP', '610014   MEDDPRIME  RX4410'],
+      ),
+    ]);
+    expect(valuesOf(reading)).toMatchObject({ rx_bin: '610014', rx_pcn: 'MEDDPRIME', rx_group: 'RX4410' });
+  });
+});
+
+describe('member ids of every common shape', () => {
+  const memberIdOf = (printed: string) =>
+    readCard([readTwice([`Member ID: ${printed}`], [`Member ID: ${printed}`])]).card.member_id?.value ?? null;
+
+  it.each([
+    ['all digits', '123456789', '123456789'],
+    ['one letter then digits', 'W123456789', 'W123456789'],
+    ['a U and digits', 'U4411207301', 'U4411207301'],
+    ['a three-letter prefix', 'XJK482119730', 'XJK482119730'],
+    ["the sandbox's ZZ and payer code", 'ZZBHH000000001', 'ZZBHH000000001'],
+    ['a prefix and digits in groups', 'XJK 482 119 730', 'XJK482119730'],
+    ['digits in groups', '123 456 789 01', '12345678901'],
+    ['dashes as printed', '884-22-1937-00', '884-22-1937-00'],
+  ])('reads %s', (_shape, printed, expected) => {
+    expect(memberIdOf(printed)).toBe(expected);
+  });
+
+  it('still refuses a name run into the id beside it', () => {
+    expect(memberIdOf('HALVORSENR30784084')).toBeNull();
+  });
+});
+
+describe('print running on from a value', () => {
+  const line = (texts: Array<[string, number]>) => ({
+    words: texts.map(([text, left]) => ({
+      text,
+      confidence: 1,
+      box: { left, top: 0, width: text.length, height: 1 },
+    })),
+    box: { left: 0, top: 0, width: 40, height: 1 },
+  });
+  const isLabel = (text: string) => text.endsWith(':');
+  const region = { left: 8, top: 0, width: 11, height: 1 };
+
+  it('sees letters printed just before the value, as in an id whose prefix was lost', () => {
+    expect(
+      runsOn(
+        [
+          line([
+            ['ID:', 0],
+            ['XJK', 4],
+            ['482', 8],
+            ['119', 12],
+            ['730', 16],
+          ]),
+        ],
+        region,
+        isLabel,
+      ),
+    ).toBe(true);
+  });
+
+  it('sees a group printed just after the value', () => {
+    expect(
+      runsOn(
+        [
+          line([
+            ['482', 8],
+            ['119', 12],
+            ['730', 16],
+            ['5', 20],
+          ]),
+        ],
+        region,
+        isLabel,
+      ),
+    ).toBe(true);
+  });
+
+  it('takes no label and nothing far off for a continuation', () => {
+    expect(
+      runsOn(
+        [
+          line([
+            ['ID:', 4],
+            ['482', 8],
+            ['119', 12],
+            ['730', 16],
+            ['JANE', 30],
+          ]),
+        ],
+        region,
+        isLabel,
+      ),
+    ).toBe(false);
+  });
+});

@@ -1,0 +1,115 @@
+import { decodeCtc, rowsOf } from '../../infrastructure/documents/paddle-engine';
+import {
+  isLightOnDark,
+  lineForRecognition,
+  withoutRules,
+} from '../../infrastructure/documents/line-polarity';
+import { missedRegions } from '../../infrastructure/documents/read-document';
+import { findTextBoxes } from '../../infrastructure/documents/text-boxes';
+import type { ReadLine } from '../../domain/documents/document-reading';
+
+/** A grey line of `width` × `height` on `ground`, with a block of `ink` standing for letters. */
+function line(width: number, height: number, ground: number, ink: number): Uint8Array {
+  const pixels = new Uint8Array(width * height).fill(ground);
+  for (let y = Math.floor(height / 3); y < Math.floor((2 * height) / 3); y += 1) {
+    for (let x = Math.floor(width / 4); x < Math.floor(width / 2); x += 2) pixels[y * width + x] = ink;
+  }
+  return pixels;
+}
+
+describe('the polarity of each line', () => {
+  it('calls white print on a dark ground light on dark', () => {
+    expect(isLightOnDark(line(60, 20, 40, 250), 60, 20)).toBe(true);
+  });
+
+  it('calls dark print on a pale ground dark on light', () => {
+    expect(isLightOnDark(line(60, 20, 230, 20), 60, 20)).toBe(false);
+  });
+
+  it('is not misled by a white table rule around white print on blue', () => {
+    const pixels = line(60, 20, 60, 250);
+    pixels.fill(250, 0, 60);
+    pixels.fill(250, 19 * 60, 20 * 60);
+    expect(isLightOnDark(pixels, 60, 20)).toBe(true);
+  });
+
+  it('gives the recogniser dark print on a white ground, stretched to the full range', () => {
+    const prepared = lineForRecognition(line(60, 20, 90, 160), 60, 20);
+    expect(prepared[0]).toBe(255);
+    expect(Math.min(...prepared)).toBe(0);
+  });
+});
+
+describe('table rules', () => {
+  it('removes a rule across the line and one down it, and keeps the letters', () => {
+    const width = 40;
+    const height = 20;
+    const pixels = Buffer.alloc(width * height, 255);
+    pixels.fill(0, 2 * width, 3 * width);
+    for (let y = 0; y < height; y += 1) pixels[y * width + 1] = 0;
+    pixels[10 * width + 20] = 0;
+    const cleaned = withoutRules(pixels, width, height);
+    expect(cleaned[2 * width + 10]).toBe(255);
+    expect(cleaned[15 * width + 1]).toBe(255);
+    expect(cleaned[10 * width + 20]).toBe(0);
+  });
+});
+
+describe('finding text in the detector map', () => {
+  it('boxes each region of likely text, top to bottom, and drops faint specks', () => {
+    const width = 40;
+    const height = 30;
+    const map = new Float32Array(width * height);
+    const fill = (left: number, top: number, right: number, bottom: number, value: number) => {
+      for (let y = top; y < bottom; y += 1) for (let x = left; x < right; x += 1) map[y * width + x] = value;
+    };
+    fill(5, 20, 30, 24, 0.9);
+    fill(5, 5, 20, 9, 0.8);
+    fill(33, 5, 38, 9, 0.35);
+    const boxes = findTextBoxes(map, width, height);
+    expect(boxes).toHaveLength(2);
+    expect(boxes[0].top).toBeLessThan(5);
+    expect(boxes[0].left + boxes[0].width).toBeGreaterThan(20);
+    expect(boxes[1].top).toBeLessThan(20);
+  });
+});
+
+describe('the second reader', () => {
+  it('reads CTC output as its likeliest characters, repeats merged and blanks dropped', () => {
+    const alphabet = ['', 'A', '1', ' '];
+    const steps = [1, 1, 0, 1, 3, 2];
+    const probabilities = new Float32Array(steps.length * alphabet.length);
+    steps.forEach((best, step) => (probabilities[step * alphabet.length + best] = 0.9));
+    expect(
+      decodeCtc(probabilities, steps.length, alphabet.length, alphabet)
+        .map((character) => character.text)
+        .join(''),
+    ).toBe('AA 1');
+  });
+
+  it('puts boxes on one row when their middles are level, left to right', () => {
+    const box = (left: number, top: number) => ({ left, top, width: 10, height: 10 });
+    const word = (text: string, left: number, top: number) => ({ text, confidence: 1, box: box(left, top) });
+    const rows = rowsOf([
+      { words: [word('RXPCN', 20, 1)], box: box(20, 1) },
+      { words: [word('RXBIN', 0, 0)], box: box(0, 0) },
+      { words: [word('610014', 0, 20)], box: box(0, 20) },
+    ]);
+    expect(rows.map((row) => row.words.map((each) => each.text))).toEqual([['RXBIN', 'RXPCN'], ['610014']]);
+  });
+});
+
+describe('regions the first reader missed', () => {
+  const word = (text: string, left: number, top = 0) => ({
+    text,
+    confidence: 1,
+    box: { left, top, width: text.length * 10, height: 10 },
+  });
+  const lineOf = (...words: ReturnType<typeof word>[]): ReadLine => ({ words, box: words[0].box });
+
+  it("are the runs of the second reader's words where the first read nothing", () => {
+    const first = [lineOf(word('MEMBER', 0), word('ID', 70))];
+    const second = [lineOf(word('MEMBER', 0), word('ID', 70), word('RXBIN', 300), word('RXPCN', 360))];
+    expect(missedRegions(first, second)).toEqual([{ left: 300, top: 0, width: 110, height: 10 }]);
+  });
+});
