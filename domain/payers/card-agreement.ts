@@ -51,3 +51,11 @@ export function runsOn(lines: readonly ReadLine[], region: Box, isLabel: (text: 
       return (before >= 0 && before <= gap) || (after >= 0 && after <= gap);
     });
 }
+
+/** Whether two values sit in one place: on one line, each over half of the narrower's width. */
+export function sameRegion(a: Box, b: Box): boolean {
+  return (
+    (verticallyWithin(a, b) || verticallyWithin(b, a)) &&
+    horizontalOverlap(a, b) >= INSIDE_SHARE * Math.max(1, Math.min(a.width, b.width))
+  );
+}

@@ -1,7 +1,7 @@
 import { boxAround } from '../documents/document-reading';
 import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
 import { CASE_FAILURE_CODE } from '../failures';
-import { runsOn, wordsInRegion } from './card-agreement';
+import { runsOn, sameRegion, wordsInRegion } from './card-agreement';
 import { CARD_FIELDS, identifierCore } from './card-fields';
 import type { CardField, CardGap, CardUnreadReason } from './card-fields';
 import type { ScannedCardFields } from './payer-connector';
@@ -264,7 +264,8 @@ export function readCard(pages: readonly ReadPage[]): CardReading {
     }
   });
   const reading: CardReading = { card: emptyCard(), unreadReasons: {}, disagreements: [] };
-  for (const field of CARD_FIELDS) decide(reading, field, candidates.get(field) ?? [], pages);
+  const everyCandidate = [...candidates.values()].flat();
+  for (const field of CARD_FIELDS) decide(reading, field, candidates.get(field) ?? [], pages, everyCandidate);
   resolveMedicareCard(reading);
   const identified = IDENTIFYING_FIELDS.some((field) => reading.card[field] !== null);
   if (!reading.card.payer_name && identified) {
@@ -273,7 +274,7 @@ export function readCard(pages: readonly ReadPage[]): CardReading {
       const value = front ? unlabelledPayerName(linesOf(front, reader)) : null;
       return value ? [{ field: 'payer_name' as const, value, pageIndex: 0, reader }] : [];
     });
-    if (unlabelled.length > 0) decide(reading, 'payer_name', unlabelled, pages);
+    if (unlabelled.length > 0) decide(reading, 'payer_name', unlabelled, pages, everyCandidate);
   }
   return reading;
 }
@@ -321,6 +322,7 @@ function decide(
   field: CardField,
   candidates: Candidate[],
   pages: readonly ReadPage[],
+  everyCandidate: readonly Candidate[],
 ): void {
   const threshold = CARD_FIELD_THRESHOLDS[field];
   const ranked = [...candidates].sort((a, b) => b.value.confidence - a.value.confidence);
@@ -335,7 +337,7 @@ function decide(
       }
       continue;
     }
-    const verdict = checkAgainstOtherReader(candidate, page);
+    const verdict = checkAgainstOtherReader(candidate, page, everyCandidate);
     if (verdict.kind === 'agreed' && verdict.confidence >= AGREED_FLOOR) {
       chosen = { ...candidate.value, confidence: verdict.confidence, readers: 2 };
       break;
@@ -358,12 +360,26 @@ function decide(
   else reading.unreadReasons[field] = reason;
 }
 
-function checkAgainstOtherReader(candidate: Candidate, page: ReadPage): Verdict {
+function checkAgainstOtherReader(
+  candidate: Candidate,
+  page: ReadPage,
+  everyCandidate: readonly Candidate[],
+): Verdict {
   const own = candidate.reader === 'first' ? page.lines : (page.second ?? []);
   const other = candidate.reader === 'first' ? (page.second ?? []) : page.lines;
-  const region = boxAround(candidate.value.words.map((word) => word.box));
+  const region = regionOf(candidate);
   const there = wordsInRegion(other, region);
   const field = candidate.field;
+  // The same print labelled as another field by the other reader: one of them misread a label
+  // (`GR0UP ID:` read as `ID:`), and nothing says which.
+  const otherwise = everyCandidate.find(
+    (found) =>
+      found.reader !== candidate.reader &&
+      found.pageIndex === candidate.pageIndex &&
+      FIELD_KIND[found.field] !== FIELD_KIND[field] &&
+      sameRegion(regionOf(found), region),
+  );
+  if (otherwise) return { kind: 'disagree', other: `${otherwise.value.value} (${otherwise.field})` };
   const identifier = IDENTIFIERS.has(field);
   if (identifier && (runsOn(own, region, isLabelWord) || runsOn(other, region, isLabelWord))) {
     return { kind: 'disagree', other: wordsText(there) };
@@ -378,6 +394,17 @@ function checkAgainstOtherReader(candidate: Candidate, page: ReadPage): Verdict 
   }
   return { kind: 'disagree', other: otherValue ?? joined };
 }
+
+function regionOf(candidate: Candidate): Box {
+  return boxAround(candidate.value.words.map((word) => word.box));
+}
+
+/** Fields one print may be read as without the readers disagreeing: a Medicare or Medicaid number is a member id. */
+const FIELD_KIND: Readonly<Record<CardField, string>> = {
+  ...(Object.fromEntries(CARD_FIELDS.map((field) => [field, field])) as Record<CardField, string>),
+  medicaid_id: 'member_id',
+  medicare_beneficiary_id: 'member_id',
+};
 
 function wordsText(words: readonly ReadWord[]): string {
   return words.map((word) => word.text).join(' ');
@@ -578,7 +605,8 @@ function valueFrom(
 ): FoundValue | null {
   const field = label.field as CardField;
   const shape = SHAPES[field];
-  const words = tokens.filter((token) => token.key !== '' && token.key !== '#').slice(0, shape.maxWords);
+  const kept = tokens.filter((token) => token.key !== '' && token.key !== '#');
+  const words = (IDENTIFIERS.has(field) ? printedTogether(kept) : kept).slice(0, shape.maxWords);
   // Ids printed in groups ("123 456 789", "1EG4-TE5-MK73") join; names keep their spaces.
   const joiner = IDENTIFIERS.has(field) || field === 'effective_date' ? '' : ' ';
   for (let count = words.length; count >= 1; count -= 1) {
@@ -593,6 +621,21 @@ function valueFrom(
   return null;
 }
 
+/** Words further apart than this many letter heights are not groups of one id: the next column's value is. */
+const GROUP_GAP = 1.5;
+
+/** The words from the first on that stand close together, as an id's groups are printed. */
+function printedTogether(tokens: Token[]): Token[] {
+  const together = tokens.slice(0, 1);
+  for (const token of tokens.slice(1)) {
+    const previous = together[together.length - 1].word.box;
+    const gap = token.word.box.left - (previous.left + previous.width);
+    if (gap > GROUP_GAP * Math.max(previous.height, token.word.box.height)) break;
+    together.push(token);
+  }
+  return together;
+}
+
 /** Splits a word into the tokens labels are matched on: "ID#:" gives ID and #, "RxBIN:" gives RXBIN. */
 function tokensOf(word: ReadWord): Token[] {
   const upper = word.text.toUpperCase();
@@ -603,7 +646,7 @@ function tokensOf(word: ReadWord): Token[] {
       { key: '#', word },
     ];
   }
-  return [{ key: upper === '#' ? '#' : keyOf(upper), word }];
+  return [{ key: /^#[:.]*$/.test(upper) ? '#' : keyOf(upper), word }];
 }
 
 function keyOf(text: string): string {

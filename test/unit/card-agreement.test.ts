@@ -157,3 +157,16 @@ describe('print running on from a value', () => {
     ).toBe(false);
   });
 });
+
+describe('a label the readers read differently', () => {
+  it('leaves unread a value one reader labels as another field', () => {
+    const reading = readCard([
+      readTwice(
+        ['Member #: U9134238179   GROUP ID: BPD95757'],
+        ['Member #: U9134238179   GR0UP ID: BPD95757'],
+      ),
+    ]);
+    expect(reading.card.member_id?.value).toBe('U9134238179');
+    expect(reading.card.group_number).toBeNull();
+  });
+});

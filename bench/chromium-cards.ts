@@ -1,0 +1,261 @@
+import type { Browser } from 'playwright-core';
+
+/**
+ * Insurance cards drawn by a second renderer: HTML and CSS laid out and painted by Chromium, in every
+ * face the machine has, with gradient grounds, bordered pharmacy tables, labels above or beside their
+ * values and member ids of every common shape, each photographed (a 3-D tilt on a patterned desk, soft
+ * glare, blur, JPEG, any of four turns) or scanned. Nothing in it shares the SVG corpus's drawing code
+ * (bench/document-corpus.ts), so the reader is measured on print it was not tuned to.
+ */
+
+export interface ChromiumCardValues {
+  payerName: string;
+  memberName: string;
+  /** As the card prints it: spaces or dashes in groups where the shape has them. */
+  memberIdPrinted: string;
+  groupNumber: string;
+  rxBin: string;
+  rxPcn: string;
+  rxGroup: string;
+}
+
+export type MemberIdShape = 'digits' | 'letter' | 'u-letter' | 'prefix' | 'sandbox' | 'grouped' | 'dashed';
+export const MEMBER_ID_SHAPES: readonly MemberIdShape[] = [
+  'digits',
+  'letter',
+  'u-letter',
+  'prefix',
+  'sandbox',
+  'grouped',
+  'dashed',
+];
+
+export interface ChromiumCardStyle {
+  font: string;
+  /** Light print on a dark or gradient ground. */
+  dark: boolean;
+  gradient: boolean;
+  labelsAbove: boolean;
+  pharmacyTable: boolean;
+  labelScale: number;
+  labels: { memberId: string; group: string; name: string; bin: string; pcn: string; rxGroup: string };
+}
+
+export type CardForm = 'scan' | 'photo';
+
+export interface ChromiumCard {
+  values: ChromiumCardValues;
+  style: ChromiumCardStyle;
+  form: CardForm;
+  /** Quarter turns the photo was taken at (0–3). */
+  turns: number;
+  seed: number;
+}
+
+/** A small deterministic generator (mulberry32): a seed replays its corpus exactly. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)];
+const digits = (random: () => number, count: number) =>
+  Array.from({ length: count }, () => Math.floor(random() * 10)).join('');
+const letters = (random: () => number, count: number, alphabet = 'ABCDEFGHJKMNPRSTUVWXY') =>
+  Array.from({ length: count }, () => pick(random, [...alphabet])).join('');
+
+const FACES = [
+  'DejaVu Sans',
+  'DejaVu Serif',
+  'DejaVu Sans Mono',
+  'DejaVu Sans Condensed',
+  'Liberation Sans',
+  'Liberation Serif',
+  'Liberation Mono',
+  'Liberation Sans Narrow',
+];
+const PAYERS = [
+  'Northwind Health',
+  'Harbor Mutual',
+  'Cascade Benefit Partners',
+  'Lakeshore Health Alliance',
+  'Prairie State Insurance',
+  'Meridian CareFirst',
+];
+const GIVEN = ['JORDAN', 'CASEY', 'MARIA', 'DEVON', 'PRIYA', 'LUIS', 'ANNA', 'TOMAS'];
+const FAMILY = ['RIVERA', 'MORGAN', 'OKAFOR', 'LINDQVIST', 'NGUYEN', 'BAPTISTE', 'COHEN'];
+const LABELS = {
+  memberId: ['Member ID', 'MEMBER NUMBER', 'ID #', 'Subscriber ID', 'Identification Number', 'Member #'],
+  group: ['Group', 'GROUP NUMBER', 'Grp #', 'Group No.', 'GROUP ID'],
+  name: ['Member', 'MEMBER NAME', 'Name', 'Subscriber Name'],
+  bin: ['RxBIN', 'BIN', 'Rx BIN'],
+  pcn: ['RxPCN', 'PCN', 'Rx PCN'],
+  rxGroup: ['RxGRP', 'RxGroup', 'Rx Group'],
+};
+
+/** A member id of the shape asked, as printed. */
+export function memberIdOfShape(random: () => number, shape: MemberIdShape, payerCode = 'BHH'): string {
+  switch (shape) {
+    case 'digits':
+      return digits(random, 9 + Math.floor(random() * 4));
+    case 'letter':
+      return `W${digits(random, 9)}`;
+    case 'u-letter':
+      return `U${digits(random, 10)}`;
+    case 'prefix':
+      return `${letters(random, 3)}${digits(random, 9)}`;
+    case 'sandbox':
+      return `ZZ${payerCode}${digits(random, 9)}`;
+    case 'grouped':
+      return `${letters(random, 3)} ${digits(random, 3)} ${digits(random, 3)} ${digits(random, 3)}`;
+    case 'dashed':
+      return `${digits(random, 3)}-${digits(random, 2)}-${digits(random, 4)}-${digits(random, 2)}`;
+  }
+}
+
+/** The member id a reader should return for a printed one: its groups joined, dashes kept. */
+export function expectedMemberId(printed: string): string {
+  return printed.replace(/\s+/g, '');
+}
+
+export function randomCard(seed: number, form: CardForm = 'photo'): ChromiumCard {
+  const random = seededRandom(seed);
+  const shape = pick(random, MEMBER_ID_SHAPES);
+  const values: ChromiumCardValues = {
+    payerName: pick(random, PAYERS),
+    memberName: `${pick(random, GIVEN)} ${pick(random, ['A', 'L', 'M', 'R'])} ${pick(random, FAMILY)}`,
+    memberIdPrinted: memberIdOfShape(random, shape),
+    groupNumber:
+      random() < 0.5
+        ? digits(random, 5 + Math.floor(random() * 3))
+        : `${letters(random, 3)}${digits(random, 5)}`,
+    rxBin: digits(random, 6),
+    rxPcn: letters(random, 3 + Math.floor(random() * 6), 'ABCDEFGHJKMNPRSTUVWXYZ'),
+    rxGroup: `RX${digits(random, 4)}`,
+  };
+  const style: ChromiumCardStyle = {
+    font: pick(random, FACES),
+    dark: random() < 0.3,
+    gradient: random() < 0.5,
+    labelsAbove: random() < 0.5,
+    pharmacyTable: random() < 0.5,
+    labelScale: 0.55 + random() * 0.3,
+    labels: {
+      memberId: pick(random, LABELS.memberId),
+      group: pick(random, LABELS.group),
+      name: pick(random, LABELS.name),
+      bin: pick(random, LABELS.bin),
+      pcn: pick(random, LABELS.pcn),
+      rxGroup: pick(random, LABELS.rxGroup),
+    },
+  };
+  return { values, style, form, turns: form === 'photo' ? Math.floor(random() * 4) : 0, seed };
+}
+
+const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+
+/** The card itself, 856 × 540 CSS pixels (a CR80 card at about 254 dpi). */
+export function cardHtml(card: ChromiumCard): string {
+  const { values, style } = card;
+  const random = seededRandom(card.seed ^ 0x5bd1e995);
+  const hue = Math.floor(random() * 360);
+  const ground = style.dark
+    ? style.gradient
+      ? `linear-gradient(${Math.floor(random() * 180)}deg, hsl(${hue} 70% 22%), hsl(${(hue + 40) % 360} 65% 45%))`
+      : `hsl(${hue} 55% 24%)`
+    : style.gradient
+      ? `linear-gradient(${Math.floor(random() * 180)}deg, hsl(${hue} 60% 96%), hsl(${(hue + 30) % 360} 55% 84%))`
+      : `hsl(${hue} 30% 97%)`;
+  const ink = style.dark ? '#ffffff' : `hsl(${hue} 60% 14%)`;
+  const labelInk = style.dark ? 'rgba(255,255,255,0.82)' : `hsl(${hue} 15% 42%)`;
+  const size = 26;
+  const labelSize = Math.round(size * style.labelScale);
+  const field = (label: string, value: string) =>
+    style.labelsAbove
+      ? `<div class="f"><div class="l">${escape(label.toUpperCase())}</div><div class="v">${escape(value)}</div></div>`
+      : `<div class="f"><span class="lb">${escape(label)}:</span> <span class="v">${escape(value)}</span></div>`;
+  const pharmacy = style.pharmacyTable
+    ? `<table class="rx"><tr><td>${escape(style.labels.bin.toUpperCase())}</td><td>${escape(style.labels.pcn.toUpperCase())}</td><td>${escape(style.labels.rxGroup.toUpperCase())}</td></tr>` +
+      `<tr><td>${values.rxBin}</td><td>${values.rxPcn}</td><td>${values.rxGroup}</td></tr></table>`
+    : `<div class="f">${escape(style.labels.bin)} ${values.rxBin} &nbsp;&nbsp; ${escape(style.labels.pcn)} ${values.rxPcn} &nbsp;&nbsp; ${escape(style.labels.rxGroup)} ${values.rxGroup}</div>`;
+  return `<div class="card" style="font-family:'${style.font}';background:${ground};color:${ink}">
+  <style>
+    .card{width:856px;height:540px;border-radius:28px;position:relative;overflow:hidden;box-sizing:border-box;padding:30px 40px}
+    .card .t{font-size:40px;font-weight:bold;margin-bottom:26px}
+    .card .f{font-size:${size}px;margin:0 0 18px 0}
+    .card .l{font-size:${labelSize}px;color:${labelInk};letter-spacing:1px;margin-bottom:2px}
+    .card .lb{color:${labelInk}}
+    .card .cols{display:flex;gap:70px}
+    .card table.rx{border-collapse:collapse;font-size:${Math.round(size * 0.8)}px;margin-top:8px}
+    .card table.rx td{border:2px solid ${ink};padding:6px 18px}
+  </style>
+  <div class="t">${escape(values.payerName)}</div>
+  ${field(style.labels.name, values.memberName)}
+  <div class="cols">${field(style.labels.memberId, values.memberIdPrinted)}${field(style.labels.group, values.groupNumber)}</div>
+  ${pharmacy}
+</div>`;
+}
+
+const DESKS = [
+  'repeating-linear-gradient(95deg,#7a5230 0 14px,#8d6238 14px 22px,#6e4a2a 22px 40px)',
+  'repeating-conic-gradient(#d9d4c7 0 25%,#b8b2a4 0 50%) 0 0/48px 48px',
+  'repeating-linear-gradient(45deg,#39424e 0 6px,#2f3742 6px 12px)',
+  'radial-gradient(circle at 30% 40%,#c7c2b8,#8f8a80)',
+];
+
+/** The page Chromium paints: the card as a phone sees it on a desk, or as a flatbed scans it. */
+export function pageHtml(card: ChromiumCard): { html: string; width: number; height: number } {
+  const random = seededRandom(card.seed ^ 0x27d4eb2f);
+  if (card.form === 'scan') {
+    const tilt = (random() - 0.5) * 2;
+    return {
+      width: 1000,
+      height: 680,
+      html: `<body style="margin:0;background:#fbfbf8;width:1000px;height:680px;overflow:hidden">
+        <div style="position:absolute;left:${60 + Math.floor(random() * 30)}px;top:${60 + Math.floor(random() * 30)}px;transform:rotate(${tilt.toFixed(2)}deg)">${cardHtml(card)}</div></body>`,
+    };
+  }
+  const scale = 0.75 + random() * 0.45;
+  const [tiltX, tiltY, turn] = [(random() - 0.5) * 24, (random() - 0.5) * 24, (random() - 0.5) * 10];
+  const glare = { x: 20 + random() * 60, y: 20 + random() * 60 };
+  return {
+    width: 1280,
+    height: 960,
+    html: `<body style="margin:0;width:1280px;height:960px;overflow:hidden;background:${pick(random, DESKS)}">
+      <div style="position:absolute;left:212px;top:210px;transform:perspective(1400px) rotateX(${tiltX.toFixed(1)}deg) rotateY(${tiltY.toFixed(1)}deg) rotate(${turn.toFixed(1)}deg) scale(${scale.toFixed(2)});filter:blur(${(random() * 0.9).toFixed(2)}px);box-shadow:0 18px 40px rgba(0,0,0,0.45);border-radius:28px">${cardHtml(card)}</div>
+      <div style="position:absolute;inset:0;background:radial-gradient(circle at ${glare.x.toFixed(0)}% ${glare.y.toFixed(0)}%,rgba(255,255,255,0.38),rgba(255,255,255,0) 22%)"></div>
+    </body>`,
+  };
+}
+
+/** Paints each card: a photo as a JPEG (turned as it was held), a scan as a PNG. */
+export async function renderCards(browser: Browser, cards: readonly ChromiumCard[]): Promise<Buffer[]> {
+  const sharp = (await import('sharp')).default;
+  const images: Buffer[] = [];
+  const page = await browser.newPage();
+  try {
+    for (const card of cards) {
+      const { html, width, height } = pageHtml(card);
+      await page.setViewportSize({ width, height });
+      await page.setContent(`<!doctype html><html>${html}</html>`);
+      const shot = await page.screenshot({ type: 'png' });
+      images.push(
+        card.form === 'photo'
+          ? await sharp(shot)
+              .rotate(card.turns * 90)
+              .jpeg({ quality: 72 })
+              .toBuffer()
+          : await sharp(shot).png().toBuffer(),
+      );
+    }
+  } finally {
+    await page.close();
+  }
+  return images;
+}
