@@ -1,5 +1,7 @@
 import type { Browser } from 'playwright-core';
 
+import { seededRandom } from './seeded-random';
+
 /**
  * Insurance cards drawn by a second renderer: HTML and CSS laid out and painted by Chromium, in every
  * face the machine has, with gradient grounds, bordered pharmacy tables, labels above or beside their
@@ -50,18 +52,6 @@ export interface ChromiumCard {
   /** Quarter turns the photo was taken at (0–3). */
   turns: number;
   seed: number;
-}
-
-/** A small deterministic generator (mulberry32): a seed replays its corpus exactly. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)];

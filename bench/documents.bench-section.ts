@@ -9,6 +9,8 @@ import type { CardField } from '../domain/payers/card-fields';
 import { readInsuranceCard } from '../domain/payers/insurance-card';
 import { DocumentReadingPool } from '../infrastructure/documents/reading-pool';
 import type { CardLayout, CardValues, Degradation } from './document-corpus';
+import { renderedCardsScore } from './rendered-cards.bench-section';
+import { seededRandom } from './seeded-random';
 import {
   CARD_LAYOUTS,
   CLEAN,
@@ -69,6 +71,7 @@ export async function documentReading(): Promise<void> {
     const hundredPages = pdfDocument(Array.from({ length: 100 }, (_, page) => ({ lines: pageLines(page) })));
     const pdfMs = await timed(() => pool.read(hundredPages));
     const realPdfs = await readRealPdfs(pool);
+    const rendered = await renderedCardsScore(pool, seed);
     const rssAfter = process.memoryUsage().rss;
     const cardMs = [...tuned.cardMs, ...heldOut.cardMs];
     console.log(
@@ -79,6 +82,7 @@ export async function documentReading(): Promise<void> {
         `  100-page text PDF, text extracted      ${ms(pdfMs)}`,
         ...describeScore('tuned layouts', tuned),
         ...describeScore('held-out layouts', heldOut),
+        ...rendered,
         '  real clinical PDFs (HL7 C-CDA examples, CC0): text layer, and a scanned copy at 200 dpi',
         ...realPdfs.map(
           (pdf) =>
@@ -282,16 +286,4 @@ function percentile(values: number[], p: number): number {
 
 function ms(value: number): string {
   return `${value.toFixed(0)} ms`;
-}
-
-/** mulberry32: a small seeded generator, so a corpus can be made again from its printed seed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
 }

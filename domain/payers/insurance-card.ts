@@ -411,9 +411,9 @@ function wordsText(words: readonly ReadWord[]): string {
 }
 
 /**
- * Codes and dates are compared on every letter and digit; names on their letters and the spaces
- * between them (a reader may drop a period, or see a stray mark where a line splits), so `JORDANA
- * RIVERA` never agrees with `JORDAN A RIVERA`.
+ * Codes and dates are compared on every letter and digit; names on their letters, digits and the
+ * spaces between them, not their punctuation (a reader may drop a period), so `JORDANA RIVERA` never
+ * agrees with `JORDAN A RIVERA`, nor `Prairie State 3 Insurance` with `Prairie State Insurance`.
  */
 function sameReading(field: CardField, a: string, b: string): boolean {
   const compared = (text: string) =>
@@ -421,7 +421,7 @@ function sameReading(field: CardField, a: string, b: string): boolean {
       ? text.toUpperCase().replace(/[^A-Z0-9]/g, '')
       : text
           .toUpperCase()
-          .replace(/[^A-Z\s]/g, '')
+          .replace(/[^A-Z0-9\s]/g, '')
           .replace(/\s+/g, ' ')
           .trim();
   return compared(a) === compared(b);

@@ -22,6 +22,7 @@ export interface PageRecogniser {
  */
 export interface OcrEngine extends PageRecogniser {
   readLines(image: Buffer): Promise<ReadLine[]>;
+  orientation(image: Buffer): Promise<number>;
 }
 
 /** Tesseract's English LSTM model, shipped in the npm package: nothing is fetched at run time. */

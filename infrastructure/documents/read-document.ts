@@ -42,7 +42,7 @@ const TEXT_READING: DocumentReading = {
   reason: null,
 };
 
-/** Below this mean confidence, or with fewer words, an image is tried at the other three rotations. */
+/** Below this mean confidence, or with fewer words, the second reader is asked which way up the image is. */
 const UNSURE_CONFIDENCE = 0.75;
 const FEW_WORDS = 4;
 /** A prepared image darker than this on average (0–255) is light print on a dark ground. */
@@ -146,8 +146,9 @@ async function readImage(
 /**
  * Normalises an image for recognition (EXIF orientation, grayscale, stretched contrast, brought to a
  * long side the recogniser reads well, inverted when it is light on dark, levelled when its print is
- * askew), then recognises it; an unsure result is
- * tried again at the other right-angle rotations and the surest kept, and the second reader reads it too.
+ * askew), then recognises it. An unsure result asks the second reader which way up the print stands
+ * (its detector and recogniser, far cheaper than three more pages of Tesseract), and a turned image is
+ * recognised again, the surer reading kept; the second reader then reads the kept image too.
  */
 async function recogniseImage(
   image: Sharp,
@@ -173,12 +174,12 @@ async function recogniseImage(
   };
   let bestImage = await levelled(prepared.data, sharp);
   let best = await ocr.recognise(bestImage, number);
-  for (const angle of isSure(best) ? [] : [180, 90, 270]) {
-    const turned = await sharp(prepared.data).rotate(angle).png({ compressionLevel: 1 }).toBuffer();
+  const turn = isSure(best) ? 0 : await ocr.orientation(prepared.data);
+  if (turn !== 0) {
+    const turned = await sharp(prepared.data).rotate(turn).png({ compressionLevel: 1 }).toBuffer();
     const image = await levelled(turned, sharp);
     const candidate = await ocr.recognise(image, number);
     if (score(candidate) > score(best)) [best, bestImage] = [candidate, image];
-    if (isSure(best)) break;
   }
   // The second reader reads the very image the first kept, so their words share one set of coordinates.
   const second = await ocr.readLines(bestImage);

@@ -59,6 +59,7 @@ const NO_OCR = {
   recognise: () => Promise.reject(new Error('Text is never recognised')),
   readLines: () => Promise.reject(new Error('Text is never recognised')),
   readRegion: () => Promise.reject(new Error('Text is never recognised')),
+  orientation: () => Promise.reject(new Error('Text is never recognised')),
   close: async () => undefined,
 };
 

@@ -48,6 +48,10 @@ function lazyEngine(): OcrEngine {
       secondReader ??= createPaddleReader();
       return (await secondReader).readLines(image);
     },
+    async orientation(image) {
+      secondReader ??= createPaddleReader();
+      return (await secondReader).orientation(image);
+    },
     async close() {
       if (engine) await (await engine).close();
       if (secondReader) await (await secondReader).close();

@@ -170,3 +170,20 @@ describe('a label the readers read differently', () => {
     expect(reading.card.group_number).toBeNull();
   });
 });
+
+describe('names read twice', () => {
+  it('never agrees on a payer name where one reader saw a stray mark the other did not', () => {
+    const reading = readCard([
+      readTwice(
+        ['Payer: Prairie State 3 Insurance', 'ID: W123456789'],
+        ['Payer: Prairie State Insurance', 'ID: W123456789'],
+      ),
+    ]);
+    expect(reading.card.payer_name).toBeNull();
+  });
+
+  it('agrees on a name whatever its punctuation', () => {
+    const reading = readCard([readTwice(['Name: CASEY L. MORGAN'], ['Name: CASEY L MORGAN'])]);
+    expect(reading.card.member_name).toMatchObject({ readers: 2 });
+  });
+});
