@@ -290,7 +290,29 @@ interface Candidate extends FoundField {
 
 /** A page as one reader saw it: the second reader's lines in place of the first's. */
 function linesOf(page: ReadPage, reader: Reader): ReadPage {
-  return reader === 'first' ? page : { ...page, lines: page.second ?? [] };
+  const lines = reader === 'first' ? page.lines : (page.second ?? []);
+  return { ...page, lines: lines.map((line) => ({ ...line, words: line.words.flatMap(splitAfterLabel) })) };
+}
+
+/**
+ * A word that runs a label into its value (`Number:0012345`, `ID#W123456789`), as a reader gives it
+ * where the card prints little space after a colon, as two words: the label with its mark, and the
+ * value, each with its share of the box by characters.
+ */
+function splitAfterLabel(word: ReadWord): ReadWord[] {
+  const mark = Math.max(word.text.indexOf(':'), word.text.indexOf('#'));
+  if (mark <= 0 || mark === word.text.length - 1 || !/[A-Za-z0-9]/.test(word.text.slice(mark + 1)))
+    return [word];
+  const split = mark + 1;
+  const labelWidth = Math.round((word.box.width * split) / word.text.length);
+  return [
+    { ...word, text: word.text.slice(0, split), box: { ...word.box, width: labelWidth } },
+    {
+      ...word,
+      text: word.text.slice(split),
+      box: { ...word.box, left: word.box.left + labelWidth, width: word.box.width - labelWidth },
+    },
+  ];
 }
 
 /** Identifiers are codes a wrong character changes the meaning of: only two agreeing readings give one. */
@@ -365,8 +387,8 @@ function checkAgainstOtherReader(
   page: ReadPage,
   everyCandidate: readonly Candidate[],
 ): Verdict {
-  const own = candidate.reader === 'first' ? page.lines : (page.second ?? []);
-  const other = candidate.reader === 'first' ? (page.second ?? []) : page.lines;
+  const own = linesOf(page, candidate.reader).lines;
+  const other = linesOf(page, candidate.reader === 'first' ? 'second' : 'first').lines;
   const region = regionOf(candidate);
   const there = wordsInRegion(other, region);
   const field = candidate.field;

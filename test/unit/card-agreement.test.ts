@@ -187,3 +187,10 @@ describe('names read twice', () => {
     expect(reading.card.member_name).toMatchObject({ readers: 2 });
   });
 });
+
+describe('a label run into its value', () => {
+  it('reads the value of a word that joins its label and value, as one reader gives it', () => {
+    const reading = readCard([readTwice(['Group Number: 0012345'], ['Group Number:0012345'])]);
+    expect(reading.card.group_number).toMatchObject({ value: '0012345', readers: 2 });
+  });
+});
