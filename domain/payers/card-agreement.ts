@@ -59,3 +59,24 @@ export function sameRegion(a: Box, b: Box): boolean {
     horizontalOverlap(a, b) >= INSIDE_SHARE * Math.max(1, Math.min(a.width, b.width))
   );
 }
+
+/**
+ * A word that runs a label into its value (`Number:0012345`, `ID#W123456789`), as a reader gives it
+ * where the card prints little space after a colon, as two words: the label with its mark, and the
+ * value, each with its share of the box by characters.
+ */
+export function splitAfterLabel(word: ReadWord): ReadWord[] {
+  const mark = Math.max(word.text.indexOf(':'), word.text.indexOf('#'));
+  if (mark <= 0 || mark === word.text.length - 1 || !/[A-Za-z0-9]/.test(word.text.slice(mark + 1)))
+    return [word];
+  const split = mark + 1;
+  const labelWidth = Math.round((word.box.width * split) / word.text.length);
+  return [
+    { ...word, text: word.text.slice(0, split), box: { ...word.box, width: labelWidth } },
+    {
+      ...word,
+      text: word.text.slice(split),
+      box: { ...word.box, left: word.box.left + labelWidth, width: word.box.width - labelWidth },
+    },
+  ];
+}

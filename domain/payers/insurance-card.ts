@@ -1,7 +1,7 @@
 import { boxAround } from '../documents/document-reading';
 import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
 import { CASE_FAILURE_CODE } from '../failures';
-import { runsOn, sameRegion, wordsInRegion } from './card-agreement';
+import { runsOn, sameRegion, splitAfterLabel, wordsInRegion } from './card-agreement';
 import { CARD_FIELDS, identifierCore } from './card-fields';
 import type { CardField, CardGap, CardUnreadReason } from './card-fields';
 import type { ScannedCardFields } from './payer-connector';
@@ -292,27 +292,6 @@ interface Candidate extends FoundField {
 function linesOf(page: ReadPage, reader: Reader): ReadPage {
   const lines = reader === 'first' ? page.lines : (page.second ?? []);
   return { ...page, lines: lines.map((line) => ({ ...line, words: line.words.flatMap(splitAfterLabel) })) };
-}
-
-/**
- * A word that runs a label into its value (`Number:0012345`, `ID#W123456789`), as a reader gives it
- * where the card prints little space after a colon, as two words: the label with its mark, and the
- * value, each with its share of the box by characters.
- */
-function splitAfterLabel(word: ReadWord): ReadWord[] {
-  const mark = Math.max(word.text.indexOf(':'), word.text.indexOf('#'));
-  if (mark <= 0 || mark === word.text.length - 1 || !/[A-Za-z0-9]/.test(word.text.slice(mark + 1)))
-    return [word];
-  const split = mark + 1;
-  const labelWidth = Math.round((word.box.width * split) / word.text.length);
-  return [
-    { ...word, text: word.text.slice(0, split), box: { ...word.box, width: labelWidth } },
-    {
-      ...word,
-      text: word.text.slice(split),
-      box: { ...word.box, left: word.box.left + labelWidth, width: word.box.width - labelWidth },
-    },
-  ];
 }
 
 /** Identifiers are codes a wrong character changes the meaning of: only two agreeing readings give one. */

@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 
 import type { Box, ReadLine, ReadPage, ReadWord } from '../../domain/documents/document-reading';
-import { identifierCore } from '../../domain/payers/card-fields';
 import { lineForRecognition, withoutRules } from './line-polarity';
 
 /** Recognises the words of one prepared page image. */
@@ -9,9 +8,10 @@ export interface PageRecogniser {
   recognise(image: Buffer, pageNumber: number): Promise<ReadPage>;
   /**
    * Reads one region of the image as a single line (a line the detector found and the page's own
-   * segmentation missed), with its polarity, contrast and table rules set from the region itself.
+   * segmentation missed, or an identifier the readers read differently), with its polarity, contrast
+   * and table rules set from the region itself.
    */
-  readRegion(image: Buffer, region: Box): Promise<ReadLine | null>;
+  readRegion(image: Buffer, region: Box, kind?: RegionKind, height?: number): Promise<ReadLine | null>;
   close(): Promise<void>;
 }
 
@@ -53,27 +53,18 @@ interface TesseractBlock {
   paragraphs: Array<{ lines: TesseractLine[] }>;
 }
 
-/** Words worth a second look: identifier-like (a digit, four characters or more) and not sure. */
-const CHECK_BELOW_CONFIDENCE = 0.93;
 const IDENTIFIER_CHARACTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-/';
-/** A disagreement between the two readings leaves the word this much less sure than the lesser. */
-const DISAGREEMENT_FACTOR = 0.5;
 const PREPARED_DPI = '300';
-/**
- * Letter heights, in pixels, an unsure identifier is read again at. Recognition that doubles a
- * character ("YMO05375" for "YM05375") does so at one size and not at another, so every size must agree.
- */
-const READING_HEIGHTS = [64, 96] as const;
+
+/** How a region is read on its own: as a line of any print, or as one identifier's characters. */
+export type RegionKind = 'line' | 'identifier';
 
 /**
  * tesseract.js (Apache-2.0) with its LSTM engine: the WebAssembly build runs in a worker thread of its
  * own, reads the trained data from node_modules (`cacheMethod: 'none'`, so nothing is written to the
- * working folder), and is started once per reading thread.
- *
- * Identifiers get a second reading: each unsure identifier-like word is cut out, enlarged and read
- * again as a single line restricted to the characters identifiers use. Two readings that agree make the
- * word as sure as the surer one; two that differ make it less sure than either, so a member id read as
- * "ZZ12…" once and "2212…" once is never used.
+ * working folder), and is started once per reading thread. Besides whole pages it reads single
+ * regions the second reader's detector found: a line its page segmentation missed, or an identifier
+ * the two readers read differently, read again restricted to the characters identifiers use.
  */
 export async function createTesseractEngine(): Promise<PageRecogniser> {
   const tesseract = await import('tesseract.js');
@@ -81,62 +72,19 @@ export async function createTesseractEngine(): Promise<PageRecogniser> {
   const worker = await tesseract.createWorker('eng', tesseract.OEM.LSTM_ONLY, options);
   // Prepared images carry no resolution; without one Tesseract guesses and warns on every page.
   await worker.setParameters({ user_defined_dpi: PREPARED_DPI });
-  let identifierWorker: Awaited<ReturnType<typeof tesseract.createWorker>> | undefined;
-  const identifierReader = async () => {
-    if (!identifierWorker) {
-      identifierWorker = await tesseract.createWorker('eng', tesseract.OEM.LSTM_ONLY, options);
-      await identifierWorker.setParameters({
-        tessedit_char_whitelist: IDENTIFIER_CHARACTERS,
+  const regionWorkers = new Map<RegionKind, Awaited<ReturnType<typeof tesseract.createWorker>>>();
+  const regionReader = async (kind: RegionKind) => {
+    let regionWorker = regionWorkers.get(kind);
+    if (!regionWorker) {
+      regionWorker = await tesseract.createWorker('eng', tesseract.OEM.LSTM_ONLY, options);
+      await regionWorker.setParameters({
         tessedit_pageseg_mode: tesseract.PSM.SINGLE_LINE,
         user_defined_dpi: PREPARED_DPI,
+        ...(kind === 'identifier' ? { tessedit_char_whitelist: IDENTIFIER_CHARACTERS } : {}),
       });
+      regionWorkers.set(kind, regionWorker);
     }
-    return identifierWorker;
-  };
-
-  let lineWorker: Awaited<ReturnType<typeof tesseract.createWorker>> | undefined;
-  const lineReader = async () => {
-    if (!lineWorker) {
-      lineWorker = await tesseract.createWorker('eng', tesseract.OEM.LSTM_ONLY, options);
-      await lineWorker.setParameters({
-        tessedit_pageseg_mode: tesseract.PSM.SINGLE_LINE,
-        user_defined_dpi: PREPARED_DPI,
-      });
-    }
-    return lineWorker;
-  };
-
-  const readAt = async (
-    image: Buffer,
-    word: ReadWord,
-    size: { width: number; height: number },
-    letterHeight: number,
-  ) => {
-    const crop = await cropWord(image, word.box, size, letterHeight);
-    if (!crop) return undefined;
-    const { data } = await (await identifierReader()).recognize(crop);
-    return {
-      text: data.text.trim().replace(/\s+/g, ''),
-      confidence: Math.max(0, Math.min(1, data.confidence / 100)),
-    };
-  };
-
-  const verify = async (image: Buffer, word: ReadWord, size: { width: number; height: number }) => {
-    const readings = [];
-    for (const letterHeight of READING_HEIGHTS) {
-      const reading = await readAt(image, word, size, letterHeight);
-      if (!reading) return word;
-      // The crop's margin takes in the edge of a `#` or `:` label, which the enlarged reading gives as a
-      // leading `-`: the readings are compared on what identifiers are made of.
-      if (identifierCore(reading.text) !== identifierCore(word.text)) {
-        return { ...word, confidence: Math.min(word.confidence, reading.confidence) * DISAGREEMENT_FACTOR };
-      }
-      readings.push(reading);
-    }
-    return {
-      ...word,
-      confidence: Math.max(word.confidence, ...readings.map((reading) => reading.confidence)),
-    };
+    return regionWorker;
   };
 
   return {
@@ -148,10 +96,7 @@ export async function createTesseractEngine(): Promise<PageRecogniser> {
       for (const block of blocks) {
         for (const paragraph of block.paragraphs) {
           for (const line of paragraph.lines) {
-            const words: ReadWord[] = [];
-            for (const word of line.words.filter((candidate) => candidate.text.trim() !== '').map(toWord)) {
-              words.push(needsSecondReading(word) ? await verify(image, word, size) : word);
-            }
+            const words = line.words.filter((candidate) => candidate.text.trim() !== '').map(toWord);
             if (words.length > 0) lines.push({ words, box: toBox(line.bbox) });
           }
         }
@@ -160,7 +105,7 @@ export async function createTesseractEngine(): Promise<PageRecogniser> {
       const confidence = all.length ? all.reduce((sum, word) => sum + word.confidence, 0) / all.length : null;
       return { number: pageNumber, method: 'ocr', width: size.width, height: size.height, lines, confidence };
     },
-    async readRegion(image, found) {
+    async readRegion(image, found, kind = 'line', regionHeight = REGION_HEIGHT) {
       const sharp = (await import('sharp')).default;
       const region = padded(found, await imageSize(image));
       const crop = await sharp(image)
@@ -169,16 +114,16 @@ export async function createTesseractEngine(): Promise<PageRecogniser> {
         .raw()
         .toBuffer({ resolveWithObject: true });
       const { width, height } = crop.info;
-      const scale = Math.max(1, Math.min(4, REGION_HEIGHT / height));
+      const scale = Math.max(1, Math.min(4, regionHeight / height));
       const cleaned = withoutRules(lineForRecognition(crop.data, width, height), width, height);
       // Tesseract finds the letters of a line best with a little ground around them.
-      const margin = Math.round(REGION_HEIGHT / 8);
+      const margin = Math.round(regionHeight / 8);
       const line = await sharp(cleaned, { raw: { width, height, channels: 1 } })
         .resize({ width: Math.round(width * scale) })
         .extend({ top: margin, bottom: margin, left: margin, right: margin, background: '#ffffff' })
         .png({ compressionLevel: 1 })
         .toBuffer();
-      const { data } = await (await lineReader()).recognize(line, {}, { blocks: true, text: false });
+      const { data } = await (await regionReader(kind)).recognize(line, {}, { blocks: true, text: false });
       const blocks = (data.blocks ?? []) as unknown as TesseractBlock[];
       const words = blocks
         .flatMap((block) =>
@@ -191,14 +136,13 @@ export async function createTesseractEngine(): Promise<PageRecogniser> {
     },
     async close() {
       await worker.terminate();
-      await identifierWorker?.terminate();
-      await lineWorker?.terminate();
+      for (const regionWorker of regionWorkers.values()) await regionWorker.terminate();
     },
   };
 }
 
 /** A region read on its own is enlarged to about this height: its letters then stand 30–40 px high. */
-const REGION_HEIGHT = 96;
+export const REGION_HEIGHT = 96;
 
 /**
  * A region with half its height of ground on either side and a fifth above and below, within the
@@ -225,33 +169,6 @@ function placed(box: Box, region: Box, scale: number, margin: number): Box {
     width: Math.max(1, Math.round(box.width / scale)),
     height: Math.max(1, Math.round(box.height / scale)),
   };
-}
-
-function needsSecondReading(word: ReadWord): boolean {
-  const compact = word.text.replace(/[^A-Za-z0-9]/g, '');
-  return word.confidence < CHECK_BELOW_CONFIDENCE && compact.length >= 4 && /\d/.test(compact);
-}
-
-/** The word's box with a margin of half its height, enlarged so its letters stand about `letterHeight` px high. */
-async function cropWord(
-  image: Buffer,
-  box: ReadWord['box'],
-  size: { width: number; height: number },
-  letterHeight: number,
-): Promise<Buffer | null> {
-  const margin = Math.round(box.height / 2);
-  const left = Math.max(0, box.left - margin);
-  const top = Math.max(0, box.top - margin);
-  const width = Math.min(size.width - left, box.width + 2 * margin);
-  const height = Math.min(size.height - top, box.height + 2 * margin);
-  if (width < 4 || height < 4) return null;
-  const sharp = (await import('sharp')).default;
-  const scale = Math.max(1, Math.min(6, letterHeight / Math.max(1, box.height)));
-  return sharp(image)
-    .extract({ left, top, width, height })
-    .resize({ width: Math.round(width * scale) })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
 }
 
 function toWord(word: TesseractWord): ReadWord {

@@ -19,7 +19,8 @@ import type {
   ReadingMethod,
   UnreadPage,
 } from '../../domain/documents/document-reading';
-import { wordsInRegion } from '../../domain/payers/card-agreement';
+import { splitAfterLabel, wordsInRegion } from '../../domain/payers/card-agreement';
+import { identifierCore } from '../../domain/payers/card-fields';
 import { levelled } from './deskew';
 import { pagePreview } from './page-preview';
 import type { OcrEngine } from './ocr-engine';
@@ -188,7 +189,71 @@ async function recogniseImage(
     const line = await ocr.readRegion(bestImage, region);
     if (line) found.push(line);
   }
-  return { ...best, lines: found.length ? inReadingOrder([...best.lines, ...found]) : best.lines, second };
+  const lines = found.length ? inReadingOrder([...best.lines, ...found]) : best.lines;
+  return { ...best, lines: await settledIdentifiers(bestImage, lines, second, ocr), second };
+}
+
+/**
+ * The heights, in pixels, an identifier the readers differ on is read again at: Tesseract doubles or
+ * drops a character at one size and not at another (`ZZBHHO0…` for `ZZBHH0…` in a serif face).
+ */
+const REREAD_HEIGHTS = [96, 64, 144];
+
+/** Print that may be an identifier: four letters or digits or more, one a digit. */
+function identifierLike(text: string): boolean {
+  const core = identifierCore(text).replace(/-/g, '');
+  return core.length >= 4 && /\d/.test(core);
+}
+
+/**
+ * The first reader's lines, where it read an identifier otherwise than the second reader did, read
+ * again: the second reader's box of it, cut out and read by Tesseract as one line of identifier
+ * characters, at up to three sizes. Where one of those readings is the second reader's, it replaces the first reader's words there
+ * (Tesseract's page segmentation doubles or drops a character the line reading does not, `ZZBHHO0…`);
+ * where it is not, the first reader's words stay as they were, and the readers still disagree.
+ */
+async function settledIdentifiers(
+  image: Buffer,
+  first: ReadLine[],
+  second: readonly ReadLine[],
+  ocr: OcrEngine,
+): Promise<ReadLine[]> {
+  let lines = first;
+  const candidates = second
+    .flatMap((line) => line.words.flatMap(splitAfterLabel))
+    .filter((word) => identifierLike(word.text));
+  for (const word of candidates) {
+    const there = wordsInRegion(lines, word.box);
+    if (identifierCore(there.map((each) => each.text).join('')) === identifierCore(word.text)) continue;
+    for (const height of REREAD_HEIGHTS) {
+      const reread = await ocr.readRegion(image, word.box, 'identifier', height);
+      const text = reread?.words.map((each) => each.text).join('') ?? '';
+      if (identifierCore(text) !== identifierCore(word.text)) continue;
+      const confidence = Math.min(...reread!.words.map((each) => each.confidence));
+      lines = withWordsReplaced(lines, there, { text, confidence, box: word.box });
+      break;
+    }
+  }
+  return lines;
+}
+
+/** Lines with some words taken out and one word put in their place (or on a line of its own). */
+function withWordsReplaced(lines: ReadLine[], old: readonly ReadWord[], word: ReadWord): ReadLine[] {
+  const gone = new Set(old);
+  let placed = false;
+  const kept = lines
+    .map((line) => {
+      if (!line.words.some((each) => gone.has(each))) return line;
+      const words = line.words.filter((each) => !gone.has(each));
+      if (!placed) {
+        placed = true;
+        words.push(word);
+        words.sort((a, b) => a.box.left - b.box.left);
+      }
+      return { ...line, words };
+    })
+    .filter((line) => line.words.length > 0);
+  return placed ? kept : inReadingOrder([...kept, { words: [word], box: word.box }]);
 }
 
 /** Words of the second reader this close together (in letter heights) are one region for the first. */
