@@ -104,6 +104,7 @@ function readPages(
       date_created: item.date_created,
       content: evidence.length ? undefined : item.content,
       text,
+      ...(page.method === 'ocr' ? { recognised: true } : {}),
     });
   }
   const unread: UnreadEvidence[] = reading.unread.map((page) => ({

@@ -7,7 +7,7 @@ import type { CardForm, ChromiumCardValues } from './chromium-cards';
 import { expectedMemberId, randomCard, renderCards } from './chromium-cards';
 import { drawCard, imageMagickAvailable } from './imagemagick-cards';
 
-/** Cards per renderer and form (photo, scan); BENCH_RENDERED_CARDS changes it. */
+/** Cards per renderer and form (photo, scan); BENCH_RENDERED_CARDS changes it, 0 skips them. */
 const CARDS_PER_FORM = Number(process.env.BENCH_RENDERED_CARDS ?? 20);
 
 const SCORED: readonly CardField[] = [
@@ -41,6 +41,7 @@ interface FormScore {
  * scored per form (photo, scan) and per field, wrong values listed by field.
  */
 export async function renderedCardsScore(pool: DocumentReadingPool, seed: number): Promise<string[]> {
+  if (CARDS_PER_FORM === 0) return ['  cards by other renderers: skipped (BENCH_RENDERED_CARDS=0)'];
   const lines = [`  cards by other renderers (seed ${seed}, ${CARDS_PER_FORM} per form)`];
   const chromiumCards = await chromiumRendered(seed);
   lines.push(...describe('Chromium, HTML and CSS (tuned on)', await score(pool, chromiumCards)));

@@ -16,6 +16,8 @@ export interface ClinicalEvidence {
   content?: Record<string, unknown>;
   /** Text of a file asset: as sent, from a PDF's text layer, or recognised from a scan or image. */
   text?: string;
+  /** The text was recognised from pixels (OCR): its look-alike characters are read where one reading fits. */
+  recognised?: boolean;
 }
 
 export interface ClinicalRecord {

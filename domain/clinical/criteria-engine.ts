@@ -223,6 +223,7 @@ export class ClinicalCatalog {
     const leaves = criteria.flatMap(everyLeaf);
     this.extractor = new ClinicalFactExtractor(
       leaves.flatMap(({ check }) => (check.kind === 'prior_therapy' ? check.therapies : [])),
+      drugs.flatMap((drug) => [drug.brand_name ?? '', drug.generic_name]),
     );
   }
 

@@ -1,3 +1,4 @@
+import { LookAlikeReader } from './ocr-look-alikes';
 import type { Questionnaire } from '../cases/case-model';
 import type { ClinicalEvidence, ClinicalRecord, EvidenceCitation, ResolvedDiagnosis } from './clinical-model';
 
@@ -593,6 +594,11 @@ interface Passage {
   source: string;
   date: string | null;
   text: string;
+  /**
+   * Recognised text as it was read, when `text` reads its OCR look-alikes (`Alc` as `A1c`): the same
+   * length, so a citation quotes these words at the places matched in `text`.
+   */
+  cited?: string;
   /** When set, cited instead of the words matched (a questionnaire's answer, whose question is the source). */
   excerpt?: string;
   answer?: Answer;
@@ -611,7 +617,14 @@ export class ClinicalFactExtractor {
   private readonly termsByKey = new Map<string, string>();
   private readonly mentionPattern: RegExp;
 
-  constructor(therapyTerms: readonly string[]) {
+  private readonly lookAlikes: LookAlikeReader;
+
+  /**
+   * `therapyTerms`: the therapies the criteria ask about; `drugNames`: the catalog's drugs, brand and
+   * generic, which recognised text may have misread along with the therapies.
+   */
+  constructor(therapyTerms: readonly string[], drugNames: readonly string[] = []) {
+    this.lookAlikes = new LookAlikeReader([...therapyTerms, ...drugNames]);
     const unique = [...new Set(therapyTerms.map((term) => term.trim().toLowerCase()))].filter(Boolean);
     // Longest first, so "topical corticosteroid" is one mention and never also "corticosteroid".
     unique.sort((a, b) => b.length - a.length || a.localeCompare(b));
@@ -627,7 +640,10 @@ export class ClinicalFactExtractor {
 
   extract(record: ClinicalRecord, diagnoses: readonly ResolvedDiagnosis[]): ClinicalFacts {
     const asOf = calendarDate(record.asOf);
-    const evidence = record.evidence.map((item) => ({ item, passages: evidencePassages(item) }));
+    const evidence = record.evidence.map((item) => ({
+      item,
+      passages: evidencePassages(item, this.lookAlikes),
+    }));
     const passages = [
       ...record.questionnaires.flatMap(questionnairePassages),
       ...record.visitNotes.map((note): Passage => ({
@@ -717,7 +733,8 @@ export class ClinicalFactExtractor {
         citation: {
           source: passage.source,
           excerpt:
-            passage.excerpt ?? excerptOf(text, mention, suffix ? undefined : prefix, [suffix, duration]),
+            passage.excerpt ??
+            excerptOf(passage.cited ?? text, mention, suffix ? undefined : prefix, [suffix, duration]),
         },
       });
     });
@@ -1093,19 +1110,27 @@ function parsedText(text: string): unknown {
   }
 }
 
-function evidencePassages(item: ClinicalEvidence): Passage[] {
+function evidencePassages(item: ClinicalEvidence, lookAlikes: LookAlikeReader): Passage[] {
   const source = `evidence "${bounded(tidy(item.title))}"`;
   const date = calendarDate(item.date_created);
   const passages = item.content ? contentPassages(item.content, null, source, date) : [];
   if (item.text !== undefined) {
     const json = parsedText(item.text);
+    const text = normalizeQuotes(item.text);
     passages.push(
-      ...(json === undefined
-        ? [{ source, date, text: normalizeQuotes(item.text) }]
-        : contentPassages(json, null, source, date)),
+      ...(json !== undefined
+        ? contentPassages(json, null, source, date)
+        : item.recognised
+          ? [{ source, date, text: lookAlikes.read(text), cited: text }]
+          : [{ source, date, text }]),
     );
   }
   return passages;
+}
+
+/** The words of a passage at a place matched in its text, as they were written or read. */
+function wordsAsCited(passage: Passage, start: number, length: number): string {
+  return (passage.cited ?? passage.text).slice(start, start + length);
 }
 
 function measurementsIn(passage: Passage): MeasurementFact[] {
@@ -1121,7 +1146,10 @@ function measurementsIn(passage: Passage): MeasurementFact[] {
         range,
         display: passage.answer === 'no' ? negatedDisplay(range, compiled.spec.unit) : read.display,
         date: passage.date,
-        citation: { source: passage.source, excerpt: passage.excerpt ?? tidy(found[0]) },
+        citation: {
+          source: passage.source,
+          excerpt: passage.excerpt ?? tidy(wordsAsCited(passage, found.index ?? 0, found[0].length)),
+        },
       });
     }
   }
