@@ -268,13 +268,18 @@ export function readCard(pages: readonly ReadPage[]): CardReading {
   for (const field of CARD_FIELDS) decide(reading, field, candidates.get(field) ?? [], pages, everyCandidate);
   resolveMedicareCard(reading);
   const identified = IDENTIFYING_FIELDS.some((field) => reading.card[field] !== null);
-  if (!reading.card.payer_name && identified) {
-    const front = pages[0];
-    const unlabelled = READERS.flatMap((reader) => {
-      const value = front ? unlabelledPayerName(linesOf(front, reader)) : null;
-      return value ? [{ field: 'payer_name' as const, value, pageIndex: 0, reader }] : [];
-    });
-    if (unlabelled.length > 0) decide(reading, 'payer_name', unlabelled, pages, everyCandidate);
+  if (!reading.card.payer_name && identified && pages[0]) {
+    // Which line is largest is measured on the first reader's lines, whose boxes hold the letters; the
+    // second reader's boxes carry a margin that grows with their width. Its words are then read by both.
+    const value = unlabelledPayerName(linesOf(pages[0], 'first'));
+    if (value)
+      decide(
+        reading,
+        'payer_name',
+        [{ field: 'payer_name', value, pageIndex: 0, reader: 'first' }],
+        pages,
+        everyCandidate,
+      );
   }
   return reading;
 }

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { DocumentRef } from '../../domain/cases/case-model';
 import { detectDocumentFormat } from '../../domain/documents/document-format';
 import { CONTENT_TYPES } from '../../domain/documents/document-reading';
-import type { PagePreview } from '../../domain/documents/document-reading';
+import type { DocumentReading, PagePreview, ReadPage } from '../../domain/documents/document-reading';
 import { newId } from '../../domain/ids';
 import { SecretBox } from '../crypto/aes-gcm';
 import { Database, QueryRunner } from '../storage/database';
@@ -159,6 +159,22 @@ export class CaseDocumentsRepository {
     return preview ? Buffer.from(preview.jpeg, 'base64') : null;
   }
 
+  /**
+   * The pages read of a case's insurance documents (`insurance_N`, `patient_insurance_N`), in the order
+   * the case sent them, for a reviewer to see where the card's two readers differed.
+   */
+  async insuranceReadingsOfCase(accountId: string, caseId: string): Promise<ReadPage[][]> {
+    const rows = await this.db.query<{ name: string; reading_sealed: string }>(
+      `SELECT documents.name, readings.reading_sealed FROM ${DOCUMENTS_WITH_READINGS}
+       WHERE documents.account_id = $1 AND documents.case_id = $2
+         AND (documents.name LIKE 'insurance\\_%' OR documents.name LIKE 'patient\\_insurance\\_%')`,
+      [accountId, caseId],
+    );
+    return rows
+      .sort((a, b) => sentOrder(a.name) - sentOrder(b.name))
+      .map((row) => (JSON.parse(this.secrets.openText(row.reading_sealed)) as DocumentReading).pages);
+  }
+
   /** The documents of a case of the account whose readings kept page images (readings made before kept none). */
   async withPagePreviews(accountId: string, caseId: string): Promise<Set<string>> {
     const rows = await this.db.query<{ id: string }>(
@@ -181,4 +197,10 @@ export class CaseDocumentsRepository {
       return Buffer.from(this.secrets.openText(row.content_sealed), 'base64');
     });
   }
+}
+
+/** Where a document's name puts it among what the case sent: `insurance[]` first, then `patient.insurance[]`. */
+function sentOrder(name: string): number {
+  const index = Number(name.slice(name.lastIndexOf('_') + 1));
+  return (name.startsWith('patient_') ? 1_000 : 0) + (Number.isFinite(index) ? index : 0);
 }

@@ -13,6 +13,8 @@ import type { CancelRequest, CaseRecord, CaseStatus } from '../../domain/cases/c
 import { detectDocumentFormat } from '../../domain/documents/document-format';
 import { CONTENT_TYPES } from '../../domain/documents/document-reading';
 import { DECISION_INVALID, INVALID_STATE } from '../../domain/failures';
+import { cardsAmong } from '../../domain/payers/card-documents';
+import type { Disagreement } from '../../domain/payers/insurance-card';
 import { hasIdPrefix, newId } from '../../domain/ids';
 import { caseFromSealedObject } from '../../domain/temporal/case-memo';
 import { addressTo } from '../../domain/temporal/message-address';
@@ -186,6 +188,17 @@ export class CasesService {
     const preview = await this.documents.pagePreviewOfCase(principal.accountId, caseId, documentId, page);
     if (!preview) throw ApiError.notFound('This case holds no image of this document page.');
     return preview;
+  }
+
+  /**
+   * Where the two readers of a case's card (already found) read a field differently: both readings, for
+   * a reviewer to compare with the card. PHI, shown in the console only, never in the API.
+   */
+  async cardDisagreements(principal: Principal, record: CaseRecord): Promise<Disagreement[]> {
+    if (!(record as { insurance_card?: unknown }).insurance_card) return [];
+    const documents = await this.documents.insuranceReadingsOfCase(principal.accountId, record.id);
+    const request = (record as { request?: { insurance_content?: { member_id?: string } | null } }).request;
+    return cardsAmong(documents, request?.insurance_content?.member_id)?.primary.disagreements ?? [];
   }
 
   /** Which documents of a case of the account (already found) have page images to show. */

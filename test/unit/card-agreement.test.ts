@@ -194,3 +194,18 @@ describe('a label run into its value', () => {
     expect(reading.card.group_number).toMatchObject({ value: '0012345', readers: 2 });
   });
 });
+
+describe("a payer's name printed without a label", () => {
+  it('is the largest lettering as the first reader measures it, read alike by both', () => {
+    const front = readTwice(
+      ['Lakeshore Mutual', 'Secondary Rx', 'ID: W246813579'],
+      ['Lakeshore Mutual', 'Secondary Rx', 'ID: W246813579'],
+    );
+    const [payer, plan, id] = front.lines;
+    const taller = { ...payer, box: { ...payer.box, height: 1.2 } };
+    expect(readCard([{ ...front, lines: [taller, plan, id] }]).card.payer_name).toMatchObject({
+      value: 'Lakeshore Mutual',
+      readers: 2,
+    });
+  });
+});

@@ -295,7 +295,7 @@ export class CasePagesController {
       return decision && grants(principal.roles, decision.role);
     });
     const operator = grants(principal.roles, 'operator');
-    const [deliveries, previewed] = await Promise.all([
+    const [deliveries, previewed, disagreements] = await Promise.all([
       this.webhooks.deliveriesOfCase(
         ownerAccountId,
         record.id,
@@ -304,6 +304,7 @@ export class CasePagesController {
       ),
       // Operators see which documents a case holds, never their content.
       operator ? new Set<string>() : this.cases.documentsWithPagePreviews(principal, record.id),
+      operator ? [] : this.cases.cardDisagreements(principal, record),
     ]);
     const temporalLink = this.temporalWebLink(record.id);
     const operatorActs = operator && section.type.waitsOutOutages && !FINAL_STATUSES.includes(record.status);
@@ -337,7 +338,7 @@ export class CasePagesController {
             operator
               ? ''
               : html`${requestView(record)} ${reviewerSections(record)}
-                ${insuranceCardSection(record.insurance_card)}`
+                ${insuranceCardSection(record.insurance_card, disagreements)}`
           }
           ${statusHistory(record)} ${caseResults(record)}
           ${documentsSection(documentsOf(record), record, path, { showsContent: !operator, previewed })}

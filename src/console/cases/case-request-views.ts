@@ -7,7 +7,8 @@ import type {
   Provider,
 } from '../../../domain/cases/case-model';
 import { CARD_FIELD_THRESHOLDS } from '../../../domain/payers/insurance-card';
-import type { CardField, InsuranceCardView } from '../../../domain/payers/card-fields';
+import type { CardField, CardUnreadReason, InsuranceCardView } from '../../../domain/payers/card-fields';
+import type { Disagreement } from '../../../domain/payers/insurance-card';
 import { badge, card, definitionList, emptyState, Fact, notice, table } from '../../common/views';
 import { Html, html } from '../../common/views/html';
 
@@ -144,7 +145,17 @@ export function requestView(record: CaseRecord): Html {
  * What the case read from the insurance card: each field with its confidence, those close to their
  * threshold flagged, those not read named, the value used for each with its source, and conflicts.
  */
-export function insuranceCardSection(reading: InsuranceCardView | null | undefined): Html {
+/** Why a card field was not read, as a reviewer reads it beside the field (CONTRACT.md §11, v1.3). */
+const UNREAD_REASON_LABELS: Readonly<Record<CardUnreadReason, string>> = {
+  not_found: 'not found',
+  below_threshold: 'read by one reader only, or unsure',
+  readers_disagree: 'the two readers differ',
+};
+
+export function insuranceCardSection(
+  reading: InsuranceCardView | null | undefined,
+  disagreements: readonly Disagreement[] = [],
+): Html {
   if (!reading) return html``;
   const read = Object.entries(reading.scanned) as Array<[CardField, { value: string; confidence: number }]>;
   return card({
@@ -167,7 +178,17 @@ export function insuranceCardSection(reading: InsuranceCardView | null | undefin
       ],
     })}
     ${definitionList([
-      ['Not read', reading.unread.map((field) => CARD_FIELD_LABELS[field]).join(', ') || '—'],
+      [
+        'Not read',
+        reading.unread
+          .map((field) => {
+            const reason = reading.unread_reasons?.[field];
+            return reason
+              ? `${CARD_FIELD_LABELS[field]} (${UNREAD_REASON_LABELS[reason]})`
+              : CARD_FIELD_LABELS[field];
+          })
+          .join(', ') || '—',
+      ],
       [
         'Other cards',
         reading.other_cards
@@ -181,6 +202,18 @@ export function insuranceCardSection(reading: InsuranceCardView | null | undefin
           .join('; ') || '—',
       ],
     ])}
+    ${
+      disagreements.length > 0 &&
+      notice({
+        kind: 'error',
+        body: html`${disagreements.map(
+          (disagreement) =>
+            html`The card's two readers read ${CARD_FIELD_LABELS[disagreement.field]} differently:
+              <code>${disagreement.readings[0]}</code> and <code>${disagreement.readings[1]}</code>; neither
+              is used. Compare them with the card's image.<br />`,
+        )}`,
+      })
+    }
     ${
       reading.conflicts.length > 0 &&
       notice({
