@@ -43,31 +43,3 @@ export function lineForRecognition(pixels: Uint8Array, width: number, height: nu
   }
   return line;
 }
-
-/** Print darker than this (0–255, dark on light) counts as ink when rules are looked for. */
-const INK = 128;
-/**
- * A row or column inked over this share of its length is a table's rule or a box's edge: a line read
- * on its own keeps a margin above and below its letters, so no letter spans it.
- */
-const RULE_SHARE = 0.95;
-
-/**
- * A line with its table rules removed: a row inked across nearly the whole line, or a column inked
- * down nearly its whole height, is a cell's border (no letter spans a line), so it is made ground.
- * Letters a rule crossed keep their other strokes, which is what the recognisers read.
- */
-export function withoutRules(line: Buffer, width: number, height: number): Buffer {
-  const cleaned = Buffer.from(line);
-  for (let y = 0; y < height; y += 1) {
-    let ink = 0;
-    for (let x = 0; x < width; x += 1) if (line[y * width + x] < INK) ink += 1;
-    if (ink > RULE_SHARE * width) cleaned.fill(255, y * width, (y + 1) * width);
-  }
-  for (let x = 0; x < width; x += 1) {
-    let ink = 0;
-    for (let y = 0; y < height; y += 1) if (line[y * width + x] < INK) ink += 1;
-    if (ink > RULE_SHARE * height) for (let y = 0; y < height; y += 1) cleaned[y * width + x] = 255;
-  }
-  return cleaned;
-}

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 
 import type { Box, ReadLine, ReadPage, ReadWord } from '../../domain/documents/document-reading';
-import { lineForRecognition, withoutRules } from './line-polarity';
+import { lineForRecognition } from './line-polarity';
+import { withoutRules } from './page-cleaning';
 
 /** Recognises the words of one prepared page image. */
 export interface PageRecogniser {
@@ -21,6 +22,7 @@ export interface PageRecogniser {
  * agree (domain/payers/insurance-card.ts).
  */
 export interface OcrEngine extends PageRecogniser {
+  detect(image: Buffer): Promise<Box[]>;
   readLines(image: Buffer): Promise<ReadLine[]>;
   orientation(image: Buffer): Promise<number>;
 }
@@ -115,7 +117,12 @@ export async function createTesseractEngine(): Promise<PageRecogniser> {
         .toBuffer({ resolveWithObject: true });
       const { width, height } = crop.info;
       const scale = Math.max(1, Math.min(4, regionHeight / height));
-      const cleaned = withoutRules(lineForRecognition(crop.data, width, height), width, height);
+      // A line read on its own keeps a margin above and below its letters: a run across nearly all of
+      // it, or down nearly all of it, is a table's rule or a box's edge.
+      const cleaned = withoutRules(lineForRecognition(crop.data, width, height), width, height, {
+        across: Math.ceil(RULE_SHARE * width),
+        down: Math.ceil(RULE_SHARE * height),
+      });
       // Tesseract finds the letters of a line best with a little ground around them.
       const margin = Math.round(regionHeight / 8);
       const line = await sharp(cleaned, { raw: { width, height, channels: 1 } })
@@ -140,6 +147,9 @@ export async function createTesseractEngine(): Promise<PageRecogniser> {
     },
   };
 }
+
+/** A run of ink over this share of a line read on its own is a rule. */
+const RULE_SHARE = 0.95;
 
 /** A region read on its own is enlarged to about this height: its letters then stand 30–40 px high. */
 export const REGION_HEIGHT = 96;

@@ -18,6 +18,8 @@ import { lineForRecognition } from './line-polarity';
  * it is recognised. Its words are what the card reader compares Tesseract's with (agreement).
  */
 export interface LineReader {
+  /** Where the image's lines of print are, without reading them. */
+  detect(image: Buffer): Promise<Box[]>;
   /** The lines of a prepared grey image, with word boxes in its own pixels. */
   readLines(image: Buffer): Promise<ReadLine[]>;
   /**
@@ -141,6 +143,9 @@ export async function createPaddleReader(options: { threads?: number } = {}): Pr
   };
 
   return {
+    async detect(image) {
+      return detect(await greyOf(image));
+    },
     async readLines(image) {
       const grey = await greyOf(image);
       const lines: ReadLine[] = [];

@@ -22,6 +22,7 @@ import type {
 import { splitAfterLabel, wordsInRegion } from '../../domain/payers/card-agreement';
 import { identifierCore } from '../../domain/payers/card-fields';
 import { levelled } from './deskew';
+import { isSpeckled, withoutRules } from './page-cleaning';
 import { pagePreview } from './page-preview';
 import type { OcrEngine } from './ocr-engine';
 import { readPdfPages } from './pdf-pages';
@@ -145,7 +146,8 @@ async function readImage(
 }
 
 /**
- * Normalises an image for recognition (EXIF orientation, grayscale, stretched contrast, brought to a
+ * Normalises an image for recognition (EXIF orientation, grayscale, a fax's speckle removed with a
+ * 3 × 3 median that keeps strokes wider than a dot, stretched contrast, brought to a
  * long side the recogniser reads well, inverted when it is light on dark, levelled when its print is
  * askew), then recognises it. An unsure result asks the second reader which way up the print stands
  * (its detector and recogniser, far cheaper than three more pages of Tesseract), and a turned image is
@@ -157,14 +159,20 @@ async function recogniseImage(
   ocr: OcrEngine,
   limits: DocumentReadingLimits,
 ): Promise<ReadPage> {
-  const upright = image.rotate().grayscale().normalise().resize({
-    width: limits.ocrLongSide,
-    height: limits.ocrLongSide,
-    fit: 'inside',
-    withoutEnlargement: false,
-  });
-  const grey = await upright.png({ compressionLevel: 1 }).toBuffer();
   const sharp = (await import('sharp')).default;
+  // A fax line's speckle is looked for at the page's own resolution, where a dot is one pixel.
+  const native = await image.rotate().grayscale().raw().toBuffer({ resolveWithObject: true });
+  const raw = { raw: { width: native.info.width, height: native.info.height, channels: 1 as const } };
+  const speckled = isSpeckled(native.data, native.info.width, native.info.height);
+  const upright = (speckled ? sharp(native.data, raw).median(3) : sharp(native.data, raw))
+    .normalise()
+    .resize({
+      width: limits.ocrLongSide,
+      height: limits.ocrLongSide,
+      fit: 'inside',
+      withoutEnlargement: false,
+    });
+  const grey = await upright.png({ compressionLevel: 1 }).toBuffer();
   // Light print on a dark card reads as dark print once inverted, which is what the recogniser expects.
   const { channels } = await sharp(grey).stats();
   const prepared = {
@@ -173,12 +181,12 @@ async function recogniseImage(
         ? await sharp(grey).negate().png({ compressionLevel: 1 }).toBuffer()
         : grey,
   };
-  let bestImage = await levelled(prepared.data, sharp);
+  let bestImage = await cleaned(await levelled(prepared.data, sharp), ocr);
   let best = await ocr.recognise(bestImage, number);
   const turn = isSure(best) ? 0 : await ocr.orientation(prepared.data);
   if (turn !== 0) {
     const turned = await sharp(prepared.data).rotate(turn).png({ compressionLevel: 1 }).toBuffer();
-    const image = await levelled(turned, sharp);
+    const image = await cleaned(await levelled(turned, sharp), ocr);
     const candidate = await ocr.recognise(image, number);
     if (score(candidate) > score(best)) [best, bestImage] = [candidate, image];
   }
@@ -254,6 +262,32 @@ function withWordsReplaced(lines: ReadLine[], old: readonly ReadWord[], word: Re
     })
     .filter((line) => line.words.length > 0);
   return placed ? kept : inReadingOrder([...kept, { words: [word], box: word.box }]);
+}
+
+/**
+ * Runs of ink this many times the page's usual line height across, or this many down, are rules: the
+ * detector's line boxes hold a line's letters with a margin, so no letter reaches either.
+ */
+const RULE_ACROSS_LINES = 6;
+const RULE_DOWN_LINES = 1.5;
+
+/**
+ * A page as the readers should see it: its rules made ground, measured against the height of its own
+ * lines of print so a card's large title is never taken for a rule.
+ */
+async function cleaned(image: Buffer, ocr: OcrEngine): Promise<Buffer> {
+  const sharp = (await import('sharp')).default;
+  const heights = (await ocr.detect(image)).map((box) => box.height).sort((a, b) => a - b);
+  if (heights.length === 0) return image;
+  const { data, info } = await sharp(image).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  const lineHeight = heights[Math.floor(heights.length / 2)];
+  const ruled = withoutRules(data, info.width, info.height, {
+    across: Math.ceil(RULE_ACROSS_LINES * lineHeight),
+    down: Math.ceil(RULE_DOWN_LINES * lineHeight),
+  });
+  return sharp(ruled, { raw: { width: info.width, height: info.height, channels: 1 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
 }
 
 /** Words of the second reader this close together (in letter heights) are one region for the first. */

@@ -60,6 +60,7 @@ const NO_OCR = {
   readLines: () => Promise.reject(new Error('Text is never recognised')),
   readRegion: () => Promise.reject(new Error('Text is never recognised')),
   orientation: () => Promise.reject(new Error('Text is never recognised')),
+  detect: () => Promise.reject(new Error('Text is never recognised')),
   close: async () => undefined,
 };
 

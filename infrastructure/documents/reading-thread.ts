@@ -44,6 +44,10 @@ function lazyEngine(): OcrEngine {
       engine ??= createTesseractEngine();
       return (await engine).readRegion(image, region);
     },
+    async detect(image) {
+      secondReader ??= createPaddleReader();
+      return (await secondReader).detect(image);
+    },
     async readLines(image) {
       secondReader ??= createPaddleReader();
       return (await secondReader).readLines(image);

@@ -1,9 +1,6 @@
 import { decodeCtc, rowsOf } from '../../infrastructure/documents/paddle-engine';
-import {
-  isLightOnDark,
-  lineForRecognition,
-  withoutRules,
-} from '../../infrastructure/documents/line-polarity';
+import { isLightOnDark, lineForRecognition } from '../../infrastructure/documents/line-polarity';
+import { isSpeckled, withoutRules } from '../../infrastructure/documents/page-cleaning';
 import { missedRegions } from '../../infrastructure/documents/read-document';
 import { findTextBoxes } from '../../infrastructure/documents/text-boxes';
 import type { ReadLine } from '../../domain/documents/document-reading';
@@ -48,10 +45,22 @@ describe('table rules', () => {
     pixels.fill(0, 2 * width, 3 * width);
     for (let y = 0; y < height; y += 1) pixels[y * width + 1] = 0;
     pixels[10 * width + 20] = 0;
-    const cleaned = withoutRules(pixels, width, height);
+    const cleaned = withoutRules(pixels, width, height, { across: 30, down: 15 });
     expect(cleaned[2 * width + 10]).toBe(255);
     expect(cleaned[15 * width + 1]).toBe(255);
     expect(cleaned[10 * width + 20]).toBe(0);
+  });
+});
+
+describe('fax speckle', () => {
+  it('is told from print by its lone dots', () => {
+    const width = 100;
+    const height = 100;
+    const clean = new Uint8Array(width * height).fill(255);
+    for (let y = 40; y < 60; y += 1) clean.fill(0, y * width + 10, y * width + 14);
+    const speckled = Uint8Array.from(clean);
+    for (let index = 0; index < 40; index += 1) speckled[(7 + index * 2) * width + 50 + (index % 5) * 7] = 0;
+    expect([isSpeckled(clean, width, height), isSpeckled(speckled, width, height)]).toEqual([false, true]);
   });
 });
 
