@@ -36,8 +36,8 @@ export function wordsInRegion(lines: readonly ReadLine[], region: Box): ReadWord
 
 /**
  * Whether print on the region's line runs on from it, left or right, closer than a letter's height
- * and not a label: an id read as `482119730` where the card prints `XJK 482 119 730`, or a value
- * whose end a reader lost. Such a value is never used.
+ * and not a label nor a lone upright stroke (a rule's remnant): an id read as `482119730` where the
+ * card prints `XJK 482 119 730`, or a value whose end a reader lost. Such a value is never used.
  */
 export function runsOn(lines: readonly ReadLine[], region: Box, isLabel: (text: string) => boolean): boolean {
   const gap = RUNS_ON_GAP * region.height;
@@ -45,12 +45,15 @@ export function runsOn(lines: readonly ReadLine[], region: Box, isLabel: (text: 
     .flatMap((line) => line.words)
     .some((word) => {
       if (!verticallyWithin(word.box, region) || horizontalOverlap(word.box, region) > 0) return false;
-      if (isLabel(word.text) || !/[A-Za-z0-9]/.test(word.text)) return false;
+      if (isLabel(word.text) || !/[A-Za-z0-9]/.test(word.text) || RULE_REMNANT.test(word.text)) return false;
       const before = region.left - (word.box.left + word.box.width);
       const after = word.box.left - (region.left + region.width);
       return (before >= 0 && before <= gap) || (after >= 0 && after <= gap);
     });
 }
+
+/** One upright stroke, as a reader gives what is left of a table's rule beside a cell's value. */
+const RULE_REMNANT = /^[|lI![\]]$/;
 
 /** Whether two values sit in one place: on one line, each over half of the narrower's width. */
 export function sameRegion(a: Box, b: Box): boolean {

@@ -270,6 +270,16 @@ function withWordsReplaced(lines: ReadLine[], old: readonly ReadWord[], word: Re
  */
 const RULE_ACROSS_LINES = 6;
 const RULE_DOWN_LINES = 1.5;
+/** A page whose middle grey is at least this light (0–255) is light ground with print on it. */
+const LIGHT_GROUND = 180;
+
+function medianOf(pixels: Uint8Array): number {
+  const histogram = new Uint32Array(256);
+  for (const value of pixels) histogram[value] += 1;
+  let value = 0;
+  for (let seen = histogram[0]; seen < pixels.length / 2; seen += histogram[value]) value += 1;
+  return value;
+}
 
 /**
  * A page as the readers should see it: its rules made ground, measured against the height of its own
@@ -277,9 +287,12 @@ const RULE_DOWN_LINES = 1.5;
  */
 async function cleaned(image: Buffer, ocr: OcrEngine): Promise<Buffer> {
   const sharp = (await import('sharp')).default;
+  const { data, info } = await sharp(image).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  // Rules are told from ground only on a light page (paper, a pale card): on a mid-grey or gradient
+  // ground whole rows would pass for ink. There each line read on its own loses its rules instead.
+  if (medianOf(data) < LIGHT_GROUND) return image;
   const heights = (await ocr.detect(image)).map((box) => box.height).sort((a, b) => a - b);
   if (heights.length === 0) return image;
-  const { data, info } = await sharp(image).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   const lineHeight = heights[Math.floor(heights.length / 2)];
   const ruled = withoutRules(data, info.width, info.height, {
     across: Math.ceil(RULE_ACROSS_LINES * lineHeight),

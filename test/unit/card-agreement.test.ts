@@ -209,3 +209,15 @@ describe("a payer's name printed without a label", () => {
     });
   });
 });
+
+describe('a table cell read with what is left of its rule', () => {
+  it('is no value running on', () => {
+    const reading = readCard([
+      readTwice(
+        ['RXBIN    RXPCN      RXGRP', '610014 | MEDDPRIME l RX4410 l'],
+        ['RXBIN    RXPCN      RXGRP', '610014   MEDDPRIME  RX4410'],
+      ),
+    ]);
+    expect(reading.card.rx_group).toMatchObject({ value: 'RX4410', readers: 2 });
+  });
+});
