@@ -52,9 +52,12 @@ export type InsuranceSource = 'discrete' | 'card' | 'reviewer';
 export interface InsuranceCardView {
   /**
    * `readers` (v1.3): how many independent readings gave the value, 2 where both of the reader's OCR
-   * engines read it in the same place; absent in cases read before there were two readers.
+   * engines read it in the same place; absent in cases read before there were two readers. `inferred`
+   * (v1.3): the value was placed by its shape and where it stands, its label unread.
    */
-  scanned: Partial<Record<CardField, { value: string; confidence: number; readers?: 1 | 2 }>>;
+  scanned: Partial<
+    Record<CardField, { value: string; confidence: number; readers?: 1 | 2; inferred?: true }>
+  >;
   /** Card fields not read with the confidence their thresholds ask: never used, never guessed. */
   unread: CardField[];
   /**

@@ -46,8 +46,14 @@ export function insuranceCardView(
   const unread_reasons: NonNullable<InsuranceCardView['unread_reasons']> = {};
   for (const field of CARD_FIELDS) {
     const value = card[field];
-    if (value) scanned[field] = { value: value.value, confidence: value.confidence, readers: value.readers };
-    else {
+    if (value) {
+      scanned[field] = {
+        value: value.value,
+        confidence: value.confidence,
+        readers: value.readers,
+        ...(value.inferred ? { inferred: true } : {}),
+      };
+    } else {
       unread.push(field);
       unread_reasons[field] = unreadReasons[field] ?? 'not_found';
     }

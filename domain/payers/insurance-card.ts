@@ -29,6 +29,8 @@ export interface ScannedValue {
    * the same place, 1 for a text layer, a typed card, or a reading made before there were two readers.
    */
   readers: 1 | 2;
+  /** Placed by its shape and where it stands, its label unread (CONTRACT.md §11, v1.3). */
+  inferred?: true;
 }
 
 export type ScannedCard = Record<CardField, ScannedValue | null>;
@@ -266,6 +268,7 @@ export function readCard(pages: readonly ReadPage[]): CardReading {
   const reading: CardReading = { card: emptyCard(), unreadReasons: {}, disagreements: [] };
   const everyCandidate = [...candidates.values()].flat();
   for (const field of CARD_FIELDS) decide(reading, field, candidates.get(field) ?? [], pages, everyCandidate);
+  if (!reading.card.rx_bin) inferBin(reading, pages, everyCandidate);
   resolveMedicareCard(reading);
   const identified = IDENTIFYING_FIELDS.some((field) => reading.card[field] !== null);
   if (!reading.card.payer_name && identified && pages[0]) {
@@ -297,6 +300,59 @@ interface Candidate extends FoundField {
 function linesOf(page: ReadPage, reader: Reader): ReadPage {
   const lines = reader === 'first' ? page.lines : (page.second ?? []);
   return { ...page, lines: lines.map((line) => ({ ...line, words: line.words.flatMap(splitAfterLabel) })) };
+}
+
+/** Words that say a card's pharmacy block is near, even where its BIN's own label was not read. */
+const PHARMACY_WORDS: ReadonlySet<string> = new Set([
+  'RXPCN',
+  'PCN',
+  'RXGRP',
+  'RXGROUP',
+  'RX',
+  'PHARMACY',
+  'PHARMACIST',
+  'RXBIN',
+  'BIN',
+]);
+
+/**
+ * An RxBIN whose label neither reader read: the one six-digit number printed alone on a card that shows
+ * a pharmacy block (a word such as `RxPCN`, `PCN`, `RxGRP`, `Pharmacy`), and only where both readers
+ * read it alike there. Two such numbers leave it unread: nothing then says which is the BIN.
+ */
+function inferBin(
+  reading: CardReading,
+  pages: readonly ReadPage[],
+  everyCandidate: readonly Candidate[],
+): void {
+  const found: Candidate[] = [];
+  pages.forEach((page, pageIndex) => {
+    const lines = linesOf(page, 'first').lines;
+    const words = lines.flatMap((line) => line.words);
+    if (!words.some((word) => PHARMACY_WORDS.has(keyOf(word.text.toUpperCase())))) return;
+    for (const word of words) {
+      if (!/^\d{6}$/.test(identifierCore(word.text))) continue;
+      found.push({
+        field: 'rx_bin',
+        value: {
+          value: identifierCore(word.text),
+          confidence: word.confidence,
+          words: [word],
+          page: page.number,
+        },
+        pageIndex,
+        reader: 'first',
+      });
+    }
+  });
+  if (found.length !== 1) return;
+  const [candidate] = found;
+  const page = pages[candidate.pageIndex];
+  if (page.second === undefined) return;
+  const verdict = checkAgainstOtherReader(candidate, page, everyCandidate);
+  if (verdict.kind !== 'agreed') return;
+  reading.card.rx_bin = { ...candidate.value, confidence: verdict.confidence, readers: 2, inferred: true };
+  delete reading.unreadReasons.rx_bin;
 }
 
 /** Identifiers are codes a wrong character changes the meaning of: only two agreeing readings give one. */

@@ -221,3 +221,30 @@ describe('a table cell read with what is left of its rule', () => {
     expect(reading.card.rx_group).toMatchObject({ value: 'RX4410', readers: 2 });
   });
 });
+
+describe('a BIN whose label was not read', () => {
+  it('is the one six-digit number of a card showing a pharmacy block, read alike by both, and flagged inferred', () => {
+    const reading = readCard([
+      readTwice(
+        ['ID: W123456789', '     RxPCN: ADV', '610014'],
+        ['ID: W123456789', '     RxPCN: ADV', '610014'],
+      ),
+    ]);
+    expect(reading.card.rx_bin).toMatchObject({ value: '610014', readers: 2, inferred: true });
+  });
+
+  it('is left unread where two six-digit numbers could be it', () => {
+    const reading = readCard([
+      readTwice(
+        ['ID: W123456789', 'RxPCN: ADV', '610014  004336'],
+        ['ID: W123456789', 'RxPCN: ADV', '610014  004336'],
+      ),
+    ]);
+    expect(reading.card.rx_bin).toBeNull();
+  });
+
+  it('is never placed on a card without a pharmacy block', () => {
+    const reading = readCard([readTwice(['ID: W123456789', '610014'], ['ID: W123456789', '610014'])]);
+    expect(reading.card.rx_bin).toBeNull();
+  });
+});

@@ -2783,85 +2783,111 @@ export interface components {
         };
         /** @description What a case shows of its insurance when it read a card (CONTRACT.md §11): the card's fields read with confidence, the discrete `insurance_content`, the value the case used for each field with where it came from, and where the two disagree. Values only: the words and their positions stay with the sealed reading. */
         InsuranceCardView: {
-            /** @description `readers` (v1.3): how many independent readings gave the value, 2 where both of the reader's OCR engines read it in the same place; absent in cases read before there were two readers. */
+            /** @description `readers` (v1.3): how many independent readings gave the value, 2 where both of the reader's OCR engines read it in the same place; absent in cases read before there were two readers. `inferred` (v1.3): the value was placed by its shape and where it stands, its label unread. */
             scanned: {
                 payer_name?: {
                     value: string;
                     confidence: number;
                     /** @enum {number} */
                     readers?: 1 | 2;
+                    /** @constant */
+                    inferred?: true;
                 };
                 plan_name?: {
                     value: string;
                     confidence: number;
                     /** @enum {number} */
                     readers?: 1 | 2;
+                    /** @constant */
+                    inferred?: true;
                 };
                 member_name?: {
                     value: string;
                     confidence: number;
                     /** @enum {number} */
                     readers?: 1 | 2;
+                    /** @constant */
+                    inferred?: true;
                 };
                 member_id?: {
                     value: string;
                     confidence: number;
                     /** @enum {number} */
                     readers?: 1 | 2;
+                    /** @constant */
+                    inferred?: true;
                 };
                 group_number?: {
                     value: string;
                     confidence: number;
                     /** @enum {number} */
                     readers?: 1 | 2;
+                    /** @constant */
+                    inferred?: true;
                 };
                 rx_bin?: {
                     value: string;
                     confidence: number;
                     /** @enum {number} */
                     readers?: 1 | 2;
+                    /** @constant */
+                    inferred?: true;
                 };
                 rx_pcn?: {
                     value: string;
                     confidence: number;
                     /** @enum {number} */
                     readers?: 1 | 2;
+                    /** @constant */
+                    inferred?: true;
                 };
                 rx_group?: {
                     value: string;
                     confidence: number;
                     /** @enum {number} */
                     readers?: 1 | 2;
+                    /** @constant */
+                    inferred?: true;
                 };
                 client_name?: {
                     value: string;
                     confidence: number;
                     /** @enum {number} */
                     readers?: 1 | 2;
+                    /** @constant */
+                    inferred?: true;
                 };
                 effective_date?: {
                     value: string;
                     confidence: number;
                     /** @enum {number} */
                     readers?: 1 | 2;
+                    /** @constant */
+                    inferred?: true;
                 };
                 payer_id?: {
                     value: string;
                     confidence: number;
                     /** @enum {number} */
                     readers?: 1 | 2;
+                    /** @constant */
+                    inferred?: true;
                 };
                 medicare_beneficiary_id?: {
                     value: string;
                     confidence: number;
                     /** @enum {number} */
                     readers?: 1 | 2;
+                    /** @constant */
+                    inferred?: true;
                 };
                 medicaid_id?: {
                     value: string;
                     confidence: number;
                     /** @enum {number} */
                     readers?: 1 | 2;
+                    /** @constant */
+                    inferred?: true;
                 };
             };
             /** @description Card fields not read with the confidence their thresholds ask: never used, never guessed. */
