@@ -28,7 +28,7 @@ import {
 const CARDS_PER_LAYOUT = Number(process.env.BENCH_CARDS_PER_LAYOUT ?? 2);
 
 /** The fields scored: those every generated card prints. */
-const SCORED: readonly CardField[] = [
+export const SCORED: readonly CardField[] = [
   'member_id',
   'group_number',
   'rx_bin',

@@ -5,20 +5,14 @@ import { readInsuranceCard } from '../domain/payers/insurance-card';
 import type { DocumentReadingPool } from '../infrastructure/documents/reading-pool';
 import type { CardForm, ChromiumCardValues } from './chromium-cards';
 import { expectedMemberId, randomCard, renderCards } from './chromium-cards';
+import { SCORED as SVG_CORPUS_SCORED } from './documents.bench-section';
 import { drawCard, imageMagickAvailable } from './imagemagick-cards';
 
 /** Cards per renderer and form (photo, scan); BENCH_RENDERED_CARDS changes it, 0 skips them. */
 const CARDS_PER_FORM = Number(process.env.BENCH_RENDERED_CARDS ?? 20);
 
-const SCORED: readonly CardField[] = [
-  'member_id',
-  'group_number',
-  'rx_bin',
-  'rx_pcn',
-  'rx_group',
-  'member_name',
-  'payer_name',
-];
+/** The SVG corpus's fields, and the payer's name, which these cards print in words of their own. */
+const SCORED: readonly CardField[] = [...SVG_CORPUS_SCORED, 'payer_name'];
 
 interface RenderedCard {
   values: ChromiumCardValues;

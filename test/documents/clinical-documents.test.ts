@@ -43,6 +43,27 @@ function statuses(outcome: JsonObject): unknown {
   }));
 }
 
+/** Ozempic's criteria met by a referral letter: the metformin trial on its first page, the A1c in a lab table on its second. */
+const REFERRAL: readonly FaxPage[] = [
+  {
+    lines: [
+      'Northside Endocrinology',
+      'Dear colleague,',
+      'I am writing about my patient with type 2 diabetes mellitus.',
+      'She has taken metformin 1000 mg twice daily for 8 months',
+      'without reaching her goal. We request coverage of Ozempic.',
+    ],
+  },
+  {
+    lines: ['Laboratory results'],
+    table: [
+      ['Test', 'Result', 'Units'],
+      ['Hemoglobin A1c', '8.9', '%'],
+      ['Glucose', '162', 'mg/dL'],
+    ],
+  },
+];
+
 describe('clinical eligibility from notes sent as PDFs, scans and faxes', () => {
   let testApp: TestApp;
   let worker: TestWorker;
@@ -115,82 +136,34 @@ describe('clinical eligibility from notes sent as PDFs, scans and faxes', () => 
       expect.objectContaining({ status: expect.not.stringMatching(/^qualified$/) }),
     ]);
   });
-});
 
-/** Ozempic's criteria met by a referral letter: the metformin trial on its first page, the A1c in a lab table on its second. */
-const REFERRAL: readonly FaxPage[] = [
-  {
-    lines: [
-      'Northside Endocrinology',
-      'Dear colleague,',
-      'I am writing about my patient with type 2 diabetes mellitus.',
-      'She has taken metformin 1000 mg twice daily for 8 months',
-      'without reaching her goal. We request coverage of Ozempic.',
-    ],
-  },
-  {
-    lines: ['Laboratory results'],
-    table: [
-      ['Test', 'Result', 'Units'],
-      ['Hemoglobin A1c', '8.9', '%'],
-      ['Glucose', '162', 'mg/dL'],
-    ],
-  },
-];
-
-describe('clinical eligibility from a referral letter faxed in two pages', () => {
-  let testApp: TestApp;
-  let worker: TestWorker;
-  let account: TestAccount;
-
-  beforeAll(async () => {
-    testApp = await startTestApp();
-    worker = await testApp.startWorker();
-    account = await testApp.createAccount();
-  });
-  afterAll(async () => {
-    await worker.stop();
-    await testApp.close();
-  });
-
-  const requestWithLetter = (fileType: string, bytes: Buffer) => {
-    const text = REFERRAL.map((page) =>
-      [...page.lines, ...(page.table ?? []).map((row) => row.join(' '))].join('\n'),
-    ).join('\n');
-    const request = requestFrom('Ozempic', {
-      diagnoses: [{ code: 'E11.9' }],
-      evidence: [{ title: 'Referral letter', date_created: NOTE_DATE, text }],
-    });
-    const [letter] = request.evidence as Array<Record<string, unknown>>;
-    letter.asset = { fileType, fileContent: bytes.toString('base64') };
-    return request;
-  };
-  const check = async (body: Record<string, unknown>) => {
-    const response = await testApp.http().post(PATH).set(bearer(account.keys.provider)).send(body);
-    expect(response.status).toBe(201);
-    return waitForStatus(
-      testApp,
-      account.keys.provider,
-      PATH,
-      response.body.clinical_elgibility_id as string,
-      'completed',
-    );
-  };
-
-  it('qualifies as the letter typed does, though the fax is speckled, turned a degree and its lab table ruled', async () => {
-    const seed = Math.floor(Math.random() * 2 ** 31);
-    process.stdout.write(`faxed letter speckle seed ${seed}\n`);
+  describe('a referral letter faxed in two pages', () => {
+    /** The letter as a clinic would type it: each page's lines, then its table's rows. */
     const typed = REFERRAL.flatMap((page) => [
       ...page.lines,
       ...(page.table ?? []).map((row) => row.join(' ')),
-    ]);
-    const asText = await check(requestWithLetter('text/plain', Buffer.from(typed.join('\n'))));
-    const faxed = await check(requestWithLetter('image/tiff', await faxedLetter(REFERRAL, seed)));
+    ]).join('\n');
+    const requestWithLetter = (fileType: string, bytes: Buffer) => {
+      const request = requestFrom('Ozempic', {
+        diagnoses: [{ code: 'E11.9' }],
+        evidence: [{ title: 'Referral letter', date_created: NOTE_DATE, text: typed }],
+      });
+      const [letter] = request.evidence as Array<Record<string, unknown>>;
+      letter.asset = { fileType, fileContent: bytes.toString('base64') };
+      return request;
+    };
 
-    expect(statuses(asText.outcome as JsonObject)).toEqual([
-      expect.objectContaining({ drug: 'Ozempic', status: 'qualified' }),
-    ]);
-    expect(statuses(faxed.outcome as JsonObject)).toEqual(statuses(asText.outcome as JsonObject));
-    expect(JSON.stringify((faxed.outcome as JsonObject).results)).toContain('Referral letter, page 2');
+    it('qualifies as the letter typed does, though the fax is speckled, turned a degree and its lab table ruled', async () => {
+      const seed = Math.floor(Math.random() * 2 ** 31);
+      process.stdout.write(`faxed letter speckle seed ${seed}\n`);
+      const asText = await check(requestWithLetter('text/plain', Buffer.from(typed)));
+      const faxed = await check(requestWithLetter('image/tiff', await faxedLetter(REFERRAL, seed)));
+
+      expect(statuses(asText.outcome as JsonObject)).toEqual([
+        expect.objectContaining({ drug: 'Ozempic', status: 'qualified' }),
+      ]);
+      expect(statuses(faxed.outcome as JsonObject)).toEqual(statuses(asText.outcome as JsonObject));
+      expect(JSON.stringify((faxed.outcome as JsonObject).results)).toContain('Referral letter, page 2');
+    });
   });
 });
