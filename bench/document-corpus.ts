@@ -4,11 +4,23 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import type { Sharp } from 'sharp';
 
+import type { CardField } from '../domain/payers/card-fields';
+
 /**
  * Documents made here, so the reader is measured and tested on files nobody outside wrote and whose
  * printed values are known: insurance cards in several layouts (the bench's corpus, and the small
  * sample the tests read), PDFs with a text layer, scanned pages or both, and broken files.
  */
+
+/** The fields the bench scores: those every generated card prints. */
+export const SCORED: readonly CardField[] = [
+  'member_id',
+  'group_number',
+  'rx_bin',
+  'rx_pcn',
+  'rx_group',
+  'member_name',
+];
 
 export interface CardValues {
   payerName: string;

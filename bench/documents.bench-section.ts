@@ -16,6 +16,7 @@ import {
   CLEAN,
   DEGRADATIONS,
   HELD_OUT_LAYOUTS,
+  SCORED,
   cardFaces,
   memberIdFieldOf,
   pdfDocument,
@@ -26,16 +27,6 @@ import {
 
 /** Cards per layout in the corpus; each is read clean and in every degraded form. */
 const CARDS_PER_LAYOUT = Number(process.env.BENCH_CARDS_PER_LAYOUT ?? 2);
-
-/** The fields scored: those every generated card prints. */
-export const SCORED: readonly CardField[] = [
-  'member_id',
-  'group_number',
-  'rx_bin',
-  'rx_pcn',
-  'rx_group',
-  'member_name',
-];
 
 interface Tally {
   printed: number;

@@ -5,7 +5,7 @@ import { readInsuranceCard } from '../domain/payers/insurance-card';
 import type { DocumentReadingPool } from '../infrastructure/documents/reading-pool';
 import type { CardForm, ChromiumCardValues } from './chromium-cards';
 import { expectedMemberId, randomCard, renderCards } from './chromium-cards';
-import { SCORED as SVG_CORPUS_SCORED } from './documents.bench-section';
+import { SCORED as SVG_CORPUS_SCORED } from './document-corpus';
 import { drawCard, imageMagickAvailable } from './imagemagick-cards';
 
 /** Cards per renderer and form (photo, scan); BENCH_RENDERED_CARDS changes it, 0 skips them. */
