@@ -525,7 +525,7 @@ export function unreadCardGap(card: ScannedCardFields): CardGap | null {
   if (card.member_id) return null;
   const documents = card.documents.join(', ');
   const identified = card.rx_bin ?? card.rx_pcn ?? card.group_number ?? card.payer_name;
-  if (identified) {
+  if (identified || printsCardLabels(card.text)) {
     return {
       code: CASE_FAILURE_CODE.insuranceCardMemberIdUnreadable,
       message:
@@ -550,6 +550,19 @@ export function unreadCardGap(card: ScannedCardFields): CardGap | null {
 }
 
 const CARD_ADVICE = 'Send insurance_content with the missing fields, or a clearer image of the card.';
+
+/** Labels only an insurance card prints, as a reader gives them (`RxBIN`, `RX BIN`, `ID #`, `Member ID`). */
+const CARD_LABEL =
+  /\b(?:RX ?BIN|RX ?PCN|RX ?GRP|RX ?GROUP|BIN|PCN|COPAYS?|SUBSCRIBER|ENROLLEE|MEMBER (?:ID|NUMBER|#)|GROUP (?:NUMBER|NO|ID|#)|ID ?#)(?![A-Z0-9])/g;
+
+/**
+ * Whether a document prints two or more of the labels only a card prints: then it is a card whose
+ * values could not be read (a photo the readers disagreed on), never "not a card".
+ */
+function printsCardLabels(text: string): boolean {
+  const found = new Set(text.toUpperCase().match(CARD_LABEL) ?? []);
+  return found.size >= 2;
+}
 
 /**
  * Words a document must read clearly to be called "not a card" rather than "unreadable": a card front

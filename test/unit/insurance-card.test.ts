@@ -215,3 +215,17 @@ describe('identifiers OCR may have confused or run together', () => {
     expect(valueOf([face(['Member ID: HALVORSENR30784084'])], 'member_id')).toBeNull();
   });
 });
+
+describe('a card whose values could not be read', () => {
+  it('is a card whose member id is unreadable, not "not a card", where it prints the labels only cards print', () => {
+    const text = [
+      'Northwind Health',
+      'MEMBER ID',
+      'GROUP NUMBER',
+      'RXBIN RXPCN RXGRP',
+      'Call member services any time',
+    ].join('\n');
+    const gap = unreadCardGap(scannedCardFields(readInsuranceCard([textPage(text)]), text, ['insurance_1']));
+    expect(gap?.code).toBe('insurance_card_member_id_unreadable');
+  });
+});
