@@ -27,7 +27,7 @@ import type {
 import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import type { DocumentReadingsRepository } from '../infrastructure/documents/document-readings.repository';
 import { detectDocumentFormat } from '../domain/documents/document-format';
-import { pageText } from '../domain/documents/document-reading';
+import { pageText, readByOneReader } from '../domain/documents/document-reading';
 import type { ReadPage } from '../domain/documents/document-reading';
 import { cardsAmong } from '../domain/payers/card-documents';
 import type { DocumentedCard } from '../domain/payers/card-documents';
@@ -120,7 +120,11 @@ export const createCaseActivities = ({
     const scannedDocuments: ReadPage[][] = [];
     const scannedNames: string[] = [];
     for (const document of await readings.documents(insurance.documentIds)) {
-      const reading = await readings.find(document.accountId, document.sha256);
+      const found = await readings.find(document.accountId, document.sha256);
+      // A reading made with one reader (kept when the case's OCR budget was spent) gives no card: its
+      // identifiers were never confirmed by a second reading.
+      const reading = found && !readByOneReader(found) ? found : undefined;
+      if (found && !reading) continue;
       if (reading && reading.format !== 'text') {
         scannedDocuments.push(reading.pages);
         scannedNames.push(document.name);

@@ -13,13 +13,14 @@ const A1C_LOOK_ALIKE =
   /(?<![A-Za-z0-9])((?:hb|hgb)?\s?a)([lI|!i])(c)(?![A-Za-z0-9])(?=[\s:,=-]{0,6}(?:(?:was|of|is|at)\s{1,3})?[<>≤≥~]?\s{0,3}\d{1,3}(?:[.,]\d{1,2})?\s{0,3}(?:%|percent|mmol))/gi;
 
 /**
- * A word this close to exactly one name of the vocabulary is that name: one character apart for a
- * name of six letters or more, two for one of ten or more. Only same-length readings count (a letter
- * for a letter: `Metformir` for `metformin`), so the text keeps its length.
+ * Characters OCR gives for one another, in lower case: a word that differs from a name in one of these
+ * only (`Metformir` for `metformin`: n and r) may be that name. Any other difference is another word:
+ * `dexamethasone` is never `betamethasone`, nor `fosinopril` `lisinopril`.
  */
-function allowedDistance(length: number): number {
-  return length >= 10 ? 2 : length >= 6 ? 1 : 0;
-}
+const LOOK_ALIKES = ['il1|!', 'o0qd', 's5', 'b8', 'z2', 'g69q', 'ce', 'nrmh', 'uv', 'tf'];
+
+/** Names shorter than this are too easily another word one look-alike away. */
+const SHORTEST_NAME = 6;
 
 export class LookAlikeReader {
   private readonly namesByLength = new Map<number, string[]>();
@@ -28,7 +29,7 @@ export class LookAlikeReader {
   /** `names`: drug and therapy names, brand and generic, as single words. */
   constructor(names: readonly string[]) {
     for (const name of new Set(names.map((each) => each.trim().toLowerCase()))) {
-      if (!/^[a-z]+$/.test(name) || allowedDistance(name.length) === 0) continue;
+      if (!/^[a-z]+$/.test(name) || name.length < SHORTEST_NAME) continue;
       this.known.add(name);
       this.namesByLength.set(name.length, [...(this.namesByLength.get(name.length) ?? []), name]);
     }
@@ -47,8 +48,9 @@ export class LookAlikeReader {
   private nameFor(word: string): string | undefined {
     const lower = word.toLowerCase();
     if (this.known.has(lower)) return undefined;
-    const limit = allowedDistance(lower.length);
-    const near = (this.namesByLength.get(lower.length) ?? []).filter((name) => apart(name, lower) <= limit);
+    const near = (this.namesByLength.get(lower.length) ?? []).filter((name) =>
+      oneLookAlikeApart(name, lower),
+    );
     if (near.length !== 1) return undefined;
     const [name] = near;
     return [...name]
@@ -59,9 +61,14 @@ export class LookAlikeReader {
   }
 }
 
-/** How many positions two words of one length differ at. */
-function apart(a: string, b: string): number {
+/** Whether two words of one length differ at one position only, by characters OCR gives for each other. */
+function oneLookAlikeApart(name: string, word: string): boolean {
   let differences = 0;
-  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) differences += 1;
-  return differences;
+  for (let index = 0; index < name.length; index += 1) {
+    if (name[index] === word[index]) continue;
+    differences += 1;
+    const pair = LOOK_ALIKES.some((group) => group.includes(name[index]) && group.includes(word[index]));
+    if (!pair || differences > 1) return false;
+  }
+  return differences === 1;
 }

@@ -7,8 +7,12 @@ import type { Box, ReadLine, ReadWord } from '../documents/document-reading';
 
 /** Share of a word's width that must lie inside a value's box for the word to be part of it. */
 const INSIDE_SHARE = 0.5;
-/** Print no further than this many letter heights from a value continues it: the value was cut short. */
-const RUNS_ON_GAP = 1.0;
+/**
+ * Print no further than this many letter heights from a value continues it: the value was cut short.
+ * As far as an id's groups may stand apart (GROUP_GAP, insurance-card.ts), so a group left out is
+ * always seen; a table's next cell stands further off.
+ */
+export const RUNS_ON_GAP = 1.0;
 
 function verticallyWithin(box: Box, region: Box): boolean {
   const centre = box.top + box.height / 2;
@@ -44,8 +48,12 @@ export function runsOn(lines: readonly ReadLine[], region: Box, isLabel: (text: 
   return lines
     .flatMap((line) => line.words)
     .some((word) => {
-      if (!verticallyWithin(word.box, region) || horizontalOverlap(word.box, region) > 0) return false;
+      if (!verticallyWithin(word.box, region)) return false;
+      const overlap = horizontalOverlap(word.box, region);
+      if (overlap >= INSIDE_SHARE * Math.max(1, word.box.width)) return false;
       if (isLabel(word.text) || !/[A-Za-z0-9]/.test(word.text) || RULE_REMNANT.test(word.text)) return false;
+      // A word straddling the value's edge, neither in it nor apart from it, is print running on.
+      if (overlap > 0) return true;
       const before = region.left - (word.box.left + word.box.width);
       const after = word.box.left - (region.left + region.width);
       return (before >= 0 && before <= gap) || (after >= 0 && after <= gap);

@@ -1,7 +1,7 @@
 import { boxAround } from '../documents/document-reading';
 import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
 import { CASE_FAILURE_CODE } from '../failures';
-import { runsOn, sameRegion, splitAfterLabel, wordsInRegion } from './card-agreement';
+import { RUNS_ON_GAP, runsOn, sameRegion, splitAfterLabel, wordsInRegion } from './card-agreement';
 import { CARD_FIELDS, identifierCore } from './card-fields';
 import type { CardField, CardGap, CardUnreadReason } from './card-fields';
 import type { ScannedCardFields } from './payer-connector';
@@ -268,7 +268,7 @@ export function readCard(pages: readonly ReadPage[]): CardReading {
   const reading: CardReading = { card: emptyCard(), unreadReasons: {}, disagreements: [] };
   const everyCandidate = [...candidates.values()].flat();
   for (const field of CARD_FIELDS) decide(reading, field, candidates.get(field) ?? [], pages, everyCandidate);
-  if (!reading.card.rx_bin) inferBin(reading, pages, everyCandidate);
+  if (!candidates.has('rx_bin')) inferBin(reading, pages, everyCandidate);
   resolveMedicareCard(reading);
   const identified = IDENTIFYING_FIELDS.some((field) => reading.card[field] !== null);
   if (!reading.card.payer_name && identified && pages[0]) {
@@ -284,6 +284,10 @@ export function readCard(pages: readonly ReadPage[]): CardReading {
         everyCandidate,
       );
   }
+  // A field another candidate gave with both readers agreeing is read: its rejected readings are not a disagreement.
+  reading.disagreements = reading.disagreements.filter(
+    (disagreement) => reading.card[disagreement.field] === null,
+  );
   return reading;
 }
 
@@ -308,7 +312,6 @@ const PHARMACY_WORDS: ReadonlySet<string> = new Set([
   'PCN',
   'RXGRP',
   'RXGROUP',
-  'RX',
   'PHARMACY',
   'PHARMACIST',
   'RXBIN',
@@ -325,32 +328,46 @@ function inferBin(
   pages: readonly ReadPage[],
   everyCandidate: readonly Candidate[],
 ): void {
-  const found: Candidate[] = [];
-  pages.forEach((page, pageIndex) => {
-    const lines = linesOf(page, 'first').lines;
-    const words = lines.flatMap((line) => line.words);
-    if (!words.some((word) => PHARMACY_WORDS.has(keyOf(word.text.toUpperCase())))) return;
-    for (const word of words) {
-      if (!/^\d{6}$/.test(identifierCore(word.text))) continue;
-      found.push({
-        field: 'rx_bin',
+  // Print either reader took for a labelled value (a group number of six digits) is never the BIN.
+  const labelled = everyCandidate.map((candidate) => ({
+    pageIndex: candidate.pageIndex,
+    box: regionOf(candidate),
+  }));
+  const unlabelledSixDigits = (pageIndex: number, reader: Reader): Candidate[] =>
+    linesOf(pages[pageIndex], reader)
+      .lines.flatMap((line) => line.words)
+      .filter((word) => /^\d{6}$/.test(identifierCore(word.text)))
+      .filter(
+        (word) => !labelled.some((other) => other.pageIndex === pageIndex && sameRegion(other.box, word.box)),
+      )
+      .map((word) => ({
+        field: 'rx_bin' as const,
         value: {
           value: identifierCore(word.text),
           confidence: word.confidence,
           words: [word],
-          page: page.number,
+          page: pages[pageIndex].number,
         },
         pageIndex,
-        reader: 'first',
-      });
-    }
-  });
-  if (found.length !== 1) return;
-  const [candidate] = found;
-  const page = pages[candidate.pageIndex];
-  if (page.second === undefined) return;
-  const verdict = checkAgainstOtherReader(candidate, page, everyCandidate);
-  if (verdict.kind !== 'agreed') return;
+        reader,
+      }));
+  const showsPharmacy = (page: ReadPage) =>
+    READERS.some((reader) =>
+      linesOf(page, reader).lines.some((line) =>
+        line.words.some((word) => PHARMACY_WORDS.has(keyOf(word.text.toUpperCase()))),
+      ),
+    );
+  const found = pages.flatMap((page, pageIndex) =>
+    page.second !== undefined && showsPharmacy(page)
+      ? READERS.map((reader) => unlabelledSixDigits(pageIndex, reader))
+      : [],
+  );
+  // Each reader must see exactly one such number, and the same one.
+  if (found.length === 0 || found.some((numbers) => numbers.length !== 1)) return;
+  const [candidate] = found[0];
+  if (found.some(([other]) => other.value.value !== candidate.value.value)) return;
+  const verdict = checkAgainstOtherReader(candidate, pages[candidate.pageIndex], everyCandidate);
+  if (verdict.kind !== 'agreed' || verdict.confidence < AGREED_FLOOR) return;
   reading.card.rx_bin = { ...candidate.value, confidence: verdict.confidence, readers: 2, inferred: true };
   delete reading.unreadReasons.rx_bin;
 }
@@ -553,15 +570,15 @@ const CARD_ADVICE = 'Send insurance_content with the missing fields, or a cleare
 
 /** Labels only an insurance card prints, as a reader gives them (`RxBIN`, `RX BIN`, `ID #`, `Member ID`). */
 const CARD_LABEL =
-  /\b(?:RX ?BIN|RX ?PCN|RX ?GRP|RX ?GROUP|BIN|PCN|COPAYS?|SUBSCRIBER|ENROLLEE|MEMBER (?:ID|NUMBER|#)|GROUP (?:NUMBER|NO|ID|#)|ID ?#)(?![A-Z0-9])/g;
+  /\b(?:RX ?BIN|RX ?PCN|RX ?GRP|RX ?GROUP|BIN|PCN|MEMBER (?:ID|NUMBER|#)|GROUP (?:NUMBER|NO|ID|#)|ID ?#)(?![A-Z0-9])/g;
 
 /**
  * Whether a document prints two or more of the labels only a card prints: then it is a card whose
  * values could not be read (a photo the readers disagreed on), never "not a card".
  */
 function printsCardLabels(text: string): boolean {
-  const found = new Set(text.toUpperCase().match(CARD_LABEL) ?? []);
-  return found.size >= 2;
+  const labels = (text.toUpperCase().match(CARD_LABEL) ?? []).map((label) => label.replace(/^RX ?|\s/g, ''));
+  return new Set(labels).size >= 2;
 }
 
 /**
@@ -697,7 +714,7 @@ function valueFrom(
 }
 
 /** Words further apart than this many letter heights are not groups of one id: the next column's value is. */
-const GROUP_GAP = 1.5;
+const GROUP_GAP = RUNS_ON_GAP;
 
 /** The words from the first on that stand close together, as an id's groups are printed. */
 function printedTogether(tokens: Token[]): Token[] {

@@ -167,7 +167,7 @@ export class CaseDocumentsRepository {
     const rows = await this.db.query<{ name: string; reading_sealed: string }>(
       `SELECT documents.name, readings.reading_sealed FROM ${DOCUMENTS_WITH_READINGS}
        WHERE documents.account_id = $1 AND documents.case_id = $2
-         AND (documents.name LIKE 'insurance\\_%' OR documents.name LIKE 'patient\\_insurance\\_%')`,
+         AND (starts_with(documents.name, 'insurance_') OR starts_with(documents.name, 'patient_insurance_'))`,
       [accountId, caseId],
     );
     return rows

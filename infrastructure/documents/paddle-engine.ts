@@ -35,7 +35,7 @@ export interface LineReader {
 const DETECTION_LONG_SIDE = 960;
 /** Recognition reads a line brought to this height, as the model was trained. */
 const LINE_HEIGHT = 48;
-/** A line wider than this many heights is read in its first part only: no card or note line is. */
+/** A line wider than this many heights is squeezed to it: no card or note line is that wide. */
 const MAX_LINE_ASPECT = 40;
 const DETECTION_MEAN = [0.485, 0.456, 0.406];
 const DETECTION_STD = [0.229, 0.224, 0.225];

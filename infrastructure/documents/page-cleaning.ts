@@ -9,11 +9,19 @@ const INK = 128;
 /** A page with more lone ink pixels than this share of its pixels is speckled. */
 const SPECKLED_SHARE = 0.0005;
 
+/** A page with more pixels than this share between ink and paper is a photo or a grey scan, not a fax. */
+const GREY_SHARE = 0.05;
+
 /**
- * Whether a page is speckled: ink pixels with no ink among their eight neighbours, as a fax line
- * sprinkles them; print has none (a stroke is wider than a pixel).
+ * Whether a page is a speckled fax: black and white (hardly a pixel between ink and paper, where a
+ * photo's ground, gradients and small print all are), with ink pixels that have no ink among their
+ * eight neighbours, as a fax line sprinkles them; print has none (a stroke is wider than a pixel).
+ * A photo is never taken for one: the 3 × 3 median that clears speckle would thin its small print.
  */
 export function isSpeckled(pixels: Uint8Array, width: number, height: number): boolean {
+  let grey = 0;
+  for (const value of pixels) if (value > 48 && value < 208) grey += 1;
+  if (grey > GREY_SHARE * pixels.length) return false;
   let lone = 0;
   for (let y = 1; y < height - 1; y += 1) {
     for (let x = 1; x < width - 1; x += 1) {
@@ -31,10 +39,15 @@ export function isSpeckled(pixels: Uint8Array, width: number, height: number): b
   return lone > SPECKLED_SHARE * width * height;
 }
 
+/** A rule is at most this many pixels thick: a solid band (a dark card, a coloured header) is no rule. */
+const THICKEST_RULE = 8;
+
 /**
- * The page with its rules made ground: runs of ink across at least `across` pixels, or down at least
- * `down`, longer than any letter of the page's print is wide or tall (a table's borders, an underline,
- * a form's boxes). Letters a rule crossed keep their other strokes.
+ * The page with its rules made ground: thin runs of ink (at most THICKEST_RULE pixels thick at two of
+ * the three points a quarter, half and three quarters along) across at least `across` pixels, or down
+ * at least `down`, longer than any letter of the page's print is wide or tall (a table's borders, an
+ * underline, a form's boxes). Letters a rule crossed keep their other strokes; a solid band of colour
+ * is left as it is.
  */
 export function withoutRules(
   pixels: Uint8Array,
@@ -43,12 +56,26 @@ export function withoutRules(
   { across, down }: { across: number; down: number },
 ): Buffer {
   const cleaned = Buffer.from(pixels);
+  const ink = (x: number, y: number) =>
+    x >= 0 && y >= 0 && x < width && y < height && pixels[y * width + x] < INK;
+  /** How thick the ink is through (x, y), counted along (dx, dy) both ways. */
+  const thickness = (x: number, y: number, dx: number, dy: number) => {
+    let count = 1;
+    for (let step = 1; step <= THICKEST_RULE && ink(x + step * dx, y + step * dy); step += 1) count += 1;
+    for (let step = 1; step <= THICKEST_RULE && ink(x - step * dx, y - step * dy); step += 1) count += 1;
+    return count;
+  };
+  const thin = (at: (fraction: number) => [number, number], dx: number, dy: number) =>
+    [0.25, 0.5, 0.75].filter((fraction) => thickness(...at(fraction), dx, dy) <= THICKEST_RULE).length >= 2;
   for (let y = 0; y < height; y += 1) {
     let run = 0;
     for (let x = 0; x <= width; x += 1) {
       if (x < width && pixels[y * width + x] < INK) run += 1;
       else {
-        if (run >= across) cleaned.fill(255, y * width + x - run, y * width + x);
+        const start = x - run;
+        if (run >= across && thin((fraction) => [start + Math.floor(fraction * run), y], 0, 1)) {
+          cleaned.fill(255, y * width + start, y * width + x);
+        }
         run = 0;
       }
     }
@@ -58,7 +85,10 @@ export function withoutRules(
     for (let y = 0; y <= height; y += 1) {
       if (y < height && pixels[y * width + x] < INK) run += 1;
       else {
-        if (run >= down) for (let row = y - run; row < y; row += 1) cleaned[row * width + x] = 255;
+        const start = y - run;
+        if (run >= down && thin((fraction) => [x, start + Math.floor(fraction * run)], 1, 0)) {
+          for (let row = start; row < y; row += 1) cleaned[row * width + x] = 255;
+        }
         run = 0;
       }
     }

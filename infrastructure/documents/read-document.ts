@@ -206,6 +206,10 @@ async function recogniseImage(
  * drops a character at one size and not at another (`ZZBHHO0…` for `ZZBHH0…` in a serif face).
  */
 const REREAD_HEIGHTS = [96, 64, 144];
+/** Readings of the three that must give the second reader's value for it to replace the first's. */
+const REREADS_AGREEING = 2;
+/** Identifiers read again on one page at most: a page of codes never runs out its time limit this way. */
+const MOST_REREADS = 8;
 
 /** Print that may be an identifier: four letters or digits or more, one a digit. */
 function identifierLike(text: string): boolean {
@@ -214,33 +218,44 @@ function identifierLike(text: string): boolean {
 }
 
 /**
- * The first reader's lines, where it read an identifier otherwise than the second reader did, read
+ * The first reader's lines (each label run into its value split from it, as the card reader reads
+ * them), where it read an identifier with a character more or fewer than the second reader did, read
  * again: the second reader's box of it, cut out and read by Tesseract as one line of identifier
- * characters, at up to three sizes. Where one of those readings is the second reader's, it replaces the first reader's words there
- * (Tesseract's page segmentation doubles or drops a character the line reading does not, `ZZBHHO0…`);
- * where it is not, the first reader's words stay as they were, and the readers still disagree.
+ * characters at three sizes. Where at least two of those readings are the second reader's value, they
+ * replace the first reader's words there: Tesseract's page segmentation doubles or drops a character
+ * the line reading does not (`ZZBHHO0…`). A character read as another (O for 0) is never settled this
+ * way, since both engines may confuse that pair: there the readers still disagree, and the field is
+ * unread.
  */
 async function settledIdentifiers(
   image: Buffer,
-  first: ReadLine[],
+  first: readonly ReadLine[],
   second: readonly ReadLine[],
   ocr: OcrEngine,
 ): Promise<ReadLine[]> {
-  let lines = first;
+  let lines = first.map((line) => ({ ...line, words: line.words.flatMap(splitAfterLabel) }));
   const candidates = second
     .flatMap((line) => line.words.flatMap(splitAfterLabel))
     .filter((word) => identifierLike(word.text));
+  let rereads = 0;
   for (const word of candidates) {
     const there = wordsInRegion(lines, word.box);
-    if (identifierCore(there.map((each) => each.text).join('')) === identifierCore(word.text)) continue;
+    const read = identifierCore(there.map((each) => each.text).join(''));
+    const wanted = identifierCore(word.text);
+    if (read === wanted || read.length === wanted.length || rereads >= MOST_REREADS) continue;
+    rereads += 1;
+    const agreeing: ReadWord[] = [];
     for (const height of REREAD_HEIGHTS) {
       const reread = await ocr.readRegion(image, word.box, 'identifier', height);
       const text = reread?.words.map((each) => each.text).join('') ?? '';
-      if (identifierCore(text) !== identifierCore(word.text)) continue;
-      const confidence = Math.min(...reread!.words.map((each) => each.confidence));
-      lines = withWordsReplaced(lines, there, { text, confidence, box: word.box });
-      break;
+      if (identifierCore(text) !== wanted) continue;
+      agreeing.push({
+        text,
+        confidence: Math.min(...reread!.words.map((each) => each.confidence)),
+        box: word.box,
+      });
     }
+    if (agreeing.length >= REREADS_AGREEING) lines = withWordsReplaced(lines, there, agreeing[0]);
   }
   return lines;
 }
@@ -265,8 +280,9 @@ function withWordsReplaced(lines: ReadLine[], old: readonly ReadWord[], word: Re
 }
 
 /**
- * Runs of ink this many times the page's usual line height across, or this many down, are rules: the
- * detector's line boxes hold a line's letters with a margin, so no letter reaches either.
+ * Runs of ink this many times the page's usual line height across, or this many times its tallest
+ * line's height down, are rules: the detector's line boxes hold a line's letters with a margin, so no
+ * letter reaches either, not even a card's large title beside its small labels.
  */
 const RULE_ACROSS_LINES = 6;
 const RULE_DOWN_LINES = 1.5;
@@ -293,10 +309,9 @@ async function cleaned(image: Buffer, ocr: OcrEngine): Promise<Buffer> {
   if (medianOf(data) < LIGHT_GROUND) return image;
   const heights = (await ocr.detect(image)).map((box) => box.height).sort((a, b) => a - b);
   if (heights.length === 0) return image;
-  const lineHeight = heights[Math.floor(heights.length / 2)];
   const ruled = withoutRules(data, info.width, info.height, {
-    across: Math.ceil(RULE_ACROSS_LINES * lineHeight),
-    down: Math.ceil(RULE_DOWN_LINES * lineHeight),
+    across: Math.ceil(RULE_ACROSS_LINES * heights[Math.floor(heights.length / 2)]),
+    down: Math.ceil(RULE_DOWN_LINES * heights[heights.length - 1]),
   });
   return sharp(ruled, { raw: { width: info.width, height: info.height, channels: 1 } })
     .png({ compressionLevel: 1 })

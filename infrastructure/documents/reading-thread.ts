@@ -40,9 +40,9 @@ function lazyEngine(): OcrEngine {
       engine ??= createTesseractEngine();
       return (await engine).recognise(image, pageNumber);
     },
-    async readRegion(image, region) {
+    async readRegion(image, region, kind, height) {
       engine ??= createTesseractEngine();
-      return (await engine).readRegion(image, region);
+      return (await engine).readRegion(image, region, kind, height);
     },
     async detect(image) {
       secondReader ??= createPaddleReader();

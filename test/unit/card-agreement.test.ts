@@ -248,3 +248,25 @@ describe('a BIN whose label was not read', () => {
     expect(reading.card.rx_bin).toBeNull();
   });
 });
+
+describe('a six-digit number a reader labelled', () => {
+  it('is never taken for an unlabelled BIN', () => {
+    const reading = readCard([
+      readTwice(
+        ['ID: W123456789', 'Group: 123456', 'RxPCN: ADV'],
+        ['ID: W123456789', 'Gr0up: 123456', 'RxPCN: ADV'],
+      ),
+    ]);
+    expect(reading.card.rx_bin).toBeNull();
+  });
+});
+
+describe('print straddling the edge of a value', () => {
+  it('runs on from it, so the value is never used', () => {
+    const page = readTwice(['ID: W123456789'], ['ID: W123456789']);
+    const [line] = page.second!;
+    const straddling = { text: '01', confidence: 0.97, box: { left: 13, top: 0, width: 3, height: 1 } };
+    const reading = readCard([{ ...page, second: [{ ...line, words: [...line.words, straddling] }] }]);
+    expect(reading.card.member_id).toBeNull();
+  });
+});

@@ -1,7 +1,15 @@
 import { LookAlikeReader } from '../../domain/clinical/ocr-look-alikes';
 
 describe('recognised text read where its look-alikes leave one reading', () => {
-  const reader = new LookAlikeReader(['metformin', 'sitagliptin', 'saxagliptin', 'Ozempic', 'semaglutide']);
+  const reader = new LookAlikeReader([
+    'metformin',
+    'glipizide',
+    'glyburide',
+    'betamethasone',
+    'lisinopril',
+    'Ozempic',
+    'semaglutide',
+  ]);
 
   it.each([
     ['Alc 8.9%', 'A1c 8.9%'],
@@ -21,7 +29,12 @@ describe('recognised text read where its look-alikes leave one reading', () => {
   });
 
   it('leaves alone a near-miss that two catalog names are equally near', () => {
-    expect(reader.read('sixagliptin 100 mg')).toBe('sixagliptin 100 mg');
+    const twins = new LookAlikeReader(['insulin', 'insulim']);
+    expect(twins.read('insulir 10 units')).toBe('insulir 10 units');
+  });
+
+  it('never takes another drug for a catalog name, however few letters apart', () => {
+    expect(reader.read('dexamethasone and fosinopril')).toBe('dexamethasone and fosinopril');
   });
 
   it('keeps the text its length, so citations quote the words as read at the same places', () => {

@@ -122,3 +122,24 @@ describe('regions the first reader missed', () => {
     expect(missedRegions(first, second)).toEqual([{ left: 300, top: 0, width: 110, height: 10 }]);
   });
 });
+
+describe('a photo', () => {
+  it('is never taken for a speckled fax, however noisy its ground', () => {
+    const width = 100;
+    const height = 100;
+    const photo = new Uint8Array(width * height);
+    for (let index = 0; index < photo.length; index += 1) photo[index] = 120 + ((index * 37) % 90);
+    for (let index = 0; index < 40; index += 1) photo[(7 + index * 2) * width + 50] = 0;
+    expect(isSpeckled(photo, width, height)).toBe(false);
+  });
+});
+
+describe('a solid band of colour', () => {
+  it('is no rule: it is left as it is', () => {
+    const width = 60;
+    const height = 40;
+    const band = Buffer.alloc(width * height, 255);
+    band.fill(0, 10 * width, 30 * width);
+    expect(withoutRules(band, width, height, { across: 30, down: 15 })).toEqual(band);
+  });
+});

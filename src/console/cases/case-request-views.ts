@@ -141,10 +141,6 @@ export function requestView(record: CaseRecord): Html {
   return card({ id: 'request-heading', heading: 'Request', body: definitionList(entries) });
 }
 
-/**
- * What the case read from the insurance card: each field with its confidence, those close to their
- * threshold flagged, those not read named, the value used for each with its source, and conflicts.
- */
 /** Why a card field was not read, as a reviewer reads it beside the field (CONTRACT.md §11, v1.3). */
 const UNREAD_REASON_LABELS: Readonly<Record<CardUnreadReason, string>> = {
   not_found: 'not found',
@@ -152,12 +148,19 @@ const UNREAD_REASON_LABELS: Readonly<Record<CardUnreadReason, string>> = {
   readers_disagree: 'the two readers differ',
 };
 
+/**
+ * What the case read from the insurance card: each field with its confidence, those close to their
+ * threshold or placed by their shape flagged, those not read named with why, the value used for each
+ * with its source, conflicts, and where the card's two readers read a field differently.
+ */
 export function insuranceCardSection(
   reading: InsuranceCardView | null | undefined,
   disagreements: readonly Disagreement[] = [],
 ): Html {
   if (!reading) return html``;
-  const read = Object.entries(reading.scanned) as Array<[CardField, { value: string; confidence: number }]>;
+  const read = Object.entries(reading.scanned) as Array<
+    [CardField, { value: string; confidence: number; inferred?: true }]
+  >;
   return card({
     id: 'insurance-card-heading',
     heading: 'Insurance card',
@@ -168,7 +171,11 @@ export function insuranceCardSection(
       empty: emptyState('No card field could be read with confidence.'),
       columns: [
         { heading: 'Field', cell: ([field]) => CARD_FIELD_LABELS[field] },
-        { heading: 'Value', cell: ([, { value }]) => html`<code>${value}</code>` },
+        {
+          heading: 'Value',
+          cell: ([, { value, inferred }]) =>
+            html`<code>${value}</code> ${inferred ? badge('Placed by its shape, label unread', 'warn') : ''}`,
+        },
         {
           heading: 'Confidence',
           cell: ([field, { confidence }]) =>
