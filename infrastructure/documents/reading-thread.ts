@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import type { ReadPage } from '../../domain/documents/document-reading';
 import type { OcrEngine, PageRecogniser } from './ocr-engine';
 import { createTesseractEngine } from './ocr-engine';
+import { nativeCalls } from './native-guard';
 import { createPaddleReader } from './paddle-engine';
 import type { LineReader } from './paddle-engine';
 import { readDocument } from './read-document';
@@ -15,7 +16,11 @@ import type { DocumentReadingLimits } from './reading-limits';
  * as it is read, then of the whole reading. A failure is answered with the error's name only, since a
  * message about a document could quote it.
  */
-const limits = (workerData as { limits: DocumentReadingLimits }).limits;
+const { limits, nativeGuard } = workerData as {
+  limits: DocumentReadingLimits;
+  nativeGuard: SharedArrayBuffer;
+};
+const whileNative = nativeCalls(nativeGuard);
 // Every step decodes its own buffer, so libvips's operation cache (process-wide, 50 MB by default)
 // would save nothing, only keep the pixels of documents already read in memory.
 sharp.cache(false);
@@ -45,15 +50,15 @@ function lazyEngine(): OcrEngine {
       return (await engine).readRegion(image, region, kind, height);
     },
     async detect(image) {
-      secondReader ??= createPaddleReader();
+      secondReader ??= createPaddleReader({ whileNative });
       return (await secondReader).detect(image);
     },
     async readLines(image) {
-      secondReader ??= createPaddleReader();
+      secondReader ??= createPaddleReader({ whileNative });
       return (await secondReader).readLines(image);
     },
     async orientation(image) {
-      secondReader ??= createPaddleReader();
+      secondReader ??= createPaddleReader({ whileNative });
       return (await secondReader).orientation(image);
     },
     async close() {

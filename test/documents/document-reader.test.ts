@@ -240,6 +240,20 @@ describe('documents the reader cannot read', () => {
       await hurried.close();
     }
   });
+
+  it('stops pages in the middle of either reader without taking the process down, then reads a card whole', async () => {
+    const card = await renderFace(cardFaces(CARD, CARD_LAYOUTS[0])[0]);
+    // Limits that fall at different points of a card's reading: Tesseract, the detector, the recogniser.
+    for (const pageTimeoutMs of [400, 900, 1400]) {
+      const hurried = new DocumentReadingPool({ ...DEFAULT_READING_SETTINGS, pageTimeoutMs });
+      try {
+        for (let attempt = 0; attempt < 2; attempt += 1) await hurried.read(card);
+      } finally {
+        await hurried.close();
+      }
+    }
+    expect((await cardFields('blue-beside')).member_id).toBe(CARD.memberId);
+  });
 });
 
 describe('reading real clinical PDFs nobody here wrote (HL7 C-CDA examples, CC0)', () => {
