@@ -154,7 +154,10 @@ export class DocumentReadingPool implements DocumentReader {
       this.options.logger?.warn({ err: { name: message.error } }, 'A document could not be read');
       job.resolve(this.stopped(job, 'the reader failed on this document'));
     }
-    if (slot.pagesRead >= this.settings.recycleAfterPages) void this.terminate(slot, 'recycled');
+    // A thread that failed on a document is replaced too: whatever broke in it (a reader that could not
+    // start, memory it could not get) must not fail every document after.
+    if (message.error || slot.pagesRead >= this.settings.recycleAfterPages)
+      void this.terminate(slot, 'recycled');
     this.dispatch();
   }
 
