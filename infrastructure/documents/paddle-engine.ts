@@ -69,13 +69,12 @@ export async function createPaddleReader(
     graphOptimizationLevel: 'all',
   };
   const folder = modelFolder();
-  const detector = await ort.InferenceSession.create(
-    path.join(folder, 'ch_PP-OCRv4_det_infer.onnx'),
-    sessionOptions,
+  // Loading a model runs native code too, and so does releasing one.
+  const detector = await whileNative(() =>
+    ort.InferenceSession.create(path.join(folder, 'ch_PP-OCRv4_det_infer.onnx'), sessionOptions),
   );
-  const recogniser = await ort.InferenceSession.create(
-    path.join(folder, 'ch_PP-OCRv4_rec_infer.onnx'),
-    sessionOptions,
+  const recogniser = await whileNative(() =>
+    ort.InferenceSession.create(path.join(folder, 'ch_PP-OCRv4_rec_infer.onnx'), sessionOptions),
   );
   // Index 0 is CTC's blank; the dictionary's characters follow, and a space closes the list.
   const alphabet = [
@@ -189,8 +188,8 @@ export async function createPaddleReader(
       return best.turn;
     },
     async close() {
-      await detector.release();
-      await recogniser.release();
+      await whileNative(() => detector.release());
+      await whileNative(() => recogniser.release());
     },
   };
 }

@@ -243,8 +243,8 @@ describe('documents the reader cannot read', () => {
 
   it('stops pages in the middle of either reader without taking the process down, then reads a card whole', async () => {
     const card = await renderFace(cardFaces(CARD, CARD_LAYOUTS[0])[0]);
-    // Limits that fall at different points of a card's reading: Tesseract, the detector, the recogniser.
-    for (const pageTimeoutMs of [400, 900, 1400]) {
+    // Limits that fall at different points of a card's reading: loading the models, Tesseract, the detector, the recogniser.
+    for (const pageTimeoutMs of [150, 400, 900, 1400]) {
       const hurried = new DocumentReadingPool({ ...DEFAULT_READING_SETTINGS, pageTimeoutMs });
       try {
         for (let attempt = 0; attempt < 2; attempt += 1) await hurried.read(card);

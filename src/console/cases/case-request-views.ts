@@ -174,7 +174,9 @@ export function insuranceCardSection(
         {
           heading: 'Value',
           cell: ([, { value, inferred }]) =>
-            html`<code>${value}</code> ${inferred ? badge('Placed by its shape, label unread', 'warn') : ''}`,
+            inferred
+              ? html`<code>${value}</code> ${badge('Placed by its shape, label unread', 'warn')}`
+              : html`<code>${value}</code>`,
         },
         {
           heading: 'Confidence',
