@@ -27,6 +27,8 @@ interface FormScore {
   memberIds: number;
   memberIdsRead: number;
   wrongValues: string[];
+  /** Fields left unread, by name: where the reader loses most. */
+  unread: Map<CardField, number>;
 }
 
 /**
@@ -97,6 +99,7 @@ async function score(
       memberIds: 0,
       memberIdsRead: 0,
       wrongValues: [],
+      unread: new Map<CardField, number>(),
     };
     forms.set(card.form, tally);
     const expected = expectedFields(card.values);
@@ -107,7 +110,7 @@ async function score(
       else if (actual !== null) {
         tally.wrong += 1;
         tally.wrongValues.push(field);
-      }
+      } else tally.unread.set(field, (tally.unread.get(field) ?? 0) + 1);
     }
     tally.memberIds += 1;
     if (read.member_id?.value === expected.member_id) tally.memberIdsRead += 1;
@@ -137,7 +140,10 @@ function describe(title: string, result: { forms: Map<CardForm, FormScore>; card
     ...[...result.forms.entries()].map(
       ([form, tally]) =>
         `      ${form.padEnd(6)} fields exact ${percent(tally.exact, tally.printed).padStart(7)}   member id ${percent(tally.memberIdsRead, tally.memberIds).padStart(7)}   ` +
-        `returned but wrong ${tally.wrong}${tally.wrongValues.length ? ` (${tally.wrongValues.join(', ')})` : ''}`,
+        `returned but wrong ${tally.wrong}${tally.wrongValues.length ? ` (${tally.wrongValues.join(', ')})` : ''}` +
+        (tally.unread.size
+          ? `\n             unread: ${[...tally.unread.entries()].map(([field, count]) => `${field} ${count}`).join(', ')}`
+          : ''),
     ),
   ];
 }

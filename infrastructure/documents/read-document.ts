@@ -21,6 +21,7 @@ import type {
 } from '../../domain/documents/document-reading';
 import { splitAfterLabel, wordsInRegion } from '../../domain/payers/card-agreement';
 import { identifierCore } from '../../domain/payers/card-fields';
+import { CARD_SEARCH_SIDE, findCardCorners, flattened, photoQuad } from './card-corners';
 import { levelled } from './deskew';
 import { isSpeckled, withoutRules } from './page-cleaning';
 import { pagePreview } from './page-preview';
@@ -134,7 +135,7 @@ async function readImage(
     }
     try {
       const image = sharp(bytes, { page: index, limitInputPixels: limits.maxInputPixels });
-      const page = await recogniseImage(image, number, ocr, limits);
+      const page = await recogniseImage(image, number, ocr, limits, 'photo');
       pages.push(page);
       onPage(page);
       if (number <= limits.previewPages) previews.push(await pagePreview(bytes, number, limits, index));
@@ -146,7 +147,8 @@ async function readImage(
 }
 
 /**
- * Normalises an image for recognition (EXIF orientation, grayscale, a fax's speckle removed with a
+ * Normalises an image for recognition (EXIF orientation, a photographed card or sheet found on its desk
+ * and warped flat, grayscale, a fax's speckle removed with a
  * 3 × 3 median that keeps strokes wider than a dot, stretched contrast, brought to a
  * long side the recogniser reads well, inverted when it is light on dark, levelled when its print is
  * askew), then recognises it. An unsure result asks the second reader which way up the print stands
@@ -158,10 +160,12 @@ async function recogniseImage(
   number: number,
   ocr: OcrEngine,
   limits: DocumentReadingLimits,
+  source: PixelSource,
 ): Promise<ReadPage> {
   const sharp = (await import('sharp')).default;
   // A fax line's speckle is looked for at the page's own resolution, where a dot is one pixel.
-  const native = await image.rotate().grayscale().raw().toBuffer({ resolveWithObject: true });
+  const grey = await image.clone().rotate().grayscale().raw().toBuffer({ resolveWithObject: true });
+  const native = source === 'photo' ? ((await cardOf(image, grey)) ?? grey) : grey;
   const raw = { raw: { width: native.info.width, height: native.info.height, channels: 1 as const } };
   const speckled = isSpeckled(native.data, native.info.width, native.info.height);
   const upright = (speckled ? sharp(native.data, raw).median(3) : sharp(native.data, raw))
@@ -172,14 +176,14 @@ async function recogniseImage(
       fit: 'inside',
       withoutEnlargement: false,
     });
-  const grey = await upright.png({ compressionLevel: 1 }).toBuffer();
+  const normalised = await upright.png({ compressionLevel: 1 }).toBuffer();
   // Light print on a dark card reads as dark print once inverted, which is what the recogniser expects.
-  const { channels } = await sharp(grey).stats();
+  const { channels } = await sharp(normalised).stats();
   const prepared = {
     data:
       channels[0].mean < DARK_MEAN
-        ? await sharp(grey).negate().png({ compressionLevel: 1 }).toBuffer()
-        : grey,
+        ? await sharp(normalised).negate().png({ compressionLevel: 1 }).toBuffer()
+        : normalised,
   };
   let bestImage = await cleaned(await levelled(prepared.data, sharp), ocr);
   let best = await ocr.recognise(bestImage, number);
@@ -199,6 +203,38 @@ async function recogniseImage(
   }
   const lines = found.length ? inReadingOrder([...best.lines, ...found]) : best.lines;
   return { ...best, lines: await settledIdentifiers(bestImage, lines, second, ocr), second };
+}
+
+/**
+ * Where a page's pixels come from: an image sent may be a photo of a card or a sheet on a desk; a PDF
+ * page drawn from its vectors is the page itself, and a box printed on it is never taken for a card.
+ */
+type PixelSource = 'photo' | 'rendered';
+
+/**
+ * The card (or sheet) in a photo, found on a small colour copy and warped flat out of the grey photo,
+ * or null where no card's edges stand out against what it lies on (a scan edge to edge, a page).
+ */
+async function cardOf(
+  image: Sharp,
+  grey: { data: Buffer; info: { width: number; height: number } },
+): Promise<{ data: Uint8Array; info: { width: number; height: number } } | null> {
+  const small = await image
+    .clone()
+    .rotate()
+    .resize({ width: CARD_SEARCH_SIDE, height: CARD_SEARCH_SIDE, fit: 'inside' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const quad = findCardCorners({ ...small.info, data: small.data });
+  if (!quad) return null;
+  const card = flattened(
+    grey.data,
+    grey.info.width,
+    grey.info.height,
+    photoQuad(quad, grey.info.width / small.info.width),
+  );
+  return { data: card.data, info: { width: card.width, height: card.height } };
 }
 
 /**
@@ -381,7 +417,7 @@ async function readPdf(
     async (render, number) => {
       const sharp = (await import('sharp')).default;
       const image = sharp(await render(), { limitInputPixels: limits.maxInputPixels });
-      return recogniseImage(image, number, ocr, limits);
+      return recogniseImage(image, number, ocr, limits, 'rendered');
     },
     onPage,
   );

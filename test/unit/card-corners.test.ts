@@ -1,0 +1,94 @@
+import { findCardCorners, flattened } from '../../infrastructure/documents/card-corners';
+import type { Point, Quad, RawImage } from '../../infrastructure/documents/card-corners';
+
+const [WIDTH, HEIGHT] = [400, 300];
+
+/** A card tilted in perspective, as a phone held at an angle sees it. */
+const CARD: Quad = [
+  { x: 70, y: 62 },
+  { x: 338, y: 48 },
+  { x: 326, y: 236 },
+  { x: 58, y: 224 },
+];
+
+function inside(quad: Quad, x: number, y: number): boolean {
+  return quad.every((corner, index) => {
+    const next = quad[(index + 1) % 4];
+    return (next.x - corner.x) * (y - corner.y) - (next.y - corner.y) * (x - corner.x) >= 0;
+  });
+}
+
+/** Where a point of the card (0–1 across and down) lands in the photo. */
+function onCard(across: number, down: number): Point {
+  const top = {
+    x: CARD[0].x + (CARD[1].x - CARD[0].x) * across,
+    y: CARD[0].y + (CARD[1].y - CARD[0].y) * across,
+  };
+  const bottom = {
+    x: CARD[3].x + (CARD[2].x - CARD[3].x) * across,
+    y: CARD[3].y + (CARD[2].y - CARD[3].y) * across,
+  };
+  return { x: top.x + (bottom.x - top.x) * down, y: top.y + (bottom.y - top.y) * down };
+}
+
+/** The card's own bands (0–1 down the card) and print (0–1 boxes), drawn within its quadrilateral. */
+function photo(ground: (x: number, y: number) => [number, number, number]): RawImage {
+  const data = new Uint8Array(WIDTH * HEIGHT * 3);
+  const band: Quad = [onCard(0, 0), onCard(1, 0), onCard(1, 0.22), onCard(0, 0.22)];
+  const print = [0.35, 0.5, 0.65].map((down): Quad => [
+    onCard(0.1, down),
+    onCard(0.6, down),
+    onCard(0.6, down + 0.05),
+    onCard(0.1, down + 0.05),
+  ]);
+  for (let y = 0; y < HEIGHT; y += 1) {
+    for (let x = 0; x < WIDTH; x += 1) {
+      let colour = ground(x, y);
+      if (inside(CARD, x, y)) colour = [236, 234, 226];
+      if (inside(band, x, y)) colour = [30, 70, 160];
+      if (print.some((line) => inside(line, x, y))) colour = [40, 40, 40];
+      data.set(colour, (y * WIDTH + x) * 3);
+    }
+  }
+  return { data, width: WIDTH, height: HEIGHT, channels: 3 };
+}
+
+const CHECKERED_DESK = (x: number, y: number): [number, number, number] =>
+  (Math.floor(x / 8) + Math.floor(y / 8)) % 2 === 0 ? [96, 96, 96] : [168, 168, 168];
+
+function expectNear(found: Quad | null, expected: Quad): void {
+  expect(found).not.toBeNull();
+  found!.forEach((corner, index) => {
+    expect(Math.hypot(corner.x - expected[index].x, corner.y - expected[index].y)).toBeLessThan(4);
+  });
+}
+
+describe('finding a card in a photo', () => {
+  it("finds the card's four corners on a checkered desk, whose squares' edges never pass for the card's", () => {
+    expectNear(findCardCorners(photo(CHECKERED_DESK)), CARD);
+  });
+
+  it("takes the card's outer edge, not the edge of a coloured band printed across its top", () => {
+    const corners = findCardCorners(photo(() => [120, 84, 52]));
+    expectNear(corners, CARD);
+  });
+
+  it('finds no card on a printed page whose ruled box has the same paper on both sides of its lines', () => {
+    const data = new Uint8Array(WIDTH * HEIGHT).fill(250);
+    for (let x = 60; x <= 340; x += 1) data[60 * WIDTH + x] = data[240 * WIDTH + x] = 0;
+    for (let y = 60; y <= 240; y += 1) data[y * WIDTH + 60] = data[y * WIDTH + 340] = 0;
+    expect(findCardCorners({ data, width: WIDTH, height: HEIGHT, channels: 1 })).toBeNull();
+  });
+
+  it('warps the card flat, its band along the top and its ground below, at its mean side lengths', () => {
+    const image = photo(CHECKERED_DESK);
+    const grey = new Uint8Array(WIDTH * HEIGHT).map((_, index) => image.data[index * 3 + 1]);
+    const card = flattened(grey, WIDTH, HEIGHT, CARD);
+    expect(card.width).toBe(268);
+    expect(card.height).toBe(175);
+    const at = (across: number, down: number) =>
+      card.data[Math.round(down * (card.height - 1)) * card.width + Math.round(across * (card.width - 1))];
+    expect([at(0.05, 0.1), at(0.95, 0.1)]).toEqual([70, 70]);
+    expect([at(0.05, 0.9), at(0.95, 0.9), at(0.8, 0.5)]).toEqual([234, 234, 234]);
+  });
+});
