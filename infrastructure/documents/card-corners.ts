@@ -67,7 +67,7 @@ const LEAST_SIDE_RATIO = 0.6;
  */
 const ALIKE_AREA = 0.9;
 /** How much larger than the quadrilateral found the part of the photo read is. */
-const QUAD_GROWTH = 0.03;
+const QUAD_GROWTH = 0.015;
 
 interface Gradients {
   dx: Float32Array;

@@ -1,3 +1,5 @@
+import { medianGrey } from './page-cleaning';
+
 /** A line is stretched so its darkest and lightest few pixels span the whole range. */
 const STRETCH_TAIL = 0.02;
 
@@ -11,15 +13,9 @@ const STRETCH_TAIL = 0.02;
 export function isLightOnDark(pixels: Uint8Array, width: number, height: number): boolean {
   const count = width * height;
   if (count === 0) return false;
-  const histogram = new Uint32Array(256);
   let sum = 0;
-  for (let index = 0; index < count; index += 1) {
-    histogram[pixels[index]] += 1;
-    sum += pixels[index];
-  }
-  let median = 0;
-  for (let seen = histogram[0]; seen < count / 2; seen += histogram[median]) median += 1;
-  return sum / count > median;
+  for (let index = 0; index < count; index += 1) sum += pixels[index];
+  return sum / count > medianGrey(pixels.subarray(0, count));
 }
 
 /**

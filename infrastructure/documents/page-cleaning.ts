@@ -39,6 +39,26 @@ export function isSpeckled(pixels: Uint8Array, width: number, height: number): b
   return lone > SPECKLED_SHARE * width * height;
 }
 
+/**
+ * A rule is ink where it is this much darker than the page's ground (its median grey), up to RULE_INK:
+ * a hairline drawn at a card's scale and enlarged for reading is grey, not black.
+ */
+const RULE_BELOW_GROUND = 60;
+const RULE_INK = 200;
+
+function ruleInk(pixels: Uint8Array): number {
+  return Math.min(RULE_INK, Math.max(INK, medianGrey(pixels) - RULE_BELOW_GROUND));
+}
+
+/** The middle grey (0–255) of some pixels: on a page or a line, its ground, which covers most of it. */
+export function medianGrey(pixels: Uint8Array): number {
+  const histogram = new Uint32Array(256);
+  for (const value of pixels) histogram[value] += 1;
+  let median = 0;
+  for (let seen = histogram[0]; seen < pixels.length / 2; seen += histogram[median]) median += 1;
+  return median;
+}
+
 /** A rule is at most this many pixels thick: a solid band (a dark card, a coloured header) is no rule. */
 const THICKEST_RULE = 8;
 
@@ -46,8 +66,9 @@ const THICKEST_RULE = 8;
  * The page with its rules made ground: thin runs of ink (at most THICKEST_RULE pixels thick at two of
  * the three points a quarter, half and three quarters along) across at least `across` pixels, or down
  * at least `down`, longer than any letter of the page's print is wide or tall (a table's borders, an
- * underline, a form's boxes). Letters a rule crossed keep their other strokes; a solid band of colour
- * is left as it is.
+ * underline, a form's boxes), and thin runs down that join two rules across (a table's cell walls,
+ * shorter than a tall letter where its rows are one line high). Letters a rule crossed keep their other
+ * strokes; a solid band of colour is left as it is.
  */
 export function withoutRules(
   pixels: Uint8Array,
@@ -56,8 +77,9 @@ export function withoutRules(
   { across, down }: { across: number; down: number },
 ): Buffer {
   const cleaned = Buffer.from(pixels);
+  const dark = ruleInk(pixels);
   const ink = (x: number, y: number) =>
-    x >= 0 && y >= 0 && x < width && y < height && pixels[y * width + x] < INK;
+    x >= 0 && y >= 0 && x < width && y < height && pixels[y * width + x] < dark;
   /** How thick the ink is through (x, y), counted along (dx, dy) both ways. */
   const thickness = (x: number, y: number, dx: number, dy: number) => {
     let count = 1;
@@ -67,14 +89,16 @@ export function withoutRules(
   };
   const thin = (at: (fraction: number) => [number, number], dx: number, dy: number) =>
     [0.25, 0.5, 0.75].filter((fraction) => thickness(...at(fraction), dx, dy) <= THICKEST_RULE).length >= 2;
+  const acrossRule = new Uint8Array(width * height);
   for (let y = 0; y < height; y += 1) {
     let run = 0;
     for (let x = 0; x <= width; x += 1) {
-      if (x < width && pixels[y * width + x] < INK) run += 1;
+      if (x < width && pixels[y * width + x] < dark) run += 1;
       else {
         const start = x - run;
         if (run >= across && thin((fraction) => [start + Math.floor(fraction * run), y], 0, 1)) {
           cleaned.fill(255, y * width + start, y * width + x);
+          acrossRule.fill(1, y * width + start, y * width + x);
         }
         run = 0;
       }
@@ -83,10 +107,15 @@ export function withoutRules(
   for (let x = 0; x < width; x += 1) {
     let run = 0;
     for (let y = 0; y <= height; y += 1) {
-      if (y < height && pixels[y * width + x] < INK) run += 1;
+      if (y < height && pixels[y * width + x] < dark) run += 1;
       else {
         const start = y - run;
-        if (run >= down && thin((fraction) => [x, start + Math.floor(fraction * run)], 1, 0)) {
+        // A table's cell wall runs from one of its rules across to another, however short the rows.
+        const wall =
+          run > 2 * THICKEST_RULE &&
+          acrossRule[start * width + x] === 1 &&
+          acrossRule[(y - 1) * width + x] === 1;
+        if ((run >= down || wall) && thin((fraction) => [x, start + Math.floor(fraction * run)], 1, 0)) {
           for (let row = start; row < y; row += 1) cleaned[row * width + x] = 255;
         }
         run = 0;

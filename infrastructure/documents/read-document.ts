@@ -19,11 +19,11 @@ import type {
   ReadingMethod,
   UnreadPage,
 } from '../../domain/documents/document-reading';
-import { splitAfterLabel, wordsInRegion } from '../../domain/payers/card-agreement';
+import { sameRegion, splitAfterLabel, wordsInRegion } from '../../domain/payers/card-agreement';
 import { identifierCore } from '../../domain/payers/card-fields';
 import { CARD_SEARCH_SIDE, findCardCorners, flattened, photoQuad } from './card-corners';
 import { levelled } from './deskew';
-import { isSpeckled, withoutRules } from './page-cleaning';
+import { isSpeckled, medianGrey, withoutRules } from './page-cleaning';
 import { pagePreview } from './page-preview';
 import type { OcrEngine } from './ocr-engine';
 import { readPdfPages } from './pdf-pages';
@@ -325,14 +325,6 @@ const RULE_DOWN_LINES = 1.5;
 /** A page whose middle grey is at least this light (0–255) is light ground with print on it. */
 const LIGHT_GROUND = 180;
 
-function medianOf(pixels: Uint8Array): number {
-  const histogram = new Uint32Array(256);
-  for (const value of pixels) histogram[value] += 1;
-  let value = 0;
-  for (let seen = histogram[0]; seen < pixels.length / 2; seen += histogram[value]) value += 1;
-  return value;
-}
-
 /**
  * A page as the readers should see it: its rules made ground, measured against the height of its own
  * lines of print so a card's large title is never taken for a rule.
@@ -342,7 +334,7 @@ async function cleaned(image: Buffer, ocr: OcrEngine): Promise<Buffer> {
   const { data, info } = await sharp(image).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   // Rules are told from ground only on a light page (paper, a pale card): on a mid-grey or gradient
   // ground whole rows would pass for ink. There each line read on its own loses its rules instead.
-  if (medianOf(data) < LIGHT_GROUND) return image;
+  if (medianGrey(data) < LIGHT_GROUND) return image;
   const heights = (await ocr.detect(image)).map((box) => box.height).sort((a, b) => a - b);
   if (heights.length === 0) return image;
   const ruled = withoutRules(data, info.width, info.height, {
@@ -371,7 +363,8 @@ export function missedRegions(first: readonly ReadLine[], second: readonly ReadL
       run = [];
     };
     for (const word of row.words) {
-      if (wordsInRegion(first, word.box).length > 0) {
+      // A word the first reader ran into a rule's remnant (`"BIN`) still covers the one found here.
+      if (first.some((line) => line.words.some((read) => sameRegion(read.box, word.box)))) {
         close();
         continue;
       }

@@ -50,6 +50,18 @@ describe('table rules', () => {
     expect(cleaned[15 * width + 1]).toBe(255);
     expect(cleaned[10 * width + 20]).toBe(0);
   });
+
+  it("removes a table's cell walls between its rules, though shorter than a rule down, and keeps a stroke as tall", () => {
+    const width = 60;
+    const height = 40;
+    const pixels = Buffer.alloc(width * height, 255);
+    for (const row of [5, 25]) pixels.fill(0, row * width + 2, row * width + 58);
+    for (let y = 5; y <= 25; y += 1) pixels[y * width + 30] = 0;
+    for (let y = 8; y <= 28; y += 1) pixels[y * width + 12] = 0;
+    const cleaned = withoutRules(pixels, width, height, { across: 40, down: 30 });
+    expect(cleaned[15 * width + 30]).toBe(255);
+    expect(cleaned[15 * width + 12]).toBe(0);
+  });
 });
 
 describe('fax speckle', () => {
