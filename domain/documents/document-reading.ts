@@ -51,6 +51,11 @@ export interface ReadPage {
    * made before there were two readers.
    */
   second?: ReadLine[];
+  /**
+   * Where a photographed page is washed out by glare, in the same coordinates: print there may be lost
+   * to both readers. Absent where none was found, and on pages that are not photos.
+   */
+  glare?: Box[];
 }
 
 /** A page that was not read, and why (a limit reached, a page that failed to decode). */

@@ -23,7 +23,7 @@ export const CARD_FIELDS = [
 export type CardField = (typeof CARD_FIELDS)[number];
 
 /** Why a card field is unread (CONTRACT.md §11, v1.3). */
-export type CardUnreadReason = 'not_found' | 'below_threshold' | 'readers_disagree';
+export type CardUnreadReason = 'not_found' | 'below_threshold' | 'readers_disagree' | 'glare';
 
 /** Why a case could not rely on a card it read (domain/failures.ts). */
 export type UnreadCardCode =
@@ -63,7 +63,8 @@ export interface InsuranceCardView {
   /**
    * Why each unread field is (v1.3): `not_found` (no value of its shape), `below_threshold` (read by
    * one reader only, or too unsure), `readers_disagree` (the two readers read different values there,
-   * or print ran on past the value). Absent in cases read before.
+   * or print ran on past the value), `glare` (a washed-out patch of the photo lies over the field's
+   * label or value). Absent in cases read before.
    */
   unread_reasons?: Partial<Record<CardField, CardUnreadReason>>;
   discrete: Partial<Record<SharedInsuranceField, string>> | null;

@@ -284,11 +284,66 @@ export function readCard(pages: readonly ReadPage[]): CardReading {
         everyCandidate,
       );
   }
+  blameGlare(reading, pages, everyCandidate);
   // A field another candidate gave with both readers agreeing is read: its rejected readings are not a disagreement.
   reading.disagreements = reading.disagreements.filter(
     (disagreement) => reading.card[disagreement.field] === null,
   );
   return reading;
+}
+
+/** How far from its label, in the label's heights, a value beside it or below it may stand. */
+const VALUE_REACH_ACROSS = 12;
+const VALUE_REACH_DOWN = 2.5;
+
+/**
+ * An unread field whose label, where a value would stand by it, or whose value lies under a patch of
+ * glare is unread for the glare: the reviewer then asks for a photo without it, not for a better
+ * card. Fields with neither a label nor a value found say nothing of where they are, and keep their
+ * reason.
+ */
+function blameGlare(
+  reading: CardReading,
+  pages: readonly ReadPage[],
+  candidates: readonly Candidate[],
+): void {
+  const glared = (pageIndex: number, box: Box) =>
+    (pages[pageIndex]?.glare ?? []).some((patch) => overlapping(patch, box));
+  const places: Array<{ field: CardField; pageIndex: number; box: Box }> = candidates.map((candidate) => ({
+    field: candidate.field,
+    pageIndex: candidate.pageIndex,
+    box: regionOf(candidate),
+  }));
+  pages.forEach((page, pageIndex) => {
+    if (!page.glare?.length) return;
+    for (const reader of READERS) {
+      for (const line of linesOf(page, reader).lines) {
+        for (const label of labelsIn(line.words.flatMap(tokensOf))) {
+          if (!label.field) continue;
+          const { left, top, height } = label.box;
+          places.push({
+            field: label.field,
+            pageIndex,
+            box: { left, top, width: VALUE_REACH_ACROSS * height, height: VALUE_REACH_DOWN * height },
+          });
+        }
+      }
+    }
+  });
+  for (const field of Object.keys(reading.unreadReasons) as CardField[]) {
+    if (places.some((place) => place.field === field && glared(place.pageIndex, place.box))) {
+      reading.unreadReasons[field] = 'glare';
+    }
+  }
+}
+
+function overlapping(a: Box, b: Box): boolean {
+  return (
+    a.left < b.left + b.width &&
+    b.left < a.left + a.width &&
+    a.top < b.top + b.height &&
+    b.top < a.top + a.height
+  );
 }
 
 /** The first reader is Tesseract's page; the second, the detector's lines read by PP-OCR. */
@@ -625,6 +680,19 @@ interface LabelAt {
 function fieldsOnPage(page: ReadPage): FoundField[] {
   const lines = page.lines.map((line) => line.words.flatMap(tokensOf));
   const labelsByLine = lines.map(labelsIn);
+  const pharmacyLine = labelsByLine.map((labels) =>
+    labels.some((label) => label.field === 'rx_bin' || label.field === 'rx_pcn'),
+  );
+  labelsByLine.forEach((labels, lineIndex) => {
+    const inPharmacyBlock = pharmacyLine[lineIndex] || (lineIndex > 0 && pharmacyLine[lineIndex - 1]);
+    for (const label of labels) {
+      // `GRP` beside or under a BIN or PCN is the pharmacy's group (`BIN 553391 PCN KGAMVT`, then
+      // `GRP RX4090`); the member's group is spelled out elsewhere on the card.
+      if (label.field === 'group_number' && inPharmacyBlock && lines[lineIndex][label.start].key === 'GRP') {
+        label.field = 'rx_group';
+      }
+    }
+  });
   const found: FoundField[] = [];
   lines.forEach((tokens, lineIndex) => {
     const labels = labelsByLine[lineIndex];

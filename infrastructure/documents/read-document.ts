@@ -23,6 +23,7 @@ import { sameRegion, splitAfterLabel, wordsInRegion } from '../../domain/payers/
 import { identifierCore } from '../../domain/payers/card-fields';
 import { CARD_SEARCH_SIDE, findCardCorners, flattened, photoQuad } from './card-corners';
 import { levelled } from './deskew';
+import { glarePatches } from './glare';
 import { isSpeckled, medianGrey, withoutRules } from './page-cleaning';
 import { pagePreview } from './page-preview';
 import type { OcrEngine } from './ocr-engine';
@@ -179,11 +180,9 @@ async function recogniseImage(
   const normalised = await upright.png({ compressionLevel: 1 }).toBuffer();
   // Light print on a dark card reads as dark print once inverted, which is what the recogniser expects.
   const { channels } = await sharp(normalised).stats();
+  const inverted = channels[0].mean < DARK_MEAN;
   const prepared = {
-    data:
-      channels[0].mean < DARK_MEAN
-        ? await sharp(normalised).negate().png({ compressionLevel: 1 }).toBuffer()
-        : normalised,
+    data: inverted ? await sharp(normalised).negate().png({ compressionLevel: 1 }).toBuffer() : normalised,
   };
   let bestImage = await cleaned(await levelled(prepared.data, sharp), ocr);
   let best = await ocr.recognise(bestImage, number);
@@ -202,7 +201,11 @@ async function recogniseImage(
     if (line) found.push(line);
   }
   const lines = found.length ? inReadingOrder([...best.lines, ...found]) : best.lines;
-  return { ...best, lines: await settledIdentifiers(bestImage, lines, second, ocr), second };
+  const page = { ...best, lines: await settledIdentifiers(bestImage, lines, second, ocr), second };
+  if (source !== 'photo') return page;
+  const kept = await sharp(bestImage).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  const glare = glarePatches(kept.data, kept.info.width, kept.info.height, inverted);
+  return glare.length ? { ...page, glare } : page;
 }
 
 /**

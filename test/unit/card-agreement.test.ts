@@ -54,6 +54,20 @@ describe('a card read by two readers', () => {
     expect(reading.unreadReasons.member_name).toBe('readers_disagree');
   });
 
+  it('blames glare for a field whose value the glare washed out, and keeps the reasons of fields clear of it', () => {
+    const page = {
+      ...readTwice(
+        ['Member ID: W123456789', 'Group:', 'RxBIN: 610014'],
+        ['Member ID: W123456789', 'Group:', 'RxBIN: 61001'],
+      ),
+      glare: [{ left: 8, top: 1, width: 10, height: 1 }],
+    };
+    const reading = readCard([page]);
+    expect(reading.unreadReasons.group_number).toBe('glare');
+    expect(reading.unreadReasons.rx_bin).toBe('readers_disagree');
+    expect(reading.card.member_id?.value).toBe('W123456789');
+  });
+
   it('says a field no reader found was not found', () => {
     const reading = readCard([readTwice(['Member ID: W123456789'], ['Member ID: W123456789'])]);
     expect(reading.unreadReasons.rx_bin).toBe('not_found');

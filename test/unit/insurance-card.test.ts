@@ -12,6 +12,19 @@ const valueOf = (page: ReadPage[], field: keyof ReturnType<typeof readInsuranceC
   readInsuranceCard(page)[field]?.value ?? null;
 
 describe('reading an insurance card from its words', () => {
+  it("takes GRP under the BIN and PCN line for the pharmacy's group, and the spelled-out group for the member's", () => {
+    const card = readInsuranceCard([
+      face([
+        'Northwind Health',
+        'POLICY ID        GROUP #',
+        'U5677818758      JRS17772',
+        'BIN 553391  PCN KGAMVT',
+        'GRP RX4090',
+      ]),
+    ]);
+    expect([card.group_number?.value, card.rx_group?.value]).toEqual(['JRS17772', 'RX4090']);
+  });
+
   it('reads each value printed beside its label', () => {
     const card = readInsuranceCard([
       face([

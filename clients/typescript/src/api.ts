@@ -2136,7 +2136,7 @@ export interface components {
          * @description Why a card field is unread (CONTRACT.md §11, v1.3).
          * @enum {string}
          */
-        CardUnreadReason: "not_found" | "below_threshold" | "readers_disagree";
+        CardUnreadReason: "not_found" | "below_threshold" | "readers_disagree" | "glare";
         /** @description A case waiting out an outage: a reason code and times only, never the connector's own words (which may quote the request). */
         CaseAttention: {
             reason: components["schemas"]["AttentionReason"];
@@ -2892,7 +2892,7 @@ export interface components {
             };
             /** @description Card fields not read with the confidence their thresholds ask: never used, never guessed. */
             unread: components["schemas"]["CardField"][];
-            /** @description Why each unread field is (v1.3): `not_found` (no value of its shape), `below_threshold` (read by one reader only, or too unsure), `readers_disagree` (the two readers read different values there, or print ran on past the value). Absent in cases read before. */
+            /** @description Why each unread field is (v1.3): `not_found` (no value of its shape), `below_threshold` (read by one reader only, or too unsure), `readers_disagree` (the two readers read different values there, or print ran on past the value), `glare` (a washed-out patch of the photo lies over the field's label or value). Absent in cases read before. */
             unread_reasons?: {
                 payer_name?: components["schemas"]["CardUnreadReason"];
                 plan_name?: components["schemas"]["CardUnreadReason"];

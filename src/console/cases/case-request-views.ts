@@ -146,6 +146,7 @@ const UNREAD_REASON_LABELS: Readonly<Record<CardUnreadReason, string>> = {
   not_found: 'not found',
   below_threshold: 'read by one reader only, or unsure',
   readers_disagree: 'the two readers differ',
+  glare: 'glare on the photo covers it',
 };
 
 /**
