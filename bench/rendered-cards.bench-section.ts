@@ -6,6 +6,7 @@ import type { DocumentReadingPool } from '../infrastructure/documents/reading-po
 import type { CardForm, ChromiumCardValues } from './chromium-cards';
 import { expectedMemberId, randomCard, renderCards } from './chromium-cards';
 import { SCORED as SVG_CORPUS_SCORED } from './document-corpus';
+import { drawGhostscriptCard, ghostscriptAvailable } from './ghostscript-cards';
 import { drawCard, imageMagickAvailable } from './imagemagick-cards';
 
 /** Cards per renderer and form (photo, scan); BENCH_RENDERED_CARDS changes it, 0 skips them. */
@@ -33,8 +34,9 @@ interface FormScore {
 
 /**
  * The reader on cards drawn by renderers other than the SVG corpus's: Chromium (HTML and CSS), which
- * the reader's rules were tuned on during issue 41, and ImageMagick, which they never were. Each is
- * scored per form (photo, scan) and per field, wrong values listed by field.
+ * the reader's rules were tuned on during issue 41; ImageMagick, never tuned on until its photos were
+ * looked at for the card's corners and its one wrong group number (issue 41's second stop); and
+ * Ghostscript (PostScript), which they never were. Each is scored per form (photo, scan) and per field, wrong values listed by field.
  */
 export async function renderedCardsScore(pool: DocumentReadingPool, seed: number): Promise<string[]> {
   if (CARDS_PER_FORM === 0) return ['  cards by other renderers: skipped (BENCH_RENDERED_CARDS=0)'];
@@ -43,12 +45,16 @@ export async function renderedCardsScore(pool: DocumentReadingPool, seed: number
   lines.push(...describe('Chromium, HTML and CSS (tuned on)', await score(pool, chromiumCards)));
   if (await imageMagickAvailable()) {
     lines.push(
-      ...describe('ImageMagick (never tuned on)', await score(pool, await imageMagickRendered(seed))),
+      ...describe('ImageMagick (looked at once)', await score(pool, await imageMagickRendered(seed))),
     );
   } else
     lines.push(
-      '    ImageMagick (never tuned on): skipped, no ImageMagick here (apt-get install imagemagick)',
+      '    ImageMagick (looked at once): skipped, no ImageMagick here (apt-get install imagemagick)',
     );
+  const ghostscriptTitle = 'Ghostscript, PostScript (never tuned on)';
+  if (await ghostscriptAvailable())
+    lines.push(...describe(ghostscriptTitle, await score(pool, await ghostscriptRendered(seed))));
+  else lines.push(`    ${ghostscriptTitle}: skipped, no Ghostscript here (apt-get install ghostscript)`);
   return lines;
 }
 
@@ -77,6 +83,18 @@ async function imageMagickRendered(seed: number): Promise<RenderedCard[]> {
       const cardSeed = seed + 500_000 + formIndex * 100_000 + index;
       const { values } = randomCard(cardSeed, form);
       cards.push({ values, form, image: await drawCard({ values, form, seed: cardSeed }) });
+    }
+  }
+  return cards;
+}
+
+async function ghostscriptRendered(seed: number): Promise<RenderedCard[]> {
+  const cards: RenderedCard[] = [];
+  for (const [formIndex, form] of (['photo', 'scan'] as const).entries()) {
+    for (let index = 0; index < CARDS_PER_FORM; index += 1) {
+      const cardSeed = seed + 900_000 + formIndex * 100_000 + index;
+      const { values } = randomCard(cardSeed, form);
+      cards.push({ values, form, image: await drawGhostscriptCard({ values, form, seed: cardSeed }) });
     }
   }
   return cards;
