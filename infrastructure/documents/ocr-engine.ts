@@ -23,8 +23,9 @@ export interface PageRecogniser {
  */
 export interface OcrEngine extends PageRecogniser {
   detect(image: Buffer): Promise<Box[]>;
-  readLines(image: Buffer): Promise<ReadLine[]>;
-  orientation(image: Buffer): Promise<number>;
+  /** The image's lines, read in the boxes given where the detector already found them on it. */
+  readLines(image: Buffer, found?: readonly Box[]): Promise<ReadLine[]>;
+  orientation(image: Buffer, found?: readonly Box[]): Promise<number>;
 }
 
 /** Tesseract's English LSTM model, shipped in the npm package: nothing is fetched at run time. */

@@ -5,7 +5,7 @@ import type { InferenceSession } from 'onnxruntime-node';
 
 import { boxAround } from '../../domain/documents/document-reading';
 import type { Box, ReadLine, ReadWord } from '../../domain/documents/document-reading';
-import { findTextBoxes } from './text-boxes';
+import { findTextBoxes, runningDown } from './text-boxes';
 import { lineForRecognition } from './line-polarity';
 
 /**
@@ -20,14 +20,17 @@ import { lineForRecognition } from './line-polarity';
 export interface LineReader {
   /** Where the image's lines of print are, without reading them. */
   detect(image: Buffer): Promise<Box[]>;
-  /** The lines of a prepared grey image, with word boxes in its own pixels. */
-  readLines(image: Buffer): Promise<ReadLine[]>;
+  /**
+   * The lines of a prepared grey image, with word boxes in its own pixels: in `found`, the boxes the
+   * detector already found on it (or on the same image before its rules were removed), or detected anew.
+   */
+  readLines(image: Buffer, found?: readonly Box[]): Promise<ReadLine[]>;
   /**
    * The quarter turn (0, 90, 180 or 270, clockwise) that stands the image's print upright: the
    * detector says whether its lines run across or down, and the recogniser reads the largest of them
    * both ways up.
    */
-  orientation(image: Buffer): Promise<number>;
+  orientation(image: Buffer, found?: readonly Box[]): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -160,25 +163,23 @@ export async function createPaddleReader(
     async detect(image) {
       return detect(await greyOf(image));
     },
-    async readLines(image) {
+    async readLines(image, found) {
       const grey = await greyOf(image);
       const lines: ReadLine[] = [];
-      for (const box of await detect(grey)) {
+      for (const box of found ?? (await detect(grey))) {
         const { characters, steps, blank } = await recogniseLine(cropOf(grey, box, 0));
         const words = wordsOf(characters, box, box.width / steps, blank);
         if (words.length > 0) lines.push({ words, box });
       }
       return rowsOf(lines);
     },
-    async orientation(image) {
+    async orientation(image, found) {
       const grey = await greyOf(image);
-      const boxes = await detect(grey);
+      const boxes = found ?? (await detect(grey));
+      const sideways = runningDown(boxes) > 1;
       const area = (box: Box) => box.width * box.height;
-      const down = boxes.filter((box) => box.height > box.width);
-      const across = boxes.filter((box) => box.height <= box.width);
-      const sideways =
-        down.reduce((sum, box) => sum + area(box), 0) > across.reduce((sum, box) => sum + area(box), 0);
-      const sample = (sideways ? down : across)
+      const sample = boxes
+        .filter((box) => box.height > box.width === sideways)
         .sort((a, b) => area(b) - area(a))
         .slice(0, ORIENTATION_SAMPLE);
       if (sample.length === 0) return 0;

@@ -27,6 +27,7 @@ import { glarePatches } from './glare';
 import { isSpeckled, medianGrey, withoutRules } from './page-cleaning';
 import { pagePreview } from './page-preview';
 import type { OcrEngine } from './ocr-engine';
+import { runningDown } from './text-boxes';
 import { readPdfPages } from './pdf-pages';
 import type { DocumentReadingLimits, PageListener } from './reading-limits';
 
@@ -49,6 +50,8 @@ const TEXT_READING: DocumentReading = {
 /** Below this mean confidence, or with fewer words, the second reader is asked which way up the image is. */
 const UNSURE_CONFIDENCE = 0.75;
 const FEW_WORDS = 4;
+/** Twice as much print running down as across: the page lies on its side. */
+const SIDEWAYS = 2;
 /** A prepared image darker than this on average (0–255) is light print on a dark ground. */
 const DARK_MEAN = 110;
 
@@ -184,17 +187,28 @@ async function recogniseImage(
   const prepared = {
     data: inverted ? await sharp(normalised).negate().png({ compressionLevel: 1 }).toBuffer() : normalised,
   };
-  let bestImage = await cleaned(await levelled(prepared.data, sharp), ocr);
+  let standing = prepared.data;
+  let { image: bestImage, lines: bestBoxes } = await cleaned(await levelled(standing, sharp), ocr);
+  // Print the detector finds running down, clearly more than across, is a page on its side: it is
+  // stood up before Tesseract reads it, not after a reading of it sideways.
+  const sideways = bestBoxes.length >= FEW_WORDS && runningDown(bestBoxes) >= SIDEWAYS;
+  if (sideways) {
+    const turn = await ocr.orientation(bestImage, bestBoxes);
+    standing = await sharp(prepared.data).rotate(turn).png({ compressionLevel: 1 }).toBuffer();
+    ({ image: bestImage, lines: bestBoxes } = await cleaned(await levelled(standing, sharp), ocr));
+  }
   let best = await ocr.recognise(bestImage, number);
-  const turn = isSure(best) ? 0 : await ocr.orientation(prepared.data);
+  const turn = sideways || isSure(best) ? 0 : await ocr.orientation(bestImage, bestBoxes);
   if (turn !== 0) {
-    const turned = await sharp(prepared.data).rotate(turn).png({ compressionLevel: 1 }).toBuffer();
-    const image = await cleaned(await levelled(turned, sharp), ocr);
-    const candidate = await ocr.recognise(image, number);
-    if (score(candidate) > score(best)) [best, bestImage] = [candidate, image];
+    const turned = await sharp(standing).rotate(turn).png({ compressionLevel: 1 }).toBuffer();
+    const turnedPage = await cleaned(await levelled(turned, sharp), ocr);
+    const candidate = await ocr.recognise(turnedPage.image, number);
+    if (score(candidate) > score(best)) {
+      [best, bestImage, bestBoxes] = [candidate, turnedPage.image, turnedPage.lines];
+    }
   }
   // The second reader reads the very image the first kept, so their words share one set of coordinates.
-  const second = await ocr.readLines(bestImage);
+  const second = await ocr.readLines(bestImage, bestBoxes);
   const found: ReadLine[] = [];
   for (const region of missedRegions(best.lines, second)) {
     const line = await ocr.readRegion(bestImage, region);
@@ -332,21 +346,27 @@ const LIGHT_GROUND = 180;
  * A page as the readers should see it: its rules made ground, measured against the height of its own
  * lines of print so a card's large title is never taken for a rule.
  */
-async function cleaned(image: Buffer, ocr: OcrEngine): Promise<Buffer> {
+async function cleaned(image: Buffer, ocr: OcrEngine): Promise<{ image: Buffer; lines: Box[] }> {
   const sharp = (await import('sharp')).default;
   const { data, info } = await sharp(image).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  // The detector's lines are found once: removing rules moves no print, so the second reader reads
+  // the cleaned page in the same boxes, and which way up the page stands is judged from them.
+  const lines = await ocr.detect(image);
   // Rules are told from ground only on a light page (paper, a pale card): on a mid-grey or gradient
   // ground whole rows would pass for ink. There each line read on its own loses its rules instead.
-  if (medianGrey(data) < LIGHT_GROUND) return image;
-  const heights = (await ocr.detect(image)).map((box) => box.height).sort((a, b) => a - b);
-  if (heights.length === 0) return image;
+  if (medianGrey(data) < LIGHT_GROUND) return { image, lines };
+  const heights = lines.map((box) => box.height).sort((a, b) => a - b);
+  if (heights.length === 0) return { image, lines };
   const ruled = withoutRules(data, info.width, info.height, {
     across: Math.ceil(RULE_ACROSS_LINES * heights[Math.floor(heights.length / 2)]),
     down: Math.ceil(RULE_DOWN_LINES * heights[heights.length - 1]),
   });
-  return sharp(ruled, { raw: { width: info.width, height: info.height, channels: 1 } })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
+  return {
+    image: await sharp(ruled, { raw: { width: info.width, height: info.height, channels: 1 } })
+      .png({ compressionLevel: 1 })
+      .toBuffer(),
+    lines,
+  };
 }
 
 /** Words of the second reader this close together (in letter heights) are one region for the first. */

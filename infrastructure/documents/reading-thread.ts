@@ -53,13 +53,13 @@ function lazyEngine(): OcrEngine {
       secondReader ??= createPaddleReader({ whileNative });
       return (await secondReader).detect(image);
     },
-    async readLines(image) {
+    async readLines(image, found) {
       secondReader ??= createPaddleReader({ whileNative });
-      return (await secondReader).readLines(image);
+      return (await secondReader).readLines(image, found);
     },
-    async orientation(image) {
+    async orientation(image, found) {
       secondReader ??= createPaddleReader({ whileNative });
-      return (await secondReader).orientation(image);
+      return (await secondReader).orientation(image, found);
     },
     async close() {
       if (engine) await (await engine).close();

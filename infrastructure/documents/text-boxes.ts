@@ -64,3 +64,14 @@ export function findTextBoxes(probabilities: Float32Array, width: number, height
   }
   return boxes.sort((a, b) => a.top + a.height / 2 - (b.top + b.height / 2) || a.left - b.left);
 }
+
+/**
+ * How much more of a page's print, by area, the detector found in lines running down than across: over
+ * 1 the page lies on its side.
+ */
+export function runningDown(boxes: readonly Box[]): number {
+  const area = (box: Box) => box.width * box.height;
+  const down = boxes.filter((box) => box.height > box.width).reduce((sum, box) => sum + area(box), 0);
+  const across = boxes.filter((box) => box.height <= box.width).reduce((sum, box) => sum + area(box), 0);
+  return across === 0 ? (down > 0 ? Number.POSITIVE_INFINITY : 0) : down / across;
+}
