@@ -996,10 +996,8 @@ function personName(text: string): string | null {
 
 /** An organisation or plan name: words with at least three letters in all, few digits. */
 function organisationName(text: string): string | null {
-  const cleaned = text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[:|]+$/, '');
+  // A table's rule read beside the name (`Lakeshore Health Alliance |`) is no part of it.
+  const cleaned = text.replace(/\s+/g, ' ').replace(/^[\s:|]+|[\s:|]+$/g, '');
   const letters = cleaned.replace(/[^A-Za-z]/g, '').length;
   const digits = cleaned.replace(/\D/g, '').length;
   if (letters < 3 || digits > letters / 2) return null;

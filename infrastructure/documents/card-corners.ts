@@ -142,9 +142,31 @@ interface Candidate {
   sides: Array<{ from: Point; to: Point; line: Line; covered: number }>;
 }
 
+/** An ID-1 card's long side over its short side (85.6 × 54 mm, ISO/IEC 7810). */
+const CARD_ASPECT = 85.6 / 54;
+/** A quadrilateral whose mean sides are in a ratio between these is a card seen at an angle. */
+const CARD_LIKE = [1.35, 1.85] as const;
+
 /**
- * The card inside `quad` of a grey image, warped flat to a rectangle whose sides are the
- * quadrilateral's mean side lengths (a projective warp, sampled bilinearly).
+ * The size of the flat rectangle: the quadrilateral's mean side lengths, which a tilt foreshortens one
+ * way, so a card-like one keeps its long side and takes a card's proportions. Print stretched
+ * across reads wrong (Tesseract reads a wide `0` as `O0`).
+ */
+function flatSize(quad: Quad): [number, number] {
+  const [topLeft, topRight, bottomRight, bottomLeft] = quad;
+  let across = (distance(topLeft, topRight) + distance(bottomLeft, bottomRight)) / 2;
+  let down = (distance(topLeft, bottomLeft) + distance(topRight, bottomRight)) / 2;
+  const ratio = Math.max(across, down) / Math.min(across, down);
+  if (ratio >= CARD_LIKE[0] && ratio <= CARD_LIKE[1]) {
+    if (across >= down) down = across / CARD_ASPECT;
+    else across = down / CARD_ASPECT;
+  }
+  return [Math.max(1, Math.round(across)), Math.max(1, Math.round(down))];
+}
+
+/**
+ * The card inside `quad` of a grey image, warped flat to a rectangle of its size (`flatSize`): a
+ * projective warp, sampled bilinearly.
  */
 export function flattened(
   pixels: Uint8Array,
@@ -152,12 +174,7 @@ export function flattened(
   height: number,
   quad: Quad,
 ): { data: Uint8Array; width: number; height: number } {
-  const [topLeft, topRight, bottomRight, bottomLeft] = quad;
-  const across = Math.max(
-    1,
-    Math.round((distance(topLeft, topRight) + distance(bottomLeft, bottomRight)) / 2),
-  );
-  const down = Math.max(1, Math.round((distance(topLeft, bottomLeft) + distance(topRight, bottomRight)) / 2));
+  const [across, down] = flatSize(quad);
   const toPhoto = homography(
     [
       { x: 0, y: 0 },

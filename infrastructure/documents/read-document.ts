@@ -50,6 +50,8 @@ const TEXT_READING: DocumentReading = {
 /** Below this mean confidence, or with fewer words, the second reader is asked which way up the image is. */
 const UNSURE_CONFIDENCE = 0.75;
 const FEW_WORDS = 4;
+/** The long side, in pixels, a card found in a photo is read at: about 400 dpi across an ID-1 card. */
+const CARD_LONG_SIDE = 1400;
 /** Twice as much print running down as across: the page lies on its side. */
 const SIDEWAYS = 2;
 /** A prepared image darker than this on average (0–255) is light print on a dark ground. */
@@ -169,14 +171,18 @@ async function recogniseImage(
   const sharp = (await import('sharp')).default;
   // A fax line's speckle is looked for at the page's own resolution, where a dot is one pixel.
   const grey = await image.clone().rotate().grayscale().raw().toBuffer({ resolveWithObject: true });
-  const native = source === 'photo' ? ((await cardOf(image, grey)) ?? grey) : grey;
+  const card = source === 'photo' ? await cardOf(image, grey) : null;
+  const native = card ?? grey;
+  // A card found and warped fills the image: brought to the long side a whole photo is, its letters
+  // would stand half again as tall as a recogniser reads best (Tesseract then reads a serif `0` as `O0`).
+  const longSide = card ? Math.min(limits.ocrLongSide, CARD_LONG_SIDE) : limits.ocrLongSide;
   const raw = { raw: { width: native.info.width, height: native.info.height, channels: 1 as const } };
   const speckled = isSpeckled(native.data, native.info.width, native.info.height);
   const upright = (speckled ? sharp(native.data, raw).median(3) : sharp(native.data, raw))
     .normalise()
     .resize({
-      width: limits.ocrLongSide,
-      height: limits.ocrLongSide,
+      width: longSide,
+      height: longSide,
       fit: 'inside',
       withoutEnlargement: false,
     });
@@ -276,7 +282,9 @@ function identifierLike(text: string): boolean {
  * again: the second reader's box of it, cut out and read by Tesseract as one line of identifier
  * characters at three sizes. Where at least two of those readings are the second reader's value, they
  * replace the first reader's words there: Tesseract's page segmentation doubles or drops a character
- * the line reading does not (`ZZBHHO0…`). A character read as another (O for 0) is never settled this
+ * the line reading does not (`ZZBHHO0…`). One such reading is enough where the first reader's text is
+ * the second's with one character doubled as its look-alike (`O0` for `0`), the way Tesseract gives a
+ * wide glyph of some faces at every size. A character read as another (O for 0) is never settled this
  * way, since both engines may confuse that pair: there the readers still disagree, and the field is
  * unread.
  */
@@ -308,9 +316,35 @@ async function settledIdentifiers(
         box: word.box,
       });
     }
-    if (agreeing.length >= REREADS_AGREEING) lines = withWordsReplaced(lines, there, agreeing[0]);
+    const settled =
+      agreeing.length >= REREADS_AGREEING || (agreeing.length > 0 && doubledLookAlike(read, wanted));
+    if (settled) lines = withWordsReplaced(lines, there, agreeing[0]);
   }
   return lines;
+}
+
+/** Characters OCR gives for one another, each pair written once. */
+const LOOK_ALIKES = ['O0', 'Q0', 'D0', 'I1', 'L1', 'S5', 'B8', 'Z2', 'G6'];
+
+/**
+ * Whether `read` is `wanted` with one character doubled as its look-alike (`ZZBHHO000…` for
+ * `ZZBHH000…`): Tesseract's line recogniser gives a wide glyph twice, as two classes, in some faces.
+ */
+export function doubledLookAlike(read: string, wanted: string): boolean {
+  if (read.length !== wanted.length + 1) return false;
+  for (let index = 0; index < read.length; index += 1) {
+    if (read.slice(0, index) + read.slice(index + 1) !== wanted) continue;
+    const extra = read[index];
+    const beside = [read[index - 1], read[index + 1]].filter((character) => character !== undefined);
+    if (
+      beside.some((character) =>
+        LOOK_ALIKES.some((pair) => pair === extra + character || pair === character + extra),
+      )
+    ) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** Lines with some words taken out and one word put in their place (or on a line of its own). */

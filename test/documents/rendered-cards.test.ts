@@ -62,6 +62,10 @@ const PHARMACY_TABLE = card(
   { pharmacyTable: true, font: 'DejaVu Sans' },
   'scan',
 );
+const SIDEWAYS_PHOTO = {
+  ...card({ memberIdPrinted: 'W482119730', rxBin: '004336' }, { font: 'Liberation Serif' }, 'photo', 23),
+  turns: 1,
+};
 const WHITE_ON_GRADIENT = card(
   { memberIdPrinted: 'U4411207301', groupNumber: '77120' },
   { dark: true, gradient: true, font: 'DejaVu Sans Condensed' },
@@ -75,7 +79,7 @@ describeInBrowser('cards drawn by another renderer', () => {
 
   beforeAll(async () => {
     browser = await launchChromium();
-    images = await renderCards(browser, [PHOTO_ON_A_DESK, PHARMACY_TABLE, WHITE_ON_GRADIENT]);
+    images = await renderCards(browser, [PHOTO_ON_A_DESK, PHARMACY_TABLE, WHITE_ON_GRADIENT, SIDEWAYS_PHOTO]);
     pool = new DocumentReadingPool();
   });
   afterAll(async () => {
@@ -101,6 +105,10 @@ describeInBrowser('cards drawn by another renderer', () => {
 
   it('reads white print on a gradient card', async () => {
     expect(await fieldsOf(images[2])).toMatchObject({ member_id: 'U4411207301', group_number: '77120' });
+  });
+
+  it('reads a card photographed sideways and tilted on a desk, found, warped flat and stood up', async () => {
+    expect(await fieldsOf(images[3])).toMatchObject({ member_id: 'W482119730', rx_bin: '004336' });
   });
 
   it("reads the sandbox's own ZZ member id from a photo of the card on a desk, as read by both readers", async () => {

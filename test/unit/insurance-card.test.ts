@@ -12,6 +12,11 @@ const valueOf = (page: ReadPage[], field: keyof ReturnType<typeof readInsuranceC
   readInsuranceCard(page)[field]?.value ?? null;
 
 describe('reading an insurance card from its words', () => {
+  it('reads a payer name without the rule a reader gave beside it', () => {
+    const card = readInsuranceCard([face(['Payer: Lakeshore Health Alliance |', 'Member ID: W123456789'])]);
+    expect(card.payer_name?.value).toBe('Lakeshore Health Alliance');
+  });
+
   it("takes GRP under the BIN and PCN line for the pharmacy's group, and the spelled-out group for the member's", () => {
     const card = readInsuranceCard([
       face([
