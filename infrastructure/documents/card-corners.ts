@@ -147,6 +147,15 @@ const CARD_ASPECT = 85.6 / 54;
 /** A quadrilateral whose mean sides are in a ratio between these is a card seen at an angle. */
 const CARD_LIKE = [1.35, 1.85] as const;
 
+/** Whether a quadrilateral's mean sides stand in a card's ratio, as a card seen at an angle does. */
+export function cardShaped(quad: Quad): boolean {
+  const [topLeft, topRight, bottomRight, bottomLeft] = quad;
+  const across = (distance(topLeft, topRight) + distance(bottomLeft, bottomRight)) / 2;
+  const down = (distance(topLeft, bottomLeft) + distance(topRight, bottomRight)) / 2;
+  const ratio = Math.max(across, down) / Math.min(across, down);
+  return ratio >= CARD_LIKE[0] && ratio <= CARD_LIKE[1];
+}
+
 /**
  * The size of the flat rectangle: the quadrilateral's mean side lengths, which a tilt foreshortens one
  * way, so a card-like one keeps its long side and takes a card's proportions. Print stretched
@@ -156,8 +165,7 @@ function flatSize(quad: Quad): [number, number] {
   const [topLeft, topRight, bottomRight, bottomLeft] = quad;
   let across = (distance(topLeft, topRight) + distance(bottomLeft, bottomRight)) / 2;
   let down = (distance(topLeft, bottomLeft) + distance(topRight, bottomRight)) / 2;
-  const ratio = Math.max(across, down) / Math.min(across, down);
-  if (ratio >= CARD_LIKE[0] && ratio <= CARD_LIKE[1]) {
+  if (cardShaped(quad)) {
     if (across >= down) down = across / CARD_ASPECT;
     else across = down / CARD_ASPECT;
   }

@@ -21,7 +21,7 @@ import type {
 } from '../../domain/documents/document-reading';
 import { sameRegion, splitAfterLabel, wordsInRegion } from '../../domain/payers/card-agreement';
 import { identifierCore } from '../../domain/payers/card-fields';
-import { CARD_SEARCH_SIDE, findCardCorners, flattened, photoQuad } from './card-corners';
+import { CARD_SEARCH_SIDE, cardShaped, findCardCorners, flattened, photoQuad } from './card-corners';
 import { levelled } from './deskew';
 import { glarePatches } from './glare';
 import { isSpeckled, medianGrey, withoutRules } from './page-cleaning';
@@ -171,11 +171,12 @@ async function recogniseImage(
   const sharp = (await import('sharp')).default;
   // A fax line's speckle is looked for at the page's own resolution, where a dot is one pixel.
   const grey = await image.clone().rotate().grayscale().raw().toBuffer({ resolveWithObject: true });
-  const card = source === 'photo' ? await cardOf(image, grey) : null;
-  const native = card ?? grey;
+  const flat = source === 'photo' ? await cardOf(image, grey) : null;
+  const native = flat ?? grey;
   // A card found and warped fills the image: brought to the long side a whole photo is, its letters
   // would stand half again as tall as a recogniser reads best (Tesseract then reads a serif `0` as `O0`).
-  const longSide = card ? Math.min(limits.ocrLongSide, CARD_LONG_SIDE) : limits.ocrLongSide;
+  // A sheet keeps the page's long side.
+  const longSide = flat?.card ? Math.min(limits.ocrLongSide, CARD_LONG_SIDE) : limits.ocrLongSide;
   const raw = { raw: { width: native.info.width, height: native.info.height, channels: 1 as const } };
   const speckled = isSpeckled(native.data, native.info.width, native.info.height);
   const upright = (speckled ? sharp(native.data, raw).median(3) : sharp(native.data, raw))
@@ -241,7 +242,7 @@ type PixelSource = 'photo' | 'rendered';
 async function cardOf(
   image: Sharp,
   grey: { data: Buffer; info: { width: number; height: number } },
-): Promise<{ data: Uint8Array; info: { width: number; height: number } } | null> {
+): Promise<{ data: Uint8Array; info: { width: number; height: number }; card: boolean } | null> {
   const small = await image
     .clone()
     .rotate()
@@ -257,7 +258,7 @@ async function cardOf(
     grey.info.height,
     photoQuad(quad, grey.info.width / small.info.width),
   );
-  return { data: card.data, info: { width: card.width, height: card.height } };
+  return { data: card.data, info: { width: card.width, height: card.height }, card: cardShaped(quad) };
 }
 
 /**
