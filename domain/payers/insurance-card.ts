@@ -317,8 +317,9 @@ function blameGlare(
   pages.forEach((page, pageIndex) => {
     if (!page.glare?.length) return;
     for (const reader of READERS) {
-      for (const line of linesOf(page, reader).lines) {
-        for (const label of labelsIn(line.words.flatMap(tokensOf))) {
+      const lines = linesOf(page, reader).lines.map((line) => line.words.flatMap(tokensOf));
+      for (const labels of labelsOfLines(lines)) {
+        for (const label of labels) {
           if (!label.field) continue;
           const { left, top, height } = label.box;
           places.push({
@@ -677,8 +678,8 @@ interface LabelAt {
   certain: boolean;
 }
 
-function fieldsOnPage(page: ReadPage): FoundField[] {
-  const lines = page.lines.map((line) => line.words.flatMap(tokensOf));
+/** Each line's labels, `GRP` in the pharmacy block taken for the RxGroup. */
+function labelsOfLines(lines: Token[][]): LabelAt[][] {
   const labelsByLine = lines.map(labelsIn);
   const pharmacyLine = labelsByLine.map((labels) =>
     labels.some((label) => label.field === 'rx_bin' || label.field === 'rx_pcn'),
@@ -693,6 +694,12 @@ function fieldsOnPage(page: ReadPage): FoundField[] {
       }
     }
   });
+  return labelsByLine;
+}
+
+function fieldsOnPage(page: ReadPage): FoundField[] {
+  const lines = page.lines.map((line) => line.words.flatMap(tokensOf));
+  const labelsByLine = labelsOfLines(lines);
   const found: FoundField[] = [];
   lines.forEach((tokens, lineIndex) => {
     const labels = labelsByLine[lineIndex];
