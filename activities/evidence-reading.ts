@@ -1,7 +1,7 @@
 import type { CaseEvidenceItem } from '../domain/cases/case-model';
 import type { ClinicalEvidence, UnreadEvidence } from '../domain/clinical/clinical-model';
 import { detectDocumentFormat } from '../domain/documents/document-format';
-import { pageText } from '../domain/documents/document-reading';
+import { linesText, pageText } from '../domain/documents/document-reading';
 import type { DocumentReading } from '../domain/documents/document-reading';
 import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import type { DocumentReadingsRepository } from '../infrastructure/documents/document-readings.repository';
@@ -99,12 +99,15 @@ function readPages(
     const title = reading.pageCount > 1 ? `${item.title}, page ${page.number}` : item.title;
     const text = pageText(page).slice(0, Math.max(0, budget - bytesRead));
     bytesRead += Buffer.byteLength(text);
+    const secondReading = page.second && linesText(page.second).slice(0, Math.max(0, budget - bytesRead));
+    if (secondReading) bytesRead += Buffer.byteLength(secondReading);
     evidence.push({
       title,
       date_created: item.date_created,
       content: evidence.length ? undefined : item.content,
       text,
       ...(page.method === 'ocr' ? { recognised: true } : {}),
+      ...(secondReading ? { secondReading } : {}),
     });
   }
   const unread: UnreadEvidence[] = reading.unread.map((page) => ({

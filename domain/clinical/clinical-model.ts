@@ -18,6 +18,11 @@ export interface ClinicalEvidence {
   text?: string;
   /** The text was recognised from pixels (OCR): its look-alike characters are read where one reading fits. */
   recognised?: boolean;
+  /**
+   * The same page read by the second, independent recogniser. It fills in what `text` gives no fact of
+   * (a measurement it does not name, a therapy it does not mention) and never overrides what `text` says.
+   */
+  secondReading?: string;
 }
 
 export interface ClinicalRecord {

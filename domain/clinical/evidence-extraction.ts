@@ -643,24 +643,38 @@ export class ClinicalFactExtractor {
     const evidence = record.evidence.map((item) => ({
       item,
       passages: evidencePassages(item, this.lookAlikes),
+      second: secondReadingPassage(item, this.lookAlikes),
     }));
-    const passages = [
-      ...record.questionnaires.flatMap(questionnairePassages),
-      ...record.visitNotes.map((note): Passage => ({
-        source: `visit note ${calendarDate(note.created_at) ?? note.created_at}`,
-        date: calendarDate(note.created_at),
-        text: normalizeQuotes(note.content),
-      })),
-      ...evidence.flatMap(({ passages: read }) => read),
-    ];
-    const measurements = [
-      ...diagnoses.flatMap((diagnosis) => bmiFromDiagnosis(diagnosis, asOf) ?? []),
-      ...passages.flatMap((passage) => measurementsIn(passage)),
-    ];
+    const recordFacts = this.factsIn(
+      [
+        ...record.questionnaires.flatMap(questionnairePassages),
+        ...record.visitNotes.map((note): Passage => ({
+          source: `visit note ${calendarDate(note.created_at) ?? note.created_at}`,
+          date: calendarDate(note.created_at),
+          text: normalizeQuotes(note.content),
+        })),
+      ],
+      asOf,
+    );
+    const evidenceFacts = evidence.map(({ passages, second }) => {
+      const read = this.factsIn(passages, asOf);
+      return second ? filledIn(read, this.factsIn([second], asOf)) : read;
+    });
     return {
-      measurements,
-      therapies: passages.flatMap((passage) => this.therapiesIn(passage, asOf)),
+      measurements: [
+        ...diagnoses.flatMap((diagnosis) => bmiFromDiagnosis(diagnosis, asOf) ?? []),
+        ...recordFacts.measurements,
+        ...evidenceFacts.flatMap((facts) => facts.measurements),
+      ],
+      therapies: [...recordFacts.therapies, ...evidenceFacts.flatMap((facts) => facts.therapies)],
       documents: recordDocuments(record, evidence),
+    };
+  }
+
+  private factsIn(passages: readonly Passage[], asOf: string | null): PassageFacts {
+    return {
+      measurements: passages.flatMap((passage) => measurementsIn(passage)),
+      therapies: passages.flatMap((passage) => this.therapiesIn(passage, asOf)),
     };
   }
 
@@ -1121,11 +1135,49 @@ function evidencePassages(item: ClinicalEvidence, lookAlikes: LookAlikeReader): 
       ...(json !== undefined
         ? contentPassages(json, null, source, date)
         : item.recognised
-          ? [{ source, date, text: lookAlikes.read(text), cited: text }]
+          ? [recognisedPassage(source, date, text, lookAlikes)]
           : [{ source, date, text }]),
     );
   }
   return passages;
+}
+
+/** Text recognised from pixels, its look-alikes read where one reading fits, quoted as it was read. */
+function recognisedPassage(
+  source: string,
+  date: string | null,
+  text: string,
+  lookAlikes: LookAlikeReader,
+): Passage {
+  return { source, date, text: lookAlikes.read(text), cited: text };
+}
+
+/** A page's second reading, read as its first is. */
+function secondReadingPassage(item: ClinicalEvidence, lookAlikes: LookAlikeReader): Passage | undefined {
+  if (item.secondReading === undefined) return undefined;
+  const source = `evidence "${bounded(tidy(item.title))}"`;
+  return recognisedPassage(
+    source,
+    calendarDate(item.date_created),
+    normalizeQuotes(item.secondReading),
+    lookAlikes,
+  );
+}
+
+type PassageFacts = Pick<ClinicalFacts, 'measurements' | 'therapies'>;
+
+/**
+ * A page's facts with what its second reading adds: a measurement the first reading names no value of,
+ * a therapy it does not mention. Where both readings speak of the same thing, the first is kept alone,
+ * so a second reader never turns a judgement the first reading gives.
+ */
+function filledIn(first: PassageFacts, second: PassageFacts): PassageFacts {
+  const measured = new Set(first.measurements.map((fact) => fact.name));
+  const mentioned = new Set(first.therapies.map((fact) => fact.therapy));
+  return {
+    measurements: [...first.measurements, ...second.measurements.filter((fact) => !measured.has(fact.name))],
+    therapies: [...first.therapies, ...second.therapies.filter((fact) => !mentioned.has(fact.therapy))],
+  };
 }
 
 /** The words of a passage at a place matched in its text, as they were written or read. */

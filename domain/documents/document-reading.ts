@@ -139,7 +139,12 @@ export function readByOneReader(reading: DocumentReading): boolean {
 
 /** The text of a page, line by line, as a person reads it. */
 export function pageText(page: ReadPage): string {
-  return page.lines.map((line) => line.words.map((word) => word.text).join(' ')).join('\n');
+  return linesText(page.lines);
+}
+
+/** Lines as text, one per line, their words joined by spaces. */
+export function linesText(lines: readonly ReadLine[]): string {
+  return lines.map((line) => line.words.map((word) => word.text).join(' ')).join('\n');
 }
 
 export function documentText(reading: DocumentReading): string {

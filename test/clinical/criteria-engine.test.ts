@@ -407,6 +407,43 @@ describe('each kind of criterion', () => {
   });
 });
 
+describe('a recognised page read twice', () => {
+  const faxedPage = (text: string, secondReading: string) => ({
+    diagnoses: [{ code: 'E11.9' }],
+    evidence: [{ ...evidence('Referral letter, page 2', { text }), recognised: true, secondReading }],
+  });
+
+  it('takes a value the first reading lost from the second, citing the words the second read', () => {
+    const result = evaluateOne(
+      'Ozempic',
+      faxedPage(
+        'Hemoglobin Alc 8.9 ~% metformin for 8 months',
+        'Hemoglobin Alc 8.9 % metformin for 8 months',
+      ),
+    );
+    expect(criterion(result, 'a1c_at_least_7')).toMatchObject({
+      status: 'met',
+      evidence: [{ source: 'evidence "Referral letter, page 2"', excerpt: 'Hemoglobin Alc 8.9 %' }],
+    });
+  });
+
+  it('keeps the first reading where both name a value, so the second never turns the judgement', () => {
+    const result = evaluateOne(
+      'Ozempic',
+      faxedPage('Hemoglobin A1c 6.5 % metformin for 8 months', 'Hemoglobin A1c 8.5 % metformin for 8 months'),
+    );
+    expect(criterion(result, 'a1c_at_least_7')).toMatchObject({ status: 'not_met' });
+  });
+
+  it('takes a therapy only the second reading mentions', () => {
+    const result = evaluateOne(
+      'Ozempic',
+      faxedPage('A1c 8.1 %. On me~formin for 8 months.', 'A1c 8.1 %. On metformin for 8 months.'),
+    );
+    expect(criterion(result, 'metformin_trial')).toMatchObject({ status: 'met' });
+  });
+});
+
 describe('alternative paths', () => {
   const counselled = visitNote('BMI 28.0 kg/m2 today. Reduced-calorie diet and exercise plan reviewed.');
 
