@@ -18,6 +18,9 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
+# Two glibc heap arenas, as local mode's launcher sets them (src/local/child-processes.ts): the worker's
+# reading threads otherwise keep memory they freed.
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

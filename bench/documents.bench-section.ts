@@ -9,6 +9,8 @@ import type { CardField } from '../domain/payers/card-fields';
 import { readInsuranceCard } from '../domain/payers/insurance-card';
 import { DocumentReadingPool } from '../infrastructure/documents/reading-pool';
 import type { CardLayout, CardValues, Degradation } from './document-corpus';
+import { faxedLetter } from './faxed-letter';
+import type { FaxPage } from './faxed-letter';
 import { renderedCardsScore } from './rendered-cards.bench-section';
 import { seededRandom } from './seeded-random';
 import {
@@ -45,9 +47,9 @@ const REAL_PDFS = path.join(projectRoot(), 'test/fixtures/documents/hl7-c-cda-ex
 /**
  * The document reader on a generated corpus (bench/document-corpus.ts): field accuracy per field and
  * per degradation (a null is a miss; a wrong value a miss and an error), the same on layouts held out
- * from tuning with values of another seed, the time to read one card, a scanned letter page, a 100-page
- * text PDF and real clinical PDFs (HL7 C-CDA examples, CC0) with their scanned copies, and the worker's
- * memory with the reader warm. Both seeds are printed first, so a run can be repeated with BENCH_SEED
+ * from tuning with values of another seed, the time to read one card, a scanned letter page, a
+ * two-page faxed letter, a 100-page text PDF and real clinical PDFs (HL7 C-CDA examples, CC0) with
+ * their scanned copies, and the worker's memory with the reader warm. Both seeds are printed first, so a run can be repeated with BENCH_SEED
  * and BENCH_HELD_OUT_SEED.
  */
 export async function documentReading(): Promise<void> {
@@ -58,7 +60,11 @@ export async function documentReading(): Promise<void> {
   try {
     const tuned = await scoreCorpus(pool, CARD_LAYOUTS, seededRandom(seed));
     const heldOut = await scoreCorpus(pool, HELD_OUT_LAYOUTS, seededRandom(heldOutSeed));
-    const letterMs = await timed(async () => pool.read((await scannedPage(LETTER)).scan));
+    const letter = (await scannedPage(LETTER)).scan;
+    const letterMs = await timed(() => pool.read(letter));
+    const fax = await faxedLetter(FAXED_LETTER, seed);
+    let faxReading: DocumentReading | undefined;
+    const faxMs = await timed(async () => (faxReading = await pool.read(fax)));
     const hundredPages = pdfDocument(Array.from({ length: 100 }, (_, page) => ({ lines: pageLines(page) })));
     const pdfMs = await timed(() => pool.read(hundredPages));
     const realPdfs = await readRealPdfs(pool);
@@ -70,6 +76,7 @@ export async function documentReading(): Promise<void> {
         `Document reading (seed ${seed}, held-out seed ${heldOutSeed}; ${CARD_LAYOUTS.length} layouts + ${HELD_OUT_LAYOUTS.length} held out, × ${CARDS_PER_LAYOUT} cards, each clean and ${DEGRADATIONS.length} ways degraded)`,
         `  card read (OCR + fields), per card      p50 ${ms(percentile(cardMs, 50))}   p99 ${ms(percentile(cardMs, 99))}   (${cardMs.length} cards)`,
         `  scanned letter page, 200 dpi           ${ms(letterMs)}`,
+        `  faxed letter, 2 pages (TIFF G4)        ${ms(faxMs)}   (${faxReading!.pages.length} of ${faxReading!.pageCount} pages read)`,
         `  100-page text PDF, text extracted      ${ms(pdfMs)}`,
         ...describeScore('tuned layouts', tuned),
         ...describeScore('held-out layouts', heldOut),
@@ -227,6 +234,19 @@ const LETTER = [
   'mellitus since 2019. A1c was 8.1 percent on 1 October 2026 despite',
   'metformin 1000 mg twice daily for six months. BMI is 32.4 kg/m2.',
   'We request coverage of semaglutide 1 mg weekly.',
+];
+
+/** A referral letter as a fax sends it: a letter page, then a page with a ruled lab table. */
+const FAXED_LETTER: readonly FaxPage[] = [
+  { lines: ['Northside Endocrinology', ...LETTER] },
+  {
+    lines: ['Laboratory results'],
+    table: [
+      ['Test', 'Result', 'Units'],
+      ['Hemoglobin A1c', '8.9', '%'],
+      ['Glucose', '162', 'mg/dL'],
+    ],
+  },
 ];
 
 function pageLines(page: number): string[] {

@@ -75,17 +75,23 @@ export async function createTesseractEngine(): Promise<PageRecogniser> {
   const worker = await tesseract.createWorker('eng', tesseract.OEM.LSTM_ONLY, options);
   // Prepared images carry no resolution; without one Tesseract guesses and warns on every page.
   await worker.setParameters({ user_defined_dpi: PREPARED_DPI });
-  const regionWorkers = new Map<RegionKind, Awaited<ReturnType<typeof tesseract.createWorker>>>();
+  // One engine reads every region, its characters restricted while it reads an identifier: each engine
+  // is a WebAssembly instance holding the trained data of its own, about 50 MB once warm.
+  let regionWorker: Awaited<ReturnType<typeof tesseract.createWorker>> | undefined;
+  let regionKind: RegionKind = 'line';
   const regionReader = async (kind: RegionKind) => {
-    let regionWorker = regionWorkers.get(kind);
     if (!regionWorker) {
       regionWorker = await tesseract.createWorker('eng', tesseract.OEM.LSTM_ONLY, options);
       await regionWorker.setParameters({
         tessedit_pageseg_mode: tesseract.PSM.SINGLE_LINE,
         user_defined_dpi: PREPARED_DPI,
-        ...(kind === 'identifier' ? { tessedit_char_whitelist: IDENTIFIER_CHARACTERS } : {}),
       });
-      regionWorkers.set(kind, regionWorker);
+    }
+    if (kind !== regionKind) {
+      await regionWorker.setParameters({
+        tessedit_char_whitelist: kind === 'identifier' ? IDENTIFIER_CHARACTERS : '',
+      });
+      regionKind = kind;
     }
     return regionWorker;
   };
@@ -144,7 +150,7 @@ export async function createTesseractEngine(): Promise<PageRecogniser> {
     },
     async close() {
       await worker.terminate();
-      for (const regionWorker of regionWorkers.values()) await regionWorker.terminate();
+      await regionWorker?.terminate();
     },
   };
 }

@@ -70,6 +70,9 @@ export async function createPaddleReader(
     intraOpNumThreads: options.threads ?? 1,
     interOpNumThreads: 1,
     graphOptimizationLevel: 'all',
+    // ONNX Runtime's arena keeps the largest buffers any page needed and grew by about 130 MB over 20
+    // pages; without it a reading thread's memory stays flat, for about 5 % more time per page.
+    enableCpuMemArena: false,
   };
   const folder = modelFolder();
   // Loading a model runs native code too, and so does releasing one.
