@@ -153,6 +153,20 @@ async function withPostgres<T>(
   }
 }
 
+/**
+ * Empties the membership table of a Temporal database restored from a backup, so that its server starts
+ * as a new cluster. The table lists the hosts of the cluster that wrote the backup; a server started
+ * within 20 seconds of their last heartbeat tries to join them first, and spent 36 s of a restore
+ * drill's start failing to (docs/operations.md, "Restore drill"). Each server writes its own row again
+ * as it starts. Run it only with no server of the restored cluster running. Answers the rows removed.
+ */
+export function forgetBackedUpClusterHosts(postgres: PostgresEndpoint): Promise<number> {
+  return withPostgres(postgres, TEMPORAL_DATABASE, async (client) => {
+    const result = await client.query('DELETE FROM cluster_membership');
+    return result.rowCount ?? 0;
+  });
+}
+
 function databaseExists(postgres: PostgresEndpoint, database: string): Promise<boolean> {
   return withPostgres(postgres, 'postgres', async (client) => {
     const result = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);

@@ -20,6 +20,10 @@ import { ConsoleUsersRepository } from '../../infrastructure/console/console-use
 import { passwordProblem } from '../../infrastructure/console/passwords';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../infrastructure/storage/database';
+import {
+  forgetBackedUpClusterHosts,
+  postgresEndpoint,
+} from '../../infrastructure/temporal/production-server';
 import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
 import { WebhookEndpointsRepository } from '../../infrastructure/webhooks/webhook-endpoints.repository';
 import { devConsoleUserTotpCode, localEncryption, openStorage } from '../bootstrap';
@@ -71,6 +75,10 @@ ${CASE_USAGE}
                                                    for Temporal Web, adding the operator key from
                                                    OPERATOR_API_KEY; --origin is Temporal Web's origin
                                                    (default http://localhost:8080)
+  temporal:forget-hosts                            after restoring the cluster's databases (DATABASE_URL
+                                                   names the new PostgreSQL server), before Temporal
+                                                   starts: empty the membership table, so the server
+                                                   does not try to join the backed-up cluster's hosts
   dev:totp-code                                    print the local development user's current
                                                    sign-in code (reads the data folder, DATA_DIR)
 
@@ -148,6 +156,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'backup' || command === 'restore') {
     return runBackupCommand(command, values, { config, print: printJson });
   }
+  if (command === 'temporal:forget-hosts') return forgetTemporalHosts(config);
   const { db, release } = await openAdminStorage(config);
   const accounts = new AccountsRepository(db);
   const print = printJson;
@@ -337,6 +346,18 @@ class UsageError extends Error {}
 
 function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** docs/operations.md, "Restore drill": between `pg_restore` and the Temporal server's start. */
+async function forgetTemporalHosts(config: AppConfig): Promise<number> {
+  if (!config.databaseUrl) {
+    throw new UsageError(
+      'temporal:forget-hosts needs DATABASE_URL: the PostgreSQL server the databases were restored on',
+    );
+  }
+  const forgotten = await forgetBackedUpClusterHosts(postgresEndpoint(config.databaseUrl));
+  printJson({ object: 'temporal_cluster_membership', hosts_forgotten: forgotten });
+  return 0;
 }
 
 /** CLI actions are audited in the account they change; the operator at the CLI has no credential id. */

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -116,8 +116,20 @@ describeWithPostgres(
           path.join(workDir, `${database}.dump`),
         ]);
       }
+      const forget = runCommand('admin/cli.js', ['temporal:forget-hosts'], serviceEnv(restoredPostgres));
+      expect(JSON.parse(forget.stdout).hosts_forgotten).toBeGreaterThan(0);
+      const startedAt = performance.now();
       restored = await startService(restoredPostgres, 'restored');
+      process.stdout.write(
+        `restored cluster serving ${((performance.now() - startedAt) / 1000).toFixed(1)} s after the restore (drill time to serve)\n`,
+      );
       await expectCasesToFinishAfterRestore(restored.api, receiver, cases);
+    });
+
+    it("starts the restored Temporal server as a cluster of its own, never trying to join the backed-up cluster's hosts", () => {
+      const serverLog = readFileSync(path.join(workDir, 'restored', 'temporal-server.log'), 'utf8');
+      expect(serverLog).toContain('Loading config');
+      expect(serverLog).not.toContain('unable to bootstrap ringpop');
     });
 
     function serviceEnv(postgres: PostgresServer, temporalAddress = ''): Record<string, string> {
