@@ -35,12 +35,14 @@ export function evidenceReader(deps: {
     const evidence: ClinicalEvidence[] = [];
     const unread: UnreadEvidence[] = [];
     let budget: number = TEXT_ASSET_READ_CAPS.perCaseBytes;
+    let secondBudget: number = TEXT_ASSET_READ_CAPS.perCaseBytes;
     for (const item of items) {
       const reading = item.asset ? await readingOf(item.asset.document_id) : undefined;
       if (item.asset && reading && reading.format !== 'text') {
         // Read by the case (a PDF, a scan, an image): each page is evidence, cited by its page.
-        const pages = readPages(item, item.asset, reading, budget);
+        const pages = readPages(item, item.asset, reading, { first: budget, second: secondBudget });
         budget -= pages.bytesRead;
+        secondBudget -= pages.secondBytesRead;
         evidence.push(...pages.evidence);
         unread.push(...pages.unread);
         continue;
@@ -79,28 +81,33 @@ function notReadFile(title: string, size: number): UnreadEvidence {
 /**
  * The pages of a document the case read, as evidence titled by page when there are several, within
  * the case's text budget; pages not read, and a document read not at all, are listed with the reason.
+ * Second readings have a budget of their own, so they never crowd out a later page's first reading,
+ * and are cut at a line's end, so no number is cut short into another.
  */
 function readPages(
   item: CaseEvidenceItem,
   asset: { size_bytes: number },
   reading: DocumentReading,
-  budget: number,
-): { evidence: ClinicalEvidence[]; unread: UnreadEvidence[]; bytesRead: number } {
+  budget: { first: number; second: number },
+): { evidence: ClinicalEvidence[]; unread: UnreadEvidence[]; bytesRead: number; secondBytesRead: number } {
   if (reading.pages.length === 0) {
     return {
       evidence: [{ title: item.title, date_created: item.date_created, content: item.content }],
       unread: [{ title: item.title, bytes_unread: asset.size_bytes, reason: reading.reason ?? 'not read' }],
       bytesRead: 0,
+      secondBytesRead: 0,
     };
   }
   const evidence: ClinicalEvidence[] = [];
   let bytesRead = 0;
+  let secondBytesRead = 0;
   for (const page of reading.pages) {
     const title = reading.pageCount > 1 ? `${item.title}, page ${page.number}` : item.title;
-    const text = pageText(page).slice(0, Math.max(0, budget - bytesRead));
+    const text = pageText(page).slice(0, Math.max(0, budget.first - bytesRead));
     bytesRead += Buffer.byteLength(text);
-    const secondReading = page.second && linesText(page.second).slice(0, Math.max(0, budget - bytesRead));
-    if (secondReading) bytesRead += Buffer.byteLength(secondReading);
+    const secondReading =
+      page.second && wholeLines(linesText(page.second), Math.max(0, budget.second - secondBytesRead));
+    if (secondReading) secondBytesRead += Buffer.byteLength(secondReading);
     evidence.push({
       title,
       date_created: item.date_created,
@@ -115,5 +122,11 @@ function readPages(
     bytes_unread: 0,
     reason: page.reason,
   }));
-  return { evidence, unread, bytesRead };
+  return { evidence, unread, bytesRead, secondBytesRead };
+}
+
+/** The text's first `limit` characters, ending at a line's end when it had to be cut. */
+function wholeLines(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  return text.slice(0, text.lastIndexOf('\n', limit - 1) + 1);
 }

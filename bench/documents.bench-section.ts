@@ -49,8 +49,8 @@ const REAL_PDFS = path.join(projectRoot(), 'test/fixtures/documents/hl7-c-cda-ex
  * per degradation (a null is a miss; a wrong value a miss and an error), the same on layouts held out
  * from tuning with values of another seed, the time to read one card, a scanned letter page, a
  * two-page faxed letter, a 100-page text PDF and real clinical PDFs (HL7 C-CDA examples, CC0) with
- * their scanned copies, and the worker's memory with the reader warm. Both seeds are printed first, so a run can be repeated with BENCH_SEED
- * and BENCH_HELD_OUT_SEED.
+ * their scanned copies, and the worker's memory with the reader warm. Both seeds are printed first,
+ * so a run can be repeated with BENCH_SEED and BENCH_HELD_OUT_SEED.
  */
 export async function documentReading(): Promise<void> {
   const seed = Number(process.env.BENCH_SEED ?? randomInt(1, 2 ** 31));

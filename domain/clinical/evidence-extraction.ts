@@ -267,6 +267,8 @@ const GOAL_BEFORE = /\b(?:goal|target)\s*(?:of\s*)?[:=]?\s*$/i;
 interface CompiledMeasurement {
   spec: MeasurementSpec;
   pattern: RegExp;
+  /** Any of its names, with or without a number after it. */
+  named: RegExp;
 }
 
 const COMPILED_MEASUREMENTS: readonly CompiledMeasurement[] = MEASUREMENT_SPECS.map((spec) => {
@@ -274,6 +276,7 @@ const COMPILED_MEASUREMENTS: readonly CompiledMeasurement[] = MEASUREMENT_SPECS.
   const units = spec.readings.map((reading) => reading.source).join('|');
   return {
     spec,
+    named: new RegExp(`(?<![a-z0-9])(?:${aliases.join('|')})(?![a-z0-9])`, 'i'),
     pattern: new RegExp(
       `(?<![a-z0-9])(?:${aliases.join('|')})(?![a-z0-9])` +
         String.raw`(?<filler>[^\d\n.;!?<>≥≤]{0,40}?)(?<symbol>>=|<=|=>|=<|≥|≤|>|<)?\s*(?<value>\d+(?:\.\d+)?)` +
@@ -325,24 +328,31 @@ export function formatNumber(value: number): string {
   return String(Math.round(value * 100) / 100);
 }
 
+/**
+ * Why a name followed by a number gives no value: the words between say it is no result of the
+ * patient's (a goal, a test not done), or the number cannot be this measurement's (a unit it is not
+ * measured in, a value out of range, such as an A1c whose decimal point OCR lost).
+ */
+type NoMeasurement = 'not_a_result' | 'no_value';
+
 function readMeasurement(
   compiled: CompiledMeasurement,
   found: RegExpMatchArray,
   text: string,
-): Pick<MeasurementFact, 'range' | 'display'> | undefined {
+): Pick<MeasurementFact, 'range' | 'display'> | NoMeasurement {
   const { spec } = compiled;
   const filler = group(found, 'filler') ?? '';
   const start = found.index ?? 0;
   if (NOT_A_RESULT.test(filler) || GOAL_BEFORE.test(text.slice(Math.max(0, start - 16), start)))
-    return undefined;
+    return 'not_a_result';
   const raw = Number(group(found, 'value'));
   const unitText = group(found, 'unit');
   const reading = unitText
     ? spec.readings.find((candidate) => candidate.pattern.test(unitText.trim()))
     : spec.readings.find(({ unitless }) => unitless !== null && raw >= unitless[0] && raw < unitless[1]);
-  if (!reading?.toCanonical) return undefined;
+  if (!reading?.toCanonical) return 'no_value';
   const value = Math.round(reading.toCanonical(raw) * 100) / 100;
-  if (value < spec.plausible[0] || value > spec.plausible[1]) return undefined;
+  if (value < spec.plausible[0] || value > spec.plausible[1]) return 'no_value';
   const comparison = comparisonOf(found);
   const converted = reading !== spec.readings[0];
   return {
@@ -658,7 +668,7 @@ export class ClinicalFactExtractor {
     );
     const evidenceFacts = evidence.map(({ passages, second }) => {
       const read = this.factsIn(passages, asOf);
-      return second ? filledIn(read, this.factsIn([second], asOf)) : read;
+      return second ? filledIn(read, this.spokenOf(passages), this.factsIn([second], asOf)) : read;
     });
     return {
       measurements: [
@@ -668,6 +678,15 @@ export class ClinicalFactExtractor {
       ],
       therapies: [...recordFacts.therapies, ...evidenceFacts.flatMap((facts) => facts.therapies)],
       documents: recordDocuments(record, evidence),
+    };
+  }
+
+  private spokenOf(passages: readonly Passage[]): SpokenOf {
+    return {
+      measurements: measurementsSpokenOf(passages),
+      therapies: new Set(
+        passages.flatMap((passage) => this.mentionsIn(passage.text).map(({ therapy }) => therapy)),
+      ),
     };
   }
 
@@ -1152,10 +1171,13 @@ function recognisedPassage(
   return { source, date, text: lookAlikes.read(text), cited: text };
 }
 
-/** A page's second reading, read as its first is. */
+/**
+ * A page's second reading, read as its first is. Its source says so: the words it cites are the second
+ * reader's, which a reviewer searching the page's first reading would not find.
+ */
 function secondReadingPassage(item: ClinicalEvidence, lookAlikes: LookAlikeReader): Passage | undefined {
   if (item.secondReading === undefined) return undefined;
-  const source = `evidence "${bounded(tidy(item.title))}"`;
+  const source = `evidence "${bounded(tidy(item.title))}" (second reading)`;
   return recognisedPassage(
     source,
     calendarDate(item.date_created),
@@ -1166,17 +1188,46 @@ function secondReadingPassage(item: ClinicalEvidence, lookAlikes: LookAlikeReade
 
 type PassageFacts = Pick<ClinicalFacts, 'measurements' | 'therapies'>;
 
+/** What a reading of a page speaks of, whether or not it gave a fact of it. */
+interface SpokenOf {
+  measurements: ReadonlySet<MeasurementName>;
+  therapies: ReadonlySet<string>;
+}
+
 /**
- * A page's facts with what its second reading adds: a measurement the first reading names no value of,
- * a therapy it does not mention. Where both readings speak of the same thing, the first is kept alone,
- * so a second reader never turns a judgement the first reading gives.
+ * A measurement is spoken of where one of its names stands with no number after it (`A1c goal`), or
+ * with a number that is no result (`A1c not done 8.9 %`) or gives a value: only a number that cannot
+ * be the measurement's (`A1c 89 %`, its decimal point lost) leaves it to another reading.
  */
-function filledIn(first: PassageFacts, second: PassageFacts): PassageFacts {
-  const measured = new Set(first.measurements.map((fact) => fact.name));
-  const mentioned = new Set(first.therapies.map((fact) => fact.therapy));
+function measurementsSpokenOf(passages: readonly Passage[]): Set<MeasurementName> {
+  const spoken = new Set<MeasurementName>();
+  for (const compiled of COMPILED_MEASUREMENTS) {
+    for (const passage of passages) {
+      if (!compiled.named.test(passage.text)) continue;
+      const reads = [...passage.text.matchAll(compiled.pattern)].map((found) =>
+        readMeasurement(compiled, found, passage.text),
+      );
+      if (reads.length === 0 || reads.some((read) => read !== 'no_value')) spoken.add(compiled.spec.name);
+    }
+  }
+  return spoken;
+}
+
+/**
+ * A page's facts with what its second reading adds: a measurement or a therapy the first reading does
+ * not speak of at all. Where the first reading speaks of one, even to give no fact (a goal, a planned
+ * therapy), the second reading adds nothing of it, so it can fill a gap but never turn a judgement.
+ */
+function filledIn(first: PassageFacts, spoken: SpokenOf, second: PassageFacts): PassageFacts {
   return {
-    measurements: [...first.measurements, ...second.measurements.filter((fact) => !measured.has(fact.name))],
-    therapies: [...first.therapies, ...second.therapies.filter((fact) => !mentioned.has(fact.therapy))],
+    measurements: [
+      ...first.measurements,
+      ...second.measurements.filter((fact) => !spoken.measurements.has(fact.name)),
+    ],
+    therapies: [
+      ...first.therapies,
+      ...second.therapies.filter((fact) => !spoken.therapies.has(fact.therapy)),
+    ],
   };
 }
 
@@ -1190,7 +1241,7 @@ function measurementsIn(passage: Passage): MeasurementFact[] {
   for (const compiled of COMPILED_MEASUREMENTS) {
     for (const found of passage.text.matchAll(compiled.pattern)) {
       const read = readMeasurement(compiled, found, passage.text);
-      if (!read) continue;
+      if (typeof read === 'string') continue;
       const range = passage.answer === 'no' ? negateRange(read.range) : read.range;
       if (!range) continue;
       facts.push({

@@ -142,7 +142,7 @@ export function pageText(page: ReadPage): string {
   return linesText(page.lines);
 }
 
-/** Lines as text, one per line, their words joined by spaces. */
+/** A page's text and its second reading's are laid out alike, so the evidence reader reads both one way. */
 export function linesText(lines: readonly ReadLine[]): string {
   return lines.map((line) => line.words.map((word) => word.text).join(' ')).join('\n');
 }

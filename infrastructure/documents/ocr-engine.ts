@@ -76,24 +76,24 @@ export async function createTesseractEngine(): Promise<PageRecogniser> {
   // Prepared images carry no resolution; without one Tesseract guesses and warns on every page.
   await worker.setParameters({ user_defined_dpi: PREPARED_DPI });
   // One engine reads every region, its characters restricted while it reads an identifier: each engine
-  // is a WebAssembly instance holding the trained data of its own, about 50 MB once warm.
-  let regionWorker: Awaited<ReturnType<typeof tesseract.createWorker>> | undefined;
-  let regionKind: RegionKind = 'line';
+  // is a WebAssembly instance holding the trained data of its own, about 50 MB once warm. The
+  // restriction is set on every read, so no read can inherit the one before it.
+  let regionWorker: ReturnType<typeof createRegionWorker> | undefined;
+  const createRegionWorker = async () => {
+    const created = await tesseract.createWorker('eng', tesseract.OEM.LSTM_ONLY, options);
+    await created.setParameters({
+      tessedit_pageseg_mode: tesseract.PSM.SINGLE_LINE,
+      user_defined_dpi: PREPARED_DPI,
+    });
+    return created;
+  };
   const regionReader = async (kind: RegionKind) => {
-    if (!regionWorker) {
-      regionWorker = await tesseract.createWorker('eng', tesseract.OEM.LSTM_ONLY, options);
-      await regionWorker.setParameters({
-        tessedit_pageseg_mode: tesseract.PSM.SINGLE_LINE,
-        user_defined_dpi: PREPARED_DPI,
-      });
-    }
-    if (kind !== regionKind) {
-      await regionWorker.setParameters({
-        tessedit_char_whitelist: kind === 'identifier' ? IDENTIFIER_CHARACTERS : '',
-      });
-      regionKind = kind;
-    }
-    return regionWorker;
+    regionWorker ??= createRegionWorker();
+    const reader = await regionWorker;
+    await reader.setParameters({
+      tessedit_char_whitelist: kind === 'identifier' ? IDENTIFIER_CHARACTERS : '',
+    });
+    return reader;
   };
 
   return {
@@ -150,7 +150,7 @@ export async function createTesseractEngine(): Promise<PageRecogniser> {
     },
     async close() {
       await worker.terminate();
-      await regionWorker?.terminate();
+      if (regionWorker) await (await regionWorker).terminate();
     },
   };
 }

@@ -153,15 +153,49 @@ async function withPostgres<T>(
   }
 }
 
+/** Temporal's own cut-off: a host whose last heartbeat is older is taken for gone (servers beat every 10–15 s). */
+const LIVE_HOST_HEARTBEAT_SECONDS = 20;
+
+/** A server of the cluster still writes its heartbeat: its membership rows must not be forgotten. */
+export class LiveClusterError extends Error {
+  constructor() {
+    super(
+      "A Temporal server still heartbeats into this database's membership table: stop every server of " +
+        'this cluster first (the table is forgotten only on a restored copy nothing runs on yet)',
+    );
+    this.name = 'LiveClusterError';
+  }
+}
+
 /**
  * Empties the membership table of a Temporal database restored from a backup, so that its server starts
  * as a new cluster. The table lists the hosts of the cluster that wrote the backup; a server started
  * within 20 seconds of their last heartbeat tries to join them first, and spent 36 s of a restore
  * drill's start failing to (docs/operations.md, "Restore drill"). Each server writes its own row again
- * as it starts. Run it only with no server of the restored cluster running. Answers the rows removed.
+ * as it starts. While any row is younger than the cut-off, the table is watched: a heartbeat that moves
+ * is a running server's, and the database is refused (LiveClusterError) rather than its members
+ * forgotten. Answers the rows removed.
  */
-export function forgetBackedUpClusterHosts(postgres: PostgresEndpoint): Promise<number> {
+export function forgetBackedUpClusterHosts(
+  postgres: PostgresEndpoint,
+  options: { pollMs?: number } = {},
+): Promise<number> {
   return withPostgres(postgres, TEMPORAL_DATABASE, async (client) => {
+    const heartbeats = async () =>
+      (
+        await client.query<{ host_id: string; last_heartbeat: string; age: number }>(
+          `SELECT encode(host_id, 'hex') AS host_id, last_heartbeat::text AS last_heartbeat,
+                  EXTRACT(EPOCH FROM (now() AT TIME ZONE 'UTC') - last_heartbeat)::float8 AS age
+           FROM cluster_membership`,
+        )
+      ).rows;
+    const first = new Map((await heartbeats()).map((row) => [row.host_id, row.last_heartbeat]));
+    for (;;) {
+      const now = await heartbeats();
+      if (now.some((row) => first.get(row.host_id) !== row.last_heartbeat)) throw new LiveClusterError();
+      if (now.every((row) => row.age >= LIVE_HOST_HEARTBEAT_SECONDS)) break;
+      await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 1000));
+    }
     const result = await client.query('DELETE FROM cluster_membership');
     return result.rowCount ?? 0;
   });

@@ -22,6 +22,7 @@ import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../infrastructure/storage/database';
 import {
   forgetBackedUpClusterHosts,
+  LiveClusterError,
   postgresEndpoint,
 } from '../../infrastructure/temporal/production-server';
 import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
@@ -79,6 +80,7 @@ ${CASE_USAGE}
                                                    names the new PostgreSQL server), before Temporal
                                                    starts: empty the membership table, so the server
                                                    does not try to join the backed-up cluster's hosts
+                                                   (waits up to 20 s; refuses a cluster still running)
   dev:totp-code                                    print the local development user's current
                                                    sign-in code (reads the data folder, DATA_DIR)
 
@@ -355,9 +357,14 @@ async function forgetTemporalHosts(config: AppConfig): Promise<number> {
       'temporal:forget-hosts needs DATABASE_URL: the PostgreSQL server the databases were restored on',
     );
   }
-  const forgotten = await forgetBackedUpClusterHosts(postgresEndpoint(config.databaseUrl));
-  printJson({ object: 'temporal_cluster_membership', hosts_forgotten: forgotten });
-  return 0;
+  try {
+    const forgotten = await forgetBackedUpClusterHosts(postgresEndpoint(config.databaseUrl));
+    printJson({ object: 'temporal_cluster_membership', hosts_forgotten: forgotten });
+    return 0;
+  } catch (error) {
+    if (error instanceof LiveClusterError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** CLI actions are audited in the account they change; the operator at the CLI has no credential id. */

@@ -16,10 +16,11 @@ const CRASH_WINDOW_MS = 60_000;
 const STOP_TIMEOUT_MS = 20_000;
 
 /**
- * glibc gives every thread that allocates its own heap arena, up to eight per core, and returns little
- * of a freed arena to the system. A worker's reading thread, its Tesseract engines and ONNX Runtime
- * each allocate from their own, so its RSS kept about 75 MB it no longer used (docs/performance.md,
- * "Memory"). Two arenas cost nothing measurable in reading time. An operator's own setting wins.
+ * For every child of local mode's and the cluster launcher's: glibc gives every thread that allocates
+ * its own heap arena, up to eight per core, and returns little of a freed arena to the system. A
+ * worker's reading thread, its Tesseract engines and ONNX Runtime each allocate from their own, so its
+ * RSS kept about 75 MB it no longer used (docs/performance.md, "Issue 41: memory and the fax (third
+ * stop)"). Two arenas cost nothing measurable in reading time. An operator's own setting wins.
  */
 const CHILD_DEFAULT_ENV: NodeJS.ProcessEnv = { MALLOC_ARENA_MAX: '2' };
 

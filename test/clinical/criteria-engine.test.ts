@@ -423,7 +423,9 @@ describe('a recognised page read twice', () => {
     );
     expect(criterion(result, 'a1c_at_least_7')).toMatchObject({
       status: 'met',
-      evidence: [{ source: 'evidence "Referral letter, page 2"', excerpt: 'Hemoglobin Alc 8.9 %' }],
+      evidence: [
+        { source: 'evidence "Referral letter, page 2" (second reading)', excerpt: 'Hemoglobin Alc 8.9 %' },
+      ],
     });
   });
 
@@ -433,6 +435,47 @@ describe('a recognised page read twice', () => {
       faxedPage('Hemoglobin A1c 6.5 % metformin for 8 months', 'Hemoglobin A1c 8.5 % metformin for 8 months'),
     );
     expect(criterion(result, 'a1c_at_least_7')).toMatchObject({ status: 'not_met' });
+  });
+
+  it.each([
+    ['a goal', 'A1c goal 6.5 %. Metformin for 8 months.', 'A1c qoal 6.5 %. Metformin for 8 months.'],
+    [
+      'a test not done',
+      'A1c not done 8.9 %. Metformin for 8 months.',
+      'A1c nat done 8.9 %. Metformin for 8 months.',
+    ],
+    [
+      'a name without a number',
+      'A1c goal. Metformin for 8 months.',
+      'A1c qoal 8.9 %. Metformin for 8 months.',
+    ],
+  ])('takes no value from the second reading where the first speaks of %s', (_case, text, secondReading) => {
+    const result = evaluateOne('Ozempic', faxedPage(text, secondReading));
+    expect(criterion(result, 'a1c_at_least_7')).toMatchObject({ status: 'unknown' });
+  });
+
+  it('takes the value from the second reading where the first lost its decimal point', () => {
+    const result = evaluateOne(
+      'Ozempic',
+      faxedPage(
+        'Hemoglobin A1c 89 %. Metformin for 8 months.',
+        'Hemoglobin A1c 8.9 %. Metformin for 8 months.',
+      ),
+    );
+    expect(criterion(result, 'a1c_at_least_7')).toMatchObject({ status: 'met' });
+  });
+
+  it('takes no trial from the second reading of a therapy the first reading plans', () => {
+    const result = evaluateOne(
+      'Ozempic',
+      faxedPage(
+        'A1c 8.1 %. Recommend metformin for 3 months.',
+        'A1c 8.1 %. Rec0mmend metformin for 3 months.',
+      ),
+    );
+    expect(criterion(result, 'metformin_trial')).toMatchObject({
+      status: expect.not.stringMatching(/^met$/),
+    });
   });
 
   it('takes a therapy only the second reading mentions', () => {

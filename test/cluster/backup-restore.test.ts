@@ -132,6 +132,12 @@ describeWithPostgres(
       expect(serverLog).not.toContain('unable to bootstrap ringpop');
     });
 
+    it('refuses to forget the hosts of a cluster that is running', () => {
+      const forget = runCommand('admin/cli.js', ['temporal:forget-hosts'], serviceEnv(restoredPostgres!));
+      expect(forget.status).toBe(2);
+      expect(forget.stderr).toContain('A Temporal server still heartbeats');
+    });
+
     function serviceEnv(postgres: PostgresServer, temporalAddress = ''): Record<string, string> {
       return {
         NODE_ENV: 'production',
