@@ -18,9 +18,11 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
-# Two glibc heap arenas, as local mode's launcher sets them (src/local/child-processes.ts): the worker's
-# reading threads otherwise keep memory they freed.
+# Two glibc heap arenas and Node 20's young generation, as the launchers set them for their children
+# (src/local/child-processes.ts): the worker's reading threads otherwise keep memory they freed, and
+# Node 24 sizes each isolate's young generation by the host's memory.
 ENV MALLOC_ARENA_MAX=2
+ENV NODE_OPTIONS=--max-semi-space-size=16
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

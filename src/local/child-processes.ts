@@ -16,13 +16,21 @@ const CRASH_WINDOW_MS = 60_000;
 const STOP_TIMEOUT_MS = 20_000;
 
 /**
- * For every child of local mode's and the cluster launcher's: glibc gives every thread that allocates
- * its own heap arena, up to eight per core, and returns little of a freed arena to the system. A
- * worker's reading thread, its Tesseract engines and ONNX Runtime each allocate from their own, so its
- * RSS kept about 75 MB it no longer used (docs/performance.md, "Issue 41: memory and the fax (third
- * stop)"). Two arenas cost nothing measurable in reading time. An operator's own setting wins.
+ * Memory settings for every child of local mode's and the cluster launcher's; an operator's own wins.
+ * - glibc gives every thread that allocates its own heap arena, up to eight per core, and returns little
+ *   of a freed arena to the system. A worker's reading thread, its Tesseract engines and ONNX Runtime
+ *   each allocate from their own, so its RSS kept about 75 MB it no longer used. Two arenas cost
+ *   nothing measurable in reading time.
+ * - Node 24's V8 sizes the young generation by the machine's memory: 64 MB semi-spaces on a 24 GiB
+ *   machine, where Node 20 had 16 MB. Every isolate (the worker's workflow and reading threads too) may
+ *   then keep up to 192 MB of young objects; at 16 MB the worker's PSS after a 200-case burst fell
+ *   from about 300 to 250 MB, and the API's from 170 to 145 MB, at the same throughput.
+ * Both are measured in docs/performance.md ("Issue 41: memory and the fax (third stop)").
  */
-const CHILD_DEFAULT_ENV: NodeJS.ProcessEnv = { MALLOC_ARENA_MAX: '2' };
+const CHILD_DEFAULT_ENV: NodeJS.ProcessEnv = {
+  MALLOC_ARENA_MAX: '2',
+  NODE_OPTIONS: '--max-semi-space-size=16',
+};
 
 export interface ChildSpec {
   /** Unique among the launcher's children, e.g. `api` or `worker-2`. */
