@@ -274,11 +274,12 @@ interface CompiledMeasurement {
 const COMPILED_MEASUREMENTS: readonly CompiledMeasurement[] = MEASUREMENT_SPECS.map((spec) => {
   const aliases = [...spec.aliases].sort((a, b) => b.length - a.length).map(flexibleTerm);
   const units = spec.readings.map((reading) => reading.source).join('|');
+  const name = `(?<![a-z0-9])(?:${aliases.join('|')})(?![a-z0-9])`;
   return {
     spec,
-    named: new RegExp(`(?<![a-z0-9])(?:${aliases.join('|')})(?![a-z0-9])`, 'i'),
+    named: new RegExp(name, 'i'),
     pattern: new RegExp(
-      `(?<![a-z0-9])(?:${aliases.join('|')})(?![a-z0-9])` +
+      name +
         String.raw`(?<filler>[^\d\n.;!?<>≥≤]{0,40}?)(?<symbol>>=|<=|=>|=<|≥|≤|>|<)?\s*(?<value>\d+(?:\.\d+)?)` +
         `(?:[\\s,]*(?<unit>${units})(?![a-z0-9]))?` +
         String.raw`(?<tail>\s*(?:or\s+(?:more|higher|greater|above|over|less|lower|below|under)|\+))?`,
