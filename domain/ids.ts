@@ -49,6 +49,11 @@ export function newId(kind: IdKind, now = Date.now()): string {
   return `${ID_PREFIXES[kind]}_${encodeBase32(token)}`;
 }
 
+/** The shape of every id of one kind: its prefix and 26 base-32 characters. */
+export function idPattern(kind: IdKind): RegExp {
+  return new RegExp(`^${ID_PREFIXES[kind]}_[0-9a-z]{26}$`);
+}
+
 export function hasIdPrefix(kind: IdKind, id: string): boolean {
-  return new RegExp(`^${ID_PREFIXES[kind]}_[0-9a-z]{26}$`).test(id);
+  return idPattern(kind).test(id);
 }

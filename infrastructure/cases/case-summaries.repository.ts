@@ -1,7 +1,7 @@
 import { FINAL_STATUSES } from '../../domain/cases/case-model';
 import type { CaseSummary } from '../../domain/cases/case-summary';
-import { InvalidCursorError } from '../storage/cursors';
 import { Database } from '../storage/database';
+import { keysetCursor, KeysetPosition, positionColumn } from '../storage/keyset-cursor';
 
 export type { CaseSummary };
 
@@ -23,7 +23,8 @@ export interface CaseSummaryFilter {
 
 export interface PageRequest {
   limit: number;
-  cursor?: string;
+  /** Where the previous page ended. */
+  after?: KeysetPosition;
 }
 
 export interface SummaryPage<Row> {
@@ -31,15 +32,11 @@ export interface SummaryPage<Row> {
   nextCursor: string | null;
 }
 
-/** Where a newest-first list stopped: the last case it showed. */
-export interface ListPosition {
-  createdAt: string;
-  caseId: string;
-}
-
 export interface SealedCaseRow {
   case_id: string;
   created_at: string;
+  /** `created_at` to the microsecond, for the cursor of a page that ends on this row. */
+  page_position: string;
   /** The case object as GET shows it, sealed; null until the backfill fills a row written before it. */
   case_sealed: string | null;
 }
@@ -73,8 +70,6 @@ const REVIEW_QUEUE_OBJECT = 'prior_authorization';
  */
 const QUEUE_DUE_AT = `(CASE WHEN status = 'awaiting_review' THEN COALESCE(review_due_at, due_at, created_at)
   ELSE COALESCE(information_due_at, due_at, created_at) END)`;
-
-type CursorKind = 'list' | 'queue';
 
 /**
  * The SQL read model of cases (migration 0012), for what Temporal visibility cannot do: ordered,
@@ -142,16 +137,15 @@ export class CaseSummariesRepository {
     return row;
   }
 
-  /** The account's cases of one mode, newest first, paged by an opaque cursor over (created_at, case_id). */
+  /** The account's cases of one mode, newest first, paged by a keyset cursor over (created_at, case_id). */
   async list(
     scope: CaseScope,
     filter: CaseSummaryFilter,
     page: PageRequest,
   ): Promise<SummaryPage<CaseSummary>> {
-    const after = page.cursor === undefined ? undefined : listPosition(openCursor('list', page.cursor));
     const limit = pageSize(page.limit);
-    const rows = await this.newestFirst<CaseSummary>(COLUMNS, scope, filter, limit + 1, after);
-    return pageOf(rows, limit, (last) => sealCursor('list', last.created_at, last.case_id));
+    const rows = await this.newestFirst<Positioned<CaseSummary>>(COLUMNS, scope, filter, limit + 1, page.after);
+    return pageOf(rows, limit);
   }
 
   /**
@@ -163,7 +157,7 @@ export class CaseSummariesRepository {
     scope: CaseScope,
     filter: CaseSummaryFilter,
     limit: number,
-    after?: ListPosition,
+    after?: KeysetPosition,
   ): Promise<SealedCaseRow[]> {
     return this.newestFirst<SealedCaseRow>('case_id, created_at, case_sealed', scope, filter, limit, after);
   }
@@ -192,7 +186,7 @@ export class CaseSummariesRepository {
     scope: CaseScope,
     filter: CaseSummaryFilter,
     limit: number,
-    after: ListPosition | undefined,
+    after: KeysetPosition | undefined,
   ): Promise<Row[]> {
     const params: unknown[] = [scope.accountId, scope.livemode];
     const where = ['account_id = $1', 'livemode = $2'];
@@ -203,10 +197,10 @@ export class CaseSummariesRepository {
     if (filter.createdTo !== undefined) where.push(`created_at < ${bind(filter.createdTo)}`);
     if (filter.patientRef !== undefined) where.push(`patient_ref = ${bind(filter.patientRef)}`);
     if (after !== undefined) {
-      where.push(`(created_at, case_id) < (${bind(after.createdAt)}::timestamptz, ${bind(after.caseId)})`);
+      where.push(`(created_at, case_id) < (${bind(after.at)}::timestamptz, ${bind(after.id)})`);
     }
     return this.db.query<Row>(
-      `SELECT ${columns} FROM case_summaries WHERE ${where.join(' AND ')}
+      `SELECT ${columns}, ${positionColumn('created_at')} AS page_position FROM case_summaries WHERE ${where.join(' AND ')}
        ORDER BY created_at DESC, case_id DESC LIMIT ${bind(limit)}`,
       params,
     );
@@ -229,13 +223,13 @@ export class CaseSummariesRepository {
       'object = $3',
       "(status = 'awaiting_review' OR (status = 'awaiting_outcome' AND information_requested))",
     ];
-    if (page.cursor !== undefined) {
-      const [dueAt, caseId] = openCursor('queue', page.cursor);
-      where.push(`(${QUEUE_DUE_AT}, case_id) > (${bind(dueAt)}::timestamptz, ${bind(caseId)})`);
+    if (page.after !== undefined) {
+      where.push(`(${QUEUE_DUE_AT}, case_id) > (${bind(page.after.at)}::timestamptz, ${bind(page.after.id)})`);
     }
     const limit = pageSize(page.limit);
-    const rows = await this.db.query<QueuedCaseSummary>(
-      `SELECT ${COLUMNS}, ${QUEUE_DUE_AT} AS queue_due_at FROM case_summaries WHERE ${where.join(' AND ')}
+    const rows = await this.db.query<Positioned<QueuedCaseSummary>>(
+      `SELECT ${COLUMNS}, ${QUEUE_DUE_AT} AS queue_due_at, ${positionColumn(QUEUE_DUE_AT)} AS page_position
+       FROM case_summaries WHERE ${where.join(' AND ')}
        ORDER BY queue_due_at ASC, case_id ASC LIMIT ${bind(limit + 1)}`,
       params,
     );
@@ -243,7 +237,7 @@ export class CaseSummariesRepository {
       ...row,
       overdue: row.overdue || Date.parse(row.queue_due_at) < now.getTime(),
     }));
-    return pageOf(marked, limit, (last) => sealCursor('queue', last.queue_due_at, last.case_id));
+    return pageOf(marked, limit);
   }
 
   /**
@@ -264,42 +258,14 @@ function pageSize(limit: number): number {
   return Number.isInteger(limit) ? Math.min(Math.max(limit, 1), MAX_PAGE_SIZE) : MAX_PAGE_SIZE;
 }
 
-function pageOf<Row>(rows: Row[], limit: number, cursorAfter: (last: Row) => string): SummaryPage<Row> {
-  const data = rows.slice(0, limit);
-  return { data, nextCursor: rows.length > limit ? cursorAfter(data[data.length - 1]) : null };
+/** A row with its sort time to the microsecond, which only the page's cursor shows. */
+type Positioned<Row> = Row & { case_id: string; page_position: string };
+
+function pageOf<Row>(rows: Positioned<Row>[], limit: number): SummaryPage<Row> {
+  const shown = rows.slice(0, limit);
+  const last = shown[shown.length - 1];
+  return {
+    data: shown.map(({ page_position: _position, ...row }) => row as Row),
+    nextCursor: rows.length > limit && last ? keysetCursor(last.page_position, last.case_id) : null,
+  };
 }
-
-/**
- * A cursor names the last row of a page: its kind, sort timestamp and case id. It is opaque to
- * callers but not secret; it carries no filter, and every query still applies the account's own.
- */
-function sealCursor(kind: CursorKind, at: string, caseId: string): string {
-  return Buffer.from(JSON.stringify([kind, at, caseId])).toString('base64url');
-}
-
-const listPosition = ([createdAt, caseId]: [string, string]): ListPosition => ({ createdAt, caseId });
-
-function openCursor(kind: CursorKind, cursor: string): [string, string] {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw new InvalidCursorError();
-  }
-  if (
-    !Array.isArray(decoded) ||
-    decoded.length !== 3 ||
-    decoded[0] !== kind ||
-    typeof decoded[1] !== 'string' ||
-    !ISO_TIMESTAMP.test(decoded[1]) ||
-    Number.isNaN(Date.parse(decoded[1])) ||
-    typeof decoded[2] !== 'string' ||
-    !CASE_ID.test(decoded[2])
-  ) {
-    throw new InvalidCursorError();
-  }
-  return [decoded[1], decoded[2]];
-}
-
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
-const CASE_ID = /^[a-z]+_[0-9A-Za-z]{1,64}$/;

@@ -2,6 +2,7 @@ import type { EventType } from '../../domain/webhooks/event-types';
 import type { NotifiedObject } from '../../domain/webhooks/notified-object';
 import { SecretBox } from '../crypto/aes-gcm';
 import { Database } from '../storage/database';
+import { keysetCursor, KeysetPosition, positionColumn } from '../storage/keyset-cursor';
 import type { NotificationBody } from './webhook-deliveries.repository';
 
 /** How long events stay readable through the events API; past it they and their deliveries are deleted. */
@@ -32,11 +33,6 @@ export interface EventFilter {
   createdBefore?: Date;
 }
 
-/** Where a page ends: the last event shown, in list order (newest first). */
-export interface EventPosition {
-  createdAt: string;
-  id: string;
-}
 
 interface EventRow {
   id: string;
@@ -58,14 +54,14 @@ export class EventsRepository {
     private readonly secrets: SecretBox,
   ) {}
 
-  /** Newest first, `limit` at most, after `after` when paging on. */
+  /** Newest first, `limit` at most, after `after` when paging on; the cursor names the last event shown. */
   async list(
     scope: EventScope,
     filter: EventFilter,
-    page: { limit: number; after?: EventPosition },
-  ): Promise<{ events: WebhookEvent[]; hasMore: boolean }> {
-    const rows = await this.db.query<EventRow>(
-      `SELECT id, created_at, livemode, body_sealed FROM webhook_events
+    page: { limit: number; after?: KeysetPosition },
+  ): Promise<{ events: WebhookEvent[]; nextCursor: string | null }> {
+    const rows = await this.db.query<EventRow & { page_position: string }>(
+      `SELECT id, created_at, livemode, body_sealed, ${positionColumn('created_at')} AS page_position FROM webhook_events
        WHERE account_id = $1 AND livemode = $2 AND ${RETAINED}
          AND ($3::text IS NULL OR type = $3)
          AND ($4::timestamptz IS NULL OR created_at >= $4)
@@ -79,14 +75,16 @@ export class EventsRepository {
         filter.type ?? null,
         filter.createdAfter?.toISOString() ?? null,
         filter.createdBefore?.toISOString() ?? null,
-        page.after?.createdAt ?? null,
+        page.after?.at ?? null,
         page.after?.id ?? null,
         page.limit + 1,
       ],
     );
+    const shown = rows.slice(0, page.limit);
+    const last = shown[shown.length - 1];
     return {
-      events: rows.slice(0, page.limit).map((row) => this.opened(row)),
-      hasMore: rows.length > page.limit,
+      events: shown.map((row) => this.opened(row)),
+      nextCursor: rows.length > page.limit && last ? keysetCursor(last.page_position, last.id) : null,
     };
   }
 

@@ -2,6 +2,7 @@ import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
+import { keysetPosition } from '../../infrastructure/storage/keyset-cursor';
 import { CurrentPrincipal, RequiresRole } from '../common/route-access';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { success } from '../common/envelope';
@@ -29,7 +30,7 @@ export class AuditEventsController {
         from: query.from,
         to: query.to,
         limit: query.limit ?? DEFAULT_PAGE_SIZE,
-        cursor: query.cursor,
+        ...(query.cursor && { after: keysetPosition(query.cursor) }),
       }),
     );
   }

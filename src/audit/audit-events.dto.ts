@@ -53,6 +53,6 @@ export class ListAuditEventsQuery {
   @PageLimit()
   limit?: number;
 
-  @PageCursor(200)
+  @PageCursor()
   cursor?: string;
 }

@@ -3,13 +3,12 @@ import type {
   AuditEventPage,
   AuditRepository,
 } from '../../infrastructure/audit/audit.repository';
-import { refusingBadCursors } from '../common/dto/page-query';
 
 /** The audit trail as an account's admins read it: one account's events, newest first. */
 export class AuditEventsService {
   constructor(private readonly audit: AuditRepository) {}
 
   list(accountId: string, filter: AuditEventFilter): Promise<AuditEventPage> {
-    return refusingBadCursors(() => this.audit.list(accountId, filter));
+    return this.audit.list(accountId, filter);
   }
 }

@@ -3,10 +3,10 @@ import {
   CaseScope,
   CaseSummariesRepository,
   CaseSummary,
+  PageRequest,
   QueuedCaseSummary,
   SummaryPage,
 } from '../../infrastructure/cases/case-summaries.repository';
-import { refusingBadCursors } from '../common/dto/page-query';
 import { patientRefOf } from './cases.service';
 
 /** What a console filter form sends: the patient as the caller knows them, never hashed yet. */
@@ -23,8 +23,7 @@ export interface CaseSummaryQuery {
 
 /**
  * Lists and the review queue for the console, read from the case summaries (which trail their
- * workflows by a moment). A patient is found by the same keyed hash the API's lists use, and a
- * cursor this service did not issue is a 400 on `cursor`.
+ * workflows by a moment). A patient is found by the same keyed hash the API's lists use.
  */
 export class CaseSummariesService {
   constructor(
@@ -40,27 +39,22 @@ export class CaseSummariesService {
   list(
     scope: CaseScope,
     query: CaseSummaryQuery,
-    page: { limit: number; cursor?: string },
+    page: PageRequest,
   ): Promise<SummaryPage<CaseSummary>> {
     const { patientInternalId, ...filter } = query;
-    return refusingBadCursors(() =>
-      this.summaries.list(
-        scope,
-        {
-          ...filter,
-          ...(patientInternalId !== undefined && {
-            patientRef: this.patientRef(scope.accountId, patientInternalId),
-          }),
-        },
-        page,
-      ),
+    return this.summaries.list(
+      scope,
+      {
+        ...filter,
+        ...(patientInternalId !== undefined && {
+          patientRef: this.patientRef(scope.accountId, patientInternalId),
+        }),
+      },
+      page,
     );
   }
 
-  reviewQueue(
-    scope: CaseScope,
-    page: { limit: number; cursor?: string },
-  ): Promise<SummaryPage<QueuedCaseSummary>> {
-    return refusingBadCursors(() => this.summaries.reviewQueue(scope, page));
+  reviewQueue(scope: CaseScope, page: PageRequest): Promise<SummaryPage<QueuedCaseSummary>> {
+    return this.summaries.reviewQueue(scope, page);
   }
 }

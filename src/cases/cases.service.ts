@@ -24,13 +24,13 @@ import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documen
 import type {
   CaseSummariesRepository,
   CaseSummaryFilter,
-  ListPosition,
   SealedCaseRow,
 } from '../../infrastructure/cases/case-summaries.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
 import type { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { IdempotencyRepository } from '../../infrastructure/idempotency/idempotency.repository';
+import { keysetCursor, keysetPosition } from '../../infrastructure/storage/keyset-cursor';
 import { bindCaseToAccount, caseMemoTrusted } from '../../infrastructure/temporal/case-binding';
 import { isTemporalDeadlineExceeded, mayHaveStarted } from '../../infrastructure/temporal/outages';
 import { requestCancellationUpdate } from '../../workflows/case.messages';
@@ -41,7 +41,6 @@ import { claimingKey, type IdempotentAttempt } from '../idempotency/idempotency.
 import { assertRequestStorable, assertStorable } from './case-size';
 import type { CaseDecision, CaseType } from './case-type';
 import { CaseExecution, CaseWorkflows } from './case-workflows';
-import { ListCursors } from '../common/list-cursor';
 
 /** Who creates a case, and what the edge read besides the validated body. */
 export interface CaseCreator {
@@ -68,7 +67,6 @@ const DECISION_DEADLINE_MS = 30_000;
  * of the caller's own cases, and decisions. Temporal itself is reached only through `CaseWorkflows`.
  */
 export class CasesService {
-  private readonly cursors: ListCursors;
   private readonly box: SecretBox;
 
   /** Built by `CasesModule.forRoot`, which owns every piece it is given. */
@@ -81,7 +79,6 @@ export class CasesService {
     private readonly connectors: Pick<ConnectorSettingsRepository, 'isConfigured'>,
     private readonly summaries: Pick<CaseSummariesRepository, 'listCaseObjects' | 'record'>,
   ) {
-    this.cursors = new ListCursors(config.cases.patientRefKey!);
     this.box = new SecretBox(config.encryption!);
   }
 
@@ -237,9 +234,7 @@ export class CasesService {
       // times are whole milliseconds.
       ...(query.created_before && { createdTo: new Date(Date.parse(query.created_before) + 1) }),
     };
-    // Cursors of the lists Temporal visibility paged were sealed over another filter: they answer 400.
-    const sealedFilter = JSON.stringify({ list: 'cases', ...scope, ...filter });
-    const after = query.cursor ? this.cursors.open<ListPosition>(query.cursor, sealedFilter) : undefined;
+    const after = query.cursor ? keysetPosition(query.cursor) : undefined;
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const rows = await this.summaries.listCaseObjects(scope, filter, limit + 1, after);
     const shown = rows.slice(0, limit);
@@ -247,10 +242,7 @@ export class CasesService {
       (record): record is CaseRecord => record !== undefined,
     );
     const last = shown[shown.length - 1];
-    const nextCursor =
-      rows.length > limit && last
-        ? this.cursors.seal({ createdAt: last.created_at, caseId: last.case_id }, sealedFilter)
-        : null;
+    const nextCursor = rows.length > limit && last ? keysetCursor(last.page_position, last.case_id) : null;
     return { object: 'list' as const, data, has_more: nextCursor !== null, next_cursor: nextCursor };
   }
 

@@ -2,27 +2,22 @@ import { normalizeEventType } from '../../domain/webhooks/event-types';
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import {
   EventFilter,
-  EventPosition,
   EVENT_RETENTION_DAYS,
   EventScope,
   EventsRepository,
   WebhookEvent,
 } from '../../infrastructure/webhooks/events.repository';
-import { ListCursors } from '../common/list-cursor';
+import { keysetPosition } from '../../infrastructure/storage/keyset-cursor';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { ApiError } from '../common/errors';
 import type { ListEventsQuery } from './events.dto';
 
 /**
  * The caller's events of its own mode, as its full-payload endpoints received them, for as long as
- * they are retained. A cursor is the position of a page's last event, sealed to the account, mode
- * and filters it was issued for.
+ * they are retained, paged by keyset cursors (infrastructure/storage/keyset-cursor.ts).
  */
 export class EventsService {
-  constructor(
-    private readonly events: EventsRepository,
-    private readonly cursors: ListCursors,
-  ) {}
+  constructor(private readonly events: EventsRepository) {}
 
   async list(principal: Principal, query: ListEventsQuery) {
     const scope = scopeOf(principal);
@@ -31,16 +26,11 @@ export class EventsService {
       ...(query.created_after && { createdAfter: new Date(query.created_after) }),
       ...(query.created_before && { createdBefore: new Date(query.created_before) }),
     };
-    const sealedFilter = JSON.stringify({ list: 'events', ...scope, ...filter });
-    const after = query.cursor ? this.cursors.open<EventPosition>(query.cursor, sealedFilter) : undefined;
-    const { events, hasMore } = await this.events.list(scope, filter, {
+    const { events, nextCursor } = await this.events.list(scope, filter, {
       limit: query.limit ?? DEFAULT_PAGE_SIZE,
-      after,
+      ...(query.cursor && { after: keysetPosition(query.cursor) }),
     });
-    const last = events[events.length - 1];
-    const position: EventPosition | undefined = last && { createdAt: last.created_at, id: last.id };
-    const nextCursor = hasMore && position ? this.cursors.seal(position, sealedFilter) : null;
-    return { object: 'list' as const, data: events, has_more: hasMore, next_cursor: nextCursor };
+    return { object: 'list' as const, data: events, has_more: nextCursor !== null, next_cursor: nextCursor };
   }
 
   async get(principal: Principal, id: string): Promise<WebhookEvent> {

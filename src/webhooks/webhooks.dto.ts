@@ -7,10 +7,13 @@ import {
   IsOptional,
   IsString,
   Length,
+  Matches,
   ValidateIf,
 } from 'class-validator';
 
-import { PageCursor, PageLimit } from '../common/dto/page-query';
+import { idPattern } from '../../domain/ids';
+import { Field, Stack } from '../common/dto/compose';
+import { PageLimit } from '../common/dto/page-query';
 import { HasNoControlCharacters, IsWebhookEvent, IsWebhookUrl } from '../common/validators';
 
 const SECRET_RULE = { min: 16, max: 256 };
@@ -101,6 +104,15 @@ export class ListDeliveriesQuery {
   @PageLimit()
   limit?: number;
 
-  @PageCursor(64)
+  @Stack(
+    Field({
+      optional: true,
+      description:
+        'The next_cursor of the previous page: the id of the delivery it ended on. Any delivery id is taken ' +
+        'as a position; the next page holds the deliveries made before it.',
+      example: 'whd_01jc9w6v3m8k2q5r7t9x1z3b5d',
+    }),
+    Matches(idPattern('delivery'), { message: 'must be a next_cursor this list returned: a delivery id' }),
+  )
   cursor?: string;
 }

@@ -3,6 +3,7 @@ import { AccountsRepository } from '../../infrastructure/accounts/accounts.repos
 import type { NewAuditEvent } from '../../infrastructure/audit/audit-event';
 import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
+import { keysetPosition } from '../../infrastructure/storage/keyset-cursor';
 import { migrate } from '../../infrastructure/storage/migrations';
 
 /** Embedded PGlite always, and a real PostgreSQL server whenever TEST_DATABASE_URL names one. */
@@ -42,7 +43,7 @@ describe.each(engines)('the audit trail on %s', (_engine, open) => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await audit.list(accountId, { targetId: caseId, limit: 3, cursor });
+      const page = await audit.list(accountId, { targetId: caseId, limit: 3, ...(cursor && { after: keysetPosition(cursor) }) });
       seen.push(...page.data.map((event) => event.id));
       cursor = page.next_cursor ?? undefined;
     } while (cursor);

@@ -1,4 +1,3 @@
-import { ListCursors } from '../../src/common/list-cursor';
 import { caseReadModelBackfill } from '../../src/worker/read-model-backfill';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import { clinicalEligibilityRequest, syntheticPatient } from '../support/case-requests';
@@ -93,19 +92,27 @@ describe('case lists', () => {
     }
   });
 
-  it('answers a cursor from the lists Temporal visibility paged with 400 on cursor', async () => {
-    const cursors = new ListCursors(testApp.config.cases.patientRefKey!);
-    const visibilityPaged = cursors.seal(
-      { pageToken: 'a visibility page token' },
-      JSON.stringify({ accountId: account.accountId, object: 'clinical_eligibility' }),
+  it('takes any cursor of the documented shape as the position it names', async () => {
+    const internalId = 'mrn-hand-cursor-4413';
+    const { id } = await create(account.keys.provider, patientOnly(internalId));
+
+    const beforeAnyCase = await list(account.keys.provider, `patient_internal_id=${internalId}&cursor=0_a`);
+    const afterEveryCase = await list(
+      account.keys.provider,
+      `patient_internal_id=${internalId}&cursor=9999999999999999_z`,
     );
 
-    const refused = await list(account.keys.provider, `cursor=${visibilityPaged}`);
+    expect(beforeAnyCase.body.data).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
+    expect(afterEveryCase.body.data.data.map((item: JsonObject) => item.id)).toEqual([id]);
+  });
+
+  it('answers a cursor of any other shape with 400 on cursor', async () => {
+    const refused = await list(account.keys.provider, 'cursor=0');
 
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({
       code: 'validation_error',
-      details: [{ field: 'cursor', issue: 'must be a next_cursor this list returned for the same filters' }],
+      details: [{ field: 'cursor', issue: 'must be a next_cursor this list returned: <microseconds>_<id>' }],
     });
   });
 

@@ -93,6 +93,12 @@ describe('case lists in the console', () => {
     expect(caseIdsOf((await consoleGet(testApp, provider, previous)).text)).toEqual(ids.slice(0, 2));
   });
 
+  it('answers a cursor of another shape than the lists hand out with 400 naming the cursor', async () => {
+    const answer = await consoleGet(testApp, provider, `${LIST}?cursor=forged`);
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain('cursor: must be a next_cursor this list returned');
+  });
+
   it('finds cases by patient reference through a POST, never putting the reference in a URL', async () => {
     const found = await consolePost(testApp, provider, LIST, { patient_reference: patientReference });
     expect(found.status).toBe(200);

@@ -3,7 +3,7 @@ import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
 import { DrugDto } from '../../src/cases/case-request-parts.dto';
 import { ListCasesQueryDto } from '../../src/cases/case-requests.dto';
 import { createValidationPipe } from '../../src/common/validation';
-import { CreateWebhookDto, UpdateWebhookDto } from '../../src/webhooks/webhooks.dto';
+import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from '../../src/webhooks/webhooks.dto';
 
 type Metatype = NonNullable<ArgumentMetadata['metatype']>;
 
@@ -40,7 +40,17 @@ describe('requests the conformance run found the service too lenient with', () =
     expect(await refusedFields(UpdateWebhookDto, { name: 'Renamed' })).toEqual([]);
   });
 
-  it('refuses a list cursor that is not base64url before checking its signature', async () => {
+  it('refuses a list cursor of another shape than the document states', async () => {
     expect(await refusedFields(ListCasesQueryDto, { cursor: 'not a cursor!' }, 'query')).toEqual(['cursor']);
+  });
+
+  it('takes a list cursor of the documented shape, whichever position it names', async () => {
+    expect(await refusedFields(ListCasesQueryDto, { cursor: '0_a' }, 'query')).toEqual([]);
+  });
+
+  it("takes any delivery id as a delivery list's cursor, and nothing else", async () => {
+    const anyDeliveryId = `whd_${'0'.repeat(26)}`;
+    expect(await refusedFields(ListDeliveriesQuery, { cursor: anyDeliveryId }, 'query')).toEqual([]);
+    expect(await refusedFields(ListDeliveriesQuery, { cursor: '0' }, 'query')).toEqual(['cursor']);
   });
 });

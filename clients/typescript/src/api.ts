@@ -4246,7 +4246,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The next_cursor of the previous page. */
+                /** @description The next_cursor of the previous page: the id of the delivery it ended on. Any delivery id is taken as a position; the next page holds the deliveries made before it. */
                 cursor?: string;
             };
             header?: never;
@@ -4429,7 +4429,7 @@ export interface operations {
                 /** @description Events at or before this time: calendar date or ISO 8601 date-time with a zone; not before created_after. */
                 created_before?: string;
                 limit?: number;
-                /** @description The next_cursor of the previous page. */
+                /** @description The next_cursor of the previous page: `<microseconds>_<id>`, the sort time (microseconds since 1970-01-01T00:00:00Z) and id of the item the page ended on. Any value of this shape is taken as a position; the next page starts after it. */
                 cursor?: string;
             };
             header?: never;
@@ -4734,7 +4734,7 @@ export interface operations {
                 /** @description Calendar date or ISO 8601 date-time with a zone; not before created_after. */
                 created_before?: string;
                 limit?: number;
-                /** @description The next_cursor of the previous page. */
+                /** @description The next_cursor of the previous page: `<microseconds>_<id>`, the sort time (microseconds since 1970-01-01T00:00:00Z) and id of the item the page ended on. Any value of this shape is taken as a position; the next page starts after it. */
                 cursor?: string;
             };
             header?: never;
@@ -6339,7 +6339,7 @@ export interface operations {
                 /** @description Calendar date or ISO 8601 date-time with a zone; not before created_after. */
                 created_before?: string;
                 limit?: number;
-                /** @description The next_cursor of the previous page. */
+                /** @description The next_cursor of the previous page: `<microseconds>_<id>`, the sort time (microseconds since 1970-01-01T00:00:00Z) and id of the item the page ended on. Any value of this shape is taken as a position; the next page starts after it. */
                 cursor?: string;
             };
             header?: never;
@@ -7243,7 +7243,7 @@ export interface operations {
                 /** @description Calendar date or ISO 8601 date-time with a zone; not before created_after. */
                 created_before?: string;
                 limit?: number;
-                /** @description The next_cursor of the previous page. */
+                /** @description The next_cursor of the previous page: `<microseconds>_<id>`, the sort time (microseconds since 1970-01-01T00:00:00Z) and id of the item the page ended on. Any value of this shape is taken as a position; the next page starts after it. */
                 cursor?: string;
             };
             header?: never;
@@ -7538,7 +7538,7 @@ export interface operations {
                 /** @description Calendar date or ISO 8601 date-time with a zone; not before created_after. */
                 created_before?: string;
                 limit?: number;
-                /** @description The next_cursor of the previous page. */
+                /** @description The next_cursor of the previous page: `<microseconds>_<id>`, the sort time (microseconds since 1970-01-01T00:00:00Z) and id of the item the page ended on. Any value of this shape is taken as a position; the next page starts after it. */
                 cursor?: string;
             };
             header?: never;
@@ -8678,7 +8678,7 @@ export interface operations {
                 /** @description Events at or before this time: calendar date or ISO 8601 date-time with a zone; not before from. */
                 to?: string;
                 limit?: number;
-                /** @description The next_cursor of the previous page. */
+                /** @description The next_cursor of the previous page: `<microseconds>_<id>`, the sort time (microseconds since 1970-01-01T00:00:00Z) and id of the item the page ended on. Any value of this shape is taken as a position; the next page starts after it. */
                 cursor?: string;
             };
             header?: never;

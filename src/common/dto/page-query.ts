@@ -1,10 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 
-import { InvalidCursorError } from '../../../infrastructure/storage/cursors';
-import { ApiError } from '../errors';
-import { Stack, TextField } from './compose';
+import { KEYSET_CURSOR, KEYSET_CURSOR_DESCRIPTION } from '../../../infrastructure/storage/keyset-cursor';
+import { Field, Stack } from './compose';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -22,21 +21,10 @@ export function PageLimit(): PropertyDecorator {
   );
 }
 
-/** `cursor` of a listing: the opaque next_cursor of the previous page, at most `maxLength` characters. */
-export function PageCursor(maxLength: number): PropertyDecorator {
-  return TextField(maxLength, { optional: true, description: 'The next_cursor of the previous page.' });
-}
-
-/** Reads a page, answering a cursor the list did not hand out with a 400 on `cursor`. */
-export async function refusingBadCursors<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    if (error instanceof InvalidCursorError) {
-      throw new ApiError('validation_error', 'The request is invalid; see details.', [
-        { field: 'cursor', issue: 'must be a next_cursor this list returned' },
-      ]);
-    }
-    throw error;
-  }
+/** `cursor` of a listing: a position of the documented shape `<microseconds>_<id>`. */
+export function PageCursor(): PropertyDecorator {
+  return Stack(
+    Field({ optional: true, description: KEYSET_CURSOR_DESCRIPTION, example: '1764350235123456_cas_01jc9w6v3m8k2q5r7t9x1z3b5d' }),
+    Matches(KEYSET_CURSOR, { message: 'must be a next_cursor this list returned: <microseconds>_<id>' }),
+  );
 }

@@ -2,7 +2,8 @@ import { Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 import { CASE_STATUSES, CaseStatus, FINAL_STATUSES } from '../../../domain/cases/case-model';
-import type { CaseSummary } from '../../../infrastructure/cases/case-summaries.repository';
+import type { CaseSummary, PageRequest } from '../../../infrastructure/cases/case-summaries.repository';
+import { KEYSET_CURSOR, keysetPosition } from '../../../infrastructure/storage/keyset-cursor';
 import { RequiresRole } from '../../common/route-access';
 import { CaseSummariesService, CaseSummaryQuery, CasesService } from '../../cases/cases.module';
 import { ApiError } from '../../common/errors';
@@ -230,8 +231,15 @@ function listState(source: unknown, patientSearch: boolean): ListState {
   };
 }
 
-function pageRequest(state: ListState): { limit: number; cursor?: string } {
-  return { limit: state.limit, ...(state.cursor && { cursor: state.cursor }) };
+/** The page the state names; a cursor of another shape than the lists hand out is a 400 on `cursor`. */
+function pageRequest(state: ListState): PageRequest {
+  if (!state.cursor) return { limit: state.limit };
+  if (!KEYSET_CURSOR.test(state.cursor)) {
+    throw new ApiError('validation_error', 'The request is invalid; see details.', [
+      { field: 'cursor', issue: 'must be a next_cursor this list returned: <microseconds>_<id>' },
+    ]);
+  }
+  return { limit: state.limit, after: keysetPosition(state.cursor) };
 }
 
 function filterProblems(state: ListState): string[] {
