@@ -144,7 +144,13 @@ export class CaseSummariesRepository {
     page: PageRequest,
   ): Promise<SummaryPage<CaseSummary>> {
     const limit = pageSize(page.limit);
-    const rows = await this.newestFirst<Positioned<CaseSummary>>(COLUMNS, scope, filter, limit + 1, page.after);
+    const rows = await this.newestFirst<Positioned<CaseSummary>>(
+      COLUMNS,
+      scope,
+      filter,
+      limit + 1,
+      page.after,
+    );
     return pageOf(rows, limit);
   }
 
@@ -224,7 +230,9 @@ export class CaseSummariesRepository {
       "(status = 'awaiting_review' OR (status = 'awaiting_outcome' AND information_requested))",
     ];
     if (page.after !== undefined) {
-      where.push(`(${QUEUE_DUE_AT}, case_id) > (${bind(page.after.at)}::timestamptz, ${bind(page.after.id)})`);
+      where.push(
+        `(${QUEUE_DUE_AT}, case_id) > (${bind(page.after.at)}::timestamptz, ${bind(page.after.id)})`,
+      );
     }
     const limit = pageSize(page.limit);
     const rows = await this.db.query<Positioned<QueuedCaseSummary>>(

@@ -33,7 +33,6 @@ export interface EventFilter {
   createdBefore?: Date;
 }
 
-
 interface EventRow {
   id: string;
   created_at: string;

@@ -36,11 +36,7 @@ export class CaseSummariesService {
   }
 
   /** `scope` is the caller: a principal shows its own account's cases of its own mode. */
-  list(
-    scope: CaseScope,
-    query: CaseSummaryQuery,
-    page: PageRequest,
-  ): Promise<SummaryPage<CaseSummary>> {
+  list(scope: CaseScope, query: CaseSummaryQuery, page: PageRequest): Promise<SummaryPage<CaseSummary>> {
     const { patientInternalId, ...filter } = query;
     return this.summaries.list(
       scope,

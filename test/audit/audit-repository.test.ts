@@ -43,7 +43,11 @@ describe.each(engines)('the audit trail on %s', (_engine, open) => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await audit.list(accountId, { targetId: caseId, limit: 3, ...(cursor && { after: keysetPosition(cursor) }) });
+      const page = await audit.list(accountId, {
+        targetId: caseId,
+        limit: 3,
+        ...(cursor && { after: keysetPosition(cursor) }),
+      });
       seen.push(...page.data.map((event) => event.id));
       cursor = page.next_cursor ?? undefined;
     } while (cursor);

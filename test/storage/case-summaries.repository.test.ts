@@ -188,7 +188,9 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
     const rows = await recordAll(
       Array.from({ length: 11 }, (_, index) => summary(accountId, { created_at: at(Math.floor(index / 2)) })),
     );
-    const pages = await allPages((cursor) => summaries.list(testMode(accountId), {}, { limit: 3, ...after(cursor) }));
+    const pages = await allPages((cursor) =>
+      summaries.list(testMode(accountId), {}, { limit: 3, ...after(cursor) }),
+    );
     expect(pages.map((page) => page.length)).toEqual([3, 3, 3, 2]);
     const listed = pages.flat();
     expect(new Set(listed.map((row) => row.case_id)).size).toBe(listed.length);
@@ -302,13 +304,18 @@ describe.each(engines)('case summaries on %s', (_engine, open) => {
         `2026-03-04T05:06:07.12300${index + 1}Z`,
       ]);
     }
-    const pages = await allPages((cursor) => summaries.list(testMode(accountId), {}, { limit: 1, ...after(cursor) }));
+    const pages = await allPages((cursor) =>
+      summaries.list(testMode(accountId), {}, { limit: 1, ...after(cursor) }),
+    );
     expect(pages.flat().map((row) => row.case_id)).toEqual(rows.map((row) => row.case_id).reverse());
   });
 
   it('takes a cursor made by hand as the position it names', async () => {
     const accountId = await newAccount();
-    const [older] = await recordAll([summary(accountId, { created_at: at(1) }), summary(accountId, { created_at: at(3) })]);
+    const [older] = await recordAll([
+      summary(accountId, { created_at: at(1) }),
+      summary(accountId, { created_at: at(3) }),
+    ]);
     const between = (Date.parse(at(2)) * 1000).toString();
     const page = await summaries.list(testMode(accountId), {}, { limit: 10, ...after(`${between}_zzz`) });
     expect(page.data.map((row) => row.case_id)).toEqual([older!.case_id]);

@@ -1,8 +1,4 @@
-import {
-  KEYSET_CURSOR,
-  keysetCursor,
-  keysetPosition,
-} from '../../infrastructure/storage/keyset-cursor';
+import { KEYSET_CURSOR, keysetCursor, keysetPosition } from '../../infrastructure/storage/keyset-cursor';
 
 describe('a keyset cursor', () => {
   it('names the microsecond and the id a page ended on', () => {
@@ -27,7 +23,10 @@ describe('a keyset cursor', () => {
   it('is written the way it is read', () => {
     const cursor = keysetCursor('1764350235123456', 'aud_01jc9w6v3m8k2q5r7t9x1z3b5d');
     expect(KEYSET_CURSOR.test(cursor)).toBe(true);
-    expect(keysetPosition(cursor)).toEqual({ at: '2025-11-28T17:17:15.123456Z', id: 'aud_01jc9w6v3m8k2q5r7t9x1z3b5d' });
+    expect(keysetPosition(cursor)).toEqual({
+      at: '2025-11-28T17:17:15.123456Z',
+      id: 'aud_01jc9w6v3m8k2q5r7t9x1z3b5d',
+    });
   });
 
   it.each([

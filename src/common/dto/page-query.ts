@@ -24,7 +24,11 @@ export function PageLimit(): PropertyDecorator {
 /** `cursor` of a listing: a position of the documented shape `<microseconds>_<id>`. */
 export function PageCursor(): PropertyDecorator {
   return Stack(
-    Field({ optional: true, description: KEYSET_CURSOR_DESCRIPTION, example: '1764350235123456_cas_01jc9w6v3m8k2q5r7t9x1z3b5d' }),
+    Field({
+      optional: true,
+      description: KEYSET_CURSOR_DESCRIPTION,
+      example: '1764350235123456_cas_01jc9w6v3m8k2q5r7t9x1z3b5d',
+    }),
     Matches(KEYSET_CURSOR, { message: 'must be a next_cursor this list returned: <microseconds>_<id>' }),
   );
 }
