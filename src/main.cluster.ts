@@ -1,5 +1,7 @@
 import * as path from 'node:path';
 
+import type { Logger } from 'pino';
+
 import { projectRoot } from '../infrastructure/project-root';
 import { AppConfig, loadConfig } from '../infrastructure/config/config';
 import {
@@ -33,7 +35,8 @@ const DEFAULT_FIRST_METRICS_PORT = 9464;
  * launcher runs from Debian's packages with its files in DATA_DIR/cluster), the production Temporal
  * server with the repo's configuration and Temporal Web, then two API and two worker processes.
  * The processes run with the development credentials, as `npm start` does, so the printed key and
- * console user work; Ctrl-C stops everything.
+ * console user work; Ctrl-C stops everything, and SIGUSR2 restarts the Temporal server on the same
+ * ports and databases, as a deploy of the server would (the APIs and workers ride through it).
  */
 async function main(): Promise<void> {
   const baseConfig = loadConfig('local');
@@ -74,6 +77,7 @@ async function main(): Promise<void> {
       },
       onSpawned: (stop) => (stopping ? void stop() : cleanups.push(stop)),
     });
+    restartTemporalOnSignal(temporal, logger, () => stopping, shutdown);
 
     const runtimeConfig = { ...config, databaseUrl };
     const db = await openStorage(runtimeConfig, logger);
@@ -115,6 +119,38 @@ interface ClusterProcess {
   env: Record<string, string>;
   apiUrl?: string;
   metricsUrl: string;
+}
+
+/**
+ * SIGUSR2 restarts the Temporal server, one restart at a time (another SIGUSR2 meanwhile asks for the
+ * same thing). Not SIGHUP: a closed terminal sends that, and it should stop the launcher, not this.
+ * A server that does not come back leaves nothing to serve the cases, so the launcher stops.
+ */
+function restartTemporalOnSignal(
+  temporal: ProductionTemporal,
+  logger: Logger,
+  isStopping: () => boolean,
+  shutdown: (exitCode: number) => Promise<void>,
+): void {
+  let restarting = false;
+  process.on('SIGUSR2', () => {
+    if (restarting || isStopping()) return;
+    restarting = true;
+    logger.warn('SIGUSR2: restarting the Temporal server');
+    temporal
+      .restart()
+      .then(
+        () => logger.warn('the Temporal server restarted'),
+        (error: Error) => {
+          logger.fatal(
+            { err_name: error.name, message: error.message },
+            'the Temporal server did not restart',
+          );
+          return shutdown(1);
+        },
+      )
+      .finally(() => (restarting = false));
+  });
 }
 
 interface PortPlan {
@@ -231,7 +267,7 @@ function printBanner(
     '',
     `  Try: curl -H "Authorization: Bearer ${credentials.apiKey}" ${firstApi}/status`,
     `  Admin CLI: DATA_DIR=${dataDir} DATABASE_URL=<PostgreSQL above> npm run admin -- --help`,
-    '  Press Ctrl-C to stop everything.',
+    `  Press Ctrl-C to stop everything; kill -USR2 ${process.pid} restarts the Temporal server.`,
     '',
   ];
   process.stdout.write(lines.join('\n'));

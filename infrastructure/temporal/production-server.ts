@@ -267,7 +267,12 @@ export async function startProductionTemporal(
     );
   let server = startServer();
   let ui: ChildProcess | undefined;
+  let stopped = false;
+  let restarting: Promise<void> = Promise.resolve();
   const stop = async () => {
+    stopped = true;
+    // A restart under way would start a server after this one stopped; it ends first.
+    await restarting.catch(() => undefined);
     if (ui) await stopChild(ui);
     await stopChild(server);
     serverLog.end();
@@ -289,11 +294,16 @@ export async function startProductionTemporal(
     namespace: CASES_NAMESPACE,
     uiUrl: options.ui ? `http://localhost:${options.ui.port}` : undefined,
     metricsUrl: `http://127.0.0.1:${ports.metrics}/metrics`,
-    async restart(signal = 'SIGTERM') {
-      await stopChild(server, signal);
-      server = startServer();
-      await waitForFrontend(server, address, readyTimeoutMs, serverLogPath);
-      await waitForNamespace(address, readyTimeoutMs);
+    restart(signal = 'SIGTERM') {
+      if (stopped) return Promise.reject(new Error('The Temporal server was stopped; it does not restart'));
+      restarting = (async () => {
+        await stopChild(server, signal);
+        if (stopped) return;
+        server = startServer();
+        await waitForFrontend(server, address, readyTimeoutMs, serverLogPath);
+        await waitForNamespace(address, readyTimeoutMs);
+      })();
+      return restarting;
     },
     stop,
   };

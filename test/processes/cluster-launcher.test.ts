@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { postgresBinDir } from '../../infrastructure/storage/postgres-server';
 import { isPortFree } from '../../infrastructure/temporal/dev-server';
 import { isProcessAlive, readJson, RunningProcess, startProcess } from '../support/processes';
+import { eventually } from '../support/test-app';
 
 const runsHere = Boolean(postgresBinDir()) || process.env.REQUIRE_CLUSTER === '1';
 const describeWithPostgres = runsHere ? describe : describe.skip;
@@ -97,6 +98,24 @@ describeWithPostgres('npm run start:cluster', () => {
       expect(await scrape(api)).toContain('# TYPE http_requests_total counter');
     for (const worker of ['worker-1', 'worker-2']) expect(await scrape(worker)).toMatch(/^temporal_\w+/m);
   });
+
+  it('restarts the Temporal server on SIGUSR2 while both APIs keep serving', async () => {
+    const apiKey = bannerValue(banner, 'Dev API key');
+    launcher.child.kill('SIGUSR2');
+    await launcher.waitForOutput(/the Temporal server restarted/, 120_000);
+
+    for (const name of ['api-1', 'api-2']) {
+      const components = await eventually(async () => {
+        const response = await fetch(`${bannerValue(banner, `API (${name})`)}/status`, {
+          headers: { Authorization: `Bearer ${apiKey}` },
+        });
+        const { data } = await readJson(response);
+        return data.components.temporal.status === 'ok' ? data.components : undefined;
+      }, 60_000);
+      expect(components).toMatchObject({ database: { status: 'ok' }, temporal: { status: 'ok' } });
+    }
+    expect(launcher.child.exitCode).toBeNull();
+  }, 180_000);
 
   it('stops every process and server it started on Ctrl-C', async () => {
     const processesLine = /^ {2}Processes:\s+(.*)$/m.exec(banner)![1]!;
