@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -10,9 +10,10 @@ import { temporal as proto } from '@temporalio/proto';
 import { evaluateClinicalEligibility } from '../domain/clinical/criteria-engine';
 import { projectRoot } from '../infrastructure/project-root';
 import { postgresBinDir } from '../infrastructure/storage/postgres-server';
-import { BLUE_HORIZON_CARD, CARD_LAYOUTS, cardFaces, renderFace } from './document-corpus';
+import { bvRequest, cardBvRequest, enrollmentRequest, paRequest, patient } from './bench-requests';
 import { documentReading } from './documents.bench-section';
 import { measureExtraction } from './extraction.bench-support';
+import { soak } from './soak.bench-section';
 import { ClusterStack, startClusterStack } from './cluster-stack';
 import { startLocalStack } from './local-stack';
 import { machineBusySeconds, ProcessMemory } from './process-tree';
@@ -29,54 +30,6 @@ const sizes = (variable: string, fallback: string) =>
 const BURSTS = sizes('BENCH_BURSTS', '200,1000');
 const OPEN_PRIOR_AUTHORIZATIONS = sizes('BENCH_OPEN_PAS', '1000,10000');
 
-const patient = () => ({
-  internal_id: `bench-${randomUUID().slice(0, 8)}`,
-  first_name: 'Bench',
-  last_name: 'Patient',
-  gender: 'other',
-  date_of_birth: '1970-01-01',
-});
-const provider = { npi: '1234567893', first_name: 'Bench', last_name: 'Provider' };
-const insurance_content = {
-  payer: 'Blue Horizon Health',
-  member_id: 'ZZBHH000000001',
-  plan_type: 'commercial',
-};
-const bvRequest = () => ({
-  patient: patient(),
-  drugs: [{ name: 'Ozempic', quantity: 1 }],
-  provider,
-  insurance_content,
-  mock_result: { status: 'completed' },
-});
-const paRequest = () => ({
-  patient: patient(),
-  diagnoses: [{ code: 'E11.9' }],
-  prescription: { drug_name: 'Ozempic', quantity: 1 },
-  provider,
-  insurance_content,
-});
-const enrollmentRequest = () => ({
-  programId: 'prog_01jnzn5t37ydrsw602nch4aqg1',
-  patient: {
-    first_name: 'Bench',
-    last_name: 'Patient',
-    date_of_birth: '1975-03-02',
-    address: {
-      street: '4 Example Road',
-      city: 'Portland',
-      state_province: 'OR',
-      zip_postal_code: '97201',
-      country: 'US',
-    },
-    email: 'bench@example.test',
-    phone: '+1 503 555 0199',
-    insurance_details: {
-      data: { payer: 'Blue Horizon Health', membership_number: 'ZZBHH555000111', rx_bin: '999901' },
-    },
-  },
-  prescription: { drug_name: 'Ozempic 1 mg pen', dosage: '1 mg weekly' },
-});
 const CE_DRUGS = ['Ozempic', 'Wegovy', 'Humira', 'Nucala', 'Repatha'].map((name) => ({ name, quantity: 1 }));
 const CE_NOTES =
   'BMI 31.2. A1c 8.1 %. On metformin for 8 months. LDL 130 mg/dL on atorvastatin since 2023. Eosinophils 350 cells/uL.';
@@ -117,13 +70,15 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
  * BENCH_ONLY=bursts runs only the bursts on both stacks, BENCH_ONLY=documents only the document reader
  * (BENCH_CARDS_PER_LAYOUT, BENCH_SEED, BENCH_HELD_OUT_SEED), BENCH_ONLY=cards only the benefit
  * verifications from card images on local mode, BENCH_ONLY=reads only the reads with many prior
- * authorizations open (BENCH_OPEN_PAS) on local mode, or on the cluster with BENCH_READS_ON=cluster;
- * BENCH_CLUSTER=0 skips the cluster.
+ * authorizations open (BENCH_OPEN_PAS) on local mode, or on the cluster with BENCH_READS_ON=cluster,
+ * BENCH_ONLY=soak only the soak with faults (bench/soak.bench-section.ts); BENCH_CLUSTER=0 skips the
+ * cluster.
  */
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'documents') return documentReading();
   if (process.env.BENCH_ONLY === 'cards') return cardsOnly();
   if (process.env.BENCH_ONLY === 'reads') return readsOnly();
+  if (process.env.BENCH_ONLY === 'soak') return soak();
   const local = await localMode();
   if (process.env.BENCH_CLUSTER === '0') return;
   if (!postgresBinDir() && !process.env.DATABASE_URL) {
@@ -433,18 +388,6 @@ async function waitForArrivals(receiver: WebhookReceiver, ids: string[], deadlin
  */
 const BV_FINAL = ['completed', 'failed'];
 const CARD_BVS_AT_ONCE = 20;
-
-/** A BV whose only insurance is a photo of the card (a new member id each time, so no reading is reused). */
-async function cardBvRequest(): Promise<object> {
-  const memberId = `W${String(randomInt(100_000_000, 999_999_999))}`;
-  const card = await renderFace(cardFaces({ ...BLUE_HORIZON_CARD, memberId }, CARD_LAYOUTS[0]!)[0]!);
-  return {
-    patient: patient(),
-    drugs: [{ name: 'Ozempic', quantity: 1 }],
-    provider,
-    insurance: [{ file_content: card.toString('base64') }],
-  };
-}
 
 /**
  * Benefit verifications from a card image alone: POST → the webhook of the status each settles in, one

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { Client } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 
 import { projectRoot } from '../infrastructure/project-root';
@@ -22,6 +23,11 @@ import {
 export interface ClusterStack extends BenchStack {
   /** Client connections open on the cluster's PostgreSQL now, by database. */
   databaseConnections(): Promise<Map<string, number>>;
+  /**
+   * Asks the launcher to restart the Temporal server (SIGUSR2), as a deploy of the server would, and
+   * resolves once the server has gone and answers again.
+   */
+  restartTemporal(): Promise<void>;
 }
 
 /** The launcher starts this many APIs and workers, and numbers one metrics port per process and Temporal. */
@@ -38,13 +44,14 @@ export async function startClusterStack(): Promise<ClusterStack> {
   // As root, PostgreSQL runs as its own user, who must be able to reach its folder inside this one.
   chmodSync(dataDir, 0o755);
   const apiKey = benchApiKey();
+  const metricsPort = await freePortRun(METRICS_PORTS);
   const launcher = spawn(process.execPath, [path.join(projectRoot(), 'dist', 'src', 'main.cluster.js')], {
     env: {
       ...benchEnvironment(dataDir, apiKey),
       PORT: String(await freePortRun(API_PROCESSES)),
       TEMPORAL_DEV_PORT: String(await freePort()),
       TEMPORAL_UI_PORT: String(await freePort()),
-      METRICS_PORT: String(await freePortRun(METRICS_PORTS)),
+      METRICS_PORT: String(metricsPort),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -68,18 +75,36 @@ export async function startClusterStack(): Promise<ClusterStack> {
     temporal: client,
     namespace: CASES_NAMESPACE,
     processMemory: () => processTreeMemory([{ pid: launcher.pid!, label: 'launcher' }, ...postmaster]),
+    // The launcher numbers them: each API, each worker, then the Temporal server's own (src/main.cluster.ts).
+    metricsUrls: ['api-1', 'api-2', 'worker-1', 'worker-2'].map((name, index) => ({
+      name,
+      url: `http://127.0.0.1:${metricsPort + index}/metrics`,
+    })),
+    async storedBytes() {
+      const rows = await onDatabase(databaseUrl, (pg) =>
+        pg.query<{ database: string; bytes: string }>(
+          `SELECT datname AS database, pg_database_size(datname)::text AS bytes FROM pg_database
+            WHERE NOT datistemplate AND datname <> 'postgres' ORDER BY datname`,
+        ),
+      );
+      return rows.rows.map((row) => ({ store: `PostgreSQL ${row.database}`, bytes: Number(row.bytes) }));
+    },
     async databaseConnections() {
-      const pg = new PgClient({ connectionString: databaseUrl });
-      await pg.connect();
-      try {
-        const { rows } = await pg.query<{ database: string; connections: string }>(
+      const { rows } = await onDatabase(databaseUrl, (pg) =>
+        pg.query<{ database: string; connections: string }>(
           `SELECT datname AS database, count(*) AS connections FROM pg_stat_activity
             WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() GROUP BY datname ORDER BY datname`,
-        );
-        return new Map(rows.map((row) => [row.database, Number(row.connections)]));
-      } finally {
-        await pg.end();
-      }
+        ),
+      );
+      return new Map(rows.map((row) => [row.database, Number(row.connections)]));
+    },
+    async restartTemporal() {
+      const [server] = processTreeMemory([{ pid: launcher.pid!, label: 'launcher' }]).filter(
+        (process) => process.label === 'temporal',
+      );
+      launcher.kill('SIGUSR2');
+      if (server) await until(() => !isRunning(server.pid));
+      await until(() => frontendAnswers(client));
     },
     async stop() {
       await connection.close();
@@ -87,6 +112,42 @@ export async function startClusterStack(): Promise<ClusterStack> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Polls `condition` every 200 ms until it holds; two minutes at most. */
+async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline && !(await condition())) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function frontendAnswers(client: Client): Promise<boolean> {
+  return client.connection
+    .withDeadline(Date.now() + 1_000, () => client.workflowService.getSystemInfo({}))
+    .then(
+      () => true,
+      () => false,
+    );
+}
+
+async function onDatabase<T>(databaseUrl: string, work: (pg: PgClient) => Promise<T>): Promise<T> {
+  const pg = new PgClient({ connectionString: databaseUrl });
+  await pg.connect();
+  try {
+    return await work(pg);
+  } finally {
+    await pg.end();
+  }
 }
 
 function bannerValue(banner: string, label: string): string {

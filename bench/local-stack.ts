@@ -11,6 +11,8 @@ import {
   BenchStack,
   benchApiKey,
   benchEnvironment,
+  folderBytes,
+  freePortRun,
   roundRobinApi,
   stackClient,
   waitForOutput,
@@ -19,7 +21,12 @@ import {
 /** `npm start`'s process on free ports, a throwaway data folder and a rate limit out of the way. */
 export async function startLocalStack(): Promise<BenchStack> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haa-bench-local-'));
-  const ports = { api: await freePort(), temporal: await freePort(), ui: await freePort() };
+  const ports = {
+    api: await freePort(),
+    temporal: await freePort(),
+    ui: await freePort(),
+    metrics: await freePortRun(2),
+  };
   const apiKey = benchApiKey();
   const local = spawn(process.execPath, [path.join(projectRoot(), 'dist', 'src', 'main.local.js')], {
     env: {
@@ -27,6 +34,8 @@ export async function startLocalStack(): Promise<BenchStack> {
       PORT: String(ports.api),
       TEMPORAL_DEV_PORT: String(ports.temporal),
       TEMPORAL_UI_PORT: String(ports.ui),
+      // The worker serves its metrics on METRICS_PORT, the API on the next (src/main.local.ts).
+      METRICS_PORT: String(ports.metrics),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -38,6 +47,12 @@ export async function startLocalStack(): Promise<BenchStack> {
     temporal: client,
     namespace,
     processMemory: () => processTreeMemory([{ pid: local.pid!, label: 'launcher (database)' }]),
+    metricsUrls: [
+      { name: 'worker', url: `http://127.0.0.1:${ports.metrics}/metrics` },
+      { name: 'api', url: `http://127.0.0.1:${ports.metrics + 1}/metrics` },
+    ],
+    // The launcher's PGlite, the Temporal dev server's SQLite and every other file of local mode.
+    storedBytes: async () => [{ store: 'data folder', bytes: folderBytes(dataDir) }],
     async stop() {
       await connection.close();
       await stopProcess(local);

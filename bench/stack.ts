@@ -1,5 +1,7 @@
 import { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { lstatSync, readdirSync } from 'node:fs';
+import * as path from 'node:path';
 
 import { Client, Connection } from '@temporalio/client';
 
@@ -19,6 +21,10 @@ export interface BenchStack {
   namespace: string;
   /** RSS and CPU time of every process of the stack, labelled by what it runs. */
   processMemory(): ProcessMemory[];
+  /** Each Node process's Prometheus endpoint, by the name its launcher gave it. */
+  metricsUrls: Array<{ name: string; url: string }>;
+  /** Bytes the stack's stores hold now, by store. */
+  storedBytes(): Promise<Array<{ store: string; bytes: number }>>;
   stop(): Promise<void>;
 }
 
@@ -51,10 +57,10 @@ export function roundRobinApi(baseUrls: string[], apiKey: string): Api {
   let next = 0;
   return (route, init = {}) => {
     const baseUrl = baseUrls[next++ % baseUrls.length]!;
-    return fetch(`${baseUrl}${route}`, {
-      ...init,
-      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
-    });
+    const headers = new Headers(init.headers);
+    headers.set('Authorization', `Bearer ${apiKey}`);
+    headers.set('Content-Type', 'application/json');
+    return fetch(`${baseUrl}${route}`, { ...init, headers });
   };
 }
 
@@ -79,4 +85,19 @@ export async function freePortRun(length: number): Promise<number> {
     const ports = Array.from({ length }, (_, index) => first + index);
     if ((await Promise.all(ports.map(isPortFree))).every(Boolean)) return first;
   }
+}
+
+/** Bytes of every file under `folder` but logs (allocated on disk would differ; this is what was written). */
+export function folderBytes(folder: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const entryPath = path.join(folder, entry.name);
+    try {
+      if (entry.isDirectory()) bytes += folderBytes(entryPath);
+      else if (entry.isFile() && !entry.name.endsWith('.log')) bytes += lstatSync(entryPath).size;
+    } catch {
+      // Removed while we looked (a journal, a socket).
+    }
+  }
+  return bytes;
 }
