@@ -883,31 +883,45 @@ function minuteLines(run: SoakRun): string[] {
 }
 
 /**
- * Each Node process's RSS at the end of warm-up (or its first minute, if it started later) against
- * its last, and its largest.
+ * Each process's RSS once warm (at the end of warm-up, or warm-up's length after a process that
+ * started later first appeared) against its last, and its largest; a process that ended before the
+ * soak did (killed, restarted) says when.
  */
 function growthLines(run: SoakRun): string[] {
   const warm = run.settings.warmUpMinutes;
-  const byPid = new Map<number, { label: string; first?: number; last: number; max: number }>();
+  const lastMinute = run.samples[run.samples.length - 1]?.minute ?? 0;
+  const byPid = new Map<
+    number,
+    { label: string; bornAt: number; warmRss?: number; last: number; lastMinute: number; max: number }
+  >();
   for (const sample of run.samples) {
     for (const process of sample.processes) {
       if (process.label === 'postgres') continue;
-      const seen = byPid.get(process.pid) ?? { label: process.label, last: 0, max: 0 };
-      if (sample.minute >= warm && seen.first === undefined) seen.first = process.rssMb;
+      const seen = byPid.get(process.pid) ?? {
+        label: process.label,
+        bornAt: sample.minute === 0 ? 0 : sample.minute,
+        last: 0,
+        lastMinute: 0,
+        max: 0,
+      };
+      if (sample.minute >= seen.bornAt + warm && seen.warmRss === undefined) seen.warmRss = process.rssMb;
       seen.last = process.rssMb;
+      seen.lastMinute = sample.minute;
       seen.max = Math.max(seen.max, process.rssMb);
       byPid.set(process.pid, seen);
     }
   }
   return [
-    `  RSS after warm-up (minute ${warm}, or a process's first minute) → at the end, MB:`,
+    `  RSS once warm (minute ${warm}, or ${warm} min after a later process appeared) → at its last sample, MB:`,
     ...[...byPid.entries()]
-      .filter(([, seen]) => seen.first !== undefined)
+      .filter(([, seen]) => seen.warmRss !== undefined)
       .map(([pid, seen]) => {
-        const growth = ((seen.last - seen.first!) / seen.first!) * 100;
+        const growth = ((seen.last - seen.warmRss!) / seen.warmRss!) * 100;
+        const ended = seen.lastMinute < lastMinute ? `, ended after minute ${seen.lastMinute}` : '';
         return (
-          `    ${`${seen.label} (${pid})`.padEnd(30)} ${seen.first!.toFixed(0).padStart(5)} → ` +
-          `${seen.last.toFixed(0).padStart(5)}  (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} %, largest ${seen.max.toFixed(0)})`
+          `    ${`${seen.label} (${pid})`.padEnd(30)} ${seen.warmRss!.toFixed(0).padStart(5)} → ` +
+          `${seen.last.toFixed(0).padStart(5)}  (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} %, largest ` +
+          `${seen.max.toFixed(0)}${ended})`
         );
       }),
   ];
