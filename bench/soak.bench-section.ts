@@ -23,7 +23,7 @@ import { percentile, withConcurrency } from './support';
  * the cluster (BENCH_SOAK_ON=local,cluster), with faults at set points of the run, then a drain, and
  * a report of what was lost, what answered 500, how memory and CPU moved each minute, and how long
  * each fault took to heal. BENCH_SOAK_RATE sets the load in cases a minute (120, about half of what
- * this 2-core machine sustains: it kept the cores 43–48 % busy); the burst fault
+ * this 2-core machine sustains: it kept the cores 33–50 % busy); the burst fault
  * sends three times that for a minute. Figures are printed; nothing is asserted.
  */
 
