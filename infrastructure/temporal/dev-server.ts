@@ -7,6 +7,8 @@ import { Connection } from '@temporalio/client';
 
 import { CUSTOM_SEARCH_ATTRIBUTES } from '../../domain/temporal/search-attributes';
 
+import { TEMPORAL_MEMORY } from './temporal-memory';
+
 export interface DevServerOptions {
   binary: string;
   port: number;
@@ -36,7 +38,9 @@ export interface DevServer {
  *   one partition while a task sits in another;
  * - the transfer queue's progress saved every second, not every 30: a deletion waits until the queue
  *   has recorded the workflow's close task as done (transferProcessorUpdateAckInterval, in Temporal's
- *   transfer_queue_task_executor_base.go), so a purge or an erasure took about 30 s per case.
+ *   transfer_queue_task_executor_base.go), so a purge or an erasure took about 30 s per case;
+ * - the history cache bounded in bytes, as the scale shape's server has it (TEMPORAL_MEMORY in
+ *   ./temporal-memory.ts).
  */
 const DEV_SERVER_TUNING = [
   '--sqlite-pragma',
@@ -51,6 +55,10 @@ const DEV_SERVER_TUNING = [
   'matching.numTaskqueueWritePartitions=1',
   '--dynamic-config-value',
   'history.transferProcessorUpdateAckInterval="1s"',
+  '--dynamic-config-value',
+  'history.cacheSizeBasedLimit=true',
+  '--dynamic-config-value',
+  `history.hostLevelCacheMaxSizeBytes=${TEMPORAL_MEMORY.historyCacheBytes}`,
 ];
 
 /**
@@ -100,7 +108,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       : ['--headless']),
   ];
   const log = createWriteStream(options.logFile, { flags: 'a' });
-  const child = spawn(options.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(options.binary, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, GOMEMLIMIT: TEMPORAL_MEMORY.goMemoryLimit },
+  });
   child.stdout.pipe(log);
   child.stderr.pipe(log);
 

@@ -11,6 +11,7 @@ import { projectRoot } from '../project-root';
 import { CUSTOM_SEARCH_ATTRIBUTES } from '../../domain/temporal/search-attributes';
 import { isPortFree, stopProcess } from './dev-server';
 import { addMissingSearchAttributes, MistypedSearchAttributesError } from './temporal-connection';
+import { TEMPORAL_MEMORY } from './temporal-memory';
 
 /** The server configuration every run of the scale shape uses (docs/operations.md explains it). */
 export const TEMPORAL_CONFIG_DIR = path.join(projectRoot(), 'deploy', 'temporal');
@@ -247,6 +248,7 @@ export async function startProductionTemporal(
     TEMPORAL_DB_USER: options.postgres.user,
     TEMPORAL_DB_PASSWORD: options.postgres.password,
     TEMPORAL_DYNAMIC_CONFIG_FILE: path.join(TEMPORAL_CONFIG_DIR, 'dynamicconfig.yaml'),
+    GOMEMLIMIT: TEMPORAL_MEMORY.goMemoryLimit,
   };
   const serverLogPath = path.join(options.workDir, 'temporal-server.log');
   const serverLog = openLog(serverLogPath);

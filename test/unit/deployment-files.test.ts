@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { load } from 'js-yaml';
 
 import { projectRoot } from '../../infrastructure/project-root';
+import { TEMPORAL_MEMORY } from '../../infrastructure/temporal/temporal-memory';
 
 type ComposeService = {
   command?: string[];
@@ -57,5 +58,18 @@ describe('the scale-mode deployment description', () => {
     for (const key of ['DATABASE_URL', 'PAYLOAD_ENCRYPTION_KEYS', 'PAYLOAD_ENCRYPTION_KEY_ID', ...read]) {
       expect(documented).toContain(key);
     }
+  });
+
+  it("bounds the Temporal server's history cache and Go heap as the launchers do", () => {
+    const dynamicConfig = load(
+      readFileSync(path.join(projectRoot(), 'deploy', 'temporal', 'dynamicconfig.yaml'), 'utf8'),
+    ) as Record<string, [{ value: unknown }]>;
+    expect(dynamicConfig['history.cacheSizeBasedLimit']![0].value).toBe(true);
+    expect(dynamicConfig['history.hostLevelCacheMaxSizeBytes']![0].value).toBe(
+      TEMPORAL_MEMORY.historyCacheBytes,
+    );
+    expect(compose.services.temporal!.environment).toMatchObject({
+      GOMEMLIMIT: TEMPORAL_MEMORY.goMemoryLimit,
+    });
   });
 });
