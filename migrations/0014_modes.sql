@@ -1,4 +1,4 @@
--- Test and live modes (CONTRACT.md §10). A key belongs to one mode; what it creates carries that
+-- Test and live modes (docs/decisions.md#modes). A key belongs to one mode; what it creates carries that
 -- mode, and one mode never sees the other's objects. Everything that existed before modes is test
 -- data: keys issued as `hak_…` keep working as test keys.
 ALTER TABLE api_keys ADD COLUMN livemode boolean NOT NULL DEFAULT false;

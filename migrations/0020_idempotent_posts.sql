@@ -1,4 +1,4 @@
--- Every POST takes an Idempotency-Key (CONTRACT.md §7). A key whose request ran to an answer keeps
+-- Every POST takes an Idempotency-Key (docs/decisions.md#idempotency). A key whose request ran to an answer keeps
 -- that answer, sealed (it may hold PHI or a new API key's secret), to replay it for 24 h;
 -- `locked_until` marks a request still in flight, so a retry arriving meanwhile never acts twice.
 -- Case creations keep no answer: their replay reads the case as it stands.

@@ -7,7 +7,7 @@ import { PRIOR_AUTHORIZATION_KIND } from './prior-authorization.kind';
 
 // The case types' names as the published schemas read them: spelled out, because their generator
 // (scripts/generate-published-schemas.js) reads types without evaluating them. CASE_KINDS may name
-// only these, and test/unit/case-type-registry.test.ts holds them to exactly its names. (Line
+// only these, and test/architecture/case-type-registry.test.ts holds them to exactly its names. (Line
 // comments: a doc comment would become the schemas' description.)
 export type CaseObjectType =
   'prior_authorization' | 'benefit_verification' | 'clinical_eligibility' | 'patient_enrollment';

@@ -41,7 +41,7 @@ export interface DocumentRef {
   size_bytes: number;
 }
 
-/** A document of the case with what reading it found (CONTRACT.md §11, docs/documents.md). */
+/** A document of the case with what reading it found (docs/decisions.md#documents). */
 export interface CaseDocument extends DocumentRef {
   reading: DocumentReadingSummary;
 }
@@ -73,7 +73,7 @@ export type PlanType = 'commercial' | 'medicare' | 'medicare_advantage' | 'medic
 /** Discrete insurance card data (contract section 3a). */
 /**
  * Discrete insurance data as the request gave it. Without a card both `payer` and `member_id` are
- * given; beside a card any field may be missing, and the card fills it (CONTRACT.md §3a, §11).
+ * given; beside a card any field may be missing, and the card fills it (docs/decisions.md#request-bodies).
  */
 export interface InsuranceContent {
   payer?: string;

@@ -1,5 +1,5 @@
 /**
- * What the service learns from a document a provider sent (CONTRACT.md §11): the type its bytes show,
+ * What the service learns from a document a provider sent (docs/decisions.md#documents): the type its bytes show,
  * how it was read, and the words found with where they sit on the page. The words are PHI: they stay in
  * the worker and in sealed storage, never in workflow history or logs.
  */
@@ -92,7 +92,7 @@ export interface PagePreview {
   jpeg: string;
 }
 
-/** What a case shows of a document's reading (CONTRACT.md §11): no text, no words. */
+/** What a case shows of a document's reading (docs/decisions.md#documents): no text, no words. */
 export interface DocumentReadingSummary {
   document_id: string;
   status: ReadingStatus;

@@ -22,7 +22,7 @@ export const CARD_FIELDS = [
 
 export type CardField = (typeof CARD_FIELDS)[number];
 
-/** Why a card field is unread (CONTRACT.md §11, v1.3). */
+/** Why a card field is unread (docs/decisions.md#card-readers). */
 export type CardUnreadReason = 'not_found' | 'below_threshold' | 'readers_disagree' | 'glare';
 
 /** Why a case could not rely on a card it read (domain/failures.ts). */
@@ -44,7 +44,7 @@ export type SharedInsuranceField = 'payer' | 'member_id' | 'group_number' | 'rx_
 export type InsuranceSource = 'discrete' | 'card' | 'reviewer';
 
 /**
- * What a case shows of its insurance when it read a card (CONTRACT.md §11): the card's fields read
+ * What a case shows of its insurance when it read a card (docs/decisions.md#insurance-cards): the card's fields read
  * with confidence, the discrete `insurance_content`, the value the case used for each field with where
  * it came from, and where the two disagree. Values only: the words and their positions stay with the
  * sealed reading.
@@ -75,7 +75,7 @@ export interface InsuranceCardView {
    * what identifies each, as read with confidence.
    */
   other_cards: Array<{ payer_name: string | null; member_id: string | null }>;
-  /** Why the case cannot take the member from the card, or null when it can (CONTRACT.md §11). */
+  /** Why the case cannot take the member from the card, or null when it can (docs/decisions.md#insurance-cards). */
   error: CardGap | null;
 }
 

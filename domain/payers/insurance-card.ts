@@ -7,7 +7,7 @@ import type { CardField, CardGap, CardUnreadReason } from './card-fields';
 import type { ScannedCardFields } from './payer-connector';
 
 /**
- * An insurance card read from its words and their positions (CONTRACT.md §11, "Insurance cards").
+ * An insurance card read from its words and their positions (docs/decisions.md#insurance-cards).
  *
  * A card prints each value beside its label ("ID: W123") or below it, in columns; the front and back of
  * one card may come as two documents. Every value is checked against the shape its field allows, and
@@ -29,7 +29,7 @@ export interface ScannedValue {
    * the same place, 1 for a text layer, a typed card, or a reading made before there were two readers.
    */
   readers: 1 | 2;
-  /** Placed by its shape and where it stands, its label unread (CONTRACT.md §11, v1.3). */
+  /** Placed by its shape and where it stands, its label unread (docs/decisions.md#card-readers). */
   inferred?: true;
 }
 

@@ -3,7 +3,7 @@ import { newId } from '../../domain/ids';
 import { Database } from '../storage/database';
 import { apiKeyHint, digestApiKey, digestsMatch, generateApiKeySecret, KeyMode } from './api-key-secret';
 
-/** CONTRACT.md §10: a suspended account's keys and console sessions are refused; its cases run on. */
+/** docs/decisions.md#accounts: a suspended account's keys and console sessions are refused; its cases run on. */
 export type AccountStatus = 'active' | 'suspended';
 
 export interface Account {

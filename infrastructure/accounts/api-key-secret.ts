@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** CONTRACT.md §10: a key works in one mode, test (simulators) or live (the account's connectors). */
+/** docs/decisions.md#modes: a key works in one mode, test (simulators) or live (the account's connectors). */
 export const KEY_MODES = ['test', 'live'] as const;
 export type KeyMode = (typeof KEY_MODES)[number];
 

@@ -70,7 +70,7 @@ export interface NewAuditEvent {
   details?: AuditDetails;
 }
 
-/** An audit event as GET /audit-events shows it (CONTRACT.md §10). */
+/** An audit event as GET /audit-events shows it (docs/decisions.md#audit-events). */
 export interface AuditEvent {
   id: string;
   object: 'audit_event';

@@ -20,7 +20,7 @@ const decoder = new TextDecoder();
 export interface EncryptionCodecOptions {
   /**
    * The worker's setting: a payload that was not encrypted decodes to the refused marker
-   * (workflows/refused-payload.ts), which workflow code refuses. Throwing here instead would fail
+   * (domain/temporal/refused-payload.ts), which workflow code refuses. Throwing here instead would fail
    * the workflow task on every retry. Clients (the API, the codec endpoint) leave it off and pass
    * such payloads through, so operators still read them.
    */

@@ -459,7 +459,7 @@ export class CasesService {
 }
 
 /**
- * CONTRACT.md §10: a live key's case goes to the real payer, so a scripted answer has no place in
+ * docs/decisions.md#modes: a live key's case goes to the real payer, so a scripted answer has no place in
  * it. Refused before anything is stored, naming the field.
  */
 function refuseMockResult(request: object): void {

@@ -74,7 +74,7 @@ export class ApiError extends Error {
     });
   }
 
-  /** CONTRACT.md §10: a suspended account's keys and sessions answer 401 with a message that says why. */
+  /** docs/decisions.md#accounts: a suspended account's keys and sessions answer 401 with a message that says why. */
   static accountSuspended(): ApiError {
     return new ApiError(
       'unauthorized',

@@ -6,7 +6,7 @@ import { ApiError } from '../common/errors';
 import { shippedPayerCatalog } from '../../infrastructure/catalogs/shipped-catalogs';
 
 /**
- * CONTRACT.md §10: a live case whose type needs a connector the account has not configured is
+ * docs/decisions.md#modes: a live case whose type needs a connector the account has not configured is
  * refused with 409 invalid_state naming it, before anything starts. Clinical eligibility needs none.
  *
  * A live prior authorization goes over Da Vinci PAS, which payers offer for drugs billed under the

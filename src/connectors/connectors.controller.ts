@@ -28,7 +28,7 @@ import { connectorKindOf, ConnectorsService } from './connectors.service';
 const KindParameter = () => ApiParam({ name: 'kind', enum: CONNECTOR_KINDS });
 
 /**
- * The connectors live-mode cases go to (CONTRACT.md §10), per account. They decide where PHI is
+ * The connectors live-mode cases go to (docs/decisions.md#modes), per account. They decide where PHI is
  * sent and hold the account's credentials there, so only admins see or change them.
  */
 @ApiTags('connectors')

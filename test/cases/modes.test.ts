@@ -12,7 +12,7 @@ const CLINICAL_ELIGIBILITY = '/clinical-eligibility';
 const SECRET = 'whsec_modes_receiver_000001';
 
 /**
- * CONTRACT.md §10: test and live keys of one account, each mode blind to the other's objects. Live
+ * docs/decisions.md#modes: test and live keys of one account, each mode blind to the other's objects. Live
  * cases here are clinical eligibility checks, which need no connector in either mode.
  */
 describe('test and live modes', () => {

@@ -33,7 +33,7 @@ const REMICADE = { drug_name: 'Remicade 100 mg vial', quantity: 4 };
 const OZEMPIC = { drug_name: 'Ozempic 1 mg pen', quantity: 1 };
 
 /**
- * CONTRACT.md §10 and issue 14: a live prior authorization goes over Da Vinci PAS, which serves
+ * docs/decisions.md#modes and issue 14: a live prior authorization goes over Da Vinci PAS, which serves
  * medical-benefit drugs; pharmacy-benefit drugs need NCPDP SCRIPT ePA, which is not built.
  */
 describe('prior authorization with a live key', () => {

@@ -141,7 +141,7 @@ export function requestView(record: CaseRecord): Html {
   return card({ id: 'request-heading', heading: 'Request', body: definitionList(entries) });
 }
 
-/** Why a card field was not read, as a reviewer reads it beside the field (CONTRACT.md §11, v1.3). */
+/** Why a card field was not read, as a reviewer reads it beside the field (docs/decisions.md#card-readers). */
 const UNREAD_REASON_LABELS: Readonly<Record<CardUnreadReason, string>> = {
   not_found: 'not found',
   below_threshold: 'read by one reader only, or unsure',
