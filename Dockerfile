@@ -11,7 +11,6 @@ COPY workflows ./workflows
 COPY activities ./activities
 COPY migrations ./migrations
 COPY catalog ./catalog
-COPY console ./console
 COPY scripts ./scripts
 # Compiles TypeScript and prebuilds the workflow bundle, so workers start without webpack.
 RUN npm run build && npm prune --omit=dev
@@ -29,7 +28,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/migrations ./migrations
 COPY --from=build /app/catalog ./catalog
-COPY --from=build /app/console ./console
+COPY --from=build /app/src/console/assets ./src/console/assets
 USER node
 EXPOSE 3000
 CMD ["node", "dist/src/main.api.js"]

@@ -99,7 +99,7 @@ export default tseslint.config(
   },
   {
     // The console's one script runs in the browser, not in Node.
-    files: ['console/assets/**/*.js'],
+    files: ['src/console/assets/**/*.js'],
     languageOptions: {
       globals: {
         document: 'readonly',

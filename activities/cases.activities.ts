@@ -44,7 +44,7 @@ import {
   checkEligibilityOverX12,
   EligibilityQuestion,
   sandboxControlNumber,
-} from '../infrastructure/connectors/x12-eligibility';
+} from '../infrastructure/connectors/x12/eligibility';
 import { attemptDeadline } from './attempt-deadline';
 import { evidenceReader } from './evidence-reading';
 import { callConnector } from './connector-failures';

@@ -30,7 +30,7 @@ import { createClinicalActivities } from './clinical.activities';
 import { createDocumentActivities } from './documents.activities';
 import { createEnrollmentActivities } from './enrollment.activities';
 import { livePasEndpoints, priorAuthorizationChannels } from './prior-authorization-channels';
-import { MeteredDeliveryAttempts, WebhookMetrics } from './webhook-metrics';
+import { MeteredDeliveryAttempts, WebhookMetrics } from '../infrastructure/webhooks/delivery-metrics';
 import { createWebhookActivities } from './webhooks.activities';
 
 /** The outside systems cases talk to; each one not given is the local simulator. */

@@ -14,7 +14,7 @@ import { WebhookTargetPolicy } from '../infrastructure/webhooks/target-policy';
 import { WebhookDeliveriesRepository } from '../infrastructure/webhooks/webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from '../infrastructure/webhooks/webhook-endpoints.repository';
 import { PublishEventInput, WebhookPublisher } from '../infrastructure/webhooks/webhook-publisher';
-import type { WebhookMetrics } from './webhook-metrics';
+import type { WebhookMetrics } from '../infrastructure/webhooks/delivery-metrics';
 
 export interface WebhookActivityDependencies {
   /** Shared with the first attempts, so both count themselves in one place (MeteredDeliveryAttempts). */

@@ -1,6 +1,5 @@
 import type { CaseRecord, CaseStatus } from '../../domain/cases/case-model';
-import type { Fact } from '../common/views';
-import type { Html } from '../common/views/html';
+import type { Fact, Html } from '../console/views';
 
 /**
  * What the console shows and offers of one case type, declared in the type's folder

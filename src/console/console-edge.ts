@@ -20,7 +20,7 @@ declare module '../common/request-context' {
 }
 
 export const CONSOLE_PATH = '/console';
-export const CONSOLE_ASSETS_DIR = path.join(projectRoot(), 'console', 'assets');
+export const CONSOLE_ASSETS_DIR = path.join(projectRoot(), 'src', 'console', 'assets');
 
 /** Forms shown before there is a session (sign-in, accepting an invitation) use a double-submit token. */
 export const PRESESSION_CSRF_COOKIE = 'haa_console_csrf';

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { ApiError } from '../common/errors';
 import { ContextualRequest } from '../common/request-context';
 import { SECOND_FACTOR_PATH } from './people/sign-in.controller';
-import { html } from '../common/views/html';
+import { html } from './views/html';
 import { sendPage } from './layout';
 import { isConsoleJsonPath, isConsolePath } from './console-edge';
 

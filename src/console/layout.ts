@@ -4,8 +4,8 @@ import { grants, Role } from '../../domain/accounts/roles';
 import { ContextualRequest } from '../common/request-context';
 import { csrfTokenFor, CSRF_FIELD } from './console-edge';
 import { consoleLivemode, CONSOLE_MODE_PATH } from './console-mode';
-import { Html, html } from '../common/views/html';
-import { notice } from '../common/views/notice';
+import { Html, html } from './views/html';
+import { notice } from './views/notice';
 import { CASE_SECTIONS } from './cases/case-sections';
 
 interface NavigationItem {

@@ -12,14 +12,15 @@ import {
 import type { Logger } from 'pino';
 
 import { createActivities, type Connectors } from '../../activities';
-import { WEBHOOK_DELIVERY_LAG_BUCKETS, WEBHOOK_DELIVERY_LAG_METRIC } from '../../activities/webhook-metrics';
+import {
+  WEBHOOK_DELIVERY_LAG_BUCKETS,
+  WEBHOOK_DELIVERY_LAG_METRIC,
+} from '../../infrastructure/webhooks/delivery-metrics';
 import { projectRoot } from '../../infrastructure/project-root';
 import type { AppConfig, MetricsSettings } from '../../infrastructure/config/config';
 import type { Database } from '../../infrastructure/storage/database';
 import { workerDataConverter } from '../../infrastructure/temporal/temporal-connection';
-import { sweepUnstartedDocumentsWhileRunning } from '../cases/unstarted-documents-sweeper';
-import { sweepExpiredEventsWhileRunning } from '../events/expired-events-sweeper';
-import { sweepStalledDeliveriesWhileRunning } from '../webhooks/stalled-delivery-sweeper';
+import { sweepWhileWorkerRuns } from './sweepers';
 
 /** Built by `npm run build`; the production worker loads it instead of bundling at every start. */
 export const WORKFLOW_BUNDLE_PATH = path.join(projectRoot(), 'dist', 'workflow-bundle.js');
@@ -115,9 +116,7 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     interceptors:
       'workflowBundle' in workflowSource ? undefined : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
   });
-  sweepStalledDeliveriesWhileRunning(worker, { ...options, taskQueue });
-  sweepUnstartedDocumentsWhileRunning(worker, options);
-  sweepExpiredEventsWhileRunning(worker, options);
+  sweepWhileWorkerRuns(worker, { ...options, taskQueue });
   // The activities' threads close once the worker has stopped and no activity can still use them.
   const run = worker.run.bind(worker);
   return Object.assign(worker, { run: () => run().finally(close) });

@@ -174,8 +174,10 @@ const isFeatureFile = (file: string) =>
   layerOf(file) === 'src' &&
   file.split(path.sep).length > 2 &&
   ![...SHARED, ...PROCESS_ROOTS].includes(srcFolderOf(file));
+/** The console's component kit, which the case types compose into their pages, is public as well. */
+const CONSOLE_KIT = path.join('src', 'console', 'views', 'index.ts');
 const isPublicModule = (file: string) =>
-  file === path.join('src', srcFolderOf(file), `${srcFolderOf(file)}.module.ts`);
+  file === path.join('src', srcFolderOf(file), `${srcFolderOf(file)}.module.ts`) || file === CONSOLE_KIT;
 const intoAnotherFeature = (edge: Edge) =>
   isFeatureFile(edge.to) && srcFolderOf(edge.from) !== srcFolderOf(edge.to);
 /** Files that declare Nest controllers: with Nest's `Controller`, or the console's `ConsolePages` that applies it. */

@@ -1,6 +1,6 @@
 import { newId } from '../../domain/ids';
 import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
-import { UnstartedDocumentsSweeper } from '../../src/cases/unstarted-documents-sweeper';
+import { UnstartedDocumentsSweeper } from '../../src/worker/sweepers/unstarted-documents';
 import { benefitVerificationRequest, insuranceCard, syntheticPatient } from '../support/case-requests';
 import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
 

@@ -6,9 +6,9 @@ import {
   inputField,
   pager,
   table,
-} from '../../src/common/views';
-import { html } from '../../src/common/views/html';
-import { day, moment } from '../../src/common/views/markup';
+} from '../../src/console/views';
+import { html } from '../../src/console/views/html';
+import { day, moment } from '../../src/console/views/markup';
 
 describe('the console view components', () => {
   it('escape what a person typed in a table cell, and keep markup built by the html tag', () => {

@@ -3,7 +3,7 @@ import { describeEvent } from '../../domain/webhooks/event-types';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { EventsRepository } from '../../infrastructure/webhooks/events.repository';
 import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
-import { ExpiredEventsSweeper } from '../../src/events/expired-events-sweeper';
+import { ExpiredEventsSweeper } from '../../src/worker/sweepers/expired-events';
 import { bearer, startTestApp, TestAccount, TestApp, TEST_DATABASE } from '../support/test-app';
 
 const count = async (testApp: TestApp, sql: string, eventId: string) =>

@@ -5,7 +5,7 @@ import { CreateApiKeyDto, ApiKeysService } from '../../auth/auth.module';
 import { ApiError } from '../../common/errors';
 import { ConsoleAudit } from '../console-audit';
 import { csrfField, sendPage } from '../layout';
-import { doneNotice } from '../../common/views/markup';
+import { doneNotice } from '../views/markup';
 import { API_KEYS_PATH, apiKeysView, EMPTY_KEY_FORM, KeyForm, newApiKeyView } from './api-keys-views';
 import { checkAsTheApiDoes, formChoices, formField, refusalNotice } from '../forms';
 import { principalOf } from '../console-principal';

@@ -15,9 +15,9 @@ import {
   secretReveal,
   submitButton,
   table,
-} from '../../common/views';
-import { Html, html } from '../../common/views/html';
-import { moment } from '../../common/views/markup';
+} from '../views';
+import { Html, html } from '../views/html';
+import { moment } from '../views/markup';
 
 export const API_KEYS_PATH = '/console/api-keys';
 

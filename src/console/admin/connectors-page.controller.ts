@@ -12,7 +12,7 @@ import {
 } from '../../connectors/connectors.module';
 import { ConsoleAudit } from '../console-audit';
 import { csrfField, sendPage } from '../layout';
-import { doneNotice } from '../../common/views/markup';
+import { doneNotice } from '../views/markup';
 import {
   ConnectorForm,
   CONNECTOR_FORM_FIELDS,

@@ -16,9 +16,9 @@ import {
   selectField,
   submitButton,
   table,
-} from '../../common/views';
-import { Html, html } from '../../common/views/html';
-import { moment } from '../../common/views/markup';
+} from '../views';
+import { Html, html } from '../views/html';
+import { moment } from '../views/markup';
 
 export const CONNECTORS_PATH = '/console/connectors';
 

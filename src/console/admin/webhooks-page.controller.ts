@@ -11,7 +11,7 @@ import {
 } from '../../webhooks/webhooks.module';
 import { ConsoleAudit } from '../console-audit';
 import { csrfField, sendPage } from '../layout';
-import { doneNotice } from '../../common/views/markup';
+import { doneNotice } from '../views/markup';
 import { checkAsTheApiDoes, formChoices, formField, queryAsTheApiReads, refusalNotice } from '../forms';
 import { principalOf } from '../console-principal';
 import {

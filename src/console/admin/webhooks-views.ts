@@ -19,9 +19,9 @@ import {
   postForm,
   submitButton,
   table,
-} from '../../common/views';
-import { Html, html } from '../../common/views/html';
-import { moment } from '../../common/views/markup';
+} from '../views';
+import { Html, html } from '../views/html';
+import { moment } from '../views/markup';
 
 export const WEBHOOKS_PATH = '/console/webhooks';
 

@@ -15,11 +15,11 @@ import {
   submitButton,
   table,
   textareaField,
-} from '../../common/views';
-import { Html, html } from '../../common/views/html';
-import { moment } from '../../common/views/markup';
+} from '../views';
+import { Html, html } from '../views/html';
+import { moment } from '../views/markup';
 import { type CaseSection, casePath } from './case-sections';
-import { statusBadge } from '../../common/views/case-values';
+import { statusBadge } from '../views/case-values';
 
 /** What each attention reason means, in words a clinic and an operator both read. */
 const ATTENTION_REASON_WORDS: Record<AttentionReason, string> = {

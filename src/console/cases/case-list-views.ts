@@ -11,12 +11,12 @@ import {
   selectField,
   submitButton,
   table,
-} from '../../common/views';
-import { Html, html } from '../../common/views/html';
-import { moment } from '../../common/views/markup';
+} from '../views';
+import { Html, html } from '../views/html';
+import { moment } from '../views/markup';
 import type { CaseTriage } from './case-request-views';
 import { CaseSection, casePath } from './case-sections';
-import { dueBadge, statusBadge } from '../../common/views/case-values';
+import { dueBadge, statusBadge } from '../views/case-values';
 
 export const DEFAULT_PAGE_SIZE = 25;
 

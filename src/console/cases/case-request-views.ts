@@ -9,8 +9,8 @@ import type {
 import { CARD_FIELD_THRESHOLDS } from '../../../domain/payers/insurance-card';
 import type { CardField, CardUnreadReason, InsuranceCardView } from '../../../domain/payers/card-fields';
 import type { Disagreement } from '../../../domain/payers/insurance-card';
-import { badge, card, definitionList, emptyState, Fact, notice, table } from '../../common/views';
-import { Html, html } from '../../common/views/html';
+import { badge, card, definitionList, emptyState, Fact, notice, table } from '../views';
+import { Html, html } from '../views/html';
 
 /** The parts of a request a reviewer reads, whichever case type holds them. */
 interface ReadableRequest {

@@ -17,10 +17,10 @@ import {
   timeline,
   hiddenFields,
   FieldProps,
-} from '../../common/views';
-import { Html, html } from '../../common/views/html';
-import { moment } from '../../common/views/markup';
-import { statusBadge } from '../../common/views/case-values';
+} from '../views';
+import { Html, html } from '../views/html';
+import { moment } from '../views/markup';
+import { statusBadge } from '../views/case-values';
 import { rowFieldName } from './decision-forms';
 import {
   CHOICE_FIELD,

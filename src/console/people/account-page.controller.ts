@@ -3,8 +3,8 @@ import type { Request, Response } from 'express';
 
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../infrastructure/console/session-policy';
 import { ContextualRequest } from '../../common/request-context';
-import { card, definitionList } from '../../common/views';
-import { html } from '../../common/views/html';
+import { card, definitionList } from '../views';
+import { html } from '../views/html';
 import { sendPage } from '../layout';
 import { ACCOUNT_TWO_STEP_PATH } from './second-factor.controller';
 import { ConsolePages } from '../console-pages';

@@ -1,5 +1,5 @@
-import { inputField } from '../../common/views';
-import { Html, html } from '../../common/views/html';
+import { inputField } from '../views';
+import { Html, html } from '../views/html';
 
 /** The email a person signs in with, named `username` for password managers. */
 export function emailField(value: string): Html {

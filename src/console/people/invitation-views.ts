@@ -1,5 +1,5 @@
-import { inputField, postForm, submitButton } from '../../common/views';
-import { Html, html } from '../../common/views/html';
+import { inputField, postForm, submitButton } from '../views';
+import { Html, html } from '../views/html';
 import { emailField, passwordField } from './credential-fields';
 
 export const NAME_MAX_LENGTH = 200;

@@ -8,9 +8,9 @@ import {
   secretReveal,
   submitButton,
   table,
-} from '../../common/views';
-import { Html, html } from '../../common/views/html';
-import { day, moment } from '../../common/views/markup';
+} from '../views';
+import { Html, html } from '../views/html';
+import { day, moment } from '../views/markup';
 import type { PeopleService } from './people.service';
 
 export type AccountRole = (typeof ACCOUNT_ROLES)[number];

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import { renderSVG } from 'uqr';
 
-import { card, hiddenFields, inputField, postForm, secretReveal, submitButton } from '../../common/views';
-import { Html, html } from '../../common/views/html';
+import { card, hiddenFields, inputField, postForm, secretReveal, submitButton } from '../views';
+import { Html, html } from '../views/html';
 import { emailField, passwordField } from './credential-fields';
 import { csrfField, PageContent, sendPage } from '../layout';
 import { otpauthUri } from './totp';

@@ -1,7 +1,5 @@
 import type { BenefitVerificationCase } from '../../../../domain/cases/benefit-verification';
-import { definitionList, table } from '../../../common/views';
-import { html } from '../../../common/views/html';
-import { cents, text, yesNo } from '../../../common/views/case-values';
+import { definitionList, table, html, cents, text, yesNo } from '../../../console/views';
 import {
   CaseConsole,
   CaseTypeView,

@@ -1,6 +1,5 @@
 import type { ClinicalEligibilityCase } from '../../../../domain/cases/clinical-eligibility';
-import { table } from '../../../common/views';
-import { statusBadge, text } from '../../../common/views/case-values';
+import { table, statusBadge, text } from '../../../console/views';
 import type { CaseConsole, CaseTypeView } from '../../case-console';
 
 const CLINICAL_ELIGIBILITY_VIEW: CaseTypeView<ClinicalEligibilityCase> = {

@@ -2,10 +2,7 @@ import type { PatientEnrollmentCase } from '../../../../domain/cases/patient-enr
 import type { EnrollmentConfirmation } from '../../../../domain/programs/confirmation-model';
 import type { EnrollmentOutcome } from '../../../../domain/programs/enrollment-model';
 import type { PatientAuthorization } from '../../../../domain/programs/patient-authorization';
-import { definitionList, Fact, table } from '../../../common/views';
-import { Html, html } from '../../../common/views/html';
-import { moment } from '../../../common/views/markup';
-import { text } from '../../../common/views/case-values';
+import { definitionList, Fact, table, Html, html, moment, text } from '../../../console/views';
 import { CaseConsole, CaseTypeView, DecisionForm, nest } from '../../case-console';
 import { ENROLLMENT_RESULTS } from './patient-enrollment.dto';
 

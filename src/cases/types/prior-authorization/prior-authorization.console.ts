@@ -4,10 +4,18 @@ import {
 } from '../../../../domain/cases/prior-authorization';
 import type { UnreadEvidence } from '../../../../domain/clinical/clinical-model';
 import type { CriterionAnswer } from '../../../../domain/payers/payer-connector';
-import { card, definitionList, notice, table } from '../../../common/views';
-import { Html, html } from '../../../common/views/html';
-import { moment } from '../../../common/views/markup';
-import { dueBadge, statusBadge, text } from '../../../common/views/case-values';
+import {
+  card,
+  definitionList,
+  notice,
+  table,
+  Html,
+  html,
+  moment,
+  dueBadge,
+  statusBadge,
+  text,
+} from '../../../console/views';
 import {
   CaseConsole,
   CaseTypeView,

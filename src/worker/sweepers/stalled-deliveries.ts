@@ -1,12 +1,6 @@
-import type { Client } from '@temporalio/client';
-import type { Logger } from 'pino';
-
-import type { AppConfig } from '../../infrastructure/config/config';
-import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
-import type { Database } from '../../infrastructure/storage/database';
-import { DurableDeliveries } from '../../infrastructure/webhooks/durable-deliveries';
-import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
-import { SWEEP_BATCH, Sweeper, sweepWhileRunning, WorkerLifecycle } from '../common/sweep-while-running';
+import { DurableDeliveries } from '../../../infrastructure/webhooks/durable-deliveries';
+import { WebhookDeliveriesRepository } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
+import { SWEEP_BATCH, Sweeper } from './sweep-while-running';
 
 /** How often each worker looks for deliveries whose first attempt died with its process. */
 export const SWEEP_INTERVAL_MS = 5_000;
@@ -38,21 +32,4 @@ export class StalledDeliverySweeper implements Sweeper {
     }
     return stalled.length;
   }
-}
-
-/** Sweeps every `SWEEP_INTERVAL_MS` while `worker` runs. */
-export function sweepStalledDeliveriesWhileRunning(
-  worker: WorkerLifecycle,
-  deps: { config: AppConfig; db: Database; temporalClient: Client; taskQueue: string; logger: Logger },
-): void {
-  const deliveries = new WebhookDeliveriesRepository(deps.db, new SecretBox(deps.config.encryption!));
-  const sweeper = new StalledDeliverySweeper(
-    deliveries,
-    new DurableDeliveries(deliveries, deps.temporalClient, {
-      taskQueue: deps.taskQueue,
-      webhooks: deps.config.webhooks,
-    }),
-    deps.config.webhooks.timeoutMs + SWEEP_INTERVAL_MS,
-  );
-  sweepWhileRunning(worker, sweeper, deps.logger);
 }

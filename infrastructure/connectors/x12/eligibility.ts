@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
 
-import type { Provider } from '../../domain/cases/case-model';
-import type { Clearinghouse } from '../../domain/payers/clearinghouse';
-import type { EligibilityInquiry, InquiryPerson, InterchangeEnvelope } from '../../domain/payers/eligibility';
-import type { BenefitsCheck } from '../../domain/payers/payer-connector';
-import { ConnectorError } from '../../domain/failures';
-import { writeEligibilityInquiry } from './x12/eligibility-inquiry';
-import { eligibilityOutcome } from './x12/eligibility-outcome';
-import { readEligibilityResponse } from './x12/eligibility-response';
+import type { Provider } from '../../../domain/cases/case-model';
+import type { Clearinghouse } from '../../../domain/payers/clearinghouse';
+import type {
+  EligibilityInquiry,
+  InquiryPerson,
+  InterchangeEnvelope,
+} from '../../../domain/payers/eligibility';
+import type { BenefitsCheck } from '../../../domain/payers/payer-connector';
+import { ConnectorError } from '../../../domain/failures';
+import { writeEligibilityInquiry } from './eligibility-inquiry';
+import { eligibilityOutcome } from './eligibility-outcome';
+import { readEligibilityResponse } from './eligibility-response';
 
 /** Health benefit plan coverage (30) and pharmacy (88): the plan's answer and its drug benefit. */
 export const INQUIRY_SERVICE_TYPES = ['30', '88'];

@@ -1,11 +1,7 @@
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
-import type { Logger } from 'pino';
 
-import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
-import type { AppConfig } from '../../infrastructure/config/config';
-import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
-import type { Database } from '../../infrastructure/storage/database';
-import { SWEEP_BATCH, Sweeper, sweepWhileRunning, WorkerLifecycle } from '../common/sweep-while-running';
+import { CaseDocumentsRepository } from '../../../infrastructure/cases/case-documents.repository';
+import { SWEEP_BATCH, Sweeper } from './sweep-while-running';
 
 /**
  * How long stored documents may await their case's start. A create stores them, then starts the
@@ -45,13 +41,4 @@ export class UnstartedDocumentsSweeper implements Sweeper {
     }
     return removed;
   }
-}
-
-/** Sweeps every minute while `worker` runs. */
-export function sweepUnstartedDocumentsWhileRunning(
-  worker: WorkerLifecycle,
-  deps: { config: AppConfig; db: Database; temporalClient: Client; logger: Logger },
-): void {
-  const documents = new CaseDocumentsRepository(deps.db, new SecretBox(deps.config.encryption!));
-  sweepWhileRunning(worker, new UnstartedDocumentsSweeper(documents, deps.temporalClient), deps.logger);
 }

@@ -1,10 +1,6 @@
 import type { MetricCounter, MetricHistogram, MetricMeter } from '@temporalio/common';
 
-import {
-  AttemptOptions,
-  AttemptOutcome,
-  DeliveryAttempts,
-} from '../infrastructure/webhooks/delivery-attempt';
+import { AttemptOptions, AttemptOutcome, DeliveryAttempts } from './delivery-attempt';
 
 const WEBHOOK_DELIVERIES_METRIC = 'webhook_deliveries';
 export const WEBHOOK_DELIVERY_LAG_METRIC = 'webhook_delivery_lag_seconds';

@@ -1,10 +1,5 @@
-import type { Logger } from 'pino';
-
-import type { AppConfig } from '../../infrastructure/config/config';
-import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
-import type { Database } from '../../infrastructure/storage/database';
-import { EventsRepository } from '../../infrastructure/webhooks/events.repository';
-import { SWEEP_BATCH, Sweeper, sweepWhileRunning, WorkerLifecycle } from '../common/sweep-while-running';
+import { EventsRepository } from '../../../infrastructure/webhooks/events.repository';
+import { SWEEP_BATCH, Sweeper } from './sweep-while-running';
 
 /** Events expire by the day; looking every ten minutes keeps each pass small. */
 export const EXPIRED_EVENTS_SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -34,13 +29,4 @@ export class ExpiredEventsSweeper implements Sweeper {
       if (batch < this.batchSize) return deleted;
     }
   }
-}
-
-/** Sweeps every `EXPIRED_EVENTS_SWEEP_INTERVAL_MS` while `worker` runs. */
-export function sweepExpiredEventsWhileRunning(
-  worker: WorkerLifecycle,
-  deps: { config: AppConfig; db: Database; logger: Logger },
-): void {
-  const events = new EventsRepository(deps.db, new SecretBox(deps.config.encryption!));
-  sweepWhileRunning(worker, new ExpiredEventsSweeper(events), deps.logger);
 }

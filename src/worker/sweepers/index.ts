@@ -1,0 +1,36 @@
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+
+import { CaseDocumentsRepository } from '../../../infrastructure/cases/case-documents.repository';
+import type { AppConfig } from '../../../infrastructure/config/config';
+import { SecretBox } from '../../../infrastructure/crypto/aes-gcm';
+import type { Database } from '../../../infrastructure/storage/database';
+import { DurableDeliveries } from '../../../infrastructure/webhooks/durable-deliveries';
+import { EventsRepository } from '../../../infrastructure/webhooks/events.repository';
+import { WebhookDeliveriesRepository } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
+import { ExpiredEventsSweeper } from './expired-events';
+import { StalledDeliverySweeper, SWEEP_INTERVAL_MS } from './stalled-deliveries';
+import { sweepWhileRunning, WorkerLifecycle } from './sweep-while-running';
+import { UnstartedDocumentsSweeper } from './unstarted-documents';
+
+/**
+ * The clean-ups only workers run, each on its own interval while `worker` runs: deliveries whose first
+ * attempt died with its process, documents of cases never started, and events past retention.
+ */
+export function sweepWhileWorkerRuns(
+  worker: WorkerLifecycle,
+  deps: { config: AppConfig; db: Database; temporalClient: Client; taskQueue: string; logger: Logger },
+): void {
+  const secrets = new SecretBox(deps.config.encryption!);
+  const deliveries = new WebhookDeliveriesRepository(deps.db, secrets);
+  const durable = new DurableDeliveries(deliveries, deps.temporalClient, {
+    taskQueue: deps.taskQueue,
+    webhooks: deps.config.webhooks,
+  });
+  const sweepers = [
+    new StalledDeliverySweeper(deliveries, durable, deps.config.webhooks.timeoutMs + SWEEP_INTERVAL_MS),
+    new UnstartedDocumentsSweeper(new CaseDocumentsRepository(deps.db, secrets), deps.temporalClient),
+    new ExpiredEventsSweeper(new EventsRepository(deps.db, secrets)),
+  ];
+  for (const sweeper of sweepers) sweepWhileRunning(worker, sweeper, deps.logger);
+}
