@@ -24,7 +24,7 @@ import {
 } from './benefit-verification.messages';
 import { verifyAccountBindingFirst } from './case-binding';
 import { readCaseDocuments, showInsuranceCard } from './case-documents';
-import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
+import { ending } from './case-failures';
 import { endOnError, refuse } from './case-lifecycle';
 import { ConnectorOutages } from './case-outages';
 import {
@@ -53,6 +53,13 @@ interface BenefitVerificationRun extends CaseRun<BenefitVerificationCase, Benefi
   manualResult?: ManualVerificationInput;
 }
 
+/** How a benefit verification ends when the payer stays unreachable, or its work fails otherwise. */
+const UNREACHABLE_PAYER_ENDING = ending(
+  'The payer could not be reached.',
+  CASE_FAILURE_CODE.payerUnavailable,
+  'The payer connection failed repeatedly; nothing was verified.',
+);
+
 /**
  * processing → completed | failed; an inconclusive electronic check goes to awaiting_review until
  * a reviewer records the manual result. One final event, at completed or failed; a payer outage
@@ -71,7 +78,7 @@ export async function benefitVerificationWorkflow(
     if (await cancellation.cancelIfRequested()) return record;
     if (await settleCheck(run, check)) await awaitManualVerification(run);
   } catch (error) {
-    await endOnError(lifecycle, error, cancellation.requested(), DEFAULT_FAILURE_ENDINGS.benefitVerification);
+    await endOnError(lifecycle, error, cancellation.requested(), UNREACHABLE_PAYER_ENDING);
   }
   return record;
 }

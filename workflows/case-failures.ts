@@ -22,33 +22,6 @@ export const ending = (reason: string, code: string, message: string): CaseFailu
   failure: { code, message },
 });
 
-/**
- * How a case ends when what it waits for stays unavailable after its retries, or fails in a way the
- * taxonomy does not name: by case type, saying what was not done.
- */
-export const DEFAULT_FAILURE_ENDINGS = {
-  benefitVerification: ending(
-    'The payer could not be reached.',
-    CASE_FAILURE_CODE.payerUnavailable,
-    'The payer connection failed repeatedly; nothing was verified.',
-  ),
-  priorAuthorization: ending(
-    'The payer could not be reached.',
-    CASE_FAILURE_CODE.payerUnavailable,
-    'The payer connection failed repeatedly; no determination was made.',
-  ),
-  patientEnrollment: ending(
-    'The program could not be reached.',
-    CASE_FAILURE_CODE.programUnavailable,
-    'The program connection failed repeatedly.',
-  ),
-  clinicalEligibility: ending(
-    'The evaluation failed.',
-    CASE_FAILURE_CODE.evaluationFailed,
-    'The criteria could not be evaluated; submit the check again.',
-  ),
-} as const;
-
 /** The ending for each failure type of the taxonomy that a case's activities raise. */
 const ENDINGS: Readonly<
   Record<string, (cause: ApplicationFailure, otherwise: CaseFailureEnding) => CaseFailureEnding>

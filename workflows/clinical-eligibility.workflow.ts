@@ -3,9 +3,10 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { createClinicalActivities } from '../activities/clinical.activities';
 import { CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS } from '../domain/cases/clinical-eligibility';
 import type { ClinicalEligibilityCase, ClinicalEligibilityInput } from '../domain/cases/clinical-eligibility';
+import { CASE_FAILURE_CODE } from '../domain/failures';
 import { verifyAccountBindingFirst } from './case-binding';
 import { readCaseDocuments } from './case-documents';
-import { DEFAULT_FAILURE_ENDINGS } from './case-failures';
+import { ending } from './case-failures';
 import { endOnError } from './case-lifecycle';
 import { acceptDecisions, openCase } from './case-workflow';
 
@@ -13,6 +14,13 @@ const { evaluateClinicalEligibility } = proxyActivities<ReturnType<typeof create
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 5 },
 });
+
+/** How a check ends when its evaluation fails. */
+const EVALUATION_FAILED_ENDING = ending(
+  'The evaluation failed.',
+  CASE_FAILURE_CODE.evaluationFailed,
+  'The criteria could not be evaluated; submit the check again.',
+);
 
 /** processing → completed | failed; one clinical_eligibility.updated event, at the final status. */
 export async function clinicalEligibilityWorkflow(
@@ -39,7 +47,7 @@ export async function clinicalEligibilityWorkflow(
     });
     await lifecycle.moveTo('completed', 'Criteria evaluated.', { outcome });
   } catch (error) {
-    await endOnError(lifecycle, error, undefined, DEFAULT_FAILURE_ENDINGS.clinicalEligibility);
+    await endOnError(lifecycle, error, undefined, EVALUATION_FAILED_ENDING);
   }
   return record;
 }

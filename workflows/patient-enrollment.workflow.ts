@@ -15,7 +15,7 @@ import type {
   EnrollmentScreening,
 } from '../domain/programs/enrollment-model';
 import { verifyAccountBindingFirst } from './case-binding';
-import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
+import { ending } from './case-failures';
 import { endOnError, refuse } from './case-lifecycle';
 import { ConnectorOutages } from './case-outages';
 import {
@@ -70,6 +70,13 @@ interface PatientEnrollmentRun extends CaseRun<PatientEnrollmentCase, PatientEnr
   programChecksSoFar: number;
 }
 
+/** How an enrollment ends when the program stays unreachable, or its work fails otherwise. */
+const UNREACHABLE_PROGRAM_ENDING = ending(
+  'The program could not be reached.',
+  CASE_FAILURE_CODE.programUnavailable,
+  'The program connection failed repeatedly.',
+);
+
 /**
  * processing (rules) → awaiting_review (more information needed) → awaiting_outcome (submitted to
  * the program hub) → completed (enrolled) | failed (ineligible or denied); cancelled until final.
@@ -87,7 +94,7 @@ export async function patientEnrollmentWorkflow(
     if (record.status === 'processing') await lifecycle.announceCreation();
     if (await screenUntilSubmitted(run)) await awaitProgramOutcome(run);
   } catch (error) {
-    await endOnError(lifecycle, error, cancellation.requested(), DEFAULT_FAILURE_ENDINGS.patientEnrollment);
+    await endOnError(lifecycle, error, cancellation.requested(), UNREACHABLE_PROGRAM_ENDING);
   }
   return record;
 }

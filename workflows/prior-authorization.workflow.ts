@@ -27,7 +27,7 @@ import type {
 } from '../domain/payers/prior-authorization-exchange';
 import { verifyAccountBindingFirst } from './case-binding';
 import { readCaseDocuments, showInsuranceCard } from './case-documents';
-import { ending, DEFAULT_FAILURE_ENDINGS } from './case-failures';
+import { ending } from './case-failures';
 import { CaseLifecycle, endOnError, refuse } from './case-lifecycle';
 import { ConnectorOutages } from './case-outages';
 import {
@@ -88,6 +88,13 @@ interface PriorAuthorizationRun extends CaseRun<PriorAuthorizationCase, PriorAut
   informationRounds: number;
 }
 
+/** How a prior authorization ends when the payer stays unreachable, or its work fails otherwise. */
+export const UNREACHABLE_PAYER_ENDING = ending(
+  'The payer could not be reached.',
+  CASE_FAILURE_CODE.payerUnavailable,
+  'The payer connection failed repeatedly; no determination was made.',
+);
+
 /**
  * processing → awaiting_review → awaiting_outcome → completed | failed, or cancelled until final.
  * Reviewers decide with signals (Temporal Web, CLI) or updates (the HTTP API); both paths share one
@@ -112,7 +119,7 @@ export async function priorAuthorizationWorkflow(
     if (run.exchange) await awaitDetermination(run);
     else await awaitLegacyDetermination(run);
   } catch (error) {
-    await endOnError(lifecycle, error, cancellation.requested(), DEFAULT_FAILURE_ENDINGS.priorAuthorization);
+    await endOnError(lifecycle, error, cancellation.requested(), UNREACHABLE_PAYER_ENDING);
   }
   return record;
 }

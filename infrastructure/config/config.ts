@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import * as path from 'node:path';
 
-import type { ConnectorRetry } from '../../domain/cases/case-model';
+import type { CaseObjectType, ConnectorRetry } from '../../domain/cases/case-model';
 import type { RetrySchedule } from '../../domain/webhooks/webhook-delivery';
 
 /** Which process is reading the configuration; local mode embeds the Temporal dev server. */
@@ -83,12 +83,14 @@ export interface CaseSettings {
   /**
    * How a case waits out a connector still unavailable after its activity's retries: the first wait,
    * doubling up to the longest, and how long after the outage was first seen each type stops waiting
-   * and fails (a PA waits until its own review target or payer deadline, when still ahead).
+   * and fails (a PA waits until its own review target or payer deadline, when still ahead). Keyed by
+   * every case type, so a new one does not compile without its own; null for a type that does not
+   * wait out outages (its case type has no `waitsOutOutages`, which the registry test holds).
    */
   outage: {
     firstRetryMs: number;
     longestRetryMs: number;
-    deadlineMs: { benefitVerification: number; patientEnrollment: number; priorAuthorization: number };
+    deadlineMs: Readonly<Record<CaseObjectType, number | null>>;
   };
   /** HMAC key of the PatientRef search attribute (a keyed hash, never the patient id itself). */
   patientRefKey?: Buffer;
@@ -339,9 +341,10 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
       firstRetryMs: integer('CASE_OUTAGE_FIRST_RETRY_MS', 5 * 60_000, 100, 24 * 3_600_000),
       longestRetryMs: integer('CASE_OUTAGE_LONGEST_RETRY_MS', 3_600_000, 100, 24 * 3_600_000),
       deadlineMs: {
-        benefitVerification: integer('BV_OUTAGE_DEADLINE_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
-        priorAuthorization: integer('PA_OUTAGE_DEADLINE_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
-        patientEnrollment: integer(
+        benefit_verification: integer('BV_OUTAGE_DEADLINE_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+        prior_authorization: integer('PA_OUTAGE_DEADLINE_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+        clinical_eligibility: null,
+        patient_enrollment: integer(
           'ENROLLMENT_OUTAGE_DEADLINE_MS',
           72 * 3_600_000,
           1_000,

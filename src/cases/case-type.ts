@@ -124,10 +124,10 @@ export function outcomeDecision(
 }
 
 /**
- * Timing of the human and payer waits, from configuration, fixed into each case when it starts;
- * `outageDeadlineMs` is the case type's own (a PA has none: its deadlines are its review's and the payer's).
+ * Timing of the human and payer waits, from configuration, fixed into each case of type `object` when
+ * it starts, with the type's own outage deadline.
  */
-export function caseTimingsOf(settings: CaseSettings, outageDeadlineMs = 0): CaseTimings {
+export function caseTimingsOf(settings: CaseSettings, object: CaseObjectType): CaseTimings {
   return {
     reviewReminderMs: settings.reviewReminderMs,
     reviewExpiryMs: settings.reviewExpiryMs,
@@ -136,7 +136,7 @@ export function caseTimingsOf(settings: CaseSettings, outageDeadlineMs = 0): Cas
     outage: {
       firstRetryMs: settings.outage.firstRetryMs,
       longestRetryMs: settings.outage.longestRetryMs,
-      deadlineMs: outageDeadlineMs,
+      deadlineMs: settings.outage.deadlineMs[object] ?? 0,
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   type DeclaredObjectType,
 } from '../../domain/cases/case-kinds';
 import { ID_PREFIXES } from '../../domain/ids';
+import { loadConfig } from '../../infrastructure/config/config';
 import { CASE_EVENT_TYPES } from '../../domain/webhooks/event-types';
 import { CASE_DOCUMENT_ROUTES, CASE_TYPES } from '../../src/cases/types';
 import { jsonBodyParser, SMALL_BODY_BYTES } from '../../src/common/http-edge';
@@ -31,6 +32,15 @@ describe('each case kind the domain declares', () => {
   it.each(KINDS)('%s runs as a workflow the worker exports under its workflow type', (_, kind) => {
     expect(typeof (workflows as Record<string, unknown>)[kind.workflowType]).toBe('function');
   });
+
+  it.each(KINDS)(
+    '%s waits out outages exactly when the configuration gives it an outage deadline',
+    (_, kind) => {
+      const [type] = CASE_TYPES.filter((served) => served.object === kind.object);
+      const deadlineMs = loadConfig('local', {}).cases.outage.deadlineMs[kind.object];
+      expect(Boolean(type?.waitsOutOutages)).toBe(deadlineMs !== null);
+    },
+  );
 
   it.each(KINDS)('%s gives its ids their prefix, its events and its connector', (_, kind) => {
     expect(ID_PREFIXES[kind.idKind]).toBe(kind.idPrefix);

@@ -1,12 +1,21 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import * as benefitVerification from '../../workflows/benefit-verification.messages';
-import * as everyCase from '../../workflows/case.messages';
-import * as patientEnrollment from '../../workflows/patient-enrollment.messages';
-import * as priorAuthorization from '../../workflows/prior-authorization.messages';
+import { CASE_KINDS } from '../../domain/cases/case-kinds';
 
-const MESSAGE_FILES = { everyCase, benefitVerification, priorAuthorization, patientEnrollment };
+const WORKFLOWS = path.join(__dirname, '..', '..', 'workflows');
+
+/**
+ * Every messages file beside the workflows, found on disk so that none escapes the checks below: the
+ * messages every case takes (`case.messages.ts`) and each case kind's own, named after its object.
+ */
+const MESSAGE_FILE_NAMES = readdirSync(WORKFLOWS).filter((file) => file.endsWith('.messages.ts'));
+const KIND_FILE_NAMES = CASE_KINDS.map((kind) => `${kind.object.replaceAll('_', '-')}.messages.ts`);
+const MESSAGE_FILES: Record<string, Record<string, unknown>> = Object.fromEntries(
+  // Loaded by the names found, which a static import cannot do.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  MESSAGE_FILE_NAMES.map((file) => [file, require(path.join(WORKFLOWS, file)) as Record<string, unknown>]),
+);
 
 interface MessageDefinition {
   type: 'signal' | 'update' | 'query';
@@ -26,13 +35,20 @@ const definitions = Object.entries(MESSAGE_FILES).flatMap(([file, exports]) =>
 
 describe('workflow messages', () => {
   it('are defined only in the messages files beside their workflows', () => {
-    const folder = path.join(__dirname, '..', '..', 'workflows');
-    const definingElsewhere = readdirSync(folder).filter(
+    const definingElsewhere = readdirSync(WORKFLOWS).filter(
       (file) =>
         !file.endsWith('.messages.ts') &&
-        /define(Signal|Update|Query)\s*[<(]/.test(readFileSync(path.join(folder, file), 'utf8')),
+        /define(Signal|Update|Query)\s*[<(]/.test(readFileSync(path.join(WORKFLOWS, file), 'utf8')),
     );
     expect(definingElsewhere).toEqual([]);
+  });
+
+  it("live in the file every case shares or in a case kind's own, named after its object", () => {
+    const strays = MESSAGE_FILE_NAMES.filter(
+      (file) => file !== 'case.messages.ts' && !KIND_FILE_NAMES.includes(file),
+    );
+    expect(strays).toEqual([]);
+    expect(MESSAGE_FILE_NAMES).toContain('case.messages.ts');
   });
 
   it.each(definitions)(

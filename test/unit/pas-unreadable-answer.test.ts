@@ -6,7 +6,8 @@ import {
   MalformedPasResponseError,
   retryableInquiryError,
 } from '../../infrastructure/connectors/pas/pas-errors';
-import { DEFAULT_FAILURE_ENDINGS, failureEnding } from '../../workflows/case-failures';
+import { failureEnding } from '../../workflows/case-failures';
+import { UNREACHABLE_PAYER_ENDING } from '../../workflows/prior-authorization.workflow';
 
 const unreadable = new MalformedPasResponseError('Expected a Bundle', '$.resourceType');
 
@@ -18,7 +19,7 @@ async function failureOf(error: Error): Promise<ApplicationFailure> {
 
 function endingOf(cause: ApplicationFailure) {
   const failure = new ActivityFailure('failed', 'submit', '1', RetryState.NON_RETRYABLE_FAILURE, 'w', cause);
-  return failureEnding(failure, DEFAULT_FAILURE_ENDINGS.priorAuthorization);
+  return failureEnding(failure, UNREACHABLE_PAYER_ENDING);
 }
 
 describe("A payer's answer the connector cannot read", () => {

@@ -51,7 +51,7 @@ export const BENEFIT_VERIFICATION = defineCaseType<
       return {
         case: record,
         accountId,
-        timings: caseTimingsOf(settings, settings.outage.deadlineMs.benefitVerification),
+        timings: caseTimingsOf(settings, 'benefit_verification'),
       };
     },
   },

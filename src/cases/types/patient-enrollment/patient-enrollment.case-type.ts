@@ -81,7 +81,7 @@ export const PATIENT_ENROLLMENT = defineCaseType<
       return {
         case: record,
         accountId,
-        timings: caseTimingsOf(settings, settings.outage.deadlineMs.patientEnrollment),
+        timings: caseTimingsOf(settings, 'patient_enrollment'),
       };
     },
     answersAfter: { message: awaitScreeningUpdate, timeoutMs: SCREENING_WAIT_MS },

@@ -87,7 +87,7 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
       return {
         case: record,
         accountId,
-        timings: caseTimingsOf(settings, settings.outage.deadlineMs.priorAuthorization),
+        timings: caseTimingsOf(settings, 'prior_authorization'),
         payerDeadlines: {
           standardMs: settings.dueWithinMs.standard,
           expeditedMs: settings.dueWithinMs.expedited,
