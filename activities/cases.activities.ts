@@ -1,4 +1,5 @@
-import type { DrugRequest, InsuranceContent, Provider } from '../domain/cases/case-model';
+import type { InsuranceContent, Provider } from '../domain/cases/case-model';
+import type { DrugRequest } from '../domain/cases/benefit-verification-request';
 import type { Clearinghouse } from '../domain/payers/clearinghouse';
 import type { InterchangeEnvelope } from '../domain/payers/eligibility';
 import { ConnectorError } from '../domain/failures';
@@ -31,7 +32,7 @@ import { pageText, readByOneReader } from '../domain/documents/document-reading'
 import type { ReadPage } from '../domain/documents/document-reading';
 import { cardsAmong } from '../domain/payers/card-documents';
 import type { DocumentedCard } from '../domain/payers/card-documents';
-import { scannedCardFields, unreadCardGap } from '../domain/payers/insurance-card';
+import { scannedCardFields, unreadCardGap } from '../domain/payers/scanned-card-fields';
 import { insuranceCardView, sameMember, withCardFilledGaps } from '../domain/payers/insurance-card-view';
 import type { InsuranceCardView } from '../domain/payers/card-fields';
 import type { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';

@@ -1,4 +1,4 @@
-import type { ClinicalEligibilityRequest } from '../domain/cases/case-model';
+import type { ClinicalEligibilityRequest } from '../domain/cases/clinical-eligibility-request';
 import type { ClinicalEligibilityOutcome, EvaluatedPlan } from '../domain/clinical/clinical-model';
 import type { PayerConnector } from '../domain/payers/payer-connector';
 import type { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
@@ -13,7 +13,8 @@ export interface ClinicalActivityDependencies {
   evaluator: ClinicalEvaluator;
   /**
    * Finds the catalog plan of the request's insurance data, whose formulary gives the criteria and the
-   * PA requirement: the payer simulator's, in-process, so the answer depends on the request alone.
+   * PA requirement: CatalogPlanResolver (infrastructure/connectors/plan-resolution.ts), in-process, so
+   * the answer depends on the request alone.
    */
   plans: Pick<PayerConnector, 'resolvePlan'>;
 }

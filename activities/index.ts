@@ -11,6 +11,7 @@ import { DEFAULT_READING_SETTINGS, DocumentReadingPool } from '../infrastructure
 import type { PayerConnector } from '../domain/payers/payer-connector';
 import type { AppConfig } from '../infrastructure/config/config';
 import { PayerSimulator } from '../infrastructure/connectors/payer-simulator';
+import { CatalogPlanResolver } from '../infrastructure/connectors/plan-resolution';
 import { ProgramHubConnector, ProgramHubSimulator } from '../infrastructure/connectors/program-hub';
 import { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
 import { SecretBox } from '../infrastructure/crypto/aes-gcm';
@@ -137,7 +138,7 @@ export const createActivities = ({
       reader,
       ocrPagesPerCase: config.documentReading.ocrPagesPerCase,
     }),
-    ...createClinicalActivities({ documents, readings, evaluator, plans: new PayerSimulator({ evaluator }) }),
+    ...createClinicalActivities({ documents, readings, evaluator, plans: new CatalogPlanResolver() }),
     ...createEnrollmentActivities({ payer, hub }),
     ...webhookActivities,
   };

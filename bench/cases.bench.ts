@@ -7,7 +7,7 @@ import * as path from 'node:path';
 
 import { temporal as proto } from '@temporalio/proto';
 
-import { evaluateClinicalEligibility } from '../domain/clinical/criteria-engine';
+import { evaluateClinicalEligibility } from '../domain/clinical/criteria-evaluation';
 import { projectRoot } from '../infrastructure/project-root';
 import { postgresBinDir } from '../infrastructure/storage/postgres-server';
 import { bvRequest, cardBvRequest, enrollmentRequest, paRequest, patient } from './bench-requests';

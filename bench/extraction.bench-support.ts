@@ -1,5 +1,5 @@
 import type { ClinicalRecord } from '../domain/clinical/clinical-model';
-import { evaluateClinicalEligibility } from '../domain/clinical/criteria-engine';
+import { evaluateClinicalEligibility } from '../domain/clinical/criteria-evaluation';
 import { answerPriorAuthCriteria } from '../domain/payers/prior-auth-criteria';
 import { shippedPayerCatalog, shippedClinicalCatalog } from '../infrastructure/catalogs/shipped-catalogs';
 

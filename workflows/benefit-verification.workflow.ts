@@ -17,7 +17,8 @@ import type {
 import { CASE_FAILURE_CODE } from '../domain/failures';
 import { withReviewerValues } from '../domain/payers/insurance-card-view';
 import { noEligibilityDetails, type BenefitsCheck } from '../domain/payers/payer-connector';
-import { mockOutageUntil, type DrugRequest } from '../domain/cases/case-model';
+import { mockOutageUntil } from '../domain/cases/case-model';
+import { type DrugRequest } from '../domain/cases/benefit-verification-request';
 import {
   benefitVerificationOutcomeSignal,
   submitBenefitVerificationOutcomeUpdate,

@@ -1,7 +1,8 @@
 import { normalizeName, normalizeNdc } from '../payers/name-matching';
 import type { BenefitsOutcome, DrugCoverage, PriorAuthRequirement } from '../payers/payer-connector';
 import type { CaseBinding } from './case-binding';
-import type { BenefitVerificationRequest, CaseRecord, CaseTimings, DrugRequest } from './case-model';
+import type { CaseRecord, CaseTimings } from './case-model';
+import type { BenefitVerificationRequest, DrugRequest } from './benefit-verification-request';
 
 /** What a reviewer learned about one requested drug, by phone or on the payer's portal. */
 export interface ManualDrugResult {

@@ -128,54 +128,6 @@ export interface VisitNote {
   created_at: string;
 }
 
-export interface DrugRequest {
-  name?: string;
-  ndc?: string;
-  dosage?: string;
-  quantity: number;
-}
-
-export interface Prescription {
-  drug_name?: string;
-  ndc?: string;
-  strength?: string;
-  dosage?: string;
-  quantity: number;
-  days_supply?: number;
-  directions?: string;
-}
-
-/** A prior authorization request as the case keeps it: documents replaced by references. */
-export interface PriorAuthorizationRequest {
-  patient: CasePatient;
-  diagnoses: Diagnosis[];
-  prescription: Prescription;
-  provider: Provider;
-  insurance: DocumentRef[];
-  insurance_content: InsuranceContent | null;
-  evidence: CaseEvidenceItem[];
-  questionnaires: Questionnaire[];
-  visit_notes: VisitNote[];
-  is_training_data: boolean;
-  urgency: 'standard' | 'expedited';
-  /** The sandbox's forced answer: one of PRIOR_AUTH_MOCK_RESULTS (payers/prior-authorization-exchange.ts). */
-  mock_result: {
-    result: 'approved' | 'denied' | 'partially_approved' | 'other' | 'not_submitted';
-    detail_code?: string;
-    outage?: MockOutage;
-  } | null;
-}
-
-export interface BenefitVerificationRequest {
-  patient: CasePatient;
-  drugs: DrugRequest[];
-  provider: Provider;
-  insurance: DocumentRef[];
-  insurance_content: InsuranceContent | null;
-  diagnoses: Diagnosis[];
-  mock_result: { status: 'completed' | 'failed'; case?: string; outage?: MockOutage } | null;
-}
-
 /** Timing of the human and payer waits; from configuration, fixed per case when it starts. */
 export interface CaseTimings {
   reviewReminderMs: number;
@@ -271,20 +223,6 @@ export interface CaseEvidenceItem {
   date_created: string;
   content?: Record<string, unknown>;
   asset?: DocumentRef & { fileType: string };
-}
-
-export interface ClinicalEligibilityRequest {
-  patient: CasePatient;
-  drugs: Array<{ name: string; dosage?: string; quantity: number }>;
-  diagnoses: Array<{ code?: string; description?: string }>;
-  questionnaires: Questionnaire[];
-  visit_notes: VisitNote[];
-  evidence: CaseEvidenceItem[];
-  /**
-   * The patient's insurance: its plan's formulary gives the criteria and the PA requirement. Absent in
-   * requests made before it existed, and null when not given.
-   */
-  insurance_content?: InsuranceContent | null;
 }
 
 /** What every case object holds, whatever its type; each type adds its own fields. */

@@ -1,6 +1,7 @@
 import type { ClinicalEligibilityOutcome } from '../clinical/clinical-model';
 import type { CaseBinding } from './case-binding';
-import type { CaseRecord, ClinicalEligibilityRequest } from './case-model';
+import type { CaseRecord } from './case-model';
+import type { ClinicalEligibilityRequest } from './clinical-eligibility-request';
 
 export interface ClinicalEligibilityCase extends CaseRecord {
   object: 'clinical_eligibility';

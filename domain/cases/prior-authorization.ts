@@ -7,7 +7,8 @@ import type {
   PayerDeterminationResult,
 } from '../payers/prior-authorization-exchange';
 import type { CaseBinding } from './case-binding';
-import type { CaseRecord, CaseTimings, EvidenceItem, PriorAuthorizationRequest } from './case-model';
+import type { CaseRecord, CaseTimings, EvidenceItem } from './case-model';
+import type { PriorAuthorizationRequest } from './prior-authorization-request';
 import type { PayerDecisionDeadlines } from './prior-authorization-deadlines';
 
 /** A clinical reviewer's decision on the prepared request. */

@@ -9,7 +9,7 @@ import type { Box, ReadLine, ReadWord } from '../documents/document-reading';
 const INSIDE_SHARE = 0.5;
 /**
  * Print no further than this many letter heights from a value continues it: the value was cut short.
- * As far as an id's groups may stand apart (GROUP_GAP, insurance-card.ts), so a group left out is
+ * As far as an id's groups may stand apart (GROUP_GAP, card-layout.ts), so a group left out is
  * always seen; a table's next cell stands further off.
  */
 export const RUNS_ON_GAP = 1.0;

@@ -1,10 +1,8 @@
-import type { DrugRequest, PlanType } from '../cases/case-model';
+import type { PlanType } from '../cases/case-model';
+import type { DrugRequest } from '../cases/benefit-verification-request';
 import type { PlanFormulary } from '../clinical/clinical-model';
-import type {
-  ClinicalCatalog,
-  CriterionCheck as ClinicalCheck,
-  CriterionGroup,
-} from '../clinical/criteria-engine';
+import type { CriterionCheck as ClinicalCheck, CriterionGroup } from '../clinical/criteria';
+import type { ClinicalCatalog } from '../clinical/criteria-catalog';
 import { containsWords, normalizeName, normalizeNdc } from './name-matching';
 import type { BenefitsCheck, BenefitsOutcome, DrugCoverage, PriorAuthRequirement } from './payer-connector';
 

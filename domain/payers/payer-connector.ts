@@ -2,12 +2,12 @@ import type {
   CaseEvidenceItem,
   CasePatient,
   Diagnosis,
-  DrugRequest,
   InsuranceContent,
   PlanType,
   Questionnaire,
   VisitNote,
 } from '../cases/case-model';
+import type { DrugRequest } from '../cases/benefit-verification-request';
 import type {
   ClinicalEvidence,
   EvaluationLimits,
@@ -35,7 +35,7 @@ export interface InsuranceEvidence {
 }
 
 /**
- * The fields read from a card with the confidence their thresholds ask (domain/payers/insurance-card.ts);
+ * The fields read from a card with the confidence their thresholds ask (domain/payers/card-field-shapes.ts);
  * a field the reader was not sure of is absent. `text` is the card's whole text, for finding the
  * payer's name when no label gives it.
  */

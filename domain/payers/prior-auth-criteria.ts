@@ -1,6 +1,7 @@
 import type { CriterionResult, EvidenceCitation } from '../clinical/clinical-model';
-import { judgeCriteria } from '../clinical/criteria-engine';
-import type { ClinicalCatalog, CriterionNode } from '../clinical/criteria-engine';
+import type { CriterionNode } from '../clinical/criteria';
+import type { ClinicalCatalog } from '../clinical/criteria-catalog';
+import { judgeCriteria } from '../clinical/criteria-evaluation';
 import type { CriterionDefinition } from './payer-catalog';
 import type { CriterionAnswer, PriorAuthPrefillInput } from './payer-connector';
 

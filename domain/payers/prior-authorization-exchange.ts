@@ -1,4 +1,4 @@
-import type { PriorAuthorizationRequest } from '../cases/case-model';
+import type { PriorAuthorizationRequest } from '../cases/prior-authorization-request';
 import type { CriterionAnswer, ResolvedPlan } from './payer-connector';
 
 /**

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { ClinicalCatalog } from '../../domain/clinical/criteria-engine';
-import type { CatalogDrugName, DrugCriteria } from '../../domain/clinical/criteria-engine';
+import type { CatalogDrugName, DrugCriteria } from '../../domain/clinical/criteria';
+import { ClinicalCatalog } from '../../domain/clinical/criteria-catalog';
 import { Icd10Subset } from '../../domain/clinical/icd10';
 import type { Icd10SubsetData } from '../../domain/clinical/icd10';
 import { PayerCatalog } from '../../domain/payers/payer-catalog';

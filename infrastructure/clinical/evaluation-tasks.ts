@@ -3,7 +3,7 @@ import type {
   ClinicalRecord,
   PlanFormulary,
 } from '../../domain/clinical/clinical-model';
-import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engine';
+import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-evaluation';
 import type { CriterionDefinition } from '../../domain/payers/payer-catalog';
 import type { CriterionAnswer, PriorAuthPrefillInput } from '../../domain/payers/payer-connector';
 import { answerPriorAuthCriteria } from '../../domain/payers/prior-auth-criteria';

@@ -1,4 +1,4 @@
-import type { DrugRequest } from '../../domain/cases/case-model';
+import type { DrugRequest } from '../../domain/cases/benefit-verification-request';
 import { normalizeNdc } from '../../domain/payers/payer-catalog';
 import type { DrugCoverage } from '../../domain/payers/payer-connector';
 import type { Database } from '../storage/database';

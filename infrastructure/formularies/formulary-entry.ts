@@ -1,5 +1,5 @@
 import { CLEARINGHOUSE_PAYER_ID } from '../../domain/payers/eligibility';
-import type { DrugRequest } from '../../domain/cases/case-model';
+import type { DrugRequest } from '../../domain/cases/benefit-verification-request';
 import { normalizeName, normalizeNdc } from '../../domain/payers/payer-catalog';
 import type { DrugCoverage } from '../../domain/payers/payer-connector';
 

@@ -14,18 +14,8 @@ import {
   ValidateBy,
 } from 'class-validator';
 import { Transform } from 'class-transformer';
-import type {
-  Address,
-  CasePatient,
-  Diagnosis,
-  DrugRequest,
-  InsuranceContent,
-  PlanType,
-  PolicySubscriber,
-  Provider,
-  Questionnaire,
-  VisitNote,
-} from '../../domain/cases/case-model';
+import type { Address, CasePatient, Diagnosis, InsuranceContent, PlanType, PolicySubscriber, Provider, Questionnaire, VisitNote } from '../../domain/cases/case-model';
+import type { DrugRequest } from '../../domain/cases/benefit-verification-request';
 import { Field, NestedArray, NestedObject, Stack, TextField } from '../common/dto/compose';
 import {
   AtLeastOneOf,

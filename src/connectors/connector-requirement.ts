@@ -1,6 +1,7 @@
 import { CONNECTOR_KIND_FOR_CASE_TYPE } from '../../domain/cases/case-kinds';
 import { CONNECTOR_KINDS_IN_SERVICE } from '../../domain/connectors/connector-kinds';
-import type { CaseObjectType, Prescription } from '../../domain/cases/case-model';
+import type { CaseObjectType } from '../../domain/cases/case-model';
+import type { Prescription } from '../../domain/cases/prior-authorization-request';
 import type { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { ApiError } from '../common/errors';
 import { shippedPayerCatalog } from '../../infrastructure/catalogs/shipped-catalogs';

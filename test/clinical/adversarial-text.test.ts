@@ -1,5 +1,5 @@
 import type { ClinicalRecord, DrugEligibility } from '../../domain/clinical/clinical-model';
-import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engine';
+import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-evaluation';
 import type { CriterionAnswer } from '../../domain/payers/payer-connector';
 import { answerPriorAuthCriteria } from '../../domain/payers/prior-auth-criteria';
 import { AS_OF, NO_PLAN, syntheticRecord, visitNote } from './synthetic-records';

@@ -1,7 +1,8 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 
 import { createClinicalActivities } from '../../activities/clinical.activities';
-import type { ClinicalEligibilityRequest, InsuranceContent } from '../../domain/cases/case-model';
+import type { InsuranceContent } from '../../domain/cases/case-model';
+import type { ClinicalEligibilityRequest } from '../../domain/cases/clinical-eligibility-request';
 import type {
   ClinicalEligibilityOutcome,
   ClinicalRecord,

@@ -1,12 +1,13 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 
 import { createClinicalActivities } from '../../activities/clinical.activities';
-import type { ClinicalEligibilityRequest, CaseEvidenceItem } from '../../domain/cases/case-model';
+import type { CaseEvidenceItem } from '../../domain/cases/case-model';
+import type { ClinicalEligibilityRequest } from '../../domain/cases/clinical-eligibility-request';
 import type { ClinicalEligibilityOutcome } from '../../domain/clinical/clinical-model';
 import type { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import { inlineEvaluator } from '../../infrastructure/clinical/evaluation-pool';
 import type { DocumentReadingsRepository } from '../../infrastructure/documents/document-readings.repository';
-import { PayerSimulator } from '../../infrastructure/connectors/payer-simulator';
+import { CatalogPlanResolver } from '../../infrastructure/connectors/plan-resolution';
 import { AS_OF } from './synthetic-records';
 
 const KIB = 1024;
@@ -71,7 +72,7 @@ describe('the clinical eligibility activity', () => {
       documents,
       readings,
       evaluator: inlineEvaluator,
-      plans: new PayerSimulator(),
+      plans: new CatalogPlanResolver(),
     });
     const outcome: ClinicalEligibilityOutcome = await new MockActivityEnvironment().run(
       evaluateClinicalEligibility,

@@ -1,10 +1,8 @@
 import type { ClinicalRecord, CriterionResult, DrugEligibility } from '../../domain/clinical/clinical-model';
-import {
-  CLINICAL_CATALOG_DRUGS,
-  ClinicalCatalog,
-  evaluateClinicalEligibility,
-} from '../../domain/clinical/criteria-engine';
-import type { CatalogDrugName, CriterionNode, DrugCriteria } from '../../domain/clinical/criteria-engine';
+import { CLINICAL_CATALOG_DRUGS } from '../../domain/clinical/criteria';
+import type { CatalogDrugName, CriterionNode, DrugCriteria } from '../../domain/clinical/criteria';
+import { ClinicalCatalog } from '../../domain/clinical/criteria-catalog';
+import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-evaluation';
 import { DRUG_CASES } from './drug-cases';
 import { bornOn, evidence, NO_PLAN, questionnaire, syntheticRecord, visitNote } from './synthetic-records';
 import {

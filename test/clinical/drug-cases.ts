@@ -1,5 +1,5 @@
 import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
-import type { CLINICAL_CATALOG_DRUGS } from '../../domain/clinical/criteria-engine';
+import type { CLINICAL_CATALOG_DRUGS } from '../../domain/clinical/criteria';
 import { bornOn, evidence, questionnaire, visitNote } from './synthetic-records';
 
 /**

@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import pino from 'pino';
 
 import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
-import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engine';
+import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-evaluation';
 import { CLINICAL_EVALUATION_DEADLINE_PASSED, CLINICAL_EVALUATION_TIMED_OUT } from '../../domain/failures';
 import { EvaluationPool } from '../../infrastructure/clinical/evaluation-pool';
 import { AS_OF, NO_PLAN } from './synthetic-records';

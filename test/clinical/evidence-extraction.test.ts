@@ -1,5 +1,7 @@
 import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
-import type { ClinicalFacts, MeasurementFact, TherapyFact } from '../../domain/clinical/evidence-extraction';
+import type { ClinicalFacts } from '../../domain/clinical/evidence-extractor';
+import type { MeasurementFact } from '../../domain/clinical/measurements';
+import type { TherapyFact } from '../../domain/clinical/therapy-history';
 import { evidence, questionnaire, syntheticRecord, visitNote } from './synthetic-records';
 import { shippedClinicalCatalog, shippedIcd10Subset } from '../../infrastructure/catalogs/shipped-catalogs';
 

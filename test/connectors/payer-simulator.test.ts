@@ -1,6 +1,6 @@
 import type { InsuranceContent } from '../../domain/cases/case-model';
 import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
-import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-engine';
+import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-evaluation';
 import type {
   BenefitsCheckInput,
   CriterionAnswer,

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 
 import { projectRoot } from '../../infrastructure/project-root';
 import { loadConfig } from '../../infrastructure/config/config';
-import { CARD_FIELD_THRESHOLDS } from '../../domain/payers/insurance-card';
+import { CARD_FIELD_THRESHOLDS } from '../../domain/payers/card-field-shapes';
 import type { CardField } from '../../domain/payers/card-fields';
 import { PRIOR_AUTH_MOCK_RESULTS } from '../../domain/payers/prior-authorization-exchange';
 import { MEMBER_ID_SUFFIX_CASES } from '../../infrastructure/connectors/payer-simulator';

@@ -1,11 +1,8 @@
 import type { ReadPage } from '../../domain/documents/document-reading';
 import { cardsAmong } from '../../domain/payers/card-documents';
-import {
-  medicareBeneficiaryId,
-  readInsuranceCard,
-  scannedCardFields,
-  unreadCardGap,
-} from '../../domain/payers/insurance-card';
+import { medicareBeneficiaryId } from '../../domain/payers/card-field-shapes';
+import { readInsuranceCard } from '../../domain/payers/insurance-card';
+import { scannedCardFields, unreadCardGap } from '../../domain/payers/scanned-card-fields';
 import { face, textPage } from '../support/read-pages';
 
 const valueOf = (page: ReadPage[], field: keyof ReturnType<typeof readInsuranceCard>) =>

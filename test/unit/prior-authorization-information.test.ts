@@ -1,4 +1,5 @@
-import type { EvidenceItem, PriorAuthorizationRequest } from '../../domain/cases/case-model';
+import type { EvidenceItem } from '../../domain/cases/case-model';
+import type { PriorAuthorizationRequest } from '../../domain/cases/prior-authorization-request';
 import {
   addedEvidence,
   MAX_PRIOR_AUTH_EVIDENCE,

@@ -1,4 +1,4 @@
-import type { PriorAuthorizationRequest } from '../../domain/cases/case-model';
+import type { PriorAuthorizationRequest } from '../../domain/cases/prior-authorization-request';
 import type { CriterionAnswer, ResolvedPlan } from '../../domain/payers/payer-connector';
 import type { PriorAuthExchangeInput } from '../../domain/payers/prior-authorization-exchange';
 import { PayerSimulator } from '../../infrastructure/connectors/payer-simulator';

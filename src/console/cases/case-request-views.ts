@@ -3,10 +3,10 @@ import type {
   CaseRecord,
   Diagnosis,
   InsuranceContent,
-  Prescription,
   Provider,
 } from '../../../domain/cases/case-model';
-import { CARD_FIELD_THRESHOLDS } from '../../../domain/payers/insurance-card';
+import type { Prescription } from '../../../domain/cases/prior-authorization-request';
+import { CARD_FIELD_THRESHOLDS } from '../../../domain/payers/card-field-shapes';
 import type { CardField, CardUnreadReason, InsuranceCardView } from '../../../domain/payers/card-fields';
 import type { Disagreement } from '../../../domain/payers/insurance-card';
 import { badge, card, definitionList, emptyState, Fact, notice, table } from '../views';

@@ -1,0 +1,244 @@
+import { boxAround } from '../documents/document-reading';
+import type { Box, ReadWord } from '../documents/document-reading';
+import type { CardField } from './card-fields';
+
+/**
+ * The labels a card prints before or above its values ("Member ID:", "RxBIN", "GROUP #"), and where
+ * they stand on a line of words.
+ */
+
+export interface Token {
+  /** Uppercased, without the punctuation labels end with. */
+  key: string;
+  word: ReadWord;
+}
+
+interface Label {
+  field: CardField | null;
+  phrase: readonly string[];
+}
+
+/**
+ * Label phrases, as normalised tokens. `null` marks phrases that are not fields but end a value
+ * ("Member Services", "Customer Service"), so a phone line is never taken for a member's name.
+ */
+const LABELS: readonly Label[] = [
+  ...phrases('member_id', [
+    'MEMBER ID',
+    'MEMBER IDENTIFICATION',
+    'ID',
+    'IDENTIFICATION NUMBER',
+    'SUBSCRIBER ID',
+    'ENROLLEE ID',
+    'INSURED ID',
+    'POLICY',
+    'POLICY ID',
+  ]),
+  ...phrases('medicaid_id', ['RECIPIENT ID', 'MEDICAID ID', 'CIN', 'MEDICAID NUMBER']),
+  ...phrases('medicare_beneficiary_id', ['MEDICARE NUMBER', 'MEDICARE ID', 'MBI']),
+  ...phrases('member_name', [
+    'MEMBER',
+    'MEMBER NAME',
+    'NAME',
+    'SUBSCRIBER NAME',
+    'SUBSCRIBER',
+    'RECIPIENT',
+    'RECIPIENT NAME',
+    'ENROLLEE',
+    'BENEFICIARY',
+    'INSURED',
+  ]),
+  ...phrases('group_number', ['GROUP', 'GRP', 'GROUP NUMBER', 'GROUP ID', 'GROUP NO']),
+  ...phrases('rx_bin', ['RXBIN', 'RX BIN', 'BIN']),
+  ...phrases('rx_pcn', ['RXPCN', 'RX PCN', 'PCN']),
+  ...phrases('rx_group', ['RXGRP', 'RX GRP', 'RXGROUP', 'RX GROUP']),
+  ...phrases('payer_name', ['PAYER', 'INSURER', 'CARRIER', 'HEALTH PLAN', 'INSURANCE COMPANY']),
+  ...phrases('plan_name', ['PLAN', 'PLAN NAME', 'PRODUCT', 'COVERAGE']),
+  ...phrases('client_name', ['EMPLOYER', 'CLIENT', 'GROUP NAME', 'ACCOUNT', 'COMPANY']),
+  ...phrases('effective_date', [
+    'EFFECTIVE',
+    'EFFECTIVE DATE',
+    'EFF DATE',
+    'EFF',
+    'COVERAGE START',
+    'ISSUED',
+  ]),
+  ...phrases('payer_id', ['PAYER ID', 'PAYOR ID', 'EDI', 'EDI PAYER ID', 'CLAIMS PAYER ID']),
+  ...phrases(null, [
+    'MEMBER SERVICES',
+    'CUSTOMER SERVICE',
+    'CUSTOMER SERVICES',
+    'PHARMACY HELP DESK',
+    'PHARMACIST',
+    'PROVIDER SERVICES',
+    'SEND CLAIMS TO',
+    'COPAY',
+    'COPAYS',
+    'DEDUCTIBLE',
+    'PCP',
+    'SPECIALIST',
+    'URGENT CARE',
+    'DEPENDENT',
+    'DEPENDENTS',
+    'SUFFIX',
+    'DOB',
+    'DATE OF BIRTH',
+    'ISSUER',
+    // A chart note's or lab report's identifiers: the provider's, never the plan's.
+    'PATIENT',
+    'PATIENT ID',
+    'PATIENT NAME',
+    'PATIENT NUMBER',
+    'MRN',
+    'MEDICAL RECORD NUMBER',
+    'ACCOUNT NUMBER',
+    'SPECIMEN NUMBER',
+    'CONTROL NUMBER',
+    'PHONE',
+    'PHONE NUMBER',
+    'FAX',
+  ]),
+];
+
+/**
+ * Label phrases that, written without a colon, are as likely to be part of a name ("Group Health
+ * Cooperative", "Choice Plus Plan", "… Health Plan"): they label a value only at the start of a line,
+ * or on a line of labels, and an id they label must hold a digit.
+ */
+const AMBIGUOUS_LABEL_WORDS = new Set([
+  'ID',
+  'MEMBER',
+  'NAME',
+  'SUBSCRIBER',
+  'RECIPIENT',
+  'ENROLLEE',
+  'BENEFICIARY',
+  'INSURED',
+  'POLICY',
+  'GROUP',
+  'PLAN',
+  'PRODUCT',
+  'COVERAGE',
+  'PAYER',
+  'INSURER',
+  'CARRIER',
+  'EMPLOYER',
+  'CLIENT',
+  'ACCOUNT',
+  'COMPANY',
+  'EFFECTIVE',
+  'EFF',
+  'ISSUED',
+  'EDI',
+  // Inside payer names: "Harvard Pilgrim Health Plan", "Guardian Insurance Company".
+  'HEALTH PLAN',
+  'INSURANCE COMPANY',
+]);
+
+function phrases(field: CardField | null, texts: readonly string[]): Label[] {
+  return texts.map((text) => ({ field, phrase: text.split(' ') }));
+}
+
+/** Tokens that may end a label: "ID #", "Group No.", "Member Number". */
+const LABEL_MARKERS = new Set(['#', 'NO', 'NUMBER', 'NBR', 'NUM']);
+
+export interface LabelAt {
+  field: CardField | null;
+  start: number;
+  end: number;
+  box: Box;
+  /** Written as a label beyond doubt: a colon or marker, or words that are never part of a name. */
+  certain: boolean;
+}
+
+/** Each line's labels, `GRP` in the pharmacy block taken for the RxGroup. */
+export function labelsOfLines(lines: Token[][]): LabelAt[][] {
+  const labelsByLine = lines.map(labelsIn);
+  const pharmacyLine = labelsByLine.map((labels) =>
+    labels.some((label) => label.field === 'rx_bin' || label.field === 'rx_pcn'),
+  );
+  labelsByLine.forEach((labels, lineIndex) => {
+    const inPharmacyBlock = pharmacyLine[lineIndex] || (lineIndex > 0 && pharmacyLine[lineIndex - 1]);
+    for (const label of labels) {
+      // `GRP` beside or under a BIN or PCN is the pharmacy's group (`BIN 553391 PCN KGAMVT`, then
+      // `GRP RX4090`); the member's group is spelled out elsewhere on the card.
+      if (label.field === 'group_number' && inPharmacyBlock && lines[lineIndex][label.start].key === 'GRP') {
+        label.field = 'rx_group';
+      }
+    }
+  });
+  return labelsByLine;
+}
+
+/**
+ * The labels of a line. Every phrase of LABELS is a candidate (the longest at each position, with its
+ * markers: "#", "No.", "Number"); an ambiguous word alone counts only where it reads as a label (see
+ * AMBIGUOUS_LABEL_WORDS), and on a line made only of labels (a column heading row) every one counts.
+ */
+export function labelsIn(tokens: Token[]): LabelAt[] {
+  const candidates: LabelAt[] = [];
+  let index = 0;
+  while (index < tokens.length) {
+    const match = longestLabelAt(tokens, index);
+    if (!match) {
+      index += 1;
+      continue;
+    }
+    let end = index + match.phrase.length;
+    let marked = /[:#]$/.test(tokens[end - 1].word.text);
+    while (end < tokens.length && (LABEL_MARKERS.has(tokens[end].key) || tokens[end].word.text === ':')) {
+      marked = true;
+      end += 1;
+    }
+    // "Member" and "Subscriber" name a person unless an id marker follows ("Member #", "Subscriber No").
+    const idMarker = tokens.slice(index + match.phrase.length, end).some((token) => token.key !== '');
+    const field = idMarker && match.field === 'member_name' ? 'member_id' : match.field;
+    const ambiguous = AMBIGUOUS_LABEL_WORDS.has(match.phrase.join(' '));
+    const words = tokens.slice(index, end).map((token) => token.word);
+    candidates.push({
+      field,
+      start: index,
+      end,
+      box: boxAround(words.map((word) => word.box)),
+      certain: marked || !ambiguous,
+    });
+    index = end;
+  }
+  const covered = candidates.reduce((sum, label) => sum + label.end - label.start, 0);
+  if (covered === tokens.length) return candidates.map((label) => ({ ...label, certain: true }));
+  return candidates.filter((label) => label.certain || label.start === 0);
+}
+
+function longestLabelAt(tokens: Token[], index: number): Label | undefined {
+  let best: Label | undefined;
+  for (const label of LABELS) {
+    if (best && best.phrase.length >= label.phrase.length) continue;
+    if (label.phrase.every((part, offset) => tokens[index + offset]?.key === part)) best = label;
+  }
+  return best;
+}
+
+/** Splits a word into the tokens labels are matched on: "ID#:" gives ID and #, "RxBIN:" gives RXBIN. */
+export function tokensOf(word: ReadWord): Token[] {
+  const upper = word.text.toUpperCase();
+  const hash = upper.indexOf('#');
+  if (hash > 0) {
+    return [
+      { key: keyOf(upper.slice(0, hash)), word },
+      { key: '#', word },
+    ];
+  }
+  return [{ key: /^#[:.]*$/.test(upper) ? '#' : keyOf(upper), word }];
+}
+
+export function keyOf(text: string): string {
+  return text.replace(/[:.,;#()]+$/g, '').replace(/^[(]+/, '');
+}
+
+/** Whether a word is part of a label (`ID:`, `Member`, `#`) rather than of a value. */
+export function isLabelWord(text: string): boolean {
+  const key = keyOf(text.toUpperCase());
+  return /[:#]$/.test(text) || LABEL_MARKERS.has(key) || LABEL_WORDS.has(key);
+}
+
+const LABEL_WORDS: ReadonlySet<string> = new Set(LABELS.flatMap((label) => label.phrase));

@@ -1,0 +1,146 @@
+import type { ReadPage, ReadWord } from '../documents/document-reading';
+import { RUNS_ON_GAP } from './card-agreement';
+import type { CardField } from './card-fields';
+import {
+  ID_FIELDS,
+  IDENTIFIERS,
+  LOOK_ALIKE_FACTOR,
+  LOOK_ALIKE_FIELDS,
+  organisationName,
+  SHAPES,
+} from './card-field-shapes';
+import { labelsIn, labelsOfLines, tokensOf } from './card-labels';
+import type { LabelAt, Token } from './card-labels';
+
+/**
+ * Where a card's values stand: beside their labels or below them, in columns, and the payer's name in
+ * the largest lettering when no label gives it. Reads one reader's page.
+ */
+
+/** A value as one reader's words give it, before the readers are compared. */
+export interface FoundValue {
+  value: string;
+  /** 0–1: the least sure of the words it came from, lowered where the layout was a guess. */
+  confidence: number;
+  /** The words as the recogniser read them, with where they sit (for the reviewer's view). */
+  words: ReadWord[];
+  /** 1-based page of the document the value was read from. */
+  page: number;
+}
+
+export interface FoundField {
+  field: CardField;
+  value: FoundValue;
+}
+
+/** A value found below its label (in a column) rather than beside it is a little less certain. */
+const BELOW_LABEL_FACTOR = 0.97;
+/** A payer name taken from the card's largest lettering, with no label, is a hint, not a reading. */
+const UNLABELLED_PAYER_FACTOR = 0.75;
+
+/** The labelled fields of one reader's page, each value beside its label or below it. */
+export function fieldsOnPage(page: ReadPage): FoundField[] {
+  const lines = page.lines.map((line) => line.words.flatMap(tokensOf));
+  const labelsByLine = labelsOfLines(lines);
+  const found: FoundField[] = [];
+  lines.forEach((tokens, lineIndex) => {
+    const labels = labelsByLine[lineIndex];
+    labels.forEach((label, labelIndex) => {
+      if (!label.field) return;
+      const nextStart = labels[labelIndex + 1]?.start ?? tokens.length;
+      if (label.end < nextStart) {
+        const beside = valueFrom(label, tokens.slice(label.end, nextStart), page.number, 1);
+        if (beside) found.push({ field: label.field, value: beside });
+        return;
+      }
+      const nextLabel = labels[labelIndex + 1];
+      const columnRight = nextLabel ? nextLabel.box.left : Number.POSITIVE_INFINITY;
+      const below = valueBelow(label, columnRight, lines, labelsByLine, lineIndex, page.number);
+      if (below) found.push({ field: label.field, value: below });
+    });
+  });
+  return found;
+}
+
+/** The value in the label's column on the next line that has words there and is not itself labels. */
+function valueBelow(
+  label: LabelAt,
+  columnRight: number,
+  lines: Token[][],
+  labelsByLine: LabelAt[][],
+  lineIndex: number,
+  pageNumber: number,
+): FoundValue | null {
+  const columnLeft = label.box.left - label.box.height;
+  for (let below = lineIndex + 1; below < Math.min(lines.length, lineIndex + 3); below += 1) {
+    const inColumn = lines[below].filter((token, index) => {
+      const centre = token.word.box.left + token.word.box.width / 2;
+      const labelled = labelsByLine[below].some((other) => index >= other.start && index < other.end);
+      return !labelled && centre >= columnLeft && centre < columnRight;
+    });
+    if (inColumn.length === 0) continue;
+    return valueFrom(label, inColumn, pageNumber, BELOW_LABEL_FACTOR);
+  }
+  return null;
+}
+
+function valueFrom(
+  label: LabelAt,
+  tokens: Token[],
+  pageNumber: number,
+  layoutFactor: number,
+): FoundValue | null {
+  const field = label.field as CardField;
+  const shape = SHAPES[field];
+  const kept = tokens.filter((token) => token.key !== '' && token.key !== '#');
+  const words = (IDENTIFIERS.has(field) ? printedTogether(kept) : kept).slice(0, shape.maxWords);
+  // Ids printed in groups ("123 456 789", "1EG4-TE5-MK73") join; names keep their spaces.
+  const joiner = IDENTIFIERS.has(field) || field === 'effective_date' ? '' : ' ';
+  for (let count = words.length; count >= 1; count -= 1) {
+    const taken = words.slice(0, count);
+    const value = shape.normalise(taken.map((token) => token.word.text).join(joiner));
+    if (value === null) continue;
+    if (!label.certain && ID_FIELDS.has(field) && !/\d/.test(value)) return null;
+    const lookAlike = LOOK_ALIKE_FIELDS.has(field) && /[IO]/.test(value) ? LOOK_ALIKE_FACTOR : 1;
+    const confidence = Math.min(...taken.map((token) => token.word.confidence)) * layoutFactor * lookAlike;
+    return { value, confidence, words: taken.map((token) => token.word), page: pageNumber };
+  }
+  return null;
+}
+
+/** Words further apart than this many letter heights are not groups of one id: the next column's value is. */
+const GROUP_GAP = RUNS_ON_GAP;
+
+/** The words from the first on that stand close together, as an id's groups are printed. */
+function printedTogether(tokens: Token[]): Token[] {
+  const together = tokens.slice(0, 1);
+  for (const token of tokens.slice(1)) {
+    const previous = together[together.length - 1].word.box;
+    const gap = token.word.box.left - (previous.left + previous.width);
+    if (gap > GROUP_GAP * Math.max(previous.height, token.word.box.height)) break;
+    together.push(token);
+  }
+  return together;
+}
+
+/**
+ * With no "Payer:" label, the card's name is its largest lettering printed above every certain label
+ * of the front, when that line holds words only. Kept below the threshold of identifiers: the catalog match
+ * decides which payer it is.
+ */
+export function unlabelledPayerName(front: ReadPage): FoundValue | null {
+  const labelled = front.lines.filter((line) =>
+    labelsIn(line.words.flatMap(tokensOf)).some((label) => label.certain),
+  );
+  const firstLabelTop = Math.min(front.height, ...labelled.map((line) => line.box.top));
+  const candidates = front.lines.filter(
+    (line) =>
+      line.box.top + line.box.height <= firstLabelTop && line.words.length > 0 && !labelled.includes(line),
+  );
+  const tallest = [...candidates].sort((a, b) => b.box.height - a.box.height)[0];
+  if (!tallest) return null;
+  const value = organisationName(tallest.words.map((word) => word.text).join(' '));
+  if (!value) return null;
+  const confidence = Math.min(...tallest.words.map((word) => word.confidence)) * UNLABELLED_PAYER_FACTOR;
+  return { value, confidence, words: tallest.words, page: front.number };
+}
