@@ -10,6 +10,7 @@ import {
   type DeclaredObjectType,
 } from '../../domain/cases/case-kinds';
 import { ID_PREFIXES } from '../../domain/ids';
+import type { CaseObject } from '../../domain/webhooks/notified-object';
 import { loadConfig } from '../../infrastructure/config/config';
 import { CASE_EVENT_TYPES } from '../../domain/webhooks/event-types';
 import { CASE_DOCUMENT_ROUTES, CASE_TYPES } from '../../src/cases/types';
@@ -50,10 +51,11 @@ describe('each case kind the domain declares', () => {
 });
 
 describe('the case kinds of the registry', () => {
-  it('name exactly the objects and events the published schemas spell out', () => {
+  it('name exactly the objects and events the published schemas and webhook data spell out', () => {
     const objects: Same<CaseObjectType, DeclaredObjectType> = true;
     const events: Same<CaseEventType, DeclaredEventType> = true;
-    expect({ objects, events }).toEqual({ objects: true, events: true });
+    const notified: Same<CaseObject['object'], DeclaredObjectType> = true;
+    expect({ objects, events, notified }).toEqual({ objects: true, events: true, notified: true });
   });
 });
 
