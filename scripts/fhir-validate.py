@@ -13,7 +13,7 @@ corrections and changes only in resources this service never sends (medication d
 subscriptions), so a Bundle that R4B's Claim, ClaimResponse, Patient, Coverage, Organization,
 Practitioner, PractitionerRole, MedicationRequest, DocumentReference, QuestionnaireResponse and
 CommunicationRequest accept is one R4 accepts. Profiles (Da Vinci PAS, US Core) are not checked:
-their packages cannot be fetched here; test/unit/pas-request-bundle.test.ts asserts what PAS requires.
+their packages cannot be fetched here; test/connectors/pas-request-bundle.test.ts asserts what PAS requires.
 Unknown elements are refused, as a FHIR server would.
 """
 import json
