@@ -2,9 +2,8 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches } from 'class-validator';
 
 import { AUDIT_ACTIONS, AuditAction } from '../../infrastructure/audit/audit-event';
-import { IsIsoDateTime, IsNotBefore } from '../common/dto/case-validators';
 import { TextField } from '../common/dto/compose';
-import { PageCursor, PageLimit } from '../common/dto/page-query';
+import { PageCursor, PageLimit, TimeRangeEnd, TimeRangeStart } from '../common/dto/page-query';
 
 /** Our ids and the loopback operator: letters, digits, `_` and `-`, never free text. */
 const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
@@ -32,22 +31,17 @@ export class ListAuditEventsQuery {
   @IsIn(AUDIT_ACTIONS)
   action?: AuditAction;
 
-  @ApiPropertyOptional({
+  @TimeRangeStart({
     description: 'Events at or after this time: calendar date or ISO 8601 date-time with a zone.',
     example: '2026-11-01T00:00:00Z',
   })
-  @IsOptional()
-  @IsIsoDateTime({ zone: 'required', orCalendarDate: true })
   from?: string;
 
-  @ApiPropertyOptional({
+  @TimeRangeEnd('from', {
     description:
       'Events at or before this time: calendar date or ISO 8601 date-time with a zone; not before from.',
     example: '2026-12-01',
   })
-  @IsOptional()
-  @IsIsoDateTime({ zone: 'required', orCalendarDate: true })
-  @IsNotBefore('from')
   to?: string;
 
   @PageLimit()

@@ -7,8 +7,7 @@ import {
   type CaseStatus,
 } from '../../domain/cases/case-model';
 import { TextField } from '../common/dto/compose';
-import { PageCursor, PageLimit } from '../common/dto/page-query';
-import { IsIsoDateTime, IsNotBefore } from '../common/dto/case-validators';
+import { PageCursor, PageLimit, TimeRangeEnd, TimeRangeStart } from '../common/dto/page-query';
 import { Identifier, LIMITS } from '../common/dto/request-vocabulary';
 
 export class CancelCaseDto {
@@ -45,21 +44,16 @@ export class ListCasesQueryDto {
   @Identifier({ optional: true, example: 'patient-0001' })
   patient_internal_id?: string;
 
-  @ApiPropertyOptional({
+  @TimeRangeStart({
     description: 'Calendar date or ISO 8601 date-time with a zone.',
     example: '2024-03-01T00:00:00Z',
   })
-  @IsOptional()
-  @IsIsoDateTime({ zone: 'required', orCalendarDate: true })
   created_after?: string;
 
-  @ApiPropertyOptional({
+  @TimeRangeEnd('created_after', {
     description: 'Calendar date or ISO 8601 date-time with a zone; not before created_after.',
     example: '2024-04-01',
   })
-  @IsOptional()
-  @IsIsoDateTime({ zone: 'required', orCalendarDate: true })
-  @IsNotBefore('created_after')
   created_before?: string;
 
   @PageLimit()

@@ -1,8 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 
-import { IsIsoDateTime, IsNotBefore } from '../common/dto/case-validators';
-import { PageCursor, PageLimit } from '../common/dto/page-query';
+import { PageCursor, PageLimit, TimeRangeEnd, TimeRangeStart } from '../common/dto/page-query';
 import { IsWebhookEvent } from '../common/validators';
 
 export class ListEventsQuery {
@@ -14,22 +13,17 @@ export class ListEventsQuery {
   @IsWebhookEvent()
   type?: string;
 
-  @ApiPropertyOptional({
+  @TimeRangeStart({
     description: 'Events at or after this time: calendar date or ISO 8601 date-time with a zone.',
     example: '2026-11-01T00:00:00Z',
   })
-  @IsOptional()
-  @IsIsoDateTime({ zone: 'required', orCalendarDate: true })
   created_after?: string;
 
-  @ApiPropertyOptional({
+  @TimeRangeEnd('created_after', {
     description:
       'Events at or before this time: calendar date or ISO 8601 date-time with a zone; not before created_after.',
     example: '2026-11-30',
   })
-  @IsOptional()
-  @IsIsoDateTime({ zone: 'required', orCalendarDate: true })
-  @IsNotBefore('created_after')
   created_before?: string;
 
   @PageLimit()

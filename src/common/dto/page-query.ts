@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 
 import { KEYSET_CURSOR, KEYSET_CURSOR_DESCRIPTION } from '../../../infrastructure/storage/keyset-cursor';
+import { IsIsoDateTime, IsNotBefore } from './case-validators';
 import { Field, Stack } from './compose';
 
 export const MAX_PAGE_SIZE = 100;
@@ -31,4 +32,20 @@ export function PageCursor(): PropertyDecorator {
     }),
     Matches(KEYSET_CURSOR, { message: 'must be a next_cursor this list returned: <microseconds>_<id>' }),
   );
+}
+
+/** What a listing's time filter says of itself in the API document. */
+export interface TimeFilterDoc {
+  description: string;
+  example: string;
+}
+
+/** The start of a listing's time range: a calendar date or an ISO 8601 date-time with a zone. */
+export function TimeRangeStart(doc: TimeFilterDoc): PropertyDecorator {
+  return Stack(Field({ optional: true, ...doc }), IsIsoDateTime({ zone: 'required', orCalendarDate: true }));
+}
+
+/** The end of a listing's time range, of the same forms as its start and not before `startProperty`. */
+export function TimeRangeEnd(startProperty: string, doc: TimeFilterDoc): PropertyDecorator {
+  return Stack(TimeRangeStart(doc), IsNotBefore(startProperty));
 }
