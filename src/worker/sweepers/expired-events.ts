@@ -1,8 +1,12 @@
 import { EventsRepository } from '../../../infrastructure/webhooks/events.repository';
-import { SWEEP_BATCH, Sweeper } from './sweep-while-running';
+import { SWEEP_BATCH, Sweeper, SweepRoutine } from './sweep-while-running';
 
-/** Events expire by the day; looking every ten minutes keeps each pass small. */
-export const EXPIRED_EVENTS_SWEEP_INTERVAL_MS = 10 * 60_000;
+const EXPIRED_EVENTS_ROUTINE: SweepRoutine = {
+  // Events expire by the day; looking every ten minutes keeps each pass small.
+  intervalMs: 10 * 60_000,
+  acted: 'expired webhook events deleted',
+  failed: 'expired webhook events sweep failed',
+};
 
 /**
  * Deletes events past retention (30 days) with their deliveries and attempts, so the sealed
@@ -11,9 +15,7 @@ export const EXPIRED_EVENTS_SWEEP_INTERVAL_MS = 10 * 60_000;
  * skip the rows another one holds.
  */
 export class ExpiredEventsSweeper implements Sweeper {
-  readonly intervalMs = EXPIRED_EVENTS_SWEEP_INTERVAL_MS;
-  readonly acted = 'expired webhook events deleted';
-  readonly failed = 'expired webhook events sweep failed';
+  readonly routine = EXPIRED_EVENTS_ROUTINE;
 
   constructor(
     private readonly events: EventsRepository,

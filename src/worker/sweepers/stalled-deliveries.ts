@@ -1,9 +1,15 @@
 import { DurableDeliveries } from '../../../infrastructure/webhooks/durable-deliveries';
 import { WebhookDeliveriesRepository } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
-import { SWEEP_BATCH, Sweeper } from './sweep-while-running';
+import { SWEEP_BATCH, Sweeper, SweepRoutine } from './sweep-while-running';
 
 /** How often each worker looks for deliveries whose first attempt died with its process. */
 export const SWEEP_INTERVAL_MS = 5_000;
+
+const STALLED_DELIVERIES_ROUTINE: SweepRoutine = {
+  intervalMs: SWEEP_INTERVAL_MS,
+  acted: 'stalled webhook deliveries handed to Temporal',
+  failed: 'webhook delivery sweep failed',
+};
 
 /**
  * Hands to the durable path every pending delivery whose first attempt ran out of time without
@@ -13,9 +19,7 @@ export const SWEEP_INTERVAL_MS = 5_000;
  * `timeoutMs + 5 s + SWEEP_INTERVAL_MS` after it was recorded.
  */
 export class StalledDeliverySweeper implements Sweeper {
-  readonly intervalMs = SWEEP_INTERVAL_MS;
-  readonly acted = 'stalled webhook deliveries handed to Temporal';
-  readonly failed = 'webhook delivery sweep failed';
+  readonly routine = STALLED_DELIVERIES_ROUTINE;
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,

@@ -8,15 +8,20 @@ export interface WorkerLifecycle {
 /** At most this many rows per pass, so one pass stays short however much has piled up. */
 export const SWEEP_BATCH = 100;
 
-/** A periodic clean-up: how often it runs, one pass, and what its log lines say. */
+/** How often a sweeper runs, and what its log lines say. */
+export interface SweepRoutine {
+  intervalMs: number;
+  /** Logged when a pass acted on something, with the count under `count`. */
+  acted: string;
+  /** Logged when a pass failed, with the error's name only (never its message, which may quote data). */
+  failed: string;
+}
+
+/** A periodic clean-up: its routine, and one pass. */
 export interface Sweeper {
-  readonly intervalMs: number;
+  readonly routine: SweepRoutine;
   /** One pass; returns how many things it acted on. */
   sweep(): Promise<number>;
-  /** Logged when a pass acted on something, with the count under `count`. */
-  readonly acted: string;
-  /** Logged when a pass failed, with the error's name only (never its message, which may quote data). */
-  readonly failed: string;
 }
 
 /**
@@ -24,6 +29,7 @@ export interface Sweeper {
  * the worker stops. The timer never keeps the process alive on its own.
  */
 export function sweepWhileRunning(worker: WorkerLifecycle, sweeper: Sweeper, logger: Logger): void {
+  const { intervalMs, acted, failed } = sweeper.routine;
   let sweeping = false;
   const timer = setInterval(() => {
     const state = worker.getState();
@@ -36,10 +42,10 @@ export function sweepWhileRunning(worker: WorkerLifecycle, sweeper: Sweeper, log
     sweeper
       .sweep()
       .then((count) => {
-        if (count > 0) logger.info({ count }, sweeper.acted);
+        if (count > 0) logger.info({ count }, acted);
       })
-      .catch((error: Error) => logger.warn({ error: error.name }, sweeper.failed))
+      .catch((error: Error) => logger.warn({ error: error.name }, failed))
       .finally(() => (sweeping = false));
-  }, sweeper.intervalMs);
+  }, intervalMs);
   timer.unref();
 }

@@ -1,14 +1,19 @@
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
 
 import { CaseDocumentsRepository } from '../../../infrastructure/cases/case-documents.repository';
-import { SWEEP_BATCH, Sweeper } from './sweep-while-running';
+import { SWEEP_BATCH, Sweeper, SweepRoutine } from './sweep-while-running';
 
 /**
  * How long stored documents may await their case's start. A create stores them, then starts the
  * workflow within one request (seconds); past this its process died in between.
  */
 export const UNSTARTED_DOCUMENTS_GRACE_MS = 15 * 60_000;
-export const UNSTARTED_DOCUMENTS_SWEEP_INTERVAL_MS = 60_000;
+
+const UNSTARTED_DOCUMENTS_ROUTINE: SweepRoutine = {
+  intervalMs: 60_000,
+  acted: 'documents of cases never started removed',
+  failed: 'unstarted documents sweep failed',
+};
 
 /**
  * Removes documents stored for a case whose workflow was never started (the creating process died
@@ -17,9 +22,7 @@ export const UNSTARTED_DOCUMENTS_SWEEP_INTERVAL_MS = 60_000;
  * case that Temporal knows keeps its documents (its process died after the start).
  */
 export class UnstartedDocumentsSweeper implements Sweeper {
-  readonly intervalMs = UNSTARTED_DOCUMENTS_SWEEP_INTERVAL_MS;
-  readonly acted = 'documents of cases never started removed';
-  readonly failed = 'unstarted documents sweep failed';
+  readonly routine = UNSTARTED_DOCUMENTS_ROUTINE;
 
   constructor(
     private readonly documents: CaseDocumentsRepository,
