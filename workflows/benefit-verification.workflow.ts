@@ -18,22 +18,21 @@ import { CASE_FAILURE_CODE } from '../domain/failures';
 import { withReviewerValues } from '../domain/payers/insurance-card-view';
 import { noEligibilityDetails, type BenefitsCheck } from '../domain/payers/payer-connector';
 import { mockOutageUntil } from '../domain/cases/case-model';
-import { type DrugRequest } from '../domain/cases/benefit-verification-request';
+import type { DrugRequest } from '../domain/cases/benefit-verification-request';
 import {
   benefitVerificationOutcomeSignal,
   submitBenefitVerificationOutcomeUpdate,
 } from './benefit-verification.messages';
-import { verifyAccountBindingFirst } from './case-binding';
 import { readCaseDocuments, showInsuranceCard } from './case-documents';
 import { ending } from './case-failures';
-import { endOnError, refuse } from './case-lifecycle';
-import { ConnectorOutages } from './case-outages';
 import {
-  acceptDecisions,
+  acceptCaseDecisions,
   connectorCalls,
   failWith,
-  openCase,
+  openConnectedCase,
   refuseIssues,
+  refuseUnlessAwaiting,
+  runCase,
   type CaseRun,
 } from './case-workflow';
 
@@ -70,61 +69,44 @@ export async function benefitVerificationWorkflow(
   input: BenefitVerificationInput,
 ): Promise<BenefitVerificationCase> {
   const run = openBenefitVerification(input);
-  const { lifecycle, record, cancellation } = run;
-  await verifyAccountBindingFirst(input);
-
-  try {
-    await lifecycle.announceCreation();
+  return runCase(run, UNREACHABLE_PAYER_ENDING, async () => {
+    await run.lifecycle.announceCreation();
     const check = await checkBenefits(run);
-    if (await cancellation.cancelIfRequested()) return record;
+    if (await run.cancellation.cancelIfRequested()) return;
     if (await settleCheck(run, check)) await awaitManualVerification(run);
-  } catch (error) {
-    await endOnError(lifecycle, error, cancellation.requested(), UNREACHABLE_PAYER_ENDING);
-  }
-  return record;
+  });
 }
 
 /** Opens the case and registers its handlers before the workflow's first await (see openCase). */
 function openBenefitVerification(input: BenefitVerificationInput): BenefitVerificationRun {
-  const { lifecycle, record, cancellation } = openCase(
-    input,
-    'benefit_verification.updated',
-    BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS,
-    (status) => status === 'completed' || status === 'failed',
-  );
-  // After openCase: it refuses a start that is not a case before anything reads the input.
-  const payer = connectorCalls<CaseActivities>(input.timings.connectorRetry).remote;
-  const outages = new ConnectorOutages(
-    lifecycle,
-    'benefit_verification.updated',
-    input.timings.outage,
-    cancellation.requested,
-  );
-  const run: BenefitVerificationRun = { input, lifecycle, record, cancellation, outages, payer };
+  const run: BenefitVerificationRun = {
+    ...openConnectedCase(
+      input,
+      'benefit_verification.updated',
+      BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS,
+      (status) => status === 'completed' || status === 'failed',
+    ),
+    payer: connectorCalls<CaseActivities>(input.timings.connectorRetry).remote,
+  };
   acceptBenefitVerificationDecisions(run);
   return run;
 }
 
 /** A reviewer's manual verification result, the cancellation request and the outage decisions. */
 function acceptBenefitVerificationDecisions(run: BenefitVerificationRun): void {
-  const { lifecycle, record, cancellation } = run;
-  acceptDecisions(lifecycle, [
+  const { record } = run;
+  acceptCaseDecisions(run, [
     {
       signal: benefitVerificationOutcomeSignal,
       update: submitBenefitVerificationOutcomeUpdate,
-      check: () => {
-        if (record.status !== 'awaiting_review' || run.manualResult || cancellation.requested()) {
-          refuse(`A manual verification result needs status awaiting_review; this case is ${record.status}.`);
-        }
-      },
+      check: () =>
+        refuseUnlessAwaiting(run, 'awaiting_review', run.manualResult, 'A manual verification result'),
       checkInput: (result: ManualVerificationInput) =>
         refuseIssues(manualVerificationIssues(record.request.drugs, result)),
       keep: (result: ManualVerificationInput) => {
         run.manualResult = result;
       },
     },
-    cancellation.decision,
-    ...run.outages.decisions,
   ]);
 }
 

@@ -12,13 +12,26 @@ import {
 } from '@temporalio/workflow';
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 
-import type { CancelRequest, CaseRecord, CaseStatus, ConnectorRetry } from '../domain/cases/case-model';
+import type {
+  CancelRequest,
+  CaseRecord,
+  CaseStatus,
+  ConnectorRetry,
+  OutageSchedule,
+} from '../domain/cases/case-model';
 import { DECISION_INVALID } from '../domain/failures';
 import type { CaseEventType } from '../domain/webhooks/event-types';
-import { refuseMalformedStart } from './case-binding';
+import { refuseMalformedStart, verifyAccountBindingFirst } from './case-binding';
 import type { CaseFailureEnding } from './case-failures';
-import type { ConnectorOutages } from './case-outages';
-import { answerAfter, answerWhenCancelled, CaseLifecycle, ignoreRefusal, refuse } from './case-lifecycle';
+import { ConnectorOutages } from './case-outages';
+import {
+  answerAfter,
+  answerWhenCancelled,
+  CaseLifecycle,
+  endOnError,
+  ignoreRefusal,
+  refuse,
+} from './case-lifecycle';
 import { cancelCaseSignal, getCaseQuery, requestCancellationUpdate } from './case.messages';
 
 /**
@@ -79,6 +92,82 @@ export function openCase<Case extends CaseRecord>(
   return { lifecycle, record: lifecycle.record, cancellation: cancellationOf(lifecycle) };
 }
 
+/**
+ * `openCase` for a case that calls connectors: its run also waits out their outages, on the schedule
+ * its timings fixed when it started, announcing attention with the case's own event.
+ */
+export function openConnectedCase<Input extends CaseStart>(
+  input: Input,
+  eventType: CaseEventType,
+  descriptions: Readonly<Record<CaseStatus, string>>,
+  announces?: (status: CaseStatus) => boolean,
+): CaseRun<Input['case'], Input> {
+  const { lifecycle, record, cancellation } = openCase(input, eventType, descriptions, announces);
+  // After openCase: it refuses a start that is not a case before anything reads the input.
+  const outages = new ConnectorOutages(lifecycle, eventType, input.timings.outage, cancellation.requested);
+  return { input, lifecycle, record, cancellation, outages };
+}
+
+/** What a connected case's workflow is started with, as far as opening it goes. */
+interface CaseStart {
+  case: CaseRecord;
+  accountId: string;
+  timings: { outage?: OutageSchedule };
+}
+
+/**
+ * A case workflow's body: the account binding check first, then `steps`; a step that fails ends the
+ * case as the taxonomy names the failure, or with the case type's `ending`. Answers the case as it
+ * stands, whether the steps ran to the end or returned early.
+ */
+export async function runCase<Case extends CaseRecord>(
+  run: {
+    input: Parameters<typeof verifyAccountBindingFirst>[0];
+    lifecycle: CaseLifecycle<Case>;
+    record: Case;
+    cancellation: Cancellation;
+  },
+  ending: CaseFailureEnding,
+  steps: () => Promise<unknown>,
+): Promise<Case> {
+  await verifyAccountBindingFirst(run.input);
+  try {
+    await steps();
+  } catch (error) {
+    await endOnError(run.lifecycle, error, run.cancellation.requested(), ending);
+  }
+  return run.record;
+}
+
+/**
+ * Refuses a decision unless the case is in `status`, holds no decision like it yet (`taken`) and is
+ * not being cancelled; `what` names the decision in the refusal.
+ */
+export function refuseUnlessAwaiting(
+  run: { record: CaseRecord; cancellation: Cancellation },
+  status: CaseStatus,
+  taken: unknown,
+  what: string,
+): void {
+  if (run.record.status !== status || taken || run.cancellation.requested()) {
+    refuse(`${what} needs status ${status}; this case is ${run.record.status}.`);
+  }
+}
+
+/**
+ * An update's answer for a decision the case may act on without moving status: once the workflow has
+ * taken it (`kept` is cleared) or the case has ended.
+ */
+export async function answerOnceTaken<Case extends CaseRecord>(
+  lifecycle: CaseLifecycle<Case>,
+  kept: () => unknown,
+  apply: () => void,
+): Promise<Case> {
+  apply();
+  await condition(() => kept() === undefined || lifecycle.isFinal);
+  return lifecycle.record;
+}
+
 /** A decision a case accepts by signal (Temporal Web, CLI) or by update (the HTTP API), under one rule. */
 export interface Decision<Input> {
   signal: SignalDefinition<[Input]>;
@@ -107,6 +196,14 @@ export interface CaseRun<Case extends CaseRecord, Input> {
   readonly record: Case;
   readonly cancellation: Cancellation;
   readonly outages: ConnectorOutages<Case>;
+}
+
+/** A connected case's decisions: its type's own, then the cancellation and the operators' outage decisions. */
+export function acceptCaseDecisions<Case extends CaseRecord>(
+  run: CaseRun<Case, unknown>,
+  own: Decision<unknown>[],
+): void {
+  acceptDecisions(run.lifecycle, [...own, run.cancellation.decision, ...run.outages.decisions]);
 }
 
 /**

@@ -4,11 +4,9 @@ import type { createClinicalActivities } from '../activities/clinical.activities
 import { CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS } from '../domain/cases/clinical-eligibility';
 import type { ClinicalEligibilityCase, ClinicalEligibilityInput } from '../domain/cases/clinical-eligibility';
 import { CASE_FAILURE_CODE } from '../domain/failures';
-import { verifyAccountBindingFirst } from './case-binding';
 import { readCaseDocuments } from './case-documents';
 import { ending } from './case-failures';
-import { endOnError } from './case-lifecycle';
-import { acceptDecisions, openCase } from './case-workflow';
+import { acceptDecisions, openCase, runCase } from './case-workflow';
 
 const { evaluateClinicalEligibility } = proxyActivities<ReturnType<typeof createClinicalActivities>>({
   startToCloseTimeout: '30 seconds',
@@ -26,15 +24,15 @@ const EVALUATION_FAILED_ENDING = ending(
 export async function clinicalEligibilityWorkflow(
   input: ClinicalEligibilityInput,
 ): Promise<ClinicalEligibilityCase> {
-  const { lifecycle, record } = openCase(
+  const opened = openCase(
     input,
     'clinical_eligibility.updated',
     CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS,
     (status) => status === 'completed' || status === 'failed',
   );
+  const { lifecycle, record } = opened;
   acceptDecisions(lifecycle, []);
-  await verifyAccountBindingFirst(input);
-  try {
+  return runCase({ input, ...opened }, EVALUATION_FAILED_ENDING, async () => {
     await lifecycle.announceCreation();
     await readCaseDocuments(
       record,
@@ -46,8 +44,5 @@ export async function clinicalEligibilityWorkflow(
       asOf: record.created_at.slice(0, 10),
     });
     await lifecycle.moveTo('completed', 'Criteria evaluated.', { outcome });
-  } catch (error) {
-    await endOnError(lifecycle, error, undefined, EVALUATION_FAILED_ENDING);
-  }
-  return record;
+  });
 }

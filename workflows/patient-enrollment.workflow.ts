@@ -14,16 +14,16 @@ import type {
   EnrollmentOutcome,
   EnrollmentScreening,
 } from '../domain/programs/enrollment-model';
-import { verifyAccountBindingFirst } from './case-binding';
 import { ending } from './case-failures';
-import { endOnError, refuse } from './case-lifecycle';
-import { ConnectorOutages } from './case-outages';
+import { refuse } from './case-lifecycle';
 import {
-  acceptDecisions,
+  acceptCaseDecisions,
   connectorCalls,
   continueAsNewIfLong,
   failWith,
-  openCase,
+  openConnectedCase,
+  refuseUnlessAwaiting,
+  runCase,
   type CaseRun,
 } from './case-workflow';
 import { IN_PROCESS_STEPS_LOCALLY } from './patches';
@@ -86,40 +86,23 @@ export async function patientEnrollmentWorkflow(
   input: PatientEnrollmentInput,
 ): Promise<PatientEnrollmentCase> {
   const run = openPatientEnrollment(input);
-  const { lifecycle, record, cancellation } = run;
-  await verifyAccountBindingFirst(input);
-
-  try {
+  return runCase(run, UNREACHABLE_PROGRAM_ENDING, async () => {
     // A run continued as new resumes in awaiting_outcome; only a fresh case screens.
-    if (record.status === 'processing') await lifecycle.announceCreation();
+    if (run.record.status === 'processing') await run.lifecycle.announceCreation();
     if (await screenUntilSubmitted(run)) await awaitProgramOutcome(run);
-  } catch (error) {
-    await endOnError(lifecycle, error, cancellation.requested(), UNREACHABLE_PROGRAM_ENDING);
-  }
-  return record;
+  });
 }
 
 /** Opens the case and registers its handlers before the workflow's first await (see openCase). */
 function openPatientEnrollment(input: PatientEnrollmentInput): PatientEnrollmentRun {
-  const { lifecycle, record, cancellation } = openCase(
+  const opened = openConnectedCase(
     input,
     'patient_enrollment.updated',
     PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS,
   );
-  // After openCase: it refuses a start that is not a case before anything reads the input.
   const { remote: programs, inProcess } = connectorCalls<EnrollmentActivities>(input.timings.connectorRetry);
-  const outages = new ConnectorOutages(
-    lifecycle,
-    'patient_enrollment.updated',
-    input.timings.outage,
-    cancellation.requested,
-  );
   const run: PatientEnrollmentRun = {
-    input,
-    lifecycle,
-    record,
-    cancellation,
-    outages,
+    ...opened,
     programs,
     inProcess,
     screeningInProgress: false,
@@ -131,8 +114,8 @@ function openPatientEnrollment(input: PatientEnrollmentInput): PatientEnrollment
 
 /** The information the program asked for, a reviewer's record of the program's outcome, and a wait for the rules. */
 function acceptEnrollmentDecisions(run: PatientEnrollmentRun): void {
-  const { lifecycle, record, cancellation } = run;
-  acceptDecisions(lifecycle, [
+  const { record, cancellation } = run;
+  acceptCaseDecisions(run, [
     {
       signal: enrollmentInformationSignal,
       update: submitEnrollmentInformationUpdate,
@@ -154,17 +137,11 @@ function acceptEnrollmentDecisions(run: PatientEnrollmentRun): void {
     {
       signal: enrollmentOutcomeSignal,
       update: submitEnrollmentOutcomeUpdate,
-      check: () => {
-        if (record.status !== 'awaiting_outcome' || run.outcome || cancellation.requested()) {
-          refuse(`An outcome needs status awaiting_outcome; this case is ${record.status}.`);
-        }
-      },
+      check: () => refuseUnlessAwaiting(run, 'awaiting_outcome', run.outcome, 'An outcome'),
       keep: (outcome: EnrollmentOutcomeInput) => {
         run.outcome = outcome;
       },
     },
-    cancellation.decision,
-    ...run.outages.decisions,
   ]);
   setHandler(awaitScreeningUpdate, async () => {
     await condition(() => record.status !== 'processing');

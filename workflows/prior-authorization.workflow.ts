@@ -25,18 +25,19 @@ import type {
   PayerPriorAuthAnswer,
   PriorAuthExchangeInput,
 } from '../domain/payers/prior-authorization-exchange';
-import { verifyAccountBindingFirst } from './case-binding';
 import { readCaseDocuments, showInsuranceCard } from './case-documents';
 import { ending } from './case-failures';
-import { CaseLifecycle, endOnError, refuse } from './case-lifecycle';
-import { ConnectorOutages } from './case-outages';
+import { CaseLifecycle, refuse } from './case-lifecycle';
 import {
-  acceptDecisions,
+  acceptCaseDecisions,
   connectorCalls,
   continueAsNewIfLong,
   failWith,
-  openCase,
+  openConnectedCase,
   refuseIssues,
+  answerOnceTaken,
+  refuseUnlessAwaiting,
+  runCase,
   type CaseRun,
 } from './case-workflow';
 import {
@@ -106,45 +107,29 @@ export async function priorAuthorizationWorkflow(
   input: PriorAuthorizationInput,
 ): Promise<PriorAuthorizationCase> {
   const run = openPriorAuthorization(input);
-  const { lifecycle, record, cancellation } = run;
-  await verifyAccountBindingFirst(input);
-
-  try {
-    if (record.status === 'processing' && !(await prepareForReview(run))) return record;
+  const { record } = run;
+  return runCase(run, UNREACHABLE_PAYER_ENDING, async () => {
+    if (record.status === 'processing' && !(await prepareForReview(run))) return;
     run.requests = run.exchange && patched(PRIOR_AUTHORIZATION_INFORMATION_REQUESTS);
     if (record.status === 'awaiting_review') {
       const approved = await awaitReview(run);
-      if (!approved || !(await submitToPayer(run, approved))) return record;
+      if (!approved || !(await submitToPayer(run, approved))) return;
     }
     if (run.exchange) await awaitDetermination(run);
     else await awaitLegacyDetermination(run);
-  } catch (error) {
-    await endOnError(lifecycle, error, cancellation.requested(), UNREACHABLE_PAYER_ENDING);
-  }
-  return record;
+  });
 }
 
 /** Opens the case and registers its handlers before the workflow's first await (see openCase). */
 function openPriorAuthorization(input: PriorAuthorizationInput): PriorAuthorizationRun {
-  const { lifecycle, record, cancellation } = openCase(
+  const opened = openConnectedCase(
     input,
     'prior_authorization.updated',
     PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS,
   );
-  // After openCase: it refuses a start that is not a case before anything reads the input.
   const { remote: payer, inProcess } = connectorCalls<CaseActivities>(input.timings.connectorRetry);
-  const outages = new ConnectorOutages(
-    lifecycle,
-    'prior_authorization.updated',
-    input.timings.outage,
-    cancellation.requested,
-  );
   const run: PriorAuthorizationRun = {
-    input,
-    lifecycle,
-    record,
-    cancellation,
-    outages,
+    ...opened,
     payer,
     inProcess,
     exchange: input.payerExchange ?? false,
@@ -159,15 +144,11 @@ function openPriorAuthorization(input: PriorAuthorizationInput): PriorAuthorizat
 /** The review decision, the payer's outcome as a reviewer records it, and the provider's answers. */
 function acceptPriorAuthorizationDecisions(run: PriorAuthorizationRun): void {
   const { lifecycle, record, cancellation } = run;
-  acceptDecisions(lifecycle, [
+  acceptCaseDecisions(run, [
     {
       signal: reviewDecisionSignal,
       update: submitReviewDecisionUpdate,
-      check: () => {
-        if (record.status !== 'awaiting_review' || run.review || cancellation.requested()) {
-          refuse(`A review decision needs status awaiting_review; this case is ${record.status}.`);
-        }
-      },
+      check: () => refuseUnlessAwaiting(run, 'awaiting_review', run.review, 'A review decision'),
       keep: (decision: ReviewDecisionInput) => {
         run.review = decision;
       },
@@ -176,9 +157,7 @@ function acceptPriorAuthorizationDecisions(run: PriorAuthorizationRun): void {
       signal: priorAuthorizationOutcomeSignal,
       update: submitPriorAuthorizationOutcomeUpdate,
       check: () => {
-        if (record.status !== 'awaiting_outcome' || run.payerOutcome || cancellation.requested()) {
-          refuse(`An outcome needs status awaiting_outcome; this case is ${record.status}.`);
-        }
+        refuseUnlessAwaiting(run, 'awaiting_outcome', run.payerOutcome, 'An outcome');
         // The provider's answers are on their way to the payer, whose reply decides what comes next.
         if (run.requests && run.information) refuse('The case is already acting on another decision.');
       },
@@ -186,11 +165,7 @@ function acceptPriorAuthorizationDecisions(run: PriorAuthorizationRun): void {
         run.payerOutcome = outcome;
       },
       // A recorded information request leaves the case awaiting_outcome: answer once it shows.
-      answer: async (apply) => {
-        apply();
-        await condition(() => run.payerOutcome === undefined || lifecycle.isFinal);
-        return record;
-      },
+      answer: (apply) => answerOnceTaken(lifecycle, () => run.payerOutcome, apply),
     },
     {
       signal: priorAuthorizationInformationSignal,
@@ -210,14 +185,8 @@ function acceptPriorAuthorizationDecisions(run: PriorAuthorizationRun): void {
       keep: (answers: PriorAuthInformationAnswers) => {
         run.information = answers;
       },
-      answer: async (apply) => {
-        apply();
-        await condition(() => run.information === undefined || lifecycle.isFinal);
-        return record;
-      },
+      answer: (apply) => answerOnceTaken(lifecycle, () => run.information, apply),
     },
-    cancellation.decision,
-    ...run.outages.decisions,
   ]);
 }
 

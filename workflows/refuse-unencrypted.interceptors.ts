@@ -24,6 +24,10 @@ const refusal = (what: string) =>
     message: `The ${what} was not encrypted with the payload codec, so it was refused. Send it through the API or with the codec endpoint (see docs/runbook.md).`,
   });
 
+function refuseUnencrypted(args: unknown[], what: string): void {
+  if (args.some(isRefusedPayload)) throw refusal(what);
+}
+
 /**
  * Only the API and the workers hold the payload keys, so an unencrypted message came from someone
  * who merely reached the Temporal namespace. Every workflow refuses it here, in one place: a start
@@ -51,7 +55,7 @@ class RefuseUnencryptedPayloads implements WorkflowInboundCallsInterceptor {
   }
 
   validateUpdate(input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'validateUpdate'>): void {
-    if (input.args.some(isRefusedPayload)) throw refusal('update');
+    refuseUnencrypted(input.args, 'update');
     next(input);
   }
 
@@ -60,7 +64,7 @@ class RefuseUnencryptedPayloads implements WorkflowInboundCallsInterceptor {
     next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>,
   ): Promise<unknown> {
     // Updates without a validator reach here directly.
-    if (input.args.some(isRefusedPayload)) throw refusal('update');
+    refuseUnencrypted(input.args, 'update');
     return next(input);
   }
 
@@ -68,7 +72,7 @@ class RefuseUnencryptedPayloads implements WorkflowInboundCallsInterceptor {
     input: QueryInput,
     next: Next<WorkflowInboundCallsInterceptor, 'handleQuery'>,
   ): Promise<unknown> {
-    if (input.args.some(isRefusedPayload)) throw refusal('query');
+    refuseUnencrypted(input.args, 'query');
     return next(input);
   }
 }
