@@ -17,6 +17,7 @@ import type { AppConfig } from '../../infrastructure/config/config';
 import { openDatabase } from '../../infrastructure/storage/database';
 import { latestAppliedMigration, readMigrations } from '../../infrastructure/storage/migrations';
 import { acquireDataFolder, DataFolderBusyError } from '../local/data-folder';
+import { CommandRefusal, exitTwoOnRefusal, requiredFlag } from './operator-commands';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { TEMPORAL_CLI_VERSION } = require(path.join(projectRoot(), 'scripts', 'ensure-temporal.js')) as {
@@ -77,23 +78,13 @@ export interface BackupManifest {
   files: ManifestFile[];
 }
 
-class BackupUsageError extends Error {}
-
 /** Runs backup or restore; a refusal (service running, folder not empty, newer schema) exits 2 saying why. */
 export async function runBackupCommand(
   command: 'backup' | 'restore',
   flags: BackupFlags,
   context: { config: AppConfig; print: (value: unknown) => void },
 ): Promise<number> {
-  try {
-    return await run(command, flags, context);
-  } catch (error) {
-    if (error instanceof BackupUsageError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  return exitTwoOnRefusal(() => run(command, flags, context));
 }
 
 async function run(
@@ -101,9 +92,9 @@ async function run(
   flags: BackupFlags,
   context: { config: AppConfig; print: (value: unknown) => void },
 ): Promise<number> {
-  const dataDir = path.resolve(required(flags['data-dir'], '--data-dir'));
+  const dataDir = path.resolve(requiredFlag(flags['data-dir'], '--data-dir'));
   if (command === 'backup') {
-    const manifest = await backUp(dataDir, path.resolve(required(flags.to, '--to')), context.config);
+    const manifest = await backUp(dataDir, path.resolve(requiredFlag(flags.to, '--to')), context.config);
     context.print(manifest);
     process.stderr.write(
       manifest.payload_key === 'included'
@@ -112,7 +103,7 @@ async function run(
     );
     return 0;
   }
-  const manifest = await restore(path.resolve(required(flags.from, '--from')), dataDir);
+  const manifest = await restore(path.resolve(requiredFlag(flags.from, '--from')), dataDir);
   context.print(manifest);
   process.stderr.write(`Restored into ${dataDir}: start local mode there (DATA_DIR=${dataDir} npm start).\n`);
   return 0;
@@ -125,15 +116,14 @@ async function run(
  */
 async function backUp(dataDir: string, target: string, config: AppConfig): Promise<BackupManifest> {
   if (!existsSync(path.join(dataDir, DATABASE_DIR))) {
-    throw new BackupUsageError(`${dataDir} holds no local-mode data folder (no ${DATABASE_DIR}/)`);
+    throw new CommandRefusal(`${dataDir} holds no local-mode data folder (no ${DATABASE_DIR}/)`);
   }
   requireEmptyFolder(target, '--to');
-  const release = holdDataFolder(dataDir, 'back it up');
-  try {
+  return copyWhileHoldingDataFolder(dataDir, 'back it up', target, async () => {
     mkdirSync(target, { recursive: true, mode: 0o700 });
     copyEntries(dataDir, target);
     if (!existsSync(path.join(target, 'temporal.db'))) {
-      throw new BackupUsageError(`${dataDir} holds no temporal.db: its cases ran on another Temporal server`);
+      throw new CommandRefusal(`${dataDir} holds no temporal.db: its cases ran on another Temporal server`);
     }
     // Read from the copy: it proves the copied database opens, and leaves the original untouched.
     const schemaVersion = await appliedSchemaVersion(path.join(target, DATABASE_DIR));
@@ -152,12 +142,7 @@ async function backUp(dataDir: string, target: string, config: AppConfig): Promi
       mode: 0o600,
     });
     return manifest;
-  } catch (error) {
-    removeEntries(target);
-    throw error;
-  } finally {
-    release();
-  }
+  });
 }
 
 /** Checks the whole backup before writing anything, then copies it into a folder no service uses. */
@@ -165,7 +150,7 @@ async function restore(source: string, dataDir: string): Promise<BackupManifest>
   const manifest = readManifest(source);
   const known = readMigrations().map((migration) => migration.version);
   if (!known.includes(manifest.schema_version)) {
-    throw new BackupUsageError(
+    throw new CommandRefusal(
       `The backup's database schema (${manifest.schema_version}) is newer than this release knows ` +
         `(${known.at(-1)}): restore it with the release that made it (${manifest.app_version}) or a later one`,
     );
@@ -173,12 +158,11 @@ async function restore(source: string, dataDir: string): Promise<BackupManifest>
   for (const file of manifest.files) {
     const copy = path.join(source, file.path);
     if (!existsSync(copy) || sha256(copy) !== file.sha256) {
-      throw new BackupUsageError(`The backup is damaged: ${file.path} is missing or changed`);
+      throw new CommandRefusal(`The backup is damaged: ${file.path} is missing or changed`);
     }
   }
   requireEmptyFolder(dataDir, '--data-dir');
-  const release = holdDataFolder(dataDir, 'restore into it');
-  try {
+  return copyWhileHoldingDataFolder(dataDir, 'restore into it', dataDir, () => {
     copyEntries(source, dataDir);
     chmodSync(dataDir, 0o700);
     for (const file of [...KEY_FILES, ...DEV_CREDENTIAL_FILES]) {
@@ -190,8 +174,24 @@ async function restore(source: string, dataDir: string): Promise<BackupManifest>
       );
     }
     return manifest;
+  });
+}
+
+/**
+ * Copies into `destination` while no service can start on the data folder; a copy that fails leaves
+ * `destination` empty again for the next try.
+ */
+async function copyWhileHoldingDataFolder<T>(
+  dataDir: string,
+  purpose: string,
+  destination: string,
+  copy: () => T | Promise<T>,
+): Promise<T> {
+  const release = holdDataFolder(dataDir, purpose);
+  try {
+    return await copy();
   } catch (error) {
-    removeEntries(dataDir);
+    removeEntries(destination);
     throw error;
   } finally {
     release();
@@ -219,7 +219,7 @@ function holdDataFolder(dataDir: string, purpose: string): () => void {
     return acquireDataFolder(dataDir, 'admin');
   } catch (error) {
     if (error instanceof DataFolderBusyError && error.holder === 'local') {
-      throw new BackupUsageError(
+      throw new CommandRefusal(
         `The local service is running (pid ${error.pid}) on ${dataDir}: stop it (Ctrl-C) to ${purpose}, ` +
           'then start it again; its database and Temporal file cannot be copied whole while it writes them',
       );
@@ -230,16 +230,16 @@ function holdDataFolder(dataDir: string, purpose: string): () => void {
 
 function requireEmptyFolder(folder: string, flag: string): void {
   if (existsSync(folder) && (!statSync(folder).isDirectory() || readdirSync(folder).length > 0)) {
-    throw new BackupUsageError(`${flag} must name a new or empty folder: ${folder} is not empty`);
+    throw new CommandRefusal(`${flag} must name a new or empty folder: ${folder} is not empty`);
   }
 }
 
 function readManifest(source: string): BackupManifest {
   const file = path.join(source, MANIFEST_FILE);
-  if (!existsSync(file)) throw new BackupUsageError(`${source} holds no ${MANIFEST_FILE}: not a backup`);
+  if (!existsSync(file)) throw new CommandRefusal(`${source} holds no ${MANIFEST_FILE}: not a backup`);
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as BackupManifest;
   if (manifest.format !== MANIFEST_FORMAT || manifest.format_version > MANIFEST_FORMAT_VERSION) {
-    throw new BackupUsageError(`${file} is not a backup this release can read`);
+    throw new CommandRefusal(`${file} is not a backup this release can read`);
   }
   return manifest;
 }
@@ -248,7 +248,7 @@ async function appliedSchemaVersion(pgliteDir: string): Promise<string> {
   const db = await openDatabase({ pgliteDir });
   try {
     const latest = await latestAppliedMigration(db);
-    if (!latest) throw new BackupUsageError('The database has no migrations applied: nothing to back up');
+    if (!latest) throw new CommandRefusal('The database has no migrations applied: nothing to back up');
     return latest;
   } finally {
     await db.close();
@@ -274,9 +274,4 @@ function sha256(file: string): string {
 function appVersion(): string {
   return (JSON.parse(readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')) as { version: string })
     .version;
-}
-
-function required(value: string | undefined, flag: string): string {
-  if (!value) throw new BackupUsageError(`${flag} is required`);
-  return value;
 }

@@ -5,7 +5,6 @@ import { plainToInstance } from 'class-transformer';
 import { isEmail, validate } from 'class-validator';
 
 import { isRole, PLATFORM_ROLE, Role } from '../../domain/accounts/roles';
-import { newId } from '../../domain/ids';
 import { normalizeEventType } from '../../domain/webhooks/event-types';
 import {
   Account,
@@ -13,8 +12,6 @@ import {
   AccountStatus,
 } from '../../infrastructure/accounts/accounts.repository';
 import { KEY_MODES, KeyMode } from '../../infrastructure/accounts/api-key-secret';
-import type { AuditAction } from '../../infrastructure/audit/audit-event';
-import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import { AppConfig, loadConfig } from '../../infrastructure/config/config';
 import { ConsoleUsersRepository } from '../../infrastructure/console/console-users.repository';
 import { passwordProblem } from '../../infrastructure/console/passwords';
@@ -36,6 +33,7 @@ import { CASE_OPTIONS, CASE_USAGE, CaseCommandError, runCaseCommand } from './ca
 import { startCodecProxy } from './codec-proxy';
 import { CONNECTOR_OPTIONS, CONNECTOR_USAGE, runConnectorCommand } from './connector-commands';
 import { KEY_ROTATION_OPTIONS, KEY_ROTATION_USAGE, runKeyRotationCommand } from './key-commands';
+import { recordOperatorAction } from './operator-commands';
 
 const PLATFORM_OPERATORS_ACCOUNT = 'Platform operators';
 
@@ -184,6 +182,7 @@ async function main(argv: string[]): Promise<number> {
             db,
             accountId,
             status === 'suspended' ? 'account.suspended' : 'account.reactivated',
+            { object: 'account', id: accountId },
           );
           print(changed);
           return 0;
@@ -365,19 +364,6 @@ async function forgetTemporalHosts(config: AppConfig): Promise<number> {
     if (error instanceof LiveClusterError) throw new UsageError(error.message);
     throw error;
   }
-}
-
-/** CLI actions are audited in the account they change; the operator at the CLI has no credential id. */
-async function recordOperatorAction(db: Database, accountId: string, action: AuditAction): Promise<void> {
-  await new AuditRepository(db).record([
-    {
-      accountId,
-      actor: { type: 'operator', id: 'admin-cli' },
-      action,
-      target: { object: 'account', id: accountId },
-      requestId: newId('request'),
-    },
-  ]);
 }
 
 /**

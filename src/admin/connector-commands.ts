@@ -1,10 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 
 import { isConnectorKind } from '../../domain/connectors/connector-kinds';
-import { newId } from '../../domain/ids';
 import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
-import type { AuditAction } from '../../infrastructure/audit/audit-event';
-import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
@@ -14,6 +11,7 @@ import { localEncryption } from '../bootstrap';
 import { ApiError } from '../common/errors';
 import { validatedConnectorSettings } from '../connectors/connectors.dto';
 import { ConnectorsService } from '../connectors/connectors.service';
+import { CommandRefusal, exitTwoOnRefusal, recordOperatorAction, requiredFlag } from './operator-commands';
 
 export const CONNECTOR_USAGE = `  connectors:list --account ID                     list an account's connectors (secrets as hints)
   connectors:set --account ID --kind KIND --url URL --auth none|basic|bearer|header
@@ -62,8 +60,6 @@ const FLAG_OF_FIELD: Record<string, string> = {
   timeout_ms: '--timeout-ms',
 };
 
-class ConnectorUsageError extends Error {}
-
 /**
  * Runs a connectors:* command through the same validation, SSRF check and storage as the API, and
  * records each change in the account's audit trail with the operator as the actor. Mistakes exit 2
@@ -74,15 +70,7 @@ export async function runConnectorCommand(
   flags: ConnectorFlags,
   context: { config: AppConfig; db: Database; print: (value: unknown) => void },
 ): Promise<number> {
-  try {
-    return await run(command, flags, context);
-  } catch (error) {
-    if (error instanceof ConnectorUsageError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  return exitTwoOnRefusal(() => run(command, flags, context));
 }
 
 async function run(
@@ -90,13 +78,13 @@ async function run(
   flags: ConnectorFlags,
   { config, db, print }: { config: AppConfig; db: Database; print: (value: unknown) => void },
 ): Promise<number> {
-  const accountId = required(flags.account, '--account');
+  const accountId = requiredFlag(flags.account, '--account');
   if (!(await new AccountsRepository(db).findAccount(accountId))) {
-    throw new ConnectorUsageError(`No account ${accountId}`);
+    throw new CommandRefusal(`No account ${accountId}`);
   }
   const encryption = config.databaseUrl ? config.encryption : localEncryption(config);
   if (!encryption)
-    throw new ConnectorUsageError('PAYLOAD_ENCRYPTION_KEYS is required to manage connector secrets');
+    throw new CommandRefusal('PAYLOAD_ENCRYPTION_KEYS is required to manage connector secrets');
   const connectors = new ConnectorsService(
     new ConnectorSettingsRepository(db, new SecretBox(encryption)),
     new WebhookTargetPolicy(config.webhooks.allowedTargets),
@@ -110,7 +98,10 @@ async function run(
       const connector = await operatorMistakesAsUsage(async () =>
         connectors.configure(accountId, kind, await validatedConnectorSettings(kind, await bodyOf(flags))),
       );
-      await recordOperatorAction(db, accountId, 'connector.configured', connector.id);
+      await recordOperatorAction(db, accountId, 'connector.configured', {
+        object: 'connector',
+        id: connector.id,
+      });
       print(connector);
       return 0;
     }
@@ -118,17 +109,17 @@ async function run(
       const removed = await operatorMistakesAsUsage(() =>
         connectors.remove(accountId, knownKind(flags.kind)),
       );
-      await recordOperatorAction(db, accountId, 'connector.deleted', removed.id);
+      await recordOperatorAction(db, accountId, 'connector.deleted', { object: 'connector', id: removed.id });
       print(removed);
       return 0;
     }
     default:
-      throw new ConnectorUsageError(`Unknown command "${command}"`);
+      throw new CommandRefusal(`Unknown command "${command}"`);
   }
 }
 
 async function bodyOf(flags: ConnectorFlags): Promise<Record<string, unknown>> {
-  const type = required(flags.auth, '--auth');
+  const type = requiredFlag(flags.auth, '--auth');
   const secret = type === 'none' ? undefined : await readSecret();
   const secretField = { basic: 'password', bearer: 'token', header: 'value' }[type];
   const auth = {
@@ -170,14 +161,14 @@ async function operatorMistakesAsUsage<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof BadRequestException) {
       const messages = (error.getResponse() as { message: string[] }).message;
-      throw new ConnectorUsageError(messages.map(inFlagTerms).join('\n'));
+      throw new CommandRefusal(messages.map(inFlagTerms).join('\n'));
     }
     if (error instanceof ApiError && error.details.length > 0) {
-      throw new ConnectorUsageError(
+      throw new CommandRefusal(
         error.details.map(({ field, issue }) => inFlagTerms(`${field}: ${issue}`)).join('\n'),
       );
     }
-    if (error instanceof ApiError && error.code === 'not_found') throw new ConnectorUsageError(error.message);
+    if (error instanceof ApiError && error.code === 'not_found') throw new CommandRefusal(error.message);
     throw error;
   }
 }
@@ -189,35 +180,13 @@ function inFlagTerms(message: string): string {
 }
 
 function knownKind(kind: string | undefined) {
-  const given = required(kind, '--kind');
+  const given = requiredFlag(kind, '--kind');
   if (!isConnectorKind(given)) {
-    throw new ConnectorUsageError('--kind takes eligibility, prior_authorization or program_enrollment');
+    throw new CommandRefusal('--kind takes eligibility, prior_authorization or program_enrollment');
   }
   return given;
 }
 
-function required(value: string | undefined, flag: string): string {
-  if (!value) throw new ConnectorUsageError(`${flag} is required`);
-  return value;
-}
-
 function withoutAbsent(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-}
-
-async function recordOperatorAction(
-  db: Database,
-  accountId: string,
-  action: AuditAction,
-  connectorId: string,
-): Promise<void> {
-  await new AuditRepository(db).record([
-    {
-      accountId,
-      actor: { type: 'operator', id: 'admin-cli' },
-      action,
-      target: { object: 'connector', id: connectorId },
-      requestId: newId('request'),
-    },
-  ]);
 }

@@ -1,5 +1,3 @@
-import { newId } from '../../domain/ids';
-import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import type { AppConfig, EncryptionSettings } from '../../infrastructure/config/config';
 import {
   columnName,
@@ -10,6 +8,7 @@ import {
 import type { Database } from '../../infrastructure/storage/database';
 import { connectClient } from '../../infrastructure/temporal/temporal-connection';
 import { localEncryption } from '../bootstrap';
+import { CommandRefusal, exitTwoOnRefusal, recordOperatorAction } from './operator-commands';
 import { keysNeededByTemporal, KeyUseInTemporal } from './temporal-key-usage';
 
 export const KEY_ROTATION_USAGE = `  keys:reencrypt [--batch-size N] [--max-values N]
@@ -40,8 +39,6 @@ interface KeyCommandContext {
   print: (value: unknown) => void;
 }
 
-class KeyUsageError extends Error {}
-
 /** Runs keys:reencrypt or keys:status; mistakes exit 2, a value under a key that is not configured exits 1. */
 export async function runKeyRotationCommand(
   command: string,
@@ -49,19 +46,19 @@ export async function runKeyRotationCommand(
   context: KeyCommandContext,
 ): Promise<number> {
   try {
-    const encryption = context.config.databaseUrl
-      ? context.config.encryption
-      : localEncryption(context.config);
-    if (!encryption) throw new KeyUsageError('PAYLOAD_ENCRYPTION_KEYS is required to rotate payload keys');
-    return command === 'keys:reencrypt'
-      ? await reencrypt(flags, encryption, context)
-      : await status(encryption, context);
+    return await exitTwoOnRefusal(async () => {
+      const encryption = context.config.databaseUrl
+        ? context.config.encryption
+        : localEncryption(context.config);
+      if (!encryption) throw new CommandRefusal('PAYLOAD_ENCRYPTION_KEYS is required to rotate payload keys');
+      return command === 'keys:reencrypt'
+        ? await reencrypt(flags, encryption, context)
+        : await status(encryption, context);
+    });
   } catch (error) {
-    if (error instanceof KeyUsageError || error instanceof UnconfiguredKeyError) {
-      process.stderr.write(`${error.message}\n`);
-      return error instanceof KeyUsageError ? 2 : 1;
-    }
-    throw error;
+    if (!(error instanceof UnconfiguredKeyError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 1;
   }
 }
 
@@ -104,16 +101,13 @@ async function reencrypt(
   const remaining = (await rotation.countByKey())
     .filter(({ keyId }) => keyId !== current)
     .reduce((sum, { values }) => sum + values, 0);
-  await new AuditRepository(db).record([
-    {
-      accountId: null,
-      actor: { type: 'operator', id: 'admin-cli' },
-      action: 'payload_key.values_reencrypted',
-      target: { object: 'payload_key', id: current },
-      requestId: newId('request'),
-      details: { reencrypted: total, skipped, remaining },
-    },
-  ]);
+  await recordOperatorAction(
+    db,
+    null,
+    'payload_key.values_reencrypted',
+    { object: 'payload_key', id: current },
+    { reencrypted: total, skipped, remaining },
+  );
   print({ current_key_id: current, reencrypted, skipped, remaining, complete: remaining === 0 });
   process.stderr.write(
     remaining === 0
@@ -225,7 +219,7 @@ function positiveInteger(value: string | undefined, flag: string, fallback: numb
   if (value === undefined) return fallback;
   const parsed = Number(value);
   if (!/^\d+$/.test(value) || parsed < 1 || parsed > 100_000) {
-    throw new KeyUsageError(`${flag} takes a whole number from 1 to 100000`);
+    throw new CommandRefusal(`${flag} takes a whole number from 1 to 100000`);
   }
   return parsed;
 }
