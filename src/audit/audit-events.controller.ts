@@ -1,9 +1,10 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Get, Inject, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { keysetPosition } from '../../infrastructure/storage/keyset-cursor';
-import { CurrentPrincipal, RequiresRole } from '../common/route-access';
+import { ApiController } from '../common/api-controller';
+import { CurrentPrincipal } from '../common/route-access';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { success } from '../common/envelope';
 import { AnswersList } from '../contract/answers';
@@ -11,10 +12,7 @@ import { ListAuditEventsQuery } from './audit-events.dto';
 import { AuditEventsService } from './audit-events.service';
 
 /** The account's audit trail, for its admins: who did what to which case or resource, and when. */
-@ApiTags('audit')
-@ApiBearerAuth()
-@Controller('audit-events')
-@RequiresRole('admin')
+@ApiController('audit-events', { role: 'admin', tag: 'audit' })
 export class AuditEventsController {
   constructor(@Inject(AuditEventsService) private readonly auditEvents: AuditEventsService) {}
 

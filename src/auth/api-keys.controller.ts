@@ -1,10 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional, IsString, Length } from 'class-validator';
 
 import { ACCOUNT_ROLES, AccountRole } from '../../domain/accounts/roles';
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { KEY_MODES, KeyMode } from '../../infrastructure/accounts/api-key-secret';
+import { ApiController } from '../common/api-controller';
 import { Audited } from '../common/audited.decorator';
 import { success, wholeList } from '../common/envelope';
 import { ApiError } from '../common/errors';
@@ -12,7 +13,7 @@ import { HasNoControlCharacters } from '../common/validators';
 import { Answers, AnswersList } from '../contract/answers';
 import { Idempotent } from '../idempotency/idempotency.module';
 import { ApiKeysService } from './api-keys.service';
-import { CurrentPrincipal, RequiresRole } from '../common/route-access';
+import { CurrentPrincipal } from '../common/route-access';
 import { requireLiveKeyFor } from '../common/live-data';
 
 export class CreateApiKeyDto {
@@ -39,10 +40,7 @@ export class CreateApiKeyDto {
 }
 
 /** An account's own keys, for its admins. Creating accounts is an operator task: see the admin CLI. */
-@ApiTags('api keys')
-@ApiBearerAuth()
-@Controller('api-keys')
-@RequiresRole('admin')
+@ApiController('api-keys', { role: 'admin' })
 export class ApiKeysController {
   constructor(@Inject(ApiKeysService) private readonly apiKeys: ApiKeysService) {}
 

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Get,
   HttpCode,
   Inject,
@@ -12,12 +11,13 @@ import {
   StreamableFile,
   Type,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
 import { CONTENT_TYPES } from '../../domain/documents/document-reading';
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { requestFailNowUpdate, requestRetryNowUpdate } from '../../workflows/case.messages';
+import { ApiController } from '../common/api-controller';
 import { Audited } from '../common/audited.decorator';
 import { CurrentPrincipal, RequiresRole } from '../common/route-access';
 import { success } from '../common/envelope';
@@ -56,7 +56,7 @@ export function caseController(type: CaseType): Type<unknown> {
   const words = type.path.split('-');
   const controllerName = `${words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('')}Controller`;
   Object.defineProperty(CaseController, 'name', { value: controllerName });
-  Reflect.decorate([ApiTags(words.join(' ')), ApiBearerAuth(), Controller(type.path)], CaseController);
+  Reflect.decorate([ApiController(type.path)], CaseController);
   const define = (
     name: string,
     decorators: MethodDecorator[],

@@ -1,5 +1,5 @@
-import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Payload } from '@temporalio/common';
 import { Type } from 'class-transformer';
 import {
@@ -14,9 +14,10 @@ import {
 
 import type { AppConfig } from '../../infrastructure/config/config';
 import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
+import { ApiController } from '../common/api-controller';
 import { APP_CONFIG } from '../common/tokens';
 import { CodecAudit } from '../audit/audit.module';
-import { LoopbackTrusted, RequiresRole } from '../common/route-access';
+import { LoopbackTrusted } from '../common/route-access';
 import { ApiError } from '../common/errors';
 import type { ContextualRequest } from '../common/request-context';
 import { AnswersBare } from '../contract/answers';
@@ -79,10 +80,7 @@ class CodecRequestDto {
  * Temporal Web expects exactly that, and requires the platform operator role: one key decodes every
  * account's PHI, so no account's own key may.
  */
-@ApiTags('operations')
-@ApiBearerAuth()
-@Controller('codec')
-@RequiresRole('operator')
+@ApiController('codec', { role: 'operator', tag: 'operations' })
 @LoopbackTrusted()
 export class CodecController {
   private readonly codec: EncryptionCodec;

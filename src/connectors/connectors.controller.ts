@@ -1,19 +1,12 @@
-import { Body, Controller, Delete, Get, Inject, Param, Put } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiExtraModels,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { Body, Delete, Get, Inject, Param, Put } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiOperation, ApiParam, getSchemaPath } from '@nestjs/swagger';
 
 import { CONNECTOR_KINDS } from '../../domain/connectors/connector-kinds';
 
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
+import { ApiController } from '../common/api-controller';
 import { Audited } from '../common/audited.decorator';
-import { CurrentPrincipal, RequiresRole } from '../common/route-access';
+import { CurrentPrincipal } from '../common/route-access';
 import { requireLiveKeyFor } from '../common/live-data';
 import { success, wholeList } from '../common/envelope';
 import { Answers, AnswersList } from '../contract/answers';
@@ -31,11 +24,8 @@ const KindParameter = () => ApiParam({ name: 'kind', enum: CONNECTOR_KINDS });
  * The connectors live-mode cases go to (docs/decisions.md#modes), per account. They decide where PHI is
  * sent and hold the account's credentials there, so only admins see or change them.
  */
-@ApiTags('connectors')
-@ApiBearerAuth()
 @ApiExtraModels(EligibilityConnectorSettingsDto, ConnectorSettingsDto)
-@Controller('connectors')
-@RequiresRole('admin')
+@ApiController('connectors', { role: 'admin' })
 export class ConnectorsController {
   constructor(@Inject(ConnectorsService) private readonly connectors: ConnectorsService) {}
 

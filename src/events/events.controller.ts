@@ -1,9 +1,10 @@
-import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Get, Inject, Param, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
+import { ApiController } from '../common/api-controller';
 import { Audited } from '../common/audited.decorator';
-import { CurrentPrincipal, RequiresRole } from '../common/route-access';
+import { CurrentPrincipal } from '../common/route-access';
 import { success } from '../common/envelope';
 import { Answers, AnswersList } from '../contract/answers';
 import { ListEventsQuery } from './events.dto';
@@ -14,10 +15,7 @@ import { EventsService } from './events.service';
  * data catches up. Same role as the webhooks API; each event's `data` is the object a full-payload
  * endpoint received (PHI), so every read is audited.
  */
-@ApiTags('events')
-@ApiBearerAuth()
-@Controller('events')
-@RequiresRole('provider')
+@ApiController('events', { role: 'provider' })
 export class EventsController {
   constructor(@Inject(EventsService) private readonly events: EventsService) {}
 

@@ -1,20 +1,19 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Put, Req } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Inject, Param, Put, Req } from '@nestjs/common';
 import {
-  ApiBearerAuth,
   ApiBody,
   ApiConsumes,
   ApiOperation,
   ApiParam,
-  ApiTags,
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { PAYER_ID_PATTERN } from '../../infrastructure/formularies/formulary-entry';
 import { FORMULARY_LIMITS } from '../../infrastructure/formularies/formulary-file';
+import { ApiController } from '../common/api-controller';
 import { actorOf } from '../common/actor';
 import { Audited } from '../common/audited.decorator';
-import { CurrentPrincipal, RequiresRole } from '../common/route-access';
+import { CurrentPrincipal } from '../common/route-access';
 import { requireLiveKeyFor } from '../common/live-data';
 import { success, wholeList } from '../common/envelope';
 import { ApiError } from '../common/errors';
@@ -32,10 +31,7 @@ const PAYER_ID_PARAMETER = ApiParam({
  * An account's formularies: the per-drug answers of live benefit verifications, which a 271 cannot
  * give (it answers per service type). Test mode's simulator has its own catalog and never reads them.
  */
-@ApiTags('formularies')
-@ApiBearerAuth()
-@Controller('formularies')
-@RequiresRole('admin')
+@ApiController('formularies', { role: 'admin' })
 export class FormulariesController {
   constructor(@Inject(FormulariesService) private readonly formularies: FormulariesService) {}
 

@@ -1,9 +1,10 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
+import { ApiController } from '../common/api-controller';
 import { Audited } from '../common/audited.decorator';
-import { CurrentPrincipal, RequiresRole } from '../common/route-access';
+import { CurrentPrincipal } from '../common/route-access';
 import { Identifier } from '../common/dto/request-vocabulary';
 import { success } from '../common/envelope';
 import { Answers } from '../contract/answers';
@@ -19,10 +20,7 @@ export class PatientErasureRequestDto {
 }
 
 /** Erasure of one patient's data across the account's cases of the caller's mode, for its admins. */
-@ApiTags('patients')
-@ApiBearerAuth()
-@Controller('patients')
-@RequiresRole('admin')
+@ApiController('patients', { role: 'admin' })
 export class PatientErasureController {
   constructor(@Inject(PatientErasureService) private readonly erasures: PatientErasureService) {}
 

@@ -1,8 +1,9 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 
 import type { ProgramType } from '../../domain/programs/program-model';
+import { ApiController } from '../common/api-controller';
 import { success, wholeList } from '../common/envelope';
 import { ApiError } from '../common/errors';
 import { Answers, AnswersList } from '../contract/answers';
@@ -37,9 +38,7 @@ class ListProgramsQueryDto {
 }
 
 /** The program lookup the specification mentions: where an enrollment's programId comes from. */
-@ApiTags('support programs')
-@ApiBearerAuth()
-@Controller('support-programs')
+@ApiController('support-programs')
 export class SupportProgramsController {
   @Get()
   @AnswersList('SupportProgram')

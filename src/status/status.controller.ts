@@ -1,13 +1,12 @@
-import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Get, Inject } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 
+import { ApiController } from '../common/api-controller';
 import { success } from '../common/envelope';
 import { Answers } from '../contract/answers';
 import { StatusService } from './status.service';
 
-@ApiTags('status')
-@ApiBearerAuth()
-@Controller('status')
+@ApiController('status')
 export class StatusController {
   constructor(@Inject(StatusService) private readonly statusService: StatusService) {}
 

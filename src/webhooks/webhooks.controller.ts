@@ -1,9 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
+import { ApiController } from '../common/api-controller';
 import { Audited } from '../common/audited.decorator';
-import { CurrentPrincipal, RequiresRole } from '../common/route-access';
+import { CurrentPrincipal } from '../common/route-access';
 import { success, wholeList } from '../common/envelope';
 import { Answers, AnswersList } from '../contract/answers';
 import { Idempotent } from '../idempotency/idempotency.module';
@@ -11,10 +12,7 @@ import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './webho
 import { WebhooksService } from './webhooks.service';
 
 /** The specification's "admin panel, Webhooks section", as an API. */
-@ApiTags('webhooks')
-@ApiBearerAuth()
-@Controller('webhooks')
-@RequiresRole('provider')
+@ApiController('webhooks', { role: 'provider' })
 export class WebhooksController {
   constructor(@Inject(WebhooksService) private readonly webhooks: WebhooksService) {}
 

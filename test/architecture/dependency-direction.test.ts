@@ -180,11 +180,16 @@ const isPublicModule = (file: string) =>
   file === path.join('src', srcFolderOf(file), `${srcFolderOf(file)}.module.ts`) || file === CONSOLE_KIT;
 const intoAnotherFeature = (edge: Edge) =>
   isFeatureFile(edge.to) && srcFolderOf(edge.from) !== srcFolderOf(edge.to);
-/** Files that declare Nest controllers: with Nest's `Controller`, or the console's `ConsolePages` that applies it. */
+/**
+ * Files that declare Nest controllers: with Nest's `Controller`, or the API's `ApiController` or the
+ * console's `ConsolePages` that apply it.
+ */
 const CONTROLLER_FILES = SRC_FILES.filter((file) => {
   const text = readFileSync(path.join(ROOT, file), 'utf8');
   return (
-    /import \{[^}]*\bController\b[^}]*\} from '@nestjs\/common'/.test(text) || /^@ConsolePages\(/m.test(text)
+    /import \{[^}]*\bController\b[^}]*\} from '@nestjs\/common'/.test(text) ||
+    /\bApiController\(/.test(text) ||
+    /^@ConsolePages\(/m.test(text)
   );
 });
 
