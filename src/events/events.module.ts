@@ -3,6 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../infrastructure/storage/database';
 import { EventsRepository } from '../../infrastructure/webhooks/events.repository';
+import { oneServiceModule } from '../common/one-service-module';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
 
@@ -10,15 +11,7 @@ import { EventsService } from './events.service';
 @Module({})
 export class EventsModule {
   static forRoot(deps: { db: Database; secrets: SecretBox }): DynamicModule {
-    return {
-      module: EventsModule,
-      controllers: [EventsController],
-      providers: [
-        {
-          provide: EventsService,
-          useValue: new EventsService(new EventsRepository(deps.db, deps.secrets)),
-        },
-      ],
-    };
+    const events = new EventsService(new EventsRepository(deps.db, deps.secrets));
+    return oneServiceModule(EventsModule, EventsController, events);
   }
 }

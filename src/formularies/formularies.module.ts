@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 
 import { FormulariesRepository } from '../../infrastructure/formularies/formularies.repository';
 import type { Database } from '../../infrastructure/storage/database';
+import { oneServiceModule } from '../common/one-service-module';
 import { FormulariesController } from './formularies.controller';
 import { FormulariesService } from './formularies.service';
 
@@ -12,11 +13,7 @@ export { formularyUploadBody, isFormularyCsv } from './formulary-upload';
 @Module({})
 export class FormulariesModule {
   static forRoot(deps: { db: Database }): DynamicModule {
-    const formularies = new FormulariesRepository(deps.db);
-    return {
-      module: FormulariesModule,
-      controllers: [FormulariesController],
-      providers: [{ provide: FormulariesService, useValue: new FormulariesService(formularies) }],
-    };
+    const formularies = new FormulariesService(new FormulariesRepository(deps.db));
+    return oneServiceModule(FormulariesModule, FormulariesController, formularies);
   }
 }

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { Client } from '@temporalio/client';
 
 import type { AppConfig } from '../../infrastructure/config/config';
+import { oneServiceModule } from '../common/one-service-module';
 import { PatientErasureController } from './patient-erasure.controller';
 import { PatientErasureService } from './patient-erasure.service';
 
@@ -9,15 +10,7 @@ import { PatientErasureService } from './patient-erasure.service';
 @Module({})
 export class PatientsModule {
   static forRoot(deps: { config: AppConfig; temporalClient: Client }): DynamicModule {
-    return {
-      module: PatientsModule,
-      controllers: [PatientErasureController],
-      providers: [
-        {
-          provide: PatientErasureService,
-          useValue: new PatientErasureService(deps.temporalClient, deps.config),
-        },
-      ],
-    };
+    const erasure = new PatientErasureService(deps.temporalClient, deps.config);
+    return oneServiceModule(PatientsModule, PatientErasureController, erasure);
   }
 }

@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 
 import type { AppConfig } from '../../infrastructure/config/config';
 import type { Database } from '../../infrastructure/storage/database';
+import { oneServiceModule } from '../common/one-service-module';
 import { StatusController } from './status.controller';
 import { StatusService } from './status.service';
 
@@ -10,15 +11,7 @@ import { StatusService } from './status.service';
 @Module({})
 export class StatusModule {
   static forRoot(deps: { config: AppConfig; db: Database; temporalClient: Client }): DynamicModule {
-    return {
-      module: StatusModule,
-      controllers: [StatusController],
-      providers: [
-        {
-          provide: StatusService,
-          useValue: new StatusService(deps.config.temporal, deps.db, deps.temporalClient),
-        },
-      ],
-    };
+    const status = new StatusService(deps.config.temporal, deps.db, deps.temporalClient);
+    return oneServiceModule(StatusModule, StatusController, status);
   }
 }
