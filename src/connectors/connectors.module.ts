@@ -18,19 +18,15 @@ export { ConnectorsService };
 @Module({})
 export class ConnectorsModule {
   static forRoot(deps: { config: AppConfig; db: Database; secrets: SecretBox }): DynamicModule {
+    const settings = new ConnectorSettingsRepository(deps.db, deps.secrets);
+    const policy = new WebhookTargetPolicy(deps.config.webhooks.allowedTargets);
     return {
       module: ConnectorsModule,
       controllers: [ConnectorsController],
       providers: [
-        {
-          provide: ConnectorSettingsRepository,
-          useValue: new ConnectorSettingsRepository(deps.db, deps.secrets),
-        },
-        {
-          provide: WebhookTargetPolicy,
-          useValue: new WebhookTargetPolicy(deps.config.webhooks.allowedTargets),
-        },
-        ConnectorsService,
+        { provide: ConnectorSettingsRepository, useValue: settings },
+        { provide: WebhookTargetPolicy, useValue: policy },
+        { provide: ConnectorsService, useValue: new ConnectorsService(settings, policy) },
       ],
       exports: [ConnectorsService, ConnectorSettingsRepository],
     };

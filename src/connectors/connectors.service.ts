@@ -1,5 +1,3 @@
-import { Inject, Injectable } from '@nestjs/common';
-
 import { CONNECTOR_KINDS, ConnectorKind, isConnectorKind } from '../../domain/connectors/connector-kinds';
 import { CONNECTOR_TIMEOUT_MS } from '../../domain/connectors/connector-settings';
 import {
@@ -9,7 +7,7 @@ import {
   ConnectorSettingsRepository,
   MissingConnectorSecretError,
 } from '../../infrastructure/connectors/connector-settings.repository';
-import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
+import type { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
 import { ApiError } from '../common/errors';
 import { ConnectorAuthDto, ConnectorSettingsDto, EligibilityConnectorSettingsDto } from './connectors.dto';
 
@@ -17,11 +15,10 @@ import { ConnectorAuthDto, ConnectorSettingsDto, EligibilityConnectorSettingsDto
  * An account's connector settings, as the API, the console and the admin CLI manage them: one set
  * of rules, so none of the three can store what another would refuse.
  */
-@Injectable()
 export class ConnectorsService {
   constructor(
-    @Inject(ConnectorSettingsRepository) private readonly settings: ConnectorSettingsRepository,
-    @Inject(WebhookTargetPolicy) private readonly policy: WebhookTargetPolicy,
+    private readonly settings: ConnectorSettingsRepository,
+    private readonly policy: WebhookTargetPolicy,
   ) {}
 
   list(accountId: string): Promise<Connector[]> {

@@ -23,24 +23,21 @@ export class WebhooksModule {
     temporalClient: Client;
     secrets: SecretBox;
   }): DynamicModule {
+    const endpoints = new WebhookEndpointsRepository(deps.db, deps.secrets);
     const deliveries = new WebhookDeliveriesRepository(deps.db, deps.secrets);
+    const publisher = new WebhookPublisher(deliveries, deps.temporalClient, {
+      taskQueue: deps.config.temporal.taskQueue,
+      webhooks: deps.config.webhooks,
+    });
+    const webhooks = new WebhooksService(deps.config, deps.temporalClient, endpoints, deliveries, publisher);
     return {
       module: WebhooksModule,
       controllers: [WebhooksController],
       providers: [
-        {
-          provide: WebhookEndpointsRepository,
-          useValue: new WebhookEndpointsRepository(deps.db, deps.secrets),
-        },
+        { provide: WebhookEndpointsRepository, useValue: endpoints },
         { provide: WebhookDeliveriesRepository, useValue: deliveries },
-        {
-          provide: WebhookPublisher,
-          useValue: new WebhookPublisher(deliveries, deps.temporalClient, {
-            taskQueue: deps.config.temporal.taskQueue,
-            webhooks: deps.config.webhooks,
-          }),
-        },
-        WebhooksService,
+        { provide: WebhookPublisher, useValue: publisher },
+        { provide: WebhooksService, useValue: webhooks },
       ],
       exports: [WebhooksService],
     };

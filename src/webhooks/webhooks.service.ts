@@ -1,35 +1,32 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 
 import { newId } from '../../domain/ids';
 import { CaseEventType, normalizeEventType, TEST_EVENT_TYPE } from '../../domain/webhooks/event-types';
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { API_START_OWNERSHIP_MS } from '../../infrastructure/webhooks/durable-deliveries';
-import {
-  type CaseEventDelivery,
+import type {
+  CaseEventDelivery,
   WebhookDeliveriesRepository,
 } from '../../infrastructure/webhooks/webhook-deliveries.repository';
-import {
+import type {
   WebhookEndpoint,
   WebhookEndpointsRepository,
 } from '../../infrastructure/webhooks/webhook-endpoints.repository';
-import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
+import type { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
 import type { webhookActivationWorkflow } from '../../workflows/webhook-activation.workflow';
-import { APP_CONFIG, TEMPORAL_CLIENT } from '../common/tokens';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { ApiError } from '../common/errors';
 import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './webhooks.dto';
 
 /** An account's webhook endpoints, their activation, and the delivery log. */
-@Injectable()
 export class WebhooksService {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(TEMPORAL_CLIENT) private readonly temporalClient: Client,
-    @Inject(WebhookEndpointsRepository) private readonly endpoints: WebhookEndpointsRepository,
-    @Inject(WebhookDeliveriesRepository) private readonly deliveries: WebhookDeliveriesRepository,
-    @Inject(WebhookPublisher) private readonly publisher: WebhookPublisher,
+    private readonly config: AppConfig,
+    private readonly temporalClient: Client,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly publisher: WebhookPublisher,
   ) {}
 
   create(principal: Principal, body: CreateWebhookDto): Promise<WebhookEndpoint> {
