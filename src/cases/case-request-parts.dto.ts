@@ -14,11 +14,30 @@ import {
   ValidateBy,
 } from 'class-validator';
 import { Transform } from 'class-transformer';
-import type { Address, CasePatient, Diagnosis, InsuranceContent, PlanType, PolicySubscriber, Provider, Questionnaire, VisitNote } from '../../domain/cases/case-model';
+import type {
+  Address,
+  CasePatient,
+  Diagnosis,
+  InsuranceContent,
+  PlanType,
+  PolicySubscriber,
+  Provider,
+  Questionnaire,
+  VisitNote,
+} from '../../domain/cases/case-model';
 import type { DrugRequest } from '../../domain/cases/benefit-verification-request';
-import { Field, NestedArray, NestedObject, Stack, TextField } from '../common/dto/compose';
+import {
+  Field,
+  FieldOptions,
+  JsonObjectField,
+  NestedArray,
+  NestedObject,
+  Stack,
+  TextField,
+} from '../common/dto/compose';
 import {
   AtLeastOneOf,
+  ExactlyOneOf,
   IsBase64Document,
   IsCalendarDate,
   IsIsoDateTime,
@@ -261,6 +280,18 @@ export class EvidenceAssetDto {
   })
   @IsBase64Document()
   fileContent!: string;
+}
+
+/** An evidence item's content as free-form JSON: given instead of a file, never with one. */
+export function EvidenceContent(options: Pick<FieldOptions, 'example'> = {}): PropertyDecorator {
+  return Stack(
+    ExactlyOneOf(['content', 'asset']),
+    JsonObjectField({
+      required: false,
+      description: 'Free-form JSON; exactly one of content or asset is required.',
+      ...options,
+    }),
+  );
 }
 
 /**

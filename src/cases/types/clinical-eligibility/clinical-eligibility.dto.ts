@@ -9,12 +9,13 @@ import {
   QuestionnaireDto,
   VisitNoteDto,
   EvidenceAssetDto,
+  EvidenceContent,
   MAX_DOCUMENTS,
   WithinDocumentLimit,
 } from '../../case-request-parts.dto';
-import { AtLeastOneOf, ExactlyOneOf, RequiresFieldsUnless } from '../../../common/dto/case-validators';
+import { AtLeastOneOf, RequiresFieldsUnless } from '../../../common/dto/case-validators';
 import { CaseMetadata, Icd10Code, LIMITS, WrittenAt } from '../../../common/dto/request-vocabulary';
-import { JsonObjectField, NestedArray, NestedObject, TextField } from '../../../common/dto/compose';
+import { NestedArray, NestedObject, TextField } from '../../../common/dto/compose';
 
 type ClinicalDrug = ClinicalRecord['drugs'][number];
 
@@ -51,12 +52,7 @@ export class ClinicalEvidenceDto {
   @TextField(LIMITS.label, { example: 'Lipid panel' })
   title!: string;
 
-  @ExactlyOneOf(['content', 'asset'])
-  @JsonObjectField({
-    required: false,
-    description: 'Free-form JSON; exactly one of content or asset is required.',
-    example: { ldl_mg_dl: 131 },
-  })
+  @EvidenceContent({ example: { ldl_mg_dl: 131 } })
   content?: Record<string, unknown>;
 
   @NestedObject(() => EvidenceAssetDto, {

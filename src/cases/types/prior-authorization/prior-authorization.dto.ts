@@ -21,7 +21,7 @@ import {
   Stack,
   TextField,
 } from '../../../common/dto/compose';
-import { ExactlyOneOf, IsIsoDateTime, RequiredWhen } from '../../../common/dto/case-validators';
+import { IsIsoDateTime, RequiredWhen } from '../../../common/dto/case-validators';
 import {
   Identifier,
   LIMITS,
@@ -34,6 +34,7 @@ import {
   MAX_DOCUMENTS,
   DiagnosisDto,
   EvidenceAssetDto,
+  EvidenceContent,
   WithinDocumentLimit,
   QuestionnaireDto,
   VisitNoteDto,
@@ -71,11 +72,7 @@ export class PriorAuthEvidenceDto {
   @WrittenAt('2024-03-01T10:00:00')
   date_created!: string;
 
-  @ExactlyOneOf(['content', 'asset'])
-  @JsonObjectField({
-    required: false,
-    description: 'Free-form JSON; exactly one of content or asset is required.',
-  })
+  @EvidenceContent()
   content?: Record<string, unknown>;
 
   @NestedObject(() => EvidenceAssetDto, {
