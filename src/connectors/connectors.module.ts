@@ -5,6 +5,7 @@ import { ConnectorSettingsRepository } from '../../infrastructure/connectors/con
 import type { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../infrastructure/storage/database';
 import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
+import { providedByClass } from '../common/feature-modules';
 import { ConnectorsController } from './connectors.controller';
 import { ConnectorsService } from './connectors.service';
 
@@ -23,11 +24,7 @@ export class ConnectorsModule {
     return {
       module: ConnectorsModule,
       controllers: [ConnectorsController],
-      providers: [
-        { provide: ConnectorSettingsRepository, useValue: settings },
-        { provide: WebhookTargetPolicy, useValue: policy },
-        { provide: ConnectorsService, useValue: new ConnectorsService(settings, policy) },
-      ],
+      providers: providedByClass(settings, policy, new ConnectorsService(settings, policy)),
       exports: [ConnectorsService, ConnectorSettingsRepository],
     };
   }

@@ -3,7 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../infrastructure/storage/database';
 import { EventsRepository } from '../../infrastructure/webhooks/events.repository';
-import { oneServiceModule } from '../common/one-service-module';
+import { oneServiceModule } from '../common/feature-modules';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
 

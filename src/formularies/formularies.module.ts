@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 
 import { FormulariesRepository } from '../../infrastructure/formularies/formularies.repository';
 import type { Database } from '../../infrastructure/storage/database';
-import { oneServiceModule } from '../common/one-service-module';
+import { oneServiceModule } from '../common/feature-modules';
 import { FormulariesController } from './formularies.controller';
 import { FormulariesService } from './formularies.service';
 

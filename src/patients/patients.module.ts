@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { Client } from '@temporalio/client';
 
 import type { AppConfig } from '../../infrastructure/config/config';
-import { oneServiceModule } from '../common/one-service-module';
+import { oneServiceModule } from '../common/feature-modules';
 import { PatientErasureController } from './patient-erasure.controller';
 import { PatientErasureService } from './patient-erasure.service';
 

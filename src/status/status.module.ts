@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 
 import type { AppConfig } from '../../infrastructure/config/config';
 import type { Database } from '../../infrastructure/storage/database';
-import { oneServiceModule } from '../common/one-service-module';
+import { oneServiceModule } from '../common/feature-modules';
 import { StatusController } from './status.controller';
 import { StatusService } from './status.service';
 

@@ -7,6 +7,7 @@ import type { Database } from '../../infrastructure/storage/database';
 import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from '../../infrastructure/webhooks/webhook-endpoints.repository';
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
+import { providedByClass } from '../common/feature-modules';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
@@ -33,12 +34,7 @@ export class WebhooksModule {
     return {
       module: WebhooksModule,
       controllers: [WebhooksController],
-      providers: [
-        { provide: WebhookEndpointsRepository, useValue: endpoints },
-        { provide: WebhookDeliveriesRepository, useValue: deliveries },
-        { provide: WebhookPublisher, useValue: publisher },
-        { provide: WebhooksService, useValue: webhooks },
-      ],
+      providers: providedByClass(endpoints, deliveries, publisher, webhooks),
       exports: [WebhooksService],
     };
   }
