@@ -39,8 +39,8 @@ export interface DevServer {
  * - the transfer queue's progress saved every second, not every 30: a deletion waits until the queue
  *   has recorded the workflow's close task as done (transferProcessorUpdateAckInterval, in Temporal's
  *   transfer_queue_task_executor_base.go), so a purge or an erasure took about 30 s per case;
- * - the history cache bounded in bytes, as the scale shape's server has it (TEMPORAL_MEMORY in
- *   ./temporal-memory.ts).
+ * - the history cache bounded to the workflows in use, as the scale shape's server has it
+ *   (TEMPORAL_MEMORY in ./temporal-memory.ts).
  */
 const DEV_SERVER_TUNING = [
   '--sqlite-pragma',
@@ -56,9 +56,7 @@ const DEV_SERVER_TUNING = [
   '--dynamic-config-value',
   'history.transferProcessorUpdateAckInterval="1s"',
   '--dynamic-config-value',
-  'history.cacheSizeBasedLimit=true',
-  '--dynamic-config-value',
-  `history.hostLevelCacheMaxSizeBytes=${TEMPORAL_MEMORY.historyCacheBytes}`,
+  `history.hostLevelCacheMaxSize=${TEMPORAL_MEMORY.historyCacheEntries}`,
 ];
 
 /**

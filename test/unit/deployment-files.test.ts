@@ -64,9 +64,8 @@ describe('the scale-mode deployment description', () => {
     const dynamicConfig = load(
       readFileSync(path.join(projectRoot(), 'deploy', 'temporal', 'dynamicconfig.yaml'), 'utf8'),
     ) as Record<string, [{ value: unknown }]>;
-    expect(dynamicConfig['history.cacheSizeBasedLimit']![0].value).toBe(true);
-    expect(dynamicConfig['history.hostLevelCacheMaxSizeBytes']![0].value).toBe(
-      TEMPORAL_MEMORY.historyCacheBytes,
+    expect(dynamicConfig['history.hostLevelCacheMaxSize']![0].value).toBe(
+      TEMPORAL_MEMORY.historyCacheEntries,
     );
     expect(compose.services.temporal!.environment).toMatchObject({
       GOMEMLIMIT: TEMPORAL_MEMORY.goMemoryLimit,
