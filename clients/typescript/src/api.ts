@@ -1999,7 +1999,7 @@ export interface components {
         AuditDetails: {
             [key: string]: string | number | boolean | string[];
         };
-        /** @description An audit event as GET /audit-events shows it (CONTRACT.md §10). */
+        /** @description An audit event as GET /audit-events shows it (docs/decisions.md#audit-events). */
         AuditEvent: {
             id: string;
             /** @constant */
@@ -2099,6 +2099,7 @@ export interface components {
             /** @description The payer's AAA rejection behind a coverage status such as `patient_not_found`. */
             rejection: components["schemas"]["EligibilityRejection"] | null;
         };
+        /** @description A benefit verification request as the case keeps it: card images replaced by references. */
         BenefitVerificationRequest: {
             patient: components["schemas"]["CasePatient"];
             drugs: components["schemas"]["DrugRequest"][];
@@ -2133,7 +2134,7 @@ export interface components {
             message: string;
         };
         /**
-         * @description Why a card field is unread (CONTRACT.md §11, v1.3).
+         * @description Why a card field is unread (docs/decisions.md#card-readers).
          * @enum {string}
          */
         CardUnreadReason: "not_found" | "below_threshold" | "readers_disagree" | "glare";
@@ -2144,7 +2145,7 @@ export interface components {
             since: string;
             next_retry_at: string;
         };
-        /** @description A document of the case with what reading it found (CONTRACT.md §11, docs/documents.md). */
+        /** @description A document of the case with what reading it found (docs/decisions.md#documents). */
         CaseDocument: {
             document_id: string;
             name: string;
@@ -2393,6 +2394,7 @@ export interface components {
             object: "clinical_eligibility";
             status: components["schemas"]["CaseStatus"];
         };
+        /** @description A clinical eligibility request as the case keeps it: evidence files replaced by references. */
         ClinicalEligibilityRequest: {
             patient: components["schemas"]["CasePatient"];
             drugs: {
@@ -2530,7 +2532,7 @@ export interface components {
             code: string;
             description?: string;
         };
-        /** @description What a case shows of a document's reading (CONTRACT.md §11): no text, no words. */
+        /** @description What a case shows of a document's reading (docs/decisions.md#documents): no text, no words. */
         DocumentReadingSummary: {
             document_id: string;
             status: components["schemas"]["ReadingStatus"];
@@ -2781,7 +2783,7 @@ export interface components {
             /** @description ISO 8601; when the payer stops waiting for the answer. */
             due_at: string;
         };
-        /** @description What a case shows of its insurance when it read a card (CONTRACT.md §11): the card's fields read with confidence, the discrete `insurance_content`, the value the case used for each field with where it came from, and where the two disagree. Values only: the words and their positions stay with the sealed reading. */
+        /** @description What a case shows of its insurance when it read a card (docs/decisions.md#insurance-cards): the card's fields read with confidence, the discrete `insurance_content`, the value the case used for each field with where it came from, and where the two disagree. Values only: the words and their positions stay with the sealed reading. */
         InsuranceCardView: {
             /** @description `readers` (v1.3): how many independent readings gave the value, 2 where both of the reader's OCR engines read it in the same place; absent in cases read before there were two readers. `inferred` (v1.3): the value was placed by its shape and where it stands, its label unread. */
             scanned: {
@@ -2952,10 +2954,10 @@ export interface components {
                 payer_name: string | null;
                 member_id: string | null;
             }[];
-            /** @description Why the case cannot take the member from the card, or null when it can (CONTRACT.md §11). */
+            /** @description Why the case cannot take the member from the card, or null when it can (docs/decisions.md#insurance-cards). */
             error: components["schemas"]["CardGap"] | null;
         };
-        /** @description Discrete insurance data as the request gave it. Without a card both `payer` and `member_id` are given; beside a card any field may be missing, and the card fills it (CONTRACT.md §3a, §11). */
+        /** @description Discrete insurance data as the request gave it. Without a card both `payer` and `member_id` are given; beside a card any field may be missing, and the card fills it (docs/decisions.md#request-bodies). */
         InsuranceContent: {
             payer?: string;
             /** @description The payer's id at the account's clearinghouse, which a live 270 addresses. */
