@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Inject, Param } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional, IsString, Length } from 'class-validator';
 
@@ -11,7 +11,7 @@ import { success, wholeList } from '../common/envelope';
 import { ApiError } from '../common/errors';
 import { HasNoControlCharacters } from '../common/validators';
 import { Answers, AnswersList } from '../contract/answers';
-import { Idempotent } from '../idempotency/idempotency.module';
+import { IdempotentPost } from '../idempotency/idempotency.module';
 import { ApiKeysService } from './api-keys.service';
 import { CurrentPrincipal } from '../common/route-access';
 import { requireLiveKeyFor } from '../common/live-data';
@@ -51,8 +51,7 @@ export class ApiKeysController {
     return success(wholeList(await this.apiKeys.list(principal.accountId)));
   }
 
-  @Post()
-  @Idempotent()
+  @IdempotentPost()
   @Audited('api_key.created', 'api_key')
   @ApiOperation({ summary: 'Create an API key; its secret is in this response only' })
   @Answers('CreatedApiKey')

@@ -5,7 +5,7 @@ import { IdempotencyRepository } from '../../infrastructure/idempotency/idempote
 // The decorators and helpers every feature's idempotent POSTs use.
 export { claimingKey, IDEMPOTENCY_KEY_PATTERN, IdempotencyKeyHeader } from './idempotency-key';
 export type { IdempotentAttempt } from './idempotency.interceptor';
-export { CurrentIdempotentAttempt, Idempotent } from './idempotent.decorator';
+export { CurrentIdempotentAttempt, Idempotent, IdempotentPost } from './idempotent.decorator';
 
 /**
  * The Idempotency-Key store, global so `Idempotent()` works on a controller of any module: Nest

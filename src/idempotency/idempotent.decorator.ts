@@ -2,6 +2,7 @@ import {
   applyDecorators,
   createParamDecorator,
   ExecutionContext,
+  Post,
   SetMetadata,
   UseInterceptors,
 } from '@nestjs/common';
@@ -33,6 +34,9 @@ export const Idempotent = (options: IdempotentRouteOptions = {}) =>
     }),
     UseInterceptors(IdempotencyInterceptor),
   );
+
+/** A POST of the API, idempotent as every POST but the codec's is (contract section 7). */
+export const IdempotentPost = (path?: string) => applyDecorators(Post(path), Idempotent());
 
 /** The route's `IdempotentAttempt`, or undefined when the request has no Idempotency-Key. */
 export const CurrentIdempotentAttempt = createParamDecorator(

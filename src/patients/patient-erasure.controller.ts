@@ -1,4 +1,4 @@
-import { Body, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { Body, Get, HttpCode, Inject, Param } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
@@ -8,7 +8,7 @@ import { CurrentPrincipal } from '../common/route-access';
 import { Identifier } from '../common/dto/request-vocabulary';
 import { success } from '../common/envelope';
 import { Answers } from '../contract/answers';
-import { Idempotent } from '../idempotency/idempotency.module';
+import { IdempotentPost } from '../idempotency/idempotency.module';
 import { PatientErasureService } from './patient-erasure.service';
 
 export class PatientErasureRequestDto {
@@ -24,9 +24,8 @@ export class PatientErasureRequestDto {
 export class PatientErasureController {
   constructor(@Inject(PatientErasureService) private readonly erasures: PatientErasureService) {}
 
-  @Post('erasure')
+  @IdempotentPost('erasure')
   @HttpCode(202)
-  @Idempotent()
   @Audited('patient.erasure_requested', 'patient_erasure')
   @ApiOperation({
     summary:

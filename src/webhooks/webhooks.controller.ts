@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Inject, Param, Patch, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
@@ -7,7 +7,7 @@ import { Audited } from '../common/audited.decorator';
 import { CurrentPrincipal } from '../common/route-access';
 import { success, wholeList } from '../common/envelope';
 import { Answers, AnswersList } from '../contract/answers';
-import { Idempotent } from '../idempotency/idempotency.module';
+import { IdempotentPost } from '../idempotency/idempotency.module';
 import { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './webhooks.dto';
 import { WebhooksService } from './webhooks.service';
 
@@ -16,8 +16,7 @@ import { WebhooksService } from './webhooks.service';
 export class WebhooksController {
   constructor(@Inject(WebhooksService) private readonly webhooks: WebhooksService) {}
 
-  @Post()
-  @Idempotent()
+  @IdempotentPost()
   @Audited('webhook_endpoint.created', 'webhook_endpoint')
   @ApiOperation({ summary: 'Create a webhook endpoint (inactive until toggled on)' })
   @Answers('WebhookEndpoint')
@@ -71,8 +70,7 @@ export class WebhooksController {
     return success(await this.webhooks.listDeliveries(principal, id, query));
   }
 
-  @Post(':id/deliveries/:deliveryId/retry')
-  @Idempotent()
+  @IdempotentPost(':id/deliveries/:deliveryId/retry')
   @HttpCode(202)
   // A retry sends the event (a case object, PHI) again, to wherever the endpoint points now.
   @Audited('webhook_delivery.retried', 'webhook_endpoint')
@@ -86,8 +84,7 @@ export class WebhooksController {
     return success(await this.webhooks.retryDelivery(principal, id, deliveryId));
   }
 
-  @Post(':id/test')
-  @Idempotent()
+  @IdempotentPost(':id/test')
   @HttpCode(202)
   @ApiOperation({ summary: 'Send a webhook.test event to this endpoint' })
   @Answers('WebhookTestSent')
