@@ -1,14 +1,5 @@
 import { ACCOUNT_ROLES } from '../../../domain/accounts/roles';
-import {
-  badge,
-  card,
-  choiceGroup,
-  emptyState,
-  postForm,
-  secretReveal,
-  submitButton,
-  table,
-} from '../views';
+import { badge, card, choiceGroup, emptyState, postForm, secretReveal, submitButton, table } from '../views';
 import { Html, html } from '../views/html';
 import { day, moment } from '../views/markup';
 import type { PeopleService } from './people.service';
