@@ -126,18 +126,26 @@ function printedTogether(tokens: Token[]): Token[] {
 /**
  * With no "Payer:" label, the card's name is its largest lettering printed above every certain label
  * of the front, when that line holds words only. Kept below the threshold of identifiers: the catalog match
- * decides which payer it is.
+ * decides which payer it is. A line is measured by its lettering, not its box: a reader may give a card's
+ * edge or a rule as a stroke (`|`) on the line of a small label, and that stroke neither makes the label
+ * tall nor makes it something other than a label.
  */
 export function unlabelledPayerName(front: ReadPage): FoundValue | null {
-  const labelled = front.lines.filter((line) =>
+  const lettering = front.lines
+    .map((line) => ({ words: line.words.filter((word) => /[A-Za-z0-9]/.test(word.text)) }))
+    .filter((line) => line.words.length > 0);
+  const labelled = lettering.filter((line) =>
     labelsIn(line.words.flatMap(tokensOf)).some((label) => label.certain),
   );
-  const firstLabelTop = Math.min(front.height, ...labelled.map((line) => line.box.top));
-  const candidates = front.lines.filter(
-    (line) =>
-      line.box.top + line.box.height <= firstLabelTop && line.words.length > 0 && !labelled.includes(line),
+  const bottomOf = (line: { words: ReadWord[] }) =>
+    Math.max(...line.words.map((word) => word.box.top + word.box.height));
+  const heightOf = (line: { words: ReadWord[] }) => Math.max(...line.words.map((word) => word.box.height));
+  const firstLabelTop = Math.min(
+    front.height,
+    ...labelled.flatMap((line) => line.words.map((word) => word.box.top)),
   );
-  const tallest = [...candidates].sort((a, b) => b.box.height - a.box.height)[0];
+  const candidates = lettering.filter((line) => bottomOf(line) <= firstLabelTop && !labelled.includes(line));
+  const tallest = [...candidates].sort((a, b) => heightOf(b) - heightOf(a))[0];
   if (!tallest) return null;
   const value = organisationName(tallest.words.map((word) => word.text).join(' '));
   if (!value) return null;

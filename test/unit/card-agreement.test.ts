@@ -216,11 +216,28 @@ describe("a payer's name printed without a label", () => {
       ['Lakeshore Mutual', 'Secondary Rx', 'ID: W246813579'],
     );
     const [payer, plan, id] = front.lines;
-    const taller = { ...payer, box: { ...payer.box, height: 1.2 } };
+    const taller = {
+      ...payer,
+      words: payer.words.map((word) => ({ ...word, box: { ...word.box, height: 1.2 } })),
+    };
     expect(readCard([{ ...front, lines: [taller, plan, id] }]).card.payer_name).toMatchObject({
       value: 'Lakeshore Mutual',
       readers: 2,
     });
+  });
+
+  it("is never a small label whose line a reader stretched with a card edge's stroke", () => {
+    const front = readTwice(
+      ['Northwind Health', 'ENROLLEE |', 'PRIYA M MORGAN', 'ID: W246813579'],
+      ['Northwind Health', 'ENROLLEE', 'PRIYA M MORGAN', 'ID: W246813579'],
+    );
+    const [payer, label, name, id] = front.lines;
+    const [enrollee, stroke] = label.words;
+    const edge = { ...stroke, box: { ...stroke.box, top: 0.5, height: 2.5 } };
+    const stretched = { words: [enrollee, edge], box: { ...label.box, top: 0.5, height: 2.5 } };
+    expect(readCard([{ ...front, lines: [payer, stretched, name, id] }]).card.payer_name?.value).toBe(
+      'Northwind Health',
+    );
   });
 });
 
