@@ -134,11 +134,24 @@ function digitsOnly(text: string, min: number, max: number): string | null {
 }
 
 /**
+ * A bracket against a code with no partner at its other end (`ET]`, `ET)`, `(4471`) is a letter neither
+ * reader made out, most often a small `J`, `l` or `1`: dropping it would return the code cut short.
+ * A code printed in parentheses, `(RX4471)`, keeps both.
+ */
+function endsInBracket(text: string): boolean {
+  const trimmed = text.trim();
+  const opens = /^[([{]/.test(trimmed);
+  const closes = /[)\]}]$/.test(trimmed);
+  return opens !== closes;
+}
+
+/**
  * A member id: letters and digits (and dashes), 5–20 characters, at least one digit, and no more than
  * five letters before its first digit (a three-letter prefix, the sandbox's `ZZ` and payer code): a
  * longer run is a name OCR ran into the id beside it (`HALVORSENR30784084`).
  */
 function memberId(text: string): string | null {
+  if (endsInBracket(text)) return null;
   const upper = identifierCore(text);
   if (!ALNUM_ID.test(upper)) return null;
   const compact = upper.replace(/-/g, '');
@@ -148,6 +161,7 @@ function memberId(text: string): string | null {
 }
 
 function identifier(text: string, min: number, max: number): string | null {
+  if (endsInBracket(text)) return null;
   const upper = identifierCore(text);
   if (!ALNUM_ID.test(upper) || upper.length < min || upper.length > max) return null;
   return upper;

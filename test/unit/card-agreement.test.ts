@@ -241,6 +241,18 @@ describe("a payer's name printed without a label", () => {
   });
 });
 
+describe('a code ending in a bracket', () => {
+  it('is unread, since the bracket is a letter neither reader made out', () => {
+    const reading = readCard([readTwice(['RxPCN: ET]', 'ID: W123456789'], ['RxPCN: ET)', 'ID: W123456789'])]);
+    expect(reading.card.rx_pcn).toBeNull();
+  });
+
+  it('is read without its parentheses when the card prints them on both sides', () => {
+    const reading = readCard([readTwice(['RxGrp: (RX4471)'], ['RxGrp: (RX4471)'])]);
+    expect(reading.card.rx_group).toMatchObject({ value: 'RX4471', readers: 2 });
+  });
+});
+
 describe('a table cell read with what is left of its rule', () => {
   it('is no value running on', () => {
     const reading = readCard([
