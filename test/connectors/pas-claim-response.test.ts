@@ -23,7 +23,8 @@ const RESPONSES = [
 ];
 const SENT = '111099';
 
-const REQUESTED_QUANTITY = 4;
+/** The unit the IG's certified example authorizes; a request for more is partly approved by it. */
+const REQUESTED_QUANTITY = 1;
 const answerTo = (body: string) =>
   payerAnswerOf(readPasAnswer(body), { identifier: SENT, quantity: REQUESTED_QUANTITY });
 
@@ -195,6 +196,29 @@ describe("Reading a PAS payer's ClaimResponse", () => {
     );
     expect(answerTo(JSON.stringify(partial))).toMatchObject({
       determination: { result: 'partially_approved', approved_quantity: REQUESTED_QUANTITY },
+    });
+  });
+
+  it('reads an approval in total of fewer units than requested as a partial approval', () => {
+    const certifiedOne = readPasAnswer(fixture('valid_pa_response_bundle.json'));
+    expect(payerAnswerOf(certifiedOne, { identifier: SENT, quantity: 4 })).toMatchObject({
+      determination: {
+        result: 'partially_approved',
+        detail_code: 'quantity_reduced',
+        approved_quantity: 1,
+        authorization_number: 'AUTH0001',
+      },
+    });
+  });
+
+  it('gives a denial no authorization period or number, whatever the payer states on the item', () => {
+    expect(answerTo(withReviewAction('A3'))).toMatchObject({
+      determination: {
+        result: 'denied',
+        authorization_number: null,
+        authorization_start_date: null,
+        authorization_expiration: null,
+      },
     });
   });
 

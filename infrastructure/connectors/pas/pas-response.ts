@@ -248,8 +248,9 @@ function codeOrGeneric(code: string, generic: string): string {
  * - an item with review action A4 (pended) or D (deferred), an outcome `queued`, or a communication
  *   request → pended, with the questions and due date of the information it asks for;
  * - otherwise the item's review action (A1, A2, A3, A6, C, CT, NA) is the determination; an
- *   approval without an authorized quantity approves the quantity requested, and nothing but an
- *   approval carries one. Its detail is the coded display of our own detail code (what the sandbox
+ *   approval without an authorized quantity approves the quantity requested, one authorizing less
+ *   than requested is partially approved (`quantity_reduced`), and nothing but an approval carries a
+ *   quantity, an authorization number or an authorization period. Its detail is the coded display of our own detail code (what the sandbox
  *   states) or the review action's text, never ClaimResponse.disposition, the payer's free text.
  * `sent` is our claim identifier and the quantity requested: an answer naming another request is refused.
  */
@@ -321,20 +322,40 @@ export function payerAnswerOf(
     );
 
   const approved = meaning.result === 'approved' || meaning.result === 'partially_approved';
-  const itemPeriod = item.period ?? facts.preAuthPeriod;
+  const approvedQuantity = approved ? (item.authorizedQuantity ?? sent.quantity) : null;
+  const stated = item.reviewAction === 'A1' ? quantityCut(meaning, approvedQuantity, sent.quantity) : meaning;
+  const period = approved ? (item.period ?? facts.preAuthPeriod) : null;
   return {
     kind: 'determined',
     payer_reference: payerReference,
     determination: {
-      result: meaning.result,
-      detail_code: item.detail?.code ?? meaning.detail_code,
-      detail: item.detail?.display ?? meaning.detail,
+      result: stated.result,
+      detail_code: item.detail?.code ?? stated.detail_code,
+      detail: item.detail?.display ?? stated.detail,
       decided_at: facts.created,
       authorization_number: approved ? (facts.preAuthRef ?? item.reviewNumber) : null,
-      approved_quantity: approved ? (item.authorizedQuantity ?? sent.quantity) : null,
-      authorization_start_date: itemPeriod?.start ?? null,
-      authorization_expiration: itemPeriod?.end ?? null,
+      approved_quantity: approvedQuantity,
+      authorization_start_date: period?.start ?? null,
+      authorization_expiration: period?.end ?? null,
     },
+  };
+}
+
+/**
+ * An approval "in total" (A1) that authorizes less than was asked is a partial approval, as the case
+ * defines one (docs/workflows.md): the clinic must know the patient gets fewer units than prescribed.
+ */
+function quantityCut(
+  meaning: Extract<ReviewActionMeaning, { kind: 'determined' }>,
+  approvedQuantity: number | null,
+  requestedQuantity: number,
+): Pick<typeof meaning, 'result' | 'detail_code' | 'detail'> {
+  if (meaning.result !== 'approved' || approvedQuantity === null || approvedQuantity >= requestedQuantity)
+    return meaning;
+  return {
+    result: 'partially_approved',
+    detail_code: 'quantity_reduced',
+    detail: 'The payer certified a lower quantity than was requested.',
   };
 }
 
