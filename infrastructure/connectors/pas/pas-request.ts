@@ -526,7 +526,7 @@ function caseIdentifier(caseId: string) {
   return { system: SYSTEM.caseIdentifier, value: caseId };
 }
 
-function diagnosisConcept(diagnosis: Diagnosis) {
+export function diagnosisConcept(diagnosis: Diagnosis) {
   return {
     coding: [
       {
@@ -538,7 +538,7 @@ function diagnosisConcept(diagnosis: Diagnosis) {
   };
 }
 
-function address(value: NonNullable<PriorAuthExchangeInput['request']['patient']['address']>) {
+export function address(value: NonNullable<PriorAuthExchangeInput['request']['patient']['address']>) {
   return {
     line: [value.street, value.street_line_2].filter((line): line is string => Boolean(line)),
     city: value.city,
@@ -548,7 +548,7 @@ function address(value: NonNullable<PriorAuthExchangeInput['request']['patient']
   };
 }
 
-function telecom(phone: string | undefined, fax: string | undefined) {
+export function telecom(phone: string | undefined, fax: string | undefined) {
   const points = [
     ...(phone ? [{ system: 'phone', value: phone }] : []),
     ...(fax ? [{ system: 'fax', value: fax }] : []),
