@@ -46,6 +46,10 @@ import {
   EligibilityQuestion,
   sandboxControlNumber,
 } from '../infrastructure/connectors/x12/eligibility';
+import type {
+  CoverageRequirementsAnswer,
+  CoverageRequirementsQuery,
+} from '../domain/payers/coverage-requirements';
 import { attemptDeadline } from './attempt-deadline';
 import { evidenceReader } from './evidence-reading';
 import { callConnector } from './connector-failures';
@@ -64,6 +68,11 @@ export interface CaseActivityDependencies {
    * and drug (activities/prior-authorization-channels.ts).
    */
   priorAuthorizationChannel: (input: PriorAuthExchangeInput) => Promise<PriorAuthorizationChannel>;
+  /**
+   * What the payer's CRD service says a prior authorization's order requires, chosen at each call
+   * from its account and mode (activities/coverage-requirements-discovery.ts).
+   */
+  coverageRequirements?: (query: CoverageRequirementsQuery) => Promise<CoverageRequirementsAnswer>;
   documents: CaseDocumentsRepository;
   readings: DocumentReadingsRepository;
   /** Undefined when the account has no eligibility connector. */
@@ -100,6 +109,7 @@ export interface CaseInsurance {
 export const createCaseActivities = ({
   payer,
   priorAuthorizationChannel,
+  coverageRequirements = async () => ({ kind: 'not_asked' }),
   documents,
   readings,
   liveClearinghouse = async () => undefined,
@@ -344,6 +354,13 @@ export const createCaseActivities = ({
       input: PriorAuthSubmissionInput & { payer_reference: string; checksSoFar: number },
     ): Promise<PriorAuthDetermination | null> {
       return callConnector('payer', () => payer.checkDetermination(input));
+    },
+
+    /** Never fails for the CRD service's own failures: they come back as a fallback with its reason. */
+    async discoverCoverageRequirements(
+      query: CoverageRequirementsQuery,
+    ): Promise<CoverageRequirementsAnswer> {
+      return coverageRequirements(query);
     },
 
     async submitPriorAuthorizationRequest(input: PriorAuthExchangeInput): Promise<PayerPriorAuthAnswer> {

@@ -30,6 +30,7 @@ import { CaseActivityDependencies, createCaseActivities, liveClearinghouses } fr
 import { createClinicalActivities } from './clinical.activities';
 import { createDocumentActivities } from './documents.activities';
 import { createEnrollmentActivities } from './enrollment.activities';
+import { coverageRequirementsDiscovery } from './coverage-requirements-discovery';
 import { livePasEndpoints, priorAuthorizationChannels } from './prior-authorization-channels';
 import { MeteredDeliveryAttempts, WebhookMetrics } from '../infrastructure/webhooks/delivery-metrics';
 import { createWebhookActivities } from './webhooks.activities';
@@ -96,7 +97,7 @@ export const createActivities = ({
   const readings = new DocumentReadingsRepository(db, secrets);
   // Documents are read off the event loop too, in threads of their own with a time limit per page.
   const reader = new DocumentReadingPool(DEFAULT_READING_SETTINGS, { logger });
-  const connectorSettings = new ConnectorSettingsRepository(db, secrets);
+  const connectorSettings = new ConnectorSettingsRepository(db, secrets, config.publicApiUrl);
   const webhookActivities = createWebhookActivities({
     attempts,
     metrics: webhookMetrics,
@@ -116,6 +117,10 @@ export const createActivities = ({
           simulator,
           livePasEndpoint: livePasEndpoints(connectorSettings, policy),
         }),
+      coverageRequirements: coverageRequirementsDiscovery({
+        liveCrdService: async () => undefined,
+        policy,
+      }),
       documents,
       readings,
       formularies: new FormulariesRepository(db),

@@ -71,14 +71,16 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
  * (BENCH_CARDS_PER_LAYOUT, BENCH_SEED, BENCH_HELD_OUT_SEED), BENCH_ONLY=cards only the benefit
  * verifications from card images on local mode, BENCH_ONLY=reads only the reads with many prior
  * authorizations open (BENCH_OPEN_PAS) on local mode, or on the cluster with BENCH_READS_ON=cluster,
- * BENCH_ONLY=soak only the soak with faults (bench/soak.bench-section.ts); BENCH_CLUSTER=0 skips the
- * cluster.
+ * BENCH_ONLY=soak only the soak with faults (bench/soak.bench-section.ts), BENCH_ONLY=pa-steps only a
+ * prior authorization's first steps (BENCH_PA_STEP_RUNS; BENCH_PA_NO_AUTH=0 leaves out the cases the
+ * payer needs no authorization for, for a build that predates them); BENCH_CLUSTER=0 skips the cluster.
  */
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'documents') return documentReading();
   if (process.env.BENCH_ONLY === 'cards') return cardsOnly();
   if (process.env.BENCH_ONLY === 'reads') return readsOnly();
   if (process.env.BENCH_ONLY === 'soak') return soak();
+  if (process.env.BENCH_ONLY === 'pa-steps') return priorAuthorizationStepsOnly();
   const local = await localMode();
   if (process.env.BENCH_CLUSTER === '0') return;
   if (!postgresBinDir() && !process.env.DATABASE_URL) {
@@ -101,6 +103,59 @@ async function cardsOnly(): Promise<void> {
     receiver.close();
     await stack.stop();
   }
+}
+
+async function priorAuthorizationStepsOnly(): Promise<void> {
+  const stack = await startLocalStack();
+  const receiver = await WebhookReceiver.start();
+  try {
+    await subscribe(stack.api, receiver, ['prior_authorization.updated']);
+    await create(stack.api, '/prior-authorization', paRequest()); // warm-up
+    await priorAuthorizationSteps(stack, receiver);
+  } finally {
+    receiver.close();
+    await stack.stop();
+  }
+}
+
+const PA_STEP_RUNS = Number(process.env.BENCH_PA_STEP_RUNS ?? 20);
+
+/**
+ * A prior authorization's first steps on an idle system, one case at a time: POST → awaiting_review of
+ * the bench's usual request (Ozempic, which the sandbox plan authorizes: its CRD service answers
+ * `auth-needed`), comparable with builds from before the CRD step; and POST → final webhook of one the
+ * CRD service says needs no authorization, which completes without a review.
+ */
+async function priorAuthorizationSteps(stack: BenchStack, receiver: WebhookReceiver): Promise<void> {
+  const toReview: number[] = [];
+  for (let run = 0; run < PA_STEP_RUNS; run += 1) {
+    const postedAt = performance.now();
+    const id = await create(stack.api, '/prior-authorization', paRequest());
+    while ((await statusOf(stack.api, '/prior-authorization', id)) !== 'awaiting_review') await sleep(5);
+    toReview.push(performance.now() - postedAt);
+  }
+  const lines = [
+    `Prior authorizations, one at a time on an idle system (${PA_STEP_RUNS} each)`,
+    `  POST → awaiting_review (CRD auth-needed)      p50 ${ms(percentile(toReview, 50))}   p99 ${ms(percentile(toReview, 99))}`,
+  ];
+  if (process.env.BENCH_PA_NO_AUTH !== '0') {
+    const toFinalWebhook: number[] = [];
+    for (let run = 0; run < PA_STEP_RUNS; run += 1) {
+      const postedAt = performance.now();
+      const id = await create(stack.api, '/prior-authorization', {
+        ...paRequest(),
+        mock_result: { coverage_requirements: 'no-auth' },
+      });
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline && !receiver.arrivalOf(id, ['completed'])) await sleep(5);
+      const arrival = receiver.arrivalOf(id, ['completed']);
+      if (arrival) toFinalWebhook.push(arrival.at - postedAt);
+    }
+    lines.push(
+      `  POST → final webhook (CRD no-auth)           p50 ${ms(percentile(toFinalWebhook, 50))}   p99 ${ms(percentile(toFinalWebhook, 99))}   (${toFinalWebhook.length} of ${PA_STEP_RUNS} completed)`,
+    );
+  }
+  console.log(`${lines.join('\n')}\n`);
 }
 
 /**
@@ -128,9 +183,14 @@ async function localMode(): Promise<BurstFigures[]> {
     if (!ONLY_BURSTS) await creationRates(stack);
     const receiver = await WebhookReceiver.start();
     try {
-      await subscribe(stack.api, receiver, ['benefit_verification.updated', 'clinical_eligibility.updated']);
+      await subscribe(stack.api, receiver, [
+        'benefit_verification.updated',
+        'clinical_eligibility.updated',
+        'prior_authorization.updated',
+      ]);
       if (!ONLY_BURSTS) await idleWebhookLatency(stack, receiver);
       if (!ONLY_BURSTS) await cardBenefitVerifications(stack, receiver);
+      if (!ONLY_BURSTS) await priorAuthorizationSteps(stack, receiver);
       for (const size of BURSTS) bursts.push(await burst(stack, receiver, size));
       if (!ONLY_BURSTS) {
         await engineCosts(stack, receiver);

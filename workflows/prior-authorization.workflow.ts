@@ -20,6 +20,8 @@ import { mockOutageUntil } from '../domain/cases/case-model';
 import { payerDueAt } from '../domain/cases/prior-authorization-deadlines';
 import { CASE_FAILURE_CODE } from '../domain/failures';
 import type { PriorAuthResult } from '../domain/payers/payer-connector';
+import { authorizationNotNeeded } from '../domain/payers/coverage-requirements';
+import type { CoverageRequirements } from '../domain/payers/coverage-requirements';
 import type {
   InformationRequest,
   PayerPriorAuthAnswer,
@@ -41,6 +43,7 @@ import {
   type CaseRun,
 } from './case-workflow';
 import {
+  COVERAGE_REQUIREMENTS_DISCOVERY,
   IN_PROCESS_STEPS_LOCALLY,
   PRIOR_AUTHORIZATION_EXCHANGE,
   PRIOR_AUTHORIZATION_INFORMATION_REQUESTS,
@@ -232,8 +235,62 @@ async function prepareForReview(run: PriorAuthorizationRun): Promise<boolean> {
     await failWith(lifecycle, ending('The insurance card could not be read.', cardGap.code, cardGap.reason));
     return false;
   }
-  await lifecycle.moveTo('awaiting_review', 'Prepared for clinical review.');
+  const requirements = patched(COVERAGE_REQUIREMENTS_DISCOVERY) ? await discoverRequirements(run) : undefined;
+  if (requirements && authorizationNotNeeded(requirements)) {
+    await endWithOutcome(lifecycle, noAuthorizationOutcome(), PAYER_NEEDS_NO_AUTHORIZATION);
+    return false;
+  }
+  await lifecycle.moveTo('awaiting_review', preparedForReview(requirements));
   return true;
+}
+
+const PAYER_NEEDS_NO_AUTHORIZATION =
+  "The payer's coverage requirements discovery (CRD) says this order needs no prior authorization.";
+
+/**
+ * Asks the payer's CRD service what the order requires and keeps its answer on the case, or the
+ * reason it gave none to act on. Answers what the case keeps; nothing where the case did not ask (a
+ * live account without the connector, a drug whose authorization does not go over PAS).
+ */
+async function discoverRequirements(run: PriorAuthorizationRun): Promise<CoverageRequirements | undefined> {
+  const { record, input } = run;
+  const { request } = record;
+  const answer = await run.payer.discoverCoverageRequirements({
+    caseId: record.id,
+    accountId: input.accountId,
+    mode: record.livemode ? 'live' : 'test',
+    patient: request.patient,
+    prescription: request.prescription,
+    provider: request.provider,
+    plan: record.plan,
+    benefit: record.coverage?.benefit_type ?? null,
+    diagnoses: request.diagnoses,
+    mock: request.mock_result?.coverage_requirements ?? null,
+  });
+  if (answer.kind === 'not_asked') return undefined;
+  await run.lifecycle.update({ coverage_requirements: answer.requirements });
+  return answer.requirements;
+}
+
+function preparedForReview(requirements: CoverageRequirements | undefined): string {
+  if (!requirements) return 'Prepared for clinical review.';
+  if (requirements.fallback_reason)
+    return `Prepared for clinical review on the catalog's criteria: the payer's coverage requirements could not be used (${requirements.fallback_reason}).`;
+  return `Prepared for clinical review: the payer's coverage requirements say ${requirements.pa_needed ?? 'nothing of authorization'}.`;
+}
+
+function noAuthorizationOutcome(): PriorAuthorizationOutcome {
+  return {
+    result: 'approved',
+    detail_code: 'prior_auth_not_required',
+    detail: PAYER_NEEDS_NO_AUTHORIZATION,
+    payer_reference: null,
+    decided_at: new Date().toISOString(),
+    authorization_number: null,
+    approved_quantity: null,
+    authorization_start_date: null,
+    authorization_expiration: null,
+  };
 }
 
 /**

@@ -9,6 +9,7 @@ import type {
   Questionnaire,
   VisitNote,
 } from './case-model';
+import type { MockCoverageRequirements } from '../payers/coverage-requirements';
 
 export interface Prescription {
   drug_name?: string;
@@ -33,10 +34,14 @@ export interface PriorAuthorizationRequest {
   visit_notes: VisitNote[];
   is_training_data: boolean;
   urgency: 'standard' | 'expedited';
-  /** The sandbox's forced answer: one of PRIOR_AUTH_MOCK_RESULTS (payers/prior-authorization-exchange.ts). */
+  /**
+   * The sandbox's forced answers: the payer's determination, one of PRIOR_AUTH_MOCK_RESULTS
+   * (payers/prior-authorization-exchange.ts), and its CRD service's, each independent of the other.
+   */
   mock_result: {
-    result: 'approved' | 'denied' | 'partially_approved' | 'other' | 'not_submitted';
+    result?: 'approved' | 'denied' | 'partially_approved' | 'other' | 'not_submitted';
     detail_code?: string;
     outage?: MockOutage;
+    coverage_requirements?: MockCoverageRequirements;
   } | null;
 }

@@ -1,5 +1,6 @@
 import type { UnreadEvidence } from '../clinical/clinical-model';
 import type { CriterionAnswer, DrugCoverage, ResolvedPlan } from '../payers/payer-connector';
+import type { CoverageRequirements } from '../payers/coverage-requirements';
 import { PRIOR_AUTH_MOCK_RESULTS } from '../payers/prior-authorization-exchange';
 import type {
   InformationAnswer,
@@ -80,6 +81,11 @@ export interface PriorAuthorizationCase extends CaseRecord {
   plan: ResolvedPlan | null;
   coverage: DrugCoverage | null;
   criteria: CriterionAnswer[];
+  /**
+   * What the payer's CRD service said the order requires (docs/crd.md), or the catalog's criteria
+   * with the reason the service gave nothing to act on; absent on cases that did not ask.
+   */
+  coverage_requirements?: CoverageRequirements | null;
   /**
    * Evidence the criteria could not be answered from (a file not read, pages past a limit, text past
    * the caps), so a reviewer knows what the answers did not see; absent when everything was read.

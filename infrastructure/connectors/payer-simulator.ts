@@ -274,7 +274,8 @@ export class PayerSimulator implements PayerConnector, PriorAuthorizationChannel
    */
   private sandboxAnswer(input: PriorAuthExchangeInput, answered: boolean): SandboxAnswer {
     const mock = input.request.mock_result;
-    if (mock) {
+    // A mock of the CRD service's answer alone leaves the determination to the catalog and criteria.
+    if (mock?.result) {
       const detailCode = mock.detail_code ?? DEFAULT_DETAIL_CODES[mock.result];
       if (mock.result === 'not_submitted') return { kind: 'not_submitted', reason_code: detailCode };
       if (mock.result !== 'other' || detailCode !== DEFAULT_DETAIL_CODES.other)

@@ -14,6 +14,10 @@ import {
   type PriorAuthMockResult,
 } from '../../../../domain/payers/prior-authorization-exchange';
 import {
+  MOCK_COVERAGE_REQUIREMENTS,
+  type MockCoverageRequirements,
+} from '../../../../domain/payers/coverage-requirements';
+import {
   Field,
   JsonObjectField,
   NestedArray,
@@ -84,14 +88,28 @@ export class PriorAuthEvidenceDto {
 }
 
 export class PriorAuthMockResultDto {
-  @ApiProperty({
+  @ApiPropertyOptional({
     enum: PRIOR_AUTH_MOCK_RESULTS,
     description:
       "The simulated payer's answer. `other` with detail_code `more_information_required` (its default) " +
-      'pends with an information request, decided once answered; `not_submitted` ends the case failed.',
+      'pends with an information request, decided once answered; `not_submitted` ends the case failed. ' +
+      'Absent: the catalog and the criteria decide.',
   })
+  @IsOptional()
   @IsIn(PRIOR_AUTH_MOCK_RESULTS)
-  result!: PriorAuthMockResult;
+  result?: PriorAuthMockResult;
+
+  @ApiPropertyOptional({
+    enum: MOCK_COVERAGE_REQUIREMENTS,
+    description:
+      "What the sandbox payer's CRD service answers before the case is prepared for review (docs/crd.md): " +
+      '`no-auth` completes the case approved with detail `prior_auth_not_required`, with no review or ' +
+      'submission; `auth-needed` goes on to review; `unavailable` goes on with `fallback_reason` ' +
+      '`crd_unavailable`. Independent of `result` and `outage`; absent, the formulary decides.',
+  })
+  @IsOptional()
+  @IsIn(MOCK_COVERAGE_REQUIREMENTS)
+  coverage_requirements?: MockCoverageRequirements;
 
   @SnakeCaseCode({ example: 'step_therapy_criteria_not_met' })
   detail_code?: string;

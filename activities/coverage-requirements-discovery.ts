@@ -1,0 +1,40 @@
+import type {
+  CoverageRequirementsAnswer,
+  CoverageRequirementsQuery,
+} from '../domain/payers/coverage-requirements';
+import { discoverCoverageRequirements } from '../infrastructure/connectors/crd/crd-client';
+import type { CrdEndpoint } from '../infrastructure/connectors/crd/crd-client';
+import { simulatedCoverageRequirements } from '../infrastructure/connectors/crd/simulated-crd-service';
+import type { WebhookTargetPolicy } from '../infrastructure/webhooks/target-policy';
+
+/** An account's live CRD service, and the JWT that authenticates each call to it. */
+export interface LiveCrdService extends CrdEndpoint {
+  bearer(): Promise<string>;
+}
+
+export interface CoverageRequirementsDependencies {
+  /** The account's `coverage_requirements` connector; undefined when it has none. */
+  liveCrdService: (accountId: string) => Promise<LiveCrdService | undefined>;
+  policy: WebhookTargetPolicy;
+}
+
+/**
+ * Where a prior authorization asks what its order requires (docs/crd.md). Test mode: the sandbox
+ * payer's CRD service, for every drug. Live mode: the account's CRD service, for drugs whose
+ * authorization goes over PAS (the medical benefit); a pharmacy-benefit drug, or an account without
+ * the connector, is not asked.
+ */
+export function coverageRequirementsDiscovery({
+  liveCrdService,
+  policy,
+}: CoverageRequirementsDependencies): (
+  query: CoverageRequirementsQuery,
+) => Promise<CoverageRequirementsAnswer> {
+  return async (query) => {
+    if (query.mode === 'test') return simulatedCoverageRequirements(query);
+    if (query.benefit !== 'medical') return { kind: 'not_asked' };
+    const service = await liveCrdService(query.accountId);
+    if (!service) return { kind: 'not_asked' };
+    return discoverCoverageRequirements(service, () => service.bearer(), query, policy);
+  };
+}
