@@ -56,8 +56,47 @@ export interface EligibilityConnectorSettings extends EndpointSettings {
 
 /** A PAS payer endpoint or a program hub: an address, credentials and a time limit. */
 export interface EndpointConnectorSettings extends EndpointSettings {
-  kind: Exclude<ConnectorKind, 'eligibility'>;
+  kind: Exclude<ConnectorKind, 'eligibility' | 'coverage_requirements'>;
+}
+
+/**
+ * A CRD call is on the interactive path of a prior authorization, and the case falls back to the path
+ * without it when the service is slow: waiting long gains nothing, and half a second is already fast.
+ */
+export const COVERAGE_REQUIREMENTS_TIMEOUT_MS = { min: 500, max: 10_000, default: 3_000 } as const;
+
+/**
+ * The `iss` and `sub` of the JWTs the connector signs, as the payer registered the account: at most
+ * 255 visible ASCII characters (often a URL), never spaces.
+ */
+export const CDS_HOOKS_CLIENT_ID_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** A private JSON Web Key: the signing key's parameters, `d` included. */
+export interface PrivateJwk {
+  readonly kty: string;
+  readonly [parameter: string]: string;
+}
+
+/** The key a coverage requirements connector signs its JWTs with, and the id the JWKS names it by. */
+export interface ConnectorSigningKey {
+  kid: string;
+  privateJwk: PrivateJwk;
+}
+
+/**
+ * A Da Vinci CRD (CDS Hooks) service: its `order-sign` URL, the client id the payer registered, and
+ * the current signing key; it authenticates with a JWT signed with that key (CDS Hooks 2.0,
+ * "Trusting CDS Clients"), whose public half the payer fetches from `jwksUrl`.
+ */
+export interface CoverageRequirementsConnectorSettings {
+  kind: 'coverage_requirements';
+  url: string;
+  clientId: string;
+  timeoutMs: number;
+  signingKey: ConnectorSigningKey;
+  jwksUrl: string;
 }
 
 /** An account's settings for one connector, secrets included: for the worker's use only. */
-export type ConnectorSettings = EligibilityConnectorSettings | EndpointConnectorSettings;
+export type ConnectorSettings =
+  EligibilityConnectorSettings | EndpointConnectorSettings | CoverageRequirementsConnectorSettings;

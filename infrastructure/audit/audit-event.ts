@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'formulary.deleted',
   'connector.configured',
   'connector.deleted',
+  'connector.signing_key_rotated',
   'codec.decoded',
   'codec.encoded',
   'user.invited',

@@ -131,6 +131,11 @@ export interface AppConfig {
     trustedProxyHops: number;
   };
   metrics: MetricsSettings;
+  /**
+   * The API's address as the outside world reaches it (PUBLIC_API_URL), without a trailing slash:
+   * the JWKS URLs a payer fetches connector keys from are under it. Absent: no such URL can be named.
+   */
+  publicApiUrl?: string;
   dataDir: string;
   databaseUrl?: string;
   databaseTimeouts: DatabaseTimeouts;
@@ -399,6 +404,17 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     problems.push(`METRICS_HOST must be an IP address such as 127.0.0.1 or 0.0.0.0, not "${metricsHost}"`);
   }
 
+  // Local data's service answers on this machine's PORT; elsewhere only the operator knows the address.
+  const publicApiUrl = (
+    text('PUBLIC_API_URL') ?? (localData ? `http://localhost:${httpPort}` : undefined)
+  )?.replace(/\/+$/, '');
+  if (publicApiUrl && !isPublicApiUrl(publicApiUrl)) {
+    problems.push(
+      'PUBLIC_API_URL must be an http:// or https:// URL without a query or fragment ' +
+        '(where the API is reached from outside, e.g. https://api.example.com)',
+    );
+  }
+
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -415,6 +431,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
       host: metricsHost,
       ...(metricsPort !== undefined && { port: metricsPort }),
     },
+    ...(publicApiUrl && { publicApiUrl }),
     dataDir: path.resolve(text('DATA_DIR') ?? 'data'),
     databaseUrl,
     databaseTimeouts,
@@ -458,6 +475,12 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function isPublicApiUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return ['http:', 'https:'].includes(url.protocol) && !url.search && !url.hash && !url.username;
 }
 
 function parseEncryptionKeys(env: Env, problems: string[]): EncryptionSettings | undefined {

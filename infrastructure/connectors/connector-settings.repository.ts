@@ -3,17 +3,20 @@ import {
   ConnectorAuth,
   ConnectorAuthType,
   ConnectorSettings,
+  CoverageRequirementsConnectorSettings,
   EligibilityConnectorSettings,
   EligibilityFormat,
   EndpointConnectorSettings,
   InterchangeUsage,
   MAX_INTERCHANGE_CONTROL_NUMBER,
+  PrivateJwk,
 } from '../../domain/connectors/connector-settings';
 import { ConnectorError } from '../../domain/failures';
 import { newId } from '../../domain/ids';
 import { SecretBox } from '../crypto/aes-gcm';
 import type { Database, QueryRunner } from '../storage/database';
 import { secretHint } from '../webhooks/webhook-endpoints.repository';
+import { generateSigningKey, jwksUrlOf, newJwksId, PublishedJwk } from './connector-signing-keys';
 
 /** The public face of a connector's settings: never its secret, only a hint of it. */
 export interface Connector {
@@ -23,10 +26,15 @@ export interface Connector {
   url: string;
   /** Eligibility only; null for the other kinds, as are submitter_id, receiver_id and usage. */
   format: EligibilityFormat | null;
-  auth: ConnectorAuthView;
+  /** Null for coverage_requirements, which authenticates with a JWT it signs for each call instead. */
+  auth: ConnectorAuthView | null;
   submitter_id: string | null;
   receiver_id: string | null;
   usage: InterchangeUsage | null;
+  /** coverage_requirements only: the JWTs' `iss` and `sub`, as the payer registered the account. */
+  client_id: string | null;
+  /** coverage_requirements only: the public side of its signing keys. */
+  signing: ConnectorSigningView | null;
   timeout_ms: number;
   created_at: string;
   updated_at: string;
@@ -42,6 +50,17 @@ export interface ConnectorAuthView {
   header_name?: string;
 }
 
+/** What anyone may know of a connector's signing keys: where they are published, and their ids. */
+export interface ConnectorSigningView {
+  /** The JWKS URL: the payer fetches the public keys there (each JWT names it as `jku`). */
+  jwks_url: string;
+  /** The key that signs from now on. */
+  kid: string;
+  /** The key the last rotation replaced, still published so JWTs it signed verify; null before any rotation. */
+  previous_kid: string | null;
+  rotated_at: string | null;
+}
+
 /** Authentication as an admin sets it: a secret left out keeps the stored one of the same type. */
 export type ConnectorAuthInput =
   | { type: 'none' }
@@ -50,8 +69,12 @@ export type ConnectorAuthInput =
   | { type: 'header'; name: string; value?: string };
 
 type WithAuthInput<Settings> = Omit<Settings, 'auth'> & { auth: ConnectorAuthInput };
+/** The service generates a coverage requirements connector's keys; an admin never hands one in. */
+type CoverageRequirementsInput = Omit<CoverageRequirementsConnectorSettings, 'signingKey' | 'jwksUrl'>;
 export type ConnectorSettingsInput =
-  WithAuthInput<EligibilityConnectorSettings> | WithAuthInput<EndpointConnectorSettings>;
+  | WithAuthInput<EligibilityConnectorSettings>
+  | WithAuthInput<EndpointConnectorSettings>
+  | CoverageRequirementsInput;
 
 /** The field of `auth` that holds each type's secret. */
 export const SECRET_FIELD = { basic: 'password', bearer: 'token', header: 'value' } as const;
@@ -70,6 +93,17 @@ export class MissingConnectorSecretError extends Error {
   }
 }
 
+/**
+ * A coverage requirements connector set where the service's public address is not configured: the
+ * payer could not be told where to fetch its keys.
+ */
+export class NoPublicApiUrlError extends Error {
+  constructor() {
+    super('PUBLIC_API_URL is not configured, so no JWKS URL can be published');
+    this.name = 'NoPublicApiUrlError';
+  }
+}
+
 /** Four characters of a short secret would give too much of it away. */
 const SHORTEST_HINTED_SECRET = 12;
 
@@ -77,25 +111,32 @@ export function connectorSecretHint(secret: string): string {
   return secret.length >= SHORTEST_HINTED_SECRET ? secretHint(secret) : '…';
 }
 
-/** A stored row as `list` and `find` read it: the view's fields, with the authentication in columns. */
-type Row = Omit<Connector, 'object' | 'auth'> & {
-  auth_type: ConnectorAuthType;
+/** A stored row as `list` and `find` read it: the view's fields, with authentication and keys in columns. */
+type Row = Omit<Connector, 'object' | 'auth' | 'signing'> & {
+  auth_type: ConnectorAuthType | null;
   auth_username: string | null;
   auth_header_name: string | null;
   auth_secret_hint: string | null;
+  jwks_id: string | null;
+  signing_kid: string | null;
+  previous_signing_kid: string | null;
+  signing_key_rotated_at: string | null;
 };
 
 const COLUMNS = `id, kind, url, format, auth_type, auth_username, auth_header_name, auth_secret_hint,
-  submitter_id, receiver_id, usage, timeout_ms, created_at, updated_at`;
+  submitter_id, receiver_id, usage, client_id, jwks_id, signing_kid, previous_signing_kid,
+  signing_key_rotated_at, timeout_ms, created_at, updated_at`;
 
 /**
  * An account's connector settings. Reads for people (`list`, `find`) carry no secret; `readForUse`
- * opens the sealed secret for the one caller that sends it, the worker's connector.
+ * opens the sealed secret or signing key for the one caller that uses it, the worker's connector.
  */
 export class ConnectorSettingsRepository {
   constructor(
     private readonly db: Database,
     private readonly secrets: SecretBox,
+    /** Where the API is reached from outside (PUBLIC_API_URL), which JWKS URLs are under. */
+    private readonly publicApiUrl?: string,
   ) {}
 
   /** The configured connectors, in the order of CONNECTOR_KINDS. */
@@ -104,7 +145,9 @@ export class ConnectorSettingsRepository {
       `SELECT ${COLUMNS} FROM connector_settings WHERE account_id = $1 AND deleted_at IS NULL`,
       [accountId],
     );
-    return rows.sort((a, b) => CONNECTOR_KINDS.indexOf(a.kind) - CONNECTOR_KINDS.indexOf(b.kind)).map(viewOf);
+    return rows
+      .sort((a, b) => CONNECTOR_KINDS.indexOf(a.kind) - CONNECTOR_KINDS.indexOf(b.kind))
+      .map((row) => this.viewOf(row));
   }
 
   async find(accountId: string, kind: ConnectorKind): Promise<Connector | undefined> {
@@ -112,7 +155,7 @@ export class ConnectorSettingsRepository {
       `SELECT ${COLUMNS} FROM connector_settings WHERE account_id = $1 AND kind = $2 AND deleted_at IS NULL`,
       [accountId, kind],
     );
-    return row && viewOf(row);
+    return row && this.viewOf(row);
   }
 
   async isConfigured(accountId: string, kind: ConnectorKind): Promise<boolean> {
@@ -121,17 +164,23 @@ export class ConnectorSettingsRepository {
 
   /**
    * Creates or replaces the settings of one kind. The secret is sealed; left out, the stored one is
-   * kept if it belongs to the same authentication type, else MissingConnectorSecretError.
+   * kept if it belongs to the same authentication type, else MissingConnectorSecretError. A new
+   * coverage requirements connector gets a signing key and a JWKS URL; a replaced one keeps both, as
+   * the payer has registered them.
    */
   async put(accountId: string, input: ConnectorSettingsInput): Promise<Connector> {
+    if (input.kind === 'coverage_requirements' && !this.publicApiUrl) throw new NoPublicApiUrlError();
+    const auth = input.kind === 'coverage_requirements' ? undefined : input.auth;
+    // Made before it is known whether a stored key stays; generating one takes about a millisecond.
+    const key = input.kind === 'coverage_requirements' ? await generateSigningKey() : undefined;
     return this.db.transaction(async (tx) => {
-      const secret = await this.secretToStore(tx, accountId, input);
-      const { auth } = input;
+      const secret = auth && (await this.secretToStore(tx, accountId, input.kind, input.url, auth));
       const eligibility = input.kind === 'eligibility' ? input : undefined;
       const [row] = await tx.query<Row>(
         `INSERT INTO connector_settings (id, account_id, kind, url, format, auth_type, auth_username,
-           auth_header_name, auth_secret_sealed, auth_secret_hint, submitter_id, receiver_id, usage, timeout_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+           auth_header_name, auth_secret_sealed, auth_secret_hint, submitter_id, receiver_id, usage, timeout_ms,
+           client_id, jwks_id, signing_kid, signing_key_sealed, signing_public_jwk)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19::jsonb)
          ON CONFLICT (account_id, kind) DO UPDATE SET
            url = EXCLUDED.url,
            format = EXCLUDED.format,
@@ -144,6 +193,11 @@ export class ConnectorSettingsRepository {
            receiver_id = EXCLUDED.receiver_id,
            usage = EXCLUDED.usage,
            timeout_ms = EXCLUDED.timeout_ms,
+           client_id = EXCLUDED.client_id,
+           jwks_id = COALESCE(connector_settings.jwks_id, EXCLUDED.jwks_id),
+           signing_kid = COALESCE(connector_settings.signing_kid, EXCLUDED.signing_kid),
+           signing_key_sealed = COALESCE(connector_settings.signing_key_sealed, EXCLUDED.signing_key_sealed),
+           signing_public_jwk = COALESCE(connector_settings.signing_public_jwk, EXCLUDED.signing_public_jwk),
            created_at = CASE WHEN connector_settings.deleted_at IS NULL
              THEN connector_settings.created_at ELSE now() END,
            updated_at = now(),
@@ -155,45 +209,118 @@ export class ConnectorSettingsRepository {
           input.kind,
           input.url,
           eligibility?.format ?? null,
-          auth.type,
-          auth.type === 'basic' ? auth.username : null,
-          auth.type === 'header' ? auth.name : null,
+          auth?.type ?? null,
+          auth?.type === 'basic' ? auth.username : null,
+          auth?.type === 'header' ? auth.name : null,
           secret?.sealed ?? null,
           secret?.hint ?? null,
           eligibility?.submitterId ?? null,
           eligibility?.receiverId ?? null,
           eligibility?.usage ?? null,
           input.timeoutMs,
+          input.kind === 'coverage_requirements' ? input.clientId : null,
+          key ? newJwksId() : null,
+          key?.kid ?? null,
+          key ? this.secrets.sealText(JSON.stringify(key.privateJwk)) : null,
+          key ? JSON.stringify(key.publicJwk) : null,
         ],
       );
-      return viewOf(row!);
+      return this.viewOf(row!);
     });
   }
 
   /**
-   * Removes the settings and their secret. The row stays, empty, so that the interchange control
-   * numbers go on where they stopped if the connector is configured again. Answers the connector's
-   * id, or undefined when none was configured.
+   * Gives the account's coverage requirements connector a new signing key, which signs from then on.
+   * The key it replaces stays published until the next rotation, so a JWT signed just before still
+   * verifies; its private half is erased now, and the key before it is dropped. Undefined when the
+   * account has no such connector.
+   */
+  async rotateSigningKey(accountId: string): Promise<Connector | undefined> {
+    const key = await generateSigningKey();
+    // The right-hand sides read the row as it was, so the current key moves to "previous" in the same step.
+    const [row] = await this.db.query<Row>(
+      `UPDATE connector_settings SET previous_signing_kid = signing_kid,
+         previous_signing_public_jwk = signing_public_jwk, signing_kid = $2, signing_key_sealed = $3,
+         signing_public_jwk = $4::jsonb, signing_key_rotated_at = now(), updated_at = now()
+       WHERE account_id = $1 AND kind = 'coverage_requirements' AND deleted_at IS NULL
+       RETURNING ${COLUMNS}`,
+      [
+        accountId,
+        key.kid,
+        this.secrets.sealText(JSON.stringify(key.privateJwk)),
+        JSON.stringify(key.publicJwk),
+      ],
+    );
+    return row && this.viewOf(row);
+  }
+
+  /**
+   * The public keys a JWKS URL serves: the current key, then the previous one if any. Undefined for
+   * an id that names no configured connector.
+   */
+  async publishedKeys(jwksId: string): Promise<PublishedJwk[] | undefined> {
+    const [row] = await this.db.query<{
+      signing_public_jwk: PublishedJwk;
+      previous_signing_public_jwk: PublishedJwk | null;
+    }>(
+      `SELECT signing_public_jwk, previous_signing_public_jwk FROM connector_settings
+       WHERE jwks_id = $1 AND deleted_at IS NULL`,
+      [jwksId],
+    );
+    if (!row) return undefined;
+    return [
+      row.signing_public_jwk,
+      ...(row.previous_signing_public_jwk ? [row.previous_signing_public_jwk] : []),
+    ];
+  }
+
+  /**
+   * Removes the settings and their secret, or signing keys and JWKS URL. The row stays, empty, so
+   * that the interchange control numbers go on where they stopped if the connector is configured
+   * again. Answers the connector's id, or undefined when none was configured.
    */
   async delete(accountId: string, kind: ConnectorKind): Promise<string | undefined> {
     const [row] = await this.db.query<{ id: string }>(
       `UPDATE connector_settings SET url = NULL, format = NULL, auth_type = NULL, auth_username = NULL,
          auth_header_name = NULL, auth_secret_sealed = NULL, auth_secret_hint = NULL, submitter_id = NULL,
-         receiver_id = NULL, usage = NULL, timeout_ms = NULL, updated_at = now(), deleted_at = now()
+         receiver_id = NULL, usage = NULL, timeout_ms = NULL, client_id = NULL, jwks_id = NULL,
+         signing_kid = NULL, signing_key_sealed = NULL, signing_public_jwk = NULL, previous_signing_kid = NULL,
+         previous_signing_public_jwk = NULL, signing_key_rotated_at = NULL, updated_at = now(),
+         deleted_at = now()
        WHERE account_id = $1 AND kind = $2 AND deleted_at IS NULL RETURNING id`,
       [accountId, kind],
     );
     return row?.id;
   }
 
-  /** The settings with their secret opened, at the moment of use: for the worker's connector only. */
+  /**
+   * The settings with their secret, or a coverage requirements connector's current signing key,
+   * opened at the moment of use: for the worker's connector only.
+   */
   async readForUse(accountId: string, kind: ConnectorKind): Promise<ConnectorSettings | undefined> {
-    const [row] = await this.db.query<Row & { auth_secret_sealed: string | null }>(
-      `SELECT ${COLUMNS}, auth_secret_sealed FROM connector_settings
+    const [row] = await this.db.query<
+      Row & { auth_secret_sealed: string | null; signing_key_sealed: string | null }
+    >(
+      `SELECT ${COLUMNS}, auth_secret_sealed, signing_key_sealed FROM connector_settings
        WHERE account_id = $1 AND kind = $2 AND deleted_at IS NULL`,
       [accountId, kind],
     );
     if (!row) return undefined;
+    if (row.kind === 'coverage_requirements') {
+      if (!this.publicApiUrl)
+        throw new ConnectorError(new NoPublicApiUrlError().message, { transient: false });
+      return {
+        kind: row.kind,
+        url: row.url,
+        clientId: row.client_id!,
+        timeoutMs: row.timeout_ms,
+        signingKey: {
+          kid: row.signing_kid!,
+          privateJwk: JSON.parse(this.secrets.openText(row.signing_key_sealed!)) as PrivateJwk,
+        },
+        jwksUrl: jwksUrlOf(this.publicApiUrl, row.jwks_id!),
+      };
+    }
     const secret = row.auth_secret_sealed === null ? '' : this.secrets.openText(row.auth_secret_sealed);
     const common = { url: row.url, auth: authOf(row, secret), timeoutMs: row.timeout_ms };
     if (row.kind === 'eligibility') {
@@ -207,6 +334,17 @@ export class ConnectorSettingsRepository {
       };
     }
     return { kind: row.kind, ...common };
+  }
+
+  /**
+   * The account's CRD service with its current signing key opened, for the activity that calls it;
+   * undefined when the account has none.
+   */
+  async readCoverageRequirementsForUse(
+    accountId: string,
+  ): Promise<CoverageRequirementsConnectorSettings | undefined> {
+    const connector = await this.readForUse(accountId, 'coverage_requirements');
+    return connector?.kind === 'coverage_requirements' ? connector : undefined;
   }
 
   /**
@@ -232,9 +370,10 @@ export class ConnectorSettingsRepository {
   private async secretToStore(
     tx: QueryRunner,
     accountId: string,
-    input: ConnectorSettingsInput,
+    kind: ConnectorKind,
+    url: string,
+    auth: ConnectorAuthInput,
   ): Promise<{ sealed: string; hint: string } | undefined> {
-    const { auth } = input;
     if (auth.type === 'none') return undefined;
     const given = auth.type === 'basic' ? auth.password : auth.type === 'bearer' ? auth.token : auth.value;
     if (given !== undefined)
@@ -248,40 +387,51 @@ export class ConnectorSettingsRepository {
     }>(
       `SELECT auth_secret_sealed, auth_secret_hint, url, auth_username, auth_header_name FROM connector_settings
        WHERE account_id = $1 AND kind = $2 AND auth_type = $3 AND deleted_at IS NULL FOR UPDATE`,
-      [accountId, input.kind, auth.type],
+      [accountId, kind, auth.type],
     );
     // A kept secret may only go where it went before: otherwise changing the URL would hand the
     // credentials to whoever the new URL names, without ever knowing them.
     const sameTarget =
       stored !== undefined &&
-      new URL(stored.url).origin === new URL(input.url).origin &&
+      new URL(stored.url).origin === new URL(url).origin &&
       stored.auth_username === (auth.type === 'basic' ? auth.username : null) &&
       stored.auth_header_name === (auth.type === 'header' ? auth.name : null);
     if (!sameTarget) throw new MissingConnectorSecretError(SECRET_FIELD[auth.type]);
     return { sealed: stored.auth_secret_sealed, hint: stored.auth_secret_hint };
   }
-}
 
-function viewOf(row: Row): Connector {
-  return {
-    id: row.id,
-    object: 'connector',
-    kind: row.kind,
-    url: row.url,
-    format: row.format,
-    auth: {
-      type: row.auth_type,
-      hint: row.auth_secret_hint,
-      ...(row.auth_username !== null && { username: row.auth_username }),
-      ...(row.auth_header_name !== null && { header_name: row.auth_header_name }),
-    },
-    submitter_id: row.submitter_id,
-    receiver_id: row.receiver_id,
-    usage: row.usage,
-    timeout_ms: row.timeout_ms,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+  private viewOf(row: Row): Connector {
+    return {
+      id: row.id,
+      object: 'connector',
+      kind: row.kind,
+      url: row.url,
+      format: row.format,
+      auth: row.auth_type && {
+        type: row.auth_type,
+        hint: row.auth_secret_hint,
+        ...(row.auth_username !== null && { username: row.auth_username }),
+        ...(row.auth_header_name !== null && { header_name: row.auth_header_name }),
+      },
+      submitter_id: row.submitter_id,
+      receiver_id: row.receiver_id,
+      usage: row.usage,
+      client_id: row.client_id,
+      signing:
+        row.jwks_id === null
+          ? null
+          : {
+              // Without a public address (PUBLIC_API_URL unset since the connector was set) the path alone.
+              jwks_url: jwksUrlOf(this.publicApiUrl ?? '', row.jwks_id),
+              kid: row.signing_kid!,
+              previous_kid: row.previous_signing_kid,
+              rotated_at: row.signing_key_rotated_at,
+            },
+      timeout_ms: row.timeout_ms,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
 }
 
 function authOf(row: Row, secret: string): ConnectorAuth {
@@ -294,5 +444,7 @@ function authOf(row: Row, secret: string): ConnectorAuth {
       return { type: 'bearer', token: secret };
     case 'header':
       return { type: 'header', name: row.auth_header_name!, value: secret };
+    case null:
+      throw new Error(`The ${row.kind} connector ${row.id} is stored without authentication`);
   }
 }

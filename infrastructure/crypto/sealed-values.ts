@@ -15,6 +15,7 @@ export const SEALED_COLUMNS = [
   { table: 'webhook_events', column: 'body_sealed' },
   { table: 'case_summaries', column: 'case_sealed', rowId: 'case_id' },
   { table: 'connector_settings', column: 'auth_secret_sealed' },
+  { table: 'connector_settings', column: 'signing_key_sealed' },
   { table: 'console_users', column: 'totp_secret_sealed' },
   { table: 'console_sessions', column: 'pending_totp_secret_sealed' },
   // No id column: its primary key, as one text, orders and finds the row (replayable answers, 24 h).

@@ -299,6 +299,7 @@ async function main(argv: string[]): Promise<number> {
       case 'connectors:list':
       case 'connectors:set':
       case 'connectors:delete':
+      case 'connectors:rotate-signing-key':
         return await runConnectorCommand(command, values, { config, db, print });
       case 'keys:reencrypt':
       case 'keys:status':

@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 
-import { isConnectorKind } from '../../domain/connectors/connector-kinds';
+import { CONNECTOR_KINDS, ConnectorKind, isConnectorKind } from '../../domain/connectors/connector-kinds';
 import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
@@ -22,7 +22,12 @@ export const CONNECTOR_USAGE = `  connectors:list --account ID                  
                                                    password, token or header value comes from
                                                    CONNECTOR_SECRET or stdin, never a flag; without
                                                    one, the stored secret of the same auth type stays
-  connectors:delete --account ID --kind KIND       remove a connector and its secret`;
+  connectors:set --account ID --kind coverage_requirements --url URL --client-id ID [--timeout-ms N]
+                                                   a Da Vinci CRD service: no --auth, its calls carry
+                                                   JWTs signed with a key the service generates
+  connectors:rotate-signing-key --account ID       a new signing key for the coverage_requirements
+                                                   connector; the previous one stays published
+  connectors:delete --account ID --kind KIND       remove a connector and its secret or keys`;
 
 const STRING = { type: 'string' } as const;
 
@@ -36,6 +41,7 @@ export const CONNECTOR_OPTIONS = {
   'submitter-id': STRING,
   'receiver-id': STRING,
   usage: STRING,
+  'client-id': STRING,
   'timeout-ms': STRING,
 };
 
@@ -57,6 +63,7 @@ const FLAG_OF_FIELD: Record<string, string> = {
   submitter_id: '--submitter-id',
   receiver_id: '--receiver-id',
   usage: '--usage',
+  client_id: '--client-id',
   timeout_ms: '--timeout-ms',
 };
 
@@ -86,7 +93,7 @@ async function run(
   if (!encryption)
     throw new CommandRefusal('PAYLOAD_ENCRYPTION_KEYS is required to manage connector secrets');
   const connectors = new ConnectorsService(
-    new ConnectorSettingsRepository(db, new SecretBox(encryption)),
+    new ConnectorSettingsRepository(db, new SecretBox(encryption), config.publicApiUrl),
     new WebhookTargetPolicy(config.webhooks.allowedTargets),
   );
   switch (command) {
@@ -96,13 +103,26 @@ async function run(
     case 'connectors:set': {
       const kind = knownKind(flags.kind);
       const connector = await operatorMistakesAsUsage(async () =>
-        connectors.configure(accountId, kind, await validatedConnectorSettings(kind, await bodyOf(flags))),
+        connectors.configure(
+          accountId,
+          kind,
+          await validatedConnectorSettings(kind, await bodyOf(kind, flags)),
+        ),
       );
       await recordOperatorAction(db, accountId, 'connector.configured', {
         object: 'connector',
         id: connector.id,
       });
       print(connector);
+      return 0;
+    }
+    case 'connectors:rotate-signing-key': {
+      const rotated = await operatorMistakesAsUsage(() => connectors.rotateSigningKey(accountId));
+      await recordOperatorAction(db, accountId, 'connector.signing_key_rotated', {
+        object: 'connector',
+        id: rotated.id,
+      });
+      print(rotated);
       return 0;
     }
     case 'connectors:delete': {
@@ -118,7 +138,16 @@ async function run(
   }
 }
 
-async function bodyOf(flags: ConnectorFlags): Promise<Record<string, unknown>> {
+async function bodyOf(kind: ConnectorKind, flags: ConnectorFlags): Promise<Record<string, unknown>> {
+  if (kind === 'coverage_requirements') {
+    return withoutAbsent({
+      url: flags.url,
+      client_id: flags['client-id'],
+      timeout_ms: timeoutOf(flags),
+      // Refused by the API's rule, which names it: the connector authenticates with its own key.
+      auth: flags.auth,
+    });
+  }
   const type = requiredFlag(flags.auth, '--auth');
   const secret = type === 'none' ? undefined : await readSecret();
   const secretField = { basic: 'password', bearer: 'token', header: 'value' }[type];
@@ -128,17 +157,22 @@ async function bodyOf(flags: ConnectorFlags): Promise<Record<string, unknown>> {
     name: flags['header-name'],
     ...(secretField && secret !== undefined && { [secretField]: secret }),
   };
-  const timeout = flags['timeout-ms'];
   return withoutAbsent({
     url: flags.url,
     auth: withoutAbsent(auth),
-    // A number when it reads as one, else the text, so the API's rule names the mistake.
-    timeout_ms: timeout !== undefined && /^\d+$/.test(timeout) ? Number(timeout) : timeout,
+    timeout_ms: timeoutOf(flags),
     format: flags.format,
     submitter_id: flags['submitter-id'],
     receiver_id: flags['receiver-id'],
     usage: flags.usage,
+    client_id: flags['client-id'],
   });
+}
+
+/** A number when it reads as one, else the text, so the API's rule names the mistake. */
+function timeoutOf(flags: ConnectorFlags): number | string | undefined {
+  const timeout = flags['timeout-ms'];
+  return timeout !== undefined && /^\d+$/.test(timeout) ? Number(timeout) : timeout;
 }
 
 /** The secret from CONNECTOR_SECRET, else from stdin when piped: never from a flag, which shell history keeps. */
@@ -179,11 +213,9 @@ function inFlagTerms(message: string): string {
   return `${FLAG_OF_FIELD[field] ?? field}: ${message.slice(separator + 2)}`;
 }
 
-function knownKind(kind: string | undefined) {
+function knownKind(kind: string | undefined): ConnectorKind {
   const given = requiredFlag(kind, '--kind');
-  if (!isConnectorKind(given)) {
-    throw new CommandRefusal('--kind takes eligibility, prior_authorization or program_enrollment');
-  }
+  if (!isConnectorKind(given)) throw new CommandRefusal(`--kind takes ${CONNECTOR_KINDS.join(', ')}`);
   return given;
 }
 

@@ -18,7 +18,7 @@ import {
   EventType,
   TEST_EVENT_TYPE,
 } from '../../domain/webhooks/event-types';
-import { REQUIRED_ROLE } from '../common/route-access';
+import { PUBLIC_ROUTE, REQUIRED_ROLE } from '../common/route-access';
 import type { DocumentedRule } from '../common/dto/case-validators';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency.module';
 import { ERROR_STATUS } from '../common/errors';
@@ -77,7 +77,7 @@ export function serveOpenApiDocument(app: INestApplication): OpenAPIObject {
       const handler = handlers.get(operation.operationId ?? '');
       if (handler?.query) documentQueryRules(handler.query, operation);
       documentResponses(operation, method, path, handler);
-      operation.security = [{ [BEARER_SCHEME]: [] }];
+      operation.security = handler?.public ? [] : [{ [BEARER_SCHEME]: [] }];
     }
   }
   schemas.ErrorEnvelope = ERROR_ENVELOPE;
@@ -132,6 +132,8 @@ const SCHEMA_REFERENCE = '#/components/schemas/';
 
 interface HandlerFacts {
   requiredRole?: string;
+  /** Served without a key (a JWKS URL): no security requirement, no 401. */
+  public: boolean;
   answer?: AnswerDeclaration;
   query?: ClassType;
   successStatus: number;
@@ -153,6 +155,9 @@ function describeHandlers(app: INestApplication): Map<string, HandlerFacts> {
         facts.set(operationIdOf(controller.name, methodName), {
           requiredRole:
             Reflect.getMetadata(REQUIRED_ROLE, handler) ?? Reflect.getMetadata(REQUIRED_ROLE, controller),
+          public: Boolean(
+            Reflect.getMetadata(PUBLIC_ROUTE, handler) ?? Reflect.getMetadata(PUBLIC_ROUTE, controller),
+          ),
           query: queryType(controller, methodName),
           answer: answerOf(handler),
           successStatus:
@@ -433,7 +438,8 @@ function errorResponse(status: number): Schema {
  * declared on their controller methods with @ApiConflictResponse and get the envelope here.
  */
 function documentResponses(operation: Operation, method: string, path: string, handler?: HandlerFacts): void {
-  const statuses = [400, 401, 429, 431, 500, 503];
+  const statuses = [400, 429, 431, 500, 503];
+  if (!handler?.public) statuses.push(401);
   if (handler?.requiredRole) statuses.push(403);
   if (path.includes('{')) statuses.push(404);
   if (BODY_METHODS.has(method)) statuses.push(413, 415);

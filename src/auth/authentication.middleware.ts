@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
+import { JWKS_ROUTE } from '../../infrastructure/connectors/connector-signing-keys';
 import { SqlRateLimiter } from '../../infrastructure/rate-limits/sql-rate-limiter';
 import { ApiError } from '../common/errors';
 import { ContextualRequest } from '../common/request-context';
@@ -19,6 +20,13 @@ const BEARER = /^Bearer ([\x21-\x7e]{16,256})$/;
 
 /** Documentation carries no account data, and a browser cannot attach a bearer key to a page load. */
 const PUBLIC_PATHS = /^\/(docs(\/.*)?|openapi\.(json|yaml))$/;
+
+/**
+ * A payer's CDS service fetches a connector's public keys without a key of ours. Each fetch costs a
+ * lookup, so it spends a token of the address's keyless bucket: guessing JWKS ids is as slow as
+ * guessing API keys.
+ */
+const JWKS_PATH = new RegExp(`^/${JWKS_ROUTE}/[^/]+$`);
 
 const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/i;
 const FORWARDING_HEADERS = ['forwarded', 'x-real-ip'];
@@ -53,6 +61,11 @@ async function authenticate(req: ContextualRequest, deps: AuthenticationDependen
   }
 
   const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  if (JWKS_PATH.test(req.path)) {
+    const wait = deps.keylessLimiter.take(address);
+    if (wait > 0) throw rateLimited(wait, 'Too many key set requests from this address; slow down.');
+    return;
+  }
   const secret = BEARER.exec(authorization ?? '')?.[1];
   if (!secret) throw refusal(deps.keylessLimiter.take(address));
   let spentAddressToken = false;

@@ -1,5 +1,12 @@
-import { Body, Delete, Get, Inject, Param, Put } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiOperation, ApiParam, getSchemaPath } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConflictResponse,
+  ApiExtraModels,
+  ApiOperation,
+  ApiParam,
+  getSchemaPath,
+} from '@nestjs/swagger';
 
 import { CONNECTOR_KINDS } from '../../domain/connectors/connector-kinds';
 
@@ -12,19 +19,24 @@ import { success, wholeList } from '../common/envelope';
 import { Answers, AnswersList } from '../contract/answers';
 import {
   ConnectorSettingsDto,
+  CoverageRequirementsConnectorSettingsDto,
   EligibilityConnectorSettingsDto,
   validatedConnectorSettings,
 } from './connectors.dto';
 import { connectorKindOf, ConnectorsService } from './connectors.service';
 
-/** Documents `{kind}` as the three kinds, so generated requests name real ones. */
+/** Documents `{kind}` as the kinds, so generated requests name real ones. */
 const KindParameter = () => ApiParam({ name: 'kind', enum: CONNECTOR_KINDS });
 
 /**
  * The connectors live-mode cases go to (docs/decisions.md#modes), per account. They decide where PHI is
  * sent and hold the account's credentials there, so only admins see or change them.
  */
-@ApiExtraModels(EligibilityConnectorSettingsDto, ConnectorSettingsDto)
+@ApiExtraModels(
+  EligibilityConnectorSettingsDto,
+  ConnectorSettingsDto,
+  CoverageRequirementsConnectorSettingsDto,
+)
 @ApiController('connectors', { role: 'admin' })
 export class ConnectorsController {
   constructor(@Inject(ConnectorsService) private readonly connectors: ConnectorsService) {}
@@ -40,7 +52,9 @@ export class ConnectorsController {
   @Get(':kind')
   @KindParameter()
   @ApiOperation({
-    summary: 'Get the settings of one connector: eligibility, prior_authorization or program_enrollment',
+    summary:
+      'Get the settings of one connector: eligibility, prior_authorization, program_enrollment or ' +
+      'coverage_requirements',
   })
   @Answers('Connector')
   async get(@CurrentPrincipal() principal: Principal, @Param('kind') kind: string) {
@@ -54,15 +68,23 @@ export class ConnectorsController {
     summary: 'Create or replace the settings of one connector',
     description:
       '`eligibility` takes EligibilityConnectorSettings (the X12 envelope settings besides the ' +
-      'endpoint); `prior_authorization` and `program_enrollment` take ConnectorSettings.',
+      'endpoint); `prior_authorization` and `program_enrollment` take ConnectorSettings; ' +
+      '`coverage_requirements` takes CoverageRequirementsConnectorSettings, and the service generates ' +
+      'its signing key and JWKS URL when it is created (a replacement keeps both).',
   })
   @ApiBody({
     schema: {
       oneOf: [
         { $ref: getSchemaPath(EligibilityConnectorSettingsDto) },
         { $ref: getSchemaPath(ConnectorSettingsDto) },
+        { $ref: getSchemaPath(CoverageRequirementsConnectorSettingsDto) },
       ],
     },
+  })
+  @ApiConflictResponse({
+    description:
+      'A coverage_requirements connector, and the service has no public address to publish its keys ' +
+      'at (`invalid_state`); nothing changed.',
   })
   @Answers('Connector')
   async configure(
@@ -73,6 +95,21 @@ export class ConnectorsController {
     requireLiveKeyFor(principal, 'Setting a connector');
     const settings = await validatedConnectorSettings(connectorKindOf(kind), body);
     return success(await this.connectors.configure(principal.accountId, kind, settings));
+  }
+
+  @Post('coverage_requirements/rotate-signing-key')
+  @HttpCode(200)
+  @Audited('connector.signing_key_rotated', 'connector')
+  @ApiOperation({
+    summary: "Rotate the coverage requirements connector's signing key",
+    description:
+      'A new key signs from now on. The key it replaces stays in the JWKS until the next rotation, ' +
+      'so JWTs signed just before still verify; the one before that is dropped.',
+  })
+  @Answers('Connector')
+  async rotateSigningKey(@CurrentPrincipal() principal: Principal) {
+    requireLiveKeyFor(principal, "Rotating a connector's signing key");
+    return success(await this.connectors.rotateSigningKey(principal.accountId));
   }
 
   @Delete(':kind')

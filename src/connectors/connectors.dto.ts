@@ -14,8 +14,10 @@ import {
 
 import { ConnectorKind } from '../../domain/connectors/connector-kinds';
 import {
+  CDS_HOOKS_CLIENT_ID_PATTERN,
   CONNECTOR_AUTH_TYPES,
   CONNECTOR_TIMEOUT_MS,
+  COVERAGE_REQUIREMENTS_TIMEOUT_MS,
   ConnectorAuthType,
   ELIGIBILITY_FORMATS,
   EligibilityFormat,
@@ -144,14 +146,13 @@ export class ConnectorAuthDto {
   value?: string;
 }
 
+const URL_RULE =
+  'https, checked by the SSRF policy when saved and at every connection: private, loopback and ' +
+  'link-local targets are refused. Plain http only for targets on the allow-list (local mode, tests).';
+
 /** The settings of a PAS payer endpoint or a program hub: `PUT /connectors/prior_authorization | program_enrollment`. */
 export class ConnectorSettingsDto {
-  @ApiProperty({
-    example: 'https://clearinghouse.example/x12/270',
-    description:
-      'https, checked by the SSRF policy when saved and at every connection: private, loopback and ' +
-      'link-local targets are refused. Plain http only for targets on the allow-list (local mode, tests).',
-  })
+  @ApiProperty({ example: 'https://clearinghouse.example/x12/270', description: URL_RULE })
   @IsWebhookUrl()
   @HasNoControlCharacters()
   url!: string;
@@ -206,9 +207,49 @@ export class EligibilityConnectorSettingsDto extends ConnectorSettingsDto {
   usage?: InterchangeUsage;
 }
 
-/** Each kind's body: the eligibility connector adds the X12 envelope's settings. */
-export function connectorSettingsDtoFor(kind: ConnectorKind): typeof ConnectorSettingsDto {
-  return kind === 'eligibility' ? EligibilityConnectorSettingsDto : ConnectorSettingsDto;
+/**
+ * The settings of a Da Vinci CRD service: `PUT /connectors/coverage_requirements`. It takes no
+ * `auth`: each call carries a JWT signed with a key the service generates for the connector.
+ */
+export class CoverageRequirementsConnectorSettingsDto {
+  @ApiProperty({
+    example: 'https://payer.example/cds-services/order-sign-crd',
+    description: `The CDS service's \`order-sign\` URL. ${URL_RULE}`,
+  })
+  @IsWebhookUrl()
+  @HasNoControlCharacters()
+  url!: string;
+
+  @ApiProperty({
+    example: 'https://clinic.example',
+    description: "The JWTs' `iss` and `sub`: the client id the payer registered the account under.",
+  })
+  @Matches(CDS_HOOKS_CLIENT_ID_PATTERN, {
+    message: 'must be 1 to 255 visible ASCII characters without spaces',
+  })
+  client_id!: string;
+
+  @ApiPropertyOptional({
+    minimum: COVERAGE_REQUIREMENTS_TIMEOUT_MS.min,
+    maximum: COVERAGE_REQUIREMENTS_TIMEOUT_MS.max,
+    default: COVERAGE_REQUIREMENTS_TIMEOUT_MS.default,
+    description:
+      'How long the call may take, in milliseconds; past it the prior authorization goes on without the answer.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(COVERAGE_REQUIREMENTS_TIMEOUT_MS.min)
+  @Max(COVERAGE_REQUIREMENTS_TIMEOUT_MS.max)
+  timeout_ms?: number;
+}
+
+/** A `PUT /connectors/{kind}` body, once its kind's DTO has validated it. */
+export type ConnectorSettingsBody = ConnectorSettingsDto | CoverageRequirementsConnectorSettingsDto;
+
+/** Each kind's body: the eligibility connector adds the X12 envelope's settings; CRD has its own. */
+export function connectorSettingsDtoFor(kind: ConnectorKind): new () => ConnectorSettingsBody {
+  if (kind === 'eligibility') return EligibilityConnectorSettingsDto;
+  return kind === 'coverage_requirements' ? CoverageRequirementsConnectorSettingsDto : ConnectorSettingsDto;
 }
 
 const VALIDATION = createValidationPipe();
@@ -220,9 +261,9 @@ const VALIDATION = createValidationPipe();
 export async function validatedConnectorSettings(
   kind: ConnectorKind,
   body: unknown,
-): Promise<ConnectorSettingsDto> {
+): Promise<ConnectorSettingsBody> {
   return (await VALIDATION.transform(body, {
     type: 'body',
     metatype: connectorSettingsDtoFor(kind),
-  })) as ConnectorSettingsDto;
+  })) as ConnectorSettingsBody;
 }

@@ -1,15 +1,26 @@
 import { CONNECTOR_KINDS, ConnectorKind, isConnectorKind } from '../../domain/connectors/connector-kinds';
-import { CONNECTOR_TIMEOUT_MS } from '../../domain/connectors/connector-settings';
+import {
+  CONNECTOR_TIMEOUT_MS,
+  COVERAGE_REQUIREMENTS_TIMEOUT_MS,
+} from '../../domain/connectors/connector-settings';
 import {
   Connector,
   ConnectorAuthInput,
   ConnectorSettingsInput,
   ConnectorSettingsRepository,
   MissingConnectorSecretError,
+  NoPublicApiUrlError,
 } from '../../infrastructure/connectors/connector-settings.repository';
+import type { PublishedJwk } from '../../infrastructure/connectors/connector-signing-keys';
 import type { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
 import { ApiError } from '../common/errors';
-import { ConnectorAuthDto, ConnectorSettingsDto, EligibilityConnectorSettingsDto } from './connectors.dto';
+import {
+  ConnectorAuthDto,
+  ConnectorSettingsBody,
+  ConnectorSettingsDto,
+  CoverageRequirementsConnectorSettingsDto,
+  EligibilityConnectorSettingsDto,
+} from './connectors.dto';
 
 /**
  * An account's connector settings, as the API, the console and the admin CLI manage them: one set
@@ -35,7 +46,7 @@ export class ConnectorsService {
    * Creates or replaces one kind's settings from a body its DTO has validated. The URL must pass the
    * SSRF policy now, so a refused target is a 400 for the admin rather than a failed case later.
    */
-  async configure(accountId: string, kind: string, body: ConnectorSettingsDto): Promise<Connector> {
+  async configure(accountId: string, kind: string, body: ConnectorSettingsBody): Promise<Connector> {
     const input = settingsInputOf(connectorKindOf(kind), body);
     const verdict = await this.policy.verify(input.url, { plainHttp: 'allow-listed only' });
     if (!verdict.allowed) {
@@ -46,6 +57,13 @@ export class ConnectorsService {
     try {
       return await this.settings.put(accountId, input);
     } catch (error) {
+      if (error instanceof NoPublicApiUrlError) {
+        throw new ApiError(
+          'invalid_state',
+          'A coverage requirements connector needs the address the payer fetches its keys from, ' +
+            'and the service has none configured; the operator sets PUBLIC_API_URL.',
+        );
+      }
       if (!(error instanceof MissingConnectorSecretError)) throw error;
       throw new ApiError('validation_error', 'The request is invalid; see details.', [
         {
@@ -55,6 +73,23 @@ export class ConnectorsService {
         },
       ]);
     }
+  }
+
+  /**
+   * A new signing key for the coverage requirements connector, which signs from now on; the one it
+   * replaces stays published until the next rotation.
+   */
+  async rotateSigningKey(accountId: string): Promise<Connector> {
+    const connector = await this.settings.rotateSigningKey(accountId);
+    if (!connector) throw notConfigured('coverage_requirements');
+    return connector;
+  }
+
+  /** The public keys a JWKS URL serves; an id that names no connector is a 404 like any other. */
+  async publishedKeys(jwksId: string): Promise<PublishedJwk[]> {
+    const keys = await this.settings.publishedKeys(jwksId);
+    if (!keys) throw ApiError.notFound('No keys are published at this address.');
+    return keys;
   }
 
   async remove(
@@ -78,7 +113,23 @@ function notConfigured(kind: ConnectorKind): ApiError {
   return ApiError.notFound(`No ${kind} connector is configured for your account.`);
 }
 
-function settingsInputOf(kind: ConnectorKind, body: ConnectorSettingsDto): ConnectorSettingsInput {
+function settingsInputOf(kind: ConnectorKind, body: ConnectorSettingsBody): ConnectorSettingsInput {
+  if (kind === 'coverage_requirements') {
+    const crd = body as CoverageRequirementsConnectorSettingsDto;
+    return {
+      kind,
+      url: crd.url,
+      clientId: crd.client_id,
+      timeoutMs: crd.timeout_ms ?? COVERAGE_REQUIREMENTS_TIMEOUT_MS.default,
+    };
+  }
+  return endpointInputOf(kind, body as ConnectorSettingsDto);
+}
+
+function endpointInputOf(
+  kind: Exclude<ConnectorKind, 'coverage_requirements'>,
+  body: ConnectorSettingsDto,
+): ConnectorSettingsInput {
   const common = {
     url: body.url,
     auth: authInputOf(body.auth),

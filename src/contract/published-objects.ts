@@ -8,6 +8,7 @@ import type { NotifiedObject, ThinNotifiedObject } from '../../domain/webhooks/n
 import type { ApiKeyRecord } from '../../infrastructure/accounts/accounts.repository';
 import type { AuditEvent } from '../../infrastructure/audit/audit-event';
 import type { Connector } from '../../infrastructure/connectors/connector-settings.repository';
+import type { PublishedJwk } from '../../infrastructure/connectors/connector-signing-keys';
 import type { FormularySummary } from '../../infrastructure/formularies/formularies.repository';
 import type { WebhookEvent } from '../../infrastructure/webhooks/events.repository';
 import type {
@@ -41,6 +42,7 @@ export interface PublishedObjects {
   CreatedApiKey: CreatedApiKey;
   Connector: Connector;
   DeletedConnector: DeletedConnector;
+  JsonWebKeySet: JsonWebKeySet;
   Formulary: Formulary;
   AuditEvent: AuditEvent;
   PatientErasure: PatientErasure;
@@ -128,6 +130,11 @@ export interface DeletedConnector {
   object: 'connector';
   kind: ConnectorKind;
   deleted: true;
+}
+
+/** A coverage requirements connector's public signing keys (RFC 7517), not in the envelope. */
+export interface JsonWebKeySet {
+  keys: PublishedJwk[];
 }
 
 /** A formulary the account loaded for a payer. */

@@ -44,6 +44,8 @@ describe('connector settings through the admin API', () => {
       submitter_id: 'CLINIC0001',
       receiver_id: 'CLEARINGHOUSE',
       usage: 'test',
+      client_id: null,
+      signing: null,
       timeout_ms: 8000,
       created_at: expect.any(String),
       updated_at: expect.any(String),
@@ -272,8 +274,13 @@ describe('connector settings through the admin API', () => {
       oneOf: [
         { $ref: '#/components/schemas/EligibilityConnectorSettings' },
         { $ref: '#/components/schemas/ConnectorSettings' },
+        { $ref: '#/components/schemas/CoverageRequirementsConnectorSettings' },
       ],
     });
+    expect(document.components.schemas.CoverageRequirementsConnectorSettings.required).toEqual([
+      'url',
+      'client_id',
+    ]);
     const eligibility = document.components.schemas.EligibilityConnectorSettings;
     expect(eligibility.required).toEqual(['url', 'auth', 'submitter_id', 'receiver_id']);
     expect(eligibility.additionalProperties).toBe(false);

@@ -97,8 +97,10 @@ describe.each(engines)('connector settings on %s', (_engine, open) => {
       ...endpoint,
       auth: { type: 'header', name: 'X-Api-Key', value: 'k' },
     });
-    expect((await settings.readForUse(accountId, 'prior_authorization'))!.auth).toEqual({ type: 'none' });
-    expect((await settings.find(accountId, 'program_enrollment'))!.auth.hint).toBe('…');
+    expect(await settings.readForUse(accountId, 'prior_authorization')).toMatchObject({
+      auth: { type: 'none' },
+    });
+    expect((await settings.find(accountId, 'program_enrollment'))!.auth!.hint).toBe('…');
   });
 
   it('keeps the stored secret only for the same authentication type, user and URL origin', async () => {
@@ -106,7 +108,9 @@ describe.each(engines)('connector settings on %s', (_engine, open) => {
     await settings.put(accountId, eligibility());
     const samePlace = eligibility({ auth: { type: 'basic', username: 'clinic-0001' } });
     await settings.put(accountId, { ...samePlace, url: `${new URL(samePlace.url).origin}/v2/270` });
-    expect((await settings.readForUse(accountId, 'eligibility'))!.auth).toMatchObject({ password: PASSWORD });
+    expect(await settings.readForUse(accountId, 'eligibility')).toMatchObject({
+      auth: { password: PASSWORD },
+    });
     const missing = (field: 'password' | 'token') => new MissingConnectorSecretError(field);
     await expect(
       settings.put(accountId, eligibility({ auth: { type: 'basic', username: 'renamed' } })),

@@ -42,10 +42,15 @@ describe('the Connectors page of the console', () => {
     const page = await getPage(testApp, admin, '/console/connectors');
     expect(page.status).toBe(200);
     expect(page.text).toMatch(/href="\/console\/connectors"\s+aria-current="page"\s+>Connectors<\/a/);
-    for (const kind of ['eligibility', 'prior_authorization', 'program_enrollment']) {
+    for (const kind of [
+      'eligibility',
+      'prior_authorization',
+      'program_enrollment',
+      'coverage_requirements',
+    ]) {
       expect(page.text).toContain(`href="/console/connectors/${kind}"`);
     }
-    expect(page.text.match(/not configured/g)).toHaveLength(3);
+    expect(page.text.match(/not configured/g)).toHaveLength(4);
   });
 
   it('sets the eligibility connector, showing only the hint of its password afterwards', async () => {

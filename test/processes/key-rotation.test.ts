@@ -301,7 +301,7 @@ describe('payload key rotation', () => {
     it("hands the worker the connector's original secret", async () => {
       const connectors = new ConnectorSettingsRepository(app.db, new SecretBox(app.config.encryption!));
       const settings = await connectors.readForUse(account.accountId, 'eligibility');
-      expect(settings?.auth).toMatchObject({ type: 'basic', password: CONNECTOR_PASSWORD });
+      expect(settings).toMatchObject({ auth: { type: 'basic', password: CONNECTOR_PASSWORD } });
     });
 
     it("replays an API key's creation answered under the old key, secret included", async () => {

@@ -2,7 +2,10 @@ import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common'
 import type { Request, Response } from 'express';
 
 import { ConnectorKind } from '../../../domain/connectors/connector-kinds';
-import { CONNECTOR_TIMEOUT_MS } from '../../../domain/connectors/connector-settings';
+import {
+  CONNECTOR_TIMEOUT_MS,
+  COVERAGE_REQUIREMENTS_TIMEOUT_MS,
+} from '../../../domain/connectors/connector-settings';
 import { Connector, SECRET_FIELD } from '../../../infrastructure/connectors/connector-settings.repository';
 import { ApiError } from '../../common/errors';
 import {
@@ -28,7 +31,10 @@ import { ConsolePages } from '../console-pages';
 const LIST_DONE = {
   deleted: 'The connector was removed. Live cases that need it are refused until it is set again.',
 };
-const CONNECTOR_DONE = { saved: 'The connector was saved.' };
+const CONNECTOR_DONE = {
+  saved: 'The connector was saved.',
+  rotated: 'A new signing key signs from now on; the previous one stays published until the next rotation.',
+};
 
 type Notice = { kind: 'success' | 'error'; text: string } | undefined;
 
@@ -99,6 +105,13 @@ export class ConnectorsPageController {
     res.redirect(303, `${CONNECTORS_PATH}/${known}?done=saved`);
   }
 
+  @Post('connectors/coverage_requirements/rotate-signing-key')
+  async rotateSigningKey(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const connector = await this.connectors.rotateSigningKey(accountOf(req));
+    await this.audit.record(req, 'connector.signing_key_rotated', { object: 'connector', id: connector.id });
+    res.redirect(303, `${CONNECTORS_PATH}/coverage_requirements?done=rotated`);
+  }
+
   @Post('connectors/:kind/delete')
   async remove(@Req() req: Request, @Res() res: Response, @Param('kind') kind: string): Promise<void> {
     const removed = await this.connectors.remove(accountOf(req), kind);
@@ -112,7 +125,7 @@ export class ConnectorsPageController {
     kind: ConnectorKind,
     connector: Connector | undefined,
     notice: Notice,
-    form: ConnectorForm = formOf(connector),
+    form: ConnectorForm = formOf(kind, connector),
     status = 200,
   ): void {
     const body = connectorView({ kind, connector, form, csrf: csrfField(req, res) });
@@ -124,17 +137,22 @@ function accountOf(req: Request): string {
   return principalOf(req).accountId;
 }
 
-function formOf(connector: Connector | undefined): ConnectorForm {
+function formOf(kind: ConnectorKind, connector: Connector | undefined): ConnectorForm {
+  const defaultTimeout =
+    kind === 'coverage_requirements'
+      ? COVERAGE_REQUIREMENTS_TIMEOUT_MS.default
+      : CONNECTOR_TIMEOUT_MS.default;
   return {
     url: connector?.url ?? '',
     format: connector?.format ?? 'x12',
-    auth_type: connector?.auth.type ?? 'none',
-    username: connector?.auth.username ?? '',
-    header_name: connector?.auth.header_name ?? '',
+    auth_type: connector?.auth?.type ?? 'none',
+    username: connector?.auth?.username ?? '',
+    header_name: connector?.auth?.header_name ?? '',
     submitter_id: connector?.submitter_id ?? '',
     receiver_id: connector?.receiver_id ?? '',
     usage: connector?.usage ?? 'production',
-    timeout_ms: String(connector?.timeout_ms ?? CONNECTOR_TIMEOUT_MS.default),
+    client_id: connector?.client_id ?? '',
+    timeout_ms: String(connector?.timeout_ms ?? defaultTimeout),
   };
 }
 
@@ -143,6 +161,10 @@ function formOf(connector: Connector | undefined): ConnectorForm {
  * typed, so an empty secret field keeps the stored one as leaving it out of a PUT does.
  */
 function bodyOfForm(kind: ConnectorKind, form: ConnectorForm, secret: string): Record<string, unknown> {
+  const timeout = form.timeout_ms && {
+    timeout_ms: /^\d+$/.test(form.timeout_ms) ? Number(form.timeout_ms) : form.timeout_ms,
+  };
+  if (kind === 'coverage_requirements') return { url: form.url, client_id: form.client_id, ...timeout };
   const type = form.auth_type;
   const secretField = (SECRET_FIELD as Record<string, string | undefined>)[type];
   return {
@@ -153,9 +175,7 @@ function bodyOfForm(kind: ConnectorKind, form: ConnectorForm, secret: string): R
       ...(type === 'header' && { name: form.header_name }),
       ...(secretField && secret && { [secretField]: secret }),
     },
-    ...(form.timeout_ms && {
-      timeout_ms: /^\d+$/.test(form.timeout_ms) ? Number(form.timeout_ms) : form.timeout_ms,
-    }),
+    ...timeout,
     ...(kind === 'eligibility' && {
       format: form.format,
       submitter_id: form.submitter_id,

@@ -2,14 +2,19 @@ import { CONNECTOR_KINDS, ConnectorKind } from '../../../domain/connectors/conne
 import {
   CONNECTOR_AUTH_TYPES,
   CONNECTOR_TIMEOUT_MS,
+  COVERAGE_REQUIREMENTS_TIMEOUT_MS,
   ELIGIBILITY_FORMATS,
   INTERCHANGE_USAGES,
 } from '../../../domain/connectors/connector-settings';
-import type { Connector } from '../../../infrastructure/connectors/connector-settings.repository';
+import type {
+  Connector,
+  ConnectorSigningView,
+} from '../../../infrastructure/connectors/connector-settings.repository';
 import {
   actionButton,
   badge,
   card,
+  definitionList,
   inputField,
   optionsOf,
   postForm,
@@ -26,6 +31,7 @@ export const KIND_TITLES: Record<ConnectorKind, string> = {
   eligibility: 'Eligibility clearinghouse (X12 270/271)',
   prior_authorization: 'Prior authorization payer endpoint (Da Vinci PAS)',
   program_enrollment: 'Manufacturer program hub',
+  coverage_requirements: 'Coverage requirements discovery (Da Vinci CRD)',
 };
 
 export const CONNECTOR_FORM_FIELDS = [
@@ -37,6 +43,7 @@ export const CONNECTOR_FORM_FIELDS = [
   'submitter_id',
   'receiver_id',
   'usage',
+  'client_id',
   'timeout_ms',
 ] as const;
 
@@ -67,14 +74,16 @@ export function connectorsListView(configured: Connector[]): Html {
         },
         {
           heading: 'Authentication',
-          cell: ({ connector }) =>
-            connector
-              ? `${connector.auth.type}${connector.auth.hint ? ` (${connector.auth.hint})` : ''}`
-              : '—',
+          cell: ({ connector }) => (connector ? authenticationOf(connector) : '—'),
         },
         { heading: 'Updated', cell: ({ connector }) => moment(connector?.updated_at ?? null) },
       ],
     })}`;
+}
+
+function authenticationOf({ auth, signing }: Connector): string {
+  if (signing) return `signed JWT (key ${signing.kid})`;
+  return auth ? `${auth.type}${auth.hint ? ` (${auth.hint})` : ''}` : '—';
 }
 
 export interface ConnectorPageProps {
@@ -84,7 +93,7 @@ export interface ConnectorPageProps {
   csrf: Html;
 }
 
-/** One connector's settings form, and its removal once it exists. */
+/** One connector's settings form, its signing keys if it has any, and its removal once it exists. */
 export function connectorView({ kind, connector, form, csrf }: ConnectorPageProps): Html {
   const base = `${CONNECTORS_PATH}/${kind}`;
   return html`${card({
@@ -94,10 +103,15 @@ export function connectorView({ kind, connector, form, csrf }: ConnectorPageProp
     body: postForm({
       action: base,
       csrf,
-      body: html`${connectorFields(kind, form, connector?.auth.hint ?? null)}
+      body: html`${
+        kind === 'coverage_requirements'
+          ? coverageRequirementsFields(form)
+          : connectorFields(kind, form, connector?.auth?.hint ?? null)
+      }
       ${submitButton({ label: 'Save connector', kind: 'primary' })}`,
     }),
   })}
+  ${connector?.signing ? signingKeysCard(base, connector.signing, csrf) : ''}
   ${
     connector
       ? card({
@@ -116,21 +130,74 @@ export function connectorView({ kind, connector, form, csrf }: ConnectorPageProp
   }`;
 }
 
+/**
+ * The public side of a CRD connector's keys, which the payer registers, and their rotation. The
+ * private key never leaves the service.
+ */
+function signingKeysCard(base: string, signing: ConnectorSigningView, csrf: Html): Html {
+  return card({
+    id: 'signing-heading',
+    heading: 'Signing keys',
+    narrow: true,
+    body: html`<p class="hint">
+        Each call carries a JWT signed with the current key. Give the payer the JWKS URL; it serves the public
+        keys only.
+      </p>
+      ${definitionList([
+        ['JWKS URL', html`<code>${signing.jwks_url}</code>`],
+        ['Current key', html`<code>${signing.kid}</code>`],
+        [
+          'Previous key (still published)',
+          signing.previous_kid && html`<code>${signing.previous_kid}</code>`,
+        ],
+        ['Rotated', signing.rotated_at && moment(signing.rotated_at)],
+      ])}
+      ${actionButton({
+        action: `${base}/rotate-signing-key`,
+        csrf,
+        confirm:
+          'Rotate the signing key? The new key signs from now on; the current one stays published until the next rotation.',
+        label: 'Rotate signing key',
+      })}`,
+  });
+}
+
+/** A CRD service: its order-sign URL, the client id the payer knows the account by, and a time limit. */
+function coverageRequirementsFields(form: ConnectorForm): Html {
+  return html`${urlField(form, 'order-sign URL')}
+  ${inputField({
+    name: 'client_id',
+    label: 'Client id (the JWT issuer)',
+    value: form.client_id,
+    hint: 'As the payer registered the account.',
+    attributes: html`required maxlength="255"`,
+  })}
+  ${inputField({
+    name: 'timeout_ms',
+    label: `Timeout in milliseconds (${COVERAGE_REQUIREMENTS_TIMEOUT_MS.min}–${COVERAGE_REQUIREMENTS_TIMEOUT_MS.max})`,
+    value: form.timeout_ms,
+    attributes: html`inputmode="numeric"`,
+  })}`;
+}
+
+function urlField(form: ConnectorForm, label: string): Html {
+  return inputField({
+    name: 'url',
+    label,
+    type: 'url',
+    value: form.url,
+    hint: 'https; private, loopback and link-local addresses are refused.',
+    attributes: html`required`,
+  });
+}
+
 function connectorFields(kind: ConnectorKind, form: ConnectorForm, hint: string | null): Html {
   const choose = (name: keyof ConnectorForm, label: string, options: readonly string[]) =>
     selectField({ name, label, options: optionsOf(options), value: form[name] });
   const type = (name: keyof ConnectorForm, label: string, attributes?: Html) =>
     inputField({ name, label, value: form[name], attributes });
-  return html`${inputField({
-    name: 'url',
-    label: 'URL',
-    type: 'url',
-    value: form.url,
-    hint: 'https; private, loopback and link-local addresses are refused.',
-    attributes: html`required`,
-  })}
-  ${choose('auth_type', 'Authentication', CONNECTOR_AUTH_TYPES)} ${type('username', 'User name (basic)')}
-  ${type('header_name', 'Header name (header)')}
+  return html`${urlField(form, 'URL')} ${choose('auth_type', 'Authentication', CONNECTOR_AUTH_TYPES)}
+  ${type('username', 'User name (basic)')} ${type('header_name', 'Header name (header)')}
   ${inputField({
     name: 'secret',
     label: 'Password, token or header value',
