@@ -54,6 +54,7 @@ export type ConnectorFlags = { [Flag in keyof typeof CONNECTOR_OPTIONS]?: string
 const FLAG_OF_FIELD: Record<string, string> = {
   url: '--url',
   format: '--format',
+  auth: '--auth',
   'auth.type': '--auth',
   'auth.username': '--username',
   'auth.name': '--header-name',

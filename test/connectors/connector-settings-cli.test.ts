@@ -102,7 +102,67 @@ describe('connector settings through the admin CLI', () => {
   it('refuses an unknown kind', () => {
     const result = admin(['connectors:delete', '--account', accountId, '--kind', 'fax']);
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain('--kind takes eligibility, prior_authorization or program_enrollment');
+    expect(result.stderr).toContain(
+      '--kind takes eligibility, prior_authorization, program_enrollment, coverage_requirements',
+    );
+  });
+
+  describe('the coverage requirements connector', () => {
+    const setCrd = (extra: string[] = []) =>
+      admin([
+        'connectors:set',
+        '--account',
+        accountId,
+        '--kind',
+        'coverage_requirements',
+        '--url',
+        'http://127.0.0.1:9/cds-services/order-sign-crd',
+        '--client-id',
+        'clinic-crd-0001',
+        ...extra,
+      ]);
+
+    it('is set without credentials and answers its JWKS URL under the local address, and its key id', () => {
+      const result = setCrd(['--timeout-ms', '2500']);
+      expect(result.status).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        kind: 'coverage_requirements',
+        client_id: 'clinic-crd-0001',
+        auth: null,
+        timeout_ms: 2500,
+        signing: {
+          jwks_url: expect.stringMatching(/^http:\/\/localhost:3000\/jwks\/jwks_/),
+          kid: expect.any(String),
+          previous_kid: null,
+        },
+      });
+      expect(result.stdout).not.toContain('"d"');
+    });
+
+    it('rotates its signing key, keeping the previous key id published', () => {
+      const before = JSON.parse(admin(['connectors:list', '--account', accountId]).stdout).find(
+        (connector: { kind: string }) => connector.kind === 'coverage_requirements',
+      );
+      const rotated = admin(['connectors:rotate-signing-key', '--account', accountId]);
+      expect(rotated.status).toBe(0);
+      expect(JSON.parse(rotated.stdout).signing).toMatchObject({
+        jwks_url: before.signing.jwks_url,
+        previous_kid: before.signing.kid,
+      });
+    });
+
+    it('refuses credentials and a time limit past 10 seconds, naming the flags', () => {
+      const result = setCrd(['--auth', 'bearer', '--timeout-ms', '15000']);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain('--auth: is not a known field');
+      expect(result.stderr).toContain('--timeout-ms: must not be greater than 10000');
+    });
+
+    it('is removed with its keys', () => {
+      const deleted = admin(['connectors:delete', '--account', accountId, '--kind', 'coverage_requirements']);
+      expect(JSON.parse(deleted.stdout)).toMatchObject({ kind: 'coverage_requirements', deleted: true });
+      expect(admin(['connectors:rotate-signing-key', '--account', accountId]).status).toBe(2);
+    });
   });
 
   it('deletes a connector and records the changes in the audit trail with the operator as the actor', async () => {
@@ -121,6 +181,9 @@ describe('connector settings through the admin CLI', () => {
       const trail = await new AuditRepository(db).list(accountId, { limit: 10 });
       expect(trail.data.map((event) => [event.action, event.actor.type, event.target?.object])).toEqual([
         ['connector.deleted', 'operator', 'connector'],
+        ['connector.deleted', 'operator', 'connector'],
+        ['connector.signing_key_rotated', 'operator', 'connector'],
+        ['connector.configured', 'operator', 'connector'],
         ['connector.configured', 'operator', 'connector'],
         ['connector.configured', 'operator', 'connector'],
       ]);
