@@ -12,7 +12,7 @@ describe('the Connectors page of the console', () => {
   let admin: ConsoleBrowser;
 
   beforeAll(async () => {
-    testApp = await startTestApp();
+    testApp = await startTestApp({ PUBLIC_API_URL: 'https://api.clinic.example' });
     account = await testApp.createAccount('Clinic Connectors');
     admin = await consoleBrowserWithRoles(testApp, account.accountId, ['admin']);
   });
@@ -145,6 +145,50 @@ describe('the Connectors page of the console', () => {
     );
     expect(new Set(events.map((event) => event.actor.type))).toEqual(new Set(['user']));
     expect(JSON.stringify(trail.body)).not.toContain(PASSWORD);
+  });
+
+  it('sets the CRD connector without credentials, shows its JWKS URL and key ids, and rotates its key', async () => {
+    const page = await getPage(testApp, admin, '/console/connectors/coverage_requirements');
+    expect(page.text).toContain('name="client_id"');
+    expect(page.text).not.toContain('name="auth_type"');
+    expect(page.text).toContain('value="3000"');
+    const saved = await postForm(testApp, admin, '/console/connectors/coverage_requirements', {
+      url: 'http://127.0.0.1:9/cds-services/order-sign-crd',
+      client_id: 'clinic-crd-0001',
+      timeout_ms: '2000',
+    });
+    expect(saved.headers.location).toBe('/console/connectors/coverage_requirements?done=saved');
+    const { signing } = (
+      await testApp.http().get('/connectors/coverage_requirements').set(bearer(account.keys.admin))
+    ).body.data;
+    const shown = await getPage(testApp, admin, saved.headers.location!);
+    expect(shown.text).toContain(`<code>${signing.jwks_url}</code>`);
+    expect(shown.text).toContain(`<code>${signing.kid}</code>`);
+
+    const rotated = await postForm(
+      testApp,
+      admin,
+      '/console/connectors/coverage_requirements/rotate-signing-key',
+    );
+    expect(rotated.headers.location).toBe('/console/connectors/coverage_requirements?done=rotated');
+    const after = await getPage(testApp, admin, rotated.headers.location!);
+    expect(after.text).toContain('A new signing key signs from now on');
+    expect(after.text).toMatch(
+      new RegExp(`Previous key \\(still published\\)</dt>\\s*<dd><code>${signing.kid}</code>`),
+    );
+    const list = await getPage(testApp, admin, '/console/connectors');
+    expect(list.text).toContain('signed JWT (key ');
+  });
+
+  it("re-renders the CRD form with the API's message and 400 for a time limit past 10 seconds", async () => {
+    const answer = await postForm(testApp, admin, '/console/connectors/coverage_requirements', {
+      url: 'http://127.0.0.1:9/cds-services/order-sign-crd',
+      client_id: 'kept-client-id',
+      timeout_ms: '20000',
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain('timeout_ms: must not be greater than 10000');
+    expect(answer.text).toContain('value="kept-client-id"');
   });
 
   it('answers 404 for an unknown kind', async () => {

@@ -95,8 +95,12 @@ export class ConnectorsPageController {
     try {
       connector = await this.connectors.configure(accountOf(req), known, checked.value);
     } catch (error) {
-      if (!(error instanceof ApiError) || error.code !== 'validation_error') throw error;
-      return refuse(error.details.map(({ field, issue }) => `${field}: ${issue}`));
+      // invalid_state: a CRD connector where the service has no public address for its keys.
+      if (!(error instanceof ApiError) || !['validation_error', 'invalid_state'].includes(error.code)) {
+        throw error;
+      }
+      const messages = error.details.map(({ field, issue }) => `${field}: ${issue}`);
+      return refuse(messages.length > 0 ? messages : [error.message]);
     }
     await this.audit.record(req, 'connector.configured', {
       object: 'connector',
