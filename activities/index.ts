@@ -30,7 +30,7 @@ import { CaseActivityDependencies, createCaseActivities, liveClearinghouses } fr
 import { createClinicalActivities } from './clinical.activities';
 import { createDocumentActivities } from './documents.activities';
 import { createEnrollmentActivities } from './enrollment.activities';
-import { coverageRequirementsDiscovery } from './coverage-requirements-discovery';
+import { coverageRequirementsDiscovery, liveCrdServices } from './coverage-requirements-discovery';
 import { livePasEndpoints, priorAuthorizationChannels } from './prior-authorization-channels';
 import { MeteredDeliveryAttempts, WebhookMetrics } from '../infrastructure/webhooks/delivery-metrics';
 import { createWebhookActivities } from './webhooks.activities';
@@ -118,7 +118,7 @@ export const createActivities = ({
           livePasEndpoint: livePasEndpoints(connectorSettings, policy),
         }),
       coverageRequirements: coverageRequirementsDiscovery({
-        liveCrdService: async () => undefined,
+        liveCrdService: liveCrdServices(connectorSettings),
         policy,
       }),
       documents,
