@@ -186,6 +186,16 @@ describe('case pages and decisions in the console', () => {
     expect(criteria).toMatch(/<td>yes<\/td>\s*<td>[^<]*E11\.9/);
   });
 
+  it("shows the reviewer what the payer's CRD service said the order requires, and the questionnaire it named", async () => {
+    const { id } = await submitted();
+
+    const page = await awaitingReview(id);
+
+    const requirements = page.text.slice(page.text.indexOf('id="requirements-heading"'));
+    expect(requirements).toMatch(/Prior authorization<\/dt>\s*<dd>auth-needed/);
+    expect(requirements).toContain('/fhir/Questionnaire/ozempic');
+  });
+
   it('records reading a case page as case.read, with the person as the actor', async () => {
     const { id } = await submitted();
     await casePage(id);

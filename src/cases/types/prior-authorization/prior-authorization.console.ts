@@ -3,6 +3,7 @@ import {
   type PriorAuthorizationCase,
 } from '../../../../domain/cases/prior-authorization';
 import type { UnreadEvidence } from '../../../../domain/clinical/clinical-model';
+import type { CoverageRequirements } from '../../../../domain/payers/coverage-requirements';
 import type { CriterionAnswer } from '../../../../domain/payers/payer-connector';
 import {
   card,
@@ -81,8 +82,50 @@ const PRIOR_AUTHORIZATION_VIEW: CaseTypeView<PriorAuthorizationCase> = {
         ])}`
     }`;
   },
-  reviewerSections: ({ criteria, unread_evidence: unread }) => criteriaSection(criteria, unread),
+  reviewerSections: ({ criteria, unread_evidence: unread, coverage_requirements: requirements }) =>
+    html`${requirementsSection(requirements)}${criteriaSection(criteria, unread)}`,
 };
+
+/**
+ * What the payer's CRD service said the order requires, with its instructions to the clinician; or,
+ * where it gave nothing to act on, that the criteria below are the catalog's, and why.
+ */
+function requirementsSection(requirements: CoverageRequirements | null | undefined): Html {
+  if (!requirements) return html``;
+  if (requirements.fallback_reason)
+    return card({
+      id: 'requirements-heading',
+      heading: 'Payer requirements',
+      body: notice({
+        kind: 'error',
+        body: `The payer's coverage requirements could not be used (${requirements.fallback_reason}): the criteria below are the catalog's.`,
+      }),
+    });
+  return card({
+    id: 'requirements-heading',
+    heading: 'Payer requirements',
+    body: html`${definitionList([
+      ['Covered', text(requirements.covered)],
+      ['Prior authorization', text(requirements.pa_needed)],
+      ['Documentation', text(requirements.doc_needed)],
+      ['Information needed', requirements.info_needed.join(', ') || '—'],
+      ['Reason', text(requirements.reason)],
+      ['Questionnaires', requirements.questionnaires.join(', ') || '—'],
+      ['Holds until', requirements.expires_at ? moment(requirements.expires_at) : '—'],
+    ])}
+    ${
+      requirements.instructions.length > 0 &&
+      table({
+        caption: "The payer's instructions",
+        rows: requirements.instructions,
+        columns: [
+          { heading: 'Summary', cell: (instruction) => instruction.summary },
+          { heading: 'Detail', cell: (instruction) => text(instruction.detail) },
+        ],
+      })
+    }`,
+  });
+}
 
 /**
  * The criteria the prefill answered for the reviewer, each with where its answer came from, and the
