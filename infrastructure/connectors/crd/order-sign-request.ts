@@ -50,7 +50,7 @@ export function orderSignRequest(
       draftOrders: {
         resourceType: 'Bundle',
         type: 'collection',
-        entry: [{ resource: medicationRequest(query, ids, signedAt) }],
+        entry: [entryOf(medicationRequest(query, ids, signedAt))],
       },
     },
     prefetch: {
@@ -59,7 +59,7 @@ export function orderSignRequest(
         resourceType: 'Bundle',
         type: 'searchset',
         total: 1,
-        entry: [{ resource: coverage(query, ids), search: { mode: 'match' } }],
+        entry: [{ ...entryOf(coverage(query, ids)), search: { mode: 'match' } }],
       },
       user: practitioner(query, ids.practitioner),
     },
@@ -129,7 +129,7 @@ function patient(query: CoverageRequirementsQuery, id: string): FhirResource {
         system: `urn:healthcare-access-api:${query.accountId}:patient`,
         value: person.internal_id,
       },
-      ...(plan ? [memberIdentifier(plan.member_id)] : []),
+      ...(plan ? [memberIdentifier(plan)] : []),
     ],
     name: [{ family: person.last_name, given: [person.first_name] }],
     gender: FHIR_GENDER[person.gender],
@@ -148,7 +148,7 @@ function coverage(query: CoverageRequirementsQuery, ids: Ids): FhirResource {
     resourceType: 'Coverage',
     id: ids.coverageId,
     meta: { profile: [CRD_PROFILE.coverage] },
-    ...(plan && { identifier: [memberIdentifier(plan.member_id)], subscriberId: plan.member_id }),
+    ...(plan && { identifier: [memberIdentifier(plan)], subscriberId: plan.member_id }),
     status: 'active',
     beneficiary: { reference: `Patient/${ids.patient}` },
     payor: [
@@ -185,8 +185,16 @@ function practitioner(query: CoverageRequirementsQuery, id: string): FhirResourc
   };
 }
 
-function memberIdentifier(memberId: string) {
-  return { type: { coding: [{ system: SYSTEM.identifierType, code: 'MB' }] }, value: memberId };
+/**
+ * The member id, in the payer's namespace: US Core (so CRD's Patient) requires every identifier's
+ * `system`, and a member id means something only to its payer.
+ */
+function memberIdentifier(plan: NonNullable<CoverageRequirementsQuery['plan']>) {
+  return {
+    type: { coding: [{ system: SYSTEM.identifierType, code: 'MB' }] },
+    system: `urn:healthcare-access-api:payer:${plan.payer_id}:member`,
+    value: plan.member_id,
+  };
 }
 
 function coverageClass(type: 'group' | 'plan', value: string, name?: string) {
@@ -195,6 +203,14 @@ function coverageClass(type: 'group' | 'plan', value: string, name?: string) {
     value,
     ...(name && { name }),
   };
+}
+
+/**
+ * A Bundle entry with its fullUrl, which FHIR requires outside transactions: the `urn:uuid:` the PAS
+ * Bundle gives the same resource (the call names no `fhirServer` to make it a URL on).
+ */
+function entryOf(resource: FhirResource) {
+  return { fullUrl: `urn:uuid:${resource.id}`, resource };
 }
 
 /** A resource's id within a case: the name-based UUID the PAS Bundle gives the same role. */
