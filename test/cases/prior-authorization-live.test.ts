@@ -115,7 +115,7 @@ describe('prior authorization with a live key', () => {
  */
 describe('a live prior authorization exchanged with the payer over Da Vinci PAS', () => {
   const PAS_TOKEN = 'pas-token-live-e2e-000001';
-  const AUTHORIZATION = { number: 'AUTH-PAS-0042', quantity: 3, start: '2026-12-01', end: '2027-05-31' };
+  const AUTHORIZATION = { number: 'AUTH-PAS-0042', quantity: 4, start: '2026-12-01', end: '2027-05-31' };
   let testApp: TestApp;
   let worker: TestWorker;
   let pas: PasServer;
@@ -314,5 +314,15 @@ describe('a live prior authorization exchanged with the payer over Da Vinci PAS'
     const completed = await waitFor(id, 'completed');
     expect(completed.outcome.result).toBe('approved');
     expect(pas.requestsFor(id, 'submit')).toHaveLength(2);
+  });
+
+  it('completes partially approved when the payer certifies in total fewer units than requested', async () => {
+    const id = await sentToPayer({ submit: [approved({ ...AUTHORIZATION, quantity: 3 })] });
+    const completed = await waitFor(id, 'completed');
+    expect(completed.outcome).toMatchObject({
+      result: 'partially_approved',
+      detail_code: 'quantity_reduced',
+      approved_quantity: 3,
+    });
   });
 });
