@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Inject, Param, Put } from '@nestjs/common';
 import {
   ApiBody,
   ApiConflictResponse,
@@ -17,6 +17,7 @@ import { CurrentPrincipal } from '../common/route-access';
 import { requireLiveKeyFor } from '../common/live-data';
 import { success, wholeList } from '../common/envelope';
 import { Answers, AnswersList } from '../contract/answers';
+import { IdempotentPost } from '../idempotency/idempotency.module';
 import {
   ConnectorSettingsDto,
   CoverageRequirementsConnectorSettingsDto,
@@ -97,7 +98,8 @@ export class ConnectorsController {
     return success(await this.connectors.configure(principal.accountId, kind, settings));
   }
 
-  @Post('coverage_requirements/rotate-signing-key')
+  // Idempotent: a retried rotation must not rotate twice, which would drop the key in-flight JWTs name.
+  @IdempotentPost('coverage_requirements/rotate-signing-key')
   @HttpCode(200)
   @Audited('connector.signing_key_rotated', 'connector')
   @ApiOperation({

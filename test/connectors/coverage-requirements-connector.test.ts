@@ -180,6 +180,15 @@ describe('the coverage requirements (Da Vinci CRD) connector and its signing key
     expect(actions.filter((action) => action === 'connector.signing_key_rotated')).toHaveLength(2);
   });
 
+  it('rotates once for a retried request with the same Idempotency-Key, keeping the previous key published', async () => {
+    const retried = () => rotate().set('Idempotency-Key', 'rotate-crd-key-once');
+    const first = await retried();
+    const again = await retried();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.data.signing).toEqual(first.body.data.signing);
+    expect((await settingsForUse()).signingKey.kid).toBe(first.body.data.signing.kid);
+  });
+
   it('keeps the key and the JWKS URL when the settings are replaced', async () => {
     const before = (
       await testApp.http().get('/connectors/coverage_requirements').set(bearer(account.keys.admin))
