@@ -186,6 +186,23 @@ describe('recording workflow histories', () => {
     await record(await reviewed({ result: 'not_submitted' }), 'not-submitted');
   });
 
+  it("records prior authorizations after the payer's CRD service: no authorization needed, and its service unavailable", async () => {
+    const notNeeded = await post(
+      '/prior-authorization',
+      priorAuthorizationRequest({ mock_result: { coverage_requirements: 'no-auth' } }),
+    );
+    await record(notNeeded.id, 'completed-no-authorization-needed');
+
+    const fellBack = await post(
+      '/prior-authorization',
+      priorAuthorizationRequest({
+        mock_result: { result: 'approved', coverage_requirements: 'unavailable' },
+      }),
+    );
+    await approveAtReview(fellBack.id);
+    await record(fellBack.id, 'approved-after-crd-unavailable');
+  });
+
   it('records benefit verifications: completed, failed, verified manually', async () => {
     const completed = await post('/benefit-verification', benefitVerificationRequest());
     await record(completed.id, 'completed');
