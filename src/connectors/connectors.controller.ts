@@ -3,6 +3,7 @@ import {
   ApiBody,
   ApiConflictResponse,
   ApiExtraModels,
+  ApiNotFoundResponse,
   ApiOperation,
   ApiParam,
   getSchemaPath,
@@ -108,6 +109,7 @@ export class ConnectorsController {
       'A new key signs from now on. The key it replaces stays in the JWKS until the next rotation, ' +
       'so JWTs signed just before still verify; the one before that is dropped.',
   })
+  @ApiNotFoundResponse({ description: 'The account has no coverage_requirements connector (`not_found`).' })
   @Answers('Connector')
   async rotateSigningKey(@CurrentPrincipal() principal: Principal) {
     requireLiveKeyFor(principal, "Rotating a connector's signing key");
