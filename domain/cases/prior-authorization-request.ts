@@ -9,7 +9,6 @@ import type {
   Questionnaire,
   VisitNote,
 } from './case-model';
-import type { MockCoverageRequirements } from '../payers/coverage-requirements';
 
 export interface Prescription {
   drug_name?: string;
@@ -42,6 +41,7 @@ export interface PriorAuthorizationRequest {
     result?: 'approved' | 'denied' | 'partially_approved' | 'other' | 'not_submitted';
     detail_code?: string;
     outage?: MockOutage;
-    coverage_requirements?: MockCoverageRequirements;
+    /** The sandbox CRD service's answer: one of MOCK_COVERAGE_REQUIREMENTS (payers/coverage-requirements.ts). */
+    coverage_requirements?: 'no-auth' | 'auth-needed' | 'unavailable';
   } | null;
 }

@@ -1,6 +1,6 @@
 import type { ResolvedPlan } from './payer-connector';
 import type { CasePatient, Provider } from '../cases/case-model';
-import type { Prescription } from '../cases/prior-authorization-request';
+import type { Prescription, PriorAuthorizationRequest } from '../cases/prior-authorization-request';
 
 /**
  * What a payer says an order needs before it is filled, as Da Vinci Coverage Requirements Discovery
@@ -49,8 +49,14 @@ export const CRD_FALLBACK_REASONS = [
 export type CrdFallbackReason = (typeof CRD_FALLBACK_REASONS)[number];
 
 /** What the sandbox's CRD service answers, chosen by `mock_result.coverage_requirements`. */
-export const MOCK_COVERAGE_REQUIREMENTS = ['no-auth', 'auth-needed', 'unavailable'] as const;
-export type MockCoverageRequirements = (typeof MOCK_COVERAGE_REQUIREMENTS)[number];
+export type MockCoverageRequirements = NonNullable<
+  NonNullable<PriorAuthorizationRequest['mock_result']>['coverage_requirements']
+>;
+export const MOCK_COVERAGE_REQUIREMENTS = [
+  'no-auth',
+  'auth-needed',
+  'unavailable',
+] as const satisfies readonly MockCoverageRequirements[];
 
 /** One CDS Hooks card's instruction to the clinician: its summary and its Markdown detail. */
 export interface CoverageInstruction {
