@@ -106,10 +106,11 @@ export async function startClusterStack(): Promise<ClusterStack> {
       if (server) await until(() => !isRunning(server.pid));
       await until(() => frontendAnswers(client));
     },
-    async stop() {
+    async stop({ keepData = false } = {}) {
       await connection.close();
       await stopProcess(launcher);
-      rmSync(dataDir, { recursive: true, force: true });
+      if (keepData) console.log(`  data folder kept for tracing: ${dataDir}`);
+      else rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -53,10 +53,11 @@ export async function startLocalStack(): Promise<BenchStack> {
     ],
     // The launcher's PGlite, the Temporal dev server's SQLite and every other file of local mode.
     storedBytes: async () => [{ store: 'data folder', bytes: folderBytes(dataDir) }],
-    async stop() {
+    async stop({ keepData = false } = {}) {
       await connection.close();
       await stopProcess(local);
-      rmSync(dataDir, { recursive: true, force: true });
+      if (keepData) console.log(`  data folder kept for tracing: ${dataDir}`);
+      else rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -576,6 +576,7 @@ function faultsOf(shape: 'local' | 'cluster', minutes: number): Fault[] {
 async function soakOn(shape: 'local' | 'cluster', stack: BenchStack, settings: SoakSettings): Promise<void> {
   const receiver = await FlakyReceiver.start();
   const run = new SoakRun(shape, stack, settings);
+  let keepData = false;
   try {
     const endpointId = await subscribe(stack.api, receiver);
     const storedBefore = await stack.storedBytes();
@@ -607,9 +608,11 @@ async function soakOn(shape: 'local' | 'cluster', stack: BenchStack, settings: S
     const drained = await drain(run);
     const events = await eventAccounting(run, receiver, endpointId);
     report(run, receiver, drained, events, storedBefore, await stack.storedBytes());
+    // An event lost or never fanned out is traced in the stack's own stores, so they outlive the run.
+    keepData = events.lost.length > 0 || events.notFannedOut.length > 0 || drained.missing.length > 0;
   } finally {
     receiver.close();
-    await stack.stop();
+    await stack.stop({ keepData });
   }
 }
 
@@ -720,8 +723,11 @@ interface EventAccounting {
   overdue: string[];
   /** Undelivered with no attempt left: lost. */
   lost: string[];
-  /** Events listed by GET /events that no delivery to the endpoint was made for. */
-  notFannedOut: number;
+  /**
+   * Events listed by GET /events that no delivery to the endpoint was made for, each with what an
+   * operator needs to trace it: its id, type and when it was created (the second soak met one).
+   */
+  notFannedOut: Array<{ id: string; type: string; created_at: string }>;
   complete: boolean;
 }
 
@@ -750,7 +756,7 @@ async function eventAccounting(
     await sleep(10_000);
     deliveries = await read();
   }
-  const events = await everyItem<{ id: string; type: string }>(run, '/events');
+  const events = await everyItem<{ id: string; type: string; created_at: string }>(run, '/events');
   const accounting: EventAccounting = {
     expected: deliveries.byEvent.size,
     delivered: deliveries.byEvent.size - undelivered().length,
@@ -758,9 +764,9 @@ async function eventAccounting(
     scheduled: [],
     overdue: [],
     lost: [],
-    notFannedOut: events.items.filter(
-      (event) => CASE_EVENTS.includes(event.type) && !deliveries.byEvent.has(event.id),
-    ).length,
+    notFannedOut: events.items
+      .filter((event) => CASE_EVENTS.includes(event.type) && !deliveries.byEvent.has(event.id))
+      .map(({ id, type, created_at }) => ({ id, type, created_at })),
     complete: deliveries.complete && events.complete,
   };
   for (const eventId of undelivered()) {
@@ -805,7 +811,7 @@ function report(
     ...tally.abandoned.slice(0, 10).map((line) => `    gave up: ${line}`),
     `  events: ${events.expected} for the endpoint, ${events.delivered} delivered at least once, ` +
       `${events.scheduled.length} scheduled for a later attempt, ${events.overdue.length} overdue, ` +
-      `${events.lost.length} lost; ${events.duplicates} duplicate deliveries; ${events.notFannedOut} listed events ` +
+      `${events.lost.length} lost; ${events.duplicates} duplicate deliveries; ${events.notFannedOut.length} listed events ` +
       `without a delivery; the receiver failed ${receiver.failed} and was slow on ${receiver.slow}` +
       (events.complete ? '' : ' (a list did not come back whole: figures are partial)'),
     ...events.scheduled
@@ -813,6 +819,9 @@ function report(
       .map(({ eventId, next }) => `    scheduled ${eventId}: next attempt ${next}`),
     ...events.overdue.slice(0, 10).map((id) => `    overdue ${id}`),
     ...events.lost.slice(0, 10).map((id) => `    lost event ${id}`),
+    ...events.notFannedOut
+      .slice(0, 10)
+      .map((event) => `    no delivery for ${event.id} (${event.type}, created ${event.created_at})`),
     ...faultLines(run),
     ...minuteLines(run),
     ...growthLines(run),

@@ -25,7 +25,8 @@ export interface BenchStack {
   metricsUrls: Array<{ name: string; url: string }>;
   /** Bytes the stack's stores hold now, by store. */
   storedBytes(): Promise<Array<{ store: string; bytes: number }>>;
-  stop(): Promise<void>;
+  /** Stops every process; the data folder is removed unless `keepData` asks to leave it for tracing. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
 export const benchApiKey = () => `hak_bench_${randomUUID().replace(/-/g, '')}`;
