@@ -47,12 +47,11 @@ describe("Reading the PAS IG's pended and error examples", () => {
     const claimResponse = claimResponseOf(fixture(PENDED));
     expect(claimResponse.outcome).toBe('complete');
     expect(claimResponse.communicationRequest).toBeUndefined();
-    // The example states no authorization number, review action number or payer identifier; its
-    // item's administrationReferenceNumber (PEND0001) is not one of the fields docs/pas.md reads, so
-    // the payer reference is the claim identifier sent.
+    // The example states no authorization number, review action number or payer identifier: its
+    // item's administrationReferenceNumber is the payer's reference, which later inquiries send back.
     expect(answerTo(fixture(PENDED))).toEqual({
       kind: 'pended',
-      payer_reference: SENT,
+      payer_reference: 'PEND0001',
       information_request: null,
     });
   });
@@ -85,14 +84,16 @@ describe("Reading the PAS IG's pended and error examples", () => {
   it('reads the examples whatever claim identifier was sent, since they name the request by reference only', () => {
     expect(answerTo(fixture(PENDED), 'pa_ours')).toMatchObject({
       kind: 'pended',
-      payer_reference: 'pa_ours',
+      payer_reference: 'PEND0001',
     });
     expect(answerTo(fixture(ERROR), 'pa_ours')).toMatchObject({ reason_code: 'x12_reject_04' });
   });
 
   it('refuses either example when it names another request by identifier', () => {
     for (const name of [PENDED, ERROR]) {
-      expect(answerTo(naming(name, SENT))).toMatchObject({ payer_reference: name === PENDED ? SENT : null });
+      expect(answerTo(naming(name, SENT))).toMatchObject({
+        payer_reference: name === PENDED ? 'PEND0001' : null,
+      });
       expect(() => answerTo(naming(name, 'someone-else'))).toThrow(
         new UnexpectedPasResponseError(
           'The ClaimResponse answers another request than the one sent',

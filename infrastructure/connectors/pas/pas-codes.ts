@@ -27,6 +27,7 @@ export const PAS_EXTENSION = {
   reviewAction: `${PAS}/StructureDefinition/extension-reviewAction`,
   reviewActionCode: `${PAS}/StructureDefinition/extension-reviewActionCode`,
   itemPreAuthPeriod: `${PAS}/StructureDefinition/extension-itemPreAuthPeriod`,
+  administrationReferenceNumber: `${PAS}/StructureDefinition/extension-administrationReferenceNumber`,
   itemAuthorizedDetail: `${PAS}/StructureDefinition/extension-itemAuthorizedDetail`,
   serviceItemRequestType: `${PAS}/StructureDefinition/extension-serviceItemRequestType`,
   certificationType: `${PAS}/StructureDefinition/extension-certificationType`,

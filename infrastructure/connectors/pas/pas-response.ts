@@ -38,6 +38,8 @@ export interface ClaimResponseFacts {
 interface ItemFacts {
   reviewAction: string | null;
   reviewNumber: string | null;
+  /** The payer's own number for the item while it is pended (the IG's pended example: `PEND0001`). */
+  administrationReference: string | null;
   detail: { code: string; display: string | null } | null;
   authorizedQuantity: number | null;
   period: { start: string | null; end: string | null } | null;
@@ -139,6 +141,7 @@ function payerReferenceOf(
     valueOf(identifiers.find((identifier) => systemOf(identifier) === SYSTEM.payerReference)) ??
     preAuthRef ??
     items[0]?.reviewNumber ??
+    items[0]?.administrationReference ??
     valueOf(identifiers.find((identifier) => !/TRACE_NUMBER$/i.test(systemOf(identifier))))
   );
 }
@@ -172,6 +175,9 @@ function readItem(item: JsonNode): ItemFacts {
   return {
     reviewAction,
     reviewNumber: action?.extension('number')?.get('valueString').optionalString() ?? null,
+    administrationReference:
+      item.extension(PAS_EXTENSION.administrationReferenceNumber)?.get('valueString').optionalString() ??
+      null,
     detail: ours ? { code: ours.get('code').string(), display: ours.get('display').optionalString() } : null,
     authorizedQuantity,
     period: period(item.extension(PAS_EXTENSION.itemPreAuthPeriod)?.get('valuePeriod')),
