@@ -11,6 +11,7 @@ import { evaluateClinicalEligibility } from '../domain/clinical/criteria-evaluat
 import { projectRoot } from '../infrastructure/project-root';
 import { postgresBinDir } from '../infrastructure/storage/postgres-server';
 import { bvRequest, cardBvRequest, enrollmentRequest, paRequest, patient } from './bench-requests';
+import { crdCallLatency } from './crd-call.bench-section';
 import { documentReading } from './documents.bench-section';
 import { measureExtraction } from './extraction.bench-support';
 import { soak } from './soak.bench-section';
@@ -106,6 +107,7 @@ async function cardsOnly(): Promise<void> {
 }
 
 async function priorAuthorizationStepsOnly(): Promise<void> {
+  if (process.env.BENCH_PA_NO_AUTH !== '0') console.log((await crdCallLatency()).join('\n'));
   const stack = await startLocalStack();
   const receiver = await WebhookReceiver.start();
   try {
@@ -190,7 +192,10 @@ async function localMode(): Promise<BurstFigures[]> {
       ]);
       if (!ONLY_BURSTS) await idleWebhookLatency(stack, receiver);
       if (!ONLY_BURSTS) await cardBenefitVerifications(stack, receiver);
-      if (!ONLY_BURSTS) await priorAuthorizationSteps(stack, receiver);
+      if (!ONLY_BURSTS) {
+        console.log((await crdCallLatency()).join('\n'));
+        await priorAuthorizationSteps(stack, receiver);
+      }
       for (const size of BURSTS) bursts.push(await burst(stack, receiver, size));
       if (!ONLY_BURSTS) {
         await engineCosts(stack, receiver);
