@@ -59,22 +59,18 @@ class RefuseUnencryptedPayloads implements WorkflowInboundCallsInterceptor {
     next(input);
   }
 
-  async handleUpdate(
-    input: UpdateInput,
-    next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>,
-  ): Promise<unknown> {
-    // Updates without a validator reach here directly.
-    refuseUnencrypted(input.args, 'update');
-    return next(input);
-  }
+  // Updates without a validator reach here directly.
+  handleUpdate = refuseUnencryptedThenHandle<UpdateInput>('update');
 
-  async handleQuery(
-    input: QueryInput,
-    next: Next<WorkflowInboundCallsInterceptor, 'handleQuery'>,
-  ): Promise<unknown> {
-    refuseUnencrypted(input.args, 'query');
+  handleQuery = refuseUnencryptedThenHandle<QueryInput>('query');
+}
+
+/** A handler's interceptor that refuses a message (`what`) whose arguments are not encrypted, then hands it on. */
+function refuseUnencryptedThenHandle<Input extends { args: unknown[] }>(what: string) {
+  return async (input: Input, next: (input: Input) => Promise<unknown>): Promise<unknown> => {
+    refuseUnencrypted(input.args, what);
     return next(input);
-  }
+  };
 }
 
 /**
