@@ -24,19 +24,16 @@ import {
   submitBenefitVerificationOutcomeUpdate,
 } from './benefit-verification.messages';
 import { readCaseDocuments, showInsuranceCard } from './case-documents';
-import { ending } from './case-failures';
+import { ending, unreachableEnding } from './case-failures';
 import {
   acceptCaseDecisions,
-  connectorCalls,
   failWith,
   openConnectedCase,
   refuseIssues,
   refuseUnlessAwaiting,
   runCase,
-  type CaseRun,
+  type ConnectedCaseRun,
 } from './case-workflow';
-
-type CaseActivities = ReturnType<typeof createCaseActivities>;
 
 const REVIEW_EXPIRED = ending(
   'No manual verification before the review deadline.',
@@ -48,17 +45,16 @@ const REVIEW_EXPIRED = ending(
  * What the steps of one run share. The handler keeps the reviewer's manual result here; it runs
  * between awaits, so steps read the field afresh after each.
  */
-interface BenefitVerificationRun extends CaseRun<BenefitVerificationCase, BenefitVerificationInput> {
-  readonly payer: CaseActivities;
+interface BenefitVerificationRun extends ConnectedCaseRun<
+  BenefitVerificationCase,
+  BenefitVerificationInput,
+  ReturnType<typeof createCaseActivities>
+> {
   manualResult?: ManualVerificationInput;
 }
 
 /** How a benefit verification ends when the payer stays unreachable, or its work fails otherwise. */
-const UNREACHABLE_PAYER_ENDING = ending(
-  'The payer could not be reached.',
-  CASE_FAILURE_CODE.payerUnavailable,
-  'The payer connection failed repeatedly; nothing was verified.',
-);
+const UNREACHABLE_PAYER_ENDING = unreachableEnding('payer', 'nothing was verified');
 
 /**
  * processing → completed | failed; an inconclusive electronic check goes to awaiting_review until
@@ -79,15 +75,12 @@ export async function benefitVerificationWorkflow(
 
 /** Opens the case and registers its handlers before the workflow's first await (see openCase). */
 function openBenefitVerification(input: BenefitVerificationInput): BenefitVerificationRun {
-  const run: BenefitVerificationRun = {
-    ...openConnectedCase(
-      input,
-      'benefit_verification.updated',
-      BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS,
-      (status) => status === 'completed' || status === 'failed',
-    ),
-    payer: connectorCalls<CaseActivities>(input.timings.connectorRetry).remote,
-  };
+  const run: BenefitVerificationRun = openConnectedCase(
+    input,
+    'benefit_verification.updated',
+    BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS,
+    (status) => status === 'completed' || status === 'failed',
+  );
   acceptBenefitVerificationDecisions(run);
   return run;
 }
@@ -125,7 +118,7 @@ async function checkBenefits(run: BenefitVerificationRun): Promise<BenefitsCheck
   };
   await showInsuranceCard(record, insurance);
   const benefitsCheck = benefitsCheckOf(record, insurance, input.accountId);
-  return run.outages.call(() => run.payer.checkCaseBenefits(benefitsCheck));
+  return run.outages.call(() => run.connector.checkCaseBenefits(benefitsCheck));
 }
 
 /** What the payer is asked: the insurance, the patient and drugs, and where the case routes. */

@@ -22,6 +22,22 @@ export const ending = (reason: string, code: string, message: string): CaseFailu
   failure: { code, message },
 });
 
+const UNAVAILABLE_CODE = {
+  payer: CASE_FAILURE_CODE.payerUnavailable,
+  program: CASE_FAILURE_CODE.programUnavailable,
+} as const;
+
+/**
+ * How a case ends when its connector (the payer, the program hub) stays unreachable, or its work
+ * fails otherwise; `notDone`, when given, says what the case could not do without it.
+ */
+export const unreachableEnding = (connector: keyof typeof UNAVAILABLE_CODE, notDone?: string) =>
+  ending(
+    `The ${connector} could not be reached.`,
+    UNAVAILABLE_CODE[connector],
+    `The ${connector} connection failed repeatedly${notDone ? `; ${notDone}` : ''}.`,
+  );
+
 /** The ending for each failure type of the taxonomy that a case's activities raise. */
 const ENDINGS: Readonly<
   Record<string, (cause: ApplicationFailure, otherwise: CaseFailureEnding) => CaseFailureEnding>

@@ -8,6 +8,8 @@ import {
   setHandler,
   workflowInfo,
   type ActivityInterface,
+  type ActivityInterfaceFor,
+  type LocalActivityInterfaceFor,
   type RetryPolicy,
 } from '@temporalio/workflow';
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
@@ -53,7 +55,7 @@ const CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
  * the worker (the plan from the catalog, the program rules): a marker in history, not an activity task.
  * Both retry as the case's timings say; the policy is not part of the commands replay compares.
  */
-export function connectorCalls<Activities extends ActivityInterface>({
+function connectorCalls<Activities extends ActivityInterface>({
   initialIntervalMs,
   maximumIntervalMs,
   maximumAttempts,
@@ -94,25 +96,27 @@ export function openCase<Case extends CaseRecord>(
 
 /**
  * `openCase` for a case that calls connectors: its run also waits out their outages, on the schedule
- * its timings fixed when it started, announcing attention with the case's own event.
+ * its timings fixed when it started, announcing attention with the case's own event, and calls its
+ * connector's `Activities` with the retry policy its timings fixed (`connectorCalls`).
  */
-export function openConnectedCase<Input extends CaseStart>(
+export function openConnectedCase<Input extends CaseStart, Activities extends ActivityInterface>(
   input: Input,
   eventType: CaseEventType,
   descriptions: Readonly<Record<CaseStatus, string>>,
   announces?: (status: CaseStatus) => boolean,
-): CaseRun<Input['case'], Input> {
+): ConnectedCaseRun<Input['case'], Input, Activities> {
   const { lifecycle, record, cancellation } = openCase(input, eventType, descriptions, announces);
   // After openCase: it refuses a start that is not a case before anything reads the input.
   const outages = new ConnectorOutages(lifecycle, eventType, input.timings.outage, cancellation.requested);
-  return { input, lifecycle, record, cancellation, outages };
+  const { remote: connector, inProcess } = connectorCalls<Activities>(input.timings.connectorRetry);
+  return { input, lifecycle, record, cancellation, outages, connector, inProcess };
 }
 
 /** What a connected case's workflow is started with, as far as opening it goes. */
 interface CaseStart {
   case: CaseRecord;
   accountId: string;
-  timings: { outage?: OutageSchedule };
+  timings: { outage?: OutageSchedule; connectorRetry?: ConnectorRetry };
 }
 
 /**
@@ -196,6 +200,14 @@ export interface CaseRun<Case extends CaseRecord, Input> {
   readonly record: Case;
   readonly cancellation: Cancellation;
   readonly outages: ConnectorOutages<Case>;
+}
+
+/** A run of a case that calls a connector (the payer, the program hub), as `openConnectedCase` opens it. */
+export interface ConnectedCaseRun<Case extends CaseRecord, Input, Activities> extends CaseRun<Case, Input> {
+  /** The connector's activities, as activity tasks. */
+  readonly connector: ActivityInterfaceFor<Activities>;
+  /** The same activities answered inside the worker, as local activities. */
+  readonly inProcess: LocalActivityInterfaceFor<Activities>;
 }
 
 /** A connected case's decisions: its type's own, then the cancellation and the operators' outage decisions. */

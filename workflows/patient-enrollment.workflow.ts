@@ -14,17 +14,16 @@ import type {
   EnrollmentOutcome,
   EnrollmentScreening,
 } from '../domain/programs/enrollment-model';
-import { ending } from './case-failures';
+import { ending, unreachableEnding } from './case-failures';
 import { refuse } from './case-lifecycle';
 import {
   acceptCaseDecisions,
-  connectorCalls,
   continueAsNewIfLong,
   failWith,
   openConnectedCase,
   refuseUnlessAwaiting,
   runCase,
-  type CaseRun,
+  type ConnectedCaseRun,
 } from './case-workflow';
 import { IN_PROCESS_STEPS_LOCALLY } from './patches';
 import {
@@ -34,8 +33,6 @@ import {
   submitEnrollmentInformationUpdate,
   submitEnrollmentOutcomeUpdate,
 } from './patient-enrollment.messages';
-
-type EnrollmentActivities = ReturnType<typeof createEnrollmentActivities>;
 
 const INFORMATION_EXPIRED = ending(
   'The requested information did not arrive in time.',
@@ -59,9 +56,11 @@ const programAnswerFailure = (result: string): string =>
  * What the steps of one run share. The handlers keep each accepted decision here until the step
  * that acts on it clears it; they run between awaits, so steps read these fields afresh after each.
  */
-interface PatientEnrollmentRun extends CaseRun<PatientEnrollmentCase, PatientEnrollmentInput> {
-  readonly programs: EnrollmentActivities;
-  readonly inProcess: EnrollmentActivities;
+interface PatientEnrollmentRun extends ConnectedCaseRun<
+  PatientEnrollmentCase,
+  PatientEnrollmentInput,
+  ReturnType<typeof createEnrollmentActivities>
+> {
   information?: EnrollmentInformation;
   outcome?: EnrollmentOutcomeInput;
   /** While information is being screened, more would be dropped by the outcome of that screening. */
@@ -71,11 +70,7 @@ interface PatientEnrollmentRun extends CaseRun<PatientEnrollmentCase, PatientEnr
 }
 
 /** How an enrollment ends when the program stays unreachable, or its work fails otherwise. */
-const UNREACHABLE_PROGRAM_ENDING = ending(
-  'The program could not be reached.',
-  CASE_FAILURE_CODE.programUnavailable,
-  'The program connection failed repeatedly.',
-);
+const UNREACHABLE_PROGRAM_ENDING = unreachableEnding('program');
 
 /**
  * processing (rules) → awaiting_review (more information needed) → awaiting_outcome (submitted to
@@ -95,16 +90,8 @@ export async function patientEnrollmentWorkflow(
 
 /** Opens the case and registers its handlers before the workflow's first await (see openCase). */
 function openPatientEnrollment(input: PatientEnrollmentInput): PatientEnrollmentRun {
-  const opened = openConnectedCase(
-    input,
-    'patient_enrollment.updated',
-    PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS,
-  );
-  const { remote: programs, inProcess } = connectorCalls<EnrollmentActivities>(input.timings.connectorRetry);
   const run: PatientEnrollmentRun = {
-    ...opened,
-    programs,
-    inProcess,
+    ...openConnectedCase(input, 'patient_enrollment.updated', PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS),
     screeningInProgress: false,
     programChecksSoFar: input.programChecksSoFar ?? 0,
   };
@@ -184,7 +171,7 @@ async function screenUntilSubmitted(run: PatientEnrollmentRun): Promise<boolean>
 /** Runs the program's rules on the request; information sent meanwhile is refused, as it would be lost. */
 async function screen(run: PatientEnrollmentRun): Promise<EnrollmentScreening> {
   run.screeningInProgress = true;
-  const rules = patched(IN_PROCESS_STEPS_LOCALLY) ? run.inProcess : run.programs;
+  const rules = patched(IN_PROCESS_STEPS_LOCALLY) ? run.inProcess : run.connector;
   const screening = await run.outages.call(() => rules.screenEnrollment({ request: run.record.request }));
   run.screeningInProgress = false;
   return screening;
@@ -235,7 +222,7 @@ async function submitToProgram(run: PatientEnrollmentRun, screening: EnrollmentS
   // An activity's input is not compared on replay, so adding the authorization needs no patch.
   // A case started before authorizations were recorded has none in its request (not even null).
   const submission = await run.outages.call(() =>
-    run.programs.submitEnrollment({
+    run.connector.submitEnrollment({
       programId: record.program_id,
       caseId: record.id,
       patient_authorization: record.request.patient_authorization,
@@ -266,7 +253,7 @@ async function awaitProgramOutcome(run: PatientEnrollmentRun): Promise<void> {
       : // While the hub is down, a reviewer's outcome is taken at once.
         await run.outages.poll(
           () =>
-            run.programs.checkEnrollment({
+            run.connector.checkEnrollment({
               programId: record.program_id,
               hub_reference: record.submission!.hub_reference,
               checksSoFar: run.programChecksSoFar++,

@@ -28,11 +28,10 @@ import type {
   PriorAuthExchangeInput,
 } from '../domain/payers/prior-authorization-exchange';
 import { readCaseDocuments, showInsuranceCard } from './case-documents';
-import { ending } from './case-failures';
+import { ending, unreachableEnding } from './case-failures';
 import { CaseLifecycle, refuse } from './case-lifecycle';
 import {
   acceptCaseDecisions,
-  connectorCalls,
   continueAsNewIfLong,
   failWith,
   openConnectedCase,
@@ -40,7 +39,7 @@ import {
   answerOnceTaken,
   refuseUnlessAwaiting,
   runCase,
-  type CaseRun,
+  type ConnectedCaseRun,
 } from './case-workflow';
 import {
   COVERAGE_REQUIREMENTS_DISCOVERY,
@@ -77,9 +76,11 @@ const REVIEWER_RECORDED_QUESTION = {
  * What the steps of one run share. The handlers keep each accepted decision here until the step
  * that acts on it clears it; they run between awaits, so steps read these fields afresh after each.
  */
-interface PriorAuthorizationRun extends CaseRun<PriorAuthorizationCase, PriorAuthorizationInput> {
-  readonly payer: CaseActivities;
-  readonly inProcess: CaseActivities;
+interface PriorAuthorizationRun extends ConnectedCaseRun<
+  PriorAuthorizationCase,
+  PriorAuthorizationInput,
+  CaseActivities
+> {
   review?: ReviewDecisionInput;
   payerOutcome?: PriorAuthOutcomeInput;
   information?: PriorAuthInformationAnswers;
@@ -93,11 +94,7 @@ interface PriorAuthorizationRun extends CaseRun<PriorAuthorizationCase, PriorAut
 }
 
 /** How a prior authorization ends when the payer stays unreachable, or its work fails otherwise. */
-export const UNREACHABLE_PAYER_ENDING = ending(
-  'The payer could not be reached.',
-  CASE_FAILURE_CODE.payerUnavailable,
-  'The payer connection failed repeatedly; no determination was made.',
-);
+export const UNREACHABLE_PAYER_ENDING = unreachableEnding('payer', 'no determination was made');
 
 /**
  * processing → awaiting_review → awaiting_outcome → completed | failed, or cancelled until final.
@@ -125,16 +122,8 @@ export async function priorAuthorizationWorkflow(
 
 /** Opens the case and registers its handlers before the workflow's first await (see openCase). */
 function openPriorAuthorization(input: PriorAuthorizationInput): PriorAuthorizationRun {
-  const opened = openConnectedCase(
-    input,
-    'prior_authorization.updated',
-    PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS,
-  );
-  const { remote: payer, inProcess } = connectorCalls<CaseActivities>(input.timings.connectorRetry);
   const run: PriorAuthorizationRun = {
-    ...opened,
-    payer,
-    inProcess,
+    ...openConnectedCase(input, 'prior_authorization.updated', PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS),
     exchange: input.payerExchange ?? false,
     requests: false,
     payerChecksSoFar: input.payerChecksSoFar ?? 0,
@@ -227,7 +216,7 @@ async function prepareForReview(run: PriorAuthorizationRun): Promise<boolean> {
     content: request.insurance_content,
   });
   const cardGap = await run.outages.call(
-    () => resolvePlanAndPrefill(record, run.payer, run.inProcess),
+    () => resolvePlanAndPrefill(record, run.connector, run.inProcess),
     outageDeadline(run),
   );
   if (await cancellation.cancelIfRequested()) return false;
@@ -255,7 +244,7 @@ const PAYER_NEEDS_NO_AUTHORIZATION =
 async function discoverRequirements(run: PriorAuthorizationRun): Promise<CoverageRequirements | undefined> {
   const { record, input } = run;
   const { request } = record;
-  const answer = await run.payer.discoverCoverageRequirements({
+  const answer = await run.connector.discoverCoverageRequirements({
     caseId: record.id,
     accountId: input.accountId,
     mode: record.livemode ? 'live' : 'test',
@@ -378,7 +367,7 @@ async function submitToPayer(run: PriorAuthorizationRun, review: Review): Promis
   const { lifecycle, record, input } = run;
   run.exchange = patched(PRIOR_AUTHORIZATION_EXCHANGE);
   if (!run.exchange) {
-    const submission = await run.payer.submitPriorAuthorization(legacySubmissionOf(record));
+    const submission = await run.connector.submitPriorAuthorization(legacySubmissionOf(record));
     await lifecycle.moveTo('awaiting_outcome', 'Approved at review and submitted to the payer.', {
       review,
       submission: { payer_reference: submission.payer_reference, submitted_at: new Date().toISOString() },
@@ -387,7 +376,7 @@ async function submitToPayer(run: PriorAuthorizationRun, review: Review): Promis
   }
   run.requests = patched(PRIOR_AUTHORIZATION_INFORMATION_REQUESTS);
   const firstAnswer = await run.outages.call(
-    () => run.payer.submitPriorAuthorizationRequest(exchangeOf(record, input.accountId)),
+    () => run.connector.submitPriorAuthorizationRequest(exchangeOf(record, input.accountId)),
     outageDeadline(run),
   );
   if (firstAnswer.kind === 'not_submitted') {
@@ -445,7 +434,7 @@ async function answerInformationRequest(
   run.informationRounds += 1;
   const reply = await run.outages.call(
     () =>
-      run.payer.answerPriorAuthorizationInformation({
+      run.connector.answerPriorAuthorizationInformation({
         ...exchangeOf(record, input.accountId),
         payer_reference: record.submission!.payer_reference,
         answers: answers.answers,
@@ -470,7 +459,7 @@ async function inquirePayer(run: PriorAuthorizationRun): Promise<void> {
   if (run.requests && answersAwaited(record)) return;
   const reply = await run.outages.poll(
     () =>
-      run.payer.inquirePriorAuthorization({
+      run.connector.inquirePriorAuthorization({
         ...exchangeOf(record, input.accountId, { slim: true }),
         payer_reference: record.submission!.payer_reference,
         inquiriesSoFar: run.payerChecksSoFar,
@@ -512,7 +501,7 @@ async function awaitLegacyDetermination(run: PriorAuthorizationRun): Promise<voi
       );
       return;
     }
-    const determination = await run.payer.checkPriorAuthDetermination({
+    const determination = await run.connector.checkPriorAuthDetermination({
       ...legacySubmissionOf(record),
       payer_reference: record.submission!.payer_reference,
       checksSoFar: run.payerChecksSoFar,
