@@ -2,6 +2,7 @@ import { BadRequestException } from '@nestjs/common';
 
 import { CONNECTOR_KINDS, ConnectorKind, isConnectorKind } from '../../domain/connectors/connector-kinds';
 import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
+import type { AuditAction } from '../../infrastructure/audit/audit-event';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
@@ -97,6 +98,12 @@ async function run(
     new ConnectorSettingsRepository(db, new SecretBox(encryption), config.publicApiUrl),
     new WebhookTargetPolicy(config.webhooks.allowedTargets),
   );
+  /** Audits the operator's change to the account's connector under `action`, and prints the connector. */
+  const recordAndPrint = async (action: AuditAction, connector: { id: string }): Promise<number> => {
+    await recordOperatorAction(db, accountId, action, { object: 'connector', id: connector.id });
+    print(connector);
+    return 0;
+  };
   switch (command) {
     case 'connectors:list':
       print(await connectors.list(accountId));
@@ -110,29 +117,17 @@ async function run(
           await validatedConnectorSettings(kind, await bodyOf(kind, flags)),
         ),
       );
-      await recordOperatorAction(db, accountId, 'connector.configured', {
-        object: 'connector',
-        id: connector.id,
-      });
-      print(connector);
-      return 0;
+      return recordAndPrint('connector.configured', connector);
     }
     case 'connectors:rotate-signing-key': {
       const rotated = await operatorMistakesAsUsage(() => connectors.rotateSigningKey(accountId));
-      await recordOperatorAction(db, accountId, 'connector.signing_key_rotated', {
-        object: 'connector',
-        id: rotated.id,
-      });
-      print(rotated);
-      return 0;
+      return recordAndPrint('connector.signing_key_rotated', rotated);
     }
     case 'connectors:delete': {
       const removed = await operatorMistakesAsUsage(() =>
         connectors.remove(accountId, knownKind(flags.kind)),
       );
-      await recordOperatorAction(db, accountId, 'connector.deleted', { object: 'connector', id: removed.id });
-      print(removed);
-      return 0;
+      return recordAndPrint('connector.deleted', removed);
     }
     default:
       throw new CommandRefusal(`Unknown command "${command}"`);
