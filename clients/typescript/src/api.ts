@@ -786,16 +786,56 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get the settings of one connector: eligibility, prior_authorization or program_enrollment */
+        /** Get the settings of one connector: eligibility, prior_authorization, program_enrollment or coverage_requirements */
         get: operations["getConnector"];
         /**
          * Create or replace the settings of one connector
-         * @description `eligibility` takes EligibilityConnectorSettings (the X12 envelope settings besides the endpoint); `prior_authorization` and `program_enrollment` take ConnectorSettings.
+         * @description `eligibility` takes EligibilityConnectorSettings (the X12 envelope settings besides the endpoint); `prior_authorization` and `program_enrollment` take ConnectorSettings; `coverage_requirements` takes CoverageRequirementsConnectorSettings, and the service generates its signing key and JWKS URL when it is created (a replacement keeps both).
          */
         put: operations["configureConnector"];
         post?: never;
         /** Remove the settings of one connector; live cases that need it are refused from then on */
         delete: operations["deleteConnector"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connectors/coverage_requirements/rotate-signing-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the coverage requirements connector's signing key
+         * @description A new key signs from now on. The key it replaces stays in the JWKS until the next rotation, so JWTs signed just before still verify; the one before that is dropped.
+         */
+        post: operations["rotateConnectorSigningKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jwks/{jwksId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A coverage requirements connector's public signing keys (JWKS), without an API key
+         * @description The current key and the one the last rotation replaced. Each answer may be cached for a minute, so a payer sees a rotated key soon; a JWT naming a `kid` its copy lacks means fetching again.
+         */
+        get: operations["keysJwk"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1255,11 +1295,10 @@ export interface components {
             unavailable_for_seconds: number;
         };
         PriorAuthMockResult: {
-            /**
-             * @description The simulated payer's answer. `other` with detail_code `more_information_required` (its default) pends with an information request, decided once answered; `not_submitted` ends the case failed.
-             * @enum {string}
-             */
-            result: "approved" | "denied" | "partially_approved" | "other" | "not_submitted";
+            /** @description The simulated payer's answer. `other` with detail_code `more_information_required` (its default) pends with an information request, decided once answered; `not_submitted` ends the case failed. Absent: the catalog and the criteria decide. */
+            result?: ("approved" | "denied" | "partially_approved" | "other" | "not_submitted") | null;
+            /** @description What the sandbox payer's CRD service answers before the case is prepared for review (docs/crd.md): `no-auth` completes the case approved with detail `prior_auth_not_required`, with no review or submission; `auth-needed` goes on to review; `unavailable` goes on with `fallback_reason` `crd_unavailable`. Independent of `result` and `outage`; absent, the formulary decides. */
+            coverage_requirements?: ("no-auth" | "auth-needed" | "unavailable") | null;
             /** @example step_therapy_criteria_not_met */
             detail_code?: string | null;
             /** @description Plays a payer outage before the payer prepares the request (see docs/workflows.md, outages). */
@@ -1925,6 +1964,21 @@ export interface components {
             /** @description How long one call may take, in milliseconds. */
             timeout_ms?: number | null;
         };
+        CoverageRequirementsConnectorSettings: {
+            /**
+             * Format: uri
+             * @description The CDS service's `order-sign` URL. https, checked by the SSRF policy when saved and at every connection: private, loopback and link-local targets are refused. Plain http only for targets on the allow-list (local mode, tests).
+             * @example https://payer.example/cds-services/order-sign-crd
+             */
+            url: string & unknown;
+            /**
+             * @description The JWTs' `iss` and `sub`: the client id the payer registered the account under.
+             * @example https://clinic.example
+             */
+            client_id: string;
+            /** @description How long the call may take, in milliseconds; past it the prior authorization goes on without the answer. */
+            timeout_ms?: number | null;
+        };
         PatientErasureRequest: {
             /**
              * @description The patient reference your case requests carry (`patient.internal_id`).
@@ -1990,7 +2044,7 @@ export interface components {
         /** @enum {string} */
         AttesterRelationship: "patient" | "legal_representative";
         /** @enum {string} */
-        AuditAction: "case.created" | "case.read" | "document.read" | "case.listed" | "case.decision_recorded" | "case.information_provided" | "case.outcome_recorded" | "case.cancelled" | "case.purged" | "case.erased" | "patient.erasure_requested" | "case.retried_by_operator" | "case.failed_by_operator" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.retried" | "event.listed" | "event.read" | "formulary.replaced" | "formulary.deleted" | "connector.configured" | "connector.deleted" | "codec.decoded" | "codec.encoded" | "user.invited" | "user.created" | "user.signed_in" | "user.sign_in_failed" | "user.second_factor_enabled" | "account.suspended" | "account.reactivated" | "payload_key.values_reencrypted";
+        AuditAction: "case.created" | "case.read" | "document.read" | "case.listed" | "case.decision_recorded" | "case.information_provided" | "case.outcome_recorded" | "case.cancelled" | "case.purged" | "case.erased" | "patient.erasure_requested" | "case.retried_by_operator" | "case.failed_by_operator" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.retried" | "event.listed" | "event.read" | "formulary.replaced" | "formulary.deleted" | "connector.configured" | "connector.deleted" | "connector.signing_key_rotated" | "codec.decoded" | "codec.encoded" | "user.invited" | "user.created" | "user.signed_in" | "user.sign_in_failed" | "user.second_factor_enabled" | "account.suspended" | "account.reactivated" | "payload_key.values_reencrypted";
         AuditActor: {
             type: components["schemas"]["ActorType"];
             id: string;
@@ -2189,6 +2243,8 @@ export interface components {
             plan: components["schemas"]["ResolvedPlan"] | null;
             coverage: components["schemas"]["DrugCoverage"] | null;
             criteria: components["schemas"]["CriterionAnswer"][];
+            /** @description What the payer's CRD service said the order requires (docs/crd.md), or the catalog's criteria with the reason the service gave nothing to act on; absent on cases that did not ask. */
+            coverage_requirements?: components["schemas"]["CoverageRequirements"] | null;
             /** @description Evidence the criteria could not be answered from (a file not read, pages past a limit, text past the caps), so a reviewer knows what the answers did not see; absent when everything was read. */
             unread_evidence?: components["schemas"]["UnreadEvidence"][];
             review: {
@@ -2438,10 +2494,15 @@ export interface components {
             url: string;
             /** @description Eligibility only; null for the other kinds, as are submitter_id, receiver_id and usage. */
             format: components["schemas"]["EligibilityFormat"] | null;
-            auth: components["schemas"]["ConnectorAuthView"];
+            /** @description Null for coverage_requirements, which authenticates with a JWT it signs for each call instead. */
+            auth: components["schemas"]["ConnectorAuthView"] | null;
             submitter_id: string | null;
             receiver_id: string | null;
             usage: components["schemas"]["InterchangeUsage"] | null;
+            /** @description coverage_requirements only: the JWTs' `iss` and `sub`, as the payer registered the account. */
+            client_id: string | null;
+            /** @description coverage_requirements only: the public side of its signing keys. */
+            signing: components["schemas"]["ConnectorSigningView"] | null;
             timeout_ms: number;
             created_at: string;
             updated_at: string;
@@ -2458,7 +2519,17 @@ export interface components {
             header_name?: string;
         };
         /** @enum {string} */
-        ConnectorKind: "eligibility" | "prior_authorization" | "program_enrollment";
+        ConnectorKind: "eligibility" | "prior_authorization" | "program_enrollment" | "coverage_requirements";
+        /** @description What anyone may know of a connector's signing keys: where they are published, and their ids. */
+        ConnectorSigningView: {
+            /** @description The JWKS URL: the payer fetches the public keys there (each JWT names it as `jku`). */
+            jwks_url: string;
+            /** @description The key that signs from now on. */
+            kid: string;
+            /** @description The key the last rotation replaced, still published so JWTs it signed verify; null before any rotation. */
+            previous_kid: string | null;
+            rotated_at: string | null;
+        };
         /** @enum {string} */
         ContactChannel: "phone" | "text" | "email" | "mail";
         /** @description A copay card: the identifiers a pharmacy bills the program's secondary claim with. */
@@ -2472,6 +2543,35 @@ export interface components {
             pcn: string;
             group: string;
         };
+        /** @description One CDS Hooks card's instruction to the clinician: its summary and its Markdown detail. */
+        CoverageInstruction: {
+            summary: string;
+            detail: string | null;
+        };
+        /** @description A prior authorization's `coverage_requirements` (docs/decisions.md#payer-requirements). */
+        CoverageRequirements: {
+            /**
+             * @description `crd` when the payer's CRD service answered; `catalog` when the case fell back to our criteria.
+             * @enum {string}
+             */
+            source: "crd" | "catalog";
+            covered: components["schemas"]["Covered"] | null;
+            pa_needed: components["schemas"]["PaNeeded"] | null;
+            doc_needed: components["schemas"]["DocNeeded"] | null;
+            info_needed: components["schemas"]["InfoNeeded"][];
+            /** @description Canonical URLs of the questionnaires the payer names for DTR. */
+            questionnaires: string[];
+            instructions: components["schemas"]["CoverageInstruction"][];
+            /** @description The payer's reason, as a code's display or text it coded; never the card's free text. */
+            reason: string | null;
+            /** @description Until when the payer's answer holds: the extension's `expiry-date` (CRD 2.1). CRD 2.0.1 has none; its `date` is when the payer made the assertion. */
+            expires_at: string | null;
+            fallback_reason: components["schemas"]["CrdFallbackReason"] | null;
+        };
+        /** @enum {string} */
+        Covered: "covered" | "not-covered" | "conditional";
+        /** @enum {string} */
+        CrdFallbackReason: "crd_unavailable" | "crd_timed_out" | "crd_invalid_answer" | "crd_no_coverage_information";
         /** @description A new API key with its secret, which no later answer shows again. */
         CreatedApiKey: {
             id: string;
@@ -2532,6 +2632,8 @@ export interface components {
             code: string;
             description?: string;
         };
+        /** @enum {string} */
+        DocNeeded: "clinical" | "admin" | "both" | "conditional";
         /** @description What a case shows of a document's reading (docs/decisions.md#documents): no text, no words. */
         DocumentReadingSummary: {
             document_id: string;
@@ -2769,6 +2871,8 @@ export interface components {
             days_supply_per_shipment: number;
             reverification_due_on: string;
         };
+        /** @enum {string} */
+        InfoNeeded: "performer" | "location" | "timeframe" | "contract-window" | "OTH";
         /** @description One question of a payer's request for more information. */
         InformationQuestion: {
             /** @description The payer's own id for the question (PAS: the ClaimResponse communicationRequest or item's). */
@@ -2978,6 +3082,10 @@ export interface components {
         InsuranceSource: "discrete" | "card" | "reviewer";
         /** @enum {string} */
         InterchangeUsage: "production" | "test";
+        /** @description A coverage requirements connector's public signing keys (RFC 7517), not in the envelope. */
+        JsonWebKeySet: {
+            keys: components["schemas"]["PublishedJwk"][];
+        };
         /** @description Insurance fields a reviewer confirmed with the plan during a manual verification. */
         ManualInsuranceCorrection: {
             payer?: string;
@@ -2987,6 +3095,8 @@ export interface components {
             rx_pcn?: string;
             rx_group?: string;
         };
+        /** @enum {string} */
+        MockCoverageRequirements: "no-auth" | "auth-needed" | "unavailable";
         /** @description A sandbox outage a test-mode request asks for in `mock_result.outage`: the simulated connector is unavailable for this long after the case's creation, then answers. */
         MockOutage: {
             unavailable_for_seconds: number;
@@ -3004,6 +3114,8 @@ export interface components {
         };
         /** @description What a notification to a full endpoint carries as `data`, and what the events API keeps. */
         NotifiedObject: components["schemas"]["CaseEventData"] | components["schemas"]["WebhookTestData"];
+        /** @enum {string} */
+        PaNeeded: "auth-needed" | "no-auth" | "satisfied" | "performpa" | "conditional";
         PatientAuthorization: {
             type: components["schemas"]["PatientAuthorizationType"];
             /** @description Who signed: the patient, or a legal representative signing for them. */
@@ -3157,6 +3269,8 @@ export interface components {
             plan: components["schemas"]["ResolvedPlan"] | null;
             coverage: components["schemas"]["DrugCoverage"] | null;
             criteria: components["schemas"]["CriterionAnswer"][];
+            /** @description What the payer's CRD service said the order requires (docs/crd.md), or the catalog's criteria with the reason the service gave nothing to act on; absent on cases that did not ask. */
+            coverage_requirements?: components["schemas"]["CoverageRequirements"] | null;
             /** @description Evidence the criteria could not be answered from (a file not read, pages past a limit, text past the caps), so a reviewer knows what the answers did not see; absent when everything was read. */
             unread_evidence?: components["schemas"]["UnreadEvidence"][];
             review: {
@@ -3201,12 +3315,13 @@ export interface components {
             is_training_data: boolean;
             /** @enum {string} */
             urgency: "standard" | "expedited";
-            /** @description The sandbox's forced answer: one of PRIOR_AUTH_MOCK_RESULTS (payers/prior-authorization-exchange.ts). */
+            /** @description The sandbox's forced answers: the payer's determination, one of PRIOR_AUTH_MOCK_RESULTS (payers/prior-authorization-exchange.ts), and its CRD service's, each independent of the other. */
             mock_result: {
                 /** @enum {string} */
-                result: "approved" | "denied" | "partially_approved" | "other" | "not_submitted";
+                result?: "approved" | "denied" | "partially_approved" | "other" | "not_submitted";
                 detail_code?: string;
                 outage?: components["schemas"]["MockOutage"];
+                coverage_requirements?: components["schemas"]["MockCoverageRequirements"];
             } | null;
         };
         /** @description The terms a program confirms an enrollment on, by the kind of confirmation its type ends in. Only copay programs carry pharmacy claim identifiers (BIN, PCN, group); the member id is per patient. */
@@ -3290,6 +3405,18 @@ export interface components {
             phone?: string;
             fax?: string;
             address?: components["schemas"]["Address"];
+        };
+        /** @description A public key as the JWKS URL publishes it. */
+        PublishedJwk: {
+            kty: string;
+            crv: string;
+            x: string;
+            y: string;
+            kid: string;
+            /** @constant */
+            alg: "ES384";
+            /** @constant */
+            use: "sig";
         };
         Questionnaire: {
             questions: {
@@ -8674,7 +8801,7 @@ export interface operations {
                 actor_id?: string;
                 /** @description Only events about this case or resource. */
                 target_id?: string;
-                action?: "case.created" | "case.read" | "document.read" | "case.listed" | "case.decision_recorded" | "case.information_provided" | "case.outcome_recorded" | "case.cancelled" | "case.purged" | "case.erased" | "patient.erasure_requested" | "case.retried_by_operator" | "case.failed_by_operator" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.retried" | "event.listed" | "event.read" | "formulary.replaced" | "formulary.deleted" | "connector.configured" | "connector.deleted" | "codec.decoded" | "codec.encoded" | "user.invited" | "user.created" | "user.signed_in" | "user.sign_in_failed" | "user.second_factor_enabled" | "account.suspended" | "account.reactivated" | "payload_key.values_reencrypted";
+                action?: "case.created" | "case.read" | "document.read" | "case.listed" | "case.decision_recorded" | "case.information_provided" | "case.outcome_recorded" | "case.cancelled" | "case.purged" | "case.erased" | "patient.erasure_requested" | "case.retried_by_operator" | "case.failed_by_operator" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.retried" | "event.listed" | "event.read" | "formulary.replaced" | "formulary.deleted" | "connector.configured" | "connector.deleted" | "connector.signing_key_rotated" | "codec.decoded" | "codec.encoded" | "user.invited" | "user.created" | "user.signed_in" | "user.sign_in_failed" | "user.second_factor_enabled" | "account.suspended" | "account.reactivated" | "payload_key.values_reencrypted";
                 /** @description Events at or after this time: calendar date or ISO 8601 date-time with a zone. */
                 from?: string;
                 /** @description Events at or before this time: calendar date or ISO 8601 date-time with a zone; not before from. */
@@ -9007,7 +9134,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                kind: "eligibility" | "prior_authorization" | "program_enrollment";
+                kind: "eligibility" | "prior_authorization" | "program_enrollment" | "coverage_requirements";
             };
             cookie?: never;
         };
@@ -9066,13 +9193,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                kind: "eligibility" | "prior_authorization" | "program_enrollment";
+                kind: "eligibility" | "prior_authorization" | "program_enrollment" | "coverage_requirements";
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EligibilityConnectorSettings"] | components["schemas"]["ConnectorSettings"];
+                "application/json": components["schemas"]["EligibilityConnectorSettings"] | components["schemas"]["ConnectorSettings"] | components["schemas"]["CoverageRequirementsConnectorSettings"];
             };
         };
         responses: {
@@ -9117,6 +9244,17 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            /** @description A coverage_requirements connector, and the service has no public address to publish its keys at (`invalid_state`); nothing changed. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
@@ -9130,7 +9268,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                kind: "eligibility" | "prior_authorization" | "program_enrollment";
+                kind: "eligibility" | "prior_authorization" | "program_enrollment" | "coverage_requirements";
             };
             cookie?: never;
         };
@@ -9165,6 +9303,82 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    rotateConnectorSigningKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key, route and body within 24 h replay the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Connector, in the success envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        error: null;
+                        data: components["schemas"]["Connector"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            /** @description The account has no coverage_requirements connector (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    keysJwk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id in the connector's `signing.jwks_url`. */
+                jwksId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JsonWebKeySet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonWebKeySet"];
+                };
+            };
+            400: components["responses"]["Error400"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
