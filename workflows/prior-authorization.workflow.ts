@@ -225,6 +225,8 @@ async function prepareForReview(run: PriorAuthorizationRun): Promise<boolean> {
     return false;
   }
   const requirements = patched(COVERAGE_REQUIREMENTS_DISCOVERY) ? await discoverRequirements(run) : undefined;
+  // A cancellation that arrived while the payer was asked wins over its answer.
+  if (requirements && (await cancellation.cancelIfRequested())) return false;
   if (requirements && authorizationNotNeeded(requirements)) {
     await endWithOutcome(lifecycle, noAuthorizationOutcome(), PAYER_NEEDS_NO_AUTHORIZATION);
     return false;
@@ -238,13 +240,15 @@ const PAYER_NEEDS_NO_AUTHORIZATION =
 
 /**
  * Asks the payer's CRD service what the order requires and keeps its answer on the case, or the
- * reason it gave none to act on. Answers what the case keeps; nothing where the case did not ask (a
- * live account without the connector, a drug whose authorization does not go over PAS).
+ * reason it gave none to act on; the status move that follows writes it. Answers what the case keeps;
+ * nothing where the case did not ask (a live account without the connector, a drug whose
+ * authorization does not go over PAS). The sandbox's service answers in process, as a local activity.
  */
 async function discoverRequirements(run: PriorAuthorizationRun): Promise<CoverageRequirements | undefined> {
   const { record, input } = run;
   const { request } = record;
-  const answer = await run.connector.discoverCoverageRequirements({
+  const calls = record.livemode ? run.connector : run.inProcess;
+  const answer = await calls.discoverCoverageRequirements({
     caseId: record.id,
     accountId: input.accountId,
     mode: record.livemode ? 'live' : 'test',
@@ -257,7 +261,7 @@ async function discoverRequirements(run: PriorAuthorizationRun): Promise<Coverag
     mock: request.mock_result?.coverage_requirements ?? null,
   });
   if (answer.kind === 'not_asked') return undefined;
-  await run.lifecycle.update({ coverage_requirements: answer.requirements });
+  record.coverage_requirements = answer.requirements;
   return answer.requirements;
 }
 
