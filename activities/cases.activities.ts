@@ -1,3 +1,5 @@
+import { Context } from '@temporalio/activity';
+
 import type { InsuranceContent, Provider } from '../domain/cases/case-model';
 import type { DrugRequest } from '../domain/cases/benefit-verification-request';
 import type { Clearinghouse } from '../domain/payers/clearinghouse';
@@ -46,6 +48,7 @@ import {
   EligibilityQuestion,
   sandboxControlNumber,
 } from '../infrastructure/connectors/x12/eligibility';
+import { catalogFallback } from '../domain/payers/coverage-requirements';
 import type {
   CoverageRequirementsAnswer,
   CoverageRequirementsQuery,
@@ -356,11 +359,31 @@ export const createCaseActivities = ({
       return callConnector('payer', () => payer.checkDetermination(input));
     },
 
-    /** Never fails for the CRD service's own failures: they come back as a fallback with its reason. */
+    /**
+     * Never fails the case (docs/crd.md): the CRD service's failures come back as a fallback with
+     * their reason, and so does a failure of ours on the way (settings unreadable, a key that will not
+     * sign), as `crd_unavailable`. Each fallback is logged with its reason and the case id, never the
+     * query, so a lasting one (a payer refusing every token) is seen.
+     */
     async discoverCoverageRequirements(
       query: CoverageRequirementsQuery,
     ): Promise<CoverageRequirementsAnswer> {
-      return coverageRequirements(query);
+      let answer: CoverageRequirementsAnswer;
+      try {
+        answer = await coverageRequirements(query);
+      } catch (error) {
+        Context.current().log.error('The CRD step failed on our side; the case goes on without it', {
+          caseId: query.caseId,
+          error: error instanceof Error ? error.name : 'unknown',
+        });
+        return { kind: 'fallback', requirements: catalogFallback('crd_unavailable') };
+      }
+      if (answer.kind === 'fallback')
+        Context.current().log.warn('The CRD service gave nothing to act on; the case goes on without it', {
+          caseId: query.caseId,
+          reason: answer.requirements.fallback_reason,
+        });
+      return answer;
     },
 
     async submitPriorAuthorizationRequest(input: PriorAuthExchangeInput): Promise<PayerPriorAuthAnswer> {

@@ -1,3 +1,4 @@
+import { asksCoverageRequirements } from '../domain/payers/coverage-requirements';
 import type {
   CoverageRequirementsAnswer,
   CoverageRequirementsQuery,
@@ -58,8 +59,8 @@ export function coverageRequirementsDiscovery({
   query: CoverageRequirementsQuery,
 ) => Promise<CoverageRequirementsAnswer> {
   return async (query) => {
+    if (!asksCoverageRequirements(query.mode, query.benefit)) return { kind: 'not_asked' };
     if (query.mode === 'test') return simulatedCoverageRequirements(query);
-    if (query.benefit !== 'medical') return { kind: 'not_asked' };
     const service = await liveCrdService(query.accountId);
     if (!service) return { kind: 'not_asked' };
     return discoverCoverageRequirements(service, () => service.bearer(), query, policy);

@@ -72,6 +72,7 @@ export const CASE_OBJECTS_IN_READ_MODEL = 'case-objects-in-read-model';
  * A prior authorization asks the payer's CRD service (`order-sign`) what the order requires once it is
  * prepared, before review: `no-auth` or `satisfied` completes it approved without a review or a
  * submission; anything else, or a service that gives nothing to act on, goes on to review as before
- * (docs/crd.md). Cases started before it go to review without asking.
+ * (docs/crd.md). A case that had passed its preparation before it goes to review without asking; one
+ * still preparing when it lands (waiting out a payer outage) asks.
  */
 export const COVERAGE_REQUIREMENTS_DISCOVERY = 'coverage-requirements-discovery';

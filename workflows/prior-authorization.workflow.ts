@@ -20,7 +20,11 @@ import { mockOutageUntil } from '../domain/cases/case-model';
 import { payerDueAt } from '../domain/cases/prior-authorization-deadlines';
 import { CASE_FAILURE_CODE } from '../domain/failures';
 import type { PriorAuthResult } from '../domain/payers/payer-connector';
-import { authorizationNotNeeded } from '../domain/payers/coverage-requirements';
+import {
+  asksCoverageRequirements,
+  authorizationNotNeeded,
+  sandboxCrdMock,
+} from '../domain/payers/coverage-requirements';
 import type { CoverageRequirements } from '../domain/payers/coverage-requirements';
 import type {
   InformationRequest,
@@ -247,18 +251,21 @@ const PAYER_NEEDS_NO_AUTHORIZATION =
 async function discoverRequirements(run: PriorAuthorizationRun): Promise<CoverageRequirements | undefined> {
   const { record, input } = run;
   const { request } = record;
+  const mode = record.livemode ? 'live' : 'test';
+  const benefit = record.coverage?.benefit_type ?? null;
+  if (!asksCoverageRequirements(mode, benefit)) return undefined;
   const calls = record.livemode ? run.connector : run.inProcess;
   const answer = await calls.discoverCoverageRequirements({
     caseId: record.id,
     accountId: input.accountId,
-    mode: record.livemode ? 'live' : 'test',
+    mode,
     patient: request.patient,
     prescription: request.prescription,
     provider: request.provider,
     plan: record.plan,
-    benefit: record.coverage?.benefit_type ?? null,
+    benefit,
     diagnoses: request.diagnoses,
-    mock: request.mock_result?.coverage_requirements ?? null,
+    mock: sandboxCrdMock(request.mock_result),
   });
   if (answer.kind === 'not_asked') return undefined;
   record.coverage_requirements = answer.requirements;
@@ -269,7 +276,8 @@ function preparedForReview(requirements: CoverageRequirements | undefined): stri
   if (!requirements) return 'Prepared for clinical review.';
   if (requirements.fallback_reason)
     return `Prepared for clinical review on the catalog's criteria: the payer's coverage requirements could not be used (${requirements.fallback_reason}).`;
-  return `Prepared for clinical review: the payer's coverage requirements say ${requirements.pa_needed ?? 'nothing of authorization'}.`;
+  const said = requirements.pa_needed ?? `the order is ${requirements.covered ?? 'of unknown coverage'}`;
+  return `Prepared for clinical review: the payer's coverage requirements say ${said}.`;
 }
 
 function noAuthorizationOutcome(): PriorAuthorizationOutcome {

@@ -139,7 +139,8 @@ function digitsOnly(text: string, min: number, max: number): string | null {
  * A code printed in parentheses, `(RX4471)`, keeps both.
  */
 function endsInBracket(text: string): boolean {
-  const trimmed = text.trim();
+  // Punctuation a value ends with (`(RX4471),`) says nothing of a letter lost.
+  const trimmed = text.trim().replace(/^[^A-Za-z0-9([{]+|[^A-Za-z0-9)\]}]+$/g, '');
   const opens = /^[([{]/.test(trimmed);
   const closes = /[)\]}]$/.test(trimmed);
   return opens !== closes;

@@ -27,13 +27,41 @@ export type InfoNeeded = (typeof INFO_NEEDED)[number];
 /** The answers that end a prior authorization without a submission or a review. */
 const AUTHORIZATION_NOT_NEEDED: ReadonlySet<PaNeeded> = new Set(['no-auth', 'satisfied']);
 
-/** Whether the payer itself said the order needs no prior authorization: never a fallback's guess. */
+/**
+ * Whether the payer itself said the order needs no prior authorization: never a fallback's guess, and
+ * never for an order it does not cover (CRD forbids `not-covered` with `no-auth`; a payer that sends
+ * the pair anyway gets a review, not an approval).
+ */
 export function authorizationNotNeeded(requirements: CoverageRequirements): boolean {
   return (
     requirements.source === 'crd' &&
+    requirements.covered !== 'not-covered' &&
     requirements.pa_needed !== null &&
     AUTHORIZATION_NOT_NEEDED.has(requirements.pa_needed)
   );
+}
+
+/**
+ * Whether a case asks a CRD service at all: every test-mode case (the sandbox's); in live mode, the
+ * drugs whose authorization goes over PAS (the medical benefit), where a payer runs CRD beside it.
+ */
+export function asksCoverageRequirements(
+  mode: 'test' | 'live',
+  benefit: 'pharmacy' | 'medical' | null,
+): boolean {
+  return mode === 'test' || benefit === 'medical';
+}
+
+/**
+ * What the sandbox's CRD service is told to answer: the request's own mock; `auth-needed` where the
+ * request scripts the payer's determination (`mock_result.result`), so that script is played rather
+ * than cut short by the formulary's `no-auth`; else nothing, and the formulary decides.
+ */
+export function sandboxCrdMock(
+  mock: PriorAuthorizationRequest['mock_result'],
+): MockCoverageRequirements | null {
+  if (mock?.coverage_requirements) return mock.coverage_requirements;
+  return mock?.result ? 'auth-needed' : null;
 }
 
 /**
@@ -75,7 +103,7 @@ export interface CoverageRequirements {
   /** Canonical URLs of the questionnaires the payer names for DTR. */
   questionnaires: string[];
   instructions: CoverageInstruction[];
-  /** The payer's reason, as a code's display or text it coded; never the card's free text. */
+  /** The payer's reason: its coded display, else the reason's text; never a card's words. */
   reason: string | null;
   /**
    * Until when the payer's answer holds: the extension's `expiry-date` (CRD 2.1). CRD 2.0.1 has none;

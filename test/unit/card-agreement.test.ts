@@ -247,8 +247,8 @@ describe('a code ending in a bracket', () => {
     expect(reading.card.rx_pcn).toBeNull();
   });
 
-  it('is read without its parentheses when the card prints them on both sides', () => {
-    const reading = readCard([readTwice(['RxGrp: (RX4471)'], ['RxGrp: (RX4471)'])]);
+  it('is read without its parentheses when the card prints them on both sides, whatever punctuation follows', () => {
+    const reading = readCard([readTwice(['RxGrp: (RX4471),'], ['RxGrp: (RX4471)'])]);
     expect(reading.card.rx_group).toMatchObject({ value: 'RX4471', readers: 2 });
   });
 });

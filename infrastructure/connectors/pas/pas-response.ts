@@ -336,8 +336,9 @@ export function payerAnswerOf(
     payer_reference: payerReference,
     determination: {
       result: stated.result,
-      detail_code: item.detail?.code ?? stated.detail_code,
-      detail: item.detail?.display ?? stated.detail,
+      // Our reading of a smaller quantity is what the result says; the item's own detail spoke of the whole.
+      detail_code: stated === meaning ? (item.detail?.code ?? meaning.detail_code) : stated.detail_code,
+      detail: stated === meaning ? (item.detail?.display ?? meaning.detail) : stated.detail,
       decided_at: facts.created,
       authorization_number: approved ? (facts.preAuthRef ?? item.reviewNumber) : null,
       approved_quantity: approvedQuantity,
