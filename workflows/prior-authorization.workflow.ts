@@ -232,7 +232,7 @@ async function prepareForReview(run: PriorAuthorizationRun): Promise<boolean> {
   // A cancellation that arrived while the payer was asked wins over its answer.
   if (requirements && (await cancellation.cancelIfRequested())) return false;
   if (requirements && authorizationNotNeeded(requirements)) {
-    await endWithOutcome(lifecycle, noAuthorizationOutcome(), PAYER_NEEDS_NO_AUTHORIZATION);
+    await endWithOutcome(lifecycle, noAuthorizationOutcome(requirements), PAYER_NEEDS_NO_AUTHORIZATION);
     return false;
   }
   await lifecycle.moveTo('awaiting_review', preparedForReview(requirements));
@@ -280,14 +280,15 @@ function preparedForReview(requirements: CoverageRequirements | undefined): stri
   return `Prepared for clinical review: the payer's coverage requirements say ${said}.`;
 }
 
-function noAuthorizationOutcome(): PriorAuthorizationOutcome {
+/** A `satisfied` order names the authorization on file that covers it: the case's authorization number. */
+function noAuthorizationOutcome(requirements: CoverageRequirements): PriorAuthorizationOutcome {
   return {
     result: 'approved',
     detail_code: 'prior_auth_not_required',
     detail: PAYER_NEEDS_NO_AUTHORIZATION,
     payer_reference: null,
     decided_at: new Date().toISOString(),
-    authorization_number: null,
+    authorization_number: requirements.satisfied_pa_id,
     approved_quantity: null,
     authorization_start_date: null,
     authorization_expiration: null,

@@ -103,13 +103,15 @@ export interface CoverageRequirements {
   /** Canonical URLs of the questionnaires the payer names for DTR. */
   questionnaires: string[];
   instructions: CoverageInstruction[];
-  /** The payer's reason: its coded display, else the reason's text; never a card's words. */
+  /** The payer's reason: the reason's text, else its coded display; never a card's words. */
   reason: string | null;
   /**
    * Until when the payer's answer holds: the extension's `expiry-date` (CRD 2.1). CRD 2.0.1 has none;
    * its `date` is when the payer made the assertion.
    */
   expires_at: string | null;
+  /** With `satisfied`: the payer's id of the authorization already on file that covers the order. */
+  satisfied_pa_id: string | null;
   fallback_reason: CrdFallbackReason | null;
 }
 
@@ -151,6 +153,7 @@ export function catalogFallback(reason: CrdFallbackReason): CoverageRequirements
     instructions: [],
     reason: null,
     expires_at: null,
+    satisfied_pa_id: null,
     fallback_reason: reason,
   };
 }

@@ -65,6 +65,7 @@ describe("Inferno's coverage-information fixtures", () => {
       instructions: [],
       reason: null,
       expires_at: null,
+      satisfied_pa_id: null,
       fallback_reason: null,
     });
   });
@@ -78,10 +79,11 @@ describe("Inferno's coverage-information fixtures", () => {
       doc_needed: 'clinical',
       info_needed: ['performer'],
       expires_at: null,
+      satisfied_pa_id: null,
     });
   });
 
-  it("reads the complete assertion: satisfied, the questionnaire, the payer's reason and the expiry", () => {
+  it("reads the complete assertion: satisfied and the authorization on file, the questionnaire, the payer's reason and the expiry", () => {
     expect(
       readOrderSignResponse(withSystemAction('coverage_info_system_action_complete.json')),
     ).toMatchObject({
@@ -92,15 +94,17 @@ describe("Inferno's coverage-information fixtures", () => {
       questionnaires: ['http://example.org/some-payer/Questionnaire/123|1.3.0'],
       reason: 'Prior auth waved due to gold-card status',
       expires_at: '2019-08-01',
+      satisfied_pa_id: 'XXYYZ',
     });
   });
 
-  it("reads the kit's authorization answer: satisfied, its reason, and both cards as instructions", () => {
+  it("reads the kit's authorization answer: satisfied by an authorization on file, its reason, and both cards as instructions", () => {
     expect(readOrderSignResponse(infernoFixture('crd_authorization_hook_response.json'))).toMatchObject({
       covered: 'covered',
       pa_needed: 'satisfied',
       reason: 'In-network required unless exigent circumstances',
       expires_at: null,
+      satisfied_pa_id: 'Q8U119',
       instructions: [
         {
           summary: 'Appointment Book Instructions Card',

@@ -51,6 +51,7 @@ describe("The sandbox payer's CRD service", () => {
       ],
       reason: null,
       expires_at: null,
+      satisfied_pa_id: null,
       fallback_reason: null,
     });
   });

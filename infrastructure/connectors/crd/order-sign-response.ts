@@ -112,6 +112,7 @@ function readCoverageInformation(extension: JsonNode): Assertion {
   const paNeeded = single('pa-needed');
   const docNeeded = single('doc-needed');
   const expiry = single('expiry-date');
+  const satisfiedBy = single('satisfied-pa-id');
   return {
     coverageReference: coverage ? coverage.get('valueReference').get('reference').optionalString() : null,
     covered: codeOf(covered, COVERED, 'covered'),
@@ -124,6 +125,7 @@ function readCoverageInformation(extension: JsonNode): Assertion {
         .map(reasonText)
         .find((text) => text !== null) ?? null,
     expires_at: expiry ? fhirDate(expiry.get('valueDate')) : null,
+    satisfied_pa_id: satisfiedBy ? satisfiedBy.get('valueString').string() : null,
   };
 }
 
