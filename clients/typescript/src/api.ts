@@ -2562,10 +2562,12 @@ export interface components {
             /** @description Canonical URLs of the questionnaires the payer names for DTR. */
             questionnaires: string[];
             instructions: components["schemas"]["CoverageInstruction"][];
-            /** @description The payer's reason, as a code's display or text it coded; never the card's free text. */
+            /** @description The payer's reason: the reason's text, else its coded display; never a card's words. */
             reason: string | null;
             /** @description Until when the payer's answer holds: the extension's `expiry-date` (CRD 2.1). CRD 2.0.1 has none; its `date` is when the payer made the assertion. */
             expires_at: string | null;
+            /** @description With `satisfied`: the payer's id of the authorization already on file that covers the order. */
+            satisfied_pa_id: string | null;
             fallback_reason: components["schemas"]["CrdFallbackReason"] | null;
         };
         /** @enum {string} */
@@ -3095,8 +3097,6 @@ export interface components {
             rx_pcn?: string;
             rx_group?: string;
         };
-        /** @enum {string} */
-        MockCoverageRequirements: "no-auth" | "auth-needed" | "unavailable";
         /** @description A sandbox outage a test-mode request asks for in `mock_result.outage`: the simulated connector is unavailable for this long after the case's creation, then answers. */
         MockOutage: {
             unavailable_for_seconds: number;
@@ -3321,7 +3321,11 @@ export interface components {
                 result?: "approved" | "denied" | "partially_approved" | "other" | "not_submitted";
                 detail_code?: string;
                 outage?: components["schemas"]["MockOutage"];
-                coverage_requirements?: components["schemas"]["MockCoverageRequirements"];
+                /**
+                 * @description The sandbox CRD service's answer: one of MOCK_COVERAGE_REQUIREMENTS (payers/coverage-requirements.ts).
+                 * @enum {string}
+                 */
+                coverage_requirements?: "no-auth" | "auth-needed" | "unavailable";
             } | null;
         };
         /** @description The terms a program confirms an enrollment on, by the kind of confirmation its type ends in. Only copay programs carry pharmacy claim identifiers (BIN, PCN, group); the member id is per patient. */
@@ -9095,6 +9099,8 @@ export interface operations {
                      *             "submitter_id": "CLINIC0001",
                      *             "receiver_id": "CLEARINGHOUSE",
                      *             "usage": "test",
+                     *             "client_id": null,
+                     *             "signing": null,
                      *             "timeout_ms": 8000,
                      *             "created_at": "2026-11-27T06:02:20.027Z",
                      *             "updated_at": "2026-11-27T06:02:20.027Z"
@@ -9164,6 +9170,8 @@ export interface operations {
                      *         "submitter_id": null,
                      *         "receiver_id": null,
                      *         "usage": null,
+                     *         "client_id": null,
+                     *         "signing": null,
                      *         "timeout_ms": 10000,
                      *         "created_at": "2026-11-27T06:02:31.656Z",
                      *         "updated_at": "2026-11-27T06:02:31.656Z"
@@ -9226,6 +9234,8 @@ export interface operations {
                      *         "submitter_id": null,
                      *         "receiver_id": null,
                      *         "usage": null,
+                     *         "client_id": null,
+                     *         "signing": null,
                      *         "timeout_ms": 10000,
                      *         "created_at": "2026-11-27T05:59:40.139Z",
                      *         "updated_at": "2026-11-27T05:59:40.139Z"
@@ -9328,6 +9338,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "conn_06h1q697d4de4x0xnp98wp1ab7",
+                     *         "object": "connector",
+                     *         "kind": "coverage_requirements",
+                     *         "url": "https://crd.payer.example/cds-services/crd-order-sign",
+                     *         "format": null,
+                     *         "auth": null,
+                     *         "submitter_id": null,
+                     *         "receiver_id": null,
+                     *         "usage": null,
+                     *         "client_id": "https://clinic.example/crd-client",
+                     *         "signing": {
+                     *           "jwks_url": "https://api.healthcare-access.example/jwks/jwks_Jr7bq2TfXk9wL3sVn0aQeZ1y",
+                     *           "kid": "5dW0qXvQ3m8sT1aB",
+                     *           "previous_kid": "Hq2xYV9nL0cP4eRt",
+                     *           "rotated_at": "2026-11-28T09:14:05.221Z"
+                     *         },
+                     *         "timeout_ms": 3000,
+                     *         "created_at": "2026-11-27T06:02:31.656Z",
+                     *         "updated_at": "2026-11-28T09:14:05.221Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -9375,6 +9412,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "kty": "EC",
+                     *           "crv": "P-384",
+                     *           "x": "QDShfHYGrigzGFj7tBfpkTeWrZ9Jkz6WfywYJoYBSiYP_IsjXWEp65g7g4roZAnN",
+                     *           "y": "1vzZRH5I8RpNYtJ2qjCKOyMs8ZHwilQBwU65CS-HBneHIYOqnMaboHoPBVZ7D3Fz",
+                     *           "kid": "5dW0qXvQ3m8sT1aB",
+                     *           "alg": "ES384",
+                     *           "use": "sig"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["JsonWebKeySet"];
                 };
             };
