@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { MOCK_COVERAGE_REQUIREMENTS } from '../../domain/payers/coverage-requirements';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
@@ -157,6 +158,12 @@ describe("docs/sandbox.md's scenarios", () => {
     expect(sandboxTable('Without `mock_result`, a sandbox member id')).toEqual(
       MEMBER_ID_SUFFIX_CASES.map(([suffix, scenario]) => [suffix, scenario]),
     );
+  });
+
+  it("lists every answer the sandbox payer's CRD service can be told to give", () => {
+    expect(sandboxTable('### Its CRD service').map(([answer]) => answer)).toEqual([
+      ...MOCK_COVERAGE_REQUIREMENTS,
+    ]);
   });
 
   it('lists every prior authorization result the simulated payer takes', () => {
