@@ -196,6 +196,17 @@ describe('case pages and decisions in the console', () => {
     expect(requirements).toContain('/fhir/Questionnaire/ozempic');
   });
 
+  it("tells the reviewer when the payer's requirements could not be used, and why", async () => {
+    const { id } = await submitted(
+      priorAuthorizationRequest({ mock_result: { coverage_requirements: 'unavailable' } }),
+    );
+
+    const page = await awaitingReview(id);
+
+    const requirements = page.text.slice(page.text.indexOf('id="requirements-heading"'));
+    expect(requirements).toContain('could not be used (crd_unavailable)');
+  });
+
   it('records reading a case page as case.read, with the person as the actor', async () => {
     const { id } = await submitted();
     await casePage(id);

@@ -92,27 +92,25 @@ const PRIOR_AUTHORIZATION_VIEW: CaseTypeView<PriorAuthorizationCase> = {
  */
 function requirementsSection(requirements: CoverageRequirements | null | undefined): Html {
   if (!requirements) return html``;
-  if (requirements.fallback_reason)
-    return card({
-      id: 'requirements-heading',
-      heading: 'Payer requirements',
-      body: notice({
+  const facts = requirements.fallback_reason
+    ? notice({
         kind: 'error',
         body: `The payer's coverage requirements could not be used (${requirements.fallback_reason}): the criteria below are the catalog's.`,
-      }),
-    });
+      })
+    : definitionList([
+        ['Covered', text(requirements.covered)],
+        ['Prior authorization', text(requirements.pa_needed)],
+        ['Documentation', text(requirements.doc_needed)],
+        ['Information needed', requirements.info_needed.join(', ') || '—'],
+        ['Reason', text(requirements.reason)],
+        ['Questionnaires', requirements.questionnaires.join(', ') || '—'],
+        ['Holds until', requirements.expires_at ? moment(requirements.expires_at) : '—'],
+      ]);
+  // An answer without coverage information may still carry the payer's instructions: they stay shown.
   return card({
     id: 'requirements-heading',
     heading: 'Payer requirements',
-    body: html`${definitionList([
-      ['Covered', text(requirements.covered)],
-      ['Prior authorization', text(requirements.pa_needed)],
-      ['Documentation', text(requirements.doc_needed)],
-      ['Information needed', requirements.info_needed.join(', ') || '—'],
-      ['Reason', text(requirements.reason)],
-      ['Questionnaires', requirements.questionnaires.join(', ') || '—'],
-      ['Holds until', requirements.expires_at ? moment(requirements.expires_at) : '—'],
-    ])}
+    body: html`${facts}
     ${
       requirements.instructions.length > 0 &&
       table({
