@@ -1,0 +1,134 @@
+/**
+ * A payer's questionnaire as a prior authorization keeps it: Da Vinci Documentation Templates and
+ * Rules (DTR STU 2) items, flattened in the Questionnaire's order, each with its answer and where the
+ * answer came from (CONTRACT.md §12, docs/dtr.md). Plain data, so the workflow can check and record
+ * answers deterministically; the FHIR Questionnaire is read once, when the package is prefilled.
+ */
+
+/**
+ * DTR's `information-origin`, and `proposed`: the evidence reader's suggestion, which is never sent
+ * until a person confirms it (it then goes as `manual`, authored by that person).
+ */
+export const ANSWER_ORIGINS = ['auto', 'override', 'manual', 'proposed'] as const;
+export type AnswerOrigin = (typeof ANSWER_ORIGINS)[number];
+
+/** The Questionnaire item types the service renders, checks and answers. */
+export const ANSWERABLE_ITEM_TYPES = [
+  'boolean',
+  'choice',
+  'open-choice',
+  'decimal',
+  'integer',
+  'date',
+  'dateTime',
+  'time',
+  'string',
+  'text',
+  'url',
+  'quantity',
+  'attachment',
+] as const;
+export type AnswerableItemType = (typeof ANSWERABLE_ITEM_TYPES)[number];
+/** Groups hold items; display items show text. Neither takes an answer. */
+export type QuestionnaireItemType = AnswerableItemType | 'group' | 'display';
+
+/** A coded answer (choice, open-choice) as FHIR's Coding. */
+export interface CodedAnswer {
+  system: string | null;
+  code: string;
+  display: string | null;
+}
+
+/** A quantity answer. */
+export interface QuantityAnswer {
+  value: number;
+  unit: string | null;
+}
+
+/** An attachment answer: a document of the case, by id, or a link. */
+export interface AttachmentAnswer {
+  content_type: string | null;
+  url: string | null;
+  title: string | null;
+}
+
+/**
+ * One answer value, as the item's type reads it: boolean; integer and decimal as numbers; date,
+ * dateTime, time, string, text and url as strings; choice as a coding (open-choice as a coding or
+ * free text); quantity; attachment.
+ */
+export type AnswerValue = boolean | number | string | CodedAnswer | QuantityAnswer | AttachmentAnswer;
+
+/** A simple `enableWhen` condition, as FHIR writes it (the answer as the question's item reads it). */
+export interface EnableWhenCondition {
+  question: string;
+  operator: 'exists' | '=' | '!=' | '>' | '<' | '>=' | '<=';
+  answer: AnswerValue;
+}
+
+/** Where an answer came from beyond its origin: the CQL expression, or the evidence it was read in. */
+export interface AnswerSource {
+  /** `cql` (the payer's expression), `evidence` (our reader's proposal), `person` (typed or confirmed). */
+  kind: 'cql' | 'evidence' | 'person';
+  /** The expression (`"Library".Define`), the evidence's citation, or the person's display name. */
+  reference: string;
+}
+
+export interface QuestionnaireItemState {
+  link_id: string;
+  /** The group the item sits in (its parent's link_id), null at the top level. */
+  parent_link_id: string | null;
+  text: string | null;
+  type: QuestionnaireItemType;
+  required: boolean;
+  repeats: boolean;
+  read_only: boolean;
+  /** The choices of a choice or open-choice item, from answerOption or the package's expanded value set. */
+  options: CodedAnswer[] | null;
+  enable_when: EnableWhenCondition[] | null;
+  enable_behavior: 'all' | 'any' | null;
+  /** Whether the item shows: its enableWhen holds (or its enableWhenExpression held at prefill). */
+  enabled: boolean;
+  /** The answer: one value, a list for a repeating item, or null while unanswered. */
+  answer: AnswerValue | AnswerValue[] | null;
+  origin: AnswerOrigin | null;
+  source: AnswerSource | null;
+  /** Who gave or changed the answer (origin `manual` or `override`): the person's id on the account. */
+  author: string | null;
+}
+
+/** Why a case's questionnaire was not prefilled by the payer's CQL; the case goes to review anyway. */
+export const QUESTIONNAIRE_FALLBACK_REASONS = [
+  'dtr_unavailable',
+  'dtr_timed_out',
+  'dtr_invalid_package',
+] as const;
+export type QuestionnaireFallbackReason = (typeof QUESTIONNAIRE_FALLBACK_REASONS)[number];
+
+export interface CaseQuestionnaire {
+  /** The Questionnaire's canonical, `url|version`. */
+  canonical: string;
+  title: string | null;
+  status: 'in_progress' | 'completed';
+  items: QuestionnaireItemState[];
+  /** The link_ids of the enabled required items still unanswered: what the case waits for. */
+  pending: string[];
+  /** Why the payer's CQL answered nothing (the items then wait for a person); null when it ran. */
+  prefill_failure: QuestionnaireFallbackReason | null;
+}
+
+/** An answer given through the API or the console, by link_id. */
+export interface QuestionnaireAnswerInput {
+  link_id: string;
+  /** A value as the item's type reads it, a list for a repeating item, or null to clear it. */
+  value: AnswerValue | AnswerValue[] | null;
+}
+
+export interface QuestionnaireAnswers {
+  answers: QuestionnaireAnswerInput[];
+  /**
+   * The person answering (a console user's or API key's id), the author of `manual` and `override`
+   * answers. Answering an item with its proposed value is how a person confirms a proposal.
+   */
+  author: string;
+}
