@@ -16,7 +16,7 @@
  * How the CQL reads the record (infrastructure/dtr/patient-record.ts writes it so):
  * - age: AgeInYears() / AgeInMonths() against Today(), from Patient.birthDate;
  * - diagnosis: a Condition coded in ICD-10-CM in one of the families (dots and case ignored), unless
- *   refuted or entered in error; false when the record has coded conditions and none is in a family;
+ *   refuted or entered in error; false when every condition is coded and none is in a family;
  * - measurement: final (amended, corrected) Observations with the measurement's LOINC code, a
  *   valueQuantity in its canonical UCUM unit, and an effectiveDateTime within max_age_days. The newest
  *   one that decides answers; a value with a comparator ("≥ 30") decides only when it can;
@@ -198,12 +198,15 @@ function comment(text) {
 }
 
 const HELPERS = {
-  diagnosis: `// The ICD-10-CM codes of the patient's conditions, upper case without dots or spaces, so a family
-// compares however a code is written; refuted conditions and those entered in error do not count.
+  diagnosis: `// The conditions that count: neither refuted nor entered in error.
+define "Conditions":
+  [Condition] C
+    where not exists (C.verificationStatus.coding V where V.code.value in { 'refuted', 'entered-in-error' })
+
+// Their ICD-10-CM codes, upper case without dots or spaces, so a family compares however a code is written.
 define "ICD-10-CM Codes":
   flatten (
-    [Condition] C
-      where not exists (C.verificationStatus.coding V where V.code.value in { 'refuted', 'entered-in-error' })
+    "Conditions" C
       return (
         C.code.coding K
           where K.system.value = 'http://hl7.org/fhir/sid/icd-10-cm'
@@ -211,11 +214,16 @@ define "ICD-10-CM Codes":
       )
   )
 
+define "Has Uncoded Condition":
+  exists ("Conditions" C where not exists (C.code.coding K where K.system.value = 'http://hl7.org/fhir/sid/icd-10-cm'))
+
 // The coded conditions are the request's whole statement of what is treated: a family missing from
-// them is not met. Without any coded condition the record cannot tell.
+// them is not met. A condition without an ICD-10-CM code might be in the family, so then, as without
+// any condition, the record cannot tell.
 define function "Diagnosis In Families"(families List<String>):
-  if not exists "ICD-10-CM Codes" then null
-  else exists ("ICD-10-CM Codes" Coded where exists (families F where StartsWith(Coded, F)))`,
+  if exists ("ICD-10-CM Codes" Coded where exists (families F where StartsWith(Coded, F))) then true
+  else if not exists "Conditions" or "Has Uncoded Condition" then null
+  else false`,
 
   measurement: `define function "Is Final"(O Observation):
   O.status.value in { 'final', 'amended', 'corrected' }
