@@ -8,6 +8,9 @@ import type { CriterionDefinition } from '../../domain/payers/payer-catalog';
 import type { CriterionAnswer, PriorAuthPrefillInput } from '../../domain/payers/payer-connector';
 import { answerPriorAuthCriteria } from '../../domain/payers/prior-auth-criteria';
 import { shippedPayerCatalog, shippedClinicalCatalog } from '../catalogs/shipped-catalogs';
+import { prefillQuestionnaire } from '../dtr/cql-prefill';
+import type { FhirBundle, PrefillResult } from '../dtr/cql-prefill';
+import type { QuestionnairePackage } from '../dtr/questionnaire-package';
 
 /** The CPU-heavy work on clinical text, as messages a worker thread can take. */
 export type EvaluationTask =
@@ -22,14 +25,31 @@ export type EvaluationTask =
       criteria: CriterionDefinition[];
       input: PriorAuthPrefillInput;
       asOf: string;
+    }
+  | {
+      /** A payer's CQL over a patient's record: its own code, so only a thread can stop it looping. */
+      kind: 'dtr_prefill';
+      package: QuestionnairePackage;
+      patientRecord: FhirBundle;
+      /** CQL's Now(), as an ISO instant. */
+      now: string;
+      patientId?: string;
+      context?: string[];
     };
 
 export type EvaluationResult<Task extends EvaluationTask> = Task extends { kind: 'clinical_eligibility' }
   ? ClinicalEligibilityOutcome
-  : CriterionAnswer[];
+  : Task extends { kind: 'dtr_prefill' }
+    ? PrefillResult
+    : CriterionAnswer[];
 
-/** Runs one task where it is called: inside a pool thread, or inline when no pool is configured. */
-export function runEvaluationTask<Task extends EvaluationTask>(task: Task): EvaluationResult<Task> {
+/**
+ * Runs one task where it is called: inside a pool thread, or inline when no pool is configured.
+ * Asynchronous because cql-execution is; the clinical tasks still run synchronously within it.
+ */
+export async function runEvaluationTask<Task extends EvaluationTask>(
+  task: Task,
+): Promise<EvaluationResult<Task>> {
   switch (task.kind) {
     case 'clinical_eligibility':
       return evaluateClinicalEligibility(
@@ -44,6 +64,12 @@ export function runEvaluationTask<Task extends EvaluationTask>(task: Task): Eval
         task.asOf,
         shippedClinicalCatalog(),
       ) as EvaluationResult<Task>;
+    case 'dtr_prefill':
+      return (await prefillQuestionnaire(task.package, task.patientRecord, {
+        now: new Date(task.now),
+        ...(task.patientId === undefined ? {} : { patientId: task.patientId }),
+        ...(task.context === undefined ? {} : { context: task.context }),
+      })) as EvaluationResult<Task>;
   }
   throw new Error(`Unknown evaluation task ${(task as { kind: string }).kind}`);
 }

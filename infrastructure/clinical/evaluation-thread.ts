@@ -7,10 +7,12 @@ import type { EvaluationTask } from './evaluation-tasks';
  * A pool thread (see evaluation-pool.ts): takes one task at a time and answers with its result, or with
  * the error's name only, since an error message about clinical text could quote it.
  */
-parentPort?.on('message', (message: { id: number; task: EvaluationTask }) => {
+async function answer(message: { id: number; task: EvaluationTask }): Promise<void> {
   try {
-    parentPort?.postMessage({ id: message.id, result: runEvaluationTask(message.task) });
+    parentPort?.postMessage({ id: message.id, result: await runEvaluationTask(message.task) });
   } catch (error) {
     parentPort?.postMessage({ id: message.id, error: error instanceof Error ? error.name : 'Error' });
   }
-});
+}
+
+parentPort?.on('message', (message: { id: number; task: EvaluationTask }) => void answer(message));
