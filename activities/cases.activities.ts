@@ -49,6 +49,8 @@ import {
   sandboxControlNumber,
 } from '../infrastructure/connectors/x12/eligibility';
 import { catalogFallback } from '../domain/payers/coverage-requirements';
+import { questionnaireUnavailable } from '../domain/dtr/questionnaire';
+import type { PayerQuestionnaireAnswer, PayerQuestionnaireQuery } from '../domain/dtr/questionnaire';
 import type {
   CoverageRequirementsAnswer,
   CoverageRequirementsQuery,
@@ -76,6 +78,11 @@ export interface CaseActivityDependencies {
    * from its account and mode (activities/coverage-requirements-discovery.ts).
    */
   coverageRequirements?: (query: CoverageRequirementsQuery) => Promise<CoverageRequirementsAnswer>;
+  /**
+   * The payer's questionnaire (DTR) a prior authorization's CRD answer named, prefilled by the payer's
+   * CQL (activities/payer-questionnaire.ts).
+   */
+  payerQuestionnaire?: (query: PayerQuestionnaireQuery) => Promise<PayerQuestionnaireAnswer>;
   documents: CaseDocumentsRepository;
   readings: DocumentReadingsRepository;
   /** Undefined when the account has no eligibility connector. */
@@ -113,6 +120,7 @@ export const createCaseActivities = ({
   payer,
   priorAuthorizationChannel,
   coverageRequirements = async () => ({ kind: 'not_asked' }),
+  payerQuestionnaire = async () => ({ kind: 'not_asked' }),
   documents,
   readings,
   liveClearinghouse = async () => undefined,
@@ -382,6 +390,31 @@ export const createCaseActivities = ({
         Context.current().log.warn('The CRD service gave nothing to act on; the case goes on without it', {
           caseId: query.caseId,
           reason: answer.requirements.fallback_reason,
+        });
+      return answer;
+    },
+
+    /**
+     * Never fails the case (docs/dtr.md): what the payer's DTR service could not give comes back with
+     * its reason, and so does a failure of ours on the way, as `dtr_unavailable`. Each is logged with
+     * the reason and the case id, never the record or the answers.
+     */
+    async prefillPayerQuestionnaire(query: PayerQuestionnaireQuery): Promise<PayerQuestionnaireAnswer> {
+      let answer: PayerQuestionnaireAnswer;
+      try {
+        answer = await payerQuestionnaire(query);
+      } catch (error) {
+        Context.current().log.error('The DTR step failed on our side; the case goes on without it', {
+          caseId: query.caseId,
+          error: error instanceof Error ? error.name : 'unknown',
+        });
+        return { kind: 'prefilled', questionnaire: questionnaireUnavailable(query.canonical) };
+      }
+      const failure = answer.kind === 'prefilled' ? answer.questionnaire.prefill_failure : null;
+      if (failure)
+        Context.current().log.warn("The payer's CQL did not prefill its questionnaire", {
+          caseId: query.caseId,
+          reason: failure,
         });
       return answer;
     },

@@ -76,3 +76,10 @@ export const CASE_OBJECTS_IN_READ_MODEL = 'case-objects-in-read-model';
  * still preparing when it lands (waiting out a payer outage) asks.
  */
 export const COVERAGE_REQUIREMENTS_DISCOVERY = 'coverage-requirements-discovery';
+
+/**
+ * A prior authorization whose payer's CRD answer names a questionnaire asks the payer's DTR service
+ * for it and prefills it with the payer's CQL before review; approval then waits until every enabled
+ * required item is answered (docs/dtr.md). A case prepared before goes to review without it.
+ */
+export const PAYER_QUESTIONNAIRE = 'payer-questionnaire';

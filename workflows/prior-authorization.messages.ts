@@ -6,6 +6,7 @@ import type {
   PriorAuthOutcomeInput,
   ReviewDecisionInput,
 } from '../domain/cases/prior-authorization';
+import type { QuestionnaireAnswers } from '../domain/dtr/questionnaire';
 
 /** A prior authorization's decisions, under the names Temporal sees. */
 export const reviewDecisionSignal = defineSignal<[ReviewDecisionInput]>('reviewDecision');
@@ -25,3 +26,9 @@ export const submitPriorAuthorizationInformationUpdate = defineUpdate<
   CaseRecord,
   [PriorAuthInformationAnswers]
 >('submitPriorAuthorizationInformation');
+/** Answers to the payer's questionnaire (DTR); accepted while the case awaits review. */
+export const payerQuestionnaireAnswersSignal =
+  defineSignal<[QuestionnaireAnswers]>('payerQuestionnaireAnswers');
+export const submitPayerQuestionnaireAnswersUpdate = defineUpdate<CaseRecord, [QuestionnaireAnswers]>(
+  'submitPayerQuestionnaireAnswers',
+);

@@ -26,6 +26,7 @@ import {
   sandboxCrdMock,
 } from '../domain/payers/coverage-requirements';
 import type { CoverageRequirements } from '../domain/payers/coverage-requirements';
+import type { CaseQuestionnaire } from '../domain/dtr/questionnaire';
 import type {
   InformationRequest,
   PayerPriorAuthAnswer,
@@ -47,6 +48,7 @@ import {
 } from './case-workflow';
 import {
   COVERAGE_REQUIREMENTS_DISCOVERY,
+  PAYER_QUESTIONNAIRE,
   IN_PROCESS_STEPS_LOCALLY,
   PRIOR_AUTHORIZATION_EXCHANGE,
   PRIOR_AUTHORIZATION_INFORMATION_REQUESTS,
@@ -59,6 +61,12 @@ import {
   submitPriorAuthorizationOutcomeUpdate,
   submitReviewDecisionUpdate,
 } from './prior-authorization.messages';
+import {
+  namedQuestionnaire,
+  questionnaireAnswersDecision,
+  refuseApprovalWhilePending,
+  reviewActionable,
+} from './payer-questionnaire';
 
 type CaseActivities = ReturnType<typeof createCaseActivities>;
 type Lifecycle = CaseLifecycle<PriorAuthorizationCase>;
@@ -145,6 +153,7 @@ function acceptPriorAuthorizationDecisions(run: PriorAuthorizationRun): void {
       signal: reviewDecisionSignal,
       update: submitReviewDecisionUpdate,
       check: () => refuseUnlessAwaiting(run, 'awaiting_review', run.review, 'A review decision'),
+      checkInput: (decision: ReviewDecisionInput) => refuseApprovalWhilePending(record, decision),
       keep: (decision: ReviewDecisionInput) => {
         run.review = decision;
       },
@@ -183,6 +192,7 @@ function acceptPriorAuthorizationDecisions(run: PriorAuthorizationRun): void {
       },
       answer: (apply) => answerOnceTaken(lifecycle, () => run.information, apply),
     },
+    questionnaireAnswersDecision(run),
   ]);
 }
 
@@ -235,8 +245,30 @@ async function prepareForReview(run: PriorAuthorizationRun): Promise<boolean> {
     await endWithOutcome(lifecycle, noAuthorizationOutcome(requirements), PAYER_NEEDS_NO_AUTHORIZATION);
     return false;
   }
-  await lifecycle.moveTo('awaiting_review', preparedForReview(requirements));
+  const canonical = patched(PAYER_QUESTIONNAIRE) ? namedQuestionnaire(requirements) : undefined;
+  if (canonical) {
+    await prefillQuestionnaire(run, canonical);
+    if (await cancellation.cancelIfRequested()) return false;
+  }
+  await lifecycle.moveTo('awaiting_review', preparedForReview(requirements, record.questionnaire));
   return true;
+}
+
+/**
+ * Asks the payer's DTR service for the questionnaire CRD named and prefills it with the payer's CQL
+ * from the record (docs/dtr.md); the status move that follows writes it. A service that gives
+ * nothing, or CQL cut at its time limit, leaves the items to people, with the reason on the case.
+ */
+async function prefillQuestionnaire(run: PriorAuthorizationRun, canonical: string): Promise<void> {
+  const { record, input } = run;
+  const answer = await run.connector.prefillPayerQuestionnaire({
+    caseId: record.id,
+    accountId: input.accountId,
+    mode: record.livemode ? 'live' : 'test',
+    canonical,
+    request: record.request,
+  });
+  if (answer.kind === 'prefilled') record.questionnaire = answer.questionnaire;
 }
 
 const PAYER_NEEDS_NO_AUTHORIZATION =
@@ -272,7 +304,23 @@ async function discoverRequirements(run: PriorAuthorizationRun): Promise<Coverag
   return answer.requirements;
 }
 
-function preparedForReview(requirements: CoverageRequirements | undefined): string {
+function preparedForReview(
+  requirements: CoverageRequirements | undefined,
+  questionnaire: CaseQuestionnaire | null | undefined,
+): string {
+  const prepared = preparedForReviewOn(requirements);
+  if (!questionnaire) return prepared;
+  if (questionnaire.items.length === 0)
+    return `${prepared} The payer's questionnaire could not be had (${questionnaire.prefill_failure}); the review goes on the catalog's criteria.`;
+  if (questionnaire.prefill_failure)
+    return `${prepared} The payer's CQL did not prefill its questionnaire (${questionnaire.prefill_failure}); its items wait for a person.`;
+  const pending = questionnaire.pending.length;
+  return pending === 0
+    ? `${prepared} The payer's CQL answered every required item of its questionnaire.`
+    : `${prepared} The payer's questionnaire has ${pending} required item(s) the record could not answer: ${questionnaire.pending.join(', ')}.`;
+}
+
+function preparedForReviewOn(requirements: CoverageRequirements | undefined): string {
   if (!requirements) return 'Prepared for clinical review.';
   if (requirements.fallback_reason)
     return `Prepared for clinical review on the catalog's criteria: the payer's coverage requirements could not be used (${requirements.fallback_reason}).`;
@@ -346,7 +394,8 @@ async function resolvePlanAndPrefill(
  */
 async function awaitReview(run: PriorAuthorizationRun): Promise<Review | undefined> {
   const { lifecycle, cancellation, input } = run;
-  const decided = () => run.review !== undefined || cancellation.requested() !== undefined;
+  // An approval given by signal while the questionnaire waits for answers takes effect once answered.
+  const decided = () => reviewActionable(run.record, run.review) || cancellation.requested() !== undefined;
   if (!(await condition(decided, input.timings.reviewReminderMs))) {
     await lifecycle.update({ review_reminder_at: new Date().toISOString() });
     const remaining = Math.max(input.timings.reviewExpiryMs - input.timings.reviewReminderMs, 1);
@@ -551,6 +600,7 @@ function exchangeOf(
     plan: record.plan,
     urgency: record.urgency,
     criteria: record.criteria,
+    ...(record.questionnaire && !slim ? { questionnaire: record.questionnaire } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { UnreadEvidence } from '../clinical/clinical-model';
 import type { CriterionAnswer, DrugCoverage, ResolvedPlan } from '../payers/payer-connector';
+import type { CaseQuestionnaire } from '../dtr/questionnaire';
 import type { CoverageRequirements } from '../payers/coverage-requirements';
 import { PRIOR_AUTH_MOCK_RESULTS } from '../payers/prior-authorization-exchange';
 import type {
@@ -86,6 +87,11 @@ export interface PriorAuthorizationCase extends CaseRecord {
    * with the reason the service gave nothing to act on; absent on cases that did not ask.
    */
   coverage_requirements?: CoverageRequirements | null;
+  /**
+   * The payer's questionnaire (Da Vinci DTR) named by its CRD answer: its items, prefilled by the
+   * payer's CQL, then answered by people (docs/dtr.md); absent on cases that had none.
+   */
+  questionnaire?: CaseQuestionnaire | null;
   /**
    * Evidence the criteria could not be answered from (a file not read, pages past a limit, text past
    * the caps), so a reviewer knows what the answers did not see; absent when everything was read.

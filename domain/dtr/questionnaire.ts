@@ -4,6 +4,7 @@
  * answer came from (CONTRACT.md §12, docs/dtr.md). Plain data, so the workflow can check and record
  * answers deterministically; the FHIR Questionnaire is read once, when the package is prefilled.
  */
+import type { PriorAuthorizationRequest } from '../cases/prior-authorization-request';
 
 /**
  * DTR's `information-origin`, and `proposed`: the evidence reader's suggestion, which is never sent
@@ -127,8 +128,37 @@ export interface QuestionnaireAnswerInput {
 export interface QuestionnaireAnswers {
   answers: QuestionnaireAnswerInput[];
   /**
-   * The person answering (a console user's or API key's id), the author of `manual` and `override`
-   * answers. Answering an item with its proposed value is how a person confirms a proposal.
+   * Who answered, as the QuestionnaireResponse names the author of `manual` and `override` answers;
+   * `API client` when an integration leaves it out. Answering an item with its proposed value is how a
+   * person confirms a proposal.
    */
-  author: string;
+  author?: string;
+}
+
+/** Who a QuestionnaireResponse names for answers an integration gave without naming anyone. */
+export const UNNAMED_AUTHOR = 'API client';
+
+/** What a prior authorization asks the payer's DTR service for: the questionnaire its CRD answer named. */
+export interface PayerQuestionnaireQuery {
+  caseId: string;
+  accountId: string;
+  mode: 'test' | 'live';
+  /** The canonical CRD named, `url` or `url|version`. */
+  canonical: string;
+  request: PriorAuthorizationRequest;
+}
+
+/**
+ * The questionnaire prefilled, or with the reason the payer's CQL answered nothing (`prefill_failure`,
+ * the items then waiting for a person); `not_asked` where no DTR service is set up for the case.
+ */
+export type PayerQuestionnaireAnswer =
+  { kind: 'prefilled'; questionnaire: CaseQuestionnaire } | { kind: 'not_asked' };
+
+/** A questionnaire the payer's service could not give: no items, the review going on the catalog's criteria. */
+export function questionnaireUnavailable(
+  canonical: string,
+  reason: QuestionnaireFallbackReason = 'dtr_unavailable',
+): CaseQuestionnaire {
+  return { canonical, title: null, status: 'in_progress', items: [], pending: [], prefill_failure: reason };
 }

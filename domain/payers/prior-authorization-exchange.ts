@@ -1,5 +1,6 @@
 import type { PriorAuthorizationRequest } from '../cases/prior-authorization-request';
 import type { CriterionAnswer, ResolvedPlan } from './payer-connector';
+import type { CaseQuestionnaire } from '../dtr/questionnaire';
 
 /**
  * How a prior authorization travels between a case and a payer, whatever carries it: a Da Vinci PAS
@@ -78,6 +79,11 @@ export interface PriorAuthExchangeInput {
    * sends the request, so they never pass through workflow history.
    */
   attachments?: Record<string, string>;
+  /**
+   * The payer's questionnaire as the case answered it (DTR), sent as a QuestionnaireResponse in the
+   * PAS Claim's supportingInfo; absent when the case had none.
+   */
+  questionnaire?: CaseQuestionnaire;
 }
 
 /** The provider's answers to an information request, sent back to the payer. */

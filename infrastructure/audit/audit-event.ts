@@ -9,6 +9,7 @@ export const AUDIT_ACTIONS = [
   'case.listed',
   'case.decision_recorded',
   'case.information_provided',
+  'case.questionnaire_answered',
   'case.outcome_recorded',
   'case.cancelled',
   'case.purged',

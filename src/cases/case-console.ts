@@ -39,6 +39,8 @@ export interface DecisionField {
   label: string;
   kind: 'text' | 'textarea' | 'select' | 'date';
   options?: readonly string[];
+  /** What the field holds before anyone types: the case's current answer, for a form drawn from the case. */
+  initial?: string;
 }
 
 /**
@@ -68,12 +70,14 @@ export interface DecisionForm {
   status: CaseStatus;
   heading: string;
   fields: DecisionField[];
+  /** Fields drawn from the case as it stands (a payer's questionnaire), after `fields`. */
+  fieldsOf?(record: CaseRecord): DecisionField[];
   rows?: DecisionRows;
   /** Whether the case, in the form's status, has something for the form to do; always when absent. */
   appliesTo?(record: CaseRecord): boolean;
   /** Buttons that send the form; a button with a value sends it as `choice`. */
   buttons: Array<{ label: string; value?: string; kind?: 'primary' | 'danger' }>;
-  body(values: Record<string, string>, person: string): object;
+  body(values: Record<string, string>, person: string, record: CaseRecord): object;
 }
 
 /** The form field that carries which of a form's buttons was pressed. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import type { CaseEvidenceItem, Diagnosis, VisitNote } from '../../../domain/cases/case-model';
+import { questionnaireResponseOf } from '../../../domain/dtr/questionnaire-items';
 import { normalizeNdc } from '../../../domain/payers/payer-catalog';
 import type {
   InformationAnswer,
@@ -45,7 +46,7 @@ export function resourceUrn(caseId: string, role: string): string {
 /** The `$submit` Bundle of a new prior authorization request. */
 export function writeSubmitBundle(input: PriorAuthExchangeInput, options: PasRequestOptions): string {
   const parties = partiesOf(input);
-  const documents = supportingDocuments(input);
+  const documents = supportingDocuments(input, options);
   const claim = {
     resourceType: 'Claim',
     id: idOf(parties.urls.claim),
@@ -98,7 +99,7 @@ export function writeInformationBundle(input: PriorAuthInformationInput, options
   const parties = partiesOf(input);
   const round = input.round ?? 1;
   const added = new Set((input.addedEvidence ?? []).map((index) => evidenceRole(index)));
-  const documents = supportingDocuments(input);
+  const documents = supportingDocuments(input, options);
   const answers = answersDocument(input, round, parties.urls.patient, options);
   const sent = [...documents, answers];
   const url = resourceUrn(input.caseId, `claim-update-${round}`);
@@ -370,7 +371,10 @@ interface SupportingDocument {
 }
 
 /** Evidence items and visit notes, by title and date; insurance card images never leave as supporting documents. */
-function supportingDocuments(input: PriorAuthExchangeInput): SupportingDocument[] {
+function supportingDocuments(
+  input: PriorAuthExchangeInput,
+  options: PasRequestOptions,
+): SupportingDocument[] {
   const patient = resourceUrn(input.caseId, 'patient');
   const evidence = input.request.evidence.map((item: CaseEvidenceItem, index) =>
     documentReference(input.caseId, evidenceRole(index), patient, {
@@ -388,7 +392,35 @@ function supportingDocuments(input: PriorAuthExchangeInput): SupportingDocument[
       loinc: '11506-3',
     }),
   );
-  return [...evidence, ...notes];
+  return [...evidence, ...notes, ...questionnaireResponse(input, patient, options)];
+}
+
+/**
+ * The payer's questionnaire as the case answered it (DTR), which DTR sends in the Claim's
+ * supportingInfo. Proposed answers nobody confirmed never leave; a questionnaire the payer's service
+ * could not give (no items) sends nothing.
+ */
+function questionnaireResponse(
+  input: PriorAuthExchangeInput,
+  patient: string,
+  { sentAt }: PasRequestOptions,
+): SupportingDocument[] {
+  const { questionnaire } = input;
+  if (!questionnaire || questionnaire.items.length === 0) return [];
+  const url = resourceUrn(input.caseId, 'questionnaire-response');
+  const response = questionnaireResponseOf(questionnaire.canonical, questionnaire.items, {
+    subject: { reference: patient },
+    authored: sentAt.toISOString(),
+    status: questionnaire.status === 'completed' ? 'completed' : 'in-progress',
+  });
+  return [
+    {
+      url,
+      role: 'questionnaire-response',
+      title: questionnaire.title ?? "The payer's questionnaire",
+      resource: { ...response, id: idOf(url) },
+    },
+  ];
 }
 
 function evidenceRole(index: number): string {

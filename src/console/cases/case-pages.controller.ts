@@ -188,11 +188,11 @@ export class CasePagesController {
         `This decision needs the "${decision.role}" role, which you do not hold.`,
       );
     }
-    const values = formValues(form, req.body);
+    const record = await this.cases.get(principal, section.type, id);
+    const values = formValues(form, req.body, record);
     const person = (req as ContextualRequest).context.console!.displayName;
-    const checked = await checkAsTheApiDoes(decision.body, form.body(values, person));
+    const checked = await checkAsTheApiDoes(decision.body, form.body(values, person, record));
     if (!checked.valid) {
-      const record = await this.cases.get(principal, section.type, id);
       return this.sendCasePage(
         req,
         res,
@@ -207,13 +207,12 @@ export class CasePagesController {
       await this.cases.decide(principal, section.type, id, decision, plain(checked.value));
     } catch (error) {
       if (!(error instanceof ApiError) || !REFUSALS_SHOWN_ON_THE_CASE.has(error.code)) throw error;
-      const record = await this.cases.get(principal, section.type, id);
       const kept = error.code === 'invalid_state' ? undefined : { form, values, errors: detailsOf(error) };
       return this.sendCasePage(
         req,
         res,
         section,
-        record,
+        await this.cases.get(principal, section.type, id),
         { notice: { kind: 'error', text: error.message } },
         kept,
         error.httpStatus,
@@ -327,11 +326,6 @@ export class CasePagesController {
                 )
               : ''
           }
-          ${forms.map((form) =>
-            answer?.form === form
-              ? decisionFormView(form, path, csrfField(req, res), record, answer.values, answer.errors)
-              : decisionFormView(form, path, csrfField(req, res), record),
-          )}
           ${caseFacts(record)}
           ${
             // Operators run the service: they see a case's state, never the patient's record or documents.
@@ -339,6 +333,14 @@ export class CasePagesController {
               ? ''
               : html`${requestView(record)} ${reviewerSections(record)}
                 ${insuranceCardSection(record.insurance_card, disagreements)}`
+          }
+          ${
+            // The decisions come after the facts they weigh, so a reviewer reads before deciding.
+            forms.map((form) =>
+              answer?.form === form
+                ? decisionFormView(form, path, csrfField(req, res), record, answer.values, answer.errors)
+                : decisionFormView(form, path, csrfField(req, res), record),
+            )
           }
           ${statusHistory(record)} ${caseResults(record)}
           ${documentsSection(documentsOf(record), record, path, { showsContent: !operator, previewed })}

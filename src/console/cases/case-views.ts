@@ -21,7 +21,7 @@ import {
 import { Html, html } from '../views/html';
 import { moment } from '../views/markup';
 import { statusBadge } from '../views/case-values';
-import { rowFieldName } from './decision-forms';
+import { fieldsOfForm, rowFieldName } from './decision-forms';
 import {
   CHOICE_FIELD,
   type DecisionField,
@@ -195,12 +195,12 @@ export function decisionFormView(
       action: `${casePath}/${form.decision}`,
       csrf,
       className: 'narrow',
-      body: html`${form.fields.map((field) =>
+      body: html`${fieldsOfForm(form, record).map((field) =>
           decisionField(field, {
             name: field.name,
             id: idOf(field.name),
             label: field.label,
-            value: values[field.name] ?? '',
+            value: values[field.name] ?? field.initial ?? '',
           }),
         )}
         ${form.rows ? decisionRowsView(form.rows, record, values, idOf) : ''}

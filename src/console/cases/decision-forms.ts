@@ -1,5 +1,10 @@
 import type { CaseObjectType, CaseRecord } from '../../../domain/cases/case-model';
-import { CHOICE_FIELD, type DecisionForm, type DecisionRows } from '../../cases/cases.module';
+import {
+  CHOICE_FIELD,
+  type DecisionField,
+  type DecisionForm,
+  type DecisionRows,
+} from '../../cases/cases.module';
 import { formText } from '../forms';
 import { sectionOfObject } from './case-sections';
 
@@ -17,9 +22,18 @@ export function decisionFormOf(object: CaseObjectType, decision: string): Decisi
 }
 
 /** The form's own fields as sent, trimmed; anything else the browser sent is ignored. */
-export function formValues(form: DecisionForm, body: unknown): Record<string, string> {
-  const names = [...form.fields.map((field) => field.name), ...rowFieldNames(form.rows), CHOICE_FIELD];
+export function formValues(form: DecisionForm, body: unknown, record: CaseRecord): Record<string, string> {
+  const names = [
+    ...fieldsOfForm(form, record).map((field) => field.name),
+    ...rowFieldNames(form.rows),
+    CHOICE_FIELD,
+  ];
   return Object.fromEntries(names.map((name) => [name, formText(body, name, MAX_FIELD_LENGTH)]));
+}
+
+/** The form's fields: its own, then those drawn from the case. */
+export function fieldsOfForm(form: DecisionForm, record: CaseRecord): DecisionField[] {
+  return [...form.fields, ...(form.fieldsOf?.(record) ?? [])];
 }
 
 /** The name of field `name` in row `index`. */

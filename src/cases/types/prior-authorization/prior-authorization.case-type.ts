@@ -10,6 +10,7 @@ import type {
   PriorAuthorizationCase,
 } from '../../../../domain/cases/prior-authorization';
 import {
+  submitPayerQuestionnaireAnswersUpdate,
   submitPriorAuthorizationInformationUpdate,
   submitPriorAuthorizationOutcomeUpdate,
   submitReviewDecisionUpdate,
@@ -28,8 +29,11 @@ import {
   CreatePriorAuthorizationDto,
   PriorAuthInformationDto,
   PriorAuthOutcomeDto,
+  QuestionnaireAnswersDto,
   ReviewDecisionDto,
 } from './prior-authorization.dto';
+import { answerIssues } from '../../../../domain/dtr/questionnaire-items';
+import type { QuestionnaireAnswers } from '../../../../domain/dtr/questionnaire';
 import { assertStorable } from '../../case-size';
 import { caseTimingsOf, defineCaseType, outcomeDecision } from '../../case-type';
 import { PRIOR_AUTHORIZATION_CONSOLE } from './prior-authorization.console';
@@ -137,6 +141,17 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
       checkAgainst: (record, information) =>
         assertAnswersFit(record as PriorAuthorizationCase, information as PriorAuthInformationAnswers),
     },
+    {
+      name: 'questionnaire',
+      message: submitPayerQuestionnaireAnswersUpdate,
+      body: QuestionnaireAnswersDto,
+      role: 'provider',
+      auditAction: 'case.questionnaire_answered',
+      summary:
+        "Answer items of the payer's questionnaire (status awaiting_review); approval waits until every required item is answered",
+      checkAgainst: (record, answers) =>
+        assertQuestionnaireAnswersFit(record as PriorAuthorizationCase, answers as QuestionnaireAnswers),
+    },
   ],
   cancel: { role: 'provider', summary: 'Cancel a prior authorization that is not final yet' },
   waitsOutOutages: true,
@@ -165,4 +180,20 @@ function assertAnswersFit(record: PriorAuthorizationCase, information: PriorAuth
     request: withInformation(record.request, information),
   };
   assertStorable(answered);
+}
+
+/**
+ * Answers name items of the case's questionnaire and fit their types (400 naming each link_id). A case
+ * without a questionnaire, or past review, is the workflow's 409 to answer.
+ */
+function assertQuestionnaireAnswersFit(record: PriorAuthorizationCase, answers: QuestionnaireAnswers): void {
+  const items = record.questionnaire?.items;
+  if (record.status !== 'awaiting_review' || !items?.length) return;
+  const issues = answerIssues(items, answers.answers);
+  if (issues.length > 0)
+    throw new ApiError(
+      'validation_error',
+      'The answers do not fit the questionnaire; see details.',
+      issues.map(({ link_id, message }) => ({ field: `answers.${link_id}`, issue: message })),
+    );
 }

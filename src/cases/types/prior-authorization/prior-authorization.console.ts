@@ -2,7 +2,15 @@ import {
   PRIOR_AUTH_OUTCOME_RESULTS,
   type PriorAuthorizationCase,
 } from '../../../../domain/cases/prior-authorization';
+import type { CaseRecord } from '../../../../domain/cases/case-model';
 import type { UnreadEvidence } from '../../../../domain/clinical/clinical-model';
+import type {
+  AnswerOrigin,
+  AnswerValue,
+  CaseQuestionnaire,
+  QuestionnaireAnswerInput,
+  QuestionnaireItemState,
+} from '../../../../domain/dtr/questionnaire';
 import type { CoverageRequirements } from '../../../../domain/payers/coverage-requirements';
 import type { CriterionAnswer } from '../../../../domain/payers/payer-connector';
 import {
@@ -21,6 +29,7 @@ import {
   CaseConsole,
   CaseTypeView,
   CHOICE_FIELD,
+  DecisionField,
   DecisionForm,
   filledRows,
   nest,
@@ -82,9 +91,166 @@ const PRIOR_AUTHORIZATION_VIEW: CaseTypeView<PriorAuthorizationCase> = {
         ])}`
     }`;
   },
-  reviewerSections: ({ criteria, unread_evidence: unread, coverage_requirements: requirements }) =>
-    html`${requirementsSection(requirements)}${criteriaSection(criteria, unread)}`,
+  reviewerSections: ({
+    criteria,
+    unread_evidence: unread,
+    coverage_requirements: requirements,
+    questionnaire,
+  }) =>
+    html`${requirementsSection(requirements)}${questionnaireSection(questionnaire)}${criteriaSection(criteria, unread)}`,
 };
+
+/** Who gave each answer, as a reviewer reads it. */
+const ORIGIN_LABELS: Readonly<Record<AnswerOrigin, string>> = {
+  auto: "The payer's CQL, from the record",
+  override: 'Changed by a person',
+  manual: 'Given by a person',
+  proposed: 'Proposed from the evidence: not sent until confirmed',
+};
+
+/**
+ * The payer's questionnaire (DTR) as it stands: each shown item with its answer, who gave it and from
+ * what, and the required items still unanswered, which approval waits for.
+ */
+function questionnaireSection(questionnaire: CaseQuestionnaire | null | undefined): Html {
+  if (!questionnaire) return html``;
+  const shown = questionnaire.items.filter((item) => item.enabled && item.type !== 'group');
+  return card({
+    id: 'questionnaire-heading',
+    heading: "Payer's questionnaire",
+    body: html`${
+      questionnaire.prefill_failure &&
+      notice({
+        kind: 'error',
+        body:
+          questionnaire.items.length === 0
+            ? `The payer's questionnaire could not be had (${questionnaire.prefill_failure}): the criteria below are the catalog's.`
+            : `The payer's CQL did not prefill this questionnaire (${questionnaire.prefill_failure}): every item waits for a person.`,
+      })
+    }
+    ${
+      questionnaire.pending.length > 0 &&
+      notice({
+        kind: 'error',
+        body: `Approval waits for ${questionnaire.pending.length} required item(s): ${questionnaire.pending.join(', ')}.`,
+      })
+    }
+    ${
+      shown.length > 0 &&
+      table({
+        caption: `${questionnaire.title ?? questionnaire.canonical} (${questionnaire.status.replace('_', ' ')})`,
+        rows: shown,
+        columns: [
+          { heading: 'Item', cell: (item) => html`<code>${item.link_id}</code>` },
+          {
+            heading: 'Question',
+            cell: (item) => (item.required ? `${text(item.text)} (required)` : text(item.text)),
+          },
+          { heading: 'Answer', cell: (item) => answerText(item.answer) },
+          { heading: 'From', cell: (item) => (item.origin ? ORIGIN_LABELS[item.origin] : '—') },
+          { heading: 'Source', cell: (item) => text(item.source?.reference) },
+        ],
+      })
+    }`,
+  });
+}
+
+/** An answer as a person reads it. */
+function answerText(answer: QuestionnaireItemState['answer']): string {
+  if (answer === null) return '—';
+  const values = Array.isArray(answer) ? answer : [answer];
+  return values.map(formAnswer).join(', ');
+}
+
+/** One answer value as the form holds it: yes/no, a choice's code, a quantity with its unit, text. */
+function formAnswer(value: AnswerValue): string {
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'number' || typeof value === 'string') return String(value);
+  if ('code' in value) return value.code;
+  if ('value' in value) return `${value.value}${value.unit ? ` ${value.unit}` : ''}`;
+  return value.url ?? value.title ?? '';
+}
+
+/** The field that answers one item, holding its current answer. */
+function questionnaireField(item: QuestionnaireItemState): DecisionField {
+  const label = `${item.text ?? item.link_id}${item.required ? ' (required)' : ''}`;
+  const name = `${QUESTIONNAIRE_FIELD_PREFIX}${item.link_id}`;
+  const initial = item.answer === null || Array.isArray(item.answer) ? '' : formAnswer(item.answer);
+  switch (item.type) {
+    case 'boolean':
+      return { name, label, kind: 'select', options: ['', 'yes', 'no'], initial };
+    case 'choice':
+      return {
+        name,
+        label,
+        kind: 'select',
+        options: ['', ...(item.options ?? []).map((option) => option.code)],
+        initial,
+      };
+    case 'date':
+      return { name, label, kind: 'date', initial };
+    case 'text':
+      return { name, label, kind: 'textarea', initial };
+    default:
+      return { name, label, kind: 'text', initial };
+  }
+}
+
+const QUESTIONNAIRE_FIELD_PREFIX = 'questionnaire.';
+
+/** The items a person answers in the form: shown, answerable, single-valued (repeats go through the API). */
+function answerableItems(record: CaseRecord): QuestionnaireItemState[] {
+  return ((record as PriorAuthorizationCase).questionnaire?.items ?? []).filter(
+    (item) => item.enabled && !item.read_only && !item.repeats && FORM_ITEM_TYPES.has(item.type),
+  );
+}
+
+const FORM_ITEM_TYPES: ReadonlySet<string> = new Set([
+  'boolean',
+  'choice',
+  'open-choice',
+  'decimal',
+  'integer',
+  'date',
+  'dateTime',
+  'time',
+  'string',
+  'text',
+  'url',
+]);
+
+/**
+ * The form's values as the API's answers: each filled field, typed as its item reads it (a number
+ * that does not parse stays text, which the API's check then names). Sending an answer unchanged
+ * keeps its origin; a proposal sent as it stands is confirmed by the person sending it.
+ */
+function questionnaireAnswersOf(
+  values: Record<string, string>,
+  record: CaseRecord,
+): QuestionnaireAnswerInput[] {
+  return answerableItems(record).flatMap((item) => {
+    const typed = values[`${QUESTIONNAIRE_FIELD_PREFIX}${item.link_id}`] ?? '';
+    if (typed === '') return [];
+    return [{ link_id: item.link_id, value: typedAnswer(item, typed) }];
+  });
+}
+
+function typedAnswer(item: QuestionnaireItemState, typed: string): AnswerValue {
+  switch (item.type) {
+    case 'boolean':
+      return typed === 'yes' ? true : typed === 'no' ? false : typed;
+    case 'integer':
+    case 'decimal':
+      return /^-?\d+(\.\d+)?$/.test(typed) ? Number(typed) : typed;
+    case 'choice':
+    case 'open-choice': {
+      const option = item.options?.find((candidate) => candidate.code === typed);
+      return option ?? typed;
+    }
+    default:
+      return typed;
+  }
+}
 
 /**
  * What the payer's CRD service said the order requires, with its instructions to the clinician; or,
@@ -156,6 +322,17 @@ function criteriaSection(criteria: CriterionAnswer[] | undefined, unread: Unread
 /** A reviewer's clinical review, the payer's answer recorded by hand, and answers to the payer's questions. */
 const PRIOR_AUTHORIZATION_DECISION_FORMS: readonly DecisionForm[] = [
   {
+    decision: 'questionnaire',
+    status: 'awaiting_review',
+    heading: "Answer the payer's questionnaire",
+    fields: [],
+    fieldsOf: (record) => answerableItems(record).map(questionnaireField),
+    appliesTo: (record) => answerableItems(record).length > 0,
+    buttons: [{ label: 'I attest these answers are accurate: save them', kind: 'primary' }],
+    // The author is the person signed in, as for a review decision.
+    body: (values, person, record) => ({ answers: questionnaireAnswersOf(values, record), author: person }),
+  },
+  {
     decision: 'review',
     status: 'awaiting_review',
     heading: 'Clinical review',
@@ -217,7 +394,7 @@ const PRIOR_AUTHORIZATION_DECISION_FORMS: readonly DecisionForm[] = [
   },
 ];
 
-/** Prior authorizations in the console: review and payer deadlines, the criteria, and three decisions. */
+/** Prior authorizations in the console: review and payer deadlines, the criteria, the payer's questionnaire and four decisions. */
 export const PRIOR_AUTHORIZATION_CONSOLE: CaseConsole<PriorAuthorizationCase> = {
   section: {
     segment: 'prior-authorizations',

@@ -1,5 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { Allow, IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import type {
+  AnswerValue,
+  QuestionnaireAnswerInput,
+  QuestionnaireAnswers,
+} from '../../../../domain/dtr/questionnaire';
 import type { EvidenceItem } from '../../../../domain/cases/case-model';
 import {
   PRIOR_AUTH_OUTCOME_RESULTS,
@@ -259,4 +264,53 @@ export class PriorAuthInformationDto implements PriorAuthInformationAnswers {
       "Supporting documents; they join the request's evidence and go to the payer with the answers.",
   })
   documents?: PriorAuthInformationDocumentDto[];
+}
+
+/** At most this many answers in one call: a questionnaire's items, with room for repeats. */
+const MAX_QUESTIONNAIRE_ANSWERS = 200;
+
+export class QuestionnaireAnswerDto implements QuestionnaireAnswerInput {
+  @TextField(LIMITS.label, {
+    description: "The item's linkId in the payer's Questionnaire (`questionnaire.items[].link_id`).",
+    example: 'a1c_at_least_7',
+  })
+  link_id!: string;
+
+  @ApiProperty({
+    description:
+      "The answer as the item's type reads it: a boolean; a number (integer, decimal); a string (date " +
+      'YYYY-MM-DD, dateTime, time, string, text, url); a coding `{ system, code, display }` (choice, and ' +
+      'open-choice, which also takes free text); `{ value, unit }` (quantity); `{ content_type, url, title }` ' +
+      '(attachment). A list for a repeating item; null clears the answer. A wrong type is answered 400 ' +
+      'naming the link_id.',
+    nullable: true,
+    oneOf: [
+      { type: 'boolean' },
+      { type: 'number' },
+      { type: 'string' },
+      { type: 'object', additionalProperties: true },
+      { type: 'array', items: {} },
+    ],
+    example: true,
+  })
+  @Allow()
+  value!: AnswerValue | AnswerValue[] | null;
+}
+
+/** Answers to the payer's questionnaire (DTR) while the case awaits review. */
+export class QuestionnaireAnswersDto implements QuestionnaireAnswers {
+  @NestedArray(() => QuestionnaireAnswerDto, {
+    minItems: 1,
+    maxItems: MAX_QUESTIONNAIRE_ANSWERS,
+    description: "Answers to items of the case's `questionnaire`, by link_id.",
+  })
+  answers!: QuestionnaireAnswerDto[];
+
+  @TextField(LIMITS.label, {
+    optional: true,
+    description:
+      "Who answered, as the QuestionnaireResponse names the author of answers a person gave; 'API client' when left out.",
+    example: 'Reviewer One',
+  })
+  author?: string;
 }
