@@ -1,0 +1,115 @@
+import { SANDBOX_QUESTIONNAIRE_BASE } from '../../infrastructure/connectors/crd/simulated-crd-service';
+import type { FhirResource } from '../../infrastructure/connectors/crd/cds-hooks';
+import { sandboxDtrPackages } from '../../infrastructure/connectors/dtr/sandbox-packages';
+import {
+  answerQuestionnairePackageOperation,
+  questionnairePackage,
+  questionnairePackageRequest,
+} from '../../infrastructure/connectors/dtr/simulated-dtr-service';
+import type { QuestionnairePackageParameters } from '../../infrastructure/connectors/dtr/simulated-dtr-service';
+
+const OZEMPIC = `${SANDBOX_QUESTIONNAIRE_BASE}/ozempic`;
+const HUMIRA = `${SANDBOX_QUESTIONNAIRE_BASE}/humira`;
+const UNKNOWN = `${SANDBOX_QUESTIONNAIRE_BASE}/metformin`;
+
+function bundleResources(parameters: QuestionnairePackageParameters, index = 0): FhirResource[] {
+  const parameter = parameters.parameter[index]!;
+  if (parameter.name !== 'PackageBundle') throw new Error(`parameter ${index} is ${parameter.name}`);
+  return parameter.resource.entry.map((entry) => entry.resource);
+}
+
+function decoded(library: FhirResource, contentType: string): string {
+  const content = library.content as Array<{ contentType: string; data: string }>;
+  return Buffer.from(
+    content.find((attachment) => attachment.contentType === contentType)!.data,
+    'base64',
+  ).toString('utf8');
+}
+
+describe("The sandbox's simulated DTR service", () => {
+  it("answers a drug's canonical with its package: the Questionnaire, its library and FHIRHelpers, CQL and ELM", () => {
+    const answer = questionnairePackage(OZEMPIC);
+    if (answer.kind !== 'found') throw new Error(JSON.stringify(answer.outcome));
+    const [questionnaire, ...libraries] = bundleResources(answer.parameters);
+    expect(answer.parameters.parameter[0]).toMatchObject({
+      name: 'PackageBundle',
+      resource: { resourceType: 'Bundle', type: 'collection' },
+    });
+    expect(questionnaire).toMatchObject({ resourceType: 'Questionnaire', url: OZEMPIC, status: 'active' });
+    expect(libraries.map((library) => [library.resourceType, library.name])).toEqual([
+      ['Library', 'SandboxOzempicCriteria'],
+      ['Library', 'FHIRHelpers'],
+    ]);
+    const named = (questionnaire!.extension as Array<{ valueCanonical: string }>)[0]!.valueCanonical;
+    const [main, helpers] = libraries;
+    expect(`${main!.url as string}|${main!.version as string}`).toBe(named);
+    expect(main!.relatedArtifact).toEqual([
+      { type: 'depends-on', resource: `${helpers!.url as string}|4.0.1` },
+    ]);
+    expect(decoded(main!, 'text/cql')).toContain("library SandboxOzempicCriteria version '");
+    expect(JSON.parse(decoded(main!, 'application/elm+json'))).toMatchObject({
+      library: { identifier: { id: 'SandboxOzempicCriteria', version: main!.version } },
+    });
+  });
+
+  it('answers the served version of a canonical and finds no other', () => {
+    const { version } = sandboxDtrPackages().get(OZEMPIC)!;
+    expect(questionnairePackage(`${OZEMPIC}|${version}`).kind).toBe('found');
+    const older = questionnairePackage(`${OZEMPIC}|0.9`);
+    expect(older).toEqual({
+      kind: 'not_found',
+      outcome: {
+        resourceType: 'OperationOutcome',
+        issue: [
+          {
+            severity: 'error',
+            code: 'not-found',
+            diagnostics: `Questionnaire ${OZEMPIC} is served in version ${version} only, not 0.9.`,
+          },
+        ],
+      },
+    });
+  });
+
+  it('finds no package for a canonical it does not serve', () => {
+    expect(questionnairePackage(UNKNOWN)).toMatchObject({
+      kind: 'not_found',
+      outcome: { issue: [{ code: 'not-found', diagnostics: `No Questionnaire ${UNKNOWN} is served here.` }] },
+    });
+  });
+
+  describe('as POST [base]/Questionnaire/$questionnaire-package', () => {
+    it('answers 200 with a package per canonical found, and an outcome naming those it did not find', () => {
+      const answer = answerQuestionnairePackageOperation(
+        JSON.parse(JSON.stringify(questionnairePackageRequest([OZEMPIC, UNKNOWN, HUMIRA]))),
+      );
+      expect(answer.status).toBe(200);
+      const parameters = answer.body as QuestionnairePackageParameters;
+      expect(parameters.parameter.map((parameter) => parameter.name)).toEqual([
+        'PackageBundle',
+        'PackageBundle',
+        'operationOutcome',
+      ]);
+      expect(bundleResources(parameters, 1)[0]).toMatchObject({ url: HUMIRA });
+      expect(parameters.parameter[2]).toMatchObject({
+        resource: { issue: [{ severity: 'warning', code: 'not-found' }] },
+      });
+    });
+
+    it('answers 404 with an OperationOutcome when it finds none', () => {
+      expect(answerQuestionnairePackageOperation(questionnairePackageRequest([UNKNOWN]))).toMatchObject({
+        status: 404,
+        body: { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'not-found' }] },
+      });
+    });
+
+    it('answers 400 for a body that asks for no questionnaire', () => {
+      for (const body of [null, { resourceType: 'Bundle' }, questionnairePackageRequest([])]) {
+        expect(answerQuestionnairePackageOperation(body)).toMatchObject({
+          status: 400,
+          body: { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'invalid' }] },
+        });
+      }
+    });
+  });
+});
