@@ -11,7 +11,13 @@ import {
   serveOverHttp,
   watchForProblems,
 } from '../support/browser';
-import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
+import {
+  benefitVerificationRequest,
+  priorAuthorizationRequest,
+  syntheticPatient,
+} from '../support/case-requests';
+import { consoleBrowserWithRoles } from '../support/console-admin';
+import { submitCase } from '../support/console-cases';
 import { ConsolePerson, createConsolePerson } from '../support/console-session';
 import { cardImage } from '../support/insurance-cards';
 import { eventually, startTestApp, TestApp } from '../support/test-app';
@@ -40,8 +46,12 @@ describeInBrowser("a clinic's people at work in the console", () => {
   let reviewPage: Page;
 
   beforeAll(async () => {
-    // The simulated payer is left silent, so the reviewer records the payer's outcome by hand.
-    testApp = await startTestApp({ PAYER_POLL_INTERVAL_MS: String(3_600_000) });
+    // The simulated payer is left silent, so the reviewer records the payer's outcome by hand; an
+    // expedited request is overdue for review a second after it was made, as a busy queue shows.
+    testApp = await startTestApp({
+      PAYER_POLL_INTERVAL_MS: String(3_600_000),
+      PA_EXPEDITED_REVIEW_DUE_MS: '1000',
+    });
     worker = await testApp.startWorker();
     baseUrl = await serveOverHttp(testApp);
     browser = await launchChromium();
@@ -168,6 +178,53 @@ describeInBrowser("a clinic's people at work in the console", () => {
     reviewerPage.context().setDefaultTimeout(30_000);
     reviewPage = reviewerPage;
     expect(reviewerProblems).toEqual([]);
+  });
+
+  it("fits another clinic's review queue of long names within the page at a laptop's 1,280 px", async () => {
+    // A clinic of its own, so its cases add nothing to this account's queue or webhook deliveries.
+    const clinic = await testApp.createAccount('Riverside Community Oncology and Infusion Partners');
+    const requests = [
+      { last_name: 'Vandenberghe-Oyelaran', drug_name: 'Insulin degludec and liraglutide injection' },
+      { last_name: 'Montgomery-Castellanos', drug_name: 'Adalimumab-adaz (Hyrimoz) prefilled syringe' },
+      { last_name: 'Abernathy', drug_name: 'Semaglutide (Wegovy) single-dose pen' },
+    ].map(({ last_name, drug_name }, index) =>
+      priorAuthorizationRequest({
+        patient: syntheticPatient({ first_name: 'Maximiliana Josephine', last_name }),
+        prescription: { drug_name, strength: '100 units/mL; 3.6 mg/mL', quantity: 5, days_supply: 30 },
+        urgency: index === 0 ? 'expedited' : 'standard',
+      }),
+    );
+    for (const request of requests) {
+      await submitCase(testApp, clinic.keys.provider, '/prior-authorization', request);
+    }
+    const reviewerOfClinic = await consoleBrowserWithRoles(testApp, clinic.accountId, ['reviewer']);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addCookies(
+      reviewerOfClinic.cookie.split('; ').map((pair) => {
+        const [name, value] = pair.split('=', 2) as [string, string];
+        return { name, value, url: baseUrl };
+      }),
+    );
+    const page = await context.newPage();
+    const queued = page.locator('main table tbody tr');
+    await eventually(async () => {
+      await page.goto(`${baseUrl}/console/review-queue`);
+      return (await queued.count()) === requests.length && (await page.getByText('Overdue').count()) === 1;
+    });
+
+    // The whole table within the top bar and the page, none of it left to scroll to sideways.
+    const measure = (selector: string) =>
+      page.locator(selector).evaluate((element) => {
+        const box = element as unknown as LaidOut;
+        return { right: box.getBoundingClientRect().right, overflow: box.scrollWidth - box.clientWidth };
+      });
+    const table = await measure('main table');
+    expect(table.right).toBeLessThanOrEqual((await measure('header')).right);
+    expect(table.right).toBeLessThanOrEqual((await measure('main')).right);
+    expect((await measure('main div:has(> table)')).overflow).toBe(0);
+    expect((await measure('html')).overflow).toBe(0);
+    await look(page, 'review-queue-at-1280px');
+    await context.close();
   });
 
   it("lets the reviewer record the payer's approval once the case awaits it", async () => {
@@ -297,3 +354,10 @@ describeInBrowser("a clinic's people at work in the console", () => {
     await screenshots.take(adminPage, 'account-suspended');
   });
 });
+
+/** What a page element's layout says of its width, read in the browser. */
+interface LaidOut {
+  getBoundingClientRect(): { right: number };
+  scrollWidth: number;
+  clientWidth: number;
+}

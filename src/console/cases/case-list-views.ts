@@ -61,30 +61,35 @@ export function reviewQueueView(
       Prior authorizations waiting for the clinic, soonest due first: those awaiting clinical review (due by
       their review target) and those whose payer asked for information (due by the payer's decision deadline).
     </p>
-    ${table({
-      caption: 'Prior authorizations awaiting review or information',
-      rows,
-      empty: emptyState('No prior authorization is waiting for review.', { announced: true }),
-      columns: [
-        { heading: 'Case', cell: ({ summary }) => caseLink(section, summary.case_id) },
-        { heading: 'Patient', cell: ({ triage }) => triage?.patient ?? '—' },
-        { heading: 'Drug', cell: ({ triage }) => triage?.drug ?? '—' },
-        { heading: 'Payer', cell: ({ triage }) => triage?.payer ?? '—' },
-        {
-          heading: 'Waiting for',
-          cell: ({ summary }) =>
-            statusBadge(summary.status === 'awaiting_review' ? 'awaiting_review' : 'information_requested'),
-        },
-        { heading: 'Due', cell: ({ summary }) => dueBadge(summary.queue_due_at, summary.overdue) },
-        {
-          heading: 'Review target',
-          cell: ({ summary }) => (summary.review_due_at ? moment(summary.review_due_at) : '—'),
-        },
-        { heading: 'Payer deadline', cell: ({ summary }) => (summary.due_at ? moment(summary.due_at) : '—') },
-        { heading: 'Created', cell: ({ summary }) => moment(summary.created_at) },
-        { heading: 'Decision', cell: ({ summary }) => decisionLink(section, summary) },
-      ],
-    })}
+    <div class="table-scroll review-queue">
+      ${table({
+        caption: 'Prior authorizations awaiting review or information',
+        rows,
+        empty: emptyState('No prior authorization is waiting for review.', { announced: true }),
+        columns: [
+          { heading: 'Case', cell: ({ summary }) => caseLink(section, summary.case_id) },
+          { heading: 'Patient', cell: ({ triage }) => triage?.patient ?? '—' },
+          { heading: 'Drug', cell: ({ triage }) => triage?.drug ?? '—' },
+          { heading: 'Payer', cell: ({ triage }) => triage?.payer ?? '—' },
+          {
+            heading: 'Waiting for',
+            cell: ({ summary }) =>
+              statusBadge(summary.status === 'awaiting_review' ? 'awaiting_review' : 'information_requested'),
+          },
+          { heading: 'Due', cell: ({ summary }) => dueBadge(summary.queue_due_at, summary.overdue) },
+          {
+            heading: 'Review target',
+            cell: ({ summary }) => (summary.review_due_at ? moment(summary.review_due_at) : '—'),
+          },
+          {
+            heading: 'Payer deadline',
+            cell: ({ summary }) => (summary.due_at ? moment(summary.due_at) : '—'),
+          },
+          { heading: 'Created', cell: ({ summary }) => moment(summary.created_at) },
+          { heading: 'Decision', cell: ({ summary }) => decisionLink(section, summary) },
+        ],
+      })}
+    </div>
     ${linkPager('/console/review-queue', state, pages)}`;
 }
 
@@ -92,12 +97,16 @@ function caseLink(section: CaseSection, caseId: string): Html {
   return html`<a href="${casePath(section, caseId)}">${caseId}</a>`;
 }
 
-/** Straight to the form the case waits on, named with the case so each link says where it goes. */
+/**
+ * Straight to the form the case waits on, named with the case so each link says where it goes. The
+ * row's first cell already shows the id, so here only a screen reader reads it: shown twice, the long
+ * id took a second wide column the queue has no room for.
+ */
 function decisionLink(section: CaseSection, summary: QueuedCaseSummary): Html {
   const inReview = summary.status === 'awaiting_review';
   const anchor = inReview ? 'review-heading' : 'information-heading';
   return html`<a href="${casePath(section, summary.case_id)}#${anchor}"
-    >${inReview ? 'Review' : 'Answer'} ${summary.case_id}</a
+    >${inReview ? 'Review' : 'Answer'}<span class="visually-hidden"> ${summary.case_id}</span></a
   >`;
 }
 
