@@ -231,9 +231,7 @@ async function runLibraries(
         codeService,
         parametersFor(library, record, options.context, fhirVersion),
       );
-      const source = fhirVersion === '4.0.1' ? PatientSource.FHIRv401() : PatientSource.FHIRv400();
-      source.loadBundles([record]);
-      const executed = await executor.exec(source, now);
+      const executed = await withPatientSource(fhirVersion, record, (source) => executor.exec(source, now));
       const patientResults = executed.patientResults as Record<string, Record<string, unknown>>;
       results.set(name, patientResults[patientId ?? ''] ?? Object.values(patientResults)[0]);
     } catch {
@@ -242,6 +240,40 @@ async function runLibraries(
     }
   }
   return results;
+}
+
+/**
+ * Making a PatientSource or FHIRWrapper parses FHIR's model info, about half a second each, so each
+ * FHIR version's are made once per process: wrappers are stateless, sources are lent to one run at a time.
+ */
+const wrappers = new Map<string, FHIRWrapper>();
+const idleSources = new Map<string, PatientSource[]>();
+
+function wrapperFor(fhirVersion: string): FHIRWrapper {
+  let wrapper = wrappers.get(fhirVersion);
+  if (!wrapper) {
+    wrapper = fhirVersion === '4.0.1' ? FHIRWrapper.FHIRv401() : FHIRWrapper.FHIRv400();
+    wrappers.set(fhirVersion, wrapper);
+  }
+  return wrapper;
+}
+
+async function withPatientSource<T>(
+  fhirVersion: string,
+  record: FhirBundle,
+  run: (source: PatientSource) => Promise<T>,
+): Promise<T> {
+  const idle = idleSources.get(fhirVersion) ?? [];
+  idleSources.set(fhirVersion, idle);
+  const source =
+    idle.pop() ?? (fhirVersion === '4.0.1' ? PatientSource.FHIRv401() : PatientSource.FHIRv400());
+  source.loadBundles([record]);
+  try {
+    return await run(source);
+  } finally {
+    source.reset();
+    idle.push(source);
+  }
 }
 
 function fhirVersionOf(library: PackageLibrary): string {
@@ -259,7 +291,7 @@ function parametersFor(
 ): Record<string, unknown> {
   const parameters = library.elm.library.parameters as
     { def?: { name: string; parameterTypeSpecifier?: { name?: string } }[] } | undefined;
-  const wrapper = fhirVersion === '4.0.1' ? FHIRWrapper.FHIRv401() : FHIRWrapper.FHIRv400();
+  const wrapper = wrapperFor(fhirVersion);
   const bound: Record<string, unknown> = {};
   for (const parameter of parameters?.def ?? []) {
     const type = FHIR_TYPE.exec(parameter.parameterTypeSpecifier?.name ?? '')?.[1];
