@@ -108,6 +108,7 @@ function repeatableTextOptions<Name extends string>(
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'dtr:prepopulate') return (await import('./dtr-commands')).runDtrCommand(argv);
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+import { questionnaireResponseOf } from '../../domain/dtr/questionnaire-items';
+import { prefillQuestionnaire } from '../../infrastructure/dtr/cql-prefill';
+import type { FhirBundle } from '../../infrastructure/dtr/cql-prefill';
+import { readQuestionnairePackage } from '../../infrastructure/dtr/questionnaire-package';
+
+export const DTR_USAGE = `  dtr:prepopulate --package FILE --bundle FILE [--now ISO] [--context REF …] [--patient ID]
+                                                   prefill a payer's DTR questionnaire package (its
+                                                   $questionnaire-package answer, or the Bundle) from a
+                                                   patient's FHIR Bundle with the package's CQL; prints
+                                                   the QuestionnaireResponse. --context names the order
+                                                   (DeviceRequest/ID) the CQL reads; --now is CQL's Now()
+                                                   (default: now). Reads files only, no database`;
+
+const QR_CONTEXT = 'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/qr-context';
+
+export interface CommandOutput {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+const processOutput: CommandOutput = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+/**
+ * `dtr:prepopulate`: what the worker's prefill would answer for a package and a record, for an
+ * operator checking a payer's package before it reaches a case. Exits 2 on a usage mistake, 1 when a
+ * file cannot be read; the expressions that found nothing go to stderr.
+ */
+export async function runDtrCommand(argv: string[], output: CommandOutput = processOutput): Promise<number> {
+  let values: { package?: string; bundle?: string; now?: string; context?: string[]; patient?: string };
+  try {
+    ({ values } = parseArgs({
+      args: argv.slice(1),
+      options: {
+        package: { type: 'string' },
+        bundle: { type: 'string' },
+        now: { type: 'string' },
+        patient: { type: 'string' },
+        context: { type: 'string', multiple: true },
+      },
+    }));
+  } catch (error) {
+    return usage(output, (error as Error).message);
+  }
+  if (!values.package || !values.bundle) return usage(output, 'dtr:prepopulate needs --package and --bundle');
+  const now = values.now === undefined ? new Date() : new Date(values.now);
+  if (Number.isNaN(now.getTime()))
+    return usage(output, `--now takes an ISO date and time, not ${values.now}`);
+
+  try {
+    const pkg = readQuestionnairePackage(readJson(values.package, '--package'));
+    const bundle = readJson(values.bundle, '--bundle') as FhirBundle;
+    if (pkg.adaptive)
+      output.stderr(
+        'The questionnaire is adaptive: its questions come from $next-question; only the items it carries are prefilled.\n',
+      );
+    for (const library of pkg.libraries_without_elm)
+      output.stderr(`Library ${library.name} has CQL but no ELM JSON, so its expressions cannot run here.\n`);
+    const patientId =
+      values.patient ??
+      bundle.entry?.find((entry) => entry.resource?.resourceType === 'Patient')?.resource?.id;
+    const result = await prefillQuestionnaire(pkg, bundle, {
+      now,
+      ...(patientId === undefined ? {} : { patientId }),
+      ...(values.context ? { context: values.context } : {}),
+    });
+    const response = questionnaireResponseOf(pkg.canonical, result.items, {
+      subject: { reference: `Patient/${patientId}` },
+      authored: now.toISOString(),
+      status: 'in-progress',
+    });
+    const extension = (values.context ?? []).map((reference) => ({
+      url: QR_CONTEXT,
+      valueReference: { reference, type: reference.split('/')[0] },
+    }));
+    output.stdout(`${JSON.stringify(extension.length ? { ...response, extension } : response, null, 2)}\n`);
+    if (result.unanswered_expressions.length > 0)
+      output.stderr(`No answer from: ${result.unanswered_expressions.join(', ')}\n`);
+    return 0;
+  } catch (error) {
+    output.stderr(`${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+function readJson(file: string, flag: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new Error(`${flag}: cannot read ${file}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`${flag}: ${file} is not JSON`);
+  }
+}
+
+function usage(output: CommandOutput, message: string): number {
+  output.stderr(`${message}\n\n${DTR_USAGE}\n`);
+  return 2;
+}
