@@ -1,7 +1,14 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
 import { DateTime, Executor, Library, Repository } from 'cql-execution';
 import { PatientSource } from 'cql-exec-fhir';
 
 import type { PriorAuthorizationRequest } from '../../domain/cases/prior-authorization-request';
+import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
+import type { DrugCriteria } from '../../domain/clinical/criteria';
+import { judgeCriteria } from '../../domain/clinical/criteria-evaluation';
+import { shippedClinicalCatalog } from '../../infrastructure/catalogs/shipped-catalogs';
 import { SANDBOX_QUESTIONNAIRE_BASE } from '../../infrastructure/connectors/crd/simulated-crd-service';
 import type { FhirResource } from '../../infrastructure/connectors/crd/cds-hooks';
 import { sandboxDtrPackages } from '../../infrastructure/connectors/dtr/sandbox-packages';
@@ -12,6 +19,7 @@ import {
   THERAPY_OUTCOME_SYSTEM,
 } from '../../infrastructure/dtr/patient-record';
 import type { PatientRecordBundle } from '../../infrastructure/dtr/patient-record';
+import { projectRoot } from '../../infrastructure/project-root';
 
 // The generator is a plain Node script: it runs before any TypeScript is built.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -20,6 +28,10 @@ const generator = require('../../scripts/generate-dtr-packages.js') as {
   ENDED_BY_INTOLERANCE_CODE: string;
   MEASUREMENTS: Record<string, { loinc: string; ucum: string }>;
 };
+
+const criteriaCatalog = JSON.parse(
+  readFileSync(path.join(projectRoot(), 'catalog/clinical/criteria.json'), 'utf8'),
+) as { drugs: DrugCriteria[] };
 
 const NOW = new Date('2026-11-01T15:00:00Z');
 const CASE_ID = 'pa_7Hq2xVbN9kLm';
@@ -79,9 +91,11 @@ function resources(bundle: PatientRecordBundle, type: string): FhirResource[] {
   return bundle.entry.map((entry) => entry.resource).filter((resource) => resource.resourceType === type);
 }
 
-/** The Ozempic package's defines on a record, run as a DTR client runs the package's ELM. */
-async function ozempicAnswers(bundle: PatientRecordBundle): Promise<Record<string, unknown>> {
-  const pkg = sandboxDtrPackages().get(`${SANDBOX_QUESTIONNAIRE_BASE}/ozempic`)!;
+const libraries = new Map<string, Library>();
+
+/** A drug's package as a DTR client loads it: the ELM of its Library resources, read once per drug. */
+function packageLibrary(drugId: string): Library {
+  const pkg = sandboxDtrPackages().get(`${SANDBOX_QUESTIONNAIRE_BASE}/${drugId}`)!;
   const elm = pkg.bundle.entry
     .map((entry) => entry.resource)
     .filter((resource) => resource.resourceType === 'Library')
@@ -92,16 +106,20 @@ async function ozempicAnswers(bundle: PatientRecordBundle): Promise<Record<strin
         library: { identifier: { id: string } };
       };
     });
-  const main = elm.find((library) => library.library.identifier.id === 'SandboxOzempicCriteria')!;
+  const main = elm.find((library) => library.library.identifier.id !== 'FHIRHelpers')!;
   const repository = new Repository(
     Object.fromEntries(elm.map((library) => [library.library.identifier.id, library])),
   );
+  return new Library(main, repository);
+}
+
+/** A drug package's defines on a record, run as a DTR client runs the package's ELM. */
+async function cqlAnswers(drugId: string, bundle: PatientRecordBundle): Promise<Record<string, unknown>> {
+  const library = libraries.get(drugId) ?? packageLibrary(drugId);
+  libraries.set(drugId, library);
   const patients = PatientSource.FHIRv401();
   patients.loadBundles([bundle]);
-  const results = await new Executor(new Library(main, repository)).exec(
-    patients,
-    DateTime.fromJSDate(NOW, 0),
-  );
+  const results = await new Executor(library).exec(patients, DateTime.fromJSDate(NOW, 0));
   return Object.values(results.patientResults)[0] as Record<string, unknown>;
 }
 
@@ -201,7 +219,8 @@ describe("A prior authorization's patient record as a FHIR bundle", () => {
 
 describe("The Ozempic package's CQL on the record", () => {
   it('answers every CQL item true for a record meeting every criterion', async () => {
-    const answers = await ozempicAnswers(
+    const answers = await cqlAnswers(
+      'ozempic',
       patientRecordBundle(ozempicRequest(), null, { caseId: CASE_ID, now: NOW }),
     );
     for (const item of CQL_ITEMS) expect([item, answers[item]]).toEqual([item, true]);
@@ -209,7 +228,10 @@ describe("The Ozempic package's CQL on the record", () => {
 
   it('leaves the A1c unanswered (null) when the record has none, so the item waits for a person', async () => {
     const request = ozempicRequest({ evidence: [] });
-    const answers = await ozempicAnswers(patientRecordBundle(request, null, { caseId: CASE_ID, now: NOW }));
+    const answers = await cqlAnswers(
+      'ozempic',
+      patientRecordBundle(request, null, { caseId: CASE_ID, now: NOW }),
+    );
     expect(answers.a1c_at_least_7).toBeNull();
     expect(answers.metformin_trial).toBe(true);
   });
@@ -220,7 +242,10 @@ describe("The Ozempic package's CQL on the record", () => {
       evidence: [{ title: 'Lab results', date_created: '2026-09-15', content: { hemoglobin_a1c: '6.2 %' } }],
       visit_notes: [{ content: 'Took metformin for 6 weeks.', created_at: '2026-10-01T10:00:00Z' }],
     });
-    const answers = await ozempicAnswers(patientRecordBundle(request, null, { caseId: CASE_ID, now: NOW }));
+    const answers = await cqlAnswers(
+      'ozempic',
+      patientRecordBundle(request, null, { caseId: CASE_ID, now: NOW }),
+    );
     expect(answers).toMatchObject({ type2_diabetes: false, a1c_at_least_7: false, metformin_trial: false });
   });
 
@@ -231,14 +256,113 @@ describe("The Ozempic package's CQL on the record", () => {
         { content: 'Metformin not tolerated due to GI upset.', created_at: '2026-10-01T10:00:00Z' },
       ],
     });
-    const answers = await ozempicAnswers(patientRecordBundle(request, null, { caseId: CASE_ID, now: NOW }));
+    const answers = await cqlAnswers(
+      'ozempic',
+      patientRecordBundle(request, null, { caseId: CASE_ID, now: NOW }),
+    );
     expect(answers).toMatchObject({ a1c_at_least_7: null, metformin_trial: true });
   });
 
   it('answers adult false for a minor', async () => {
     const request = ozempicRequest();
     request.patient = { ...request.patient, date_of_birth: '2010-02-01' };
-    const answers = await ozempicAnswers(patientRecordBundle(request, null, { caseId: CASE_ID, now: NOW }));
+    const answers = await cqlAnswers(
+      'ozempic',
+      patientRecordBundle(request, null, { caseId: CASE_ID, now: NOW }),
+    );
     expect(answers.adult).toBe(false);
+  });
+});
+
+/** Synthetic records across the catalog's therapeutic areas, each meeting some criteria and not others. */
+const RECORDS: Record<string, Partial<PriorAuthorizationRequest>> = {
+  diabetes: {},
+  'diabetes without data': { evidence: [], visit_notes: [] },
+  obesity: {
+    diagnoses: [{ code: 'I10', description: 'Essential hypertension' }],
+    evidence: [{ title: 'Vitals', date_created: '2026-10-20', content: { bmi: '28.1 kg/m2' } }],
+    visit_notes: [
+      { content: 'Reduced-calorie diet and exercise counselling.', created_at: '2026-10-20T10:00:00Z' },
+    ],
+  },
+  'rheumatoid arthritis': {
+    diagnoses: [{ code: 'M05.79', description: 'Rheumatoid arthritis with rheumatoid factor' }],
+    evidence: [],
+    visit_notes: [
+      {
+        content: 'Methotrexate for 16 weeks with inadequate response. Prior adalimumab failed.',
+        created_at: '2026-10-01T10:00:00Z',
+      },
+    ],
+  },
+  asthma: {
+    diagnoses: [{ code: 'J45.50', description: 'Severe persistent asthma, uncomplicated' }],
+    evidence: [
+      {
+        title: 'CBC',
+        date_created: '2026-10-10',
+        content: { blood_eosinophils: '320 cells/uL', total_ige: '210 IU/mL' },
+      },
+    ],
+    visit_notes: [
+      { content: 'On ICS/LABA for 6 months, still uncontrolled.', created_at: '2026-10-10T10:00:00Z' },
+    ],
+  },
+  hyperlipidemia: {
+    diagnoses: [{ code: 'E78.01', description: 'Familial hypercholesterolemia' }],
+    evidence: [
+      { title: 'Lipid panel', date_created: '2026-09-01', content: { ldl_cholesterol: '162 mg/dL' } },
+    ],
+    visit_notes: [
+      {
+        content: 'Atorvastatin not tolerated due to myalgia. Ezetimibe for 4 weeks.',
+        created_at: '2026-09-01T10:00:00Z',
+      },
+    ],
+  },
+};
+
+const VERDICT_OF_STATUS = { met: true, not_met: false, unknown: null } as const;
+
+describe('The CQL of every package on the record', () => {
+  const answered = new Set<unknown>();
+
+  afterAll(() => {
+    // The records are chosen so that the agreement covers every answer, not only unknowns.
+    expect([...answered].sort()).toEqual([false, null, true].sort());
+  });
+
+  it.each(Object.keys(RECORDS))('answers as the criteria engine judges a %s record', async (name) => {
+    const request = ozempicRequest(RECORDS[name]);
+    const catalog = shippedClinicalCatalog();
+    const bundle = patientRecordBundle(request, null, { caseId: CASE_ID, now: NOW });
+    const record: ClinicalRecord = {
+      patient: request.patient,
+      asOf: NOW.toISOString().slice(0, 10),
+      drugs: [],
+      diagnoses: request.diagnoses,
+      questionnaires: request.questionnaires,
+      visitNotes: request.visit_notes,
+      evidence: request.evidence.flatMap((item) =>
+        item.content ? [{ title: item.title, date_created: item.date_created, content: item.content }] : [],
+      ),
+    };
+    const disagreements: string[] = [];
+    for (const { drug_id: drugId, criteria } of criteriaCatalog.drugs) {
+      const asked = criteria.all_of.filter(
+        (criterion) => !('check' in criterion && criterion.check.kind === 'documentation'),
+      );
+      const verdicts = judgeCriteria(asked, record, catalog);
+      const answers = await cqlAnswers(drugId, bundle);
+      asked.forEach((criterion, index) => {
+        const expected = VERDICT_OF_STATUS[verdicts[index]!.status];
+        answered.add(answers[criterion.id]);
+        if (answers[criterion.id] !== expected)
+          disagreements.push(
+            `${drugId}.${criterion.id}: CQL ${String(answers[criterion.id])}, engine ${String(expected)}`,
+          );
+      });
+    }
+    expect(disagreements).toEqual([]);
   });
 });
