@@ -247,7 +247,7 @@ function conditionAnswerOf(condition: FhirEnableWhen): AnswerValue {
     condition.answerDateTime ??
     condition.answerTime ??
     condition.answerString;
-  // An answerReference (or none) cannot be compared here; `exists` with true keeps the item reachable.
+  // An answerReference (or none) cannot be compared here: read as true, only `exists` can match it.
   return plain ?? true;
 }
 
