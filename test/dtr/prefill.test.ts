@@ -133,6 +133,56 @@ describe("prefilling Inferno's respiratory assist device package for pat015", ()
   });
 });
 
+describe('enableWhenExpression at prefill', () => {
+  const ENABLE_WHEN = 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-enableWhenExpression';
+  type Resource = Record<string, unknown>;
+
+  /** The respiratory package with an enableWhenExpression on item 4.5, and a define `Never` (false). */
+  async function prefilledWith(language: string, expression: string) {
+    const bundle = infernoFixture<{ entry: { resource: Resource }[] }>('questionnaire_package.json');
+    const orderGroup = (bundle.entry[0]!.resource.item as { linkId: string; item: Resource[] }[])[3]!;
+    orderGroup.item.find((item) => item.linkId === '4.5')!.extension = [
+      { url: ENABLE_WHEN, valueExpression: { language, expression } },
+    ];
+    const library = bundle.entry.find((entry) => entry.resource.name === 'BasicClinicalInfo-prepopulation')!;
+    const elm = (library.resource.content as { contentType: string; data: string }[]).find(
+      (attachment) => attachment.contentType === 'application/elm+json',
+    )!;
+    const parsed = JSON.parse(Buffer.from(elm.data, 'base64').toString('utf8'));
+    parsed.library.statements.def.push({
+      name: 'Never',
+      context: 'Patient',
+      accessLevel: 'Public',
+      expression: { type: 'Literal', valueType: '{urn:hl7-org:elm-types:r1}Boolean', value: 'false' },
+    });
+    elm.data = Buffer.from(JSON.stringify(parsed)).toString('base64');
+    const { items } = await prefillQuestionnaire(readQuestionnairePackage(bundle), pat015(), {
+      now: EXPECTED_AUTHORED,
+      context: [RESPIRATORY_ORDER],
+    });
+    return items.find((item) => item.link_id === '4.5')!;
+  }
+
+  it('shows an item whose CQL enableWhenExpression is true for the patient', async () => {
+    const item = await prefilledWith(
+      'text/cql',
+      '"BasicClinicalInfoPrepopulation".IsEncounterProviderSameAsOrderingProvider',
+    );
+    expect(item).toMatchObject({ enabled: true, enable_when: null });
+  });
+
+  it('hides an item whose CQL enableWhenExpression is false, as a condition that never holds', async () => {
+    const item = await prefilledWith('text/cql', '"BasicClinicalInfoPrepopulation".Never');
+    expect(item).toMatchObject({ enabled: false, enable_when: [], enable_behavior: 'any' });
+  });
+
+  it('reads a FHIRPath enableWhenExpression over the answers prefill gave', async () => {
+    const path = "%resource.repeat(item).where(linkId = 'PBD.1').answer.value";
+    expect(await prefilledWith('text/fhirpath', `${path} = 'Oster'`)).toMatchObject({ enabled: true });
+    expect(await prefilledWith('text/fhirpath', `${path} = 'Smith'`)).toMatchObject({ enabled: false });
+  });
+});
+
 describe("Inferno's dinner order packages", () => {
   const staticPackage = readQuestionnairePackage(infernoFixture('questionnaire_dinner_order_static.json'));
   const items = itemsOfQuestionnaire(staticPackage.questionnaire, staticPackage.valueSets);
