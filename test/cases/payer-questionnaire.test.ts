@@ -1,0 +1,168 @@
+import { JsonObject, waitForStatus } from '../support/case-journeys';
+import { priorAuthorizationRequest } from '../support/case-requests';
+import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { TestWorker } from '../support/workers';
+
+const PATH = '/prior-authorization';
+const OZEMPIC_QUESTIONNAIRE = 'http://sandbox.healthcare-access-api.example/fhir/Questionnaire/ozempic';
+
+/** The default request's record without its A1c: the lab result and the note that repeats it. */
+const WITHOUT_A1C = {
+  evidence: [],
+  visit_notes: [{ content: 'Patient has taken metformin for 6 months.', created_at: '2026-10-02T10:00:00Z' }],
+};
+
+/**
+ * Issue 45: a sandbox prior authorization runs CRD → DTR → review → PAS. The sandbox payer's CRD
+ * answer names the drug's questionnaire, its DTR service serves the package generated from the
+ * catalog's criteria, and the payer's CQL prefills it from the record before review.
+ */
+let testApp: TestApp;
+let worker: TestWorker;
+let account: TestAccount;
+
+beforeAll(async () => {
+  // The sandbox payer decides on its second check: a short interval completes approved cases quickly.
+  testApp = await startTestApp({ PAYER_POLL_INTERVAL_MS: '300' });
+  worker = await testApp.startWorker();
+  account = await testApp.createAccount();
+});
+afterAll(async () => {
+  await worker.stop();
+  await testApp.close();
+});
+
+const submit = async (overrides: Record<string, unknown> = {}): Promise<JsonObject> => {
+  const response = await testApp
+    .http()
+    .post(PATH)
+    .set(bearer(account.keys.provider))
+    .send(priorAuthorizationRequest(overrides));
+  expect(response.status).toBe(201);
+  return response.body.data as JsonObject;
+};
+const settled = (id: string, status: string) =>
+  waitForStatus(testApp, account.keys.provider, PATH, id, status);
+const answer = (id: string, body: object) =>
+  testApp.http().post(`${PATH}/${id}/questionnaire`).set(bearer(account.keys.provider)).send(body);
+const approve = (id: string) =>
+  testApp
+    .http()
+    .post(`${PATH}/${id}/review`)
+    .set(bearer(account.keys.reviewer))
+    .send({ decision: 'approve', reviewer: 'Reviewer One' });
+const itemsOf = (record: JsonObject) => (record.questionnaire as JsonObject).items as JsonObject[];
+
+describe("a sandbox prior authorization answers its payer's questionnaire before review", () => {
+  it('reaches review with every required item answered by the payer’s CQL when the record meets the criteria', async () => {
+    const { id } = await submit();
+    const prepared = await settled(id, 'awaiting_review');
+    const questionnaire = prepared.questionnaire as JsonObject;
+    expect(questionnaire).toMatchObject({
+      status: 'completed',
+      pending: [],
+      prefill_failure: null,
+    });
+    expect(questionnaire.canonical).toContain(OZEMPIC_QUESTIONNAIRE);
+    expect(itemsOf(prepared).map((item) => [item.link_id, item.answer, item.origin])).toEqual([
+      ['adult', true, 'auto'],
+      ['type2_diabetes', true, 'auto'],
+      ['a1c_at_least_7', true, 'auto'],
+      ['metformin_trial', true, 'auto'],
+    ]);
+  });
+
+  it('is submitted to the payer once approved, with the questionnaire it answered', async () => {
+    const { id } = await submit();
+    await settled(id, 'awaiting_review');
+    expect((await approve(id)).status).toBe(200);
+    const submitted = await settled(id, 'completed');
+    expect(submitted.review).toMatchObject({ decision: 'approve' });
+    expect(submitted.questionnaire).toMatchObject({ status: 'completed' });
+  });
+
+  it('lands in review with exactly the item the record cannot answer', async () => {
+    const { id } = await submit(WITHOUT_A1C);
+    const prepared = await settled(id, 'awaiting_review');
+    expect(prepared.questionnaire).toMatchObject({ status: 'in_progress', pending: ['a1c_at_least_7'] });
+    const moves = prepared.status_history as JsonObject[];
+    expect(moves[moves.length - 1].reason).toContain('a1c_at_least_7');
+  });
+
+  it('refuses an approval while a required item is unanswered, naming it', async () => {
+    const { id } = await submit(WITHOUT_A1C);
+    await settled(id, 'awaiting_review');
+    const refused = await approve(id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toContain('a1c_at_least_7');
+  });
+
+  it('answers 400 naming the link_id when an answer has the wrong type', async () => {
+    const { id } = await submit(WITHOUT_A1C);
+    await settled(id, 'awaiting_review');
+    const refused = await answer(id, { answers: [{ link_id: 'a1c_at_least_7', value: 'yes' }] });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body.error)).toContain('a1c_at_least_7');
+  });
+
+  it('answers 400 naming an item the questionnaire does not have', async () => {
+    const { id } = await submit(WITHOUT_A1C);
+    await settled(id, 'awaiting_review');
+    const refused = await answer(id, { answers: [{ link_id: 'no_such_item', value: true }] });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body.error)).toContain('no_such_item');
+  });
+
+  it("records a person's answer as manual, with its author, and completes the questionnaire", async () => {
+    const { id } = await submit(WITHOUT_A1C);
+    await settled(id, 'awaiting_review');
+    const answered = await answer(id, {
+      answers: [{ link_id: 'a1c_at_least_7', value: true }],
+      author: 'Dr. Example',
+    });
+    expect(answered.status).toBe(200);
+    const record = answered.body.data as JsonObject;
+    expect(record.questionnaire).toMatchObject({ status: 'completed', pending: [] });
+    expect(itemsOf(record).find((item) => item.link_id === 'a1c_at_least_7')).toMatchObject({
+      answer: true,
+      origin: 'manual',
+      author: 'Dr. Example',
+    });
+  });
+
+  it('is submitted once the missing item is answered and the reviewer approves', async () => {
+    const { id } = await submit(WITHOUT_A1C);
+    await settled(id, 'awaiting_review');
+    expect((await answer(id, { answers: [{ link_id: 'a1c_at_least_7', value: true }] })).status).toBe(200);
+    expect((await approve(id)).status).toBe(200);
+    await settled(id, 'completed');
+  });
+
+  it('marks an answer changed from what the CQL gave as an override', async () => {
+    const { id } = await submit();
+    await settled(id, 'awaiting_review');
+    const answered = await answer(id, { answers: [{ link_id: 'metformin_trial', value: false }] });
+    expect(answered.status).toBe(200);
+    expect(itemsOf(answered.body.data).find((item) => item.link_id === 'metformin_trial')).toMatchObject({
+      answer: false,
+      origin: 'override',
+      author: 'API client',
+    });
+  });
+
+  it('refuses answers once the case has left review', async () => {
+    const { id } = await submit();
+    await settled(id, 'awaiting_review');
+    await approve(id);
+    await settled(id, 'completed');
+    const refused = await answer(id, { answers: [{ link_id: 'adult', value: true }] });
+    expect(refused.status).toBe(409);
+  });
+
+  it('has no questionnaire when the payer names none (CRD unavailable): the review goes on the criteria', async () => {
+    const { id } = await submit({ mock_result: { coverage_requirements: 'unavailable' } });
+    const prepared = await settled(id, 'awaiting_review');
+    expect(prepared.questionnaire ?? null).toBeNull();
+    expect((await answer(id, { answers: [{ link_id: 'adult', value: true }] })).status).toBe(409);
+  });
+});
