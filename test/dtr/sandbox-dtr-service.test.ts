@@ -1,3 +1,4 @@
+import type { PriorAuthorizationRequest } from '../../domain/cases/prior-authorization-request';
 import { SANDBOX_QUESTIONNAIRE_BASE } from '../../infrastructure/connectors/crd/simulated-crd-service';
 import type { FhirResource } from '../../infrastructure/connectors/crd/cds-hooks';
 import { sandboxDtrPackages } from '../../infrastructure/connectors/dtr/sandbox-packages';
@@ -7,6 +8,9 @@ import {
   questionnairePackageRequest,
 } from '../../infrastructure/connectors/dtr/simulated-dtr-service';
 import type { QuestionnairePackageParameters } from '../../infrastructure/connectors/dtr/simulated-dtr-service';
+import { prefillQuestionnaire } from '../../infrastructure/dtr/cql-prefill';
+import { patientRecordBundle } from '../../infrastructure/dtr/patient-record';
+import { readQuestionnairePackage } from '../../infrastructure/dtr/questionnaire-package';
 
 const OZEMPIC = `${SANDBOX_QUESTIONNAIRE_BASE}/ozempic`;
 const HUMIRA = `${SANDBOX_QUESTIONNAIRE_BASE}/humira`;
@@ -111,5 +115,43 @@ describe("The sandbox's simulated DTR service", () => {
         });
       }
     });
+  });
+});
+
+describe("The sandbox's DTR package through the DTR engine", () => {
+  it('prefills the Ozempic questionnaire from a patient record, leaving the A1c the record lacks to a person', async () => {
+    const answer = questionnairePackage(OZEMPIC);
+    if (answer.kind !== 'found') throw new Error(JSON.stringify(answer.outcome));
+    const pkg = readQuestionnairePackage(JSON.parse(JSON.stringify(answer.parameters)));
+    const now = new Date('2026-11-01T15:00:00Z');
+    const request = {
+      patient: {
+        internal_id: 'MRN-1',
+        first_name: 'Ana',
+        last_name: 'Lee',
+        gender: 'female',
+        date_of_birth: '1970-05-01',
+      },
+      diagnoses: [{ code: 'E11.9', description: 'Type 2 diabetes mellitus without complications' }],
+      prescription: { drug_name: 'Ozempic', quantity: 1 },
+      provider: { npi: '1234567893', first_name: 'Sam', last_name: 'Ray' },
+      insurance: [],
+      insurance_content: null,
+      evidence: [],
+      questionnaires: [],
+      visit_notes: [{ content: 'Took metformin for 6 months.', created_at: '2026-10-01T10:00:00Z' }],
+      is_training_data: false,
+      urgency: 'standard',
+      mock_result: null,
+    } satisfies PriorAuthorizationRequest;
+    const record = patientRecordBundle(request, null, { caseId: 'pa_interop', now });
+    const { items, unanswered_expressions } = await prefillQuestionnaire(pkg, record, { now });
+    expect(items.map((item) => [item.link_id, item.answer, item.origin])).toEqual([
+      ['adult', true, 'auto'],
+      ['type2_diabetes', true, 'auto'],
+      ['a1c_at_least_7', null, null],
+      ['metformin_trial', true, 'auto'],
+    ]);
+    expect(unanswered_expressions).toEqual(['"SandboxOzempicCriteria".a1c_at_least_7']);
   });
 });
