@@ -27,6 +27,7 @@ import {
 } from '../domain/payers/coverage-requirements';
 import type { CoverageRequirements } from '../domain/payers/coverage-requirements';
 import type { CaseQuestionnaire } from '../domain/dtr/questionnaire';
+import { withProposals } from '../domain/dtr/proposals';
 import type {
   InformationRequest,
   PayerPriorAuthAnswer,
@@ -268,7 +269,8 @@ async function prefillQuestionnaire(run: PriorAuthorizationRun, canonical: strin
     canonical,
     request: record.request,
   });
-  if (answer.kind === 'prefilled') record.questionnaire = answer.questionnaire;
+  if (answer.kind === 'prefilled')
+    record.questionnaire = withProposals(answer.questionnaire, record.criteria);
 }
 
 const PAYER_NEEDS_NO_AUTHORIZATION =

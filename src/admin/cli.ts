@@ -32,6 +32,7 @@ import { BACKUP_OPTIONS, BACKUP_USAGE, runBackupCommand } from './backup-command
 import { CASE_OPTIONS, CASE_USAGE, CaseCommandError, runCaseCommand } from './case-commands';
 import { startCodecProxy } from './codec-proxy';
 import { CONNECTOR_OPTIONS, CONNECTOR_USAGE, runConnectorCommand } from './connector-commands';
+import { DTR_USAGE } from './dtr-usage';
 import { KEY_ROTATION_OPTIONS, KEY_ROTATION_USAGE, runKeyRotationCommand } from './key-commands';
 import { recordOperatorAction } from './operator-commands';
 
@@ -69,6 +70,7 @@ ${CONNECTOR_USAGE}
 ${BACKUP_USAGE}
 ${KEY_ROTATION_USAGE}
 ${CASE_USAGE}
+${DTR_USAGE}
   codec-proxy --api URL [--port N] [--origin URL …]
                                                    serve the codec on 127.0.0.1 (default port 8089)
                                                    for Temporal Web, adding the operator key from

@@ -4,15 +4,8 @@ import { parseArgs } from 'node:util';
 import { questionnaireResponseOf } from '../../domain/dtr/questionnaire-items';
 import { prefillQuestionnaire } from '../../infrastructure/dtr/cql-prefill';
 import type { FhirBundle } from '../../infrastructure/dtr/cql-prefill';
+import { DTR_USAGE } from './dtr-usage';
 import { readQuestionnairePackage } from '../../infrastructure/dtr/questionnaire-package';
-
-export const DTR_USAGE = `  dtr:prepopulate --package FILE --bundle FILE [--now ISO] [--context REF …] [--patient ID]
-                                                   prefill a payer's DTR questionnaire package (its
-                                                   $questionnaire-package answer, or the Bundle) from a
-                                                   patient's FHIR Bundle with the package's CQL; prints
-                                                   the QuestionnaireResponse. --context names the order
-                                                   (DeviceRequest/ID) the CQL reads; --now is CQL's Now()
-                                                   (default: now). Reads files only, no database`;
 
 const QR_CONTEXT = 'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/qr-context';
 
