@@ -54,7 +54,10 @@ export interface EligibilityConnectorSettings extends EndpointSettings {
   usage: InterchangeUsage;
 }
 
-/** A PAS payer endpoint or a program hub: an address, credentials and a time limit. */
+/**
+ * A PAS payer endpoint, a program hub or a DTR service (its FHIR base): an address, credentials and a
+ * time limit.
+ */
 export interface EndpointConnectorSettings extends EndpointSettings {
   kind: Exclude<ConnectorKind, 'eligibility' | 'coverage_requirements'>;
 }
@@ -64,6 +67,22 @@ export interface EndpointConnectorSettings extends EndpointSettings {
  * without it when the service is slow: waiting long gains nothing, and half a second is already fast.
  */
 export const COVERAGE_REQUIREMENTS_TIMEOUT_MS = { min: 500, max: 10_000, default: 3_000 } as const;
+
+/**
+ * A DTR `$questionnaire-package` call is on the same interactive path, right after CRD's, and a slow
+ * service leaves the questionnaire to people: the same bounds.
+ */
+export const QUESTIONNAIRE_TIMEOUT_MS = { min: 500, max: 10_000, default: 3_000 } as const;
+
+/** The time limits a connector of this kind may be given, in milliseconds. */
+export function connectorTimeoutRange(kind: ConnectorKind): {
+  readonly min: number;
+  readonly max: number;
+  readonly default: number;
+} {
+  if (kind === 'coverage_requirements') return COVERAGE_REQUIREMENTS_TIMEOUT_MS;
+  return kind === 'questionnaire' ? QUESTIONNAIRE_TIMEOUT_MS : CONNECTOR_TIMEOUT_MS;
+}
 
 /**
  * The `iss` and `sub` of the JWTs the connector signs, as the payer registered the account: at most

@@ -19,7 +19,8 @@ export const CONNECTOR_USAGE = `  connectors:list --account ID                  
                  [--username NAME] [--header-name NAME] [--timeout-ms N]
                  [--format x12|json] [--submitter-id ID] [--receiver-id ID] [--usage production|test]
                                                    create or replace a connector (KIND: eligibility,
-                                                   prior_authorization, program_enrollment); the
+                                                   prior_authorization, program_enrollment,
+                                                   questionnaire: a DTR service's FHIR base); the
                                                    password, token or header value comes from
                                                    CONNECTOR_SECRET or stdin, never a flag; without
                                                    one, the stored secret of the same auth type stays

@@ -23,6 +23,7 @@ import {
   ConnectorSettingsDto,
   CoverageRequirementsConnectorSettingsDto,
   EligibilityConnectorSettingsDto,
+  QuestionnaireConnectorSettingsDto,
   validatedConnectorSettings,
 } from './connectors.dto';
 import { connectorKindOf, ConnectorsService } from './connectors.service';
@@ -38,6 +39,7 @@ const KindParameter = () => ApiParam({ name: 'kind', enum: CONNECTOR_KINDS });
   EligibilityConnectorSettingsDto,
   ConnectorSettingsDto,
   CoverageRequirementsConnectorSettingsDto,
+  QuestionnaireConnectorSettingsDto,
 )
 @ApiController('connectors', { role: 'admin' })
 export class ConnectorsController {
@@ -55,8 +57,8 @@ export class ConnectorsController {
   @KindParameter()
   @ApiOperation({
     summary:
-      'Get the settings of one connector: eligibility, prior_authorization, program_enrollment or ' +
-      'coverage_requirements',
+      'Get the settings of one connector: eligibility, prior_authorization, program_enrollment, ' +
+      'coverage_requirements or questionnaire',
   })
   @Answers('Connector')
   async get(@CurrentPrincipal() principal: Principal, @Param('kind') kind: string) {
@@ -72,7 +74,8 @@ export class ConnectorsController {
       '`eligibility` takes EligibilityConnectorSettings (the X12 envelope settings besides the ' +
       'endpoint); `prior_authorization` and `program_enrollment` take ConnectorSettings; ' +
       '`coverage_requirements` takes CoverageRequirementsConnectorSettings, and the service generates ' +
-      'its signing key and JWKS URL when it is created (a replacement keeps both).',
+      'its signing key and JWKS URL when it is created (a replacement keeps both); `questionnaire` ' +
+      "takes QuestionnaireConnectorSettings (the DTR service's FHIR base, a shorter time limit).",
   })
   @ApiBody({
     schema: {
@@ -80,6 +83,7 @@ export class ConnectorsController {
         { $ref: getSchemaPath(EligibilityConnectorSettingsDto) },
         { $ref: getSchemaPath(ConnectorSettingsDto) },
         { $ref: getSchemaPath(CoverageRequirementsConnectorSettingsDto) },
+        { $ref: getSchemaPath(QuestionnaireConnectorSettingsDto) },
       ],
     },
   })

@@ -23,6 +23,7 @@ import {
   EligibilityFormat,
   INTERCHANGE_USAGES,
   InterchangeUsage,
+  QUESTIONNAIRE_TIMEOUT_MS,
   X12_INTERCHANGE_ID_PATTERN,
 } from '../../domain/connectors/connector-settings';
 import { createValidationPipe } from '../common/validation';
@@ -150,8 +151,8 @@ const URL_RULE =
   'https, checked by the SSRF policy when saved and at every connection: private, loopback and ' +
   'link-local targets are refused. Plain http only for targets on the allow-list (local mode, tests).';
 
-/** The settings of a PAS payer endpoint or a program hub: `PUT /connectors/prior_authorization | program_enrollment`. */
-export class ConnectorSettingsDto {
+/** An address and its credentials: what every kind with `auth` takes, each with its own time limit. */
+abstract class AuthenticatedEndpointDto {
   @ApiProperty({ example: 'https://clearinghouse.example/x12/270', description: URL_RULE })
   @IsWebhookUrl()
   @HasNoControlCharacters()
@@ -162,7 +163,10 @@ export class ConnectorSettingsDto {
   @ValidateNested()
   @Type(() => ConnectorAuthDto)
   auth!: ConnectorAuthDto;
+}
 
+/** The settings of a PAS payer endpoint or a program hub: `PUT /connectors/prior_authorization | program_enrollment`. */
+export class ConnectorSettingsDto extends AuthenticatedEndpointDto {
   @ApiPropertyOptional({
     minimum: CONNECTOR_TIMEOUT_MS.min,
     maximum: CONNECTOR_TIMEOUT_MS.max,
@@ -243,13 +247,45 @@ export class CoverageRequirementsConnectorSettingsDto {
   timeout_ms?: number;
 }
 
-/** A `PUT /connectors/{kind}` body, once its kind's DTO has validated it. */
-export type ConnectorSettingsBody = ConnectorSettingsDto | CoverageRequirementsConnectorSettingsDto;
+/**
+ * The settings of a Da Vinci DTR service: `PUT /connectors/questionnaire`. Its `url` is the FHIR base
+ * that `Questionnaire/$questionnaire-package` is under; its time limit is CRD's, the call being on the
+ * same interactive path.
+ */
+export class QuestionnaireConnectorSettingsDto extends AuthenticatedEndpointDto {
+  @ApiPropertyOptional({
+    minimum: QUESTIONNAIRE_TIMEOUT_MS.min,
+    maximum: QUESTIONNAIRE_TIMEOUT_MS.max,
+    default: QUESTIONNAIRE_TIMEOUT_MS.default,
+    description:
+      "How long the call may take, in milliseconds; past it the questionnaire's items wait for a person.",
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(QUESTIONNAIRE_TIMEOUT_MS.min)
+  @Max(QUESTIONNAIRE_TIMEOUT_MS.max)
+  timeout_ms?: number;
+}
 
-/** Each kind's body: the eligibility connector adds the X12 envelope's settings; CRD has its own. */
+/** A `PUT /connectors/{kind}` body, once its kind's DTO has validated it. */
+export type ConnectorSettingsBody =
+  ConnectorSettingsDto | CoverageRequirementsConnectorSettingsDto | QuestionnaireConnectorSettingsDto;
+
+/**
+ * Each kind's body: the eligibility connector adds the X12 envelope's settings; CRD has its own; DTR
+ * takes a shorter time limit.
+ */
 export function connectorSettingsDtoFor(kind: ConnectorKind): new () => ConnectorSettingsBody {
-  if (kind === 'eligibility') return EligibilityConnectorSettingsDto;
-  return kind === 'coverage_requirements' ? CoverageRequirementsConnectorSettingsDto : ConnectorSettingsDto;
+  switch (kind) {
+    case 'eligibility':
+      return EligibilityConnectorSettingsDto;
+    case 'coverage_requirements':
+      return CoverageRequirementsConnectorSettingsDto;
+    case 'questionnaire':
+      return QuestionnaireConnectorSettingsDto;
+    default:
+      return ConnectorSettingsDto;
+  }
 }
 
 const VALIDATION = createValidationPipe();

@@ -1,6 +1,6 @@
 import { CONNECTOR_KINDS, ConnectorKind, isConnectorKind } from '../../domain/connectors/connector-kinds';
 import {
-  CONNECTOR_TIMEOUT_MS,
+  connectorTimeoutRange,
   COVERAGE_REQUIREMENTS_TIMEOUT_MS,
 } from '../../domain/connectors/connector-settings';
 import {
@@ -20,6 +20,7 @@ import {
   ConnectorSettingsDto,
   CoverageRequirementsConnectorSettingsDto,
   EligibilityConnectorSettingsDto,
+  QuestionnaireConnectorSettingsDto,
 } from './connectors.dto';
 
 /**
@@ -128,12 +129,12 @@ function settingsInputOf(kind: ConnectorKind, body: ConnectorSettingsBody): Conn
 
 function endpointInputOf(
   kind: Exclude<ConnectorKind, 'coverage_requirements'>,
-  body: ConnectorSettingsDto,
+  body: ConnectorSettingsDto | QuestionnaireConnectorSettingsDto,
 ): ConnectorSettingsInput {
   const common = {
     url: body.url,
     auth: authInputOf(body.auth),
-    timeoutMs: body.timeout_ms ?? CONNECTOR_TIMEOUT_MS.default,
+    timeoutMs: body.timeout_ms ?? connectorTimeoutRange(kind).default,
   };
   if (kind !== 'eligibility') return { kind, ...common };
   const eligibility = body as EligibilityConnectorSettingsDto;

@@ -275,7 +275,14 @@ describe('connector settings through the admin API', () => {
         { $ref: '#/components/schemas/EligibilityConnectorSettings' },
         { $ref: '#/components/schemas/ConnectorSettings' },
         { $ref: '#/components/schemas/CoverageRequirementsConnectorSettings' },
+        { $ref: '#/components/schemas/QuestionnaireConnectorSettings' },
       ],
+    });
+    expect(document.components.schemas.QuestionnaireConnectorSettings).toMatchObject({
+      required: ['url', 'auth'],
+      properties: {
+        timeout_ms: { anyOf: [{ minimum: 500, maximum: 10000, default: 3000 }, { type: 'null' }] },
+      },
     });
     expect(document.components.schemas.CoverageRequirementsConnectorSettings.required).toEqual([
       'url',

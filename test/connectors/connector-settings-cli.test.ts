@@ -103,7 +103,7 @@ describe('connector settings through the admin CLI', () => {
     const result = admin(['connectors:delete', '--account', accountId, '--kind', 'fax']);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(
-      '--kind takes eligibility, prior_authorization, program_enrollment, coverage_requirements',
+      '--kind takes eligibility, prior_authorization, program_enrollment, coverage_requirements, questionnaire',
     );
   });
 
@@ -163,6 +163,38 @@ describe('connector settings through the admin CLI', () => {
       expect(JSON.parse(deleted.stdout)).toMatchObject({ kind: 'coverage_requirements', deleted: true });
       expect(admin(['connectors:rotate-signing-key', '--account', accountId]).status).toBe(2);
     });
+  });
+
+  it('sets the DTR connector with its FHIR base and a bearer token, refusing a time limit past 10 seconds', () => {
+    const setDtr = (timeout: string) =>
+      admin(
+        [
+          'connectors:set',
+          '--account',
+          accountId,
+          '--kind',
+          'questionnaire',
+          '--url',
+          'http://127.0.0.1:9/fhir',
+          '--auth',
+          'bearer',
+          '--timeout-ms',
+          timeout,
+        ],
+        { secret: TOKEN },
+      );
+    const result = setDtr('2000');
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      kind: 'questionnaire',
+      url: 'http://127.0.0.1:9/fhir',
+      auth: { type: 'bearer', hint: '…wxyz' },
+      timeout_ms: 2000,
+    });
+    expect(result.stdout).not.toContain(TOKEN);
+    const refused = setDtr('15000');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('--timeout-ms: must not be greater than 10000');
   });
 
   it('deletes a connector and records the changes in the audit trail with the operator as the actor', async () => {

@@ -47,10 +47,11 @@ describe('the Connectors page of the console', () => {
       'prior_authorization',
       'program_enrollment',
       'coverage_requirements',
+      'questionnaire',
     ]) {
       expect(page.text).toContain(`href="/console/connectors/${kind}"`);
     }
-    expect(page.text.match(/not configured/g)).toHaveLength(4);
+    expect(page.text.match(/not configured/g)).toHaveLength(5);
   });
 
   it('sets the eligibility connector, showing only the hint of its password afterwards', async () => {
@@ -189,6 +190,31 @@ describe('the Connectors page of the console', () => {
     expect(answer.status).toBe(400);
     expect(answer.text).toContain('timeout_ms: must not be greater than 10000');
     expect(answer.text).toContain('value="kept-client-id"');
+  });
+
+  it('sets the DTR connector with its FHIR base, a bearer token and the interactive time limit', async () => {
+    const page = await getPage(testApp, admin, '/console/connectors/questionnaire');
+    expect(page.text).toContain('FHIR base URL');
+    expect(page.text).toContain('Timeout in milliseconds (500–10000)');
+    expect(page.text).toContain('value="3000"');
+    const token = 'console-dtr-token-0123456789';
+    const saved = await postForm(testApp, admin, '/console/connectors/questionnaire', {
+      url: 'http://127.0.0.1:9/fhir',
+      auth_type: 'bearer',
+      secret: token,
+      timeout_ms: '800',
+    });
+    expect(saved.headers.location).toBe('/console/connectors/questionnaire?done=saved');
+    const shown = await getPage(testApp, admin, saved.headers.location!);
+    expect(shown.text).toContain('ends in …6789');
+    expect(shown.text).not.toContain(token);
+    const tooLong = await postForm(testApp, admin, '/console/connectors/questionnaire', {
+      url: 'http://127.0.0.1:9/fhir',
+      auth_type: 'bearer',
+      timeout_ms: '12000',
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.text).toContain('timeout_ms: must not be greater than 10000');
   });
 
   it('answers 404 for an unknown kind', async () => {

@@ -2,10 +2,7 @@ import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common'
 import type { Request, Response } from 'express';
 
 import { ConnectorKind } from '../../../domain/connectors/connector-kinds';
-import {
-  CONNECTOR_TIMEOUT_MS,
-  COVERAGE_REQUIREMENTS_TIMEOUT_MS,
-} from '../../../domain/connectors/connector-settings';
+import { connectorTimeoutRange } from '../../../domain/connectors/connector-settings';
 import { Connector, SECRET_FIELD } from '../../../infrastructure/connectors/connector-settings.repository';
 import { ApiError } from '../../common/errors';
 import {
@@ -142,10 +139,7 @@ function accountOf(req: Request): string {
 }
 
 function formOf(kind: ConnectorKind, connector: Connector | undefined): ConnectorForm {
-  const defaultTimeout =
-    kind === 'coverage_requirements'
-      ? COVERAGE_REQUIREMENTS_TIMEOUT_MS.default
-      : CONNECTOR_TIMEOUT_MS.default;
+  const defaultTimeout = connectorTimeoutRange(kind).default;
   return {
     url: connector?.url ?? '',
     format: connector?.format ?? 'x12',

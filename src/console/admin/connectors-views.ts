@@ -1,7 +1,7 @@
 import { CONNECTOR_KINDS, ConnectorKind } from '../../../domain/connectors/connector-kinds';
 import {
   CONNECTOR_AUTH_TYPES,
-  CONNECTOR_TIMEOUT_MS,
+  connectorTimeoutRange,
   COVERAGE_REQUIREMENTS_TIMEOUT_MS,
   ELIGIBILITY_FORMATS,
   INTERCHANGE_USAGES,
@@ -32,6 +32,7 @@ export const KIND_TITLES: Record<ConnectorKind, string> = {
   prior_authorization: 'Prior authorization payer endpoint (Da Vinci PAS)',
   program_enrollment: 'Manufacturer program hub',
   coverage_requirements: 'Coverage requirements discovery (Da Vinci CRD)',
+  questionnaire: 'Payer questionnaires (Da Vinci DTR)',
 };
 
 export const CONNECTOR_FORM_FIELDS = [
@@ -196,7 +197,10 @@ function connectorFields(kind: ConnectorKind, form: ConnectorForm, hint: string 
     selectField({ name, label, options: optionsOf(options), value: form[name] });
   const type = (name: keyof ConnectorForm, label: string, attributes?: Html) =>
     inputField({ name, label, value: form[name], attributes });
-  return html`${urlField(form, 'URL')} ${choose('auth_type', 'Authentication', CONNECTOR_AUTH_TYPES)}
+  const timeouts = connectorTimeoutRange(kind);
+  // A DTR service is named by its FHIR base, which `Questionnaire/$questionnaire-package` is under.
+  const url = kind === 'questionnaire' ? urlField(form, 'FHIR base URL') : urlField(form, 'URL');
+  return html`${url} ${choose('auth_type', 'Authentication', CONNECTOR_AUTH_TYPES)}
   ${type('username', 'User name (basic)')} ${type('header_name', 'Header name (header)')}
   ${inputField({
     name: 'secret',
@@ -209,7 +213,7 @@ function connectorFields(kind: ConnectorKind, form: ConnectorForm, hint: string 
   })}
   ${type(
     'timeout_ms',
-    `Timeout in milliseconds (${CONNECTOR_TIMEOUT_MS.min}–${CONNECTOR_TIMEOUT_MS.max})`,
+    `Timeout in milliseconds (${timeouts.min}–${timeouts.max})`,
     html`inputmode="numeric"`,
   )}
   ${
