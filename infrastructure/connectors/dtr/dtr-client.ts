@@ -1,0 +1,74 @@
+import type { EndpointConnectorSettings } from '../../../domain/connectors/connector-settings';
+import type { QuestionnaireFallbackReason } from '../../../domain/dtr/questionnaire';
+import type { WebhookTargetPolicy } from '../../webhooks/target-policy';
+import { connectorAuthorization, postToConnector } from '../outbound-post';
+import type { PostedAnswer } from '../outbound-post';
+import { questionnairePackageRequest } from './simulated-dtr-service';
+
+/** Where a payer's DTR service answers: its FHIR base, credentials and time limit. */
+export type DtrEndpoint = Pick<EndpointConnectorSettings, 'url' | 'auth' | 'timeoutMs'>;
+
+/**
+ * A `$questionnaire-package` answer as the service sent it, for readQuestionnairePackage, or why there
+ * is none: the reason the case keeps (`prefill_failure`) as it goes on to review without the package.
+ */
+export type FetchedQuestionnairePackage =
+  { kind: 'fetched'; parameters: unknown } | { kind: 'failed'; reason: QuestionnaireFallbackReason };
+
+/**
+ * A package carries its CQL compiled to ELM, FHIRHelpers' alone being about a megabyte base64-encoded,
+ * and may bring expanded ValueSets: far more than CRD's answers, still bounded.
+ */
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+const FHIR_JSON = 'application/fhir+json';
+
+/**
+ * Asks a payer's DTR service for the package of the questionnaire its CRD answer named: `POST
+ * [base]/Questionnaire/$questionnaire-package` (Da Vinci DTR 2.0.1) with the canonical as the
+ * operation's `questionnaire` input; its other inputs (coverage, order, context) are optional and not
+ * sent. The service's failures never fail the case: a refused, broken or unsuccessful call (any
+ * non-2xx, a 404 OperationOutcome for an unknown canonical included) is `dtr_unavailable`, one past
+ * the time limit `dtr_timed_out`, and an answer that is not JSON, or not Parameters holding a
+ * PackageBundle, `dtr_invalid_package`. What the package holds is readQuestionnairePackage's to judge.
+ */
+export async function fetchQuestionnairePackage(
+  endpoint: DtrEndpoint,
+  canonical: string,
+  policy: WebhookTargetPolicy,
+): Promise<FetchedQuestionnairePackage> {
+  const deadline = Date.now() + endpoint.timeoutMs;
+  let answer: PostedAnswer;
+  try {
+    answer = await postToConnector(
+      `${endpoint.url.replace(/\/+$/, '')}/Questionnaire/$questionnaire-package`,
+      JSON.stringify(questionnairePackageRequest([canonical])),
+      { 'Content-Type': FHIR_JSON, Accept: FHIR_JSON, ...connectorAuthorization(endpoint.auth) },
+      { policy, timeoutMs: endpoint.timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES },
+    );
+  } catch {
+    // The post fails with the same error type whether it was refused, broken or out of time; the clock tells which.
+    return failed(Date.now() >= deadline ? 'dtr_timed_out' : 'dtr_unavailable');
+  }
+  if (answer.status < 200 || answer.status >= 300) return failed('dtr_unavailable');
+  let parameters: unknown;
+  try {
+    parameters = JSON.parse(answer.body);
+  } catch {
+    return failed('dtr_invalid_package');
+  }
+  return holdsPackageBundle(parameters) ? { kind: 'fetched', parameters } : failed('dtr_invalid_package');
+}
+
+/** The operation's output (`dtr-qpackage-output-parameters`): Parameters with a PackageBundle Bundle. */
+function holdsPackageBundle(json: unknown): boolean {
+  const { resourceType, parameter } = (json ?? {}) as { resourceType?: unknown; parameter?: unknown };
+  if (resourceType !== 'Parameters' || !Array.isArray(parameter)) return false;
+  return parameter.some(
+    (entry: { name?: unknown; resource?: { resourceType?: unknown } } | null) =>
+      entry?.name === 'PackageBundle' && entry.resource?.resourceType === 'Bundle',
+  );
+}
+
+function failed(reason: QuestionnaireFallbackReason): FetchedQuestionnairePackage {
+  return { kind: 'failed', reason };
+}
