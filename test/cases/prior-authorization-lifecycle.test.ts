@@ -29,10 +29,11 @@ function journeys(app: () => TestApp, account: () => TestAccount) {
   };
   const waitFor = (id: string, status: string) =>
     waitForStatus(app(), account().keys.provider, PATH, id, status);
-  /** Submits, approves at review, and answers with the case as the review left it. */
+  /** Submits, answers what the questionnaire waits for, approves at review, and answers with the case as the review left it. */
   const submitted = async (body: Record<string, unknown>) => {
     const { id } = await submit(body);
-    await waitFor(id, 'awaiting_review');
+    const prepared = await waitFor(id, 'awaiting_review');
+    await answerPendingItems(id, prepared);
     const reviewed = await app()
       .http()
       .post(`${PATH}/${id}/review`)
@@ -40,6 +41,17 @@ function journeys(app: () => TestApp, account: () => TestAccount) {
       .send({ decision: 'approve', reviewer: 'Dr. Reviewer' });
     expect(reviewed.status).toBe(200);
     return reviewed.body.data as JsonObject;
+  };
+  // The clinic answers what the payer's questionnaire asks that the record could not (docs/dtr.md).
+  const answerPendingItems = async (id: string, prepared: JsonObject) => {
+    const pending = (prepared.questionnaire?.pending ?? []) as string[];
+    if (pending.length === 0) return;
+    const answered = await app()
+      .http()
+      .post(`${PATH}/${id}/questionnaire`)
+      .set(bearer(account().keys.provider))
+      .send({ answers: pending.map((link_id) => ({ link_id, value: true })), author: 'Dr. Reviewer' });
+    expect(answered.status).toBe(200);
   };
   const post = (id: string, action: 'information' | 'outcome', body: object) =>
     app()
