@@ -6,7 +6,7 @@ import { CasePurgeRepository } from '../infrastructure/cases/case-purge.reposito
 import { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import { CaseSummariesRepository } from '../infrastructure/cases/case-summaries.repository';
 import { EvaluationPool } from '../infrastructure/clinical/evaluation-pool';
-import { payerQuestionnaires } from './payer-questionnaire';
+import { liveDtrServices, payerQuestionnaires } from './payer-questionnaire';
 import { DocumentReadingsRepository } from '../infrastructure/documents/document-readings.repository';
 import { DEFAULT_READING_SETTINGS, DocumentReadingPool } from '../infrastructure/documents/reading-pool';
 import type { PayerConnector } from '../domain/payers/payer-connector';
@@ -122,7 +122,11 @@ export const createActivities = ({
         liveCrdService: liveCrdServices(connectorSettings),
         policy,
       }),
-      payerQuestionnaire: payerQuestionnaires({ evaluator }),
+      payerQuestionnaire: payerQuestionnaires({
+        evaluator,
+        liveDtrService: liveDtrServices(connectorSettings),
+        policy,
+      }),
       documents,
       readings,
       formularies: new FormulariesRepository(db),

@@ -9,6 +9,9 @@ import type {
 } from '../domain/dtr/questionnaire';
 import { CLINICAL_EVALUATION_TIMED_OUT } from '../domain/failures';
 import type { ClinicalEvaluator } from '../infrastructure/clinical/evaluation-pool';
+import type { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
+import { fetchQuestionnairePackage } from '../infrastructure/connectors/dtr/dtr-client';
+import type { DtrEndpoint, FetchedQuestionnairePackage } from '../infrastructure/connectors/dtr/dtr-client';
 import { questionnairePackage } from '../infrastructure/connectors/dtr/simulated-dtr-service';
 import { patientRecordBundle } from '../infrastructure/dtr/patient-record';
 import {
@@ -16,51 +19,97 @@ import {
   readQuestionnairePackage,
 } from '../infrastructure/dtr/questionnaire-package';
 import type { QuestionnairePackage } from '../infrastructure/dtr/questionnaire-package';
+import type { WebhookTargetPolicy } from '../infrastructure/webhooks/target-policy';
+import { attemptDeadline } from './attempt-deadline';
 
 export interface PayerQuestionnaireDependencies {
   /** Runs the payer's CQL off the event loop, cut at the pool's time limit. */
   evaluator: ClinicalEvaluator;
+  /** The account's `questionnaire` connector (`liveDtrServices`); undefined when it has none. */
+  liveDtrService: (accountId: string) => Promise<DtrEndpoint | undefined>;
+  /** Checks the DTR service's address at every connection, as for every connector. */
+  policy: WebhookTargetPolicy;
+}
+
+/**
+ * The account's `questionnaire` connector as a DTR service, read at the moment of use so a change of
+ * settings takes effect on the next call. Its time limit never outlasts the activity's attempt, so the
+ * call ends before Temporal gives up on it.
+ */
+export function liveDtrServices(
+  settings: Pick<ConnectorSettingsRepository, 'readForUse'>,
+): (accountId: string) => Promise<DtrEndpoint | undefined> {
+  return async (accountId) => {
+    const connector = await settings.readForUse(accountId, 'questionnaire');
+    if (connector?.kind !== 'questionnaire') return undefined;
+    const timeoutMs = Math.max(1, Math.min(connector.timeoutMs, attemptDeadline() - Date.now()));
+    return { url: connector.url, auth: connector.auth, timeoutMs };
+  };
 }
 
 /**
  * Where a prior authorization gets and prefills the questionnaire its payer's CRD answer named
  * (docs/dtr.md). Test mode: the sandbox payer's DTR service, whose packages are generated from the
- * catalog's criteria. Live mode asks no DTR service yet (docs/dtr.md, "Live payers"): the case goes to
- * review on the CRD answer and the catalog's criteria, as before.
+ * catalog's criteria. Live mode: the account's DTR service over HTTP (docs/connectors.md); an account
+ * without the connector is not asked, and the case goes to review on the CRD answer and the catalog's
+ * criteria. Either package is prefilled alike.
  *
  * Never fails the case: a package that cannot be had or read, or CQL cut at its time limit, comes back
  * as a questionnaire with `prefill_failure`, its items (when the package was read) waiting for a person.
  */
 export function payerQuestionnaires({
   evaluator,
+  liveDtrService,
+  policy,
 }: PayerQuestionnaireDependencies): (query: PayerQuestionnaireQuery) => Promise<PayerQuestionnaireAnswer> {
   return async (query) => {
-    if (query.mode === 'live') return { kind: 'not_asked' };
-    const served = questionnairePackage(query.canonical);
-    if (served.kind === 'not_found') return prefilled(unprefilled(query.canonical, null, 'dtr_unavailable'));
-    let pkg: QuestionnairePackage;
-    try {
-      pkg = readQuestionnairePackage(served.parameters);
-    } catch (error) {
-      if (error instanceof InvalidQuestionnairePackageError)
-        return prefilled(unprefilled(query.canonical, null, 'dtr_invalid_package'));
-      throw error;
-    }
-    const now = new Date();
-    const record = patientRecordBundle(query.request, null, { caseId: query.caseId, now });
-    try {
-      const { items } = await evaluator.run({
-        kind: 'dtr_prefill' as const,
-        package: pkg,
-        patientRecord: record,
-        now: now.toISOString(),
-      });
-      return prefilled(questionnaireOf(pkg, items, null));
-    } catch (error) {
-      if (!isTimeLimit(error)) throw error;
-      return prefilled(unprefilled(pkg.canonical, pkg, 'dtr_timed_out'));
-    }
+    if (query.mode === 'test') return prefillPackage(evaluator, query, sandboxPackage(query.canonical));
+    const service = await liveDtrService(query.accountId);
+    if (!service) return { kind: 'not_asked' };
+    return prefillPackage(
+      evaluator,
+      query,
+      await fetchQuestionnairePackage(service, query.canonical, policy),
+    );
   };
+}
+
+/** The sandbox DTR service's answer, as the HTTP client gives a live one: an unknown canonical is unavailable. */
+function sandboxPackage(canonical: string): FetchedQuestionnairePackage {
+  const served = questionnairePackage(canonical);
+  if (served.kind === 'not_found') return { kind: 'failed', reason: 'dtr_unavailable' };
+  return { kind: 'fetched', parameters: served.parameters };
+}
+
+/** Reads the payer's package and runs its CQL over the case's record, or says why it could not. */
+async function prefillPackage(
+  evaluator: ClinicalEvaluator,
+  query: PayerQuestionnaireQuery,
+  served: FetchedQuestionnairePackage,
+): Promise<PayerQuestionnaireAnswer> {
+  if (served.kind === 'failed') return prefilled(unprefilled(query.canonical, null, served.reason));
+  let pkg: QuestionnairePackage;
+  try {
+    pkg = readQuestionnairePackage(served.parameters);
+  } catch (error) {
+    if (error instanceof InvalidQuestionnairePackageError)
+      return prefilled(unprefilled(query.canonical, null, 'dtr_invalid_package'));
+    throw error;
+  }
+  const now = new Date();
+  const record = patientRecordBundle(query.request, null, { caseId: query.caseId, now });
+  try {
+    const { items } = await evaluator.run({
+      kind: 'dtr_prefill' as const,
+      package: pkg,
+      patientRecord: record,
+      now: now.toISOString(),
+    });
+    return prefilled(questionnaireOf(pkg, items, null));
+  } catch (error) {
+    if (!isTimeLimit(error)) throw error;
+    return prefilled(unprefilled(pkg.canonical, pkg, 'dtr_timed_out'));
+  }
 }
 
 function prefilled(questionnaire: CaseQuestionnaire): PayerQuestionnaireAnswer {
