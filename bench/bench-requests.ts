@@ -31,6 +31,17 @@ export const paRequest = () => ({
   provider,
   insurance_content,
 });
+/** The bench's prior authorization with a record that meets Ozempic's criteria: the payer's CQL answers every item. */
+export const paMeetingCriteriaRequest = () => ({
+  ...paRequest(),
+  evidence: [{ title: 'Lab results', date_created: daysAgo(30), content: { a1c: 'A1c 8.1 %' } }],
+  visit_notes: [{ content: 'Patient has taken metformin for 6 months.', created_at: daysAgo(29) }],
+});
+
+function daysAgo(days: number): string {
+  return new Date(Date.now() - days * 86_400_000).toISOString();
+}
+
 export const enrollmentRequest = () => ({
   programId: 'prog_01jnzn5t37ydrsw602nch4aqg1',
   patient: {

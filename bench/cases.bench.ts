@@ -10,8 +10,16 @@ import { temporal as proto } from '@temporalio/proto';
 import { evaluateClinicalEligibility } from '../domain/clinical/criteria-evaluation';
 import { projectRoot } from '../infrastructure/project-root';
 import { postgresBinDir } from '../infrastructure/storage/postgres-server';
-import { bvRequest, cardBvRequest, enrollmentRequest, paRequest, patient } from './bench-requests';
+import {
+  bvRequest,
+  cardBvRequest,
+  enrollmentRequest,
+  paMeetingCriteriaRequest,
+  paRequest,
+  patient,
+} from './bench-requests';
 import { crdCallLatency } from './crd-call.bench-section';
+import { dtrPrefillLatency } from './dtr-prefill.bench-section';
 import { documentReading } from './documents.bench-section';
 import { measureExtraction } from './extraction.bench-support';
 import { soak } from './soak.bench-section';
@@ -74,7 +82,8 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
  * authorizations open (BENCH_OPEN_PAS) on local mode, or on the cluster with BENCH_READS_ON=cluster,
  * BENCH_ONLY=soak only the soak with faults (bench/soak.bench-section.ts), BENCH_ONLY=pa-steps only a
  * prior authorization's first steps (BENCH_PA_STEP_RUNS; BENCH_PA_NO_AUTH=0 leaves out the cases the
- * payer needs no authorization for, for a build that predates them); BENCH_CLUSTER=0 skips the cluster.
+ * payer needs no authorization for, and BENCH_PA_DTR=0 the payer's questionnaire, for a build that
+ * predates them); BENCH_CLUSTER=0 skips the cluster.
  */
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'documents') return documentReading();
@@ -108,6 +117,7 @@ async function cardsOnly(): Promise<void> {
 
 async function priorAuthorizationStepsOnly(): Promise<void> {
   if (process.env.BENCH_PA_NO_AUTH !== '0') console.log((await crdCallLatency()).join('\n'));
+  if (process.env.BENCH_PA_DTR !== '0') console.log((await dtrPrefillLatency()).join('\n'));
   const stack = await startLocalStack();
   const receiver = await WebhookReceiver.start();
   try {
@@ -157,7 +167,32 @@ async function priorAuthorizationSteps(stack: BenchStack, receiver: WebhookRecei
       `  POST → final webhook (CRD no-auth)           p50 ${ms(percentile(toFinalWebhook, 50))}   p99 ${ms(percentile(toFinalWebhook, 99))}   (${toFinalWebhook.length} of ${PA_STEP_RUNS} completed)`,
     );
   }
+  if (process.env.BENCH_PA_DTR !== '0') lines.push(await questionnaireAnsweredToReview(stack, receiver));
   console.log(`${lines.join('\n')}\n`);
+}
+
+/**
+ * POST → the webhook of `awaiting_review` for a record that meets Ozempic's criteria: CRD names the
+ * drug's questionnaire, the sandbox's DTR package is prefilled by its CQL in the pool, and the case
+ * reaches review with every required item answered (counted from the case as it then stands).
+ */
+async function questionnaireAnsweredToReview(stack: BenchStack, receiver: WebhookReceiver): Promise<string> {
+  const toWebhook: number[] = [];
+  let answered = 0;
+  for (let run = 0; run < PA_STEP_RUNS; run += 1) {
+    const postedAt = performance.now();
+    const id = await create(stack.api, '/prior-authorization', paMeetingCriteriaRequest());
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && !receiver.arrivalOf(id, ['awaiting_review'])) await sleep(5);
+    const arrival = receiver.arrivalOf(id, ['awaiting_review']);
+    if (!arrival) continue;
+    toWebhook.push(arrival.at - postedAt);
+    const body = (await (await stack.api(`/prior-authorization/${id}`)).json()) as {
+      data: { questionnaire?: { pending: string[] } | null };
+    };
+    if (body.data.questionnaire && body.data.questionnaire.pending.length === 0) answered += 1;
+  }
+  return `  POST → awaiting_review webhook (CRD → DTR)   p50 ${ms(percentile(toWebhook, 50))}   p99 ${ms(percentile(toWebhook, 99))}   (${answered} of ${PA_STEP_RUNS} with every required item answered)`;
 }
 
 /**
@@ -194,6 +229,7 @@ async function localMode(): Promise<BurstFigures[]> {
       if (!ONLY_BURSTS) await cardBenefitVerifications(stack, receiver);
       if (!ONLY_BURSTS) {
         console.log((await crdCallLatency()).join('\n'));
+        console.log((await dtrPrefillLatency()).join('\n'));
         await priorAuthorizationSteps(stack, receiver);
       }
       for (const size of BURSTS) bursts.push(await burst(stack, receiver, size));

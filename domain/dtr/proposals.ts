@@ -2,7 +2,7 @@ import type { CriterionAnswer } from '../payers/payer-connector';
 import type { CaseQuestionnaire, QuestionnaireItemState } from './questionnaire';
 
 /**
- * The evidence reader's proposals for the items the payer's CQL left empty (CONTRACT.md §12): where
+ * The evidence reader's proposals for the items the payer's CQL left empty (docs/dtr.md, "Origins"): where
  * an item asks what one of the case's criteria asks (the same id, as the sandbox's packages name their
  * items), the criteria's answer from the record, with its citation. A proposal is never sent and does
  * not count as an answer: a person confirms it by answering the item with it, which sends it as

@@ -1,7 +1,7 @@
 /**
  * A payer's questionnaire as a prior authorization keeps it: Da Vinci Documentation Templates and
  * Rules (DTR STU 2) items, flattened in the Questionnaire's order, each with its answer and where the
- * answer came from (CONTRACT.md §12, docs/dtr.md). Plain data, so the workflow can check and record
+ * answer came from (docs/dtr.md, docs/decisions.md#payer-questionnaire). Plain data, so the workflow can check and record
  * answers deterministically; the FHIR Questionnaire is read once, when the package is prefilled.
  */
 import type { PriorAuthorizationRequest } from '../cases/prior-authorization-request';

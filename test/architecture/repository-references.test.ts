@@ -17,6 +17,8 @@ const ROOT = projectRoot();
  */
 const NOT_READ = [
   /^CHANGELOG\.md$/,
+  // Packages' own metadata ("SEE LICENSE IN LICENSE.md" names a file inside the package).
+  /^package-lock\.json$/,
   /^test\/fixtures\//,
   /^test\/architecture\/repository-references\.test\.ts$/,
   /\.(png|jpe?g|gif|webp|tiff?|pdf|ico|woff2?|sqlite)$/,
