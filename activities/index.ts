@@ -7,6 +7,7 @@ import { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.
 import { CaseSummariesRepository } from '../infrastructure/cases/case-summaries.repository';
 import { EvaluationPool } from '../infrastructure/clinical/evaluation-pool';
 import { liveDtrServices, payerQuestionnaires } from './payer-questionnaire';
+import { evidenceReader } from './evidence-reading';
 import { DocumentReadingsRepository } from '../infrastructure/documents/document-readings.repository';
 import { DEFAULT_READING_SETTINGS, DocumentReadingPool } from '../infrastructure/documents/reading-pool';
 import type { PayerConnector } from '../domain/payers/payer-connector';
@@ -124,6 +125,7 @@ export const createActivities = ({
       }),
       payerQuestionnaire: payerQuestionnaires({
         evaluator,
+        readEvidence: evidenceReader({ documents, readings }),
         liveDtrService: liveDtrServices(connectorSettings),
         policy,
       }),

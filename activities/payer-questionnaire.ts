@@ -7,13 +7,14 @@ import type {
   QuestionnaireFallbackReason,
   QuestionnaireItemState,
 } from '../domain/dtr/questionnaire';
+import type { CaseEvidenceItem } from '../domain/cases/case-model';
+import type { ClinicalEvidence } from '../domain/clinical/clinical-model';
 import { CLINICAL_EVALUATION_TIMED_OUT } from '../domain/failures';
 import type { ClinicalEvaluator } from '../infrastructure/clinical/evaluation-pool';
 import type { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
 import { fetchQuestionnairePackage } from '../infrastructure/connectors/dtr/dtr-client';
 import type { DtrEndpoint, FetchedQuestionnairePackage } from '../infrastructure/connectors/dtr/dtr-client';
 import { questionnairePackage } from '../infrastructure/connectors/dtr/simulated-dtr-service';
-import { patientRecordBundle } from '../infrastructure/dtr/patient-record';
 import {
   InvalidQuestionnairePackageError,
   readQuestionnairePackage,
@@ -25,6 +26,8 @@ import { attemptDeadline } from './attempt-deadline';
 export interface PayerQuestionnaireDependencies {
   /** Runs the payer's CQL off the event loop, cut at the pool's time limit. */
   evaluator: ClinicalEvaluator;
+  /** The case's evidence as the criteria read it: file assets as their pages' text (activities/evidence-reading.ts). */
+  readEvidence: (items: readonly CaseEvidenceItem[]) => Promise<{ evidence: ClinicalEvidence[] }>;
   /** The account's `questionnaire` connector (`liveDtrServices`); undefined when it has none. */
   liveDtrService: (accountId: string) => Promise<DtrEndpoint | undefined>;
   /** Checks the DTR service's address at every connection, as for every connector. */
@@ -59,18 +62,17 @@ export function liveDtrServices(
  */
 export function payerQuestionnaires({
   evaluator,
+  readEvidence,
   liveDtrService,
   policy,
 }: PayerQuestionnaireDependencies): (query: PayerQuestionnaireQuery) => Promise<PayerQuestionnaireAnswer> {
+  const prefill = async (query: PayerQuestionnaireQuery, served: FetchedQuestionnairePackage) =>
+    prefillPackage(evaluator, query, served, (await readEvidence(query.request.evidence)).evidence);
   return async (query) => {
-    if (query.mode === 'test') return prefillPackage(evaluator, query, sandboxPackage(query.canonical));
+    if (query.mode === 'test') return prefill(query, sandboxPackage(query.canonical));
     const service = await liveDtrService(query.accountId);
     if (!service) return { kind: 'not_asked' };
-    return prefillPackage(
-      evaluator,
-      query,
-      await fetchQuestionnairePackage(service, query.canonical, policy),
-    );
+    return prefill(query, await fetchQuestionnairePackage(service, query.canonical, policy));
   };
 }
 
@@ -86,6 +88,7 @@ async function prefillPackage(
   evaluator: ClinicalEvaluator,
   query: PayerQuestionnaireQuery,
   served: FetchedQuestionnairePackage,
+  evidence: ClinicalEvidence[],
 ): Promise<PayerQuestionnaireAnswer> {
   if (served.kind === 'failed') return prefilled(unprefilled(query.canonical, null, served.reason));
   let pkg: QuestionnairePackage;
@@ -96,15 +99,16 @@ async function prefillPackage(
       return prefilled(unprefilled(query.canonical, null, 'dtr_invalid_package'));
     throw error;
   }
-  const now = new Date();
-  const record = patientRecordBundle(query.request, null, { caseId: query.caseId, now });
   try {
-    const { items } = await evaluator.run({
-      kind: 'dtr_prefill' as const,
-      package: pkg,
-      patientRecord: record,
-      now: now.toISOString(),
-    });
+    const { items } = await evaluator.run(
+      {
+        kind: 'dtr_prefill' as const,
+        package: pkg,
+        patientRecord: { caseId: query.caseId, request: query.request, evidence },
+        now: new Date().toISOString(),
+      },
+      { deadline: attemptDeadline() },
+    );
     return prefilled(questionnaireOf(pkg, items, null));
   } catch (error) {
     if (!isTimeLimit(error)) throw error;

@@ -1,5 +1,6 @@
 import type {
   ClinicalEligibilityOutcome,
+  ClinicalEvidence,
   ClinicalRecord,
   PlanFormulary,
 } from '../../domain/clinical/clinical-model';
@@ -11,6 +12,16 @@ import { shippedPayerCatalog, shippedClinicalCatalog } from '../catalogs/shipped
 import { prefillQuestionnaire } from '../dtr/cql-prefill';
 import type { FhirBundle, PrefillResult } from '../dtr/cql-prefill';
 import type { QuestionnairePackage } from '../dtr/questionnaire-package';
+import { patientRecordBundle, recordFacts } from '../dtr/patient-record';
+import type { PriorAuthorizationRequest } from '../../domain/cases/prior-authorization-request';
+
+/** A prior authorization's record as DTR's CQL reads it: the request, and its evidence as the activity read it. */
+export interface CaseRecordSource {
+  caseId: string;
+  request: PriorAuthorizationRequest;
+  /** File assets as their pages' text, text assets as sent (activities/evidence-reading.ts). */
+  evidence: ClinicalEvidence[];
+}
 
 /** The CPU-heavy work on clinical text, as messages a worker thread can take. */
 export type EvaluationTask =
@@ -30,7 +41,11 @@ export type EvaluationTask =
       /** A payer's CQL over a patient's record: its own code, so only a thread can stop it looping. */
       kind: 'dtr_prefill';
       package: QuestionnairePackage;
-      patientRecord: FhirBundle;
+      /**
+       * The patient's record as a Bundle (the CLI, the bench), or the case it is built from, here in
+       * the thread, since reading the evidence for its measurements and therapies is CPU work too.
+       */
+      patientRecord: FhirBundle | CaseRecordSource;
       /** CQL's Now(), as an ISO instant. */
       now: string;
       patientId?: string;
@@ -65,13 +80,19 @@ export async function runEvaluationTask<Task extends EvaluationTask>(
         shippedClinicalCatalog(),
       ) as EvaluationResult<Task>;
     case 'dtr_prefill':
-      return (await prefillQuestionnaire(task.package, task.patientRecord, {
+      return (await prefillQuestionnaire(task.package, bundleOf(task.patientRecord, new Date(task.now)), {
         now: new Date(task.now),
         ...(task.patientId === undefined ? {} : { patientId: task.patientId }),
         ...(task.context === undefined ? {} : { context: task.context }),
       })) as EvaluationResult<Task>;
   }
   throw new Error(`Unknown evaluation task ${(task as { kind: string }).kind}`);
+}
+
+function bundleOf(record: FhirBundle | CaseRecordSource, now: Date): FhirBundle {
+  if ('resourceType' in record) return record;
+  const facts = recordFacts(record.request, now.toISOString().slice(0, 10), record.evidence);
+  return patientRecordBundle(record.request, facts, { caseId: record.caseId, now });
 }
 
 function planFormulary(planId: string | undefined): PlanFormulary {
