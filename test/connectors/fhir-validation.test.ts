@@ -18,6 +18,7 @@ import {
   remicadeInformation,
   remicadeInquiry,
 } from '../support/pas-exchanges';
+import { answeredQuestionnaire } from '../support/answered-questionnaire';
 import { pythonToolsPython } from '../support/python-tools';
 
 /**
@@ -55,11 +56,15 @@ const SENT_AT = { sentAt: new Date('2026-11-25T12:00:00.000Z') };
 describeWithValidator(
   'the PAS Bundles the service writes, checked by fhir.resources against base FHIR',
   () => {
-    it('finds no error in the $submit, $inquire and information-answer Bundles', () => {
+    it('finds no error in the $submit (with a QuestionnaireResponse), $inquire and information-answer Bundles', () => {
       const expedited = remicadeExchange({ urgency: 'expedited' });
       expedited.request.prescription = { drug_name: 'Ozempic 1 mg pen', ndc: '0169-4132-12', quantity: 1 };
       const { status, report } = validate({
         'submit.json': writeSubmitBundle(remicadeExchange(), SENT_AT),
+        'submit-with-questionnaire.json': writeSubmitBundle(
+          remicadeExchange({ questionnaire: answeredQuestionnaire() }),
+          SENT_AT,
+        ),
         'submit-expedited-pharmacy.json': writeSubmitBundle(expedited, SENT_AT),
         'inquire.json': writeInquiryBundle(remicadeInquiry(), SENT_AT),
         'information.json': writeInformationBundle(

@@ -5,6 +5,7 @@ import {
   writeSubmitBundle,
 } from '../../infrastructure/connectors/pas/pas-request';
 import { readPasRequest } from '../../infrastructure/connectors/pas/simulated-pas-endpoint';
+import { answeredQuestionnaire } from '../support/answered-questionnaire';
 import { remicadeExchange, remicadeInformation, remicadeInquiry } from '../support/pas-exchanges';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -160,6 +161,41 @@ describe('The PAS $submit Bundle of a medical-benefit prior authorization', () =
         expect.objectContaining({ url: 'reportTypeCode', valueCodeableConcept: expect.anything() }),
       );
     }
+  });
+
+  it("sends the payer's questionnaire as answered as a QuestionnaireResponse in the Claim's supportingInfo", () => {
+    const bundle = parsed(
+      writeSubmitBundle(remicadeExchange({ questionnaire: answeredQuestionnaire() }), SENT_AT),
+    );
+    const [response] = ofType(bundle, 'QuestionnaireResponse');
+    expect(response).toMatchObject({
+      questionnaire: 'http://payer.example/fhir/Questionnaire/infliximab|3',
+      status: 'completed',
+      authored: SENT_AT.sentAt.toISOString(),
+    });
+    const entry = (bundle.entry as Json[]).find((candidate) => candidate.resource === response)!;
+    const infos = claimOf(bundle).supportingInfo as Json[];
+    expect(infos[infos.length - 1]).toMatchObject({
+      sequence: 3,
+      valueReference: { reference: entry.fullUrl },
+    });
+    expect(claimOf(bundle).item[0].informationSequence).toEqual([1, 2, 3]);
+  });
+
+  it('never sends a proposed answer nobody confirmed', () => {
+    const bundle = writeSubmitBundle(remicadeExchange({ questionnaire: answeredQuestionnaire() }), SENT_AT);
+    expect(bundle).toContain('tb_screened_on');
+    expect(bundle).not.toContain('steroid_trial');
+  });
+
+  it('sends no QuestionnaireResponse when the payer could not give its questionnaire', () => {
+    const unavailable = {
+      ...answeredQuestionnaire(),
+      items: [],
+      prefill_failure: 'dtr_unavailable' as const,
+    };
+    const bundle = parsed(writeSubmitBundle(remicadeExchange({ questionnaire: unavailable }), SENT_AT));
+    expect(ofType(bundle, 'QuestionnaireResponse')).toEqual([]);
   });
 
   it('sends a file sent as evidence as the file itself, in the type its bytes show', () => {
