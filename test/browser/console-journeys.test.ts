@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 
 import { grants } from '../../domain/accounts/roles';
 import { NAVIGATION } from '../../src/console/layout';
@@ -18,7 +18,7 @@ import {
 } from '../support/case-requests';
 import { consoleBrowserWithRoles } from '../support/console-admin';
 import { submitCase } from '../support/console-cases';
-import { ConsolePerson, createConsolePerson } from '../support/console-session';
+import { ConsoleBrowser, ConsolePerson, createConsolePerson } from '../support/console-session';
 import { cardImage } from '../support/insurance-cards';
 import { eventually, startTestApp, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
@@ -77,6 +77,21 @@ describeInBrowser("a clinic's people at work in the console", () => {
   }
 
   const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+
+  /** A browser context holding a session made directly, as the second-factor page leaves one. */
+  async function contextSignedInAs(
+    person: ConsoleBrowser,
+    options: BrowserContextOptions = {},
+  ): Promise<BrowserContext> {
+    const context = await browser.newContext(options);
+    await context.addCookies(
+      person.cookie.split('; ').map((pair) => {
+        const [name, value] = pair.split('=', 2) as [string, string];
+        return { name, value, url: baseUrl };
+      }),
+    );
+    return context;
+  }
 
   /** Signs in with the password, then sets up two-step sign-in from the secret the page shows. */
   async function signInSettingUpSecondFactor(page: Page, person: ConsolePerson, name: string): Promise<void> {
@@ -198,13 +213,7 @@ describeInBrowser("a clinic's people at work in the console", () => {
       await submitCase(testApp, clinic.keys.provider, '/prior-authorization', request);
     }
     const reviewerOfClinic = await consoleBrowserWithRoles(testApp, clinic.accountId, ['reviewer']);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addCookies(
-      reviewerOfClinic.cookie.split('; ').map((pair) => {
-        const [name, value] = pair.split('=', 2) as [string, string];
-        return { name, value, url: baseUrl };
-      }),
-    );
+    const context = await contextSignedInAs(reviewerOfClinic, { viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const queued = page.locator('main table tbody tr');
     await eventually(async () => {
@@ -301,6 +310,108 @@ describeInBrowser("a clinic's people at work in the console", () => {
       rows.filter((row) => row.includes('prior_authorization.updated') && row.includes('200')),
     ).toHaveLength(4);
     await look(adminPage, 'webhook-delivery-log');
+  });
+
+  it("has a reviewer answer the payer's questionnaire item the record could not, approval waiting for it, the facts before the forms", async () => {
+    // The default request without its A1c (the lab result and the note that repeats it), as
+    // test/cases/payer-questionnaire.test.ts sends it.
+    const created = await fetch(`${baseUrl}/prior-authorization`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(
+        priorAuthorizationRequest({
+          evidence: [],
+          visit_notes: [
+            { content: 'Patient has taken metformin for 6 months.', created_at: '2026-10-02T10:00:00Z' },
+          ],
+        }),
+      ),
+    });
+    expect(created.status).toBe(201);
+    const { id } = ((await created.json()) as { data: { id: string } }).data;
+    const statusOf = async () => {
+      const answer = await fetch(`${baseUrl}/prior-authorization/${id}`, {
+        headers: { Authorization: `Bearer ${apiKey}` },
+      });
+      return ((await answer.json()) as { data: { status: string } }).data.status;
+    };
+    await eventually(async () => (await statusOf()) === 'awaiting_review');
+
+    // The questionnaire decision is the provider's (as DTR has it, and as the API's role says), so the
+    // form shows to a reviewer who also holds the provider role.
+    const context = await contextSignedInAs(
+      await consoleBrowserWithRoles(testApp, accountId, ['provider', 'reviewer']),
+    );
+    const page = await context.newPage();
+    const pageProblems = watchForProblems(page);
+    const casePage = `${baseUrl}/console/prior-authorizations/${id}`;
+    await page.goto(casePage);
+    const questionnaire = page.getByRole('region', { name: "Payer's questionnaire", exact: true });
+    const a1c = questionnaire.getByRole('row', { name: /^a1c_at_least_7\b/ });
+    const a1cCells = () => a1c.locator('th, td').allTextContents();
+    await expect(a1cCells()).resolves.toEqual([
+      'a1c_at_least_7',
+      "Is the patient's A1c at least 7 % within the last 6 months? (required)",
+      '—',
+      '—',
+      '—',
+    ]);
+    await expect(questionnaire.textContent()).resolves.toContain(
+      'Approval waits for 1 required item(s): a1c_at_least_7.',
+    );
+    await look(page, 'prior-authorization-questionnaire-pending');
+
+    // The facts a reviewer weighs come before the forms that decide on them.
+    const sections = await page
+      .locator('main section[aria-labelledby]')
+      .evaluateAll((found) => found.map((section) => section.getAttribute('aria-labelledby')));
+    const facts = [
+      'request-heading',
+      'requirements-heading',
+      'payer-questionnaire-heading',
+      'criteria-heading',
+    ];
+    const forms = ['questionnaire-heading', 'review-heading'];
+    for (const heading of [...facts, ...forms]) expect(sections).toContain(heading);
+    const lastFact = Math.max(...facts.map((heading) => sections.indexOf(heading)));
+    expect(Math.min(...forms.map((heading) => sections.indexOf(heading)))).toBeGreaterThan(lastFact);
+
+    // Approving waits for the item: refused, naming it, on the case page.
+    const [refusal] = await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith(`/${id}/review`)),
+      page.getByRole('button', { name: 'Approve' }).click(),
+    ]);
+    expect(refusal.status()).toBe(409);
+    await expect(page.getByRole('alert').textContent()).resolves.toContain(
+      'unanswered required item(s): a1c_at_least_7',
+    );
+
+    const form = page.getByRole('region', { name: "Answer the payer's questionnaire" });
+    await form
+      .getByLabel("Is the patient's A1c at least 7 % within the last 6 months? (required)", { exact: true })
+      .selectOption('yes');
+    await form.getByRole('button', { name: 'I attest these answers are accurate: save them' }).click();
+    await page.waitForURL(`${casePage}?done=questionnaire`);
+    await expect(a1cCells()).resolves.toEqual([
+      'a1c_at_least_7',
+      "Is the patient's A1c at least 7 % within the last 6 months? (required)",
+      'yes',
+      'Given by a person',
+      'Test Person',
+    ]);
+    await expect(questionnaire.textContent()).resolves.not.toContain('Approval waits');
+    await expect(questionnaire.locator('caption').textContent()).resolves.toContain('(completed)');
+
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toContain(
+      'Your review decision was recorded.',
+    );
+    await eventually(async () => ['awaiting_outcome', 'completed'].includes(await statusOf()));
+    // The refused approval's 409 is the one failed load the browser reports.
+    expect(pageProblems).toEqual([
+      'console error: Failed to load resource: the server responded with a status of 409 (Conflict)',
+    ]);
+    await context.close();
   });
 
   it('lets a platform operator find a case waiting out a payer outage and end it failed from the console', async () => {

@@ -116,7 +116,8 @@ function questionnaireSection(questionnaire: CaseQuestionnaire | null | undefine
   if (!questionnaire) return html``;
   const shown = questionnaire.items.filter((item) => item.enabled && item.type !== 'group');
   return card({
-    id: 'questionnaire-heading',
+    // Not `questionnaire-heading`: the form answering it has that id (`<decision>-heading`).
+    id: 'payer-questionnaire-heading',
     heading: "Payer's questionnaire",
     body: html`${
       questionnaire.prefill_failure &&
@@ -141,7 +142,7 @@ function questionnaireSection(questionnaire: CaseQuestionnaire | null | undefine
         caption: `${questionnaire.title ?? questionnaire.canonical} (${questionnaire.status.replace('_', ' ')})`,
         rows: shown,
         columns: [
-          { heading: 'Item', cell: (item) => html`<code>${item.link_id}</code>` },
+          { heading: 'Item', rowHeader: true, cell: (item) => html`<code>${item.link_id}</code>` },
           {
             heading: 'Question',
             cell: (item) => (item.required ? `${text(item.text)} (required)` : text(item.text)),
