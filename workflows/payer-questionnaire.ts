@@ -53,7 +53,7 @@ export function refuseApprovalWhilePending(
   if (review.decision !== 'approve' || pending.length === 0) return;
   refuse(
     `The payer's questionnaire has ${pending.length} unanswered required item(s): ${pending.join(', ')}. ` +
-      'Answer them (POST /prior-authorization/{id}/questionnaire, or the console) before approving.',
+      'Answer them before approving.',
   );
 }
 

@@ -20,6 +20,16 @@ export const INFORMATION_ORIGIN_EXTENSION =
   'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/information-origin';
 export const DTR_QUESTIONNAIRE_RESPONSE_PROFILE =
   'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/dtr-questionnaireresponse';
+/** DTR's link from a QuestionnaireResponse to the order and coverage it documents (2..* in the profile). */
+export const QR_CONTEXT_EXTENSION = 'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/qr-context';
+/** DTR's purpose of a QuestionnaireResponse (1..* in the profile), a code of CRD's DocReason value set. */
+export const INTENDED_USE_EXTENSION = 'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/intendedUse';
+/** CRD's `withpa`: every response this service writes goes with a prior authorization request. */
+const WITH_PRIOR_AUTHORIZATION = {
+  system: 'http://hl7.org/fhir/us/davinci-crd/CodeSystem/temp',
+  code: 'withpa',
+  display: 'Include in prior authorization',
+};
 
 /** The few FHIR R4 shapes these functions read and write; every other element passes unread. */
 export interface FhirCoding {
@@ -124,6 +134,7 @@ export interface FhirQuestionnaireResponseItem {
 export interface FhirQuestionnaireResponse {
   resourceType: 'QuestionnaireResponse';
   meta: { profile: string[] };
+  extension: FhirExtension[];
   questionnaire: string;
   status: 'in-progress' | 'completed';
   subject: FhirReference;
@@ -597,6 +608,11 @@ function sameValue(left: AnswerValue, right: AnswerValue): boolean {
 
 export interface QuestionnaireResponseContext {
   subject: FhirReference;
+  /**
+   * What the response documents, as DTR's `qr-context`: the order and the coverage (the profile asks
+   * for both), each a reference with its `type`.
+   */
+  context?: FhirReference[];
   authored: string;
   /** The QuestionnaireResponse's author. */
   author?: FhirReference;
@@ -609,6 +625,8 @@ export interface QuestionnaireResponseContext {
  * DTR's QuestionnaireResponse: shown items with answers, nested as the Questionnaire nests them,
  * each answer carrying its information-origin (and, for a person's, its author). Proposals are the
  * evidence reader's guesses and never leave the service, so they are left out like unanswered items.
+ * It names what it documents (`qr-context`, from `context.context`) and its use, with a prior
+ * authorization (`intendedUse` `withpa`), as DTR's profile requires.
  */
 export function questionnaireResponseOf(
   canonical: string,
@@ -637,6 +655,13 @@ export function questionnaireResponseOf(
   return {
     resourceType: 'QuestionnaireResponse',
     meta: { profile: [DTR_QUESTIONNAIRE_RESPONSE_PROFILE] },
+    extension: [
+      ...(context.context ?? []).map((reference) => ({
+        url: QR_CONTEXT_EXTENSION,
+        valueReference: reference,
+      })),
+      { url: INTENDED_USE_EXTENSION, valueCodeableConcept: { coding: [WITH_PRIOR_AUTHORIZATION] } },
+    ],
     questionnaire: canonical,
     status: context.status,
     subject: context.subject,

@@ -4,10 +4,18 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import ca.uhn.fhir.context.FhirContext;
 import ca.uhn.fhir.context.support.DefaultProfileValidationSupport;
+import ca.uhn.fhir.context.support.IValidationSupport;
 import ca.uhn.fhir.parser.IParser;
 import ca.uhn.fhir.validation.FhirValidator;
 import ca.uhn.fhir.validation.SingleValidationMessage;
@@ -24,6 +32,8 @@ import org.hl7.fhir.common.hapi.validation.support.SnapshotGeneratingValidationS
 import org.hl7.fhir.common.hapi.validation.support.UnknownCodeSystemWarningValidationSupport;
 import org.hl7.fhir.common.hapi.validation.support.ValidationSupportChain;
 import org.hl7.fhir.common.hapi.validation.validator.FhirInstanceValidator;
+import org.hl7.fhir.instance.model.api.IBaseResource;
+import org.hl7.fhir.r4.model.Questionnaire;
 import org.hl7.fhir.utilities.npm.NpmPackage;
 
 /**
@@ -35,24 +45,57 @@ import org.hl7.fhir.utilities.npm.NpmPackage;
  * not looked up, as with validator_cli's `-tx n/a`.
  *
  * <pre>
- *   CrdValidator IG_PACKAGE.tgz[,IG_PACKAGE.tgz...] FILE...
+ *   FhirProfileValidator IG_PACKAGE.tgz[,IG_PACKAGE.tgz...] FILE...
  * </pre>
  *
- * Prints one JSON object, {"packages": [...], "files": [{"file", "issues": [{"severity", "location",
- * "message"}]}]}, and exits 0 once it ran: the caller judges the issues. A profile that a resource
- * claims (meta.profile, inside Bundles too) and that no package defines is an error here, where the
- * validator itself would only warn. scripts/crd-validate.sh installs and runs it.
+ * Prints one JSON object and exits 0 once it ran (the caller judges the issues):
+ * {"packages": [...], "missing_dependencies": [...], "not_checked": [{"element", "profile",
+ * "package"}], "files": [{"file", "issues": [{"severity", "location", "message"}]}]}.
+ *
+ * A profile that a resource claims (meta.profile, inside Bundles too) and that no package defines is
+ * an error here, where the validator itself would only warn. A Questionnaire among the files is what
+ * a QuestionnaireResponse among them that names its canonical is checked against (items, answer
+ * types), as a FHIR server holding it would.
+ *
+ * The packages' own dependencies (SDC, US Core...) are on no registry reached here and are not
+ * loaded. Where a profile slices on an extension those define, or names one of their profiles as a
+ * reference's target, the validator cannot check it and says so as an error (on every extension of
+ * the element, for a slicing); that is a limit of this install, not of the resource, so it is
+ * reported once per file and element as `information` ("not checked") and listed in `not_checked`.
+ * Any other issue keeps the validator's severity.
+ * scripts/fhir-profile-validate.sh installs and runs it.
  */
-public class CrdValidator {
+public class FhirProfileValidator {
+  /** Where the conformance resources of the IG dependencies that may be missing live, by package. */
+  private static final Map<String, String> DEPENDENCY_CANONICALS = Map.of(
+      "hl7.fhir.uv.sdc", "http://hl7.org/fhir/uv/sdc/",
+      "hl7.fhir.us.core", "http://hl7.org/fhir/us/core/",
+      "hl7.fhir.us.davinci-hrex", "http://hl7.org/fhir/us/davinci-hrex/",
+      "hl7.terminology.r4", "http://terminology.hl7.org/",
+      "us.nlm.vsac", "http://cts.nlm.nih.gov/fhir/");
+
+  /** A slice on an extension whose definition is not loaded: the slicing cannot be evaluated. */
+  private static final Pattern UNRESOLVED_SLICE = Pattern.compile(
+      "^Slicing cannot be evaluated: Problem with use of resolve\\(\\) - profile \\[CanonicalType\\[([^\\]]+)\\]\\] on (\\S+) could not be resolved",
+      Pattern.DOTALL);
+  /** A reference's target profile that is not loaded. */
+  private static final Pattern UNRESOLVED_TARGET = Pattern.compile("^Unable to resolve the profile reference '([^']+)'");
+  /** A typed reference whose type only a target profile that is not loaded could allow. */
+  private static final Pattern INVALID_TARGET = Pattern.compile(
+      "^The type '([^']+)' is not a valid Target for this element \\(must be one of \\[(.*)\\]\\)", Pattern.DOTALL);
+  private static final Pattern CANONICAL = Pattern.compile("CanonicalType\\[([^\\]]+)\\]");
+
   public static void main(String[] args) throws Exception {
     if (args.length < 2) {
-      System.err.println("usage: CrdValidator IG_PACKAGE.tgz[,IG_PACKAGE.tgz...] FILE...");
+      System.err.println("usage: FhirProfileValidator IG_PACKAGE.tgz[,IG_PACKAGE.tgz...] FILE...");
       System.exit(2);
     }
     FhirContext ctx = FhirContext.forR4();
     IParser parser = ctx.newJsonParser();
     PrePopulatedValidationSupport igs = new PrePopulatedValidationSupport(ctx);
     JsonArray packages = new JsonArray();
+    Set<String> loaded = new LinkedHashSet<>();
+    Set<String> dependencies = new LinkedHashSet<>();
     for (String path : args[0].split(",")) {
       NpmPackage npm;
       try (InputStream in = new FileInputStream(path)) {
@@ -65,10 +108,38 @@ public class CrdValidator {
           count++;
         }
       }
+      loaded.add(npm.name());
+      dependencies.addAll(npm.dependencies());
       packages.add(npm.name() + "#" + npm.version() + " (" + count + " conformance resources)");
     }
+    // A dependency is missing when no package of its name was loaded (FHIR R4 itself always is).
+    Map<String, String> missing = new TreeMap<>();
+    for (String dependency : dependencies) {
+      String name = dependency.split("#")[0];
+      if (!loaded.contains(name) && !name.equals("hl7.fhir.r4.core")) missing.put(name, dependency);
+    }
+
+    // The Questionnaires among the files, by canonical (url and url|version).
+    Map<String, IBaseResource> questionnaires = new HashMap<>();
+    List<String> texts = new ArrayList<>();
+    for (int i = 1; i < args.length; i++) {
+      String text = new String(Files.readAllBytes(new File(args[i]).toPath()), StandardCharsets.UTF_8);
+      texts.add(text);
+      JsonElement json = JsonParser.parseString(text);
+      if (json.isJsonObject() && "Questionnaire".equals(stringOf(json.getAsJsonObject(), "resourceType"))) {
+        Questionnaire questionnaire = parser.parseResource(Questionnaire.class, text);
+        if (questionnaire.hasUrl()) {
+          questionnaires.put(questionnaire.getUrl(), questionnaire);
+          if (questionnaire.hasVersion()) {
+            questionnaires.put(questionnaire.getUrl() + "|" + questionnaire.getVersion(), questionnaire);
+          }
+        }
+      }
+    }
+
     ValidationSupportChain chain = new ValidationSupportChain(
         igs,
+        new QuestionnaireSupport(ctx, questionnaires),
         new DefaultProfileValidationSupport(ctx),
         new SnapshotGeneratingValidationSupport(ctx),
         new CommonCodeSystemsTerminologyService(ctx),
@@ -78,29 +149,88 @@ public class CrdValidator {
     module.setNoTerminologyChecks(false);
     FhirValidator validator = ctx.newValidator().registerValidatorModule(module);
 
+    Map<String, JsonObject> notChecked = new TreeMap<>();
     JsonArray results = new JsonArray();
     for (int i = 1; i < args.length; i++) {
-      String path = args[i];
-      String text = new String(Files.readAllBytes(new File(path).toPath()), StandardCharsets.UTF_8);
+      String text = texts.get(i - 1);
       JsonArray issues = new JsonArray();
       for (String profile : claimedProfiles(JsonParser.parseString(text))) {
         if (chain.fetchStructureDefinition(profile) == null) {
           issues.add(issue("error", "meta.profile", "no package defines the claimed profile " + profile));
         }
       }
+      Set<String> uncheckedHere = new LinkedHashSet<>();
       ValidationResult result = validator.validateWithResult(text);
       for (SingleValidationMessage m : result.getMessages()) {
-        issues.add(issue(m.getSeverity().getCode(), m.getLocationString(), m.getMessage()));
+        JsonObject entry = notCheckedBy(m.getMessage(), m.getLocationString(), missing);
+        if (entry == null) {
+          issues.add(issue(m.getSeverity().getCode(), m.getLocationString(), m.getMessage()));
+          continue;
+        }
+        String element = entry.get("element").getAsString();
+        String profile = entry.get("profile").getAsString();
+        notChecked.put(element + " " + profile, entry);
+        if (uncheckedHere.add(element + " " + profile)) {
+          issues.add(issue("information", element, "not checked: " + element + " against " + profile + ", as "
+              + entry.get("package").getAsString() + " is not loaded"));
+        }
       }
       JsonObject file = new JsonObject();
-      file.addProperty("file", path);
+      file.addProperty("file", args[i]);
       file.add("issues", issues);
       results.add(file);
     }
     JsonObject report = new JsonObject();
     report.add("packages", packages);
+    JsonArray missingDependencies = new JsonArray();
+    for (String dependency : missing.values()) missingDependencies.add(dependency);
+    report.add("missing_dependencies", missingDependencies);
+    JsonArray notCheckedList = new JsonArray();
+    for (JsonObject entry : notChecked.values()) notCheckedList.add(entry);
+    report.add("not_checked", notCheckedList);
     report.add("files", results);
     System.out.println(new Gson().toJson(report));
+  }
+
+  /**
+   * What an issue could not check because a missing dependency defines it ({"element", "profile",
+   * "package"}), or null for an issue about the resource itself: a slicing on one of its extensions,
+   * a reference's target profile, or a typed reference whose type only such a profile allows (US
+   * Core's us-core-practitioner for a Practitioner, by the profile's name).
+   */
+  private static JsonObject notCheckedBy(String message, String location, Map<String, String> missing) {
+    if (message == null) return null;
+    Matcher slice = UNRESOLVED_SLICE.matcher(message);
+    if (slice.find()) return notChecked(slice.group(2), slice.group(1), missing);
+    String element = location == null ? "" : location.replaceAll("\\[[0-9]+\\]", "");
+    Matcher target = UNRESOLVED_TARGET.matcher(message);
+    if (target.find()) return notChecked(element, target.group(1), missing);
+    Matcher invalid = INVALID_TARGET.matcher(message);
+    if (invalid.find()) {
+      String type = invalid.group(1).toLowerCase();
+      Matcher canonical = CANONICAL.matcher(invalid.group(2));
+      while (canonical.find()) {
+        String profile = canonical.group(1);
+        String id = profile.substring(profile.lastIndexOf('/') + 1).toLowerCase();
+        JsonObject entry = notChecked(element, profile, missing);
+        if (entry != null && (id.equals(type) || id.endsWith("-" + type))) return entry;
+      }
+    }
+    return null;
+  }
+
+  private static JsonObject notChecked(String element, String profile, Map<String, String> missing) {
+    for (Map.Entry<String, String> dependency : missing.entrySet()) {
+      String base = DEPENDENCY_CANONICALS.get(dependency.getKey());
+      if (base != null && profile.startsWith(base)) {
+        JsonObject entry = new JsonObject();
+        entry.addProperty("element", element);
+        entry.addProperty("profile", profile);
+        entry.addProperty("package", dependency.getValue());
+        return entry;
+      }
+    }
+    return null;
   }
 
   /** Every meta.profile in a document, in Bundle entries and contained resources too. */
@@ -122,11 +252,45 @@ public class CrdValidator {
     return profiles;
   }
 
+  private static String stringOf(JsonObject object, String key) {
+    JsonElement value = object.get(key);
+    return value != null && value.isJsonPrimitive() ? value.getAsString() : null;
+  }
+
   private static JsonObject issue(String severity, String location, String message) {
     JsonObject o = new JsonObject();
     o.addProperty("severity", severity);
     o.addProperty("location", location);
     o.addProperty("message", message);
     return o;
+  }
+
+  /** Serves the Questionnaires among the files by canonical, as a FHIR server holding them would. */
+  private static final class QuestionnaireSupport implements IValidationSupport {
+    private final FhirContext ctx;
+    private final Map<String, IBaseResource> byCanonical;
+
+    QuestionnaireSupport(FhirContext ctx, Map<String, IBaseResource> byCanonical) {
+      this.ctx = ctx;
+      this.byCanonical = byCanonical;
+    }
+
+    @Override
+    public FhirContext getFhirContext() {
+      return ctx;
+    }
+
+    @Override
+    public String getName() {
+      return "questionnaires among the files";
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T extends IBaseResource> T fetchResource(Class<T> type, String uri) {
+      IBaseResource found = byCanonical.get(uri);
+      if (found == null || (type != null && !type.isInstance(found))) return null;
+      return (T) found;
+    }
   }
 }

@@ -19,6 +19,7 @@ import {
   TEST_EVENT_TYPE,
 } from '../../domain/webhooks/event-types';
 import { PUBLIC_ROUTE, REQUIRED_ROLE } from '../common/route-access';
+import type { RoleRequirement } from '../../domain/accounts/roles';
 import type { DocumentedRule } from '../common/dto/case-validators';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency.module';
 import { ERROR_STATUS } from '../common/errors';
@@ -131,7 +132,7 @@ const SCHEMA_REFERENCE = '#/components/schemas/';
 // ---- what each route needs, read from the controllers -------------------------------------------
 
 interface HandlerFacts {
-  requiredRole?: string;
+  requiredRole?: RoleRequirement;
   /** Served without a key (a JWKS URL): no security requirement, no 401. */
   public: boolean;
   answer?: AnswerDeclaration;

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 
-import { grants, Role } from '../../domain/accounts/roles';
+import { grants, type RoleRequirement } from '../../domain/accounts/roles';
 import { ApiError } from '../common/errors';
 import { ContextualRequest } from '../common/request-context';
 import { LOOPBACK_TRUSTED, PUBLIC_ROUTE, REQUIRED_ROLE } from '../common/route-access';
@@ -25,7 +25,10 @@ export class AuthGuard implements CanActivate {
     const principal = req.context.principal;
     if (!principal) throw ApiError.unauthorized();
 
-    const requiredRole = this.reflector.getAllAndOverride<Role | undefined>(REQUIRED_ROLE, targets);
+    const requiredRole = this.reflector.getAllAndOverride<RoleRequirement | undefined>(
+      REQUIRED_ROLE,
+      targets,
+    );
     if (requiredRole && !grants(principal.roles, requiredRole))
       throw ApiError.forbidden(requiredRole, principal.credential.type);
     return true;

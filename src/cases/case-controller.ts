@@ -20,6 +20,7 @@ import { requestFailNowUpdate, requestRetryNowUpdate } from '../../workflows/cas
 import { ApiController } from '../common/api-controller';
 import { Audited } from '../common/audited.decorator';
 import { CurrentPrincipal, RequiresRole } from '../common/route-access';
+import type { RoleRequirement } from '../../domain/accounts/roles';
 import { success } from '../common/envelope';
 import type { ContextualRequest } from '../common/request-context';
 import { answering, ApiDecisionConflict } from '../contract/answers';
@@ -288,7 +289,7 @@ function getOperation(type: CaseType): CaseType['get'] {
 function caseActionDecorators(
   type: CaseType,
   name: string,
-  role: CaseType['create']['role'],
+  role: RoleRequirement,
   summary: string,
 ): MethodDecorator[] {
   return [

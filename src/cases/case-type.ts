@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { UpdateDefinition, Workflow } from '@temporalio/common';
 
-import type { Role } from '../../domain/accounts/roles';
+import type { Role, RoleRequirement } from '../../domain/accounts/roles';
 import type { CaseBinding } from '../../domain/cases/case-binding';
 import type { CaseKind } from '../../domain/cases/case-kind';
 import type { CaseObjectType } from '../../domain/cases/case-kinds';
@@ -46,7 +46,8 @@ export interface CaseDecision {
   name: string;
   message: UpdateDefinition<CaseRecord, [unknown]>;
   body: Type<object>;
-  role: Role;
+  /** Who may take it: a role, or any one of several. */
+  role: RoleRequirement;
   auditAction: AuditAction;
   summary: string;
   /** Refuses, before anything is sent, a decision the case as it stands could not take. */

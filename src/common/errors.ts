@@ -1,3 +1,5 @@
+import { describeRequirement } from '../../domain/accounts/roles';
+import type { RoleRequirement } from '../../domain/accounts/roles';
 import { INVALID_STATE } from '../../domain/failures';
 
 /**
@@ -83,12 +85,13 @@ export class ApiError extends Error {
   }
 
   /** Worded for what made the request: an API key, or a person signed in to the console. */
-  static forbidden(role: string, credential: 'api_key' | 'user' = 'api_key'): ApiError {
+  static forbidden(role: RoleRequirement, credential: 'api_key' | 'user' = 'api_key'): ApiError {
+    const named = describeRequirement(role);
     return new ApiError(
       'forbidden',
       credential === 'user'
-        ? `This page needs the "${role}" role, which your user does not hold. An admin of your account can invite you with it.`
-        : `This API key lacks the "${role}" role needed for this request.`,
+        ? `This page needs the ${named} role, which your user does not hold. An admin of your account can invite you with it.`
+        : `This API key lacks the ${named} role needed for this request.`,
     );
   }
 }

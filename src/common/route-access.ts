@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 
-import { Role } from '../../domain/accounts/roles';
+import type { RoleRequirement } from '../../domain/accounts/roles';
 import { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { ContextualRequest } from './request-context';
 
@@ -9,7 +9,7 @@ export const PUBLIC_ROUTE = Symbol('publicRoute');
 export const LOOPBACK_TRUSTED = Symbol('loopbackTrusted');
 
 /** The role a route needs; routes without it need any valid key. */
-export const RequiresRole = (role: Role) => SetMetadata(REQUIRED_ROLE, role);
+export const RequiresRole = (role: RoleRequirement) => SetMetadata(REQUIRED_ROLE, role);
 
 /**
  * For documentation only: everything holding account data requires a key. Authentication runs

@@ -43,8 +43,8 @@ const submit = async (overrides: Record<string, unknown> = {}): Promise<JsonObje
 };
 const settled = (id: string, status: string) =>
   waitForStatus(testApp, account.keys.provider, PATH, id, status);
-const answer = (id: string, body: object) =>
-  testApp.http().post(`${PATH}/${id}/questionnaire`).set(bearer(account.keys.provider)).send(body);
+const answer = (id: string, body: object, key = account.keys.provider) =>
+  testApp.http().post(`${PATH}/${id}/questionnaire`).set(bearer(key)).send(body);
 const approve = (id: string) =>
   testApp
     .http()
@@ -130,10 +130,15 @@ describe("a sandbox prior authorization answers its payer's questionnaire before
     });
   });
 
-  it('is submitted once the missing item is answered and the reviewer approves', async () => {
+  it('is submitted once the reviewer answers the missing item and approves', async () => {
     const { id } = await submit(WITHOUT_A1C);
     await settled(id, 'awaiting_review');
-    expect((await answer(id, { answers: [{ link_id: 'a1c_at_least_7', value: true }] })).status).toBe(200);
+    const answered = await answer(
+      id,
+      { answers: [{ link_id: 'a1c_at_least_7', value: true }] },
+      account.keys.reviewer,
+    );
+    expect(answered.status).toBe(200);
     expect((await approve(id)).status).toBe(200);
     await settled(id, 'completed');
   });

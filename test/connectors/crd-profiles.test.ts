@@ -11,21 +11,21 @@ import { crdQuery, crdQueryFor } from '../fixtures/crd/crd-fixtures';
  * Every FHIR resource our CRD client sends in its `order-sign` request (the draft MedicationRequest,
  * the Patient, the Coverage and the prescriber, and the two Bundles that carry them) checked against
  * base FHIR R4 and the Da Vinci CRD 2.0.1 profiles they claim, by the HL7 FHIR validator's instance
- * validator, offline (scripts/crd-validate.sh, docs/crd.md "Profile validation"). One validator run
+ * validator, offline (scripts/fhir-profile-validate.sh, docs/crd.md "Profile validation"). One validator run
  * for every file: it spends most of its time loading FHIR's definitions.
  *
- * Skipped when the validator is not installed (`scripts/crd-validate.sh --install`), except in CI,
- * where .ci/run installs it and a missing validator fails the test.
+ * Skipped when the validator is not installed (`scripts/fhir-profile-validate.sh --install`), except in
+ * CI, where .ci/run installs it and a missing validator fails the test.
  */
 const ROOT = join(__dirname, '../..');
-const SCRIPT = join(ROOT, 'scripts/crd-validate.sh');
+const SCRIPT = join(ROOT, 'scripts/fhir-profile-validate.sh');
 const installed = existsSync(
   join(spawnSync('bash', [SCRIPT, '--path'], { encoding: 'utf8' }).stdout.trim(), '.complete'),
 );
 const required = Boolean(process.env.CI);
 if (!installed && !required) {
   console.warn(
-    'crd-profiles.test.ts skipped: the FHIR profile validator is not installed (bash scripts/crd-validate.sh --install)',
+    'crd-profiles.test.ts skipped: the FHIR profile validator is not installed (bash scripts/fhir-profile-validate.sh --install)',
   );
 }
 const describeWithValidator = installed || required ? describe : describe.skip;
@@ -107,7 +107,7 @@ function validate(documents: Record<string, Json>): Report {
     });
     const run = spawnSync('bash', [SCRIPT, ...paths], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     if (run.status !== 0) {
-      throw new Error(`crd-validate.sh exited ${run.status}:\n${run.stderr}`);
+      throw new Error(`fhir-profile-validate.sh exited ${run.status}:\n${run.stderr}`);
     }
     const report = JSON.parse(run.stdout) as Report;
     for (const file of report.files) file.file = file.file.slice(directory.length + 1);
@@ -139,8 +139,11 @@ describeWithValidator('the CRD order-sign resources, against the Da Vinci CRD 2.
     report = validate({ ...SENT, ...broken });
   }, 180_000);
 
-  it('ran against the CRD 2.0.1 package, on every document', () => {
-    expect(report.packages).toEqual([expect.stringMatching(/^hl7\.fhir\.us\.davinci-crd#2\.0\.1 /)]);
+  it('ran against the CRD 2.0.1 package (DTR 2.0.1 beside it), on every document', () => {
+    expect(report.packages).toEqual([
+      expect.stringMatching(/^hl7\.fhir\.us\.davinci-crd#2\.0\.1 /),
+      expect.stringMatching(/^hl7\.fhir\.us\.davinci-dtr#2\.0\.1 /),
+    ]);
     expect(report.files.map((file) => file.file).sort()).toEqual(Object.keys({ ...SENT, ...broken }).sort());
   });
 

@@ -1,7 +1,7 @@
 import { Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
-import { grants } from '../../../domain/accounts/roles';
+import { describeRequirement, grants } from '../../../domain/accounts/roles';
 import { FINAL_STATUSES, type CaseRecord } from '../../../domain/cases/case-model';
 import type { CaseEventType } from '../../../domain/webhooks/event-types';
 import type { AppConfig } from '../../../infrastructure/config/config';
@@ -38,6 +38,7 @@ const DONE_NOTICES: Record<string, string> = {
   review: 'Your review decision was recorded.',
   outcome: 'The outcome was recorded.',
   information: 'The information was sent to the program.',
+  questionnaire: "Your answers to the payer's questionnaire were saved.",
   retried: 'The case is calling its connector again; this page shows how it went.',
   failed: 'The case was ended as failed, and the provider is notified.',
 };
@@ -185,7 +186,7 @@ export class CasePagesController {
     if (!grants(principal.roles, decision.role)) {
       throw new ApiError(
         'forbidden',
-        `This decision needs the "${decision.role}" role, which you do not hold.`,
+        `This decision needs the ${describeRequirement(decision.role)} role, which you do not hold.`,
       );
     }
     const record = await this.cases.get(principal, section.type, id);

@@ -145,7 +145,8 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
       name: 'questionnaire',
       message: submitPayerQuestionnaireAnswersUpdate,
       body: QuestionnaireAnswersDto,
-      role: 'provider',
+      // Integrators answer through the API with provider keys; the clinic's reviewers in the console.
+      role: ['provider', 'reviewer'],
       auditAction: 'case.questionnaire_answered',
       summary:
         "Answer items of the payer's questionnaire (status awaiting_review); approval waits until every required item is answered",
