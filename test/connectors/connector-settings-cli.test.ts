@@ -195,6 +195,7 @@ describe('connector settings through the admin CLI', () => {
     const refused = setDtr('15000');
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('--timeout-ms: must not be greater than 10000');
+    expect(admin(['connectors:delete', '--account', accountId, '--kind', 'questionnaire']).status).toBe(0);
   });
 
   it('deletes a connector and records the changes in the audit trail with the operator as the actor', async () => {
@@ -213,6 +214,8 @@ describe('connector settings through the admin CLI', () => {
       const trail = await new AuditRepository(db).list(accountId, { limit: 10 });
       expect(trail.data.map((event) => [event.action, event.actor.type, event.target?.object])).toEqual([
         ['connector.deleted', 'operator', 'connector'],
+        ['connector.deleted', 'operator', 'connector'],
+        ['connector.configured', 'operator', 'connector'],
         ['connector.deleted', 'operator', 'connector'],
         ['connector.signing_key_rotated', 'operator', 'connector'],
         ['connector.configured', 'operator', 'connector'],
