@@ -398,7 +398,7 @@ function questionnaireItem(criterion, libraryName) {
             {
               url: INITIAL_EXPRESSION,
               valueExpression: {
-                language: 'text/cql-identifier',
+                language: 'text/cql',
                 expression: `"${libraryName}".${criterion.id}`,
               },
             },

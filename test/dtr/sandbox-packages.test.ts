@@ -133,7 +133,7 @@ describe("The sandbox's DTR packages (catalog/dtr/)", () => {
           expect(expression).toBeUndefined();
           continue;
         }
-        expect(expression?.valueExpression?.language).toBe('text/cql-identifier');
+        expect(expression?.valueExpression?.language).toBe('text/cql');
         const [, libraryName, define] =
           /^"([^"]+)"\.(.+)$/.exec(expression!.valueExpression!.expression) ?? [];
         expect(libraryName).toBe(library.name);

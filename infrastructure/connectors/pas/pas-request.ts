@@ -410,6 +410,11 @@ function questionnaireResponse(
   const url = resourceUrn(input.caseId, 'questionnaire-response');
   const response = questionnaireResponseOf(questionnaire.canonical, questionnaire.items, {
     subject: { reference: patient },
+    // DTR's qr-context: the order and the coverage it documents, both entries of the same Bundle.
+    context: [
+      { reference: resourceUrn(input.caseId, 'medication-request'), type: 'MedicationRequest' },
+      { reference: resourceUrn(input.caseId, 'coverage'), type: 'Coverage' },
+    ],
     authored: sentAt.toISOString(),
     status: questionnaire.status === 'completed' ? 'completed' : 'in-progress',
   });
