@@ -7,8 +7,6 @@ import type { FhirBundle } from '../../infrastructure/dtr/cql-prefill';
 import { DTR_USAGE } from './dtr-usage';
 import { readQuestionnairePackage } from '../../infrastructure/dtr/questionnaire-package';
 
-const QR_CONTEXT = 'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/qr-context';
-
 export interface CommandOutput {
   stdout(text: string): void;
   stderr(text: string): void;
@@ -64,14 +62,11 @@ export async function runDtrCommand(argv: string[], output: CommandOutput = proc
     });
     const response = questionnaireResponseOf(pkg.canonical, result.items, {
       subject: { reference: `Patient/${patientId}` },
+      context: (values.context ?? []).map((reference) => ({ reference, type: reference.split('/')[0] })),
       authored: now.toISOString(),
       status: 'in-progress',
     });
-    const extension = (values.context ?? []).map((reference) => ({
-      url: QR_CONTEXT,
-      valueReference: { reference, type: reference.split('/')[0] },
-    }));
-    output.stdout(`${JSON.stringify(extension.length ? { ...response, extension } : response, null, 2)}\n`);
+    output.stdout(`${JSON.stringify(response, null, 2)}\n`);
     if (result.unanswered_expressions.length > 0)
       output.stderr(`No answer from: ${result.unanswered_expressions.join(', ')}\n`);
     return 0;

@@ -43,13 +43,14 @@ describe('dtr:prepopulate in the admin CLI', () => {
       questionnaire: 'urn:inferno:dtr-test-kit:respiratory-assist-devices',
       subject: { reference: 'Patient/pat015' },
       authored: '2024-04-07T18:32:03.440Z',
-      extension: [
-        {
-          url: 'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/qr-context',
-          valueReference: { reference: RESPIRATORY_ORDER, type: 'DeviceRequest' },
-        },
-      ],
     });
+    expect(response.extension).toContainEqual({
+      url: 'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/qr-context',
+      valueReference: { reference: RESPIRATORY_ORDER, type: 'DeviceRequest' },
+    });
+    expect(response.extension).toContainEqual(
+      expect.objectContaining({ url: 'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/intendedUse' }),
+    );
     expect(answersByLinkId(response.item).get('SIGPNP.3')).toEqual([
       expect.objectContaining({ valueDate: '2024-04-07' }),
     ]);
