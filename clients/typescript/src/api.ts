@@ -318,6 +318,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/prior-authorization/{id}/questionnaire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Answer items of the payer's questionnaire (status awaiting_review); approval waits until every required item is answered */
+        post: operations["questionnairePriorAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/prior-authorization/{id}/cancel": {
         parameters: {
             query?: never;
@@ -786,11 +803,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get the settings of one connector: eligibility, prior_authorization, program_enrollment or coverage_requirements */
+        /** Get the settings of one connector: eligibility, prior_authorization, program_enrollment, coverage_requirements or questionnaire */
         get: operations["getConnector"];
         /**
          * Create or replace the settings of one connector
-         * @description `eligibility` takes EligibilityConnectorSettings (the X12 envelope settings besides the endpoint); `prior_authorization` and `program_enrollment` take ConnectorSettings; `coverage_requirements` takes CoverageRequirementsConnectorSettings, and the service generates its signing key and JWKS URL when it is created (a replacement keeps both).
+         * @description `eligibility` takes EligibilityConnectorSettings (the X12 envelope settings besides the endpoint); `prior_authorization` and `program_enrollment` take ConnectorSettings; `coverage_requirements` takes CoverageRequirementsConnectorSettings, and the service generates its signing key and JWKS URL when it is created (a replacement keeps both); `questionnaire` takes QuestionnaireConnectorSettings (the DTR service's FHIR base, a shorter time limit).
          */
         put: operations["configureConnector"];
         post?: never;
@@ -1419,6 +1436,29 @@ export interface components {
             /** @description Supporting documents; they join the request's evidence and go to the payer with the answers. */
             documents?: components["schemas"]["PriorAuthInformationDocument"][] | null;
         };
+        QuestionnaireAnswer: {
+            /**
+             * @description The item's linkId in the payer's Questionnaire (`questionnaire.items[].link_id`).
+             * @example a1c_at_least_7
+             */
+            link_id: string;
+            /**
+             * @description The answer as the item's type reads it: a boolean; a number (integer, decimal); a string (date YYYY-MM-DD, dateTime, time, string, text, url); a coding `{ system, code, display }` (choice, and open-choice, which also takes free text); `{ value, unit }` (quantity); `{ content_type, url, title }` (attachment). A list for a repeating item; null clears the answer. A wrong type is answered 400 naming the link_id.
+             * @example true
+             */
+            value: (boolean | number | string | {
+                [key: string]: unknown;
+            } | unknown[]) | null;
+        };
+        QuestionnaireAnswers: {
+            /** @description Answers to items of the case's `questionnaire`, by link_id. */
+            answers: components["schemas"]["QuestionnaireAnswer"][];
+            /**
+             * @description Who answered, as the QuestionnaireResponse names the author of answers a person gave; 'API client' when left out.
+             * @example Reviewer One
+             */
+            author?: string | null;
+        };
         CancelCase: {
             /** @example Prescription changed. */
             reason: string;
@@ -1979,6 +2019,17 @@ export interface components {
             /** @description How long the call may take, in milliseconds; past it the prior authorization goes on without the answer. */
             timeout_ms?: number | null;
         };
+        QuestionnaireConnectorSettings: {
+            /**
+             * Format: uri
+             * @description https, checked by the SSRF policy when saved and at every connection: private, loopback and link-local targets are refused. Plain http only for targets on the allow-list (local mode, tests).
+             * @example https://clearinghouse.example/x12/270
+             */
+            url: string & unknown;
+            auth: components["schemas"]["ConnectorAuth"];
+            /** @description How long the call may take, in milliseconds; past it the questionnaire's items wait for a person. */
+            timeout_ms?: number | null;
+        };
         PatientErasureRequest: {
             /**
              * @description The patient reference your case requests carry (`patient.internal_id`).
@@ -2025,6 +2076,22 @@ export interface components {
             reminder_schedule: "before_each_refill" | "weekly_dose_day";
             first_outreach_by: string;
         };
+        /** @enum {string} */
+        AnswerOrigin: "auto" | "override" | "manual" | "proposed";
+        /** @description Where an answer came from beyond its origin: the CQL expression, or the evidence it was read in. */
+        AnswerSource: {
+            /**
+             * @description `cql` (the payer's expression), `evidence` (our reader's proposal), `person` (typed or confirmed).
+             * @enum {string}
+             */
+            kind: "cql" | "evidence" | "person";
+            /** @description The expression (`"Library".Define`), the evidence's citation, or the person's display name. */
+            reference: string;
+        };
+        /** @description One answer value, as the item's type reads it: boolean; integer and decimal as numbers; date, dateTime, time, string, text and url as strings; choice as a coding (open-choice as a coding or free text); quantity; attachment. */
+        AnswerValue: boolean | number | string | components["schemas"]["CodedAnswer"] | components["schemas"]["QuantityAnswer"] | components["schemas"]["AttachmentAnswer"];
+        /** @enum {string} */
+        AnswerableItemType: "boolean" | "choice" | "open-choice" | "decimal" | "integer" | "date" | "dateTime" | "time" | "string" | "text" | "url" | "quantity" | "attachment";
         /** @description An API key, never its secret. */
         ApiKey: {
             id: string;
@@ -2039,12 +2106,18 @@ export interface components {
             /** @description When the key last authenticated a request, to the minute (see `recordKeyUse`). */
             last_used_at: string | null;
         };
+        /** @description An attachment answer: a document of the case, by id, or a link. */
+        AttachmentAnswer: {
+            content_type: string | null;
+            url: string | null;
+            title: string | null;
+        };
         /** @enum {string} */
         AttentionReason: "payer_unavailable" | "program_unavailable";
         /** @enum {string} */
         AttesterRelationship: "patient" | "legal_representative";
         /** @enum {string} */
-        AuditAction: "case.created" | "case.read" | "document.read" | "case.listed" | "case.decision_recorded" | "case.information_provided" | "case.outcome_recorded" | "case.cancelled" | "case.purged" | "case.erased" | "patient.erasure_requested" | "case.retried_by_operator" | "case.failed_by_operator" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.retried" | "event.listed" | "event.read" | "formulary.replaced" | "formulary.deleted" | "connector.configured" | "connector.deleted" | "connector.signing_key_rotated" | "codec.decoded" | "codec.encoded" | "user.invited" | "user.created" | "user.signed_in" | "user.sign_in_failed" | "user.second_factor_enabled" | "account.suspended" | "account.reactivated" | "payload_key.values_reencrypted";
+        AuditAction: "case.created" | "case.read" | "document.read" | "case.listed" | "case.decision_recorded" | "case.information_provided" | "case.questionnaire_answered" | "case.outcome_recorded" | "case.cancelled" | "case.purged" | "case.erased" | "patient.erasure_requested" | "case.retried_by_operator" | "case.failed_by_operator" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.retried" | "event.listed" | "event.read" | "formulary.replaced" | "formulary.deleted" | "connector.configured" | "connector.deleted" | "connector.signing_key_rotated" | "codec.decoded" | "codec.encoded" | "user.invited" | "user.created" | "user.signed_in" | "user.sign_in_failed" | "user.second_factor_enabled" | "account.suspended" | "account.reactivated" | "payload_key.values_reencrypted";
         AuditActor: {
             type: components["schemas"]["ActorType"];
             id: string;
@@ -2245,6 +2318,8 @@ export interface components {
             criteria: components["schemas"]["CriterionAnswer"][];
             /** @description What the payer's CRD service said the order requires (docs/crd.md), or the catalog's criteria with the reason the service gave nothing to act on; absent on cases that did not ask. */
             coverage_requirements?: components["schemas"]["CoverageRequirements"] | null;
+            /** @description The payer's questionnaire (Da Vinci DTR) named by its CRD answer: its items, prefilled by the payer's CQL, then answered by people (docs/dtr.md); absent on cases that had none. */
+            questionnaire?: components["schemas"]["CaseQuestionnaire"] | null;
             /** @description Evidence the criteria could not be answered from (a file not read, pages past a limit, text past the caps), so a reviewer knows what the answers did not see; absent when everything was read. */
             unread_evidence?: components["schemas"]["UnreadEvidence"][];
             review: {
@@ -2394,6 +2469,18 @@ export interface components {
             phone?: string;
             insurance?: components["schemas"]["DocumentRef"][];
         };
+        CaseQuestionnaire: {
+            /** @description The Questionnaire's canonical, `url|version`. */
+            canonical: string;
+            title: string | null;
+            /** @enum {string} */
+            status: "in_progress" | "completed";
+            items: components["schemas"]["QuestionnaireItemState"][];
+            /** @description The link_ids of the enabled required items still unanswered: what the case waits for. */
+            pending: string[];
+            /** @description Why the payer's CQL answered nothing (the items then wait for a person); null when it ran. */
+            prefill_failure: components["schemas"]["QuestionnaireFallbackReason"] | null;
+        };
         /** @enum {string} */
         CaseStatus: "processing" | "awaiting_review" | "awaiting_outcome" | "completed" | "failed" | "cancelled";
         ClinicalDiagnosisInput: {
@@ -2477,6 +2564,12 @@ export interface components {
                 data?: string;
             }[];
         };
+        /** @description A coded answer (choice, open-choice) as FHIR's Coding. */
+        CodedAnswer: {
+            system: string | null;
+            code: string;
+            display: string | null;
+        };
         ComponentHealth: {
             /** @enum {string} */
             status: "ok" | "degraded" | "down";
@@ -2519,7 +2612,7 @@ export interface components {
             header_name?: string;
         };
         /** @enum {string} */
-        ConnectorKind: "eligibility" | "prior_authorization" | "program_enrollment" | "coverage_requirements";
+        ConnectorKind: "eligibility" | "prior_authorization" | "program_enrollment" | "coverage_requirements" | "questionnaire";
         /** @description What anyone may know of a connector's signing keys: where they are published, and their ids. */
         ConnectorSigningView: {
             /** @description The JWKS URL: the payer fetches the public keys there (each JWT names it as `jku`). */
@@ -2737,6 +2830,13 @@ export interface components {
             reason: string;
             /** @description AAA04, e.g. "C" please correct and resubmit; null when absent. */
             follow_up: string | null;
+        };
+        /** @description A simple `enableWhen` condition, as FHIR writes it (the answer as the question's item reads it). */
+        EnableWhenCondition: {
+            question: string;
+            /** @enum {string} */
+            operator: "exists" | "=" | "!=" | ">" | "<" | ">=" | "<=";
+            answer: components["schemas"]["AnswerValue"];
         };
         /** @enum {string} */
         EndpointStatus: "inactive" | "activating" | "active";
@@ -3271,6 +3371,8 @@ export interface components {
             criteria: components["schemas"]["CriterionAnswer"][];
             /** @description What the payer's CRD service said the order requires (docs/crd.md), or the catalog's criteria with the reason the service gave nothing to act on; absent on cases that did not ask. */
             coverage_requirements?: components["schemas"]["CoverageRequirements"] | null;
+            /** @description The payer's questionnaire (Da Vinci DTR) named by its CRD answer: its items, prefilled by the payer's CQL, then answered by people (docs/dtr.md); absent on cases that had none. */
+            questionnaire?: components["schemas"]["CaseQuestionnaire"] | null;
             /** @description Evidence the criteria could not be answered from (a file not read, pages past a limit, text past the caps), so a reviewer knows what the answers did not see; absent when everything was read. */
             unread_evidence?: components["schemas"]["UnreadEvidence"][];
             review: {
@@ -3422,6 +3524,11 @@ export interface components {
             /** @constant */
             use: "sig";
         };
+        /** @description A quantity answer. */
+        QuantityAnswer: {
+            value: number;
+            unit: string | null;
+        };
         Questionnaire: {
             questions: {
                 question: string;
@@ -3430,6 +3537,33 @@ export interface components {
             }[];
             created_at: string;
         };
+        /** @enum {string} */
+        QuestionnaireFallbackReason: "dtr_unavailable" | "dtr_timed_out" | "dtr_invalid_package";
+        QuestionnaireItemState: {
+            link_id: string;
+            /** @description The group the item sits in (its parent's link_id), null at the top level. */
+            parent_link_id: string | null;
+            text: string | null;
+            type: components["schemas"]["QuestionnaireItemType"];
+            required: boolean;
+            repeats: boolean;
+            read_only: boolean;
+            /** @description The choices of a choice or open-choice item, from answerOption or the package's expanded value set. */
+            options: components["schemas"]["CodedAnswer"][] | null;
+            enable_when: components["schemas"]["EnableWhenCondition"][] | null;
+            /** @enum {string|null} */
+            enable_behavior: "all" | "any" | null;
+            /** @description Whether the item shows: its enableWhen holds (or its enableWhenExpression held at prefill). */
+            enabled: boolean;
+            /** @description The answer: one value, a list for a repeating item, or null while unanswered. */
+            answer: components["schemas"]["AnswerValue"] | components["schemas"]["AnswerValue"][] | null;
+            origin: components["schemas"]["AnswerOrigin"] | null;
+            source: components["schemas"]["AnswerSource"] | null;
+            /** @description Who gave or changed the answer (origin `manual` or `override`): the person's id on the account. */
+            author: string | null;
+        };
+        /** @description Groups hold items; display items show text. Neither takes an answer. */
+        QuestionnaireItemType: components["schemas"]["AnswerableItemType"] | "group" | "display";
         /** @description Quick start: a fixed number of free fills so treatment starts before coverage is settled. */
         QuickStartFulfillmentConfirmation: {
             /** @description Last day of the enrollment (YYYY-MM-DD); the same date as the outcome's `valid_until`. */
@@ -5958,6 +6092,335 @@ export interface operations {
                      *           "mock_result": {
                      *             "result": "approved"
                      *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        error: null;
+                        data: components["schemas"]["PriorAuthorization"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            /** @description The case is final, or not waiting for this decision (`invalid_state`); nothing changed. Or the Idempotency-Key was used with another request, or its first request is still in flight (`idempotency_conflict`). */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    questionnairePriorAuthorization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key, route and body within 24 h replay the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuestionnaireAnswers"];
+            };
+        };
+        responses: {
+            /** @description The PriorAuthorization, in the success envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "id": "pa_06h2ag4r6t9mg0y2pw28svyfgm",
+                     *         "object": "prior_authorization",
+                     *         "status": "awaiting_review",
+                     *         "status_description": "Waiting for a clinical reviewer to approve or reject the request.",
+                     *         "created_at": "2026-11-29T03:01:59.990Z",
+                     *         "updated_at": "2026-11-29T03:02:00.264Z",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "processing",
+                     *             "at": "2026-11-29T03:01:59.990Z",
+                     *             "reason": "Submitted."
+                     *           },
+                     *           {
+                     *             "status": "awaiting_review",
+                     *             "at": "2026-11-29T03:02:00.114Z",
+                     *             "reason": "Prepared for clinical review: the payer's coverage requirements say auth-needed. The payer's questionnaire has 1 required item(s) the record could not answer: a1c_at_least_7."
+                     *           }
+                     *         ],
+                     *         "outcome": null,
+                     *         "failure": null,
+                     *         "attention": null,
+                     *         "metadata": {},
+                     *         "livemode": false,
+                     *         "urgency": "standard",
+                     *         "due_at": null,
+                     *         "review_due_at": "2026-11-30T03:01:59.990Z",
+                     *         "overdue": false,
+                     *         "plan": {
+                     *           "payer_id": "blue_horizon_health",
+                     *           "payer_name": "Blue Horizon Health",
+                     *           "plan_id": "bhh_ppo_select",
+                     *           "plan_name": "Blue Horizon PPO Select",
+                     *           "plan_type": "commercial",
+                     *           "plan_fund_source": "commercial",
+                     *           "bin": "999901",
+                     *           "pcn": "SBXBHHPPO",
+                     *           "pharmacy_benefit_manager_name": "Meridian Rx Solutions",
+                     *           "member_id": "ZZBHH123456789",
+                     *           "rx_group": "SBXBHH0100"
+                     *         },
+                     *         "coverage": {
+                     *           "drug": "Ozempic 1 mg pen",
+                     *           "ndc": "00169413212",
+                     *           "coverage": "covered",
+                     *           "coverage_detail_code": "prior_authorization_required",
+                     *           "tier": 3,
+                     *           "prior_authorization_required": "yes",
+                     *           "step_therapy_required": true,
+                     *           "quantity_limit": 1,
+                     *           "copay": {
+                     *             "amount_cents": 6000,
+                     *             "supply_duration_days": 30
+                     *           },
+                     *           "copay_options": [
+                     *             {
+                     *               "amount_cents": 6000,
+                     *               "supply_duration_days": 30
+                     *             },
+                     *             {
+                     *               "amount_cents": 15000,
+                     *               "supply_duration_days": 90
+                     *             }
+                     *           ],
+                     *           "determination_details": {
+                     *             "is_on_formulary": true,
+                     *             "is_explicit_plan_exclusion": false
+                     *           },
+                     *           "has_active_prior_auth": false,
+                     *           "unknown_reason": null,
+                     *           "benefit_type": "pharmacy",
+                     *           "hcpcs_code": null,
+                     *           "coinsurance_percent": null,
+                     *           "quantity_limit_period_days": null,
+                     *           "source": "formulary"
+                     *         },
+                     *         "criteria": [
+                     *           {
+                     *             "id": "adult",
+                     *             "question": "Is the patient 18 years of age or older?",
+                     *             "answer": "yes",
+                     *             "source": "patient date of birth: \"age 58 years\""
+                     *           },
+                     *           {
+                     *             "id": "type2_diabetes",
+                     *             "question": "Does the patient have a diagnosis of type 2 diabetes mellitus (E11.*)?",
+                     *             "answer": "yes",
+                     *             "source": "diagnosis E11.9"
+                     *           },
+                     *           {
+                     *             "id": "a1c_at_least_7",
+                     *             "question": "Is the patient's A1c at least 7 % within the last 6 months?",
+                     *             "answer": "unknown",
+                     *             "source": null
+                     *           },
+                     *           {
+                     *             "id": "metformin_trial",
+                     *             "question": "Has the patient taken metformin for at least 3 months, or is metformin not tolerated or contraindicated?",
+                     *             "answer": "yes",
+                     *             "source": "visit note 2026-10-02: \"metformin for 6 months\""
+                     *           }
+                     *         ],
+                     *         "review": null,
+                     *         "review_reminder_at": null,
+                     *         "submission": null,
+                     *         "pending_request": null,
+                     *         "request": {
+                     *           "patient": {
+                     *             "internal_id": "mrn-88b8d251",
+                     *             "first_name": "Corisande",
+                     *             "last_name": "Testpersone1616e",
+                     *             "gender": "female",
+                     *             "date_of_birth": "1968-05-14",
+                     *             "address": {
+                     *               "street": "12 Example Way",
+                     *               "city": "Springfield",
+                     *               "state_province": "IL",
+                     *               "zip_postal_code": "62701",
+                     *               "country": "US"
+                     *             },
+                     *             "email": "corisande@example.test",
+                     *             "phone": "+1 217 555 0100"
+                     *           },
+                     *           "diagnoses": [
+                     *             {
+                     *               "code": "E11.9"
+                     *             }
+                     *           ],
+                     *           "prescription": {
+                     *             "drug_name": "Ozempic 1 mg pen",
+                     *             "quantity": 1,
+                     *             "days_supply": 28
+                     *           },
+                     *           "provider": {
+                     *             "npi": "1234567893",
+                     *             "first_name": "Amadou",
+                     *             "last_name": "Reviewsworth"
+                     *           },
+                     *           "insurance": [],
+                     *           "insurance_content": {
+                     *             "payer": "Blue Horizon Health",
+                     *             "member_id": "ZZBHH123456789",
+                     *             "plan_type": "commercial"
+                     *           },
+                     *           "evidence": [],
+                     *           "questionnaires": [],
+                     *           "visit_notes": [
+                     *             {
+                     *               "content": "Patient has taken metformin for 6 months.",
+                     *               "created_at": "2026-10-02T10:00:00Z"
+                     *             }
+                     *           ],
+                     *           "is_training_data": false,
+                     *           "urgency": "standard",
+                     *           "mock_result": {
+                     *             "result": "approved"
+                     *           }
+                     *         },
+                     *         "coverage_requirements": {
+                     *           "source": "crd",
+                     *           "covered": "covered",
+                     *           "pa_needed": "auth-needed",
+                     *           "doc_needed": "clinical",
+                     *           "info_needed": [],
+                     *           "questionnaires": [
+                     *             "http://sandbox.healthcare-access-api.example/fhir/Questionnaire/ozempic"
+                     *           ],
+                     *           "reason": null,
+                     *           "expires_at": null,
+                     *           "satisfied_pa_id": null,
+                     *           "instructions": [
+                     *             {
+                     *               "summary": "Prior authorization needed for Ozempic",
+                     *               "detail": "Answer the payer's questionnaire for this drug and send the request with the clinical documentation that supports it."
+                     *             }
+                     *           ],
+                     *           "fallback_reason": null
+                     *         },
+                     *         "questionnaire": {
+                     *           "canonical": "http://sandbox.healthcare-access-api.example/fhir/Questionnaire/ozempic|200c77cedad5",
+                     *           "title": "Ozempic (semaglutide) prior authorization",
+                     *           "status": "completed",
+                     *           "items": [
+                     *             {
+                     *               "link_id": "adult",
+                     *               "parent_link_id": null,
+                     *               "text": "Is the patient 18 years of age or older?",
+                     *               "type": "boolean",
+                     *               "required": true,
+                     *               "repeats": false,
+                     *               "read_only": false,
+                     *               "options": null,
+                     *               "enable_when": null,
+                     *               "enable_behavior": null,
+                     *               "enabled": true,
+                     *               "answer": true,
+                     *               "origin": "auto",
+                     *               "source": {
+                     *                 "kind": "cql",
+                     *                 "reference": "\"SandboxOzempicCriteria\".adult"
+                     *               },
+                     *               "author": null
+                     *             },
+                     *             {
+                     *               "link_id": "type2_diabetes",
+                     *               "parent_link_id": null,
+                     *               "text": "Does the patient have a diagnosis of type 2 diabetes mellitus (E11.*)?",
+                     *               "type": "boolean",
+                     *               "required": true,
+                     *               "repeats": false,
+                     *               "read_only": false,
+                     *               "options": null,
+                     *               "enable_when": null,
+                     *               "enable_behavior": null,
+                     *               "enabled": true,
+                     *               "answer": true,
+                     *               "origin": "auto",
+                     *               "source": {
+                     *                 "kind": "cql",
+                     *                 "reference": "\"SandboxOzempicCriteria\".type2_diabetes"
+                     *               },
+                     *               "author": null
+                     *             },
+                     *             {
+                     *               "link_id": "a1c_at_least_7",
+                     *               "parent_link_id": null,
+                     *               "text": "Is the patient's A1c at least 7 % within the last 6 months?",
+                     *               "type": "boolean",
+                     *               "required": true,
+                     *               "repeats": false,
+                     *               "read_only": false,
+                     *               "options": null,
+                     *               "enable_when": null,
+                     *               "enable_behavior": null,
+                     *               "enabled": true,
+                     *               "answer": true,
+                     *               "origin": "manual",
+                     *               "source": {
+                     *                 "kind": "person",
+                     *                 "reference": "API client"
+                     *               },
+                     *               "author": "API client"
+                     *             },
+                     *             {
+                     *               "link_id": "metformin_trial",
+                     *               "parent_link_id": null,
+                     *               "text": "Has the patient taken metformin for at least 3 months, or is metformin not tolerated or contraindicated?",
+                     *               "type": "boolean",
+                     *               "required": true,
+                     *               "repeats": false,
+                     *               "read_only": false,
+                     *               "options": null,
+                     *               "enable_when": null,
+                     *               "enable_behavior": null,
+                     *               "enabled": true,
+                     *               "answer": true,
+                     *               "origin": "auto",
+                     *               "source": {
+                     *                 "kind": "cql",
+                     *                 "reference": "\"SandboxOzempicCriteria\".metformin_trial"
+                     *               },
+                     *               "author": null
+                     *             }
+                     *           ],
+                     *           "pending": [],
+                     *           "prefill_failure": null
                      *         }
                      *       }
                      *     }
@@ -8805,7 +9268,7 @@ export interface operations {
                 actor_id?: string;
                 /** @description Only events about this case or resource. */
                 target_id?: string;
-                action?: "case.created" | "case.read" | "document.read" | "case.listed" | "case.decision_recorded" | "case.information_provided" | "case.outcome_recorded" | "case.cancelled" | "case.purged" | "case.erased" | "patient.erasure_requested" | "case.retried_by_operator" | "case.failed_by_operator" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.retried" | "event.listed" | "event.read" | "formulary.replaced" | "formulary.deleted" | "connector.configured" | "connector.deleted" | "connector.signing_key_rotated" | "codec.decoded" | "codec.encoded" | "user.invited" | "user.created" | "user.signed_in" | "user.sign_in_failed" | "user.second_factor_enabled" | "account.suspended" | "account.reactivated" | "payload_key.values_reencrypted";
+                action?: "case.created" | "case.read" | "document.read" | "case.listed" | "case.decision_recorded" | "case.information_provided" | "case.questionnaire_answered" | "case.outcome_recorded" | "case.cancelled" | "case.purged" | "case.erased" | "patient.erasure_requested" | "case.retried_by_operator" | "case.failed_by_operator" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.retried" | "event.listed" | "event.read" | "formulary.replaced" | "formulary.deleted" | "connector.configured" | "connector.deleted" | "connector.signing_key_rotated" | "codec.decoded" | "codec.encoded" | "user.invited" | "user.created" | "user.signed_in" | "user.sign_in_failed" | "user.second_factor_enabled" | "account.suspended" | "account.reactivated" | "payload_key.values_reencrypted";
                 /** @description Events at or after this time: calendar date or ISO 8601 date-time with a zone. */
                 from?: string;
                 /** @description Events at or before this time: calendar date or ISO 8601 date-time with a zone; not before from. */
@@ -9140,7 +9603,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                kind: "eligibility" | "prior_authorization" | "program_enrollment" | "coverage_requirements";
+                kind: "eligibility" | "prior_authorization" | "program_enrollment" | "coverage_requirements" | "questionnaire";
             };
             cookie?: never;
         };
@@ -9201,13 +9664,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                kind: "eligibility" | "prior_authorization" | "program_enrollment" | "coverage_requirements";
+                kind: "eligibility" | "prior_authorization" | "program_enrollment" | "coverage_requirements" | "questionnaire";
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EligibilityConnectorSettings"] | components["schemas"]["ConnectorSettings"] | components["schemas"]["CoverageRequirementsConnectorSettings"];
+                "application/json": components["schemas"]["EligibilityConnectorSettings"] | components["schemas"]["ConnectorSettings"] | components["schemas"]["CoverageRequirementsConnectorSettings"] | components["schemas"]["QuestionnaireConnectorSettings"];
             };
         };
         responses: {
@@ -9278,7 +9741,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                kind: "eligibility" | "prior_authorization" | "program_enrollment" | "coverage_requirements";
+                kind: "eligibility" | "prior_authorization" | "program_enrollment" | "coverage_requirements" | "questionnaire";
             };
             cookie?: never;
         };
