@@ -203,6 +203,32 @@ describe('recording workflow histories', () => {
     await record(fellBack.id, 'approved-after-crd-unavailable');
   });
 
+  it("records a prior authorization whose payer's questionnaire waits for one answer, given through the API, then approved", async () => {
+    const created = await post(
+      '/prior-authorization',
+      priorAuthorizationRequest({
+        evidence: [],
+        visit_notes: [
+          { content: 'Patient has taken metformin for 6 months.', created_at: '2026-10-02T10:00:00Z' },
+        ],
+      }),
+    );
+    await waitForStatus(
+      testApp,
+      account.keys.provider,
+      '/prior-authorization',
+      created.id,
+      'awaiting_review',
+    );
+    await testApp
+      .http()
+      .post(`/prior-authorization/${created.id}/questionnaire`)
+      .set(bearer(account.keys.provider))
+      .send({ answers: [{ link_id: 'a1c_at_least_7', value: true }], author: 'Dr. R' });
+    await decide(`/prior-authorization/${created.id}/review`, { decision: 'approve', reviewer: 'Dr. R' });
+    await record(created.id, 'questionnaire-answered-then-approved');
+  });
+
   it('records benefit verifications: completed, failed, verified manually', async () => {
     const completed = await post('/benefit-verification', benefitVerificationRequest());
     await record(completed.id, 'completed');
