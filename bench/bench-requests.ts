@@ -35,11 +35,12 @@ export const paRequest = () => ({
 export const paMeetingCriteriaRequest = () => ({
   ...paRequest(),
   evidence: [{ title: 'Lab results', date_created: daysAgo(30), content: { a1c: 'A1c 8.1 %' } }],
-  visit_notes: [{ content: 'Patient has taken metformin for 6 months.', created_at: daysAgo(29) }],
+  visit_notes: [{ content: 'Patient has taken metformin for 6 months; A1c 8.1 %.', created_at: daysAgo(29) }],
 });
 
+/** A local date and time, as a clinic's record writes it (`2026-10-01T09:30:00`). */
 function daysAgo(days: number): string {
-  return new Date(Date.now() - days * 86_400_000).toISOString();
+  return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 19);
 }
 
 export const enrollmentRequest = () => ({

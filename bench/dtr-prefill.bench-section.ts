@@ -28,6 +28,8 @@ export async function dtrPrefillLatency(): Promise<string[]> {
       pkg: readQuestionnairePackage(readJson(path.join(INFERNO, 'questionnaire_package.json'))),
       record: readJson(path.join(INFERNO, 'pat015_bundle.json')) as FhirBundle,
       now: '2024-04-07T18:32:03.440Z',
+      // The order the kit's expected response is about, as CRD's context would name it.
+      context: ['DeviceRequest/devreqe0470'],
     };
     const lines = [`DTR prefill in the clinical evaluation pool (${RUNS} each, one thread, warm)`];
     for (const [label, run] of [
@@ -35,7 +37,13 @@ export async function dtrPrefillLatency(): Promise<string[]> {
       ["Inferno's respiratory assist device", inferno],
     ] as const) {
       const prefill = () =>
-        pool.run({ kind: 'dtr_prefill' as const, package: run.pkg, patientRecord: run.record, now: run.now });
+        pool.run({
+          kind: 'dtr_prefill' as const,
+          package: run.pkg,
+          patientRecord: run.record,
+          now: run.now,
+          ...('context' in run ? { context: run.context } : {}),
+        });
       const started = performance.now();
       const first = await prefill();
       const firstMs = performance.now() - started;
