@@ -9,7 +9,7 @@ import { normalizeNdc } from '../../domain/payers/payer-catalog';
 import { shippedClinicalCatalog } from '../catalogs/shipped-catalogs';
 import type { FhirResource } from '../connectors/crd/cds-hooks';
 import { SYSTEM } from '../connectors/pas/pas-codes';
-import { resourceUrn } from '../connectors/pas/pas-request';
+import { dispenseRequest, resourceUrn } from '../connectors/pas/pas-request';
 
 /**
  * A prior authorization's patient record as a FHIR R4 Bundle, the record the payer's DTR CQL reads:
@@ -301,17 +301,7 @@ function medicationRequest(
       reasonReference: conditions.map((resource) => ({ reference: `Condition/${resource.id}` })),
     }),
     ...(directions && { dosageInstruction: [{ text: directions }] }),
-    dispenseRequest: {
-      quantity: { value: prescription.quantity },
-      ...(prescription.days_supply && {
-        expectedSupplyDuration: {
-          value: prescription.days_supply,
-          unit: 'days',
-          system: SYSTEM.ucum,
-          code: 'd',
-        },
-      }),
-    },
+    dispenseRequest: dispenseRequest(prescription),
     ...(insured && { insurance: [{ reference: `Coverage/${ids.coverage}` }] }),
   };
 }

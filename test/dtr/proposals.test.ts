@@ -1,25 +1,10 @@
 import { withProposals } from '../../domain/dtr/proposals';
 import type { CaseQuestionnaire, QuestionnaireItemState } from '../../domain/dtr/questionnaire';
 import { pendingLinkIds, questionnaireResponseOf } from '../../domain/dtr/questionnaire-items';
+import { questionnaireItem } from '../support/answered-questionnaire';
 
 function booleanItem(link_id: string, answer: boolean | null = null): QuestionnaireItemState {
-  return {
-    link_id,
-    parent_link_id: null,
-    text: `Question ${link_id}?`,
-    type: 'boolean',
-    required: true,
-    repeats: false,
-    read_only: false,
-    options: null,
-    enable_when: null,
-    enable_behavior: null,
-    enabled: true,
-    answer,
-    origin: answer === null ? null : 'auto',
-    source: null,
-    author: null,
-  };
+  return questionnaireItem({ link_id, answer, origin: answer === null ? null : 'auto' });
 }
 
 function questionnaireOf(items: QuestionnaireItemState[]): CaseQuestionnaire {

@@ -1,6 +1,7 @@
 import type { CaseQuestionnaire, QuestionnaireItemState } from '../../domain/dtr/questionnaire';
 
-function item(
+/** A required boolean item, unanswered and shown, unless `overrides` say otherwise. */
+export function questionnaireItem(
   overrides: Partial<QuestionnaireItemState> & Pick<QuestionnaireItemState, 'link_id'>,
 ): QuestionnaireItemState {
   return {
@@ -36,15 +37,15 @@ export function answeredQuestionnaire(): CaseQuestionnaire {
     pending: [],
     prefill_failure: null,
     items: [
-      item({ link_id: 'history', type: 'group', required: false, text: 'History' }),
-      item({
+      questionnaireItem({ link_id: 'history', type: 'group', required: false, text: 'History' }),
+      questionnaireItem({
         link_id: 'adult',
         parent_link_id: 'history',
         answer: true,
         origin: 'auto',
         source: cql('"PayerInfliximab".adult'),
       }),
-      item({
+      questionnaireItem({
         link_id: 'diagnosis',
         parent_link_id: 'history',
         type: 'choice',
@@ -57,7 +58,7 @@ export function answeredQuestionnaire(): CaseQuestionnaire {
         source: person,
         author: 'Dr. Example',
       }),
-      item({
+      questionnaireItem({
         link_id: 'tb_screened_on',
         type: 'date',
         answer: '2026-09-14',
@@ -65,14 +66,14 @@ export function answeredQuestionnaire(): CaseQuestionnaire {
         source: person,
         author: 'Dr. Example',
       }),
-      item({
+      questionnaireItem({
         link_id: 'weight_kg',
         type: 'decimal',
         answer: 71.5,
         origin: 'auto',
         source: cql('"PayerInfliximab".weight'),
       }),
-      item({
+      questionnaireItem({
         link_id: 'steroid_trial',
         required: false,
         answer: true,

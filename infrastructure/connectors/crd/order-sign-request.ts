@@ -2,7 +2,7 @@ import type { CoverageRequirementsQuery } from '../../../domain/payers/coverage-
 import { normalizeNdc } from '../../../domain/payers/payer-catalog';
 import { shippedPayerCatalog } from '../../catalogs/shipped-catalogs';
 import { SYSTEM } from '../pas/pas-codes';
-import { address, diagnosisConcept, resourceUrn, telecom } from '../pas/pas-request';
+import { address, diagnosisConcept, dispenseRequest, resourceUrn, telecom } from '../pas/pas-request';
 import { CRD_PROFILE } from './cds-hooks';
 import type { CdsHooksRequest, FhirResource } from './cds-hooks';
 
@@ -99,17 +99,7 @@ function medicationRequest(query: CoverageRequirementsQuery, ids: Ids, signedAt:
     requester: { reference: `Practitioner/${ids.practitioner}` },
     ...(diagnoses.length > 0 && { reasonCode: diagnoses.map(diagnosisConcept) }),
     ...(directions && { dosageInstruction: [{ text: directions }] }),
-    dispenseRequest: {
-      quantity: { value: prescription.quantity },
-      ...(prescription.days_supply && {
-        expectedSupplyDuration: {
-          value: prescription.days_supply,
-          unit: 'days',
-          system: SYSTEM.ucum,
-          code: 'd',
-        },
-      }),
-    },
+    dispenseRequest: dispenseRequest(prescription),
     insurance: [{ reference: `Coverage/${ids.coverageId}` }],
   };
 }

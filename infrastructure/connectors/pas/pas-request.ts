@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import type { CaseEvidenceItem, Diagnosis, VisitNote } from '../../../domain/cases/case-model';
+import type { Prescription } from '../../../domain/cases/prior-authorization-request';
 import { questionnaireResponseOf } from '../../../domain/dtr/questionnaire-items';
 import { normalizeNdc } from '../../../domain/payers/payer-catalog';
 import type {
@@ -262,17 +263,7 @@ function partiesOf(input: PriorAuthExchangeInput): Parties {
         ...((prescription.directions ?? prescription.dosage) && {
           dosageInstruction: [{ text: prescription.directions ?? prescription.dosage }],
         }),
-        dispenseRequest: {
-          quantity: { value: prescription.quantity },
-          ...(prescription.days_supply && {
-            expectedSupplyDuration: {
-              value: prescription.days_supply,
-              unit: 'days',
-              system: SYSTEM.ucum,
-              code: 'd',
-            },
-          }),
-        },
+        dispenseRequest: dispenseRequest(prescription),
       },
     ],
   ];
@@ -561,6 +552,21 @@ function ndcOf(input: PriorAuthExchangeInput): string | undefined {
 
 function caseIdentifier(caseId: string) {
   return { system: SYSTEM.caseIdentifier, value: caseId };
+}
+
+/** What is to be dispensed, as a MedicationRequest states it: the quantity and the days it lasts. */
+export function dispenseRequest(prescription: Prescription) {
+  return {
+    quantity: { value: prescription.quantity },
+    ...(prescription.days_supply && {
+      expectedSupplyDuration: {
+        value: prescription.days_supply,
+        unit: 'days',
+        system: SYSTEM.ucum,
+        code: 'd',
+      },
+    }),
+  };
 }
 
 export function diagnosisConcept(diagnosis: Diagnosis) {

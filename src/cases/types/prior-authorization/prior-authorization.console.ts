@@ -4,6 +4,7 @@ import {
 } from '../../../../domain/cases/prior-authorization';
 import type { CaseRecord } from '../../../../domain/cases/case-model';
 import type { UnreadEvidence } from '../../../../domain/clinical/clinical-model';
+import { ANSWERABLE_ITEM_TYPES } from '../../../../domain/dtr/questionnaire';
 import type {
   AnswerOrigin,
   AnswerValue,
@@ -206,19 +207,10 @@ function answerableItems(record: CaseRecord): QuestionnaireItemState[] {
   );
 }
 
-const FORM_ITEM_TYPES: ReadonlySet<string> = new Set([
-  'boolean',
-  'choice',
-  'open-choice',
-  'decimal',
-  'integer',
-  'date',
-  'dateTime',
-  'time',
-  'string',
-  'text',
-  'url',
-]);
+/** What the form's fields can hold: every answerable type but a quantity and an attachment, which go through the API. */
+const FORM_ITEM_TYPES: ReadonlySet<string> = new Set(
+  ANSWERABLE_ITEM_TYPES.filter((type) => type !== 'quantity' && type !== 'attachment'),
+);
 
 /**
  * The form's values as the API's answers: each filled field, typed as its item reads it (a number
