@@ -77,12 +77,12 @@ export interface CaseActivityDependencies {
    * What the payer's CRD service says a prior authorization's order requires, chosen at each call
    * from its account and mode (activities/coverage-requirements-discovery.ts).
    */
-  coverageRequirements?: (query: CoverageRequirementsQuery) => Promise<CoverageRequirementsAnswer>;
+  coverageRequirements: (query: CoverageRequirementsQuery) => Promise<CoverageRequirementsAnswer>;
   /**
    * The payer's questionnaire (DTR) a prior authorization's CRD answer named, prefilled by the payer's
    * CQL (activities/payer-questionnaire.ts).
    */
-  payerQuestionnaire?: (query: PayerQuestionnaireQuery) => Promise<PayerQuestionnaireAnswer>;
+  payerQuestionnaire: (query: PayerQuestionnaireQuery) => Promise<PayerQuestionnaireAnswer>;
   documents: CaseDocumentsRepository;
   readings: DocumentReadingsRepository;
   /** Undefined when the account has no eligibility connector. */
@@ -119,8 +119,8 @@ export interface CaseInsurance {
 export const createCaseActivities = ({
   payer,
   priorAuthorizationChannel,
-  coverageRequirements = async () => ({ kind: 'not_asked' }),
-  payerQuestionnaire = async () => ({ kind: 'not_asked' }),
+  coverageRequirements,
+  payerQuestionnaire,
   documents,
   readings,
   liveClearinghouse = async () => undefined,
