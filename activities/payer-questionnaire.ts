@@ -1,4 +1,4 @@
-import { itemsOfQuestionnaire, pendingLinkIds } from '../domain/dtr/questionnaire-items';
+import { itemsOfQuestionnaire, questionnaireState } from '../domain/dtr/questionnaire-items';
 import { questionnaireUnavailable } from '../domain/dtr/questionnaire';
 import type {
   CaseQuestionnaire,
@@ -9,7 +9,7 @@ import type {
 } from '../domain/dtr/questionnaire';
 import type { CaseEvidenceItem } from '../domain/cases/case-model';
 import type { ClinicalEvidence } from '../domain/clinical/clinical-model';
-import { CLINICAL_EVALUATION_TIMED_OUT } from '../domain/failures';
+import { CLINICAL_EVALUATION_DEADLINE_PASSED, CLINICAL_EVALUATION_TIMED_OUT } from '../domain/failures';
 import type { ClinicalEvaluator } from '../infrastructure/clinical/evaluation-pool';
 import type { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
 import { fetchQuestionnairePackage } from '../infrastructure/connectors/dtr/dtr-client';
@@ -99,6 +99,7 @@ async function prefillPackage(
       return prefilled(unprefilled(query.canonical, null, 'dtr_invalid_package'));
     throw error;
   }
+  if (pkg.adaptive) return prefilled(unprefilled(pkg.canonical, pkg, 'dtr_adaptive_not_supported'));
   try {
     const { items } = await evaluator.run(
       {
@@ -111,8 +112,12 @@ async function prefillPackage(
     );
     return prefilled(questionnaireOf(pkg, items, null));
   } catch (error) {
-    if (!isTimeLimit(error)) throw error;
-    return prefilled(unprefilled(pkg.canonical, pkg, 'dtr_timed_out'));
+    // Past the attempt's deadline the next attempt may find the pool free: Temporal retries it.
+    if (isRetryable(error)) throw error;
+    // Read but not prefilled: the items still wait for a person, whatever stopped the CQL.
+    return prefilled(
+      unprefilled(pkg.canonical, pkg, isTimeLimit(error) ? 'dtr_timed_out' : 'dtr_unavailable'),
+    );
   }
 }
 
@@ -125,13 +130,10 @@ function questionnaireOf(
   items: QuestionnaireItemState[],
   failure: QuestionnaireFallbackReason | null,
 ): CaseQuestionnaire {
-  const pending = pendingLinkIds(items);
   return {
     canonical: pkg.canonical,
     title: pkg.title,
-    status: pending.length === 0 ? 'completed' : 'in_progress',
-    items,
-    pending,
+    ...questionnaireState(items),
     prefill_failure: failure,
   };
 }
@@ -148,4 +150,8 @@ function unprefilled(
 
 function isTimeLimit(error: unknown): boolean {
   return (error as { type?: string } | null)?.type === CLINICAL_EVALUATION_TIMED_OUT;
+}
+
+function isRetryable(error: unknown): boolean {
+  return (error as { type?: string } | null)?.type === CLINICAL_EVALUATION_DEADLINE_PASSED;
 }

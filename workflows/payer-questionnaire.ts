@@ -1,7 +1,6 @@
 import type { PriorAuthorizationCase, ReviewDecisionInput } from '../domain/cases/prior-authorization';
-import { answerIssues, pendingLinkIds, withAnswers } from '../domain/dtr/questionnaire-items';
-import { UNNAMED_AUTHOR } from '../domain/dtr/questionnaire';
-import type { CaseQuestionnaire, QuestionnaireAnswers } from '../domain/dtr/questionnaire';
+import { answeredQuestionnaire, answerIssues } from '../domain/dtr/questionnaire-items';
+import type { QuestionnaireAnswers } from '../domain/dtr/questionnaire';
 import type { CoverageRequirements } from '../domain/payers/coverage-requirements';
 import { refuse } from './case-lifecycle';
 import type { CaseLifecycle } from './case-lifecycle';
@@ -23,6 +22,8 @@ interface QuestionnaireRun {
   readonly record: PriorAuthorizationCase;
   readonly lifecycle: CaseLifecycle<PriorAuthorizationCase>;
   readonly cancellation: Cancellation;
+  /** The review decision taken, after which the questionnaire that goes to the payer no longer changes. */
+  readonly review?: ReviewDecisionInput;
 }
 
 /** The questionnaire the payer's own CRD answer names; none from a fallback, or when it named none. */
@@ -36,12 +37,9 @@ export function pendingItems(record: PriorAuthorizationCase): string[] {
   return record.questionnaire?.pending ?? [];
 }
 
-/** A review decision the case can act on now: a rejection at once, an approval once nothing is pending. */
-export function reviewActionable(
-  record: PriorAuthorizationCase,
-  review: ReviewDecisionInput | undefined,
-): boolean {
-  return review !== undefined && (review.decision === 'reject' || pendingItems(record).length === 0);
+/** Whether an approval must wait: the questionnaire has enabled required items unanswered. */
+export function approvalWaits(record: PriorAuthorizationCase, review: ReviewDecisionInput): boolean {
+  return review.decision === 'approve' && pendingItems(record).length > 0;
 }
 
 /** Refuses an approval while the questionnaire has unanswered required items (409 over HTTP). */
@@ -49,19 +47,12 @@ export function refuseApprovalWhilePending(
   record: PriorAuthorizationCase,
   review: ReviewDecisionInput,
 ): void {
+  if (!approvalWaits(record, review)) return;
   const pending = pendingItems(record);
-  if (review.decision !== 'approve' || pending.length === 0) return;
   refuse(
     `The payer's questionnaire has ${pending.length} unanswered required item(s): ${pending.join(', ')}. ` +
       'Answer them before approving.',
   );
-}
-
-/** The case's questionnaire with these answers recorded, its enablement and pending items recomputed. */
-export function answered(questionnaire: CaseQuestionnaire, answers: QuestionnaireAnswers): CaseQuestionnaire {
-  const items = withAnswers(questionnaire.items, answers.answers, answers.author ?? UNNAMED_AUTHOR);
-  const pending = pendingLinkIds(items);
-  return { ...questionnaire, items, pending, status: pending.length === 0 ? 'completed' : 'in_progress' };
 }
 
 /**
@@ -71,26 +62,28 @@ export function answered(questionnaire: CaseQuestionnaire, answers: Questionnair
  */
 export function questionnaireAnswersDecision(run: QuestionnaireRun): Decision<QuestionnaireAnswers> {
   const { record, lifecycle, cancellation } = run;
+  const items = () => record.questionnaire?.items ?? [];
   return {
     signal: payerQuestionnaireAnswersSignal,
     update: submitPayerQuestionnaireAnswersUpdate,
     check: () => {
-      if (!record.questionnaire || record.questionnaire.items.length === 0)
-        refuse('This case has no payer questionnaire to answer.');
+      if (items().length === 0) refuse('This case has no payer questionnaire to answer.');
       if (record.status !== 'awaiting_review' || cancellation.requested())
         refuse(`Questionnaire answers need status awaiting_review; this case is ${record.status}.`);
+      if (run.review)
+        refuse('The review decision is taken: the questionnaire it approved no longer changes.');
     },
     checkInput: (answers: QuestionnaireAnswers) =>
       refuseIssues(
-        answerIssues(record.questionnaire!.items, answers.answers).map(({ link_id, message }) => ({
+        answerIssues(items(), answers.answers).map(({ link_id, message }) => ({
           field: `answers.${link_id}`,
           issue: message,
         })),
       ),
     keep: (answers: QuestionnaireAnswers) => {
       // A signal is not checked on its way in: one whose answers do not fit is dropped, as any misfit signal.
-      if (answerIssues(record.questionnaire!.items, answers.answers).length > 0) return;
-      record.questionnaire = answered(record.questionnaire!, answers);
+      if (!record.questionnaire || answerIssues(items(), answers.answers).length > 0) return;
+      record.questionnaire = answeredQuestionnaire(record.questionnaire, answers);
     },
     answer: async (apply) => {
       apply();

@@ -63,10 +63,10 @@ import {
   submitReviewDecisionUpdate,
 } from './prior-authorization.messages';
 import {
+  approvalWaits,
   namedQuestionnaire,
   questionnaireAnswersDecision,
   refuseApprovalWhilePending,
-  reviewActionable,
 } from './payer-questionnaire';
 
 type CaseActivities = ReturnType<typeof createCaseActivities>;
@@ -156,6 +156,8 @@ function acceptPriorAuthorizationDecisions(run: PriorAuthorizationRun): void {
       check: () => refuseUnlessAwaiting(run, 'awaiting_review', run.review, 'A review decision'),
       checkInput: (decision: ReviewDecisionInput) => refuseApprovalWhilePending(record, decision),
       keep: (decision: ReviewDecisionInput) => {
+        // A signal is not checked on its way in: an approval the questionnaire still waits for is dropped.
+        if (approvalWaits(record, decision)) return;
         run.review = decision;
       },
     },
@@ -269,8 +271,11 @@ async function prefillQuestionnaire(run: PriorAuthorizationRun, canonical: strin
     canonical,
     request: record.request,
   });
-  if (answer.kind === 'prefilled')
-    record.questionnaire = withProposals(answer.questionnaire, record.criteria);
+  if (answer.kind !== 'prefilled') return;
+  // The sandbox's packages name their items by the catalog's criteria; a live payer's items are its own.
+  record.questionnaire = record.livemode
+    ? answer.questionnaire
+    : withProposals(answer.questionnaire, record.criteria);
 }
 
 const PAYER_NEEDS_NO_AUTHORIZATION =
@@ -313,7 +318,9 @@ function preparedForReview(
   const prepared = preparedForReviewOn(requirements);
   if (!questionnaire) return prepared;
   if (questionnaire.items.length === 0)
-    return `${prepared} The payer's questionnaire could not be had (${questionnaire.prefill_failure}); the review goes on the catalog's criteria.`;
+    return questionnaire.prefill_failure
+      ? `${prepared} The payer's questionnaire could not be fetched (${questionnaire.prefill_failure}); the review goes on the catalog's criteria.`
+      : `${prepared} The payer's questionnaire asks nothing.`;
   if (questionnaire.prefill_failure)
     return `${prepared} The payer's CQL did not prefill its questionnaire (${questionnaire.prefill_failure}); its items wait for a person.`;
   const pending = questionnaire.pending.length;
@@ -396,8 +403,7 @@ async function resolvePlanAndPrefill(
  */
 async function awaitReview(run: PriorAuthorizationRun): Promise<Review | undefined> {
   const { lifecycle, cancellation, input } = run;
-  // An approval given by signal while the questionnaire waits for answers takes effect once answered.
-  const decided = () => reviewActionable(run.record, run.review) || cancellation.requested() !== undefined;
+  const decided = () => run.review !== undefined || cancellation.requested() !== undefined;
   if (!(await condition(decided, input.timings.reviewReminderMs))) {
     await lifecycle.update({ review_reminder_at: new Date().toISOString() });
     const remaining = Math.max(input.timings.reviewExpiryMs - input.timings.reviewReminderMs, 1);

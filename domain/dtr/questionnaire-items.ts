@@ -7,14 +7,16 @@ import type {
   AnswerOrigin,
   AnswerValue,
   AttachmentAnswer,
+  CaseQuestionnaire,
   CodedAnswer,
   EnableWhenCondition,
   QuantityAnswer,
   QuestionnaireAnswerInput,
+  QuestionnaireAnswers,
   QuestionnaireItemState,
   QuestionnaireItemType,
 } from './questionnaire';
-import { ANSWERABLE_ITEM_TYPES } from './questionnaire';
+import { ANSWERABLE_ITEM_TYPES, UNNAMED_AUTHOR } from './questionnaire';
 
 export const INFORMATION_ORIGIN_EXTENSION =
   'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/information-origin';
@@ -309,6 +311,8 @@ function conditionHolds(
 ): boolean {
   const answers = question && question.enabled ? confirmedAnswers(question) : [];
   if (condition.operator === 'exists') return answers.length > 0 === (condition.answer === true);
+  // FHIR: `!=` holds when no answer equals the value, so also while the question is unanswered.
+  if (condition.operator === '!=') return !answers.some((answer) => sameValue(answer, condition.answer));
   return answers.some((answer) => compares(answer, condition.operator, condition.answer));
 }
 
@@ -318,7 +322,6 @@ function compares(
   expected: AnswerValue,
 ): boolean {
   if (operator === '=') return sameValue(answer, expected);
-  if (operator === '!=') return !sameValue(answer, expected);
   const left = orderable(answer);
   const right = orderable(expected);
   if (left === null || right === null || typeof left !== typeof right) return false;
@@ -407,6 +410,8 @@ function structuralIssue(item: QuestionnaireItemState, value: unknown): string |
   if (Array.isArray(value)) {
     if (!item.repeats) return `${linkId} does not repeat: give one value, not a list.`;
     if (value.length === 0) return `${linkId} got an empty list: give null to clear the answer.`;
+    if (value.length > MAX_REPEATED_ANSWERS)
+      return `${linkId} takes at most ${MAX_REPEATED_ANSWERS} answers; it got ${value.length}.`;
     for (const entry of value) {
       const problem = valueIssue(item, entry);
       if (problem) return problem;
@@ -416,18 +421,28 @@ function structuralIssue(item: QuestionnaireItemState, value: unknown): string |
   return valueIssue(item, value);
 }
 
+/**
+ * Bounds on what a person may write, so a case stays within what Temporal keeps in one workflow: a
+ * string item's answer, a text item's, and a repeating item's answers.
+ */
+export const MAX_STRING_ANSWER = 1_000;
+export const MAX_TEXT_ANSWER = 10_000;
+const MAX_REPEATED_ANSWERS = 50;
+/** FHIR's integer is 32-bit. */
+const MAX_INTEGER = 2_147_483_647;
+
 const EXPECTED: Record<Exclude<QuestionnaireItemType, 'group' | 'display'>, string> = {
   boolean: 'true or false',
-  integer: 'a whole number',
+  integer: 'a whole number (32-bit)',
   decimal: 'a number',
   date: 'a date as YYYY-MM-DD',
   dateTime: 'a date (YYYY-MM-DD) or a date and time with its offset (2024-04-07T18:32:03Z)',
   time: 'a time as hh:mm:ss',
-  string: 'a non-empty string',
-  text: 'a non-empty string',
-  url: 'an absolute URL (https://…)',
+  string: `a non-empty string of at most ${MAX_STRING_ANSWER} characters`,
+  text: `a non-empty string of at most ${MAX_TEXT_ANSWER} characters`,
+  url: `an absolute URL (https://…) of at most ${MAX_STRING_ANSWER} characters`,
   choice: 'one of its options, as a coding ({ "code": … })',
-  'open-choice': 'one of its options as a coding, or free text',
+  'open-choice': `one of its options as a coding, or free text of at most ${MAX_STRING_ANSWER} characters`,
   quantity: 'a quantity ({ "value": number, "unit": string or null })',
   attachment: 'an attachment ({ "url": string, "content_type" and "title" strings or null })',
 };
@@ -449,7 +464,7 @@ function fits(item: QuestionnaireItemState, value: unknown): boolean {
     case 'boolean':
       return typeof value === 'boolean';
     case 'integer':
-      return Number.isInteger(value);
+      return Number.isInteger(value) && Math.abs(value as number) <= MAX_INTEGER;
     case 'decimal':
       return typeof value === 'number' && Number.isFinite(value);
     case 'date':
@@ -463,15 +478,16 @@ function fits(item: QuestionnaireItemState, value: unknown): boolean {
     case 'time':
       return typeof value === 'string' && TIME.test(value);
     case 'string':
+      return typeof value === 'string' && value.trim() !== '' && value.length <= MAX_STRING_ANSWER;
     case 'text':
-      return typeof value === 'string' && value.trim() !== '';
+      return typeof value === 'string' && value.trim() !== '' && value.length <= MAX_TEXT_ANSWER;
     case 'url':
-      return typeof value === 'string' && URL_LIKE.test(value);
+      return typeof value === 'string' && URL_LIKE.test(value) && value.length <= MAX_STRING_ANSWER;
     case 'choice':
       return isCoded(value) && matchingOption(item, value) !== undefined;
     case 'open-choice':
       return (
-        (typeof value === 'string' && value.trim() !== '') ||
+        (typeof value === 'string' && value.trim() !== '' && value.length <= MAX_STRING_ANSWER) ||
         (isCoded(value) && matchingOption(item, value) !== undefined)
       );
     case 'quantity':
@@ -574,15 +590,44 @@ export function withAnswers(
   return withEnablement(answered);
 }
 
+/** Items with what they still wait for: the pending link_ids, and `completed` once there are none. */
+export function questionnaireState(
+  items: QuestionnaireItemState[],
+): Pick<CaseQuestionnaire, 'items' | 'pending' | 'status'> {
+  const pending = pendingLinkIds(items);
+  return { items, pending, status: pending.length === 0 ? 'completed' : 'in_progress' };
+}
+
+/** The case's questionnaire with these answers recorded (already checked by answerIssues). */
+export function answeredQuestionnaire(
+  questionnaire: CaseQuestionnaire,
+  answers: QuestionnaireAnswers,
+): CaseQuestionnaire {
+  const items = withAnswers(questionnaire.items, answers.answers, answers.author ?? UNNAMED_AUTHOR);
+  return { ...questionnaire, ...questionnaireState(items) };
+}
+
 /** A value as the item keeps it: a list for a repeating item, one value otherwise, codings completed. */
 export function normalizedAnswer(
   item: QuestionnaireItemState,
   value: AnswerValue | AnswerValue[],
 ): AnswerValue | AnswerValue[] {
-  const values = (Array.isArray(value) ? value : [value]).map((entry) =>
-    isCoded(entry) ? completeCoding(item, entry) : entry,
-  );
+  const values = (Array.isArray(value) ? value : [value]).map((entry) => keptValue(item, entry));
   return item.repeats ? values : values[0]!;
+}
+
+/**
+ * One value as its item's type keeps it, nothing more: a quantity's number and unit (a FHIR Quantity's
+ * `code` and `system` too would read as a coding), an attachment's three fields, a choice's coding
+ * completed from its option.
+ */
+function keptValue(item: QuestionnaireItemState, value: AnswerValue): AnswerValue {
+  if (item.type === 'quantity' && isQuantity(value)) return { value: value.value, unit: value.unit ?? null };
+  if (item.type === 'attachment' && isAttachment(value))
+    return { content_type: value.content_type ?? null, url: value.url, title: value.title ?? null };
+  if ((item.type === 'choice' || item.type === 'open-choice') && isCoded(value))
+    return completeCoding(item, value);
+  return value;
 }
 
 function completeCoding(item: QuestionnaireItemState, coding: CodedAnswer): CodedAnswer {
@@ -598,11 +643,11 @@ function sameAnswer(left: AnswerValue | AnswerValue[] | null, right: AnswerValue
 }
 
 function sameValue(left: AnswerValue, right: AnswerValue): boolean {
-  if (isCoded(left) && isCoded(right))
-    return left.code === right.code && (!left.system || !right.system || left.system === right.system);
   if (isQuantity(left) && isQuantity(right))
     return left.value === right.value && (left.unit ?? null) === (right.unit ?? null);
   if (isAttachment(left) && isAttachment(right)) return left.url === right.url;
+  if (isCoded(left) && isCoded(right))
+    return left.code === right.code && (!left.system || !right.system || left.system === right.system);
   return left === right;
 }
 
@@ -689,7 +734,7 @@ function responseAnswer(
 }
 
 function fhirValue(item: QuestionnaireItemState, value: AnswerValue): Record<string, unknown> {
-  if (isCoded(value)) {
+  if ((item.type === 'choice' || item.type === 'open-choice') && isCoded(value)) {
     const coding: FhirCoding = { code: value.code };
     if (value.system) coding.system = value.system;
     if (value.display) coding.display = value.display;

@@ -103,6 +103,8 @@ export const QUESTIONNAIRE_FALLBACK_REASONS = [
   'dtr_unavailable',
   'dtr_timed_out',
   'dtr_invalid_package',
+  /** An adaptive questionnaire, whose questions come from `$next-question`, which is not called yet. */
+  'dtr_adaptive_not_supported',
 ] as const;
 export type QuestionnaireFallbackReason = (typeof QUESTIONNAIRE_FALLBACK_REASONS)[number];
 

@@ -1,3 +1,4 @@
+import { reviewDecisionSignal } from '../../workflows/prior-authorization.messages';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import { priorAuthorizationRequest } from '../support/case-requests';
 import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
@@ -95,6 +96,20 @@ describe("a sandbox prior authorization answers its payer's questionnaire before
     const refused = await approve(id);
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toContain('a1c_at_least_7');
+  });
+
+  it('drops an approval signalled while an item is pending, and still takes a rejection', async () => {
+    const { id } = await submit(WITHOUT_A1C);
+    await settled(id, 'awaiting_review');
+    const handle = testApp.temporalClient.workflow.getHandle(id);
+    await handle.signal(reviewDecisionSignal, { decision: 'approve', reviewer: 'Operator on call' });
+    const rejected = await testApp
+      .http()
+      .post(`${PATH}/${id}/review`)
+      .set(bearer(account.keys.reviewer))
+      .send({ decision: 'reject', reviewer: 'Reviewer One' });
+    expect(rejected.status).toBe(200);
+    expect(rejected.body.data).toMatchObject({ status: 'failed', review: { decision: 'reject' } });
   });
 
   it('answers 400 naming the link_id when an answer has the wrong type', async () => {

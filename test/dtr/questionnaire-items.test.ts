@@ -127,6 +127,9 @@ describe('checking answers', () => {
     ['meal', { code: 'pizza' }, /meal \(choice\) takes one of its options/],
     ['meal', { system: 'urn:other', code: 'burger' }, /one of its options/],
     ['side', { code: 'soup' }, /side \(open-choice\) takes one of its options as a coding, or free text/],
+    ['count', 2 ** 31, /count \(integer\) takes a whole number \(32-bit\)/],
+    ['name', 'x'.repeat(1_001), /name \(string\) takes a non-empty string of at most 1000 characters/],
+    ['notes', 'x'.repeat(10_001), /notes \(text\) takes a non-empty string of at most 10000 characters/],
   ];
 
   it.each(wrong)('names %s when its value %p is not of its type', (linkId, value, message) => {
@@ -249,6 +252,35 @@ describe('recording answers and their origin', () => {
   });
 });
 
+describe('answers kept as their item reads them', () => {
+  it('keeps a FHIR Quantity as a quantity, its code and system left out', () => {
+    const answered = withAnswers(
+      fresh(),
+      [
+        {
+          link_id: 'dose',
+          value: { value: 8.1, unit: '%', system: 'http://unitsofmeasure.org', code: '%' } as never,
+        },
+      ],
+      'Dr. Example',
+    );
+    expect(item(answered, 'dose').answer).toEqual({ value: 8.1, unit: '%' });
+    const response = questionnaireResponseOf('urn:test:every-type', answered, {
+      subject: { reference: 'Patient/p' },
+      authored: '2026-11-29T00:00:00Z',
+      status: 'in-progress',
+    });
+    expect(JSON.stringify(response)).toContain('"valueQuantity":{"value":8.1,"unit":"%"}');
+  });
+
+  it('refuses more than 50 answers to a repeating item', () => {
+    const many = Array.from({ length: 51 }, (_, index) => `topping ${index}`);
+    expect(answerIssues(fresh(), [{ link_id: 'toppings', value: many }])).toEqual([
+      { link_id: 'toppings', message: 'toppings takes at most 50 answers; it got 51.' },
+    ]);
+  });
+});
+
 describe('enableWhen', () => {
   it('hides a group and its questions until its condition holds', () => {
     const items = fresh();
@@ -274,6 +306,34 @@ describe('enableWhen', () => {
         'burger',
       ).enabled,
     ).toBe(false);
+  });
+
+  it("shows an item behind `!=` while its question is unanswered, as FHIR's `!=` means no answer equal", () => {
+    const notBurger: FhirQuestionnaire = {
+      resourceType: 'Questionnaire',
+      url: 'urn:test:not-equal',
+      item: [
+        {
+          linkId: 'meal',
+          type: 'choice',
+          answerOption: [{ valueCoding: { code: 'burger' } }, { valueCoding: { code: 'salad' } }],
+        },
+        {
+          linkId: 'why',
+          type: 'string',
+          required: true,
+          enableWhen: [{ question: 'meal', operator: '!=', answerCoding: { code: 'burger' } }],
+        },
+      ],
+    };
+    const items = withEnablement(itemsOfQuestionnaire(notBurger, []));
+    expect(pendingLinkIds(items)).toEqual(['why']);
+    const burger = withAnswers(
+      items,
+      [{ link_id: 'meal', value: { code: 'burger', system: null, display: null } }],
+      'A',
+    );
+    expect(item(burger, 'why').enabled).toBe(false);
   });
 
   it('keeps an item hidden by its enableWhenExpression at prefill hidden', () => {

@@ -2,10 +2,10 @@ import type { PriorAuthorizationRequest } from '../../domain/cases/prior-authori
 import { SANDBOX_QUESTIONNAIRE_BASE } from '../../infrastructure/connectors/crd/simulated-crd-service';
 import type { FhirResource } from '../../infrastructure/connectors/crd/cds-hooks';
 import { sandboxDtrPackages } from '../../infrastructure/connectors/dtr/sandbox-packages';
+import { questionnairePackageRequest } from '../../infrastructure/connectors/dtr/dtr-client';
 import {
   answerQuestionnairePackageOperation,
   questionnairePackage,
-  questionnairePackageRequest,
 } from '../../infrastructure/connectors/dtr/simulated-dtr-service';
 import type { QuestionnairePackageParameters } from '../../infrastructure/connectors/dtr/simulated-dtr-service';
 import { prefillQuestionnaire } from '../../infrastructure/dtr/cql-prefill';

@@ -3,7 +3,7 @@ import type { QuestionnaireFallbackReason } from '../../../domain/dtr/questionna
 import type { WebhookTargetPolicy } from '../../webhooks/target-policy';
 import { connectorAuthorization, postToConnector } from '../outbound-post';
 import type { PostedAnswer } from '../outbound-post';
-import { questionnairePackageRequest } from './simulated-dtr-service';
+import type { FhirResource } from '../crd/cds-hooks';
 
 /** Where a payer's DTR service answers: its FHIR base, credentials and time limit. */
 export type DtrEndpoint = Pick<EndpointConnectorSettings, 'url' | 'auth' | 'timeoutMs'>;
@@ -71,4 +71,13 @@ function holdsPackageBundle(json: unknown): boolean {
 
 function failed(reason: QuestionnaireFallbackReason): FetchedQuestionnairePackage {
   return { kind: 'failed', reason };
+}
+
+/** The operation's input asking for the given canonicals, as a DTR client sends it. */
+export function questionnairePackageRequest(canonicals: readonly string[]): FhirResource {
+  return {
+    resourceType: 'Parameters',
+    id: 'questionnaire-package-request',
+    parameter: canonicals.map((canonical) => ({ name: 'questionnaire', valueCanonical: canonical })),
+  };
 }

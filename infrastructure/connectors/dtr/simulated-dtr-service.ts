@@ -1,4 +1,3 @@
-import type { FhirResource } from '../crd/cds-hooks';
 import { sandboxDtrPackages } from './sandbox-packages';
 import type { PackageBundle, SandboxDtrPackage } from './sandbox-packages';
 
@@ -91,15 +90,6 @@ export function answerQuestionnairePackageOperation(
           : []),
       ],
     },
-  };
-}
-
-/** The operation's input asking for the given canonicals, as a DTR client sends it. */
-export function questionnairePackageRequest(canonicals: readonly string[]): FhirResource {
-  return {
-    resourceType: 'Parameters',
-    id: 'questionnaire-package-request',
-    parameter: canonicals.map((canonical) => ({ name: 'questionnaire', valueCanonical: canonical })),
   };
 }
 

@@ -32,7 +32,7 @@ import {
   QuestionnaireAnswersDto,
   ReviewDecisionDto,
 } from './prior-authorization.dto';
-import { answerIssues } from '../../../../domain/dtr/questionnaire-items';
+import { answeredQuestionnaire, answerIssues } from '../../../../domain/dtr/questionnaire-items';
 import type { QuestionnaireAnswers } from '../../../../domain/dtr/questionnaire';
 import { assertStorable } from '../../case-size';
 import { caseTimingsOf, defineCaseType, outcomeDecision } from '../../case-type';
@@ -188,13 +188,19 @@ function assertAnswersFit(record: PriorAuthorizationCase, information: PriorAuth
  * without a questionnaire, or past review, is the workflow's 409 to answer.
  */
 function assertQuestionnaireAnswersFit(record: PriorAuthorizationCase, answers: QuestionnaireAnswers): void {
-  const items = record.questionnaire?.items;
-  if (record.status !== 'awaiting_review' || !items?.length) return;
-  const issues = answerIssues(items, answers.answers);
+  const { questionnaire } = record;
+  if (record.status !== 'awaiting_review' || !questionnaire?.items.length) return;
+  const issues = answerIssues(questionnaire.items, answers.answers);
   if (issues.length > 0)
     throw new ApiError(
       'validation_error',
       'The answers do not fit the questionnaire; see details.',
       issues.map(({ link_id, message }) => ({ field: `answers.${link_id}`, issue: message })),
     );
+  // Answers accumulate on the case across calls: with these, it must stay storable (413 otherwise).
+  const answered: PriorAuthorizationCase = {
+    ...record,
+    questionnaire: answeredQuestionnaire(questionnaire, answers),
+  };
+  assertStorable(answered);
 }

@@ -175,9 +175,17 @@ function formAnswer(value: AnswerValue): string {
 
 /** The field that answers one item, holding its current answer. */
 function questionnaireField(item: QuestionnaireItemState): DecisionField {
-  const label = `${item.text ?? item.link_id}${item.required ? ' (required)' : ''}`;
+  const proposal =
+    item.origin === 'proposed' && item.answer !== null && !Array.isArray(item.answer)
+      ? ` (proposed from the evidence: ${formAnswer(item.answer)})`
+      : '';
+  const label = `${item.text ?? item.link_id}${item.required ? ' (required)' : ''}${proposal}`;
   const name = `${QUESTIONNAIRE_FIELD_PREFIX}${item.link_id}`;
-  const initial = item.answer === null || Array.isArray(item.answer) ? '' : formAnswer(item.answer);
+  // A proposal is shown, never filled in: saving the form must not confirm what nobody chose.
+  const initial =
+    item.answer === null || Array.isArray(item.answer) || item.origin === 'proposed'
+      ? ''
+      : formAnswer(item.answer);
   switch (item.type) {
     case 'boolean':
       return { name, label, kind: 'select', options: ['', 'yes', 'no'], initial };
@@ -215,7 +223,7 @@ const FORM_ITEM_TYPES: ReadonlySet<string> = new Set(
 /**
  * The form's values as the API's answers: each filled field, typed as its item reads it (a number
  * that does not parse stays text, which the API's check then names). Sending an answer unchanged
- * keeps its origin; a proposal sent as it stands is confirmed by the person sending it.
+ * keeps its origin; a proposal is confirmed only by choosing it.
  */
 function questionnaireAnswersOf(
   values: Record<string, string>,
