@@ -3538,7 +3538,7 @@ export interface components {
             created_at: string;
         };
         /** @enum {string} */
-        QuestionnaireFallbackReason: "dtr_unavailable" | "dtr_timed_out" | "dtr_invalid_package";
+        QuestionnaireFallbackReason: "dtr_unavailable" | "dtr_timed_out" | "dtr_invalid_package" | "dtr_adaptive_not_supported";
         QuestionnaireItemState: {
             link_id: string;
             /** @description The group the item sits in (its parent's link_id), null at the top level. */
