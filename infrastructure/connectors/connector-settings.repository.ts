@@ -235,7 +235,11 @@ export class ConnectorSettingsRepository {
    * verifies; its private half is erased now, and the key before it is dropped. Undefined when the
    * account has no such connector.
    */
-  async rotateSigningKey(accountId: string): Promise<Connector | undefined> {
+  /**
+   * A new signing key, the current one kept as previous. With `fromKid`, only while that key is still
+   * current: a second press of a form that rotated it already changes nothing.
+   */
+  async rotateSigningKey(accountId: string, fromKid?: string): Promise<Connector | undefined> {
     const key = await generateSigningKey();
     // The right-hand sides read the row as it was, so the current key moves to "previous" in the same step.
     const [row] = await this.db.query<Row>(
@@ -243,12 +247,14 @@ export class ConnectorSettingsRepository {
          previous_signing_public_jwk = signing_public_jwk, signing_kid = $2, signing_key_sealed = $3,
          signing_public_jwk = $4::jsonb, signing_key_rotated_at = now(), updated_at = now()
        WHERE account_id = $1 AND kind = 'coverage_requirements' AND deleted_at IS NULL
+         AND ($5::text IS NULL OR signing_kid = $5)
        RETURNING ${COLUMNS}`,
       [
         accountId,
         key.kid,
         this.secrets.sealText(JSON.stringify(key.privateJwk)),
         JSON.stringify(key.publicJwk),
+        fromKid ?? null,
       ],
     );
     return row && this.viewOf(row);

@@ -121,8 +121,8 @@ async function run(
       return recordAndPrint('connector.configured', connector);
     }
     case 'connectors:rotate-signing-key': {
-      const rotated = await operatorMistakesAsUsage(() => connectors.rotateSigningKey(accountId));
-      return recordAndPrint('connector.signing_key_rotated', rotated);
+      const { connector } = await operatorMistakesAsUsage(() => connectors.rotateSigningKey(accountId));
+      return recordAndPrint('connector.signing_key_rotated', connector);
     }
     case 'connectors:delete': {
       const removed = await operatorMistakesAsUsage(() =>

@@ -117,7 +117,7 @@ export class ConnectorsController {
   @Answers('Connector')
   async rotateSigningKey(@CurrentPrincipal() principal: Principal) {
     requireLiveKeyFor(principal, "Rotating a connector's signing key");
-    return success(await this.connectors.rotateSigningKey(principal.accountId));
+    return success((await this.connectors.rotateSigningKey(principal.accountId)).connector);
   }
 
   @Delete(':kind')

@@ -80,10 +80,18 @@ export class ConnectorsService {
    * A new signing key for the coverage requirements connector, which signs from now on; the one it
    * replaces stays published until the next rotation.
    */
-  async rotateSigningKey(accountId: string): Promise<Connector> {
-    const connector = await this.settings.rotateSigningKey(accountId);
-    if (!connector) throw notConfigured('coverage_requirements');
-    return connector;
+  /**
+   * Rotates the CRD connector's signing key. With `fromKid` (the console's form names the key it
+   * showed), a key rotated since is left alone and the connector answered as it is, with `rotated` false.
+   */
+  async rotateSigningKey(
+    accountId: string,
+    fromKid?: string,
+  ): Promise<{ connector: Connector; rotated: boolean }> {
+    const connector = await this.settings.rotateSigningKey(accountId, fromKid);
+    if (connector) return { connector, rotated: true };
+    if (fromKid === undefined) throw notConfigured('coverage_requirements');
+    return { connector: await this.get(accountId, 'coverage_requirements'), rotated: false };
   }
 
   /** The public keys a JWKS URL serves; an id that names no connector is a 404 like any other. */

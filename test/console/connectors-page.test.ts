@@ -166,12 +166,15 @@ describe('the Connectors page of the console', () => {
     expect(shown.text).toContain(`<code>${signing.jwks_url}</code>`);
     expect(shown.text).toContain(`<code>${signing.kid}</code>`);
 
-    const rotated = await postForm(
-      testApp,
-      admin,
-      '/console/connectors/coverage_requirements/rotate-signing-key',
-    );
+    expect(shown.text).toContain(`name="from_kid" value="${signing.kid}"`);
+    const rotate = () =>
+      postForm(testApp, admin, '/console/connectors/coverage_requirements/rotate-signing-key', {
+        from_kid: signing.kid,
+      });
+    const rotated = await rotate();
     expect(rotated.headers.location).toBe('/console/connectors/coverage_requirements?done=rotated');
+    // Pressed again (a double click, a resent form), the form names a key no longer current: no change.
+    await rotate();
     const after = await getPage(testApp, admin, rotated.headers.location!);
     expect(after.text).toContain('A new signing key signs from now on');
     expect(after.text).toMatch(

@@ -21,7 +21,7 @@ import {
   connectorView,
   KIND_TITLES,
 } from './connectors-views';
-import { checkAsTheApiDoes, formField, refusalNotice } from '../forms';
+import { checkAsTheApiDoes, formField, formText, refusalNotice } from '../forms';
 import { principalOf } from '../console-principal';
 import { ConsolePages } from '../console-pages';
 
@@ -106,10 +106,19 @@ export class ConnectorsPageController {
     res.redirect(303, `${CONNECTORS_PATH}/${known}?done=saved`);
   }
 
+  /**
+   * The form names the key it showed: pressed twice (or resent), it rotates once, so the key that
+   * in-flight JWTs name stays published.
+   */
   @Post('connectors/coverage_requirements/rotate-signing-key')
   async rotateSigningKey(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const connector = await this.connectors.rotateSigningKey(accountOf(req));
-    await this.audit.record(req, 'connector.signing_key_rotated', { object: 'connector', id: connector.id });
+    const fromKid = formText(req.body, 'from_kid', 200) || undefined;
+    const { connector, rotated } = await this.connectors.rotateSigningKey(accountOf(req), fromKid);
+    if (rotated)
+      await this.audit.record(req, 'connector.signing_key_rotated', {
+        object: 'connector',
+        id: connector.id,
+      });
     res.redirect(303, `${CONNECTORS_PATH}/coverage_requirements?done=rotated`);
   }
 

@@ -15,6 +15,7 @@ import {
   badge,
   card,
   definitionList,
+  hiddenFields,
   inputField,
   optionsOf,
   postForm,
@@ -153,12 +154,12 @@ function signingKeysCard(base: string, signing: ConnectorSigningView, csrf: Html
         ],
         ['Rotated', signing.rotated_at && moment(signing.rotated_at)],
       ])}
-      ${actionButton({
+      ${postForm({
         action: `${base}/rotate-signing-key`,
         csrf,
+        body: html`${hiddenFields({ from_kid: signing.kid })}${submitButton({ label: 'Rotate signing key' })}`,
         confirm:
           'Rotate the signing key? The new key signs from now on; the current one stays published until the next rotation.',
-        label: 'Rotate signing key',
       })}`,
   });
 }
