@@ -564,6 +564,15 @@ describe('prior authorization and benefit verification requests', () => {
     }
   });
 
+  it("refuses a sandbox PA's detail_code without the result it details", async () => {
+    expect(
+      await violations(
+        CreatePriorAuthorizationDto,
+        priorAuthorizationRequest({ mock_result: { detail_code: 'approval' } }),
+      ),
+    ).toEqual(['mock_result.detail_code: is given only with result']);
+  });
+
   it('accepts a sandbox case the simulated payer can play, and refuses one it cannot, naming the cases', async () => {
     const played = await accepted(
       CreateBenefitVerificationDto,

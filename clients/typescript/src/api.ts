@@ -1316,11 +1316,14 @@ export interface components {
             result?: ("approved" | "denied" | "partially_approved" | "other" | "not_submitted") | null;
             /** @description What the sandbox payer's CRD service answers before the case is prepared for review (docs/crd.md): `no-auth` completes the case approved with detail `prior_auth_not_required`, with no review or submission; `auth-needed` goes on to review; `unavailable` goes on with `fallback_reason` `crd_unavailable`. Independent of `result` and `outage`; absent, the formulary decides. */
             coverage_requirements?: ("no-auth" | "auth-needed" | "unavailable") | null;
-            /** @example step_therapy_criteria_not_met */
+            /**
+             * @description The detail of `result`, given only with it.
+             * @example step_therapy_criteria_not_met
+             */
             detail_code?: string | null;
             /** @description Plays a payer outage before the payer prepares the request (see docs/workflows.md, outages). */
             outage?: components["schemas"]["MockOutageInput"] | null;
-        };
+        } & unknown;
         CreatePriorAuthorization: {
             patient: components["schemas"]["CasePatientInput"];
             provider: components["schemas"]["ProviderInput"];

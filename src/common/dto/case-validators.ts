@@ -438,6 +438,26 @@ function isPresent(value: unknown): boolean {
 }
 
 /**
+ * The property may be given only beside `otherProperty`: a detail without what it details would be
+ * taken and then ignored. Use it with @IsOptional(), which leaves an absent property alone.
+ */
+export function OnlyWith(otherProperty: string, options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    rule(
+      'onlyWith',
+      (_value, { object }) => (object as Record<string, unknown>)[otherProperty] !== undefined,
+      `is given only with ${otherProperty}`,
+      options,
+      {
+        objectSchema: {
+          if: { required: [propertyName as string] },
+          then: { required: [otherProperty] },
+        },
+      },
+    )(target, propertyName);
+}
+
+/**
  * The property is required while `otherProperty` holds one of `values`; when given otherwise, it is
  * validated all the same. Use it instead of @IsOptional(), like the presence rules below.
  */

@@ -30,7 +30,7 @@ import {
   Stack,
   TextField,
 } from '../../../common/dto/compose';
-import { IsIsoDateTime, RequiredWhen } from '../../../common/dto/case-validators';
+import { IsIsoDateTime, OnlyWith, RequiredWhen } from '../../../common/dto/case-validators';
 import {
   Identifier,
   LIMITS,
@@ -116,7 +116,11 @@ export class PriorAuthMockResultDto {
   @IsIn(MOCK_COVERAGE_REQUIREMENTS)
   coverage_requirements?: MockCoverageRequirements;
 
-  @SnakeCaseCode({ example: 'step_therapy_criteria_not_met' })
+  @SnakeCaseCode({
+    example: 'step_therapy_criteria_not_met',
+    description: 'The detail of `result`, given only with it.',
+  })
+  @OnlyWith('result')
   detail_code?: string;
 
   @NestedObject(() => MockOutageDto, {
