@@ -1,11 +1,14 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import { hookInstanceOf, orderSignRequest } from '../../infrastructure/connectors/crd/order-sign-request';
 import type { CoverageRequirementsQuery } from '../../domain/payers/coverage-requirements';
 import { crdQuery, crdQueryFor } from '../fixtures/crd/crd-fixtures';
+import {
+  describeWithValidator as describeValidated,
+  errorsIn,
+  issuesIn,
+  validate,
+  type Json,
+  type Report,
+} from '../support/fhir-profile-validator';
 
 /**
  * Every FHIR resource our CRD client sends in its `order-sign` request (the draft MedicationRequest,
@@ -17,29 +20,7 @@ import { crdQuery, crdQueryFor } from '../fixtures/crd/crd-fixtures';
  * Skipped when the validator is not installed (`scripts/fhir-profile-validate.sh --install`), except in
  * CI, where .ci/run installs it and a missing validator fails the test.
  */
-const ROOT = join(__dirname, '../..');
-const SCRIPT = join(ROOT, 'scripts/fhir-profile-validate.sh');
-const installed = existsSync(
-  join(spawnSync('bash', [SCRIPT, '--path'], { encoding: 'utf8' }).stdout.trim(), '.complete'),
-);
-const required = Boolean(process.env.CI);
-if (!installed && !required) {
-  console.warn(
-    'crd-profiles.test.ts skipped: the FHIR profile validator is not installed (bash scripts/fhir-profile-validate.sh --install)',
-  );
-}
-const describeWithValidator = installed || required ? describe : describe.skip;
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-interface Issue {
-  severity: string;
-  location: string;
-  message: string;
-}
-interface Report {
-  packages: string[];
-  files: { file: string; issues: Issue[] }[];
-}
+const describeWithValidator = describeValidated('crd-profiles.test.ts');
 
 const SIGNED_AT = new Date('2026-11-25T12:00:00.000Z');
 
@@ -96,40 +77,6 @@ function brokenDocuments(): Record<string, Json> {
     'no-plan.Coverage.json': requestOf(crdQuery({ plan: null })).prefetch.coverage.entry[0].resource,
   };
 }
-
-function validate(documents: Record<string, Json>): Report {
-  const directory = mkdtempSync(join(tmpdir(), 'crd-profiles-'));
-  try {
-    const paths = Object.entries(documents).map(([name, document]) => {
-      const path = join(directory, name);
-      writeFileSync(path, JSON.stringify(document, null, 2));
-      return path;
-    });
-    const run = spawnSync('bash', [SCRIPT, ...paths], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    if (run.status !== 0) {
-      throw new Error(`fhir-profile-validate.sh exited ${run.status}:\n${run.stderr}`);
-    }
-    const report = JSON.parse(run.stdout) as Report;
-    for (const file of report.files) file.file = file.file.slice(directory.length + 1);
-    return report;
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
-}
-
-const issuesIn = (report: Report, names: string[], severities: string[]) =>
-  report.files
-    .filter((file) => names.includes(file.file))
-    .flatMap((file) =>
-      file.issues
-        .filter((issue) => severities.includes(issue.severity))
-        .map((issue) => ({ ...issue, file: file.file })),
-    );
-/** Each error or fatal issue as one line: file, where and what. */
-const errorsIn = (report: Report, names: string[]) =>
-  issuesIn(report, names, ['error', 'fatal']).map(
-    (issue) => `${issue.file}: ${issue.severity} at ${issue.location}: ${issue.message}`,
-  );
 
 describeWithValidator('the CRD order-sign resources, against the Da Vinci CRD 2.0.1 profiles', () => {
   let report: Report;

@@ -1,6 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { PriorAuthorizationRequest } from '../../domain/cases/prior-authorization-request';
@@ -17,6 +15,14 @@ import { prefillQuestionnaire } from '../../infrastructure/dtr/cql-prefill';
 import { patientRecordBundle } from '../../infrastructure/dtr/patient-record';
 import { readQuestionnairePackage } from '../../infrastructure/dtr/questionnaire-package';
 import { priorAuthorizationRequest } from '../support/case-requests';
+import {
+  describeWithValidator as describeValidated,
+  errorsIn,
+  issuesIn,
+  validate,
+  type Json,
+  type Report,
+} from '../support/fhir-profile-validator';
 import { remicadeExchange } from '../support/pas-exchanges';
 
 /**
@@ -30,31 +36,7 @@ import { remicadeExchange } from '../support/pas-exchanges';
  * Skipped when the validator is not installed (`scripts/fhir-profile-validate.sh --install`), except
  * in CI, where .ci/run installs it and a missing validator fails the test.
  */
-const ROOT = join(__dirname, '../..');
-const SCRIPT = join(ROOT, 'scripts/fhir-profile-validate.sh');
-const installed = existsSync(
-  join(spawnSync('bash', [SCRIPT, '--path'], { encoding: 'utf8' }).stdout.trim(), '.complete'),
-);
-const required = Boolean(process.env.CI);
-if (!installed && !required) {
-  console.warn(
-    'dtr-profiles.test.ts skipped: the FHIR profile validator is not installed (bash scripts/fhir-profile-validate.sh --install)',
-  );
-}
-const describeWithValidator = installed || required ? describe : describe.skip;
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-interface Issue {
-  severity: string;
-  location: string;
-  message: string;
-}
-interface Report {
-  packages: string[];
-  missing_dependencies: string[];
-  not_checked: { element: string; profile: string; package: string }[];
-  files: { file: string; issues: Issue[] }[];
-}
+const describeWithValidator = describeValidated('dtr-profiles.test.ts');
 
 const NOW = new Date('2026-11-25T12:00:00.000Z');
 const CASE_ID = 'pa_01jq0000000000000000000000';
@@ -130,7 +112,7 @@ async function pasResponse(): Promise<Json> {
 
 /** Every sandbox Questionnaire, as catalog/dtr/<drug>/questionnaire.json holds it. */
 function sandboxQuestionnaires(): Record<string, Json> {
-  const directory = join(ROOT, 'catalog/dtr');
+  const directory = join(__dirname, '../../catalog/dtr');
   return Object.fromEntries(
     readdirSync(directory, { withFileTypes: true })
       .filter((entry) => entry.isDirectory() && existsSync(join(directory, entry.name, 'questionnaire.json')))
@@ -158,40 +140,6 @@ function brokenDocuments(response: Json): Record<string, Json> {
     'broken.answer-of-the-wrong-type.json': wrongType,
   };
 }
-
-function validate(documents: Record<string, Json>): Report {
-  const directory = mkdtempSync(join(tmpdir(), 'dtr-profiles-'));
-  try {
-    const paths = Object.entries(documents).map(([name, document]) => {
-      const path = join(directory, name);
-      writeFileSync(path, JSON.stringify(document, null, 2));
-      return path;
-    });
-    const run = spawnSync('bash', [SCRIPT, ...paths], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    if (run.status !== 0) {
-      throw new Error(`fhir-profile-validate.sh exited ${run.status}:\n${run.stderr}`);
-    }
-    const report = JSON.parse(run.stdout) as Report;
-    for (const file of report.files) file.file = file.file.slice(directory.length + 1);
-    return report;
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
-}
-
-const issuesIn = (report: Report, names: string[], severities: string[]) =>
-  report.files
-    .filter((file) => names.includes(file.file))
-    .flatMap((file) =>
-      file.issues
-        .filter((issue) => severities.includes(issue.severity))
-        .map((issue) => ({ ...issue, file: file.file })),
-    );
-/** Each error or fatal issue as one line: file, where and what. */
-const errorsIn = (report: Report, names: string[]) =>
-  issuesIn(report, names, ['error', 'fatal']).map(
-    (issue) => `${issue.file}: ${issue.severity} at ${issue.location}: ${issue.message}`,
-  );
 
 describeWithValidator('what DTR sends, against the Da Vinci DTR 2.0.1 profiles', () => {
   const questionnaires = sandboxQuestionnaires();
