@@ -120,6 +120,30 @@ export interface MetricsSettings {
   port?: number;
 }
 
+/**
+ * Prescribers and the NPI registry (docs/providers.md): where the registry is asked and how long its
+ * answers are kept, and the clock of a provider authorization. The clock is settings so tests need
+ * not wait days; the defaults are the contract's (section 13).
+ */
+export interface ProviderSettings {
+  /** The NPPES NPI Registry API (version 2.1) live mode asks, without a trailing slash. */
+  registryUrl: string;
+  /**
+   * What test mode asks instead of the in-process sandbox registry: a loopback registry in tests.
+   * Absent: the sandbox registry's fixture answers in-process.
+   */
+  sandboxRegistryUrl?: string;
+  registryTimeoutMs: number;
+  /** How long a registry answer is reused (a day). */
+  registryCacheMs: number;
+  /** An unsigned signing link lapses after this (14 days). */
+  signingLinkTtlMs: number;
+  /** An unsigned authorization is reminded this long after it was sent (7 days). */
+  signingReminderAfterMs: number;
+  /** A signed authorization is reminded this long before it lapses (30 days). */
+  renewalReminderBeforeMs: number;
+}
+
 export interface AppConfig {
   mode: ProcessMode;
   production: boolean;
@@ -152,6 +176,7 @@ export interface AppConfig {
   webhooks: WebhookSettings;
   cases: CaseSettings;
   clinicalEvaluation: ClinicalEvaluationSettings;
+  providers: ProviderSettings;
   /** How much OCR one case may ask of a worker (docs/documents.md, "Limits"). */
   documentReading: { ocrPagesPerCase: number };
   /** Audit events older than this are purged (docs/audit.md); six years by default, HIPAA's retention. */
@@ -367,6 +392,20 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     );
   }
 
+  const DAY_MS = 86_400_000;
+  const providers: ProviderSettings = {
+    registryUrl: (text('NPI_REGISTRY_URL') ?? 'https://npiregistry.cms.hhs.gov/api').replace(/\/+$/, ''),
+    sandboxRegistryUrl: text('SANDBOX_NPI_REGISTRY_URL')?.replace(/\/+$/, ''),
+    registryTimeoutMs: integer('NPI_REGISTRY_TIMEOUT_MS', 3_000, 100, 30_000),
+    registryCacheMs: integer('NPI_REGISTRY_CACHE_MS', DAY_MS, 0, 7 * DAY_MS),
+    signingLinkTtlMs: integer('PROVIDER_SIGNING_LINK_TTL_MS', 14 * DAY_MS, 1_000, 90 * DAY_MS),
+    signingReminderAfterMs: integer('PROVIDER_SIGNING_REMINDER_AFTER_MS', 7 * DAY_MS, 500, 90 * DAY_MS),
+    renewalReminderBeforeMs: integer('PROVIDER_RENEWAL_REMINDER_BEFORE_MS', 30 * DAY_MS, 0, 365 * DAY_MS),
+  };
+  if (providers.signingReminderAfterMs >= providers.signingLinkTtlMs) {
+    problems.push('PROVIDER_SIGNING_REMINDER_AFTER_MS must be shorter than PROVIDER_SIGNING_LINK_TTL_MS');
+  }
+
   const clinicalEvaluation: ClinicalEvaluationSettings = {
     threads: integer('CLINICAL_EVALUATION_THREADS', 2, 1, 64),
     taskTimeoutMs: integer('CLINICAL_EVALUATION_TIMEOUT_MS', 10_000, 1, Number.MAX_SAFE_INTEGER),
@@ -468,6 +507,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     webhooks,
     cases,
     clinicalEvaluation,
+    providers,
     documentReading,
     audit: { retentionDays: integer('AUDIT_RETENTION_DAYS', 6 * 365, 1, 100 * 365) },
     logLevel,

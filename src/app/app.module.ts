@@ -18,6 +18,8 @@ import { FormulariesModule } from '../formularies/formularies.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { PatientsModule } from '../patients/patients.module';
 import { ProgramsModule } from '../programs/programs.module';
+import { ProviderAuthorizationsModule } from '../provider-authorizations/provider-authorizations.module';
+import { ProvidersModule } from '../providers/providers.module';
 import { StatusModule } from '../status/status.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 
@@ -58,6 +60,8 @@ export class AppModule {
     const cases = CasesModule.forRoot({ ...withSecrets, idempotencyKeys });
     const webhooks = WebhooksModule.forRoot(withSecrets);
     const connectors = ConnectorsModule.forRoot(withSecrets);
+    const providers = ProvidersModule.forRoot(deps);
+    const providerAuthorizations = ProviderAuthorizationsModule.forRoot(withSecrets);
     return {
       module: AppModule,
       imports: [
@@ -70,11 +74,20 @@ export class AppModule {
         EventsModule.forRoot(withSecrets),
         cases,
         ProgramsModule,
+        providers,
+        providerAuthorizations,
         AuditModule.forRoot(deps),
         FormulariesModule.forRoot(deps),
         connectors,
         PatientsModule.forRoot(deps),
-        ConsoleModule.forRoot(withSecrets, [auth, cases, webhooks, connectors]),
+        ConsoleModule.forRoot(withSecrets, [
+          auth,
+          cases,
+          webhooks,
+          connectors,
+          providers,
+          providerAuthorizations,
+        ]),
       ],
     };
   }

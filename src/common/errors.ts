@@ -15,11 +15,13 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   invalid_state: 409,
   idempotency_conflict: 409,
+  provider_not_authorized: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  registry_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -6,8 +6,9 @@ import type { ConsoleAreaDependencies } from './console-area';
 import { ConsoleAudit } from './console-audit';
 import { modeConsole } from './console-mode';
 import { peopleConsole } from './people';
+import { providersConsole } from './providers';
 
-const AREAS = [peopleConsole, adminConsole, casesConsole, modeConsole];
+const AREAS = [peopleConsole, adminConsole, casesConsole, providersConsole, modeConsole];
 
 /** The web console served under /console: each area's controllers and providers. */
 export const CONSOLE_CONTROLLERS = AREAS.flatMap((area) => area.controllers);

@@ -23,6 +23,7 @@ export const NAVIGATION: readonly NavigationItem[] = [
     label: title,
     role: 'provider',
   })),
+  { href: '/console/providers', label: 'Providers', role: 'provider' },
   { href: '/console/api-keys', label: 'API keys', role: 'admin' },
   { href: '/console/webhooks', label: 'Webhooks', role: 'admin' },
   { href: '/console/connectors', label: 'Connectors', role: 'admin' },
