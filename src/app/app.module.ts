@@ -9,6 +9,7 @@ import type { Database } from '../../infrastructure/storage/database';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { CasesModule } from '../cases/cases.module';
+import { feedbackAnnotations } from '../cases/feedback/feedback-annotations';
 import { CodecModule } from '../codec/codec.module';
 import { APP_CONFIG, DATABASE, LOGGER, TEMPORAL_CLIENT } from '../common/tokens';
 import { ConnectorsModule } from '../connectors/connectors.module';
@@ -18,6 +19,7 @@ import { FormulariesModule } from '../formularies/formularies.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { PatientsModule } from '../patients/patients.module';
 import { ProgramsModule } from '../programs/programs.module';
+import { providerAuthorizationAdmission } from '../provider-authorizations/provider-authorization-admission';
 import { ProviderAuthorizationsModule } from '../provider-authorizations/provider-authorizations.module';
 import { ProvidersModule } from '../providers/providers.module';
 import { StatusModule } from '../status/status.module';
@@ -57,7 +59,14 @@ export class AppModule {
     const withSecrets = { ...deps, secrets: new SecretBox(deps.config.encryption!) };
     const idempotencyKeys = new IdempotencyRepository(deps.db, withSecrets.secrets);
     const auth = AuthModule.forRoot(deps);
-    const cases = CasesModule.forRoot({ ...withSecrets, idempotencyKeys });
+    const cases = CasesModule.forRoot({
+      ...withSecrets,
+      idempotencyKeys,
+      extensions: {
+        admission: providerAuthorizationAdmission(withSecrets),
+        annotations: feedbackAnnotations(withSecrets),
+      },
+    });
     const webhooks = WebhooksModule.forRoot(withSecrets);
     const connectors = ConnectorsModule.forRoot(withSecrets);
     const providers = ProvidersModule.forRoot(deps);

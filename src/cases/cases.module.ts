@@ -10,6 +10,7 @@ import type { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import type { IdempotencyRepository } from '../../infrastructure/idempotency/idempotency.repository';
 import type { Database } from '../../infrastructure/storage/database';
 import { caseController } from './case-controller';
+import type { CaseAdmission, CaseAnnotations } from './case-extensions';
 import { CaseWorkflows } from './case-workflows';
 import { CaseSummariesService } from './case-summaries.service';
 import { CasesService } from './cases.service';
@@ -32,6 +33,7 @@ export {
 } from './case-console';
 
 export { CaseSummariesService, CasesService };
+export type { CaseAdmission, CaseAnnotations } from './case-extensions';
 
 /** Every case type's routes (`CASE_TYPES`), served from its declaration, and the services behind them. */
 @Module({})
@@ -42,6 +44,8 @@ export class CasesModule {
     temporalClient: Client;
     secrets: SecretBox;
     idempotencyKeys: IdempotencyRepository;
+    /** Other features' say in the cases: who may create one, and what a read adds. */
+    extensions: { admission: CaseAdmission; annotations: CaseAnnotations };
   }): DynamicModule {
     const documents = new CaseDocumentsRepository(deps.db, deps.secrets);
     const summaries = new CaseSummariesRepository(deps.db);
@@ -64,6 +68,7 @@ export class CasesModule {
             new CaseBindingEpoch(deps.db),
             new ConnectorSettingsRepository(deps.db, deps.secrets),
             summaries,
+            deps.extensions,
           ),
         },
       ],

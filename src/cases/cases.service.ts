@@ -19,6 +19,12 @@ import { hasIdPrefix, newId } from '../../domain/ids';
 import { caseFromSealedObject } from '../../domain/temporal/case-memo';
 import { addressTo } from '../../domain/temporal/message-address';
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
+import {
+  ADMIT_EVERY_CASE,
+  type CaseAdmission,
+  type CaseAnnotations,
+  NO_ANNOTATIONS,
+} from './case-extensions';
 import { CaseBindingEpoch } from '../../infrastructure/cases/case-binding-epoch';
 import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import type {
@@ -78,6 +84,10 @@ export class CasesService {
     private readonly bindingEpoch: CaseBindingEpoch,
     private readonly connectors: Pick<ConnectorSettingsRepository, 'isConfigured'>,
     private readonly summaries: Pick<CaseSummariesRepository, 'listCaseObjects' | 'record'>,
+    private readonly extensions: { admission: CaseAdmission; annotations: CaseAnnotations } = {
+      admission: ADMIT_EVERY_CASE,
+      annotations: NO_ANNOTATIONS,
+    },
   ) {
     this.box = new SecretBox(config.encryption!);
   }
@@ -92,6 +102,7 @@ export class CasesService {
     type.create.check?.(request);
     const incomingDocuments = type.create.documents?.(request) ?? [];
     assertRequestStorable(request, incomingDocuments);
+    await this.extensions.admission.admit(principal, type, request);
     let caseId = newId(type.idKind);
     let replayed = false;
     if (idempotencyKey) {
@@ -151,7 +162,9 @@ export class CasesService {
   }
 
   async get(principal: Principal, type: CaseType, id: string): Promise<CaseRecord> {
-    return (await this.locate(principal, type, id)).record;
+    const { record } = await this.locate(principal, type, id);
+    const [annotated] = await this.extensions.annotations.annotate(principal, type, [record]);
+    return annotated!;
   }
 
   /**
@@ -238,8 +251,12 @@ export class CasesService {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const rows = await this.summaries.listCaseObjects(scope, filter, limit + 1, after);
     const shown = rows.slice(0, limit);
-    const data = (await Promise.all(shown.map((row) => this.caseOfRow(row, principal.accountId)))).filter(
-      (record): record is CaseRecord => record !== undefined,
+    const data = await this.extensions.annotations.annotate(
+      principal,
+      type,
+      (await Promise.all(shown.map((row) => this.caseOfRow(row, principal.accountId)))).filter(
+        (record): record is CaseRecord => record !== undefined,
+      ),
     );
     const last = shown[shown.length - 1];
     const nextCursor = rows.length > limit && last ? keysetCursor(last.page_position, last.case_id) : null;

@@ -1,0 +1,23 @@
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
+import type { CaseRecord } from '../../domain/cases/case-model';
+import type { CaseType } from './case-type';
+
+/**
+ * What another feature decides before a case is created: it throws the ApiError that refuses the
+ * request (a prescriber who has not authorized the account: 409 `provider_not_authorized`). It runs
+ * after the request is checked and before anything is claimed or stored, so a refusal leaves nothing.
+ */
+export interface CaseAdmission {
+  admit(principal: Principal, type: CaseType, request: object): Promise<void>;
+}
+
+/**
+ * What another feature adds to the cases a caller reads (a prior authorization's `feedback[]`): kept
+ * outside the workflow, so it can be added to a decided case without changing it.
+ */
+export interface CaseAnnotations {
+  annotate(principal: Principal, type: CaseType, records: CaseRecord[]): Promise<CaseRecord[]>;
+}
+
+export const ADMIT_EVERY_CASE: CaseAdmission = { admit: async () => undefined };
+export const NO_ANNOTATIONS: CaseAnnotations = { annotate: async (_principal, _type, records) => records };
