@@ -15,6 +15,11 @@ export interface RegistryAddress {
   phone: string | null;
 }
 
+export interface RegistryPersonName {
+  first_name: string;
+  last_name: string;
+}
+
 /** One registry record in the shape `GET /providers/lookup` answers (contract section 13). */
 export interface RegistryProvider {
   npi: string;
@@ -24,6 +29,11 @@ export interface RegistryProvider {
   /** An individual's first and last names, for matching; absent for an organization. */
   first_name: string | null;
   last_name: string | null;
+  /**
+   * The other names the registry lists for an individual (a former or professional name); a request
+   * naming the prescriber by one of them names the same person.
+   */
+  other_names?: RegistryPersonName[];
   credential: string | null;
   /** The primary taxonomy. */
   taxonomy: { code: string; description: string } | null;
@@ -36,6 +46,17 @@ export class RegistryUnavailableError extends Error {
   constructor(readonly reason: string) {
     super(`The NPI registry is unavailable: ${reason}`);
     this.name = 'RegistryUnavailableError';
+  }
+}
+
+/**
+ * The registry refused the question itself (its `Errors` answer): a caller's query it cannot search
+ * by, not an outage. `fields` names our query's fields it concerns; the registry's wording stays here.
+ */
+export class RegistryQueryError extends Error {
+  constructor(readonly fields: string[]) {
+    super(`The NPI registry refused the query (${fields.join(', ') || 'no field named'})`);
+    this.name = 'RegistryQueryError';
   }
 }
 
