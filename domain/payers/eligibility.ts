@@ -37,7 +37,14 @@ export interface EligibilityInquiry {
   /** TRN02, echoed back in the 271: opaque and free of PHI (derived from the case id). */
   traceNumber: string;
   payer: { id: string; name: string };
-  provider: { npi: string; organizationName?: string; firstName?: string; lastName?: string };
+  /** `taxonomyCode`: the provider's NUCC taxonomy, sent in 2100B's PRV segment when known. */
+  provider: {
+    npi: string;
+    organizationName?: string;
+    firstName?: string;
+    lastName?: string;
+    taxonomyCode?: string;
+  };
   subscriber: InquiryPerson & { memberId: string; groupNumber?: string };
   /** Present when the patient is not the subscriber (loop 2000D). */
   dependent?: InquiryPerson & { relationship: 'spouse' | 'child' | 'other' };

@@ -1,3 +1,4 @@
+import type { PrescriberRegistryCheck } from '../providers/prescriber-registry';
 import type { PriorAuthorizationRequest } from '../cases/prior-authorization-request';
 import type { CriterionAnswer, ResolvedPlan } from './payer-connector';
 import type { CaseQuestionnaire } from '../dtr/questionnaire';
@@ -84,6 +85,11 @@ export interface PriorAuthExchangeInput {
    * PAS Claim's supportingInfo; absent when the case had none.
    */
   questionnaire?: CaseQuestionnaire;
+  /**
+   * What the NPI registry said of the prescriber: a match lends the PAS Practitioner the practice
+   * address and the PractitionerRole the taxonomy the request left out; absent on older cases.
+   */
+  prescriber?: PrescriberRegistryCheck;
 }
 
 /** The provider's answers to an information request, sent back to the payer. */

@@ -4,6 +4,7 @@ import {
   writeInquiryBundle,
   writeSubmitBundle,
 } from '../../infrastructure/connectors/pas/pas-request';
+import type { PrescriberRegistryCheck } from '../../domain/providers/prescriber-registry';
 import { readPasRequest } from '../../infrastructure/connectors/pas/simulated-pas-endpoint';
 import { answeredQuestionnaire } from '../support/answered-questionnaire';
 import { remicadeExchange, remicadeInformation, remicadeInquiry } from '../support/pas-exchanges';
@@ -11,6 +12,18 @@ import { remicadeExchange, remicadeInformation, remicadeInquiry } from '../suppo
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const SENT_AT = { sentAt: new Date('2026-11-25T12:00:00.000Z') };
 const PAS = 'http://hl7.org/fhir/us/davinci-pas';
+const REGISTRY_MATCH: PrescriberRegistryCheck = {
+  outcome: 'matched',
+  checked_at: '2026-11-25T11:59:00.000Z',
+  practice_address: {
+    street: '1 Registry Way',
+    city: 'Springfield',
+    state_province: 'IL',
+    zip_postal_code: '62701',
+    country: 'US',
+  },
+  taxonomy: { code: '207Q00000X', description: 'Family Medicine' },
+};
 
 const parsed = (body: string) => JSON.parse(body) as Json;
 const resources = (bundle: Json): Json[] => (bundle.entry as Json[]).map((entry) => entry.resource as Json);
@@ -90,6 +103,50 @@ describe('The PAS $submit Bundle of a medical-benefit prior authorization', () =
       expect.objectContaining({
         identifier: [{ system: 'http://hl7.org/fhir/sid/us-npi', value: '1234567893' }],
       }),
+    ]);
+  });
+
+  it("lends the prescriber the registry's practice address and taxonomy where the request leaves them out", () => {
+    const exchange = remicadeExchange();
+    const withRegistry = parsed(writeSubmitBundle({ ...exchange, prescriber: REGISTRY_MATCH }, SENT_AT));
+    expect(ofType(withRegistry, 'Practitioner')[0]!.address).toEqual([
+      expect.objectContaining({
+        line: ['1 Registry Way'],
+        city: 'Springfield',
+        state: 'IL',
+        postalCode: '62701',
+      }),
+    ]);
+    expect(ofType(withRegistry, 'PractitionerRole')[0]!.specialty).toEqual([
+      {
+        coding: [
+          { system: 'http://nucc.org/provider-taxonomy', code: '207Q00000X', display: 'Family Medicine' },
+        ],
+      },
+    ]);
+  });
+
+  it("keeps the request's own practice address over the registry's", () => {
+    const exchange = remicadeExchange();
+    const ownAddress = {
+      street: '9 Clinic Road',
+      city: 'Peoria',
+      state_province: 'IL',
+      zip_postal_code: '61602',
+      country: 'US',
+    };
+    const bundle = parsed(
+      writeSubmitBundle(
+        {
+          ...exchange,
+          request: { ...exchange.request, provider: { ...exchange.request.provider, address: ownAddress } },
+          prescriber: REGISTRY_MATCH,
+        },
+        SENT_AT,
+      ),
+    );
+    expect(ofType(bundle, 'Practitioner')[0]!.address).toEqual([
+      expect.objectContaining({ line: ['9 Clinic Road'], city: 'Peoria' }),
     ]);
   });
 

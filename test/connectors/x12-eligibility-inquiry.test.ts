@@ -47,6 +47,16 @@ describe('the 270 eligibility inquiry', () => {
     ]);
   });
 
+  it("names the provider's taxonomy in a PRV segment right after the provider, when the case knows it", () => {
+    const inquiry = {
+      ...DEPENDENT_INQUIRY,
+      provider: { ...DEPENDENT_INQUIRY.provider, taxonomyCode: '207Q00000X' },
+    };
+    const segments = segmentsOf(writeEligibilityInquiry(inquiry, ENVELOPE));
+    const provider = segments.indexOf('NM1*1P*1*CLINICIAN*AVERY****XX*1234567893');
+    expect(segments[provider + 1]).toBe('PRV*PE*PXC*207Q00000X');
+  });
+
   it('puts the trace, date of service and service types in the dependent loop when the patient is a dependent', () => {
     const segments = segmentsOf(writeEligibilityInquiry(DEPENDENT_INQUIRY, ENVELOPE));
     const dependentLoop = segments.slice(segments.indexOf('HL*4*3*23*0'));

@@ -52,6 +52,8 @@ export const SYSTEM = {
   ndc: 'http://hl7.org/fhir/sid/ndc',
   hcpcs: 'http://www.cms.gov/Medicare/Coding/HCPCSReleaseCodeSets',
   npi: 'http://hl7.org/fhir/sid/us-npi',
+  /** NUCC Health Care Provider Taxonomy: a PractitionerRole's specialty. */
+  nuccTaxonomy: 'http://nucc.org/provider-taxonomy',
   loinc: 'http://loinc.org',
   ucum: 'http://unitsofmeasure.org',
   placeOfService: 'https://www.cms.gov/Medicare/Coding/place-of-service-codes/Place_of_Service_Code_Set',

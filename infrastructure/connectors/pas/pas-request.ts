@@ -1,3 +1,4 @@
+import { prescriberForPayer } from '../../../domain/providers/prescriber-registry';
 import { createHash } from 'node:crypto';
 
 import type { CaseEvidenceItem, Diagnosis, VisitNote } from '../../../domain/cases/case-model';
@@ -156,7 +157,7 @@ function partiesOf(input: PriorAuthExchangeInput): Parties {
   const payerName = insurance?.payer ?? plan?.payer_name;
   const payerId = insurance?.payer_id ?? plan?.payer_id;
   const groupNumber = insurance?.group_number ?? insurance?.rx_group ?? plan?.rx_group;
-  const provider = request.provider;
+  const provider = prescriberForPayer(request.provider, input.prescriber);
   const prescription = request.prescription;
   const ndc = ndcOf(input);
   const entries: Array<readonly [string, Resource]> = [
@@ -242,6 +243,19 @@ function partiesOf(input: PriorAuthExchangeInput): Parties {
         id: idOf(urls.practitionerRole),
         meta: { profile: [PAS_PROFILE.practitionerRole] },
         practitioner: { reference: urls.practitioner },
+        ...(provider.taxonomy && {
+          specialty: [
+            {
+              coding: [
+                {
+                  system: SYSTEM.nuccTaxonomy,
+                  code: provider.taxonomy.code,
+                  display: provider.taxonomy.description,
+                },
+              ],
+            },
+          ],
+        }),
       },
     ],
     [

@@ -82,6 +82,7 @@ export function writeEligibilityInquiry(inquiry: EligibilityInquiry, envelope: I
     ],
     ['HL', '2', '1', '21', '1'],
     providerName(inquiry.provider),
+    ...providerTaxonomy(inquiry.provider),
     ['HL', '3', '2', '22', hasDependent ? '1' : '0'],
     ...(hasDependent
       ? [...subscriberLoop, ['HL', '4', '3', '23', '0'], trn!, ...dependentLoop]
@@ -119,6 +120,19 @@ export function personName(role: string, person: InquiryPerson): [string, string
 export function demographics(role: string, person: InquiryPerson): string[] {
   const gender = person.gender === undefined ? [] : [person.gender === 'male' ? 'M' : 'F'];
   return ['DMG', 'D8', x12Date(`the ${role}'s date of birth`, person.dateOfBirth), ...gender];
+}
+
+/** 2100B PRV: the performing provider's taxonomy (PXC, NUCC), when the case knows it. */
+function providerTaxonomy(provider: EligibilityInquiry['provider']): string[][] {
+  if (!provider.taxonomyCode) return [];
+  return [
+    [
+      'PRV',
+      'PE',
+      'PXC',
+      elementValue('the provider taxonomy code', provider.taxonomyCode, { min: 10, max: 50 }),
+    ],
+  ];
 }
 
 export function providerName(provider: EligibilityInquiry['provider']): string[] {

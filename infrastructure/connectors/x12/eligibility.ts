@@ -21,7 +21,7 @@ export interface EligibilityQuestion {
   /** Opaque and free of PHI: it travels to the clearinghouse as the trace number. */
   traceNumber: string;
   payer: { id: string; name: string };
-  provider: Pick<Provider, 'npi' | 'first_name' | 'last_name'>;
+  provider: Pick<Provider, 'npi' | 'first_name' | 'last_name'> & { taxonomy_code?: string };
   patient: { first_name: string; last_name: string; date_of_birth: string; gender?: string };
   memberId: string;
   groupNumber?: string;
@@ -67,6 +67,7 @@ function inquiryFor(question: EligibilityQuestion, asOf: string): EligibilityInq
       npi: question.provider.npi,
       firstName: question.provider.first_name,
       lastName: question.provider.last_name,
+      taxonomyCode: question.provider.taxonomy_code,
     },
     subscriber: {
       ...(subscriber ? person(subscriber) : patient),
