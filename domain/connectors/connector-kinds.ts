@@ -2,8 +2,8 @@
  * The outside systems an account connects for live mode: a clearinghouse for X12 270/271
  * eligibility (benefit verification), a Da Vinci PAS payer endpoint (prior authorization), a
  * manufacturer program hub (patient enrollment), a Da Vinci CRD service, which a prior authorization
- * asks what the payer requires before submitting, and a Da Vinci DTR service, which serves the
- * questionnaire CRD named.
+ * asks what the payer requires before submitting, a Da Vinci DTR service, which serves the
+ * questionnaire CRD named, and an SMTP server for the mail the service sends (signing links).
  */
 export const CONNECTOR_KINDS = [
   'eligibility',
@@ -11,6 +11,7 @@ export const CONNECTOR_KINDS = [
   'program_enrollment',
   'coverage_requirements',
   'questionnaire',
+  'mail',
 ] as const;
 export type ConnectorKind = (typeof CONNECTOR_KINDS)[number];
 

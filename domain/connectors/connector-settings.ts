@@ -59,7 +59,53 @@ export interface EligibilityConnectorSettings extends EndpointSettings {
  * time limit.
  */
 export interface EndpointConnectorSettings extends EndpointSettings {
-  kind: Exclude<ConnectorKind, 'eligibility' | 'coverage_requirements'>;
+  kind: Exclude<ConnectorKind, 'eligibility' | 'coverage_requirements' | 'mail'>;
+}
+
+/**
+ * `tls`: TLS from the first byte (SMTPS, usually port 465); `starttls`: the session is upgraded before
+ * anything is sent (usually port 587), and a server that does not offer it is refused. There is no
+ * plain choice: the mail carries signing links, which must never travel in clear.
+ */
+export const MAIL_SECURITIES = ['tls', 'starttls'] as const;
+export type MailSecurity = (typeof MAIL_SECURITIES)[number];
+
+/** A DNS name (RFC 1123 labels); IP literals are checked apart. */
+export const MAIL_HOST_PATTERN =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/**
+ * The SMTP server live-mode mail goes through (docs/providers.md). Credentials are optional: a relay
+ * may admit the service by its address. `trustedCa` replaces the public certificate authorities for
+ * this server only (a private relay's CA, or a test's self-signed certificate); certificates are
+ * always checked.
+ */
+export interface MailConnectorSettings {
+  kind: 'mail';
+  host: string;
+  port: number;
+  security: MailSecurity;
+  auth: { type: 'none' } | { type: 'basic'; username: string; password: string };
+  /** The sender address every message carries. */
+  from: string;
+  timeoutMs: number;
+  trustedCa?: string;
+}
+
+/** Where the settings keep a mail server: the scheme says how the session is secured. */
+export function mailServerUrl(host: string, port: number, security: MailSecurity): string {
+  const literal = host.includes(':') ? `[${host}]` : host;
+  return `${security === 'tls' ? 'smtps' : 'smtp'}://${literal}:${port}`;
+}
+
+/** The host, port and security a `mailServerUrl` names. */
+export function mailServerOf(url: string): { host: string; port: number; security: MailSecurity } {
+  const parsed = new URL(url);
+  return {
+    host: parsed.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(parsed.port),
+    security: parsed.protocol === 'smtps:' ? 'tls' : 'starttls',
+  };
 }
 
 /**
@@ -118,4 +164,7 @@ export interface CoverageRequirementsConnectorSettings {
 
 /** An account's settings for one connector, secrets included: for the worker's use only. */
 export type ConnectorSettings =
-  EligibilityConnectorSettings | EndpointConnectorSettings | CoverageRequirementsConnectorSettings;
+  | EligibilityConnectorSettings
+  | EndpointConnectorSettings
+  | CoverageRequirementsConnectorSettings
+  | MailConnectorSettings;

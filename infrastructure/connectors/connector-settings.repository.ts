@@ -8,6 +8,10 @@ import {
   EligibilityFormat,
   EndpointConnectorSettings,
   InterchangeUsage,
+  MailConnectorSettings,
+  mailServerOf,
+  mailServerUrl,
+  MailSecurity,
   MAX_INTERCHANGE_CONTROL_NUMBER,
   PrivateJwk,
 } from '../../domain/connectors/connector-settings';
@@ -35,6 +39,8 @@ export interface Connector {
   client_id: string | null;
   /** coverage_requirements only: the public side of its signing keys. */
   signing: ConnectorSigningView | null;
+  /** mail only: the SMTP server (also named by `url`, `smtps://` or `smtp://` with STARTTLS) and the sender. */
+  mail: MailConnectorView | null;
   timeout_ms: number;
   created_at: string;
   updated_at: string;
@@ -61,6 +67,15 @@ export interface ConnectorSigningView {
   rotated_at: string | null;
 }
 
+export interface MailConnectorView {
+  host: string;
+  port: number;
+  security: MailSecurity;
+  from: string;
+  /** The PEM certificate the server's must chain to instead of the public authorities; null: those. */
+  ca_certificate: string | null;
+}
+
 /** Authentication as an admin sets it: a secret left out keeps the stored one of the same type. */
 export type ConnectorAuthInput =
   | { type: 'none' }
@@ -71,10 +86,15 @@ export type ConnectorAuthInput =
 type WithAuthInput<Settings> = Omit<Settings, 'auth'> & { auth: ConnectorAuthInput };
 /** The service generates a coverage requirements connector's keys; an admin never hands one in. */
 type CoverageRequirementsInput = Omit<CoverageRequirementsConnectorSettings, 'signingKey' | 'jwksUrl'>;
+/** A mail server's credentials are optional, and only a user name and password. */
+type MailInput = Omit<MailConnectorSettings, 'auth'> & {
+  auth: Extract<ConnectorAuthInput, { type: 'none' | 'basic' }>;
+};
 export type ConnectorSettingsInput =
   | WithAuthInput<EligibilityConnectorSettings>
   | WithAuthInput<EndpointConnectorSettings>
-  | CoverageRequirementsInput;
+  | CoverageRequirementsInput
+  | MailInput;
 
 /** The field of `auth` that holds each type's secret. */
 export const SECRET_FIELD = { basic: 'password', bearer: 'token', header: 'value' } as const;
@@ -112,7 +132,7 @@ export function connectorSecretHint(secret: string): string {
 }
 
 /** A stored row as `list` and `find` read it: the view's fields, with authentication and keys in columns. */
-type Row = Omit<Connector, 'object' | 'auth' | 'signing'> & {
+type Row = Omit<Connector, 'object' | 'auth' | 'signing' | 'mail'> & {
   auth_type: ConnectorAuthType | null;
   auth_username: string | null;
   auth_header_name: string | null;
@@ -121,11 +141,13 @@ type Row = Omit<Connector, 'object' | 'auth' | 'signing'> & {
   signing_kid: string | null;
   previous_signing_kid: string | null;
   signing_key_rotated_at: string | null;
+  mail_from: string | null;
+  tls_ca: string | null;
 };
 
 const COLUMNS = `id, kind, url, format, auth_type, auth_username, auth_header_name, auth_secret_hint,
   submitter_id, receiver_id, usage, client_id, jwks_id, signing_kid, previous_signing_kid,
-  signing_key_rotated_at, timeout_ms, created_at, updated_at`;
+  signing_key_rotated_at, mail_from, tls_ca, timeout_ms, created_at, updated_at`;
 
 /**
  * An account's connector settings. Reads for people (`list`, `find`) carry no secret; `readForUse`
@@ -173,14 +195,17 @@ export class ConnectorSettingsRepository {
     const auth = input.kind === 'coverage_requirements' ? undefined : input.auth;
     // Made before it is known whether a stored key stays; generating one takes about a millisecond.
     const key = input.kind === 'coverage_requirements' ? await generateSigningKey() : undefined;
+    const mail = input.kind === 'mail' ? input : undefined;
+    const url = mail ? mailServerUrl(mail.host, mail.port, mail.security) : (input as { url: string }).url;
     return this.db.transaction(async (tx) => {
-      const secret = auth && (await this.secretToStore(tx, accountId, input.kind, input.url, auth));
+      const secret = auth && (await this.secretToStore(tx, accountId, input.kind, url, auth));
       const eligibility = input.kind === 'eligibility' ? input : undefined;
       const [row] = await tx.query<Row>(
         `INSERT INTO connector_settings (id, account_id, kind, url, format, auth_type, auth_username,
            auth_header_name, auth_secret_sealed, auth_secret_hint, submitter_id, receiver_id, usage, timeout_ms,
-           client_id, jwks_id, signing_kid, signing_key_sealed, signing_public_jwk)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19::jsonb)
+           client_id, jwks_id, signing_kid, signing_key_sealed, signing_public_jwk, mail_from, tls_ca)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19::jsonb,
+           $20, $21)
          ON CONFLICT (account_id, kind) DO UPDATE SET
            url = EXCLUDED.url,
            format = EXCLUDED.format,
@@ -194,6 +219,8 @@ export class ConnectorSettingsRepository {
            usage = EXCLUDED.usage,
            timeout_ms = EXCLUDED.timeout_ms,
            client_id = EXCLUDED.client_id,
+           mail_from = EXCLUDED.mail_from,
+           tls_ca = EXCLUDED.tls_ca,
            jwks_id = COALESCE(connector_settings.jwks_id, EXCLUDED.jwks_id),
            signing_kid = COALESCE(connector_settings.signing_kid, EXCLUDED.signing_kid),
            signing_key_sealed = COALESCE(connector_settings.signing_key_sealed, EXCLUDED.signing_key_sealed),
@@ -207,7 +234,7 @@ export class ConnectorSettingsRepository {
           newId('connector'),
           accountId,
           input.kind,
-          input.url,
+          url,
           eligibility?.format ?? null,
           auth?.type ?? null,
           auth?.type === 'basic' ? auth.username : null,
@@ -223,6 +250,8 @@ export class ConnectorSettingsRepository {
           key?.kid ?? null,
           key ? this.secrets.sealText(JSON.stringify(key.privateJwk)) : null,
           key ? JSON.stringify(key.publicJwk) : null,
+          mail?.from ?? null,
+          mail?.trustedCa ?? null,
         ],
       );
       return this.viewOf(row!);
@@ -291,8 +320,8 @@ export class ConnectorSettingsRepository {
          auth_header_name = NULL, auth_secret_sealed = NULL, auth_secret_hint = NULL, submitter_id = NULL,
          receiver_id = NULL, usage = NULL, timeout_ms = NULL, client_id = NULL, jwks_id = NULL,
          signing_kid = NULL, signing_key_sealed = NULL, signing_public_jwk = NULL, previous_signing_kid = NULL,
-         previous_signing_public_jwk = NULL, signing_key_rotated_at = NULL, updated_at = now(),
-         deleted_at = now()
+         previous_signing_public_jwk = NULL, signing_key_rotated_at = NULL, mail_from = NULL, tls_ca = NULL,
+         updated_at = now(), deleted_at = now()
        WHERE account_id = $1 AND kind = $2 AND deleted_at IS NULL RETURNING id`,
       [accountId, kind],
     );
@@ -328,6 +357,19 @@ export class ConnectorSettingsRepository {
       };
     }
     const secret = row.auth_secret_sealed === null ? '' : this.secrets.openText(row.auth_secret_sealed);
+    if (row.kind === 'mail') {
+      return {
+        kind: row.kind,
+        ...mailServerOf(row.url),
+        auth:
+          row.auth_type === 'basic'
+            ? { type: 'basic', username: row.auth_username!, password: secret }
+            : { type: 'none' },
+        from: row.mail_from!,
+        timeoutMs: row.timeout_ms,
+        ...(row.tls_ca !== null && { trustedCa: row.tls_ca }),
+      };
+    }
     const common = { url: row.url, auth: authOf(row, secret), timeoutMs: row.timeout_ms };
     if (row.kind === 'eligibility') {
       return {
@@ -351,6 +393,12 @@ export class ConnectorSettingsRepository {
   ): Promise<CoverageRequirementsConnectorSettings | undefined> {
     const connector = await this.readForUse(accountId, 'coverage_requirements');
     return connector?.kind === 'coverage_requirements' ? connector : undefined;
+  }
+
+  /** The account's SMTP server with its password opened, for the mailer; undefined when it has none. */
+  async readMailForUse(accountId: string): Promise<MailConnectorSettings | undefined> {
+    const connector = await this.readForUse(accountId, 'mail');
+    return connector?.kind === 'mail' ? connector : undefined;
   }
 
   /**
@@ -399,7 +447,7 @@ export class ConnectorSettingsRepository {
     // credentials to whoever the new URL names, without ever knowing them.
     const sameTarget =
       stored !== undefined &&
-      new URL(stored.url).origin === new URL(url).origin &&
+      targetOf(stored.url) === targetOf(url) &&
       stored.auth_username === (auth.type === 'basic' ? auth.username : null) &&
       stored.auth_header_name === (auth.type === 'header' ? auth.name : null);
     if (!sameTarget) throw new MissingConnectorSecretError(SECRET_FIELD[auth.type]);
@@ -433,11 +481,24 @@ export class ConnectorSettingsRepository {
               previous_kid: row.previous_signing_kid,
               rotated_at: row.signing_key_rotated_at,
             },
+      mail:
+        row.kind === 'mail'
+          ? { ...mailServerOf(row.url), from: row.mail_from!, ca_certificate: row.tls_ca }
+          : null,
       timeout_ms: row.timeout_ms,
       created_at: row.created_at,
       updated_at: row.updated_at,
     };
   }
+}
+
+/**
+ * Where a URL's credentials go: its origin, or for an SMTP server (whose scheme has no origin) its
+ * scheme, host and port, the scheme saying how the session is secured.
+ */
+function targetOf(url: string): string {
+  const parsed = new URL(url);
+  return parsed.origin === 'null' ? `${parsed.protocol}//${parsed.host}` : parsed.origin;
 }
 
 function authOf(row: Row, secret: string): ConnectorAuth {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 import { BadRequestException } from '@nestjs/common';
 
 import { CONNECTOR_KINDS, ConnectorKind, isConnectorKind } from '../../domain/connectors/connector-kinds';
@@ -27,6 +29,12 @@ export const CONNECTOR_USAGE = `  connectors:list --account ID                  
   connectors:set --account ID --kind coverage_requirements --url URL --client-id ID [--timeout-ms N]
                                                    a Da Vinci CRD service: no --auth, its calls carry
                                                    JWTs signed with a key the service generates
+  connectors:set --account ID --kind mail --host HOST --port N --security tls|starttls --from ADDRESS
+                 [--username NAME] [--ca-file PEM_FILE] [--timeout-ms N]
+                                                   the SMTP server live-mode mail goes through; the
+                                                   password comes from CONNECTOR_SECRET or stdin, and
+                                                   without one the stored password of the same user
+                                                   and server stays
   connectors:rotate-signing-key --account ID       a new signing key for the coverage_requirements
                                                    connector; the previous one stays published
   connectors:delete --account ID --kind KIND       remove a connector and its secret or keys`;
@@ -44,6 +52,11 @@ export const CONNECTOR_OPTIONS = {
   'receiver-id': STRING,
   usage: STRING,
   'client-id': STRING,
+  host: STRING,
+  port: STRING,
+  security: STRING,
+  from: STRING,
+  'ca-file': STRING,
   'timeout-ms': STRING,
 };
 
@@ -67,6 +80,13 @@ const FLAG_OF_FIELD: Record<string, string> = {
   receiver_id: '--receiver-id',
   usage: '--usage',
   client_id: '--client-id',
+  host: '--host',
+  port: '--port',
+  security: '--security',
+  username: '--username',
+  password: 'CONNECTOR_SECRET',
+  from: '--from',
+  ca_certificate: '--ca-file',
   timeout_ms: '--timeout-ms',
 };
 
@@ -136,6 +156,21 @@ async function run(
 }
 
 async function bodyOf(kind: ConnectorKind, flags: ConnectorFlags): Promise<Record<string, unknown>> {
+  if (kind === 'mail') {
+    const password = flags.username === undefined ? undefined : await readSecret();
+    return withoutAbsent({
+      host: flags.host,
+      port: flags.port !== undefined && /^\d+$/.test(flags.port) ? Number(flags.port) : flags.port,
+      security: flags.security,
+      username: flags.username,
+      password,
+      from: flags.from,
+      ca_certificate: flags['ca-file'] === undefined ? undefined : readCaFile(flags['ca-file']),
+      timeout_ms: timeoutOf(flags),
+      // Refused by the API's rule, which names it: a mail server is not given by a URL.
+      url: flags.url,
+    });
+  }
   if (kind === 'coverage_requirements') {
     return withoutAbsent({
       url: flags.url,
@@ -164,6 +199,14 @@ async function bodyOf(kind: ConnectorKind, flags: ConnectorFlags): Promise<Recor
     usage: flags.usage,
     client_id: flags['client-id'],
   });
+}
+
+function readCaFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CommandRefusal(`--ca-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code})`);
+  }
 }
 
 /** A number when it reads as one, else the text, so the API's rule names the mistake. */

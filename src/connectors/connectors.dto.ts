@@ -1,12 +1,19 @@
+import { X509Certificate } from 'node:crypto';
+import { isIP } from 'node:net';
+
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
+  IsEmail,
   IsIn,
   IsInt,
   IsObject,
   IsOptional,
+  IsString,
+  Length,
   Matches,
   Max,
+  MaxLength,
   Min,
   registerDecorator,
   ValidateNested,
@@ -23,6 +30,9 @@ import {
   EligibilityFormat,
   INTERCHANGE_USAGES,
   InterchangeUsage,
+  MAIL_HOST_PATTERN,
+  MAIL_SECURITIES,
+  MailSecurity,
   QUESTIONNAIRE_TIMEOUT_MS,
   X12_INTERCHANGE_ID_PATTERN,
 } from '../../domain/connectors/connector-settings';
@@ -267,13 +277,136 @@ export class QuestionnaireConnectorSettingsDto extends AuthenticatedEndpointDto 
   timeout_ms?: number;
 }
 
+/** A rule checked by a function of the value and the whole body: one sentence per mistake. */
+function Refuses(
+  name: string,
+  issueOf: (value: unknown, body: Record<string, unknown>) => string | undefined,
+): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName: propertyName as string,
+      validator: {
+        validate: (value, args) => issueOf(value, args!.object as Record<string, unknown>) === undefined,
+        defaultMessage: (args) => issueOf(args!.value, args!.object as Record<string, unknown>)!,
+      },
+    });
+}
+
+/** A DNS name or an IP literal; what it resolves to is the SSRF policy's to judge. */
+const mailHostIssue = (host: unknown): string | undefined =>
+  typeof host === 'string' && (isIP(host) !== 0 || MAIL_HOST_PATTERN.test(host))
+    ? undefined
+    : 'must be a host name or an IP address';
+
+const caCertificateIssue = (pem: unknown): string | undefined => {
+  if (pem === undefined) return undefined;
+  if (typeof pem !== 'string' || !pem.includes('-----BEGIN CERTIFICATE-----')) {
+    return 'must be a PEM certificate';
+  }
+  try {
+    new X509Certificate(pem);
+    return undefined;
+  } catch {
+    return 'must be a PEM certificate';
+  }
+};
+
+/**
+ * The settings of the SMTP server live-mode mail goes through: `PUT /connectors/mail`. The session is
+ * always encrypted (`tls` or `starttls`): the mail carries signing links, which never travel in clear.
+ */
+export class MailConnectorSettingsDto {
+  @ApiProperty({
+    example: 'smtp.clinic.example',
+    description:
+      'The SMTP server, checked by the SSRF policy when saved and at every connection: private, ' +
+      'loopback and link-local addresses are refused (loopback only on the allow-list: local mode, tests).',
+  })
+  @Refuses('mailHost', mailHostIssue)
+  host!: string;
+
+  @ApiProperty({ minimum: 1, maximum: 65535, example: 587 })
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  port!: number;
+
+  @ApiProperty({
+    enum: MAIL_SECURITIES,
+    example: 'starttls',
+    description:
+      '`tls`: TLS from the first byte (SMTPS, usually port 465). `starttls`: the session is upgraded ' +
+      'before anything is sent (usually port 587); a server that does not offer STARTTLS is refused. ' +
+      "The server's certificate is always checked.",
+  })
+  @IsIn(MAIL_SECURITIES)
+  security!: MailSecurity;
+
+  @ApiPropertyOptional({
+    description:
+      'The SMTP AUTH user name (PLAIN or LOGIN). Left out: the server admits the service unauthenticated.',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 256)
+  @HasNoControlCharacters()
+  username?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'The SMTP AUTH password, only with `username`. Left out, the stored one is kept for the same ' +
+      'user, host, port and security. Never returned: `auth.hint` shows its last 4 characters.',
+  })
+  @Refuses('mailPassword', (password, body) => {
+    if (password === undefined) return undefined;
+    if (body.username === undefined) return 'is only with a username';
+    if (typeof password !== 'string' || password.length === 0 || password.length > 1024) {
+      return 'must be a string of 1 to 1024 characters';
+    }
+    return NO_CONTROL_CHARACTERS.pattern.test(password) ? undefined : NO_CONTROL_CHARACTERS.patternIssue;
+  })
+  password?: string;
+
+  @ApiProperty({ example: 'prior-auth@clinic.example', description: 'The sender address of every message.' })
+  @IsEmail()
+  @MaxLength(254)
+  from!: string;
+
+  @ApiPropertyOptional({
+    description:
+      "A PEM certificate the server's must chain to, instead of the public certificate authorities: a " +
+      "private relay's CA, or its own self-signed certificate. Certificates are checked either way.",
+  })
+  @IsOptional()
+  @MaxLength(16_384)
+  @Refuses('caCertificate', caCertificateIssue)
+  ca_certificate?: string;
+
+  @ApiPropertyOptional({
+    minimum: CONNECTOR_TIMEOUT_MS.min,
+    maximum: CONNECTOR_TIMEOUT_MS.max,
+    default: CONNECTOR_TIMEOUT_MS.default,
+    description: 'How long sending one message may take, in milliseconds; past it the send is retried.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(CONNECTOR_TIMEOUT_MS.min)
+  @Max(CONNECTOR_TIMEOUT_MS.max)
+  timeout_ms?: number;
+}
+
 /** A `PUT /connectors/{kind}` body, once its kind's DTO has validated it. */
 export type ConnectorSettingsBody =
-  ConnectorSettingsDto | CoverageRequirementsConnectorSettingsDto | QuestionnaireConnectorSettingsDto;
+  | ConnectorSettingsDto
+  | CoverageRequirementsConnectorSettingsDto
+  | QuestionnaireConnectorSettingsDto
+  | MailConnectorSettingsDto;
 
 /**
  * Each kind's body: the eligibility connector adds the X12 envelope's settings; CRD has its own; DTR
- * takes a shorter time limit.
+ * takes a shorter time limit; mail names an SMTP server rather than a URL.
  */
 export function connectorSettingsDtoFor(kind: ConnectorKind): new () => ConnectorSettingsBody {
   switch (kind) {
@@ -283,6 +416,8 @@ export function connectorSettingsDtoFor(kind: ConnectorKind): new () => Connecto
       return CoverageRequirementsConnectorSettingsDto;
     case 'questionnaire':
       return QuestionnaireConnectorSettingsDto;
+    case 'mail':
+      return MailConnectorSettingsDto;
     default:
       return ConnectorSettingsDto;
   }

@@ -20,6 +20,7 @@ import {
   ConnectorSettingsDto,
   CoverageRequirementsConnectorSettingsDto,
   EligibilityConnectorSettingsDto,
+  MailConnectorSettingsDto,
   QuestionnaireConnectorSettingsDto,
 } from './connectors.dto';
 
@@ -44,15 +45,21 @@ export class ConnectorsService {
   }
 
   /**
-   * Creates or replaces one kind's settings from a body its DTO has validated. The URL must pass the
-   * SSRF policy now, so a refused target is a 400 for the admin rather than a failed case later.
+   * Creates or replaces one kind's settings from a body its DTO has validated. The URL (a mail
+   * server's host) must pass the SSRF policy now, so a refused target is a 400 for the admin rather
+   * than a failed case later.
    */
   async configure(accountId: string, kind: string, body: ConnectorSettingsBody): Promise<Connector> {
     const input = settingsInputOf(connectorKindOf(kind), body);
-    const verdict = await this.policy.verify(input.url, { plainHttp: 'allow-listed only' });
+    const target =
+      input.kind === 'mail'
+        ? // The policy reads a URL; what it judges is the host, and every SMTP session is encrypted.
+          { field: 'host', url: `https://${input.host.includes(':') ? `[${input.host}]` : input.host}/` }
+        : { field: 'url', url: input.url };
+    const verdict = await this.policy.verify(target.url, { plainHttp: 'allow-listed only' });
     if (!verdict.allowed) {
-      throw new ApiError('validation_error', 'The connector URL is refused; see details.', [
-        { field: 'url', issue: `is refused by the SSRF policy: ${verdict.reason}` },
+      throw new ApiError('validation_error', `The connector ${target.field} is refused; see details.`, [
+        { field: target.field, issue: `is refused by the SSRF policy: ${verdict.reason}` },
       ]);
     }
     try {
@@ -67,11 +74,16 @@ export class ConnectorsService {
       }
       if (!(error instanceof MissingConnectorSecretError)) throw error;
       throw new ApiError('validation_error', 'The request is invalid; see details.', [
-        {
-          field: `auth.${error.field}`,
-          issue:
-            'is required: a stored one is kept only for the same auth type, user or header name and URL origin',
-        },
+        input.kind === 'mail'
+          ? {
+              field: 'password',
+              issue: 'is required: a stored one is kept only for the same user, host, port and security',
+            }
+          : {
+              field: `auth.${error.field}`,
+              issue:
+                'is required: a stored one is kept only for the same auth type, user or header name and URL origin',
+            },
       ]);
     }
   }
@@ -132,11 +144,27 @@ function settingsInputOf(kind: ConnectorKind, body: ConnectorSettingsBody): Conn
       timeoutMs: crd.timeout_ms ?? COVERAGE_REQUIREMENTS_TIMEOUT_MS.default,
     };
   }
+  if (kind === 'mail') {
+    const mail = body as MailConnectorSettingsDto;
+    return {
+      kind,
+      host: mail.host,
+      port: mail.port,
+      security: mail.security,
+      auth:
+        mail.username === undefined
+          ? { type: 'none' }
+          : { type: 'basic', username: mail.username, password: mail.password },
+      from: mail.from,
+      timeoutMs: mail.timeout_ms ?? connectorTimeoutRange(kind).default,
+      ...(mail.ca_certificate !== undefined && { trustedCa: mail.ca_certificate }),
+    };
+  }
   return endpointInputOf(kind, body as ConnectorSettingsDto);
 }
 
 function endpointInputOf(
-  kind: Exclude<ConnectorKind, 'coverage_requirements'>,
+  kind: Exclude<ConnectorKind, 'coverage_requirements' | 'mail'>,
   body: ConnectorSettingsDto | QuestionnaireConnectorSettingsDto,
 ): ConnectorSettingsInput {
   const common = {

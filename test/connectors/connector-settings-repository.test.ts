@@ -24,7 +24,10 @@ if (process.env.TEST_DATABASE_URL) {
 
 const PASSWORD = 'sealed-password-5150';
 
-const eligibility = (overrides: Partial<ConnectorSettingsInput> = {}): ConnectorSettingsInput =>
+/** The kinds named by a URL, which these tests move between places. */
+type UrlSettingsInput = Extract<ConnectorSettingsInput, { url: string }>;
+
+const eligibility = (overrides: Partial<ConnectorSettingsInput> = {}): UrlSettingsInput =>
   ({
     kind: 'eligibility',
     url: 'https://clearinghouse.example/270',
@@ -35,7 +38,7 @@ const eligibility = (overrides: Partial<ConnectorSettingsInput> = {}): Connector
     receiverId: 'CLEARINGHOUSE',
     usage: 'test',
     ...overrides,
-  }) as ConnectorSettingsInput;
+  }) as UrlSettingsInput;
 
 describe.each(engines)('connector settings on %s', (_engine, open) => {
   let db: Database;

@@ -159,6 +159,11 @@ function formOf(kind: ConnectorKind, connector: Connector | undefined): Connecto
     receiver_id: connector?.receiver_id ?? '',
     usage: connector?.usage ?? 'production',
     client_id: connector?.client_id ?? '',
+    host: connector?.mail?.host ?? '',
+    port: String(connector?.mail?.port ?? 587),
+    security: connector?.mail?.security ?? 'starttls',
+    from: connector?.mail?.from ?? '',
+    ca_certificate: connector?.mail?.ca_certificate ?? '',
     timeout_ms: String(connector?.timeout_ms ?? defaultTimeout),
   };
 }
@@ -172,6 +177,18 @@ function bodyOfForm(kind: ConnectorKind, form: ConnectorForm, secret: string): R
     timeout_ms: /^\d+$/.test(form.timeout_ms) ? Number(form.timeout_ms) : form.timeout_ms,
   };
   if (kind === 'coverage_requirements') return { url: form.url, client_id: form.client_id, ...timeout };
+  if (kind === 'mail') {
+    return {
+      host: form.host,
+      port: /^\d+$/.test(form.port) ? Number(form.port) : form.port,
+      security: form.security,
+      ...(form.username && { username: form.username }),
+      ...(form.username && secret && { password: secret }),
+      from: form.from,
+      ...(form.ca_certificate.trim() && { ca_certificate: form.ca_certificate.trim() }),
+      ...timeout,
+    };
+  }
   const type = form.auth_type;
   const secretField = (SECRET_FIELD as Record<string, string | undefined>)[type];
   return {

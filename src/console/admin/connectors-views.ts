@@ -1,10 +1,12 @@
 import { CONNECTOR_KINDS, ConnectorKind } from '../../../domain/connectors/connector-kinds';
 import {
   CONNECTOR_AUTH_TYPES,
+  CONNECTOR_TIMEOUT_MS,
   connectorTimeoutRange,
   COVERAGE_REQUIREMENTS_TIMEOUT_MS,
   ELIGIBILITY_FORMATS,
   INTERCHANGE_USAGES,
+  MAIL_SECURITIES,
 } from '../../../domain/connectors/connector-settings';
 import type {
   Connector,
@@ -22,6 +24,7 @@ import {
   selectField,
   submitButton,
   table,
+  textareaField,
 } from '../views';
 import { Html, html } from '../views/html';
 import { moment } from '../views/markup';
@@ -34,6 +37,7 @@ export const KIND_TITLES: Record<ConnectorKind, string> = {
   program_enrollment: 'Manufacturer program hub',
   coverage_requirements: 'Coverage requirements discovery (Da Vinci CRD)',
   questionnaire: 'Payer questionnaires (Da Vinci DTR)',
+  mail: 'Mail to prescribers (SMTP)',
 };
 
 export const CONNECTOR_FORM_FIELDS = [
@@ -46,6 +50,11 @@ export const CONNECTOR_FORM_FIELDS = [
   'receiver_id',
   'usage',
   'client_id',
+  'host',
+  'port',
+  'security',
+  'from',
+  'ca_certificate',
   'timeout_ms',
 ] as const;
 
@@ -56,7 +65,8 @@ export type ConnectorForm = Record<(typeof CONNECTOR_FORM_FIELDS)[number], strin
 export function connectorsListView(configured: Connector[]): Html {
   return html`<p class="hint">
       Live-mode cases go to the connectors configured here; test mode always uses the simulators. A live case
-      whose connector is missing is refused.
+      whose connector is missing is refused. Live-mode mail goes through the mail connector; test-mode mail
+      stays in the <a href="/console/providers/outbox">outbox</a>.
     </p>
     ${table({
       caption: "The account's connectors",
@@ -108,7 +118,9 @@ export function connectorView({ kind, connector, form, csrf }: ConnectorPageProp
       body: html`${
         kind === 'coverage_requirements'
           ? coverageRequirementsFields(form)
-          : connectorFields(kind, form, connector?.auth?.hint ?? null)
+          : kind === 'mail'
+            ? mailFields(form, connector?.auth?.hint ?? null)
+            : connectorFields(kind, form, connector?.auth?.hint ?? null)
       }
       ${submitButton({ label: 'Save connector', kind: 'primary' })}`,
     }),
@@ -177,6 +189,55 @@ function coverageRequirementsFields(form: ConnectorForm): Html {
   ${inputField({
     name: 'timeout_ms',
     label: `Timeout in milliseconds (${COVERAGE_REQUIREMENTS_TIMEOUT_MS.min}–${COVERAGE_REQUIREMENTS_TIMEOUT_MS.max})`,
+    value: form.timeout_ms,
+    attributes: html`inputmode="numeric"`,
+  })}`;
+}
+
+/**
+ * An SMTP server: where it is, how the session is secured (never in clear), the optional credentials,
+ * the sender address, and a certificate to trust instead of the public authorities.
+ */
+function mailFields(form: ConnectorForm, hint: string | null): Html {
+  return html`${inputField({
+    name: 'host',
+    label: 'SMTP server host',
+    value: form.host,
+    hint: 'Private, loopback and link-local addresses are refused.',
+    attributes: html`required maxlength="253"`,
+  })}
+  ${inputField({ name: 'port', label: 'Port', value: form.port, attributes: html`required inputmode="numeric"` })}
+  ${selectField({
+    name: 'security',
+    label: 'Security (tls: from the first byte, usually 465; starttls: upgraded, usually 587)',
+    options: optionsOf(MAIL_SECURITIES),
+    value: form.security,
+  })}
+  ${inputField({ name: 'username', label: 'User name (leave empty for none)', value: form.username })}
+  ${inputField({
+    name: 'secret',
+    label: 'Password',
+    type: 'password',
+    hint: hint ? `Leave empty to keep the current one (ends in ${hint}).` : 'Only with a user name.',
+    attributes: html`autocomplete="new-password"`,
+  })}
+  ${inputField({
+    name: 'from',
+    label: 'Sender address',
+    type: 'email',
+    value: form.from,
+    attributes: html`required maxlength="254"`,
+  })}
+  ${textareaField({
+    name: 'ca_certificate',
+    label: 'Certificate to trust (PEM, optional)',
+    value: form.ca_certificate,
+    hint: "Instead of the public certificate authorities: a private relay's CA or its own certificate.",
+    rows: 4,
+  })}
+  ${inputField({
+    name: 'timeout_ms',
+    label: `Timeout in milliseconds (${CONNECTOR_TIMEOUT_MS.min}–${CONNECTOR_TIMEOUT_MS.max})`,
     value: form.timeout_ms,
     attributes: html`inputmode="numeric"`,
   })}`;

@@ -1,0 +1,217 @@
+import { randomBytes } from 'node:crypto';
+
+import { MailNotSentError, OutgoingMail } from '../../domain/mail/outgoing-mail';
+import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
+import type { AppConfig } from '../../infrastructure/config/config';
+import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
+import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import { accountMailer } from '../../infrastructure/mail/account-mailer';
+import { MailOutboxRepository } from '../../infrastructure/mail/mail-outbox.repository';
+import { Database, openDatabase } from '../../infrastructure/storage/database';
+import { migrate } from '../../infrastructure/storage/migrations';
+import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
+import { validatedConnectorSettings } from '../../src/connectors/connectors.dto';
+import { ConnectorsService } from '../../src/connectors/connectors.service';
+import { LoopbackSmtpServer } from '../support/loopback-smtp';
+import { testConfig } from '../support/test-app';
+
+const CREDENTIALS = { username: 'clinic-mailer', password: 'smtp-password-8842' };
+const SIGNING_LINK = `https://api.clinic.example/sign/${randomBytes(24).toString('base64url')}`;
+
+describe('the account mailer', () => {
+  let db: Database;
+  let config: AppConfig;
+  let secrets: SecretBox;
+  let accounts: AccountsRepository;
+  let connectors: ConnectorsService;
+  let starttls: LoopbackSmtpServer;
+  let smtps: LoopbackSmtpServer;
+  let starttlsPort: number;
+  let smtpsPort: number;
+
+  beforeAll(async () => {
+    db = await openDatabase({ pgliteDir: 'memory://' });
+    await migrate(db);
+    config = testConfig();
+    secrets = new SecretBox(config.encryption!);
+    accounts = new AccountsRepository(db);
+    connectors = new ConnectorsService(
+      new ConnectorSettingsRepository(db, secrets),
+      new WebhookTargetPolicy(config.webhooks.allowedTargets),
+    );
+    starttls = new LoopbackSmtpServer({ security: 'starttls', credentials: CREDENTIALS });
+    smtps = new LoopbackSmtpServer({ security: 'tls', credentials: CREDENTIALS });
+    [starttlsPort, smtpsPort] = await Promise.all([starttls.start(), smtps.start()]);
+  });
+  afterAll(async () => {
+    await Promise.all([starttls.stop(), smtps.stop()]);
+    await db.close();
+  });
+  beforeEach(() => {
+    starttls.behaviour = 'accept';
+  });
+
+  const mailer = (mode: AppConfig['mode'] = 'worker') =>
+    accountMailer({ config: { ...config, mode }, db, secrets });
+
+  const newAccount = async () => (await accounts.createAccount('Mail clinic')).id;
+
+  const signingMail = (accountId: string, overrides: Partial<OutgoingMail> = {}): OutgoingMail => ({
+    accountId,
+    livemode: true,
+    to: 'dr.rivera@practice.example',
+    subject: 'Authorize Mail clinic to act for you',
+    text: `Open this link to review and sign: ${SIGNING_LINK}`,
+    purpose: 'provider_authorization.signing_link',
+    objectId: 'pvauth_01jdexample000000000000000',
+    idempotencyKey: `pvauth-signing-link-${randomBytes(6).toString('hex')}`,
+    ...overrides,
+  });
+
+  /** The account's mail connector, set as an admin sets it through the API. */
+  const configureMail = async (accountId: string, server: LoopbackSmtpServer, port: number) =>
+    connectors.configure(
+      accountId,
+      'mail',
+      await validatedConnectorSettings('mail', {
+        host: '127.0.0.1',
+        port,
+        security: server.security,
+        ...CREDENTIALS,
+        from: 'prior-auth@clinic.example',
+        ca_certificate: server.certificate,
+        timeout_ms: 5_000,
+      }),
+    );
+
+  it('delivers live mail over STARTTLS, authenticated, with the text and link intact', async () => {
+    const accountId = await newAccount();
+    await configureMail(accountId, starttls, starttlsPort);
+    const mail = signingMail(accountId);
+
+    const { messageId } = await mailer().send(mail);
+
+    const received = starttls.received.find((message) => message.messageId === messageId)!;
+    expect(received).toMatchObject({
+      from: 'prior-auth@clinic.example',
+      to: ['dr.rivera@practice.example'],
+      secure: true,
+      user: CREDENTIALS.username,
+      subject: mail.subject,
+    });
+    expect(['PLAIN', 'LOGIN']).toContain(received.authMethod);
+    expect(received.text).toBe(mail.text);
+  });
+
+  it('delivers live mail over TLS from the first byte', async () => {
+    const accountId = await newAccount();
+    await configureMail(accountId, smtps, smtpsPort);
+
+    const { messageId } = await mailer().send(signingMail(accountId));
+
+    expect(smtps.received.find((message) => message.messageId === messageId)).toMatchObject({ secure: true });
+  });
+
+  it('gives one Message-ID per idempotency key, so a resend is recognisably the same message', async () => {
+    const accountId = await newAccount();
+    await configureMail(accountId, starttls, starttlsPort);
+    const mail = signingMail(accountId);
+
+    const first = await mailer().send(mail);
+    const again = await mailer().send(mail);
+    const other = await mailer().send({ ...mail, idempotencyKey: `${mail.idempotencyKey}-reminder` });
+
+    expect(again.messageId).toBe(first.messageId);
+    expect(other.messageId).not.toBe(first.messageId);
+  });
+
+  it('refuses for good when the server rejects the message (550): retrying cannot change it', async () => {
+    const accountId = await newAccount();
+    await configureMail(accountId, starttls, starttlsPort);
+    starttls.behaviour = 'reject';
+
+    const sent = mailer().send(signingMail(accountId));
+
+    await expect(sent).rejects.toThrow(MailNotSentError);
+    await expect(sent).rejects.toMatchObject({ reason: 'rejected' });
+  });
+
+  it('fails to be retried when the server defers (451) or drops the connection, naming no recipient', async () => {
+    const accountId = await newAccount();
+    await configureMail(accountId, starttls, starttlsPort);
+
+    for (const behaviour of ['defer', 'drop'] as const) {
+      starttls.behaviour = behaviour;
+      const error = await mailer()
+        .send(signingMail(accountId))
+        .then(
+          () => undefined,
+          (failure: unknown) => failure as Error,
+        );
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(MailNotSentError);
+      expect(error!.message).not.toContain('practice.example');
+    }
+  });
+
+  it('never sends to a server whose certificate the connector does not trust', async () => {
+    const accountId = await newAccount();
+    await configureMail(accountId, starttls, starttlsPort);
+    await connectors.configure(
+      accountId,
+      'mail',
+      await validatedConnectorSettings('mail', {
+        host: '127.0.0.1',
+        port: starttlsPort,
+        security: 'starttls',
+        username: CREDENTIALS.username,
+        from: 'prior-auth@clinic.example',
+      }),
+    );
+    const delivered = starttls.received.length;
+
+    await expect(mailer().send(signingMail(accountId))).rejects.toThrow(/could not take the message now/);
+    expect(starttls.received).toHaveLength(delivered);
+  });
+
+  it('is not configured in live mode without a mail connector', async () => {
+    const sent = mailer().send(signingMail(await newAccount()));
+
+    await expect(sent).rejects.toMatchObject({ name: 'MailNotSentError', reason: 'not_configured' });
+  });
+
+  it('keeps test-mode mail in the outbox, sealed, and a retry writes it once', async () => {
+    const accountId = await newAccount();
+    await configureMail(accountId, starttls, starttlsPort);
+    const delivered = starttls.received.length;
+    const mail = signingMail(accountId, { livemode: false });
+
+    const first = await mailer().send(mail);
+    const retried = await mailer().send(mail);
+
+    expect(retried.messageId).toBe(first.messageId);
+    expect(starttls.received).toHaveLength(delivered);
+    const outbox = new MailOutboxRepository(db, secrets);
+    const page = await outbox.list(accountId, { livemode: false, limit: 10 });
+    expect(page.messages).toEqual([
+      expect.objectContaining({ id: first.messageId, to: mail.to, subject: mail.subject, text: mail.text }),
+    ]);
+    const [row] = await db.query<Record<string, string>>('SELECT * FROM mail_outbox WHERE id = $1', [
+      first.messageId,
+    ]);
+    expect(JSON.stringify(row)).not.toContain(SIGNING_LINK);
+    expect(JSON.stringify(row)).not.toContain(mail.to);
+  });
+
+  it('keeps every mode of a local install in the outbox, live mail included', async () => {
+    const accountId = await newAccount();
+    await configureMail(accountId, starttls, starttlsPort);
+    const delivered = starttls.received.length;
+
+    const { messageId } = await mailer('local').send(signingMail(accountId));
+
+    expect(starttls.received).toHaveLength(delivered);
+    const kept = await new MailOutboxRepository(db, secrets).get(accountId, messageId);
+    expect(kept).toMatchObject({ livemode: true, purpose: 'provider_authorization.signing_link' });
+  });
+});
