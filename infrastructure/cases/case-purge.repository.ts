@@ -1,6 +1,7 @@
 import { FINAL_STATUSES } from '../../domain/cases/case-model';
 import { newId } from '../../domain/ids';
 import { deleteOrphanedReadings } from '../documents/document-readings.repository';
+import { deleteFeedbackOfCase } from './case-feedback.repository';
 import { Database } from '../storage/database';
 
 /** Why a case's data went; the audit action recorded with it (audit/audit-event.ts). */
@@ -59,9 +60,9 @@ export class CasePurgeRepository {
   }
 
   /**
-   * Deletes the case's documents (and the readings of those no other case of the account refers to), events with their deliveries and attempts, idempotency keys and
-   * summary, and records the purge. Says whether the case was still there: a repeated purge deletes
-   * and records nothing.
+   * Deletes the case's documents (and the readings of those no other case of the account refers to), events with their deliveries and attempts, idempotency keys,
+   * feedback and summary, and records the purge. Says whether the case was still there: a repeated
+   * purge deletes and records nothing.
    */
   async purge(purge: CasePurge, now = new Date()): Promise<boolean> {
     return this.db.transaction(async (tx) => {
@@ -89,6 +90,7 @@ export class CasePurgeRepository {
       );
       await tx.query('DELETE FROM webhook_events WHERE case_id = $1', [purge.caseId]);
       await tx.query('DELETE FROM idempotency_keys WHERE resource_id = $1', [purge.caseId]);
+      await deleteFeedbackOfCase(tx, purge.caseId);
       if (!summary) return false;
       await tx.query(
         `INSERT INTO audit_events

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { Client } from '@temporalio/client';
 
 import { CaseBindingEpoch } from '../../infrastructure/cases/case-binding-epoch';
+import { CaseFeedbackRepository } from '../../infrastructure/cases/case-feedback.repository';
 import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import { CaseSummariesRepository } from '../../infrastructure/cases/case-summaries.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
@@ -14,6 +15,12 @@ import type { CaseAdmission, CaseAnnotations } from './case-extensions';
 import { CaseWorkflows } from './case-workflows';
 import { CaseSummariesService } from './case-summaries.service';
 import { CasesService } from './cases.service';
+import {
+  PriorAuthorizationFeedbackController,
+  PriorAuthorizationFeedbackReportController,
+} from './feedback/case-feedback.controller';
+import { GiveFeedbackDto } from './feedback/case-feedback.dto';
+import { CaseFeedbackService } from './feedback/case-feedback.service';
 import { CASE_TYPES } from './types';
 
 // What the console's pages, the patients feature and the composition root use of cases.
@@ -33,6 +40,10 @@ export {
 } from './case-console';
 
 export { CaseSummariesService, CasesService };
+// Feedback on prior authorizations: the console gives it through the same service and DTO as the API.
+export { CaseFeedbackService, GiveFeedbackDto };
+export { feedbackAnnotations } from './feedback/feedback-annotations';
+export { FEEDBACK_METRICS } from './feedback/feedback-metrics';
 export type { CaseAdmission, CaseAnnotations } from './case-extensions';
 
 /** Every case type's routes (`CASE_TYPES`), served from its declaration, and the services behind them. */
@@ -49,30 +60,36 @@ export class CasesModule {
   }): DynamicModule {
     const documents = new CaseDocumentsRepository(deps.db, deps.secrets);
     const summaries = new CaseSummariesRepository(deps.db);
+    const cases = new CasesService(
+      deps.config,
+      new CaseWorkflows(deps.temporalClient, deps.config.temporal),
+      documents,
+      deps.idempotencyKeys,
+      new CaseBindingEpoch(deps.db),
+      new ConnectorSettingsRepository(deps.db, deps.secrets),
+      summaries,
+      deps.extensions,
+    );
     return {
       module: CasesModule,
-      controllers: CASE_TYPES.map(caseController),
+      controllers: [
+        ...CASE_TYPES.map(caseController),
+        PriorAuthorizationFeedbackController,
+        PriorAuthorizationFeedbackReportController,
+      ],
       providers: [
         {
           provide: CaseSummariesService,
           useValue: new CaseSummariesService(summaries, deps.config.cases.patientRefKey!),
         },
         { provide: CaseDocumentsRepository, useValue: documents },
+        { provide: CasesService, useValue: cases },
         {
-          provide: CasesService,
-          useValue: new CasesService(
-            deps.config,
-            new CaseWorkflows(deps.temporalClient, deps.config.temporal),
-            documents,
-            deps.idempotencyKeys,
-            new CaseBindingEpoch(deps.db),
-            new ConnectorSettingsRepository(deps.db, deps.secrets),
-            summaries,
-            deps.extensions,
-          ),
+          provide: CaseFeedbackService,
+          useValue: new CaseFeedbackService(cases, new CaseFeedbackRepository(deps.db, deps.secrets)),
         },
       ],
-      exports: [CasesService, CaseSummariesService],
+      exports: [CasesService, CaseSummariesService, CaseFeedbackService],
     };
   }
 }

@@ -24,6 +24,7 @@ export const NAVIGATION: readonly NavigationItem[] = [
     role: 'provider',
   })),
   { href: '/console/providers', label: 'Providers', role: 'provider' },
+  { href: '/console/feedback', label: 'Feedback', role: 'admin' },
   { href: '/console/api-keys', label: 'API keys', role: 'admin' },
   { href: '/console/webhooks', label: 'Webhooks', role: 'admin' },
   { href: '/console/connectors', label: 'Connectors', role: 'admin' },

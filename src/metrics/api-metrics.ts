@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 
 import type { CaseCount } from '../../infrastructure/cases/case-summaries.repository';
 
+import { FEEDBACK_METRICS } from '../cases/cases.module';
 import type { RequestObserver } from '../common/http-edge';
 
 /**
@@ -48,6 +49,7 @@ export class ApiMetrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [this.registry],
     });
+    for (const counter of Object.values(FEEDBACK_METRICS)) this.registry.registerMetric(counter);
     this.caseGauge(
       'cases',
       'Cases by type and status across all accounts, from the case summaries read model.',

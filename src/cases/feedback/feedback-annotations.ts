@@ -1,7 +1,26 @@
+import { CaseFeedbackRepository } from '../../../infrastructure/cases/case-feedback.repository';
+import type { SecretBox } from '../../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../../infrastructure/storage/database';
-import { type CaseAnnotations, NO_ANNOTATIONS } from '../case-extensions';
+import type { CaseAnnotations } from '../case-extensions';
 
-/** Placeholder until feedback is built (issue 46): reads add nothing. */
-export function feedbackAnnotations(_deps: { db: Database }): CaseAnnotations {
-  return NO_ANNOTATIONS;
+/**
+ * Adds `feedback[]` (oldest first) to the prior authorizations a caller reads: one query per read or
+ * page, none for other case types. A case without feedback carries no `feedback` field, as other
+ * fields that would be empty (`unread_evidence`) are left out.
+ */
+export function feedbackAnnotations(deps: { db: Database; secrets: SecretBox }): CaseAnnotations {
+  const feedback = new CaseFeedbackRepository(deps.db, deps.secrets);
+  return {
+    async annotate(principal, type, records) {
+      if (type.object !== 'prior_authorization' || records.length === 0) return records;
+      const byCase = await feedback.ofCases(
+        principal.accountId,
+        records.map((record) => record.id),
+      );
+      return records.map((record) => {
+        const given = byCase.get(record.id);
+        return given ? { ...record, feedback: given } : record;
+      });
+    },
+  };
 }

@@ -3,6 +3,7 @@ import {
   type PriorAuthorizationCase,
 } from '../../../../domain/cases/prior-authorization';
 import type { CaseRecord } from '../../../../domain/cases/case-model';
+import type { PriorAuthorizationFeedback } from '../../../../domain/cases/case-feedback';
 import type { UnreadEvidence } from '../../../../domain/clinical/clinical-model';
 import { ANSWERABLE_ITEM_TYPES } from '../../../../domain/dtr/questionnaire';
 import type {
@@ -92,14 +93,69 @@ const PRIOR_AUTHORIZATION_VIEW: CaseTypeView<PriorAuthorizationCase> = {
         ])}`
     }`;
   },
-  reviewerSections: ({
-    criteria,
-    unread_evidence: unread,
-    coverage_requirements: requirements,
-    questionnaire,
-  }) =>
-    html`${requirementsSection(requirements)}${questionnaireSection(questionnaire)}${criteriaSection(criteria, unread)}`,
+  reviewerSections: (pa) =>
+    html`${requirementsSection(pa.coverage_requirements)}${questionnaireSection(pa.questionnaire)}${criteriaSection(pa.criteria, pa.unread_evidence)}${feedbackSection(pa)}`,
 };
+
+/** Where a case's feedback form is served (src/console/cases/feedback-pages.controller.ts). */
+export function feedbackFormPath(caseId: string): string {
+  return `/console/prior-authorizations/${encodeURIComponent(caseId)}/feedback`;
+}
+
+const RATING_LABELS: Readonly<Record<PriorAuthorizationFeedback['rating'], string>> = {
+  correct: 'Correct',
+  partially_correct: 'Partly correct',
+  incorrect: 'Incorrect',
+};
+
+/** Who gave a feedback, as the audit trail names them. */
+function authorText({ type, id }: PriorAuthorizationFeedback['author']): string {
+  return `${type === 'user' ? 'Console user' : 'API key'} ${id}`;
+}
+
+/**
+ * The feedback reviewers and integrations gave on the case, oldest first, and the way to give more:
+ * kept beside the case, it never changed it.
+ */
+function feedbackSection(pa: PriorAuthorizationCase): Html {
+  const given = (pa as PriorAuthorizationCase & { feedback?: PriorAuthorizationFeedback[] }).feedback ?? [];
+  const questions = new Map(pa.criteria.map((criterion) => [criterion.id, criterion]));
+  return card({
+    id: 'feedback-heading',
+    heading: 'Feedback',
+    body: html`${table({
+        caption: 'Feedback on this case, oldest first',
+        rows: given,
+        empty: html`<p>No feedback yet.</p>`,
+        columns: [
+          { heading: 'Given', rowHeader: true, cell: (feedback) => moment(feedback.created_at) },
+          { heading: 'Rating', cell: (feedback) => RATING_LABELS[feedback.rating] },
+          {
+            heading: 'Parts',
+            cell: (feedback) => (feedback.parts.length > 0 ? feedback.parts.join(', ') : '—'),
+          },
+          { heading: 'Comment', cell: (feedback) => text(feedback.comment) },
+          {
+            heading: 'Expected answers',
+            cell: (feedback) =>
+              feedback.criteria.length === 0
+                ? '—'
+                : html`<ul>
+                    ${feedback.criteria.map(
+                      (expectation) =>
+                        html`<li>
+                          <code>${expectation.id}</code>: ${expectation.expected_answer} (case:
+                          ${questions.get(expectation.id)?.answer ?? '—'})
+                        </li>`,
+                    )}
+                  </ul>`,
+          },
+          { heading: 'By', cell: (feedback) => authorText(feedback.author) },
+        ],
+      })}
+      <p><a href="${feedbackFormPath(pa.id)}">Give feedback on this case</a></p>`,
+  });
+}
 
 /** Who gave each answer, as a reviewer reads it. */
 const ORIGIN_LABELS: Readonly<Record<AnswerOrigin, string>> = {

@@ -1,0 +1,181 @@
+import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+
+import { describeRequirement, grants } from '../../../domain/accounts/roles';
+import { FEEDBACK_ROLE } from '../../../domain/cases/case-feedback';
+import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authorization';
+import {
+  CaseFeedbackService,
+  CASE_TYPES,
+  CasesService,
+  GiveFeedbackDto,
+  plain,
+} from '../../cases/cases.module';
+import { ApiError } from '../../common/errors';
+import { ConsoleAudit } from '../console-audit';
+import { ConsolePages } from '../console-pages';
+import { principalOf } from '../console-principal';
+import { checkAsTheApiDoes, formChoices, formField, formText } from '../forms';
+import { csrfField, sendPage } from '../layout';
+import { html } from '../views';
+import { casePath, sectionOfObject } from './case-sections';
+import {
+  criterionFieldNames,
+  EMPTY_FEEDBACK_FORM,
+  type FeedbackFormValues,
+  feedbackFormView,
+  feedbackReportView,
+} from './feedback-views';
+
+const PRIOR_AUTHORIZATION = CASE_TYPES.find((type) => type.object === 'prior_authorization')!;
+
+/** Refusals the person can act on, shown with the form rather than as an error page. */
+const REFUSALS_SHOWN_WITH_THE_FORM = new Set(['validation_error', 'invalid_state']);
+
+/**
+ * The feedback form of a prior authorization, given through `CaseFeedbackService` exactly as
+ * `POST /prior-authorization/{id}/feedback` gives it, so the same checks, ownership and cap apply.
+ * Served before the case pages' `/:id/:decision`, which would otherwise take its POST.
+ */
+@ConsolePages('prior-authorizations')
+export class FeedbackPagesController {
+  constructor(
+    @Inject(CasesService) private readonly cases: CasesService,
+    @Inject(CaseFeedbackService) private readonly feedback: CaseFeedbackService,
+    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
+  ) {}
+
+  @Get(':id/feedback')
+  async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    const record = await this.caseForFeedback(req, id);
+    this.sendFormPage(req, res, record, EMPTY_FEEDBACK_FORM);
+  }
+
+  @Post(':id/feedback')
+  async give(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('id') id: string,
+    @Body() body: unknown,
+  ): Promise<void> {
+    const record = await this.caseForFeedback(req, id);
+    const values = formValuesOf(body, record);
+    const checked = await checkAsTheApiDoes(GiveFeedbackDto, bodyOf(values));
+    if (!checked.valid) return this.sendFormPage(req, res, record, values, checked.messages, 400);
+    try {
+      await this.feedback.give(principalOf(req), id, plain(checked.value));
+    } catch (error) {
+      if (!(error instanceof ApiError) || !REFUSALS_SHOWN_WITH_THE_FORM.has(error.code)) throw error;
+      const messages = error.details.length
+        ? error.details.map((detail) => `${detail.field}: ${detail.issue}`)
+        : [error.message];
+      return this.sendFormPage(req, res, record, values, messages, error.httpStatus);
+    }
+    await this.audit.record(req, 'case.feedback_recorded', { object: 'prior_authorization', id });
+    res.redirect(303, `${casePath(sectionOfObject('prior_authorization'), id)}#feedback-heading`);
+  }
+
+  /** The account's own case, for a person who may give feedback (operators run the service, they give none). */
+  private async caseForFeedback(req: Request, id: string): Promise<PriorAuthorizationCase> {
+    const principal = principalOf(req);
+    if (!grants(principal.roles, FEEDBACK_ROLE) || grants(principal.roles, 'operator')) {
+      throw new ApiError(
+        'forbidden',
+        `Giving feedback needs the ${describeRequirement(FEEDBACK_ROLE)} role, which you do not hold.`,
+      );
+    }
+    return (await this.cases.get(principal, PRIOR_AUTHORIZATION, id)) as PriorAuthorizationCase;
+  }
+
+  private sendFormPage(
+    req: Request,
+    res: Response,
+    record: PriorAuthorizationCase,
+    values: FeedbackFormValues,
+    errors: string[] = [],
+    status = 200,
+  ): void {
+    const path = casePath(sectionOfObject('prior_authorization'), record.id);
+    sendPage(
+      req,
+      res,
+      {
+        title: `Feedback on prior authorization ${record.id}`,
+        ...(errors.length > 0 && {
+          notice: { kind: 'error' as const, text: 'Nothing was saved; see below.' },
+        }),
+        body: html`<p><a href="${path}">Back to the case</a></p>
+          ${feedbackFormView(record, csrfField(req, res), values, errors)}`,
+      },
+      status,
+    );
+  }
+}
+
+/** The form as sent, each criterion's expected answer under the id its row named. */
+function formValuesOf(body: unknown, record: PriorAuthorizationCase): FeedbackFormValues {
+  const expected: Record<string, string> = {};
+  record.criteria.forEach((_criterion, index) => {
+    const names = criterionFieldNames(index);
+    const id = formField(body, names.id);
+    const answer = formField(body, names.expected);
+    if (id && answer) expected[id] = answer;
+  });
+  return {
+    rating: formField(body, 'rating') ?? '',
+    parts: formChoices(body, 'parts'),
+    comment: formField(body, 'comment') ?? '',
+    expected,
+  };
+}
+
+/** The API's body from the form: empty fields left out, as an API client would leave them. */
+function bodyOf(values: FeedbackFormValues): object {
+  const criteria = Object.entries(values.expected).map(([id, expected_answer]) => ({ id, expected_answer }));
+  return {
+    ...(values.rating && { rating: values.rating }),
+    parts: values.parts,
+    ...(values.comment.trim() && { comment: values.comment }),
+    ...(criteria.length > 0 && { criteria }),
+  };
+}
+
+const DAY_MS = 86_400_000;
+/** The report's default period: the last 30 days, today included. */
+const DEFAULT_REPORT_DAYS = 30;
+
+/** The account's feedback by drug and criterion, for its admins, in the mode the console shows. */
+@ConsolePages('feedback', 'admin')
+export class FeedbackReportPageController {
+  constructor(@Inject(CaseFeedbackService) private readonly feedback: CaseFeedbackService) {}
+
+  @Get()
+  async show(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Query('from') from?: string,
+    @Query('to') to?: string,
+  ): Promise<void> {
+    const today = new Date().toISOString().slice(0, 10);
+    const period = {
+      to: calendarDate(formText({ to }, 'to', 10)) ?? today,
+      from: calendarDate(formText({ from }, 'from', 10)) ?? '',
+    };
+    period.from ||= new Date(Date.parse(period.to) - (DEFAULT_REPORT_DAYS - 1) * DAY_MS)
+      .toISOString()
+      .slice(0, 10);
+    const report = await this.feedback.report(principalOf(req), {
+      from: `${period.from}T00:00:00Z`,
+      // The day `to` names is included: the period ends at the next midnight.
+      to: new Date(Date.parse(period.to) + DAY_MS).toISOString(),
+    });
+    sendPage(req, res, {
+      title: 'Feedback on prior authorizations',
+      body: feedbackReportView(report, period),
+    });
+  }
+}
+
+function calendarDate(value: string): string | undefined {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined;
+}
