@@ -23,6 +23,7 @@ import {
   ConnectorSettingsDto,
   CoverageRequirementsConnectorSettingsDto,
   EligibilityConnectorSettingsDto,
+  MailConnectorSettingsDto,
   QuestionnaireConnectorSettingsDto,
   validatedConnectorSettings,
 } from './connectors.dto';
@@ -40,6 +41,7 @@ const KindParameter = () => ApiParam({ name: 'kind', enum: CONNECTOR_KINDS });
   ConnectorSettingsDto,
   CoverageRequirementsConnectorSettingsDto,
   QuestionnaireConnectorSettingsDto,
+  MailConnectorSettingsDto,
 )
 @ApiController('connectors', { role: 'admin' })
 export class ConnectorsController {
@@ -58,7 +60,7 @@ export class ConnectorsController {
   @ApiOperation({
     summary:
       'Get the settings of one connector: eligibility, prior_authorization, program_enrollment, ' +
-      'coverage_requirements or questionnaire',
+      'coverage_requirements, questionnaire or mail',
   })
   @Answers('Connector')
   async get(@CurrentPrincipal() principal: Principal, @Param('kind') kind: string) {
@@ -75,7 +77,8 @@ export class ConnectorsController {
       'endpoint); `prior_authorization` and `program_enrollment` take ConnectorSettings; ' +
       '`coverage_requirements` takes CoverageRequirementsConnectorSettings, and the service generates ' +
       'its signing key and JWKS URL when it is created (a replacement keeps both); `questionnaire` ' +
-      "takes QuestionnaireConnectorSettings (the DTR service's FHIR base, a shorter time limit).",
+      "takes QuestionnaireConnectorSettings (the DTR service's FHIR base, a shorter time limit); `mail` " +
+      'takes MailConnectorSettings (the SMTP server live-mode mail goes through, over TLS or STARTTLS only).',
   })
   @ApiBody({
     schema: {
@@ -84,6 +87,7 @@ export class ConnectorsController {
         { $ref: getSchemaPath(ConnectorSettingsDto) },
         { $ref: getSchemaPath(CoverageRequirementsConnectorSettingsDto) },
         { $ref: getSchemaPath(QuestionnaireConnectorSettingsDto) },
+        { $ref: getSchemaPath(MailConnectorSettingsDto) },
       ],
     },
   })

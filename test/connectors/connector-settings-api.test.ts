@@ -1,6 +1,7 @@
 import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
 
 const PASSWORD = 'clearinghouse-password-7731';
+const MAIL_PASSWORD = 'smtp-relay-password-4410';
 
 describe('connector settings through the admin API', () => {
   let testApp: TestApp;
@@ -46,6 +47,7 @@ describe('connector settings through the admin API', () => {
       usage: 'test',
       client_id: null,
       signing: null,
+      mail: null,
       timeout_ms: 8000,
       created_at: expect.any(String),
       updated_at: expect.any(String),
@@ -216,6 +218,104 @@ describe('connector settings through the admin API', () => {
     ]);
   });
 
+  const mail = (overrides: Record<string, unknown> = {}) => ({
+    host: '127.0.0.1',
+    port: 2587,
+    security: 'starttls',
+    username: 'clinic-mailer',
+    password: MAIL_PASSWORD,
+    from: 'prior-auth@clinic.example',
+    ...overrides,
+  });
+
+  it('creates the mail connector and answers its server and sender, with a hint instead of the password', async () => {
+    const fresh = await testApp.createAccountWithLiveAdmin('Mail clinic');
+    const response = await put('mail', mail(), fresh.keys.admin);
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({
+      kind: 'mail',
+      url: 'smtp://127.0.0.1:2587',
+      auth: { type: 'basic', username: 'clinic-mailer', hint: '…4410' },
+      mail: {
+        host: '127.0.0.1',
+        port: 2587,
+        security: 'starttls',
+        from: 'prior-auth@clinic.example',
+        ca_certificate: null,
+      },
+      timeout_ms: 10000,
+    });
+    const fetched = await get('/connectors/mail', fresh.keys.admin);
+    expect(fetched.body.data).toEqual(response.body.data);
+    for (const body of [response.body, fetched.body])
+      expect(JSON.stringify(body)).not.toContain(MAIL_PASSWORD);
+  });
+
+  it('keeps the stored mail password for the same user and server, and asks for it when the server moves', async () => {
+    const fresh = await testApp.createAccountWithLiveAdmin('Mail moving clinic');
+    await put('mail', mail(), fresh.keys.admin);
+    const kept = await put('mail', mail({ password: undefined, timeout_ms: 20000 }), fresh.keys.admin);
+    expect(kept.status).toBe(200);
+    expect(kept.body.data.auth.hint).toBe('…4410');
+    for (const moved of [{ port: 2465 }, { security: 'tls' }, { username: 'someone-else' }]) {
+      const response = await put('mail', mail({ password: undefined, ...moved }), fresh.keys.admin);
+      expect(response.status).toBe(400);
+      expect(response.body.error.details).toEqual([
+        {
+          field: 'password',
+          issue: 'is required: a stored one is kept only for the same user, host, port and security',
+        },
+      ]);
+    }
+  });
+
+  it('takes a mail server without credentials', async () => {
+    const fresh = await testApp.createAccountWithLiveAdmin('Relay clinic');
+    const response = await put(
+      'mail',
+      mail({ username: undefined, password: undefined, security: 'tls', port: 2465 }),
+      fresh.keys.admin,
+    );
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({
+      url: 'smtps://127.0.0.1:2465',
+      auth: { type: 'none', hint: null },
+    });
+  });
+
+  it.each([
+    ['plain SMTP', { security: 'none' }, 'security', /must be one of the following values: tls, starttls/],
+    ['a port out of range', { port: 70000 }, 'port', /must not be greater than 65535/],
+    [
+      'a host that is not a name',
+      { host: 'smtp server.example' },
+      'host',
+      /must be a host name or an IP address/,
+    ],
+    ['a sender that is not an address', { from: 'Prior auth team' }, 'from', /must be an email/],
+    ['a password without a user', { username: undefined }, 'password', /is only with a username/],
+    [
+      'a certificate that is not PEM',
+      { ca_certificate: 'not a certificate' },
+      'ca_certificate',
+      /must be a PEM certificate/,
+    ],
+    ['a time limit past 30 s', { timeout_ms: 60000 }, 'timeout_ms', /must not be greater than 30000/],
+    ['a URL instead of a host', { url: 'smtp://127.0.0.1:2587' }, 'url', /is not a known field/],
+  ])('refuses a mail connector with %s', async (_case, overrides, field, issue) => {
+    const response = await put('mail', mail(overrides));
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toContainEqual({ field, issue: expect.stringMatching(issue) });
+  });
+
+  it('refuses a mail server the SSRF policy refuses', async () => {
+    const response = await put('mail', mail({ host: '10.1.2.3' }));
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toEqual([
+      { field: 'host', issue: 'is refused by the SSRF policy: 10.1.2.3 is not a public unicast address' },
+    ]);
+  });
+
   it('refuses a body that is not an object', async () => {
     const response = await put('eligibility', [eligibility()]);
     expect(response.status).toBe(400);
@@ -276,7 +376,12 @@ describe('connector settings through the admin API', () => {
         { $ref: '#/components/schemas/ConnectorSettings' },
         { $ref: '#/components/schemas/CoverageRequirementsConnectorSettings' },
         { $ref: '#/components/schemas/QuestionnaireConnectorSettings' },
+        { $ref: '#/components/schemas/MailConnectorSettings' },
       ],
+    });
+    expect(document.components.schemas.MailConnectorSettings).toMatchObject({
+      required: ['host', 'port', 'security', 'from'],
+      properties: { security: { enum: ['tls', 'starttls'] }, port: { minimum: 1, maximum: 65535 } },
     });
     expect(document.components.schemas.QuestionnaireConnectorSettings).toMatchObject({
       required: ['url', 'auth'],
