@@ -1,11 +1,29 @@
 import { DynamicModule, Module } from '@nestjs/common';
 
 import type { AppConfig } from '../../infrastructure/config/config';
+import { NpiRegistries } from '../../infrastructure/providers/npi-registries';
+import { providedByClass } from '../common/feature-modules';
+import { ProviderLookupService } from './provider-lookup.service';
+import { ProvidersController } from './providers.controller';
 
-/** The NPI registry's lookup (docs/providers.md). */
+export { ProviderLookupService } from './provider-lookup.service';
+export { RegistryLookupQueryDto } from './registry-lookup.dto';
+
+/**
+ * The NPI registry's lookup (docs/providers.md). The process's registries are built once here, so
+ * one cache serves the API and the console; both are exported for the features that ask the
+ * registry too.
+ */
 @Module({})
 export class ProvidersModule {
-  static forRoot(_deps: { config: AppConfig }): DynamicModule {
-    return { module: ProvidersModule };
+  static forRoot(deps: { config: AppConfig }): DynamicModule {
+    const registries = new NpiRegistries(deps.config.providers);
+    const lookups = new ProviderLookupService(registries);
+    return {
+      module: ProvidersModule,
+      controllers: [ProvidersController],
+      providers: providedByClass(registries, lookups),
+      exports: [NpiRegistries, ProviderLookupService],
+    };
   }
 }
