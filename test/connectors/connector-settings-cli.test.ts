@@ -1,12 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import { openDatabase } from '../../infrastructure/storage/database';
+import { selfSignedCertificate } from '../support/loopback-smtp';
 import { runCommand } from '../support/processes';
 
 const TOKEN = 'cli-bearer-token-0123456789-wxyz';
+/** A self-signed certificate, as a private relay's CA would be given: only its shape matters here. */
+const RELAY_CERTIFICATE = selfSignedCertificate().cert;
 
 describe('connector settings through the admin CLI', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haa-connectors-cli-'));
@@ -103,7 +106,7 @@ describe('connector settings through the admin CLI', () => {
     const result = admin(['connectors:delete', '--account', accountId, '--kind', 'fax']);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(
-      '--kind takes eligibility, prior_authorization, program_enrollment, coverage_requirements, questionnaire',
+      '--kind takes eligibility, prior_authorization, program_enrollment, coverage_requirements, questionnaire, mail',
     );
   });
 
@@ -196,6 +199,47 @@ describe('connector settings through the admin CLI', () => {
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('--timeout-ms: must not be greater than 10000');
     expect(admin(['connectors:delete', '--account', accountId, '--kind', 'questionnaire']).status).toBe(0);
+  });
+
+  it('sets the mail connector with the password from CONNECTOR_SECRET and a certificate from a file, refusing plain SMTP', () => {
+    const caFile = path.join(dataDir, 'relay-ca.pem');
+    writeFileSync(caFile, RELAY_CERTIFICATE);
+    const setMail = (security: string) =>
+      admin(
+        [
+          'connectors:set',
+          '--account',
+          accountId,
+          '--kind',
+          'mail',
+          '--host',
+          '127.0.0.1',
+          '--port',
+          '2587',
+          '--security',
+          security,
+          '--username',
+          'clinic-mailer',
+          '--from',
+          'prior-auth@clinic.example',
+          '--ca-file',
+          caFile,
+        ],
+        { secret: TOKEN },
+      );
+    const result = setMail('starttls');
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      kind: 'mail',
+      url: 'smtp://127.0.0.1:2587',
+      auth: { type: 'basic', username: 'clinic-mailer', hint: '…wxyz' },
+      mail: { host: '127.0.0.1', port: 2587, security: 'starttls', ca_certificate: RELAY_CERTIFICATE },
+    });
+    expect(result.stdout + result.stderr).not.toContain(TOKEN);
+    const refused = setMail('none');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('--security: must be one of the following values: tls, starttls');
+    expect(admin(['connectors:delete', '--account', accountId, '--kind', 'mail']).status).toBe(0);
   });
 
   it('deletes a connector and records the changes in the audit trail with the operator as the actor', async () => {

@@ -48,10 +48,11 @@ describe('the Connectors page of the console', () => {
       'program_enrollment',
       'coverage_requirements',
       'questionnaire',
+      'mail',
     ]) {
       expect(page.text).toContain(`href="/console/connectors/${kind}"`);
     }
-    expect(page.text.match(/not configured/g)).toHaveLength(5);
+    expect(page.text.match(/not configured/g)).toHaveLength(6);
   });
 
   it('sets the eligibility connector, showing only the hint of its password afterwards', async () => {
@@ -218,6 +219,46 @@ describe('the Connectors page of the console', () => {
     });
     expect(tooLong.status).toBe(400);
     expect(tooLong.text).toContain('timeout_ms: must not be greater than 10000');
+  });
+
+  it('sets the mail connector with its server, sender and password, keeping the password when left empty, and refuses plain SMTP', async () => {
+    const password = 'console-smtp-password-9876';
+    const form = {
+      host: '127.0.0.1',
+      port: '2587',
+      security: 'starttls',
+      username: 'clinic-mailer',
+      secret: password,
+      from: 'prior-auth@clinic.example',
+      ca_certificate: '',
+      timeout_ms: '10000',
+    };
+    const page = await getPage(testApp, admin, '/console/connectors/mail');
+    expect(page.text).toContain('SMTP server host');
+    expect(page.text).toContain('value="starttls" selected');
+    const saved = await postForm(testApp, admin, '/console/connectors/mail', form);
+    expect(saved.headers.location).toBe('/console/connectors/mail?done=saved');
+    const shown = await getPage(testApp, admin, saved.headers.location!);
+    expect(shown.text).toContain('value="prior-auth@clinic.example"');
+    expect(shown.text).toContain('ends in …9876');
+    expect(shown.text).not.toContain(password);
+    const kept = await postForm(testApp, admin, '/console/connectors/mail', {
+      ...form,
+      secret: '',
+      port: '2525',
+    });
+    expect(kept.status).toBe(400);
+    expect(kept.text).toContain('password: is required');
+    const sameServer = await postForm(testApp, admin, '/console/connectors/mail', { ...form, secret: '' });
+    expect(sameServer.status).toBe(303);
+    const mail = await new ConnectorSettingsRepository(
+      testApp.db,
+      new SecretBox(testApp.config.encryption!),
+    ).readMailForUse(account.accountId);
+    expect(mail).toMatchObject({ host: '127.0.0.1', port: 2587, auth: { password } });
+    const plain = await postForm(testApp, admin, '/console/connectors/mail', { ...form, security: 'none' });
+    expect(plain.status).toBe(400);
+    expect(plain.text).toContain('security: must be one of the following values: tls, starttls');
   });
 
   it('answers 404 for an unknown kind', async () => {

@@ -36,7 +36,7 @@ export interface LoopbackSmtpOptions {
 }
 
 /** A self-signed certificate for 127.0.0.1, made for one test run: the sender must be told to trust it. */
-function selfSignedCertificate(): { key: string; cert: string } {
+export function selfSignedCertificate(): { key: string; cert: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'loopback-smtp-'));
   try {
     execFileSync(
