@@ -1,10 +1,5 @@
 import { Get, Inject, Query } from '@nestjs/common';
-import {
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-} from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
@@ -25,9 +20,10 @@ export class ProvidersController {
   @ApiOperation({
     summary: 'Look a prescriber up in the NPI registry, by NPI or by last name and state',
     description:
-      "Live keys ask the NPPES NPI Registry, test keys the sandbox registry (docs/sandbox.md). With `npi`, the registry's record; " +
+      "Live keys ask the NPPES NPI Registry, test keys the sandbox registry (docs/providers.md). With `npi`, the registry's record; " +
       'with `last_name` and `state`, the individuals of that last name practising in the state, at most 20, `has_more` saying whether the registry holds more. ' +
-      'Answers are reused for a day.',
+      'Answers are reused for a day. A registry that cannot be reached answers 503 `registry_unavailable` with Retry-After; ' +
+      'a query the registry refuses answers 400 on its fields.',
   })
   @ApiOkResponse({
     description:
@@ -35,10 +31,6 @@ export class ProvidersController {
     schema: LOOKUP_ANSWER_SCHEMA as SchemaObject,
   })
   @ApiNotFoundResponse({ description: 'The registry does not return this NPI (`not_found`).' })
-  @ApiServiceUnavailableResponse({
-    description:
-      'The NPI registry cannot be reached (`registry_unavailable`, with Retry-After); nothing was looked up.',
-  })
   async lookup(@CurrentPrincipal() principal: Principal, @Query() query: RegistryLookupQueryDto) {
     if (query.npi) return success(await this.lookups.byNpi(principal, query.npi));
     return success(await this.lookups.byName(principal, query.last_name!, query.state!));
