@@ -10,6 +10,7 @@ import { liveDtrServices, payerQuestionnaires } from './payer-questionnaire';
 import { evidenceReader } from './evidence-reading';
 import { DocumentReadingsRepository } from '../infrastructure/documents/document-readings.repository';
 import { DEFAULT_READING_SETTINGS, DocumentReadingPool } from '../infrastructure/documents/reading-pool';
+import type { Mailer } from '../domain/mail/outgoing-mail';
 import type { PayerConnector } from '../domain/payers/payer-connector';
 import type { AppConfig } from '../infrastructure/config/config';
 import { PayerSimulator } from '../infrastructure/connectors/payer-simulator';
@@ -17,7 +18,11 @@ import { CatalogPlanResolver } from '../infrastructure/connectors/plan-resolutio
 import { ProgramHubConnector, ProgramHubSimulator } from '../infrastructure/connectors/program-hub';
 import { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
 import { SecretBox } from '../infrastructure/crypto/aes-gcm';
+import { AuditRepository } from '../infrastructure/audit/audit.repository';
 import { FormulariesRepository } from '../infrastructure/formularies/formularies.repository';
+import { accountMailer } from '../infrastructure/mail/account-mailer';
+import { ProviderAuthorizationsRepository } from '../infrastructure/provider-authorizations/provider-authorizations.repository';
+import { SigningLinksRepository } from '../infrastructure/provider-authorizations/signing-links.repository';
 import type { Database } from '../infrastructure/storage/database';
 import { DurableDeliveries } from '../infrastructure/webhooks/durable-deliveries';
 import { FirstAttempts } from '../infrastructure/webhooks/first-attempts';
@@ -32,6 +37,7 @@ import { CaseActivityDependencies, createCaseActivities, liveClearinghouses } fr
 import { createClinicalActivities } from './clinical.activities';
 import { createDocumentActivities } from './documents.activities';
 import { createEnrollmentActivities } from './enrollment.activities';
+import { createProviderAuthorizationActivities } from './provider-authorizations';
 import { coverageRequirementsDiscovery, liveCrdServices } from './coverage-requirements-discovery';
 import { livePasEndpoints, priorAuthorizationChannels } from './prior-authorization-channels';
 import { MeteredDeliveryAttempts, WebhookMetrics } from '../infrastructure/webhooks/delivery-metrics';
@@ -43,6 +49,8 @@ export interface Connectors {
   programHub?: ProgramHubConnector;
   /** The channel of each prior authorization, by account, mode and drug; PAS (sandbox or live) otherwise. */
   priorAuthorizationChannel?: CaseActivityDependencies['priorAuthorizationChannel'];
+  /** Mail to prescribers; the account's outbox (test and local mode) or its SMTP connector (live) by default. */
+  mailer?: Mailer;
 }
 
 /** What the worker process opens once and every activity shares. */
@@ -153,6 +161,15 @@ export const createActivities = ({
     }),
     ...createClinicalActivities({ documents, readings, evaluator, plans: new CatalogPlanResolver() }),
     ...createEnrollmentActivities({ payer, hub }),
+    ...createProviderAuthorizationActivities({
+      authorizations: new ProviderAuthorizationsRepository(db),
+      links: new SigningLinksRepository(db),
+      audit: new AuditRepository(db),
+      publishEvent: webhookActivities.publishEvent,
+      mailer: connectors.mailer ?? accountMailer({ config, db, secrets }),
+      // Local mode's launcher sets PUBLIC_API_URL; elsewhere without one, the API's own port on this host.
+      linkBase: config.publicApiUrl ?? `http://localhost:${config.http.port}`,
+    }),
     ...webhookActivities,
   };
   return {

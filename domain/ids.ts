@@ -19,6 +19,7 @@ export const ID_PREFIXES = {
   consoleInvitation: 'inv',
   connector: 'conn',
   patientErasure: 'erase',
+  providerAuthorization: 'pvauth',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

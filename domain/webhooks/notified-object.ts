@@ -3,6 +3,7 @@ import type { CaseObjectType, CaseStatus } from '../cases/case-model';
 import type { ClinicalEligibilityCase } from '../cases/clinical-eligibility';
 import type { PatientEnrollmentCase } from '../cases/patient-enrollment';
 import type { PriorAuthorizationCase } from '../cases/prior-authorization';
+import type { ProviderAuthorization, ProviderAuthorizationStatus } from '../providers/provider-authorization';
 
 /** Any case, as GET answers it; `object` says which. */
 export type CaseObject =
@@ -26,16 +27,22 @@ export type CaseEventData = CaseObject & {
   sequence: number;
 };
 
-/** What a notification to a full endpoint carries as `data`, and what the events API keeps. */
-export type NotifiedObject = CaseEventData | WebhookTestData;
+/**
+ * What a notification to a full endpoint carries as `data`, and what the events API keeps: a case, a
+ * test event's endpoint, or a prescriber's authorization (`provider_authorization.updated`).
+ */
+export type NotifiedObject = CaseEventData | WebhookTestData | ProviderAuthorization;
 
 /**
  * What a notification to a thin endpoint carries as `data`: nothing that can name a patient. The
  * receiver reads the object with GET. A test event's endpoint has no status.
  */
-export interface ThinNotifiedObject {
-  id: string;
-  object: CaseObjectType | 'webhook_endpoint';
-  status?: CaseStatus;
-  livemode: boolean;
-}
+export type ThinNotifiedObject =
+  | {
+      id: string;
+      object: CaseObjectType | 'webhook_endpoint';
+      status?: CaseStatus;
+      livemode: boolean;
+    }
+  /** A provider authorization has no `livemode` field: the endpoint's mode is the event's. */
+  | { id: string; object: 'provider_authorization'; status: ProviderAuthorizationStatus };

@@ -40,14 +40,21 @@ export const AUDIT_ACTIONS = [
   'account.suspended',
   'account.reactivated',
   'payload_key.values_reencrypted',
+  'provider_authorization.created',
+  'provider_authorization.signed',
+  'provider_authorization.reminded',
+  'provider_authorization.expired',
+  'provider_authorization.revoked',
+  'account_settings.updated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
  * `user` is a console user; operators are the platform's own staff, outside every account; `system`
- * is the service acting on its own schedule (the case retention purge).
+ * is the service acting on its own schedule (the case retention purge); `prescriber` is a prescriber
+ * acting through the link mailed to them, named by their authorization's id.
  */
-export type ActorType = 'api_key' | 'user' | 'operator' | 'system';
+export type ActorType = 'api_key' | 'user' | 'operator' | 'system' | 'prescriber';
 
 export interface AuditActor {
   type: ActorType;

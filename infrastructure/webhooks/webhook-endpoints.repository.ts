@@ -1,5 +1,5 @@
 import { newId } from '../../domain/ids';
-import type { CaseEventType } from '../../domain/webhooks/event-types';
+import type { SubscribableEventType } from '../../domain/webhooks/event-types';
 import { SecretBox } from '../crypto/aes-gcm';
 import { Database } from '../storage/database';
 
@@ -12,7 +12,7 @@ export interface WebhookEndpoint {
   account_id: string;
   name: string;
   url: string;
-  events: CaseEventType[];
+  events: SubscribableEventType[];
   status: EndpointStatus;
   status_reason: string | null;
   secret_hint: string;
@@ -41,7 +41,7 @@ export class WebhookEndpointsRepository {
     accountId: string;
     name: string;
     url: string;
-    events: CaseEventType[];
+    events: SubscribableEventType[];
     secret: string;
     livemode: boolean;
     thin?: boolean;
@@ -91,7 +91,13 @@ export class WebhookEndpointsRepository {
   async update(
     id: string,
     accountId: string,
-    changes: { name?: string; url?: string; events?: CaseEventType[]; secret?: string; thin?: boolean },
+    changes: {
+      name?: string;
+      url?: string;
+      events?: SubscribableEventType[];
+      secret?: string;
+      thin?: boolean;
+    },
   ): Promise<WebhookEndpoint | undefined> {
     const [endpoint] = await this.db.query<WebhookEndpoint>(
       `UPDATE webhook_endpoints SET

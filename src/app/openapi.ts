@@ -12,10 +12,10 @@ import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
 import {
-  CASE_EVENT_TYPES,
-  CaseEventType,
   describeEvent,
   EventType,
+  SUBSCRIBABLE_EVENT_TYPES,
+  SubscribableEventType,
   TEST_EVENT_TYPE,
 } from '../../domain/webhooks/event-types';
 import { PUBLIC_ROUTE, REQUIRED_ROLE } from '../common/route-access';
@@ -270,7 +270,7 @@ function allowNull(schema: Schema): Schema {
 
 type Describe = (constraints: unknown[]) => DocumentedRule;
 
-const WEBHOOK_EVENTS = Object.entries(CASE_EVENT_TYPES).flatMap(([type, { title }]) => [type, title]);
+const WEBHOOK_EVENTS = Object.entries(SUBSCRIBABLE_EVENT_TYPES).flatMap(([type, { title }]) => [type, title]);
 
 /** class-validator's own rules by name, with their constraints as the decorators recorded them. */
 const BUILT_IN_RULES: Record<string, Describe> = {
@@ -544,7 +544,10 @@ function listSchema(items: Schema): Schema {
  * full or thin form the endpoint chose, with the headers that sign it (docs/webhooks.md).
  */
 function webhookOperations(): Schema {
-  const types: EventType[] = [...(Object.keys(CASE_EVENT_TYPES) as CaseEventType[]), TEST_EVENT_TYPE];
+  const types: EventType[] = [
+    ...(Object.keys(SUBSCRIBABLE_EVENT_TYPES) as SubscribableEventType[]),
+    TEST_EVENT_TYPE,
+  ];
   return Object.fromEntries(
     types
       .map((type) => [type, describeEvent(type)] as const)

@@ -1,6 +1,6 @@
 import { Matches, registerDecorator, ValidationOptions } from 'class-validator';
 
-import { CASE_EVENT_TYPES, normalizeEventType } from '../../domain/webhooks/event-types';
+import { normalizeEventType, SUBSCRIBABLE_EVENT_TYPES } from '../../domain/webhooks/event-types';
 
 const MAX_URL_LENGTH = 2048;
 
@@ -44,7 +44,7 @@ export function IsWebhookEvent(options?: ValidationOptions): PropertyDecorator {
       validator: {
         validate: (value: unknown) => typeof value === 'string' && normalizeEventType(value) !== undefined,
         defaultMessage: () =>
-          `must name known events: ${Object.keys(CASE_EVENT_TYPES).join(', ')} (or their titles)`,
+          `must name known events: ${Object.keys(SUBSCRIBABLE_EVENT_TYPES).join(', ')} (or their titles)`,
       },
     });
 }

@@ -4,6 +4,10 @@ import type { PatientEnrollmentCase } from '../../domain/cases/patient-enrollmen
 import type { PriorAuthorizationCase } from '../../domain/cases/prior-authorization';
 import type { ConnectorKind } from '../../domain/connectors/connector-kinds';
 import type { SupportProgram } from '../../domain/programs/program-model';
+import type {
+  ProviderAuthorization,
+  ProviderAuthorizationSettings,
+} from '../../domain/providers/provider-authorization';
 import type { NotifiedObject, ThinNotifiedObject } from '../../domain/webhooks/notified-object';
 import type { ApiKeyRecord } from '../../infrastructure/accounts/accounts.repository';
 import type { AuditEvent } from '../../infrastructure/audit/audit-event';
@@ -47,6 +51,8 @@ export interface PublishedObjects {
   AuditEvent: AuditEvent;
   PatientErasure: PatientErasure;
   SupportProgram: SupportProgram;
+  ProviderAuthorization: ProviderAuthorization;
+  AccountSettings: AccountSettings;
   ServiceStatus: ServiceStatus;
   CodecPayloads: CodecPayloads;
 }
@@ -148,6 +154,11 @@ export interface PatientErasure {
   cases_erased?: number;
   created_at: string;
   completed_at?: string;
+}
+
+/** The account's settings: enforcement of provider authorizations per mode, and how long a signature lasts. */
+export interface AccountSettings extends ProviderAuthorizationSettings {
+  object: 'account_settings';
 }
 
 /** The service's health and that of each component it needs. */

@@ -1,8 +1,39 @@
 import type { AppConfig } from '../../infrastructure/config/config';
+import { AccountSettingsRepository } from '../../infrastructure/provider-authorizations/account-settings.repository';
+import { ProviderAuthorizationsRepository } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
 import type { Database } from '../../infrastructure/storage/database';
-import { ADMIT_EVERY_CASE, type CaseAdmission } from '../cases/case-extensions';
+import type { CaseAdmission } from '../cases/case-extensions';
+import { ApiError } from '../common/errors';
 
-/** Placeholder until enforcement is built (issue 46): every case is admitted. */
-export function providerAuthorizationAdmission(_deps: { config: AppConfig; db: Database }): CaseAdmission {
-  return ADMIT_EVERY_CASE;
+/** The case types that act in a prescriber's name and so need their authorization. */
+const ACTING_FOR_PRESCRIBER = new Set(['benefit_verification', 'prior_authorization']);
+
+/**
+ * Enforcement (contract section 13): where the account requires it in the caller's mode, a benefit
+ * verification or prior authorization whose `provider.npi` has no signed, current authorization is
+ * refused with 409 `provider_not_authorized` before the case claims or stores anything. The setting
+ * is kept a few seconds per process and the authorization is one indexed lookup, so the check stays
+ * within the POST's 2 ms budget.
+ */
+export function providerAuthorizationAdmission(deps: { config: AppConfig; db: Database }): CaseAdmission {
+  const settings = AccountSettingsRepository.of(deps.db);
+  const authorizations = new ProviderAuthorizationsRepository(deps.db);
+  return {
+    async admit(principal, type, request) {
+      if (!ACTING_FOR_PRESCRIBER.has(type.object)) return;
+      const required = (await settings.recent(principal.accountId)).require_provider_authorization;
+      if (!(principal.livemode ? required.live : required.test)) return;
+      const npi = (request as { provider?: { npi?: unknown } }).provider?.npi;
+      if (typeof npi !== 'string') return;
+      const scope = { accountId: principal.accountId, livemode: principal.livemode };
+      if (await authorizations.hasSignedCurrent(scope, npi)) return;
+      throw new ApiError(
+        'provider_not_authorized',
+        `The prescriber with NPI ${npi} has not authorized this account to act in their name ` +
+          `(no signed, current provider authorization in ${principal.livemode ? 'live' : 'test'} mode). ` +
+          'Start one with POST /provider-authorizations; the prescriber signs it through the link mailed to them.',
+        [{ field: 'provider.npi', issue: `has no signed, current provider authorization` }],
+      );
+    },
+  };
 }

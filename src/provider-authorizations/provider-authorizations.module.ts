@@ -3,17 +3,49 @@ import type { Client } from '@temporalio/client';
 
 import type { AppConfig } from '../../infrastructure/config/config';
 import type { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import { AccountSettingsRepository } from '../../infrastructure/provider-authorizations/account-settings.repository';
+import { ProviderAuthorizationsRepository } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
+import { SigningLinksRepository } from '../../infrastructure/provider-authorizations/signing-links.repository';
+import { NpiRegistries } from '../../infrastructure/providers/npi-registries';
 import type { Database } from '../../infrastructure/storage/database';
+import { providedByClass } from '../common/feature-modules';
+import {
+  AccountSettingsController,
+  ProviderAuthorizationsController,
+} from './provider-authorizations.controller';
+import { type RegistriesByMode, ProviderAuthorizationsService } from './provider-authorizations.service';
+import { SigningPageController } from './signing-page.controller';
 
-/** Prescribers' authorizations of the account (docs/providers.md). */
+// What the console's Providers pages use.
+export { CreateProviderAuthorizationDto } from './provider-authorizations.dto';
+export { ProviderAuthorizationsService };
+
+/** Prescribers' authorizations of the account (docs/providers.md): the API, the signing pages and the service the console shares. */
 @Module({})
 export class ProviderAuthorizationsModule {
-  static forRoot(_deps: {
+  static forRoot(deps: {
     config: AppConfig;
     db: Database;
     temporalClient: Client;
     secrets: SecretBox;
+    /** The registry of each mode; NPPES and the sandbox registry by default. */
+    registries?: RegistriesByMode;
   }): DynamicModule {
-    return { module: ProviderAuthorizationsModule };
+    const authorizations = new ProviderAuthorizationsRepository(deps.db);
+    const links = new SigningLinksRepository(deps.db);
+    const service = new ProviderAuthorizationsService(
+      deps.temporalClient,
+      deps.config.temporal,
+      deps.config.providers,
+      deps.registries ?? new NpiRegistries(deps.config.providers),
+      authorizations,
+      AccountSettingsRepository.of(deps.db),
+    );
+    return {
+      module: ProviderAuthorizationsModule,
+      controllers: [ProviderAuthorizationsController, AccountSettingsController, SigningPageController],
+      providers: providedByClass(authorizations, links, service),
+      exports: [ProviderAuthorizationsService],
+    };
   }
 }

@@ -1,7 +1,12 @@
 import type { Client } from '@temporalio/client';
 
 import { newId } from '../../domain/ids';
-import { CaseEventType, normalizeEventType, TEST_EVENT_TYPE } from '../../domain/webhooks/event-types';
+import {
+  CaseEventType,
+  normalizeEventType,
+  SubscribableEventType,
+  TEST_EVENT_TYPE,
+} from '../../domain/webhooks/event-types';
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { API_START_OWNERSHIP_MS } from '../../infrastructure/webhooks/durable-deliveries';
@@ -175,6 +180,6 @@ export class WebhooksService {
   }
 }
 
-function normalizeEvents(events: string[]): CaseEventType[] {
+function normalizeEvents(events: string[]): SubscribableEventType[] {
   return [...new Set(events.map((event) => normalizeEventType(event)!))];
 }

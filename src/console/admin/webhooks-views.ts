@@ -1,4 +1,4 @@
-import { CASE_EVENT_TYPES } from '../../../domain/webhooks/event-types';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../../../domain/webhooks/event-types';
 import type { WebhookDelivery } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
 import type {
   EndpointStatus,
@@ -64,7 +64,7 @@ export function webhooksListView(endpoints: WebhookEndpoint[], form: EndpointFor
       { heading: 'URL', cell: (endpoint) => html`<code>${endpoint.url}</code>` },
       {
         heading: 'Events',
-        cell: (endpoint) => endpoint.events.map((type) => CASE_EVENT_TYPES[type].title).join(', '),
+        cell: (endpoint) => endpoint.events.map((type) => SUBSCRIBABLE_EVENT_TYPES[type].title).join(', '),
       },
       { heading: 'Status', cell: (endpoint) => badge(endpoint.status, STATUS_TONES[endpoint.status]) },
     ],
@@ -193,7 +193,10 @@ function endpointFields(form: EndpointForm, secret: { secretRequired: boolean; s
     name: 'events',
     type: 'checkbox',
     idPrefix: 'event',
-    options: Object.entries(CASE_EVENT_TYPES).map(([type, { title }]) => ({ value: type, label: title })),
+    options: Object.entries(SUBSCRIBABLE_EVENT_TYPES).map(([type, { title }]) => ({
+      value: type,
+      label: title,
+    })),
     chosen: form.events,
   })}
   ${choice({

@@ -1,0 +1,250 @@
+import type {
+  ProviderAuthorization,
+  ProviderAuthorizationStatus,
+  ProviderSignature,
+} from '../../domain/providers/provider-authorization';
+import type { Database } from '../storage/database';
+import { keysetCursor, KeysetPosition, positionColumn } from '../storage/keyset-cursor';
+
+/** Whose authorizations are read: one account's, in one mode. */
+export interface AuthorizationScope {
+  accountId: string;
+  livemode: boolean;
+}
+
+export interface AuthorizationFilter {
+  status?: ProviderAuthorizationStatus;
+  npi?: string;
+}
+
+/** The authorization a new one for the same NPI would duplicate. */
+export interface DuplicateAuthorization {
+  id: string;
+  status: ProviderAuthorizationStatus;
+}
+
+interface AuthorizationRow {
+  id: string;
+  npi: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  practice: string | null;
+  status: ProviderAuthorizationStatus;
+  link_expires_at: string | null;
+  signed_at: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS =
+  'id, npi, first_name, last_name, email, phone, practice, status, link_expires_at, signed_at, ' +
+  'expires_at, revoked_at, created_at, updated_at';
+
+/** An authorization with whose it is, as the worker's activities and the signing page read it. */
+export interface ScopedAuthorization {
+  authorization: ProviderAuthorization;
+  accountId: string;
+  accountName: string;
+  livemode: boolean;
+  /** How long its signature lasts, in days. */
+  periodDays: number;
+}
+
+/**
+ * The read model of provider authorizations: the API creates the row (so a duplicate is refused
+ * before any workflow starts), the workflow rewrites it at each change, and lists and enforcement
+ * read it.
+ */
+export class ProviderAuthorizationsRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Inserts a new pending authorization unless the NPI already has a pending one, or a signed one
+   * not yet due for renewal (`renewableFrom`: a signed one expiring before it may be renewed).
+   */
+  async insertPending(
+    scope: AuthorizationScope,
+    authorization: ProviderAuthorization,
+    terms: { periodDays: number; renewableFrom: Date },
+  ): Promise<{ created: true } | { created: false; duplicate: DuplicateAuthorization }> {
+    return this.db.transaction(async (tx) => {
+      const [duplicate] = await tx.query<DuplicateAuthorization>(
+        `SELECT id, status FROM provider_authorizations
+         WHERE account_id = $1 AND livemode = $2 AND npi = $3
+           AND (status = 'pending' OR (status = 'signed' AND expires_at > $4))
+         ORDER BY created_at DESC LIMIT 1`,
+        [scope.accountId, scope.livemode, authorization.npi, terms.renewableFrom.toISOString()],
+      );
+      if (duplicate) return { created: false as const, duplicate };
+      const inserted = await tx.query<{ id: string }>(
+        `INSERT INTO provider_authorizations
+           (id, account_id, livemode, npi, first_name, last_name, email, phone, practice, status,
+            link_expires_at, created_at, updated_at, period_days)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $11, $11, $12)
+         ON CONFLICT DO NOTHING RETURNING id`,
+        [
+          authorization.id,
+          scope.accountId,
+          scope.livemode,
+          authorization.npi,
+          authorization.first_name,
+          authorization.last_name,
+          authorization.email,
+          authorization.phone,
+          authorization.practice,
+          authorization.link_expires_at,
+          authorization.created_at,
+          terms.periodDays,
+        ],
+      );
+      if (inserted.length > 0) return { created: true as const };
+      // Another request took the NPI's one pending place between the check and the insert.
+      const [racing] = await tx.query<DuplicateAuthorization>(
+        `SELECT id, status FROM provider_authorizations
+         WHERE account_id = $1 AND livemode = $2 AND npi = $3 AND status = 'pending'`,
+        [scope.accountId, scope.livemode, authorization.npi],
+      );
+      return { created: false as const, duplicate: racing ?? { id: authorization.id, status: 'pending' } };
+    });
+  }
+
+  /** Removes a row whose workflow could not be started, so the NPI is free again. */
+  async removeUnstarted(id: string): Promise<void> {
+    await this.db.query(
+      `DELETE FROM provider_authorizations WHERE id = $1 AND sequence = 0
+         AND NOT EXISTS (SELECT 1 FROM provider_authorization_links WHERE authorization_id = $1)`,
+      [id],
+    );
+  }
+
+  /**
+   * The workflow's write of one change; a write older than the row's (a retry that arrives late)
+   * changes nothing. The signature is written once, with the signing.
+   */
+  async write(
+    authorization: ProviderAuthorization,
+    sequence: number,
+    signature?: ProviderSignature,
+  ): Promise<void> {
+    await this.db.query(
+      `UPDATE provider_authorizations SET
+         status = $2, link_expires_at = $3, signed_at = $4, expires_at = $5, revoked_at = $6,
+         updated_at = $7, sequence = $8,
+         signature_typed_name = COALESCE($9, signature_typed_name),
+         signature_client_address = COALESCE($10, signature_client_address),
+         signature_user_agent = COALESCE($11, signature_user_agent),
+         signature_text_sha256 = COALESCE($12, signature_text_sha256)
+       WHERE id = $1 AND sequence < $8`,
+      [
+        authorization.id,
+        authorization.status,
+        authorization.link_expires_at,
+        authorization.signed_at,
+        authorization.expires_at,
+        authorization.revoked_at,
+        authorization.updated_at,
+        sequence,
+        signature?.typed_name ?? null,
+        signature?.client_address ?? null,
+        signature?.user_agent ?? null,
+        signature?.text_sha256 ?? null,
+      ],
+    );
+  }
+
+  async find(scope: AuthorizationScope, id: string): Promise<ProviderAuthorization | undefined> {
+    const [row] = await this.db.query<AuthorizationRow>(
+      `SELECT ${COLUMNS} FROM provider_authorizations WHERE id = $1 AND account_id = $2 AND livemode = $3`,
+      [id, scope.accountId, scope.livemode],
+    );
+    return row && toObject(row);
+  }
+
+  /** An authorization with its account's name and mode, for the worker and the signing page only. */
+  async findScoped(id: string): Promise<ScopedAuthorization | undefined> {
+    const [row] = await this.db.query<
+      AuthorizationRow & { account_id: string; account_name: string; livemode: boolean; period_days: number }
+    >(
+      `SELECT ${COLUMNS.split(', ')
+        .map((column) => `a.${column}`)
+        .join(', ')}, a.account_id, a.livemode, a.period_days, accounts.name AS account_name
+       FROM provider_authorizations a JOIN accounts ON accounts.id = a.account_id WHERE a.id = $1`,
+      [id],
+    );
+    if (!row) return undefined;
+    return {
+      authorization: toObject(row),
+      accountId: row.account_id,
+      accountName: row.account_name,
+      livemode: row.livemode,
+      periodDays: row.period_days,
+    };
+  }
+
+  /** Newest first, `limit` at most, after `after` when paging on. */
+  async list(
+    scope: AuthorizationScope,
+    filter: AuthorizationFilter,
+    page: { limit: number; after?: KeysetPosition },
+  ): Promise<{ data: ProviderAuthorization[]; nextCursor: string | null }> {
+    const rows = await this.db.query<AuthorizationRow & { page_position: string }>(
+      `SELECT ${COLUMNS}, ${positionColumn('created_at')} AS page_position FROM provider_authorizations
+       WHERE account_id = $1 AND livemode = $2
+         AND ($3::text IS NULL OR status = $3)
+         AND ($4::text IS NULL OR npi = $4)
+         AND ($5::timestamptz IS NULL OR (created_at, id) < ($5::timestamptz, $6::text))
+       ORDER BY created_at DESC, id DESC
+       LIMIT $7`,
+      [
+        scope.accountId,
+        scope.livemode,
+        filter.status ?? null,
+        filter.npi ?? null,
+        page.after?.at ?? null,
+        page.after?.id ?? null,
+        page.limit + 1,
+      ],
+    );
+    const shown = rows.slice(0, page.limit);
+    const last = shown[shown.length - 1];
+    return {
+      data: shown.map(({ page_position: _position, ...row }) => toObject(row)),
+      nextCursor: rows.length > page.limit && last ? keysetCursor(last.page_position, last.id) : null,
+    };
+  }
+
+  /** Whether the NPI has a signed authorization that has not lapsed at `now`: one index lookup. */
+  async hasSignedCurrent(scope: AuthorizationScope, npi: string, now = new Date()): Promise<boolean> {
+    const rows = await this.db.query<{ found: number }>(
+      `SELECT 1 AS found FROM provider_authorizations
+       WHERE account_id = $1 AND livemode = $2 AND npi = $3 AND status = 'signed' AND expires_at > $4
+       LIMIT 1`,
+      [scope.accountId, scope.livemode, npi, now.toISOString()],
+    );
+    return rows.length > 0;
+  }
+}
+
+function toObject(row: AuthorizationRow): ProviderAuthorization {
+  return {
+    id: row.id,
+    object: 'provider_authorization',
+    npi: row.npi,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    phone: row.phone,
+    practice: row.practice,
+    status: row.status,
+    link_expires_at: row.link_expires_at,
+    signed_at: row.signed_at,
+    expires_at: row.expires_at,
+    revoked_at: row.revoked_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

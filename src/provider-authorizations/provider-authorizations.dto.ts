@@ -1,0 +1,124 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+
+import { PROVIDER_AUTHORIZATION_STATUSES } from '../../domain/providers/provider-authorization';
+import { IsNpi } from '../common/dto/case-validators';
+import { Field } from '../common/dto/compose';
+import { PageCursor, PageLimit } from '../common/dto/page-query';
+
+const NAME = /^[\p{L}\p{M}' .-]+$/u;
+
+export class CreateProviderAuthorizationDto {
+  @Field({ description: "The prescriber's 10-digit NPI.", example: '1234567893' })
+  @IsNpi()
+  npi!: string;
+
+  @Field({
+    description: "The prescriber's first name, as the NPI registry lists it (a first initial counts).",
+    example: 'Amadou',
+  })
+  @IsString()
+  @Length(1, 100)
+  @Matches(NAME, { message: 'first_name must be letters, spaces, hyphens, apostrophes or periods' })
+  first_name!: string;
+
+  @Field({
+    description: "The prescriber's last name, as the NPI registry lists it.",
+    example: 'Reviewsworth',
+  })
+  @IsString()
+  @Length(1, 100)
+  @Matches(NAME, { message: 'last_name must be letters, spaces, hyphens, apostrophes or periods' })
+  last_name!: string;
+
+  @Field({ description: 'Where the signing link is mailed.', example: 'a.reviewsworth@clinic.example' })
+  @IsEmail()
+  @Length(3, 320)
+  email!: string;
+
+  @Field({
+    optional: true,
+    description: "The prescriber's phone, for the clinic's records.",
+    example: '+1 503 555 0100',
+  })
+  @IsString()
+  @Length(1, 40)
+  phone?: string;
+
+  @Field({
+    optional: true,
+    description: "The practice the prescriber signs for, for the clinic's records.",
+    example: 'Riverside Family Practice',
+  })
+  @IsString()
+  @Length(1, 200)
+  practice?: string;
+}
+
+export class ListProviderAuthorizationsQuery {
+  @Field({
+    optional: true,
+    enum: PROVIDER_AUTHORIZATION_STATUSES,
+    description: 'Only authorizations of this status.',
+  })
+  @IsIn(PROVIDER_AUTHORIZATION_STATUSES)
+  status?: (typeof PROVIDER_AUTHORIZATION_STATUSES)[number];
+
+  @Field({ optional: true, description: 'Only authorizations of this NPI.', example: '1234567893' })
+  @IsNpi()
+  npi?: string;
+
+  @PageLimit()
+  limit?: number;
+
+  @PageCursor()
+  cursor?: string;
+}
+
+class RequirementByModeDto {
+  @ApiPropertyOptional({ description: 'In test mode.' })
+  @IsOptional()
+  @IsBoolean()
+  test?: boolean;
+
+  @ApiPropertyOptional({ description: 'In live mode.' })
+  @IsOptional()
+  @IsBoolean()
+  live?: boolean;
+}
+
+export class UpdateAccountSettingsDto {
+  @ApiPropertyOptional({
+    type: () => RequirementByModeDto,
+    description:
+      'Whether a benefit verification or prior authorization needs a signed, current authorization of its prescriber (409 provider_not_authorized otherwise), per mode.',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RequirementByModeDto)
+  require_provider_authorization?: RequirementByModeDto;
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: 3650,
+    description: 'How long a signature lasts, in days (365 by default).',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  provider_authorization_period_days?: number;
+}

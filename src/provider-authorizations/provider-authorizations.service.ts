@@ -1,0 +1,246 @@
+import { Client, WorkflowNotFoundError } from '@temporalio/client';
+
+import { newId } from '../../domain/ids';
+import { registryNameMatches } from '../../domain/providers/name-match';
+import { RegistryUnavailableError, type NpiRegistry } from '../../domain/providers/npi-registry';
+import type {
+  AuthorizationActor,
+  ProviderAuthorization,
+  ProviderAuthorizationSettings,
+  ProviderSignature,
+} from '../../domain/providers/provider-authorization';
+import { addressTo } from '../../domain/temporal/message-address';
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
+import type { ProviderSettings, TemporalSettings } from '../../infrastructure/config/config';
+import type {
+  AccountSettingsRepository,
+  SettingsChanges,
+} from '../../infrastructure/provider-authorizations/account-settings.repository';
+import type { ProviderAuthorizationsRepository } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
+import { keysetPosition } from '../../infrastructure/storage/keyset-cursor';
+import type { ProviderAuthorizationInput } from '../../workflows/provider-authorization.workflow';
+import { revokeAuthorization, signAuthorization } from '../../workflows/provider-authorization.messages';
+import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
+import { ApiError } from '../common/errors';
+import type {
+  CreateProviderAuthorizationDto,
+  ListProviderAuthorizationsQuery,
+} from './provider-authorizations.dto';
+
+/** What a 503 `registry_unavailable` asks clients to wait. */
+export const REGISTRY_RETRY_AFTER_SECONDS = 30;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const PROVIDER_AUTHORIZATION_WORKFLOW = 'providerAuthorizationWorkflow';
+
+/** The registry each mode asks: `NpiRegistries` (infrastructure/providers), or a test's own. */
+export interface RegistriesByMode {
+  forMode(livemode: boolean): NpiRegistry;
+}
+
+/**
+ * Provider authorizations: the registry check and the duplicate rule before a workflow starts, the
+ * workflow's updates for revocation and signing, and reads from the database's read model.
+ */
+export class ProviderAuthorizationsService {
+  constructor(
+    private readonly client: Client,
+    private readonly temporal: Pick<TemporalSettings, 'taskQueue'>,
+    private readonly clock: ProviderSettings,
+    private readonly registries: RegistriesByMode,
+    private readonly authorizations: ProviderAuthorizationsRepository,
+    readonly settings: AccountSettingsRepository,
+  ) {}
+
+  async create(
+    principal: Principal,
+    body: CreateProviderAuthorizationDto,
+    actor: AuthorizationActor,
+    requestId: string,
+  ): Promise<ProviderAuthorization> {
+    await this.checkRegistry(principal.livemode, body);
+    const scope = scopeOf(principal);
+    const createdAt = new Date();
+    const authorization: ProviderAuthorization = {
+      id: newId('providerAuthorization', createdAt.getTime()),
+      object: 'provider_authorization',
+      npi: body.npi,
+      first_name: body.first_name.trim(),
+      last_name: body.last_name.trim(),
+      email: body.email,
+      phone: body.phone ?? null,
+      practice: body.practice ?? null,
+      status: 'pending',
+      link_expires_at: new Date(createdAt.getTime() + this.clock.signingLinkTtlMs).toISOString(),
+      signed_at: null,
+      expires_at: null,
+      revoked_at: null,
+      created_at: createdAt.toISOString(),
+      updated_at: createdAt.toISOString(),
+    };
+    const { provider_authorization_period_days: periodDays } = await this.settings.get(principal.accountId);
+    const claimed = await this.authorizations.insertPending(scope, authorization, {
+      periodDays,
+      renewableFrom: new Date(createdAt.getTime() + this.clock.renewalReminderBeforeMs),
+    });
+    if (!claimed.created) {
+      const { id, status } = claimed.duplicate;
+      throw new ApiError(
+        'invalid_state',
+        `NPI ${body.npi} already has a ${status} authorization (${id}) in this account and mode. ` +
+          (status === 'pending'
+            ? 'Revoke it first to send a new link.'
+            : 'A new one can be started once it is due for renewal, or after revoking it.'),
+        [{ field: 'npi', issue: `has the ${status} authorization ${id}` }],
+      );
+    }
+    const input: ProviderAuthorizationInput = {
+      accountId: principal.accountId,
+      livemode: principal.livemode,
+      authorization,
+      clock: {
+        signingLinkTtlMs: this.clock.signingLinkTtlMs,
+        signingReminderAfterMs: this.clock.signingReminderAfterMs,
+        renewalReminderBeforeMs: this.clock.renewalReminderBeforeMs,
+        periodMs: periodDays * DAY_MS,
+      },
+      actor,
+      requestId,
+    };
+    try {
+      await this.client.workflow.start(PROVIDER_AUTHORIZATION_WORKFLOW, {
+        workflowId: authorization.id,
+        taskQueue: this.temporal.taskQueue,
+        args: [input],
+        workflowIdConflictPolicy: 'FAIL',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      });
+    } catch (error) {
+      await this.authorizations.removeUnstarted(authorization.id);
+      throw error;
+    }
+    return authorization;
+  }
+
+  async list(principal: Principal, query: ListProviderAuthorizationsQuery) {
+    const { data, nextCursor } = await this.authorizations.list(
+      scopeOf(principal),
+      { status: query.status, npi: query.npi },
+      {
+        limit: query.limit ?? DEFAULT_PAGE_SIZE,
+        ...(query.cursor && { after: keysetPosition(query.cursor) }),
+      },
+    );
+    return { object: 'list' as const, data, has_more: nextCursor !== null, next_cursor: nextCursor };
+  }
+
+  async get(principal: Principal, id: string): Promise<ProviderAuthorization> {
+    const found = await this.authorizations.find(scopeOf(principal), id);
+    if (!found)
+      throw ApiError.notFound('No provider authorization with this id exists in your account and mode.');
+    return found;
+  }
+
+  /** Revokes a pending or signed authorization of the caller's account and mode. */
+  async revoke(
+    principal: Principal,
+    id: string,
+    actor: AuthorizationActor,
+    requestId: string,
+  ): Promise<ProviderAuthorization> {
+    const current = await this.get(principal, id);
+    return this.revokeById(current, actor, requestId);
+  }
+
+  /** The prescriber's revocation through their link, or the clinic's through the API or console. */
+  async revokeById(
+    current: ProviderAuthorization,
+    actor: AuthorizationActor,
+    requestId: string,
+  ): Promise<ProviderAuthorization> {
+    if (current.status !== 'pending' && current.status !== 'signed') throw finalRefusal(current);
+    return this.update(current, () =>
+      this.client.workflow
+        .getHandle(current.id)
+        .executeUpdate(revokeAuthorization, { args: [addressTo(current.id, { actor, requestId })] }),
+    );
+  }
+
+  /** The prescriber's signature from the signing page; the workflow refuses it unless pending and unlapsed. */
+  async sign(current: ProviderAuthorization, signature: ProviderSignature, requestId: string) {
+    if (current.status !== 'pending') throw finalRefusal(current);
+    return this.update(current, () =>
+      this.client.workflow
+        .getHandle(current.id)
+        .executeUpdate(signAuthorization, { args: [addressTo(current.id, { signature, requestId })] }),
+    );
+  }
+
+  async accountSettings(principal: Principal): Promise<ProviderAuthorizationSettings> {
+    return this.settings.get(principal.accountId);
+  }
+
+  async updateAccountSettings(
+    principal: Principal,
+    changes: SettingsChanges,
+  ): Promise<ProviderAuthorizationSettings> {
+    return this.settings.update(principal.accountId, changes);
+  }
+
+  /** A workflow that has ended (lapsed a moment ago) answers as its final status does. */
+  private async update(
+    current: ProviderAuthorization,
+    send: () => Promise<ProviderAuthorization>,
+  ): Promise<ProviderAuthorization> {
+    try {
+      return await send();
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) throw finalRefusal({ ...current, status: 'expired' });
+      throw error;
+    }
+  }
+
+  /**
+   * The registry's say on the NPI and name. Refusals name the field only: the registry's record is
+   * never echoed back (contract section 13).
+   */
+  private async checkRegistry(livemode: boolean, body: CreateProviderAuthorizationDto): Promise<void> {
+    let record;
+    try {
+      record = await this.registries.forMode(livemode).byNpi(body.npi);
+    } catch (error) {
+      if (!(error instanceof RegistryUnavailableError)) throw error;
+      throw new ApiError(
+        'registry_unavailable',
+        'The NPI registry cannot be reached, so the NPI could not be checked; nothing was created. Retry shortly.',
+        [],
+        { 'Retry-After': String(REGISTRY_RETRY_AFTER_SECONDS) },
+      );
+    }
+    const refuse = (field: string, issue: string): never => {
+      throw new ApiError('validation_error', 'The request did not pass validation.', [{ field, issue }]);
+    };
+    if (!record) return refuse('npi', 'is not an NPI the NPI registry knows');
+    if (record.type !== 'individual')
+      return refuse('npi', "is an organization's NPI (NPI-2); name the prescriber's own NPI");
+    if (!record.active) return refuse('npi', 'is deactivated in the NPI registry');
+    if (!registryNameMatches(record, body.first_name, body.last_name)) {
+      throw new ApiError('validation_error', 'The request did not pass validation.', [
+        { field: 'first_name', issue: "does not match the NPI registry's record of this NPI" },
+        { field: 'last_name', issue: "does not match the NPI registry's record of this NPI" },
+      ]);
+    }
+  }
+}
+
+function scopeOf(principal: Principal) {
+  return { accountId: principal.accountId, livemode: principal.livemode };
+}
+
+function finalRefusal(current: Pick<ProviderAuthorization, 'id' | 'status'>): ApiError {
+  return new ApiError(
+    'invalid_state',
+    `This authorization is ${current.status}; only a pending authorization can be signed and only a pending or signed one revoked.`,
+  );
+}

@@ -1,0 +1,187 @@
+import { createHash } from 'node:crypto';
+
+import { Body, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import type { Request, Response } from 'express';
+
+import { INVALID_STATE } from '../../domain/failures';
+import { authorizationText, typedNameMatches } from '../../domain/providers/provider-authorization';
+import type { ScopedAuthorization } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
+import { ProviderAuthorizationsRepository } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
+import {
+  type LinkPurpose,
+  SigningLinksRepository,
+} from '../../infrastructure/provider-authorizations/signing-links.repository';
+import { ApiError } from '../common/errors';
+import type { ContextualRequest } from '../common/request-context';
+import { PublicRoute } from '../common/route-access';
+import { ConsolePages } from '../console/console-pages';
+import { formField, formText } from '../console/forms';
+import { csrfField, sendPage } from '../console/layout';
+import { ProviderAuthorizationsService } from './provider-authorizations.service';
+import {
+  closedLinkView,
+  revokedView,
+  revokeView,
+  signedView,
+  signingView,
+  TYPED_NAME_MAX_LENGTH,
+} from './signing-page-views';
+
+const USER_AGENT_MAX_LENGTH = 512;
+
+/**
+ * The pages a prescriber reaches from their mail: sign a pending authorization, or revoke a signed
+ * one. They are console pages (its CSP, layout and pre-session CSRF token) open to anyone holding the
+ * link, which is the only credential: a link that opens nothing, for whatever reason, answers one
+ * page, so it tells nothing about any account. Tokens are never logged.
+ */
+@ConsolePages('provider-authorization')
+export class SigningPageController {
+  constructor(
+    @Inject(ProviderAuthorizationsService) private readonly service: ProviderAuthorizationsService,
+    @Inject(ProviderAuthorizationsRepository)
+    private readonly authorizations: ProviderAuthorizationsRepository,
+    @Inject(SigningLinksRepository) private readonly links: SigningLinksRepository,
+  ) {}
+
+  @Get('sign/:token')
+  @PublicRoute()
+  async showSigning(@Req() req: Request, @Res() res: Response, @Param('token') token: string): Promise<void> {
+    const found = await this.opened(token, 'sign');
+    if (!found) return sendClosed(req, res);
+    sendSigning(req, res, found, '');
+  }
+
+  @Post('sign/:token')
+  @PublicRoute()
+  async sign(
+    @Req() req: ContextualRequest,
+    @Res() res: Response,
+    @Param('token') token: string,
+    @Body() body: unknown,
+  ): Promise<void> {
+    const found = await this.opened(token, 'sign');
+    if (!found) return sendClosed(req, res);
+    const { authorization } = found;
+    const typedName = formText(body, 'typed_name', TYPED_NAME_MAX_LENGTH);
+    const errors = [
+      typedNameMatches(typedName, authorization.first_name, authorization.last_name)
+        ? undefined
+        : `Type your full name as the authorization names you: ${authorization.first_name} ${authorization.last_name}.`,
+      formField(body, 'attest') === 'yes' ? undefined : 'Tick the box to confirm you agree.',
+    ].filter((error): error is string => error !== undefined);
+    if (errors.length > 0) return sendSigning(req, res, found, typedName, errors);
+    const signature = {
+      typed_name: typedName,
+      client_address: req.ip ?? 'unknown',
+      user_agent: String(req.headers['user-agent'] ?? '').slice(0, USER_AGENT_MAX_LENGTH),
+      text_sha256: createHash('sha256').update(textOf(found).join('\n')).digest('hex'),
+    };
+    const signed = await refusedAsClosed(() =>
+      this.service.sign(authorization, signature, req.context.requestId),
+    );
+    if (!signed) return sendClosed(req, res);
+    await this.links.use(token);
+    sendPage(req, res, {
+      title: 'Authorization signed',
+      body: signedView(found.accountName, signed.expires_at!),
+    });
+  }
+
+  @Get('revoke/:token')
+  @PublicRoute()
+  async showRevoke(@Req() req: Request, @Res() res: Response, @Param('token') token: string): Promise<void> {
+    const found = await this.opened(token, 'revoke');
+    if (!found) return sendClosed(req, res);
+    sendPage(req, res, {
+      title: 'Revoke your authorization',
+      body: revokeView({
+        accountName: found.accountName,
+        expiresAt: found.authorization.expires_at!,
+        csrf: csrfField(req, res),
+      }),
+    });
+  }
+
+  @Post('revoke/:token')
+  @PublicRoute()
+  async revoke(
+    @Req() req: ContextualRequest,
+    @Res() res: Response,
+    @Param('token') token: string,
+  ): Promise<void> {
+    const found = await this.opened(token, 'revoke');
+    if (!found) return sendClosed(req, res);
+    const { authorization } = found;
+    const revoked = await refusedAsClosed(() =>
+      this.service.revokeById(
+        authorization,
+        { type: 'prescriber', id: authorization.id },
+        req.context.requestId,
+      ),
+    );
+    if (!revoked) return sendClosed(req, res);
+    await this.links.use(token);
+    sendPage(req, res, { title: 'Authorization revoked', body: revokedView(found.accountName) });
+  }
+
+  /** The authorization a live link of this purpose opens, while it is in the status the purpose needs. */
+  private async opened(token: string, purpose: LinkPurpose): Promise<ScopedAuthorization | undefined> {
+    const id = await this.links.open(token, purpose);
+    const found = id === undefined ? undefined : await this.authorizations.findScoped(id);
+    const wanted = purpose === 'sign' ? 'pending' : 'signed';
+    return found?.authorization.status === wanted ? found : undefined;
+  }
+}
+
+function textOf({ accountName, authorization, periodDays }: ScopedAuthorization): string[] {
+  return authorizationText({
+    accountName,
+    firstName: authorization.first_name,
+    lastName: authorization.last_name,
+    npi: authorization.npi,
+    periodDays,
+  });
+}
+
+function sendSigning(
+  req: Request,
+  res: Response,
+  found: ScopedAuthorization,
+  typedName: string,
+  errors: string[] = [],
+) {
+  sendPage(
+    req,
+    res,
+    {
+      title: 'Authorize a clinic to act for you',
+      notice: errors.length > 0 ? { kind: 'error', text: errors.join(' ') } : undefined,
+      body: signingView({
+        accountName: found.accountName,
+        paragraphs: textOf(found),
+        typedName,
+        csrf: csrfField(req, res),
+      }),
+    },
+    errors.length > 0 ? 400 : 200,
+  );
+}
+
+function sendClosed(req: Request, res: Response): void {
+  sendPage(req, res, { title: 'Link no longer valid', body: closedLinkView() }, 410);
+}
+
+/** The workflow's refusal (the authorization lapsed or changed a moment ago) shows the closed-link page. */
+async function refusedAsClosed<T>(act: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await act();
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'invalid_state') return undefined;
+    const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
+    if (cause instanceof ApplicationFailure && cause.type === INVALID_STATE) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,593 @@
+import { randomBytes } from 'node:crypto';
+
+import { newId } from '../../domain/ids';
+import type { ProviderAuthorization } from '../../domain/providers/provider-authorization';
+import { MailOutboxRepository } from '../../infrastructure/mail/mail-outbox.repository';
+import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import { ProviderAuthorizationsRepository } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
+import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../src/console/console-edge';
+import { JsonObject, waitForStatus } from '../support/case-journeys';
+import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
+import { cookiesFrom, csrfTokenOf } from '../support/console-session';
+import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { TestReceiver } from '../support/webhook-receiver';
+import { TestWorker } from '../support/workers';
+import type { AuthorizationClock } from '../../workflows/provider-authorization.workflow';
+
+const SECRET = 'whsec_provider_authorizations_01';
+/** The sandbox registry's fictional prescribers (infrastructure/providers/sandbox-registry.ts). */
+const AMADOU = { npi: '1234567893', first_name: 'Amadou', last_name: 'Reviewsworth' };
+const ELODIE = { npi: '1000000012', first_name: 'Élodie', last_name: "D'Arcy-Nguyen" };
+const PUBLIC_API_URL = 'https://api.clinic-service.example';
+
+describe('provider authorizations', () => {
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let outbox: MailOutboxRepository;
+  const receivers: TestReceiver[] = [];
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ PUBLIC_API_URL, WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100' });
+    worker = await testApp.startWorker();
+    outbox = new MailOutboxRepository(testApp.db, new SecretBox(testApp.config.encryption!));
+  });
+  afterAll(async () => {
+    await Promise.all(receivers.map((receiver) => receiver.stop()));
+    await worker.stop();
+    await testApp.close();
+  });
+
+  const authorize = (account: TestAccount, body: object = { ...AMADOU, email: 'amadou@clinic.example' }) =>
+    testApp.http().post('/provider-authorizations').set(bearer(account.keys.provider)).send(body);
+  const read = async (account: TestAccount, id: string) =>
+    (await testApp.http().get(`/provider-authorizations/${id}`).set(bearer(account.keys.provider))).body
+      .data as JsonObject;
+  const listIds = async (account: TestAccount, query: Record<string, string> = {}) =>
+    (
+      (await testApp.http().get('/provider-authorizations').query(query).set(bearer(account.keys.provider)))
+        .body.data.data as JsonObject[]
+    ).map((authorization) => authorization.id);
+  const requireAuthorization = (account: TestAccount, test: boolean) =>
+    testApp
+      .http()
+      .patch('/account-settings')
+      .set(bearer(account.keys.admin))
+      .send({ require_provider_authorization: { test } });
+
+  /** The link of the newest mail of this purpose about the authorization, as the prescriber receives it. */
+  const mailedLink = (account: TestAccount, id: string, purpose: string) =>
+    eventually(async () => {
+      const { messages } = await outbox.list(account.accountId, { livemode: false, limit: 50 });
+      const mail = messages.find((message) => message.objectId === id && message.purpose === purpose);
+      return mail && /https:\/\/\S+/.exec(mail.text)?.[0];
+    });
+  const pathOf = (link: string) => link.slice(PUBLIC_API_URL.length);
+
+  /** What a browser without JavaScript does: open the page, then send its form with the page's cookie and token. */
+  async function submitPage(link: string, fields: Record<string, string> = {}) {
+    const page = await testApp.http().get(pathOf(link));
+    const cookie = cookiesFrom(page.headers['set-cookie']);
+    return testApp
+      .http()
+      .post(pathOf(link))
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ _csrf: csrfTokenOf(page.text), ...fields });
+  }
+  const sign = (link: string, typedName = 'Amadou Reviewsworth') =>
+    submitPage(link, { typed_name: typedName, attest: 'yes' });
+
+  async function signedAuthorization(account: TestAccount) {
+    const created = await authorize(account);
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    const signed = await sign(await mailedLink(account, id, 'provider_authorization.signing_link'));
+    expect(signed.status).toBe(200);
+    return id;
+  }
+
+  async function subscribe(account: TestAccount): Promise<TestReceiver> {
+    const receiver = await new TestReceiver(SECRET).start();
+    receivers.push(receiver);
+    const created = await testApp
+      .http()
+      .post('/webhooks')
+      .set(bearer(account.keys.provider))
+      .send({
+        name: 'prescribers',
+        url: receiver.url,
+        secret: SECRET,
+        events: ['provider_authorization.updated'],
+      });
+    receiver.endpointIds.add(created.body.data.id);
+    await testApp
+      .http()
+      .patch(`/webhooks/${created.body.data.id}`)
+      .set(bearer(account.keys.provider))
+      .send({ active: true });
+    await waitForStatus(testApp, account.keys.provider, '/webhooks', created.body.data.id, 'active');
+    return receiver;
+  }
+
+  it('is started, mailed, signed through the signing page without JavaScript, and lets BVs and PAs through', async () => {
+    const account = await testApp.createAccount('Riverside Clinic');
+    const receiver = await subscribe(account);
+    const created = await authorize(account, {
+      ...AMADOU,
+      email: 'amadou@clinic.example',
+      practice: 'Riverside',
+    });
+
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    expect(id).toMatch(/^pvauth_[0-9a-z]{26}$/);
+    expect(created.body.data).toEqual({
+      id,
+      object: 'provider_authorization',
+      ...AMADOU,
+      email: 'amadou@clinic.example',
+      phone: null,
+      practice: 'Riverside',
+      status: 'pending',
+      link_expires_at: expect.any(String),
+      signed_at: null,
+      expires_at: null,
+      revoked_at: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+
+    const link = await mailedLink(account, id, 'provider_authorization.signing_link');
+    expect(link).toMatch(
+      new RegExp(`^${PUBLIC_API_URL}/console/provider-authorization/sign/[A-Za-z0-9_-]{43}$`),
+    );
+    const page = await testApp.http().get(pathOf(link));
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Riverside Clinic');
+    expect(page.text).toContain('benefit verifications and prior authorizations');
+    expect(page.text).toContain('365 days');
+    expect(page.text).toContain('revoke it at any time');
+    expect(page.text).not.toContain('<script>');
+
+    const signed = await sign(link);
+    expect(signed.status).toBe(200);
+    expect(signed.text).toContain('Authorization signed');
+    const shown = await read(account, id);
+    expect(shown).toMatchObject({ status: 'signed', signed_at: expect.any(String), link_expires_at: null });
+    expect(Date.parse(shown.expires_at as string) - Date.parse(shown.signed_at as string)).toBe(
+      365 * 86_400_000,
+    );
+
+    const [signature] = await testApp.db.query<Record<string, string>>(
+      `SELECT signature_typed_name, signature_client_address, signature_user_agent, signature_text_sha256
+       FROM provider_authorizations WHERE id = $1`,
+      [id],
+    );
+    expect(signature).toEqual({
+      signature_typed_name: 'Amadou Reviewsworth',
+      signature_client_address: expect.stringMatching(/127\.0\.0\.1|::1/),
+      signature_user_agent: expect.any(String),
+      signature_text_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+
+    expect((await requireAuthorization(account, true)).status).toBe(200);
+    const verification = await testApp
+      .http()
+      .post('/benefit-verification')
+      .set(bearer(account.keys.provider))
+      .send(benefitVerificationRequest());
+    const priorAuthorization = await testApp
+      .http()
+      .post('/prior-authorization')
+      .set(bearer(account.keys.provider))
+      .send(priorAuthorizationRequest());
+    expect([verification.status, priorAuthorization.status]).toEqual([201, 201]);
+
+    const statuses = await eventually(async () => {
+      const seen = receiver.notifications
+        .filter((notification) => (notification.data as JsonObject).id === id)
+        .map((notification) => `${notification.type}:${(notification.data as JsonObject).status}`);
+      return seen.length >= 2 ? seen : undefined;
+    });
+    expect(statuses.sort()).toEqual([
+      'provider_authorization.updated:pending',
+      'provider_authorization.updated:signed',
+    ]);
+    const confirmation = await mailedLink(account, id, 'provider_authorization.confirmation');
+    expect(confirmation).toMatch(/\/console\/provider-authorization\/revoke\//);
+  });
+
+  it('refuses a BV or PA naming an unauthorized NPI while enforcement is on, creating nothing, and accepts it when off', async () => {
+    const account = await testApp.createAccount();
+    const cases = async () =>
+      (await testApp.http().get('/prior-authorization').set(bearer(account.keys.provider))).body.data.data;
+    expect(await cases()).toEqual([]);
+    await requireAuthorization(account, true);
+
+    for (const [path, request] of [
+      ['/prior-authorization', priorAuthorizationRequest()],
+      ['/benefit-verification', benefitVerificationRequest()],
+    ] as const) {
+      const refused = await testApp.http().post(path).set(bearer(account.keys.provider)).send(request);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('provider_not_authorized');
+      expect(refused.body.error.message).toContain('1234567893');
+      expect(refused.body.error.message).toContain('POST /provider-authorizations');
+      expect(refused.body.error.details).toEqual([{ field: 'provider.npi', issue: expect.any(String) }]);
+    }
+    expect(await cases()).toEqual([]);
+    const verifications = await testApp
+      .http()
+      .get('/benefit-verification')
+      .set(bearer(account.keys.provider));
+    expect(verifications.body.data.data).toEqual([]);
+
+    await requireAuthorization(account, false);
+    const accepted = await testApp
+      .http()
+      .post('/prior-authorization')
+      .set(bearer(account.keys.provider))
+      .send(priorAuthorizationRequest());
+    expect(accepted.status).toBe(201);
+  });
+
+  it('answers the account settings with enforcement off in test mode and on in live mode by default', async () => {
+    const account = await testApp.createAccount();
+    const settings = await testApp.http().get('/account-settings').set(bearer(account.keys.admin));
+    expect(settings.body.data).toEqual({
+      object: 'account_settings',
+      require_provider_authorization: { test: false, live: true },
+      provider_authorization_period_days: 365,
+    });
+    const provider = await testApp.http().get('/account-settings').set(bearer(account.keys.provider));
+    expect(provider.status).toBe(403);
+  });
+
+  it('checks the NPI against the registry at creation and never echoes its record', async () => {
+    const account = await testApp.createAccount();
+    const refusedFields = async (body: object) => {
+      const response = await authorize(account, { email: 'someone@clinic.example', ...body });
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('validation_error');
+      expect(JSON.stringify(response.body)).not.toMatch(/MORGAN|ELSEWHERE|VANTERPOOL|RIVERSIDE/i);
+      return (response.body.error.details as Array<{ field: string }>).map((detail) => detail.field);
+    };
+
+    expect(await refusedFields({ npi: '1999999992', first_name: 'Nobody', last_name: 'Known' })).toEqual([
+      'npi',
+    ]);
+    expect(
+      await refusedFields({ npi: '1000000038', first_name: 'Cassius', last_name: 'Vanterpool' }),
+    ).toEqual(['npi']);
+    expect(await refusedFields({ npi: '1000000020', first_name: 'Sandbox', last_name: 'Riverside' })).toEqual(
+      ['npi'],
+    );
+    expect(await refusedFields({ npi: '1000000046', first_name: 'Jane', last_name: 'Smith' })).toEqual([
+      'first_name',
+      'last_name',
+    ]);
+    expect(await refusedFields({ npi: '1234567890', first_name: 'Bad', last_name: 'Check' })).toEqual([
+      'npi',
+    ]);
+
+    const down = await authorize(account, {
+      npi: '1888888884',
+      first_name: 'Any',
+      last_name: 'One',
+      email: 'a@b.example',
+    });
+    expect(down.status).toBe(503);
+    expect(down.body.error.code).toBe('registry_unavailable');
+    expect(Number(down.headers['retry-after'])).toBeGreaterThan(0);
+
+    const accented = await authorize(account, { ...ELODIE, email: 'elodie@clinic.example' });
+    expect(accented.status).toBe(201);
+    expect(await listIds(account)).toEqual([accented.body.data.id]);
+  });
+
+  it('refuses a second pending authorization of one NPI, naming the first', async () => {
+    const account = await testApp.createAccount();
+    const first = await authorize(account);
+    const second = await authorize(account);
+    expect(second.status).toBe(409);
+    expect(second.body.error.code).toBe('invalid_state');
+    expect(second.body.error.message).toContain(first.body.data.id);
+  });
+
+  it('lists by status and NPI with cursors, and answers 404 for another account’s or mode’s id', async () => {
+    const account = await testApp.createAccount();
+    const other = await testApp.createAccount();
+    const amadou = (await authorize(account)).body.data.id as string;
+    const elodie = (await authorize(account, { ...ELODIE, email: 'e@clinic.example' })).body.data
+      .id as string;
+
+    expect(await listIds(account)).toEqual([elodie, amadou]);
+    expect(await listIds(account, { npi: AMADOU.npi })).toEqual([amadou]);
+    expect(await listIds(account, { status: 'signed' })).toEqual([]);
+    const firstPage = await testApp
+      .http()
+      .get('/provider-authorizations')
+      .query({ limit: 1 })
+      .set(bearer(account.keys.provider));
+    expect(firstPage.body.data).toMatchObject({ has_more: true, data: [{ id: elodie }] });
+    const secondPage = await testApp
+      .http()
+      .get('/provider-authorizations')
+      .query({ limit: 1, cursor: firstPage.body.data.next_cursor })
+      .set(bearer(account.keys.provider));
+    expect(secondPage.body.data).toMatchObject({
+      has_more: false,
+      next_cursor: null,
+      data: [{ id: amadou }],
+    });
+
+    const foreign = await testApp
+      .http()
+      .get(`/provider-authorizations/${amadou}`)
+      .set(bearer(other.keys.provider));
+    expect(foreign.status).toBe(404);
+    const live = await testApp.createLiveKeys(account.accountId);
+    expect(
+      (await testApp.http().get(`/provider-authorizations/${amadou}`).set(bearer(live.provider))).status,
+    ).toBe(404);
+    expect(
+      (
+        await testApp
+          .http()
+          .post(`/provider-authorizations/${amadou}/revoke`)
+          .set(bearer(other.keys.provider))
+      ).status,
+    ).toBe(404);
+  });
+
+  it('is revoked through the API, once', async () => {
+    const account = await testApp.createAccount();
+    const receiver = await subscribe(account);
+    const id = await signedAuthorization(account);
+
+    const revoked = await testApp
+      .http()
+      .post(`/provider-authorizations/${id}/revoke`)
+      .set(bearer(account.keys.provider));
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.data).toMatchObject({ id, status: 'revoked', revoked_at: expect.any(String) });
+    expect((await read(account, id)).status).toBe('revoked');
+    const again = await testApp
+      .http()
+      .post(`/provider-authorizations/${id}/revoke`)
+      .set(bearer(account.keys.provider));
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('invalid_state');
+    await eventually(async () =>
+      receiver.notifications.some((notification) => (notification.data as JsonObject).status === 'revoked'),
+    );
+    await requireAuthorization(account, true);
+    const refused = await testApp
+      .http()
+      .post('/benefit-verification')
+      .set(bearer(account.keys.provider))
+      .send(benefitVerificationRequest());
+    expect(refused.status).toBe(409);
+
+    const audit = await testApp.http().get('/audit-events').set(bearer(account.keys.admin));
+    const actions = (audit.body.data.data as JsonObject[])
+      .filter((event) => (event.target as JsonObject | null)?.id === id)
+      .map((event) => event.action);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'provider_authorization.created',
+        'provider_authorization.signed',
+        'provider_authorization.revoked',
+      ]),
+    );
+  });
+
+  it('is revoked by the prescriber through the link in their confirmation', async () => {
+    const account = await testApp.createAccount('Lakeside Clinic');
+    const id = await signedAuthorization(account);
+    const link = await mailedLink(account, id, 'provider_authorization.confirmation');
+
+    const page = await testApp.http().get(pathOf(link));
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Lakeside Clinic');
+    const revoked = await submitPage(link);
+    expect(revoked.status).toBe(200);
+    expect(revoked.text).toContain('is revoked');
+    expect(await read(account, id)).toMatchObject({ status: 'revoked' });
+    expect((await testApp.http().get(pathOf(link))).status).toBe(410);
+  });
+
+  it('shows one page for a tampered, reused or unknown link, and keeps only hashes of ≥ 128-bit tokens', async () => {
+    const account = await testApp.createAccount('Hillside Clinic');
+    const created = await authorize(account);
+    const id = created.body.data.id as string;
+    const link = await mailedLink(account, id, 'provider_authorization.signing_link');
+    const token = link.split('/').pop()!;
+    expect(Buffer.from(token, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
+    const stored = await testApp.db.query<{ token_sha256: string }>(
+      'SELECT token_sha256 FROM provider_authorization_links WHERE authorization_id = $1',
+      [id],
+    );
+    expect(stored.length).toBeGreaterThan(0);
+    expect(JSON.stringify(stored)).not.toContain(token);
+
+    const flipped = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+    const closedPages = [
+      await testApp.http().get(pathOf(link).replace(token, flipped)),
+      await testApp.http().get(pathOf(link).replace(token, randomBytes(32).toString('base64url'))),
+      await testApp.http().get(pathOf(link).replace(token, 'short')),
+      await testApp.http().get(pathOf(link).replace('/sign/', '/revoke/')),
+    ];
+    expect((await sign(link, 'Someone Else')).status).toBe(400);
+    // A second tab holding the form: its submit after the first one signed finds the link used.
+    const secondTab = await testApp.http().get(pathOf(link));
+    const secondTabCookie = cookiesFrom(secondTab.headers['set-cookie']);
+    expect((await sign(link)).status).toBe(200);
+    const resubmitted = await testApp
+      .http()
+      .post(pathOf(link))
+      .set('Cookie', secondTabCookie)
+      .type('form')
+      .send({ _csrf: csrfTokenOf(secondTab.text), typed_name: 'Amadou Reviewsworth', attest: 'yes' });
+    closedPages.push(await testApp.http().get(pathOf(link)), resubmitted);
+
+    for (const page of closedPages) {
+      expect(page.status).toBe(410);
+      expect(page.text).toContain('This link is no longer valid');
+      expect(page.text).not.toContain('Hillside Clinic');
+      expect(page.text).not.toContain('Amadou');
+    }
+    expect(new Set(closedPages.map((page) => page.text.replace(/value="[^"]+"/g, ''))).size).toBe(1);
+  });
+
+  it('says so when the typed name is not the prescriber’s or the box is not ticked, accents and case aside', async () => {
+    const account = await testApp.createAccount();
+    const created = await authorize(account, { ...ELODIE, email: 'elodie@clinic.example' });
+    const link = await mailedLink(account, created.body.data.id, 'provider_authorization.signing_link');
+
+    const wrongName = await sign(link, 'Elodie Smith');
+    expect(wrongName.status).toBe(400);
+    expect(wrongName.text).toContain('Type your full name');
+    const unticked = await submitPage(link, { typed_name: 'elodie d’arcy nguyen' });
+    expect(unticked.status).toBe(400);
+    expect(unticked.text).toContain('Tick the box');
+    expect((await sign(link, "ELODIE D'ARCY-NGUYEN")).status).toBe(200);
+  });
+
+  it('shows each link only its own account’s name, and carries the console’s CSP', async () => {
+    const first = await testApp.createAccount('First Clinic');
+    const second = await testApp.createAccount('Second Clinic');
+    const firstLink = await mailedLink(
+      first,
+      (await authorize(first)).body.data.id,
+      'provider_authorization.signing_link',
+    );
+    const secondLink = await mailedLink(
+      second,
+      (await authorize(second)).body.data.id,
+      'provider_authorization.signing_link',
+    );
+
+    const firstPage = await testApp.http().get(pathOf(firstLink));
+    const secondPage = await testApp.http().get(pathOf(secondLink));
+    expect(firstPage.text).toContain('First Clinic');
+    expect(firstPage.text).not.toContain('Second Clinic');
+    expect(secondPage.text).toContain('Second Clinic');
+    expect(secondPage.text).not.toContain('First Clinic');
+
+    const consolePage = await testApp.http().get('/console/sign-in');
+    expect(firstPage.headers['content-security-policy']).toBe(CONSOLE_CONTENT_SECURITY_POLICY);
+    expect(firstPage.headers['content-security-policy']).toBe(consolePage.headers['content-security-policy']);
+    expect(firstPage.headers['cache-control']).toBe('no-store');
+  });
+
+  /**
+   * An authorization as the API starts one, on a clock of seconds rather than days: the period is an
+   * account setting in whole days, so the workflow is started here with the clock as its input.
+   */
+  async function startWithClock(account: TestAccount, clock: AuthorizationClock): Promise<string> {
+    const now = new Date();
+    const authorization: ProviderAuthorization = {
+      id: newId('providerAuthorization'),
+      object: 'provider_authorization',
+      ...AMADOU,
+      email: 'amadou@clinic.example',
+      phone: null,
+      practice: null,
+      status: 'pending',
+      link_expires_at: new Date(now.getTime() + clock.signingLinkTtlMs).toISOString(),
+      signed_at: null,
+      expires_at: null,
+      revoked_at: null,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    };
+    await new ProviderAuthorizationsRepository(testApp.db).insertPending(
+      { accountId: account.accountId, livemode: false },
+      authorization,
+      { periodDays: 1, renewableFrom: now },
+    );
+    await testApp.temporalClient.workflow.start('providerAuthorizationWorkflow', {
+      workflowId: authorization.id,
+      taskQueue: testApp.config.temporal.taskQueue,
+      args: [
+        {
+          accountId: account.accountId,
+          livemode: false,
+          authorization,
+          clock,
+          actor: { type: 'api_key', id: 'key_clock_test' },
+          requestId: 'req_clock_test',
+        },
+      ],
+    });
+    return authorization.id;
+  }
+
+  const statusesNotified = (receiver: TestReceiver, id: string) =>
+    receiver.notifications
+      .filter((notification) => (notification.data as JsonObject).id === id)
+      .map((notification) => (notification.data as JsonObject).status);
+
+  it('reminds an unsigned authorization, then lets its link lapse', async () => {
+    const account = await testApp.createAccount();
+    const receiver = await subscribe(account);
+    const id = await startWithClock(account, {
+      signingLinkTtlMs: 3_000,
+      signingReminderAfterMs: 1_000,
+      renewalReminderBeforeMs: 0,
+      periodMs: 60_000,
+    });
+    const link = await mailedLink(account, id, 'provider_authorization.signing_link');
+    const reminderLink = await mailedLink(account, id, 'provider_authorization.signing_reminder');
+    expect(reminderLink).not.toBe(link);
+
+    await waitForStatus(testApp, account.keys.provider, '/provider-authorizations', id, 'expired', 10_000);
+    expect(await read(account, id)).toMatchObject({ link_expires_at: null, signed_at: null });
+    for (const lapsed of [link, reminderLink])
+      expect((await testApp.http().get(pathOf(lapsed))).status).toBe(410);
+    await eventually(async () => statusesNotified(receiver, id).includes('expired'));
+    expect(statusesNotified(receiver, id).sort()).toEqual(['expired', 'pending']);
+  });
+
+  it('reminds a signed authorization before it lapses, then lapses, and BVs are refused again', async () => {
+    const account = await testApp.createAccount();
+    const receiver = await subscribe(account);
+    await requireAuthorization(account, true);
+    const id = await startWithClock(account, {
+      signingLinkTtlMs: 60_000,
+      signingReminderAfterMs: 30_000,
+      renewalReminderBeforeMs: 2_000,
+      periodMs: 5_000,
+    });
+    expect((await sign(await mailedLink(account, id, 'provider_authorization.signing_link'))).status).toBe(
+      200,
+    );
+    const verification = () =>
+      testApp
+        .http()
+        .post('/benefit-verification')
+        .set(bearer(account.keys.provider))
+        .send(benefitVerificationRequest());
+    expect((await verification()).status).toBe(201);
+
+    const revokeLink = await mailedLink(account, id, 'provider_authorization.confirmation');
+    await mailedLink(account, id, 'provider_authorization.renewal_reminder');
+    await waitForStatus(testApp, account.keys.provider, '/provider-authorizations', id, 'expired', 10_000);
+    expect((await testApp.http().get(pathOf(revokeLink))).status).toBe(410);
+    expect((await verification()).status).toBe(409);
+    await eventually(async () => statusesNotified(receiver, id).includes('expired'));
+    expect(statusesNotified(receiver, id).sort()).toEqual(['expired', 'pending', 'signed']);
+
+    const audit = await testApp.http().get('/audit-events').set(bearer(account.keys.admin));
+    const actions = (audit.body.data.data as JsonObject[])
+      .filter((event) => (event.target as JsonObject | null)?.id === id)
+      .map((event) => event.action);
+    expect(actions.sort()).toEqual([
+      'provider_authorization.created',
+      'provider_authorization.expired',
+      'provider_authorization.reminded',
+      'provider_authorization.signed',
+    ]);
+  });
+});
