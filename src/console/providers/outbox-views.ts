@@ -82,7 +82,7 @@ export function outboxMessageView(message: OutboxMessage): Html {
   return html`<p><a href="${OUTBOX_PATH}">Back to the outbox</a></p>
     ${card({
       id: 'message-heading',
-      heading: message.subject,
+      heading: 'Message',
       body: html`${definitionList([
           ['To', message.to],
           ['Sent', moment(message.createdAt)],

@@ -1,0 +1,116 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import { accountMailer } from '../../infrastructure/mail/account-mailer';
+import {
+  accessibilityViolations,
+  describeInBrowser,
+  launchChromium,
+  Screenshots,
+  serveOverHttp,
+  watchForProblems,
+} from '../support/browser';
+import { consoleBrowserWithRoles } from '../support/console-admin';
+import type { ConsoleBrowser } from '../support/console-session';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const SIGNING_LINK = 'https://api.clinic.example/provider-authorizations/sign/x9Qe2ZtT0bKc4LwU8sYd1A';
+
+describeInBrowser('the outbox page in a browser', () => {
+  let testApp: TestApp;
+  let browser: Browser;
+  let baseUrl: string;
+  let accountId: string;
+  const screenshots = new Screenshots('outbox');
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    baseUrl = await serveOverHttp(testApp);
+    browser = await launchChromium();
+    accountId = (await testApp.createAccount('Harbor Infusion Center')).accountId;
+    const mailer = accountMailer({
+      config: testApp.config,
+      db: testApp.db,
+      secrets: new SecretBox(testApp.config.encryption!),
+    });
+    for (const [index, name] of ['Dr. Amara Okafor', 'Dr. Luis Rivera'].entries()) {
+      await mailer.send({
+        accountId,
+        livemode: false,
+        to: `prescriber${index}@practice.example`,
+        subject: `${name}: authorize Harbor Infusion Center to act for you`,
+        text: `Dear ${name},\n\nHarbor Infusion Center asks you to authorize it.\nReview and sign: ${SIGNING_LINK}\n\nThe link lapses in 14 days.`,
+        purpose: 'provider_authorization.signing_link',
+        objectId: `pvauth_01jdbrowser0000000000000${index}`,
+        idempotencyKey: `browser-outbox-${index}`,
+      });
+    }
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await testApp?.close();
+  });
+
+  /** A page signed in as a new person with these roles, the session cookie set as sign-in leaves it. */
+  async function pageAs(roles: Parameters<typeof consoleBrowserWithRoles>[2]): Promise<{
+    page: Page;
+    context: BrowserContext;
+  }> {
+    const person: ConsoleBrowser = await consoleBrowserWithRoles(testApp, accountId, roles);
+    const context = await browser.newContext();
+    await context.addCookies(
+      person.cookie.split('; ').map((pair) => {
+        const [name, value] = pair.split('=', 2) as [string, string];
+        return { name, value, url: baseUrl };
+      }),
+    );
+    return { page: await context.newPage(), context };
+  }
+
+  it('lists the test-mode mail and opens a message whose signing link is a link, accessibly', async () => {
+    const { page, context } = await pageAs(['admin']);
+    const problems = watchForProblems(page);
+    await page.goto(`${baseUrl}/console/providers/outbox`);
+    const table = page.getByRole('table', { name: 'Mail sent in test mode' });
+    await expect(table.getByRole('row').count()).resolves.toBe(3);
+    await expect(table.getByRole('row').nth(1).textContent()).resolves.toContain('Dr. Luis Rivera');
+    await screenshots.take(page, 'outbox-list');
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+
+    await page.getByRole('link', { name: /Dr\. Amara Okafor: authorize/ }).click();
+    await expect(
+      page.getByRole('heading', { level: 1, name: /Dr\. Amara Okafor: authorize/ }).count(),
+    ).resolves.toBe(1);
+    await expect(page.getByRole('link', { name: SIGNING_LINK }).getAttribute('href')).resolves.toBe(
+      SIGNING_LINK,
+    );
+    await screenshots.take(page, 'outbox-message');
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('says in live mode that live mail goes through the mail connector, accessibly', async () => {
+    const { page, context } = await pageAs(['admin']);
+    await page.goto(`${baseUrl}/console/providers/outbox`);
+    await page.getByRole('button', { name: 'View live data' }).click();
+    await page.waitForLoadState();
+    await expect(page.locator('main').textContent()).resolves.toContain(
+      'The outbox holds test-mode mail only.',
+    );
+    await expect(page.getByRole('link', { name: 'mail connector' }).getAttribute('href')).resolves.toBe(
+      '/console/connectors/mail',
+    );
+    await screenshots.take(page, 'outbox-live');
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+    await context.close();
+  });
+
+  it('shows a provider the 403 page and none of the mail', async () => {
+    const { page, context } = await pageAs(['provider']);
+    const response = await page.goto(`${baseUrl}/console/providers/outbox`);
+    expect(response?.status()).toBe(403);
+    await expect(page.locator('body').textContent()).resolves.not.toContain('practice.example');
+    await context.close();
+  });
+});
