@@ -60,10 +60,14 @@ describeInBrowser('the NPI registry lookup in the console', () => {
 
   const notice = () => page.locator('.notice').first().textContent();
 
+  /** A page answered with an error status is reported by the browser once; nothing else may be. */
+  const onlyTheAnswerReported = (status: number) =>
+    expect(problems.splice(0)).toEqual([expect.stringContaining(`status of ${status}`)]);
+
   it("looks an NPI up and shows the registry's record", async () => {
     await page.goto(`${baseUrl}/console/providers/lookup`);
     await look('empty');
-    await page.getByLabel('NPI', { exact: true }).fill(SANDBOX_NPIS.active);
+    await page.getByRole('textbox', { name: 'NPI' }).fill(SANDBOX_NPIS.active);
     await page.getByRole('button', { name: 'Look up' }).click();
     await page.waitForURL(/npi=1234567893/);
     const shown = await facts();
@@ -82,8 +86,8 @@ describeInBrowser('the NPI registry lookup in the console', () => {
 
   it('searches by last name and state, and opens a record from the list', async () => {
     await page.goto(`${baseUrl}/console/providers/lookup`);
-    await page.getByLabel('Last name').fill('Quintero');
-    await page.getByLabel('State').fill('or');
+    await page.getByRole('textbox', { name: 'Last name' }).fill('Quintero');
+    await page.getByRole('textbox', { name: 'State' }).fill('or');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(/last_name=Quintero/);
     const rows = page.locator('table tbody tr');
@@ -98,18 +102,21 @@ describeInBrowser('the NPI registry lookup in the console', () => {
   it("refuses an NPI whose check digit is wrong in the API's words, keeping what was typed", async () => {
     const response = await page.goto(`${baseUrl}/console/providers/lookup?npi=1234567890`);
     expect(response?.status()).toBe(400);
+    onlyTheAnswerReported(400);
     expect(await notice()).toContain('must be a 10-digit NPI with a valid check digit');
-    expect(await page.getByLabel('NPI', { exact: true }).inputValue()).toBe('1234567890');
+    expect(await page.getByRole('textbox', { name: 'NPI' }).inputValue()).toBe('1234567890');
     await look('refused');
   });
 
   it('says when the registry does not return an NPI, and when it is down', async () => {
     const missing = await page.goto(`${baseUrl}/console/providers/lookup?npi=${SANDBOX_NPIS.notReturned}`);
     expect(missing?.status()).toBe(404);
+    onlyTheAnswerReported(404);
     expect(await notice()).toBe('The NPI registry does not return this NPI.');
 
     const down = await page.goto(`${baseUrl}/console/providers/lookup?npi=${SANDBOX_NPIS.registryDown}`);
     expect(down?.status()).toBe(503);
+    onlyTheAnswerReported(503);
     expect(down?.headers()['retry-after']).toBe('30');
     expect(await notice()).toContain('The NPI registry is unavailable');
     await look('registry-down');
