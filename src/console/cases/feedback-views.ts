@@ -17,7 +17,6 @@ import {
   textareaField,
   type Html,
   html,
-  errorList,
 } from '../views';
 
 /** What the feedback form holds: as sent, so a refused form comes back as the person left it. */
@@ -63,8 +62,7 @@ export function feedbackFormView(
   return card({
     id: 'give-feedback-heading',
     heading: 'Give feedback',
-    narrow: true,
-    body: html`${errorList(errors)}
+    body: html`${refusals(errors)}
       <p>Feedback is kept with the case and never changes it, whatever its status.</p>
       ${postForm({
         csrf,
@@ -101,8 +99,9 @@ export function feedbackFormView(
               {
                 heading: 'Criterion',
                 rowHeader: true,
-                cell: (criterion) => html`${criterion.question} <code>${criterion.id}</code>`,
+                cell: (criterion) => html`<code>${criterion.id}</code>`,
               },
+              { heading: 'Question', cell: (criterion) => criterion.question },
               { heading: "Case's answer", cell: (criterion) => criterion.answer },
               {
                 heading: 'Expected answer',
@@ -130,6 +129,19 @@ export function feedbackFormView(
         ${submitButton({ label: 'Save feedback', kind: 'primary' })}`,
       })}`,
   });
+}
+
+/**
+ * The form's refusals, announced when the page comes back with them. The alert is a `div` around the
+ * list: a `ul` given the alert role loses its list semantics (axe: aria-allowed-role).
+ */
+function refusals(errors: readonly string[]): Html | '' {
+  if (errors.length === 0) return '';
+  return html`<div class="notice notice-error" role="alert">
+    <ul>
+      ${errors.map((error) => html`<li>${error}</li>`)}
+    </ul>
+  </div>`;
 }
 
 /** The admin report's period as the form shows it: calendar dates, `to` included. */
@@ -190,8 +202,9 @@ export function feedbackReportView(report: FeedbackReport, period: ReportPeriod)
             {
               heading: 'Criterion',
               rowHeader: true,
-              cell: (criterion) => html`${criterion.question} <code>${criterion.id}</code>`,
+              cell: (criterion) => html`<code>${criterion.id}</code>`,
             },
+            { heading: 'Question', cell: (criterion) => criterion.question },
             { heading: 'Named by feedback', cell: (criterion) => criterion.named },
             { heading: 'Expected another answer', cell: (criterion) => criterion.expected_other_answer },
           ],

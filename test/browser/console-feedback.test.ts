@@ -1,0 +1,144 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+import {
+  accessibilityViolations,
+  describeInBrowser,
+  launchChromium,
+  Screenshots,
+  serveOverHttp,
+  watchForProblems,
+} from '../support/browser';
+import { waitForStatus } from '../support/case-journeys';
+import { priorAuthorizationRequest } from '../support/case-requests';
+import { consoleBrowserWithRoles, postForm } from '../support/console-admin';
+import { submitCase } from '../support/console-cases';
+import { startTestApp, TestAccount, TestApp } from '../support/test-app';
+import type { TestWorker } from '../support/workers';
+
+describeInBrowser('feedback on a prior authorization in the console', () => {
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let baseUrl: string;
+  let browser: Browser;
+  let account: TestAccount;
+  let caseId: string;
+  const screenshots = new Screenshots('feedback');
+  const pages: Array<{ context: BrowserContext; page: Page; problems: string[] }> = [];
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ PAYER_POLL_INTERVAL_MS: '300' });
+    worker = await testApp.startWorker();
+    baseUrl = await serveOverHttp(testApp);
+    browser = await launchChromium();
+    account = await testApp.createAccount('Riverside Endocrinology');
+    caseId = (
+      await submitCase(testApp, account.keys.provider, '/prior-authorization', priorAuthorizationRequest())
+    ).id as string;
+    await waitForStatus(testApp, account.keys.provider, '/prior-authorization', caseId, 'awaiting_review');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await worker?.stop();
+    await testApp?.close();
+  });
+
+  /** A page signed in as a new person of the account with these roles (sign-in is the journeys suite's subject). */
+  const signedInPage = async (
+    roles: Array<'reviewer' | 'admin'>,
+  ): Promise<{ page: Page; problems: string[] }> => {
+    const person = await consoleBrowserWithRoles(testApp, account.accountId, roles);
+    const context = await browser.newContext();
+    await context.addCookies(
+      person.cookie.split('; ').map((pair) => {
+        const [name, value] = pair.split('=', 2) as [string, string];
+        return { name, value, url: baseUrl };
+      }),
+    );
+    const page = await context.newPage();
+    const opened = { context, page, problems: watchForProblems(page) };
+    pages.push(opened);
+    return opened;
+  };
+
+  const feedbackRows = (page: Page) =>
+    page.locator('section[aria-labelledby="feedback-heading"] tbody tr').allTextContents();
+
+  it("gives feedback from the case page's form and shows it in the case's history, the case unchanged", async () => {
+    const { page, problems } = await signedInPage(['reviewer']);
+    await page.goto(`${baseUrl}/console/prior-authorizations/${caseId}`);
+    await expect(page.getByRole('region', { name: 'Feedback' }).textContent()).resolves.toContain(
+      'No feedback yet.',
+    );
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+
+    await page.getByRole('link', { name: 'Give feedback on this case' }).click();
+    await page.getByRole('button', { name: 'Save feedback' }).click();
+    await expect(page.locator('main').textContent()).resolves.toContain('rating: must be one of');
+    // The refused form comes back with 400, by design, which Chromium reports; nothing else may be.
+    expect(problems.splice(0)).toEqual([expect.stringContaining('status of 400')]);
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+
+    await page.getByLabel('Incorrect').check();
+    await page.getByLabel('Criteria answers').check();
+    await page.getByLabel('Comment').fill('The A1c in the lab report was missed.');
+    const expected = page.locator('select[name="criteria.0.expected_answer"]');
+    const caseAnswer = await page.locator('tbody tr').first().locator('td').nth(1).textContent();
+    await expected.selectOption(caseAnswer?.trim() === 'yes' ? 'no' : 'yes');
+    await screenshots.take(page, 'feedback-form');
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+    await page.getByRole('button', { name: 'Save feedback' }).click();
+
+    await page.waitForURL(new RegExp(`/console/prior-authorizations/${caseId}#feedback-heading$`));
+    const rows = await feedbackRows(page);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toContain('Incorrect');
+    expect(rows[0]).toContain('criteria');
+    expect(rows[0]).toContain('The A1c in the lab report was missed.');
+    expect(rows[0]).toContain('Console user usr_');
+    expect(await page.locator('main').textContent()).toContain('awaiting review');
+    await screenshots.take(page, 'feedback-history');
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+    expect(problems).toEqual([]);
+
+    const api = await testApp
+      .http()
+      .get(`/prior-authorization/${caseId}`)
+      .set('Authorization', `Bearer ${account.keys.provider}`);
+    expect(api.body.data).toMatchObject({ status: 'awaiting_review', review: null });
+    expect(api.body.data.feedback).toEqual([
+      expect.objectContaining({
+        rating: 'incorrect',
+        parts: ['criteria'],
+        author: expect.objectContaining({ type: 'user' }),
+      }),
+    ]);
+  });
+
+  it("shows the account's admins the feedback by drug and criterion", async () => {
+    const { page, problems } = await signedInPage(['admin']);
+    await page.goto(`${baseUrl}/console`);
+    await page
+      .getByRole('navigation', { name: 'Console sections' })
+      .getByRole('link', { name: 'Feedback' })
+      .click();
+    await page.waitForURL(/\/console\/feedback$/);
+    const byDrug = page.getByRole('table', { name: 'Feedback by drug' });
+    await expect(byDrug.locator('tbody tr').first().textContent()).resolves.toContain('Ozempic 1 mg pen');
+    await expect(page.locator('table').nth(1).textContent()).resolves.toMatch(/Criteria of Ozempic 1 mg pen/);
+    await screenshots.take(page, 'feedback-report');
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it("refuses a person of another account, and one without a feedback role, the case's form", async () => {
+    const other = await testApp.createAccount('Other clinic');
+    const stranger = await consoleBrowserWithRoles(testApp, other.accountId, ['reviewer']);
+    const refused = await postForm(testApp, stranger, `/console/prior-authorizations/${caseId}/feedback`, {
+      rating: 'correct',
+    });
+    expect(refused.status).toBe(404);
+    const reviewer = await consoleBrowserWithRoles(testApp, account.accountId, ['reviewer']);
+    const report = await testApp.http().get('/console/feedback').set('Cookie', reviewer.cookie);
+    expect(report.status).toBe(403);
+  });
+});
