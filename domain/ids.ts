@@ -20,6 +20,8 @@ export const ID_PREFIXES = {
   connector: 'conn',
   patientErasure: 'erase',
   providerAuthorization: 'pvauth',
+  caseFeedback: 'fb',
+  mailMessage: 'mail',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -10,6 +10,7 @@ export const AUDIT_ACTIONS = [
   'case.decision_recorded',
   'case.information_provided',
   'case.questionnaire_answered',
+  'case.feedback_recorded',
   'case.outcome_recorded',
   'case.cancelled',
   'case.purged',
