@@ -97,7 +97,8 @@ export interface BenefitsCheckRouting {
   caseId: string;
   accountId: string;
   livemode: boolean;
-  provider: Pick<Provider, 'npi' | 'first_name' | 'last_name'>;
+  /** `taxonomy_code`: the registry's, for the 270's PRV segment; absent when it gave none. */
+  provider: Pick<Provider, 'npi' | 'first_name' | 'last_name'> & { taxonomy_code?: string };
   patientGender?: string;
 }
 

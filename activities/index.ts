@@ -20,6 +20,7 @@ import { ConnectorSettingsRepository } from '../infrastructure/connectors/connec
 import { SecretBox } from '../infrastructure/crypto/aes-gcm';
 import { AuditRepository } from '../infrastructure/audit/audit.repository';
 import { FormulariesRepository } from '../infrastructure/formularies/formularies.repository';
+import { NpiRegistries } from '../infrastructure/providers/npi-registries';
 import { accountMailer } from '../infrastructure/mail/account-mailer';
 import { ProviderAuthorizationsRepository } from '../infrastructure/provider-authorizations/provider-authorizations.repository';
 import { SigningLinksRepository } from '../infrastructure/provider-authorizations/signing-links.repository';
@@ -37,6 +38,7 @@ import { CaseActivityDependencies, createCaseActivities, liveClearinghouses } fr
 import { createClinicalActivities } from './clinical.activities';
 import { createDocumentActivities } from './documents.activities';
 import { createEnrollmentActivities } from './enrollment.activities';
+import { createPrescriberRegistryActivities } from './prescriber-registry';
 import { createProviderAuthorizationActivities } from './provider-authorizations';
 import { coverageRequirementsDiscovery, liveCrdServices } from './coverage-requirements-discovery';
 import { livePasEndpoints, priorAuthorizationChannels } from './prior-authorization-channels';
@@ -161,6 +163,7 @@ export const createActivities = ({
     }),
     ...createClinicalActivities({ documents, readings, evaluator, plans: new CatalogPlanResolver() }),
     ...createEnrollmentActivities({ payer, hub }),
+    ...createPrescriberRegistryActivities(new NpiRegistries(config.providers)),
     ...createProviderAuthorizationActivities({
       authorizations: new ProviderAuthorizationsRepository(db),
       links: new SigningLinksRepository(db),

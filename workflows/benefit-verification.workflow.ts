@@ -24,6 +24,7 @@ import {
   submitBenefitVerificationOutcomeUpdate,
 } from './benefit-verification.messages';
 import { readCaseDocuments, showInsuranceCard } from './case-documents';
+import { checkPrescriber } from './prescriber-registry';
 import { ending, unreachableEnding } from './case-failures';
 import {
   acceptCaseDecisions,
@@ -67,6 +68,7 @@ export async function benefitVerificationWorkflow(
   const run = openBenefitVerification(input);
   return runCase(run, UNREACHABLE_PAYER_ENDING, async () => {
     await run.lifecycle.announceCreation();
+    await checkPrescriber(run.record);
     const check = await checkBenefits(run);
     if (await run.cancellation.cancelIfRequested()) return;
     if (await settleCheck(run, check)) await awaitManualVerification(run);
@@ -143,6 +145,9 @@ function benefitsCheckOf(record: BenefitVerificationCase, insurance: CaseInsuran
         npi: request.provider.npi,
         first_name: request.provider.first_name,
         last_name: request.provider.last_name,
+        ...(record.prescriber_registry?.taxonomy && {
+          taxonomy_code: record.prescriber_registry.taxonomy.code,
+        }),
       },
       patientGender: request.patient.gender,
     },

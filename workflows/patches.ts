@@ -83,3 +83,10 @@ export const COVERAGE_REQUIREMENTS_DISCOVERY = 'coverage-requirements-discovery'
  * required item is answered (docs/dtr.md). A case prepared before goes to review without it.
  */
 export const PAYER_QUESTIONNAIRE = 'payer-questionnaire';
+
+/**
+ * A benefit verification or prior authorization asks the NPI registry about its prescriber before
+ * its first connector call (`prescriber_registry`); a matched record lends the payer exchange the
+ * practice address and taxonomy the request left out (docs/providers.md).
+ */
+export const PRESCRIBER_REGISTRY = 'prescriber-registry';

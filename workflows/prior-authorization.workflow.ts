@@ -34,6 +34,7 @@ import type {
   PriorAuthExchangeInput,
 } from '../domain/payers/prior-authorization-exchange';
 import { readCaseDocuments, showInsuranceCard } from './case-documents';
+import { checkPrescriber } from './prescriber-registry';
 import { ending, unreachableEnding } from './case-failures';
 import { CaseLifecycle, refuse } from './case-lifecycle';
 import {
@@ -224,6 +225,7 @@ function decisionReceived(run: PriorAuthorizationRun): boolean {
 async function prepareForReview(run: PriorAuthorizationRun): Promise<boolean> {
   const { lifecycle, record, cancellation } = run;
   await lifecycle.announceCreation();
+  await checkPrescriber(record);
   const { request } = record;
   const cards = [...request.insurance, ...(request.patient.insurance ?? [])];
   const assets = request.evidence.flatMap((item) => (item.asset ? [item.asset] : []));
@@ -609,6 +611,7 @@ function exchangeOf(
     urgency: record.urgency,
     criteria: record.criteria,
     ...(record.questionnaire && !slim ? { questionnaire: record.questionnaire } : {}),
+    ...(record.prescriber_registry && { prescriber: record.prescriber_registry }),
   };
 }
 

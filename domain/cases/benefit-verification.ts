@@ -1,3 +1,4 @@
+import type { PrescriberRegistryCheck } from '../providers/prescriber-registry';
 import { normalizeName, normalizeNdc } from '../payers/name-matching';
 import type { BenefitsOutcome, DrugCoverage, PriorAuthRequirement } from '../payers/payer-connector';
 import type { CaseBinding } from './case-binding';
@@ -173,6 +174,11 @@ export interface BenefitVerificationCase extends CaseRecord {
   object: 'benefit_verification';
   outcome: BenefitVerificationOutcome | null;
   error: { title: string; code: string; detail_code: string; message: string } | null;
+  /**
+   * What the NPI registry said of the prescriber (docs/providers.md); absent on cases started before
+   * the check.
+   */
+  prescriber_registry?: PrescriberRegistryCheck | null;
   request: BenefitVerificationRequest;
 }
 

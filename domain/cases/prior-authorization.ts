@@ -1,3 +1,4 @@
+import type { PrescriberRegistryCheck } from '../providers/prescriber-registry';
 import type { UnreadEvidence } from '../clinical/clinical-model';
 import type { CriterionAnswer, DrugCoverage, ResolvedPlan } from '../payers/payer-connector';
 import type { CaseQuestionnaire } from '../dtr/questionnaire';
@@ -92,6 +93,11 @@ export interface PriorAuthorizationCase extends CaseRecord {
    * payer's CQL, then answered by people (docs/dtr.md); absent on cases that had none.
    */
   questionnaire?: CaseQuestionnaire | null;
+  /**
+   * What the NPI registry said of the prescriber (docs/providers.md); absent on cases started before
+   * the check.
+   */
+  prescriber_registry?: PrescriberRegistryCheck | null;
   /**
    * Evidence the criteria could not be answered from (a file not read, pages past a limit, text past
    * the caps), so a reviewer knows what the answers did not see; absent when everything was read.
