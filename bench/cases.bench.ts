@@ -19,6 +19,12 @@ import {
   patient,
 } from './bench-requests';
 import { crdCallLatency } from './crd-call.bench-section';
+import {
+  casePostLatency,
+  registryLookupLatency,
+  startLoopbackRegistry,
+  validNpis,
+} from './providers.bench-section';
 import { dtrPrefillLatency } from './dtr-prefill.bench-section';
 import { documentReading } from './documents.bench-section';
 import { measureExtraction } from './extraction.bench-support';
@@ -83,7 +89,8 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
  * BENCH_ONLY=soak only the soak with faults (bench/soak.bench-section.ts), BENCH_ONLY=pa-steps only a
  * prior authorization's first steps (BENCH_PA_STEP_RUNS; BENCH_PA_NO_AUTH=0 leaves out the cases the
  * payer needs no authorization for, and BENCH_PA_DTR=0 the payer's questionnaire, for a build that
- * predates them); BENCH_CLUSTER=0 skips the cluster.
+ * predates them), BENCH_ONLY=providers only case creation's latency at the API and the NPI registry's
+ * lookup (bench/providers.bench-section.ts); BENCH_CLUSTER=0 skips the cluster.
  */
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'documents') return documentReading();
@@ -91,6 +98,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'reads') return readsOnly();
   if (process.env.BENCH_ONLY === 'soak') return soak();
   if (process.env.BENCH_ONLY === 'pa-steps') return priorAuthorizationStepsOnly();
+  if (process.env.BENCH_ONLY === 'providers') return providersOnly();
   const local = await localMode();
   if (process.env.BENCH_CLUSTER === '0') return;
   if (!postgresBinDir() && !process.env.DATABASE_URL) {
@@ -126,6 +134,25 @@ async function priorAuthorizationStepsOnly(): Promise<void> {
     await priorAuthorizationSteps(stack, receiver);
   } finally {
     receiver.close();
+    await stack.stop();
+  }
+}
+
+/**
+ * Prescribers (docs/providers.md): what a BV or PA POST costs with the account's provider-authorization
+ * check, and the NPI registry's lookup from the cache and against a loopback registry. Set
+ * BENCH_PROVIDERS_REGISTRY=0 for builds without the lookup.
+ */
+async function providersOnly(): Promise<void> {
+  const registry = await startLoopbackRegistry();
+  process.env.SANDBOX_NPI_REGISTRY_URL = registry.url;
+  const stack = await startLocalStack();
+  try {
+    console.log((await casePostLatency(stack.api, 'enforcement off, the test mode default')).join('\n'));
+    if (process.env.BENCH_PROVIDERS_REGISTRY !== '0')
+      console.log((await registryLookupLatency(stack.api, validNpis(200))).join('\n'));
+  } finally {
+    registry.close();
     await stack.stop();
   }
 }
