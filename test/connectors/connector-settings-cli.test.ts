@@ -261,6 +261,8 @@ describe('connector settings through the admin CLI', () => {
         ['connector.deleted', 'operator', 'connector'],
         ['connector.configured', 'operator', 'connector'],
         ['connector.deleted', 'operator', 'connector'],
+        ['connector.configured', 'operator', 'connector'],
+        ['connector.deleted', 'operator', 'connector'],
         ['connector.signing_key_rotated', 'operator', 'connector'],
         ['connector.configured', 'operator', 'connector'],
         ['connector.configured', 'operator', 'connector'],
