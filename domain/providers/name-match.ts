@@ -30,15 +30,32 @@ function firstNamesAgree(registered: string, requested: string): boolean {
   return initial !== undefined && registered[0] === requested[0];
 }
 
+/** Letters Unicode does not split into a base letter and a mark, as the registry spells them. */
+const UNSPLIT_LETTERS: Readonly<Record<string, string>> = {
+  Ø: 'O',
+  Ł: 'L',
+  Đ: 'D',
+  Æ: 'AE',
+  Œ: 'OE',
+  Þ: 'TH',
+};
+
 /**
- * A name reduced to its letters and digits in capitals: accents dropped (NFD splits `É` into `E` and
- * its mark), and the separators people write differently (`D'Arcy`, `Darcy`, `Mary-Ann`, `Mary Ann`,
- * `J.`) removed.
+ * A name as the registry spells names: capitals without accents (NFD splits `É` into `E` and its
+ * mark), so `Núñez` is asked for and compared as `NUNEZ`.
  */
-function comparable(name: string): string {
+export function registrySpelling(name: string): string {
   return name
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toUpperCase()
-    .replace(/[^\p{L}\p{N}]/gu, '');
+    .replace(/[ØŁĐÆŒÞ]/gu, (letter) => UNSPLIT_LETTERS[letter]!);
+}
+
+/**
+ * A name reduced to its letters and digits as the registry spells them, without the separators
+ * people write differently (`D'Arcy`, `Darcy`, `Mary-Ann`, `Mary Ann`, `J.`).
+ */
+function comparable(name: string): string {
+  return registrySpelling(name).replace(/[^\p{L}\p{N}]/gu, '');
 }

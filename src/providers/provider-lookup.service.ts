@@ -1,3 +1,4 @@
+import { registrySpelling } from '../../domain/providers/name-match';
 import type { ProviderRegistryRecord } from '../../domain/providers/registry-record';
 import { registryRecordOf } from '../../domain/providers/registry-record';
 import type { NpiRegistries } from '../../infrastructure/providers/npi-registries';
@@ -31,7 +32,7 @@ export class ProviderLookupService {
     const found = await this.asking(() =>
       this.registries
         .forMode(principal.livemode)
-        .byName(asTheRegistryWrites(lastName), state.toUpperCase(), MAX_LOOKUP_RESULTS + 1),
+        .byName(registrySpelling(lastName).trim(), state.toUpperCase(), MAX_LOOKUP_RESULTS + 1),
     );
     return {
       object: 'list',
@@ -48,9 +49,4 @@ export class ProviderLookupService {
       throw registryRefusalOf(error) ?? error;
     }
   }
-}
-
-/** The registry prints names without accents (`NUNEZ`), so `Núñez` is asked for as it would find it. */
-function asTheRegistryWrites(lastName: string): string {
-  return lastName.normalize('NFD').replace(/\p{M}/gu, '').trim();
 }

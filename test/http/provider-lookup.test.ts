@@ -77,8 +77,15 @@ describe('GET /providers/lookup', () => {
       'MATEO R QUINTERO',
     ]);
     expect(sandboxRegistry.requests.at(-1)).toBe(
-      '/api/?version=2.1&last_name=Quintero&state=OR&enumeration_type=NPI-1&limit=21',
+      '/api/?version=2.1&last_name=QUINTERO&state=OR&enumeration_type=NPI-1&limit=21',
     );
+  });
+
+  it('asks for a last name as the registry spells it, without accents', async () => {
+    const response = await lookup(`last_name=${encodeURIComponent("d'Árcy-Nguyen")}&state=wa`);
+    expect(response.body.data.data.map((record: { npi: string }) => record.npi)).toEqual([
+      SANDBOX_NPIS.activeHyphenated,
+    ]);
   });
 
   it.each([

@@ -31,6 +31,8 @@ describe('a request names the prescriber the registry lists', () => {
   it('matches the same name in any case and with or without accents', () => {
     expect(registryNameMatches(elodie, 'Élodie', "d'Arcy-Nguyen")).toBe(true);
     expect(registryNameMatches(elodie, 'elodie', "D'ARCY-NGUYEN")).toBe(true);
+    expect(registryNameMatches(individual('LUKASZ', 'OSTERGAARD'), 'Łukasz', 'Østergaard')).toBe(true);
+    expect(registryNameMatches(individual('AEVAR', 'STRASSE'), 'Ævar', 'Straße')).toBe(true);
   });
 
   it('reads hyphens, spaces and apostrophes in a last name as the same name', () => {
