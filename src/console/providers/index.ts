@@ -4,7 +4,8 @@ import { MailOutboxRepository } from '../../../infrastructure/mail/mail-outbox.r
 import type { ConsoleAreaDependencies } from '../console-area';
 import { ProviderAuthorizationsPageController } from './authorizations-page.controller';
 import { RegistryLookupPageController } from './lookup-page.controller';
-import { MailOutboxPageController, OUTBOX_KEEPS_LIVE_MAIL } from './outbox-page.controller';
+import { MailOutbox } from './mail-outbox';
+import { MailOutboxPageController } from './outbox-page.controller';
 
 // Typed as Nest's Type, so the console's list of every area's controllers stays one type.
 const CONTROLLERS: Type[] = [
@@ -17,7 +18,10 @@ const CONTROLLERS: Type[] = [
 export const providersConsole = {
   controllers: CONTROLLERS,
   providers: (deps: ConsoleAreaDependencies): Provider[] => [
-    { provide: MailOutboxRepository, useValue: new MailOutboxRepository(deps.db, deps.secrets) },
-    { provide: OUTBOX_KEEPS_LIVE_MAIL, useValue: deps.config.mode === 'local' },
+    {
+      provide: MailOutbox,
+      // A local install has no mail server: it keeps every mode's mail in the outbox (AccountMailer).
+      useValue: new MailOutbox(new MailOutboxRepository(deps.db, deps.secrets), deps.config.mode === 'local'),
+    },
   ],
 };
