@@ -88,7 +88,10 @@ describeInBrowser('feedback on a prior authorization in the console', () => {
     await expect(accessibilityViolations(page)).resolves.toEqual([]);
     await page.getByRole('button', { name: 'Save feedback' }).click();
 
-    await page.waitForURL(new RegExp(`/console/prior-authorizations/${caseId}#feedback-heading$`));
+    await page.waitForURL(
+      new RegExp(`/console/prior-authorizations/${caseId}\\?done=feedback#feedback-heading$`),
+    );
+    await expect(page.getByRole('status').textContent()).resolves.toContain('Your feedback was saved');
     const rows = await feedbackRows(page);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toContain('Incorrect');

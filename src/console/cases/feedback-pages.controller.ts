@@ -72,7 +72,11 @@ export class FeedbackPagesController {
       return this.sendFormPage(req, res, record, values, messages, error.httpStatus);
     }
     await this.audit.record(req, 'case.feedback_recorded', { object: 'prior_authorization', id });
-    res.redirect(303, `${casePath(sectionOfObject('prior_authorization'), id)}#feedback-heading`);
+    // `done=feedback` names the case page's sentence for it; the anchor brings the history into view.
+    res.redirect(
+      303,
+      `${casePath(sectionOfObject('prior_authorization'), id)}?done=feedback#feedback-heading`,
+    );
   }
 
   /** The account's own case, for a person who may give feedback (operators run the service, they give none). */
