@@ -1,5 +1,126 @@
-import { ConsolePages } from '../console-pages';
+import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 
-/** Placeholder until this page is built (issue 46). */
+import { grants } from '../../../domain/accounts/roles';
+import { KEYSET_CURSOR } from '../../../infrastructure/storage/keyset-cursor';
+import { ApiError } from '../../common/errors';
+import type { ContextualRequest } from '../../common/request-context';
+import { actorOf } from '../../common/actor';
+import {
+  CreateProviderAuthorizationDto,
+  ProviderAuthorizationsService,
+} from '../../provider-authorizations/provider-authorizations.module';
+import { ConsolePages } from '../console-pages';
+import { principalOf } from '../console-principal';
+import { checkAsTheApiDoes, formField, refusalNotice } from '../forms';
+import { csrfField, sendPage } from '../layout';
+import { doneNotice } from '../views/markup';
+import {
+  AUTHORIZATIONS_PATH,
+  AuthorizationForm,
+  authorizationsView,
+  EMPTY_AUTHORIZATION_FORM,
+} from './authorizations-views';
+
+const PAGE_SIZE = 25;
+const ID = /^pvauth_[0-9a-z]{26}$/;
+
+const DONE = {
+  started: 'The signing link was sent. The authorization shows signed once the prescriber signs it.',
+  revoked: 'The authorization was revoked.',
+};
+
+/** Prescribers' authorizations of the account in the mode the person works in: listed, started and revoked. */
 @ConsolePages('providers', 'provider')
-export class ProviderAuthorizationsPageController {}
+export class ProviderAuthorizationsPageController {
+  constructor(
+    @Inject(ProviderAuthorizationsService) private readonly authorizations: ProviderAuthorizationsService,
+  ) {}
+
+  @Get()
+  async show(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Query('done') done?: string,
+    @Query('cursor') cursor?: string,
+  ): Promise<void> {
+    // A cursor of another shape is a link made by hand: the newest page answers it.
+    const after = typeof cursor === 'string' && KEYSET_CURSOR.test(cursor) ? cursor : undefined;
+    await this.sendList(req, res, { notice: doneNotice(DONE, done), cursor: after });
+  }
+
+  @Post()
+  async start(@Req() req: ContextualRequest, @Res() res: Response, @Body() body: unknown): Promise<void> {
+    const form: AuthorizationForm = {
+      npi: formField(body, 'npi') ?? '',
+      first_name: formField(body, 'first_name') ?? '',
+      last_name: formField(body, 'last_name') ?? '',
+      email: formField(body, 'email') ?? '',
+      phone: formField(body, 'phone') ?? '',
+      practice: formField(body, 'practice') ?? '',
+    };
+    const fields = Object.fromEntries(Object.entries(form).filter(([, value]) => value.trim() !== ''));
+    const checked = await checkAsTheApiDoes(CreateProviderAuthorizationDto, fields);
+    if (!checked.valid)
+      return this.sendList(req, res, { form, notice: refusalNotice(checked.messages) }, 400);
+    try {
+      await this.authorizations.create(
+        principalOf(req),
+        checked.value,
+        actorOf(req.context),
+        req.context.requestId,
+      );
+    } catch (error) {
+      // What the API answers a caller with (a registry refusal, a duplicate, the registry down) the page says.
+      const refusal =
+        error instanceof ApiError && (error.httpStatus < 500 || error.code === 'registry_unavailable');
+      if (!refusal) throw error;
+      return this.sendList(req, res, { form, notice: refusalNotice([explain(error)]) }, error.httpStatus);
+    }
+    res.redirect(303, `${AUTHORIZATIONS_PATH}?done=started`);
+  }
+
+  @Post(':id/revoke')
+  async revoke(@Req() req: ContextualRequest, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    if (!ID.test(id))
+      throw ApiError.notFound('No provider authorization with this id exists in your account and mode.');
+    try {
+      await this.authorizations.revoke(principalOf(req), id, actorOf(req.context), req.context.requestId);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'invalid_state') throw error;
+      return this.sendList(req, res, { notice: { kind: 'error', text: error.message } }, 409);
+    }
+    res.redirect(303, `${AUTHORIZATIONS_PATH}?done=revoked`);
+  }
+
+  private async sendList(
+    req: Request,
+    res: Response,
+    page: { form?: AuthorizationForm; notice?: { kind: 'success' | 'error'; text: string }; cursor?: string },
+    status = 200,
+  ): Promise<void> {
+    const list = await this.authorizations.list(principalOf(req), { limit: PAGE_SIZE, cursor: page.cursor });
+    sendPage(
+      req,
+      res,
+      {
+        title: 'Providers',
+        notice: page.notice,
+        body: authorizationsView({
+          authorizations: list.data,
+          nextCursor: list.next_cursor,
+          form: page.form ?? EMPTY_AUTHORIZATION_FORM,
+          csrf: csrfField(req, res),
+          canReadOutbox: grants(principalOf(req).roles, 'admin'),
+        }),
+      },
+      status,
+    );
+  }
+}
+
+/** The API's refusal in words for the page: its message and, for each field, what is wrong with it. */
+function explain(error: ApiError): string {
+  const details = error.details.map((detail) => `${detail.field.replace('_', ' ')} ${detail.issue}`);
+  return details.length > 0 ? details.join('; ') : error.message.replace(/\.$/, '');
+}
