@@ -8,8 +8,8 @@ import { IdempotencyRepository } from '../../infrastructure/idempotency/idempote
 import type { Database } from '../../infrastructure/storage/database';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
-import { CasesModule } from '../cases/cases.module';
-import { feedbackAnnotations } from '../cases/feedback/feedback-annotations';
+import { CasesModule, feedbackAnnotations } from '../cases/cases.module';
+
 import { CodecModule } from '../codec/codec.module';
 import { APP_CONFIG, DATABASE, LOGGER, TEMPORAL_CLIENT } from '../common/tokens';
 import { ConnectorsModule } from '../connectors/connectors.module';

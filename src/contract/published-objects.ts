@@ -1,4 +1,5 @@
 import type { BenefitVerificationCase } from '../../domain/cases/benefit-verification';
+import type { FeedbackReport, PriorAuthorizationFeedback } from '../../domain/cases/case-feedback';
 import type { ClinicalEligibilityCase } from '../../domain/cases/clinical-eligibility';
 import type { PatientEnrollmentCase } from '../../domain/cases/patient-enrollment';
 import type { PriorAuthorizationCase } from '../../domain/cases/prior-authorization';
@@ -30,6 +31,8 @@ import type { WebhookEndpoint } from '../../infrastructure/webhooks/webhook-endp
  */
 export interface PublishedObjects {
   PriorAuthorization: PriorAuthorization;
+  PriorAuthorizationFeedback: PriorAuthorizationFeedback;
+  PriorAuthorizationFeedbackReport: PriorAuthorizationFeedbackReport;
   BenefitVerification: BenefitVerification;
   ClinicalEligibility: ClinicalEligibility;
   ClinicalEligibilityCreated: ClinicalEligibilityCreated;
@@ -60,7 +63,13 @@ export interface PublishedObjects {
 export type PublishedObjectName = keyof PublishedObjects;
 
 /** A prior authorization case: its request as kept, its status history and, once decided, the payer's outcome. */
-export type PriorAuthorization = PriorAuthorizationCase;
+export interface PriorAuthorization extends PriorAuthorizationCase {
+  /** The feedback given on the case, oldest first (POST …/feedback); absent while none was given. */
+  feedback?: PriorAuthorizationFeedback[];
+}
+export type { PriorAuthorizationFeedback };
+/** Feedback on the account's prior authorizations over a period, by drug and criterion: counts, no PHI. */
+export type PriorAuthorizationFeedbackReport = FeedbackReport;
 /** A benefit verification case: eligibility, plan and per-drug coverage once completed. */
 export type BenefitVerification = BenefitVerificationCase;
 /** A clinical eligibility check: per drug, whether the patient meets the plan's criteria. */

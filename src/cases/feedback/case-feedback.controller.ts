@@ -7,6 +7,7 @@ import { ApiController } from '../../common/api-controller';
 import { Audited } from '../../common/audited.decorator';
 import { success } from '../../common/envelope';
 import { CurrentPrincipal, RequiresRole } from '../../common/route-access';
+import { Answers } from '../../contract/answers';
 import {
   CurrentIdempotentAttempt,
   Idempotent,
@@ -38,6 +39,7 @@ export class PriorAuthorizationFeedbackController {
       'feedback; the next is answered 409 `invalid_state`. The comment and expected answers are stored ' +
       'encrypted and are never in the audit trail (`case.feedback_recorded`) or the report.',
   })
+  @Answers('PriorAuthorizationFeedback')
   async give(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
@@ -61,6 +63,7 @@ export class PriorAuthorizationFeedbackReportController {
       'drug (by NDC, else by name as the request gave it) the feedback count, the ratings and the parts named, ' +
       'and per criterion how often feedback named it and how often it expected another answer than the case held.',
   })
+  @Answers('PriorAuthorizationFeedbackReport')
   async report(@CurrentPrincipal() principal: Principal, @Query() query: FeedbackReportQueryDto) {
     return success(await this.feedback.report(principal, query));
   }

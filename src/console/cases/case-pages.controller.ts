@@ -39,6 +39,7 @@ const DONE_NOTICES: Record<string, string> = {
   outcome: 'The outcome was recorded.',
   information: 'The information was sent to the program.',
   questionnaire: "Your answers to the payer's questionnaire were saved.",
+  feedback: 'Your feedback was saved with the case; it changed nothing of the case.',
   retried: 'The case is calling its connector again; this page shows how it went.',
   failed: 'The case was ended as failed, and the provider is notified.',
 };
