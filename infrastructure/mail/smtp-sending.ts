@@ -106,7 +106,9 @@ function messageIdOf(mail: OutgoingMail, from: string): string {
 function classified(error: unknown): Error {
   const { responseCode, code } = error as { responseCode?: number; code?: string };
   if (responseCode !== undefined && responseCode >= 500 && responseCode < 600) {
-    return new MailNotSentError('rejected', `The SMTP server refused the message (${responseCode})`);
+    // ETLS: it refused STARTTLS, and the message is not sent in clear instead.
+    const refused = code === 'ETLS' ? 'STARTTLS' : 'the message';
+    return new MailNotSentError('rejected', `The SMTP server refused ${refused} (${responseCode})`);
   }
   return new Error(`The SMTP server could not take the message now (${responseCode ?? code ?? 'no answer'})`);
 }

@@ -99,6 +99,7 @@ describe('the account mailer', () => {
       user: CREDENTIALS.username,
       subject: mail.subject,
     });
+    expect(starttls.authAttempts).toContainEqual({ username: CREDENTIALS.username, secure: true });
     expect(['PLAIN', 'LOGIN']).toContain(received.authMethod);
     expect(received.text).toBe(mail.text);
   });
@@ -172,6 +173,28 @@ describe('the account mailer', () => {
 
     await expect(mailer().send(signingMail(accountId))).rejects.toThrow(/could not take the message now/);
     expect(starttls.received).toHaveLength(delivered);
+  });
+
+  it('never sends in clear, nor its password, to a server that does not offer STARTTLS', async () => {
+    const clear = new LoopbackSmtpServer({
+      security: 'starttls',
+      credentials: CREDENTIALS,
+      offerStartTls: false,
+    });
+    const port = await clear.start();
+    try {
+      const accountId = await newAccount();
+      await configureMail(accountId, clear, port);
+
+      const sent = mailer().send(signingMail(accountId));
+
+      await expect(sent).rejects.toThrow('The SMTP server refused STARTTLS (500)');
+      await expect(sent).rejects.toMatchObject({ name: 'MailNotSentError', reason: 'rejected' });
+      expect(clear.received).toEqual([]);
+      expect(clear.authAttempts).toEqual([]);
+    } finally {
+      await clear.stop();
+    }
   });
 
   it('is not configured in live mode without a mail connector', async () => {

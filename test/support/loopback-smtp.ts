@@ -33,6 +33,8 @@ export interface LoopbackSmtpOptions {
   security: 'starttls' | 'tls';
   /** Without credentials the server takes mail unauthenticated. */
   credentials?: { username: string; password: string };
+  /** False: a server that does not offer STARTTLS, as a stripped or misconfigured one would not. */
+  offerStartTls?: boolean;
 }
 
 /** A self-signed certificate for 127.0.0.1, made for one test run: the sender must be told to trust it. */
@@ -78,6 +80,8 @@ export function selfSignedCertificate(): { key: string; cert: string } {
  */
 export class LoopbackSmtpServer {
   readonly received: ReceivedMail[] = [];
+  /** Every user name a client tried to authenticate as, accepted or not, and whether in clear. */
+  readonly authAttempts: Array<{ username: string; secure: boolean }> = [];
   behaviour: SmtpBehaviour = 'accept';
   /** The certificate a sender must trust (PEM). */
   readonly certificate: string;
@@ -92,13 +96,17 @@ export class LoopbackSmtpServer {
       key,
       cert,
       secure: options.security === 'tls',
+      disabledCommands: options.offerStartTls === false ? ['STARTTLS'] : [],
       authMethods: ['PLAIN', 'LOGIN'],
       authOptional: credentials === undefined,
-      allowInsecureAuth: false,
+      // A server without STARTTLS takes AUTH in clear, so a client that would send its password
+      // unencrypted is seen doing it.
+      allowInsecureAuth: options.offerStartTls === false,
       logger: false,
       disableReverseLookup: true,
       closeTimeout: 100,
       onAuth: (auth, session, callback) => {
+        this.authAttempts.push({ username: auth.username ?? '', secure: session.secure });
         if (auth.username === credentials?.username && auth.password === credentials?.password) {
           this.authMethods.set(session.id, auth.method);
           callback(null, { user: auth.username });
