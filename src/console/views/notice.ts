@@ -18,9 +18,12 @@ export function notice({ kind, body, role }: NoticeProps): Html {
 /** The refusals of a form, each its own item, announced as soon as the page comes back with them. */
 export function errorList(errors: readonly string[]): Html | '' {
   if (errors.length === 0) return '';
-  return html`<ul class="notice notice-error" role="alert">
-    ${errors.map((error) => html`<li>${error}</li>`)}
-  </ul>`;
+  // The alert is the wrapper: a list given the alert role stops being a list to assistive technology.
+  return html`<div class="notice notice-error" role="alert">
+    <ul>
+      ${errors.map((error) => html`<li>${error}</li>`)}
+    </ul>
+  </div>`;
 }
 
 /**
