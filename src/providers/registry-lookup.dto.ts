@@ -3,8 +3,12 @@ import { IsString, Length, Matches, ValidateIf } from 'class-validator';
 
 import { ExactlyOneOf, IsNpi } from '../common/dto/case-validators';
 
-/** A last name as a person writes it: letters, then letters, spaces, hyphens, apostrophes or periods. */
-const LAST_NAME = /^\p{L}[\p{L} '’.-]*$/u;
+/**
+ * A last name as a person writes it: Latin letters, accented or not, then letters, spaces, hyphens,
+ * apostrophes or periods. Spelled out rather than `\p{L}`, since the API document's pattern must
+ * read the same without the Unicode flag in every client.
+ */
+const LAST_NAME = /^[A-Za-zÀ-ÖØ-öø-ÿĀ-ž][A-Za-zÀ-ÖØ-öø-ÿĀ-ž '’.-]*$/;
 const STATE = /^[A-Za-z]{2}$/;
 
 type NameSearch = { last_name?: string; state?: string };
