@@ -159,6 +159,39 @@ describe.each(engines)('connector settings on %s', (_engine, open) => {
     ).rejects.toBeInstanceOf(MissingConnectorSecretError);
   });
 
+  it('keeps a mail server with its password sealed, reads it for the mailer, and deletes it whole', async () => {
+    const accountId = await newAccount();
+    const mail: ConnectorSettingsInput = {
+      kind: 'mail',
+      host: 'smtp.clinic.example',
+      port: 465,
+      security: 'tls',
+      auth: { type: 'basic', username: 'clinic-mailer', password: PASSWORD },
+      from: 'prior-auth@clinic.example',
+      timeoutMs: 10_000,
+      trustedCa: '-----BEGIN CERTIFICATE-----\n…\n-----END CERTIFICATE-----',
+    };
+    const { id } = await settings.put(accountId, mail);
+    expect(await settings.readMailForUse(accountId)).toEqual(mail);
+    const [row] = await db.query<Record<string, unknown>>(
+      'SELECT * FROM connector_settings WHERE account_id = $1',
+      [accountId],
+    );
+    expect(row).toMatchObject({
+      url: 'smtps://smtp.clinic.example:465',
+      mail_from: 'prior-auth@clinic.example',
+    });
+    expect(JSON.stringify(row)).not.toContain(PASSWORD);
+
+    expect(await settings.delete(accountId, 'mail')).toBe(id);
+    expect(await settings.readMailForUse(accountId)).toBeUndefined();
+    const [deleted] = await db.query<Record<string, unknown>>(
+      'SELECT mail_from, tls_ca, auth_secret_sealed FROM connector_settings WHERE account_id = $1',
+      [accountId],
+    );
+    expect(deleted).toEqual({ mail_from: null, tls_ca: null, auth_secret_sealed: null });
+  });
+
   it('hands out interchange control numbers from 1, one at a time, even to concurrent callers', async () => {
     const accountId = await newAccount();
     await settings.put(accountId, eligibility());
