@@ -10,14 +10,14 @@ export { ProviderLookupService } from './provider-lookup.service';
 export { RegistryLookupQueryDto } from './registry-lookup.dto';
 
 /**
- * The NPI registry's lookup (docs/providers.md). The process's registries are built once here, so
- * one cache serves the API and the console; both are exported for the features that ask the
- * registry too.
+ * The NPI registry's lookup (docs/providers.md). The API and the console share its registries, so
+ * one cache serves both; they are exported for the features that ask the registry too.
  */
 @Module({})
 export class ProvidersModule {
-  static forRoot(deps: { config: AppConfig }): DynamicModule {
-    const registries = new NpiRegistries(deps.config.providers);
+  /** `registries`: the process's own, when the composition root shares one cache among features. */
+  static forRoot(deps: { config: AppConfig; registries?: NpiRegistries }): DynamicModule {
+    const registries = deps.registries ?? new NpiRegistries(deps.config.providers);
     const lookups = new ProviderLookupService(registries);
     return {
       module: ProvidersModule,
