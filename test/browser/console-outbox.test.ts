@@ -106,6 +106,26 @@ describeInBrowser('the outbox page in a browser', () => {
     await context.close();
   });
 
+  it('sets the mail connector from the Connectors page, whose form is accessible', async () => {
+    const { page, context } = await pageAs(['admin']);
+    const problems = watchForProblems(page);
+    await page.goto(`${baseUrl}/console/connectors/mail`);
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+    await page.getByLabel('SMTP server host').fill('127.0.0.1');
+    await page.getByLabel('Port').fill('2587');
+    await page.getByLabel(/^Security/).selectOption('tls');
+    await page.getByLabel(/^User name/).fill('clinic-mailer');
+    await page.getByLabel('Password').fill('browser-smtp-password-5566');
+    await page.getByLabel('Sender address').fill('prior-auth@harbor.example');
+    await page.getByRole('button', { name: 'Save connector' }).click();
+    await page.waitForURL(/done=saved/);
+    await expect(page.locator('main').textContent()).resolves.toContain('ends in …5566');
+    await screenshots.take(page, 'mail-connector-saved');
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('shows a provider the 403 page and none of the mail', async () => {
     const { page, context } = await pageAs(['provider']);
     const response = await page.goto(`${baseUrl}/console/providers/outbox`);
