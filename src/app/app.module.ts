@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { IdempotencyRepository } from '../../infrastructure/idempotency/idempotency.repository';
+import { NpiRegistries } from '../../infrastructure/providers/npi-registries';
 import type { Database } from '../../infrastructure/storage/database';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
@@ -69,8 +70,10 @@ export class AppModule {
     });
     const webhooks = WebhooksModule.forRoot(withSecrets);
     const connectors = ConnectorsModule.forRoot(withSecrets);
-    const providers = ProvidersModule.forRoot(deps);
-    const providerAuthorizations = ProviderAuthorizationsModule.forRoot(withSecrets);
+    // One registry cache for the lookup, the console and authorizations alike.
+    const registries = new NpiRegistries(deps.config.providers);
+    const providers = ProvidersModule.forRoot({ ...deps, registries });
+    const providerAuthorizations = ProviderAuthorizationsModule.forRoot({ ...withSecrets, registries });
     return {
       module: AppModule,
       imports: [
