@@ -69,7 +69,12 @@ describe('the account mailer', () => {
   });
 
   /** The account's mail connector, set as an admin sets it through the API. */
-  const configureMail = async (accountId: string, server: LoopbackSmtpServer, port: number) =>
+  const configureMail = async (
+    accountId: string,
+    server: LoopbackSmtpServer,
+    port: number,
+    overrides: Record<string, unknown> = {},
+  ) =>
     connectors.configure(
       accountId,
       'mail',
@@ -81,6 +86,7 @@ describe('the account mailer', () => {
         from: 'prior-auth@clinic.example',
         ca_certificate: server.certificate,
         timeout_ms: 5_000,
+        ...overrides,
       }),
     );
 
@@ -153,6 +159,24 @@ describe('the account mailer', () => {
       expect(error).not.toBeInstanceOf(MailNotSentError);
       expect(error!.message).not.toContain('practice.example');
     }
+  });
+
+  it('gives up on a server that stops answering at its time limit, to be retried', async () => {
+    const accountId = await newAccount();
+    await configureMail(accountId, starttls, starttlsPort, { timeout_ms: 1_000 });
+    starttls.behaviour = 'hang';
+    const started = Date.now();
+
+    const error = await mailer()
+      .send(signingMail(accountId))
+      .then(
+        () => undefined,
+        (failure: unknown) => failure as Error,
+      );
+
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(MailNotSentError);
+    expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it('never sends to a server whose certificate the connector does not trust', async () => {

@@ -25,9 +25,9 @@ export interface ReceivedMail {
 
 /**
  * What the server does with the next message: take it, refuse it for good (550), refuse it for now
- * (451), or drop the connection before answering the recipient.
+ * (451), drop the connection before answering the recipient, or never answer the recipient.
  */
-export type SmtpBehaviour = 'accept' | 'reject' | 'defer' | 'drop';
+export type SmtpBehaviour = 'accept' | 'reject' | 'defer' | 'drop' | 'hang';
 
 export interface LoopbackSmtpOptions {
   security: 'starttls' | 'tls';
@@ -125,6 +125,7 @@ export class LoopbackSmtpServer {
           // The client sees the connection close before any answer to RCPT TO.
           return this.connectionOf(session.id)?._socket.destroy();
         }
+        if (this.behaviour === 'hang') return;
         if (this.behaviour === 'reject') {
           return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
         }
