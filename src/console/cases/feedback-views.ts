@@ -8,6 +8,8 @@ import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authori
 import {
   card,
   choiceGroup,
+  type Column,
+  errorList,
   filtersForm,
   inputField,
   postForm,
@@ -62,7 +64,7 @@ export function feedbackFormView(
   return card({
     id: 'give-feedback-heading',
     heading: 'Give feedback',
-    body: html`${refusals(errors)}
+    body: html`${errorList(errors)}
       <p>Feedback is kept with the case and never changes it, whatever its status.</p>
       ${postForm({
         csrf,
@@ -96,12 +98,7 @@ export function feedbackFormView(
             caption: 'Expected answers (leave empty where you agree)',
             rows: pa.criteria,
             columns: [
-              {
-                heading: 'Criterion',
-                rowHeader: true,
-                cell: (criterion) => html`<code>${criterion.id}</code>`,
-              },
-              { heading: 'Question', cell: (criterion) => criterion.question },
+              ...criterionColumns<(typeof pa.criteria)[number]>(),
               { heading: "Case's answer", cell: (criterion) => criterion.answer },
               {
                 heading: 'Expected answer',
@@ -132,16 +129,14 @@ export function feedbackFormView(
 }
 
 /**
- * The form's refusals, announced when the page comes back with them. The alert is a `div` around the
- * list: a `ul` given the alert role loses its list semantics (axe: aria-allowed-role).
+ * How the form and the report name a criterion: by the id the API's `criteria[].id` takes, as the
+ * row's header, then by its question, so a reviewer finds the same row in both.
  */
-function refusals(errors: readonly string[]): Html | '' {
-  if (errors.length === 0) return '';
-  return html`<div class="notice notice-error" role="alert">
-    <ul>
-      ${errors.map((error) => html`<li>${error}</li>`)}
-    </ul>
-  </div>`;
+function criterionColumns<Criterion extends { id: string; question: string }>(): Column<Criterion>[] {
+  return [
+    { heading: 'Criterion', rowHeader: true, cell: (criterion) => html`<code>${criterion.id}</code>` },
+    { heading: 'Question', cell: (criterion) => criterion.question },
+  ];
 }
 
 /** The admin report's period as the form shows it: calendar dates, `to` included. */
@@ -199,12 +194,7 @@ export function feedbackReportView(report: FeedbackReport, period: ReportPeriod)
           caption: html`Criteria of ${drugName(drug)}`,
           rows: drug.criteria,
           columns: [
-            {
-              heading: 'Criterion',
-              rowHeader: true,
-              cell: (criterion) => html`<code>${criterion.id}</code>`,
-            },
-            { heading: 'Question', cell: (criterion) => criterion.question },
+            ...criterionColumns<(typeof drug.criteria)[number]>(),
             { heading: 'Named by feedback', cell: (criterion) => criterion.named },
             { heading: 'Expected another answer', cell: (criterion) => criterion.expected_other_answer },
           ],
