@@ -10,6 +10,7 @@ import {
   choiceGroup,
   type Column,
   errorList,
+  FEEDBACK_RATING_WORDS,
   filtersForm,
   inputField,
   postForm,
@@ -32,11 +33,10 @@ export interface FeedbackFormValues {
 
 export const EMPTY_FEEDBACK_FORM: FeedbackFormValues = { rating: '', parts: [], comment: '', expected: {} };
 
-const RATING_OPTIONS = [
-  { value: 'correct', label: 'Correct' },
-  { value: 'partially_correct', label: 'Partly correct' },
-  { value: 'incorrect', label: 'Incorrect' },
-] as const satisfies ReadonlyArray<{ value: (typeof FEEDBACK_RATINGS)[number]; label: string }>;
+const RATING_OPTIONS = FEEDBACK_RATINGS.map((rating) => ({
+  value: rating,
+  label: FEEDBACK_RATING_WORDS[rating],
+}));
 
 const PART_OPTIONS = [
   { value: 'plan', label: 'Plan found' },
@@ -145,12 +145,6 @@ export interface ReportPeriod {
   to: string;
 }
 
-const RATING_LABELS: Readonly<Record<(typeof FEEDBACK_RATINGS)[number], string>> = {
-  correct: 'Correct',
-  partially_correct: 'Partly correct',
-  incorrect: 'Incorrect',
-};
-
 function drugName({ drug }: FeedbackReportDrug): Html {
   const name = drug.name ?? 'Unnamed drug';
   return drug.ndc ? html`${name} <code>NDC ${drug.ndc}</code>` : html`${name}`;
@@ -178,7 +172,7 @@ export function feedbackReportView(report: FeedbackReport, period: ReportPeriod)
         { heading: 'Drug', rowHeader: true, cell: drugName },
         { heading: 'Feedback', cell: (drug) => drug.feedback_count },
         ...FEEDBACK_RATINGS.map((rating) => ({
-          heading: RATING_LABELS[rating],
+          heading: FEEDBACK_RATING_WORDS[rating],
           cell: (drug: FeedbackReportDrug) => drug.ratings[rating],
         })),
         ...PART_OPTIONS.map((part) => ({

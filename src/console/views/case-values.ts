@@ -1,3 +1,4 @@
+import type { FeedbackRating } from '../../../domain/cases/case-feedback';
 import { badge, BadgeTone } from './badge';
 import { Html, html } from './html';
 import { moment } from './markup';
@@ -42,3 +43,10 @@ export const yesNo = (value: boolean | null | undefined): string =>
 
 export const cents = (value: number | null | undefined): string =>
   value === null || value === undefined ? '—' : `$${(value / 100).toFixed(2)}`;
+
+/** A feedback's rating in words, the same on the case page, the feedback form and the admins' report. */
+export const FEEDBACK_RATING_WORDS: Readonly<Record<FeedbackRating, string>> = {
+  correct: 'Correct',
+  partially_correct: 'Partly correct',
+  incorrect: 'Incorrect',
+};

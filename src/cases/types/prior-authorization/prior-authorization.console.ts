@@ -18,6 +18,7 @@ import type { CriterionAnswer } from '../../../../domain/payers/payer-connector'
 import {
   card,
   definitionList,
+  FEEDBACK_RATING_WORDS,
   notice,
   table,
   Html,
@@ -102,12 +103,6 @@ export function feedbackFormPath(caseId: string): string {
   return `/console/prior-authorizations/${encodeURIComponent(caseId)}/feedback`;
 }
 
-const RATING_LABELS: Readonly<Record<PriorAuthorizationFeedback['rating'], string>> = {
-  correct: 'Correct',
-  partially_correct: 'Partly correct',
-  incorrect: 'Incorrect',
-};
-
 /** Who gave a feedback, as the audit trail names them. */
 function authorText({ type, id }: PriorAuthorizationFeedback['author']): string {
   return `${type === 'user' ? 'Console user' : 'API key'} ${id}`;
@@ -129,7 +124,7 @@ function feedbackSection(pa: PriorAuthorizationCase): Html {
         empty: html`<p>No feedback yet.</p>`,
         columns: [
           { heading: 'Given', rowHeader: true, cell: (feedback) => moment(feedback.created_at) },
-          { heading: 'Rating', cell: (feedback) => RATING_LABELS[feedback.rating] },
+          { heading: 'Rating', cell: (feedback) => FEEDBACK_RATING_WORDS[feedback.rating] },
           {
             heading: 'Parts',
             cell: (feedback) => (feedback.parts.length > 0 ? feedback.parts.join(', ') : '—'),
