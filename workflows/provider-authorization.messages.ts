@@ -19,10 +19,10 @@ export interface RevokeAuthorization {
 }
 
 /** A provider authorization's messages, under the names Temporal sees. */
-export const signAuthorization = defineUpdate<ProviderAuthorization, [SignAuthorization]>(
+export const signAuthorizationUpdate = defineUpdate<ProviderAuthorization, [SignAuthorization]>(
   'signAuthorization',
 );
-export const revokeAuthorization = defineUpdate<ProviderAuthorization, [RevokeAuthorization]>(
+export const revokeAuthorizationUpdate = defineUpdate<ProviderAuthorization, [RevokeAuthorization]>(
   'revokeAuthorization',
 );
-export const getAuthorization = defineQuery<ProviderAuthorization>('getAuthorization');
+export const getAuthorizationQuery = defineQuery<ProviderAuthorization>('getAuthorization');

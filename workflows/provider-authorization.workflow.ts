@@ -17,9 +17,9 @@ import type {
   ProviderSignature,
 } from '../domain/providers/provider-authorization';
 import {
-  getAuthorization,
-  revokeAuthorization,
-  signAuthorization,
+  getAuthorizationQuery,
+  revokeAuthorizationUpdate,
+  signAuthorizationUpdate,
   type RevokeAuthorization,
   type SignAuthorization,
 } from './provider-authorization.messages';
@@ -115,9 +115,9 @@ class AuthorizationRun {
  * 409 and the signing page with its closed-link page); the handlers move the status.
  */
 function acceptMessages(run: AuthorizationRun): void {
-  setHandler(getAuthorization, () => run.authorization);
+  setHandler(getAuthorizationQuery, () => run.authorization);
   setHandler(
-    signAuthorization,
+    signAuthorizationUpdate,
     ({ signature, requestId }: SignAuthorization) => {
       const signedAt = now();
       const expiresAt = new Date(Date.parse(signedAt) + run.input.clock.periodMs).toISOString();
@@ -142,7 +142,7 @@ function acceptMessages(run: AuthorizationRun): void {
     },
   );
   setHandler(
-    revokeAuthorization,
+    revokeAuthorizationUpdate,
     ({ actor, requestId }: RevokeAuthorization) =>
       run.moveTo(
         'revoked',

@@ -2,7 +2,7 @@ import type { AppConfig } from '../../infrastructure/config/config';
 import { AccountSettingsRepository } from '../../infrastructure/provider-authorizations/account-settings.repository';
 import { ProviderAuthorizationsRepository } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
 import type { Database } from '../../infrastructure/storage/database';
-import type { CaseAdmission } from '../cases/case-extensions';
+import type { CaseAdmission } from '../cases/cases.module';
 import { ApiError } from '../common/errors';
 
 /** The case types that act in a prescriber's name and so need their authorization. */

@@ -1,10 +1,5 @@
 import { Body, Get, HttpCode, Inject, Param, Patch, Query, Req } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-} from '@nestjs/swagger';
+import { ApiConflictResponse, ApiOperation } from '@nestjs/swagger';
 
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import { actorOf } from '../common/actor';
@@ -33,20 +28,15 @@ export class ProviderAuthorizationsController {
   @ApiOperation({
     summary: 'Ask a prescriber to authorize the account; they are mailed a signing link',
     description:
-      'The NPI is checked against the NPI registry (NPPES in live mode, the sandbox registry in test mode). ' +
-      'Each change of the authorization is a provider_authorization.updated event.',
-  })
-  @ApiBadRequestResponse({
-    description:
-      "The body is invalid, or the registry does not know the NPI, lists it as deactivated or as an organization (field `npi`), or lists another name (fields `first_name` and `last_name`); the registry's record is never echoed (`validation_error`).",
+      'The NPI is checked against the NPI registry (NPPES in live mode, the sandbox registry in test mode): ' +
+      'an NPI it does not know, lists as deactivated or as an organization answers 400 `validation_error` on `npi`, ' +
+      'a name that does not match its record 400 on `first_name` and `last_name` (the record is never echoed), ' +
+      'and a registry that cannot be reached 503 `registry_unavailable` with Retry-After; nothing is created then. ' +
+      'Each change of the authorization is a `provider_authorization.updated` event.',
   })
   @ApiConflictResponse({
     description:
       'The NPI already has a pending authorization, or a signed one not yet due for renewal, in this account and mode; the message names it (`invalid_state`). Or the Idempotency-Key conflicts (`idempotency_conflict`).',
-  })
-  @ApiServiceUnavailableResponse({
-    description:
-      'The NPI registry cannot be reached (`registry_unavailable`, with Retry-After); nothing was created.',
   })
   @Answers('ProviderAuthorization')
   async create(

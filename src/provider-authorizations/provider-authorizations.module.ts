@@ -14,10 +14,12 @@ import {
   ProviderAuthorizationsController,
 } from './provider-authorizations.controller';
 import { type RegistriesByMode, ProviderAuthorizationsService } from './provider-authorizations.service';
-import { SigningPageController } from './signing-page.controller';
 
-// What the console's Providers pages use.
+// What the composition root and the console's Providers pages (the signing pages among them) use.
 export { CreateProviderAuthorizationDto } from './provider-authorizations.dto';
+export { providerAuthorizationAdmission } from './provider-authorization-admission';
+export type { ScopedAuthorization } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
+export type { LinkPurpose } from '../../infrastructure/provider-authorizations/signing-links.repository';
 export { ProviderAuthorizationsService };
 
 /** Prescribers' authorizations of the account (docs/providers.md): the API, the signing pages and the service the console shares. */
@@ -40,11 +42,12 @@ export class ProviderAuthorizationsModule {
       deps.registries ?? new NpiRegistries(deps.config.providers),
       authorizations,
       AccountSettingsRepository.of(deps.db),
+      links,
     );
     return {
       module: ProviderAuthorizationsModule,
-      controllers: [ProviderAuthorizationsController, AccountSettingsController, SigningPageController],
-      providers: providedByClass(authorizations, links, service),
+      controllers: [ProviderAuthorizationsController, AccountSettingsController],
+      providers: providedByClass(service),
       exports: [ProviderAuthorizationsService],
     };
   }

@@ -16,10 +16,20 @@ import type {
   AccountSettingsRepository,
   SettingsChanges,
 } from '../../infrastructure/provider-authorizations/account-settings.repository';
-import type { ProviderAuthorizationsRepository } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
+import type {
+  ProviderAuthorizationsRepository,
+  ScopedAuthorization,
+} from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
+import type {
+  LinkPurpose,
+  SigningLinksRepository,
+} from '../../infrastructure/provider-authorizations/signing-links.repository';
 import { keysetPosition } from '../../infrastructure/storage/keyset-cursor';
 import type { ProviderAuthorizationInput } from '../../workflows/provider-authorization.workflow';
-import { revokeAuthorization, signAuthorization } from '../../workflows/provider-authorization.messages';
+import {
+  revokeAuthorizationUpdate,
+  signAuthorizationUpdate,
+} from '../../workflows/provider-authorization.messages';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { ApiError } from '../common/errors';
 import type {
@@ -50,7 +60,8 @@ export class ProviderAuthorizationsService {
     private readonly clock: ProviderSettings,
     private readonly registries: RegistriesByMode,
     private readonly authorizations: ProviderAuthorizationsRepository,
-    readonly settings: AccountSettingsRepository,
+    private readonly settings: AccountSettingsRepository,
+    private readonly links: SigningLinksRepository,
   ) {}
 
   async create(
@@ -163,7 +174,7 @@ export class ProviderAuthorizationsService {
     return this.update(current, () =>
       this.client.workflow
         .getHandle(current.id)
-        .executeUpdate(revokeAuthorization, { args: [addressTo(current.id, { actor, requestId })] }),
+        .executeUpdate(revokeAuthorizationUpdate, { args: [addressTo(current.id, { actor, requestId })] }),
     );
   }
 
@@ -173,8 +184,24 @@ export class ProviderAuthorizationsService {
     return this.update(current, () =>
       this.client.workflow
         .getHandle(current.id)
-        .executeUpdate(signAuthorization, { args: [addressTo(current.id, { signature, requestId })] }),
+        .executeUpdate(signAuthorizationUpdate, { args: [addressTo(current.id, { signature, requestId })] }),
     );
+  }
+
+  /**
+   * The authorization a prescriber's live link of this purpose opens, while it is in the status the
+   * purpose needs (pending to sign, signed to revoke); undefined for any other token, alike.
+   */
+  async openLink(token: string, purpose: LinkPurpose): Promise<ScopedAuthorization | undefined> {
+    const id = await this.links.open(token, purpose);
+    const found = id === undefined ? undefined : await this.authorizations.findScoped(id);
+    const wanted = purpose === 'sign' ? 'pending' : 'signed';
+    return found?.authorization.status === wanted ? found : undefined;
+  }
+
+  /** Marks a link used once what it opened was done. */
+  async useLink(token: string): Promise<void> {
+    await this.links.use(token);
   }
 
   async accountSettings(principal: Principal): Promise<ProviderAuthorizationSettings> {

@@ -6,15 +6,20 @@ import { ProviderAuthorizationsPageController } from './authorizations-page.cont
 import { RegistryLookupPageController } from './lookup-page.controller';
 import { MailOutbox } from './mail-outbox';
 import { MailOutboxPageController } from './outbox-page.controller';
+import { SigningPageController } from './signing-page.controller';
 
 // Typed as Nest's Type, so the console's list of every area's controllers stays one type.
 const CONTROLLERS: Type[] = [
   ProviderAuthorizationsPageController,
   MailOutboxPageController,
   RegistryLookupPageController,
+  SigningPageController,
 ];
 
-/** Prescribers: their authorizations, the mail sent to them in test mode, and the NPI registry. */
+/**
+ * Prescribers: their authorizations, the mail sent to them in test mode, and the NPI registry; and the
+ * pages a prescriber reaches from their mail to sign or revoke an authorization.
+ */
 export const providersConsole = {
   controllers: CONTROLLERS,
   providers: (deps: ConsoleAreaDependencies): Provider[] => [

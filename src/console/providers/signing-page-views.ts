@@ -1,5 +1,5 @@
-import { choice, inputField, postForm, submitButton } from '../console/views';
-import { Html, html } from '../console/views/html';
+import { choice, inputField, postForm, submitButton } from '../views';
+import { Html, html } from '../views/html';
 
 export const TYPED_NAME_MAX_LENGTH = 200;
 

@@ -5,21 +5,19 @@ import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Request, Response } from 'express';
 
-import { INVALID_STATE } from '../../domain/failures';
-import { authorizationText, typedNameMatches } from '../../domain/providers/provider-authorization';
-import type { ScopedAuthorization } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
-import { ProviderAuthorizationsRepository } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
+import { INVALID_STATE } from '../../../domain/failures';
+import { authorizationText, typedNameMatches } from '../../../domain/providers/provider-authorization';
+import { ApiError } from '../../common/errors';
+import type { ContextualRequest } from '../../common/request-context';
+import { PublicRoute } from '../../common/route-access';
 import {
   type LinkPurpose,
-  SigningLinksRepository,
-} from '../../infrastructure/provider-authorizations/signing-links.repository';
-import { ApiError } from '../common/errors';
-import type { ContextualRequest } from '../common/request-context';
-import { PublicRoute } from '../common/route-access';
-import { ConsolePages } from '../console/console-pages';
-import { formField, formText } from '../console/forms';
-import { csrfField, sendPage } from '../console/layout';
-import { ProviderAuthorizationsService } from './provider-authorizations.service';
+  ProviderAuthorizationsService,
+  type ScopedAuthorization,
+} from '../../provider-authorizations/provider-authorizations.module';
+import { ConsolePages } from '../console-pages';
+import { formField, formText } from '../forms';
+import { csrfField, sendPage } from '../layout';
 import {
   closedLinkView,
   revokedView,
@@ -41,9 +39,6 @@ const USER_AGENT_MAX_LENGTH = 512;
 export class SigningPageController {
   constructor(
     @Inject(ProviderAuthorizationsService) private readonly service: ProviderAuthorizationsService,
-    @Inject(ProviderAuthorizationsRepository)
-    private readonly authorizations: ProviderAuthorizationsRepository,
-    @Inject(SigningLinksRepository) private readonly links: SigningLinksRepository,
   ) {}
 
   @Get('sign/:token')
@@ -83,7 +78,7 @@ export class SigningPageController {
       this.service.sign(authorization, signature, req.context.requestId),
     );
     if (!signed) return sendClosed(req, res);
-    await this.links.use(token);
+    await this.service.useLink(token);
     sendPage(req, res, {
       title: 'Authorization signed',
       body: signedView(found.accountName, signed.expires_at!),
@@ -123,16 +118,13 @@ export class SigningPageController {
       ),
     );
     if (!revoked) return sendClosed(req, res);
-    await this.links.use(token);
+    await this.service.useLink(token);
     sendPage(req, res, { title: 'Authorization revoked', body: revokedView(found.accountName) });
   }
 
   /** The authorization a live link of this purpose opens, while it is in the status the purpose needs. */
-  private async opened(token: string, purpose: LinkPurpose): Promise<ScopedAuthorization | undefined> {
-    const id = await this.links.open(token, purpose);
-    const found = id === undefined ? undefined : await this.authorizations.findScoped(id);
-    const wanted = purpose === 'sign' ? 'pending' : 'signed';
-    return found?.authorization.status === wanted ? found : undefined;
+  private opened(token: string, purpose: LinkPurpose): Promise<ScopedAuthorization | undefined> {
+    return this.service.openLink(token, purpose);
   }
 }
 
