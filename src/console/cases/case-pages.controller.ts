@@ -4,10 +4,11 @@ import type { Request, Response } from 'express';
 import { describeRequirement, grants } from '../../../domain/accounts/roles';
 import { FINAL_STATUSES, type CaseRecord } from '../../../domain/cases/case-model';
 import type { CaseEventType } from '../../../domain/webhooks/event-types';
+import type { Principal } from '../../../infrastructure/accounts/accounts.repository';
 import type { AppConfig } from '../../../infrastructure/config/config';
 import { requestFailNowUpdate, requestRetryNowUpdate } from '../../../workflows/case.messages';
 import { APP_CONFIG } from '../../common/tokens';
-import { CasesService, type DecisionForm, FailCaseDto, plain } from '../../cases/cases.module';
+import { type CaseType, CasesService, type DecisionForm, FailCaseDto, plain } from '../../cases/cases.module';
 import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { WebhooksService } from '../../webhooks/webhooks.module';
@@ -114,20 +115,14 @@ export class CasePagesController {
     @Param('document_id') documentId: string,
     @Param('page') page: string,
   ): Promise<void> {
-    const section = sectionOfPath(req.path);
-    const principal = principalOf(req);
-    if (grants(principal.roles, 'operator') || !/^[1-9]\d{0,3}$/.test(page))
-      throw ApiError.notFound('This case holds no image of this document page.');
-    const image = await this.cases.documentPagePreview(principal, section.type, id, documentId, Number(page));
-    await this.audit.record(
-      req,
-      'document.read',
-      { object: section.type.object, id },
-      { document_id: documentId, page: Number(page) },
-    );
-    res.setHeader('Content-Type', 'image/jpeg');
-    res.setHeader('Content-Disposition', 'inline');
-    sendUntrusted(res, image);
+    const missing = 'This case holds no image of this document page.';
+    if (!/^[1-9]\d{0,3}$/.test(page)) throw ApiError.notFound(missing);
+    const read = { caseId: id, documentId, page: Number(page) };
+    await this.sendDocument(req, res, read, missing, async (principal, type) => ({
+      contentType: 'image/jpeg',
+      disposition: 'inline',
+      bytes: await this.cases.documentPagePreview(principal, type, id, documentId, read.page),
+    }));
   }
 
   /**
@@ -142,20 +137,11 @@ export class CasePagesController {
     @Param('id') id: string,
     @Param('document_id') documentId: string,
   ): Promise<void> {
-    const section = sectionOfPath(req.path);
-    const principal = principalOf(req);
-    if (grants(principal.roles, 'operator'))
-      throw ApiError.notFound('This case holds no document with this id.');
-    const document = await this.cases.document(principal, section.type, id, documentId);
-    await this.audit.record(
-      req,
-      'document.read',
-      { object: section.type.object, id },
-      { document_id: documentId },
-    );
-    res.setHeader('Content-Type', document.contentType);
-    res.setHeader('Content-Disposition', 'attachment');
-    sendUntrusted(res, document.bytes);
+    const missing = 'This case holds no document with this id.';
+    await this.sendDocument(req, res, { caseId: id, documentId }, missing, async (principal, type) => {
+      const { contentType, bytes } = await this.cases.document(principal, type, id, documentId);
+      return { contentType, disposition: 'attachment', bytes };
+    });
   }
 
   /**
@@ -359,6 +345,31 @@ export class CasePagesController {
     );
   }
 
+  /**
+   * Bytes of a case's document, or of one of its pages, to the account's people: operators run the
+   * service and never see a patient's documents, so for them there is none. Every read is audited as
+   * the API's download is, with the page when it is one.
+   */
+  private async sendDocument(
+    req: Request,
+    res: Response,
+    { caseId, documentId, page }: { caseId: string; documentId: string; page?: number },
+    missing: string,
+    read: (principal: Principal, type: CaseType) => Promise<UntrustedBytes>,
+  ): Promise<void> {
+    const section = sectionOfPath(req.path);
+    const principal = principalOf(req);
+    if (grants(principal.roles, 'operator')) throw ApiError.notFound(missing);
+    const bytes = await read(principal, section.type);
+    await this.audit.record(
+      req,
+      'document.read',
+      { object: section.type.object, id: caseId },
+      page === undefined ? { document_id: documentId } : { document_id: documentId, page },
+    );
+    sendUntrusted(res, bytes);
+  }
+
   private temporalWebLink(caseId: string): string | undefined {
     const { webUrl, namespace } = this.config.temporal;
     if (!webUrl) return undefined;
@@ -370,8 +381,17 @@ function detailsOf(error: ApiError): string[] {
   return error.details.map((detail) => (detail.field ? `${detail.field}: ${detail.issue}` : detail.issue));
 }
 
+/** Bytes from a document, and whether the browser shows them (`inline`) or saves them (`attachment`). */
+interface UntrustedBytes {
+  contentType: string;
+  disposition: 'inline' | 'attachment';
+  bytes: Buffer;
+}
+
 /** Bytes from a document, never cached, never sniffed into another type, never active if opened. */
-function sendUntrusted(res: Response, bytes: Buffer): void {
+function sendUntrusted(res: Response, { contentType, disposition, bytes }: UntrustedBytes): void {
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Disposition', disposition);
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox; frame-ancestors 'none'");
