@@ -20,7 +20,7 @@ import {
 } from '../../domain/webhooks/event-types';
 import { PUBLIC_ROUTE, REQUIRED_ROLE } from '../common/route-access';
 import type { RoleRequirement } from '../../domain/accounts/roles';
-import type { DocumentedRule } from '../common/dto/case-validators';
+import type { DocumentedRule } from '../common/dto/documented-rule';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency.module';
 import { ERROR_STATUS } from '../common/errors';
 import { API_VERSION } from '../common/http-edge';
@@ -42,7 +42,6 @@ type Operation = {
 
 const BEARER_SCHEME = 'bearer';
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
-const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 /**
  * Builds the OpenAPI 3.1 document and serves it at /openapi.json (and /docs). Nest's generator sees
@@ -270,8 +269,6 @@ function allowNull(schema: Schema): Schema {
 
 type Describe = (constraints: unknown[]) => DocumentedRule;
 
-const WEBHOOK_EVENTS = Object.entries(SUBSCRIBABLE_EVENT_TYPES).flatMap(([type, { title }]) => [type, title]);
-
 /** class-validator's own rules by name, with their constraints as the decorators recorded them. */
 const BUILT_IN_RULES: Record<string, Describe> = {
   isString: () => ({ schema: { type: 'string' } }),
@@ -310,23 +307,13 @@ const BUILT_IN_RULES: Record<string, Describe> = {
       description: 'Without credentials.',
     };
   },
-  isWebhookUrl: () => ({
-    schema: {
-      type: 'string',
-      format: 'uri',
-      pattern: '^https?://[^/?#@]+(?:[/?#].*)?$',
-      maxLength: MAX_WEBHOOK_URL_LENGTH,
-    },
-    description: 'An absolute http or https URL without credentials.',
-  }),
-  isWebhookEvent: () => ({ schema: { type: 'string', enum: WEBHOOK_EVENTS } }),
 };
 
 function describeRule(rule: ValidationMetadata): DocumentedRule | undefined {
   const constraints = rule.constraints ?? [];
   const builtIn = rule.name ? BUILT_IN_RULES[rule.name] : undefined;
   if (builtIn) return builtIn(constraints);
-  // Our own rules (src/common/dto/case-validators.ts) record what they stand for as their one constraint.
+  // Our own rules (src/common/dto/documented-rule.ts) record what they stand for as their one constraint.
   const [documented] = constraints as [DocumentedRule | undefined];
   return documented && typeof documented === 'object' && !Array.isArray(documented) ? documented : undefined;
 }

@@ -1,4 +1,5 @@
-import { registerDecorator, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
+import { ValidateIf, ValidationOptions } from 'class-validator';
+import { documentedRule, type DocumentedRule } from './documented-rule';
 import { subFieldIssues } from '../validation';
 
 const MEBIBYTE = 1024 * 1024;
@@ -17,44 +18,9 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))?$/;
 
-type Validate = (value: unknown, args: ValidationArguments) => boolean;
-type Message = string | ((args: ValidationArguments) => string);
-
-/**
- * What a rule stands for in the OpenAPI document (src/app/openapi.ts reads it from the rule's
- * constraints): the value's schema, the enclosing object's schema, or prose where JSON Schema has
- * no words for the rule. Kept beside each rule so the document cannot drift from the validator.
- */
-export interface DocumentedRule {
-  schema?: Record<string, unknown>;
-  objectSchema?: Record<string, unknown>;
-  description?: string;
-}
-
-function rule(
-  name: string,
-  validate: Validate,
-  message: Message,
-  options?: ValidationOptions,
-  documented: DocumentedRule = {},
-): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name,
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options,
-      constraints: [documented],
-      validator: {
-        validate,
-        defaultMessage: (args) => (typeof message === 'string' ? message : message(args!)),
-      },
-    });
-}
-
 /** ICD-10-CM as written by clinicians: E11.9, M06.9, J45.50, Z79.4, I10. Letters in any case. */
 export function IsIcd10Code(options?: ValidationOptions): PropertyDecorator {
-  return rule(
+  return documentedRule(
     'isIcd10Code',
     (value) => typeof value === 'string' && ICD10_CM.test(value),
     'must be an ICD-10-CM code such as E11.9: a letter, a digit, a letter or digit, then optionally a dot and 1 to 4 letters or digits',
@@ -71,7 +37,7 @@ export function IsIcd10Code(options?: ValidationOptions): PropertyDecorator {
 
 /** A National Provider Identifier: 10 digits whose last is the check digit CMS defines. */
 export function IsNpi(options?: ValidationOptions): PropertyDecorator {
-  return rule(
+  return documentedRule(
     'isNpi',
     (value) => typeof value === 'string' && NPI.test(value) && passesLuhn(`80840${value}`),
     'must be a 10-digit NPI with a valid check digit',
@@ -99,7 +65,7 @@ function passesLuhn(digits: string): boolean {
 
 /** A National Drug Code: 11 digits, or the dashed 5-4-2, 4-4-2, 5-3-2 and 5-4-1 forms printed on packages. */
 export function IsNdc(options?: ValidationOptions): PropertyDecorator {
-  return rule(
+  return documentedRule(
     'isNdc',
     (value) => typeof value === 'string' && NDC.test(value),
     'must be an NDC: 11 digits, or dashed as 5-4-2, 4-4-2, 5-3-2 or 5-4-1 digits',
@@ -110,7 +76,7 @@ export function IsNdc(options?: ValidationOptions): PropertyDecorator {
 
 /** Lenient on purpose: numbers arrive in every national format, so only the character set and size are checked. */
 export function IsPhone(options?: ValidationOptions): PropertyDecorator {
-  return rule(
+  return documentedRule(
     'isPhone',
     (value) =>
       typeof value === 'string' && PHONE.test(value) && value.replace(/\D/g, '').length >= MIN_PHONE_DIGITS,
@@ -135,7 +101,7 @@ export function IsBase64Document(
   { maxBytes = MAX_DOCUMENT_BYTES }: Base64DocumentOptions = {},
   options?: ValidationOptions,
 ): PropertyDecorator {
-  return rule(
+  return documentedRule(
     'isBase64Document',
     (value) => {
       const size = decodedBase64Size(value);
@@ -183,7 +149,7 @@ export function IsCalendarDate(
   { past = false }: CalendarDateOptions = {},
   options?: ValidationOptions,
 ): PropertyDecorator {
-  return rule(
+  return documentedRule(
     'isCalendarDate',
     (value) => isCalendarDate(value) && (!past || value <= latestCurrentDate()),
     ({ value }) =>
@@ -231,7 +197,7 @@ export function IsIsoDateTime(
   const example =
     zone === 'required' ? '2024-03-01T10:00:00Z' : '2024-03-01T10:00:00 or 2024-03-01T10:00:00Z';
   const dateTime = `an ISO 8601 date-time${zone === 'required' ? ' with a zone' : ''}`;
-  return rule(
+  return documentedRule(
     'isIsoDateTime',
     (value) => (orCalendarDate && isCalendarDate(value)) || isIsoDateTime(value, zone === 'required'),
     orCalendarDate
@@ -281,7 +247,7 @@ function isIsoDateTime(value: unknown, zoneRequired: boolean): boolean {
  * server's clock, so a signature recorded on a clinic computer whose clock runs a little fast is not refused.
  */
 export function IsPastDateTime(options?: ValidationOptions): PropertyDecorator {
-  return rule(
+  return documentedRule(
     'isPastDateTime',
     (value) => isIsoDateTime(value, true) && Date.parse(value as string) <= Date.now() + CLOCK_SKEW_MS,
     ({ value }) =>
@@ -298,7 +264,7 @@ export function IsPastDateTime(options?: ValidationOptions): PropertyDecorator {
 
 /** A date or date-time not earlier than the one in `otherProperty` (either may be a date or a date-time). */
 export function IsNotBefore(otherProperty: string, options?: ValidationOptions): PropertyDecorator {
-  return rule(
+  return documentedRule(
     'isNotBefore',
     (value, { object }) => {
       const other = (object as Record<string, unknown>)[otherProperty];
@@ -321,7 +287,7 @@ export interface StringRecordLimits {
 
 /** A flat object of string values within the given limits, such as caller metadata. */
 export function IsStringRecord(limits: StringRecordLimits, options?: ValidationOptions): PropertyDecorator {
-  return rule(
+  return documentedRule(
     'isStringRecord',
     (value) => isStringRecord(value, limits),
     `must be an object of at most ${limits.maxEntries} string values, with keys of 1 to ` +
@@ -359,7 +325,7 @@ export function MaxCombinedItems(
   max: number,
   options?: ValidationOptions,
 ): PropertyDecorator {
-  return rule(
+  return documentedRule(
     'maxCombinedItems',
     (_value, { object }) =>
       paths.reduce((total, path) => total + arrayLength(valueAt(object, path)), 0) <= max,
@@ -420,7 +386,7 @@ function presenceRule(
       target,
       propertyName,
     );
-    rule(
+    documentedRule(
       name,
       (_value, { object }) => holds(countPresent(object)),
       ({ object }) => message(countPresent(object)),
@@ -443,7 +409,7 @@ function isPresent(value: unknown): boolean {
  */
 export function OnlyWith(otherProperty: string, options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) =>
-    rule(
+    documentedRule(
       'onlyWith',
       (_value, { object }) => (object as Record<string, unknown>)[otherProperty] !== undefined,
       `is given only with ${otherProperty}`,
@@ -473,7 +439,7 @@ export function RequiredWhen(
       target,
       propertyName,
     );
-    rule(
+    documentedRule(
       'requiredWhen',
       (value) => value !== undefined,
       `is required when ${otherProperty} is ${values.join(' or ')}`,
@@ -504,7 +470,7 @@ export function RequiresFieldsUnless(
   return (target, propertyName) => {
     const property = propertyName as string;
     const given = { required: [property] };
-    rule(
+    documentedRule(
       'requiresFieldsUnless',
       (value, { object }) =>
         typeof value !== 'object' || value === null || excused(object) || missing(value).length === 0,
