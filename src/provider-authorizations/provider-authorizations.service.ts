@@ -32,6 +32,7 @@ import {
 } from '../../workflows/provider-authorization.messages';
 import { DEFAULT_PAGE_SIZE } from '../common/dto/page-query';
 import { ApiError } from '../common/errors';
+import { requireLiveKeyFor } from '../common/live-data';
 import type {
   CreateProviderAuthorizationDto,
   ListProviderAuthorizationsQuery,
@@ -208,10 +209,19 @@ export class ProviderAuthorizationsService {
     return this.settings.get(principal.accountId);
   }
 
+  /**
+   * Turning live enforcement off lets live requests act for prescribers who never agreed, and the
+   * period decides how long a live signature lasts: both need a live admin key (or a console user).
+   */
   async updateAccountSettings(
     principal: Principal,
     changes: SettingsChanges,
   ): Promise<ProviderAuthorizationSettings> {
+    const reachesLive =
+      changes.require_provider_authorization?.live !== undefined ||
+      changes.provider_authorization_period_days !== undefined;
+    if (reachesLive)
+      requireLiveKeyFor(principal, 'Changing live enforcement or the period of provider authorizations');
     return this.settings.update(principal.accountId, changes);
   }
 

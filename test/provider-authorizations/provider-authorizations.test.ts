@@ -8,6 +8,7 @@ import { ProviderAuthorizationsRepository } from '../../infrastructure/provider-
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../src/console/console-edge';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
+import { consoleBrowserWithRoles, postForm } from '../support/console-admin';
 import { cookiesFrom, csrfTokenOf } from '../support/console-session';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
@@ -241,6 +242,50 @@ describe('provider authorizations', () => {
     });
     const provider = await testApp.http().get('/account-settings').set(bearer(account.keys.provider));
     expect(provider.status).toBe(403);
+  });
+
+  it('lets only a live admin key or a console admin change live enforcement and the period', async () => {
+    const account = await testApp.createAccount();
+    const testAdmin = await testApp
+      .http()
+      .patch('/account-settings')
+      .set(bearer(account.keys.admin))
+      .send({ require_provider_authorization: { live: false } });
+    expect(testAdmin.status).toBe(403);
+    expect(testAdmin.body.error.message).toContain('live admin key');
+
+    const { admin: liveAdmin } = await testApp.createLiveKeys(account.accountId);
+    const changed = await testApp
+      .http()
+      .patch('/account-settings')
+      .set(bearer(liveAdmin))
+      .send({ require_provider_authorization: { live: false }, provider_authorization_period_days: 180 });
+    expect(changed.body.data).toEqual({
+      object: 'account_settings',
+      require_provider_authorization: { test: false, live: false },
+      provider_authorization_period_days: 180,
+    });
+
+    const person = await consoleBrowserWithRoles(testApp, account.accountId, ['admin']);
+    const saved = await postForm(testApp, person, '/console/account/provider-authorizations', {
+      require_test: 'yes',
+      require_live: 'yes',
+      period_days: '90',
+    });
+    expect(saved.status).toBe(303);
+    const settings = await testApp.http().get('/account-settings').set(bearer(account.keys.admin));
+    expect(settings.body.data).toMatchObject({
+      require_provider_authorization: { test: true, live: true },
+      provider_authorization_period_days: 90,
+    });
+    const page = await testApp.http().get('/console/account').set('Cookie', person.cookie);
+    expect(page.text).toContain('Require it in live mode');
+
+    const provider = await consoleBrowserWithRoles(testApp, account.accountId, ['provider']);
+    const refused = await postForm(testApp, provider, '/console/account/provider-authorizations', {
+      period_days: '30',
+    });
+    expect(refused.status).toBe(403);
   });
 
   it('checks the NPI against the registry at creation and never echoes its record', async () => {

@@ -1,40 +1,157 @@
-import { Get, Query, Req, Res } from '@nestjs/common';
+import { Body, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
+import { grants } from '../../../domain/accounts/roles';
+import type { ProviderAuthorizationSettings } from '../../../domain/providers/provider-authorization';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../infrastructure/console/session-policy';
 import { ContextualRequest } from '../../common/request-context';
-import { card, definitionList } from '../views';
-import { html } from '../views/html';
-import { sendPage } from '../layout';
+import { RequiresRole } from '../../common/route-access';
+import { ProviderAuthorizationsService } from '../../provider-authorizations/provider-authorizations.module';
+import { ConsoleAudit } from '../console-audit';
+import { principalOf } from '../console-principal';
+import { formField, refusalNotice } from '../forms';
+import { card, choice, definitionList, inputField, postForm, submitButton } from '../views';
+import { Html, html } from '../views/html';
+import { csrfField, sendPage } from '../layout';
 import { ACCOUNT_TWO_STEP_PATH } from './second-factor.controller';
 import { ConsolePages } from '../console-pages';
 
-/** Who is signed in, to which account, with which roles: every signed-in person may see it. */
+const PROVIDER_AUTHORIZATIONS_PATH = '/console/account/provider-authorizations';
+
+const DONE: Record<string, string> = {
+  'two-step-on': 'Two-step sign-in is on.',
+  'authorizations-saved': "The account's settings of prescriber authorizations were saved.",
+};
+
+/**
+ * Who is signed in, to which account, with which roles: every signed-in person may see it. Admins
+ * also set whether BVs and PAs need their prescriber's signed authorization, per mode.
+ */
 @ConsolePages('account')
 export class AccountPageController {
+  constructor(
+    @Inject(ProviderAuthorizationsService) private readonly authorizations: ProviderAuthorizationsService,
+    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
+  ) {}
+
   @Get()
-  show(@Req() req: Request, @Res() res: Response, @Query('done') done?: string): void {
-    const session = (req as ContextualRequest).context.console!;
-    sendPage(req, res, {
-      title: 'Your account',
-      notice: done === 'two-step-on' ? { kind: 'success', text: 'Two-step sign-in is on.' } : undefined,
-      body: card({
-        body: definitionList([
-          ['Account', session.accountName],
-          ['Signed in as', session.displayName],
-          ['Roles', session.roles.join(', ')],
-          [
-            'Two-step sign-in',
-            session.totpEnabled
-              ? 'On (authenticator app)'
-              : html`Off. <a href="${ACCOUNT_TWO_STEP_PATH}">Turn on two-step sign-in</a>`,
-          ],
-          [
-            'Session',
-            `Ends after ${SESSION_IDLE_MS / 60_000} minutes without activity, and ${SESSION_ABSOLUTE_MS / 3_600_000} hours after sign-in.`,
-          ],
-        ]),
-      }),
-    });
+  async show(@Req() req: Request, @Res() res: Response, @Query('done') done?: string): Promise<void> {
+    const notice =
+      done && Object.hasOwn(DONE, done) ? { kind: 'success' as const, text: DONE[done]! } : undefined;
+    await this.sendAccountPage(req, res, notice);
   }
+
+  @Post('provider-authorizations')
+  @RequiresRole('admin')
+  async saveAuthorizationSettings(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Body() body: unknown,
+  ): Promise<void> {
+    const days = Number(formField(body, 'period_days'));
+    if (!Number.isInteger(days) || days < 1 || days > 3650) {
+      return this.sendAccountPage(
+        req,
+        res,
+        refusalNotice(['the period must be a whole number of days from 1 to 3650']),
+        400,
+      );
+    }
+    await this.authorizations.updateAccountSettings(principalOf(req), {
+      require_provider_authorization: {
+        test: formField(body, 'require_test') === 'yes',
+        live: formField(body, 'require_live') === 'yes',
+      },
+      provider_authorization_period_days: days,
+    });
+    await this.audit.record(req, 'account_settings.updated', { object: 'account_settings', id: null });
+    res.redirect(303, '/console/account?done=authorizations-saved');
+  }
+
+  private async sendAccountPage(
+    req: Request,
+    res: Response,
+    notice: { kind: 'success' | 'error'; text: string } | undefined,
+    status = 200,
+  ): Promise<void> {
+    const session = (req as ContextualRequest).context.console!;
+    const settings = await this.authorizations.accountSettings(principalOf(req));
+    const isAdmin = grants(session.roles, 'admin');
+    sendPage(
+      req,
+      res,
+      {
+        title: 'Your account',
+        notice,
+        body: html`${card({
+          body: definitionList([
+            ['Account', session.accountName],
+            ['Signed in as', session.displayName],
+            ['Roles', session.roles.join(', ')],
+            [
+              'Two-step sign-in',
+              session.totpEnabled
+                ? 'On (authenticator app)'
+                : html`Off. <a href="${ACCOUNT_TWO_STEP_PATH}">Turn on two-step sign-in</a>`,
+            ],
+            [
+              'Session',
+              `Ends after ${SESSION_IDLE_MS / 60_000} minutes without activity, and ${SESSION_ABSOLUTE_MS / 3_600_000} hours after sign-in.`,
+            ],
+          ]),
+        })}
+        ${authorizationSettingsCard(settings, isAdmin ? csrfField(req, res) : undefined)}`,
+      },
+      status,
+    );
+  }
+}
+
+/** Whether BVs and PAs need their prescriber's signed authorization, per mode; a form for admins. */
+function authorizationSettingsCard(settings: ProviderAuthorizationSettings, csrf: Html | undefined): Html {
+  const required = settings.require_provider_authorization;
+  const facts = definitionList([
+    ['Test mode', required.test ? 'Required' : 'Not required'],
+    ['Live mode', required.live ? 'Required' : 'Not required'],
+    ['A signature lasts', `${settings.provider_authorization_period_days} days`],
+  ]);
+  return card({
+    id: 'authorizations-heading',
+    heading: "Prescribers' authorizations",
+    body: html`<p>
+        Where required, a benefit verification or prior authorization is refused unless its prescriber signed
+        an authorization of this account that has not lapsed.
+      </p>
+      ${
+        csrf
+          ? postForm({
+              action: PROVIDER_AUTHORIZATIONS_PATH,
+              csrf,
+              body: html`${choice({
+                id: 'require_test',
+                name: 'require_test',
+                type: 'checkbox',
+                value: 'yes',
+                label: 'Require it in test mode',
+                checked: required.test,
+              })}
+              ${choice({
+                id: 'require_live',
+                name: 'require_live',
+                type: 'checkbox',
+                value: 'yes',
+                label: 'Require it in live mode',
+                checked: required.live,
+              })}
+              ${inputField({
+                name: 'period_days',
+                label: 'A signature lasts (days)',
+                value: String(settings.provider_authorization_period_days),
+                attributes: html`inputmode="numeric" required`,
+              })}
+              ${submitButton({ label: 'Save', kind: 'primary' })}`,
+            })
+          : facts
+      }`,
+  });
 }
