@@ -414,6 +414,17 @@ describe('provider authorizations', () => {
       .send(benefitVerificationRequest());
     expect(refused.status).toBe(409);
 
+    const events = await testApp
+      .http()
+      .get('/events')
+      .query({ type: 'provider_authorization.updated' })
+      .set(bearer(account.keys.provider));
+    expect(
+      (events.body.data.data as JsonObject[])
+        .filter((event) => (event.data as JsonObject).id === id)
+        .map((event) => (event.data as JsonObject).status),
+    ).toEqual(['revoked', 'signed', 'pending']);
+
     const audit = await testApp.http().get('/audit-events').set(bearer(account.keys.admin));
     const actions = (audit.body.data.data as JsonObject[])
       .filter((event) => (event.target as JsonObject | null)?.id === id)
