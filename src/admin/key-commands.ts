@@ -9,7 +9,7 @@ import type { Database } from '../../infrastructure/storage/database';
 import { connectClient } from '../../infrastructure/temporal/temporal-connection';
 import { localEncryption } from '../bootstrap';
 import { CommandRefusal, exitTwoOnRefusal, recordOperatorAction } from './operator-commands';
-import { keysNeededByTemporal, KeyUseInTemporal } from './temporal-key-usage';
+import { keysNeededByTemporal, KeyUseInTemporal, noUseInTemporal } from './temporal-key-usage';
 
 export const KEY_ROTATION_USAGE = `  keys:reencrypt [--batch-size N] [--max-values N]
                                                    re-encrypt every sealed SQL value (documents,
@@ -141,12 +141,7 @@ async function status(
     const sqlValues = Object.fromEntries(
       sqlCounts.filter((count) => count.keyId === keyId).map(({ column, values }) => [column, values]),
     );
-    const temporalNeeds = temporalUse.get(keyId) ?? {
-      openExecutions: 0,
-      closedExecutions: 0,
-      schedules: 0,
-      exampleWorkflowIds: [],
-    };
+    const temporalNeeds = temporalUse.get(keyId) ?? noUseInTemporal();
     const state = {
       keyId,
       configured: encryption.keys.has(keyId),

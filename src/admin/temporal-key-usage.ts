@@ -26,6 +26,14 @@ export interface KeyUseInTemporal {
   exampleWorkflowIds: string[];
 }
 
+/** What a key that nothing in Temporal needs shows; new each time, since a scan adds to it. */
+export const noUseInTemporal = (): KeyUseInTemporal => ({
+  openExecutions: 0,
+  closedExecutions: 0,
+  schedules: 0,
+  exampleWorkflowIds: [],
+});
+
 const GRPC_RESOURCE_EXHAUSTED = 8;
 const ONE_EVENT = 1;
 const LIST_PAGE_SIZE = 25;
@@ -55,13 +63,7 @@ export async function keysNeededByTemporal(
   const useOf = (keyId: string) => {
     let use = uses.get(keyId);
     if (!use) {
-      use = {
-        openExecutions: 0,
-        closedExecutions: 0,
-        schedules: 0,
-        exampleWorkflowIds: [],
-        closedExamples: [],
-      };
+      use = { ...noUseInTemporal(), closedExamples: [] };
       uses.set(keyId, use);
     }
     return use;
