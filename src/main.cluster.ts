@@ -20,6 +20,7 @@ import { ensureDevCredentials, localRuntimeConfig, openStorage } from './bootstr
 import { createLogger } from './common/logger';
 import { ChildProcesses } from './local/child-processes';
 import { acquireDataFolder } from './local/data-folder';
+import { LauncherShutdown } from './local/launcher-shutdown';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ensureTemporalCluster } = require(path.join(projectRoot(), 'scripts', 'ensure-temporal.js')) as {
@@ -44,24 +45,14 @@ async function main(): Promise<void> {
   const config = localRuntimeConfig({ ...baseConfig, dataDir });
   const logger = createLogger(config.logLevel, { process: 'cluster' });
   const releaseDataFolder = acquireDataFolder(dataDir, 'local');
-  const cleanups: Array<() => Promise<unknown>> = [async () => releaseDataFolder()];
-
-  let stopping = false;
-  const shutdown = async (exitCode: number) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write('Stopping the APIs, the workers, Temporal and PostgreSQL...\n');
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-    process.exit(exitCode);
-  };
-  process.on('SIGINT', () => void shutdown(0));
-  process.on('SIGTERM', () => void shutdown(0));
+  const shutdown = new LauncherShutdown('Stopping the APIs, the workers, Temporal and PostgreSQL...');
+  shutdown.add(releaseDataFolder);
 
   try {
     const ports = portPlan(config);
     const binaries = await ensureTemporalCluster((line) => process.stderr.write(`${line}\n`));
     const postgres = await postgresServerFor(config, dataDir);
-    if (postgres.stop) cleanups.push(postgres.stop);
+    if (postgres.stop) shutdown.add(postgres.stop);
     const databaseUrl = await ensureApplicationDatabase(postgres.url);
 
     const temporal = await startProductionTemporal({
@@ -75,9 +66,9 @@ async function main(): Promise<void> {
         port: config.localTemporal.uiPort,
         codecEndpoint: `http://localhost:${config.http.port}/codec`,
       },
-      onSpawned: (stop) => (stopping ? void stop() : cleanups.push(stop)),
+      onSpawned: (stop) => (shutdown.stopping ? void stop() : shutdown.add(stop)),
     });
-    restartTemporalOnSignal(temporal, logger, () => stopping, shutdown);
+    restartTemporalOnSignal(temporal, logger, shutdown);
 
     const runtimeConfig = { ...config, databaseUrl };
     const db = await openStorage(runtimeConfig, logger);
@@ -95,9 +86,9 @@ async function main(): Promise<void> {
         METRICS_HOST: process.env.METRICS_HOST ?? '127.0.0.1',
       },
       logger,
-      onGiveUp: () => void shutdown(1),
+      onGiveUp: () => void shutdown.exit(1),
     });
-    cleanups.push(() => children.stop());
+    shutdown.add(() => children.stop());
     const processes = clusterProcesses(ports);
     const pids = await Promise.all(
       processes.map(async (spec) => ({ ...spec, pid: await children.start(spec) })),
@@ -109,7 +100,7 @@ async function main(): Promise<void> {
       { err_name: (error as Error).name, message: (error as Error).message },
       'cluster start failed',
     );
-    await shutdown(1);
+    await shutdown.exit(1);
   }
 }
 
@@ -129,12 +120,11 @@ interface ClusterProcess {
 function restartTemporalOnSignal(
   temporal: ProductionTemporal,
   logger: Logger,
-  isStopping: () => boolean,
-  shutdown: (exitCode: number) => Promise<void>,
+  shutdown: LauncherShutdown,
 ): void {
   let restarting = false;
   process.on('SIGUSR2', () => {
-    if (restarting || isStopping()) return;
+    if (restarting || shutdown.stopping) return;
     restarting = true;
     logger.warn('SIGUSR2: restarting the Temporal server');
     temporal
@@ -146,7 +136,7 @@ function restartTemporalOnSignal(
             { err_name: error.name, message: error.message },
             'the Temporal server did not restart',
           );
-          return shutdown(1);
+          return shutdown.exit(1);
         },
       )
       .finally(() => (restarting = false));

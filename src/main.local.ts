@@ -8,6 +8,7 @@ import { ensureDevCredentials, localRuntimeConfig, openEmbeddedStorage, openStor
 import { createLogger } from './common/logger';
 import { ChildProcesses } from './local/child-processes';
 import { acquireDataFolder, servedDatabaseDir } from './local/data-folder';
+import { LauncherShutdown } from './local/launcher-shutdown';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ensureTemporalCli } = require(path.join(projectRoot(), 'scripts', 'ensure-temporal.js')) as {
@@ -25,17 +26,8 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, { process: 'local' });
   const releaseDataFolder = acquireDataFolder(config.dataDir, 'local');
   const runtimeConfig = localRuntimeConfig(config);
-  const cleanups: Array<() => Promise<unknown>> = [async () => releaseDataFolder()];
-
-  let stopping = false;
-  const shutdown = async (exitCode: number) => {
-    if (stopping) return;
-    stopping = true;
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-    process.exit(exitCode);
-  };
-  process.on('SIGINT', () => void shutdown(0));
-  process.on('SIGTERM', () => void shutdown(0));
+  const shutdown = new LauncherShutdown();
+  shutdown.add(releaseDataFolder);
 
   try {
     // The launcher uses the database in-process only here, before any other process can connect.
@@ -46,10 +38,10 @@ async function main(): Promise<void> {
       devAccount = await ensureDevCredentials(db, runtimeConfig).finally(() => db.close());
     } else {
       const { db, pglite } = await openEmbeddedStorage(runtimeConfig, logger);
-      cleanups.push(() => db.close());
+      shutdown.add(() => db.close());
       devAccount = await ensureDevCredentials(db, runtimeConfig);
       const server = await PgliteServer.listen(pglite, servedDatabaseDir(config.dataDir));
-      cleanups.push(() => server.close());
+      shutdown.add(() => server.close());
       databaseUrl = server.databaseUrl;
     }
 
@@ -67,15 +59,15 @@ async function main(): Promise<void> {
         namespace: config.temporal.namespace,
         logFile: path.join(config.dataDir, 'temporal-server.log'),
       });
-      cleanups.push(() => devServer!.stop());
+      shutdown.add(() => devServer!.stop());
     }
 
     const children = new ChildProcesses({
       env: { ...process.env, DATABASE_URL: databaseUrl },
       logger,
-      onGiveUp: () => void shutdown(1),
+      onGiveUp: () => void shutdown.exit(1),
     });
-    cleanups.push(() => children.stop());
+    shutdown.add(() => children.stop());
     // Each child serves its metrics on a port of its own: the worker on METRICS_PORT, the API on the next.
     const metricsPort = config.metrics.port;
     const [apiPid, workerPid] = await Promise.all([
@@ -100,7 +92,7 @@ async function main(): Promise<void> {
       { err_name: (error as Error).name, message: (error as Error).message },
       'local start failed',
     );
-    await shutdown(1);
+    await shutdown.exit(1);
   }
 }
 
