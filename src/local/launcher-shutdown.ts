@@ -1,7 +1,9 @@
 /**
  * How a launcher stops what it started: everything it was handed, last started first, once,
  * whichever asks first (Ctrl-C, SIGTERM, a child given up on, a failed start), then the process exits
- * with that first request's code. A cleanup that fails does not keep the others from running.
+ * with that first request's code. A cleanup that fails does not keep the others from running. The
+ * processes it starts use stopOnSignals instead: their steps are known before they serve, while a
+ * launcher's list grows with each thing it starts.
  */
 export class LauncherShutdown {
   private readonly cleanups: Array<() => Promise<unknown>> = [];
