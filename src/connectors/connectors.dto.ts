@@ -15,9 +15,11 @@ import {
   Max,
   MaxLength,
   Min,
-  registerDecorator,
   ValidateNested,
+  type ValidationArguments,
 } from 'class-validator';
+
+import { documentedRule } from '../common/dto/documented-rule';
 
 import { ConnectorKind } from '../../domain/connectors/connector-kinds';
 import {
@@ -80,22 +82,17 @@ function AuthField(type: ConnectorAuthType, rule: AuthFieldRule): PropertyDecora
     if (!rule.pattern.test(value)) return rule.patternIssue;
     return rule.refuse?.(value);
   };
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'connectorAuthField',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      constraints: [
-        {
-          schema: { type: 'string', minLength: 1, maxLength: rule.maxLength, pattern: rule.pattern.source },
-          description: `Only with auth type "${type}"${rule.required ? ', which requires it' : ''}.`,
-        },
-      ],
-      validator: {
-        validate: (value, args) => issueOf(value, (args!.object as { type?: unknown }).type) === undefined,
-        defaultMessage: (args) => issueOf(args!.value, (args!.object as { type?: unknown }).type)!,
-      },
-    });
+  const typeOf = (args: ValidationArguments) => (args.object as { type?: unknown }).type;
+  return documentedRule(
+    'connectorAuthField',
+    (value, args) => issueOf(value, typeOf(args)) === undefined,
+    (args) => issueOf(args.value, typeOf(args))!,
+    undefined,
+    {
+      schema: { type: 'string', minLength: 1, maxLength: rule.maxLength, pattern: rule.pattern.source },
+      description: `Only with auth type "${type}"${rule.required ? ', which requires it' : ''}.`,
+    },
+  );
 }
 
 // Spelled as ranges rather than \p{Cc}, which JSON Schema readers without Unicode regexes reject.
@@ -282,16 +279,12 @@ function Refuses(
   name: string,
   issueOf: (value: unknown, body: Record<string, unknown>) => string | undefined,
 ): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name,
-      target: target.constructor,
-      propertyName: propertyName as string,
-      validator: {
-        validate: (value, args) => issueOf(value, args!.object as Record<string, unknown>) === undefined,
-        defaultMessage: (args) => issueOf(args!.value, args!.object as Record<string, unknown>)!,
-      },
-    });
+  const bodyOf = (args: ValidationArguments) => args.object as Record<string, unknown>;
+  return documentedRule(
+    name,
+    (value, args) => issueOf(value, bodyOf(args)) === undefined,
+    (args) => issueOf(args.value, bodyOf(args))!,
+  );
 }
 
 /** A DNS name or an IP literal; what it resolves to is the SSRF policy's to judge. */
