@@ -16,6 +16,8 @@ import type { PublishEventInput } from '../infrastructure/webhooks/webhook-publi
 
 /** Failure type of mail that cannot be sent (live mode names no mail connector, or SMTP refused it). */
 export const AUTHORIZATION_MAIL_NOT_SENT = 'AuthorizationMailNotSent';
+/** Failure type of a workflow whose row the API removed after a start it could not confirm: it ends. */
+export const AUTHORIZATION_WITHDRAWN = 'AuthorizationWithdrawn';
 
 export const PROVIDER_AUTHORIZATION_EVENT = 'provider_authorization.updated';
 
@@ -61,7 +63,12 @@ export const createProviderAuthorizationActivities = (deps: ProviderAuthorizatio
   /** One change: the read model, then the webhook event, then the audit trail. */
   async recordAuthorizationChange(change: AuthorizationChange): Promise<void> {
     const { authorization } = change;
-    await deps.authorizations.write(authorization, change.sequence, change.signature);
+    if (!(await deps.authorizations.write(authorization, change.sequence, change.signature))) {
+      throw ApplicationFailure.nonRetryable(
+        `Provider authorization ${authorization.id} was withdrawn before its workflow's first write`,
+        AUTHORIZATION_WITHDRAWN,
+      );
+    }
     await deps.publishEvent({
       eventId: caseEventId(authorization.id, `sequence:${change.sequence}`),
       accountId: change.accountId,

@@ -123,14 +123,15 @@ export class ProviderAuthorizationsRepository {
 
   /**
    * The workflow's write of one change; a write older than the row's (a retry that arrives late)
-   * changes nothing. The signature is written once, with the signing.
+   * changes nothing. The signature is written once, with the signing. False when there is no row: the
+   * API removed it after a start it could not confirm.
    */
   async write(
     authorization: ProviderAuthorization,
     sequence: number,
     signature?: ProviderSignature,
-  ): Promise<void> {
-    await this.db.query(
+  ): Promise<boolean> {
+    const written = await this.db.query<{ id: string }>(
       `UPDATE provider_authorizations SET
          status = $2, link_expires_at = $3, signed_at = $4, expires_at = $5, revoked_at = $6,
          updated_at = $7, sequence = $8,
@@ -138,7 +139,7 @@ export class ProviderAuthorizationsRepository {
          signature_client_address = COALESCE($10, signature_client_address),
          signature_user_agent = COALESCE($11, signature_user_agent),
          signature_text_sha256 = COALESCE($12, signature_text_sha256)
-       WHERE id = $1 AND sequence < $8`,
+       WHERE id = $1 AND sequence < $8 RETURNING id`,
       [
         authorization.id,
         authorization.status,
@@ -154,6 +155,12 @@ export class ProviderAuthorizationsRepository {
         signature?.text_sha256 ?? null,
       ],
     );
+    if (written.length > 0) return true;
+    const [kept] = await this.db.query<{ id: string }>(
+      'SELECT id FROM provider_authorizations WHERE id = $1',
+      [authorization.id],
+    );
+    return kept !== undefined;
   }
 
   async find(scope: AuthorizationScope, id: string): Promise<ProviderAuthorization | undefined> {

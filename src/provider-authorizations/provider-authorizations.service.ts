@@ -129,10 +129,23 @@ export class ProviderAuthorizationsService {
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
       });
     } catch (error) {
-      await this.authorizations.removeUnstarted(authorization.id);
+      // A start whose answer was lost may have started: its row stays for its workflow to write. Where
+      // Temporal cannot say, the row goes, and a workflow that did start ends at its first write.
+      if (!(await this.started(authorization.id))) {
+        await this.authorizations.removeUnstarted(authorization.id);
+      }
       throw error;
     }
     return authorization;
+  }
+
+  private async started(id: string): Promise<boolean> {
+    try {
+      await this.client.workflow.getHandle(id).describe();
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async list(principal: Principal, query: ListProviderAuthorizationsQuery) {

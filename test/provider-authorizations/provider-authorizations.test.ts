@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
+import { WorkflowFailedError } from '@temporalio/client';
+import type { ActivityFailure, ApplicationFailure } from '@temporalio/common';
+
 import { newId } from '../../domain/ids';
 import type { ProviderAuthorization } from '../../domain/providers/provider-authorization';
 import { MailOutboxRepository } from '../../infrastructure/mail/mail-outbox.repository';
@@ -541,7 +544,10 @@ describe('provider authorizations', () => {
    * An authorization as the API starts one, on a clock of seconds rather than days: the period is an
    * account setting in whole days, so the workflow is started here with the clock as its input.
    */
-  async function startWithClock(account: TestAccount, clock: AuthorizationClock): Promise<string> {
+  async function startWithClock(
+    account: TestAccount,
+    { withdrawn = false, ...clock }: AuthorizationClock & { withdrawn?: boolean },
+  ): Promise<string> {
     const now = new Date();
     const authorization: ProviderAuthorization = {
       id: newId('providerAuthorization'),
@@ -558,11 +564,12 @@ describe('provider authorizations', () => {
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
     };
-    await new ProviderAuthorizationsRepository(testApp.db).insertPending(
-      { accountId: account.accountId, livemode: false },
-      authorization,
-      { periodDays: 1, renewableFrom: now },
-    );
+    if (!withdrawn)
+      await new ProviderAuthorizationsRepository(testApp.db).insertPending(
+        { accountId: account.accountId, livemode: false },
+        authorization,
+        { periodDays: 1, renewableFrom: now },
+      );
     await testApp.temporalClient.workflow.start('providerAuthorizationWorkflow', {
       workflowId: authorization.id,
       taskQueue: testApp.config.temporal.taskQueue,
@@ -579,6 +586,27 @@ describe('provider authorizations', () => {
     });
     return authorization.id;
   }
+
+  it('ends a workflow whose row the API withdrew after a start it could not confirm, sending nothing', async () => {
+    const account = await testApp.createAccount();
+    const id = await startWithClock(account, {
+      signingLinkTtlMs: 60_000,
+      signingReminderAfterMs: 30_000,
+      renewalReminderBeforeMs: 0,
+      periodMs: 60_000,
+      withdrawn: true,
+    });
+    const failure = await testApp.temporalClient.workflow
+      .getHandle(id)
+      .result()
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    // The workflow fails with its activity's failure, whose cause is the activity's own.
+    const activityFailure = (failure as WorkflowFailedError).cause as ActivityFailure;
+    expect((activityFailure.cause as ApplicationFailure).type).toBe('AuthorizationWithdrawn');
+    const { messages } = await outbox.list(account.accountId, { livemode: false, limit: 10 });
+    expect(messages).toEqual([]);
+  });
 
   const statusesNotified = (receiver: TestReceiver, id: string) =>
     receiver.notifications
