@@ -60,6 +60,9 @@ describeInBrowser('prescribers’ authorizations in a browser', () => {
     const { page, context } = await consolePage();
     const problems = watchForProblems(page);
     await page.goto(`${baseUrl}/console/providers`);
+    await expect(page.locator('main').textContent()).resolves.toContain(
+      'benefit verifications and prior authorizations are accepted whether or not',
+    );
     await expect(accessibilityViolations(page)).resolves.toEqual([]);
 
     await page.getByLabel('NPI').fill('1234567893');

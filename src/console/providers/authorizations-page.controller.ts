@@ -99,7 +99,9 @@ export class ProviderAuthorizationsPageController {
     page: { form?: AuthorizationForm; notice?: { kind: 'success' | 'error'; text: string }; cursor?: string },
     status = 200,
   ): Promise<void> {
-    const list = await this.authorizations.list(principalOf(req), { limit: PAGE_SIZE, cursor: page.cursor });
+    const principal = principalOf(req);
+    const list = await this.authorizations.list(principal, { limit: PAGE_SIZE, cursor: page.cursor });
+    const required = (await this.authorizations.accountSettings(principal)).require_provider_authorization;
     sendPage(
       req,
       res,
@@ -111,7 +113,8 @@ export class ProviderAuthorizationsPageController {
           nextCursor: list.next_cursor,
           form: page.form ?? EMPTY_AUTHORIZATION_FORM,
           csrf: csrfField(req, res),
-          canReadOutbox: grants(principalOf(req).roles, 'admin'),
+          canReadOutbox: grants(principal.roles, 'admin'),
+          enforced: principal.livemode ? required.live : required.test,
         }),
       },
       status,

@@ -50,8 +50,11 @@ export function authorizationsView(props: {
   form: AuthorizationForm;
   csrf: Html;
   canReadOutbox: boolean;
+  /** Whether this mode's BVs and PAs need their prescriber's signed authorization. */
+  enforced: boolean;
 }): Html {
-  return html`${sectionLinks(props.canReadOutbox)} ${authorizationTable(props.authorizations, props.csrf)}
+  return html`${enforcementNote(props.enforced)} ${sectionLinks(props.canReadOutbox)}
+  ${authorizationTable(props.authorizations, props.csrf)}
   ${pager('Authorizations pages', [
     props.nextCursor
       ? pageLink(`${AUTHORIZATIONS_PATH}?cursor=${props.nextCursor}`, 'Older', 'next')
@@ -95,6 +98,17 @@ function lapse(row: ProviderAuthorization): Html | string {
   if (row.status === 'pending' && row.link_expires_at) return html`link ${day(row.link_expires_at)}`;
   if (row.status === 'signed' && row.expires_at) return day(row.expires_at);
   return '—';
+}
+
+function enforcementNote(enforced: boolean): Html {
+  return html`<p>
+    ${
+      enforced
+        ? 'In this mode, a benefit verification or prior authorization is refused unless its prescriber signed an authorization that has not lapsed.'
+        : 'In this mode, benefit verifications and prior authorizations are accepted whether or not their prescriber signed an authorization.'
+    }
+    Admins change this on <a href="/console/account">the account page</a>.
+  </p>`;
 }
 
 /** Where else the Providers section leads: the registry, and the mail test mode sent (admins only). */
