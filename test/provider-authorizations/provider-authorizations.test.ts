@@ -161,6 +161,9 @@ describe('provider authorizations', () => {
     expect(Date.parse(shown.expires_at as string) - Date.parse(shown.signed_at as string)).toBe(
       365 * 86_400_000,
     );
+    const again = await authorize(account);
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toContain(`signed authorization (${id})`);
 
     const [signature] = await testApp.db.query<Record<string, string>>(
       `SELECT signature_typed_name, signature_client_address, signature_user_agent, signature_text_sha256
@@ -657,6 +660,8 @@ describe('provider authorizations', () => {
 
     const revokeLink = await mailedLink(account, id, 'provider_authorization.confirmation');
     await mailedLink(account, id, 'provider_authorization.renewal_reminder');
+    // Due for renewal: a new authorization of the same prescriber may be started before this one lapses.
+    expect((await authorize(account)).status).toBe(201);
     await waitForStatus(testApp, account.keys.provider, '/provider-authorizations', id, 'expired', 10_000);
     expect((await testApp.http().get(pathOf(revokeLink))).status).toBe(410);
     expect((await verification()).status).toBe(409);
