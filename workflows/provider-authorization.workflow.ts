@@ -85,21 +85,22 @@ class AuthorizationRun {
     return moved;
   }
 
-  /** A change the clock makes. */
+  /** A change the clock makes; no request made it, so the trail names the workflow, as the retention purge does. */
   lapse(fields: Partial<ProviderAuthorization>): Promise<ProviderAuthorization> {
     return this.moveTo('expired', fields, {
       action: 'provider_authorization.expired',
       actor: CLOCK(this.authorization.id),
-      requestId: this.input.requestId,
+      requestId: this.authorization.id,
     });
   }
 
+  /** Mail the clock sends (its reminders are audited as the system's, under the workflow's id). */
   mail(purpose: AuthorizationMailPurpose): Promise<void> {
     return sendAuthorizationMail({
       authorizationId: this.authorization.id,
       purpose,
       actor: CLOCK(this.authorization.id),
-      requestId: this.input.requestId,
+      requestId: this.authorization.id,
     });
   }
 
