@@ -21,6 +21,7 @@ import {
 import { crdCallLatency } from './crd-call.bench-section';
 import {
   casePostLatency,
+  enforcedCasePostLatency,
   registryLookupLatency,
   startLoopbackRegistry,
   validNpis,
@@ -140,8 +141,9 @@ async function priorAuthorizationStepsOnly(): Promise<void> {
 
 /**
  * Prescribers (docs/providers.md): what a BV or PA POST costs with the account's provider-authorization
- * check, and the NPI registry's lookup from the cache and against a loopback registry. Set
- * BENCH_PROVIDERS_REGISTRY=0 for builds without the lookup.
+ * check (off, then on with the prescriber authorized), and the NPI registry's lookup from the cache and
+ * against a loopback registry. Set BENCH_PROVIDERS_ENFORCEMENT=0 and BENCH_PROVIDERS_REGISTRY=0 for
+ * builds without them.
  */
 async function providersOnly(): Promise<void> {
   const registry = await startLoopbackRegistry();
@@ -149,6 +151,8 @@ async function providersOnly(): Promise<void> {
   const stack = await startLocalStack();
   try {
     console.log((await casePostLatency(stack.api, 'enforcement off, the test mode default')).join('\n'));
+    if (process.env.BENCH_PROVIDERS_ENFORCEMENT !== '0')
+      console.log((await enforcedCasePostLatency(stack.api, (await stack.databaseUrl!())!)).join('\n'));
     if (process.env.BENCH_PROVIDERS_REGISTRY !== '0')
       console.log((await registryLookupLatency(stack.api, validNpis(200))).join('\n'));
   } finally {

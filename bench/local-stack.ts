@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { projectRoot } from '../infrastructure/project-root';
+import { servedDatabaseUrl } from '../src/local/data-folder';
 import { loadConfig } from '../infrastructure/config/config';
 import { freePort } from '../infrastructure/temporal/dev-server';
 import { processTreeMemory, stopProcess } from './process-tree';
@@ -53,6 +54,7 @@ export async function startLocalStack(): Promise<BenchStack> {
     ],
     // The launcher's PGlite, the Temporal dev server's SQLite and every other file of local mode.
     storedBytes: async () => [{ store: 'data folder', bytes: folderBytes(dataDir) }],
+    databaseUrl: () => servedDatabaseUrl(dataDir),
     async stop({ keepData = false } = {}) {
       await connection.close();
       await stopProcess(local);

@@ -1,8 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { newId } from '../domain/ids';
+import type { ProviderAuthorization } from '../domain/providers/provider-authorization';
+import { ProviderAuthorizationsRepository } from '../infrastructure/provider-authorizations/provider-authorizations.repository';
+import { openDatabase } from '../infrastructure/storage/database';
 import type { Api } from './stack';
-import { bvRequest, paRequest } from './bench-requests';
+import { bvRequest, paRequest, provider } from './bench-requests';
 import { ms, percentile } from './support';
 
 const POSTS = Number(process.env.BENCH_PROVIDER_POSTS ?? 100);
@@ -31,6 +35,76 @@ export async function casePostLatency(api: Api, label: string): Promise<string[]
     );
   }
   return lines;
+}
+
+/**
+ * The same POSTs with the account requiring its prescribers' authorization in test mode, the bench's
+ * prescriber authorized: what enforcement adds is the difference from the run without it. The signed
+ * authorization is written into the stack's database as its workflow would write it; signing through
+ * the page is the tests' to prove.
+ */
+export async function enforcedCasePostLatency(api: Api, databaseUrl: string): Promise<string[]> {
+  const enforce = await api('/account-settings', {
+    method: 'PATCH',
+    body: JSON.stringify({ require_provider_authorization: { test: true, live: true } }),
+  });
+  if (enforce.status !== 200) throw new Error(`PATCH /account-settings answered ${enforce.status}`);
+  const db = await openDatabase({ databaseUrl });
+  try {
+    const [key] = await db.query<{ account_id: string }>(
+      'SELECT account_id FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at LIMIT 1',
+    );
+    await authorizeSigned(new ProviderAuthorizationsRepository(db), key!.account_id, provider.npi);
+  } finally {
+    await db.close();
+  }
+  // The setting is reused a few seconds per API process: wait until an unauthorized NPI is refused.
+  const unauthorized = { ...bvRequest(), provider: { ...provider, npi: '1000000012' } };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const answer = await api('/benefit-verification', { method: 'POST', body: JSON.stringify(unauthorized) });
+    if (answer.status === 409) break;
+    if (Date.now() > deadline) throw new Error('enforcement never took effect');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return casePostLatency(api, 'enforcement on, the prescriber authorized');
+}
+
+async function authorizeSigned(
+  authorizations: ProviderAuthorizationsRepository,
+  accountId: string,
+  npi: string,
+): Promise<void> {
+  const now = new Date();
+  const pending: ProviderAuthorization = {
+    id: newId('providerAuthorization'),
+    object: 'provider_authorization',
+    npi,
+    first_name: provider.first_name,
+    last_name: provider.last_name,
+    email: 'bench.provider@example.test',
+    phone: null,
+    practice: null,
+    status: 'pending',
+    link_expires_at: new Date(now.getTime() + 86_400_000).toISOString(),
+    signed_at: null,
+    expires_at: null,
+    revoked_at: null,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+  const scope = { accountId, livemode: false };
+  await authorizations.insertPending(scope, pending, { periodDays: 365, renewableFrom: now });
+  await authorizations.write(
+    {
+      ...pending,
+      status: 'signed',
+      link_expires_at: null,
+      signed_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + 365 * 86_400_000).toISOString(),
+    },
+    1,
+  );
 }
 
 async function post(api: Api, route: string, body: unknown): Promise<void> {

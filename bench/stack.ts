@@ -25,6 +25,8 @@ export interface BenchStack {
   metricsUrls: Array<{ name: string; url: string }>;
   /** Bytes the stack's stores hold now, by store. */
   storedBytes(): Promise<Array<{ store: string; bytes: number }>>;
+  /** The connection string of the stack's own database, where the bench needs to write as a worker would. */
+  databaseUrl?(): Promise<string | undefined>;
   /** Stops every process; the data folder is removed unless `keepData` asks to leave it for tracing. */
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
