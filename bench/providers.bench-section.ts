@@ -46,7 +46,7 @@ export async function casePostLatency(api: Api, label: string): Promise<string[]
 export async function enforcedCasePostLatency(api: Api, databaseUrl: string): Promise<string[]> {
   const enforce = await api('/account-settings', {
     method: 'PATCH',
-    body: JSON.stringify({ require_provider_authorization: { test: true, live: true } }),
+    body: JSON.stringify({ require_provider_authorization: { test: true } }),
   });
   if (enforce.status !== 200) throw new Error(`PATCH /account-settings answered ${enforce.status}`);
   const db = await openDatabase({ databaseUrl });
