@@ -13,9 +13,10 @@ import { TargetRefusedError, WebhookTargetPolicy } from '../webhooks/target-poli
  * later, DNS rebinding, is caught), while the certificate is still checked against the name.
  *
  * Failures are classified once: the server refusing the message for good (5xx) is
- * `MailNotSentError('rejected')`, which retrying cannot change; anything else (4xx, network, TLS,
- * time limit) is a plain Error, to retry. No error carries the server's own words, which may quote
- * the recipient.
+ * `MailNotSentError('rejected')`, and a certificate the connector's settings do not trust (its CA,
+ * its dates, or the name it is for) is `MailNotSentError('not_configured')`: retrying can change
+ * neither. Anything else (4xx, network, other TLS failures, time limit) is a plain Error, to retry.
+ * No error carries the server's own words, which may quote the recipient.
  */
 export async function sendOverSmtp(
   server: MailConnectorSettings,
@@ -64,7 +65,7 @@ export async function sendOverSmtp(
           messageId,
         })
         .catch((error: unknown) => {
-          throw classified(error);
+          throw classifiedSmtpFailure(error);
         }),
       deadline,
     ]);
@@ -103,7 +104,38 @@ function messageIdOf(mail: OutgoingMail, from: string): string {
   return `<${digest.slice(0, 40)}@${from.slice(from.lastIndexOf('@') + 1)}>`;
 }
 
-function classified(error: unknown): Error {
+/**
+ * Node's codes for a certificate that does not verify: an authority the connector does not trust,
+ * a certificate out of its dates or self-signed, or one for another name.
+ */
+const UNTRUSTED_CERTIFICATE =
+  /^(CERT_[A-Z_]+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+
+/**
+ * The certificate code of a failure or of one of its causes, if it has one. nodemailer replaces
+ * Node's code with its own (`ESOCKET`) and keeps Node's as `originalCode`. A few levels are enough,
+ * and a cause that loops back on itself ends there.
+ */
+function certificateCodeOf(error: unknown, levels = 4): string | undefined {
+  if (typeof error !== 'object' || error === null || levels === 0) return undefined;
+  const { code, originalCode, cause } = error as { code?: unknown; originalCode?: unknown; cause?: unknown };
+  const found = [code, originalCode].find(
+    (candidate): candidate is string =>
+      typeof candidate === 'string' && UNTRUSTED_CERTIFICATE.test(candidate),
+  );
+  return found ?? certificateCodeOf(cause, levels - 1);
+}
+
+/** What a failed send means for its caller; exported for the tests of failures a loopback cannot stage. */
+export function classifiedSmtpFailure(error: unknown): Error {
+  const certificate = certificateCodeOf(error);
+  if (certificate !== undefined) {
+    return new MailNotSentError(
+      'not_configured',
+      `The mail connector's server certificate is not trusted (${certificate}): fix the connector's ` +
+        'CA certificate or host, or have the server present a valid certificate for that host',
+    );
+  }
   const { responseCode, code } = error as { responseCode?: number; code?: string };
   if (responseCode !== undefined && responseCode >= 500 && responseCode < 600) {
     // ETLS: it refused STARTTLS, and the message is not sent in clear instead.

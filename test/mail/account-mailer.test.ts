@@ -179,7 +179,7 @@ describe('the account mailer', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
-  it('never sends to a server whose certificate the connector does not trust', async () => {
+  it('never sends to a server whose certificate the connector does not trust, and asks for the setting to be fixed', async () => {
     const accountId = await newAccount();
     await configureMail(accountId, starttls, starttlsPort);
     await connectors.configure(
@@ -195,8 +195,35 @@ describe('the account mailer', () => {
     );
     const delivered = starttls.received.length;
 
-    await expect(mailer().send(signingMail(accountId))).rejects.toThrow(/could not take the message now/);
+    const sent = mailer().send(signingMail(accountId));
+
+    await expect(sent).rejects.toMatchObject({ name: 'MailNotSentError', reason: 'not_configured' });
+    await expect(sent).rejects.toThrow(
+      /certificate is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\): fix the connector's/,
+    );
     expect(starttls.received).toHaveLength(delivered);
+  });
+
+  it('never sends to a server whose trusted certificate is for another name, and asks for the setting to be fixed', async () => {
+    const elsewhere = new LoopbackSmtpServer({
+      security: 'starttls',
+      credentials: CREDENTIALS,
+      certificateNames: 'DNS:mail.elsewhere.example',
+    });
+    const port = await elsewhere.start();
+    try {
+      const accountId = await newAccount();
+      await configureMail(accountId, elsewhere, port);
+
+      const sent = mailer().send(signingMail(accountId));
+
+      await expect(sent).rejects.toMatchObject({ name: 'MailNotSentError', reason: 'not_configured' });
+      await expect(sent).rejects.toThrow(/not trusted \(ERR_TLS_CERT_ALTNAME_INVALID\)/);
+      expect(elsewhere.received).toEqual([]);
+      expect(elsewhere.authAttempts).toEqual([]);
+    } finally {
+      await elsewhere.stop();
+    }
   });
 
   it('never sends in clear, nor its password, to a server that does not offer STARTTLS', async () => {

@@ -35,10 +35,15 @@ export interface LoopbackSmtpOptions {
   credentials?: { username: string; password: string };
   /** False: a server that does not offer STARTTLS, as a stripped or misconfigured one would not. */
   offerStartTls?: boolean;
+  /** The names its certificate is for (openssl's subjectAltName); by default 127.0.0.1 and localhost. */
+  certificateNames?: string;
 }
 
-/** A self-signed certificate for 127.0.0.1, made for one test run: the sender must be told to trust it. */
-export function selfSignedCertificate(): { key: string; cert: string } {
+/**
+ * A self-signed certificate, by default for 127.0.0.1 and localhost, made for one test run: the
+ * sender must be told to trust it. `names` is openssl's subjectAltName.
+ */
+export function selfSignedCertificate(names = 'IP:127.0.0.1,DNS:localhost'): { key: string; cert: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'loopback-smtp-'));
   try {
     execFileSync(
@@ -56,7 +61,7 @@ export function selfSignedCertificate(): { key: string; cert: string } {
         '-subj',
         '/CN=127.0.0.1',
         '-addext',
-        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        `subjectAltName=${names}`,
         '-keyout',
         path.join(dir, 'key.pem'),
         '-out',
@@ -89,7 +94,7 @@ export class LoopbackSmtpServer {
   private readonly authMethods = new Map<string, string>();
 
   constructor(private readonly options: LoopbackSmtpOptions) {
-    const { key, cert } = selfSignedCertificate();
+    const { key, cert } = selfSignedCertificate(options.certificateNames);
     this.certificate = cert;
     const credentials = options.credentials;
     this.server = new SMTPServer({
