@@ -2,6 +2,7 @@ import { registryNameMatches } from '../domain/providers/name-match';
 import { type NpiRegistry, RegistryUnavailableError } from '../domain/providers/npi-registry';
 import {
   caseAddressOf,
+  NUCC_TAXONOMY_CODE,
   prescriberOutcome,
   type PrescriberRegistryCheck,
 } from '../domain/providers/prescriber-registry';
@@ -43,7 +44,8 @@ export function createPrescriberRegistryActivities(registries: { forMode(livemod
         outcome,
         checked_at: checkedAt,
         practice_address: matched?.practice_address ? caseAddressOf(matched.practice_address) : null,
-        taxonomy: matched?.taxonomy ?? null,
+        taxonomy:
+          matched?.taxonomy && NUCC_TAXONOMY_CODE.test(matched.taxonomy.code) ? matched.taxonomy : null,
       };
     },
   };

@@ -24,7 +24,6 @@ import {
   submitBenefitVerificationOutcomeUpdate,
 } from './benefit-verification.messages';
 import { readCaseDocuments, showInsuranceCard } from './case-documents';
-import { checkPrescriber } from './prescriber-registry';
 import { ending, unreachableEnding } from './case-failures';
 import {
   acceptCaseDecisions,
@@ -35,6 +34,7 @@ import {
   runCase,
   type ConnectedCaseRun,
 } from './case-workflow';
+import { checkPrescriber } from './prescriber-registry';
 
 const REVIEW_EXPIRED = ending(
   'No manual verification before the review deadline.',

@@ -5,8 +5,12 @@ import type { CaseRecord, Provider } from '../domain/cases/case-model';
 import type { PrescriberRegistryCheck } from '../domain/providers/prescriber-registry';
 import { PRESCRIBER_REGISTRY } from './patches';
 
-/** The registry's own time limit is seconds; one retry covers a worker restart mid-call. */
-const registry = proxyLocalActivities<ReturnType<typeof createPrescriberRegistryActivities>>({
+/**
+ * A local activity though it may go over the network: the registry's own time limit is seconds, an
+ * outage is an answer (`registry_unavailable`), not a failure to retry, and a case's first step
+ * should not wait for a task queue round trip. One retry covers a worker restart mid-call.
+ */
+const localRegistry = proxyLocalActivities<ReturnType<typeof createPrescriberRegistryActivities>>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 2 },
 });
@@ -24,7 +28,7 @@ export async function checkPrescriber(record: CaseWithPrescriber): Promise<void>
   if (!patched(PRESCRIBER_REGISTRY)) return;
   const { provider } = record.request;
   try {
-    record.prescriber_registry = await registry.checkPrescriberInRegistry({
+    record.prescriber_registry = await localRegistry.checkPrescriberInRegistry({
       npi: provider.npi,
       first_name: provider.first_name,
       last_name: provider.last_name,

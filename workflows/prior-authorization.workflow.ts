@@ -34,7 +34,6 @@ import type {
   PriorAuthExchangeInput,
 } from '../domain/payers/prior-authorization-exchange';
 import { readCaseDocuments, showInsuranceCard } from './case-documents';
-import { checkPrescriber } from './prescriber-registry';
 import { ending, unreachableEnding } from './case-failures';
 import { CaseLifecycle, refuse } from './case-lifecycle';
 import {
@@ -55,6 +54,7 @@ import {
   PRIOR_AUTHORIZATION_EXCHANGE,
   PRIOR_AUTHORIZATION_INFORMATION_REQUESTS,
 } from './patches';
+import { checkPrescriber } from './prescriber-registry';
 import {
   priorAuthorizationInformationSignal,
   priorAuthorizationOutcomeSignal,

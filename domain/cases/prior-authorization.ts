@@ -1,8 +1,8 @@
-import type { PrescriberRegistryCheck } from '../providers/prescriber-registry';
 import type { UnreadEvidence } from '../clinical/clinical-model';
 import type { CriterionAnswer, DrugCoverage, ResolvedPlan } from '../payers/payer-connector';
 import type { CaseQuestionnaire } from '../dtr/questionnaire';
 import type { CoverageRequirements } from '../payers/coverage-requirements';
+import type { PrescriberRegistryCheck } from '../providers/prescriber-registry';
 import { PRIOR_AUTH_MOCK_RESULTS } from '../payers/prior-authorization-exchange';
 import type {
   InformationAnswer,

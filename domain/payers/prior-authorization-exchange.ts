@@ -1,7 +1,7 @@
-import type { PrescriberRegistryCheck } from '../providers/prescriber-registry';
 import type { PriorAuthorizationRequest } from '../cases/prior-authorization-request';
 import type { CriterionAnswer, ResolvedPlan } from './payer-connector';
 import type { CaseQuestionnaire } from '../dtr/questionnaire';
+import type { PrescriberRegistryCheck } from '../providers/prescriber-registry';
 
 /**
  * How a prior authorization travels between a case and a payer, whatever carries it: a Da Vinci PAS

@@ -35,7 +35,7 @@ export function caseAddressOf(address: RegistryAddress): Address {
     ...(address.line2 && { street_line_2: address.line2 }),
     city: address.city,
     state_province: address.state,
-    zip_postal_code: address.postal_code,
+    zip_postal_code: zipCode(address.postal_code),
     country: 'US',
   };
 }
@@ -54,3 +54,14 @@ export function prescriberForPayer(
     ...(check?.taxonomy && { taxonomy: check.taxonomy }),
   };
 }
+
+/** NPPES writes a ZIP+4 as nine digits; payers and the request's own addresses write `#####-####`. */
+function zipCode(postalCode: string): string {
+  return /^\d{9}$/.test(postalCode) ? `${postalCode.slice(0, 5)}-${postalCode.slice(5)}` : postalCode;
+}
+
+/**
+ * A NUCC taxonomy code as payers take it (ten characters ending in X). A registry record with any
+ * other lends no taxonomy: a code the 270 refuses would otherwise stop the case it only informs.
+ */
+export const NUCC_TAXONOMY_CODE = /^[0-9]{3}[0-9A-Z]{6}X$/;

@@ -1,10 +1,10 @@
-import { prescriberForPayer } from '../../../domain/providers/prescriber-registry';
 import { createHash } from 'node:crypto';
 
 import type { CaseEvidenceItem, Diagnosis, VisitNote } from '../../../domain/cases/case-model';
 import type { Prescription } from '../../../domain/cases/prior-authorization-request';
 import { questionnaireResponseOf } from '../../../domain/dtr/questionnaire-items';
 import { normalizeNdc } from '../../../domain/payers/payer-catalog';
+import { prescriberForPayer } from '../../../domain/providers/prescriber-registry';
 import type {
   InformationAnswer,
   PriorAuthExchangeInput,
