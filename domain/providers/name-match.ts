@@ -4,22 +4,32 @@ import type { RegistryPersonName, RegistryProvider } from './npi-registry';
  * Whether a request's prescriber is the person the registry lists under the NPI (contract section
  * 13): case- and accent-insensitive, a first initial standing for the first name, last names
  * compared whole. The registry prints names in capitals without accents (`DARCY-NGUYEN`), where a
- * clinic types `Élodie d'Arcy Nguyen`; both must read as one name. An organization has no person to
- * match, so it never matches.
+ * clinic types `Élodie d'Arcy Nguyen`; both must read as one name. Clinics also write the middle
+ * name into the first (`Mary Ann`) and the suffix into the last (`Smith Jr.`), which NPPES keeps in
+ * fields of their own. An organization has no person to match, so it never matches.
  */
 export function registryNameMatches(record: RegistryProvider, firstName: string, lastName: string): boolean {
   if (record.type !== 'individual' || record.first_name === null || record.last_name === null) return false;
   const names: RegistryPersonName[] = [
-    { first_name: record.first_name, last_name: record.last_name },
+    { first_name: record.first_name, last_name: record.last_name, middle_name: record.middle_name },
     ...(record.other_names ?? []),
   ];
   return names.some((name) => personMatches(name, firstName, lastName));
 }
 
 function personMatches(registered: RegistryPersonName, firstName: string, lastName: string): boolean {
-  const registeredLast = comparable(registered.last_name);
-  if (registeredLast === '' || registeredLast !== comparable(lastName)) return false;
-  return firstNamesAgree(comparable(registered.first_name), comparable(firstName));
+  const registeredLast = comparable(withoutGenerationalSuffix(registered.last_name));
+  if (registeredLast === '' || registeredLast !== comparable(withoutGenerationalSuffix(lastName)))
+    return false;
+  const registeredFirst = comparable(registered.first_name);
+  const requestedFirst = comparable(firstName);
+  if (firstNamesAgree(registeredFirst, requestedFirst)) return true;
+  const withMiddle = registeredFirst + comparable(registered.middle_name ?? '');
+  // `Mary Ann` for MARY with middle name ANN, or for a MARY whose middle name the registry lacks.
+  return (
+    (withMiddle !== registeredFirst && withMiddle === requestedFirst) ||
+    (registeredFirst !== '' && comparable(firstWordOf(firstName)) === registeredFirst)
+  );
 }
 
 /** Equal, or one of them is the other's initial (`J` or `J.` for `JANE`). */
@@ -28,6 +38,19 @@ function firstNamesAgree(registered: string, requested: string): boolean {
   if (registered === requested) return true;
   const initial = registered.length === 1 ? registered : requested.length === 1 ? requested : undefined;
   return initial !== undefined && registered[0] === requested[0];
+}
+
+function firstWordOf(name: string): string {
+  return name.trim().split(/\s+/u)[0] ?? '';
+}
+
+/**
+ * A last name without a generational suffix written after it (`Smith Jr.`, `SMITH, III`): NPPES
+ * keeps the suffix in `name_suffix`, so `SMITH` is the last name either way. The suffix must follow
+ * a space or comma, so a name that merely ends in these letters (`SMITHJR`, `OSTRII`) is left whole.
+ */
+function withoutGenerationalSuffix(lastName: string): string {
+  return registrySpelling(lastName).replace(/^(.*\S)[\s,]+(?:JR|SR|II|III|IV)\.?,?\s*$/u, '$1');
 }
 
 /** Letters Unicode does not split into a base letter and a mark, as the registry spells them. */

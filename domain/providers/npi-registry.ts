@@ -18,6 +18,8 @@ export interface RegistryAddress {
 export interface RegistryPersonName {
   first_name: string;
   last_name: string;
+  /** Kept for matching a first name typed with it (`Mary Ann`); absent when the registry has none. */
+  middle_name?: string;
 }
 
 /** One registry record in the shape `GET /providers/lookup` answers (contract section 13). */
@@ -29,6 +31,8 @@ export interface RegistryProvider {
   /** An individual's first and last names, for matching; absent for an organization. */
   first_name: string | null;
   last_name: string | null;
+  /** An individual's middle name, when the registry has one: for matching only, as the names above. */
+  middle_name?: string;
   /**
    * The other names the registry lists for an individual (a former or professional name); a request
    * naming the prescriber by one of them names the same person.

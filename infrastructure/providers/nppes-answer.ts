@@ -67,6 +67,7 @@ export interface NppesOtherName {
   type?: string;
   code?: string;
   first_name?: string;
+  middle_name?: string;
   last_name?: string;
   organization_name?: string;
   [field: string]: unknown;
@@ -87,6 +88,7 @@ export function registryProviderOf(record: NppesRecord): RegistryProvider {
       : (basic.organization_name ?? ''),
     first_name: individual ? (basic.first_name ?? null) : null,
     last_name: individual ? (basic.last_name ?? null) : null,
+    ...(individual && present(basic.middle_name) && { middle_name: basic.middle_name }),
     ...(individual && { other_names: personNamesOf(record.other_names ?? []) }),
     credential: present(basic.credential) ? basic.credential : null,
     taxonomy: primary ? { code: primary.code, description: primary.desc } : null,
@@ -98,7 +100,13 @@ export function registryProviderOf(record: NppesRecord): RegistryProvider {
 function personNamesOf(names: NppesOtherName[]): RegistryPersonName[] {
   return names.flatMap((name) =>
     present(name.first_name) && present(name.last_name)
-      ? [{ first_name: name.first_name, last_name: name.last_name }]
+      ? [
+          {
+            first_name: name.first_name,
+            last_name: name.last_name,
+            ...(present(name.middle_name) && { middle_name: name.middle_name }),
+          },
+        ]
       : [],
   );
 }

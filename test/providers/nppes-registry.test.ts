@@ -50,6 +50,7 @@ describe('the NPPES client against a loopback registry', () => {
   it('takes the primary taxonomy and the practice location, whatever their order', async () => {
     const record = await registry.byNpi(SANDBOX_NPIS.activeHyphenated);
     expect(record?.name).toBe("ELODIE M D'ARCY-NGUYEN");
+    expect(record?.middle_name).toBe('M');
     expect(record?.taxonomy).toEqual({ code: '207R00000X', description: 'Internal Medicine' });
     expect(record?.practice_address?.city).toBe('SEATTLE');
   });

@@ -16,6 +16,8 @@ function individual(first: string, last: string, extra: Partial<RegistryProvider
   };
 }
 
+const GENERATIONAL_SUFFIXES = ['JR', 'SR', 'II', 'III', 'IV'];
+
 /** A small deterministic generator, so a failure replays from the printed seed. */
 function random(seed: number): () => number {
   let state = seed;
@@ -54,6 +56,68 @@ describe('a request names the prescriber the registry lists', () => {
     expect(registryNameMatches(elodie, 'Elodie', "D'Arcy")).toBe(false);
   });
 
+  it('takes a first name typed with the middle name the registry keeps apart', () => {
+    const maryAnn = individual('MARY', 'SMITH', { middle_name: 'ANN' });
+    expect(registryNameMatches(maryAnn, 'Mary Ann', 'Smith')).toBe(true);
+    expect(registryNameMatches(maryAnn, 'Mary-Ann', 'Smith')).toBe(true);
+    expect(registryNameMatches(maryAnn, 'MaryAnn', 'Smith')).toBe(true);
+    expect(registryNameMatches(maryAnn, 'Mary A.', 'Smith')).toBe(true);
+  });
+
+  it('takes a first name whose first word is the registered first name', () => {
+    const mary = individual('MARY', 'SMITH');
+    expect(registryNameMatches(mary, 'Mary Ann', 'Smith')).toBe(true);
+    expect(registryNameMatches(mary, '  Mary   Beth ', 'Smith')).toBe(true);
+  });
+
+  it('refuses another first name however the middle name is written', () => {
+    const maryAnn = individual('MARY', 'SMITH', { middle_name: 'ANN' });
+    expect(registryNameMatches(maryAnn, 'Ann', 'Smith')).toBe(false);
+    expect(registryNameMatches(maryAnn, 'Ann Mary', 'Smith')).toBe(false);
+    expect(registryNameMatches(maryAnn, 'Marian', 'Smith')).toBe(false);
+    expect(registryNameMatches(maryAnn, 'Maryanne', 'Smith')).toBe(false);
+    expect(registryNameMatches(individual('MARY', 'SMITH'), 'MaryAnn', 'Smith')).toBe(false);
+    expect(registryNameMatches(individual('MARY', 'SMITH'), 'Mary-Ann', 'Smith')).toBe(false);
+    expect(registryNameMatches(individual('JOHN', 'SMITH', { middle_name: 'MARY' }), 'Mary', 'Smith')).toBe(
+      false,
+    );
+  });
+
+  it("takes the middle name of one of the registry's other names", () => {
+    const renamed = individual('MARY', 'JONES', {
+      other_names: [{ first_name: 'MARY', middle_name: 'ANN', last_name: 'SMITH' }],
+    });
+    expect(registryNameMatches(renamed, 'MaryAnn', 'Smith')).toBe(true);
+    expect(registryNameMatches(renamed, 'MaryAnn', 'Jones')).toBe(false);
+  });
+
+  it('drops a generational suffix written after the last name, on either side', () => {
+    const smith = individual('JOHN', 'SMITH');
+    for (const written of [
+      'Smith Jr',
+      'Smith Jr.',
+      'Smith, Jr.',
+      'SMITH SR',
+      'Smith II',
+      'Smith III',
+      'Smith IV',
+    ])
+      expect(registryNameMatches(smith, 'John', written)).toBe(true);
+    expect(registryNameMatches(individual('JOHN', 'SMITH JR'), 'John', 'Smith')).toBe(true);
+    expect(registryNameMatches(individual('JOHN', 'SMITH, III'), 'John', 'Smith IV')).toBe(true);
+    expect(registryNameMatches(individual('JOHN', 'ST JOHN'), 'John', 'St. John Jr.')).toBe(true);
+  });
+
+  it('keeps a suffix that is not written apart, and a last name that is only the suffix', () => {
+    const smith = individual('JOHN', 'SMITH');
+    expect(registryNameMatches(smith, 'John', 'Smithjr')).toBe(false);
+    expect(registryNameMatches(smith, 'John', 'Smith V')).toBe(false);
+    expect(registryNameMatches(smith, 'John', 'Smith Junior Esq')).toBe(false);
+    expect(registryNameMatches(smith, 'John', 'Jones Jr.')).toBe(false);
+    expect(registryNameMatches(individual('JOHN', 'II'), 'John', 'II')).toBe(true);
+    expect(registryNameMatches(individual('JOHN', 'II'), 'John', 'Smith II')).toBe(false);
+  });
+
   it('refuses empty names and never matches an organization', () => {
     expect(registryNameMatches(elodie, '', "D'Arcy-Nguyen")).toBe(false);
     expect(registryNameMatches(elodie, 'Elodie', ' ')).toBe(false);
@@ -86,7 +150,10 @@ describe('a request names the prescriber the registry lists', () => {
 
     for (let round = 0; round < 500; round += 1) {
       const first = word();
-      const lastParts = Array.from({ length: 1 + Math.floor(next() * 3) }, word);
+      // A last word that is a generational suffix (`SMITH JR`) is the suffix rule's, tested above.
+      const lastParts = Array.from({ length: 1 + Math.floor(next() * 3) }, word).filter(
+        (part, index) => index === 0 || !GENERATIONAL_SUFFIXES.includes(part),
+      );
       const registered = individual(first, lastParts.join(pick(['-', ' ', "'"])));
       // The way a clinic might type the same name: any case, accents, other separators, an initial.
       const retype = (text: string) =>
