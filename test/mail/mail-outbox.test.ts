@@ -15,18 +15,28 @@ const DAY_MS = 24 * 3_600_000;
 
 describe('the mail outbox', () => {
   let db: Database;
+  let secrets: SecretBox;
   let outbox: MailOutboxRepository;
   let accounts: AccountsRepository;
 
   beforeAll(async () => {
     db = await openDatabase({ pgliteDir: 'memory://' });
     await migrate(db);
-    outbox = new MailOutboxRepository(
-      db,
-      new SecretBox({ currentKeyId: 'k1', keys: new Map([['k1', randomBytes(32)]]) }),
-    );
+    secrets = new SecretBox({ currentKeyId: 'k1', keys: new Map([['k1', randomBytes(32)]]) });
+    outbox = new MailOutboxRepository(db, secrets);
     accounts = new AccountsRepository(db);
   });
+
+  /** The outbox as it reads on a day some days from now. */
+  const outboxInDays = (days: number) =>
+    new MailOutboxRepository(db, secrets, () => new Date(Date.now() + days * DAY_MS));
+
+  /** A message as the outbox holds it once it was kept that many days ago. */
+  const ageMessage = (id: string, days: number) =>
+    db.query(`UPDATE mail_outbox SET created_at = now() - make_interval(days => $2) WHERE id = $1`, [
+      id,
+      days,
+    ]);
   afterAll(() => db.close());
 
   const newAccount = async () => (await accounts.createAccount('Outbox clinic')).id;
@@ -84,12 +94,43 @@ describe('the mail outbox', () => {
     const accountId = await newAccount();
     const old = await outbox.record(mail(accountId, { subject: 'old' }));
 
-    await outbox.record(mail(accountId, { subject: 'new' }), new Date(Date.now() + 29 * DAY_MS));
-    expect(await outbox.get(accountId, old.id)).toBeDefined();
-    await outbox.record(
-      mail(accountId, { subject: 'newer' }),
-      new Date(Date.now() + (MAIL_OUTBOX_RETENTION_DAYS + 1) * DAY_MS),
-    );
-    expect(await outbox.get(accountId, old.id)).toBeUndefined();
+    await outboxInDays(29).record(mail(accountId, { subject: 'new' }));
+    const [kept] = await db.query('SELECT id FROM mail_outbox WHERE id = $1', [old.id]);
+    expect(kept).toBeDefined();
+    await outboxInDays(MAIL_OUTBOX_RETENTION_DAYS + 1).record(mail(accountId, { subject: 'newer' }));
+    expect(await db.query('SELECT id FROM mail_outbox WHERE id = $1', [old.id])).toEqual([]);
+  });
+
+  it(`never shows a message past ${MAIL_OUTBOX_RETENTION_DAYS} days, even when no mail has come since`, async () => {
+    const accountId = await newAccount();
+    const recent = await outbox.record(mail(accountId, { subject: 'recent' }));
+    const expired = await outbox.record(mail(accountId, { subject: 'expired' }));
+    await ageMessage(recent.id, MAIL_OUTBOX_RETENTION_DAYS - 1);
+    await ageMessage(expired.id, MAIL_OUTBOX_RETENTION_DAYS + 1);
+
+    const page = await outbox.list(accountId, { livemode: false, limit: 10 });
+
+    expect(page).toEqual({ messages: [expect.objectContaining({ subject: 'recent' })], nextCursor: null });
+    expect(await outbox.get(accountId, expired.id)).toBeUndefined();
+    expect(await outbox.get(accountId, recent.id)).toMatchObject({ subject: 'recent' });
+    const daysLater = outboxInDays(2);
+    expect(await daysLater.list(accountId, { livemode: false, limit: 10 })).toEqual({
+      messages: [],
+      nextCursor: null,
+    });
+    expect(await daysLater.get(accountId, recent.id)).toBeUndefined();
+  });
+
+  it(`keeps a message anew when the one its idempotency key first kept is past ${MAIL_OUTBOX_RETENTION_DAYS} days`, async () => {
+    const accountId = await newAccount();
+    const first = await outbox.record(mail(accountId, { idempotencyKey: 'reminder-1', subject: 'first' }));
+    await ageMessage(first.id, MAIL_OUTBOX_RETENTION_DAYS + 1);
+
+    const again = await outbox.record(mail(accountId, { idempotencyKey: 'reminder-1', subject: 'again' }));
+
+    expect(again.recorded).toBe(true);
+    expect(again.id).not.toBe(first.id);
+    const page = await outbox.list(accountId, { livemode: false, limit: 10 });
+    expect(page.messages.map((message) => message.subject)).toEqual(['again']);
   });
 });
