@@ -67,7 +67,11 @@ export class NppesRegistry implements NpiRegistry {
       );
       throw new RegistryQueryError([...new Set(named.length > 0 ? named : fieldsOf(query))]);
     }
-    if (answer.results === undefined) return [];
+    // NPPES answers `results: []` when nothing matches; an answer without the array (`{}`, a proxy's
+    // JSON, a changed shape) says nothing about the NPI, and read as "not returned" it would be cached.
+    if (answer.results === undefined) {
+      throw new RegistryUnavailableError('the registry answered neither results nor Errors');
+    }
     if (!Array.isArray(answer.results) || !answer.results.every(isRecord)) {
       throw new RegistryUnavailableError('the registry answered records this service cannot read');
     }

@@ -125,6 +125,19 @@ describe('GET /providers/lookup', () => {
     expect((await lookup('last_name=Elsewhere&state=OR')).body.data.data).toHaveLength(1);
   });
 
+  it('answers 503 when the live registry answers neither results nor Errors, and keeps no "not returned"', async () => {
+    liveRegistry.reply = { status: 200, body: '{}' };
+    const outage = await lookup(`npi=${SANDBOX_NPIS.organization}`, liveProviderKey);
+    expect(outage.status).toBe(503);
+    expect(outage.body.error.code).toBe('registry_unavailable');
+    expect(outage.headers['retry-after']).toBe('30');
+
+    liveRegistry.recover();
+    const found = await lookup(`npi=${SANDBOX_NPIS.organization}`, liveProviderKey);
+    expect(found.status).toBe(200);
+    expect(found.body.data.name).toBe('SANDBOX RIVERSIDE FAMILY PRACTICE');
+  });
+
   it('answers a repeated lookup from the cache, without asking the registry again', async () => {
     await lookup(`npi=${SANDBOX_NPIS.nameMismatch}`);
     const served = sandboxRegistry.requestsServed;

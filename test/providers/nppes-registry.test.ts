@@ -102,6 +102,7 @@ describe('the NPPES client against a loopback registry', () => {
       'answers something other than JSON',
       () => (loopback.reply = { status: 200, body: '<html>down</html>' }),
     ],
+    ['answers neither results nor Errors', () => (loopback.reply = { status: 200, body: '{}' })],
     [
       'answers records it cannot read',
       () => (loopback.reply = { status: 200, body: '{"results":[{"number":1}]}' }),
@@ -192,6 +193,14 @@ describe('the cached registry in front of the loopback registry', () => {
     await expect(registry.byNpi(SANDBOX_NPIS.deactivated)).rejects.toBeInstanceOf(RegistryUnavailableError);
     loopback.recover();
     expect(await registry.byNpi(SANDBOX_NPIS.deactivated)).toMatchObject({ active: false });
+  });
+
+  it('never keeps an answer without results as "not returned"', async () => {
+    const registry = liveRegistry();
+    loopback.reply = { status: 200, body: '{}' };
+    await expect(registry.byNpi(SANDBOX_NPIS.active)).rejects.toBeInstanceOf(RegistryUnavailableError);
+    loopback.recover();
+    expect(await registry.byNpi(SANDBOX_NPIS.active)).toMatchObject({ npi: SANDBOX_NPIS.active });
   });
 
   it('keeps at most its bound of answers, dropping the oldest', async () => {
