@@ -402,6 +402,19 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     signingReminderAfterMs: integer('PROVIDER_SIGNING_REMINDER_AFTER_MS', 7 * DAY_MS, 500, 90 * DAY_MS),
     renewalReminderBeforeMs: integer('PROVIDER_RENEWAL_REMINDER_BEFORE_MS', 30 * DAY_MS, 0, 365 * DAY_MS),
   };
+  // Only the local stack and the tests ask a registry on loopback; a live registry asked in clear
+  // could be answered by anyone on the path.
+  if (!isRegistryUrl(providers.registryUrl, mode !== 'local' && production)) {
+    problems.push(
+      `NPI_REGISTRY_URL must be an ${mode !== 'local' && production ? 'https://' : 'http:// or https://'} URL ` +
+        'without credentials, a query or fragment (the NPPES API, https://npiregistry.cms.hhs.gov/api)',
+    );
+  }
+  if (providers.sandboxRegistryUrl !== undefined && !isRegistryUrl(providers.sandboxRegistryUrl, false)) {
+    problems.push(
+      'SANDBOX_NPI_REGISTRY_URL must be an http:// or https:// URL without credentials, a query or fragment',
+    );
+  }
   if (providers.signingReminderAfterMs >= providers.signingLinkTtlMs) {
     problems.push('PROVIDER_SIGNING_REMINDER_AFTER_MS must be shorter than PROVIDER_SIGNING_LINK_TTL_MS');
   }
@@ -521,6 +534,14 @@ function isPublicApiUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
   return ['http:', 'https:'].includes(url.protocol) && !url.search && !url.hash && !url.username;
+}
+
+/** An NPI registry's address, to which each question appends `/?version=2.1&…`. */
+function isRegistryUrl(value: string, httpsOnly: boolean): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  const protocols = httpsOnly ? ['https:'] : ['http:', 'https:'];
+  return protocols.includes(url.protocol) && !url.search && !url.hash && !url.username && !url.password;
 }
 
 function parseEncryptionKeys(env: Env, problems: string[]): EncryptionSettings | undefined {

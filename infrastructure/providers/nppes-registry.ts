@@ -33,8 +33,8 @@ export interface NppesRegistryOptions {
 
 /**
  * The NPPES NPI Registry API, version 2.1 (docs/providers.md). Each question is one GET within the
- * time limit. Whatever keeps an answer from arriving whole (the network, the time limit, a status
- * other than 200, a body too large or unreadable) is `RegistryUnavailableError`; an `Errors` answer
+ * time limit. Whatever keeps an answer from arriving whole (the network, the time limit, a redirect,
+ * a status other than 200, a body too large or unreadable) is `RegistryUnavailableError`; an `Errors` answer
  * refuses the question itself and is `RegistryQueryError`. Neither carries the registry's words.
  */
 export class NppesRegistry implements NpiRegistry {
@@ -84,7 +84,13 @@ export class NppesRegistry implements NpiRegistry {
     const signal = AbortSignal.timeout(this.options.timeoutMs);
     let text: string;
     try {
-      const response = await this.fetch(url, { headers: { Accept: 'application/json' }, signal });
+      // A redirect is an outage, never followed: it could send the question to an address on our
+      // own network that no operator chose.
+      const response = await this.fetch(url, {
+        headers: { Accept: 'application/json' },
+        redirect: 'error',
+        signal,
+      });
       if (response.status !== 200) {
         await response.body?.cancel();
         throw new RegistryUnavailableError(`the registry answered HTTP ${response.status}`);

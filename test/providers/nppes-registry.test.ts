@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { RegistryQueryError, RegistryUnavailableError } from '../../domain/providers/npi-registry';
 import { CachedRegistry } from '../../infrastructure/providers/cached-registry';
 import { NpiRegistries } from '../../infrastructure/providers/npi-registries';
@@ -12,9 +15,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 describe('the NPPES client against a loopback registry', () => {
   const loopback = new LoopbackNpiRegistry();
   let registry: NppesRegistry;
+  let registryUrl: string;
 
   beforeAll(async () => {
-    registry = new NppesRegistry({ url: await loopback.start(), timeoutMs: TIME_LIMIT_MS });
+    registryUrl = await loopback.start();
+    registry = new NppesRegistry({ url: registryUrl, timeoutMs: TIME_LIMIT_MS });
   });
   afterEach(() => loopback.recover());
   afterAll(() => loopback.stop());
@@ -118,6 +123,22 @@ describe('the NPPES client against a loopback registry', () => {
   ])('is unavailable when the registry %s', async (_, play) => {
     play();
     await expect(registry.byNpi(SANDBOX_NPIS.active)).rejects.toBeInstanceOf(RegistryUnavailableError);
+  });
+
+  it('is unavailable when the registry redirects, without following it', async () => {
+    const redirecting = createServer((req, res) => {
+      res.writeHead(302, { Location: `${registryUrl}${req.url?.replace(/^\/api/, '') ?? ''}` }).end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = redirecting.address() as AddressInfo;
+      const redirected = new NppesRegistry({ url: `http://127.0.0.1:${port}/api`, timeoutMs: TIME_LIMIT_MS });
+      const before = loopback.requestsServed;
+      await expect(redirected.byNpi(SANDBOX_NPIS.active)).rejects.toBeInstanceOf(RegistryUnavailableError);
+      expect(loopback.requestsServed).toBe(before);
+    } finally {
+      await new Promise<void>((resolve) => redirecting.close(() => resolve()));
+    }
   });
 
   it('gives up at its time limit', async () => {

@@ -38,6 +38,75 @@ describe('configuration', () => {
     ).toBe(20_000);
   });
 
+  describe('the NPI registry URLs', () => {
+    const production = {
+      NODE_ENV: 'production',
+      TEMPORAL_ADDRESS: 'temporal:7233',
+      DATABASE_URL: 'postgres://app@db/app',
+      PAYLOAD_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
+      PAYLOAD_ENCRYPTION_KEY_ID: 'k1',
+    };
+    const problemsOf = (mode: 'local' | 'worker', env: Record<string, string>): string[] => {
+      try {
+        loadConfig(mode, env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+
+    it('asks NPPES over https by default, in production too', () => {
+      expect(loadConfig('worker', production).providers.registryUrl).toBe(
+        'https://npiregistry.cms.hhs.gov/api',
+      );
+      expect(problemsOf('worker', production)).toEqual([]);
+    });
+
+    it('refuses a live registry asked in clear in production, saying it must be https', () => {
+      const problems = problemsOf('worker', {
+        ...production,
+        NPI_REGISTRY_URL: 'http://npiregistry.cms.hhs.gov/api',
+      });
+      expect(problems).toEqual([expect.stringMatching(/^NPI_REGISTRY_URL must be an https:\/\/ URL/)]);
+    });
+
+    it('takes an http registry on the local stack and outside production', () => {
+      const loopback = 'http://127.0.0.1:8089/api/';
+      expect(loadConfig('local', { NPI_REGISTRY_URL: loopback }).providers.registryUrl).toBe(
+        'http://127.0.0.1:8089/api',
+      );
+      expect(problemsOf('local', { NODE_ENV: 'production', NPI_REGISTRY_URL: loopback })).toEqual([]);
+      expect(problemsOf('worker', { ...production, NODE_ENV: 'test', NPI_REGISTRY_URL: loopback })).toEqual(
+        [],
+      );
+    });
+
+    it.each([
+      ['a relative path', '/api'],
+      ['no scheme', 'npiregistry.cms.hhs.gov/api'],
+      ['another scheme', 'ftp://npiregistry.cms.hhs.gov/api'],
+      ['a query', 'https://npiregistry.cms.hhs.gov/api?version=2.1'],
+      ['a fragment', 'https://npiregistry.cms.hhs.gov/api#results'],
+      ['credentials', 'https://user:secret@npiregistry.cms.hhs.gov/api'],
+    ])('refuses a registry URL with %s, for live mode and the sandbox alike', (_, url) => {
+      const problems = problemsOf('local', { NPI_REGISTRY_URL: url, SANDBOX_NPI_REGISTRY_URL: url });
+      expect(problems).toEqual([
+        expect.stringMatching(/^NPI_REGISTRY_URL must be an http:\/\/ or https:\/\/ URL/),
+        expect.stringMatching(/^SANDBOX_NPI_REGISTRY_URL must be an http:\/\/ or https:\/\/ URL/),
+      ]);
+      expect(problems.join('\n')).not.toContain('secret');
+    });
+
+    it('takes an http sandbox registry in production, since it answers only test mode', () => {
+      const sandbox = 'http://sandbox-registry.internal:8080/api';
+      expect(
+        loadConfig('worker', { ...production, SANDBOX_NPI_REGISTRY_URL: sandbox }).providers,
+      ).toMatchObject({
+        sandboxRegistryUrl: sandbox,
+      });
+    });
+  });
+
   it('needs no settings in local mode', () => {
     const config = loadConfig('local', {});
     expect(config).toMatchObject({
