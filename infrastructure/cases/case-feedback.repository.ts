@@ -1,3 +1,5 @@
+import { createHmac } from 'node:crypto';
+
 import {
   FEEDBACK_PARTS,
   FEEDBACK_RATINGS,
@@ -7,6 +9,7 @@ import {
   type FeedbackDrug,
   type FeedbackPart,
   type FeedbackRating,
+  feedbackDrugOf,
   type FeedbackReport,
   type FeedbackReportDrug,
   type PriorAuthorizationFeedback,
@@ -43,6 +46,17 @@ interface SealedFeedback {
   criteria: CriterionExpectation[];
 }
 
+/**
+ * What the report names of a feedback's group, sealed: beside the case id, the drug or a criterion's
+ * question would say what the case's patient is treated with.
+ */
+interface SealedDrug {
+  name: string | null;
+  ndc: string | null;
+  /** The question of each criterion the feedback named, by criterion id, as the case held it. */
+  questions: Record<string, string>;
+}
+
 interface FeedbackRow {
   id: string;
   case_id: string;
@@ -64,6 +78,8 @@ export class CaseFeedbackRepository {
   constructor(
     private readonly db: Database,
     private readonly secrets: SecretBox,
+    /** The patient reference's key (`config.cases.patientRefKey`), which also hashes the drug to group by. */
+    private readonly refKey: Buffer,
   ) {}
 
   /**
@@ -87,11 +103,16 @@ export class CaseFeedbackRepository {
       )) as [{ count: number }];
       if (count >= cap) return 'full';
       const sealed: SealedFeedback = { comment: entry.comment, criteria: entry.criteria };
+      const drug: SealedDrug = {
+        name: entry.drug.name,
+        ndc: entry.drug.ndc,
+        questions: Object.fromEntries(entry.marks.map((mark) => [mark.id, mark.question])),
+      };
       const [row] = await tx.query<FeedbackRow>(
         `INSERT INTO case_feedback
-           (id, account_id, livemode, case_id, rating, parts, drug_key, drug_name, drug_ndc, criteria_marks,
+           (id, account_id, livemode, case_id, rating, parts, drug_ref, drug_sealed, criteria_marks,
             feedback_sealed, author_type, author_id, idempotency_id, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14, now())
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13, now())
          RETURNING ${FEEDBACK_COLUMNS}`,
         [
           newId('caseFeedback'),
@@ -100,10 +121,9 @@ export class CaseFeedbackRepository {
           entry.caseId,
           entry.rating,
           entry.parts,
-          entry.drug.key,
-          entry.drug.name,
-          entry.drug.ndc,
-          JSON.stringify(entry.marks),
+          drugRefOf(this.refKey, entry.accountId, entry.drug.key),
+          this.secrets.sealText(JSON.stringify(drug)),
+          JSON.stringify(entry.marks.map(({ id, differs }) => ({ id, differs }))),
           this.secrets.sealText(JSON.stringify(sealed)),
           entry.author.type,
           entry.author.id,
@@ -130,8 +150,10 @@ export class CaseFeedbackRepository {
   }
 
   /**
-   * The account's feedback in one mode, given in [from, to), by drug and by criterion: one query,
-   * over the open columns only (nothing sealed is read, and none of it is PHI).
+   * The account's feedback in one mode, given in [from, to), by drug and by criterion: one query
+   * counts over the open columns, grouped by the drug's keyed hash, and takes one sealed drug per
+   * group (for a criterion, one of the feedback that named it), which the process opens to name the
+   * drug and the question.
    */
   async report(
     scope: { accountId: string; livemode: boolean },
@@ -147,19 +169,18 @@ export class CaseFeedbackRepository {
         `count(DISTINCT f.id) FILTER (WHERE $${5 + FEEDBACK_RATINGS.length + index} = ANY(f.parts)) AS part_${index}`,
     );
     const rows = await this.db.query<ReportRow>(
-      `SELECT f.drug_key, max(f.drug_name) AS drug_name, max(f.drug_ndc) AS drug_ndc,
-              c.id AS criterion_id, max(c.question) AS question,
+      `SELECT f.drug_ref, max(f.drug_sealed) AS drug_sealed, c.id AS criterion_id,
               GROUPING(c.id) = 1 AS drug_total,
               count(DISTINCT f.id)::int AS feedback_count,
               ${[...ratingCounts, ...partCounts].join(',\n              ')},
               count(c.id)::int AS named,
               count(c.id) FILTER (WHERE c.differs)::int AS expected_other_answer
        FROM case_feedback f
-       LEFT JOIN LATERAL jsonb_to_recordset(f.criteria_marks) AS c (id text, question text, differs boolean) ON true
+       LEFT JOIN LATERAL jsonb_to_recordset(f.criteria_marks) AS c (id text, differs boolean) ON true
        WHERE f.account_id = $1 AND f.livemode = $2 AND f.created_at >= $3 AND f.created_at < $4
-       GROUP BY GROUPING SETS ((f.drug_key), (f.drug_key, c.id))
+       GROUP BY GROUPING SETS ((f.drug_ref), (f.drug_ref, c.id))
        HAVING GROUPING(c.id) = 1 OR c.id IS NOT NULL
-       ORDER BY f.drug_key, GROUPING(c.id) DESC, c.id`,
+       ORDER BY f.drug_ref, GROUPING(c.id) DESC, c.id`,
       [
         scope.accountId,
         scope.livemode,
@@ -171,9 +192,10 @@ export class CaseFeedbackRepository {
     );
     const drugs: FeedbackReportDrug[] = [];
     for (const row of rows) {
+      const sealed = JSON.parse(this.secrets.openText(row.drug_sealed)) as SealedDrug;
       if (row.drug_total) {
         drugs.push({
-          drug: { key: row.drug_key, name: row.drug_name, ndc: row.drug_ndc },
+          drug: feedbackDrugOf({ drug_name: sealed.name ?? undefined, ndc: sealed.ndc ?? undefined }),
           feedback_count: row.feedback_count,
           ratings: countsOf(FEEDBACK_RATINGS, (index) => row[`rating_${index}`]),
           parts: countsOf(FEEDBACK_PARTS, (index) => row[`part_${index}`]),
@@ -182,7 +204,7 @@ export class CaseFeedbackRepository {
       } else {
         drugs[drugs.length - 1]!.criteria.push({
           id: row.criterion_id!,
-          question: row.question ?? '',
+          question: sealed.questions[row.criterion_id!] ?? '',
           named: row.named,
           expected_other_answer: row.expected_other_answer,
         });
@@ -214,12 +236,18 @@ export class CaseFeedbackRepository {
   }
 }
 
+/**
+ * The drug's group in the report: a keyed hash, as the patient reference is (`patientRefOf`), so the
+ * same drug of one account groups together while the column names no drug to anyone reading it.
+ */
+export function drugRefOf(key: Buffer, accountId: string, drugKey: string): string {
+  return createHmac('sha256', key).update(`${accountId}:${drugKey}`).digest('hex').slice(0, 32);
+}
+
 type ReportRow = {
-  drug_key: string;
-  drug_name: string | null;
-  drug_ndc: string | null;
+  drug_ref: string;
+  drug_sealed: string;
   criterion_id: string | null;
-  question: string | null;
   drug_total: boolean;
   feedback_count: number;
   named: number;

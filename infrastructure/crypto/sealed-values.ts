@@ -15,6 +15,7 @@ export const SEALED_COLUMNS = [
   { table: 'webhook_events', column: 'body_sealed' },
   { table: 'case_summaries', column: 'case_sealed', rowId: 'case_id' },
   { table: 'case_feedback', column: 'feedback_sealed' },
+  { table: 'case_feedback', column: 'drug_sealed' },
   { table: 'mail_outbox', column: 'message_sealed' },
   { table: 'connector_settings', column: 'auth_secret_sealed' },
   { table: 'connector_settings', column: 'signing_key_sealed' },

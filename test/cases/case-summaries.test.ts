@@ -200,7 +200,7 @@ describe('case summaries written by the case lifecycle', () => {
     expect(listed[1]!.patient_ref).toBe(typedSearchAttributes.get(PATIENT_REF));
   });
 
-  it('keeps nothing of the patient, the drug or the notes: only ids, statuses, dates and a keyed hash', async () => {
+  it('keeps nothing of the patient, the drug or the notes in summaries or feedback: only ids, statuses, dates, counts and keyed hashes', async () => {
     const patient = syntheticPatient({
       first_name: 'Jane',
       last_name: 'Doe',
@@ -226,6 +226,38 @@ describe('case summaries written by the case lifecycle', () => {
     const stored = JSON.stringify(rest).toLowerCase();
     for (const phi of ['jane', 'doe', '1961-07-23', 'mrn-', 'ozempic', 'metformin', 'providerson', '62701']) {
       expect(stored).not.toContain(phi);
+    }
+
+    // Feedback names its case too: the drug and the criterion's question are only sealed there.
+    const [criterion] = await eventually(async () => {
+      const { status, criteria } = await get('/prior-authorization', created.id);
+      return status === 'awaiting_review' ? (criteria as JsonObject[]) : undefined;
+    });
+    expect(criterion).toBeDefined();
+    const feedback = await testApp
+      .http()
+      .post(`/prior-authorization/${created.id}/feedback`)
+      .set(bearer(account.keys.reviewer))
+      .send({
+        rating: 'incorrect',
+        parts: ['criteria'],
+        comment: 'Jane Doe took metformin in 2019',
+        criteria: [{ id: criterion.id, expected_answer: criterion.answer === 'yes' ? 'no' : 'yes' }],
+      });
+    expect(feedback.status).toBe(201);
+    const [feedbackRow] = await testApp.db.query<Record<string, unknown>>(
+      'SELECT * FROM case_feedback WHERE case_id = $1',
+      [created.id],
+    );
+    const { feedback_sealed, drug_sealed, drug_ref, ...open } = feedbackRow!;
+    expect([feedback_sealed, drug_sealed]).toEqual([
+      expect.stringMatching(/^[\w-]+:[A-Za-z0-9+/]+=*$/),
+      expect.stringMatching(/^[\w-]+:[A-Za-z0-9+/]+=*$/),
+    ]);
+    expect(drug_ref).toMatch(/^[0-9a-f]{32}$/);
+    const feedbackStored = JSON.stringify(open).toLowerCase();
+    for (const phi of ['jane', 'doe', 'ozempic', 'metformin', criterion.question.toLowerCase()]) {
+      expect(feedbackStored).not.toContain(phi);
     }
   });
 });

@@ -241,9 +241,9 @@ describe('feedback on a prior authorization', () => {
     const first = await giveFeedback(id, { rating: 'correct' });
     expect(first.status).toBe(201);
     await testApp.db.query(
-      `INSERT INTO case_feedback (id, account_id, livemode, case_id, rating, parts, drug_key, criteria_marks,
-         feedback_sealed, author_type, author_id, created_at)
-       SELECT id || '_' || n, account_id, livemode, case_id, rating, parts, drug_key, criteria_marks,
+      `INSERT INTO case_feedback (id, account_id, livemode, case_id, rating, parts, drug_ref, drug_sealed,
+         criteria_marks, feedback_sealed, author_type, author_id, created_at)
+       SELECT id || '_' || n, account_id, livemode, case_id, rating, parts, drug_ref, drug_sealed, criteria_marks,
          feedback_sealed, author_type, author_id, created_at
        FROM case_feedback, generate_series(2, 100) AS n WHERE id = $1`,
       [first.body.data.id],

@@ -1,4 +1,5 @@
 import { CaseFeedbackRepository } from '../../../infrastructure/cases/case-feedback.repository';
+import type { AppConfig } from '../../../infrastructure/config/config';
 import type { SecretBox } from '../../../infrastructure/crypto/aes-gcm';
 import type { Database } from '../../../infrastructure/storage/database';
 import type { CaseAnnotations } from '../case-extensions';
@@ -8,8 +9,12 @@ import type { CaseAnnotations } from '../case-extensions';
  * page, none for other case types. A case without feedback carries no `feedback` field, as other
  * fields that would be empty (`unread_evidence`) are left out.
  */
-export function feedbackAnnotations(deps: { db: Database; secrets: SecretBox }): CaseAnnotations {
-  const feedback = new CaseFeedbackRepository(deps.db, deps.secrets);
+export function feedbackAnnotations(deps: {
+  db: Database;
+  secrets: SecretBox;
+  config: AppConfig;
+}): CaseAnnotations {
+  const feedback = new CaseFeedbackRepository(deps.db, deps.secrets, deps.config.cases.patientRefKey!);
   return {
     async annotate(principal, type, records) {
       if (type.object !== 'prior_authorization' || records.length === 0) return records;
