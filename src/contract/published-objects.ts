@@ -64,8 +64,8 @@ export type PublishedObjectName = keyof PublishedObjects;
 
 /** A prior authorization case: its request as kept, its status history and, once decided, the payer's outcome. */
 export interface PriorAuthorization extends PriorAuthorizationCase {
-  /** The feedback given on the case, oldest first (POST …/feedback); absent while none was given. */
-  feedback?: PriorAuthorizationFeedback[];
+  /** The feedback given on the case, oldest first (POST …/feedback); empty while none was given. */
+  feedback: PriorAuthorizationFeedback[];
 }
 export type { PriorAuthorizationFeedback };
 /** Feedback on the account's prior authorizations over a period, by drug and criterion: counts, no PHI. */

@@ -136,7 +136,7 @@ describe('feedback on a prior authorization', () => {
     },
   );
 
-  it('lists feedback oldest first, on the case and in the list, and adds nothing to cases without it', async () => {
+  it('lists feedback oldest first, on the case and in the list, as an empty list on a prior authorization without it', async () => {
     const id = cases.awaiting_review;
     const second = await giveFeedback(id, { rating: 'correct' }, account.keys.provider);
     expect(second.status).toBe(201);
@@ -151,7 +151,12 @@ describe('feedback on a prior authorization', () => {
     expect((await read(id)).feedback).toEqual(fromList.feedback);
 
     const untouched = await submit();
-    expect(await read(untouched)).not.toHaveProperty('feedback');
+    expect((await read(untouched)).feedback).toEqual([]);
+    const listedAgain = await testApp.http().get(`${PATH}?limit=100`).set(bearer(account.keys.provider));
+    const untouchedListed = (listedAgain.body.data.data as JsonObject[]).find(
+      (record) => record.id === untouched,
+    )!;
+    expect(untouchedListed.feedback).toEqual([]);
     const bv = await testApp
       .http()
       .post('/benefit-verification')

@@ -6,8 +6,8 @@ import type { CaseAnnotations } from '../case-extensions';
 
 /**
  * Adds `feedback[]` (oldest first) to the prior authorizations a caller reads: one query per read or
- * page, none for other case types. A case without feedback carries no `feedback` field, as other
- * fields that would be empty (`unread_evidence`) are left out.
+ * page, none for other case types. A case without feedback carries `feedback: []`, since CONTRACT.md
+ * §13 lists the field on every prior authorization and clients read its length.
  */
 export function feedbackAnnotations(deps: {
   db: Database;
@@ -22,10 +22,7 @@ export function feedbackAnnotations(deps: {
         principal.accountId,
         records.map((record) => record.id),
       );
-      return records.map((record) => {
-        const given = byCase.get(record.id);
-        return given ? { ...record, feedback: given } : record;
-      });
+      return records.map((record) => ({ ...record, feedback: byCase.get(record.id) ?? [] }));
     },
   };
 }
