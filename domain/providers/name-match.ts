@@ -65,14 +65,16 @@ const UNSPLIT_LETTERS: Readonly<Record<string, string>> = {
 
 /**
  * A name as the registry spells names: capitals without accents (NFD splits `É` into `E` and its
- * mark), so `Núñez` is asked for and compared as `NUNEZ`.
+ * mark), so `Núñez` is asked for and compared as `NUNEZ`, with the plain apostrophe for the
+ * typographic one phones and word processors type: NPPES finds nobody named `O’BRIEN`.
  */
 export function registrySpelling(name: string): string {
   return name
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toUpperCase()
-    .replace(/[ØŁĐÆŒÞ]/gu, (letter) => UNSPLIT_LETTERS[letter]!);
+    .replace(/[ØŁĐÆŒÞ]/gu, (letter) => UNSPLIT_LETTERS[letter]!)
+    .replace(/[’ʼ]/gu, "'");
 }
 
 /**

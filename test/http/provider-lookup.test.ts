@@ -88,6 +88,14 @@ describe('GET /providers/lookup', () => {
     ]);
   });
 
+  it('asks for a last name typed with a typographic apostrophe with the plain one', async () => {
+    const response = await lookup(`last_name=${encodeURIComponent('D’Arcy-Nguyen')}&state=WA`);
+    expect(sandboxRegistry.requests.at(-1)).toContain('last_name=D%27ARCY-NGUYEN&');
+    expect(response.body.data.data.map((record: { npi: string }) => record.npi)).toEqual([
+      SANDBOX_NPIS.activeHyphenated,
+    ]);
+  });
+
   it.each([
     ['neither form', '', ['npi']],
     ['both forms', `npi=${SANDBOX_NPIS.active}&last_name=Quintero&state=OR`, ['npi']],

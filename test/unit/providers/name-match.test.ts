@@ -1,4 +1,4 @@
-import { registryNameMatches } from '../../../domain/providers/name-match';
+import { registryNameMatches, registrySpelling } from '../../../domain/providers/name-match';
 import type { RegistryProvider } from '../../../domain/providers/npi-registry';
 
 function individual(first: string, last: string, extra: Partial<RegistryProvider> = {}): RegistryProvider {
@@ -41,6 +41,12 @@ describe('a request names the prescriber the registry lists', () => {
     expect(registryNameMatches(elodie, 'Elodie', 'Darcy Nguyen')).toBe(true);
     expect(registryNameMatches(elodie, 'Elodie', 'D’Arcy Nguyen')).toBe(true);
     expect(registryNameMatches(elodie, 'Elodie', 'DArcyNguyen')).toBe(true);
+  });
+
+  it('spells a typographic apostrophe as the plain one the registry prints', () => {
+    expect(registrySpelling('O’Brien')).toBe("O'BRIEN");
+    expect(registrySpelling('Oʼbrien')).toBe("O'BRIEN");
+    expect(registryNameMatches(individual('SEAN', "O'BRIEN"), 'Seán', 'Oʼbrien')).toBe(true);
   });
 
   it('takes a first initial for the first name, with or without its period', () => {
