@@ -20,8 +20,10 @@ import { FormulariesModule } from '../formularies/formularies.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { PatientsModule } from '../patients/patients.module';
 import { ProgramsModule } from '../programs/programs.module';
-import { providerAuthorizationAdmission } from '../provider-authorizations/provider-authorization-admission';
-import { ProviderAuthorizationsModule } from '../provider-authorizations/provider-authorizations.module';
+import {
+  providerAuthorizationAdmission,
+  ProviderAuthorizationsModule,
+} from '../provider-authorizations/provider-authorizations.module';
 import { ProvidersModule } from '../providers/providers.module';
 import { StatusModule } from '../status/status.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';

@@ -1,16 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { CASE_KINDS } from '../../domain/cases/case-kinds';
-
 const WORKFLOWS = path.join(__dirname, '..', '..', 'workflows');
 
 /**
  * Every messages file beside the workflows, found on disk so that none escapes the checks below: the
- * messages every case takes (`case.messages.ts`) and each case kind's own, named after its object.
+ * messages every case takes (`case.messages.ts`) and each workflow's own, named after it.
  */
 const MESSAGE_FILE_NAMES = readdirSync(WORKFLOWS).filter((file) => file.endsWith('.messages.ts'));
-const KIND_FILE_NAMES = CASE_KINDS.map((kind) => `${kind.object.replaceAll('_', '-')}.messages.ts`);
+const WORKFLOW_FILE_NAMES = readdirSync(WORKFLOWS).filter((file) => file.endsWith('.workflow.ts'));
 const MESSAGE_FILES: Record<string, Record<string, unknown>> = Object.fromEntries(
   // Loaded by the names found, which a static import cannot do.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -43,9 +41,11 @@ describe('workflow messages', () => {
     expect(definingElsewhere).toEqual([]);
   });
 
-  it("live in the file every case shares or in a case kind's own, named after its object", () => {
+  it('live in the file every case shares or beside the one workflow they belong to, named after it', () => {
     const strays = MESSAGE_FILE_NAMES.filter(
-      (file) => file !== 'case.messages.ts' && !KIND_FILE_NAMES.includes(file),
+      (file) =>
+        file !== 'case.messages.ts' &&
+        !WORKFLOW_FILE_NAMES.includes(file.replace(/\.messages\.ts$/, '.workflow.ts')),
     );
     expect(strays).toEqual([]);
     expect(MESSAGE_FILE_NAMES).toContain('case.messages.ts');

@@ -5,6 +5,7 @@ import { writeEligibilityResponse } from '../../infrastructure/connectors/x12/el
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import { benefitVerificationRequest } from '../support/case-requests';
 import { ClearinghouseServer } from '../support/clearinghouse-server';
+import { LoopbackNpiRegistry } from '../support/loopback-npi-registry';
 import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
@@ -88,10 +89,15 @@ describe('benefit verification with a live key', () => {
   let clearinghouse: ClearinghouseServer;
   let clearinghouseUrl: string;
   let receiver: TestReceiver;
+  let registry: LoopbackNpiRegistry;
   const live = { provider: '', reviewer: '', admin: '' };
 
   beforeAll(async () => {
-    testApp = await startTestApp({ WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100' });
+    registry = new LoopbackNpiRegistry();
+    testApp = await startTestApp({
+      WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
+      NPI_REGISTRY_URL: await registry.start(),
+    });
     worker = await testApp.startWorker();
     account = await testApp.createAccount();
     Object.assign(live, await testApp.createLiveKeys(account.accountId));
@@ -118,6 +124,7 @@ describe('benefit verification with a live key', () => {
     await clearinghouse.stop();
     await worker.stop();
     await testApp.close();
+    await registry.stop();
   });
 
   const submit = async (memberId: string) => {
@@ -169,6 +176,19 @@ describe('benefit verification with a live key', () => {
       serviceTypeCodes: ['30', '88'],
     });
     expect(envelope).toMatchObject({ senderId: 'CLINIC0001', receiverId: 'SANDBOXCH', usage: 'test' });
+  });
+
+  it("names the prescriber's taxonomy from the NPI registry in the 270 it sends", async () => {
+    const created = await submit(ACTIVE_MEMBER);
+    const completed = await waitFor(created.id, 'completed');
+    expect(completed.prescriber_registry).toMatchObject({
+      outcome: 'matched',
+      taxonomy: { code: '207Q00000X' },
+    });
+    const sent = clearinghouse.requests.find((request) => request.body.includes(created.id))!;
+    const segments = (JSON.parse(sent.body) as { x12: string }).x12.split('~');
+    const provider = segments.findIndex((segment) => segment.startsWith('NM1*1P*'));
+    expect(segments[provider + 1]).toBe('PRV*PE*PXC*207Q00000X');
   });
 
   it("asks as the subscriber's dependent when the patient is covered on someone else's policy", async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { projectRoot } from '../../infrastructure/project-root';
-import { CASE_EVENT_TYPES } from '../../domain/webhooks/event-types';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../../domain/webhooks/event-types';
 import publishedSchemas from '../../src/contract/published-schemas.json';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -105,7 +105,7 @@ describe('the OpenAPI document', () => {
 
   it('describes each webhook event, thin and full, with the headers that sign it', () => {
     expect(Object.keys(document.webhooks).sort()).toEqual(
-      [...Object.keys(CASE_EVENT_TYPES), 'webhook.test'].sort(),
+      [...Object.keys(SUBSCRIBABLE_EVENT_TYPES), 'webhook.test'].sort(),
     );
     const overdue = document.webhooks['prior_authorization.overdue'].post;
     expect(overdue.requestBody.content['application/json'].schema.anyOf).toEqual([
@@ -116,7 +116,9 @@ describe('the OpenAPI document', () => {
       ['X-Webhook-Secret', 'header', true],
       ['X-Webhook-Id', 'header', true],
     ]);
-    expect(document.components.schemas.ThinNotifiedObject.properties).toHaveProperty('livemode');
+    const [thinCase, thinAuthorization] = document.components.schemas.ThinNotifiedObject.anyOf as Json[];
+    expect(thinCase!.properties).toHaveProperty('livemode');
+    expect(thinAuthorization!.properties.object).toMatchObject({ const: 'provider_authorization' });
   });
 
   it("lists the same event types and titles as docs/webhooks.md's table", () => {

@@ -30,7 +30,7 @@ describe('provider authorizations in live mode', () => {
     testApp = await startTestApp({ NPI_REGISTRY_URL: registryUrl, PUBLIC_API_URL });
     worker = await testApp.startWorker();
     account = await testApp.createAccount('Riverside Clinic');
-    live = await testApp.createLiveKeys(account.accountId);
+    live = await testApp.createLiveKeys(account.accountId, { authorizeTestPrescriber: false });
     const configured = await testApp
       .http()
       .put('/connectors/mail')

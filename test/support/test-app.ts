@@ -13,6 +13,8 @@ import { migrate } from '../../infrastructure/storage/migrations';
 import { connectClient } from '../../infrastructure/temporal/temporal-connection';
 import { createApp } from '../../src/app/create-app';
 import { testEnvironment } from '../harness/environment';
+import { provider } from './case-requests';
+import { authorizedPrescriber } from './provider-authorizations';
 import { PublishedAnswers, recordExamples } from './published-answers';
 import { startTestWorker, TestWorker } from './workers';
 
@@ -42,6 +44,8 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     // A connector call's retries run out in about a second rather than five minutes; a test that
     // plays an outage sees the case show attention at once (docs/testing.md, "Time is a setting").
     ...QUICK_CONNECTOR_RETRIES,
+    // Live mode's NPI registry refuses at once unless a test names one: no test reaches NPPES itself.
+    NPI_REGISTRY_URL: 'http://127.0.0.1:9/api',
     ...env,
   });
 }
@@ -61,7 +65,15 @@ export interface TestApp {
   /** A fresh account with one key per role. */
   createAccount(name?: string): Promise<TestAccount>;
   /** One live key per role, made the way the admin CLI makes an account's first live keys. */
-  createLiveKeys(accountId: string): Promise<Record<Role, string>>;
+  /**
+   * Live keys of each role for the account. Unless told not to, the test prescriber (`provider` of
+   * case-requests.ts) has a signed authorization in live mode, where enforcement is on by default:
+   * suites about something else create live BVs and PAs in that prescriber's name.
+   */
+  createLiveKeys(
+    accountId: string,
+    options?: { authorizeTestPrescriber?: boolean },
+  ): Promise<Record<Role, string>>;
   /** A fresh account whose admin key is live, as changing what live data reaches needs. */
   createAccountWithLiveAdmin(name?: string): Promise<TestAccount>;
   /** A worker with the production workflows on this app's task queue, database and client. */
@@ -110,12 +122,13 @@ export async function startTestApp(
       }
       return { accountId: account.id, keys };
     },
-    async createLiveKeys(accountId) {
+    async createLiveKeys(accountId, { authorizeTestPrescriber = true } = {}) {
       const keys = {} as Record<Role, string>;
       for (const role of ['provider', 'reviewer', 'admin'] as const) {
         const live = { accountId, roles: [role], label: `live ${role}`, mode: 'live' as const };
         keys[role] = (await accounts.createApiKey(live)).secret;
       }
+      if (authorizeTestPrescriber) await authorizedPrescriber(db, accountId, true, provider);
       return keys;
     },
     async createAccountWithLiveAdmin(name) {
