@@ -10,7 +10,7 @@ import {
 } from '../support/browser';
 import { waitForStatus } from '../support/case-journeys';
 import { priorAuthorizationRequest } from '../support/case-requests';
-import { consoleBrowserWithRoles, postForm } from '../support/console-admin';
+import { consoleBrowserWithRoles, getPage, postForm } from '../support/console-admin';
 import { submitCase } from '../support/console-cases';
 import { startTestApp, TestAccount, TestApp } from '../support/test-app';
 import type { TestWorker } from '../support/workers';
@@ -115,6 +115,42 @@ describeInBrowser('feedback on a prior authorization in the console', () => {
         author: expect.objectContaining({ type: 'user' }),
       }),
     ]);
+  });
+
+  it('stores a form sent twice (a double click, a resend after a timeout) once, by the key the form carries', async () => {
+    const reviewer = await consoleBrowserWithRoles(testApp, account.accountId, ['reviewer']);
+    const form = await getPage(testApp, reviewer, `/console/prior-authorizations/${caseId}/feedback`);
+    const [, key] = /name="feedback_key" value="([0-9a-f-]{36})"/.exec(form.text)!;
+    const comment = `Sent twice ${key}`;
+    const audits = async () =>
+      (
+        await testApp.db.query(
+          `SELECT id FROM audit_events WHERE action = 'case.feedback_recorded' AND target_id = $1`,
+          [caseId],
+        )
+      ).length;
+    const auditedBefore = await audits();
+    const send = () =>
+      postForm(testApp, reviewer, `/console/prior-authorizations/${caseId}/feedback`, {
+        feedback_key: key!,
+        rating: 'correct',
+        comment,
+      });
+    expect((await send()).status).toBe(303);
+    expect((await send()).status).toBe(303);
+
+    const api = await testApp
+      .http()
+      .get(`/prior-authorization/${caseId}`)
+      .set('Authorization', `Bearer ${account.keys.provider}`);
+    const stored = (api.body.data.feedback as Array<{ comment: string | null }>).filter(
+      (feedback) => feedback.comment === comment,
+    );
+    expect(stored).toHaveLength(1);
+    expect(await audits()).toBe(auditedBefore + 1);
+
+    const anotherForm = await getPage(testApp, reviewer, `/console/prior-authorizations/${caseId}/feedback`);
+    expect(anotherForm.text).not.toContain(key);
   });
 
   it("shows the account's admins the feedback by drug and criterion", async () => {

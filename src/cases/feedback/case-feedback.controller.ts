@@ -46,7 +46,7 @@ export class PriorAuthorizationFeedbackController {
     @Body() body: GiveFeedbackDto,
     @CurrentIdempotentAttempt() attempt?: IdempotentAttempt,
   ) {
-    return success(await this.feedback.give(principal, id, plain(body), attempt));
+    return success((await this.feedback.give(principal, id, plain(body), attempt?.boundId)).feedback);
   }
 }
 

@@ -5,13 +5,14 @@ import {
   MAX_FEEDBACK_PER_CASE,
   type FeedbackReport,
   type NewFeedback,
-  type PriorAuthorizationFeedback,
 } from '../../../domain/cases/case-feedback';
 import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authorization';
 import type { Principal } from '../../../infrastructure/accounts/accounts.repository';
-import type { CaseFeedbackRepository } from '../../../infrastructure/cases/case-feedback.repository';
+import type {
+  CaseFeedbackRepository,
+  RecordedFeedback,
+} from '../../../infrastructure/cases/case-feedback.repository';
 import { ApiError } from '../../common/errors';
-import type { IdempotentAttempt } from '../../idempotency/idempotency.module';
 import type { CasesService } from '../cases.service';
 import { PRIOR_AUTHORIZATION } from '../types/prior-authorization/prior-authorization.case-type';
 import { countFeedback } from './feedback-metrics';
@@ -33,12 +34,16 @@ export class CaseFeedbackService {
     private readonly feedback: CaseFeedbackRepository,
   ) {}
 
+  /**
+   * Stores the feedback, or finds the one stored under the same `idempotencyId` (the API's bound
+   * Idempotency-Key, the console form's one-time key): `created` says which.
+   */
   async give(
     principal: Principal,
     caseId: string,
     given: NewFeedback,
-    attempt?: IdempotentAttempt,
-  ): Promise<PriorAuthorizationFeedback> {
+    idempotencyId?: string,
+  ): Promise<RecordedFeedback> {
     const record = (await this.cases.get(principal, PRIOR_AUTHORIZATION, caseId)) as PriorAuthorizationCase;
     const issues = feedbackIssues(given, record.criteria);
     if (issues.length > 0)
@@ -57,7 +62,7 @@ export class CaseFeedbackService {
         marks: criterionMarks(criteria, record.criteria),
         drug: feedbackDrugOf(record.request.prescription),
         author: { type: principal.credential.type, id: principal.credential.id },
-        idempotencyId: attempt?.boundId,
+        idempotencyId,
       },
       MAX_FEEDBACK_PER_CASE,
     );
@@ -69,7 +74,7 @@ export class CaseFeedbackService {
     }
     // A retry that found the feedback its first attempt stored counts nothing twice.
     if (recorded.created) countFeedback(given.rating, parts);
-    return recorded.feedback;
+    return recorded;
   }
 
   /** The account's feedback in the caller's mode over [from, to), by drug and criterion. */

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
@@ -21,7 +23,8 @@ import { html } from '../views';
 import { casePath, sectionOfObject } from './case-sections';
 import {
   criterionFieldNames,
-  EMPTY_FEEDBACK_FORM,
+  emptyFeedbackForm,
+  FEEDBACK_KEY_FIELD,
   type FeedbackFormValues,
   feedbackFormView,
   feedbackReportView,
@@ -48,7 +51,7 @@ export class FeedbackPagesController {
   @Get(':id/feedback')
   async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const record = await this.caseForFeedback(req, id);
-    this.sendFormPage(req, res, record, EMPTY_FEEDBACK_FORM);
+    this.sendFormPage(req, res, record, emptyFeedbackForm());
   }
 
   @Post(':id/feedback')
@@ -62,8 +65,11 @@ export class FeedbackPagesController {
     const values = formValuesOf(body, record);
     const checked = await checkAsTheApiDoes(GiveFeedbackDto, bodyOf(values));
     if (!checked.valid) return this.sendFormPage(req, res, record, values, checked.messages, 400);
+    let created: boolean;
     try {
-      await this.feedback.give(principalOf(req), id, plain(checked.value));
+      // Bound to the case too, so a key sent with another case's form finds nothing of this one.
+      const idempotencyId = `console-feedback:${record.id}:${values.key}`;
+      ({ created } = await this.feedback.give(principalOf(req), id, plain(checked.value), idempotencyId));
     } catch (error) {
       if (!(error instanceof ApiError) || !REFUSALS_SHOWN_WITH_THE_FORM.has(error.code)) throw error;
       const messages = error.details.length
@@ -71,7 +77,9 @@ export class FeedbackPagesController {
         : [error.message];
       return this.sendFormPage(req, res, record, values, messages, error.httpStatus);
     }
-    await this.audit.record(req, 'case.feedback_recorded', { object: 'prior_authorization', id });
+    // A second send of the same form stored nothing, so it is audited once.
+    if (created)
+      await this.audit.record(req, 'case.feedback_recorded', { object: 'prior_authorization', id });
     // `done=feedback` names the case page's sentence for it; the anchor brings the history into view.
     res.redirect(
       303,
@@ -125,13 +133,18 @@ function formValuesOf(body: unknown, record: PriorAuthorizationCase): FeedbackFo
     const answer = formField(body, names.expected);
     if (id && answer) expected[id] = answer;
   });
+  const key = formField(body, FEEDBACK_KEY_FIELD) ?? '';
   return {
+    // A form sent without a well-made key (tampered with, or shown before forms had one) gets a new one.
+    key: UUID.test(key) ? key : randomUUID(),
     rating: formField(body, 'rating') ?? '',
     parts: formChoices(body, 'parts'),
     comment: formField(body, 'comment') ?? '',
     expected,
   };
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The API's body from the form: empty fields left out, as an API client would leave them. */
 function bodyOf(values: FeedbackFormValues): object {

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import {
   FEEDBACK_PARTS,
   FEEDBACK_RATINGS,
@@ -24,6 +26,11 @@ import {
 
 /** What the feedback form holds: as sent, so a refused form comes back as the person left it. */
 export interface FeedbackFormValues {
+  /**
+   * The form's one-time key (a UUID), made when the form is shown and sent back hidden: a second
+   * send of the same form (a double click, a resend after a timeout) finds the feedback the first stored.
+   */
+  key: string;
   rating: string;
   parts: string[];
   comment: string;
@@ -31,7 +38,14 @@ export interface FeedbackFormValues {
   expected: Record<string, string>;
 }
 
-export const EMPTY_FEEDBACK_FORM: FeedbackFormValues = { rating: '', parts: [], comment: '', expected: {} };
+/** A form not yet filled, under a key of its own. */
+export const emptyFeedbackForm = (): FeedbackFormValues => ({
+  key: randomUUID(),
+  rating: '',
+  parts: [],
+  comment: '',
+  expected: {},
+});
 
 const RATING_OPTIONS = FEEDBACK_RATINGS.map((rating) => ({
   value: rating,
@@ -44,6 +58,9 @@ const PART_OPTIONS = [
   { value: 'documents', label: 'Documents read' },
   { value: 'determination', label: 'Determination' },
 ] as const satisfies ReadonlyArray<{ value: (typeof FEEDBACK_PARTS)[number]; label: string }>;
+
+/** The hidden field that carries the form's one-time key. */
+export const FEEDBACK_KEY_FIELD = 'feedback_key';
 
 /** The form's fields of one criterion of the case: the id it names, and the answer expected. */
 export const criterionFieldNames = (index: number) => ({
@@ -68,62 +85,62 @@ export function feedbackFormView(
       <p>Feedback is kept with the case and never changes it, whatever its status.</p>
       ${postForm({
         csrf,
-        body: html`${choiceGroup({
-          legend: 'How right was this case?',
-          name: 'rating',
-          type: 'radio',
-          options: RATING_OPTIONS,
-          chosen: [values.rating],
-          idPrefix: 'rating',
-        })}
-        ${choiceGroup({
-          legend: 'Which parts does it concern? (at least one unless it was correct)',
-          name: 'parts',
-          type: 'checkbox',
-          options: PART_OPTIONS,
-          chosen: values.parts,
-          idPrefix: 'part',
-        })}
-        ${textareaField({
-          name: 'comment',
-          label: 'Comment',
-          hint: 'Optional. Kept encrypted; never in the audit trail or the report.',
-          value: values.comment,
-          rows: 4,
-          attributes: html`maxlength="5000"`,
-        })}
-        ${
-          pa.criteria.length > 0 &&
-          table({
-            caption: 'Expected answers (leave empty where you agree)',
-            rows: pa.criteria,
-            columns: [
-              ...criterionColumns<(typeof pa.criteria)[number]>(),
-              { heading: "Case's answer", cell: (criterion) => criterion.answer },
-              {
-                heading: 'Expected answer',
-                cell: (criterion, index) => {
-                  const names = criterionFieldNames(index);
-                  return html`<input type="hidden" name="${names.id}" value="${criterion.id}" />
-                    ${selectField({
-                      name: names.expected,
-                      id: `expected-${index}`,
-                      label: `Expected answer to ${criterion.question}`,
-                      hiddenLabel: true,
-                      options: [
-                        { value: '', label: 'No expectation' },
-                        { value: 'yes', label: 'yes' },
-                        { value: 'no', label: 'no' },
-                        { value: 'unknown', label: 'unknown' },
-                      ],
-                      value: values.expected[criterion.id] ?? '',
-                    })}`;
+        body: html`<input type="hidden" name="${FEEDBACK_KEY_FIELD}" value="${values.key}" /> ${choiceGroup({
+            legend: 'How right was this case?',
+            name: 'rating',
+            type: 'radio',
+            options: RATING_OPTIONS,
+            chosen: [values.rating],
+            idPrefix: 'rating',
+          })}
+          ${choiceGroup({
+            legend: 'Which parts does it concern? (at least one unless it was correct)',
+            name: 'parts',
+            type: 'checkbox',
+            options: PART_OPTIONS,
+            chosen: values.parts,
+            idPrefix: 'part',
+          })}
+          ${textareaField({
+            name: 'comment',
+            label: 'Comment',
+            hint: 'Optional. Kept encrypted; never in the audit trail or the report.',
+            value: values.comment,
+            rows: 4,
+            attributes: html`maxlength="5000"`,
+          })}
+          ${
+            pa.criteria.length > 0 &&
+            table({
+              caption: 'Expected answers (leave empty where you agree)',
+              rows: pa.criteria,
+              columns: [
+                ...criterionColumns<(typeof pa.criteria)[number]>(),
+                { heading: "Case's answer", cell: (criterion) => criterion.answer },
+                {
+                  heading: 'Expected answer',
+                  cell: (criterion, index) => {
+                    const names = criterionFieldNames(index);
+                    return html`<input type="hidden" name="${names.id}" value="${criterion.id}" />
+                      ${selectField({
+                        name: names.expected,
+                        id: `expected-${index}`,
+                        label: `Expected answer to ${criterion.question}`,
+                        hiddenLabel: true,
+                        options: [
+                          { value: '', label: 'No expectation' },
+                          { value: 'yes', label: 'yes' },
+                          { value: 'no', label: 'no' },
+                          { value: 'unknown', label: 'unknown' },
+                        ],
+                        value: values.expected[criterion.id] ?? '',
+                      })}`;
+                  },
                 },
-              },
-            ],
-          })
-        }
-        ${submitButton({ label: 'Save feedback', kind: 'primary' })}`,
+              ],
+            })
+          }
+          ${submitButton({ label: 'Save feedback', kind: 'primary' })}`,
       })}`,
   });
 }
