@@ -169,6 +169,19 @@ describeInBrowser('feedback on a prior authorization in the console', () => {
     expect(problems).toEqual([]);
   });
 
+  it('reports over the days a calendar holds: a day past the end of its month is not taken for the next month', async () => {
+    const admin = await consoleBrowserWithRoles(testApp, account.accountId, ['admin']);
+    const today = new Date().toISOString().slice(0, 10);
+    const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+    const page = await getPage(testApp, admin, `/console/feedback?from=${weekAgo}&to=2026-02-31`);
+    expect(page.status).toBe(200);
+    // The page's own content: the header's mode switch carries the URL asked for back.
+    const main = page.text.slice(page.text.indexOf('<main'));
+    expect(main).toContain(`from ${weekAgo} to ${today}`);
+    expect(main).not.toContain('2026-02-31');
+    expect(main).not.toContain('2026-03-03');
+  });
+
   it("refuses a person of another account, and one without a feedback role, the case's form", async () => {
     const other = await testApp.createAccount('Other clinic');
     const stranger = await consoleBrowserWithRoles(testApp, other.accountId, ['reviewer']);

@@ -193,6 +193,9 @@ export class FeedbackReportPageController {
   }
 }
 
+/** A day as YYYY-MM-DD that the calendar holds: `Date.parse` takes 2026-02-31 as 3 March, so it must read back the same. */
 function calendarDate(value: string): string | undefined {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  const time = Date.parse(value);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value ? value : undefined;
 }
