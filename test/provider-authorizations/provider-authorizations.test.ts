@@ -3,26 +3,29 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 
-import { newId } from '../../domain/ids';
-import type { ProviderAuthorization } from '../../domain/providers/provider-authorization';
 import { MailOutboxRepository } from '../../infrastructure/mail/mail-outbox.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
-import { ProviderAuthorizationsRepository } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../src/console/console-edge';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { consoleBrowserWithRoles, postForm } from '../support/console-admin';
 import { cookiesFrom, csrfTokenOf } from '../support/console-session';
+import {
+  AMADOU,
+  LINK_BASE_URL,
+  mailedLink as mailedLinkOf,
+  pathOf,
+  startAuthorizationWithClock,
+  submitLinkPage,
+} from '../support/provider-authorizations';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
-import type { AuthorizationClock } from '../../workflows/provider-authorization.workflow';
 
 const SECRET = 'whsec_provider_authorizations_01';
 /** The sandbox registry's fictional prescribers (infrastructure/providers/sandbox-registry.ts). */
-const AMADOU = { npi: '1234567893', first_name: 'Amadou', last_name: 'Reviewsworth' };
 const ELODIE = { npi: '1000000012', first_name: 'Élodie', last_name: "D'Arcy-Nguyen" };
-const PUBLIC_API_URL = 'https://api.clinic-service.example';
+const PUBLIC_API_URL = LINK_BASE_URL;
 
 describe('provider authorizations', () => {
   let testApp: TestApp;
@@ -58,26 +61,10 @@ describe('provider authorizations', () => {
       .set(bearer(account.keys.admin))
       .send({ require_provider_authorization: { test } });
 
-  /** The link of the newest mail of this purpose about the authorization, as the prescriber receives it. */
   const mailedLink = (account: TestAccount, id: string, purpose: string) =>
-    eventually(async () => {
-      const { messages } = await outbox.list(account.accountId, { livemode: false, limit: 50 });
-      const mail = messages.find((message) => message.objectId === id && message.purpose === purpose);
-      return mail && /https:\/\/\S+/.exec(mail.text)?.[0];
-    });
-  const pathOf = (link: string) => link.slice(PUBLIC_API_URL.length);
-
-  /** What a browser without JavaScript does: open the page, then send its form with the page's cookie and token. */
-  async function submitPage(link: string, fields: Record<string, string> = {}) {
-    const page = await testApp.http().get(pathOf(link));
-    const cookie = cookiesFrom(page.headers['set-cookie']);
-    return testApp
-      .http()
-      .post(pathOf(link))
-      .set('Cookie', cookie)
-      .type('form')
-      .send({ _csrf: csrfTokenOf(page.text), ...fields });
-  }
+    mailedLinkOf(testApp, account.accountId, id, purpose);
+  const submitPage = (link: string, fields: Record<string, string> = {}) =>
+    submitLinkPage(testApp, link, fields);
   const sign = (link: string, typedName = 'Amadou Reviewsworth') =>
     submitPage(link, { typed_name: typedName, attest: 'yes' });
 
@@ -543,52 +530,8 @@ describe('provider authorizations', () => {
     expect(firstPage.headers['cache-control']).toBe('no-store');
   });
 
-  /**
-   * An authorization as the API starts one, on a clock of seconds rather than days: the period is an
-   * account setting in whole days, so the workflow is started here with the clock as its input.
-   */
-  async function startWithClock(
-    account: TestAccount,
-    { withdrawn = false, ...clock }: AuthorizationClock & { withdrawn?: boolean },
-  ): Promise<string> {
-    const now = new Date();
-    const authorization: ProviderAuthorization = {
-      id: newId('providerAuthorization'),
-      object: 'provider_authorization',
-      ...AMADOU,
-      email: 'amadou@clinic.example',
-      phone: null,
-      practice: null,
-      status: 'pending',
-      link_expires_at: new Date(now.getTime() + clock.signingLinkTtlMs).toISOString(),
-      signed_at: null,
-      expires_at: null,
-      revoked_at: null,
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    };
-    if (!withdrawn)
-      await new ProviderAuthorizationsRepository(testApp.db).insertPending(
-        { accountId: account.accountId, livemode: false },
-        authorization,
-        { periodDays: 1, renewableFrom: now },
-      );
-    await testApp.temporalClient.workflow.start('providerAuthorizationWorkflow', {
-      workflowId: authorization.id,
-      taskQueue: testApp.config.temporal.taskQueue,
-      args: [
-        {
-          accountId: account.accountId,
-          livemode: false,
-          authorization,
-          clock,
-          actor: { type: 'api_key', id: 'key_clock_test' },
-          requestId: 'req_clock_test',
-        },
-      ],
-    });
-    return authorization.id;
-  }
+  const startWithClock = (account: TestAccount, clock: Parameters<typeof startAuthorizationWithClock>[2]) =>
+    startAuthorizationWithClock(testApp, account.accountId, clock);
 
   it('ends a workflow whose row the API withdrew after a start it could not confirm, sending nothing', async () => {
     const account = await testApp.createAccount();

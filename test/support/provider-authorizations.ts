@@ -1,5 +1,12 @@
 import { newId } from '../../domain/ids';
+import type { ProviderAuthorization } from '../../domain/providers/provider-authorization';
+import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import { MailOutboxRepository } from '../../infrastructure/mail/mail-outbox.repository';
+import { ProviderAuthorizationsRepository } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
 import type { Database } from '../../infrastructure/storage/database';
+import type { AuthorizationClock } from '../../workflows/provider-authorization.workflow';
+import { cookiesFrom, csrfTokenOf } from './console-session';
+import { eventually, type TestApp } from './test-app';
 
 const DAY_MS = 86_400_000;
 
@@ -33,4 +40,89 @@ export async function authorizedPrescriber(
     ],
   );
   return id;
+}
+
+/** The sandbox registry's active prescriber (infrastructure/providers/sandbox-registry.ts). */
+export const AMADOU = { npi: '1234567893', first_name: 'Amadou', last_name: 'Reviewsworth' };
+
+/** The address test apps give links under (PUBLIC_API_URL), so a mailed link names a path of the app. */
+export const LINK_BASE_URL = 'https://api.clinic-service.example';
+
+/** The path of a mailed link, as the test app serves it. */
+export const pathOf = (link: string) => link.slice(LINK_BASE_URL.length);
+
+/** The link of the newest test-mode mail of this purpose about the authorization, as the prescriber receives it. */
+export function mailedLink(
+  testApp: TestApp,
+  accountId: string,
+  id: string,
+  purpose: string,
+): Promise<string> {
+  const outbox = new MailOutboxRepository(testApp.db, new SecretBox(testApp.config.encryption!));
+  return eventually(async () => {
+    const { messages } = await outbox.list(accountId, { livemode: false, limit: 50 });
+    const mail = messages.find((message) => message.objectId === id && message.purpose === purpose);
+    return mail && /https:\/\/\S+/.exec(mail.text)?.[0];
+  });
+}
+
+/** What a browser without JavaScript does: open the page, then send its form with the page's cookie and token. */
+export async function submitLinkPage(testApp: TestApp, link: string, fields: Record<string, string> = {}) {
+  const page = await testApp.http().get(pathOf(link));
+  const cookie = cookiesFrom(page.headers['set-cookie']);
+  return testApp
+    .http()
+    .post(pathOf(link))
+    .set('Cookie', cookie)
+    .type('form')
+    .send({ _csrf: csrfTokenOf(page.text), ...fields });
+}
+
+/**
+ * An authorization of AMADOU as the API starts one, on a clock of seconds rather than days: the period
+ * is an account setting in whole days, so the workflow is started here with the clock as its input.
+ * `withdrawn`: the row the API would have written is left out, as after a start it could not confirm.
+ */
+export async function startAuthorizationWithClock(
+  testApp: TestApp,
+  accountId: string,
+  { withdrawn = false, ...clock }: AuthorizationClock & { withdrawn?: boolean },
+): Promise<string> {
+  const now = new Date();
+  const authorization: ProviderAuthorization = {
+    id: newId('providerAuthorization'),
+    object: 'provider_authorization',
+    ...AMADOU,
+    email: 'amadou@clinic.example',
+    phone: null,
+    practice: null,
+    status: 'pending',
+    link_expires_at: new Date(now.getTime() + clock.signingLinkTtlMs).toISOString(),
+    signed_at: null,
+    expires_at: null,
+    revoked_at: null,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+  if (!withdrawn)
+    await new ProviderAuthorizationsRepository(testApp.db).insertPending(
+      { accountId, livemode: false },
+      authorization,
+      { periodDays: 1, renewableFrom: now },
+    );
+  await testApp.temporalClient.workflow.start('providerAuthorizationWorkflow', {
+    workflowId: authorization.id,
+    taskQueue: testApp.config.temporal.taskQueue,
+    args: [
+      {
+        accountId,
+        livemode: false,
+        authorization,
+        clock,
+        actor: { type: 'api_key', id: 'key_clock_test' },
+        requestId: 'req_clock_test',
+      },
+    ],
+  });
+  return authorization.id;
 }

@@ -17,6 +17,12 @@ import {
   uninsuredAttestation,
 } from '../support/case-requests';
 import { REPLAY_FIXTURE_KEYS } from '../support/history';
+import {
+  LINK_BASE_URL,
+  mailedLink,
+  startAuthorizationWithClock,
+  submitLinkPage,
+} from '../support/provider-authorizations';
 import { addToManifest, HISTORIES } from '../support/recorded-histories';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
@@ -55,6 +61,8 @@ describe('recording workflow histories', () => {
       CASE_OUTAGE_LONGEST_RETRY_MS: '3000',
       BV_OUTAGE_DEADLINE_MS: '30000',
       ENROLLMENT_OUTAGE_DEADLINE_MS: '20000',
+      // Signing links name paths of this app.
+      PUBLIC_API_URL: LINK_BASE_URL,
     });
     worker = await testApp.startWorker();
     account = await testApp.createAccount();
@@ -97,6 +105,16 @@ describe('recording workflow histories', () => {
       decision: 'approve',
       reviewer: 'Dr. R',
     });
+  };
+  const signThroughPage = async (authorizationId: string) => {
+    const link = await mailedLink(
+      testApp,
+      account.accountId,
+      authorizationId,
+      'provider_authorization.signing_link',
+    );
+    const signed = await submitLinkPage(testApp, link, { typed_name: 'Amadou Reviewsworth', attest: 'yes' });
+    if (signed.status !== 200) throw new Error(`signing answered ${signed.status}`);
   };
   const decide = (route: string, body: unknown) =>
     testApp
@@ -466,6 +484,39 @@ describe('recording workflow histories', () => {
     });
     await record(enrollment.id, 'outage-recovered');
   }, 240_000);
+
+  it("records prescribers' authorizations: unsigned, reminded then lapsed; signed through the page, reminded before renewal then lapsed; revoked through the API", async () => {
+    const clock = {
+      signingLinkTtlMs: 2_000,
+      signingReminderAfterMs: 1_000,
+      renewalReminderBeforeMs: 0,
+      periodMs: 60_000,
+    };
+    const unsigned = await startAuthorizationWithClock(testApp, account.accountId, clock);
+
+    const signedThenLapsed = await startAuthorizationWithClock(testApp, account.accountId, {
+      signingLinkTtlMs: 60_000,
+      signingReminderAfterMs: 30_000,
+      renewalReminderBeforeMs: 1_000,
+      periodMs: 2_000,
+    });
+    await signThroughPage(signedThenLapsed);
+    await record(unsigned, 'reminded-then-expired');
+    await record(signedThenLapsed, 'signed-renewal-reminded-then-expired');
+
+    const revoked = await startAuthorizationWithClock(testApp, account.accountId, {
+      ...clock,
+      signingLinkTtlMs: 60_000,
+      signingReminderAfterMs: 30_000,
+      periodMs: 60_000,
+    });
+    await signThroughPage(revoked);
+    await testApp
+      .http()
+      .post(`/provider-authorizations/${revoked}/revoke`)
+      .set(bearer(account.keys.provider));
+    await record(revoked, 'signed-then-revoked');
+  });
 
   it('records webhook activation and a delivery retried after a failure', async () => {
     const endpoints = (await testApp.http().get('/webhooks').set(bearer(account.keys.provider))).body.data

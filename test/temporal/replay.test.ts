@@ -29,6 +29,7 @@ describe('replaying recorded histories against the current workflow code', () =>
       'patientEnrollmentWorkflow',
       'patientErasureWorkflow',
       'priorAuthorizationWorkflow',
+      'providerAuthorizationWorkflow',
       'webhookActivationWorkflow',
       'webhookDeliveryWorkflow',
     ]);
