@@ -1,5 +1,6 @@
 import { criterionMarks, feedbackDrugOf, feedbackIssues } from '../../domain/cases/case-feedback';
 import type { CriterionAnswer } from '../../domain/payers/payer-connector';
+import { drugRefOf } from '../../infrastructure/cases/case-feedback.repository';
 
 const CRITERIA: CriterionAnswer[] = [
   { id: 'adult', question: 'Is the patient 18 years of age or older?', answer: 'yes', source: null },
@@ -69,5 +70,15 @@ describe('feedback on a prior authorization, checked against its case', () => {
       name: 'Ozempic 1 mg Pen',
       ndc: null,
     });
+  });
+
+  it("groups a drug by a keyed hash that names no drug and differs from one account's to another's", () => {
+    const key = Buffer.alloc(32, 7);
+    const ref = drugRefOf(key, 'acct_1', 'name:ozempic 1 mg pen');
+    expect(ref).toMatch(/^[0-9a-f]{32}$/);
+    expect(drugRefOf(key, 'acct_1', 'name:ozempic 1 mg pen')).toBe(ref);
+    expect(drugRefOf(key, 'acct_2', 'name:ozempic 1 mg pen')).not.toBe(ref);
+    expect(drugRefOf(key, 'acct_1', 'ndc:00169-4524-14')).not.toBe(ref);
+    expect(drugRefOf(Buffer.alloc(32, 8), 'acct_1', 'name:ozempic 1 mg pen')).not.toBe(ref);
   });
 });
