@@ -86,7 +86,10 @@ export class CasesModule {
         { provide: CasesService, useValue: cases },
         {
           provide: CaseFeedbackService,
-          useValue: new CaseFeedbackService(cases, new CaseFeedbackRepository(deps.db, deps.secrets)),
+          useValue: new CaseFeedbackService(
+            cases,
+            new CaseFeedbackRepository(deps.db, deps.secrets, deps.config.cases.patientRefKey!),
+          ),
         },
       ],
       exports: [CasesService, CaseSummariesService, CaseFeedbackService],

@@ -64,8 +64,12 @@ export type PublishedObjectName = keyof PublishedObjects;
 
 /** A prior authorization case: its request as kept, its status history and, once decided, the payer's outcome. */
 export interface PriorAuthorization extends PriorAuthorizationCase {
-  /** The feedback given on the case, oldest first (POST …/feedback); empty while none was given. */
-  feedback: PriorAuthorizationFeedback[];
+  /**
+   * The feedback given on the case, oldest first (POST …/feedback): on every read and list, empty
+   * while none was given. Answers to the POSTs that create or act on a case, and webhook bodies,
+   * carry the case as its workflow holds it, without feedback.
+   */
+  feedback?: PriorAuthorizationFeedback[];
 }
 export type { PriorAuthorizationFeedback };
 /** Feedback on the account's prior authorizations over a period, by drug and criterion: counts, no PHI. */
