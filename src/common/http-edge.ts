@@ -7,7 +7,7 @@ import { assertJsonDepth, JsonTooDeepError } from './json-depth';
 import { ContextualRequest } from './request-context';
 
 /** The date of the contract version this build implements; CHANGELOG.md records each one. */
-export const API_VERSION = '2026-11-28';
+export const API_VERSION = '2026-11-29';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)/i;
