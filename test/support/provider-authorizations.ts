@@ -104,12 +104,14 @@ export async function startAuthorizationWithClock(
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
-  if (!withdrawn)
-    await new ProviderAuthorizationsRepository(testApp.db).insertPending(
+  if (!withdrawn) {
+    const inserted = await new ProviderAuthorizationsRepository(testApp.db).insertPending(
       { accountId, livemode: false },
       authorization,
       { periodDays: 1, renewableFrom: now },
     );
+    if (!inserted.created) throw new Error(`AMADOU already has authorization ${inserted.duplicate.id} here`);
+  }
   await testApp.temporalClient.workflow.start('providerAuthorizationWorkflow', {
     workflowId: authorization.id,
     taskQueue: testApp.config.temporal.taskQueue,

@@ -106,13 +106,8 @@ describe('recording workflow histories', () => {
       reviewer: 'Dr. R',
     });
   };
-  const signThroughPage = async (authorizationId: string) => {
-    const link = await mailedLink(
-      testApp,
-      account.accountId,
-      authorizationId,
-      'provider_authorization.signing_link',
-    );
+  const signThroughPage = async (accountId: string, authorizationId: string) => {
+    const link = await mailedLink(testApp, accountId, authorizationId, 'provider_authorization.signing_link');
     const signed = await submitLinkPage(testApp, link, { typed_name: 'Amadou Reviewsworth', attest: 'yes' });
     if (signed.status !== 200) throw new Error(`signing answered ${signed.status}`);
   };
@@ -486,35 +481,35 @@ describe('recording workflow histories', () => {
   }, 240_000);
 
   it("records prescribers' authorizations: unsigned, reminded then lapsed; signed through the page, reminded before renewal then lapsed; revoked through the API", async () => {
-    const clock = {
+    // One pending authorization per prescriber and account: each run has an account of its own.
+    const accounts = await Promise.all([0, 1, 2].map(() => testApp.createAccount()));
+    const unsigned = await startAuthorizationWithClock(testApp, accounts[0]!.accountId, {
       signingLinkTtlMs: 2_000,
       signingReminderAfterMs: 1_000,
       renewalReminderBeforeMs: 0,
       periodMs: 60_000,
-    };
-    const unsigned = await startAuthorizationWithClock(testApp, account.accountId, clock);
-
-    const signedThenLapsed = await startAuthorizationWithClock(testApp, account.accountId, {
+    });
+    const signedThenLapsed = await startAuthorizationWithClock(testApp, accounts[1]!.accountId, {
       signingLinkTtlMs: 60_000,
       signingReminderAfterMs: 30_000,
       renewalReminderBeforeMs: 1_000,
       periodMs: 2_000,
     });
-    await signThroughPage(signedThenLapsed);
+    await signThroughPage(accounts[1]!.accountId, signedThenLapsed);
     await record(unsigned, 'reminded-then-expired');
     await record(signedThenLapsed, 'signed-renewal-reminded-then-expired');
 
-    const revoked = await startAuthorizationWithClock(testApp, account.accountId, {
-      ...clock,
+    const revoked = await startAuthorizationWithClock(testApp, accounts[2]!.accountId, {
       signingLinkTtlMs: 60_000,
       signingReminderAfterMs: 30_000,
+      renewalReminderBeforeMs: 0,
       periodMs: 60_000,
     });
-    await signThroughPage(revoked);
+    await signThroughPage(accounts[2]!.accountId, revoked);
     await testApp
       .http()
       .post(`/provider-authorizations/${revoked}/revoke`)
-      .set(bearer(account.keys.provider));
+      .set(bearer(accounts[2]!.keys.provider));
     await record(revoked, 'signed-then-revoked');
   });
 
