@@ -54,39 +54,71 @@ const { recordAuthorizationChange, sendAuthorizationMail } = proxyActivities<
 /** The clock acts as the system; the audit trail names the authorization it acted on. */
 const CLOCK = (id: string): AuthorizationActor => ({ type: 'system', id });
 
-/** One authorization's state, and the one place that moves its status (`moveTo`). */
+type ChangeAudit = { action: ProviderAuthorizationAuditAction; actor: AuthorizationActor; requestId: string };
+
+/**
+ * One authorization's state, and the one place that moves its status (`change`). A change shows at
+ * once; its write (read model, event, audit) is an activity only the workflow's own steps schedule
+ * (`record`): a signing or revocation handler waits for its write instead of scheduling it, so no
+ * command of a handler comes between an update's acceptance and the workflow's reaction to it, and
+ * every run replays as it ran.
+ */
 class AuthorizationRun {
   authorization: ProviderAuthorization;
   private sequence = 0;
+  private recordedSequence = 0;
+  private readonly unrecorded: Array<Parameters<typeof recordAuthorizationChange>[0]> = [];
 
   constructor(readonly input: ProviderAuthorizationInput) {
     this.authorization = input.authorization;
   }
 
-  /** Writes the read model, publishes `provider_authorization.updated` and audits the change. */
-  async moveTo(
+  /** Moves the status now, for every message handled from here on; returns the change's sequence. */
+  change(
     status: ProviderAuthorizationStatus,
     fields: Partial<ProviderAuthorization>,
-    audit: { action: ProviderAuthorizationAuditAction; actor: AuthorizationActor; requestId: string },
+    audit: ChangeAudit,
     signature?: ProviderSignature,
-  ): Promise<ProviderAuthorization> {
-    // The state changes before the first await, so a message handled meanwhile sees the new status.
-    const moved = { ...this.authorization, ...fields, status, updated_at: now() };
-    this.authorization = moved;
+  ): number {
+    this.authorization = { ...this.authorization, ...fields, status, updated_at: now() };
     this.sequence += 1;
-    await recordAuthorizationChange({
+    this.unrecorded.push({
       accountId: this.input.accountId,
       livemode: this.input.livemode,
-      authorization: moved,
+      authorization: this.authorization,
       sequence: this.sequence,
       ...audit,
       signature,
     });
-    return moved;
+    return this.sequence;
+  }
+
+  /** Writes the changes not yet written, in order: the read model, `provider_authorization.updated`, the audit. */
+  async record(): Promise<void> {
+    for (let next = this.unrecorded.shift(); next; next = this.unrecorded.shift()) {
+      await recordAuthorizationChange(next);
+      this.recordedSequence = next.sequence;
+    }
+  }
+
+  /** A handler's answer: the authorization once the workflow has written its change. */
+  async recorded(sequence: number): Promise<ProviderAuthorization> {
+    await condition(() => this.recordedSequence >= sequence);
+    return this.authorization;
+  }
+
+  /** A change the workflow's own steps make, written before the next step. */
+  async moveTo(
+    status: ProviderAuthorizationStatus,
+    fields: Partial<ProviderAuthorization>,
+    audit: ChangeAudit,
+  ) {
+    this.change(status, fields, audit);
+    await this.record();
   }
 
   /** A change the clock makes; no request made it, so the trail names the workflow, as the retention purge does. */
-  lapse(fields: Partial<ProviderAuthorization>): Promise<ProviderAuthorization> {
+  lapse(fields: Partial<ProviderAuthorization>): Promise<void> {
     return this.moveTo('expired', fields, {
       action: 'provider_authorization.expired',
       actor: CLOCK(this.authorization.id),
@@ -104,10 +136,23 @@ class AuthorizationRun {
     });
   }
 
-  /** Ends once a revocation or signing in flight has written its change, so its caller gets an answer. */
+  /**
+   * Waits for `done` at most `ms` (none when the time has already passed), then writes what a handler
+   * changed meanwhile; true when `done` came.
+   */
+  async waitUntil(done: () => boolean, ms: number): Promise<boolean> {
+    const came = done() || (ms > 0 && (await condition(done, ms)));
+    await this.record();
+    return came;
+  }
+
+  /** Ends once every change a handler made is written, so its caller gets an answer. */
   async finished(): Promise<ProviderAuthorization> {
-    await condition(allHandlersFinished);
-    return this.authorization;
+    for (;;) {
+      await this.record();
+      if (allHandlersFinished()) return this.authorization;
+      await condition(() => this.unrecorded.length > 0 || allHandlersFinished());
+    }
   }
 }
 
@@ -122,7 +167,7 @@ function acceptMessages(run: AuthorizationRun): void {
     ({ signature, requestId }: SignAuthorization) => {
       const signedAt = now();
       const expiresAt = new Date(Date.parse(signedAt) + run.input.clock.periodMs).toISOString();
-      return run.moveTo(
+      const sequence = run.change(
         'signed',
         { signed_at: signedAt, expires_at: expiresAt, link_expires_at: null },
         {
@@ -132,6 +177,7 @@ function acceptMessages(run: AuthorizationRun): void {
         },
         signature,
       );
+      return run.recorded(sequence);
     },
     {
       validator: (_sign: SignAuthorization) => {
@@ -145,10 +191,12 @@ function acceptMessages(run: AuthorizationRun): void {
   setHandler(
     revokeAuthorizationUpdate,
     ({ actor, requestId }: RevokeAuthorization) =>
-      run.moveTo(
-        'revoked',
-        { revoked_at: now(), link_expires_at: null },
-        { action: 'provider_authorization.revoked', actor, requestId },
+      run.recorded(
+        run.change(
+          'revoked',
+          { revoked_at: now(), link_expires_at: null },
+          { action: 'provider_authorization.revoked', actor, requestId },
+        ),
       ),
     {
       validator: (_revoke: RevokeAuthorization) => {
@@ -183,33 +231,25 @@ export async function providerAuthorizationWorkflow(
   await run.mail('provider_authorization.signing_link');
 
   const answered = () => run.authorization.status !== 'pending';
-  if (!(await waitUntil(answered, clock.signingReminderAfterMs))) {
+  if (!(await run.waitUntil(answered, clock.signingReminderAfterMs))) {
     await run.mail('provider_authorization.signing_reminder');
   }
   const linkExpiresAt = Date.parse(run.authorization.link_expires_at!);
-  if (!(await waitUntil(answered, linkExpiresAt - Date.now()))) {
+  if (!(await run.waitUntil(answered, linkExpiresAt - Date.now()))) {
     await run.lapse({ link_expires_at: null });
     return run.finished();
   }
-  // The signing's own write comes first: the confirmation's revoke link lapses with the signature.
-  await condition(allHandlersFinished);
+  // The signing's own write came first (waitUntil): the confirmation's revoke link lapses with the signature.
   if (run.authorization.status !== 'signed') return run.finished();
 
   await run.mail('provider_authorization.confirmation');
   const expiresAt = Date.parse(run.authorization.expires_at!);
   const revoked = () => run.authorization.status === 'revoked';
-  if (!(await waitUntil(revoked, expiresAt - clock.renewalReminderBeforeMs - Date.now()))) {
+  if (!(await run.waitUntil(revoked, expiresAt - clock.renewalReminderBeforeMs - Date.now()))) {
     await run.mail('provider_authorization.renewal_reminder');
   }
-  if (!(await waitUntil(revoked, expiresAt - Date.now()))) await run.lapse({});
+  if (!(await run.waitUntil(revoked, expiresAt - Date.now()))) await run.lapse({});
   return run.finished();
-}
-
-/** Waits for `done` at most `ms` (none when the time has already passed); true when it came. */
-async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
-  if (done()) return true;
-  if (ms <= 0) return false;
-  return condition(done, ms);
 }
 
 /** The workflow's clock as the contract's timestamps. */
