@@ -41,13 +41,20 @@ export function readRecordedHistory(file: string): temporal.api.history.v1.Histo
 }
 
 /**
- * A case's workflow id is its case id, which the recorded input holds; messages name the case they
- * are addressed to, so a case replays under its own id, as a worker replays it after an eviction.
+ * A case's workflow id is its case id, and a provider authorization's its authorization id, which the
+ * recorded input holds; messages name the workflow they are addressed to, so each replays under its
+ * own id, as a worker replays it after an eviction.
  */
-export async function recordedCaseId(history: temporal.api.history.v1.IHistory): Promise<string | undefined> {
+export async function recordedWorkflowId(
+  history: temporal.api.history.v1.IHistory,
+): Promise<string | undefined> {
   const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
   if (!payloads?.length) return undefined;
   const [input] = await new EncryptionCodec(REPLAY_FIXTURE_ENCRYPTION).decode(payloads);
-  const caseId = defaultPayloadConverter.fromPayload<{ case?: { id?: unknown } }>(input!)?.case?.id;
-  return typeof caseId === 'string' ? caseId : undefined;
+  const started = defaultPayloadConverter.fromPayload<{
+    case?: { id?: unknown };
+    authorization?: { id?: unknown };
+  }>(input!);
+  const id = started?.case?.id ?? started?.authorization?.id;
+  return typeof id === 'string' ? id : undefined;
 }

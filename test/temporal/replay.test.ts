@@ -6,7 +6,7 @@ import { REPLAY_FIXTURE_ENCRYPTION } from '../support/history';
 import {
   readManifest,
   readRecordedHistory,
-  recordedCaseId,
+  recordedWorkflowId,
   recordedHistoryFiles,
   sha256Of,
 } from '../support/recorded-histories';
@@ -61,7 +61,7 @@ describe('replaying recorded histories against the current workflow code', () =>
         dataConverter: workerDataConverter(REPLAY_FIXTURE_ENCRYPTION),
       },
       history,
-      await recordedCaseId(history),
+      await recordedWorkflowId(history),
     );
   });
 });

@@ -3,7 +3,7 @@ import { ReplayResult, Worker } from '@temporalio/worker';
 import { workerDataConverter } from '../../infrastructure/temporal/temporal-connection';
 import { WORKFLOW_INTERCEPTOR_MODULES } from '../../src/worker/worker';
 import { REPLAY_FIXTURE_ENCRYPTION } from '../support/history';
-import { readRecordedHistory, recordedCaseId, recordedHistoryFiles } from '../support/recorded-histories';
+import { readRecordedHistory, recordedWorkflowId, recordedHistoryFiles } from '../support/recorded-histories';
 
 const CHANGED_WORKFLOWS = {
   unguarded: require.resolve('../fixtures/workflows-incompatible/timer-unguarded'),
@@ -18,7 +18,7 @@ async function replayBenefitVerifications(workflowsPath: string): Promise<Map<st
   const histories = await Promise.all(
     benefitVerifications.map(async (file) => {
       const history = readRecordedHistory(file);
-      return { file, history, workflowId: (await recordedCaseId(history))! };
+      return { file, history, workflowId: (await recordedWorkflowId(history))! };
     }),
   );
   const results = new Map<string, ReplayResult>();
