@@ -8,16 +8,12 @@ import type {
   ProviderAuthorizationAuditAction,
   ProviderSignature,
 } from '../domain/providers/provider-authorization';
+import { AUTHORIZATION_MAIL_NOT_SENT, AUTHORIZATION_WITHDRAWN } from '../domain/failures';
 import { caseEventId } from '../domain/webhooks/case-event-ids';
 import type { AuditRepository } from '../infrastructure/audit/audit.repository';
 import type { ProviderAuthorizationsRepository } from '../infrastructure/provider-authorizations/provider-authorizations.repository';
 import type { SigningLinksRepository } from '../infrastructure/provider-authorizations/signing-links.repository';
 import type { PublishEventInput } from '../infrastructure/webhooks/webhook-publisher';
-
-/** Failure type of mail that cannot be sent (live mode names no mail connector, or SMTP refused it). */
-export const AUTHORIZATION_MAIL_NOT_SENT = 'AuthorizationMailNotSent';
-/** Failure type of a workflow whose row the API removed after a start it could not confirm: it ends. */
-export const AUTHORIZATION_WITHDRAWN = 'AuthorizationWithdrawn';
 
 export const PROVIDER_AUTHORIZATION_EVENT = 'provider_authorization.updated';
 

@@ -46,6 +46,13 @@ export const MESSAGE_FOR_ANOTHER_CASE = 'MessageForAnotherCase';
 export const UNENCRYPTED_INPUT = 'UnencryptedInput';
 
 /** The receiver answered 410 Gone: the endpoint is deactivated and the delivery ends. */
+/**
+ * Mail to a prescriber that cannot be sent (live mode names no mail connector, its certificate is not
+ * trusted, or SMTP refused the message for good): the authorization workflow goes on without it.
+ */
+export const AUTHORIZATION_MAIL_NOT_SENT = 'AuthorizationMailNotSent';
+/** A provider authorization workflow whose row the API removed after a start it could not confirm: it ends. */
+export const AUTHORIZATION_WITHDRAWN = 'AuthorizationWithdrawn';
 export const WEBHOOK_ENDPOINT_GONE = 'WebhookEndpointGone';
 /** The endpoint was deleted or deactivated while the delivery was pending. */
 export const WEBHOOK_DELIVERY_ABANDONED = 'WebhookDeliveryAbandoned';

@@ -1,13 +1,15 @@
 import {
+  ActivityFailure,
   allHandlersFinished,
   ApplicationFailure,
   condition,
+  log,
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
 
 import type { createProviderAuthorizationActivities } from '../activities/provider-authorizations';
-import { INVALID_STATE } from '../domain/failures';
+import { AUTHORIZATION_MAIL_NOT_SENT, INVALID_STATE } from '../domain/failures';
 import type {
   AuthorizationActor,
   AuthorizationMailPurpose,
@@ -126,14 +128,26 @@ class AuthorizationRun {
     });
   }
 
-  /** Mail the clock sends (its reminders are audited as the system's, under the workflow's id). */
-  mail(purpose: AuthorizationMailPurpose): Promise<void> {
-    return sendAuthorizationMail({
-      authorizationId: this.authorization.id,
-      purpose,
-      actor: CLOCK(this.authorization.id),
-      requestId: this.authorization.id,
-    });
+  /**
+   * Mail the clock sends (its reminders are audited as the system's, under the workflow's id); false
+   * when it cannot be sent at all (no live mail connector, SMTP refused it for good). Mail is how the
+   * prescriber hears of the authorization, never what decides its life: the caller chooses what a
+   * message that never left means.
+   */
+  async mail(purpose: AuthorizationMailPurpose): Promise<boolean> {
+    try {
+      await sendAuthorizationMail({
+        authorizationId: this.authorization.id,
+        purpose,
+        actor: CLOCK(this.authorization.id),
+        requestId: this.authorization.id,
+      });
+      return true;
+    } catch (error) {
+      if (!(error instanceof ActivityFailure) || !isMailNotSent(error.cause)) throw error;
+      log.warn('Provider authorization mail not sent', { authorizationId: this.authorization.id, purpose });
+      return false;
+    }
   }
 
   /**
@@ -228,7 +242,13 @@ export async function providerAuthorizationWorkflow(
       requestId: input.requestId,
     },
   );
-  await run.mail('provider_authorization.signing_link');
+  // A link the prescriber never received cannot be signed: the authorization lapses at once, which
+  // frees the NPI for one started again once the mail is put right.
+  if (run.authorization.status === 'pending' && !(await run.mail('provider_authorization.signing_link'))) {
+    await run.record();
+    if (run.authorization.status === 'pending') await run.lapse({ link_expires_at: null });
+    return run.finished();
+  }
 
   const answered = () => run.authorization.status !== 'pending';
   if (!(await run.waitUntil(answered, clock.signingReminderAfterMs))) {
@@ -245,8 +265,12 @@ export async function providerAuthorizationWorkflow(
   await run.mail('provider_authorization.confirmation');
   const expiresAt = Date.parse(run.authorization.expires_at!);
   const revoked = () => run.authorization.status === 'revoked';
-  if (!(await run.waitUntil(revoked, expiresAt - clock.renewalReminderBeforeMs - Date.now()))) {
-    await run.mail('provider_authorization.renewal_reminder');
+  // A period no longer than the reminder's lead gets no renewal reminder: it would come with the confirmation.
+  const remindAt = expiresAt - clock.renewalReminderBeforeMs;
+  if (remindAt > Date.parse(run.authorization.signed_at!)) {
+    if (!(await run.waitUntil(revoked, remindAt - Date.now()))) {
+      await run.mail('provider_authorization.renewal_reminder');
+    }
   }
   if (!(await run.waitUntil(revoked, expiresAt - Date.now()))) await run.lapse({});
   return run.finished();
@@ -254,6 +278,10 @@ export async function providerAuthorizationWorkflow(
 
 /** The workflow's clock as the contract's timestamps. */
 const now = (): string => new Date(Date.now()).toISOString();
+
+function isMailNotSent(cause: unknown): boolean {
+  return cause instanceof ApplicationFailure && cause.type === AUTHORIZATION_MAIL_NOT_SENT;
+}
 
 function refusal(message: string): ApplicationFailure {
   return ApplicationFailure.create({ type: INVALID_STATE, nonRetryable: true, message });

@@ -5,7 +5,9 @@ import type { CaseType } from './case-type';
 /**
  * What another feature decides before a case is created: it throws the ApiError that refuses the
  * request (a prescriber who has not authorized the account: 409 `provider_not_authorized`). It runs
- * after the request is checked and before anything is claimed or stored, so a refusal leaves nothing.
+ * after the request is checked and an Idempotency-Key claimed, and before anything else is stored; a
+ * refusal gives the key back, so it leaves nothing. A retry of a case that was created is not asked
+ * again: it answers with the case.
  */
 export interface CaseAdmission {
   admit(principal: Principal, type: CaseType, request: object): Promise<void>;

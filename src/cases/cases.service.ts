@@ -102,7 +102,6 @@ export class CasesService {
     type.create.check?.(request);
     const incomingDocuments = type.create.documents?.(request) ?? [];
     assertRequestStorable(request, incomingDocuments);
-    await this.extensions.admission.admit(principal, type, request);
     let caseId = newId(type.idKind);
     let replayed = false;
     if (idempotencyKey) {
@@ -117,9 +116,9 @@ export class CasesService {
         }),
       ));
     }
-    // After the claim: a retry of a case that started answers with it, even if the connector has gone since.
-    if (principal.livemode && !replayed)
-      await this.requireLiveConnector(principal, type, request, caseId, idempotencyKey);
+    // After the claim: a retry of a case that started answers with it, even if the connector has gone
+    // or the prescriber's authorization lapsed since.
+    if (!replayed) await this.admitNew(principal, type, request, caseId, idempotencyKey);
     const documents = await this.documents.store(principal.accountId, caseId, incomingDocuments);
     const input = type.create.input(request, {
       caseId,
@@ -449,7 +448,11 @@ export class CasesService {
     );
   }
 
-  private async requireLiveConnector(
+  /**
+   * What a new case must pass before anything of it is stored: a live case's connector, and the other
+   * features' admission (a prescriber's authorization). A refusal gives the Idempotency-Key back.
+   */
+  private async admitNew(
     principal: Principal,
     type: CaseType,
     request: object,
@@ -457,7 +460,9 @@ export class CasesService {
     idempotencyKey: string | undefined,
   ): Promise<void> {
     try {
-      await requireConnectorFor(this.connectors, principal.accountId, type.object, request);
+      await this.extensions.admission.admit(principal, type, request);
+      if (principal.livemode)
+        await requireConnectorFor(this.connectors, principal.accountId, type.object, request);
     } catch (error) {
       if (idempotencyKey) await this.idempotency.release(principal, idempotencyKey, caseId);
       throw error;

@@ -15,7 +15,7 @@ import {
 } from 'class-validator';
 
 import { PROVIDER_AUTHORIZATION_STATUSES } from '../../domain/providers/provider-authorization';
-import { IsNpi } from '../common/dto/case-validators';
+import { AtLeastOneOf, IsNpi } from '../common/dto/case-validators';
 import { Field } from '../common/dto/compose';
 import { PageCursor, PageLimit } from '../common/dto/page-query';
 
@@ -106,7 +106,8 @@ export class UpdateAccountSettingsDto {
     description:
       'Whether a benefit verification or prior authorization needs a signed, current authorization of its prescriber (409 provider_not_authorized otherwise), per mode.',
   })
-  @IsOptional()
+  // A PATCH that names no setting is a mistake, not a no-op.
+  @AtLeastOneOf(['require_provider_authorization', 'provider_authorization_period_days'])
   @ValidateNested()
   @Type(() => RequirementByModeDto)
   require_provider_authorization?: RequirementByModeDto;

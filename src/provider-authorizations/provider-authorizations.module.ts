@@ -6,6 +6,7 @@ import type { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { AccountSettingsRepository } from '../../infrastructure/provider-authorizations/account-settings.repository';
 import { ProviderAuthorizationsRepository } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
 import { SigningLinksRepository } from '../../infrastructure/provider-authorizations/signing-links.repository';
+import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { NpiRegistries } from '../../infrastructure/providers/npi-registries';
 import type { Database } from '../../infrastructure/storage/database';
 import { providedByClass } from '../common/feature-modules';
@@ -35,6 +36,7 @@ export class ProviderAuthorizationsModule {
   }): DynamicModule {
     const authorizations = new ProviderAuthorizationsRepository(deps.db);
     const links = new SigningLinksRepository(deps.db);
+    const connectors = new ConnectorSettingsRepository(deps.db, deps.secrets);
     const service = new ProviderAuthorizationsService(
       deps.temporalClient,
       deps.config.temporal,
@@ -43,6 +45,7 @@ export class ProviderAuthorizationsModule {
       authorizations,
       AccountSettingsRepository.of(deps.db),
       links,
+      async (accountId) => deps.config.mode === 'local' || (await connectors.isConfigured(accountId, 'mail')),
     );
     return {
       module: ProviderAuthorizationsModule,

@@ -63,6 +63,8 @@ export class ProviderAuthorizationsService {
     private readonly authorizations: ProviderAuthorizationsRepository,
     private readonly settings: AccountSettingsRepository,
     private readonly links: SigningLinksRepository,
+    /** Whether live mail can reach a prescriber of the account: its `mail` connector, or a local install's outbox. */
+    private readonly liveMailReady: (accountId: string) => Promise<boolean>,
   ) {}
 
   async create(
@@ -71,6 +73,13 @@ export class ProviderAuthorizationsService {
     actor: AuthorizationActor,
     requestId: string,
   ): Promise<ProviderAuthorization> {
+    if (principal.livemode && !(await this.liveMailReady(principal.accountId))) {
+      throw new ApiError(
+        'invalid_state',
+        "Live provider authorizations mail the prescriber their signing link through the account's mail " +
+          'connector, and none is configured; an admin sets it with PUT /connectors/mail.',
+      );
+    }
     await this.checkRegistry(principal.livemode, body);
     const scope = scopeOf(principal);
     const createdAt = new Date();

@@ -27,8 +27,9 @@ export class RegistryLookupQueryDto {
   npi?: string;
 
   @ApiPropertyOptional({
-    description: "An individual prescriber's last name, whole (no wildcards), with state.",
-    example: 'Quintero',
+    // No example: the document's examples are sent together, and a lookup takes one form only.
+    description:
+      "An individual prescriber's last name, whole (no wildcards), with state (e.g. Quintero, OR).",
   })
   @ValidateIf(searchingByName)
   @IsString()
@@ -40,7 +41,6 @@ export class RegistryLookupQueryDto {
 
   @ApiPropertyOptional({
     description: 'The two-letter state of the practice location, with last_name.',
-    example: 'OR',
   })
   @ValidateIf(searchingByName)
   @IsString()

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../support/case-journeys';
+import { type JsonObject, waitForStatus } from '../support/case-journeys';
 import { benefitVerificationRequest } from '../support/case-requests';
 import { cookiesFrom, csrfTokenOf } from '../support/console-session';
 import { LoopbackNpiRegistry } from '../support/loopback-npi-registry';
@@ -128,6 +128,44 @@ describe('provider authorizations in live mode', () => {
       .get('/provider-authorizations')
       .query({ npi: '1000000012' })
       .set(bearer(live.provider));
+    expect(listed.body.data.data).toEqual([]);
+  });
+  it('lapses an authorization at once when the SMTP server refuses its signing link for good, freeing the NPI', async () => {
+    smtp.behaviour = 'reject';
+    let id: string;
+    try {
+      const created = await testApp.http().post('/provider-authorizations').set(bearer(live.provider)).send({
+        npi: '1000000012',
+        first_name: 'Elodie',
+        last_name: "D'Arcy-Nguyen",
+        email: 'nobody@practice.example',
+      });
+      expect(created.status).toBe(201);
+      id = created.body.data.id as string;
+      await waitForStatus(testApp, live.provider, '/provider-authorizations', id, 'expired', 15_000);
+    } finally {
+      smtp.behaviour = 'accept';
+    }
+    const again = await testApp.http().post('/provider-authorizations').set(bearer(live.provider)).send({
+      npi: '1000000012',
+      first_name: 'Elodie',
+      last_name: "D'Arcy-Nguyen",
+      email: 'elodie@practice.example',
+    });
+    expect(again.status).toBe(201);
+  });
+
+  it('refuses a live authorization with 409 naming the mail connector when the account has none', async () => {
+    const other = await testApp.createAccount();
+    const keys = await testApp.createLiveKeys(other.accountId, { authorizeTestPrescriber: false });
+    const refused = await testApp
+      .http()
+      .post('/provider-authorizations')
+      .set(bearer(keys.provider))
+      .send({ ...AMADOU, email: 'amadou@practice.example' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toContain('PUT /connectors/mail');
+    const listed = await testApp.http().get('/provider-authorizations').set(bearer(keys.provider));
     expect(listed.body.data.data).toEqual([]);
   });
 });

@@ -622,4 +622,55 @@ describe('provider authorizations', () => {
       'provider_authorization.signed',
     ]);
   });
+  it('answers a retried BV with the case it created, under its Idempotency-Key, though the authorization was revoked since', async () => {
+    const account = await testApp.createAccount();
+    await requireAuthorization(account, true);
+    const id = await signedAuthorization(account);
+    const body = benefitVerificationRequest();
+    const post = () =>
+      testApp
+        .http()
+        .post('/benefit-verification')
+        .set(bearer(account.keys.provider))
+        .set('Idempotency-Key', 'bv-retry-after-revoke')
+        .send(body);
+    const first = await post();
+    expect(first.status).toBe(201);
+    const revoked = await testApp
+      .http()
+      .post(`/provider-authorizations/${id}/revoke`)
+      .set(bearer(account.keys.provider));
+    expect(revoked.status).toBe(200);
+    const retried = await post();
+    expect(retried.status).toBe(201);
+    expect(retried.body.data.id).toBe(first.body.data.id);
+    const fresh = await testApp
+      .http()
+      .post('/benefit-verification')
+      .set(bearer(account.keys.provider))
+      .set('Idempotency-Key', 'bv-after-revoke')
+      .send(benefitVerificationRequest());
+    expect(fresh.body.error.code).toBe('provider_not_authorized');
+  });
+
+  it('sends no renewal reminder when the period is no longer than its lead, and lapses at the period', async () => {
+    const account = await testApp.createAccount();
+    const id = await startWithClock(account, {
+      signingLinkTtlMs: 60_000,
+      signingReminderAfterMs: 30_000,
+      renewalReminderBeforeMs: 5_000,
+      periodMs: 2_000,
+    });
+    expect((await sign(await mailedLink(account, id, 'provider_authorization.signing_link'))).status).toBe(
+      200,
+    );
+    await waitForStatus(testApp, account.keys.provider, '/provider-authorizations', id, 'expired', 10_000);
+    const { messages } = await outbox.list(account.accountId, { livemode: false, limit: 50 });
+    expect(
+      messages
+        .filter((message) => message.objectId === id)
+        .map((message) => message.purpose)
+        .sort(),
+    ).toEqual(['provider_authorization.confirmation', 'provider_authorization.signing_link']);
+  });
 });

@@ -2174,7 +2174,11 @@ export interface components {
             require_provider_authorization?: components["schemas"]["RequirementByMode"] | null;
             /** @description How long a signature lasts, in days (365 by default). */
             provider_authorization_period_days?: number | null;
-        };
+        } & ({
+            require_provider_authorization: unknown;
+        } | {
+            provider_authorization_period_days: unknown;
+        });
         ConnectorAuth: {
             /**
              * @example basic
@@ -9784,7 +9788,7 @@ export interface operations {
             query?: {
                 /** @description The NPI to look up. Give it, or last_name with state. */
                 npi?: string;
-                /** @description An individual prescriber's last name, whole (no wildcards), with state. */
+                /** @description An individual prescriber's last name, whole (no wildcards), with state (e.g. Quintero, OR). */
                 last_name?: string;
                 /** @description The two-letter state of the practice location, with last_name. */
                 state?: string;
@@ -10001,10 +10005,10 @@ export interface operations {
                      *       "data": {
                      *         "id": "pvauth_06h2bxt8jvhw3zzyren52e7j7m",
                      *         "object": "provider_authorization",
-                     *         "npi": "1000000012",
-                     *         "first_name": "Élodie",
-                     *         "last_name": "D'Arcy-Nguyen",
-                     *         "email": "e@clinic.example",
+                     *         "npi": "1234567893",
+                     *         "first_name": "Amadou",
+                     *         "last_name": "Reviewsworth",
+                     *         "email": "amadou@clinic.example",
                      *         "phone": null,
                      *         "practice": null,
                      *         "status": "pending",
