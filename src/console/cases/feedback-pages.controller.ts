@@ -187,7 +187,7 @@ export class FeedbackReportPageController {
       to: new Date(Date.parse(period.to) + DAY_MS).toISOString(),
     });
     sendPage(req, res, {
-      title: 'Feedback on prior authorizations',
+      title: 'Feedback',
       body: feedbackReportView(report, period),
     });
   }
