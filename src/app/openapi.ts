@@ -459,6 +459,15 @@ function documentResponses(operation: Operation, method: string, path: string, h
         },
       },
     };
+  } else {
+    // A route that answers one of several shapes describes its own answer; it still shows its example.
+    const success = Object.keys(operation.responses).find((status) => status.startsWith('2'));
+    const response = success
+      ? (operation.responses[success] as { content?: Record<string, Schema> })
+      : undefined;
+    const content = response?.content?.['application/json'];
+    const example = (answerExamples as Record<string, unknown>)[`${method.toUpperCase()} ${path} ${success}`];
+    if (content && example !== undefined) content.example = example;
   }
   operation.responses = Object.fromEntries(
     Object.entries(operation.responses).sort(([a], [b]) => Number(a) - Number(b)),

@@ -71,6 +71,7 @@ describe('the coverage requirements (Da Vinci CRD) connector and its signing key
       id: expect.stringMatching(/^conn_/),
       object: 'connector',
       kind: 'coverage_requirements',
+      mail: null,
       url: ORDER_SIGN_URL,
       format: null,
       auth: null,

@@ -27,6 +27,7 @@ describe('the questionnaire (Da Vinci DTR) connector through the admin API', () 
       id: expect.stringMatching(/^conn_/),
       object: 'connector',
       kind: 'questionnaire',
+      mail: null,
       url: BASE,
       format: null,
       auth: { type: 'bearer', hint: '…qrst' },

@@ -9805,6 +9805,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "error": null,
+                     *       "data": {
+                     *         "object": "provider_registry_record",
+                     *         "npi": "1000000046",
+                     *         "type": "individual",
+                     *         "name": "MORGAN ELSEWHERE",
+                     *         "credential": "MD",
+                     *         "taxonomy": {
+                     *           "code": "207V00000X",
+                     *           "description": "Obstetrics & Gynecology"
+                     *         },
+                     *         "practice_address": {
+                     *           "line1": "900 ANOTHER ST",
+                     *           "line2": null,
+                     *           "city": "EUGENE",
+                     *           "state": "OR",
+                     *           "postal_code": "974010000",
+                     *           "phone": "541-555-0146"
+                     *         },
+                     *         "active": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -10572,6 +10598,7 @@ export interface operations {
                      *             "id": "conn_06h1q67szja0sbk4pa95kjjx4c",
                      *             "object": "connector",
                      *             "kind": "eligibility",
+                     *             "mail": null,
                      *             "url": "http://127.0.0.1:9/x12/270",
                      *             "format": "x12",
                      *             "auth": {
@@ -10643,6 +10670,7 @@ export interface operations {
                      *         "id": "conn_06h1q697d4de4x0xnp98wp1aa4",
                      *         "object": "connector",
                      *         "kind": "program_enrollment",
+                     *         "mail": null,
                      *         "url": "http://127.0.0.1:9/enroll",
                      *         "format": null,
                      *         "auth": {
@@ -10708,6 +10736,7 @@ export interface operations {
                      *         "id": "conn_06h1q5m9dj62aheefcgtb2xkwg",
                      *         "object": "connector",
                      *         "kind": "prior_authorization",
+                     *         "mail": null,
                      *         "url": "http://127.0.0.1:9/fhir",
                      *         "format": null,
                      *         "auth": {
@@ -10829,6 +10858,7 @@ export interface operations {
                      *         "id": "conn_06h1q697d4de4x0xnp98wp1ab7",
                      *         "object": "connector",
                      *         "kind": "coverage_requirements",
+                     *         "mail": null,
                      *         "url": "https://crd.payer.example/cds-services/crd-order-sign",
                      *         "format": null,
                      *         "auth": null,
