@@ -3,7 +3,7 @@ import type { CriterionAnswer } from '../payers/payer-connector';
 import type { Prescription } from './prior-authorization-request';
 
 /**
- * Feedback on a prior authorization (CONTRACT.md §13): how right the case was, which parts it
+ * Feedback on a prior authorization (docs/feedback.md): how right the case was, which parts it
  * concerns and, per criterion, the answer the reviewer expected. It is kept beside the case, never in
  * its workflow, so it never changes the case's status, decision or notifications.
  */

@@ -6,8 +6,8 @@ import type { CaseAnnotations } from '../case-extensions';
 
 /**
  * Adds `feedback[]` (oldest first) to the prior authorizations a caller reads: one query per read or
- * page, none for other case types. A case without feedback carries `feedback: []`, since CONTRACT.md
- * §13 lists the field on every prior authorization and clients read its length.
+ * page, none for other case types. A case without feedback carries `feedback: []`, since the contract
+ * lists the field on every prior authorization (docs/decisions.md#prescribers) and clients read its length.
  */
 export function feedbackAnnotations(deps: {
   db: Database;
