@@ -45,7 +45,7 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     // plays an outage sees the case show attention at once (docs/testing.md, "Time is a setting").
     ...QUICK_CONNECTOR_RETRIES,
     // Live mode's NPI registry refuses at once unless a test names one: no test reaches NPPES itself.
-    NPI_REGISTRY_URL: 'http://127.0.0.1:9/api',
+    NPI_REGISTRY_URL: 'https://127.0.0.1:9/api',
     ...env,
   });
 }
