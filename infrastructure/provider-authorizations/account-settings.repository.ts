@@ -10,6 +10,9 @@ interface SettingsRow {
   provider_authorization_period_days: number;
 }
 
+const COLUMNS =
+  'require_provider_authorization_test, require_provider_authorization_live, provider_authorization_period_days';
+
 export interface SettingsChanges {
   require_provider_authorization?: { test?: boolean; live?: boolean };
   provider_authorization_period_days?: number;
@@ -43,9 +46,7 @@ export class AccountSettingsRepository {
 
   async get(accountId: string): Promise<ProviderAuthorizationSettings> {
     const [row] = await this.db.query<SettingsRow>(
-      `SELECT require_provider_authorization_test, require_provider_authorization_live,
-              provider_authorization_period_days
-       FROM account_settings WHERE account_id = $1`,
+      `SELECT ${COLUMNS} FROM account_settings WHERE account_id = $1`,
       [accountId],
     );
     const settings = row ? fromRow(row) : DEFAULT_PROVIDER_AUTHORIZATION_SETTINGS;
@@ -60,34 +61,40 @@ export class AccountSettingsRepository {
     return this.get(accountId);
   }
 
+  /**
+   * Changes the named settings in one statement, each from the row as stored when it runs: two
+   * changes made at once, of different settings, both hold (a read then a write would lose one).
+   * Answers every setting as stored.
+   */
   async update(accountId: string, changes: SettingsChanges): Promise<ProviderAuthorizationSettings> {
-    const current = await this.get(accountId);
-    const next: ProviderAuthorizationSettings = {
-      require_provider_authorization: {
-        ...current.require_provider_authorization,
-        ...definedOnly(changes.require_provider_authorization ?? {}),
-      },
-      provider_authorization_period_days:
-        changes.provider_authorization_period_days ?? current.provider_authorization_period_days,
-    };
-    await this.db.query(
+    const defaults = DEFAULT_PROVIDER_AUTHORIZATION_SETTINGS;
+    const [row] = await this.db.query<SettingsRow>(
       `INSERT INTO account_settings (account_id, require_provider_authorization_test,
          require_provider_authorization_live, provider_authorization_period_days, updated_at)
-       VALUES ($1, $2, $3, $4, now())
+       VALUES ($1, COALESCE($2::boolean, $5::boolean), COALESCE($3::boolean, $6::boolean),
+         COALESCE($4::integer, $7::integer), now())
        ON CONFLICT (account_id) DO UPDATE SET
-         require_provider_authorization_test = EXCLUDED.require_provider_authorization_test,
-         require_provider_authorization_live = EXCLUDED.require_provider_authorization_live,
-         provider_authorization_period_days = EXCLUDED.provider_authorization_period_days,
-         updated_at = now()`,
+         require_provider_authorization_test =
+           COALESCE($2::boolean, account_settings.require_provider_authorization_test),
+         require_provider_authorization_live =
+           COALESCE($3::boolean, account_settings.require_provider_authorization_live),
+         provider_authorization_period_days =
+           COALESCE($4::integer, account_settings.provider_authorization_period_days),
+         updated_at = now()
+       RETURNING ${COLUMNS}`,
       [
         accountId,
-        next.require_provider_authorization.test,
-        next.require_provider_authorization.live,
-        next.provider_authorization_period_days,
+        changes.require_provider_authorization?.test ?? null,
+        changes.require_provider_authorization?.live ?? null,
+        changes.provider_authorization_period_days ?? null,
+        defaults.require_provider_authorization.test,
+        defaults.require_provider_authorization.live,
+        defaults.provider_authorization_period_days,
       ],
     );
-    this.cache.set(accountId, { settings: next, until: Date.now() + this.cacheMs });
-    return next;
+    const settings = fromRow(row!);
+    this.cache.set(accountId, { settings, until: Date.now() + this.cacheMs });
+    return settings;
   }
 }
 
@@ -99,8 +106,4 @@ function fromRow(row: SettingsRow): ProviderAuthorizationSettings {
     },
     provider_authorization_period_days: row.provider_authorization_period_days,
   };
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
