@@ -18,17 +18,17 @@ export function registryNameMatches(record: RegistryProvider, firstName: string,
 }
 
 function personMatches(registered: RegistryPersonName, firstName: string, lastName: string): boolean {
-  const registeredLast = comparable(withoutGenerationalSuffix(registered.last_name));
-  if (registeredLast === '' || registeredLast !== comparable(withoutGenerationalSuffix(lastName)))
+  const registeredLast = comparableName(withoutGenerationalSuffix(registered.last_name));
+  if (registeredLast === '' || registeredLast !== comparableName(withoutGenerationalSuffix(lastName)))
     return false;
-  const registeredFirst = comparable(registered.first_name);
-  const requestedFirst = comparable(firstName);
+  const registeredFirst = comparableName(registered.first_name);
+  const requestedFirst = comparableName(firstName);
   if (firstNamesAgree(registeredFirst, requestedFirst)) return true;
-  const withMiddle = registeredFirst + comparable(registered.middle_name ?? '');
+  const withMiddle = registeredFirst + comparableName(registered.middle_name ?? '');
   // `Mary Ann` for MARY with middle name ANN, or for a MARY whose middle name the registry lacks.
   return (
     (withMiddle !== registeredFirst && withMiddle === requestedFirst) ||
-    (registeredFirst !== '' && comparable(firstWordOf(firstName)) === registeredFirst)
+    (registeredFirst !== '' && comparableName(firstWordOf(firstName)) === registeredFirst)
   );
 }
 
@@ -64,13 +64,14 @@ const UNSPLIT_LETTERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * A name as the registry spells names: capitals without accents (NFD splits `É` into `E` and its
- * mark), so `Núñez` is asked for and compared as `NUNEZ`, with the plain apostrophe for the
+ * A name as the registry spells names: capitals without accents (NFKD splits `É` into `E` and its
+ * mark, and reads the full-width `Ｊ` or the ligature `ﬁ` some keyboards and PDFs give as `J` and
+ * `FI`), so `Núñez` is asked for and compared as `NUNEZ`, with the plain apostrophe for the
  * typographic one phones and word processors type: NPPES finds nobody named `O’BRIEN`.
  */
 export function registrySpelling(name: string): string {
   return name
-    .normalize('NFD')
+    .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toUpperCase()
     .replace(/[ØŁĐÆŒÞ]/gu, (letter) => UNSPLIT_LETTERS[letter]!)
@@ -79,8 +80,9 @@ export function registrySpelling(name: string): string {
 
 /**
  * A name reduced to its letters and digits as the registry spells them, without the separators
- * people write differently (`D'Arcy`, `Darcy`, `Mary-Ann`, `Mary Ann`, `J.`).
+ * people write differently (`D'Arcy`, `Darcy`, `Mary-Ann`, `Mary Ann`, `J.`): the one folding of
+ * names, for the registry's match and for the name a prescriber types to sign alike.
  */
-function comparable(name: string): string {
+export function comparableName(name: string): string {
   return registrySpelling(name).replace(/[^\p{L}\p{N}]/gu, '');
 }

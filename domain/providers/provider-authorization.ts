@@ -5,6 +5,8 @@
  * its status; the API reads the copy it writes to the database.
  */
 
+import { comparableName } from './name-match';
+
 export const PROVIDER_AUTHORIZATION_STATUSES = ['pending', 'signed', 'expired', 'revoked'] as const;
 export type ProviderAuthorizationStatus = (typeof PROVIDER_AUTHORIZATION_STATUSES)[number];
 
@@ -76,21 +78,12 @@ export const DEFAULT_PROVIDER_AUTHORIZATION_SETTINGS: ProviderAuthorizationSetti
 };
 
 /**
- * A name as compared: accents, case, punctuation and spacing set aside, so `José O'Brien` and
- * `jose obrien` are one name.
+ * Whether the full name the prescriber typed is the authorization's first and last name, folded as
+ * the registry's match folds names, so a name the registry check took is one the prescriber can sign.
  */
-export function comparableName(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '');
-}
-
-/** Whether the full name the prescriber typed is the authorization's first and last name. */
 export function typedNameMatches(typed: string, firstName: string, lastName: string): boolean {
-  const words = typed.trim().split(/\s+/).map(comparableName).filter(Boolean).join('');
-  return words.length > 0 && words === comparableName(`${firstName}${lastName}`);
+  const signed = comparableName(typed);
+  return signed !== '' && signed === comparableName(`${firstName}${lastName}`);
 }
 
 /**

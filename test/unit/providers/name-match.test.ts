@@ -37,6 +37,12 @@ describe('a request names the prescriber the registry lists', () => {
     expect(registryNameMatches(individual('AEVAR', 'STRASSE'), 'Ævar', 'Straße')).toBe(true);
   });
 
+  it('reads full-width letters and ligatures as the letters they stand for', () => {
+    expect(registrySpelling('Ｇａｒｃíａ')).toBe('GARCIA');
+    expect(registrySpelling('Griﬃn')).toBe('GRIFFIN');
+    expect(registryNameMatches(individual('JOSE', 'GARCIA'), 'Ｊｏｓé', 'Ｇａｒｃíａ')).toBe(true);
+  });
+
   it('reads hyphens, spaces and apostrophes in a last name as the same name', () => {
     expect(registryNameMatches(elodie, 'Elodie', 'Darcy Nguyen')).toBe(true);
     expect(registryNameMatches(elodie, 'Elodie', 'D’Arcy Nguyen')).toBe(true);
