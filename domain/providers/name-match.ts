@@ -5,8 +5,8 @@ import type { RegistryPersonName, RegistryProvider } from './npi-registry';
  * 13): case- and accent-insensitive, a first initial standing for the first name, last names
  * compared whole. The registry prints names in capitals without accents (`DARCY-NGUYEN`), where a
  * clinic types `Élodie d'Arcy Nguyen`; both must read as one name. Clinics also write the middle
- * name into the first (`Mary Ann`) and the suffix into the last (`Smith Jr.`), which NPPES keeps in
- * fields of their own. An organization has no person to match, so it never matches.
+ * name into the first (`Mary Ann`) and a suffix or degree into the last (`Smith Jr.`, `Smith, MD`),
+ * which NPPES keeps in fields of their own. An organization has no person to match, so it never matches.
  */
 export function registryNameMatches(record: RegistryProvider, firstName: string, lastName: string): boolean {
   if (record.type !== 'individual' || record.first_name === null || record.last_name === null) return false;
@@ -18,9 +18,8 @@ export function registryNameMatches(record: RegistryProvider, firstName: string,
 }
 
 function personMatches(registered: RegistryPersonName, firstName: string, lastName: string): boolean {
-  const registeredLast = comparableName(withoutGenerationalSuffix(registered.last_name));
-  if (registeredLast === '' || registeredLast !== comparableName(withoutGenerationalSuffix(lastName)))
-    return false;
+  const registeredLast = comparableName(registryLastName(registered.last_name));
+  if (registeredLast === '' || registeredLast !== comparableName(registryLastName(lastName))) return false;
   const registeredFirst = comparableName(registered.first_name);
   const requestedFirst = comparableName(firstName);
   if (firstNamesAgree(registeredFirst, requestedFirst)) return true;
@@ -45,12 +44,43 @@ function firstWordOf(name: string): string {
 }
 
 /**
- * A last name without a generational suffix written after it (`Smith Jr.`, `SMITH, III`): NPPES
- * keeps the suffix in `name_suffix`, so `SMITH` is the last name either way. The suffix must follow
- * a space or comma, so a name that merely ends in these letters (`SMITHJR`, `OSTRII`) is left whole.
+ * What clinics write after a last name that NPPES keeps in fields of their own: a generational
+ * suffix (`name_suffix`) or a prescriber's degree (`credential`).
  */
-function withoutGenerationalSuffix(lastName: string): string {
-  return registrySpelling(lastName).replace(/^(.*\S)[\s,]+(?:JR|SR|II|III|IV)\.?,?\s*$/u, '$1');
+export const NAME_SUFFIXES = [
+  'JR',
+  'SR',
+  'II',
+  'III',
+  'IV',
+  'MD',
+  'DO',
+  'DDS',
+  'DMD',
+  'DPM',
+  'NP',
+  'PA',
+  'PA-C',
+  'PHD',
+];
+
+/** Each suffix with or without periods (`M.D.`, `Ph.D.`). */
+const SUFFIX_PATTERN = NAME_SUFFIXES.map((suffix) => [...suffix].join('\\.?')).join('|');
+
+/**
+ * The words after a last name, each apart from it by a space or comma, that are all suffixes
+ * (`SMITH JR.`, `SMITH, III`, `SMITH JR., MD`). A name that merely ends in these letters (`SMITHJR`,
+ * `OSTRII`) or is only a suffix (`DO`) is left whole.
+ */
+const SUFFIXES_AFTER_LAST_NAME = new RegExp(`^(.*?\\S)(?:[\\s,]+(?:${SUFFIX_PATTERN})\\.?)+,?\\s*$`, 'u');
+
+/**
+ * A last name as the registry keeps it, to compare or to ask for: spelt as the registry spells
+ * names, without the suffixes written after it (`Smith Jr.` and `Smith, M.D.` are `SMITH`). NPPES
+ * matches a last name whole, so it finds nobody named `SMITH JR.`.
+ */
+export function registryLastName(lastName: string): string {
+  return registrySpelling(lastName).trim().replace(SUFFIXES_AFTER_LAST_NAME, '$1');
 }
 
 /** Letters Unicode does not split into a base letter and a mark, as the registry spells them. */

@@ -1,4 +1,4 @@
-import { registrySpelling } from '../../domain/providers/name-match';
+import { registryLastName } from '../../domain/providers/name-match';
 import type { ProviderRegistryRecord } from '../../domain/providers/registry-record';
 import { registryRecordOf } from '../../domain/providers/registry-record';
 import type { NpiRegistries } from '../../infrastructure/providers/npi-registries';
@@ -32,7 +32,7 @@ export class ProviderLookupService {
     const found = await this.asking(() =>
       this.registries
         .forMode(principal.livemode)
-        .byName(registrySpelling(lastName).trim(), state.toUpperCase(), MAX_LOOKUP_RESULTS + 1),
+        .byName(registryLastName(lastName), state.toUpperCase(), MAX_LOOKUP_RESULTS + 1),
     );
     return {
       object: 'list',

@@ -6,7 +6,9 @@ import { CachedRegistry } from '../../infrastructure/providers/cached-registry';
 import { NpiRegistries } from '../../infrastructure/providers/npi-registries';
 import { MAX_REGISTRY_ANSWER_BYTES, NppesRegistry } from '../../infrastructure/providers/nppes-registry';
 import { SANDBOX_NPIS, SandboxRegistry } from '../../infrastructure/providers/sandbox-registry';
+import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import type { ProviderSettings } from '../../infrastructure/config/config';
+import { ProviderLookupService } from '../../src/providers/provider-lookup.service';
 import { LoopbackNpiRegistry } from '../support/loopback-npi-registry';
 
 const TIME_LIMIT_MS = 300;
@@ -292,4 +294,44 @@ describe('the registries of each mode', () => {
     expect(await registries.forMode(false).byNpi(SANDBOX_NPIS.active)).toBeUndefined();
     expect(asked).toEqual([`http://127.0.0.1:8/api/?version=2.1&number=${SANDBOX_NPIS.active}`]);
   });
+});
+
+describe('a lookup by name, asked of the loopback registry', () => {
+  const loopback = new LoopbackNpiRegistry();
+  const livePrincipal: Principal = {
+    accountId: 'acct_lookup',
+    roles: ['provider'],
+    credential: { type: 'api_key', id: 'key_lookup' },
+    livemode: true,
+  };
+  let registryUrl: string;
+
+  beforeAll(async () => {
+    registryUrl = await loopback.start();
+  });
+  afterAll(() => loopback.stop());
+
+  /** A lookup service of its own, whose registry cache has not seen the name yet. */
+  const lookups = () =>
+    new ProviderLookupService(
+      new NpiRegistries({
+        registryUrl,
+        registryTimeoutMs: TIME_LIMIT_MS,
+        registryCacheMs: DAY_MS,
+        signingLinkTtlMs: 14 * DAY_MS,
+        signingReminderAfterMs: 7 * DAY_MS,
+        renewalReminderBeforeMs: 30 * DAY_MS,
+      }),
+    );
+
+  it.each(['Quintero Jr.', 'quintero, III', 'Quintero M.D.', 'Quintero Sr., MD'])(
+    'asks NPPES for the last name alone when it is written %p, and finds the prescribers of that name',
+    async (written) => {
+      const found = await lookups().byName(livePrincipal, written, 'or');
+      expect(loopback.requests.at(-1)).toBe(
+        '/api/?version=2.1&last_name=QUINTERO&state=OR&enumeration_type=NPI-1&limit=21',
+      );
+      expect(found.data.map((record) => record.name)).toEqual(['LUCIA QUINTERO', 'MATEO R QUINTERO']);
+    },
+  );
 });

@@ -1,4 +1,9 @@
-import { registryNameMatches, registrySpelling } from '../../../domain/providers/name-match';
+import {
+  NAME_SUFFIXES,
+  registryLastName,
+  registryNameMatches,
+  registrySpelling,
+} from '../../../domain/providers/name-match';
 import type { RegistryProvider } from '../../../domain/providers/npi-registry';
 
 function individual(first: string, last: string, extra: Partial<RegistryProvider> = {}): RegistryProvider {
@@ -15,8 +20,6 @@ function individual(first: string, last: string, extra: Partial<RegistryProvider
     ...extra,
   };
 }
-
-const GENERATIONAL_SUFFIXES = ['JR', 'SR', 'II', 'III', 'IV'];
 
 /** A small deterministic generator, so a failure replays from the printed seed. */
 function random(seed: number): () => number {
@@ -120,6 +123,29 @@ describe('a request names the prescriber the registry lists', () => {
     expect(registryNameMatches(individual('JOHN', 'ST JOHN'), 'John', 'St. John Jr.')).toBe(true);
   });
 
+  it('drops a degree written after the last name, and a suffix with it', () => {
+    const smith = individual('JOHN', 'SMITH');
+    for (const written of [
+      'Smith MD',
+      'Smith, M.D.',
+      'Smith DO',
+      'Smith, Ph.D.',
+      'Smith PA-C',
+      'Smith Jr., MD',
+    ])
+      expect(registryNameMatches(smith, 'John', written)).toBe(true);
+    expect(registryNameMatches(individual('JOHN', 'SMITH, DDS'), 'John', 'Smith')).toBe(true);
+  });
+
+  it('asks the registry for a last name without what NPPES keeps apart from it', () => {
+    expect(registryLastName(' Smith Jr. ')).toBe('SMITH');
+    expect(registryLastName('Núñez, III')).toBe('NUNEZ');
+    expect(registryLastName('O’Brien, M.D.')).toBe("O'BRIEN");
+    expect(registryLastName('St. John Sr')).toBe('ST. JOHN');
+    expect(registryLastName('Do')).toBe('DO');
+    expect(registryLastName('Smithjr')).toBe('SMITHJR');
+  });
+
   it('keeps a suffix that is not written apart, and a last name that is only the suffix', () => {
     const smith = individual('JOHN', 'SMITH');
     expect(registryNameMatches(smith, 'John', 'Smithjr')).toBe(false);
@@ -162,9 +188,9 @@ describe('a request names the prescriber the registry lists', () => {
 
     for (let round = 0; round < 500; round += 1) {
       const first = word();
-      // A last word that is a generational suffix (`SMITH JR`) is the suffix rule's, tested above.
+      // A last word that is a suffix (`SMITH JR`, `SMITH MD`) is the suffix rule's, tested above.
       const lastParts = Array.from({ length: 1 + Math.floor(next() * 3) }, word).filter(
-        (part, index) => index === 0 || !GENERATIONAL_SUFFIXES.includes(part),
+        (part, index) => index === 0 || !NAME_SUFFIXES.includes(part),
       );
       const registered = individual(first, lastParts.join(pick(['-', ' ', "'"])));
       // The way a clinic might type the same name: any case, accents, other separators, an initial.
