@@ -44,6 +44,23 @@ export class SigningLinksRepository {
     return row?.authorization_id;
   }
 
+  /**
+   * Deletes up to `limit` links used, or lapsed, before `cutoff`: they open nothing any more, and
+   * every mail (and each retry of one) adds a row. Answers how many went; concurrent sweepers skip
+   * each other's rows.
+   */
+  async deleteSpent(cutoff: Date, limit: number): Promise<number> {
+    const deleted = await this.db.query<{ token_sha256: string }>(
+      `DELETE FROM provider_authorization_links WHERE token_sha256 IN (
+         SELECT token_sha256 FROM provider_authorization_links
+         WHERE used_at < $1 OR expires_at < $1
+         LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING token_sha256`,
+      [cutoff.toISOString(), limit],
+    );
+    return deleted.length;
+  }
+
   /** Marks the link used; false when it already was (a second submit of the same form). */
   async use(token: string, now = new Date()): Promise<boolean> {
     const rows = await this.db.query<{ token_sha256: string }>(

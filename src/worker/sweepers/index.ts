@@ -4,18 +4,21 @@ import type { Logger } from 'pino';
 import { CaseDocumentsRepository } from '../../../infrastructure/cases/case-documents.repository';
 import type { AppConfig } from '../../../infrastructure/config/config';
 import { SecretBox } from '../../../infrastructure/crypto/aes-gcm';
+import { SigningLinksRepository } from '../../../infrastructure/provider-authorizations/signing-links.repository';
 import type { Database } from '../../../infrastructure/storage/database';
 import { DurableDeliveries } from '../../../infrastructure/webhooks/durable-deliveries';
 import { EventsRepository } from '../../../infrastructure/webhooks/events.repository';
 import { WebhookDeliveriesRepository } from '../../../infrastructure/webhooks/webhook-deliveries.repository';
 import { ExpiredEventsSweeper } from './expired-events';
+import { SpentSigningLinksSweeper } from './spent-signing-links';
 import { StalledDeliverySweeper, SWEEP_INTERVAL_MS } from './stalled-deliveries';
 import { sweepWhileRunning, WorkerLifecycle } from './sweep-while-running';
 import { UnstartedDocumentsSweeper } from './unstarted-documents';
 
 /**
  * The clean-ups only workers run, each on its own interval while `worker` runs: deliveries whose first
- * attempt died with its process, documents of cases never started, and events past retention.
+ * attempt died with its process, documents of cases never started, events past retention, and the
+ * links mailed to prescribers once used or lapsed.
  */
 export function sweepWhileWorkerRuns(
   worker: WorkerLifecycle,
@@ -31,6 +34,7 @@ export function sweepWhileWorkerRuns(
     new StalledDeliverySweeper(deliveries, durable, deps.config.webhooks.timeoutMs + SWEEP_INTERVAL_MS),
     new UnstartedDocumentsSweeper(new CaseDocumentsRepository(deps.db, secrets), deps.temporalClient),
     new ExpiredEventsSweeper(new EventsRepository(deps.db, secrets)),
+    new SpentSigningLinksSweeper(new SigningLinksRepository(deps.db)),
   ];
   for (const sweeper of sweepers) sweepWhileRunning(worker, sweeper, deps.logger);
 }

@@ -1,0 +1,42 @@
+import { SigningLinksRepository } from '../../../infrastructure/provider-authorizations/signing-links.repository';
+import { SWEEP_BATCH, Sweeper, SweepRoutine } from './sweep-while-running';
+
+/**
+ * How long a signing or revoke link is kept once used or lapsed: long enough to tell a prescriber
+ * who asks why their link no longer works whether it was used or had lapsed.
+ */
+export const SPENT_SIGNING_LINK_GRACE_DAYS = 30;
+
+const DAY_MS = 24 * 3_600_000;
+
+const SPENT_SIGNING_LINKS_ROUTINE: SweepRoutine = {
+  // Links are kept by the day; looking every hour keeps each pass small.
+  intervalMs: 60 * 60_000,
+  acted: 'spent signing links deleted',
+  failed: 'spent signing links sweep failed',
+};
+
+/**
+ * Deletes the links mailed to prescribers that were used, or lapsed, more than the grace ago. A pass
+ * deletes batch after batch until none is left; sweeping workers skip the rows another one holds.
+ */
+export class SpentSigningLinksSweeper implements Sweeper {
+  readonly routine = SPENT_SIGNING_LINKS_ROUTINE;
+
+  constructor(
+    private readonly links: SigningLinksRepository,
+    private readonly batchSize = SWEEP_BATCH,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** One pass; returns how many links it deleted. */
+  async sweep(): Promise<number> {
+    const cutoff = new Date(this.clock().getTime() - SPENT_SIGNING_LINK_GRACE_DAYS * DAY_MS);
+    let deleted = 0;
+    for (;;) {
+      const batch = await this.links.deleteSpent(cutoff, this.batchSize);
+      deleted += batch;
+      if (batch < this.batchSize) return deleted;
+    }
+  }
+}
