@@ -40,10 +40,15 @@ export function wordsInRegion(lines: readonly ReadLine[], region: Box): ReadWord
 
 /**
  * Whether print on the region's line runs on from it, left or right, closer than a letter's height
- * and not a label nor a lone upright stroke (a rule's remnant): an id read as `482119730` where the
- * card prints `XJK 482 119 730`, or a value whose end a reader lost. Such a value is never used.
+ * and not a lone upright stroke (a rule's remnant) nor print that `standsApart` (a label, a table's
+ * next cell): an id read as `482119730` where the card prints `XJK 482 119 730`, or a value whose end
+ * a reader lost. Such a value is never used.
  */
-export function runsOn(lines: readonly ReadLine[], region: Box, isLabel: (text: string) => boolean): boolean {
+export function runsOn(
+  lines: readonly ReadLine[],
+  region: Box,
+  standsApart: (word: ReadWord) => boolean,
+): boolean {
   const gap = RUNS_ON_GAP * region.height;
   return lines
     .flatMap((line) => line.words)
@@ -51,7 +56,7 @@ export function runsOn(lines: readonly ReadLine[], region: Box, isLabel: (text: 
       if (!verticallyWithin(word.box, region)) return false;
       const overlap = horizontalOverlap(word.box, region);
       if (overlap >= INSIDE_SHARE * Math.max(1, word.box.width)) return false;
-      if (isLabel(word.text) || !/[A-Za-z0-9]/.test(word.text) || RULE_REMNANT.test(word.text)) return false;
+      if (standsApart(word) || !/[A-Za-z0-9]/.test(word.text) || RULE_REMNANT.test(word.text)) return false;
       // A word straddling the value's edge, neither in it nor apart from it, is print running on.
       if (overlap > 0) return true;
       const before = region.left - (word.box.left + word.box.width);

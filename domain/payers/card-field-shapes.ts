@@ -147,12 +147,21 @@ function endsInBracket(text: string): boolean {
 }
 
 /**
+ * A dash at either end of a code (`787-67-`) says the print goes on beyond what was read: on the next
+ * line, where a card wraps a long dashed id, or past a crop edge. Dropping it would return the code
+ * cut short.
+ */
+function endsInDash(text: string): boolean {
+  return /^\s*[-‐‑–—]|[-‐‑–—][\s,.;:]*$/.test(text);
+}
+
+/**
  * A member id: letters and digits (and dashes), 5–20 characters, at least one digit, and no more than
  * five letters before its first digit (a three-letter prefix, the sandbox's `ZZ` and payer code): a
  * longer run is a name OCR ran into the id beside it (`HALVORSENR30784084`).
  */
 function memberId(text: string): string | null {
-  if (endsInBracket(text)) return null;
+  if (endsInBracket(text) || endsInDash(text)) return null;
   const upper = identifierCore(text);
   if (!ALNUM_ID.test(upper)) return null;
   const compact = upper.replace(/-/g, '');
@@ -162,7 +171,7 @@ function memberId(text: string): string | null {
 }
 
 function identifier(text: string, min: number, max: number): string | null {
-  if (endsInBracket(text)) return null;
+  if (endsInBracket(text) || endsInDash(text)) return null;
   const upper = identifierCore(text);
   if (!ALNUM_ID.test(upper) || upper.length < min || upper.length > max) return null;
   return upper;

@@ -228,17 +228,39 @@ export function tokensOf(word: ReadWord): Token[] {
       { key: '#', word },
     ];
   }
-  return [{ key: /^#[:.]*$/.test(upper) ? '#' : keyOf(upper), word }];
+  const key = /^#[:.]*$/.test(upper) ? '#' : keyOf(upper);
+  return (GLUED_LABELS.get(key) ?? [key]).map((part) => ({ key: part, word }));
 }
 
+const LABEL_WORDS: ReadonlySet<string> = new Set(LABELS.flatMap((label) => label.phrase));
+
+/**
+ * Labels printed in small spaced capitals that a reader gives without their spaces (`MEMBERNAME`,
+ * `ENROLLEEID`, `GROUPNUMBER`), mapped to their words: every phrase of two words or more, and every
+ * phrase followed by a marker word, where the glued form is no label word of its own.
+ */
+const GLUED_LABELS: ReadonlyMap<string, readonly string[]> = new Map(
+  LABELS.flatMap((label) => [
+    label.phrase,
+    ...[...LABEL_MARKERS].filter((marker) => marker !== '#').map((marker) => [...label.phrase, marker]),
+  ])
+    .filter((parts) => parts.length > 1 && !LABEL_WORDS.has(parts.join('')))
+    .map((parts) => [parts.join(''), parts] as const),
+);
+
 export function keyOf(text: string): string {
-  return text.replace(/[:.,;#()]+$/g, '').replace(/^[(]+/, '');
+  const key = text.replace(/[:.,;#()]+$/g, '').replace(/^[('"‘’`|]+/, '');
+  return LABEL_LOOK_ALIKES[key] ?? key;
 }
+
+/**
+ * Label words as OCR misreads them: the `I` of a small `ID` read as a one. Only the key a label is
+ * matched on changes, never a value's text.
+ */
+const LABEL_LOOK_ALIKES: Readonly<Record<string, string>> = { '1D': 'ID' };
 
 /** Whether a word is part of a label (`ID:`, `Member`, `#`) rather than of a value. */
 export function isLabelWord(text: string): boolean {
   const key = keyOf(text.toUpperCase());
-  return /[:#]$/.test(text) || LABEL_MARKERS.has(key) || LABEL_WORDS.has(key);
+  return /[:#]$/.test(text) || LABEL_MARKERS.has(key) || LABEL_WORDS.has(key) || GLUED_LABELS.has(key);
 }
-
-const LABEL_WORDS: ReadonlySet<string> = new Set(LABELS.flatMap((label) => label.phrase));

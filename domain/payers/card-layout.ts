@@ -48,8 +48,10 @@ export function fieldsOnPage(page: ReadPage): FoundField[] {
     labels.forEach((label, labelIndex) => {
       if (!label.field) return;
       const nextStart = labels[labelIndex + 1]?.start ?? tokens.length;
-      if (label.end < nextStart) {
-        const beside = valueFrom(label, tokens.slice(label.end, nextStart), page.number, 1);
+      const besideTokens = tokens.slice(label.end, nextStart);
+      // Marks alone beside a label (a stray `(`, `»` or a rule's stroke) are no value: look below it.
+      if (besideTokens.some((token) => /[A-Za-z0-9]/.test(token.word.text))) {
+        const beside = valueFrom(label, besideTokens, page.number, 1);
         if (beside) found.push({ field: label.field, value: beside });
         return;
       }

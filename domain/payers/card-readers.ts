@@ -1,5 +1,6 @@
 import { boxAround } from '../documents/document-reading';
 import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
+import type { CardField } from './card-fields';
 import { runsOn, sameRegion, splitAfterLabel, wordsInRegion } from './card-agreement';
 import { FIELD_KIND, IDENTIFIERS, sameReading, SHAPES } from './card-field-shapes';
 import { isLabelWord } from './card-labels';
@@ -29,7 +30,10 @@ export function linesOf(page: ReadPage, reader: Reader): ReadPage {
 export const AGREED_FLOOR = 0.5;
 
 export type Verdict =
-  { kind: 'agreed'; confidence: number } | { kind: 'disagree'; other: string } | { kind: 'alone' };
+  /** `value`, where given, is the better of the two readings, used in place of the candidate's. */
+  | { kind: 'agreed'; confidence: number; value?: string }
+  | { kind: 'disagree'; other: string }
+  | { kind: 'alone' };
 
 export function checkAgainstOtherReader(
   candidate: Candidate,
@@ -52,18 +56,66 @@ export function checkAgainstOtherReader(
   );
   if (otherwise) return { kind: 'disagree', other: `${otherwise.value.value} (${otherwise.field})` };
   const identifier = IDENTIFIERS.has(field);
-  if (identifier && (runsOn(own, region, isLabelWord) || runsOn(other, region, isLabelWord))) {
-    return { kind: 'disagree', other: wordsText(there) };
+  if (identifier) {
+    // Another field's value beside this one is a table's next cell, not this value's lost part.
+    const otherValues = everyCandidate
+      .filter((found) => found.pageIndex === candidate.pageIndex && found.field !== field)
+      .map(regionOf)
+      .filter((box) => !sameRegion(box, region));
+    const standsApart = (word: ReadWord) =>
+      isLabelWord(word.text) || otherValues.some((box) => sameRegion(word.box, box));
+    // The other reader seeing a label where this one saw a value: one of them took a label for it.
+    if (
+      runsOn(own, region, standsApart) ||
+      runsOn(other, region, standsApart) ||
+      there.some((word) => isLabelWord(word.text))
+    ) {
+      return { kind: 'disagree', other: wordsText(there) };
+    }
   }
   if (there.length === 0) return { kind: 'alone' };
   const shape = SHAPES[field];
   const joined = there.map((word) => word.text).join(identifier ? '' : ' ');
   const otherValue = shape.normalise(joined);
+  const confidence = () =>
+    Math.max(candidate.value.confidence, Math.min(...there.map((word) => word.confidence)));
   if (otherValue !== null && sameReading(field, otherValue, candidate.value.value)) {
-    const otherConfidence = Math.min(...there.map((word) => word.confidence));
-    return { kind: 'agreed', confidence: Math.max(candidate.value.confidence, otherConfidence) };
+    return { kind: 'agreed', confidence: confidence() };
   }
+  const spaced = otherValue === null ? null : withInitialSpaced(field, candidate.value.value, otherValue);
+  if (spaced !== null) return { kind: 'agreed', confidence: confidence(), value: spaced };
   return { kind: 'disagree', other: otherValue ?? joined };
+}
+
+/**
+ * Of two readings of a name that differ only where one reader ran a middle initial into the next or
+ * last word (`ANNAA RIVERA` for `ANNA A RIVERA`), the one with the initial apart: the second reader
+ * drops the space around a lone capital, while a word split by a gap it never had is not seen.
+ */
+function withInitialSpaced(field: CardField, a: string, b: string): string | null {
+  if (field !== 'member_name') return null;
+  const wordsOf = (text: string) => text.toUpperCase().split(/\s+/).filter(Boolean);
+  const [spaced, glued] = wordsOf(a).length > wordsOf(b).length ? [a, b] : [b, a];
+  const spacedWords = wordsOf(spaced);
+  const gluedText = wordsOf(glued).join(' ');
+  const joinsToGlued = spacedWords.some((word, index) => {
+    if (word.length !== 1 || !/[A-Z]/.test(word)) return false;
+    const joinedBefore = [
+      ...spacedWords.slice(0, index - 1),
+      spacedWords[index - 1] + word,
+      ...spacedWords.slice(index + 1),
+    ];
+    const joinedAfter = [
+      ...spacedWords.slice(0, index),
+      word + spacedWords[index + 1],
+      ...spacedWords.slice(index + 2),
+    ];
+    return (
+      (index > 0 && joinedBefore.join(' ') === gluedText) ||
+      (index + 1 < spacedWords.length && joinedAfter.join(' ') === gluedText)
+    );
+  });
+  return joinsToGlued ? spaced : null;
 }
 
 export function regionOf(candidate: Candidate): Box {

@@ -255,7 +255,12 @@ function decide(
     }
     const verdict = checkAgainstOtherReader(candidate, page, everyCandidate);
     if (verdict.kind === 'agreed' && verdict.confidence >= AGREED_FLOOR) {
-      chosen = { ...candidate.value, confidence: verdict.confidence, readers: 2 };
+      chosen = {
+        ...candidate.value,
+        value: verdict.value ?? candidate.value.value,
+        confidence: verdict.confidence,
+        readers: 2,
+      };
       break;
     }
     if (verdict.kind === 'disagree') {

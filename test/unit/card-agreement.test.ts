@@ -37,6 +37,12 @@ describe('a card read by two readers', () => {
     expect(reading.unreadReasons.member_id).toBe('readers_disagree');
   });
 
+  it('never returns a member id the card wrapped onto a second line after a dash, cut at the dash', () => {
+    const printed = ['Identification Number: 787-67-', '8385-51'];
+    const reading = readCard([readTwice(printed, printed)]);
+    expect(reading.card.member_id).toBeNull();
+  });
+
   it('leaves unread an identifier only one reader read at all', () => {
     const reading = readCard([readTwice(['Member ID: W123456789'], [''])]);
     expect(reading.card.member_id).toBeNull();
@@ -48,8 +54,13 @@ describe('a card read by two readers', () => {
     expect(reading.card.member_name).toMatchObject({ value: 'JANE Q SAMPLE', readers: 1 });
   });
 
-  it('never agrees on a name the readers spaced differently', () => {
-    const reading = readCard([readTwice(['Name: JORDAN A RIVERA'], ['Name: JORDANA RIVERA'])]);
+  it('takes the name with its middle initial apart where the other reader ran the initial into a word', () => {
+    const reading = readCard([readTwice(['Name: JORDANA RIVERA'], ['Name: JORDAN A RIVERA'])]);
+    expect(reading.card.member_name).toMatchObject({ value: 'JORDAN A RIVERA', readers: 2 });
+  });
+
+  it('never agrees on a name the readers spaced differently other than around an initial', () => {
+    const reading = readCard([readTwice(['Name: MARY ANN RIVERA'], ['Name: MARYANN RIVERA'])]);
     expect(reading.card.member_name).toBeNull();
     expect(reading.unreadReasons.member_name).toBe('readers_disagree');
   });
@@ -81,6 +92,43 @@ describe('a card read by two readers', () => {
       ),
     ]);
     expect(valuesOf(reading)).toMatchObject({ rx_bin: '610014', rx_pcn: 'MEDDPRIME', rx_group: 'RX4410' });
+  });
+
+  it('reads a pharmacy table whose cells stand closer than a letter, each cell its own value', () => {
+    const reading = readCard([
+      readTwice(
+        ['ID: W123456789', 'RXBIN  RXPCN     RXGRP', '610014 MEDDPRIME RX4410'],
+        ['ID: W123456789', 'RXBIN  RXPCN     RXGRP', '610014 MEDDPRIME RX4410'],
+      ),
+    ]);
+    expect(valuesOf(reading)).toMatchObject({ rx_bin: '610014', rx_pcn: 'MEDDPRIME', rx_group: 'RX4410' });
+  });
+
+  it('never takes a label the other reader read as a label for a value', () => {
+    const reading = readCard([
+      readTwice(['ID: W123456789', "RXPCN 'RXGRP"], ['ID: W123456789', 'RXPCN RXGRP']),
+    ]);
+    expect(reading.card.rx_pcn).toBeNull();
+  });
+
+  it('reads labels the only reader of them gave without their spaces, over their values', () => {
+    const reading = readCard([
+      readTwice(
+        ['', 'W123456789         48213'],
+        ['MEMBERNUMBER       GROUPNUMBER', 'W123456789         48213'],
+      ),
+    ]);
+    expect(valuesOf(reading)).toMatchObject({ member_id: 'W123456789', group_number: '48213' });
+  });
+
+  it('looks below a label for its value when only a stray mark stands beside it, the other reader reading no label', () => {
+    const reading = readCard([readTwice(['MEMBER NUMBER (', '865-96-8010-95'], ['', '865-96-8010-95'])]);
+    expect(reading.card.member_id?.value).toBe('865-96-8010-95');
+  });
+
+  it('reads an ID label whose I the only reader of it read as a one', () => {
+    const reading = readCard([readTwice(['ENROLLEE 1D', 'W123456789'], ['', 'W123456789'])]);
+    expect(reading.card.member_id?.value).toBe('W123456789');
   });
 });
 
@@ -115,7 +163,7 @@ describe('print running on from a value', () => {
     })),
     box: { left: 0, top: 0, width: 40, height: 1 },
   });
-  const isLabel = (text: string) => text.endsWith(':');
+  const isLabel = (word: { text: string }) => word.text.endsWith(':');
   const region = { left: 8, top: 0, width: 11, height: 1 };
 
   it('sees letters printed just before the value, as in an id whose prefix was lost', () => {
