@@ -249,8 +249,20 @@ const GLUED_LABELS: ReadonlyMap<string, readonly string[]> = new Map(
 );
 
 export function keyOf(text: string): string {
-  const key = text.replace(/[:.,;#()]+$/g, '').replace(/^[('"‘’`|]+/, '');
-  return LABEL_LOOK_ALIKES[key] ?? key;
+  const key = text.replace(/[:.,;#()|]+$/g, '').replace(/^[('"‘’`|]+/, '');
+  return LABEL_LOOK_ALIKES[key] ?? withoutRuleStroke(key);
+}
+
+/**
+ * A label with a table's rule read into its first letter (`TRXBIN`, `IPCN`: the rule's stroke or its
+ * joint with the row's rule): the label, where what follows the stroke is a label word no name holds.
+ */
+function withoutRuleStroke(key: string): string {
+  const rest = key.slice(1);
+  const stroke = /^[IL1T![]/.test(key) && rest.length >= 3;
+  return stroke && !LABEL_WORDS.has(key) && LABEL_WORDS.has(rest) && !AMBIGUOUS_LABEL_WORDS.has(rest)
+    ? rest
+    : key;
 }
 
 /**

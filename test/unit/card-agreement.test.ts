@@ -126,6 +126,14 @@ describe('a card read by two readers', () => {
     expect(reading.card.member_id?.value).toBe('865-96-8010-95');
   });
 
+  it('reads a table heading whose first label the only reader of it read with the rule stuck to it, by its label', () => {
+    const reading = readCard([
+      readTwice(['TRXBIN  RXPCN     RXGRP', '610014  MEDDPRIME RX4410'], ['', '610014  MEDDPRIME RX4410']),
+    ]);
+    expect(reading.card.rx_bin?.value).toBe('610014');
+    expect(reading.card.rx_bin?.inferred).toBeUndefined();
+  });
+
   it('reads an ID label whose I the only reader of it read as a one', () => {
     const reading = readCard([readTwice(['ENROLLEE 1D', 'W123456789'], ['', 'W123456789'])]);
     expect(reading.card.member_id?.value).toBe('W123456789');
