@@ -18,6 +18,7 @@ import {
   remicadeInformation,
   remicadeInquiry,
 } from '../support/pas-exchanges';
+import { REGISTRY_MATCH } from '../fixtures/prescriber-registry-match';
 import { answeredQuestionnaire } from '../support/answered-questionnaire';
 import { pythonToolsPython } from '../support/python-tools';
 
@@ -56,11 +57,25 @@ const SENT_AT = { sentAt: new Date('2026-11-25T12:00:00.000Z') };
 describeWithValidator(
   'the PAS Bundles the service writes, checked by fhir.resources against base FHIR',
   () => {
-    it('finds no error in the $submit (with a QuestionnaireResponse), $inquire and information-answer Bundles', () => {
+    it("finds no error in the $submit (with a QuestionnaireResponse, and with the registry's practice address and specialty), $inquire and information-answer Bundles", () => {
       const expedited = remicadeExchange({ urgency: 'expedited' });
       expedited.request.prescription = { drug_name: 'Ozempic 1 mg pen', ndc: '0169-4132-12', quantity: 1 };
+      const registryMatched = writeSubmitBundle(remicadeExchange({ prescriber: REGISTRY_MATCH }), SENT_AT);
+      const matchedResources = (
+        JSON.parse(registryMatched) as { entry: Array<{ resource: object }> }
+      ).entry.map((entry) => entry.resource);
+      expect(matchedResources).toContainEqual(
+        expect.objectContaining({
+          resourceType: 'Practitioner',
+          address: [expect.objectContaining({ line: ['1 Registry Way'] })],
+        }),
+      );
+      expect(matchedResources).toContainEqual(
+        expect.objectContaining({ resourceType: 'PractitionerRole', specialty: [expect.anything()] }),
+      );
       const { status, report } = validate({
         'submit.json': writeSubmitBundle(remicadeExchange(), SENT_AT),
+        'submit-registry-matched.json': registryMatched,
         'submit-with-questionnaire.json': writeSubmitBundle(
           remicadeExchange({ questionnaire: answeredQuestionnaire() }),
           SENT_AT,

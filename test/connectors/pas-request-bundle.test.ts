@@ -4,26 +4,14 @@ import {
   writeInquiryBundle,
   writeSubmitBundle,
 } from '../../infrastructure/connectors/pas/pas-request';
-import type { PrescriberRegistryCheck } from '../../domain/providers/prescriber-registry';
 import { readPasRequest } from '../../infrastructure/connectors/pas/simulated-pas-endpoint';
+import { REGISTRY_MATCH } from '../fixtures/prescriber-registry-match';
 import { answeredQuestionnaire } from '../support/answered-questionnaire';
 import { remicadeExchange, remicadeInformation, remicadeInquiry } from '../support/pas-exchanges';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const SENT_AT = { sentAt: new Date('2026-11-25T12:00:00.000Z') };
 const PAS = 'http://hl7.org/fhir/us/davinci-pas';
-const REGISTRY_MATCH: PrescriberRegistryCheck = {
-  outcome: 'matched',
-  checked_at: '2026-11-25T11:59:00.000Z',
-  practice_address: {
-    street: '1 Registry Way',
-    city: 'Springfield',
-    state_province: 'IL',
-    zip_postal_code: '62701',
-    country: 'US',
-  },
-  taxonomy: { code: '207Q00000X', description: 'Family Medicine' },
-};
 
 const parsed = (body: string) => JSON.parse(body) as Json;
 const resources = (bundle: Json): Json[] => (bundle.entry as Json[]).map((entry) => entry.resource as Json);
