@@ -22,14 +22,24 @@ import { failNowSignal, retryNowSignal } from '../../workflows/case.messages';
 
 const FINAL_STATUSES = ['completed', 'failed', 'cancelled'];
 
-/** Fails every attempt, asking for a short wait so that the activity's retries run out within seconds. */
 /**
- * A sandbox outage outlasts the connector's few quick retries (test-app.ts) and ends well before the
- * deadline of the schedule that plays it.
+ * A sandbox outage outlasts the connector's few quick retries (test-app.ts), about a second on the dev
+ * server, and ends well before the deadline of the schedule that plays it.
  */
-const SANDBOX_OUTAGE_SECONDS = 5;
+const SANDBOX_OUTAGE_SECONDS = 3;
 const SANDBOX_OUTAGE_DEADLINE_MS = 10_000;
+/**
+ * How long a case waits out a connector that stays down: long enough for the test to see the
+ * attention shown between the retries and the deadline. A benefit verification's and an enrollment's
+ * deadline counts from the outage's start; a prior authorization's, before its review, is its review
+ * target, counted from its creation, so it has longer, for the connector's own retries first.
+ */
+const STAYS_DOWN_DEADLINE_MS = 2_000;
+const STAYS_DOWN_REVIEW_DUE_MS = STAYS_DOWN_DEADLINE_MS + 1_500;
+/** Calls again soon and often while a connector is down, so a case goes on soon after it answers. */
+const SHORT_OUTAGE_SCHEDULE = { CASE_OUTAGE_FIRST_RETRY_MS: '200', CASE_OUTAGE_LONGEST_RETRY_MS: '500' };
 
+/** Fails every attempt, asking for a short wait so that the activity's retries run out within seconds. */
 const UNAVAILABLE: ConnectorFailure = { transient: true, retryAfterMs: 100 };
 const REFUSED: ConnectorFailure = { transient: false };
 
@@ -179,8 +189,7 @@ describe('a case whose connector is unavailable', () => {
   describe('on a short outage schedule, through outages a few seconds long', () => {
     beforeAll(async () => {
       ({ testApp, worker, account, receiver } = await startCaseService({
-        CASE_OUTAGE_FIRST_RETRY_MS: '500',
-        CASE_OUTAGE_LONGEST_RETRY_MS: '1000',
+        ...SHORT_OUTAGE_SCHEDULE,
         BV_OUTAGE_DEADLINE_MS: String(SANDBOX_OUTAGE_DEADLINE_MS),
         ENROLLMENT_OUTAGE_DEADLINE_MS: String(SANDBOX_OUTAGE_DEADLINE_MS),
         // A PA waits out an outage before its review until its review target.
@@ -227,23 +236,6 @@ describe('a case whose connector is unavailable', () => {
       },
     );
 
-    it('fails a benefit verification with payer_unavailable, once, when a sandbox outage outlasts the deadline', async () => {
-      const [bv] = CASE_TYPES;
-      const id = await submit(
-        bv,
-        benefitVerificationRequest({
-          mock_result: { status: 'completed', outage: { unavailable_for_seconds: 3600 } },
-        }),
-      );
-      const { attention } = await waitForAttention(bv, id);
-      const failed = await waitFor(bv, id, 'failed', 60_000);
-      expect(failed).toMatchObject({ failure: { code: 'payer_unavailable' }, attention: null });
-      expect(Date.parse(failed.updated_at) - Date.parse(attention.since)).toBeGreaterThanOrEqual(
-        SANDBOX_OUTAGE_DEADLINE_MS,
-      );
-      expect(await finalStatusesOf(id)).toEqual(['failed']);
-    });
-
     describe.each(CASE_TYPES)('$caseType', (type) => {
       it('shows attention while its connector is down, then goes on by itself once it answers', async () => {
         type.fail(UNAVAILABLE);
@@ -262,15 +254,30 @@ describe('a case whose connector is unavailable', () => {
   describe('on a short outage schedule and deadline, while a connector stays down', () => {
     beforeAll(async () => {
       ({ testApp, worker, account, receiver } = await startCaseService({
-        CASE_OUTAGE_FIRST_RETRY_MS: '500',
-        CASE_OUTAGE_LONGEST_RETRY_MS: '1000',
-        // Long enough for the test to see the attention shown between the retries and the deadline.
-        BV_OUTAGE_DEADLINE_MS: '6000',
-        ENROLLMENT_OUTAGE_DEADLINE_MS: '6000',
-        PA_REVIEW_DUE_MS: '6000',
+        ...SHORT_OUTAGE_SCHEDULE,
+        BV_OUTAGE_DEADLINE_MS: String(STAYS_DOWN_DEADLINE_MS),
+        ENROLLMENT_OUTAGE_DEADLINE_MS: String(STAYS_DOWN_DEADLINE_MS),
+        PA_REVIEW_DUE_MS: String(STAYS_DOWN_REVIEW_DUE_MS),
       }));
     });
     afterAll(stopCaseService);
+
+    it('fails a benefit verification with payer_unavailable, once, when a sandbox outage outlasts the deadline', async () => {
+      const [bv] = CASE_TYPES;
+      const id = await submit(
+        bv,
+        benefitVerificationRequest({
+          mock_result: { status: 'completed', outage: { unavailable_for_seconds: 3600 } },
+        }),
+      );
+      const { attention } = await waitForAttention(bv, id);
+      const failed = await waitFor(bv, id, 'failed', 60_000);
+      expect(failed).toMatchObject({ failure: { code: 'payer_unavailable' }, attention: null });
+      expect(Date.parse(failed.updated_at) - Date.parse(attention.since)).toBeGreaterThanOrEqual(
+        STAYS_DOWN_DEADLINE_MS,
+      );
+      expect(await finalStatusesOf(id)).toEqual(['failed']);
+    });
 
     describe.each(CASE_TYPES)('$caseType', (type) => {
       it(`fails with ${type.unavailable}, once, when its connector stays down past the deadline`, async () => {
