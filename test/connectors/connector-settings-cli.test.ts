@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import { AuditRepository } from '../../infrastructure/audit/audit.repository';
-import { openDatabase } from '../../infrastructure/storage/database';
 import { selfSignedCertificate } from '../support/loopback-smtp';
-import { runCommand } from '../support/processes';
+import { runCommandBeside, serveDataFolder, ServedDataFolder } from '../support/served-data-folder';
 
 const TOKEN = 'cli-bearer-token-0123456789-wxyz';
 /** A self-signed certificate, as a private relay's CA would be given: only its shape matters here. */
@@ -15,17 +15,23 @@ describe('connector settings through the admin CLI', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haa-connectors-cli-'));
   const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '', CONNECTOR_SECRET: '' };
   const admin = (args: string[], options: { secret?: string; stdin?: string } = {}) =>
-    runCommand(
+    runCommandBeside(
       'admin/cli.js',
       args,
       { ...env, CONNECTOR_SECRET: options.secret ?? '' },
       { input: options.stdin },
     );
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
+  // Beside the local service, as operators mostly run it: each command connects to the database it
+  // serves instead of opening the data folder's PGlite itself.
+  let served: ServedDataFolder;
   let accountId: string;
-  beforeAll(() => {
-    accountId = JSON.parse(admin(['accounts:create', '--name', 'CLI connector clinic']).stdout).id;
+  beforeAll(async () => {
+    served = await serveDataFolder(dataDir);
+    accountId = (await new AccountsRepository(served.db).createAccount('CLI connector clinic')).id;
+  });
+  afterAll(async () => {
+    await served.close();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const setEligibility = (extra: string[] = [], options: { secret?: string; stdin?: string } = {}) =>
@@ -49,8 +55,8 @@ describe('connector settings through the admin CLI', () => {
       options,
     );
 
-  it('sets a connector with the secret from CONNECTOR_SECRET and prints only its hint', () => {
-    const result = setEligibility(['--timeout-ms', '15000'], { secret: TOKEN });
+  it('sets a connector with the secret from CONNECTOR_SECRET and prints only its hint', async () => {
+    const result = await setEligibility(['--timeout-ms', '15000'], { secret: TOKEN });
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({
       object: 'connector',
@@ -63,10 +69,10 @@ describe('connector settings through the admin CLI', () => {
     expect(result.stdout + result.stderr).not.toContain(TOKEN);
   });
 
-  it('reads the secret from stdin when it is piped, and lists the connectors without it', () => {
+  it('reads the secret from stdin when it is piped, and lists the connectors without it', async () => {
     const piped = 'piped-token-abcdefghijk-9876';
-    expect(setEligibility(['--usage', 'test'], { stdin: `${piped}\n` }).status).toBe(0);
-    const listed = admin(['connectors:list', '--account', accountId]);
+    expect((await setEligibility(['--usage', 'test'], { stdin: `${piped}\n` })).status).toBe(0);
+    const listed = await admin(['connectors:list', '--account', accountId]);
     expect(JSON.parse(listed.stdout)).toEqual([
       expect.objectContaining({
         kind: 'eligibility',
@@ -77,15 +83,17 @@ describe('connector settings through the admin CLI', () => {
     expect(listed.stdout).not.toContain(piped);
   });
 
-  it('refuses what the API refuses, naming the flags, with exit code 2', () => {
-    const result = setEligibility(['--submitter-id', 'lower', '--timeout-ms', 'soon'], { secret: TOKEN });
+  it('refuses what the API refuses, naming the flags, with exit code 2', async () => {
+    const result = await setEligibility(['--submitter-id', 'lower', '--timeout-ms', 'soon'], {
+      secret: TOKEN,
+    });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('--submitter-id: must be 1 to 15 uppercase letters');
     expect(result.stderr).toContain('--timeout-ms: must be an integer number');
   });
 
-  it('refuses a private address by the SSRF policy', () => {
-    const result = admin([
+  it('refuses a private address by the SSRF policy', async () => {
+    const result = await admin([
       'connectors:set',
       '--account',
       accountId,
@@ -102,8 +110,8 @@ describe('connector settings through the admin CLI', () => {
     );
   });
 
-  it('refuses an unknown kind', () => {
-    const result = admin(['connectors:delete', '--account', accountId, '--kind', 'fax']);
+  it('refuses an unknown kind', async () => {
+    const result = await admin(['connectors:delete', '--account', accountId, '--kind', 'fax']);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(
       '--kind takes eligibility, prior_authorization, program_enrollment, coverage_requirements, questionnaire, mail',
@@ -125,8 +133,8 @@ describe('connector settings through the admin CLI', () => {
         ...extra,
       ]);
 
-    it('is set without credentials and answers its JWKS URL under the local address, and its key id', () => {
-      const result = setCrd(['--timeout-ms', '2500']);
+    it('is set without credentials and answers its JWKS URL under the local address, and its key id', async () => {
+      const result = await setCrd(['--timeout-ms', '2500']);
       expect(result.status).toBe(0);
       expect(JSON.parse(result.stdout)).toMatchObject({
         kind: 'coverage_requirements',
@@ -142,11 +150,11 @@ describe('connector settings through the admin CLI', () => {
       expect(result.stdout).not.toContain('"d"');
     });
 
-    it('rotates its signing key, keeping the previous key id published', () => {
-      const before = JSON.parse(admin(['connectors:list', '--account', accountId]).stdout).find(
+    it('rotates its signing key, keeping the previous key id published', async () => {
+      const before = JSON.parse((await admin(['connectors:list', '--account', accountId])).stdout).find(
         (connector: { kind: string }) => connector.kind === 'coverage_requirements',
       );
-      const rotated = admin(['connectors:rotate-signing-key', '--account', accountId]);
+      const rotated = await admin(['connectors:rotate-signing-key', '--account', accountId]);
       expect(rotated.status).toBe(0);
       expect(JSON.parse(rotated.stdout).signing).toMatchObject({
         jwks_url: before.signing.jwks_url,
@@ -154,21 +162,27 @@ describe('connector settings through the admin CLI', () => {
       });
     });
 
-    it('refuses credentials and a time limit past 10 seconds, naming the flags', () => {
-      const result = setCrd(['--auth', 'bearer', '--timeout-ms', '15000']);
+    it('refuses credentials and a time limit past 10 seconds, naming the flags', async () => {
+      const result = await setCrd(['--auth', 'bearer', '--timeout-ms', '15000']);
       expect(result.status).toBe(2);
       expect(result.stderr).toContain('--auth: is not a known field');
       expect(result.stderr).toContain('--timeout-ms: must not be greater than 10000');
     });
 
-    it('is removed with its keys', () => {
-      const deleted = admin(['connectors:delete', '--account', accountId, '--kind', 'coverage_requirements']);
+    it('is removed with its keys', async () => {
+      const deleted = await admin([
+        'connectors:delete',
+        '--account',
+        accountId,
+        '--kind',
+        'coverage_requirements',
+      ]);
       expect(JSON.parse(deleted.stdout)).toMatchObject({ kind: 'coverage_requirements', deleted: true });
-      expect(admin(['connectors:rotate-signing-key', '--account', accountId]).status).toBe(2);
+      expect((await admin(['connectors:rotate-signing-key', '--account', accountId])).status).toBe(2);
     });
   });
 
-  it('sets the DTR connector with its FHIR base and a bearer token, refusing a time limit past 10 seconds', () => {
+  it('sets the DTR connector with its FHIR base and a bearer token, refusing a time limit past 10 seconds', async () => {
     const setDtr = (timeout: string) =>
       admin(
         [
@@ -186,7 +200,7 @@ describe('connector settings through the admin CLI', () => {
         ],
         { secret: TOKEN },
       );
-    const result = setDtr('2000');
+    const result = await setDtr('2000');
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({
       kind: 'questionnaire',
@@ -195,13 +209,15 @@ describe('connector settings through the admin CLI', () => {
       timeout_ms: 2000,
     });
     expect(result.stdout).not.toContain(TOKEN);
-    const refused = setDtr('15000');
+    const refused = await setDtr('15000');
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('--timeout-ms: must not be greater than 10000');
-    expect(admin(['connectors:delete', '--account', accountId, '--kind', 'questionnaire']).status).toBe(0);
+    expect(
+      (await admin(['connectors:delete', '--account', accountId, '--kind', 'questionnaire'])).status,
+    ).toBe(0);
   });
 
-  it('sets the mail connector with the password from CONNECTOR_SECRET and a certificate from a file, refusing plain SMTP', () => {
+  it('sets the mail connector with the password from CONNECTOR_SECRET and a certificate from a file, refusing plain SMTP', async () => {
     const caFile = path.join(dataDir, 'relay-ca.pem');
     writeFileSync(caFile, RELAY_CERTIFICATE);
     const setMail = (security: string) =>
@@ -227,7 +243,7 @@ describe('connector settings through the admin CLI', () => {
         ],
         { secret: TOKEN },
       );
-    const result = setMail('starttls');
+    const result = await setMail('starttls');
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({
       kind: 'mail',
@@ -236,40 +252,37 @@ describe('connector settings through the admin CLI', () => {
       mail: { host: '127.0.0.1', port: 2587, security: 'starttls', ca_certificate: RELAY_CERTIFICATE },
     });
     expect(result.stdout + result.stderr).not.toContain(TOKEN);
-    const refused = setMail('none');
+    const refused = await setMail('none');
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('--security: must be one of the following values: tls, starttls');
-    expect(admin(['connectors:delete', '--account', accountId, '--kind', 'mail']).status).toBe(0);
+    expect((await admin(['connectors:delete', '--account', accountId, '--kind', 'mail'])).status).toBe(0);
   });
 
   it('deletes a connector and records the changes in the audit trail with the operator as the actor', async () => {
-    const deleted = admin(['connectors:delete', '--account', accountId, '--kind', 'eligibility']);
+    const deleted = await admin(['connectors:delete', '--account', accountId, '--kind', 'eligibility']);
     expect(deleted.status).toBe(0);
     expect(JSON.parse(deleted.stdout)).toMatchObject({
       object: 'connector',
       kind: 'eligibility',
       deleted: true,
     });
-    expect(JSON.parse(admin(['connectors:list', '--account', accountId]).stdout)).toEqual([]);
-    expect(admin(['connectors:delete', '--account', accountId, '--kind', 'eligibility']).status).toBe(2);
+    expect(JSON.parse((await admin(['connectors:list', '--account', accountId])).stdout)).toEqual([]);
+    expect((await admin(['connectors:delete', '--account', accountId, '--kind', 'eligibility'])).status).toBe(
+      2,
+    );
 
-    const db = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
-    try {
-      const trail = await new AuditRepository(db).list(accountId, { limit: 10 });
-      expect(trail.data.map((event) => [event.action, event.actor.type, event.target?.object])).toEqual([
-        ['connector.deleted', 'operator', 'connector'],
-        ['connector.deleted', 'operator', 'connector'],
-        ['connector.configured', 'operator', 'connector'],
-        ['connector.deleted', 'operator', 'connector'],
-        ['connector.configured', 'operator', 'connector'],
-        ['connector.deleted', 'operator', 'connector'],
-        ['connector.signing_key_rotated', 'operator', 'connector'],
-        ['connector.configured', 'operator', 'connector'],
-        ['connector.configured', 'operator', 'connector'],
-        ['connector.configured', 'operator', 'connector'],
-      ]);
-    } finally {
-      await db.close();
-    }
+    const trail = await new AuditRepository(served.db).list(accountId, { limit: 10 });
+    expect(trail.data.map((event) => [event.action, event.actor.type, event.target?.object])).toEqual([
+      ['connector.deleted', 'operator', 'connector'],
+      ['connector.deleted', 'operator', 'connector'],
+      ['connector.configured', 'operator', 'connector'],
+      ['connector.deleted', 'operator', 'connector'],
+      ['connector.configured', 'operator', 'connector'],
+      ['connector.deleted', 'operator', 'connector'],
+      ['connector.signing_key_rotated', 'operator', 'connector'],
+      ['connector.configured', 'operator', 'connector'],
+      ['connector.configured', 'operator', 'connector'],
+      ['connector.configured', 'operator', 'connector'],
+    ]);
   });
 });
