@@ -1,5 +1,5 @@
 import { EventsRepository } from '../../../infrastructure/webhooks/events.repository';
-import { SWEEP_BATCH, Sweeper, SweepRoutine } from './sweep-while-running';
+import { deleteInBatches, SWEEP_BATCH, Sweeper, SweepRoutine } from './sweep-while-running';
 
 const EXPIRED_EVENTS_ROUTINE: SweepRoutine = {
   // Events expire by the day; looking every ten minutes keeps each pass small.
@@ -10,9 +10,8 @@ const EXPIRED_EVENTS_ROUTINE: SweepRoutine = {
 
 /**
  * Deletes events past retention (30 days) with their deliveries and attempts, so the sealed
- * notifications (PHI) are not kept longer than the events API shows them. A pass deletes batch
- * after batch, each in its own short transaction, until nothing expired is left; sweeping workers
- * skip the rows another one holds.
+ * notifications (PHI) are not kept longer than the events API shows them. Sweeping workers skip the
+ * rows another one holds.
  */
 export class ExpiredEventsSweeper implements Sweeper {
   readonly routine = EXPIRED_EVENTS_ROUTINE;
@@ -24,11 +23,6 @@ export class ExpiredEventsSweeper implements Sweeper {
 
   /** One pass; returns how many events it deleted. */
   async sweep(): Promise<number> {
-    let deleted = 0;
-    for (;;) {
-      const batch = await this.events.deleteExpired(this.batchSize);
-      deleted += batch;
-      if (batch < this.batchSize) return deleted;
-    }
+    return deleteInBatches((size) => this.events.deleteExpired(size), this.batchSize);
   }
 }

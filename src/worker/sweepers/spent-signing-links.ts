@@ -1,5 +1,5 @@
 import { SigningLinksRepository } from '../../../infrastructure/provider-authorizations/signing-links.repository';
-import { SWEEP_BATCH, Sweeper, SweepRoutine } from './sweep-while-running';
+import { deleteInBatches, SWEEP_BATCH, Sweeper, SweepRoutine } from './sweep-while-running';
 
 /**
  * How long a signing or revoke link is kept once used or lapsed: long enough to tell a prescriber
@@ -17,8 +17,8 @@ const SPENT_SIGNING_LINKS_ROUTINE: SweepRoutine = {
 };
 
 /**
- * Deletes the links mailed to prescribers that were used, or lapsed, more than the grace ago. A pass
- * deletes batch after batch until none is left; sweeping workers skip the rows another one holds.
+ * Deletes the links mailed to prescribers that were used, or lapsed, more than the grace ago; sweeping
+ * workers skip the rows another one holds.
  */
 export class SpentSigningLinksSweeper implements Sweeper {
   readonly routine = SPENT_SIGNING_LINKS_ROUTINE;
@@ -32,11 +32,6 @@ export class SpentSigningLinksSweeper implements Sweeper {
   /** One pass; returns how many links it deleted. */
   async sweep(): Promise<number> {
     const cutoff = new Date(this.clock().getTime() - SPENT_SIGNING_LINK_GRACE_DAYS * DAY_MS);
-    let deleted = 0;
-    for (;;) {
-      const batch = await this.links.deleteSpent(cutoff, this.batchSize);
-      deleted += batch;
-      if (batch < this.batchSize) return deleted;
-    }
+    return deleteInBatches((size) => this.links.deleteSpent(cutoff, size), this.batchSize);
   }
 }

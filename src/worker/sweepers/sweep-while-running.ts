@@ -8,6 +8,22 @@ export interface WorkerLifecycle {
 /** At most this many rows per pass, so one pass stays short however much has piled up. */
 export const SWEEP_BATCH = 100;
 
+/**
+ * Deletes batch after batch, each in its own short transaction, until a batch comes back short, so one
+ * pass clears whatever has piled up without holding rows for long. Returns how many it deleted.
+ */
+export async function deleteInBatches(
+  deleteBatch: (batchSize: number) => Promise<number>,
+  batchSize: number,
+): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const batch = await deleteBatch(batchSize);
+    deleted += batch;
+    if (batch < batchSize) return deleted;
+  }
+}
+
 /** How often a sweeper runs, and what its log lines say. */
 export interface SweepRoutine {
   intervalMs: number;
