@@ -32,11 +32,16 @@ export const NAVIGATION: readonly NavigationItem[] = [
   { href: '/console/attention', label: 'Needs attention', role: 'operator' },
 ];
 
+/** A one-time message at the top of a page, e.g. after a form was sent. */
+export interface PageNotice {
+  kind: 'success' | 'error';
+  text: string;
+}
+
 export interface PageContent {
   title: string;
   body: Html;
-  /** A one-time message at the top of the page, e.g. after a form was sent. */
-  notice?: { kind: 'success' | 'error'; text: string };
+  notice?: PageNotice;
 }
 
 /** The hidden field every console form carries. */

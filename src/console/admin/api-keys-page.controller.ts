@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { CreateApiKeyDto, ApiKeysService } from '../../auth/auth.module';
 import { ApiError } from '../../common/errors';
 import { ConsoleAudit } from '../console-audit';
-import { csrfField, sendPage } from '../layout';
+import { csrfField, PageNotice, sendPage } from '../layout';
 import { doneNotice } from '../views/markup';
 import { API_KEYS_PATH, apiKeysView, EMPTY_KEY_FORM, KeyForm, newApiKeyView } from './api-keys-views';
 import { checkAsTheApiDoes, formChoices, formField, refusalNotice } from '../forms';
@@ -64,7 +64,7 @@ export class ApiKeysPageController {
   private async sendKeysPage(
     req: Request,
     res: Response,
-    page: { form?: KeyForm; notice?: { kind: 'success' | 'error'; text: string } },
+    page: { form?: KeyForm; notice?: PageNotice },
     status = 200,
   ): Promise<void> {
     const principal = principalOf(req);

@@ -11,7 +11,7 @@ import {
   ConnectorsService,
 } from '../../connectors/connectors.module';
 import { ConsoleAudit } from '../console-audit';
-import { csrfField, sendPage } from '../layout';
+import { csrfField, PageNotice, sendPage } from '../layout';
 import { doneNotice } from '../views/markup';
 import {
   ConnectorForm,
@@ -32,8 +32,6 @@ const CONNECTOR_DONE = {
   saved: 'The connector was saved.',
   rotated: 'A new signing key signs from now on; the previous one stays published until the next rotation.',
 };
-
-type Notice = { kind: 'success' | 'error'; text: string } | undefined;
 
 /**
  * The connectors live-mode cases go to, through the same service as the API: its validation, SSRF
@@ -134,7 +132,7 @@ export class ConnectorsPageController {
     res: Response,
     kind: ConnectorKind,
     connector: Connector | undefined,
-    notice: Notice,
+    notice: PageNotice | undefined,
     form: ConnectorForm = formOf(kind, connector),
     status = 200,
   ): void {

@@ -10,7 +10,7 @@ import {
   WebhooksService,
 } from '../../webhooks/webhooks.module';
 import { ConsoleAudit } from '../console-audit';
-import { csrfField, sendPage } from '../layout';
+import { csrfField, PageNotice, sendPage } from '../layout';
 import { doneNotice } from '../views/markup';
 import { checkAsTheApiDoes, formChoices, formField, queryAsTheApiReads, refusalNotice } from '../forms';
 import { principalOf } from '../console-principal';
@@ -32,8 +32,6 @@ const ENDPOINT_DONE = {
   test_sent: 'A test event is on its way; its delivery is listed below.',
   retried: 'The delivery is being sent again; the new delivery is listed below.',
 };
-
-type Notice = { kind: 'success' | 'error'; text: string } | undefined;
 
 /**
  * The specification's admin panel, Webhooks section: endpoints, their activation and their delivery
@@ -152,7 +150,7 @@ export class WebhooksPageController {
   private async sendListPage(
     req: Request,
     res: Response,
-    notice: Notice,
+    notice: PageNotice | undefined,
     form: EndpointForm = EMPTY_ENDPOINT_FORM,
     status = 200,
   ): Promise<void> {
@@ -165,7 +163,7 @@ export class WebhooksPageController {
     req: Request,
     res: Response,
     endpoint: WebhookEndpoint,
-    page: { notice: Notice; form?: EndpointForm; query?: Record<string, unknown> },
+    page: { notice: PageNotice | undefined; form?: EndpointForm; query?: Record<string, unknown> },
     status = 200,
   ): Promise<void> {
     const query = await queryAsTheApiReads(ListDeliveriesQuery, { cursor: page.query?.cursor });

@@ -12,7 +12,8 @@ import { principalOf } from '../console-principal';
 import { formField, refusalNotice } from '../forms';
 import { card, choice, definitionList, inputField, postForm, submitButton } from '../views';
 import { Html, html } from '../views/html';
-import { csrfField, sendPage } from '../layout';
+import { csrfField, PageNotice, sendPage } from '../layout';
+import { doneNotice } from '../views/markup';
 import { ACCOUNT_TWO_STEP_PATH } from './second-factor.controller';
 import { ConsolePages } from '../console-pages';
 
@@ -36,9 +37,7 @@ export class AccountPageController {
 
   @Get()
   async show(@Req() req: Request, @Res() res: Response, @Query('done') done?: string): Promise<void> {
-    const notice =
-      done && Object.hasOwn(DONE, done) ? { kind: 'success' as const, text: DONE[done]! } : undefined;
-    await this.sendAccountPage(req, res, notice);
+    await this.sendAccountPage(req, res, doneNotice(DONE, done));
   }
 
   @Post('provider-authorizations')
@@ -71,7 +70,7 @@ export class AccountPageController {
   private async sendAccountPage(
     req: Request,
     res: Response,
-    notice: { kind: 'success' | 'error'; text: string } | undefined,
+    notice: PageNotice | undefined,
     status = 200,
   ): Promise<void> {
     const session = (req as ContextualRequest).context.console!;

@@ -13,7 +13,7 @@ import {
 import { ConsolePages } from '../console-pages';
 import { principalOf } from '../console-principal';
 import { checkAsTheApiDoes, formField, refusalNotice } from '../forms';
-import { csrfField, sendPage } from '../layout';
+import { csrfField, PageNotice, sendPage } from '../layout';
 import { doneNotice } from '../views/markup';
 import {
   AUTHORIZATIONS_PATH,
@@ -96,7 +96,7 @@ export class ProviderAuthorizationsPageController {
   private async sendList(
     req: Request,
     res: Response,
-    page: { form?: AuthorizationForm; notice?: { kind: 'success' | 'error'; text: string }; cursor?: string },
+    page: { form?: AuthorizationForm; notice?: PageNotice; cursor?: string },
     status = 200,
   ): Promise<void> {
     const principal = principalOf(req);
