@@ -1,9 +1,7 @@
 import { CONNECTOR_KINDS, ConnectorKind } from '../../../domain/connectors/connector-kinds';
 import {
   CONNECTOR_AUTH_TYPES,
-  CONNECTOR_TIMEOUT_MS,
   connectorTimeoutRange,
-  COVERAGE_REQUIREMENTS_TIMEOUT_MS,
   ELIGIBILITY_FORMATS,
   INTERCHANGE_USAGES,
   MAIL_SECURITIES,
@@ -186,12 +184,7 @@ function coverageRequirementsFields(form: ConnectorForm): Html {
     hint: 'As the payer registered the account.',
     attributes: html`required maxlength="255"`,
   })}
-  ${inputField({
-    name: 'timeout_ms',
-    label: `Timeout in milliseconds (${COVERAGE_REQUIREMENTS_TIMEOUT_MS.min}–${COVERAGE_REQUIREMENTS_TIMEOUT_MS.max})`,
-    value: form.timeout_ms,
-    attributes: html`inputmode="numeric"`,
-  })}`;
+  ${timeoutField('coverage_requirements', form)}`;
 }
 
 /**
@@ -235,12 +228,18 @@ function mailFields(form: ConnectorForm, hint: string | null): Html {
     hint: "Instead of the public certificate authorities: a private relay's CA or its own certificate.",
     rows: 4,
   })}
-  ${inputField({
+  ${timeoutField('mail', form)}`;
+}
+
+/** How long a call to the connector may take, within the range its kind allows. */
+function timeoutField(kind: ConnectorKind, form: ConnectorForm): Html {
+  const { min, max } = connectorTimeoutRange(kind);
+  return inputField({
     name: 'timeout_ms',
-    label: `Timeout in milliseconds (${CONNECTOR_TIMEOUT_MS.min}–${CONNECTOR_TIMEOUT_MS.max})`,
+    label: `Timeout in milliseconds (${min}–${max})`,
     value: form.timeout_ms,
     attributes: html`inputmode="numeric"`,
-  })}`;
+  });
 }
 
 function urlField(form: ConnectorForm, label: string): Html {
@@ -259,7 +258,6 @@ function connectorFields(kind: ConnectorKind, form: ConnectorForm, hint: string 
     selectField({ name, label, options: optionsOf(options), value: form[name] });
   const type = (name: keyof ConnectorForm, label: string, attributes?: Html) =>
     inputField({ name, label, value: form[name], attributes });
-  const timeouts = connectorTimeoutRange(kind);
   // A DTR service is named by its FHIR base, which `Questionnaire/$questionnaire-package` is under.
   const url = kind === 'questionnaire' ? urlField(form, 'FHIR base URL') : urlField(form, 'URL');
   return html`${url} ${choose('auth_type', 'Authentication', CONNECTOR_AUTH_TYPES)}
@@ -273,11 +271,7 @@ function connectorFields(kind: ConnectorKind, form: ConnectorForm, hint: string 
       : 'Not needed for authentication none.',
     attributes: html`autocomplete="new-password"`,
   })}
-  ${type(
-    'timeout_ms',
-    `Timeout in milliseconds (${timeouts.min}–${timeouts.max})`,
-    html`inputmode="numeric"`,
-  )}
+  ${timeoutField(kind, form)}
   ${
     kind === 'eligibility'
       ? html`${choose('format', 'Format', ELIGIBILITY_FORMATS)}
