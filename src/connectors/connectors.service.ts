@@ -38,8 +38,13 @@ export class ConnectorsService {
     return this.settings.list(accountId);
   }
 
+  /** The account's connector of this kind, if one is configured. */
+  find(accountId: string, kind: string): Promise<Connector | undefined> {
+    return this.settings.find(accountId, connectorKindOf(kind));
+  }
+
   async get(accountId: string, kind: string): Promise<Connector> {
-    const connector = await this.settings.find(accountId, connectorKindOf(kind));
+    const connector = await this.find(accountId, kind);
     if (!connector) throw notConfigured(connectorKindOf(kind));
     return connector;
   }
@@ -90,10 +95,7 @@ export class ConnectorsService {
 
   /**
    * A new signing key for the coverage requirements connector, which signs from now on; the one it
-   * replaces stays published until the next rotation.
-   */
-  /**
-   * Rotates the CRD connector's signing key. With `fromKid` (the console's form names the key it
+   * replaces stays published until the next rotation. With `fromKid` (the console's form names the key it
    * showed), a key rotated since is left alone and the connector answered as it is, with `rotated` false.
    */
   async rotateSigningKey(

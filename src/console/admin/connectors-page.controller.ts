@@ -62,7 +62,7 @@ export class ConnectorsPageController {
     @Query('done') done?: string,
   ): Promise<void> {
     const known = connectorKindOf(kind);
-    const connector = (await this.connectors.list(accountOf(req))).find((entry) => entry.kind === known);
+    const connector = await this.connectors.find(accountOf(req), known);
     this.sendConnectorPage(req, res, known, connector, doneNotice(CONNECTOR_DONE, done));
   }
 
@@ -78,7 +78,7 @@ export class ConnectorsPageController {
       CONNECTOR_FORM_FIELDS.map((name) => [name, formField(body, name) ?? '']),
     ) as ConnectorForm;
     const refuse = async (messages: string[]) => {
-      const connector = (await this.connectors.list(accountOf(req))).find((entry) => entry.kind === known);
+      const connector = await this.connectors.find(accountOf(req), known);
       this.sendConnectorPage(req, res, known, connector, refusalNotice(messages), form, 400);
     };
     const checked = await checkAsTheApiDoes(
