@@ -12,6 +12,7 @@ import type { Database } from '../../infrastructure/storage/database';
 import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
 import { localEncryption } from '../bootstrap';
 import { ApiError } from '../common/errors';
+import { wholeNumberOrText } from '../common/validation';
 import { validatedConnectorSettings } from '../connectors/connectors.dto';
 import { ConnectorsService } from '../connectors/connectors.service';
 import { CommandRefusal, exitTwoOnRefusal, recordOperatorAction, requiredFlag } from './operator-commands';
@@ -160,13 +161,13 @@ async function bodyOf(kind: ConnectorKind, flags: ConnectorFlags): Promise<Recor
     const password = flags.username === undefined ? undefined : await readSecret();
     return withoutAbsent({
       host: flags.host,
-      port: flags.port !== undefined && /^\d+$/.test(flags.port) ? Number(flags.port) : flags.port,
+      port: wholeNumberOrText(flags.port),
       security: flags.security,
       username: flags.username,
       password,
       from: flags.from,
       ca_certificate: flags['ca-file'] === undefined ? undefined : readCaFile(flags['ca-file']),
-      timeout_ms: timeoutOf(flags),
+      timeout_ms: wholeNumberOrText(flags['timeout-ms']),
       // Refused by the API's rule, which names it: a mail server is not given by a URL.
       url: flags.url,
     });
@@ -175,7 +176,7 @@ async function bodyOf(kind: ConnectorKind, flags: ConnectorFlags): Promise<Recor
     return withoutAbsent({
       url: flags.url,
       client_id: flags['client-id'],
-      timeout_ms: timeoutOf(flags),
+      timeout_ms: wholeNumberOrText(flags['timeout-ms']),
       // Refused by the API's rule, which names it: the connector authenticates with its own key.
       auth: flags.auth,
     });
@@ -192,7 +193,7 @@ async function bodyOf(kind: ConnectorKind, flags: ConnectorFlags): Promise<Recor
   return withoutAbsent({
     url: flags.url,
     auth: withoutAbsent(auth),
-    timeout_ms: timeoutOf(flags),
+    timeout_ms: wholeNumberOrText(flags['timeout-ms']),
     format: flags.format,
     submitter_id: flags['submitter-id'],
     receiver_id: flags['receiver-id'],
@@ -207,12 +208,6 @@ function readCaFile(file: string): string {
   } catch (error) {
     throw new CommandRefusal(`--ca-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code})`);
   }
-}
-
-/** A number when it reads as one, else the text, so the API's rule names the mistake. */
-function timeoutOf(flags: ConnectorFlags): number | string | undefined {
-  const timeout = flags['timeout-ms'];
-  return timeout !== undefined && /^\d+$/.test(timeout) ? Number(timeout) : timeout;
 }
 
 /** The secret from CONNECTOR_SECRET, else from stdin when piped: never from a flag, which shell history keeps. */

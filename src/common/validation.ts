@@ -46,3 +46,11 @@ function stripPropertyName(issue: string, property: string): string {
   if (issue.startsWith('property ') && issue.endsWith(' should not exist')) return 'is not a known field';
   return issue.startsWith(`${property} `) ? issue.slice(property.length + 1) : issue;
 }
+
+/**
+ * A number a person typed (a console field, a CLI flag), as a body field for this validation step:
+ * whole digits as a number, anything else as typed, so the API's own rule names the mistake.
+ */
+export function wholeNumberOrText<Text extends string | undefined>(typed: Text): number | Text {
+  return typed !== undefined && /^\d+$/.test(typed) ? Number(typed) : typed;
+}

@@ -5,6 +5,7 @@ import { ConnectorKind } from '../../../domain/connectors/connector-kinds';
 import { connectorTimeoutRange } from '../../../domain/connectors/connector-settings';
 import { Connector, SECRET_FIELD } from '../../../infrastructure/connectors/connector-settings.repository';
 import { ApiError } from '../../common/errors';
+import { wholeNumberOrText } from '../../common/validation';
 import {
   connectorSettingsDtoFor,
   connectorKindOf,
@@ -172,13 +173,13 @@ function formOf(kind: ConnectorKind, connector: Connector | undefined): Connecto
  */
 function bodyOfForm(kind: ConnectorKind, form: ConnectorForm, secret: string): Record<string, unknown> {
   const timeout = form.timeout_ms && {
-    timeout_ms: /^\d+$/.test(form.timeout_ms) ? Number(form.timeout_ms) : form.timeout_ms,
+    timeout_ms: wholeNumberOrText(form.timeout_ms),
   };
   if (kind === 'coverage_requirements') return { url: form.url, client_id: form.client_id, ...timeout };
   if (kind === 'mail') {
     return {
       host: form.host,
-      port: /^\d+$/.test(form.port) ? Number(form.port) : form.port,
+      port: wholeNumberOrText(form.port),
       security: form.security,
       ...(form.username && { username: form.username }),
       ...(form.username && secret && { password: secret }),
