@@ -5,6 +5,7 @@ import {
   writeSubmitBundle,
 } from '../../infrastructure/connectors/pas/pas-request';
 import { readPasRequest } from '../../infrastructure/connectors/pas/simulated-pas-endpoint';
+import { newId } from '../../domain/ids';
 import { REGISTRY_MATCH } from '../fixtures/prescriber-registry-match';
 import { answeredQuestionnaire } from '../support/answered-questionnaire';
 import { remicadeExchange, remicadeInformation, remicadeInquiry } from '../support/pas-exchanges';
@@ -92,6 +93,54 @@ describe('The PAS $submit Bundle of a medical-benefit prior authorization', () =
         identifier: [{ system: 'http://hl7.org/fhir/sid/us-npi', value: '1234567893' }],
       }),
     ]);
+  });
+
+  it("names the patient by the clinic's record number and by the member id in the payer's namespace", () => {
+    expect(ofType(bundle, 'Patient')[0]!.identifier).toEqual([
+      {
+        type: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0203', code: 'MR' }] },
+        system: 'urn:healthcare-access-api:acct_01jq0000000000000000000000:patient',
+        value: 'patient-0001',
+      },
+      {
+        type: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0203', code: 'MB' }] },
+        system: 'urn:healthcare-access-api:payer:SBX01:member',
+        value: 'ZZLIVE0001',
+      },
+    ]);
+  });
+
+  it('names the patient by the record number alone when no payer id places the member id, which the Coverage still carries', () => {
+    const exchange = remicadeExchange();
+    const unplaced = parsed(
+      writeSubmitBundle(
+        {
+          ...exchange,
+          request: {
+            ...exchange.request,
+            insurance_content: { payer: 'Sandbox Health Plan', member_id: 'ZZLIVE0001' },
+          },
+        },
+        SENT_AT,
+      ),
+    );
+    expect(ofType(unplaced, 'Patient')[0]!.identifier).toEqual([
+      expect.objectContaining({
+        system: 'urn:healthcare-access-api:acct_01jq0000000000000000000000:patient',
+      }),
+    ]);
+    expect(ofType(unplaced, 'Coverage')[0]!.subscriberId).toBe('ZZLIVE0001');
+  });
+
+  it('dates the order when the case was made, in every Bundle of the case, whenever it is sent', () => {
+    const caseId = newId('priorAuthorization', Date.parse('2026-11-20T09:15:00.123Z'));
+    const later = { sentAt: new Date('2026-12-01T08:00:00.000Z') };
+    const orders = [
+      writeSubmitBundle(remicadeExchange({ caseId }), SENT_AT),
+      writeInquiryBundle({ ...remicadeInquiry(), caseId }, later),
+      writeInformationBundle({ ...remicadeInformation(), caseId }, later),
+    ].map((body) => ofType(parsed(body), 'MedicationRequest')[0]!);
+    for (const order of orders) expect(order.authoredOn).toBe('2026-11-20T09:15:00.123Z');
   });
 
   it("lends the prescriber the registry's practice address and taxonomy where the request leaves them out", () => {
@@ -186,6 +235,8 @@ describe('The PAS $submit Bundle of a medical-benefit prior authorization', () =
     const withCard = parsed(writeSubmitBundle(exchange, SENT_AT));
     const documents = ofType(withCard, 'DocumentReference');
     expect(documents.map((document) => document.description)).toEqual(['Colonoscopy report', 'Visit note']);
+    // PAS 2.0.1 profiles no DocumentReference: the documents claim none.
+    for (const document of documents) expect(document.meta).toBeUndefined();
     expect(documents[1]!.content[0].attachment).toMatchObject({
       contentType: 'text/plain',
       data: Buffer.from('Failed azathioprine for 6 months.').toString('base64'),
@@ -206,6 +257,18 @@ describe('The PAS $submit Bundle of a medical-benefit prior authorization', () =
         expect.objectContaining({ url: 'reportTypeCode', valueCodeableConcept: expect.anything() }),
       );
     }
+  });
+
+  it('sends no supporting information when the request has no evidence, visit note or questionnaire', () => {
+    const exchange = remicadeExchange();
+    const bare = parsed(
+      writeSubmitBundle(
+        { ...exchange, request: { ...exchange.request, evidence: [], visit_notes: [] } },
+        SENT_AT,
+      ),
+    );
+    expect(claimOf(bare)).not.toHaveProperty('supportingInfo');
+    expect(claimOf(bare).item[0]).not.toHaveProperty('informationSequence');
   });
 
   it("sends the payer's questionnaire as answered as a QuestionnaireResponse in the Claim's supportingInfo", () => {

@@ -2,7 +2,15 @@ import type { CoverageRequirementsQuery } from '../../../domain/payers/coverage-
 import { normalizeNdc } from '../../../domain/payers/payer-catalog';
 import { shippedPayerCatalog } from '../../catalogs/shipped-catalogs';
 import { SYSTEM } from '../pas/pas-codes';
-import { address, diagnosisConcept, dispenseRequest, resourceUrn, telecom } from '../pas/pas-request';
+import {
+  address,
+  diagnosisConcept,
+  dispenseRequest,
+  medicalRecordIdentifier,
+  memberIdentifier,
+  resourceUrn,
+  telecom,
+} from '../pas/pas-request';
 import { CRD_PROFILE } from './cds-hooks';
 import type { CdsHooksRequest, FhirResource } from './cds-hooks';
 
@@ -114,12 +122,8 @@ function patient(query: CoverageRequirementsQuery, id: string): FhirResource {
     id,
     meta: { profile: [CRD_PROFILE.patient] },
     identifier: [
-      {
-        type: { coding: [{ system: SYSTEM.identifierType, code: 'MR' }] },
-        system: `urn:healthcare-access-api:${query.accountId}:patient`,
-        value: person.internal_id,
-      },
-      ...(plan ? [memberIdentifier(plan)] : []),
+      medicalRecordIdentifier(query.accountId, person),
+      ...(plan ? [memberIdentifier(plan.payer_id, plan.member_id)] : []),
     ],
     name: [{ family: person.last_name, given: [person.first_name] }],
     gender: FHIR_GENDER[person.gender],
@@ -138,7 +142,10 @@ function coverage(query: CoverageRequirementsQuery, ids: Ids): FhirResource {
     resourceType: 'Coverage',
     id: ids.coverageId,
     meta: { profile: [CRD_PROFILE.coverage] },
-    ...(plan && { identifier: [memberIdentifier(plan)], subscriberId: plan.member_id }),
+    ...(plan && {
+      identifier: [memberIdentifier(plan.payer_id, plan.member_id)],
+      subscriberId: plan.member_id,
+    }),
     status: 'active',
     beneficiary: { reference: `Patient/${ids.patient}` },
     payor: [
@@ -172,18 +179,6 @@ function practitioner(query: CoverageRequirementsQuery, id: string): FhirResourc
     name: [{ family: provider.last_name, given: [provider.first_name] }],
     ...(contact && { telecom: contact }),
     ...(provider.address && { address: [address(provider.address)] }),
-  };
-}
-
-/**
- * The member id, in the payer's namespace: US Core (so CRD's Patient) requires every identifier's
- * `system`, and a member id means something only to its payer.
- */
-function memberIdentifier(plan: NonNullable<CoverageRequirementsQuery['plan']>) {
-  return {
-    type: { coding: [{ system: SYSTEM.identifierType, code: 'MB' }] },
-    system: `urn:healthcare-access-api:payer:${plan.payer_id}:member`,
-    value: plan.member_id,
   };
 }
 

@@ -19,7 +19,6 @@ export const PAS_PROFILE = {
   practitioner: `${PAS}/StructureDefinition/profile-practitioner`,
   practitionerRole: `${PAS}/StructureDefinition/profile-practitionerrole`,
   medicationRequest: `${PAS}/StructureDefinition/profile-medicationrequest`,
-  documentReference: `${PAS}/StructureDefinition/profile-documentreference`,
   communicationRequest: `${PAS}/StructureDefinition/profile-communicationrequest`,
 } as const;
 

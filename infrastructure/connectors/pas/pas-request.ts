@@ -47,14 +47,16 @@ export function resourceUrn(caseId: string, role: string): string {
 
 /** The `$submit` Bundle of a new prior authorization request. */
 export function writeSubmitBundle(input: PriorAuthExchangeInput, options: PasRequestOptions): string {
-  const parties = partiesOf(input);
+  const parties = partiesOf(input, options);
   const documents = supportingDocuments(input, options);
   const claim = {
     resourceType: 'Claim',
     id: idOf(parties.urls.claim),
     meta: { profile: [PAS_PROFILE.claim] },
     ...claimBody(input, parties, options),
-    supportingInfo: documents.map((document, index) => additionalInformation(index + 1, document)),
+    ...(documents.length > 0 && {
+      supportingInfo: documents.map((document, index) => additionalInformation(index + 1, document)),
+    }),
     item: [claimItem(input, parties, documents.length)],
   };
   return bundle(input.caseId, 'submit', PAS_PROFILE.requestBundle, options, [
@@ -66,7 +68,7 @@ export function writeSubmitBundle(input: PriorAuthExchangeInput, options: PasReq
 
 /** The `$inquire` Bundle asking after a request the payer has pended. */
 export function writeInquiryBundle(input: PriorAuthInquiryInput, options: PasRequestOptions): string {
-  const parties = partiesOf(input);
+  const parties = partiesOf(input, options);
   const url = resourceUrn(input.caseId, `claim-inquiry-${input.inquiriesSoFar + 1}`);
   const claim = {
     resourceType: 'Claim',
@@ -98,7 +100,7 @@ export function writeInquiryBundle(input: PriorAuthInquiryInput, options: PasReq
  * QuestionnaireResponse, so a payer that deduplicates on them never mistakes round 2 for round 1.
  */
 export function writeInformationBundle(input: PriorAuthInformationInput, options: PasRequestOptions): string {
-  const parties = partiesOf(input);
+  const parties = partiesOf(input, options);
   const round = input.round ?? 1;
   const added = new Set((input.addedEvidence ?? []).map((index) => evidenceRole(index)));
   const documents = supportingDocuments(input, options);
@@ -140,7 +142,7 @@ interface Parties {
   entries: Array<readonly [string, Resource]>;
 }
 
-function partiesOf(input: PriorAuthExchangeInput): Parties {
+function partiesOf(input: PriorAuthExchangeInput, options: PasRequestOptions): Parties {
   const { request, plan, caseId } = input;
   const urls = {
     claim: resourceUrn(caseId, 'claim'),
@@ -167,14 +169,10 @@ function partiesOf(input: PriorAuthExchangeInput): Parties {
         resourceType: 'Patient',
         id: idOf(urls.patient),
         meta: { profile: [PAS_PROFILE.beneficiary] },
-        ...(memberId && {
-          identifier: [
-            {
-              type: { coding: [{ system: SYSTEM.identifierType, code: 'MB' }] },
-              value: memberId,
-            },
-          ],
-        }),
+        identifier: [
+          medicalRecordIdentifier(input.accountId, patient),
+          ...(memberId && payerId ? [memberIdentifier(payerId, memberId)] : []),
+        ],
         name: [{ family: patient.last_name, given: [patient.first_name] }],
         gender: FHIR_GENDER[patient.gender],
         birthDate: patient.date_of_birth,
@@ -272,6 +270,7 @@ function partiesOf(input: PriorAuthExchangeInput): Parties {
             [prescription.drug_name, prescription.strength].filter(Boolean).join(' ') || ndc || 'Medication',
         },
         subject: { reference: urls.patient },
+        authoredOn: authoredOn(input, options),
         requester: { reference: urls.practitioner },
         ...(request.diagnoses.length > 0 && { reasonCode: request.diagnoses.map(diagnosisConcept) }),
         ...((prescription.directions ?? prescription.dosage) && {
@@ -463,6 +462,10 @@ function answersDocument(
   };
 }
 
+/**
+ * PAS 2.0.1 profiles no DocumentReference (2.1 adds one), and US Core's, which its Claim's
+ * additionalInformation names beside any Resource, is not claimed: the document is base FHIR.
+ */
 function documentReference(
   caseId: string,
   role: string,
@@ -477,7 +480,6 @@ function documentReference(
     resource: {
       resourceType: 'DocumentReference',
       id: idOf(url),
-      meta: { profile: [PAS_PROFILE.documentReference] },
       status: 'current',
       type: document.loinc
         ? { coding: [{ system: SYSTEM.loinc, code: document.loinc }], text: document.title }
@@ -562,6 +564,48 @@ function medicalBenefit(input: PriorAuthExchangeInput): boolean {
 function ndcOf(input: PriorAuthExchangeInput): string | undefined {
   const requested = input.request.prescription.ndc;
   return requested ? normalizeNdc(requested) : catalogDrug(input)?.ndc;
+}
+
+/**
+ * The patient's record number at the account (what CRD's Patient carries too), which PAS's
+ * beneficiary needs beside or instead of a member id: it asks for one identifier at least, each with
+ * its `system`.
+ */
+export function medicalRecordIdentifier(accountId: string, patient: { internal_id: string }) {
+  return {
+    type: { coding: [{ system: SYSTEM.identifierType, code: 'MR' }] },
+    system: `urn:healthcare-access-api:${accountId}:patient`,
+    value: patient.internal_id,
+  };
+}
+
+/**
+ * The member id, in the payer's namespace: US Core and PAS require every identifier's `system`, and a
+ * member id means something only to its payer.
+ */
+export function memberIdentifier(payerId: string, memberId: string) {
+  return {
+    type: { coding: [{ system: SYSTEM.identifierType, code: 'MB' }] },
+    system: `urn:healthcare-access-api:payer:${payerId}:member`,
+    value: memberId,
+  };
+}
+
+/** A case id's token: 48 bits of the milliseconds it was made at, then random bits (domain/ids.ts). */
+const CASE_ID = /^[a-z]+_([0-9a-z]{10})[0-9a-z]{16}$/;
+const CROCKFORD_BASE32 = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/**
+ * When the order was written, as PAS's MedicationRequest requires: when the case that asks for it was
+ * made, which its id records. The same for every Bundle of the case, so the order, whose id never
+ * changes, never changes either. An id not of that shape (none the service makes) falls back to
+ * when the Bundle is sent.
+ */
+function authoredOn(input: PriorAuthExchangeInput, { sentAt }: PasRequestOptions): string {
+  const time = CASE_ID.exec(input.caseId)?.[1];
+  if (!time) return sentAt.toISOString();
+  const bits = [...time].reduce((value, digit) => value * 32 + CROCKFORD_BASE32.indexOf(digit), 0);
+  return new Date(Math.floor(bits / 4)).toISOString();
 }
 
 function caseIdentifier(caseId: string) {
