@@ -2,6 +2,7 @@ import { BadRequestException, Type } from '@nestjs/common';
 
 import { ApiError } from '../common/errors';
 import { createValidationPipe } from '../common/validation';
+import type { PageNotice } from './layout';
 
 /** A text field of a submitted form, trimmed; absent, repeated or over-long values read as empty. */
 export function formText(body: unknown, name: string, maxLength = 1000): string {
@@ -71,4 +72,14 @@ export function formChoices(body: unknown, name: string): string[] {
 /** The sentence a page shows when a form was refused, in the API's words. */
 export function refusalNotice(messages: string[]): { kind: 'error'; text: string } {
   return { kind: 'error', text: `Nothing was saved. ${messages.join('; ')}.` };
+}
+
+/** What a person is told of the checks a form failed: each check gives its sentence, or undefined. */
+export function failedChecks(checks: ReadonlyArray<string | undefined>): string[] {
+  return checks.filter((check): check is string => check !== undefined);
+}
+
+/** The sentences of a form's failed checks as the page's notice, one after the other; none, no notice. */
+export function failedChecksNotice(failed: readonly string[] = []): PageNotice | undefined {
+  return failed.length > 0 ? { kind: 'error', text: failed.join(' ') } : undefined;
 }

@@ -6,7 +6,7 @@ import { PASSWORD_MAX_LENGTH, passwordProblem } from '../../../infrastructure/co
 import { PublicRoute } from '../../common/route-access';
 import { ApiError } from '../../common/errors';
 import { ConsoleAudit } from '../console-audit';
-import { formText } from '../forms';
+import { failedChecks, failedChecksNotice, formText } from '../forms';
 import { csrfField, sendPage } from '../layout';
 import { closedInvitationView, JoinForm, joinView, NAME_MAX_LENGTH } from './invitation-views';
 import { PeopleService } from './people.service';
@@ -46,14 +46,14 @@ export class InvitationPageController {
       email: formText(body, 'email', EMAIL_MAX_LENGTH),
     };
     const password = formText(body, 'password', PASSWORD_MAX_LENGTH);
-    const errors = [
+    const errors = failedChecks([
       form.displayName ? undefined : `Enter your name (at most ${NAME_MAX_LENGTH} characters).`,
       isEmail(form.email) ? undefined : 'Enter a valid email address.',
       passwordProblem(password),
       password === formText(body, 'password_again', PASSWORD_MAX_LENGTH)
         ? undefined
         : 'The two passwords differ.',
-    ].filter((error): error is string => error !== undefined);
+    ]);
     if (errors.length > 0) return sendJoinPage(req, res, { ...form, errors }, 400);
     const acceptance = await this.people.acceptInvitation(
       token,
@@ -92,6 +92,6 @@ function sendClosedPage(req: Request, res: Response): void {
 }
 
 function sendJoinPage(req: Request, res: Response, form: JoinForm, status = 200): void {
-  const notice = form.errors ? { kind: 'error' as const, text: form.errors.join(' ') } : undefined;
+  const notice = failedChecksNotice(form.errors);
   sendPage(req, res, { title: 'Join your team', notice, body: joinView(form, csrfField(req, res)) }, status);
 }

@@ -16,7 +16,7 @@ import {
   type ScopedAuthorization,
 } from '../../provider-authorizations/provider-authorizations.module';
 import { ConsolePages } from '../console-pages';
-import { formField, formText } from '../forms';
+import { failedChecks, failedChecksNotice, formField, formText } from '../forms';
 import { csrfField, sendPage } from '../layout';
 import {
   closedLinkView,
@@ -61,12 +61,12 @@ export class SigningPageController {
     if (!found) return sendClosed(req, res);
     const { authorization } = found;
     const typedName = formText(body, 'typed_name', TYPED_NAME_MAX_LENGTH);
-    const errors = [
+    const errors = failedChecks([
       typedNameMatches(typedName, authorization.first_name, authorization.last_name)
         ? undefined
         : `Type your full name as the authorization names you: ${authorization.first_name} ${authorization.last_name}.`,
       formField(body, 'attest') === 'yes' ? undefined : 'Tick the box to confirm you agree.',
-    ].filter((error): error is string => error !== undefined);
+    ]);
     if (errors.length > 0) return sendSigning(req, res, found, typedName, errors);
     const signature = {
       typed_name: typedName,
@@ -150,7 +150,7 @@ function sendSigning(
     res,
     {
       title: 'Authorize a clinic to act for you',
-      notice: errors.length > 0 ? { kind: 'error', text: errors.join(' ') } : undefined,
+      notice: failedChecksNotice(errors),
       body: signingView({
         accountName: found.accountName,
         paragraphs: textOf(found),
