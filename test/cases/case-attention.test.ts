@@ -307,7 +307,11 @@ describe('a case whose connector is unavailable', () => {
   describe('on the default outage schedule, where an operator acts first', () => {
     let operatorKey: string;
     beforeAll(async () => {
-      ({ testApp, worker, account, receiver } = await startCaseService({}));
+      // The operator acts on the attention, not on the connector's own quick retries: one attempt a
+      // call, so the attention shows a retry sooner.
+      ({ testApp, worker, account, receiver } = await startCaseService({
+        CONNECTOR_RETRY_MAX_ATTEMPTS: '1',
+      }));
       const operators = await testApp.accounts.createAccount('Platform operators');
       ({ secret: operatorKey } = await testApp.accounts.createApiKey({
         accountId: operators.id,
