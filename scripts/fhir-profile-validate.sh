@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Validates FHIR R4 JSON files against base FHIR and the Da Vinci CRD 2.0.1 and DTR 2.0.1 profiles
-# they claim, offline, with the HL7 FHIR validator's instance validator as HAPI FHIR runs it
-# (scripts/fhir-profile-validator/; docs/crd.md and docs/dtr.md, "Profile validation").
+# Validates FHIR R4 JSON files against base FHIR and the Da Vinci CRD 2.0.1, DTR 2.0.1 and PAS 2.0.1
+# profiles they claim, offline, with the HL7 FHIR validator's instance validator as HAPI FHIR runs it
+# (scripts/fhir-profile-validator/; docs/crd.md, docs/dtr.md and docs/pas.md, "Profile validation").
 #
 #   fhir-profile-validate.sh --install   installs it when missing (Maven Central only), prints its folder
 #   fhir-profile-validate.sh --path      prints its folder, installed or not ("$folder/.complete" once installed)
@@ -16,12 +16,18 @@ cd "$(dirname "$0")/.."
 
 SOURCES=(scripts/fhir-profile-validator/pom.xml scripts/fhir-profile-validator/FhirProfileValidator.java)
 # The IG packages, as the Inferno test kits ship them (test/fixtures/crd/README.md,
-# test/fixtures/dtr/inferno/README.md). DTR's profiles name CRD's (qr-context, intendedUse), so the
-# two are loaded together; their other dependencies (US Core, SDC...) are on no registry reached here.
-IG_PACKAGES=(test/fixtures/crd/igs/davinci-crd-2.0.1.tgz test/fixtures/dtr/inferno/davinci_dtr_2.0.1.tgz)
+# test/fixtures/dtr/inferno/README.md, test/fixtures/pas/README.md): no package registry reached here
+# serves them. DTR's profiles name CRD's (qr-context, intendedUse), so they are loaded together, and
+# PAS beside them; their other dependencies (US Core, SDC...) are on no registry reached here either.
+IG_PACKAGES=(
+  test/fixtures/crd/igs/davinci-crd-2.0.1.tgz
+  test/fixtures/dtr/inferno/davinci_dtr_2.0.1.tgz
+  test/fixtures/pas/igs/davinci_pas_2.0.1.tgz
+)
 IG_SHA256=(
   fa7811919b19ca34ef7483f03a7ea26100a6044db87ae9a0606d2e414f56ff93
   a2840c31da3277d7b78c74baf65bcbeee97ddfe4f956810bffd79d9cfe5c64f0
+  1ba4159f2a1ea000dfb1685601bfc902c603a1c59ce2127118ee0a7aec694218
 )
 KEY="$(cat "${SOURCES[@]}" "${IG_PACKAGES[@]}" | sha256sum | cut -c1-16)"
 HOME_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/healthcare-access-api/fhir-profile-validator/$KEY"

@@ -86,10 +86,11 @@ describeWithValidator('the CRD order-sign resources, against the Da Vinci CRD 2.
     report = validate({ ...SENT, ...broken });
   }, 180_000);
 
-  it('ran against the CRD 2.0.1 package (DTR 2.0.1 beside it), on every document', () => {
+  it('ran against the CRD 2.0.1 package (DTR and PAS 2.0.1 beside it), on every document', () => {
     expect(report.packages).toEqual([
       expect.stringMatching(/^hl7\.fhir\.us\.davinci-crd#2\.0\.1 /),
       expect.stringMatching(/^hl7\.fhir\.us\.davinci-dtr#2\.0\.1 /),
+      expect.stringMatching(/^hl7\.fhir\.us\.davinci-pas#2\.0\.1 /),
     ]);
     expect(report.files.map((file) => file.file).sort()).toEqual(Object.keys({ ...SENT, ...broken }).sort());
   });

@@ -157,10 +157,11 @@ describeWithValidator('what DTR sends, against the Da Vinci DTR 2.0.1 profiles',
     report = validate({ ...sent, ...broken });
   }, 180_000);
 
-  it('ran against the CRD and DTR 2.0.1 packages, on every document, and says what it could not check', () => {
+  it('ran against the CRD and DTR 2.0.1 packages (PAS 2.0.1 beside them), on every document, and says what it could not check', () => {
     expect(report.packages).toEqual([
       expect.stringMatching(/^hl7\.fhir\.us\.davinci-crd#2\.0\.1 /),
       expect.stringMatching(/^hl7\.fhir\.us\.davinci-dtr#2\.0\.1 /),
+      expect.stringMatching(/^hl7\.fhir\.us\.davinci-pas#2\.0\.1 /),
     ]);
     expect(report.files.map((file) => file.file).sort()).toEqual(Object.keys({ ...sent, ...broken }).sort());
     // The packages' dependencies that no registry reached here serves (docs/dtr.md, "Profile validation").
@@ -169,6 +170,7 @@ describeWithValidator('what DTR sends, against the Da Vinci DTR 2.0.1 profiles',
       'hl7.fhir.us.davinci-hrex#1.0.0',
       'hl7.fhir.uv.extensions.r4#1.0.0',
       'hl7.fhir.uv.sdc#3.0.0',
+      'hl7.fhir.uv.subscriptions-backport.r4#1.1.0',
       'hl7.terminology.r4#5.3.0',
       'us.nlm.vsac#0.11.0',
     ]);
