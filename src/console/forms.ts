@@ -69,6 +69,17 @@ export function formChoices(body: unknown, name: string): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
+/** What the API refused in a request, as a page lists it: each detail as `field: issue`. */
+export function refusalDetails(error: ApiError): string[] {
+  return error.details.map(({ field, issue }) => (field ? `${field}: ${issue}` : issue));
+}
+
+/** An API refusal as a form's errors: its details, or its message when it names no field. */
+export function refusalMessages(error: ApiError): string[] {
+  const details = refusalDetails(error);
+  return details.length > 0 ? details : [error.message];
+}
+
 /** The sentence a page shows when a form was refused, in the API's words. */
 export function refusalNotice(messages: string[]): { kind: 'error'; text: string } {
   return { kind: 'error', text: `Nothing was saved. ${messages.join('; ')}.` };

@@ -22,7 +22,7 @@ import {
   connectorView,
   KIND_TITLES,
 } from './connectors-views';
-import { checkAsTheApiDoes, formField, formText, refusalNotice } from '../forms';
+import { checkAsTheApiDoes, formField, formText, refusalMessages, refusalNotice } from '../forms';
 import { principalOf } from '../console-principal';
 import { ConsolePages } from '../console-pages';
 
@@ -95,8 +95,7 @@ export class ConnectorsPageController {
       if (!(error instanceof ApiError) || !['validation_error', 'invalid_state'].includes(error.code)) {
         throw error;
       }
-      const messages = error.details.map(({ field, issue }) => `${field}: ${issue}`);
-      return refuse(messages.length > 0 ? messages : [error.message]);
+      return refuse(refusalMessages(error));
     }
     await this.audit.record(req, 'connector.configured', {
       object: 'connector',

@@ -8,7 +8,7 @@ import { RequiresRole } from '../../common/route-access';
 import { CaseSummariesService, CaseSummaryQuery, CasesService } from '../../cases/cases.module';
 import { ApiError } from '../../common/errors';
 import { ConsoleAudit } from '../console-audit';
-import { formText } from '../forms';
+import { formText, refusalDetails } from '../forms';
 import { csrfField, sendPage } from '../layout';
 import { attentionListView, AttentionRow } from './attention-views';
 import { triageOf } from './case-request-views';
@@ -113,7 +113,7 @@ export class CaseListsController {
         ({ data: rows, nextCursor } = await this.summaries.list(principalOf(req), query, pageRequest(state)));
       } catch (error) {
         if (!(error instanceof ApiError) || error.code !== 'validation_error') throw error;
-        problems.push(...error.details.map((detail) => `${detail.field}: ${detail.issue}`));
+        problems.push(...refusalDetails(error));
       }
       await this.audit.record(
         req,

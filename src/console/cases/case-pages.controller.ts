@@ -13,7 +13,7 @@ import { ApiError } from '../../common/errors';
 import { ContextualRequest } from '../../common/request-context';
 import { WebhooksService } from '../../webhooks/webhooks.module';
 import { ConsoleAudit } from '../console-audit';
-import { checkAsTheApiDoes, formText } from '../forms';
+import { checkAsTheApiDoes, formText, refusalDetails } from '../forms';
 import { html } from '../views/html';
 import { csrfField, PageContent, sendPage } from '../layout';
 import { doneNotice } from '../views/markup';
@@ -195,7 +195,8 @@ export class CasePagesController {
       await this.cases.decide(principal, section.type, id, decision, plain(checked.value));
     } catch (error) {
       if (!(error instanceof ApiError) || !REFUSALS_SHOWN_ON_THE_CASE.has(error.code)) throw error;
-      const kept = error.code === 'invalid_state' ? undefined : { form, values, errors: detailsOf(error) };
+      const kept =
+        error.code === 'invalid_state' ? undefined : { form, values, errors: refusalDetails(error) };
       return this.sendCasePage(
         req,
         res,
@@ -375,10 +376,6 @@ export class CasePagesController {
     if (!webUrl) return undefined;
     return `${webUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(caseId)}`;
   }
-}
-
-function detailsOf(error: ApiError): string[] {
-  return error.details.map((detail) => (detail.field ? `${detail.field}: ${detail.issue}` : detail.issue));
 }
 
 /** Bytes from a document, and whether the browser shows them (`inline`) or saves them (`attachment`). */

@@ -17,7 +17,7 @@ import { ApiError } from '../../common/errors';
 import { ConsoleAudit } from '../console-audit';
 import { ConsolePages } from '../console-pages';
 import { principalOf } from '../console-principal';
-import { checkAsTheApiDoes, formChoices, formField, formText } from '../forms';
+import { checkAsTheApiDoes, formChoices, formField, formText, refusalMessages } from '../forms';
 import { csrfField, sendPage } from '../layout';
 import { html } from '../views';
 import { casePath, sectionOfObject } from './case-sections';
@@ -72,10 +72,7 @@ export class FeedbackPagesController {
       ({ created } = await this.feedback.give(principalOf(req), id, plain(checked.value), idempotencyId));
     } catch (error) {
       if (!(error instanceof ApiError) || !REFUSALS_SHOWN_WITH_THE_FORM.has(error.code)) throw error;
-      const messages = error.details.length
-        ? error.details.map((detail) => `${detail.field}: ${detail.issue}`)
-        : [error.message];
-      return this.sendFormPage(req, res, record, values, messages, error.httpStatus);
+      return this.sendFormPage(req, res, record, values, refusalMessages(error), error.httpStatus);
     }
     // A second send of the same form stored nothing, so it is audited once.
     if (created)

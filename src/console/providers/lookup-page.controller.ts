@@ -5,7 +5,7 @@ import { ApiError } from '../../common/errors';
 import { ProviderLookupService, RegistryLookupQueryDto } from '../../providers/providers.module';
 import { ConsolePages } from '../console-pages';
 import { principalOf } from '../console-principal';
-import { checkAsTheApiDoes } from '../forms';
+import { checkAsTheApiDoes, refusalDetails } from '../forms';
 import { sendPage } from '../layout';
 import { LookupAnswer, LookupForm, lookupView } from './lookup-views';
 
@@ -62,9 +62,7 @@ export class RegistryLookupPageController {
       send(200, answer);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      const text =
-        UNANSWERED[error.code] ??
-        `Nothing was looked up. ${error.details.map((detail) => `${detail.field}: ${detail.issue}`).join('; ')}.`;
+      const text = UNANSWERED[error.code] ?? `Nothing was looked up. ${refusalDetails(error).join('; ')}.`;
       for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
       send(error.httpStatus, undefined, text);
     }
