@@ -307,6 +307,7 @@ async function discoverRequirements(run: PriorAuthorizationRun): Promise<Coverag
     benefit,
     diagnoses: request.diagnoses,
     mock: sandboxCrdMock(request.mock_result),
+    ...(record.prescriber_registry && { prescriber: record.prescriber_registry }),
   });
   if (answer.kind === 'not_asked') return undefined;
   record.coverage_requirements = answer.requirements;

@@ -1,6 +1,7 @@
 import type { ResolvedPlan } from './payer-connector';
 import type { CasePatient, Provider } from '../cases/case-model';
 import type { Prescription, PriorAuthorizationRequest } from '../cases/prior-authorization-request';
+import type { PrescriberRegistryCheck } from '../providers/prescriber-registry';
 
 /**
  * What a payer says an order needs before it is filled, as Da Vinci Coverage Requirements Discovery
@@ -130,6 +131,8 @@ export interface CoverageRequirementsQuery {
   diagnoses: Array<{ code: string; description?: string }>;
   /** The sandbox's forced answer; ignored in live mode. */
   mock: MockCoverageRequirements | null;
+  /** What the NPI registry said of the prescriber: a match lends the Practitioner its practice address. */
+  prescriber?: PrescriberRegistryCheck | null;
 }
 
 /**

@@ -6,7 +6,9 @@ import { discoverCoverageRequirements } from '../../infrastructure/connectors/cr
 import type { CdsHooksRequest } from '../../infrastructure/connectors/crd/cds-hooks';
 import { answerOrderSign } from '../../infrastructure/connectors/crd/simulated-crd-service';
 import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
+import type { PrescriberRegistryCheck } from '../../domain/providers/prescriber-registry';
 import { crdQuery } from '../fixtures/crd/crd-fixtures';
+import { REGISTRY_MATCH } from '../fixtures/prescriber-registry-match';
 
 const loopbackAllowed = new WebhookTargetPolicy(['127.0.0.0/8']);
 const JWT = 'header.payload.signature';
@@ -75,6 +77,38 @@ describe("The CRD client against a payer's CRD service", () => {
       hook: 'order-sign',
       context: { draftOrders: { resourceType: 'Bundle' } },
     });
+  });
+
+  const prescriberSent = async (prescriber: PrescriberRegistryCheck) => {
+    await discoverCoverageRequirements(
+      { url, timeoutMs: 2000 },
+      bearer,
+      crdQuery({ prescriber }),
+      loopbackAllowed,
+    );
+    return service.received[0]!.body.prefetch.user as Record<string, unknown>;
+  };
+
+  it("names the prescriber at the practice address of the NPI registry's matching record, where the request gives none", async () => {
+    const practitioner = await prescriberSent(REGISTRY_MATCH);
+    expect(practitioner).toMatchObject({
+      resourceType: 'Practitioner',
+      identifier: [{ system: 'http://hl7.org/fhir/sid/us-npi', value: '1234567893' }],
+      address: [
+        { line: ['1 Registry Way'], city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' },
+      ],
+    });
+  });
+
+  it('names the prescriber at no address when the registry found no record of the name', async () => {
+    const practitioner = await prescriberSent({
+      outcome: 'not_found',
+      checked_at: REGISTRY_MATCH.checked_at,
+      practice_address: null,
+      taxonomy: null,
+    });
+    expect(practitioner).toMatchObject({ resourceType: 'Practitioner', name: [{ family: 'Reviewsworth' }] });
+    expect(practitioner).not.toHaveProperty('address');
   });
 
   it("reads the service's answer into the case's coverage requirements", async () => {

@@ -1,6 +1,7 @@
 import { hookInstanceOf, orderSignRequest } from '../../infrastructure/connectors/crd/order-sign-request';
 import type { CoverageRequirementsQuery } from '../../domain/payers/coverage-requirements';
 import { crdQuery, crdQueryFor } from '../fixtures/crd/crd-fixtures';
+import { REGISTRY_MATCH } from '../fixtures/prescriber-registry-match';
 import {
   describeWithValidator as describeValidated,
   errorsIn,
@@ -24,9 +25,13 @@ const describeWithValidator = describeValidated('crd-profiles.test.ts');
 
 const SIGNED_AT = new Date('2026-11-25T12:00:00.000Z');
 
-/** The synthetic queries: a medical-benefit infusion (HCPCS and NDC) and two pharmacy drugs (NDC). */
+/**
+ * The synthetic queries: a medical-benefit infusion (HCPCS and NDC), the same whose prescriber the NPI
+ * registry matched (the Practitioner at the registry's practice address), and two pharmacy drugs (NDC).
+ */
 const QUERIES = {
   'remicade-medical': crdQuery(),
+  'remicade-registry-matched': crdQuery({ prescriber: REGISTRY_MATCH }),
   'ozempic-pharmacy': crdQueryFor({ drug_name: 'Ozempic 1 mg pen', quantity: 1 }),
   'humira-pharmacy': crdQueryFor(
     {
@@ -105,7 +110,14 @@ describeWithValidator('the CRD order-sign resources, against the Da Vinci CRD 2.
     }
   });
 
-  it('finds no error or fatal issue in what we send, for a medical-benefit and two pharmacy drugs', () => {
+  it("gives the matched prescriber the registry's practice address", () => {
+    expect(SENT['remicade-registry-matched.prefetch.user.json']!.address).toEqual([
+      expect.objectContaining({ line: ['1 Registry Way'], city: 'Springfield' }),
+    ]);
+    expect(SENT['remicade-medical.prefetch.user.json']).not.toHaveProperty('address');
+  });
+
+  it('finds no error or fatal issue in what we send, for a medical-benefit drug (with and without a registry match) and two pharmacy drugs', () => {
     // Warnings stay warnings (codes of NDC, ICD-10-CM and US Core's value sets are not looked up
     // offline; no narrative): printed once each, without where, so that a new kind is seen.
     const warnings = new Set(issuesIn(report, Object.keys(SENT), ['warning']).map((issue) => issue.message));

@@ -1,5 +1,6 @@
 import type { CoverageRequirementsQuery } from '../../../domain/payers/coverage-requirements';
 import { normalizeNdc } from '../../../domain/payers/payer-catalog';
+import { prescriberForPayer } from '../../../domain/providers/prescriber-registry';
 import { shippedPayerCatalog } from '../../catalogs/shipped-catalogs';
 import { SYSTEM } from '../pas/pas-codes';
 import {
@@ -168,8 +169,14 @@ function coverage(query: CoverageRequirementsQuery, ids: Ids): FhirResource {
   };
 }
 
+/**
+ * The prescriber, with the NPI registry's practice address where the request gives none. Only the
+ * address: the registry's taxonomy would go on a PractitionerRole, which the profile validator
+ * (without US Core) refuses as the order's requester, and which as `userId` would leave the
+ * Practitioner out.
+ */
 function practitioner(query: CoverageRequirementsQuery, id: string): FhirResource {
-  const { provider } = query;
+  const provider = prescriberForPayer(query.provider, query.prescriber);
   const contact = telecom(provider.phone, provider.fax);
   return {
     resourceType: 'Practitioner',
