@@ -1,8 +1,5 @@
 import { CONNECTOR_KINDS, ConnectorKind, isConnectorKind } from '../../domain/connectors/connector-kinds';
-import {
-  connectorTimeoutRange,
-  COVERAGE_REQUIREMENTS_TIMEOUT_MS,
-} from '../../domain/connectors/connector-settings';
+import { connectorTimeoutRange } from '../../domain/connectors/connector-settings';
 import {
   Connector,
   ConnectorAuthInput,
@@ -137,14 +134,11 @@ function notConfigured(kind: ConnectorKind): ApiError {
 }
 
 function settingsInputOf(kind: ConnectorKind, body: ConnectorSettingsBody): ConnectorSettingsInput {
+  // Left out, a time limit is the kind's default.
+  const timeoutMs = body.timeout_ms ?? connectorTimeoutRange(kind).default;
   if (kind === 'coverage_requirements') {
     const crd = body as CoverageRequirementsConnectorSettingsDto;
-    return {
-      kind,
-      url: crd.url,
-      clientId: crd.client_id,
-      timeoutMs: crd.timeout_ms ?? COVERAGE_REQUIREMENTS_TIMEOUT_MS.default,
-    };
+    return { kind, url: crd.url, clientId: crd.client_id, timeoutMs };
   }
   if (kind === 'mail') {
     const mail = body as MailConnectorSettingsDto;
@@ -158,22 +152,19 @@ function settingsInputOf(kind: ConnectorKind, body: ConnectorSettingsBody): Conn
           ? { type: 'none' }
           : { type: 'basic', username: mail.username, password: mail.password },
       from: mail.from,
-      timeoutMs: mail.timeout_ms ?? connectorTimeoutRange(kind).default,
+      timeoutMs,
       ...(mail.ca_certificate !== undefined && { trustedCa: mail.ca_certificate }),
     };
   }
-  return endpointInputOf(kind, body as ConnectorSettingsDto);
+  return endpointInputOf(kind, body as ConnectorSettingsDto, timeoutMs);
 }
 
 function endpointInputOf(
   kind: Exclude<ConnectorKind, 'coverage_requirements' | 'mail'>,
   body: ConnectorSettingsDto | QuestionnaireConnectorSettingsDto,
+  timeoutMs: number,
 ): ConnectorSettingsInput {
-  const common = {
-    url: body.url,
-    auth: authInputOf(body.auth),
-    timeoutMs: body.timeout_ms ?? connectorTimeoutRange(kind).default,
-  };
+  const common = { url: body.url, auth: authInputOf(body.auth), timeoutMs };
   if (kind !== 'eligibility') return { kind, ...common };
   const eligibility = body as EligibilityConnectorSettingsDto;
   return {
