@@ -359,7 +359,7 @@ describe('The PAS $submit Bundle of a medical-benefit prior authorization', () =
 });
 
 describe('The PAS $inquire and information-answer Bundles', () => {
-  it('inquire with a Claim inquiry naming the original request and the payer reference', () => {
+  it("inquire with a Claim inquiry naming the original request by its one identifier, and the payer's reference", () => {
     const bundle = parsed(writeInquiryBundle(remicadeInquiry({ inquiriesSoFar: 2 }), SENT_AT));
     expect(bundle.meta.profile).toEqual([`${PAS}/StructureDefinition/profile-pas-inquiry-request-bundle`]);
     expect(bundle.identifier.value).toBe('pa_01jq0000000000000000000000-inquiry-3');
@@ -367,8 +367,10 @@ describe('The PAS $inquire and information-answer Bundles', () => {
       meta: { profile: [`${PAS}/StructureDefinition/profile-claim-inquiry`] },
       use: 'preauthorization',
       identifier: [
-        { value: 'pa_01jq0000000000000000000000' },
-        { system: 'urn:healthcare-access-api:payer-reference', value: 'PAYER-REF-0001' },
+        { system: 'urn:healthcare-access-api:prior-authorization', value: 'pa_01jq0000000000000000000000' },
+      ],
+      related: [
+        { reference: { system: 'urn:healthcare-access-api:payer-reference', value: 'PAYER-REF-0001' } },
       ],
     });
   });

@@ -66,7 +66,10 @@ export function writeSubmitBundle(input: PriorAuthExchangeInput, options: PasReq
   ]);
 }
 
-/** The `$inquire` Bundle asking after a request the payer has pended. */
+/**
+ * The `$inquire` Bundle asking after a request the payer has pended: the request's identifier (a PAS
+ * Claim inquiry has one) and the payer's reference as the case's reference at the payer.
+ */
 export function writeInquiryBundle(input: PriorAuthInquiryInput, options: PasRequestOptions): string {
   const parties = partiesOf(input, options);
   const url = resourceUrn(input.caseId, `claim-inquiry-${input.inquiriesSoFar + 1}`);
@@ -75,10 +78,7 @@ export function writeInquiryBundle(input: PriorAuthInquiryInput, options: PasReq
     id: idOf(url),
     meta: { profile: [PAS_PROFILE.claimInquiry] },
     ...claimBody(input, parties, options),
-    identifier: [
-      caseIdentifier(input.caseId),
-      { system: SYSTEM.payerReference, value: input.payer_reference },
-    ],
+    related: [{ reference: payerReference(input) }],
     item: [claimItem(input, parties, 0)],
   };
   return bundle(
@@ -116,7 +116,7 @@ export function writeInformationBundle(input: PriorAuthInformationInput, options
       {
         claim: { identifier: caseIdentifier(input.caseId) },
         relationship: { coding: [{ system: SYSTEM.relatedClaimRelationship, code: 'prior' }] },
-        reference: { system: SYSTEM.payerReference, value: input.payer_reference },
+        reference: payerReference(input),
       },
     ],
     supportingInfo: sent.map((document, index) => {
@@ -606,6 +606,11 @@ function authoredOn(input: PriorAuthExchangeInput, { sentAt }: PasRequestOptions
   if (!time) return sentAt.toISOString();
   const bits = [...time].reduce((value, digit) => value * 32 + CROCKFORD_BASE32.indexOf(digit), 0);
   return new Date(Math.floor(bits / 4)).toISOString();
+}
+
+/** The payer's reference for the request, as a Claim's `related.reference` names it. */
+function payerReference(input: PriorAuthInquiryInput | PriorAuthInformationInput) {
+  return { system: SYSTEM.payerReference, value: input.payer_reference };
 }
 
 function caseIdentifier(caseId: string) {
