@@ -11,21 +11,19 @@ import { runCommand } from '../support/processes';
 import { runCommandBeside, serveDataFolder, ServedDataFolder } from '../support/served-data-folder';
 
 describe('the admin CLI', () => {
-  const env = (dataDir: string) => ({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' });
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haa-admin-'));
+  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' };
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   describe('beside the local service, through the database it serves', () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haa-admin-'));
-    const admin = (...args: string[]) => runCommandBeside('admin/cli.js', args, env(dataDir));
+    const admin = (...args: string[]) => runCommandBeside('admin/cli.js', args, env);
     let served: ServedDataFolder;
     /** An account for a test about something else, made directly: `accounts:create` has a test of its own. */
     const createAccount = (name: string) => new AccountsRepository(served.db).createAccount(name);
     beforeAll(async () => {
       served = await serveDataFolder(dataDir);
     });
-    afterAll(async () => {
-      await served.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    });
+    afterAll(() => served.close());
 
     it('creates an account, gives it a key shown once, lists and revokes it', async () => {
       const account = JSON.parse(
@@ -222,7 +220,7 @@ describe('the admin CLI', () => {
           '--roles',
           'admin,reviewer',
         ],
-        env(dataDir),
+        env,
         { input: `${password}\n` },
       );
       expect(created.status).toBe(0);
@@ -245,7 +243,7 @@ describe('the admin CLI', () => {
         runCommandBeside(
           'admin/cli.js',
           ['users:create', '--account', account.id, '--email', email, '--name', 'Cy', '--roles', roles],
-          env(dataDir),
+          env,
           { input },
         );
 
@@ -282,10 +280,8 @@ describe('the admin CLI', () => {
     });
   });
 
-  describe('on a data folder no local service holds', () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haa-admin-own-'));
-    const admin = (...args: string[]) => runCommand('admin/cli.js', args, env(dataDir));
-    afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  describe('once the local service has stopped, on the data folder it holds itself', () => {
+    const admin = (...args: string[]) => runCommand('admin/cli.js', args, env);
 
     /** The CLI holds the data folder while it runs, so the test opens the database between commands. */
     async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
