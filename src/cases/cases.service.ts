@@ -157,11 +157,21 @@ export class CasesService {
     // Outside the start's error handling: a database error here must never remove a started case's documents.
     if (documents.length > 0) await this.documents.markStarted(caseId);
     if (!replayed) await this.listAtOnce(input.case, { accountId: principal.accountId, patientRef });
-    return { case: replayed ? await this.get(principal, type, caseId) : input.case, replayed };
+    return {
+      case: replayed
+        ? await this.get(principal, type, caseId)
+        : await this.annotated(principal, type, input.case),
+      replayed,
+    };
   }
 
   async get(principal: Principal, type: CaseType, id: string): Promise<CaseRecord> {
     const { record } = await this.locate(principal, type, id);
+    return this.annotated(principal, type, record);
+  }
+
+  /** A case as its caller reads it anywhere: with what other features add to it (`feedback[]`). */
+  private async annotated(principal: Principal, type: CaseType, record: CaseRecord): Promise<CaseRecord> {
     const [annotated] = await this.extensions.annotations.annotate(principal, type, [record]);
     return annotated!;
   }
@@ -301,7 +311,11 @@ export class CasesService {
       ? await this.locate(principal, type, id)
       : await this.locateOpen(principal, type, id);
     decision.checkAgainst?.(record, payload);
-    return this.sendUpdate(id, decision.message, payload, attempt?.boundId);
+    return this.annotated(
+      principal,
+      type,
+      await this.sendUpdate(id, decision.message, payload, attempt?.boundId),
+    );
   }
 
   /**
@@ -332,7 +346,8 @@ export class CasesService {
   ): Promise<CaseRecord> {
     if (attempt?.resumed) await this.locate(principal, type, id);
     else await this.locateOpen(principal, type, id);
-    return this.sendUpdate(id, requestCancellationUpdate, request, attempt?.boundId);
+    const cancelled = await this.sendUpdate(id, requestCancellationUpdate, request, attempt?.boundId);
+    return this.annotated(principal, type, cancelled);
   }
 
   /**
@@ -346,11 +361,13 @@ export class CasesService {
     message: UpdateDefinition<CaseRecord, []>,
     timeoutMs: number,
   ): Promise<CaseRecord> {
+    let reached: CaseRecord;
     try {
-      return await this.workflows.executeUpdate(id, message, [], Date.now() + timeoutMs);
+      reached = await this.workflows.executeUpdate(id, message, [], Date.now() + timeoutMs);
     } catch {
       return this.get(principal, type, id);
     }
+    return this.annotated(principal, type, reached);
   }
 
   private async sendUpdate(

@@ -65,9 +65,9 @@ export type PublishedObjectName = keyof PublishedObjects;
 /** A prior authorization case: its request as kept, its status history and, once decided, the payer's outcome. */
 export interface PriorAuthorization extends PriorAuthorizationCase {
   /**
-   * The feedback given on the case, oldest first (POST …/feedback): on every read and list, empty
-   * while none was given. Answers to the POSTs that create or act on a case, and webhook bodies,
-   * carry the case as its workflow holds it, without feedback.
+   * The feedback given on the case, oldest first (POST …/feedback): on every read and list, and on
+   * the answers to the POSTs that create or act on a case, empty while none was given. Webhook
+   * bodies carry the case as its workflow holds it, without feedback.
    */
   feedback?: PriorAuthorizationFeedback[];
 }

@@ -169,6 +169,32 @@ describe('feedback on a prior authorization', () => {
     expect(bvRead.body.data).not.toHaveProperty('feedback');
   });
 
+  it('answers the feedback on the case where a POST answers the case: its creation, a review and a cancellation', async () => {
+    const created = await testApp
+      .http()
+      .post(PATH)
+      .set(bearer(account.keys.provider))
+      .send(priorAuthorizationRequest());
+    expect(created.status).toBe(201);
+    expect(created.body.data.feedback).toEqual([]);
+
+    const id = await awaitingReview();
+    const given = await giveFeedback(id, { rating: 'correct' });
+    expect(given.status).toBe(201);
+    const reviewed = await review(id, 'approve');
+    expect(reviewed.status).toBe(200);
+    expect(reviewed.body.data.feedback).toEqual([given.body.data]);
+
+    const cancelledId = await awaitingReview();
+    const cancelled = await testApp
+      .http()
+      .post(`${PATH}/${cancelledId}/cancel`)
+      .set(bearer(account.keys.provider))
+      .send({ reason: 'Prescription changed.' });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data.feedback).toEqual([]);
+  });
+
   it('refuses a criterion the case does not hold, naming it, and stores nothing', async () => {
     const id = cases.approved;
     const before = (await read(id)).feedback;

@@ -3744,7 +3744,7 @@ export interface components {
             /** @description What the payer waits for while awaiting_outcome (an information request); null otherwise. */
             pending_request?: components["schemas"]["InformationRequest"] | null;
             request: components["schemas"]["PriorAuthorizationRequest"];
-            /** @description The feedback given on the case, oldest first (POST …/feedback): on every read and list, empty while none was given. Answers to the POSTs that create or act on a case, and webhook bodies, carry the case as its workflow holds it, without feedback. */
+            /** @description The feedback given on the case, oldest first (POST …/feedback): on every read and list, and on the answers to the POSTs that create or act on a case, empty while none was given. Webhook bodies carry the case as its workflow holds it, without feedback. */
             feedback?: components["schemas"]["PriorAuthorizationFeedback"][];
         };
         /** @description One feedback as the API answers it and lists it on the case (`feedback[]`). */
