@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 /**
  * The HL7 FHIR validator's instance validator, run offline by scripts/fhir-profile-validate.sh against
- * base FHIR R4 and the Da Vinci CRD and DTR 2.0.1 packages (docs/crd.md, "Profile validation"). One
+ * base FHIR R4 and the Da Vinci CRD, DTR and PAS 2.0.1 packages (docs/crd.md, "Profile validation"). One
  * run takes every file: it spends most of its time loading FHIR's definitions.
  */
 const SCRIPT = join(__dirname, '../../scripts/fhir-profile-validate.sh');
@@ -22,6 +22,8 @@ export interface Report {
   packages: string[];
   missing_dependencies: string[];
   not_checked: { element: string; profile: string; package: string }[];
+  /** Codes of a value set that includes a whole code system no offline package holds (ICD-10-CM, NDC …). */
+  codes_not_checked: { element: string; value_set: string; code_system: string }[];
   files: { file: string; issues: Issue[] }[];
 }
 
