@@ -52,6 +52,20 @@ export function newId(kind: IdKind, now = Date.now()): string {
   return `${ID_PREFIXES[kind]}_${encodeBase32(token)}`;
 }
 
+/**
+ * When an id `newId` made was made: its first ten characters hold 50 bits, the 48 of its milliseconds
+ * and two of its random bits. Null for a string of any other shape.
+ */
+export function createdAtOfId(id: string): Date | null {
+  const token = /^[a-z]+_([0-9a-z]{26})$/.exec(id)?.[1];
+  if (!token || [...token].some((digit) => !CROCKFORD_BASE32.includes(digit))) return null;
+  const bits = [...token.slice(0, 10)].reduce(
+    (value, digit) => value * 32 + CROCKFORD_BASE32.indexOf(digit),
+    0,
+  );
+  return new Date(Math.floor(bits / 4));
+}
+
 /** The shape of every id of one kind: its prefix and 26 base-32 characters. */
 export function idPattern(kind: IdKind): RegExp {
   return new RegExp(`^${ID_PREFIXES[kind]}_[0-9a-z]{26}$`);

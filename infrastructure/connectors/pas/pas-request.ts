@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { CaseEvidenceItem, Diagnosis, VisitNote } from '../../../domain/cases/case-model';
 import type { Prescription } from '../../../domain/cases/prior-authorization-request';
 import { questionnaireResponseOf } from '../../../domain/dtr/questionnaire-items';
+import { createdAtOfId } from '../../../domain/ids';
 import { normalizeNdc } from '../../../domain/payers/payer-catalog';
 import { prescriberForPayer } from '../../../domain/providers/prescriber-registry';
 import type {
@@ -591,10 +592,6 @@ export function memberIdentifier(payerId: string, memberId: string) {
   };
 }
 
-/** A case id's token: 48 bits of the milliseconds it was made at, then random bits (domain/ids.ts). */
-const CASE_ID = /^[a-z]+_([0-9a-z]{10})[0-9a-z]{16}$/;
-const CROCKFORD_BASE32 = '0123456789abcdefghjkmnpqrstvwxyz';
-
 /**
  * When the order was written, as PAS's MedicationRequest requires: when the case that asks for it was
  * made, which its id records. The same for every Bundle of the case, so the order, whose id never
@@ -602,10 +599,7 @@ const CROCKFORD_BASE32 = '0123456789abcdefghjkmnpqrstvwxyz';
  * when the Bundle is sent.
  */
 function authoredOn(input: PriorAuthExchangeInput, { sentAt }: PasRequestOptions): string {
-  const time = CASE_ID.exec(input.caseId)?.[1];
-  if (!time) return sentAt.toISOString();
-  const bits = [...time].reduce((value, digit) => value * 32 + CROCKFORD_BASE32.indexOf(digit), 0);
-  return new Date(Math.floor(bits / 4)).toISOString();
+  return (createdAtOfId(input.caseId) ?? sentAt).toISOString();
 }
 
 /** The payer's reference for the request, as a Claim's `related.reference` names it. */
