@@ -5,6 +5,7 @@ import { describeFeedback } from './console-sections/feedback';
 import { describeOutbox } from './console-sections/outbox';
 import { describeProviderAuthorizations } from './console-sections/provider-authorizations';
 import { describeRegistryLookup } from './console-sections/registry-lookup';
+import { describeSecurity } from './console-sections/security';
 
 /**
  * Console sections checked in Chromium, axe included, on one app, worker and browser: each suite
@@ -16,6 +17,7 @@ describeInBrowser('console sections in a browser', () => {
     PAYER_POLL_INTERVAL_MS: '300',
     PUBLIC_API_URL: 'https://api.clinic.example',
   });
+  describeSecurity(shared);
   describeFeedback(shared);
   describeOutbox(shared);
   describeProviderAuthorizations(shared);
