@@ -1,6 +1,5 @@
 import { boxAround } from '../documents/document-reading';
 import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
-import type { CardField } from './card-fields';
 import { runsOn, sameRegion, splitAfterLabel, wordsInRegion } from './card-agreement';
 import { FIELD_KIND, IDENTIFIERS, sameReading, SHAPES } from './card-field-shapes';
 import { isLabelWord } from './card-labels';
@@ -82,40 +81,39 @@ export function checkAgainstOtherReader(
   if (otherValue !== null && sameReading(field, otherValue, candidate.value.value)) {
     return { kind: 'agreed', confidence: confidence() };
   }
-  const spaced = otherValue === null ? null : withInitialSpaced(field, candidate.value.value, otherValue);
+  const spaced = spacedAsFirstReaderRead(candidate, otherValue ?? joined);
   if (spaced !== null) return { kind: 'agreed', confidence: confidence(), value: spaced };
   return { kind: 'disagree', other: otherValue ?? joined };
 }
 
 /**
- * Of two readings of a name that differ only where one reader ran a middle initial into the next or
- * last word (`ANNAA RIVERA` for `ANNA A RIVERA`), the one with the initial apart: the second reader
- * drops the space around a lone capital, while a word split by a gap it never had is not seen.
+ * Of two readings of a name that differ only in spaces the second reader left out (`PRIYAMORENO` for
+ * `PRIYA MORENO`, `ANNAA RIVERA` for `ANNA A RIVERA`), the first reader's: PP-OCR drops the space between
+ * words set close, while Tesseract splits words only at gaps the print has. Spaces only the second
+ * reader saw are never taken.
  */
-function withInitialSpaced(field: CardField, a: string, b: string): string | null {
-  if (field !== 'member_name') return null;
-  const wordsOf = (text: string) => text.toUpperCase().split(/\s+/).filter(Boolean);
-  const [spaced, glued] = wordsOf(a).length > wordsOf(b).length ? [a, b] : [b, a];
-  const spacedWords = wordsOf(spaced);
-  const gluedText = wordsOf(glued).join(' ');
-  const joinsToGlued = spacedWords.some((word, index) => {
-    if (word.length !== 1 || !/[A-Z]/.test(word)) return false;
-    const joinedBefore = [
-      ...spacedWords.slice(0, index - 1),
-      spacedWords[index - 1] + word,
-      ...spacedWords.slice(index + 1),
-    ];
-    const joinedAfter = [
-      ...spacedWords.slice(0, index),
-      word + spacedWords[index + 1],
-      ...spacedWords.slice(index + 2),
-    ];
-    return (
-      (index > 0 && joinedBefore.join(' ') === gluedText) ||
-      (index + 1 < spacedWords.length && joinedAfter.join(' ') === gluedText)
-    );
-  });
-  return joinsToGlued ? spaced : null;
+function spacedAsFirstReaderRead(candidate: Candidate, otherReading: string): string | null {
+  if (candidate.field !== 'member_name') return null;
+  const [first, second] =
+    candidate.reader === 'first'
+      ? [candidate.value.value, otherReading]
+      : [otherReading, candidate.value.value];
+  const firstBreaks = wordBreaks(first);
+  const secondBreaks = wordBreaks(second);
+  if (firstBreaks.letters !== secondBreaks.letters || firstBreaks.at.size <= secondBreaks.at.size)
+    return null;
+  return [...secondBreaks.at].every((at) => firstBreaks.at.has(at))
+    ? SHAPES.member_name.normalise(first)
+    : null;
+}
+
+/** A name's letters run together, and after how many of them each of its words ends. */
+function wordBreaks(name: string): { letters: string; at: Set<number> } {
+  const words = name.toUpperCase().split(/\s+/).filter(Boolean);
+  const at = new Set<number>();
+  let length = 0;
+  for (const word of words.slice(0, -1)) at.add((length += word.length));
+  return { letters: words.join(''), at };
 }
 
 export function regionOf(candidate: Candidate): Box {
