@@ -40,7 +40,10 @@ export interface DevServer {
  *   has recorded the workflow's close task as done (transferProcessorUpdateAckInterval, in Temporal's
  *   transfer_queue_task_executor_base.go), so a purge or an erasure took about 30 s per case;
  * - the history cache bounded to the workflows in use, as the scale shape's server has it
- *   (TEMPORAL_MEMORY in ./temporal-memory.ts).
+ *   (TEMPORAL_MEMORY in ./temporal-memory.ts);
+ * - timers fired within 10 ms of when they are due, not within the timer queue's default second
+ *   (timerProcessorMaxTimeShift): a retry or timer of a few hundred milliseconds took about one
+ *   second, in local mode and in every test that waits on one.
  */
 const DEV_SERVER_TUNING = [
   '--sqlite-pragma',
@@ -57,6 +60,8 @@ const DEV_SERVER_TUNING = [
   'history.transferProcessorUpdateAckInterval="1s"',
   '--dynamic-config-value',
   `history.hostLevelCacheMaxSize=${TEMPORAL_MEMORY.historyCacheEntries}`,
+  '--dynamic-config-value',
+  'history.timerProcessorMaxTimeShift="10ms"',
 ];
 
 /**
