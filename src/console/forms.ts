@@ -2,7 +2,7 @@ import { BadRequestException, Type } from '@nestjs/common';
 
 import { ApiError } from '../common/errors';
 import { createValidationPipe } from '../common/validation';
-import type { PageNotice } from './layout';
+import type { PageNotice } from './views/notice';
 
 /** A text field of a submitted form, trimmed; absent, repeated or over-long values read as empty. */
 export function formText(body: unknown, name: string, maxLength = 1000): string {

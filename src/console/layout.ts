@@ -6,6 +6,7 @@ import { csrfTokenFor, CSRF_FIELD } from './console-edge';
 import { consoleLivemode, CONSOLE_MODE_PATH } from './console-mode';
 import { Html, html } from './views/html';
 import { notice } from './views/notice';
+import type { PageNotice } from './views/notice';
 import { CASE_SECTIONS } from './cases/case-sections';
 
 interface NavigationItem {
@@ -32,11 +33,7 @@ export const NAVIGATION: readonly NavigationItem[] = [
   { href: '/console/attention', label: 'Needs attention', role: 'operator' },
 ];
 
-/** A one-time message at the top of a page, e.g. after a form was sent. */
-export interface PageNotice {
-  kind: 'success' | 'error';
-  text: string;
-}
+export type { PageNotice };
 
 export interface PageContent {
   title: string;

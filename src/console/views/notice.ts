@@ -1,5 +1,11 @@
 import { Html, html } from './html';
 
+/** A one-time message at the top of a page, e.g. after a form was sent. */
+export interface PageNotice {
+  kind: 'success' | 'error';
+  text: string;
+}
+
 export interface NoticeProps {
   kind: 'success' | 'error';
   body: Html | string;
