@@ -128,10 +128,7 @@ export async function createPaddleReader(
       .filter((box) => box.width >= 4 && box.height >= 4);
   };
 
-  /** One line's characters, and how many steps the recogniser read it in. */
-  const recogniseLine = async (
-    line: Grey,
-  ): Promise<{ characters: DecodedCharacter[]; steps: number; blank: Uint8Array }> => {
+  const recogniseLine = async (line: Grey): Promise<LineReading> => {
     const prepared = lineForRecognition(line.pixels, line.width, line.height);
     const inputWidth = Math.max(
       LINE_HEIGHT,
@@ -162,6 +159,19 @@ export async function createPaddleReader(
     };
   };
 
+  // The last image's lines as read, by box and turn: which way up a page stands is judged from its
+  // largest lines, which the reading of the page upright has just read.
+  let lastRead: { image: Buffer; lines: Map<string, LineReading> } | undefined;
+  const readLine = async (image: Buffer, grey: Grey, box: Box, turn: number): Promise<LineReading> => {
+    if (lastRead?.image !== image) lastRead = { image, lines: new Map() };
+    const key = `${box.left} ${box.top} ${box.width} ${box.height} ${turn}`;
+    const known = lastRead.lines.get(key);
+    if (known) return known;
+    const reading = await recogniseLine(cropOf(grey, box, turn));
+    lastRead.lines.set(key, reading);
+    return reading;
+  };
+
   return {
     async detect(image) {
       return detect(await greyOf(image));
@@ -170,7 +180,7 @@ export async function createPaddleReader(
       const grey = await greyOf(image);
       const lines: ReadLine[] = [];
       for (const box of found ?? (await detect(grey))) {
-        const { characters, steps, blank } = await recogniseLine(cropOf(grey, box, 0));
+        const { characters, steps, blank } = await readLine(image, grey, box, 0);
         const words = wordsOf(characters, box, box.width / steps, blank);
         if (words.length > 0) lines.push({ words, box });
       }
@@ -190,7 +200,7 @@ export async function createPaddleReader(
       for (const turn of sideways ? [90, 270] : [0, 180]) {
         let score = 0;
         for (const box of sample) {
-          const { characters } = await recogniseLine(cropOf(grey, box, turn));
+          const { characters } = await readLine(image, grey, box, turn);
           score += characters.reduce((sum, character) => sum + character.confidence, 0);
         }
         if (score > best.score) best = { turn, score };
@@ -198,6 +208,7 @@ export async function createPaddleReader(
       return best.turn;
     },
     async close() {
+      lastRead = undefined;
       await whileNative(() => detector.release());
       await whileNative(() => recogniser.release());
     },
@@ -228,6 +239,13 @@ export function cropOf(grey: Grey, box: Box, turn: number): Grey {
     }
   }
   return { pixels: turned, width: outWidth, height: sideways ? width : height };
+}
+
+/** One line's characters, how many steps the recogniser read it in, and its blank columns. */
+interface LineReading {
+  characters: DecodedCharacter[];
+  steps: number;
+  blank: Uint8Array;
 }
 
 interface DecodedCharacter {

@@ -204,18 +204,18 @@ async function recogniseImage(
     standing = await sharp(prepared.data).rotate(turn).png({ compressionLevel: 1 }).toBuffer();
     ({ image: bestImage, lines: bestBoxes } = await cleaned(await levelled(standing, sharp), ocr));
   }
-  let best = await ocr.recognise(bestImage, number);
+  // The second reader reads the very image the first reads, so their words share one set of
+  // coordinates; Tesseract reads in a thread of its own, so the two read side by side.
+  let [best, second] = await bothReaders(ocr, bestImage, bestBoxes, number);
   const turn = sideways || isSure(best) ? 0 : await ocr.orientation(bestImage, bestBoxes);
   if (turn !== 0) {
     const turned = await sharp(standing).rotate(turn).png({ compressionLevel: 1 }).toBuffer();
     const turnedPage = await cleaned(await levelled(turned, sharp), ocr);
-    const candidate = await ocr.recognise(turnedPage.image, number);
+    const [candidate, candidateLines] = await bothReaders(ocr, turnedPage.image, turnedPage.lines, number);
     if (score(candidate) > score(best)) {
-      [best, bestImage, bestBoxes] = [candidate, turnedPage.image, turnedPage.lines];
+      [best, second, bestImage] = [candidate, candidateLines, turnedPage.image];
     }
   }
-  // The second reader reads the very image the first kept, so their words share one set of coordinates.
-  const second = await ocr.readLines(bestImage, bestBoxes);
   const found: ReadLine[] = [];
   for (const region of missedRegions(best.lines, second)) {
     const line = await ocr.readRegion(bestImage, region);
@@ -227,6 +227,16 @@ async function recogniseImage(
   const kept = await sharp(bestImage).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   const glare = glarePatches(kept.data, kept.info.width, kept.info.height, inverted);
   return glare.length ? { ...page, glare } : page;
+}
+
+/** Tesseract's page and the second reader's lines of one prepared image, read side by side. */
+function bothReaders(
+  ocr: OcrEngine,
+  image: Buffer,
+  lines: readonly Box[],
+  number: number,
+): Promise<[ReadPage, ReadLine[]]> {
+  return Promise.all([ocr.recognise(image, number), ocr.readLines(image, lines)]);
 }
 
 /**
