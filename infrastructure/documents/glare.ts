@@ -19,6 +19,23 @@ const GLARE_ABOVE_DARK_GROUND = 70;
 /** Blocks a patch needs to count: a glint on an embossed letter is not glare over a field. */
 const LEAST_BLOCKS = 6;
 
+/** The mean of the lighter half of one block: its mean, then the mean of the pixels at or above it. */
+function blockGround(pixels: Uint8Array, width: number, left: number, top: number): number {
+  let sum = 0;
+  for (let y = top; y < top + BLOCK; y += 1) {
+    for (let x = left; x < left + BLOCK; x += 1) sum += pixels[y * width + x];
+  }
+  const mean = sum / (BLOCK * BLOCK);
+  let [lighterSum, lighter] = [0, 0];
+  for (let y = top; y < top + BLOCK; y += 1) {
+    for (let x = left; x < left + BLOCK; x += 1) {
+      const value = pixels[y * width + x];
+      if (value >= mean) [lighterSum, lighter] = [lighterSum + value, lighter + 1];
+    }
+  }
+  return Math.round(lighterSum / lighter);
+}
+
 /**
  * The glare patches of a prepared grey page, dark print on light; `inverted` when it was made so by
  * inverting a dark card, whose glare is then the darkest ground.
@@ -31,13 +48,7 @@ export function glarePatches(pixels: Uint8Array, width: number, height: number, 
   const grounds = new Uint8Array(across * down);
   for (let row = 0; row < down; row += 1) {
     for (let column = 0; column < across; column += 1) {
-      const values: number[] = [];
-      for (let y = row * BLOCK; y < (row + 1) * BLOCK; y += 1) {
-        for (let x = column * BLOCK; x < (column + 1) * BLOCK; x += 1) values.push(pixels[y * width + x]);
-      }
-      const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
-      const lighter = values.filter((value) => value >= mean);
-      const ground = Math.round(lighter.reduce((sum, value) => sum + value, 0) / lighter.length);
+      const ground = blockGround(pixels, width, column * BLOCK, row * BLOCK);
       grounds[row * across + column] = inverted ? 255 - ground : ground;
     }
   }

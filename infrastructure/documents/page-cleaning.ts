@@ -20,7 +20,9 @@ const GREY_SHARE = 0.05;
  */
 export function isSpeckled(pixels: Uint8Array, width: number, height: number): boolean {
   let grey = 0;
-  for (const value of pixels) if (value > 48 && value < 208) grey += 1;
+  for (let index = 0; index < pixels.length; index += 1) {
+    if (pixels[index] > 48 && pixels[index] < 208) grey += 1;
+  }
   if (grey > GREY_SHARE * pixels.length) return false;
   let lone = 0;
   for (let y = 1; y < height - 1; y += 1) {
@@ -53,7 +55,8 @@ function ruleInk(pixels: Uint8Array): number {
 /** The middle grey (0–255) of some pixels: on a page or a line, its ground, which covers most of it. */
 export function medianGrey(pixels: Uint8Array): number {
   const histogram = new Uint32Array(256);
-  for (const value of pixels) histogram[value] += 1;
+  // Indexed, not iterated: a page is millions of pixels, and an iterator costs several times more.
+  for (let index = 0; index < pixels.length; index += 1) histogram[pixels[index]] += 1;
   let median = 0;
   for (let seen = histogram[0]; seen < pixels.length / 2; seen += histogram[median]) median += 1;
   return median;
