@@ -16,6 +16,7 @@ import { ClusterStack, startClusterStack } from './cluster-stack';
 import { startLocalStack } from './local-stack';
 import { machineBusySeconds, ProcessMemory } from './process-tree';
 import { Api, BenchStack } from './stack';
+import { CASE_EVENTS, EventAccounting, eventAccounting } from './soak-event-accounting';
 import { percentile, withConcurrency } from './support';
 
 /**
@@ -28,12 +29,6 @@ import { percentile, withConcurrency } from './support';
  */
 
 const MINUTE_MS = 60_000;
-const CASE_EVENTS = [
-  'benefit_verification.updated',
-  'prior_authorization.updated',
-  'clinical_eligibility.updated',
-  'patient_enrollment.updated',
-];
 const WAITING_STATUSES = ['awaiting_review', 'awaiting_outcome'];
 /** The receiver fails this share of deliveries with a 500, and answers this share slowly. */
 const RECEIVER_FAILURE_SHARE = 0.05;
@@ -606,7 +601,12 @@ async function soakOn(shape: 'local' | 'cluster', stack: BenchStack, settings: S
     await run.load(started + settings.minutes * MINUTE_MS);
     await run.settled();
     const drained = await drain(run);
-    const events = await eventAccounting(run, receiver, endpointId);
+    const events = await eventAccounting(
+      (route) => getPatiently(run.api, route, run.tally),
+      receiver,
+      endpointId,
+      { deadline: Date.now() + settings.drainMinutes * MINUTE_MS, pollMs: 10_000 },
+    );
     report(run, receiver, drained, events, storedBefore, await stack.storedBytes());
     // An event lost or never fanned out is traced in the stack's own stores, so they outlive the run.
     keepData = events.lost.length > 0 || events.notFannedOut.length > 0 || drained.missing.length > 0;
@@ -686,99 +686,6 @@ async function caseStates(run: SoakRun): Promise<CaseStates> {
   return states;
 }
 
-/** Every page of a list, as an integrator pages it; stops short (and says so) if a page does not come. */
-async function everyItem<Item>(run: SoakRun, route: string): Promise<{ items: Item[]; complete: boolean }> {
-  const items: Item[] = [];
-  let cursor: string | undefined;
-  do {
-    const separator = route.includes('?') ? '&' : '?';
-    const answer = await getPatiently(
-      run.api,
-      `${route}${separator}limit=100${cursor ? `&cursor=${cursor}` : ''}`,
-      run.tally,
-    );
-    const page = answer?.status === 200 ? answer.body.data : undefined;
-    if (!page) return { items, complete: false };
-    items.push(...(page.data as Item[]));
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor);
-  return { items, complete: true };
-}
-
-interface DeliveryRow {
-  event_id: string;
-  retry_of: string | null;
-  status: string;
-  attempts: Array<{ next_attempt_at: string | null }>;
-}
-
-interface EventAccounting {
-  /** Events the service recorded for the endpoint (one first delivery each). */
-  expected: number;
-  delivered: number;
-  duplicates: number;
-  /** Undelivered, with a later attempt scheduled: not lost yet. */
-  scheduled: Array<{ eventId: string; next: string }>;
-  /** Undelivered, pending, and due already or never tried: a delivery the service should be making. */
-  overdue: string[];
-  /** Undelivered with no attempt left: lost. */
-  lost: string[];
-  /**
-   * Events listed by GET /events that no delivery to the endpoint was made for, each with what an
-   * operator needs to trace it: its id, type and when it was created (the second soak met one).
-   */
-  notFannedOut: Array<{ id: string; type: string; created_at: string }>;
-  complete: boolean;
-}
-
-/**
- * Waits (up to the drain's time) for every event the endpoint should receive, then sorts the ones it
- * did not: scheduled for later, overdue, or lost. The expected events are the endpoint's deliveries,
- * which the service records for every event of a subscribed type once the endpoint is active.
- */
-async function eventAccounting(
-  run: SoakRun,
-  receiver: FlakyReceiver,
-  endpointId: string,
-): Promise<EventAccounting> {
-  const deadline = Date.now() + run.settings.drainMinutes * MINUTE_MS;
-  const read = async () => {
-    const deliveries = await everyItem<DeliveryRow>(run, `/webhooks/${endpointId}/deliveries`);
-    const byEvent = new Map<string, DeliveryRow>();
-    // Newest first: the first row met for an event is its latest delivery (a manual retry's, if any).
-    for (const delivery of deliveries.items)
-      if (!byEvent.has(delivery.event_id)) byEvent.set(delivery.event_id, delivery);
-    return { byEvent, complete: deliveries.complete };
-  };
-  let deliveries = await read();
-  const undelivered = () => [...deliveries.byEvent.keys()].filter((id) => !receiver.acknowledged.has(id));
-  while (undelivered().length > 0 && Date.now() < deadline) {
-    await sleep(10_000);
-    deliveries = await read();
-  }
-  const events = await everyItem<{ id: string; type: string; created_at: string }>(run, '/events');
-  const accounting: EventAccounting = {
-    expected: deliveries.byEvent.size,
-    delivered: deliveries.byEvent.size - undelivered().length,
-    duplicates: [...receiver.acknowledged.values()].reduce((sum, count) => sum + Math.max(count - 1, 0), 0),
-    scheduled: [],
-    overdue: [],
-    lost: [],
-    notFannedOut: events.items
-      .filter((event) => CASE_EVENTS.includes(event.type) && !deliveries.byEvent.has(event.id))
-      .map(({ id, type, created_at }) => ({ id, type, created_at })),
-    complete: deliveries.complete && events.complete,
-  };
-  for (const eventId of undelivered()) {
-    const delivery = deliveries.byEvent.get(eventId)!;
-    const next = delivery.attempts[delivery.attempts.length - 1]?.next_attempt_at;
-    if (delivery.status !== 'pending') accounting.lost.push(eventId);
-    else if (next && Date.parse(next) > Date.now()) accounting.scheduled.push({ eventId, next });
-    else accounting.overdue.push(eventId);
-  }
-  return accounting;
-}
-
 function report(
   run: SoakRun,
   receiver: FlakyReceiver,
@@ -821,7 +728,11 @@ function report(
     ...events.lost.slice(0, 10).map((id) => `    lost event ${id}`),
     ...events.notFannedOut
       .slice(0, 10)
-      .map((event) => `    no delivery for ${event.id} (${event.type}, created ${event.created_at})`),
+      .map(
+        (event) =>
+          `    no delivery for ${event.id} (${event.type}, created ${event.created_at}; ` +
+          `the receiver ${receiver.acknowledged.has(event.id) ? 'acknowledged it' : 'never acknowledged it'})`,
+      ),
     ...faultLines(run),
     ...minuteLines(run),
     ...growthLines(run),
