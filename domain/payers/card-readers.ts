@@ -61,8 +61,14 @@ export function checkAgainstOtherReader(
       .filter((found) => found.pageIndex === candidate.pageIndex && found.field !== field)
       .map(regionOf)
       .filter((box) => !sameRegion(box, region));
+    // A label either reader read is a label in the other's reading too (`RXxGrp` where the other read
+    // `RxGrp`): print running into the value is never where one reader saw its label.
+    const labels = [...own, ...other]
+      .flatMap((line) => line.words)
+      .filter((word) => isLabelWord(word.text))
+      .map((word) => word.box);
     const standsApart = (word: ReadWord) =>
-      isLabelWord(word.text) || otherValues.some((box) => sameRegion(word.box, box));
+      isLabelWord(word.text) || [...labels, ...otherValues].some((box) => sameRegion(word.box, box));
     // The other reader seeing a label where this one saw a value: one of them took a label for it.
     if (
       runsOn(own, region, standsApart) ||

@@ -31,6 +31,11 @@ describe('a card read by two readers', () => {
     expect(reading.unreadReasons.rx_pcn).toBe('readers_disagree');
   });
 
+  it('returns an identifier beside a label one reader misread, where the other read the label', () => {
+    const reading = readCard([readTwice(['RXxGrp RX4567'], ['RxGrp RX4567'])]);
+    expect(reading.card.rx_group).toMatchObject({ value: 'RX4567', readers: 2 });
+  });
+
   it('never returns an identifier the other reader saw run on past its end', () => {
     const reading = readCard([readTwice(['ID: XJK 482 119 730'], ['ID: XJK 482 119 730 5'])]);
     expect(reading.card.member_id).toBeNull();
