@@ -281,6 +281,13 @@ const REREADS_AGREEING = 2;
 /** Identifiers read again on one page at most: a page of codes never runs out its time limit this way. */
 const MOST_REREADS = 8;
 
+/**
+ * A first reader's word this unsure, over an identifier the second reader read but wider than it, is
+ * the page segmentation's garble of it with the print around it (`2858` for a table's `228758`): read
+ * again, it gives way to the identifier as the rereads give it.
+ */
+const GARBLED = 0.5;
+
 /** Print that may be an identifier: four letters or digits or more, one a digit. */
 function identifierLike(text: string): boolean {
   const core = identifierCore(text).replace(/-/g, '');
@@ -311,7 +318,13 @@ async function settledIdentifiers(
     .filter((word) => identifierLike(word.text));
   let rereads = 0;
   for (const word of candidates) {
-    const there = wordsInRegion(lines, word.box);
+    const inside = wordsInRegion(lines, word.box);
+    const garbled = lines
+      .flatMap((line) => line.words)
+      .filter(
+        (each) => !inside.includes(each) && each.confidence < GARBLED && sameRegion(each.box, word.box),
+      );
+    const there = [...inside, ...garbled];
     const read = identifierCore(there.map((each) => each.text).join(''));
     const wanted = identifierCore(word.text);
     if (read === wanted || read.length === wanted.length || rereads >= MOST_REREADS) continue;

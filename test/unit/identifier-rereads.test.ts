@@ -1,4 +1,6 @@
-import { doubledLookAlike } from '../../infrastructure/documents/read-document';
+import { doubledLookAlike, readDocument } from '../../infrastructure/documents/read-document';
+import { DEFAULT_READING_LIMITS } from '../../infrastructure/documents/reading-limits';
+import { blankPage, lineOf, scriptedReaders, wordAt } from '../support/scripted-readers';
 
 describe('an identifier one reader gave a character longer', () => {
   it('is a doubled glyph where the extra character is the look-alike of the one beside it', () => {
@@ -10,5 +12,18 @@ describe('an identifier one reader gave a character longer', () => {
     expect(doubledLookAlike('ZZBHHX000000001', 'ZZBHH000000001')).toBe(false);
     expect(doubledLookAlike('ZZBHHO000000002', 'ZZBHH000000001')).toBe(false);
     expect(doubledLookAlike('ZZBHH000000001', 'ZZBHH000000001')).toBe(false);
+  });
+});
+
+describe('an identifier the first reader garbled with the print around it', () => {
+  it('is read again, and its reading takes the place of the unsure garble over it', async () => {
+    const engine = scriptedReaders({
+      first: [lineOf(wordAt('RXBIN', 20, 40, 80), wordAt('2858', 10, 80, 250, 0.39))],
+      second: [lineOf(wordAt('RXBIN', 20, 40, 80)), lineOf(wordAt('228758', 30, 80, 120, 0.99))],
+      reread: (kind) => (kind === 'identifier' ? '228758' : null),
+    });
+    const reading = await readDocument(await blankPage(), engine, DEFAULT_READING_LIMITS);
+    const firstReadersWords = reading.pages[0].lines.flatMap((line) => line.words.map((word) => word.text));
+    expect(firstReadersWords).toEqual(['RXBIN', '228758']);
   });
 });
