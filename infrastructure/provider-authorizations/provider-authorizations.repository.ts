@@ -23,26 +23,37 @@ export interface DuplicateAuthorization {
   status: ProviderAuthorizationStatus;
 }
 
-interface AuthorizationRow {
-  id: string;
-  npi: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string | null;
-  practice: string | null;
-  status: ProviderAuthorizationStatus;
-  link_expires_at: string | null;
-  signed_at: string | null;
-  expires_at: string | null;
-  revoked_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** Every field of the API's object but `object`, which is the same on every row. */
+type StoredField = Exclude<keyof ProviderAuthorization, 'object'>;
 
-const COLUMNS =
-  'id, npi, first_name, last_name, email, phone, practice, status, link_expires_at, signed_at, ' +
-  'expires_at, revoked_at, created_at, updated_at';
+/**
+ * The fields of a provider authorization, each stored in the column of its name, in the order the API
+ * answers them. A record rather than a list so that the compiler notices a field added to
+ * `ProviderAuthorization` but not here; the reads select these columns and build the object from them,
+ * and the insert writes them.
+ */
+const STORED_FIELDS: Record<StoredField, true> = {
+  id: true,
+  npi: true,
+  first_name: true,
+  last_name: true,
+  email: true,
+  phone: true,
+  practice: true,
+  status: true,
+  link_expires_at: true,
+  signed_at: true,
+  expires_at: true,
+  revoked_at: true,
+  created_at: true,
+  updated_at: true,
+};
+
+const FIELDS = Object.keys(STORED_FIELDS) as StoredField[];
+const COLUMNS = FIELDS.join(', ');
+
+/** A row as the reads select it: the stored fields under their own names. */
+type AuthorizationRow = Pick<ProviderAuthorization, StoredField>;
 
 /** An authorization with whose it is, as the worker's activities and the signing page read it. */
 export interface ScopedAuthorization {
@@ -81,25 +92,10 @@ export class ProviderAuthorizationsRepository {
       );
       if (duplicate) return { created: false as const, duplicate };
       const inserted = await tx.query<{ id: string }>(
-        `INSERT INTO provider_authorizations
-           (id, account_id, livemode, npi, first_name, last_name, email, phone, practice, status,
-            link_expires_at, created_at, updated_at, period_days)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $11, $11, $12)
+        `INSERT INTO provider_authorizations (account_id, livemode, period_days, ${COLUMNS})
+         VALUES ($1, $2, $3, ${FIELDS.map((_field, index) => `$${index + 4}`).join(', ')})
          ON CONFLICT DO NOTHING RETURNING id`,
-        [
-          authorization.id,
-          scope.accountId,
-          scope.livemode,
-          authorization.npi,
-          authorization.first_name,
-          authorization.last_name,
-          authorization.email,
-          authorization.phone,
-          authorization.practice,
-          authorization.link_expires_at,
-          authorization.created_at,
-          terms.periodDays,
-        ],
+        [scope.accountId, scope.livemode, terms.periodDays, ...FIELDS.map((field) => authorization[field])],
       );
       if (inserted.length > 0) return { created: true as const };
       // Another request took the NPI's one pending place between the check and the insert.
@@ -176,9 +172,7 @@ export class ProviderAuthorizationsRepository {
     const [row] = await this.db.query<
       AuthorizationRow & { account_id: string; account_name: string; livemode: boolean; period_days: number }
     >(
-      `SELECT ${COLUMNS.split(', ')
-        .map((column) => `a.${column}`)
-        .join(', ')}, a.account_id, a.livemode, a.period_days, accounts.name AS account_name
+      `SELECT ${FIELDS.map((field) => `a.${field}`).join(', ')}, a.account_id, a.livemode, a.period_days, accounts.name AS account_name
        FROM provider_authorizations a JOIN accounts ON accounts.id = a.account_id WHERE a.id = $1`,
       [id],
     );
@@ -219,7 +213,7 @@ export class ProviderAuthorizationsRepository {
     const shown = rows.slice(0, page.limit);
     const last = shown[shown.length - 1];
     return {
-      data: shown.map(({ page_position: _position, ...row }) => toObject(row)),
+      data: shown.map(toObject),
       nextCursor: rows.length > page.limit && last ? keysetCursor(last.page_position, last.id) : null,
     };
   }
@@ -237,21 +231,8 @@ export class ProviderAuthorizationsRepository {
 }
 
 function toObject(row: AuthorizationRow): ProviderAuthorization {
-  return {
-    id: row.id,
-    object: 'provider_authorization',
-    npi: row.npi,
-    first_name: row.first_name,
-    last_name: row.last_name,
-    email: row.email,
-    phone: row.phone,
-    practice: row.practice,
-    status: row.status,
-    link_expires_at: row.link_expires_at,
-    signed_at: row.signed_at,
-    expires_at: row.expires_at,
-    revoked_at: row.revoked_at,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+  const { id, ...stored } = Object.fromEntries(
+    FIELDS.map((field) => [field, row[field]]),
+  ) as AuthorizationRow;
+  return { id, object: 'provider_authorization', ...stored };
 }

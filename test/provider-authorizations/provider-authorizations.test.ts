@@ -332,6 +332,43 @@ describe('provider authorizations', () => {
     expect(second.body.error.message).toContain(first.body.data.id);
   });
 
+  it('reads an authorization back as its creation answered it, in the contract’s order of fields, alone and in the list', async () => {
+    const account = await testApp.createAccount();
+    const created = await authorize(account, {
+      ...ELODIE,
+      email: 'e@clinic.example',
+      phone: '+1 206 555 0100',
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+
+    const alone = await read(account, id);
+    const listed = (await testApp.http().get('/provider-authorizations').set(bearer(account.keys.provider)))
+      .body.data.data as JsonObject[];
+
+    expect(alone).toEqual(created.body.data);
+    expect(listed).toEqual([alone]);
+    for (const answer of [created.body.data, alone, listed[0]]) {
+      expect(Object.keys(answer)).toEqual([
+        'id',
+        'object',
+        'npi',
+        'first_name',
+        'last_name',
+        'email',
+        'phone',
+        'practice',
+        'status',
+        'link_expires_at',
+        'signed_at',
+        'expires_at',
+        'revoked_at',
+        'created_at',
+        'updated_at',
+      ]);
+    }
+  });
+
   it('lists by status and NPI with cursors, and answers 404 for another account’s or mode’s id', async () => {
     const account = await testApp.createAccount();
     const other = await testApp.createAccount();
