@@ -18,8 +18,19 @@ export interface CaseAdmission {
  * outside the workflow, so it can be added to a decided case without changing it.
  */
 export interface CaseAnnotations {
-  annotate(principal: Principal, type: CaseType, records: CaseRecord[]): Promise<CaseRecord[]>;
+  /**
+   * Reads what the feature adds to these cases of the caller's, for all of them at once (a page costs
+   * what one case does), and answers the function that adds it to each.
+   */
+  read(principal: Principal, type: CaseType, caseIds: string[]): Promise<Annotate>;
+  /** Adds it to a case just created, which nothing can have been added to yet: reads nothing. */
+  ofNew(type: CaseType, record: CaseRecord): CaseRecord;
 }
 
+export type Annotate = (record: CaseRecord) => CaseRecord;
+
 export const ADMIT_EVERY_CASE: CaseAdmission = { admit: async () => undefined };
-export const NO_ANNOTATIONS: CaseAnnotations = { annotate: async (_principal, _type, records) => records };
+export const NO_ANNOTATIONS: CaseAnnotations = {
+  read: async () => (record) => record,
+  ofNew: (_type, record) => record,
+};

@@ -160,20 +160,47 @@ export class CasesService {
     return {
       case: replayed
         ? await this.get(principal, type, caseId)
-        : await this.annotated(principal, type, input.case),
+        : this.extensions.annotations.ofNew(type, input.case),
       replayed,
     };
   }
 
   async get(principal: Principal, type: CaseType, id: string): Promise<CaseRecord> {
-    const { record } = await this.locate(principal, type, id);
-    return this.annotated(principal, type, record);
+    return this.annotated(
+      principal,
+      type,
+      id,
+      this.locate(principal, type, id).then(({ record }) => record),
+    );
   }
 
-  /** A case as its caller reads it anywhere: with what other features add to it (`feedback[]`). */
-  private async annotated(principal: Principal, type: CaseType, record: CaseRecord): Promise<CaseRecord> {
-    const [annotated] = await this.extensions.annotations.annotate(principal, type, [record]);
-    return annotated!;
+  /**
+   * The caller's cases of these ids, each as `get` reads it or undefined where `get` answers 404,
+   * with what other features add to them read once for all of them.
+   */
+  async getEach(principal: Principal, type: CaseType, ids: string[]): Promise<Array<CaseRecord | undefined>> {
+    const [executions, annotate] = await readSideBySide(
+      Promise.all(ids.map((id) => this.find(principal, type, id))),
+      this.extensions.annotations.read(principal, type, ids),
+    );
+    return executions.map((execution) => execution && annotate(execution.record));
+  }
+
+  /**
+   * A case as its caller reads it anywhere: with what other features add to it (`feedback[]`), read
+   * beside the workflow's answer rather than after it.
+   */
+  private async annotated(
+    principal: Principal,
+    type: CaseType,
+    id: string,
+    reading: Promise<CaseRecord>,
+  ): Promise<CaseRecord> {
+    const [record, annotate] = await readSideBySide(
+      reading,
+      this.extensions.annotations.read(principal, type, [id]),
+    );
+    return annotate(record);
   }
 
   /**
@@ -260,13 +287,17 @@ export class CasesService {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const rows = await this.summaries.listCaseObjects(scope, filter, limit + 1, after);
     const shown = rows.slice(0, limit);
-    const data = await this.extensions.annotations.annotate(
-      principal,
-      type,
-      (await Promise.all(shown.map((row) => this.caseOfRow(row, principal.accountId)))).filter(
-        (record): record is CaseRecord => record !== undefined,
+    const [records, annotate] = await readSideBySide(
+      Promise.all(shown.map((row) => this.caseOfRow(row, principal.accountId))),
+      this.extensions.annotations.read(
+        principal,
+        type,
+        shown.map((row) => row.case_id),
       ),
     );
+    const data = records
+      .filter((record): record is CaseRecord => record !== undefined)
+      .map((record) => annotate(record));
     const last = shown[shown.length - 1];
     const nextCursor = rows.length > limit && last ? keysetCursor(last.page_position, last.case_id) : null;
     return { object: 'list' as const, data, has_more: nextCursor !== null, next_cursor: nextCursor };
@@ -314,7 +345,8 @@ export class CasesService {
     return this.annotated(
       principal,
       type,
-      await this.sendUpdate(id, decision.message, payload, attempt?.boundId),
+      id,
+      this.sendUpdate(id, decision.message, payload, attempt?.boundId),
     );
   }
 
@@ -346,8 +378,12 @@ export class CasesService {
   ): Promise<CaseRecord> {
     if (attempt?.resumed) await this.locate(principal, type, id);
     else await this.locateOpen(principal, type, id);
-    const cancelled = await this.sendUpdate(id, requestCancellationUpdate, request, attempt?.boundId);
-    return this.annotated(principal, type, cancelled);
+    return this.annotated(
+      principal,
+      type,
+      id,
+      this.sendUpdate(id, requestCancellationUpdate, request, attempt?.boundId),
+    );
   }
 
   /**
@@ -361,13 +397,10 @@ export class CasesService {
     message: UpdateDefinition<CaseRecord, []>,
     timeoutMs: number,
   ): Promise<CaseRecord> {
-    let reached: CaseRecord;
-    try {
-      reached = await this.workflows.executeUpdate(id, message, [], Date.now() + timeoutMs);
-    } catch {
-      return this.get(principal, type, id);
-    }
-    return this.annotated(principal, type, reached);
+    const reaching = this.workflows
+      .executeUpdate(id, message, [], Date.now() + timeoutMs)
+      .catch(async () => (await this.locate(principal, type, id)).record);
+    return this.annotated(principal, type, id, reaching);
   }
 
   private async sendUpdate(
@@ -433,10 +466,14 @@ export class CasesService {
    * case, another mode's included, is simply not found.
    */
   private async locate(principal: Principal, type: CaseType, id: string): Promise<CaseExecution> {
-    // Made only when thrown: an error captures its stack, a tenth of a millisecond on every read.
-    const notFound = () =>
-      ApiError.notFound(`No ${type.object.replace('_', ' ')} with this id exists in your account.`);
-    if (!hasIdPrefix(type.idKind, id)) throw notFound();
+    const execution = await this.find(principal, type, id);
+    if (!execution) throw this.notFound(type);
+    return execution;
+  }
+
+  /** The case's workflow as `locate` finds it; undefined for any case `locate` answers 404. */
+  private async find(principal: Principal, type: CaseType, id: string): Promise<CaseExecution | undefined> {
+    if (!hasIdPrefix(type.idKind, id)) return undefined;
     const execution = await this.workflows.describe(id);
     if (
       !execution ||
@@ -445,8 +482,13 @@ export class CasesService {
       !(await this.ownedBy(execution, principal.accountId)) ||
       execution.record.livemode !== principal.livemode
     )
-      throw notFound();
+      return undefined;
     return execution;
+  }
+
+  /** Made only when thrown: an error captures its stack, a tenth of a millisecond on every read. */
+  private notFound(type: CaseType): ApiError {
+    return ApiError.notFound(`No ${type.object.replace('_', ' ')} with this id exists in your account.`);
   }
 
   /**
@@ -509,6 +551,20 @@ function refuseMockResult(request: object): void {
     'mock_result is for test keys only: a live key sends the case to the real payer, whose answer cannot be scripted. Leave mock_result out, or send the request with a test key (hak_test_…).',
     [{ field: 'mock_result', issue: 'not accepted in live mode' }],
   );
+}
+
+/**
+ * Two reads side by side, so the second costs no time of its own; the first's error wins over the
+ * second's, so a case that is not found is 404 whatever reading its annotations did.
+ */
+async function readSideBySide<First, Second>(
+  first: Promise<First>,
+  second: Promise<Second>,
+): Promise<[First, Second]> {
+  const [one, two] = await Promise.allSettled([first, second]);
+  if (one.status === 'rejected') throw one.reason;
+  if (two.status === 'rejected') throw two.reason;
+  return [one.value, two.value];
 }
 
 /**

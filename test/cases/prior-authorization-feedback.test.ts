@@ -195,6 +195,57 @@ describe('feedback on a prior authorization', () => {
     expect(cancelled.body.data.feedback).toEqual([]);
   });
 
+  /** How many statements reading or writing feedback the app sends while `work` runs. */
+  async function feedbackQueries(work: () => Promise<unknown>): Promise<number> {
+    const query = jest.spyOn(testApp.db, 'query');
+    try {
+      await work();
+      return query.mock.calls.filter(([sql]) => sql.includes('case_feedback')).length;
+    } finally {
+      query.mockRestore();
+    }
+  }
+
+  it('reads the feedback of a whole page of prior authorizations in one query, of a new case in none, and shows feedback on the next read', async () => {
+    const clinic = await testApp.createAccount('Clinic reading pages of feedback');
+    const list = (limit: number) =>
+      testApp.http().get(`${PATH}?limit=${limit}`).set(bearer(clinic.keys.provider));
+    const ids: string[] = [];
+    const creating = await feedbackQueries(async () => {
+      for (let created = 0; created < 5; created++) {
+        const response = await testApp
+          .http()
+          .post(PATH)
+          .set(bearer(clinic.keys.provider))
+          .send(priorAuthorizationRequest());
+        expect(response.body.data.feedback).toEqual([]);
+        ids.push(response.body.data.id as string);
+      }
+    });
+    expect(creating).toBe(0);
+    const given = new Map<string, JsonObject[]>();
+    for (const id of ids) {
+      for (const rating of ['correct', 'incorrect'] as const) {
+        const response = await giveFeedback(id, { rating, parts: ['plan'] }, clinic.keys.reviewer);
+        expect(response.status).toBe(201);
+        given.set(id, [...(given.get(id) ?? []), response.body.data as JsonObject]);
+      }
+    }
+
+    let page: JsonObject[] = [];
+    const readingPage = await feedbackQueries(async () => (page = (await list(5)).body.data.data));
+    const readingOne = await feedbackQueries(() => list(1));
+    const readingCase = await feedbackQueries(() => read(ids[0]!, clinic.keys.provider));
+
+    expect(page.map((record) => record.id).sort()).toEqual([...ids].sort());
+    for (const record of page) expect(record.feedback).toEqual(given.get(record.id));
+    expect({ readingPage, readingOne, readingCase }).toEqual({
+      readingPage: 1,
+      readingOne: 1,
+      readingCase: 1,
+    });
+  });
+
   it('refuses a criterion the case does not hold, naming it, and stores nothing', async () => {
     const id = cases.approved;
     const before = (await read(id)).feedback;

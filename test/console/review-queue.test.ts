@@ -64,6 +64,19 @@ describe('the review queue in the console', () => {
     expect(row).toContain('<td>Blue Horizon Health</td>');
   });
 
+  it('reads the feedback of the whole page in one query, not one per queued case', async () => {
+    const reviewer = await signedInPerson(testApp, account.accountId, ['reviewer']);
+    const query = jest.spyOn(testApp.db, 'query');
+    try {
+      const queue = await consoleGet(testApp, reviewer, '/console/review-queue');
+
+      expect(caseIdsOf(queue.text).length).toBeGreaterThan(1);
+      expect(query.mock.calls.filter(([sql]) => sql.includes('case_feedback'))).toHaveLength(1);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
   it('is not open to a provider', async () => {
     const person = await createConsolePerson(testApp, account.accountId, ['provider']);
     const browser = await signInWithPassword(testApp, person);

@@ -65,14 +65,12 @@ export class CaseListsController {
     const page = await this.summaries.reviewQueue(principal, pageRequest(state));
     const section = sectionOfObject('prior_authorization');
     // The summaries hold no PHI; who, what and which payer come from each case's own state, as its page does.
-    const triage = await Promise.all(
-      page.data.map((row) =>
-        this.cases.get(principal, section.type, row.case_id).then(triageOf, (error: unknown) => {
-          if (error instanceof ApiError && error.httpStatus === 404) return null;
-          throw error;
-        }),
-      ),
+    const cases = await this.cases.getEach(
+      principal,
+      section.type,
+      page.data.map((row) => row.case_id),
     );
+    const triage = cases.map((record) => record && triageOf(record));
     await this.audit.record(
       req,
       'case.listed',
