@@ -253,6 +253,8 @@ interface DecodedCharacter {
   confidence: number;
   /** The time step it was read at, 0-based: where it sits along the line. */
   step: number;
+  /** The likeliest a space was, at any step between the character before it and this one. */
+  spaceBefore: number;
 }
 
 /** CTC's greedy reading: the likeliest class at each step, repeats merged, blanks dropped. */
@@ -263,7 +265,9 @@ export function decodeCtc(
   alphabet: readonly string[],
 ): DecodedCharacter[] {
   const characters: DecodedCharacter[] = [];
+  const space = alphabet.lastIndexOf(' ');
   let previous = 0;
+  let spaceSince = 0;
   for (let step = 0; step < steps; step += 1) {
     let best = 0;
     let bestProbability = -1;
@@ -278,8 +282,9 @@ export function decodeCtc(
     if (best !== 0 && best !== previous) {
       // Full-width forms (the model's dictionary holds both) read as the ASCII a card prints.
       const text = (alphabet[best] ?? '').normalize('NFKC');
-      characters.push({ text, confidence: bestProbability, step });
-    }
+      characters.push({ text, confidence: bestProbability, step, spaceBefore: spaceSince });
+      spaceSince = 0;
+    } else if (space >= 0) spaceSince = Math.max(spaceSince, probabilities[offset + space]);
     previous = best;
   }
   return characters;
@@ -313,54 +318,66 @@ function widestBlank(blank: Uint8Array, from: number, to: number): number {
  * on Chromium-drawn cards: gaps within words stayed under 0.23 of the box, left-out spaces were 0.32–0.47.
  */
 const SPACE_BLANK = 0.3;
+/**
+ * Between two letters, a space the recogniser thought this likely at some step, though it read none,
+ * is one (`PRIYAM` read where the card prints `PRIYA M`, a space of 0.32–0.38 there): within words
+ * of the cards looked at, no step between two letters gave a space over 0.1.
+ */
+const SPACE_LIKELY = 0.25;
+const LETTER = /^\p{L}$/u;
 
 /**
- * Splits a line's characters into words at its spaces, and where the print between two of them leaves
- * a space's width blank; each word is boxed where its steps fall.
+ * Splits a line's characters into words at its spaces, where the print between two of them leaves a
+ * space's width blank, and between two letters where the recogniser weighed a space; each word is
+ * boxed where its steps fall.
  */
-function wordsOf(
+export function wordsOf(
   characters: DecodedCharacter[],
   line: Box,
   stepWidth: number,
   blank: Uint8Array,
 ): ReadWord[] {
-  const words: ReadWord[] = [];
-  let current: DecodedCharacter[] = [];
-  const flush = () => {
-    if (current.length === 0) return;
-    const first = current[0].step;
-    const last = current[current.length - 1].step;
-    const left = line.left + Math.max(0, (first - 0.5) * stepWidth);
-    const right = Math.min(line.left + line.width, line.left + (last + 1.5) * stepWidth);
-    words.push({
-      text: current.map((character) => character.text).join(''),
-      confidence: current.reduce((sum, character) => sum + character.confidence, 0) / current.length,
+  const box = (run: DecodedCharacter[]): ReadWord => {
+    const left = line.left + Math.max(0, (run[0].step - 0.5) * stepWidth);
+    const right = Math.min(line.left + line.width, line.left + (run[run.length - 1].step + 1.5) * stepWidth);
+    return {
+      text: run.map((character) => character.text).join(''),
+      confidence: run.reduce((sum, character) => sum + character.confidence, 0) / run.length,
       box: {
         left: Math.round(left),
         top: line.top,
         width: Math.max(1, Math.round(right - left)),
         height: line.height,
       },
-    });
-    current = [];
+    };
   };
+  const gapBefore = (run: DecodedCharacter[], index: number) =>
+    widestBlank(blank, (run[index - 1].step + 0.5) * stepWidth, (run[index].step + 0.5) * stepWidth);
+  return spaceSeparated(characters).flatMap((run) => {
+    const betweenLetters = (index: number) =>
+      LETTER.test(run[index - 1].text) && LETTER.test(run[index].text);
+    const isSpace = (index: number) =>
+      gapBefore(run, index) >= SPACE_BLANK * line.height ||
+      (betweenLetters(index) && run[index].spaceBefore >= SPACE_LIKELY);
+    const words: ReadWord[] = [];
+    let from = 0;
+    for (let index = 1; index <= run.length; index += 1) {
+      if (index < run.length && !isSpace(index)) continue;
+      words.push(box(run.slice(from, index)));
+      from = index;
+    }
+    return words;
+  });
+}
+
+/** A line's characters in the runs its read spaces part. */
+function spaceSeparated(characters: DecodedCharacter[]): DecodedCharacter[][] {
+  const runs: DecodedCharacter[][] = [[]];
   for (const character of characters) {
-    if (character.text.trim() === '') {
-      flush();
-      continue;
-    }
-    const previous = current[current.length - 1];
-    if (
-      previous &&
-      widestBlank(blank, (previous.step + 0.5) * stepWidth, (character.step + 0.5) * stepWidth) >=
-        SPACE_BLANK * line.height
-    ) {
-      flush();
-    }
-    current.push(character);
+    if (character.text.trim() === '') runs.push([]);
+    else runs[runs.length - 1].push(character);
   }
-  flush();
-  return words;
+  return runs.filter((run) => run.length > 0);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { decodeCtc, rowsOf } from '../../infrastructure/documents/paddle-engine';
+import { decodeCtc, rowsOf, wordsOf } from '../../infrastructure/documents/paddle-engine';
 import { isLightOnDark, lineForRecognition } from '../../infrastructure/documents/line-polarity';
 import { isSpeckled, withoutRules } from '../../infrastructure/documents/page-cleaning';
 import { missedRegions } from '../../infrastructure/documents/read-document';
@@ -106,6 +106,35 @@ describe('the second reader', () => {
         .map((character) => character.text)
         .join(''),
     ).toBe('AA 1');
+  });
+
+  it('splits two letters it read as one word where, between them, it thought a space likely', () => {
+    const alphabet = ['', 'A', 'M', ' '];
+    // PRIYAM's last two letters, the space the recogniser weighed at 0.35 between them left out.
+    const steps: Array<[number, number]> = [
+      [1, 0.9],
+      [0, 0.6],
+      [0, 0.55],
+      [2, 0.9],
+    ];
+    const probabilities = new Float32Array(steps.length * alphabet.length);
+    steps.forEach(([best, probability], step) => {
+      probabilities[step * alphabet.length + best] = probability;
+      if (best === 0) probabilities[step * alphabet.length + 3] = 0.35;
+    });
+    const characters = decodeCtc(probabilities, steps.length, alphabet.length, alphabet);
+    const line = { left: 0, top: 0, width: 40, height: 20 };
+    const words = wordsOf(characters, line, 10, new Uint8Array(40));
+    expect(words.map((word) => word.text)).toEqual(['A', 'M']);
+  });
+
+  it('keeps two letters one word where it weighed no space between them', () => {
+    const alphabet = ['', 'A', 'M', ' '];
+    const probabilities = new Float32Array(4 * alphabet.length);
+    [1, 0, 0, 2].forEach((best, step) => (probabilities[step * alphabet.length + best] = 0.9));
+    const characters = decodeCtc(probabilities, 4, alphabet.length, alphabet);
+    const words = wordsOf(characters, { left: 0, top: 0, width: 40, height: 20 }, 10, new Uint8Array(40));
+    expect(words.map((word) => word.text)).toEqual(['AM']);
   });
 
   it('puts boxes on one row when their middles are level, left to right', () => {
