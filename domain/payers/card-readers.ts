@@ -32,6 +32,8 @@ export type Verdict =
   /** `value`, where given, is the better of the two readings, used in place of the candidate's. */
   | { kind: 'agreed'; confidence: number; value?: string }
   | { kind: 'disagree'; other: string }
+  /** Both read it alike, but the print may hold what neither could see (a space run out). */
+  | { kind: 'unsure' }
   | { kind: 'alone' };
 
 export function checkAgainstOtherReader(
@@ -85,9 +87,11 @@ export function checkAgainstOtherReader(
   const confidence = () =>
     Math.max(candidate.value.confidence, Math.min(...there.map((word) => word.confidence)));
   if (otherValue !== null && sameReading(field, otherValue, candidate.value.value)) {
+    if (field === 'member_name' && mayHideAnInitial(candidate.value.value)) return { kind: 'unsure' };
     return { kind: 'agreed', confidence: confidence() };
   }
   const spaced = spacedAsFirstReaderRead(candidate, otherValue ?? joined);
+  if (spaced !== null && mayHideAnInitial(spaced)) return { kind: 'unsure' };
   if (spaced !== null) return { kind: 'agreed', confidence: confidence(), value: spaced };
   return { kind: 'disagree', other: otherValue ?? joined };
 }
@@ -111,6 +115,17 @@ function spacedAsFirstReaderRead(candidate: Candidate, otherReading: string): st
   return [...secondBreaks.at].every((at) => firstBreaks.at.has(at))
     ? SHAPES.member_name.normalise(first)
     : null;
+}
+
+/**
+ * A name with a word before its last that ends in a doubled A, V, W or Y (`MARIAA NGUYEN`): those
+ * capitals stand with no side bearing, so the space between a name ending in one and an initial of
+ * the same letter (`MARIA A`) is narrower than the gaps between letters elsewhere, and both readers
+ * run them together. Names rarely end so; a reading of one is not trusted.
+ */
+function mayHideAnInitial(name: string): boolean {
+  const words = name.toUpperCase().split(/\s+/).filter(Boolean);
+  return words.slice(0, -1).some((word) => /([AVWY])\1$/.test(word));
 }
 
 /** A name's letters run together, and after how many of them each of its words ends. */

@@ -263,6 +263,7 @@ function decide(
       };
       break;
     }
+    if (verdict.kind === 'unsure') continue;
     if (verdict.kind === 'disagree') {
       reason = 'readers_disagree';
       if (!reading.disagreements.some((known) => known.field === field)) {

@@ -73,6 +73,20 @@ describe('a card read by two readers', () => {
     expect(reading.unreadReasons.member_name).toBe('readers_disagree');
   });
 
+  it.each(['MARIAA NGUYEN', 'ANNAA W RIVERA'])(
+    'leaves unread a name both read as %s, where a word ends as a name and an initial run together would',
+    (name) => {
+      const reading = readCard([readTwice([`Name: ${name}`], [`Name: ${name}`])]);
+      expect(reading.card.member_name).toBeNull();
+      expect(reading.unreadReasons.member_name).toBe('below_threshold');
+    },
+  );
+
+  it('returns a name whose last word ends in a doubled letter, as no initial follows it', () => {
+    const reading = readCard([readTwice(['Name: JANE MAA'], ['Name: JANE MAA'])]);
+    expect(reading.card.member_name).toMatchObject({ value: 'JANE MAA', readers: 2 });
+  });
+
   it('never agrees on a name the readers split in different places', () => {
     const reading = readCard([readTwice(['Name: MAR YANN RIVERA'], ['Name: MARY ANN RIVERA'])]);
     expect(reading.card.member_name).toBeNull();
