@@ -50,7 +50,12 @@ import {
 } from '../infrastructure/connectors/x12/eligibility';
 import { catalogFallback } from '../domain/payers/coverage-requirements';
 import { questionnaireUnavailable } from '../domain/dtr/questionnaire';
-import type { PayerQuestionnaireAnswer, PayerQuestionnaireQuery } from '../domain/dtr/questionnaire';
+import type {
+  NextQuestionsAnswer,
+  NextQuestionsQuery,
+  PayerQuestionnaireAnswer,
+  PayerQuestionnaireQuery,
+} from '../domain/dtr/questionnaire';
 import type {
   CoverageRequirementsAnswer,
   CoverageRequirementsQuery,
@@ -83,6 +88,8 @@ export interface CaseActivityDependencies {
    * CQL (activities/payer-questionnaire.ts).
    */
   payerQuestionnaire: (query: PayerQuestionnaireQuery) => Promise<PayerQuestionnaireAnswer>;
+  /** An adaptive questionnaire's next questions, prefilled (activities/payer-questionnaire.ts). */
+  nextPayerQuestions: (query: NextQuestionsQuery) => Promise<NextQuestionsAnswer>;
   documents: CaseDocumentsRepository;
   readings: DocumentReadingsRepository;
   /** Undefined when the account has no eligibility connector. */
@@ -122,6 +129,7 @@ export const createCaseActivities = ({
   priorAuthorizationChannel,
   coverageRequirements,
   payerQuestionnaire,
+  nextPayerQuestions,
   documents,
   readings,
   liveClearinghouse = async () => undefined,
@@ -414,6 +422,30 @@ export const createCaseActivities = ({
       const failure = answer.kind === 'prefilled' ? answer.questionnaire.prefill_failure : null;
       if (failure)
         Context.current().log.warn("The payer's CQL did not prefill its questionnaire", {
+          caseId: query.caseId,
+          reason: failure,
+        });
+      return answer;
+    },
+
+    /**
+     * Never fails the case either: a failure of ours on the way is `dtr_unavailable`, and the case keeps
+     * its questionnaire as it stood. Logged with the reason and the case id only.
+     */
+    async askNextPayerQuestions(query: NextQuestionsQuery): Promise<NextQuestionsAnswer> {
+      let answer: NextQuestionsAnswer;
+      try {
+        answer = await nextPayerQuestions(query);
+      } catch (error) {
+        Context.current().log.error("Asking the payer's next questions failed on our side", {
+          caseId: query.caseId,
+          error: error instanceof Error ? error.name : 'unknown',
+        });
+        return { kind: 'failed', reason: 'dtr_unavailable' };
+      }
+      const failure = answer.kind === 'failed' ? answer.reason : answer.prefill_failure;
+      if (failure)
+        Context.current().log.warn("The payer's next questions came back incomplete", {
           caseId: query.caseId,
           reason: failure,
         });

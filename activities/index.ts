@@ -6,7 +6,7 @@ import { CasePurgeRepository } from '../infrastructure/cases/case-purge.reposito
 import { CaseDocumentsRepository } from '../infrastructure/cases/case-documents.repository';
 import { CaseSummariesRepository } from '../infrastructure/cases/case-summaries.repository';
 import { EvaluationPool } from '../infrastructure/clinical/evaluation-pool';
-import { liveDtrServices, payerQuestionnaires } from './payer-questionnaire';
+import { liveDtrServices, nextPayerQuestions, payerQuestionnaires } from './payer-questionnaire';
 import { evidenceReader } from './evidence-reading';
 import { DocumentReadingsRepository } from '../infrastructure/documents/document-readings.repository';
 import { DEFAULT_READING_SETTINGS, DocumentReadingPool } from '../infrastructure/documents/reading-pool';
@@ -119,6 +119,12 @@ export const createActivities = ({
     policy,
     settings: config.webhooks,
   });
+  const dtrDependencies = {
+    evaluator,
+    readEvidence: evidenceReader({ documents, readings }),
+    liveDtrService: liveDtrServices(connectorSettings),
+    policy,
+  };
   const activities = {
     ...createCaseBindingActivities({ encryption: config.encryption! }),
     ...createCaseActivities({
@@ -133,12 +139,8 @@ export const createActivities = ({
         liveCrdService: liveCrdServices(connectorSettings),
         policy,
       }),
-      payerQuestionnaire: payerQuestionnaires({
-        evaluator,
-        readEvidence: evidenceReader({ documents, readings }),
-        liveDtrService: liveDtrServices(connectorSettings),
-        policy,
-      }),
+      payerQuestionnaire: payerQuestionnaires(dtrDependencies),
+      nextPayerQuestions: nextPayerQuestions(dtrDependencies),
       documents,
       readings,
       formularies: new FormulariesRepository(db),

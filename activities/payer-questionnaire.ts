@@ -1,7 +1,18 @@
+import {
+  adaptiveQuestionnaire,
+  mergedItems,
+  newItemsAwaitPerson,
+  nextQuestionResponse,
+  servedQuestionnaire,
+} from '../domain/dtr/adaptive-questionnaire';
 import { itemsOfQuestionnaire, questionnaireState } from '../domain/dtr/questionnaire-items';
+import type { FhirQuestionnaire, FhirQuestionnaireResponse } from '../domain/dtr/questionnaire-items';
 import { questionnaireUnavailable } from '../domain/dtr/questionnaire';
 import type {
+  AdaptiveQuestionnaireState,
   CaseQuestionnaire,
+  NextQuestionsAnswer,
+  NextQuestionsQuery,
   PayerQuestionnaireAnswer,
   PayerQuestionnaireQuery,
   QuestionnaireFallbackReason,
@@ -14,6 +25,9 @@ import type { ClinicalEvaluator } from '../infrastructure/clinical/evaluation-po
 import type { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
 import { fetchQuestionnairePackage } from '../infrastructure/connectors/dtr/dtr-client';
 import type { DtrEndpoint, FetchedQuestionnairePackage } from '../infrastructure/connectors/dtr/dtr-client';
+import { askNextQuestion } from '../infrastructure/connectors/dtr/next-question-client';
+import type { ServedQuestions } from '../infrastructure/connectors/dtr/next-question-client';
+import { resourceUrn } from '../infrastructure/connectors/pas/pas-request';
 import { questionnairePackage } from '../infrastructure/connectors/dtr/simulated-dtr-service';
 import {
   InvalidQuestionnairePackageError,
@@ -55,25 +69,89 @@ export function liveDtrServices(
  * (docs/dtr.md). Test mode: the sandbox payer's DTR service, whose packages are generated from the
  * catalog's criteria. Live mode: the account's DTR service over HTTP (docs/connectors.md); an account
  * without the connector is not asked, and the case goes to review on the CRD answer and the catalog's
- * criteria. Either package is prefilled alike.
+ * criteria. Either package is prefilled alike; an adaptive one is asked its first questions
+ * (`$next-question`), prefilled round by round while the payer's CQL answers what it asks.
  *
  * Never fails the case: a package that cannot be had or read, or CQL cut at its time limit, comes back
  * as a questionnaire with `prefill_failure`, its items (when the package was read) waiting for a person.
  */
-export function payerQuestionnaires({
-  evaluator,
-  readEvidence,
-  liveDtrService,
-  policy,
-}: PayerQuestionnaireDependencies): (query: PayerQuestionnaireQuery) => Promise<PayerQuestionnaireAnswer> {
-  const prefill = async (query: PayerQuestionnaireQuery, served: FetchedQuestionnairePackage) =>
-    prefillPackage(evaluator, query, served, (await readEvidence(query.request.evidence)).evidence);
+export function payerQuestionnaires(
+  dependencies: PayerQuestionnaireDependencies,
+): (query: PayerQuestionnaireQuery) => Promise<PayerQuestionnaireAnswer> {
   return async (query) => {
-    if (query.mode === 'test') return prefill(query, sandboxPackage(query.canonical));
-    const service = await liveDtrService(query.accountId);
+    const deadline = attemptDeadline();
+    const service = await dtrServiceFor(dependencies, query);
     if (!service) return { kind: 'not_asked' };
-    return prefill(query, await fetchQuestionnairePackage(service, query.canonical, policy));
+    const ctx = await caseOf(dependencies, query, deadline);
+    return prefillPackage(ctx, service, await service.fetchPackage());
   };
+}
+
+/**
+ * Asks an adaptive questionnaire's DTR service for the questions that follow the answers so far, and
+ * prefills the new ones with the payer's CQL (the package is fetched again for its libraries: the case
+ * keeps none of them). Rounds go on while the payer's CQL answers all that a round adds. Never fails the
+ * case: a failed first round says why, and the case keeps its questionnaire as it was.
+ */
+export function nextPayerQuestions(
+  dependencies: PayerQuestionnaireDependencies,
+): (query: NextQuestionsQuery) => Promise<NextQuestionsAnswer> {
+  return async (query) => {
+    const deadline = attemptDeadline();
+    const service = await dtrServiceFor(dependencies, query);
+    if (!service) return { kind: 'failed', reason: 'dtr_unavailable' };
+    const served = await service.fetchPackage();
+    const pkg = served.kind === 'fetched' ? readablePackage(served.parameters) : undefined;
+    const prefill = pkg
+      ? await caseOf(dependencies, query, deadline).then((ctx) => cqlPrefill(ctx, pkg))
+      : unprefilledRounds(served.kind === 'failed' ? served.reason : 'dtr_invalid_package');
+    return askRounds(service, prefill, query, query.items, query.adaptive, deadline);
+  };
+}
+
+/** A DTR service as the case reaches it: the sandbox's in process, or the account's over HTTP. */
+interface DtrService {
+  fetchPackage(): Promise<FetchedQuestionnairePackage>;
+  ask(response: FhirQuestionnaireResponse, deadline: number): Promise<ServedQuestions>;
+}
+
+async function dtrServiceFor(
+  { liveDtrService, policy }: PayerQuestionnaireDependencies,
+  query: PayerQuestionnaireQuery,
+): Promise<DtrService | undefined> {
+  if (query.mode === 'test')
+    return {
+      fetchPackage: async () => sandboxPackage(query.canonical),
+      // The sandbox's packages are never adaptive.
+      ask: async () => ({ kind: 'failed', reason: 'dtr_unavailable' }),
+    };
+  const endpoint = await liveDtrService(query.accountId);
+  if (!endpoint) return undefined;
+  return {
+    fetchPackage: () => fetchQuestionnairePackage(endpoint, query.canonical, policy),
+    ask: (response, deadline) =>
+      askNextQuestion(
+        { ...endpoint, timeoutMs: Math.max(1, Math.min(endpoint.timeoutMs, deadline - Date.now())) },
+        response,
+        policy,
+      ),
+  };
+}
+
+/** What prefilling a case's questionnaire reads: the case, its evidence as read, the attempt's deadline. */
+interface PrefillContext {
+  evaluator: ClinicalEvaluator;
+  query: PayerQuestionnaireQuery;
+  evidence: ClinicalEvidence[];
+  deadline: number;
+}
+
+async function caseOf(
+  { evaluator, readEvidence }: PayerQuestionnaireDependencies,
+  query: PayerQuestionnaireQuery,
+  deadline: number,
+): Promise<PrefillContext> {
+  return { evaluator, query, evidence: (await readEvidence(query.request.evidence)).evidence, deadline };
 }
 
 /** The sandbox DTR service's answer, as the HTTP client gives a live one: an unknown canonical is unavailable. */
@@ -83,42 +161,137 @@ function sandboxPackage(canonical: string): FetchedQuestionnairePackage {
   return { kind: 'fetched', parameters: served.parameters };
 }
 
-/** Reads the payer's package and runs its CQL over the case's record, or says why it could not. */
-async function prefillPackage(
-  evaluator: ClinicalEvaluator,
-  query: PayerQuestionnaireQuery,
-  served: FetchedQuestionnairePackage,
-  evidence: ClinicalEvidence[],
-): Promise<PayerQuestionnaireAnswer> {
-  if (served.kind === 'failed') return prefilled(unprefilled(query.canonical, null, served.reason));
-  let pkg: QuestionnairePackage;
+function readablePackage(parameters: unknown): QuestionnairePackage | undefined {
   try {
-    pkg = readQuestionnairePackage(served.parameters);
+    return readQuestionnairePackage(parameters);
   } catch (error) {
-    if (error instanceof InvalidQuestionnairePackageError)
-      return prefilled(unprefilled(query.canonical, null, 'dtr_invalid_package'));
+    if (error instanceof InvalidQuestionnairePackageError) return undefined;
     throw error;
   }
-  if (pkg.adaptive) return prefilled(unprefilled(pkg.canonical, pkg, 'dtr_adaptive_not_supported'));
-  try {
-    const { items } = await evaluator.run(
-      {
-        kind: 'dtr_prefill' as const,
-        package: pkg,
-        patientRecord: { caseId: query.caseId, request: query.request, evidence },
-        now: new Date().toISOString(),
-      },
-      { deadline: attemptDeadline() },
-    );
-    return prefilled(questionnaireOf(pkg, items, null));
-  } catch (error) {
-    // Past the attempt's deadline the next attempt may find the pool free: Temporal retries it.
-    if (isRetryable(error)) throw error;
-    // Read but not prefilled: the items still wait for a person, whatever stopped the CQL.
-    return prefilled(
-      unprefilled(pkg.canonical, pkg, isTimeLimit(error) ? 'dtr_timed_out' : 'dtr_unavailable'),
-    );
+}
+
+/** Reads the payer's package and runs its CQL over the case's record, or says why it could not. */
+async function prefillPackage(
+  ctx: PrefillContext,
+  service: DtrService,
+  served: FetchedQuestionnairePackage,
+): Promise<PayerQuestionnaireAnswer> {
+  const { query } = ctx;
+  if (served.kind === 'failed') return prefilled(questionnaireUnavailable(query.canonical, served.reason));
+  const pkg = readablePackage(served.parameters);
+  if (!pkg) return prefilled(questionnaireUnavailable(query.canonical, 'dtr_invalid_package'));
+  if (pkg.adaptive) return firstQuestions(ctx, service, pkg);
+  const { items, failure } = await cqlPrefill(ctx, pkg)(pkg.questionnaire);
+  return prefilled(questionnaireOf(pkg, items, failure));
+}
+
+/**
+ * An adaptive package's first questions: its service asked with the empty response, and again while
+ * its CQL answers all a round adds. A service that gives no first questions leaves the case without
+ * items, as an unavailable package does, so it is reviewed on the catalog's criteria.
+ */
+async function firstQuestions(
+  ctx: PrefillContext,
+  service: DtrService,
+  pkg: QuestionnairePackage,
+): Promise<PayerQuestionnaireAnswer> {
+  const start: AdaptiveQuestionnaireState = {
+    questionnaire: pkg.questionnaire as unknown as AdaptiveQuestionnaireState['questionnaire'],
+    completed: false,
+  };
+  const answer = await askRounds(service, cqlPrefill(ctx, pkg), ctx.query, [], start, ctx.deadline);
+  if (answer.kind === 'failed')
+    return prefilled({ ...questionnaireUnavailable(pkg.canonical, answer.reason), title: pkg.title });
+  const base = questionnaireOf(pkg, answer.items, answer.prefill_failure);
+  return {
+    kind: 'prefilled',
+    questionnaire: adaptiveQuestionnaire(base, answer.items, answer.adaptive, answer.prefill_failure),
+    adaptive: answer.adaptive,
+  };
+}
+
+/** How a round's Questionnaire is prefilled: its items, answered where the payer's CQL could. */
+type RoundPrefill = (
+  questionnaire: FhirQuestionnaire,
+) => Promise<{ items: QuestionnaireItemState[]; failure: QuestionnaireFallbackReason | null }>;
+
+/**
+ * Runs the package's CQL over the case's record for a Questionnaire (the package's own, or what an
+ * adaptive one's service served), in the evaluation pool, cut at its time limit.
+ */
+function cqlPrefill(ctx: PrefillContext, pkg: QuestionnairePackage): RoundPrefill {
+  return async (questionnaire) => {
+    try {
+      const { items } = await ctx.evaluator.run(
+        {
+          kind: 'dtr_prefill' as const,
+          package: { ...pkg, questionnaire },
+          patientRecord: { caseId: ctx.query.caseId, request: ctx.query.request, evidence: ctx.evidence },
+          now: new Date().toISOString(),
+        },
+        { deadline: ctx.deadline },
+      );
+      return { items, failure: null };
+    } catch (error) {
+      // Past the attempt's deadline the next attempt may find the pool free: Temporal retries it.
+      if (isRetryable(error)) throw error;
+      // Read but not prefilled: the items still wait for a person, whatever stopped the CQL.
+      return {
+        items: itemsOfQuestionnaire(questionnaire, pkg.valueSets),
+        failure: isTimeLimit(error) ? 'dtr_timed_out' : 'dtr_unavailable',
+      };
+    }
+  };
+}
+
+/** A round's items when the package could not be had again: unanswered, with the reason. */
+function unprefilledRounds(reason: QuestionnaireFallbackReason): RoundPrefill {
+  return async (questionnaire) => ({ items: itemsOfQuestionnaire(questionnaire, []), failure: reason });
+}
+
+/** At most this many `$next-question` rounds in one activity attempt: a service that never settles stops here. */
+const MAX_ROUNDS = 50;
+/** A round is not started with less time than this left in the attempt: the connector's shortest time limit. */
+const MIN_ROUND_MS = 500;
+
+/**
+ * Asks the service for the questions that follow `items`, merges what it serves (new items prefilled),
+ * and asks again while a round adds items that the payer's CQL answered all of, until the service says
+ * it is complete, a new item waits for a person, a round adds nothing, or the rounds or the attempt's
+ * time run out. A round that fails after others keeps what they served, with its reason.
+ */
+async function askRounds(
+  service: DtrService,
+  prefill: RoundPrefill,
+  query: PayerQuestionnaireQuery,
+  start: QuestionnaireItemState[],
+  startState: AdaptiveQuestionnaireState,
+  deadline: number,
+): Promise<NextQuestionsAnswer> {
+  const subject = { reference: `Patient/${resourceUrn(query.caseId, 'patient').slice('urn:uuid:'.length)}` };
+  let items = start;
+  let state = startState;
+  let failure: QuestionnaireFallbackReason | null = null;
+  let rounds = 0;
+  while (rounds < MAX_ROUNDS && deadline - Date.now() >= MIN_ROUND_MS) {
+    const response = nextQuestionResponse(query.canonical, items, state, subject, new Date().toISOString());
+    const served = await service.ask(response, deadline);
+    if (served.kind === 'failed') {
+      if (rounds === 0) return served;
+      return { kind: 'served', items, adaptive: state, prefill_failure: served.reason };
+    }
+    rounds++;
+    const round = await prefill(servedQuestionnaire(served.adaptive));
+    const next = mergedItems(items, round.items);
+    const grew = next.some((item) => !items.some((known) => known.link_id === item.link_id));
+    const awaitsPerson = newItemsAwaitPerson(items, next);
+    items = next;
+    state = served.adaptive;
+    failure = round.failure;
+    if (state.completed || !grew || awaitsPerson) break;
   }
+  if (rounds === 0) return { kind: 'failed', reason: 'dtr_timed_out' };
+  return { kind: 'served', items, adaptive: state, prefill_failure: failure };
 }
 
 function prefilled(questionnaire: CaseQuestionnaire): PayerQuestionnaireAnswer {
@@ -136,16 +309,6 @@ function questionnaireOf(
     ...questionnaireState(items),
     prefill_failure: failure,
   };
-}
-
-/** The questionnaire when the payer's CQL answered nothing: its items, unanswered, or none when unread. */
-function unprefilled(
-  canonical: string,
-  pkg: QuestionnairePackage | null,
-  reason: QuestionnaireFallbackReason,
-): CaseQuestionnaire {
-  if (pkg) return questionnaireOf(pkg, itemsOfQuestionnaire(pkg.questionnaire, pkg.valueSets), reason);
-  return questionnaireUnavailable(canonical, reason);
 }
 
 function isTimeLimit(error: unknown): boolean {

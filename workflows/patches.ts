@@ -85,6 +85,14 @@ export const COVERAGE_REQUIREMENTS_DISCOVERY = 'coverage-requirements-discovery'
 export const PAYER_QUESTIONNAIRE = 'payer-questionnaire';
 
 /**
+ * A prior authorization whose payer's questionnaire is adaptive (SDC `$next-question`) asks its DTR
+ * service, in an activity, for the questions that follow each time people answer while it awaits
+ * review; approval waits until the service says it asks nothing more (docs/dtr.md). Checked only when
+ * the prefill activity answered an adaptive questionnaire, which no run recorded before it did.
+ */
+export const ADAPTIVE_PAYER_QUESTIONNAIRE = 'adaptive-payer-questionnaire';
+
+/**
  * A benefit verification or prior authorization asks the NPI registry about its prescriber before
  * its first connector call (`prescriber_registry`); a matched record lends the payer exchange the
  * practice address and taxonomy the request left out (docs/providers.md).

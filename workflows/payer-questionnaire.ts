@@ -1,11 +1,19 @@
+import { condition } from '@temporalio/workflow';
+
+import type { createCaseActivities } from '../activities/cases.activities';
 import type { PriorAuthorizationCase, ReviewDecisionInput } from '../domain/cases/prior-authorization';
+import {
+  adaptiveQuestionnaire,
+  awaitsPayerQuestions,
+  mergedItems,
+} from '../domain/dtr/adaptive-questionnaire';
 import { answeredQuestionnaire, answerIssues } from '../domain/dtr/questionnaire-items';
-import type { QuestionnaireAnswers } from '../domain/dtr/questionnaire';
+import type { AdaptiveQuestionnaireState, QuestionnaireAnswers } from '../domain/dtr/questionnaire';
 import type { CoverageRequirements } from '../domain/payers/coverage-requirements';
 import { refuse } from './case-lifecycle';
 import type { CaseLifecycle } from './case-lifecycle';
 import { refuseIssues } from './case-workflow';
-import type { Cancellation, Decision } from './case-workflow';
+import type { Cancellation, ConnectedCaseRun, Decision } from './case-workflow';
 import {
   payerQuestionnaireAnswersSignal,
   submitPayerQuestionnaireAnswersUpdate,
@@ -14,7 +22,8 @@ import {
 /**
  * The questionnaire step of a prior authorization (Da Vinci DTR, docs/dtr.md): the payer's CRD answer
  * names a questionnaire, the payer's CQL prefills it from the record, and people answer the rest while
- * the case awaits review. Approval waits until every enabled required item is answered.
+ * the case awaits review. Approval waits until every enabled required item is answered, and, for an
+ * adaptive questionnaire, until the payer's DTR service says it asks nothing more.
  */
 
 /** The part of a prior authorization's run this step reads and changes. */
@@ -24,7 +33,20 @@ interface QuestionnaireRun {
   readonly cancellation: Cancellation;
   /** The review decision taken, after which the questionnaire that goes to the payer no longer changes. */
   readonly review?: ReviewDecisionInput;
+  /** An adaptive questionnaire's state between `$next-question` rounds (patch `adaptive-payer-questionnaire`). */
+  adaptive?: AdaptiveQuestionnaireState;
+  /** How many times people answered an adaptive questionnaire. */
+  adaptiveAnswers: number;
+  /** How many of those answers its service has been asked about: fewer, and it is to be asked again. */
+  adaptiveAnswersAsked: number;
 }
+
+/** The run as the next-question round needs it: the payer's activities and the account. */
+type AdaptiveRun = QuestionnaireRun &
+  Pick<
+    ConnectedCaseRun<PriorAuthorizationCase, { accountId: string }, ReturnType<typeof createCaseActivities>>,
+    'connector' | 'input'
+  >;
 
 /** The questionnaire the payer's own CRD answer names; none from a fallback, or when it named none. */
 export function namedQuestionnaire(requirements: CoverageRequirements | undefined): string | undefined {
@@ -37,21 +59,35 @@ export function pendingItems(record: PriorAuthorizationCase): string[] {
   return record.questionnaire?.pending ?? [];
 }
 
-/** Whether an approval must wait: the questionnaire has enabled required items unanswered. */
-export function approvalWaits(record: PriorAuthorizationCase, review: ReviewDecisionInput): boolean {
-  return review.decision === 'approve' && pendingItems(record).length > 0;
+/** Whether an adaptive questionnaire still has questions to come: unasked, or asked and unanswered. */
+function awaitsPayer(run: QuestionnaireRun): boolean {
+  return answersUnasked(run) || awaitsPayerQuestions(run.adaptive);
 }
 
-/** Refuses an approval while the questionnaire has unanswered required items (409 over HTTP). */
-export function refuseApprovalWhilePending(
-  record: PriorAuthorizationCase,
-  review: ReviewDecisionInput,
-): void {
-  if (!approvalWaits(record, review)) return;
-  const pending = pendingItems(record);
+function answersUnasked(run: QuestionnaireRun): boolean {
+  return run.adaptiveAnswers > run.adaptiveAnswersAsked;
+}
+
+/**
+ * Whether an approval must wait: the questionnaire has enabled required items unanswered, or its DTR
+ * service has not said it asks nothing more.
+ */
+export function approvalWaits(run: QuestionnaireRun, review: ReviewDecisionInput): boolean {
+  return review.decision === 'approve' && (pendingItems(run.record).length > 0 || awaitsPayer(run));
+}
+
+/** Refuses an approval while the questionnaire waits for answers or for its payer's next questions (409 over HTTP). */
+export function refuseApprovalWhilePending(run: QuestionnaireRun, review: ReviewDecisionInput): void {
+  if (!approvalWaits(run, review)) return;
+  const pending = pendingItems(run.record);
+  if (pending.length > 0)
+    refuse(
+      `The payer's questionnaire has ${pending.length} unanswered required item(s): ${pending.join(', ')}. ` +
+        'Answer them before approving.',
+    );
   refuse(
-    `The payer's questionnaire has ${pending.length} unanswered required item(s): ${pending.join(', ')}. ` +
-      'Answer them before approving.',
+    "The payer's adaptive questionnaire is not complete: its DTR service has not said it asks nothing more. " +
+      'Answer the items shown (each answer asks it for the questions that follow) before approving.',
   );
 }
 
@@ -83,12 +119,75 @@ export function questionnaireAnswersDecision(run: QuestionnaireRun): Decision<Qu
     keep: (answers: QuestionnaireAnswers) => {
       // A signal is not checked on its way in: one whose answers do not fit is dropped, as any misfit signal.
       if (!record.questionnaire || answerIssues(items(), answers.answers).length > 0) return;
-      record.questionnaire = answeredQuestionnaire(record.questionnaire, answers);
+      const answered = answeredQuestionnaire(record.questionnaire, answers);
+      record.questionnaire = answered;
+      if (!run.adaptive) return;
+      // The service may ask more, or other questions, after any answer: even one it called complete.
+      run.adaptive = { ...run.adaptive, completed: false };
+      run.adaptiveAnswers++;
+      record.questionnaire = adaptiveQuestionnaire(
+        answered,
+        answered.items,
+        run.adaptive,
+        answered.prefill_failure,
+      );
     },
     answer: async (apply) => {
       apply();
       await lifecycle.update({ questionnaire: record.questionnaire });
+      // An adaptive questionnaire's answer shows the questions that follow: the round's result.
+      const given = run.adaptiveAnswers;
+      if (run.adaptive) await condition(() => run.adaptiveAnswersAsked >= given || lifecycle.isFinal);
       return lifecycle.record;
     },
   };
+}
+
+/**
+ * Waits up to `timeoutMs` for a decision (`decided`) while an adaptive questionnaire is answered:
+ * each time answers come, its DTR service is asked for what follows them. Says whether a decision came.
+ */
+export async function awaitDecisionAskingNextQuestions(
+  run: AdaptiveRun,
+  decided: () => boolean,
+  timeoutMs: number,
+): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const woke = await condition(() => decided() || answersUnasked(run), Math.max(until - Date.now(), 1));
+    if (!woke) return false;
+    if (decided()) return true;
+    await askNextQuestions(run);
+  }
+}
+
+/**
+ * One `$next-question` exchange, in an activity: the service's answer is merged into the case as it
+ * now stands (answers given meanwhile win, and ask again), and the case shows it. A failed round keeps
+ * the questionnaire as it was, naming why in `prefill_failure`; the next answer asks again.
+ */
+async function askNextQuestions(run: AdaptiveRun): Promise<void> {
+  const { record, lifecycle } = run;
+  const sent = run.adaptiveAnswers;
+  const asked = record.questionnaire!;
+  const answer = await run.connector.askNextPayerQuestions({
+    caseId: record.id,
+    accountId: run.input.accountId,
+    mode: record.livemode ? 'live' : 'test',
+    canonical: asked.canonical,
+    request: record.request,
+    items: asked.items,
+    adaptive: run.adaptive!,
+  });
+  const current = record.questionnaire!;
+  if (answer.kind === 'failed') {
+    record.questionnaire = { ...current, prefill_failure: answer.reason };
+  } else {
+    // Answers given during the round are the service's to see: it stays incomplete until asked again.
+    run.adaptive = run.adaptiveAnswers > sent ? { ...answer.adaptive, completed: false } : answer.adaptive;
+    const items = mergedItems(current.items, answer.items);
+    record.questionnaire = adaptiveQuestionnaire(current, items, run.adaptive, answer.prefill_failure);
+  }
+  await lifecycle.update({ questionnaire: record.questionnaire });
+  run.adaptiveAnswersAsked = sent;
 }

@@ -26,7 +26,7 @@ import {
   sandboxCrdMock,
 } from '../domain/payers/coverage-requirements';
 import type { CoverageRequirements } from '../domain/payers/coverage-requirements';
-import type { CaseQuestionnaire } from '../domain/dtr/questionnaire';
+import type { AdaptiveQuestionnaireState, CaseQuestionnaire } from '../domain/dtr/questionnaire';
 import { withProposals } from '../domain/dtr/proposals';
 import type {
   InformationRequest,
@@ -48,6 +48,7 @@ import {
   type ConnectedCaseRun,
 } from './case-workflow';
 import {
+  ADAPTIVE_PAYER_QUESTIONNAIRE,
   COVERAGE_REQUIREMENTS_DISCOVERY,
   PAYER_QUESTIONNAIRE,
   IN_PROCESS_STEPS_LOCALLY,
@@ -65,6 +66,7 @@ import {
 } from './prior-authorization.messages';
 import {
   approvalWaits,
+  awaitDecisionAskingNextQuestions,
   namedQuestionnaire,
   questionnaireAnswersDecision,
   refuseApprovalWhilePending,
@@ -105,6 +107,11 @@ interface PriorAuthorizationRun extends ConnectedCaseRun<
   /** The payer's inquiries (the old activities' checks) and the provider's answer rounds, across runs. */
   payerChecksSoFar: number;
   informationRounds: number;
+  /** An adaptive questionnaire's state between `$next-question` rounds, while the case awaits review. */
+  adaptive?: AdaptiveQuestionnaireState;
+  /** How many times people answered an adaptive questionnaire, and how many its DTR service was asked about. */
+  adaptiveAnswers: number;
+  adaptiveAnswersAsked: number;
 }
 
 /** How a prior authorization ends when the payer stays unreachable, or its work fails otherwise. */
@@ -142,6 +149,8 @@ function openPriorAuthorization(input: PriorAuthorizationInput): PriorAuthorizat
     requests: false,
     payerChecksSoFar: input.payerChecksSoFar ?? 0,
     informationRounds: input.informationRoundsSoFar ?? 0,
+    adaptiveAnswers: 0,
+    adaptiveAnswersAsked: 0,
   };
   acceptPriorAuthorizationDecisions(run);
   return run;
@@ -155,10 +164,10 @@ function acceptPriorAuthorizationDecisions(run: PriorAuthorizationRun): void {
       signal: reviewDecisionSignal,
       update: submitReviewDecisionUpdate,
       check: () => refuseUnlessAwaiting(run, 'awaiting_review', run.review, 'A review decision'),
-      checkInput: (decision: ReviewDecisionInput) => refuseApprovalWhilePending(record, decision),
+      checkInput: (decision: ReviewDecisionInput) => refuseApprovalWhilePending(run, decision),
       keep: (decision: ReviewDecisionInput) => {
         // A signal is not checked on its way in: an approval the questionnaire still waits for is dropped.
-        if (approvalWaits(record, decision)) return;
+        if (approvalWaits(run, decision)) return;
         run.review = decision;
       },
     },
@@ -255,7 +264,10 @@ async function prepareForReview(run: PriorAuthorizationRun): Promise<boolean> {
     await prefillQuestionnaire(run, canonical);
     if (await cancellation.cancelIfRequested()) return false;
   }
-  await lifecycle.moveTo('awaiting_review', preparedForReview(requirements, record.questionnaire));
+  await lifecycle.moveTo(
+    'awaiting_review',
+    preparedForReview(requirements, record.questionnaire, run.adaptive !== undefined),
+  );
   return true;
 }
 
@@ -278,6 +290,8 @@ async function prefillQuestionnaire(run: PriorAuthorizationRun, canonical: strin
   record.questionnaire = record.livemode
     ? answer.questionnaire
     : withProposals(answer.questionnaire, record.criteria);
+  // An adaptive questionnaire's service is asked again as people answer, while the case awaits review.
+  if (answer.adaptive && patched(ADAPTIVE_PAYER_QUESTIONNAIRE)) run.adaptive = answer.adaptive;
 }
 
 const PAYER_NEEDS_NO_AUTHORIZATION =
@@ -317,6 +331,7 @@ async function discoverRequirements(run: PriorAuthorizationRun): Promise<Coverag
 function preparedForReview(
   requirements: CoverageRequirements | undefined,
   questionnaire: CaseQuestionnaire | null | undefined,
+  adaptive: boolean,
 ): string {
   const prepared = preparedForReviewOn(requirements);
   if (!questionnaire) return prepared;
@@ -327,6 +342,8 @@ function preparedForReview(
   if (questionnaire.prefill_failure)
     return `${prepared} The payer's CQL did not prefill its questionnaire (${questionnaire.prefill_failure}); its items wait for a person.`;
   const pending = questionnaire.pending.length;
+  if (adaptive && questionnaire.status !== 'completed')
+    return `${prepared} The payer's adaptive questionnaire has ${pending} required item(s) the record could not answer; its DTR service asks more as they are answered.`;
   return pending === 0
     ? `${prepared} The payer's CQL answered every required item of its questionnaire.`
     : `${prepared} The payer's questionnaire has ${pending} required item(s) the record could not answer: ${questionnaire.pending.join(', ')}.`;
@@ -407,10 +424,13 @@ async function resolvePlanAndPrefill(
 async function awaitReview(run: PriorAuthorizationRun): Promise<Review | undefined> {
   const { lifecycle, cancellation, input } = run;
   const decided = () => run.review !== undefined || cancellation.requested() !== undefined;
-  if (!(await condition(decided, input.timings.reviewReminderMs))) {
+  // Only an adaptive questionnaire's cases (patch `adaptive-payer-questionnaire`) wake for answers too.
+  const waitForDecision = (timeoutMs: number) =>
+    run.adaptive ? awaitDecisionAskingNextQuestions(run, decided, timeoutMs) : condition(decided, timeoutMs);
+  if (!(await waitForDecision(input.timings.reviewReminderMs))) {
     await lifecycle.update({ review_reminder_at: new Date().toISOString() });
     const remaining = Math.max(input.timings.reviewExpiryMs - input.timings.reviewReminderMs, 1);
-    if (!(await condition(decided, remaining))) {
+    if (!(await waitForDecision(remaining))) {
       await failWith(lifecycle, REVIEW_EXPIRED);
       return undefined;
     }

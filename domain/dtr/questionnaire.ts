@@ -103,7 +103,7 @@ export const QUESTIONNAIRE_FALLBACK_REASONS = [
   'dtr_unavailable',
   'dtr_timed_out',
   'dtr_invalid_package',
-  /** An adaptive questionnaire, whose questions come from `$next-question`, which is not called yet. */
+  /** Kept for cases prepared before adaptive questionnaires were asked through `$next-question`. */
   'dtr_adaptive_not_supported',
 ] as const;
 export type QuestionnaireFallbackReason = (typeof QUESTIONNAIRE_FALLBACK_REASONS)[number];
@@ -116,8 +116,22 @@ export interface CaseQuestionnaire {
   items: QuestionnaireItemState[];
   /** The link_ids of the enabled required items still unanswered: what the case waits for. */
   pending: string[];
+  // For an adaptive questionnaire, also why its DTR service's last `$next-question` round failed.
   /** Why the payer's CQL answered nothing (the items then wait for a person); null when it ran. */
   prefill_failure: QuestionnaireFallbackReason | null;
+}
+
+/**
+ * An SDC adaptive questionnaire between `$next-question` rounds (docs/dtr.md, "Adaptive
+ * questionnaires"): the Questionnaire as the payer's DTR service last served it, which goes back to it
+ * with the answers, and whether the service said it asks nothing more. The workflow keeps it beside
+ * the case; the case shows it only through its items, `status` and `pending`.
+ */
+export interface AdaptiveQuestionnaireState {
+  /** The Questionnaire so far, as served: FHIR JSON, which servedQuestionnaire reads. */
+  questionnaire: { resourceType: 'Questionnaire'; [element: string]: unknown };
+  /** The service set the QuestionnaireResponse's status `completed`: it has no more questions. */
+  completed: boolean;
 }
 
 /** An answer given through the API or the console, by link_id. */
@@ -155,7 +169,29 @@ export interface PayerQuestionnaireQuery {
  * the items then waiting for a person); `not_asked` where no DTR service is set up for the case.
  */
 export type PayerQuestionnaireAnswer =
-  { kind: 'prefilled'; questionnaire: CaseQuestionnaire } | { kind: 'not_asked' };
+  | { kind: 'prefilled'; questionnaire: CaseQuestionnaire; adaptive?: AdaptiveQuestionnaireState }
+  | { kind: 'not_asked' };
+
+/** What the DTR service of an adaptive questionnaire is asked after people answered: its next questions. */
+export interface NextQuestionsQuery extends PayerQuestionnaireQuery {
+  /** The questionnaire's items with the answers so far. */
+  items: QuestionnaireItemState[];
+  adaptive: AdaptiveQuestionnaireState;
+}
+
+/**
+ * The items of the Questionnaire the service now serves (the new ones prefilled by the payer's CQL
+ * where they have an expression; the others as the query gave them), or why the round failed.
+ */
+export type NextQuestionsAnswer =
+  | {
+      kind: 'served';
+      items: QuestionnaireItemState[];
+      adaptive: AdaptiveQuestionnaireState;
+      /** Why the payer's CQL could not prefill the new items; null when it ran. */
+      prefill_failure: QuestionnaireFallbackReason | null;
+    }
+  | { kind: 'failed'; reason: QuestionnaireFallbackReason };
 
 /** A questionnaire the payer's service could not give: no items, the review going on the catalog's criteria. */
 export function questionnaireUnavailable(

@@ -187,7 +187,8 @@ function patient(id: string, request: PriorAuthorizationRequest): FhirResource {
   return {
     resourceType: 'Patient',
     id,
-    name: [{ family: person.last_name, given: [person.first_name] }],
+    // The name the payer knows the member by, as on the insurance card: what CQL reads as `official`.
+    name: [{ use: 'official', family: person.last_name, given: [person.first_name] }],
     gender: FHIR_GENDER[person.gender],
     birthDate: person.date_of_birth,
   };

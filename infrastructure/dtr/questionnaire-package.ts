@@ -121,7 +121,12 @@ function entriesOf(bundle: Json): Json[] {
   });
 }
 
-function readQuestionnaire(resource: Json): FhirQuestionnaire {
+/**
+ * Checks a Questionnaire's items as the case reads them: every item with a linkId, unique across the
+ * Questionnaire, and of a type this service answers (or a group or display). Throws
+ * InvalidQuestionnairePackageError naming the first thing wrong.
+ */
+export function readQuestionnaire(resource: Json): FhirQuestionnaire {
   const seen = new Set<string>();
   const check = (items: unknown, path: string): void => {
     if (items === undefined) return;

@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 import { questionnaireResponseOf } from '../../domain/dtr/questionnaire-items';
+import type { FhirQuestionnaire } from '../../domain/dtr/questionnaire-items';
+import { readNextQuestion } from '../../infrastructure/connectors/dtr/next-question-client';
 import { prefillQuestionnaire } from '../../infrastructure/dtr/cql-prefill';
 import type { FhirBundle } from '../../infrastructure/dtr/cql-prefill';
 import { DTR_USAGE } from './dtr-usage';
-import { readQuestionnairePackage } from '../../infrastructure/dtr/questionnaire-package';
+import { readQuestionnaire, readQuestionnairePackage } from '../../infrastructure/dtr/questionnaire-package';
 
 export interface CommandOutput {
   stdout(text: string): void;
@@ -23,7 +25,14 @@ const processOutput: CommandOutput = {
  * file cannot be read; the expressions that found nothing go to stderr.
  */
 export async function runDtrCommand(argv: string[], output: CommandOutput = processOutput): Promise<number> {
-  let values: { package?: string; bundle?: string; now?: string; context?: string[]; patient?: string };
+  let values: {
+    package?: string;
+    bundle?: string;
+    now?: string;
+    context?: string[];
+    patient?: string;
+    served?: string;
+  };
   try {
     ({ values } = parseArgs({
       args: argv.slice(1),
@@ -33,6 +42,7 @@ export async function runDtrCommand(argv: string[], output: CommandOutput = proc
         now: { type: 'string' },
         patient: { type: 'string' },
         context: { type: 'string', multiple: true },
+        served: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -44,11 +54,13 @@ export async function runDtrCommand(argv: string[], output: CommandOutput = proc
     return usage(output, `--now takes an ISO date and time, not ${values.now}`);
 
   try {
-    const pkg = readQuestionnairePackage(readJson(values.package, '--package'));
+    const read = readQuestionnairePackage(readJson(values.package, '--package'));
     const bundle = readJson(values.bundle, '--bundle') as FhirBundle;
-    if (pkg.adaptive)
+    const served = values.served ? servedQuestionnaire(readJson(values.served, '--served')) : undefined;
+    const pkg = served ? { ...read, questionnaire: served } : read;
+    if (read.adaptive && !served)
       output.stderr(
-        'The questionnaire is adaptive: its questions come from $next-question; only the items it carries are prefilled.\n',
+        'The questionnaire is adaptive: its questions come from $next-question; only the items it carries are prefilled (--served prefills what an answer served).\n',
       );
     for (const library of pkg.libraries_without_elm)
       output.stderr(`Library ${library.name} has CQL but no ELM JSON, so its expressions cannot run here.\n`);
@@ -74,6 +86,13 @@ export async function runDtrCommand(argv: string[], output: CommandOutput = proc
     output.stderr(`${(error as Error).message}\n`);
     return 1;
   }
+}
+
+/** The Questionnaire a `$next-question` answer served (its contained one), or a Questionnaire given as is. */
+function servedQuestionnaire(json: unknown): FhirQuestionnaire {
+  const resource = json as Record<string, unknown> | null;
+  if (resource?.resourceType === 'Questionnaire') return readQuestionnaire(resource);
+  return readNextQuestion(json).questionnaire as unknown as FhirQuestionnaire;
 }
 
 function readJson(file: string, flag: string): unknown {

@@ -6,6 +6,7 @@ import type { FhirQuestionnaireResponse } from '../../domain/dtr/questionnaire-i
 import { runDtrCommand } from '../../src/admin/dtr-commands';
 import {
   answersByLinkId,
+  INFERNO_FIXTURES,
   pat015BundleFile,
   respiratoryPackageFile,
   RESPIRATORY_ORDER,
@@ -55,6 +56,37 @@ describe('dtr:prepopulate in the admin CLI', () => {
       expect.objectContaining({ valueDate: '2024-04-07' }),
     ]);
     expect(answersByLinkId(response.item).size).toBe(11);
+  });
+
+  it("prefills, for Inferno's adaptive dinner package, the questions its $next-question answer served", async () => {
+    const bundle = path.join(folder, 'rosa.json');
+    writeFileSync(
+      bundle,
+      JSON.stringify({
+        resourceType: 'Bundle',
+        entry: [
+          {
+            resource: {
+              resourceType: 'Patient',
+              id: 'rosa',
+              name: [{ use: 'official', family: 'Zzadaptive', given: ['Rosa'] }],
+            },
+          },
+        ],
+      }),
+    );
+    const result = await prepopulate(
+      '--package',
+      path.join(INFERNO_FIXTURES, 'questionnaire_dinner_order_adaptive.json'),
+      '--bundle',
+      bundle,
+      '--served',
+      path.join(INFERNO_FIXTURES, 'dinner_order_adaptive_next_question_initial.json'),
+    );
+    expect(result.status).toBe(0);
+    const answers = answersByLinkId((JSON.parse(result.stdout) as FhirQuestionnaireResponse).item);
+    expect(answers.get('PBD.1')).toEqual([expect.objectContaining({ valueString: 'Zzadaptive' })]);
+    expect(answers.get('PBD.2')).toEqual([expect.objectContaining({ valueString: 'Rosa' })]);
   });
 
   it('lists the expressions that found nothing on stderr', async () => {

@@ -137,7 +137,7 @@ describe("A prior authorization's patient record as a FHIR bundle", () => {
       expect.objectContaining({
         birthDate: '1971-04-09',
         gender: 'female',
-        name: [{ family: 'Lindqvist', given: ['Ana'] }],
+        name: [{ use: 'official', family: 'Lindqvist', given: ['Ana'] }],
       }),
     ]);
     expect(resources(bundle, 'Coverage')[0]).toMatchObject({

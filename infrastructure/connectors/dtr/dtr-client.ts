@@ -36,20 +36,14 @@ export async function fetchQuestionnairePackage(
   canonical: string,
   policy: WebhookTargetPolicy,
 ): Promise<FetchedQuestionnairePackage> {
-  const deadline = Date.now() + endpoint.timeoutMs;
-  let answer: PostedAnswer;
-  try {
-    answer = await postToConnector(
-      `${endpoint.url.replace(/\/+$/, '')}/Questionnaire/$questionnaire-package`,
-      JSON.stringify(questionnairePackageRequest([canonical])),
-      { 'Content-Type': FHIR_JSON, Accept: FHIR_JSON, ...connectorAuthorization(endpoint.auth) },
-      { policy, timeoutMs: endpoint.timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES },
-    );
-  } catch {
-    // The post fails with the same error type whether it was refused, broken or out of time; the clock tells which.
-    return failed(Date.now() >= deadline ? 'dtr_timed_out' : 'dtr_unavailable');
-  }
-  if (answer.status < 200 || answer.status >= 300) return failed('dtr_unavailable');
+  const answer = await postToDtrService(
+    endpoint,
+    '$questionnaire-package',
+    questionnairePackageRequest([canonical]),
+    policy,
+    MAX_ANSWER_BYTES,
+  );
+  if ('failed' in answer) return failed(answer.failed);
   let parameters: unknown;
   try {
     parameters = JSON.parse(answer.body);
@@ -57,6 +51,35 @@ export async function fetchQuestionnairePackage(
     return failed('dtr_invalid_package');
   }
   return holdsPackageBundle(parameters) ? { kind: 'fetched', parameters } : failed('dtr_invalid_package');
+}
+
+/**
+ * POSTs a FHIR operation on Questionnaire (`[base]/Questionnaire/{operation}`) to a DTR service with the
+ * connector's credentials and time limit, reading at most `maxAnswerBytes`. Answers the body of a 2xx
+ * answer, or why there is none: `dtr_timed_out` past the time limit, `dtr_unavailable` for a refused,
+ * broken or unsuccessful call.
+ */
+export async function postToDtrService(
+  endpoint: DtrEndpoint,
+  operation: string,
+  body: object,
+  policy: WebhookTargetPolicy,
+  maxAnswerBytes: number,
+): Promise<{ body: string } | { failed: QuestionnaireFallbackReason }> {
+  const deadline = Date.now() + endpoint.timeoutMs;
+  let answer: PostedAnswer;
+  try {
+    answer = await postToConnector(
+      `${endpoint.url.replace(/\/+$/, '')}/Questionnaire/${operation}`,
+      JSON.stringify(body),
+      { 'Content-Type': FHIR_JSON, Accept: FHIR_JSON, ...connectorAuthorization(endpoint.auth) },
+      { policy, timeoutMs: endpoint.timeoutMs, maxAnswerBytes },
+    );
+  } catch {
+    // The post fails with the same error type whether it was refused, broken or out of time; the clock tells which.
+    return { failed: Date.now() >= deadline ? 'dtr_timed_out' : 'dtr_unavailable' };
+  }
+  return answer.status >= 200 && answer.status < 300 ? { body: answer.body } : { failed: 'dtr_unavailable' };
 }
 
 /** The operation's output (`dtr-qpackage-output-parameters`): Parameters with a PackageBundle Bundle. */

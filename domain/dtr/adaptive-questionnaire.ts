@@ -1,0 +1,107 @@
+/**
+ * SDC adaptive questionnaires (`$next-question`) as a prior authorization answers them: the payer's
+ * DTR service serves the Questionnaire a few items at a time, from the answers it is sent, until it
+ * says it is complete (docs/dtr.md, "Adaptive questionnaires"). Pure and deterministic: the workflow
+ * merges each round's items into the case with these functions.
+ */
+import type {
+  AdaptiveQuestionnaireState,
+  CaseQuestionnaire,
+  QuestionnaireFallbackReason,
+  QuestionnaireItemState,
+} from './questionnaire';
+import { ANSWERABLE_ITEM_TYPES } from './questionnaire';
+import { questionnaireResponseOf, questionnaireState, withEnablement } from './questionnaire-items';
+import type { FhirQuestionnaire, FhirQuestionnaireResponse, FhirReference } from './questionnaire-items';
+
+/** The id the served Questionnaire takes inside the response when the service gave it none. */
+const CONTAINED_ID = 'questionnaire';
+
+/** The Questionnaire the service last served, as prefill and itemsOfQuestionnaire read it. */
+export function servedQuestionnaire(state: AdaptiveQuestionnaireState): FhirQuestionnaire {
+  return state.questionnaire as unknown as FhirQuestionnaire;
+}
+
+/**
+ * The items of the Questionnaire the service now serves, in its order: an item the case already
+ * holds keeps its answer (and who gave it), a new one comes as `served` has it (prefilled or not).
+ * An item the service no longer serves goes, with its answer: the service asks what the answers call for.
+ */
+export function mergedItems(
+  current: QuestionnaireItemState[],
+  served: QuestionnaireItemState[],
+): QuestionnaireItemState[] {
+  const held = new Map(current.map((item) => [item.link_id, item]));
+  return withEnablement(
+    served.map((item) => {
+      const kept = held.get(item.link_id);
+      return kept ? { ...kept, parent_link_id: item.parent_link_id } : item;
+    }),
+  );
+}
+
+/**
+ * The case's questionnaire with these items: `completed` only once the service said it asks nothing
+ * more and every enabled required item is answered, `in_progress` otherwise (with `pending` empty
+ * while the service has questions still to come).
+ */
+export function adaptiveQuestionnaire(
+  questionnaire: CaseQuestionnaire,
+  items: QuestionnaireItemState[],
+  state: AdaptiveQuestionnaireState,
+  failure: QuestionnaireFallbackReason | null,
+): CaseQuestionnaire {
+  const { pending } = questionnaireState(items);
+  return {
+    ...questionnaire,
+    items,
+    pending,
+    status: state.completed && pending.length === 0 ? 'completed' : 'in_progress',
+    prefill_failure: failure,
+  };
+}
+
+/** Whether the service still has questions to ask: its last answer did not say `completed`. */
+export function awaitsPayerQuestions(state: AdaptiveQuestionnaireState | undefined): boolean {
+  return state !== undefined && !state.completed;
+}
+
+/**
+ * Whether a round's new items leave something for a person: an enabled item that takes an answer and
+ * has none the payer's CQL gave. Until then the service is asked again without waiting for anyone.
+ */
+export function newItemsAwaitPerson(
+  before: QuestionnaireItemState[],
+  after: QuestionnaireItemState[],
+): boolean {
+  const known = new Set(before.map((item) => item.link_id));
+  return after.some(
+    (item) =>
+      !known.has(item.link_id) &&
+      item.enabled &&
+      !item.read_only &&
+      (ANSWERABLE_ITEM_TYPES as readonly string[]).includes(item.type) &&
+      item.origin !== 'auto',
+  );
+}
+
+/**
+ * What `$next-question` is sent (SDC): a QuestionnaireResponse holding the Questionnaire as served so
+ * far (contained, referenced `#id`) and the answers so far, each with its DTR information-origin.
+ */
+export function nextQuestionResponse(
+  canonical: string,
+  items: QuestionnaireItemState[],
+  state: AdaptiveQuestionnaireState,
+  subject: FhirReference,
+  authored: string,
+): FhirQuestionnaireResponse & { contained: FhirQuestionnaire[] } {
+  const served = servedQuestionnaire(state);
+  const contained = { ...served, id: served.id ?? CONTAINED_ID };
+  const response = questionnaireResponseOf(canonical, items, {
+    subject,
+    authored,
+    status: 'in-progress',
+  });
+  return { ...response, contained: [contained], questionnaire: `#${contained.id}` };
+}

@@ -1,0 +1,185 @@
+import type { CdsHooksRequest } from '../../infrastructure/connectors/crd/cds-hooks';
+import { answerOrderSign } from '../../infrastructure/connectors/crd/simulated-crd-service';
+import { JsonObject, waitForStatus } from '../support/case-journeys';
+import { priorAuthorizationRequest, syntheticPatient } from '../support/case-requests';
+import { ClearinghouseServer } from '../support/clearinghouse-server';
+import { approved, PasServer } from '../support/pas-server';
+import { bearer, startTestApp, TestApp } from '../support/test-app';
+import { TestWorker } from '../support/workers';
+import { LoopbackAdaptiveDtr } from './loopback-adaptive-dtr';
+
+const PATH = '/prior-authorization';
+const INFORMATION_ORIGIN = 'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/information-origin';
+const AUTHORIZATION = { number: 'AUTH-ADAPT-0001', quantity: 4, start: '2026-12-01', end: '2027-05-31' };
+const HAMBURGER = { system: null, code: 'Hamburger', display: null };
+
+/**
+ * A live prior authorization whose payer's DTR service (a loopback HTTP server playing Inferno's
+ * adaptive dinner order) serves its questionnaire through `$next-question`: the case gets the first
+ * questions, prefilled by the package's CQL; each answer a person gives asks the service for what
+ * follows; approval waits until the service says it is complete; the answers then go to PAS.
+ */
+let testApp: TestApp;
+let worker: TestWorker;
+let crd: ClearinghouseServer;
+let dtr: LoopbackAdaptiveDtr;
+let pas: PasServer;
+let keys: Awaited<ReturnType<TestApp['createLiveKeys']>>;
+
+beforeAll(async () => {
+  crd = new ClearinghouseServer(({ body }) => ({
+    status: 200,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(answerOrderSign(JSON.parse(body) as CdsHooksRequest, 'auth-needed')),
+  }));
+  dtr = new LoopbackAdaptiveDtr();
+  pas = new PasServer();
+  const [crdUrl, dtrUrl, pasUrl] = await Promise.all([crd.start(), dtr.start(), pas.start()]);
+  // The CRD connector needs a public address to publish its keys at; this loopback CRD service never fetches them.
+  testApp = await startTestApp({ PUBLIC_API_URL: 'https://api.clinic.example' });
+  worker = await testApp.startWorker();
+  const account = await testApp.createAccount();
+  keys = await testApp.createLiveKeys(account.accountId);
+  await configure('prior_authorization', {
+    url: pasUrl,
+    auth: { type: 'bearer', token: 'pas-token-0123456789' },
+  });
+  await configure('coverage_requirements', { url: crdUrl, client_id: 'clinic-crd-0001', timeout_ms: 2000 });
+  await configure('questionnaire', {
+    url: dtrUrl,
+    auth: { type: 'bearer', token: 'dtr-token-adaptive-0001' },
+    timeout_ms: 2000,
+  });
+});
+
+async function configure(kind: string, body: object): Promise<void> {
+  const response = await testApp.http().put(`/connectors/${kind}`).set(bearer(keys.admin)).send(body);
+  expect(response.status).toBe(200);
+}
+
+afterAll(async () => {
+  await worker.stop();
+  await testApp.close();
+  await Promise.all([crd.stop(), dtr.stop(), pas.stop()]);
+});
+
+beforeEach(() => {
+  dtr.behaviour = 'serve';
+});
+
+/** A live Remicade request without mock_result; its payer's CRD answer names a questionnaire. */
+async function preparedCase(): Promise<{ id: string; prepared: JsonObject }> {
+  const { mock_result: _mockResult, ...request } = priorAuthorizationRequest({
+    patient: syntheticPatient({ first_name: 'Rosa', last_name: 'Zzadaptive' }),
+    diagnoses: [{ code: 'K50.90' }],
+    prescription: { drug_name: 'Remicade 100 mg vial', quantity: 4 },
+    evidence: [],
+  });
+  const created = await testApp.http().post(PATH).set(bearer(keys.provider)).send(request);
+  expect(created.status).toBe(201);
+  const id = (created.body.data as JsonObject).id as string;
+  return { id, prepared: await waitForStatus(testApp, keys.provider, PATH, id, 'awaiting_review') };
+}
+
+const answer = (id: string, answers: { link_id: string; value: unknown }[]) =>
+  testApp
+    .http()
+    .post(`${PATH}/${id}/questionnaire`)
+    .set(bearer(keys.provider))
+    .send({ answers, author: 'Dr. Example' });
+
+const approve = (id: string) =>
+  testApp
+    .http()
+    .post(`${PATH}/${id}/review`)
+    .set(bearer(keys.reviewer))
+    .send({ decision: 'approve', reviewer: 'Dr. Reviewer' });
+
+const linkIdsOf = (questionnaire: JsonObject) =>
+  (questionnaire.items as JsonObject[]).map((item) => item.link_id as string);
+
+describe("a live prior authorization answers its payer's adaptive questionnaire", () => {
+  it('gets the first questions at prefill, the patient’s names answered by the payer’s CQL', async () => {
+    const { prepared } = await preparedCase();
+    const questionnaire = prepared.questionnaire as JsonObject;
+    expect(questionnaire).toMatchObject({
+      status: 'in_progress',
+      prefill_failure: null,
+      pending: ['LOC.1', '3.1'],
+    });
+    expect((questionnaire.items as JsonObject[]).find((item) => item.link_id === 'PBD.1')).toMatchObject({
+      answer: 'Zzadaptive',
+      origin: 'auto',
+    });
+  });
+
+  it('shows the next questions in the answer to the answers that call for them', async () => {
+    const { id } = await preparedCase();
+    const answered = await answer(id, [
+      { link_id: 'LOC.1', value: 'Ward 4' },
+      { link_id: '3.1', value: HAMBURGER },
+    ]);
+    expect(answered.status).toBe(200);
+    const questionnaire = answered.body.data.questionnaire as JsonObject;
+    expect(linkIdsOf(questionnaire)).toEqual(expect.arrayContaining(['3.2.a', '3.3']));
+    // Nothing required is left, but the service has not said it is done.
+    expect(questionnaire).toMatchObject({ status: 'in_progress', pending: [] });
+  });
+
+  it('refuses approval (409) until the service says the questionnaire is complete, then sends its answers to PAS', async () => {
+    const { id } = await preparedCase();
+    await answer(id, [
+      { link_id: 'LOC.1', value: 'Ward 4' },
+      { link_id: '3.1', value: HAMBURGER },
+    ]);
+    const early = await approve(id);
+    expect(early.status).toBe(409);
+    expect(early.body.error.message).toMatch(/adaptive questionnaire is not complete/);
+
+    const completed = await answer(id, [{ link_id: '3.3', value: 'No onions' }]);
+    expect(completed.body.data.questionnaire).toMatchObject({ status: 'completed', pending: [] });
+    pas.script(id, { submit: [approved(AUTHORIZATION)] });
+    expect((await approve(id)).status).toBe(200);
+    await waitForStatus(testApp, keys.provider, PATH, id, 'completed');
+
+    const [sent] = pas.requestsFor(id, 'submit');
+    const response = (sent!.bundle.entry as JsonObject[]).find(
+      (entry) => entry.resource.resourceType === 'QuestionnaireResponse',
+    )!.resource as JsonObject;
+    expect(response.status).toBe('completed');
+    const origins = new Map<string, string>();
+    const visit = (items: JsonObject[]): void => {
+      for (const item of items) {
+        const origin = (item.answer?.[0]?.extension as JsonObject[] | undefined)?.find(
+          (ext) => ext.url === INFORMATION_ORIGIN,
+        );
+        if (origin) origins.set(item.linkId, origin.extension[0].valueCode);
+        visit(item.item ?? []);
+      }
+    };
+    visit(response.item as JsonObject[]);
+    expect(Object.fromEntries(origins)).toMatchObject({
+      'PBD.1': 'auto',
+      'LOC.1': 'manual',
+      '3.1': 'manual',
+      '3.3': 'manual',
+    });
+  });
+
+  it('keeps the questionnaire as it was, saying dtr_unavailable, when the service fails a round, and asks again with the next answer', async () => {
+    const { id } = await preparedCase();
+    dtr.behaviour = 'fail';
+    const failed = await answer(id, [{ link_id: '3.1', value: HAMBURGER }]);
+    expect(failed.status).toBe(200);
+    expect(failed.body.data.questionnaire).toMatchObject({
+      status: 'in_progress',
+      prefill_failure: 'dtr_unavailable',
+    });
+    expect(linkIdsOf(failed.body.data.questionnaire)).not.toContain('3.2.a');
+
+    dtr.behaviour = 'serve';
+    const asked = await answer(id, [{ link_id: 'LOC.1', value: 'Ward 4' }]);
+    expect(asked.body.data.questionnaire).toMatchObject({ prefill_failure: null });
+    expect(linkIdsOf(asked.body.data.questionnaire)).toContain('3.2.a');
+  });
+});

@@ -1,0 +1,141 @@
+import type { JsonObject } from '../support/case-journeys';
+import { ClearinghouseServer } from '../support/clearinghouse-server';
+import type { ClearinghouseReply, ClearinghouseRequest } from '../support/clearinghouse-server';
+import { infernoFixture } from './inferno-fixtures';
+
+type Json = JsonObject;
+
+const FHIR_JSON = { 'Content-Type': 'application/fhir+json' };
+
+/**
+ * How the loopback service answers `$next-question`: as Inferno's dinner sequence goes; first the
+ * patient's names alone (which the CQL answers), then the sequence; a new name question every round,
+ * never settling; or failing.
+ */
+export type NextQuestionBehaviour =
+  'serve' | 'names-first' | 'endless' | 'fail' | 'hang' | 'oversized' | 'no-questionnaire';
+
+/**
+ * A payer's DTR service serving Inferno's adaptive dinner order (test/fixtures/dtr/inferno/) over real
+ * HTTP: `$questionnaire-package` answers the package (its Questionnaire without items, its DTRTest
+ * library), `$next-question` the kit's own sequence. The first questions (name, location, what for
+ * dinner); once the dinner is chosen, its follow-up questions; asked again once those were served, it
+ * says `completed`. Each answer is a QuestionnaireResponse, or, when `wrapInParameters`, the
+ * Parameters' `return` holding it.
+ */
+export class LoopbackAdaptiveDtr {
+  behaviour: NextQuestionBehaviour = 'serve';
+  wrapInParameters = false;
+  private readonly server = new ClearinghouseServer((request) => this.answer(request));
+
+  get requests(): ClearinghouseRequest[] {
+    return this.server.requests;
+  }
+
+  /** The QuestionnaireResponses `$next-question` was sent, in order. */
+  nextQuestionRequests(): Json[] {
+    return this.requests
+      .filter((request) => request.url.endsWith('/Questionnaire/$next-question'))
+      .map((request) => (JSON.parse(request.body) as Json).parameter[0].resource as Json);
+  }
+
+  /** The FHIR base to configure as the `questionnaire` connector's url. */
+  async start(): Promise<string> {
+    return `${new URL(await this.server.start()).origin}/fhir`;
+  }
+
+  stop(): Promise<void> {
+    return this.server.stop();
+  }
+
+  private answer(request: ClearinghouseRequest): ClearinghouseReply {
+    if (request.url.endsWith('/Questionnaire/$questionnaire-package'))
+      return this.reply({
+        resourceType: 'Parameters',
+        parameter: [
+          { name: 'PackageBundle', resource: infernoFixture('questionnaire_dinner_order_adaptive.json') },
+        ],
+      });
+    if (!request.url.endsWith('/Questionnaire/$next-question'))
+      return { status: 404, headers: FHIR_JSON, body: '{}' };
+    if (this.behaviour === 'hang') return 'hang';
+    if (this.behaviour === 'fail') return { status: 500, headers: FHIR_JSON, body: '{}' };
+    if (this.behaviour === 'oversized')
+      return { status: 200, headers: FHIR_JSON, body: `{"padding":"${'x'.repeat(5 * 1024 * 1024)}"}` };
+    const asked = (JSON.parse(request.body) as Json).parameter[0].resource as Json;
+    if (this.behaviour === 'no-questionnaire')
+      return this.reply({ resourceType: 'QuestionnaireResponse', status: 'in-progress' });
+    const { questionnaire, completed } = this.nextFor(asked);
+    const response = {
+      resourceType: 'QuestionnaireResponse',
+      status: completed ? 'completed' : 'in-progress',
+      questionnaire: `#${questionnaire.id}`,
+      contained: [questionnaire],
+      item: asked.item ?? [],
+    };
+    return this.reply(
+      this.wrapInParameters
+        ? { resourceType: 'Parameters', parameter: [{ name: 'return', resource: response }] }
+        : response,
+    );
+  }
+
+  private nextFor(asked: Json): { questionnaire: Json; completed: boolean } {
+    const served = ((asked.contained ?? [])[0] ?? {}) as Json;
+    const names = () => {
+      const initial = infernoFixture<Json>('dinner_order_adaptive_next_question_initial.json');
+      return { ...initial, item: initial.item.filter((item: Json) => item.linkId === 'PBD') };
+    };
+    if (this.behaviour === 'names-first' && linkIdsOf(served.item ?? []).length === 0)
+      return { questionnaire: names(), completed: false };
+    if (this.behaviour === 'endless') {
+      const questionnaire = names();
+      const rounds = (served.item ?? []).length;
+      questionnaire.item = Array.from({ length: rounds + 1 }, (_, round) => ({
+        ...questionnaire.item[0],
+        linkId: `PBD-${round}`,
+        item: [{ ...questionnaire.item[0].item[0], linkId: `PBD-${round}.1` }],
+      }));
+      return { questionnaire, completed: false };
+    }
+    return nextInSequence(asked);
+  }
+
+  private reply(body: Json): ClearinghouseReply {
+    return { status: 200, headers: FHIR_JSON, body: JSON.stringify(body) };
+  }
+}
+
+const FOLLOW_UPS: Record<string, { file: string; item: string }> = {
+  Hamburger: { file: 'dinner_order_adaptive_next_question_hamburger.json', item: '3.2.a' },
+  'Bean Burrito': { file: 'dinner_order_adaptive_next_question_burrito.json', item: '3.2.b' },
+};
+
+/** Inferno's sequence: the first questions, then the chosen dinner's, then done. */
+function nextInSequence(asked: Json): { questionnaire: Json; completed: boolean } {
+  const dinner = answerOf(asked.item ?? [], '3.1')?.valueCoding?.code as string | undefined;
+  const followUp = dinner ? FOLLOW_UPS[dinner] : undefined;
+  if (!followUp)
+    return {
+      questionnaire: infernoFixture('dinner_order_adaptive_next_question_initial.json'),
+      completed: false,
+    };
+  const served = (asked.contained ?? [])[0] as Json | undefined;
+  return {
+    questionnaire: infernoFixture(followUp.file),
+    completed: linkIdsOf(served?.item ?? []).includes(followUp.item),
+  };
+}
+
+function answerOf(items: Json[], linkId: string): Json | undefined {
+  for (const item of items) {
+    if (item.linkId === linkId) return item.answer?.[0];
+    const nested = answerOf(item.item ?? [], linkId);
+    if (nested) return nested;
+  }
+  return undefined;
+}
+
+function linkIdsOf(items: Json[]): string[] {
+  return items.flatMap((item) => [item.linkId as string, ...linkIdsOf(item.item ?? [])]);
+}
