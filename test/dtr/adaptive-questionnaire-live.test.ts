@@ -1,11 +1,16 @@
+import { Worker } from '@temporalio/worker';
+
 import type { CdsHooksRequest } from '../../infrastructure/connectors/crd/cds-hooks';
 import { answerOrderSign } from '../../infrastructure/connectors/crd/simulated-crd-service';
+import { workerDataConverter } from '../../infrastructure/temporal/temporal-connection';
+import { testEnvironment } from '../harness/environment';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import { priorAuthorizationRequest, syntheticPatient } from '../support/case-requests';
 import { ClearinghouseServer } from '../support/clearinghouse-server';
 import { approved, PasServer } from '../support/pas-server';
-import { bearer, startTestApp, TestApp } from '../support/test-app';
+import { bearer, eventually, startTestApp, TestApp } from '../support/test-app';
 import { TestWorker } from '../support/workers';
+import { payerQuestionnaireAnswersSignal } from '../../workflows/prior-authorization.messages';
 import { LoopbackAdaptiveDtr } from './loopback-adaptive-dtr';
 
 const PATH = '/prior-authorization';
@@ -126,6 +131,19 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
     expect(questionnaire).toMatchObject({ status: 'in_progress', pending: [] });
   });
 
+  it('asks for the next questions when the answers come by signal (Temporal Web)', async () => {
+    const { id } = await preparedCase();
+    await testApp.temporalClient.workflow
+      .getHandle(id)
+      .signal(payerQuestionnaireAnswersSignal, { answers: [{ link_id: '3.1', value: HAMBURGER }] });
+    const shown = await eventually(async () => {
+      const read = await testApp.http().get(`${PATH}/${id}`).set(bearer(keys.provider));
+      const questionnaire = read.body.data.questionnaire as JsonObject;
+      return linkIdsOf(questionnaire).includes('3.2.a') ? questionnaire : undefined;
+    });
+    expect(shown).toMatchObject({ status: 'in_progress', pending: ['LOC.1'] });
+  });
+
   it('refuses approval (409) until the service says the questionnaire is complete, then sends its answers to PAS', async () => {
     const { id } = await preparedCase();
     await answer(id, [
@@ -164,6 +182,21 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
       '3.1': 'manual',
       '3.3': 'manual',
     });
+  });
+
+  it('replays the history of its rounds without non-determinism', async () => {
+    const { id } = await preparedCase();
+    await answer(id, [{ link_id: '3.1', value: HAMBURGER }]);
+    await answer(id, [{ link_id: '3.3', value: 'No onions' }]);
+    const history = await testApp.temporalClient.workflow.getHandle(id).fetchHistory();
+    await Worker.runReplayHistory(
+      {
+        workflowBundle: { codePath: testEnvironment().workflowBundlePath },
+        dataConverter: workerDataConverter(testApp.config.encryption!),
+      },
+      history,
+      id,
+    );
   });
 
   it('keeps the questionnaire as it was, saying dtr_unavailable, when the service fails a round, and asks again with the next answer', async () => {
