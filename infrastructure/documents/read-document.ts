@@ -280,6 +280,19 @@ const REREAD_HEIGHTS = [96, 64, 144];
 const REREADS_AGREEING = 2;
 /** Identifiers read again on one page at most: a page of codes never runs out its time limit this way. */
 const MOST_REREADS = 8;
+/**
+ * Characters an identifier may differ by, one for one, and still be read again: Tesseract's page
+ * reading gives `I` for a `J` that PP-OCR and Tesseract's reading of the line alone, at every size,
+ * read right. Such a reading replaces the first reader's only where all three rereads give it.
+ */
+const MOST_SUBSTITUTED = 2;
+
+/** How many characters two readings of one length differ by. */
+function differences(a: string, b: string): number {
+  let count = 0;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) count += 1;
+  return count;
+}
 
 /**
  * A first reader's word this unsure, over an identifier the second reader read but wider than it, is
@@ -302,9 +315,9 @@ function identifierLike(text: string): boolean {
  * replace the first reader's words there: Tesseract's page segmentation doubles or drops a character
  * the line reading does not (`ZZBHHO0…`). One such reading is enough where the first reader's text is
  * the second's with one character doubled as its look-alike (`O0` for `0`), the way Tesseract gives a
- * wide glyph of some faces at every size. A character read as another (O for 0) is never settled this
- * way, since both engines may confuse that pair: there the readers still disagree, and the field is
- * unread.
+ * wide glyph of some faces at every size. Where the first reader read a character or two as others
+ * (`INH…` for `JNH…`), all three rereads must give the second reader's value: an `O` that Tesseract
+ * reads for a `0` at every size stays a disagreement, and the field unread.
  */
 async function settledIdentifiers(
   image: Buffer,
@@ -327,7 +340,9 @@ async function settledIdentifiers(
     const there = [...inside, ...garbled];
     const read = identifierCore(there.map((each) => each.text).join(''));
     const wanted = identifierCore(word.text);
-    if (read === wanted || read.length === wanted.length || rereads >= MOST_REREADS) continue;
+    const substituted = read.length === wanted.length;
+    if (read === wanted || (substituted && differences(read, wanted) > MOST_SUBSTITUTED)) continue;
+    if (rereads >= MOST_REREADS) continue;
     rereads += 1;
     const agreeing: ReadWord[] = [];
     for (const height of REREAD_HEIGHTS) {
@@ -340,8 +355,9 @@ async function settledIdentifiers(
         box: word.box,
       });
     }
-    const settled =
-      agreeing.length >= REREADS_AGREEING || (agreeing.length > 0 && doubledLookAlike(read, wanted));
+    const settled = substituted
+      ? agreeing.length === REREAD_HEIGHTS.length
+      : agreeing.length >= REREADS_AGREEING || (agreeing.length > 0 && doubledLookAlike(read, wanted));
     if (settled) lines = withWordsReplaced(lines, there, agreeing[0]);
   }
   return lines;

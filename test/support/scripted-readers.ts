@@ -28,7 +28,7 @@ export function lineOf(...words: ReadWord[]): ReadLine {
 export function scriptedReaders(script: {
   first: ReadLine[];
   second: ReadLine[];
-  reread?: (kind: string | undefined) => string | null;
+  reread?: (kind: string | undefined, height: number | undefined) => string | null;
   onRecognise?: () => Promise<void>;
   onReadLines?: () => void;
 }): OcrEngine {
@@ -49,8 +49,8 @@ export function scriptedReaders(script: {
     async orientation() {
       return 0;
     },
-    async readRegion(_image, region, kind) {
-      const text = script.reread?.(kind) ?? null;
+    async readRegion(_image, region, kind, height) {
+      const text = script.reread?.(kind, height) ?? null;
       if (text === null) return null;
       const word = { text, confidence: 0.9, box: region };
       return { words: [word], box: region };

@@ -27,3 +27,25 @@ describe('an identifier the first reader garbled with the print around it', () =
     expect(firstReadersWords).toEqual(['RXBIN', '228758']);
   });
 });
+
+describe('an identifier the readers read a character apart', () => {
+  const readers = (reread: (height: number | undefined) => string) =>
+    scriptedReaders({
+      first: [lineOf(wordAt('ID', 20, 40, 30), wordAt('INH976205923', 80, 40, 200))],
+      second: [lineOf(wordAt('ID', 20, 40, 30), wordAt('JNH976205923', 80, 40, 200, 0.99))],
+      reread: (kind, height) => (kind === 'identifier' ? reread(height) : null),
+    });
+  const firstReadersWords = async (engine: ReturnType<typeof scriptedReaders>) =>
+    (await readDocument(await blankPage(), engine, DEFAULT_READING_LIMITS)).pages[0].lines.flatMap((line) =>
+      line.words.map((word) => word.text),
+    );
+
+  it('takes the second reader’s reading where the first, reading the line alone, gives it at every size', async () => {
+    expect(await firstReadersWords(readers(() => 'JNH976205923'))).toEqual(['ID', 'JNH976205923']);
+  });
+
+  it('keeps the first reader’s reading where one of its rereads still gives it', async () => {
+    const engine = readers((height) => (height === 144 ? 'INH976205923' : 'JNH976205923'));
+    expect(await firstReadersWords(engine)).toEqual(['ID', 'INH976205923']);
+  });
+});
