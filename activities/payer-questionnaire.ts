@@ -98,6 +98,7 @@ export function nextPayerQuestions(
 ): (query: NextQuestionsQuery) => Promise<NextQuestionsAnswer> {
   return async (query) => {
     const deadline = attemptDeadline();
+    const roundsUntil = Math.min(deadline, Date.now() + ANSWER_ROUNDS_MS);
     const service = await dtrServiceFor(dependencies, query);
     if (!service) return { kind: 'failed', reason: 'dtr_unavailable' };
     const served = await service.fetchPackage();
@@ -105,14 +106,21 @@ export function nextPayerQuestions(
     const prefill = pkg
       ? await caseOf(dependencies, query, deadline).then((ctx) => cqlPrefill(ctx, pkg))
       : unprefilledRounds(served.kind === 'failed' ? served.reason : 'dtr_invalid_package');
-    return askRounds(service, prefill, query, query.items, query.adaptive, deadline);
+    return askRounds(service, prefill, query, query.items, query.adaptive, roundsUntil);
   };
 }
+
+/**
+ * The rounds after a person's answers end within this, the package fetched again included: the answer
+ * to their POST waits for them, and the API waits 30 s for a decision before answering 503.
+ */
+const ANSWER_ROUNDS_MS = 20_000;
 
 /** A DTR service as the case reaches it: the sandbox's in process, or the account's over HTTP. */
 interface DtrService {
   fetchPackage(): Promise<FetchedQuestionnairePackage>;
-  ask(response: FhirQuestionnaireResponse, deadline: number): Promise<ServedQuestions>;
+  /** Asks `$next-question`, the call cut at `until`. */
+  ask(response: FhirQuestionnaireResponse, until: number): Promise<ServedQuestions>;
 }
 
 async function dtrServiceFor(
@@ -129,9 +137,9 @@ async function dtrServiceFor(
   if (!endpoint) return undefined;
   return {
     fetchPackage: () => fetchQuestionnairePackage(endpoint, query.canonical, policy),
-    ask: (response, deadline) =>
+    ask: (response, until) =>
       askNextQuestion(
-        { ...endpoint, timeoutMs: Math.max(1, Math.min(endpoint.timeoutMs, deadline - Date.now())) },
+        { ...endpoint, timeoutMs: Math.max(1, Math.min(endpoint.timeoutMs, until - Date.now())) },
         response,
         policy,
       ),
@@ -251,14 +259,15 @@ function unprefilledRounds(reason: QuestionnaireFallbackReason): RoundPrefill {
 
 /** At most this many `$next-question` rounds in one activity attempt: a service that never settles stops here. */
 const MAX_ROUNDS = 50;
-/** A round is not started with less time than this left in the attempt: the connector's shortest time limit. */
+/** A round is not started with less time than this left: the connector's shortest time limit. */
 const MIN_ROUND_MS = 500;
 
 /**
  * Asks the service for the questions that follow `items`, merges what it serves (new items prefilled),
  * and asks again while a round adds items that the payer's CQL answered all of, until the service says
- * it is complete, a new item waits for a person, a round adds nothing, or the rounds or the attempt's
- * time run out. A round that fails after others keeps what they served, with its reason.
+ * it is complete, a new item waits for a person, a round adds nothing, or the rounds or the time
+ * (`until`, which also cuts each call) run out. A round that fails after others keeps what they served,
+ * with its reason.
  */
 async function askRounds(
   service: DtrService,
@@ -266,16 +275,16 @@ async function askRounds(
   query: PayerQuestionnaireQuery,
   start: QuestionnaireItemState[],
   startState: AdaptiveQuestionnaireState,
-  deadline: number,
+  until: number,
 ): Promise<NextQuestionsAnswer> {
   const subject = { reference: `Patient/${resourceUrn(query.caseId, 'patient').slice('urn:uuid:'.length)}` };
   let items = start;
   let state = startState;
   let failure: QuestionnaireFallbackReason | null = null;
   let rounds = 0;
-  while (rounds < MAX_ROUNDS && deadline - Date.now() >= MIN_ROUND_MS) {
+  while (rounds < MAX_ROUNDS && until - Date.now() >= MIN_ROUND_MS) {
     const response = nextQuestionResponse(query.canonical, items, state, subject, new Date().toISOString());
-    const served = await service.ask(response, deadline);
+    const served = await service.ask(response, until);
     if (served.kind === 'failed') {
       if (rounds === 0) return served;
       return { kind: 'served', items, adaptive: state, prefill_failure: served.reason };
