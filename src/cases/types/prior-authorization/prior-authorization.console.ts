@@ -11,6 +11,7 @@ import type {
   AnswerValue,
   CaseQuestionnaire,
   QuestionnaireAnswerInput,
+  QuestionnaireFallbackReason,
   QuestionnaireItemState,
 } from '../../../../domain/dtr/questionnaire';
 import type { CoverageRequirements } from '../../../../domain/payers/coverage-requirements';
@@ -95,7 +96,7 @@ const PRIOR_AUTHORIZATION_VIEW: CaseTypeView<PriorAuthorizationCase> = {
     }`;
   },
   reviewerSections: (pa) =>
-    html`${requirementsSection(pa.coverage_requirements)}${questionnaireSection(pa.questionnaire)}${criteriaSection(pa.criteria, pa.unread_evidence)}${feedbackSection(pa)}`,
+    html`${requirementsSection(pa.coverage_requirements)}${questionnaireSection(pa.questionnaire, pa.status === 'awaiting_review')}${criteriaSection(pa.criteria, pa.unread_evidence)}${feedbackSection(pa)}`,
 };
 
 /** Where a case's feedback form is served (src/console/cases/feedback-pages.controller.ts). */
@@ -162,9 +163,10 @@ const ORIGIN_LABELS: Readonly<Record<AnswerOrigin, string>> = {
 
 /**
  * The payer's questionnaire (DTR) as it stands: each shown item with its answer, who gave it and from
- * what, and the required items still unanswered, which approval waits for.
+ * what, and what approval waits for: the required items still unanswered, or, for an adaptive
+ * questionnaire, the payer's next questions.
  */
-function questionnaireSection(questionnaire: CaseQuestionnaire | null | undefined): Html {
+function questionnaireSection(questionnaire: CaseQuestionnaire | null | undefined, inReview: boolean): Html {
   if (!questionnaire) return html``;
   const shown = questionnaire.items.filter((item) => item.enabled && item.type !== 'group');
   return card({
@@ -173,19 +175,22 @@ function questionnaireSection(questionnaire: CaseQuestionnaire | null | undefine
     heading: "Payer's questionnaire",
     body: html`${
       questionnaire.prefill_failure &&
-      notice({
-        kind: 'error',
-        body:
-          questionnaire.items.length === 0
-            ? `The payer's questionnaire could not be had (${questionnaire.prefill_failure}): the criteria below are the catalog's.`
-            : `The payer's CQL did not prefill this questionnaire (${questionnaire.prefill_failure}): every item waits for a person.`,
-      })
+      notice({ kind: 'error', body: failureText(questionnaire, questionnaire.prefill_failure, inReview) })
     }
     ${
       questionnaire.pending.length > 0 &&
       notice({
         kind: 'error',
         body: `Approval waits for ${questionnaire.pending.length} required item(s): ${questionnaire.pending.join(', ')}.`,
+      })
+    }
+    ${
+      inReview &&
+      !questionnaire.prefill_failure &&
+      waitsForPayerQuestions(questionnaire) &&
+      notice({
+        kind: 'error',
+        body: 'The payer has more questions to ask: its questionnaire service has not said the questionnaire is complete, so approval waits. They appear here once it sends them; it is asked again with each answer.',
       })
     }
     ${
@@ -206,6 +211,58 @@ function questionnaireSection(questionnaire: CaseQuestionnaire | null | undefine
       })
     }`,
   });
+}
+
+/**
+ * Whether an adaptive questionnaire waits for its payer's next questions with nothing left for a
+ * person. The case does not say a questionnaire is adaptive, but a static one is `completed` exactly
+ * when no required item is pending, so one still `in_progress` with items and nothing pending is an
+ * adaptive one whose service has not said it is complete.
+ */
+function waitsForPayerQuestions(questionnaire: CaseQuestionnaire): boolean {
+  return (
+    questionnaire.status === 'in_progress' &&
+    questionnaire.items.length > 0 &&
+    questionnaire.pending.length === 0
+  );
+}
+
+/**
+ * Whether `prefill_failure` names a failed `$next-question` round, which keeps the questionnaire as it
+ * was, rather than CQL that answered nothing: a static questionnaire's CQL runs once, so a failure
+ * beside answers the CQL gave (or a person changed) is an adaptive round's.
+ */
+function failedAdaptiveRound(questionnaire: CaseQuestionnaire): boolean {
+  return (
+    waitsForPayerQuestions(questionnaire) ||
+    questionnaire.items.some((item) => item.origin === 'auto' || item.origin === 'override')
+  );
+}
+
+/** What a failed `$next-question` call came to, as a reviewer reads it. */
+const FAILED_ROUND_WORDS: Readonly<Record<RoundFailure, string>> = {
+  dtr_unavailable: 'could not be reached',
+  dtr_timed_out: 'did not answer in time',
+  dtr_invalid_package: 'answered without questions the case could read',
+};
+
+/** A case prepared before `$next-question` rounds were asked says so; no round of its failed. */
+type RoundFailure = Exclude<QuestionnaireFallbackReason, 'dtr_adaptive_not_supported'>;
+
+/** Why the questionnaire is not as the payer's service and CQL would have it, and what to do about it. */
+function failureText(
+  questionnaire: CaseQuestionnaire,
+  reason: QuestionnaireFallbackReason,
+  inReview: boolean,
+): string {
+  if (questionnaire.items.length === 0)
+    return `The payer's questionnaire could not be had (${reason}): the criteria below are the catalog's.`;
+  if (reason === 'dtr_adaptive_not_supported' || !failedAdaptiveRound(questionnaire))
+    return `The payer's CQL did not prefill this questionnaire (${reason}): every item waits for a person.`;
+  const failed = `The payer's questionnaire service ${FAILED_ROUND_WORDS[reason]} for its next questions (${reason}), so some may not be shown yet.`;
+  return inReview
+    ? `${failed} Approval waits until it says the questionnaire is complete. The next answer asks it again; to retry without changing anything, save an answer again as it stands.`
+    : failed;
 }
 
 /** An answer as a person reads it. */

@@ -1,0 +1,108 @@
+import { AdaptivePayer, answerQuestionnaire, preparedAdaptiveCase } from '../support/adaptive-payer';
+import { consoleGet, consolePost, signedInPerson } from '../support/console-cases';
+import { ConsoleBrowser, cookiesFrom } from '../support/console-session';
+import { startTestApp, TestApp } from '../support/test-app';
+import { TestWorker } from '../support/workers';
+
+const PAGES = '/console/prior-authorizations';
+const HAMBURGER = { system: null, code: 'Hamburger', display: null };
+
+/**
+ * The case page of a live prior authorization whose payer's questionnaire is adaptive (a loopback DTR
+ * service playing Inferno's dinner order): a reviewer reads why approval waits when nothing is left for
+ * a person, and what a failed `$next-question` round means, never that the payer's CQL did not run.
+ */
+describe("the console's case page for a payer's adaptive questionnaire", () => {
+  let testApp: TestApp;
+  let worker: TestWorker;
+  let payer: AdaptivePayer;
+  let providerKey: string;
+  let reviewer: ConsoleBrowser;
+
+  beforeAll(async () => {
+    // The CRD connector needs a public address to publish its keys at; the loopback CRD service never fetches them.
+    testApp = await startTestApp({ PUBLIC_API_URL: 'https://api.clinic.example' });
+    worker = await testApp.startWorker();
+    const account = await testApp.createAccount('Clinic Adaptive');
+    const keys = await testApp.createLiveKeys(account.accountId);
+    providerKey = keys.provider;
+    payer = new AdaptivePayer();
+    await payer.connect(testApp, keys.admin);
+    const person = await signedInPerson(testApp, account.accountId, ['reviewer'], 'Dr. Ada Reviewer');
+    const live = await consolePost(testApp, person, '/console/mode', { mode: 'live', return_to: PAGES });
+    reviewer = { ...person, cookie: cookiesFrom(live.headers['set-cookie'], person.cookie) };
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await testApp.close();
+    await payer.stop();
+  });
+  beforeEach(() => {
+    payer.dtr.behaviour = 'serve';
+  });
+
+  const preparedCase = () => preparedAdaptiveCase(testApp, providerKey, 'Rosa');
+  const answered = (id: string, answers: { link_id: string; value: unknown }[]) =>
+    answerQuestionnaire(testApp, providerKey, id, answers);
+
+  /** The notices of the case page's questionnaire section, as a person reads them. */
+  async function questionnaireNotices(id: string): Promise<string[]> {
+    const page = (await consoleGet(testApp, reviewer, `${PAGES}/${id}`)).text;
+    const section =
+      /<section[^>]*aria-labelledby="payer-questionnaire-heading"[^>]*>([\s\S]*?)<\/section>/.exec(page)![1]!;
+    return [...section.matchAll(/<p class="notice notice-error"[^>]*>([\s\S]*?)<\/p>/g)].map((match) =>
+      match[1]!
+        .replace(/<[^>]*>/g, '')
+        .replace(/&#39;/g, "'")
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
+  }
+
+  it('says the payer has more questions to ask while nothing is left for a person and the service has not said it is complete', async () => {
+    const id = await preparedCase();
+    expect(
+      await answered(id, [
+        { link_id: 'LOC.1', value: 'Ward 4' },
+        { link_id: '3.1', value: HAMBURGER },
+      ]),
+    ).toMatchObject({ status: 'in_progress', pending: [], prefill_failure: null });
+
+    expect(await questionnaireNotices(id)).toEqual([
+      'The payer has more questions to ask: its questionnaire service has not said the questionnaire is complete, so approval waits. They appear here once it sends them; it is asked again with each answer.',
+    ]);
+  });
+
+  it("says the payer's questionnaire service could not be reached for its next questions, and how to ask again, when a round failed with nothing pending", async () => {
+    const id = await preparedCase();
+    payer.dtr.behaviour = 'fail';
+    expect(
+      await answered(id, [
+        { link_id: 'LOC.1', value: 'Ward 4' },
+        { link_id: '3.1', value: HAMBURGER },
+      ]),
+    ).toMatchObject({ status: 'in_progress', pending: [], prefill_failure: 'dtr_unavailable' });
+
+    expect(await questionnaireNotices(id)).toEqual([
+      "The payer's questionnaire service could not be reached for its next questions (dtr_unavailable), so some may not be shown yet. Approval waits until it says the questionnaire is complete. The next answer asks it again; to retry without changing anything, save an answer again as it stands.",
+    ]);
+  });
+
+  it("names the failed round, not the payer's CQL, when a round failed with a required item still pending", async () => {
+    const id = await preparedCase();
+    payer.dtr.behaviour = 'fail';
+    expect(await answered(id, [{ link_id: '3.1', value: HAMBURGER }])).toMatchObject({
+      pending: ['LOC.1'],
+      prefill_failure: 'dtr_unavailable',
+    });
+
+    const notices = await questionnaireNotices(id);
+    expect(notices[0]).toMatch(
+      /^The payer's questionnaire service could not be reached for its next questions/,
+    );
+    expect(notices[1]).toBe('Approval waits for 1 required item(s): LOC.1.');
+    expect(notices.join(' ')).not.toContain('CQL');
+  });
+});
