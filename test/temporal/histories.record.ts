@@ -5,6 +5,7 @@ import { temporal } from '@temporalio/proto';
 
 import { pdfDocument, scannedPage } from '../../bench/document-corpus';
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
+import { AdaptivePayer, answerQuestionnaire, preparedAdaptiveCase } from '../support/adaptive-payer';
 import { cardImage } from '../support/insurance-cards';
 import { JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import {
@@ -23,6 +24,7 @@ import {
   startAuthorizationWithClock,
   submitLinkPage,
 } from '../support/provider-authorizations';
+import { approved as approvedByPas } from '../support/pas-server';
 import { addToManifest, HISTORIES } from '../support/recorded-histories';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
@@ -74,8 +76,8 @@ describe('recording workflow histories', () => {
     await testApp.close();
   });
 
-  async function record(workflowId: string, name: string): Promise<void> {
-    const handle = testApp.temporalClient.workflow.getHandle(workflowId);
+  async function record(workflowId: string, name: string, app: TestApp = testApp): Promise<void> {
+    const handle = app.temporalClient.workflow.getHandle(workflowId);
     await handle.result();
     const { type } = await handle.describe();
     // Binary protobuf: the SDK's JSON form needs protobufjs type identity, which jest's module sandbox breaks.
@@ -240,6 +242,50 @@ describe('recording workflow histories', () => {
       .send({ answers: [{ link_id: 'a1c_at_least_7', value: true }], author: 'Dr. R' });
     await decide(`/prior-authorization/${created.id}/review`, { decision: 'approve', reviewer: 'Dr. R' });
     await record(created.id, 'questionnaire-answered-then-approved');
+  });
+
+  it("records a live prior authorization whose payer's adaptive questionnaire is served over four $next-question rounds, then approved", async () => {
+    // Live mode, against loopback payer services (test/dtr/adaptive-questionnaire-live.test.ts); a
+    // review window of its own, since the recording app's two seconds may pass during the rounds.
+    const payer = new AdaptivePayer();
+    // The names first, which the payer's CQL answers, so prefill asks again at once: two rounds before review.
+    payer.dtr.behaviour = 'names-first';
+    const liveApp = await startTestApp({
+      PAYLOAD_ENCRYPTION_KEYS: REPLAY_FIXTURE_KEYS,
+      PUBLIC_API_URL: 'https://api.clinic.example',
+    });
+    const liveWorker = await liveApp.startWorker();
+    try {
+      const keys = await liveApp.createLiveKeys((await liveApp.createAccount()).accountId);
+      await payer.connect(liveApp, keys.admin);
+      const id = await preparedAdaptiveCase(liveApp, keys.provider, 'Replay');
+      await answerQuestionnaire(liveApp, keys.provider, id, [
+        { link_id: 'LOC.1', value: 'Ward 4' },
+        { link_id: '3.1', value: { system: null, code: 'Hamburger', display: null } },
+      ]);
+      const completed = await answerQuestionnaire(liveApp, keys.provider, id, [
+        { link_id: '3.3', value: 'No onions' },
+      ]);
+      if (completed.status !== 'completed') throw new Error(`the questionnaire is ${completed.status}`);
+      payer.pas.script(id, {
+        submit: [
+          approvedByPas({ number: 'AUTH-REPLAY-0001', quantity: 4, start: '2026-12-01', end: '2027-05-31' }),
+        ],
+      });
+      const review = await liveApp
+        .http()
+        .post(`/prior-authorization/${id}/review`)
+        .set(bearer(keys.reviewer))
+        .send({ decision: 'approve', reviewer: 'Dr. R' });
+      if (review.status !== 200) throw new Error(`approval answered ${review.status}`);
+      const rounds = payer.dtr.nextQuestionRequests().length;
+      if (rounds !== 4) throw new Error(`$next-question was asked ${rounds} times, not 4`);
+      await record(id, 'adaptive-questionnaire-answered-then-approved', liveApp);
+    } finally {
+      await liveWorker.stop();
+      await liveApp.close();
+      await payer.stop();
+    }
   });
 
   it('records benefit verifications: completed, failed, verified manually', async () => {
