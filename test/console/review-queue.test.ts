@@ -66,6 +66,15 @@ describe('the review queue in the console', () => {
 
   it('reads the feedback of the whole page in one query, not one per queued case', async () => {
     const reviewer = await signedInPerson(testApp, account.accountId, ['reviewer']);
+    const queued = await Promise.all(
+      [1, 2].map(() =>
+        submitCase(testApp, account.keys.provider, '/prior-authorization', priorAuthorizationRequest()),
+      ),
+    );
+    await eventually(async () => {
+      const listed = caseIdsOf((await consoleGet(testApp, reviewer, '/console/review-queue')).text);
+      return queued.every(({ id }) => listed.includes(id as string));
+    });
     const query = jest.spyOn(testApp.db, 'query');
     try {
       const queue = await consoleGet(testApp, reviewer, '/console/review-queue');
