@@ -10,10 +10,10 @@ const FHIR_JSON = { 'Content-Type': 'application/fhir+json' };
 /**
  * How the loopback service answers `$next-question`: as Inferno's dinner sequence goes; first the
  * patient's names alone (which the CQL answers), then the sequence; a new name question every round,
- * never settling; or failing.
+ * never settling; as the sequence goes, its Questionnaire padded past 1 MB (`large`); or failing.
  */
 export type NextQuestionBehaviour =
-  'serve' | 'names-first' | 'endless' | 'fail' | 'hang' | 'oversized' | 'no-questionnaire';
+  'serve' | 'names-first' | 'endless' | 'large' | 'fail' | 'hang' | 'oversized' | 'no-questionnaire';
 
 /**
  * A payer's DTR service serving Inferno's adaptive dinner order (test/fixtures/dtr/inferno/) over real
@@ -25,6 +25,8 @@ export type NextQuestionBehaviour =
  */
 export class LoopbackAdaptiveDtr {
   behaviour: NextQuestionBehaviour = 'serve';
+  /** `hang`: `$questionnaire-package` never answers. */
+  packageBehaviour: 'serve' | 'hang' = 'serve';
   wrapInParameters = false;
   private readonly server = new ClearinghouseServer((request) => this.answer(request));
 
@@ -50,12 +52,14 @@ export class LoopbackAdaptiveDtr {
 
   private answer(request: ClearinghouseRequest): ClearinghouseReply {
     if (request.url.endsWith('/Questionnaire/$questionnaire-package'))
-      return this.reply({
-        resourceType: 'Parameters',
-        parameter: [
-          { name: 'PackageBundle', resource: infernoFixture('questionnaire_dinner_order_adaptive.json') },
-        ],
-      });
+      return this.packageBehaviour === 'hang'
+        ? 'hang'
+        : this.reply({
+            resourceType: 'Parameters',
+            parameter: [
+              { name: 'PackageBundle', resource: infernoFixture('questionnaire_dinner_order_adaptive.json') },
+            ],
+          });
     if (!request.url.endsWith('/Questionnaire/$next-question'))
       return { status: 404, headers: FHIR_JSON, body: '{}' };
     if (this.behaviour === 'hang') return 'hang';
@@ -66,6 +70,7 @@ export class LoopbackAdaptiveDtr {
     if (this.behaviour === 'no-questionnaire')
       return this.reply({ resourceType: 'QuestionnaireResponse', status: 'in-progress' });
     const { questionnaire, completed } = this.nextFor(asked);
+    if (this.behaviour === 'large') questionnaire.description = 'x'.repeat(1536 * 1024);
     const response = {
       resourceType: 'QuestionnaireResponse',
       status: completed ? 'completed' : 'in-progress',

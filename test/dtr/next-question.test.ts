@@ -36,6 +36,7 @@ afterAll(() => dtr.stop());
 
 beforeEach(() => {
   dtr.behaviour = 'serve';
+  dtr.packageBehaviour = 'serve';
   dtr.wrapInParameters = false;
 });
 
@@ -98,8 +99,13 @@ describe('the $next-question client', () => {
     expect(await ask(emptyState(), 300)).toEqual({ kind: 'failed', reason: 'dtr_timed_out' });
   });
 
-  it('is dtr_unavailable when the answer is larger than the 4 MB it reads', async () => {
+  it('is dtr_unavailable when the answer is larger than the 1 MB it reads', async () => {
     dtr.behaviour = 'oversized';
+    expect(await ask()).toEqual({ kind: 'failed', reason: 'dtr_unavailable' });
+  });
+
+  it('refuses a readable Questionnaire past 1 MB, which would ride in the workflow’s 2 MB payloads every round', async () => {
+    dtr.behaviour = 'large';
     expect(await ask()).toEqual({ kind: 'failed', reason: 'dtr_unavailable' });
   });
 

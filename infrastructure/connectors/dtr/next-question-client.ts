@@ -15,9 +15,10 @@ export type ServedQuestions =
 
 /**
  * The answer holds the Questionnaire so far and the answers sent back: no libraries, unlike a package,
- * though a Questionnaire may carry expanded value sets.
+ * though a Questionnaire may carry expanded value sets. The served Questionnaire rides in every round's
+ * activity input and result, which Temporal refuses past 2 MB, beside the case's items.
  */
-const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 type Json = Record<string, unknown>;
 
@@ -27,8 +28,9 @@ type Json = Record<string, unknown>;
  * `questionnaire-response` is the QuestionnaireResponse so far, its Questionnaire contained. The service
  * answers the QuestionnaireResponse (alone, or as the Parameters' `return`), whose contained Questionnaire
  * holds the questions so far, status `completed` once it has no more. As for `$questionnaire-package`,
- * failures never fail the case: a refused, broken or unsuccessful call is `dtr_unavailable`, one past
- * the time limit `dtr_timed_out`, an answer that holds no readable Questionnaire `dtr_invalid_package`.
+ * failures never fail the case: a refused, broken or unsuccessful call, or an answer past 1 MB, is
+ * `dtr_unavailable`, one past the time limit `dtr_timed_out`, an answer that holds no readable
+ * Questionnaire `dtr_invalid_package`.
  */
 export async function askNextQuestion(
   endpoint: DtrEndpoint,
