@@ -46,6 +46,8 @@ export interface PayerQuestionnaireDependencies {
   liveDtrService: (accountId: string) => Promise<DtrEndpoint | undefined>;
   /** Checks the DTR service's address at every connection, as for every connector. */
   policy: WebhookTargetPolicy;
+  /** How long the rounds after a person's answers may take (ANSWER_ROUNDS_MS unless said). */
+  answerRoundsMs?: number;
 }
 
 /**
@@ -83,7 +85,7 @@ export function payerQuestionnaires(
     const service = await dtrServiceFor(dependencies, query);
     if (!service) return { kind: 'not_asked' };
     const ctx = await caseOf(dependencies, query, deadline);
-    return prefillPackage(ctx, service, await service.fetchPackage());
+    return prefillPackage(ctx, service, await service.fetchPackage(deadline));
   };
 }
 
@@ -92,33 +94,38 @@ export function payerQuestionnaires(
  * prefills the new ones with the payer's CQL (the package is fetched again for its libraries: the case
  * keeps none of them). Rounds go on while the payer's CQL answers all that a round adds. Never fails the
  * case: a failed first round says why, and the case keeps its questionnaire as it was.
+ *
+ * The package's fetch, each round's call and each round's CQL all end within `answerRoundsMs`: CQL
+ * still queued or running then is not retried, since a new attempt would lose what the service served
+ * and outlast the wait of the POST that asked; the round's new items wait for a person instead.
  */
 export function nextPayerQuestions(
   dependencies: PayerQuestionnaireDependencies,
 ): (query: NextQuestionsQuery) => Promise<NextQuestionsAnswer> {
   return async (query) => {
-    const deadline = attemptDeadline();
-    const roundsUntil = Math.min(deadline, Date.now() + ANSWER_ROUNDS_MS);
+    const until = Math.min(attemptDeadline(), Date.now() + (dependencies.answerRoundsMs ?? ANSWER_ROUNDS_MS));
     const service = await dtrServiceFor(dependencies, query);
     if (!service) return { kind: 'failed', reason: 'dtr_unavailable' };
-    const served = await service.fetchPackage();
+    const served = await service.fetchPackage(until);
     const pkg = served.kind === 'fetched' ? readablePackage(served.parameters) : undefined;
     const prefill = pkg
-      ? await caseOf(dependencies, query, deadline).then((ctx) => cqlPrefill(ctx, pkg))
+      ? await caseOf(dependencies, query, until).then((ctx) => cqlPrefill(ctx, pkg, 'wait_for_person'))
       : unprefilledRounds(served.kind === 'failed' ? served.reason : 'dtr_invalid_package');
-    return askRounds(service, prefill, query, query.items, query.adaptive, roundsUntil);
+    return askRounds(service, prefill, query, query.items, query.adaptive, until);
   };
 }
 
 /**
- * The rounds after a person's answers end within this, the package fetched again included: the answer
- * to their POST waits for them, and the API waits 30 s for a decision before answering 503.
+ * The rounds after a person's answers end within this, the package's fetch and the CQL included: the
+ * answer to their POST waits for them and for the case's update that follows, and the API waits 30 s
+ * for a decision before answering 503.
  */
-const ANSWER_ROUNDS_MS = 20_000;
+const ANSWER_ROUNDS_MS = 15_000;
 
 /** A DTR service as the case reaches it: the sandbox's in process, or the account's over HTTP. */
 interface DtrService {
-  fetchPackage(): Promise<FetchedQuestionnairePackage>;
+  /** Fetches the package, the call cut at `until`. */
+  fetchPackage(until: number): Promise<FetchedQuestionnairePackage>;
   /** Asks `$next-question`, the call cut at `until`. */
   ask(response: FhirQuestionnaireResponse, until: number): Promise<ServedQuestions>;
 }
@@ -135,18 +142,17 @@ async function dtrServiceFor(
     };
   const endpoint = await liveDtrService(query.accountId);
   if (!endpoint) return undefined;
+  const cutAt = (until: number): DtrEndpoint => ({
+    ...endpoint,
+    timeoutMs: Math.max(1, Math.min(endpoint.timeoutMs, until - Date.now())),
+  });
   return {
-    fetchPackage: () => fetchQuestionnairePackage(endpoint, query.canonical, policy),
-    ask: (response, until) =>
-      askNextQuestion(
-        { ...endpoint, timeoutMs: Math.max(1, Math.min(endpoint.timeoutMs, until - Date.now())) },
-        response,
-        policy,
-      ),
+    fetchPackage: (until) => fetchQuestionnairePackage(cutAt(until), query.canonical, policy),
+    ask: (response, until) => askNextQuestion(cutAt(until), response, policy),
   };
 }
 
-/** What prefilling a case's questionnaire reads: the case, its evidence as read, the attempt's deadline. */
+/** What prefilling a case's questionnaire reads: the case, its evidence as read, when its CQL must end. */
 interface PrefillContext {
   evaluator: ClinicalEvaluator;
   query: PayerQuestionnaireQuery;
@@ -189,7 +195,7 @@ async function prefillPackage(
   const pkg = readablePackage(served.parameters);
   if (!pkg) return prefilled(questionnaireUnavailable(query.canonical, 'dtr_invalid_package'));
   if (pkg.adaptive) return firstQuestions(ctx, service, pkg);
-  const { items, failure } = await cqlPrefill(ctx, pkg)(pkg.questionnaire);
+  const { items, failure } = await cqlPrefill(ctx, pkg, 'retry')(pkg.questionnaire);
   return prefilled(questionnaireOf(pkg, items, failure));
 }
 
@@ -207,7 +213,7 @@ async function firstQuestions(
     questionnaire: pkg.questionnaire as unknown as AdaptiveQuestionnaireState['questionnaire'],
     completed: false,
   };
-  const answer = await askRounds(service, cqlPrefill(ctx, pkg), ctx.query, [], start, ctx.deadline);
+  const answer = await askRounds(service, cqlPrefill(ctx, pkg, 'retry'), ctx.query, [], start, ctx.deadline);
   if (answer.kind === 'failed')
     return prefilled({ ...questionnaireUnavailable(pkg.canonical, answer.reason), title: pkg.title });
   const base = questionnaireOf(pkg, answer.items, answer.prefill_failure);
@@ -225,9 +231,15 @@ type RoundPrefill = (
 
 /**
  * Runs the package's CQL over the case's record for a Questionnaire (the package's own, or what an
- * adaptive one's service served), in the evaluation pool, cut at its time limit.
+ * adaptive one's service served), in the evaluation pool, cut at its time limit. CQL still queued or
+ * running at `ctx.deadline` fails the attempt for Temporal to retry (`retry`), or leaves the items
+ * waiting for a person, `dtr_timed_out` (`wait_for_person`).
  */
-function cqlPrefill(ctx: PrefillContext, pkg: QuestionnairePackage): RoundPrefill {
+function cqlPrefill(
+  ctx: PrefillContext,
+  pkg: QuestionnairePackage,
+  pastDeadline: 'retry' | 'wait_for_person',
+): RoundPrefill {
   return async (questionnaire) => {
     try {
       const { items } = await ctx.evaluator.run(
@@ -241,12 +253,12 @@ function cqlPrefill(ctx: PrefillContext, pkg: QuestionnairePackage): RoundPrefil
       );
       return { items, failure: null };
     } catch (error) {
-      // Past the attempt's deadline the next attempt may find the pool free: Temporal retries it.
-      if (isRetryable(error)) throw error;
+      // Past the deadline the next attempt may find the pool free: Temporal retries it.
+      if (isPastDeadline(error) && pastDeadline === 'retry') throw error;
       // Read but not prefilled: the items still wait for a person, whatever stopped the CQL.
       return {
         items: itemsOfQuestionnaire(questionnaire, pkg.valueSets),
-        failure: isTimeLimit(error) ? 'dtr_timed_out' : 'dtr_unavailable',
+        failure: isTimeLimit(error) || isPastDeadline(error) ? 'dtr_timed_out' : 'dtr_unavailable',
       };
     }
   };
@@ -324,6 +336,6 @@ function isTimeLimit(error: unknown): boolean {
   return (error as { type?: string } | null)?.type === CLINICAL_EVALUATION_TIMED_OUT;
 }
 
-function isRetryable(error: unknown): boolean {
+function isPastDeadline(error: unknown): boolean {
   return (error as { type?: string } | null)?.type === CLINICAL_EVALUATION_DEADLINE_PASSED;
 }

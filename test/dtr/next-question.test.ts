@@ -1,3 +1,5 @@
+import * as path from 'node:path';
+
 import { MockActivityEnvironment } from '@temporalio/testing';
 
 import { nextPayerQuestions, payerQuestionnaires } from '../../activities/payer-questionnaire';
@@ -12,7 +14,8 @@ import type {
   PayerQuestionnaireQuery,
 } from '../../domain/dtr/questionnaire';
 import { answeredQuestionnaire } from '../../domain/dtr/questionnaire-items';
-import { inlineEvaluator } from '../../infrastructure/clinical/evaluation-pool';
+import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
+import { EvaluationPool, inlineEvaluator } from '../../infrastructure/clinical/evaluation-pool';
 import type { DtrEndpoint } from '../../infrastructure/connectors/dtr/dtr-client';
 import { askNextQuestion } from '../../infrastructure/connectors/dtr/next-question-client';
 import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
@@ -147,6 +150,12 @@ const dependencies = (): PayerQuestionnaireDependencies => ({
   policy: loopbackAllowed,
 });
 
+/** A pool thread that never finishes this record, so every other task waits behind it. */
+const STALLING_THREAD = path.join(__dirname, '..', 'fixtures', 'threads', 'stalling-evaluation-thread.js');
+const STALLING_RECORD = {
+  visitNotes: [{ content: 'stall', created_at: '2026-11-29T09:00:00Z' }],
+} as unknown as ClinicalRecord;
+
 /** An activity attempt with the time a case's connector activities get. */
 const attempt = () => new MockActivityEnvironment({ startToCloseTimeoutMs: 30_000 });
 
@@ -216,8 +225,12 @@ describe('an adaptive questionnaire at prefill', () => {
 });
 
 describe("an adaptive questionnaire's next questions", () => {
-  const next = (questionnaire: CaseQuestionnaire, adaptive: AdaptiveQuestionnaireState) =>
-    attempt().run(nextPayerQuestions(dependencies()), {
+  const next = (
+    questionnaire: CaseQuestionnaire,
+    adaptive: AdaptiveQuestionnaireState,
+    settings: Partial<PayerQuestionnaireDependencies> = {},
+  ) =>
+    attempt().run(nextPayerQuestions({ ...dependencies(), ...settings }), {
       ...dinnerQuery(),
       canonical: questionnaire.canonical,
       items: questionnaire.items,
@@ -254,5 +267,42 @@ describe("an adaptive questionnaire's next questions", () => {
     const { questionnaire, adaptive } = await firstQuestions();
     dtr.behaviour = 'fail';
     expect(await next(questionnaire, adaptive)).toEqual({ kind: 'failed', reason: 'dtr_unavailable' });
+  });
+
+  it('ends within the time its rounds are given, the package’s fetch included, though the connector allows longer', async () => {
+    const { questionnaire, adaptive } = await firstQuestions();
+    dtr.packageBehaviour = 'hang';
+    const started = Date.now();
+    const answer = await next(questionnaire, adaptive, {
+      liveDtrService: async () => ({ ...endpoint, timeoutMs: 10_000 }),
+      answerRoundsMs: 1_000,
+    });
+    expect(answer).toEqual({ kind: 'failed', reason: 'dtr_timed_out' });
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  describe('with the clinical evaluation pool busy (needs dist/: npm run build first)', () => {
+    let pool: EvaluationPool;
+    let stalled: Promise<unknown>;
+    beforeEach(() => {
+      pool = new EvaluationPool({ threads: 1, taskTimeoutMs: 10_000 }, { entry: STALLING_THREAD });
+      stalled = pool.run({ kind: 'clinical_eligibility', record: STALLING_RECORD }).catch((error) => error);
+    });
+    afterEach(async () => {
+      await pool.close();
+      await stalled;
+    });
+
+    it('keeps the questions the service served, waiting for a person as dtr_timed_out, when the CQL cannot run in time', async () => {
+      const { questionnaire, adaptive } = await firstQuestions();
+      const answered = answeredQuestionnaire(questionnaire, {
+        answers: [{ link_id: '3.1', value: { system: null, code: 'Hamburger', display: null } }],
+      });
+      const answer = await next(answered, adaptive, { evaluator: pool, answerRoundsMs: 1_500 });
+      expect(answer).toMatchObject({ kind: 'served', prefill_failure: 'dtr_timed_out' });
+      const items = answer.kind === 'served' ? mergedItems(answered.items, answer.items) : [];
+      expect(items.map((item) => item.link_id)).toContain('3.2.a');
+      expect(items.find((item) => item.link_id === 'PBD.1')).toMatchObject({ answer: 'Zzadaptive' });
+    });
   });
 });
