@@ -75,7 +75,9 @@ export class ProviderAuthorizationsRepository {
 
   /**
    * Inserts a new pending authorization unless the NPI already has a pending one, or a signed one
-   * not yet due for renewal (`renewableFrom`: a signed one expiring before it may be renewed).
+   * not yet due for renewal (`renewableFrom`: a signed one expiring before it may be renewed). The
+   * row is pending and unchanged since its creation whatever the object says: only the workflow's
+   * `write` moves an authorization on.
    */
   async insertPending(
     scope: AuthorizationScope,
@@ -91,11 +93,19 @@ export class ProviderAuthorizationsRepository {
         [scope.accountId, scope.livemode, authorization.npi, terms.renewableFrom.toISOString()],
       );
       if (duplicate) return { created: false as const, duplicate };
+      const pending: AuthorizationRow = {
+        ...authorization,
+        status: 'pending',
+        signed_at: null,
+        expires_at: null,
+        revoked_at: null,
+        updated_at: authorization.created_at,
+      };
       const inserted = await tx.query<{ id: string }>(
         `INSERT INTO provider_authorizations (account_id, livemode, period_days, ${COLUMNS})
          VALUES ($1, $2, $3, ${FIELDS.map((_field, index) => `$${index + 4}`).join(', ')})
          ON CONFLICT DO NOTHING RETURNING id`,
-        [scope.accountId, scope.livemode, terms.periodDays, ...FIELDS.map((field) => authorization[field])],
+        [scope.accountId, scope.livemode, terms.periodDays, ...FIELDS.map((field) => pending[field])],
       );
       if (inserted.length > 0) return { created: true as const };
       // Another request took the NPI's one pending place between the check and the insert.
