@@ -166,6 +166,8 @@ export class CasesService {
   }
 
   async get(principal: Principal, type: CaseType, id: string): Promise<CaseRecord> {
+    // Before the annotations' read starts: an id that cannot be this type's costs no query.
+    if (!hasIdPrefix(type.idKind, id)) throw this.notFound(type);
     return this.annotated(
       principal,
       type,

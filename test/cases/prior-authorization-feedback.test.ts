@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import pino from 'pino';
 
+import { newId } from '../../domain/ids';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { ApiMetrics } from '../../src/metrics/api-metrics';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
@@ -244,6 +245,17 @@ describe('feedback on a prior authorization', () => {
       readingOne: 1,
       readingCase: 1,
     });
+  });
+
+  it('answers 404 for an id that is no prior authorization’s without reading any feedback', async () => {
+    for (const id of [newId('benefitVerification'), 'pa_malformed']) {
+      let response: { status: number } | undefined;
+      const reading = await feedbackQueries(
+        async () => (response = await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider))),
+      );
+
+      expect({ id, status: response?.status, reading }).toEqual({ id, status: 404, reading: 0 });
+    }
   });
 
   it('refuses a criterion the case does not hold, naming it, and stores nothing', async () => {
