@@ -281,25 +281,28 @@ const REREADS_AGREEING = 2;
 /** Identifiers read again on one page at most: a page of codes never runs out its time limit this way. */
 const MOST_REREADS = 8;
 /**
- * Characters an identifier may differ by, one for one, and still be read again: Tesseract's page
- * reading gives `I` for a `J` that PP-OCR and Tesseract's reading of the line alone, at every size,
- * read right. Such a reading replaces the first reader's only where all three rereads give it.
+ * Characters two readings of an identifier may differ by, one for one, and still be read again:
+ * Tesseract's page reading gives `I` for a `J` that PP-OCR and Tesseract's reading of the line alone,
+ * at every size, read right. Such a reading replaces the first reader's only where all three rereads
+ * give it.
  */
-const MOST_SUBSTITUTED = 2;
-
-/** How many characters two readings of one length differ by. */
-function differences(a: string, b: string): number {
-  let count = 0;
-  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) count += 1;
-  return count;
-}
+const MOST_SUBSTITUTED = 1;
 
 /**
- * A first reader's word this unsure, over an identifier the second reader read but wider than it, is
- * the page segmentation's garble of it with the print around it (`2858` for a table's `228758`): read
- * again, it gives way to the identifier as the rereads give it.
+ * Whether two readings of one length differ by at most MOST_SUBSTITUTED characters, none of them a
+ * pair OCR gives for one another (O for 0, S for 5…): both engines confuse those, so a reread that
+ * gives the other one settles nothing.
  */
-const GARBLED = 0.5;
+function settleableSubstitution(read: string, wanted: string): boolean {
+  let count = 0;
+  for (let index = 0; index < read.length; index += 1) {
+    if (read[index] === wanted[index]) continue;
+    count += 1;
+    const pair = read[index] + wanted[index];
+    if (LOOK_ALIKES.some((each) => each === pair || each === pair[1] + pair[0])) return false;
+  }
+  return count <= MOST_SUBSTITUTED;
+}
 
 /** Print that may be an identifier: four letters or digits or more, one a digit. */
 function identifierLike(text: string): boolean {
@@ -315,9 +318,9 @@ function identifierLike(text: string): boolean {
  * replace the first reader's words there: Tesseract's page segmentation doubles or drops a character
  * the line reading does not (`ZZBHHO0…`). One such reading is enough where the first reader's text is
  * the second's with one character doubled as its look-alike (`O0` for `0`), the way Tesseract gives a
- * wide glyph of some faces at every size. Where the first reader read a character or two as others
- * (`INH…` for `JNH…`), all three rereads must give the second reader's value: an `O` that Tesseract
- * reads for a `0` at every size stays a disagreement, and the field unread.
+ * wide glyph of some faces at every size. Where the first reader read one character as another
+ * (`INH…` for `JNH…`), all three rereads must give the second reader's value, and a look-alike pair
+ * (`O` for `0`) is never settled so: there the readers still disagree, and the field is unread.
  */
 async function settledIdentifiers(
   image: Buffer,
@@ -331,17 +334,11 @@ async function settledIdentifiers(
     .filter((word) => identifierLike(word.text));
   let rereads = 0;
   for (const word of candidates) {
-    const inside = wordsInRegion(lines, word.box);
-    const garbled = lines
-      .flatMap((line) => line.words)
-      .filter(
-        (each) => !inside.includes(each) && each.confidence < GARBLED && sameRegion(each.box, word.box),
-      );
-    const there = [...inside, ...garbled];
+    const there = wordsInRegion(lines, word.box);
     const read = identifierCore(there.map((each) => each.text).join(''));
     const wanted = identifierCore(word.text);
     const substituted = read.length === wanted.length;
-    if (read === wanted || (substituted && differences(read, wanted) > MOST_SUBSTITUTED)) continue;
+    if (read === wanted || (substituted && !settleableSubstitution(read, wanted))) continue;
     if (rereads >= MOST_REREADS) continue;
     rereads += 1;
     const agreeing: ReadWord[] = [];
