@@ -63,14 +63,12 @@ export function checkAgainstOtherReader(
       .filter((found) => found.pageIndex === candidate.pageIndex && found.field !== field)
       .map(regionOf)
       .filter((box) => !sameRegion(box, region));
-    // A label either reader read is a label in the other's reading too (`RXxGrp` where the other read
-    // `RxGrp`): print running into the value is never where one reader saw its label.
-    const labels = [...own, ...other]
-      .flatMap((line) => line.words)
-      .filter((word) => isLabelWord(word.text))
-      .map((word) => word.box);
+    // A label either reader read stands apart in the other's misreading of it too (`RXxGrp`).
+    const labels = [...own, ...other].flatMap((line) => line.words).filter((word) => isLabelWord(word.text));
     const standsApart = (word: ReadWord) =>
-      isLabelWord(word.text) || [...labels, ...otherValues].some((box) => sameRegion(word.box, box));
+      isLabelWord(word.text) ||
+      labels.some((label) => misreadLabel(word, label)) ||
+      otherValues.some((box) => sameRegion(word.box, box));
     // The other reader seeing a label where this one saw a value: one of them took a label for it.
     if (
       runsOn(own, region, standsApart) ||
@@ -118,14 +116,17 @@ function spacedAsFirstReaderRead(candidate: Candidate, otherReading: string): st
 }
 
 /**
- * A name with a word before its last that ends in a doubled A, V, W or Y (`MARIAA NGUYEN`): those
+ * A name with a word that ends in a doubled A, V, W or Y (`MARIAA NGUYEN`): those
  * capitals stand with no side bearing, so the space between a name ending in one and an initial of
  * the same letter (`MARIA A`) is narrower than the gaps between letters elsewhere, and both readers
  * run them together. Names rarely end so; a reading of one is not trusted.
  */
 function mayHideAnInitial(name: string): boolean {
-  const words = name.toUpperCase().split(/\s+/).filter(Boolean);
-  return words.slice(0, -1).some((word) => /([AVWY])\1$/.test(word));
+  // The last word too: a card may print the family name first (`NGUYEN, MARIA A`).
+  return name
+    .toUpperCase()
+    .split(/[\s,]+/)
+    .some((word) => /([AVWY])\1$/.test(word));
 }
 
 /** A name's letters run together, and after how many of them each of its words ends. */
@@ -135,6 +136,40 @@ function wordBreaks(name: string): { letters: string; at: Set<number> } {
   let length = 0;
   for (const word of words.slice(0, -1)) at.add((length += word.length));
   return { letters: words.join(''), at };
+}
+
+/** Digits OCR gives for the capitals of a label (`RxGr0up`). */
+const LETTER_FOR_DIGIT: Readonly<Record<string, string>> = { 0: 'O', 1: 'I', 5: 'S', 8: 'B' };
+
+/**
+ * Whether a word is a reader's misreading of a label the other reader read in its place (`RXxGrp` for
+ * `RxGrp`, `RxGr0up` for `RxGroup`): a letter at either end, look-alike digits only between, and one
+ * letter added, dropped or changed at most. A word that begins or ends with a digit, or holds more
+ * than that, may hold the value's own end (`9GRP`), and is never excused as the label.
+ */
+function misreadLabel(word: ReadWord, label: ReadWord): boolean {
+  if (!sameRegion(word.box, label.box) || !/^[A-Za-z](?:[A-Za-z0158]*[A-Za-z])?$/.test(word.text))
+    return false;
+  const letters = word.text.toUpperCase().replace(/[0158]/g, (digit) => LETTER_FOR_DIGIT[digit]);
+  return withinOneEdit(letters, label.text.replace(/[^A-Za-z]/g, '').toUpperCase());
+}
+
+/** Whether two strings are equal, or one insertion, deletion or substitution apart. */
+function withinOneEdit(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let [i, j, edits] = [0, 0, 0];
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      [i, j] = [i + 1, j + 1];
+      continue;
+    }
+    edits += 1;
+    if (edits > 1) return false;
+    if (a.length > b.length) i += 1;
+    else if (b.length > a.length) j += 1;
+    else [i, j] = [i + 1, j + 1];
+  }
+  return edits + (a.length - i) + (b.length - j) <= 1;
 }
 
 export function regionOf(candidate: Candidate): Box {

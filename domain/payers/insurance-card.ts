@@ -231,7 +231,8 @@ function inferBin(
  * a reading made before there were two readers) is taken as before, on its threshold. On an OCR page
  * read twice, each candidate is checked against the other reader's words in its place: the same
  * value there makes it agreed (readers 2); another value there, or print running on from it, leaves
- * the field unread; nothing there leaves a name or date to its threshold and an identifier unread.
+ * the field unread; nothing there leaves a name or date to its threshold and an identifier unread. A
+ * name both read alike that may hide an initial run in (`unsure`) is unread too, below its threshold.
  */
 function decide(
   reading: CardReading,

@@ -31,9 +31,21 @@ describe('a card read by two readers', () => {
     expect(reading.unreadReasons.rx_pcn).toBe('readers_disagree');
   });
 
-  it('returns an identifier beside a label one reader misread, where the other read the label', () => {
-    const reading = readCard([readTwice(['RXxGrp RX4567'], ['RxGrp RX4567'])]);
-    expect(reading.card.rx_group).toMatchObject({ value: 'RX4567', readers: 2 });
+  it.each([
+    ['a letter too many', 'RXxGrp RX4567', 'RxGrp RX4567'],
+    ['a zero for its O', 'RxGroup RX4567', 'RxGr0up RX4567'],
+  ])(
+    'returns an identifier beside a label one reader misread with %s, where the other read the label',
+    (_how, first, second) => {
+      const reading = readCard([readTwice([first], [second])]);
+      expect(reading.card.rx_group).toMatchObject({ value: 'RX4567', readers: 2 });
+    },
+  );
+
+  it('never excuses print running on from an identifier as a label where it holds more than the label', () => {
+    const reading = readCard([readTwice(['ID: 12345678 9GRP 55'], ['ID: 12345678  GRP 55'])]);
+    expect(reading.card.member_id).toBeNull();
+    expect(reading.unreadReasons.member_id).toBe('readers_disagree');
   });
 
   it('never returns an identifier the other reader saw run on past its end', () => {
@@ -82,9 +94,14 @@ describe('a card read by two readers', () => {
     },
   );
 
-  it('returns a name whose last word ends in a doubled letter, as no initial follows it', () => {
-    const reading = readCard([readTwice(['Name: JANE MAA'], ['Name: JANE MAA'])]);
-    expect(reading.card.member_name).toMatchObject({ value: 'JANE MAA', readers: 2 });
+  it('leaves unread a name printed family name first whose initial both readers ran in', () => {
+    const reading = readCard([readTwice(['Name: NGUYEN, MARIAA'], ['Name: NGUYEN, MARIAA'])]);
+    expect(reading.card.member_name).toBeNull();
+  });
+
+  it('returns a name whose words end in a doubled letter other than A, V, W or Y', () => {
+    const reading = readCard([readTwice(['Name: ROSS A HALL'], ['Name: ROSS A HALL'])]);
+    expect(reading.card.member_name).toMatchObject({ value: 'ROSS A HALL', readers: 2 });
   });
 
   it('never agrees on a name the readers split in different places', () => {
