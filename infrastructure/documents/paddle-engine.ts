@@ -164,11 +164,13 @@ export async function createPaddleReader(
   let lastRead: { image: Buffer; lines: Map<string, LineReading> } | undefined;
   const readLine = async (image: Buffer, grey: Grey, box: Box, turn: number): Promise<LineReading> => {
     if (lastRead?.image !== image) lastRead = { image, lines: new Map() };
+    // This image's own map, whatever image the reader moves on to while the line is recognised.
+    const readings = lastRead.lines;
     const key = `${box.left} ${box.top} ${box.width} ${box.height} ${turn}`;
-    const known = lastRead.lines.get(key);
+    const known = readings.get(key);
     if (known) return known;
     const reading = await recogniseLine(cropOf(grey, box, turn));
-    lastRead.lines.set(key, reading);
+    readings.set(key, reading);
     return reading;
   };
 
@@ -354,11 +356,14 @@ export function wordsOf(
   const gapBefore = (run: DecodedCharacter[], index: number) =>
     widestBlank(blank, (run[index - 1].step + 0.5) * stepWidth, (run[index].step + 0.5) * stepWidth);
   return spaceSeparated(characters).flatMap((run) => {
+    // A run with a digit may be an identifier, whose letters the recogniser's doubt never splits: a
+    // prefix split off it could read as a label (`GRP…`).
+    const lettersOnly = run.every((character) => !/\d/.test(character.text));
     const betweenLetters = (index: number) =>
       LETTER.test(run[index - 1].text) && LETTER.test(run[index].text);
     const isSpace = (index: number) =>
       gapBefore(run, index) >= SPACE_BLANK * line.height ||
-      (betweenLetters(index) && run[index].spaceBefore >= SPACE_LIKELY);
+      (lettersOnly && betweenLetters(index) && run[index].spaceBefore >= SPACE_LIKELY);
     const words: ReadWord[] = [];
     let from = 0;
     for (let index = 1; index <= run.length; index += 1) {

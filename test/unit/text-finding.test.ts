@@ -128,6 +128,18 @@ describe('the second reader', () => {
     expect(words.map((word) => word.text)).toEqual(['A', 'M']);
   });
 
+  it('never splits a run holding a digit where it only weighed a space: it may be an identifier', () => {
+    const alphabet = ['', 'A', 'M', '7', ' '];
+    const probabilities = new Float32Array(5 * alphabet.length);
+    [1, 0, 0, 2, 3].forEach((best, step) => {
+      probabilities[step * alphabet.length + best] = best === 0 ? 0.6 : 0.9;
+      if (best === 0) probabilities[step * alphabet.length + 4] = 0.35;
+    });
+    const characters = decodeCtc(probabilities, 5, alphabet.length, alphabet);
+    const words = wordsOf(characters, { left: 0, top: 0, width: 50, height: 20 }, 10, new Uint8Array(50));
+    expect(words.map((word) => word.text)).toEqual(['AM7']);
+  });
+
   it('keeps two letters one word where it weighed no space between them', () => {
     const alphabet = ['', 'A', 'M', ' '];
     const probabilities = new Float32Array(4 * alphabet.length);
