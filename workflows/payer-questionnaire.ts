@@ -135,9 +135,17 @@ export function questionnaireAnswersDecision(run: QuestionnaireRun): Decision<Qu
     answer: async (apply) => {
       apply();
       await lifecycle.update({ questionnaire: record.questionnaire });
-      // An adaptive questionnaire's answer shows the questions that follow: the round's result.
+      // An adaptive questionnaire's answer shows the questions that follow: the round's result. A review
+      // decided or a cancellation taken before the round asks it ends the rounds: none will come.
       const given = run.adaptiveAnswers;
-      if (run.adaptive) await condition(() => run.adaptiveAnswersAsked >= given || lifecycle.isFinal);
+      if (run.adaptive)
+        await condition(
+          () =>
+            run.adaptiveAnswersAsked >= given ||
+            run.review !== undefined ||
+            cancellation.requested() !== undefined ||
+            lifecycle.isFinal,
+        );
       return lifecycle.record;
     },
   };

@@ -30,6 +30,7 @@ let crd: ClearinghouseServer;
 let dtr: LoopbackAdaptiveDtr;
 let pas: PasServer;
 let keys: Awaited<ReturnType<TestApp['createLiveKeys']>>;
+let dtrUrl: string;
 
 beforeAll(async () => {
   crd = new ClearinghouseServer(({ body }) => ({
@@ -39,7 +40,8 @@ beforeAll(async () => {
   }));
   dtr = new LoopbackAdaptiveDtr();
   pas = new PasServer();
-  const [crdUrl, dtrUrl, pasUrl] = await Promise.all([crd.start(), dtr.start(), pas.start()]);
+  let crdUrl: string, pasUrl: string;
+  [crdUrl, dtrUrl, pasUrl] = await Promise.all([crd.start(), dtr.start(), pas.start()]);
   // The CRD connector needs a public address to publish its keys at; this loopback CRD service never fetches them.
   testApp = await startTestApp({ PUBLIC_API_URL: 'https://api.clinic.example' });
   worker = await testApp.startWorker();
@@ -50,12 +52,15 @@ beforeAll(async () => {
     auth: { type: 'bearer', token: 'pas-token-0123456789' },
   });
   await configure('coverage_requirements', { url: crdUrl, client_id: 'clinic-crd-0001', timeout_ms: 2000 });
-  await configure('questionnaire', {
+  await configureDtr(2000);
+});
+
+const configureDtr = (timeoutMs: number) =>
+  configure('questionnaire', {
     url: dtrUrl,
     auth: { type: 'bearer', token: 'dtr-token-adaptive-0001' },
-    timeout_ms: 2000,
+    timeout_ms: timeoutMs,
   });
-});
 
 async function configure(kind: string, body: object): Promise<void> {
   const response = await testApp.http().put(`/connectors/${kind}`).set(bearer(keys.admin)).send(body);
@@ -214,5 +219,35 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
     const asked = await answer(id, [{ link_id: 'LOC.1', value: 'Ward 4' }]);
     expect(asked.body.data.questionnaire).toMatchObject({ prefill_failure: null });
     expect(linkIdsOf(asked.body.data.questionnaire)).toContain('3.2.a');
+  });
+
+  it('answers an answer a rejection overtakes at once, without waiting for the round that would have asked about it', async () => {
+    const { id } = await preparedCase();
+    // The round after the first answer hangs for the connector's whole time limit.
+    await configureDtr(10_000);
+    dtr.behaviour = 'hang';
+    try {
+      const asked = dtr.nextQuestionRequests().length;
+      const first = answer(id, [{ link_id: '3.1', value: HAMBURGER }]).then((response) => response);
+      await eventually(async () => dtr.nextQuestionRequests().length > asked || undefined);
+      const second = answer(id, [{ link_id: 'LOC.1', value: 'Ward 4' }]).then((response) => response);
+      await eventually(async () => {
+        const read = await testApp.http().get(`${PATH}/${id}`).set(bearer(keys.provider));
+        const items = read.body.data.questionnaire.items as JsonObject[];
+        return items.find((item) => item.link_id === 'LOC.1')?.answer === 'Ward 4' || undefined;
+      });
+      const rejected = testApp
+        .http()
+        .post(`${PATH}/${id}/review`)
+        .set(bearer(keys.reviewer))
+        .send({ decision: 'reject', reviewer: 'Dr. Reviewer' })
+        .then((response) => response);
+      const overtaken = Date.now();
+      expect((await second).status).toBe(200);
+      expect(Date.now() - overtaken).toBeLessThan(4_000);
+      await Promise.all([first, rejected]);
+    } finally {
+      await configureDtr(2000);
+    }
   });
 });
