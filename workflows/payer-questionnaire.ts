@@ -10,6 +10,7 @@ import {
 import { answeredQuestionnaire, answerIssues } from '../domain/dtr/questionnaire-items';
 import type { AdaptiveQuestionnaireState, QuestionnaireAnswers } from '../domain/dtr/questionnaire';
 import type { CoverageRequirements } from '../domain/payers/coverage-requirements';
+import type { CaseTimings } from '../domain/cases/case-model';
 import { refuse } from './case-lifecycle';
 import type { CaseLifecycle } from './case-lifecycle';
 import { refuseIssues } from './case-workflow';
@@ -39,12 +40,18 @@ interface QuestionnaireRun {
   adaptiveAnswers: number;
   /** How many of those answers its service has been asked about: fewer, and it is to be asked again. */
   adaptiveAnswersAsked: number;
+  /** After a failed round, how long until it is asked again unprompted; none while the last round served. */
+  adaptiveRetryMs?: number;
 }
 
-/** The run as the next-question round needs it: the payer's activities and the account. */
+/** The run as the next-question round needs it: the payer's activities, the account, its outage timings. */
 type AdaptiveRun = QuestionnaireRun &
   Pick<
-    ConnectedCaseRun<PriorAuthorizationCase, { accountId: string }, ReturnType<typeof createCaseActivities>>,
+    ConnectedCaseRun<
+      PriorAuthorizationCase,
+      { accountId: string; timings: Pick<CaseTimings, 'outage'> },
+      ReturnType<typeof createCaseActivities>
+    >,
     'connector' | 'input'
   >;
 
@@ -153,7 +160,8 @@ export function questionnaireAnswersDecision(run: QuestionnaireRun): Decision<Qu
 
 /**
  * Waits up to `timeoutMs` for a decision (`decided`) while an adaptive questionnaire is answered:
- * each time answers come, its DTR service is asked for what follows them. Says whether a decision came.
+ * each time answers come, its DTR service is asked for what follows them, and a failed round is asked
+ * again on the case's outage schedule until one serves. Says whether a decision came.
  */
 export async function awaitDecisionAskingNextQuestions(
   run: AdaptiveRun,
@@ -162,8 +170,10 @@ export async function awaitDecisionAskingNextQuestions(
 ): Promise<boolean> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const woke = await condition(() => decided() || answersUnasked(run), Math.max(until - Date.now(), 1));
-    if (!woke) return false;
+    const left = until - Date.now();
+    const wait = Math.min(left, run.adaptiveRetryMs ?? left);
+    const woke = await condition(() => decided() || answersUnasked(run), Math.max(wait, 1));
+    if (!woke && Date.now() >= until) return false;
     if (decided()) return true;
     await askNextQuestions(run);
   }
@@ -172,7 +182,7 @@ export async function awaitDecisionAskingNextQuestions(
 /**
  * One `$next-question` exchange, in an activity: the service's answer is merged into the case as it
  * now stands (answers given meanwhile win, and ask again), and the case shows it. A failed round keeps
- * the questionnaire as it was, naming why in `prefill_failure`; the next answer asks again.
+ * the questionnaire as it was, naming why in `prefill_failure`; the next answer, or the retry, asks again.
  */
 async function askNextQuestions(run: AdaptiveRun): Promise<void> {
   const { record, lifecycle } = run;
@@ -190,7 +200,9 @@ async function askNextQuestions(run: AdaptiveRun): Promise<void> {
   const current = record.questionnaire!;
   if (answer.kind === 'failed') {
     record.questionnaire = { ...current, prefill_failure: answer.reason };
+    run.adaptiveRetryMs = nextRetryMs(run);
   } else {
+    run.adaptiveRetryMs = undefined;
     // Answers given during the round are the service's to see: it stays incomplete until asked again.
     run.adaptive = run.adaptiveAnswers > sent ? { ...answer.adaptive, completed: false } : answer.adaptive;
     const items = mergedItems(current.items, answer.items);
@@ -198,4 +210,12 @@ async function askNextQuestions(run: AdaptiveRun): Promise<void> {
   }
   await lifecycle.update({ questionnaire: record.questionnaire });
   run.adaptiveAnswersAsked = sent;
+}
+
+/** The outage schedule's first wait after a failed round, doubling up to its longest; none without one. */
+function nextRetryMs({ adaptiveRetryMs, input }: AdaptiveRun): number | undefined {
+  const outage = input.timings.outage;
+  if (!outage) return undefined;
+  if (adaptiveRetryMs === undefined) return outage.firstRetryMs;
+  return Math.min(adaptiveRetryMs * 2, outage.longestRetryMs);
 }

@@ -43,7 +43,12 @@ beforeAll(async () => {
   let crdUrl: string, pasUrl: string;
   [crdUrl, dtrUrl, pasUrl] = await Promise.all([crd.start(), dtr.start(), pas.start()]);
   // The CRD connector needs a public address to publish its keys at; this loopback CRD service never fetches them.
-  testApp = await startTestApp({ PUBLIC_API_URL: 'https://api.clinic.example' });
+  testApp = await startTestApp({
+    PUBLIC_API_URL: 'https://api.clinic.example',
+    // A failed $next-question round is asked again on this schedule.
+    CASE_OUTAGE_FIRST_RETRY_MS: '500',
+    CASE_OUTAGE_LONGEST_RETRY_MS: '2000',
+  });
   worker = await testApp.startWorker();
   const account = await testApp.createAccount();
   keys = await testApp.createLiveKeys(account.accountId);
@@ -219,6 +224,20 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
     const asked = await answer(id, [{ link_id: 'LOC.1', value: 'Ward 4' }]);
     expect(asked.body.data.questionnaire).toMatchObject({ prefill_failure: null });
     expect(linkIdsOf(asked.body.data.questionnaire)).toContain('3.2.a');
+  });
+
+  it('asks a failed round again on the outage schedule, without another answer, once the service is back', async () => {
+    const { id } = await preparedCase();
+    dtr.behaviour = 'fail';
+    const failed = await answer(id, [{ link_id: '3.1', value: HAMBURGER }]);
+    expect(failed.body.data.questionnaire).toMatchObject({ prefill_failure: 'dtr_unavailable' });
+    dtr.behaviour = 'serve';
+    const retried = await eventually(async () => {
+      const read = await testApp.http().get(`${PATH}/${id}`).set(bearer(keys.provider));
+      const questionnaire = read.body.data.questionnaire as JsonObject;
+      return linkIdsOf(questionnaire).includes('3.2.a') ? questionnaire : undefined;
+    });
+    expect(retried).toMatchObject({ prefill_failure: null, pending: ['LOC.1'] });
   });
 
   it('answers an answer a rejection overtakes at once, without waiting for the round that would have asked about it', async () => {
