@@ -430,7 +430,8 @@ export const createCaseActivities = ({
 
     /**
      * Never fails the case either: a failure of ours on the way is `dtr_unavailable`, and the case keeps
-     * its questionnaire as it stood. Logged with the reason and the case id only.
+     * its questionnaire as it stood (CQL the pool cannot run in time is none: nextPayerQuestions keeps
+     * the round's items, waiting for a person). Logged with the reason and the case id only.
      */
     async askNextPayerQuestions(query: NextQuestionsQuery): Promise<NextQuestionsAnswer> {
       let answer: NextQuestionsAnswer;
