@@ -346,8 +346,11 @@ describe('provider authorizations', () => {
     const listed = (await testApp.http().get('/provider-authorizations').set(bearer(account.keys.provider)))
       .body.data.data as JsonObject[];
 
-    expect(alone).toEqual(created.body.data);
-    expect(listed).toEqual([alone]);
+    // Its workflow's first steps may write the row just after creation, which moves updated_at alone.
+    const settled = (answer: JsonObject) =>
+      Object.fromEntries(Object.entries(answer).filter(([field]) => field !== 'updated_at'));
+    expect(settled(alone)).toEqual(settled(created.body.data));
+    expect(listed.map(settled)).toEqual([settled(alone)]);
     for (const answer of [created.body.data, alone, listed[0]]) {
       expect(Object.keys(answer)).toEqual([
         'id',
