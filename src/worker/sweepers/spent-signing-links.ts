@@ -1,5 +1,5 @@
 import { SigningLinksRepository } from '../../../infrastructure/provider-authorizations/signing-links.repository';
-import { deleteInBatches, SWEEP_BATCH, Sweeper, SweepRoutine } from './sweep-while-running';
+import { BatchDeletingSweeper } from './sweep-while-running';
 
 /**
  * How long a signing or revoke link is kept once used or lapsed: long enough to tell a prescriber
@@ -9,29 +9,28 @@ export const SPENT_SIGNING_LINK_GRACE_DAYS = 30;
 
 const DAY_MS = 24 * 3_600_000;
 
-const SPENT_SIGNING_LINKS_ROUTINE: SweepRoutine = {
-  // Links are kept by the day; looking every hour keeps each pass small.
-  intervalMs: 60 * 60_000,
-  acted: 'spent signing links deleted',
-  failed: 'spent signing links sweep failed',
-};
-
 /**
  * Deletes the links mailed to prescribers that were used, or lapsed, more than the grace ago; sweeping
  * workers skip the rows another one holds.
  */
-export class SpentSigningLinksSweeper implements Sweeper {
-  readonly routine = SPENT_SIGNING_LINKS_ROUTINE;
+export class SpentSigningLinksSweeper extends BatchDeletingSweeper {
+  readonly routine = {
+    // Links are kept by the day; looking every hour keeps each pass small.
+    intervalMs: 60 * 60_000,
+    acted: 'spent signing links deleted',
+    failed: 'spent signing links sweep failed',
+  };
 
   constructor(
     private readonly links: SigningLinksRepository,
-    private readonly batchSize = SWEEP_BATCH,
+    batchSize?: number,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    super(batchSize);
+  }
 
-  /** One pass; returns how many links it deleted. */
-  async sweep(): Promise<number> {
+  protected startPass() {
     const cutoff = new Date(this.clock().getTime() - SPENT_SIGNING_LINK_GRACE_DAYS * DAY_MS);
-    return deleteInBatches((size) => this.links.deleteSpent(cutoff, size), this.batchSize);
+    return (batchSize: number) => this.links.deleteSpent(cutoff, batchSize);
   }
 }

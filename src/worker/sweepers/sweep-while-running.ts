@@ -8,22 +8,6 @@ export interface WorkerLifecycle {
 /** At most this many rows per pass, so one pass stays short however much has piled up. */
 export const SWEEP_BATCH = 100;
 
-/**
- * Deletes batch after batch, each in its own short transaction, until a batch comes back short, so one
- * pass clears whatever has piled up without holding rows for long. Returns how many it deleted.
- */
-export async function deleteInBatches(
-  deleteBatch: (batchSize: number) => Promise<number>,
-  batchSize: number,
-): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const batch = await deleteBatch(batchSize);
-    deleted += batch;
-    if (batch < batchSize) return deleted;
-  }
-}
-
 /** How often a sweeper runs, and what its log lines say. */
 export interface SweepRoutine {
   intervalMs: number;
@@ -38,6 +22,30 @@ export interface Sweeper {
   readonly routine: SweepRoutine;
   /** One pass; returns how many things it acted on. */
   sweep(): Promise<number>;
+}
+
+/**
+ * A clean-up whose pass deletes batch after batch, each in its own short transaction, until a batch
+ * comes back short, so one pass clears whatever has piled up without holding rows for long.
+ */
+export abstract class BatchDeletingSweeper implements Sweeper {
+  abstract readonly routine: SweepRoutine;
+
+  constructor(private readonly batchSize = SWEEP_BATCH) {}
+
+  /** One pass; returns how many rows it deleted. */
+  async sweep(): Promise<number> {
+    const deleteBatch = this.startPass();
+    let deleted = 0;
+    for (;;) {
+      const batch = await deleteBatch(this.batchSize);
+      deleted += batch;
+      if (batch < this.batchSize) return deleted;
+    }
+  }
+
+  /** What this pass deletes, at most `batchSize` rows a call: made once a pass, so a cutoff holds for all of it. */
+  protected abstract startPass(): (batchSize: number) => Promise<number>;
 }
 
 /**
