@@ -3,13 +3,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import jwt from 'jsonwebtoken';
 
-import { createActivities } from '../../activities';
 import { newId } from '../../domain/ids';
 import { CaseEventType, describeEvent } from '../../domain/webhooks/event-types';
 import { verifyWebhook } from '../../clients/typescript/src';
 import { WebhookDeliveriesRepository } from '../../infrastructure/webhooks/webhook-deliveries.repository';
 import { decryptedHistoryText } from '../support/history';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { createActiveEndpoint, PublishEvent, publishEventActivity } from '../support/webhook-endpoints';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
 
@@ -20,7 +20,7 @@ describe('webhook delivery to real receivers', () => {
   let testApp: TestApp;
   let worker: TestWorker;
   let account: TestAccount;
-  let publishEvent: ReturnType<typeof createActivities>['activities']['publishEvent'];
+  let publishEvent: PublishEvent;
   const receivers: TestReceiver[] = [];
 
   beforeAll(async () => {
@@ -32,13 +32,7 @@ describe('webhook delivery to real receivers', () => {
       WEBHOOK_RETRY_EXPIRE_AFTER_MS: '60000',
     });
     worker = await testApp.startWorker();
-    // The activity case workflows call, run as a worker runs it (regular or local activity alike).
-    ({ publishEvent } = createActivities({
-      config: testApp.config,
-      db: testApp.db,
-      temporalClient: testApp.temporalClient,
-      taskQueue: testApp.config.temporal.taskQueue,
-    }).activities);
+    publishEvent = publishEventActivity(testApp);
   });
   // Each test its own account, so endpoints made by earlier tests receive nothing of its events.
   beforeEach(async () => {
@@ -56,30 +50,21 @@ describe('webhook delivery to real receivers', () => {
     return started;
   }
 
-  /** An endpoint as a provider makes one: created, toggled on, and active once verified. */
   async function activeEndpoint(
     url: string,
     options: { events?: string[]; key?: string; secret?: string } = {},
   ): Promise<string> {
-    const key = options.key ?? account.keys.provider;
-    const created = await testApp
-      .http()
-      .post('/webhooks')
-      .set(bearer(key))
-      .send({
+    return createActiveEndpoint(
+      testApp,
+      options.key ?? account.keys.provider,
+      {
         name: 'receiver',
         url,
         secret: options.secret ?? SECRET,
         events: options.events ?? ['prior_authorization.updated'],
-      });
-    const id = created.body.data.id as string;
-    receivers.find((candidate) => candidate.url === url)?.endpointIds.add(id);
-    await testApp.http().patch(`/webhooks/${id}`).set(bearer(key)).send({ active: true });
-    await eventually(
-      async () =>
-        (await testApp.http().get(`/webhooks/${id}`).set(bearer(key))).body.data.status === 'active',
+      },
+      receivers.find((candidate) => candidate.url === url),
     );
-    return id;
   }
 
   /** A case event as a case workflow publishes it. */

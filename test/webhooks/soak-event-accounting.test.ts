@@ -1,10 +1,10 @@
-import { createActivities } from '../../activities';
 import { CASE_EVENTS, eventAccounting, PatientGet } from '../../bench/soak-event-accounting';
 import { newId } from '../../domain/ids';
 import type { CreatePriorAuthorizationDto } from '../../src/cases/types/prior-authorization/prior-authorization.dto';
 import { PRIOR_AUTHORIZATION } from '../../src/cases/types/prior-authorization/prior-authorization.case-type';
 import { priorAuthorizationRequest } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { createActiveEndpoint, PublishEvent, publishEventActivity } from '../support/webhook-endpoints';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
 
@@ -16,31 +16,19 @@ describe('the soak’s accounting of events', () => {
   let account: TestAccount;
   let receiver: TestReceiver;
   let endpointId: string;
-  let publishEvent: ReturnType<typeof createActivities>['activities']['publishEvent'];
+  let publishEvent: PublishEvent;
 
   beforeAll(async () => {
     testApp = await startTestApp();
     worker = await testApp.startWorker();
-    ({ publishEvent } = createActivities({
-      config: testApp.config,
-      db: testApp.db,
-      temporalClient: testApp.temporalClient,
-      taskQueue: testApp.config.temporal.taskQueue,
-    }).activities);
+    publishEvent = publishEventActivity(testApp);
     account = await testApp.createAccount();
     receiver = await new TestReceiver(SECRET).start();
-    const key = account.keys.provider;
-    const created = await testApp
-      .http()
-      .post('/webhooks')
-      .set(bearer(key))
-      .send({ name: 'soak', url: receiver.url, secret: SECRET, events: CASE_EVENTS });
-    endpointId = created.body.data.id as string;
-    receiver.endpointIds.add(endpointId);
-    await testApp.http().patch(`/webhooks/${endpointId}`).set(bearer(key)).send({ active: true });
-    await eventually(
-      async () =>
-        (await testApp.http().get(`/webhooks/${endpointId}`).set(bearer(key))).body.data.status === 'active',
+    endpointId = await createActiveEndpoint(
+      testApp,
+      account.keys.provider,
+      { name: 'soak', url: receiver.url, secret: SECRET, events: CASE_EVENTS },
+      receiver,
     );
   });
   afterAll(async () => {
