@@ -19,46 +19,19 @@ export interface SettingsChanges {
 }
 
 /**
- * An account's settings of provider authorizations; an account without a row has the defaults. Reads
- * for enforcement are kept a few seconds per process (`cacheMs`), so a BV or PA POST rarely pays a
- * query for them; a change made in this process applies at once, in another within `cacheMs`.
+ * An account's settings of provider authorizations; an account without a row has the defaults. Nothing
+ * is kept between reads: enforcement reads its setting with the authorization it checks
+ * (`ProviderAuthorizationsRepository.enforcement`), so a change applies at once in every process.
  */
 export class AccountSettingsRepository {
-  private static readonly shared = new WeakMap<Database, AccountSettingsRepository>();
-
-  /**
-   * The one instance of a process's database: the API's settings route and the enforcement on case
-   * creation share its cache, so a change made through the API applies at once in this process.
-   */
-  static of(db: Database): AccountSettingsRepository {
-    let repository = AccountSettingsRepository.shared.get(db);
-    if (!repository)
-      AccountSettingsRepository.shared.set(db, (repository = new AccountSettingsRepository(db)));
-    return repository;
-  }
-
-  private readonly cache = new Map<string, { settings: ProviderAuthorizationSettings; until: number }>();
-
-  constructor(
-    private readonly db: Database,
-    private readonly cacheMs = 5_000,
-  ) {}
+  constructor(private readonly db: Database) {}
 
   async get(accountId: string): Promise<ProviderAuthorizationSettings> {
     const [row] = await this.db.query<SettingsRow>(
       `SELECT ${COLUMNS} FROM account_settings WHERE account_id = $1`,
       [accountId],
     );
-    const settings = row ? fromRow(row) : DEFAULT_PROVIDER_AUTHORIZATION_SETTINGS;
-    this.cache.set(accountId, { settings, until: Date.now() + this.cacheMs });
-    return settings;
-  }
-
-  /** The settings as of at most `cacheMs` ago. */
-  async recent(accountId: string): Promise<ProviderAuthorizationSettings> {
-    const cached = this.cache.get(accountId);
-    if (cached && cached.until > Date.now()) return cached.settings;
-    return this.get(accountId);
+    return row ? fromRow(row) : DEFAULT_PROVIDER_AUTHORIZATION_SETTINGS;
   }
 
   /**
@@ -92,9 +65,7 @@ export class AccountSettingsRepository {
         defaults.provider_authorization_period_days,
       ],
     );
-    const settings = fromRow(row!);
-    this.cache.set(accountId, { settings, until: Date.now() + this.cacheMs });
-    return settings;
+    return fromRow(row!);
   }
 }
 

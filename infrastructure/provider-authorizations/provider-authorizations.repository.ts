@@ -1,7 +1,8 @@
-import type {
-  ProviderAuthorization,
-  ProviderAuthorizationStatus,
-  ProviderSignature,
+import {
+  DEFAULT_PROVIDER_AUTHORIZATION_SETTINGS,
+  type ProviderAuthorization,
+  type ProviderAuthorizationStatus,
+  type ProviderSignature,
 } from '../../domain/providers/provider-authorization';
 import type { Database } from '../storage/database';
 import { keysetCursor, KeysetPosition, positionColumn } from '../storage/keyset-cursor';
@@ -229,14 +230,37 @@ export class ProviderAuthorizationsRepository {
   }
 
   /** Whether the NPI has a signed authorization that has not lapsed at `now`: one index lookup. */
-  async hasSignedCurrent(scope: AuthorizationScope, npi: string, now = new Date()): Promise<boolean> {
-    const rows = await this.db.query<{ found: number }>(
-      `SELECT 1 AS found FROM provider_authorizations
-       WHERE account_id = $1 AND livemode = $2 AND npi = $3 AND status = 'signed' AND expires_at > $4
-       LIMIT 1`,
-      [scope.accountId, scope.livemode, npi, now.toISOString()],
+  /**
+   * Enforcement's one statement, read as the database stands (nothing is kept between requests, so a
+   * setting changed or an authorization revoked through any process applies to the very next request
+   * in every other): whether the account requires a signed, current authorization in this mode (its
+   * row's setting, else the mode's default), and whether the NPI has one (the partial index on
+   * `status = 'signed'`).
+   */
+  async enforcement(
+    scope: AuthorizationScope,
+    npi: string,
+    now = new Date(),
+  ): Promise<{ required: boolean; authorized: boolean }> {
+    const defaults = DEFAULT_PROVIDER_AUTHORIZATION_SETTINGS.require_provider_authorization;
+    const [row] = await this.db.query<{ required: boolean; authorized: boolean }>(
+      `SELECT COALESCE(
+           (SELECT CASE WHEN $2 THEN require_provider_authorization_live
+                        ELSE require_provider_authorization_test END
+              FROM account_settings WHERE account_id = $1),
+           $5::boolean) AS required,
+         EXISTS (SELECT 1 FROM provider_authorizations
+           WHERE account_id = $1 AND livemode = $2 AND npi = $3 AND status = 'signed' AND expires_at > $4)
+           AS authorized`,
+      [
+        scope.accountId,
+        scope.livemode,
+        npi,
+        now.toISOString(),
+        scope.livemode ? defaults.live : defaults.test,
+      ],
     );
-    return rows.length > 0;
+    return row!;
   }
 }
 

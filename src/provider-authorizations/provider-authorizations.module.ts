@@ -43,7 +43,7 @@ export class ProviderAuthorizationsModule {
       deps.config.providers,
       deps.registries ?? new NpiRegistries(deps.config.providers),
       authorizations,
-      AccountSettingsRepository.of(deps.db),
+      new AccountSettingsRepository(deps.db),
       links,
       async (accountId) => deps.config.mode === 'local' || (await connectors.isConfigured(accountId, 'mail')),
     );
