@@ -5,7 +5,10 @@ import { temporal } from '@temporalio/proto';
 
 import { pdfDocument, scannedPage } from '../../bench/document-corpus';
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
+import type { CdsHooksRequest } from '../../infrastructure/connectors/crd/cds-hooks';
+import { answerOrderSign } from '../../infrastructure/connectors/crd/simulated-crd-service';
 import { AdaptivePayer, answerQuestionnaire, preparedAdaptiveCase } from '../support/adaptive-payer';
+import { ClearinghouseServer } from '../support/clearinghouse-server';
 import { cardImage } from '../support/insurance-cards';
 import { JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import {
@@ -24,7 +27,7 @@ import {
   startAuthorizationWithClock,
   submitLinkPage,
 } from '../support/provider-authorizations';
-import { approved as approvedByPas } from '../support/pas-server';
+import { approved as approvedByPas, PasServer } from '../support/pas-server';
 import { addToManifest, HISTORIES } from '../support/recorded-histories';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
@@ -85,6 +88,26 @@ describe('recording workflow histories', () => {
     const file = `${type}--${name}--${GENERATION}.binpb`;
     writeFileSync(path.join(HISTORIES, file), bytes, { flag: 'wx' });
     addToManifest(file);
+  }
+
+  /**
+   * A live account on an app and worker of their own: a review window of its own, since the recording
+   * app's two seconds may pass while the payer's services are asked; a public URL, which CRD's JWT names.
+   */
+  async function inLiveApp(
+    run: (liveApp: TestApp, keys: Record<'provider' | 'reviewer' | 'admin', string>) => Promise<void>,
+  ): Promise<void> {
+    const liveApp = await startTestApp({
+      PAYLOAD_ENCRYPTION_KEYS: REPLAY_FIXTURE_KEYS,
+      PUBLIC_API_URL: 'https://api.clinic.example',
+    });
+    const liveWorker = await liveApp.startWorker();
+    try {
+      await run(liveApp, await liveApp.createLiveKeys((await liveApp.createAccount()).accountId));
+    } finally {
+      await liveWorker.stop();
+      await liveApp.close();
+    }
   }
 
   const post = async (route: string, body: unknown) =>
@@ -245,18 +268,11 @@ describe('recording workflow histories', () => {
   });
 
   it("records a live prior authorization whose payer's adaptive questionnaire is served over four $next-question rounds, then approved", async () => {
-    // Live mode, against loopback payer services (test/dtr/adaptive-questionnaire-live.test.ts); a
-    // review window of its own, since the recording app's two seconds may pass during the rounds.
+    // Live mode, against loopback payer services (test/dtr/adaptive-questionnaire-live.test.ts).
     const payer = new AdaptivePayer();
     // The names first, which the payer's CQL answers, so prefill asks again at once: two rounds before review.
     payer.dtr.behaviour = 'names-first';
-    const liveApp = await startTestApp({
-      PAYLOAD_ENCRYPTION_KEYS: REPLAY_FIXTURE_KEYS,
-      PUBLIC_API_URL: 'https://api.clinic.example',
-    });
-    const liveWorker = await liveApp.startWorker();
-    try {
-      const keys = await liveApp.createLiveKeys((await liveApp.createAccount()).accountId);
+    await inLiveApp(async (liveApp, keys) => {
       await payer.connect(liveApp, keys.admin);
       const id = await preparedAdaptiveCase(liveApp, keys.provider, 'Replay');
       await answerQuestionnaire(liveApp, keys.provider, id, [
@@ -281,11 +297,100 @@ describe('recording workflow histories', () => {
       const rounds = payer.dtr.nextQuestionRequests().length;
       if (rounds !== 4) throw new Error(`$next-question was asked ${rounds} times, not 4`);
       await record(id, 'adaptive-questionnaire-answered-then-approved', liveApp);
-    } finally {
-      await liveWorker.stop();
-      await liveApp.close();
-      await payer.stop();
-    }
+    }).finally(() => payer.stop());
+  });
+
+  it("records live prior authorizations that asked the account's CRD service: no authorization needed; authorization needed, then approved by the payer; the service answering 503, then approved on the catalog's criteria", async () => {
+    // Live mode, against a loopback CRD service and PAS server (test/cases/coverage-requirements.test.ts);
+    // no DTR connector, so a named questionnaire is not fetched and the case goes to review on CRD alone.
+    let paNeeded: 'no-auth' | 'auth-needed' = 'no-auth';
+    const crd = new ClearinghouseServer(({ body }) => ({
+      status: 200,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(answerOrderSign(JSON.parse(body) as CdsHooksRequest, paNeeded)),
+    }));
+    const pas = new PasServer();
+    await inLiveApp(async (liveApp, keys) => {
+      const [crdUrl, pasUrl] = await Promise.all([crd.start(), pas.start()]);
+      for (const [kind, settings] of [
+        ['prior_authorization', { url: pasUrl, auth: { type: 'bearer', token: 'pas-token-replay-0001' } }],
+        [
+          'coverage_requirements',
+          {
+            url: `${new URL(crdUrl).origin}/cds-services/crd-order-sign`,
+            client_id: 'clinic-crd-replay',
+            timeout_ms: 2000,
+          },
+        ],
+      ] as const) {
+        const configured = await liveApp
+          .http()
+          .put(`/connectors/${kind}`)
+          .set(bearer(keys.admin))
+          .send(settings);
+        expect(configured.status).toBe(200);
+      }
+      const settled = (id: string, status: string) =>
+        waitForStatus(liveApp, keys.provider, '/prior-authorization', id, status);
+      // A live request carries no mock_result: the loopback service answers it.
+      const submitted = async () => {
+        const { mock_result: _mockResult, ...request } = priorAuthorizationRequest({
+          patient: syntheticPatient({ first_name: 'Replay', last_name: 'Zzcrdlive' }),
+          diagnoses: [{ code: 'K50.90' }],
+          prescription: { drug_name: 'Remicade 100 mg vial', quantity: 4 },
+        });
+        const created = await liveApp
+          .http()
+          .post('/prior-authorization')
+          .set(bearer(keys.provider))
+          .send(request);
+        expect(created.status).toBe(201);
+        return (created.body.data as JsonObject).id as string;
+      };
+      // Each run is checked before it is recorded, so a file never holds a path other than its name's.
+      const requirementsOfApprovedAfterReview = async (id: string, number: string) => {
+        const prepared = await settled(id, 'awaiting_review');
+        pas.script(id, {
+          submit: [approvedByPas({ number, quantity: 4, start: '2026-12-01', end: '2027-05-31' })],
+        });
+        const review = await liveApp
+          .http()
+          .post(`/prior-authorization/${id}/review`)
+          .set(bearer(keys.reviewer))
+          .send({ decision: 'approve', reviewer: 'Dr. R' });
+        expect(review.status).toBe(200);
+        expect(await settled(id, 'completed')).toMatchObject({
+          outcome: { result: 'approved', authorization_number: number },
+        });
+        return prepared.coverage_requirements;
+      };
+
+      const notNeeded = await submitted();
+      expect(await settled(notNeeded, 'completed')).toMatchObject({
+        outcome: { result: 'approved', detail_code: 'prior_auth_not_required' },
+        coverage_requirements: { source: 'crd', pa_needed: 'no-auth' },
+        submission: null,
+      });
+      await record(notNeeded, 'live-completed-no-authorization-needed', liveApp);
+
+      paNeeded = 'auth-needed';
+      const needed = await submitted();
+      expect(await requirementsOfApprovedAfterReview(needed, 'AUTH-REPLAY-0002')).toMatchObject({
+        source: 'crd',
+        pa_needed: 'auth-needed',
+        fallback_reason: null,
+      });
+      await record(needed, 'live-approved-after-authorization-needed', liveApp);
+
+      crd.script.push({ status: 503 });
+      const fellBack = await submitted();
+      expect(await requirementsOfApprovedAfterReview(fellBack, 'AUTH-REPLAY-0003')).toMatchObject({
+        source: 'catalog',
+        fallback_reason: 'crd_unavailable',
+      });
+      await record(fellBack, 'live-approved-after-crd-unavailable', liveApp);
+      expect(crd.requests).toHaveLength(3);
+    }).finally(() => Promise.all([crd.stop(), pas.stop()]));
   });
 
   it('records benefit verifications: completed, failed, verified manually', async () => {
