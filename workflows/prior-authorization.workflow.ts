@@ -286,12 +286,13 @@ async function prefillQuestionnaire(run: PriorAuthorizationRun, canonical: strin
     request: record.request,
   });
   if (answer.kind !== 'prefilled') return;
-  // The sandbox's packages name their items by the catalog's criteria; a live payer's items are its own.
-  record.questionnaire = record.livemode
-    ? answer.questionnaire
-    : withProposals(answer.questionnaire, record.criteria);
   // An adaptive questionnaire's service is asked again as people answer, while the case awaits review.
   if (answer.adaptive && patched(ADAPTIVE_PAYER_QUESTIONNAIRE)) run.adaptive = answer.adaptive;
+  // The case says so itself, for its readers (the console's wording); derived here so a case prefilled
+  // before the field existed gains it, from the same history, with its next change.
+  const questionnaire = { ...answer.questionnaire, adaptive: run.adaptive !== undefined };
+  // The sandbox's packages name their items by the catalog's criteria; a live payer's items are its own.
+  record.questionnaire = record.livemode ? questionnaire : withProposals(questionnaire, record.criteria);
 }
 
 const PAYER_NEEDS_NO_AUTHORIZATION =

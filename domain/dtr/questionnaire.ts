@@ -116,9 +116,15 @@ export interface CaseQuestionnaire {
   items: QuestionnaireItemState[];
   /** The link_ids of the enabled required items still unanswered: what the case waits for. */
   pending: string[];
-  // For an adaptive questionnaire, also why its DTR service's last `$next-question` round failed.
   /** Why the payer's CQL answered nothing (the items then wait for a person); null when it ran. */
   prefill_failure: QuestionnaireFallbackReason | null;
+  /**
+   * Whether the payer's DTR service serves this questionnaire a few questions at a time (SDC
+   * `$next-question`) and is asked for more after each answer: then `prefill_failure` names its last
+   * round's failure, and `completed` waits for it to say it asks nothing more. Absent on cases
+   * prepared before the field was added.
+   */
+  adaptive?: boolean;
 }
 
 /**

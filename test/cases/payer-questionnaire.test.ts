@@ -60,6 +60,7 @@ describe("a sandbox prior authorization answers its payer's questionnaire before
     const prepared = await settled(id, 'awaiting_review');
     const questionnaire = prepared.questionnaire as JsonObject;
     expect(questionnaire).toMatchObject({
+      adaptive: false,
       status: 'completed',
       pending: [],
       prefill_failure: null,

@@ -39,6 +39,7 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
   });
   beforeEach(() => {
     payer.dtr.behaviour = 'serve';
+    payer.dtr.servesExpressions = true;
   });
 
   const preparedCase = () => preparedAdaptiveCase(testApp, providerKey, 'Rosa');
@@ -68,7 +69,7 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
         { link_id: 'LOC.1', value: 'Ward 4' },
         { link_id: '3.1', value: HAMBURGER },
       ]),
-    ).toMatchObject({ status: 'in_progress', pending: [], prefill_failure: null });
+    ).toMatchObject({ adaptive: true, status: 'in_progress', pending: [], prefill_failure: null });
 
     expect(await questionnaireNotices(id)).toEqual([
       'The payer has more questions to ask: its questionnaire service has not said the questionnaire is complete, so approval waits. They appear here once it sends them; it is asked again with each answer.',
@@ -103,6 +104,24 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
       /^The payer's questionnaire service could not be reached for its next questions/,
     );
     expect(notices[1]).toBe('Approval waits for 1 required item(s): LOC.1.');
+    expect(notices.join(' ')).not.toContain('CQL');
+  });
+
+  it("names the failed round, not the payer's CQL, when a round failed and no answer is the CQL's", async () => {
+    // Served questions that no expression answers leave nothing on the page that tells an adaptive questionnaire apart.
+    payer.dtr.servesExpressions = false;
+    const id = await preparedCase();
+    payer.dtr.behaviour = 'fail';
+    expect(await answered(id, [{ link_id: 'LOC.1', value: 'Ward 4' }])).toMatchObject({
+      adaptive: true,
+      pending: ['PBD.1', 'PBD.2', '3.1'],
+      prefill_failure: 'dtr_unavailable',
+    });
+
+    const notices = await questionnaireNotices(id);
+    expect(notices[0]).toMatch(
+      /^The payer's questionnaire service could not be reached for its next questions/,
+    );
     expect(notices.join(' ')).not.toContain('CQL');
   });
 });

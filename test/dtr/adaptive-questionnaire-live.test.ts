@@ -114,10 +114,11 @@ const linkIdsOf = (questionnaire: JsonObject) =>
   (questionnaire.items as JsonObject[]).map((item) => item.link_id as string);
 
 describe("a live prior authorization answers its payer's adaptive questionnaire", () => {
-  it('gets the first questions at prefill, the patient’s names answered by the payer’s CQL', async () => {
+  it('gets the first questions at prefill, the patient’s names answered by the payer’s CQL, and says it is adaptive', async () => {
     const { prepared } = await preparedCase();
     const questionnaire = prepared.questionnaire as JsonObject;
     expect(questionnaire).toMatchObject({
+      adaptive: true,
       status: 'in_progress',
       prefill_failure: null,
       pending: ['LOC.1', '3.1'],

@@ -28,6 +28,8 @@ export class LoopbackAdaptiveDtr {
   /** `hang`: `$questionnaire-package` never answers. */
   packageBehaviour: 'serve' | 'hang' = 'serve';
   wrapInParameters = false;
+  /** False: the questions served carry no expressions, so the payer's CQL answers none of them. */
+  servesExpressions = true;
   private readonly server = new ClearinghouseServer((request) => this.answer(request));
 
   get requests(): ClearinghouseRequest[] {
@@ -69,7 +71,8 @@ export class LoopbackAdaptiveDtr {
     const asked = (JSON.parse(request.body) as Json).parameter[0].resource as Json;
     if (this.behaviour === 'no-questionnaire')
       return this.reply({ resourceType: 'QuestionnaireResponse', status: 'in-progress' });
-    const { questionnaire, completed } = this.nextFor(asked);
+    const { questionnaire: sequenced, completed } = this.nextFor(asked);
+    const questionnaire = this.servesExpressions ? sequenced : withoutExpressions(sequenced);
     if (this.behaviour === 'large') questionnaire.description = 'x'.repeat(1536 * 1024);
     const response = {
       resourceType: 'QuestionnaireResponse',
@@ -130,6 +133,15 @@ function nextInSequence(asked: Json): { questionnaire: Json; completed: boolean 
     questionnaire: infernoFixture(followUp.file),
     completed: linkIdsOf(served?.item ?? []).includes(followUp.item),
   };
+}
+
+function withoutExpressions(questionnaire: Json): Json {
+  const stripped = (items: Json[]): Json[] =>
+    items.map(({ extension: _extension, item, ...rest }) => ({
+      ...rest,
+      ...(item && { item: stripped(item) }),
+    }));
+  return { ...questionnaire, item: stripped(questionnaire.item ?? []) };
 }
 
 function answerOf(items: Json[], linkId: string): Json | undefined {

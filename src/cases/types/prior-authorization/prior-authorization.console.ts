@@ -215,27 +215,13 @@ function questionnaireSection(questionnaire: CaseQuestionnaire | null | undefine
 
 /**
  * Whether an adaptive questionnaire waits for its payer's next questions with nothing left for a
- * person. The case does not say a questionnaire is adaptive, but a static one is `completed` exactly
- * when no required item is pending, so one still `in_progress` with items and nothing pending is an
- * adaptive one whose service has not said it is complete.
+ * person: its service has not said it is complete.
  */
 function waitsForPayerQuestions(questionnaire: CaseQuestionnaire): boolean {
   return (
+    questionnaire.adaptive === true &&
     questionnaire.status === 'in_progress' &&
-    questionnaire.items.length > 0 &&
     questionnaire.pending.length === 0
-  );
-}
-
-/**
- * Whether `prefill_failure` names a failed `$next-question` round, which keeps the questionnaire as it
- * was, rather than CQL that answered nothing: a static questionnaire's CQL runs once, so a failure
- * beside answers the CQL gave (or a person changed) is an adaptive round's.
- */
-function failedAdaptiveRound(questionnaire: CaseQuestionnaire): boolean {
-  return (
-    waitsForPayerQuestions(questionnaire) ||
-    questionnaire.items.some((item) => item.origin === 'auto' || item.origin === 'override')
   );
 }
 
@@ -257,7 +243,7 @@ function failureText(
 ): string {
   if (questionnaire.items.length === 0)
     return `The payer's questionnaire could not be had (${reason}): the criteria below are the catalog's.`;
-  if (reason === 'dtr_adaptive_not_supported' || !failedAdaptiveRound(questionnaire))
+  if (reason === 'dtr_adaptive_not_supported' || questionnaire.adaptive !== true)
     return `The payer's CQL did not prefill this questionnaire (${reason}): every item waits for a person.`;
   const failed = `The payer's questionnaire service ${FAILED_ROUND_WORDS[reason]} for its next questions (${reason}), so some may not be shown yet.`;
   return inReview
