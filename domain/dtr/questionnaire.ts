@@ -103,6 +103,8 @@ export const QUESTIONNAIRE_FALLBACK_REASONS = [
   'dtr_unavailable',
   'dtr_timed_out',
   'dtr_invalid_package',
+  /** The service's answer was past what the case reads of it (1 MB for `$next-question`, 16 MB for a package). */
+  'dtr_answer_too_large',
   /** Kept for cases prepared before adaptive questionnaires were asked through `$next-question`. */
   'dtr_adaptive_not_supported',
 ] as const;

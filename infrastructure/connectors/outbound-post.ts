@@ -12,6 +12,14 @@ export interface PostedAnswer {
   body: string;
 }
 
+/** An answer cut off at `maxAnswerBytes`: permanent, and named apart for callers that report it. */
+export class AnswerTooLargeError extends ConnectorError {
+  constructor(maxAnswerBytes: number) {
+    super(`The connector's answer is larger than ${maxAnswerBytes} bytes.`, { transient: false });
+    this.name = 'AnswerTooLargeError';
+  }
+}
+
 /**
  * POSTs to a connector's endpoint and reads its answer, within `timeoutMs` for the whole exchange and
  * `maxAnswerBytes` for the body. Every connection goes through the SSRF policy; redirects are not
@@ -46,6 +54,7 @@ export function postToConnector(
     };
     const fail = (message: string, transient: boolean) =>
       settle(() => reject(new ConnectorError(message, { transient })));
+    const failTooLarge = () => settle(() => reject(new AnswerTooLargeError(options.maxAnswerBytes)));
     const request = client.request(
       target,
       {
@@ -60,7 +69,7 @@ export function postToConnector(
         response.on('data', (chunk: Buffer) => {
           received += chunk.length;
           if (received > options.maxAnswerBytes) {
-            fail(`The connector's answer is larger than ${options.maxAnswerBytes} bytes.`, false);
+            failTooLarge();
             request.destroy();
             return;
           }

@@ -227,6 +227,15 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
     expect(linkIdsOf(asked.body.data.questionnaire)).toContain('3.2.a');
   });
 
+  it('keeps the questionnaire as it was, saying dtr_answer_too_large, when the service answers a round with more than 1 MB', async () => {
+    const { id } = await preparedCase();
+    dtr.behaviour = 'large';
+    const failed = await answer(id, [{ link_id: '3.1', value: HAMBURGER }]);
+    expect(failed.status).toBe(200);
+    expect(failed.body.data.questionnaire).toMatchObject({ prefill_failure: 'dtr_answer_too_large' });
+    expect(linkIdsOf(failed.body.data.questionnaire)).not.toContain('3.2.a');
+  });
+
   it('asks a failed round again on the outage schedule, without another answer, once the service is back', async () => {
     const { id } = await preparedCase();
     dtr.behaviour = 'fail';

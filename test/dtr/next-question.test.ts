@@ -102,14 +102,14 @@ describe('the $next-question client', () => {
     expect(await ask(emptyState(), 300)).toEqual({ kind: 'failed', reason: 'dtr_timed_out' });
   });
 
-  it('is dtr_unavailable when the answer is larger than the 1 MB it reads', async () => {
+  it('is dtr_answer_too_large when the answer is larger than the 1 MB it reads', async () => {
     dtr.behaviour = 'oversized';
-    expect(await ask()).toEqual({ kind: 'failed', reason: 'dtr_unavailable' });
+    expect(await ask()).toEqual({ kind: 'failed', reason: 'dtr_answer_too_large' });
   });
 
-  it('refuses a readable Questionnaire past 1 MB, which would ride in the workflow’s 2 MB payloads every round', async () => {
+  it('refuses a readable Questionnaire past 1 MB, which would ride in the workflow’s 2 MB payloads every round, as dtr_answer_too_large', async () => {
     dtr.behaviour = 'large';
-    expect(await ask()).toEqual({ kind: 'failed', reason: 'dtr_unavailable' });
+    expect(await ask()).toEqual({ kind: 'failed', reason: 'dtr_answer_too_large' });
   });
 
   it('is dtr_invalid_package when the answer holds no Questionnaire', async () => {

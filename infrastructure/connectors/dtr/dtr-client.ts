@@ -1,7 +1,7 @@
 import type { EndpointConnectorSettings } from '../../../domain/connectors/connector-settings';
 import type { QuestionnaireFallbackReason } from '../../../domain/dtr/questionnaire';
 import type { WebhookTargetPolicy } from '../../webhooks/target-policy';
-import { connectorAuthorization, postToConnector } from '../outbound-post';
+import { AnswerTooLargeError, connectorAuthorization, postToConnector } from '../outbound-post';
 import type { PostedAnswer } from '../outbound-post';
 import type { FhirResource } from '../crd/cds-hooks';
 
@@ -28,7 +28,7 @@ const FHIR_JSON = 'application/fhir+json';
  * operation's `questionnaire` input; its other inputs (coverage, order, context) are optional and not
  * sent. The service's failures never fail the case: a refused, broken or unsuccessful call (any
  * non-2xx, a 404 OperationOutcome for an unknown canonical included) is `dtr_unavailable`, one past
- * the time limit `dtr_timed_out`, and an answer that is not JSON, or not Parameters holding a
+ * the time limit `dtr_timed_out`, one past 16 MB `dtr_answer_too_large`, and an answer that is not JSON, or not Parameters holding a
  * PackageBundle, `dtr_invalid_package`. What the package holds is readQuestionnairePackage's to judge.
  */
 export async function fetchQuestionnairePackage(
@@ -56,8 +56,8 @@ export async function fetchQuestionnairePackage(
 /**
  * POSTs a FHIR operation on Questionnaire (`[base]/Questionnaire/{operation}`) to a DTR service with the
  * connector's credentials and time limit, reading at most `maxAnswerBytes`. Answers the body of a 2xx
- * answer, or why there is none: `dtr_timed_out` past the time limit, `dtr_unavailable` for a refused,
- * broken or unsuccessful call.
+ * answer, or why there is none: `dtr_answer_too_large` past `maxAnswerBytes`, `dtr_timed_out` past the
+ * time limit, `dtr_unavailable` for a refused, broken or unsuccessful call.
  */
 export async function postToDtrService(
   endpoint: DtrEndpoint,
@@ -75,7 +75,8 @@ export async function postToDtrService(
       { 'Content-Type': FHIR_JSON, Accept: FHIR_JSON, ...connectorAuthorization(endpoint.auth) },
       { policy, timeoutMs: endpoint.timeoutMs, maxAnswerBytes },
     );
-  } catch {
+  } catch (error) {
+    if (error instanceof AnswerTooLargeError) return { failed: 'dtr_answer_too_large' };
     // The post fails with the same error type whether it was refused, broken or out of time; the clock tells which.
     return { failed: Date.now() >= deadline ? 'dtr_timed_out' : 'dtr_unavailable' };
   }

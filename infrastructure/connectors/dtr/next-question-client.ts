@@ -28,9 +28,9 @@ type Json = Record<string, unknown>;
  * `questionnaire-response` is the QuestionnaireResponse so far, its Questionnaire contained. The service
  * answers the QuestionnaireResponse (alone, or as the Parameters' `return`), whose contained Questionnaire
  * holds the questions so far, status `completed` once it has no more. As for `$questionnaire-package`,
- * failures never fail the case: a refused, broken or unsuccessful call, or an answer past 1 MB, is
- * `dtr_unavailable`, one past the time limit `dtr_timed_out`, an answer that holds no readable
- * Questionnaire `dtr_invalid_package`.
+ * failures never fail the case: a refused, broken or unsuccessful call is `dtr_unavailable`, one past
+ * the time limit `dtr_timed_out`, an answer past 1 MB `dtr_answer_too_large`, an answer that holds no
+ * readable Questionnaire `dtr_invalid_package`.
  */
 export async function askNextQuestion(
   endpoint: DtrEndpoint,

@@ -230,6 +230,7 @@ const FAILED_ROUND_WORDS: Readonly<Record<RoundFailure, string>> = {
   dtr_unavailable: 'could not be reached',
   dtr_timed_out: 'did not answer in time',
   dtr_invalid_package: 'answered without questions the case could read',
+  dtr_answer_too_large: 'answered with more than the case reads',
 };
 
 /** A case prepared before `$next-question` rounds were asked says so; no round of its failed. */
