@@ -133,6 +133,14 @@ describe("The DTR client against a payer's DTR service", () => {
     expect(Date.now() - started).toBeLessThan(900);
   });
 
+  it('is dtr_answer_too_large when the package is larger than the 16 MB it reads', async () => {
+    service.reply = (_body, response) =>
+      response
+        .writeHead(200, { 'Content-Type': 'application/fhir+json' })
+        .end(`{"padding":"${'x'.repeat(17 * 1024 * 1024)}"}`);
+    await expect(fetchPackage()).resolves.toEqual(failed('dtr_answer_too_large'));
+  });
+
   it('is dtr_invalid_package when the body is not JSON', async () => {
     service.reply = (_body, response) =>
       response.writeHead(200, { 'Content-Type': 'application/fhir+json' }).end('<html>Gateway</html>');
