@@ -55,6 +55,7 @@ import type {
   NextQuestionsQuery,
   PayerQuestionnaireAnswer,
   PayerQuestionnaireQuery,
+  QuestionnaireFallbackReason,
 } from '../domain/dtr/questionnaire';
 import type {
   CoverageRequirementsAnswer,
@@ -405,53 +406,31 @@ export const createCaseActivities = ({
 
     /**
      * Never fails the case (docs/dtr.md): what the payer's DTR service could not give comes back with
-     * its reason, and so does a failure of ours on the way, as `dtr_unavailable`. Each is logged with
-     * the reason and the case id, never the record or the answers.
+     * its reason, and so does a failure of ours on the way, as `dtr_unavailable`.
      */
-    async prefillPayerQuestionnaire(query: PayerQuestionnaireQuery): Promise<PayerQuestionnaireAnswer> {
-      let answer: PayerQuestionnaireAnswer;
-      try {
-        answer = await payerQuestionnaire(query);
-      } catch (error) {
-        Context.current().log.error('The DTR step failed on our side; the case goes on without it', {
-          caseId: query.caseId,
-          error: error instanceof Error ? error.name : 'unknown',
-        });
-        return { kind: 'prefilled', questionnaire: questionnaireUnavailable(query.canonical) };
-      }
-      const failure = answer.kind === 'prefilled' ? answer.questionnaire.prefill_failure : null;
-      if (failure)
-        Context.current().log.warn("The payer's CQL did not prefill its questionnaire", {
-          caseId: query.caseId,
-          reason: failure,
-        });
-      return answer;
-    },
+    prefillPayerQuestionnaire: (query: PayerQuestionnaireQuery): Promise<PayerQuestionnaireAnswer> =>
+      neverFailingDtrStep(query.caseId, () => payerQuestionnaire(query), {
+        ours: (): PayerQuestionnaireAnswer => ({
+          kind: 'prefilled',
+          questionnaire: questionnaireUnavailable(query.canonical),
+        }),
+        failureOf: (answer) => (answer.kind === 'prefilled' ? answer.questionnaire.prefill_failure : null),
+        oursLogged: 'The DTR step failed on our side; the case goes on without it',
+        failureLogged: "The payer's CQL did not prefill its questionnaire",
+      }),
 
     /**
      * Never fails the case either: a failure of ours on the way is `dtr_unavailable`, and the case keeps
      * its questionnaire as it stood (CQL the pool cannot run in time is none: nextPayerQuestions keeps
-     * the round's items, waiting for a person). Logged with the reason and the case id only.
+     * the round's items, waiting for a person).
      */
-    async askNextPayerQuestions(query: NextQuestionsQuery): Promise<NextQuestionsAnswer> {
-      let answer: NextQuestionsAnswer;
-      try {
-        answer = await nextPayerQuestions(query);
-      } catch (error) {
-        Context.current().log.error("Asking the payer's next questions failed on our side", {
-          caseId: query.caseId,
-          error: error instanceof Error ? error.name : 'unknown',
-        });
-        return { kind: 'failed', reason: 'dtr_unavailable' };
-      }
-      const failure = answer.kind === 'failed' ? answer.reason : answer.prefill_failure;
-      if (failure)
-        Context.current().log.warn("The payer's next questions came back incomplete", {
-          caseId: query.caseId,
-          reason: failure,
-        });
-      return answer;
-    },
+    askNextPayerQuestions: (query: NextQuestionsQuery): Promise<NextQuestionsAnswer> =>
+      neverFailingDtrStep(query.caseId, () => nextPayerQuestions(query), {
+        ours: (): NextQuestionsAnswer => ({ kind: 'failed', reason: 'dtr_unavailable' }),
+        failureOf: (answer) => (answer.kind === 'failed' ? answer.reason : answer.prefill_failure),
+        oursLogged: "Asking the payer's next questions failed on our side",
+        failureLogged: "The payer's next questions came back incomplete",
+      }),
 
     async submitPriorAuthorizationRequest(input: PriorAuthExchangeInput): Promise<PayerPriorAuthAnswer> {
       const sent = await withAttachments(input);
@@ -503,6 +482,36 @@ function unknownDrug(request: DrugRequest, reason: string): DrugCoverage {
     source: null,
     unknown_reason: reason,
   };
+}
+
+/**
+ * A DTR step that never fails the case: a failure of ours on the way answers `ours`, and an answer
+ * that names why the payer's service or CQL fell short is logged. Logged with the reason and the case
+ * id only, never the record or the answers.
+ */
+async function neverFailingDtrStep<Answer>(
+  caseId: string,
+  step: () => Promise<Answer>,
+  handling: {
+    ours: () => Answer;
+    failureOf: (answer: Answer) => QuestionnaireFallbackReason | null;
+    oursLogged: string;
+    failureLogged: string;
+  },
+): Promise<Answer> {
+  let answer: Answer;
+  try {
+    answer = await step();
+  } catch (error) {
+    Context.current().log.error(handling.oursLogged, {
+      caseId,
+      error: error instanceof Error ? error.name : 'unknown',
+    });
+    return handling.ours();
+  }
+  const failure = handling.failureOf(answer);
+  if (failure) Context.current().log.warn(handling.failureLogged, { caseId, reason: failure });
+  return answer;
 }
 
 function isoDate(date: Date): string {
