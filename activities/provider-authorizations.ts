@@ -10,6 +10,7 @@ import type {
 } from '../domain/providers/provider-authorization';
 import { AUTHORIZATION_MAIL_NOT_SENT, AUTHORIZATION_WITHDRAWN } from '../domain/failures';
 import { caseEventId } from '../domain/webhooks/case-event-ids';
+import type { AuditDetails } from '../infrastructure/audit/audit-event';
 import type { AuditRepository } from '../infrastructure/audit/audit.repository';
 import type { ProviderAuthorizationsRepository } from '../infrastructure/provider-authorizations/provider-authorizations.repository';
 import type { SigningLinksRepository } from '../infrastructure/provider-authorizations/signing-links.repository';
@@ -80,7 +81,7 @@ export const createProviderAuthorizationActivities = (deps: ProviderAuthorizatio
         action: change.action,
         target: { object: 'provider_authorization', id: authorization.id },
         requestId: change.requestId,
-        details: { status: authorization.status },
+        details: { status: authorization.status, ...signatureMark(change.signature) },
       },
     ]);
   },
@@ -129,6 +130,15 @@ export const createProviderAuthorizationActivities = (deps: ProviderAuthorizatio
     }
   },
 });
+
+/**
+ * What the audit trail says of a signature's origin (docs/providers.md): whether it came from a network
+ * the account asked for an authorization from. A signature taken before the mark existed says nothing.
+ */
+function signatureMark(signature: ProviderSignature | undefined): AuditDetails {
+  const marked = signature?.from_requester_network;
+  return typeof marked === 'boolean' ? { signed_from_requester_network: marked } : {};
+}
 
 async function linkFor(
   deps: ProviderAuthorizationActivityDependencies,

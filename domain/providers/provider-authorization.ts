@@ -39,6 +39,11 @@ export interface ProviderSignature {
   user_agent: string;
   /** SHA-256 (hex) of the exact authorization text the signing page showed. */
   text_sha256: string;
+  /**
+   * Whether it came from a network the account asked for one of its authorizations from, so that the
+   * clinic, which can read the link, may have signed (docs/providers.md); marked, never refused.
+   */
+  from_requester_network: boolean;
 }
 
 /** Who moved an authorization, as the audit trail names them: the API key or console user, the prescriber, or the clock. */

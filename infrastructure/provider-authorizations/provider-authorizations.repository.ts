@@ -4,6 +4,7 @@ import {
   type ProviderAuthorizationStatus,
   type ProviderSignature,
 } from '../../domain/providers/provider-authorization';
+import { networkOf } from '../../domain/providers/requester-network';
 import type { Database } from '../storage/database';
 import { keysetCursor, KeysetPosition, positionColumn } from '../storage/keyset-cursor';
 
@@ -16,6 +17,12 @@ export interface AuthorizationScope {
 export interface AuthorizationFilter {
   status?: ProviderAuthorizationStatus;
   npi?: string;
+}
+
+/** The request that asked for an authorization: its client address (`req.ip`) and user agent. */
+export interface RequestOrigin {
+  address: string;
+  userAgent: string;
 }
 
 /** The authorization a new one for the same NPI would duplicate. */
@@ -78,12 +85,13 @@ export class ProviderAuthorizationsRepository {
    * Inserts a new pending authorization unless the NPI already has a pending one, or a signed one
    * not yet due for renewal (`renewableFrom`: a signed one expiring before it may be renewed). The
    * row is pending and unchanged since its creation whatever the object says: only the workflow's
-   * `write` moves an authorization on.
+   * `write` moves an authorization on. `origin` is the request that asked for it.
    */
   async insertPending(
     scope: AuthorizationScope,
     authorization: ProviderAuthorization,
     terms: { periodDays: number; renewableFrom: Date },
+    origin: RequestOrigin,
   ): Promise<{ created: true } | { created: false; duplicate: DuplicateAuthorization }> {
     return this.db.transaction(async (tx) => {
       const [duplicate] = await tx.query<DuplicateAuthorization>(
@@ -103,10 +111,19 @@ export class ProviderAuthorizationsRepository {
         updated_at: authorization.created_at,
       };
       const inserted = await tx.query<{ id: string }>(
-        `INSERT INTO provider_authorizations (account_id, livemode, period_days, ${COLUMNS})
-         VALUES ($1, $2, $3, ${FIELDS.map((_field, index) => `$${index + 4}`).join(', ')})
+        `INSERT INTO provider_authorizations (account_id, livemode, period_days, requested_from_address,
+           requested_user_agent, requested_from_network, ${COLUMNS})
+         VALUES ($1, $2, $3, $4, $5, $6, ${FIELDS.map((_field, index) => `$${index + 7}`).join(', ')})
          ON CONFLICT DO NOTHING RETURNING id`,
-        [scope.accountId, scope.livemode, terms.periodDays, ...FIELDS.map((field) => pending[field])],
+        [
+          scope.accountId,
+          scope.livemode,
+          terms.periodDays,
+          origin.address,
+          origin.userAgent,
+          networkOf(origin.address) ?? null,
+          ...FIELDS.map((field) => pending[field]),
+        ],
       );
       if (inserted.length > 0) return { created: true as const };
       // Another request took the NPI's one pending place between the check and the insert.
@@ -145,7 +162,8 @@ export class ProviderAuthorizationsRepository {
          signature_typed_name = COALESCE($9, signature_typed_name),
          signature_client_address = COALESCE($10, signature_client_address),
          signature_user_agent = COALESCE($11, signature_user_agent),
-         signature_text_sha256 = COALESCE($12, signature_text_sha256)
+         signature_text_sha256 = COALESCE($12, signature_text_sha256),
+         signed_from_requester_network = COALESCE($13, signed_from_requester_network)
        WHERE id = $1 AND sequence < $8 RETURNING id`,
       [
         authorization.id,
@@ -160,6 +178,8 @@ export class ProviderAuthorizationsRepository {
         signature?.client_address ?? null,
         signature?.user_agent ?? null,
         signature?.text_sha256 ?? null,
+        // A signature taken before the mark existed has none.
+        signature?.from_requester_network ?? null,
       ],
     );
     if (written.length > 0) return true;
@@ -229,7 +249,32 @@ export class ProviderAuthorizationsRepository {
     };
   }
 
-  /** Whether the NPI has a signed authorization that has not lapsed at `now`: one index lookup. */
+  /**
+   * Whether the account asked for any of its authorizations, in either mode, from the network of
+   * `address`: a signature from there may be the clinic's rather than the prescriber's.
+   */
+  async startedFromNetworkOf(accountId: string, address: string): Promise<boolean> {
+    const network = networkOf(address);
+    if (network === undefined) return false;
+    const rows = await this.db.query<{ found: number }>(
+      `SELECT 1 AS found FROM provider_authorizations
+       WHERE account_id = $1 AND requested_from_network = $2 LIMIT 1`,
+      [accountId, network],
+    );
+    return rows.length > 0;
+  }
+
+  /** Which of these authorizations of the account were signed from a network it asked from. */
+  async signedFromRequesterNetwork(scope: AuthorizationScope, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT id FROM provider_authorizations
+       WHERE id = ANY($1::text[]) AND account_id = $2 AND livemode = $3 AND signed_from_requester_network`,
+      [ids, scope.accountId, scope.livemode],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
   /**
    * Enforcement's one statement, read as the database stands (nothing is kept between requests, so a
    * setting changed or an authorization revoked through any process applies to the very next request

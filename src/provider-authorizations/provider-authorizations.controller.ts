@@ -16,6 +16,7 @@ import {
   UpdateAccountSettingsDto,
 } from './provider-authorizations.dto';
 import { ProviderAuthorizationsService } from './provider-authorizations.service';
+import { requestOrigin } from './request-origin';
 
 /** Prescribers' authorizations of the account (contract section 13). */
 @ApiController('provider-authorizations', { role: 'provider' })
@@ -45,7 +46,10 @@ export class ProviderAuthorizationsController {
     @Req() req: ContextualRequest,
   ) {
     return success(
-      await this.authorizations.create(principal, body, actorOf(req.context), req.context.requestId),
+      await this.authorizations.create(principal, body, actorOf(req.context), {
+        requestId: req.context.requestId,
+        origin: requestOrigin(req),
+      }),
     );
   }
 

@@ -19,6 +19,7 @@ import { type RegistriesByMode, ProviderAuthorizationsService } from './provider
 // What the composition root and the console's Providers pages (the signing pages among them) use.
 export { CreateProviderAuthorizationDto } from './provider-authorizations.dto';
 export { providerAuthorizationAdmission } from './provider-authorization-admission';
+export { requestOrigin } from './request-origin';
 export type { ScopedAuthorization } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
 export type { LinkPurpose } from '../../infrastructure/provider-authorizations/signing-links.repository';
 export { ProviderAuthorizationsService };

@@ -18,6 +18,7 @@ import type {
 } from '../../infrastructure/provider-authorizations/account-settings.repository';
 import type {
   ProviderAuthorizationsRepository,
+  RequestOrigin,
   ScopedAuthorization,
 } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
 import type {
@@ -71,8 +72,9 @@ export class ProviderAuthorizationsService {
     principal: Principal,
     body: CreateProviderAuthorizationDto,
     actor: AuthorizationActor,
-    requestId: string,
+    request: { requestId: string; origin: RequestOrigin },
   ): Promise<ProviderAuthorization> {
+    const { requestId } = request;
     if (principal.livemode && !(await this.liveMailReady(principal.accountId))) {
       throw new ApiError(
         'invalid_state',
@@ -101,10 +103,15 @@ export class ProviderAuthorizationsService {
       updated_at: createdAt.toISOString(),
     };
     const { provider_authorization_period_days: periodDays } = await this.settings.get(principal.accountId);
-    const claimed = await this.authorizations.insertPending(scope, authorization, {
-      periodDays,
-      renewableFrom: new Date(createdAt.getTime() + this.clock.renewalReminderBeforeMs),
-    });
+    const claimed = await this.authorizations.insertPending(
+      scope,
+      authorization,
+      {
+        periodDays,
+        renewableFrom: new Date(createdAt.getTime() + this.clock.renewalReminderBeforeMs),
+      },
+      request.origin,
+    );
     if (!claimed.created) {
       const { id, status } = claimed.duplicate;
       throw new ApiError(
@@ -169,6 +176,11 @@ export class ProviderAuthorizationsService {
     return { object: 'list' as const, data, has_more: nextCursor !== null, next_cursor: nextCursor };
   }
 
+  /** Which of these authorizations were signed from a network the account asked from (the console's warning). */
+  signedFromRequesterNetwork(principal: Principal, ids: string[]): Promise<Set<string>> {
+    return this.authorizations.signedFromRequesterNetwork(scopeOf(principal), ids);
+  }
+
   async get(principal: Principal, id: string): Promise<ProviderAuthorization> {
     const found = await this.authorizations.find(scopeOf(principal), id);
     if (!found)
@@ -201,9 +213,24 @@ export class ProviderAuthorizationsService {
     );
   }
 
-  /** The prescriber's signature from the signing page; the workflow refuses it unless pending and unlapsed. */
-  async sign(current: ProviderAuthorization, signature: ProviderSignature, requestId: string) {
+  /**
+   * The prescriber's signature from the signing page; the workflow refuses it unless pending and
+   * unlapsed. A signature from a network the account asked for an authorization from is marked.
+   */
+  async sign(
+    found: ScopedAuthorization,
+    signed: Omit<ProviderSignature, 'from_requester_network'>,
+    requestId: string,
+  ) {
+    const current = found.authorization;
     if (current.status !== 'pending') throw finalRefusal(current);
+    const signature: ProviderSignature = {
+      ...signed,
+      from_requester_network: await this.authorizations.startedFromNetworkOf(
+        found.accountId,
+        signed.client_address,
+      ),
+    };
     return this.update(current, () =>
       this.client.workflow
         .getHandle(current.id)

@@ -48,10 +48,12 @@ describe.each(engines)('provider authorizations on %s', (_engine, open) => {
     };
     const authorizations = new ProviderAuthorizationsRepository(db);
 
-    const inserted = await authorizations.insertPending(scope, claimingMore, {
-      periodDays: 365,
-      renewableFrom: created,
-    });
+    const inserted = await authorizations.insertPending(
+      scope,
+      claimingMore,
+      { periodDays: 365, renewableFrom: created },
+      { address: '198.51.100.20', userAgent: 'clinic-ehr/1.0' },
+    );
 
     expect(inserted).toEqual({ created: true });
     expect(await authorizations.find(scope, claimingMore.id)).toEqual({

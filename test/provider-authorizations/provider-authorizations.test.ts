@@ -34,7 +34,12 @@ describe('provider authorizations', () => {
   const receivers: TestReceiver[] = [];
 
   beforeAll(async () => {
-    testApp = await startTestApp({ PUBLIC_API_URL, WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100' });
+    // One proxy hop: a test names the client address of a request in its X-Forwarded-For.
+    testApp = await startTestApp({
+      PUBLIC_API_URL,
+      WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
+      TRUSTED_PROXY_HOPS: '1',
+    });
     worker = await testApp.startWorker();
     outbox = new MailOutboxRepository(testApp.db, new SecretBox(testApp.config.encryption!));
   });
@@ -67,6 +72,7 @@ describe('provider authorizations', () => {
     submitLinkPage(testApp, link, fields);
   const sign = (link: string, typedName = 'Amadou Reviewsworth') =>
     submitPage(link, { typed_name: typedName, attest: 'yes' });
+  const from = (address: string) => ({ 'X-Forwarded-For': address });
 
   async function signedAuthorization(account: TestAccount) {
     const created = await authorize(account);
@@ -189,6 +195,85 @@ describe('provider authorizations', () => {
     ]);
     const confirmation = await mailedLink(account, id, 'provider_authorization.confirmation');
     expect(confirmation).toMatch(/\/console\/provider-authorization\/revoke\//);
+  });
+
+  describe('a signature from where the account asks from', () => {
+    const CLINIC_OFFICE = '198.51.100.20';
+    const CLINIC_SERVER = '192.0.2.10';
+    const PRESCRIBER_HOME = '203.0.113.9';
+
+    /** Started from `startedFrom`, signed from `signedFrom`: the signature's mark, and what the trail and the console say. */
+    async function signAcross(account: TestAccount, startedFrom: string, signedFrom: string) {
+      const created = await authorize(account).set(from(startedFrom)).set('User-Agent', 'clinic-ehr/1.0');
+      expect(created.status).toBe(201);
+      const id = created.body.data.id as string;
+      const link = await mailedLink(account, id, 'provider_authorization.signing_link');
+      const signed = await submitLinkPage(
+        testApp,
+        link,
+        { typed_name: 'Amadou Reviewsworth', attest: 'yes' },
+        from(signedFrom),
+      );
+      expect(signed.status).toBe(200);
+      const [row] = await testApp.db.query<Record<string, unknown>>(
+        `SELECT status, requested_from_address, requested_user_agent, signature_client_address,
+           signed_from_requester_network FROM provider_authorizations WHERE id = $1`,
+        [id],
+      );
+      const audit = await testApp
+        .http()
+        .get('/audit-events')
+        .query({ target_id: id, action: 'provider_authorization.signed' })
+        .set(bearer(account.keys.admin));
+      const person = await consoleBrowserWithRoles(testApp, account.accountId, ['provider']);
+      const page = await testApp.http().get('/console/providers').set('Cookie', person.cookie);
+      return {
+        row,
+        audited: (audit.body.data.data as JsonObject[]).map((event) => event.details),
+        warned: page.text.includes('signed from your network'),
+      };
+    }
+
+    it('records the address and user agent that asked, and marks a signature from that network in the trail and the console, signed all the same', async () => {
+      const account = await testApp.createAccount();
+
+      const { row, audited, warned } = await signAcross(account, CLINIC_OFFICE, CLINIC_OFFICE);
+
+      expect(row).toEqual({
+        status: 'signed',
+        requested_from_address: CLINIC_OFFICE,
+        requested_user_agent: 'clinic-ehr/1.0',
+        signature_client_address: CLINIC_OFFICE,
+        signed_from_requester_network: true,
+      });
+      expect(audited).toEqual([{ status: 'signed', signed_from_requester_network: true }]);
+      expect(warned).toBe(true);
+    });
+
+    it('marks a signature from the network another of the account’s authorizations was asked from', async () => {
+      const account = await testApp.createAccount();
+      expect(
+        (await authorize(account, { ...ELODIE, email: 'elodie@clinic.example' }).set(from(CLINIC_OFFICE)))
+          .status,
+      ).toBe(201);
+
+      const { row, warned } = await signAcross(account, CLINIC_SERVER, CLINIC_OFFICE);
+
+      expect(row!.signed_from_requester_network).toBe(true);
+      expect(warned).toBe(true);
+    });
+
+    it('leaves unmarked a signature from a network only another account asked from', async () => {
+      const other = await testApp.createAccount();
+      expect((await authorize(other).set(from(PRESCRIBER_HOME))).status).toBe(201);
+      const account = await testApp.createAccount();
+
+      const { row, audited, warned } = await signAcross(account, CLINIC_SERVER, PRESCRIBER_HOME);
+
+      expect(row!.signed_from_requester_network).toBe(false);
+      expect(audited).toEqual([{ status: 'signed', signed_from_requester_network: false }]);
+      expect(warned).toBe(false);
+    });
   });
 
   it('refuses a BV or PA naming an unauthorized NPI while enforcement is on, creating nothing, and accepts it when off', async () => {

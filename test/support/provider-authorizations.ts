@@ -66,13 +66,22 @@ export function mailedLink(
   });
 }
 
-/** What a browser without JavaScript does: open the page, then send its form with the page's cookie and token. */
-export async function submitLinkPage(testApp: TestApp, link: string, fields: Record<string, string> = {}) {
-  const page = await testApp.http().get(pathOf(link));
+/**
+ * What a browser without JavaScript does: open the page, then send its form with the page's cookie and
+ * token. `headers` go with both requests (an X-Forwarded-For names where the browser is).
+ */
+export async function submitLinkPage(
+  testApp: TestApp,
+  link: string,
+  fields: Record<string, string> = {},
+  headers: Record<string, string> = {},
+) {
+  const page = await testApp.http().get(pathOf(link)).set(headers);
   const cookie = cookiesFrom(page.headers['set-cookie']);
   return testApp
     .http()
     .post(pathOf(link))
+    .set(headers)
     .set('Cookie', cookie)
     .type('form')
     .send({ _csrf: csrfTokenOf(page.text), ...fields });
@@ -109,6 +118,7 @@ export async function startAuthorizationWithClock(
       { accountId, livemode: false },
       authorization,
       { periodDays: 1, renewableFrom: now },
+      { address: '127.0.0.1', userAgent: 'clock-test' },
     );
     if (!inserted.created) throw new Error(`AMADOU already has authorization ${inserted.duplicate.id} here`);
   }

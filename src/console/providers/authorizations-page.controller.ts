@@ -9,6 +9,7 @@ import { actorOf } from '../../common/actor';
 import {
   CreateProviderAuthorizationDto,
   ProviderAuthorizationsService,
+  requestOrigin,
 } from '../../provider-authorizations/provider-authorizations.module';
 import { ConsolePages } from '../console-pages';
 import { principalOf } from '../console-principal';
@@ -64,12 +65,10 @@ export class ProviderAuthorizationsPageController {
     if (!checked.valid)
       return this.sendList(req, res, { form, notice: refusalNotice(checked.messages) }, 400);
     try {
-      await this.authorizations.create(
-        principalOf(req),
-        checked.value,
-        actorOf(req.context),
-        req.context.requestId,
-      );
+      await this.authorizations.create(principalOf(req), checked.value, actorOf(req.context), {
+        requestId: req.context.requestId,
+        origin: requestOrigin(req),
+      });
     } catch (error) {
       // What the API answers a caller with (a registry refusal, a duplicate, the registry down) the page says.
       const refusal =
@@ -102,6 +101,10 @@ export class ProviderAuthorizationsPageController {
     const principal = principalOf(req);
     const list = await this.authorizations.list(principal, { limit: PAGE_SIZE, cursor: page.cursor });
     const required = (await this.authorizations.accountSettings(principal)).require_provider_authorization;
+    const signedFromRequesterNetwork = await this.authorizations.signedFromRequesterNetwork(
+      principal,
+      list.data.map((authorization) => authorization.id),
+    );
     sendPage(
       req,
       res,
@@ -115,6 +118,7 @@ export class ProviderAuthorizationsPageController {
           csrf: csrfField(req, res),
           canReadOutbox: grants(principal.roles, 'admin'),
           enforced: principal.livemode ? required.live : required.test,
+          signedFromRequesterNetwork,
         }),
       },
       status,

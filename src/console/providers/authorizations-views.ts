@@ -52,9 +52,11 @@ export function authorizationsView(props: {
   canReadOutbox: boolean;
   /** Whether this mode's BVs and PAs need their prescriber's signed authorization. */
   enforced: boolean;
+  /** The ids of those signed from a network the account asked for an authorization from. */
+  signedFromRequesterNetwork: Set<string>;
 }): Html {
   return html`${enforcementNote(props.enforced)} ${sectionLinks(props.canReadOutbox)}
-  ${authorizationTable(props.authorizations, props.csrf)}
+  ${authorizationTable(props.authorizations, props.csrf, props.signedFromRequesterNetwork)}
   ${pager('Authorizations pages', [
     props.nextCursor
       ? pageLink(`${AUTHORIZATIONS_PATH}?cursor=${props.nextCursor}`, 'Older', 'next')
@@ -63,7 +65,11 @@ export function authorizationsView(props: {
   ${startForm(props.form, props.csrf)}`;
 }
 
-function authorizationTable(authorizations: ProviderAuthorization[], csrf: Html): Html {
+function authorizationTable(
+  authorizations: ProviderAuthorization[],
+  csrf: Html,
+  signedFromRequesterNetwork: Set<string>,
+): Html {
   return table({
     caption: "Prescribers' authorizations of this account to act in their name",
     rows: authorizations,
@@ -72,7 +78,13 @@ function authorizationTable(authorizations: ProviderAuthorization[], csrf: Html)
       { heading: 'Prescriber', cell: (row) => `${row.first_name} ${row.last_name}` },
       { heading: 'NPI', cell: (row) => html`<code>${row.npi}</code>` },
       { heading: 'Email', cell: (row) => row.email },
-      { heading: 'Status', cell: (row) => badge(row.status, STATUS_TONES[row.status]) },
+      {
+        heading: 'Status',
+        cell: (row) =>
+          html`${badge(row.status, STATUS_TONES[row.status])}${
+            signedFromRequesterNetwork.has(row.id) ? requesterNetworkWarning : ''
+          }`,
+      },
       { heading: 'Signed', cell: (row) => moment(row.signed_at, 'not yet') },
       { heading: 'Lapses', cell: lapse },
       {
@@ -92,6 +104,16 @@ function authorizationTable(authorizations: ProviderAuthorization[], csrf: Html)
     ],
   });
 }
+
+/**
+ * The signature came from where this account's own requests came from, so someone at the clinic who
+ * could read the link may have signed: said, never acted on (clinics and prescribers share networks).
+ */
+const requesterNetworkWarning = html` ${badge('signed from your network', 'warn')}
+  <small
+    >Signed from a network this account asked for authorizations from. Confirm with the prescriber that they
+    signed it themselves; if not, revoke it.</small
+  >`;
 
 /** When it lapses while it can: the link of a pending one, the signature of a signed one. */
 function lapse(row: ProviderAuthorization): Html | string {

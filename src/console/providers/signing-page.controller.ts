@@ -13,6 +13,7 @@ import { PublicRoute } from '../../common/route-access';
 import {
   type LinkPurpose,
   ProviderAuthorizationsService,
+  requestOrigin,
   type ScopedAuthorization,
 } from '../../provider-authorizations/provider-authorizations.module';
 import { ConsolePages } from '../console-pages';
@@ -26,8 +27,6 @@ import {
   signingView,
   TYPED_NAME_MAX_LENGTH,
 } from './signing-page-views';
-
-const USER_AGENT_MAX_LENGTH = 512;
 
 /**
  * The pages a prescriber reaches from their mail: sign a pending authorization, or revoke a signed
@@ -68,15 +67,14 @@ export class SigningPageController {
       formField(body, 'attest') === 'yes' ? undefined : 'Tick the box to confirm you agree.',
     ]);
     if (errors.length > 0) return sendSigning(req, res, found, typedName, errors);
+    const origin = requestOrigin(req);
     const signature = {
       typed_name: typedName,
-      client_address: req.ip ?? 'unknown',
-      user_agent: String(req.headers['user-agent'] ?? '').slice(0, USER_AGENT_MAX_LENGTH),
+      client_address: origin.address,
+      user_agent: origin.userAgent,
       text_sha256: createHash('sha256').update(textOf(found).join('\n')).digest('hex'),
     };
-    const signed = await refusedAsClosed(() =>
-      this.service.sign(authorization, signature, req.context.requestId),
-    );
+    const signed = await refusedAsClosed(() => this.service.sign(found, signature, req.context.requestId));
     if (!signed) return sendClosed(req, res);
     await this.service.useLink(token);
     sendPage(req, res, {
