@@ -2758,6 +2758,8 @@ export interface components {
             pending: string[];
             /** @description Why the payer's CQL answered nothing (the items then wait for a person); null when it ran. */
             prefill_failure: components["schemas"]["QuestionnaireFallbackReason"] | null;
+            /** @description Whether the payer's DTR service serves this questionnaire a few questions at a time (SDC `$next-question`) and is asked for more after each answer: then `prefill_failure` names its last round's failure, and `completed` waits for it to say it asks nothing more. Absent on cases prepared before the field was added. */
+            adaptive?: boolean;
         };
         /** @enum {string} */
         CaseStatus: "processing" | "awaiting_review" | "awaiting_outcome" | "completed" | "failed" | "cancelled";
@@ -3939,7 +3941,7 @@ export interface components {
             created_at: string;
         };
         /** @enum {string} */
-        QuestionnaireFallbackReason: "dtr_unavailable" | "dtr_timed_out" | "dtr_invalid_package" | "dtr_adaptive_not_supported";
+        QuestionnaireFallbackReason: "dtr_unavailable" | "dtr_timed_out" | "dtr_invalid_package" | "dtr_answer_too_large" | "dtr_adaptive_not_supported";
         QuestionnaireItemState: {
             link_id: string;
             /** @description The group the item sits in (its parent's link_id), null at the top level. */
