@@ -93,7 +93,8 @@ export function payerQuestionnaires(
  * Asks an adaptive questionnaire's DTR service for the questions that follow the answers so far, and
  * prefills the new ones with the payer's CQL (the package is fetched again for its libraries: the case
  * keeps none of them). Rounds go on while the payer's CQL answers all that a round adds. Never fails the
- * case: a failed first round says why, and the case keeps its questionnaire as it was.
+ * case: a failed first round says why, and the case keeps its questionnaire as it was; a later one keeps
+ * what the rounds before it served, with why it failed and that the service is to be asked again.
  *
  * The package's fetch, each round's call and each round's CQL all end within `answerRoundsMs`: CQL
  * still queued or running then is not retried, since a new attempt would lose what the service served
@@ -221,6 +222,7 @@ async function firstQuestions(
     kind: 'prefilled',
     questionnaire: adaptiveQuestionnaire(base, answer.items, answer.adaptive, answer.prefill_failure),
     adaptive: answer.adaptive,
+    ...(answer.last_round_failed && { last_round_failed: answer.last_round_failed }),
   };
 }
 
@@ -279,7 +281,7 @@ const MIN_ROUND_MS = 500;
  * and asks again while a round adds items that the payer's CQL answered all of, until the service says
  * it is complete, a new item waits for a person, a round adds nothing, or the rounds or the time
  * (`until`, which also cuts each call) run out. A round that fails after others keeps what they served,
- * with its reason.
+ * with its reason, and says the service is to be asked again (`last_round_failed`).
  */
 async function askRounds(
   service: DtrService,
@@ -299,7 +301,13 @@ async function askRounds(
     const served = await service.ask(response, until);
     if (served.kind === 'failed') {
       if (rounds === 0) return served;
-      return { kind: 'served', items, adaptive: state, prefill_failure: served.reason };
+      return {
+        kind: 'served',
+        items,
+        adaptive: state,
+        prefill_failure: served.reason,
+        last_round_failed: true,
+      };
     }
     rounds++;
     const round = await prefill(servedQuestionnaire(served.adaptive));

@@ -93,6 +93,14 @@ export const PAYER_QUESTIONNAIRE = 'payer-questionnaire';
 export const ADAPTIVE_PAYER_QUESTIONNAIRE = 'adaptive-payer-questionnaire';
 
 /**
+ * An adaptive questionnaire's rounds that end on one its DTR service failed, after earlier ones in the
+ * same activity served, keep what they served and are asked again on the case's outage schedule, as a
+ * failed first round is; before, only the next answer asked again. Checked only when the activity says
+ * its last round failed (`last_round_failed`), which no run recorded before it did.
+ */
+export const RETRY_FAILED_LAST_ADAPTIVE_ROUND = 'retry-failed-last-adaptive-round';
+
+/**
  * A benefit verification or prior authorization asks the NPI registry about its prescriber before
  * its first connector call (`prescriber_registry`); a matched record lends the payer exchange the
  * practice address and taxonomy the request left out (docs/providers.md).

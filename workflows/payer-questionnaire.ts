@@ -1,4 +1,4 @@
-import { condition } from '@temporalio/workflow';
+import { condition, patched } from '@temporalio/workflow';
 
 import type { createCaseActivities } from '../activities/cases.activities';
 import type { PriorAuthorizationCase, ReviewDecisionInput } from '../domain/cases/prior-authorization';
@@ -15,6 +15,7 @@ import { refuse } from './case-lifecycle';
 import type { CaseLifecycle } from './case-lifecycle';
 import { refuseIssues } from './case-workflow';
 import type { Cancellation, ConnectedCaseRun, Decision } from './case-workflow';
+import { RETRY_FAILED_LAST_ADAPTIVE_ROUND } from './patches';
 import {
   payerQuestionnaireAnswersSignal,
   submitPayerQuestionnaireAnswersUpdate,
@@ -182,7 +183,8 @@ export async function awaitDecisionAskingNextQuestions(
 /**
  * One `$next-question` exchange, in an activity: the service's answer is merged into the case as it
  * now stands (answers given meanwhile win, and ask again), and the case shows it. A failed round keeps
- * the questionnaire as it was, naming why in `prefill_failure`; the next answer, or the retry, asks again.
+ * the questionnaire as it was, naming why in `prefill_failure`, and one failed after others served keeps
+ * what they served; the next answer, or the retry, asks again.
  */
 async function askNextQuestions(run: AdaptiveRun): Promise<void> {
   const { record, lifecycle } = run;
@@ -202,7 +204,7 @@ async function askNextQuestions(run: AdaptiveRun): Promise<void> {
     record.questionnaire = { ...current, prefill_failure: answer.reason };
     run.adaptiveRetryMs = nextRetryMs(run);
   } else {
-    run.adaptiveRetryMs = undefined;
+    run.adaptiveRetryMs = retryAfterRounds(run, answer.last_round_failed);
     // Answers given during the round are the service's to see: it stays incomplete until asked again.
     run.adaptive = run.adaptiveAnswers > sent ? { ...answer.adaptive, completed: false } : answer.adaptive;
     const items = mergedItems(current.items, answer.items);
@@ -210,6 +212,14 @@ async function askNextQuestions(run: AdaptiveRun): Promise<void> {
   }
   await lifecycle.update({ questionnaire: record.questionnaire });
   run.adaptiveAnswersAsked = sent;
+}
+
+/**
+ * When to ask the service again unprompted after rounds that served: on the outage schedule when their
+ * last round failed (patch `retry-failed-last-adaptive-round`), else not until the next answer.
+ */
+export function retryAfterRounds(run: AdaptiveRun, lastRoundFailed: true | undefined): number | undefined {
+  return lastRoundFailed && patched(RETRY_FAILED_LAST_ADAPTIVE_ROUND) ? nextRetryMs(run) : undefined;
 }
 
 /** The outage schedule's first wait after a failed round, doubling up to its longest; none without one. */

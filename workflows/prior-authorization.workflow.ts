@@ -67,6 +67,7 @@ import {
 import {
   approvalWaits,
   awaitDecisionAskingNextQuestions,
+  retryAfterRounds,
   namedQuestionnaire,
   questionnaireAnswersDecision,
   refuseApprovalWhilePending,
@@ -112,6 +113,8 @@ interface PriorAuthorizationRun extends ConnectedCaseRun<
   /** How many times people answered an adaptive questionnaire, and how many its DTR service was asked about. */
   adaptiveAnswers: number;
   adaptiveAnswersAsked: number;
+  /** After a failed round, how long until its service is asked again unprompted. */
+  adaptiveRetryMs?: number;
 }
 
 /** How a prior authorization ends when the payer stays unreachable, or its work fails otherwise. */
@@ -260,23 +263,24 @@ async function prepareForReview(run: PriorAuthorizationRun): Promise<boolean> {
     return false;
   }
   const canonical = patched(PAYER_QUESTIONNAIRE) ? namedQuestionnaire(requirements) : undefined;
-  if (canonical) {
-    await prefillQuestionnaire(run, canonical);
-    if (await cancellation.cancelIfRequested()) return false;
-  }
-  await lifecycle.moveTo(
-    'awaiting_review',
-    preparedForReview(requirements, record.questionnaire, run.adaptive !== undefined),
-  );
+  const prefill = canonical ? await prefillQuestionnaire(run, canonical) : undefined;
+  if (prefill && (await cancellation.cancelIfRequested())) return false;
+  await lifecycle.moveTo('awaiting_review', preparedForReview(requirements, record.questionnaire, prefill));
   return true;
 }
+
+/** How the questionnaire was had: static, or adaptive, and then whether its service failed its last round. */
+type QuestionnairePrefill = { adaptive: false } | { adaptive: true; lastRoundFailed: boolean };
 
 /**
  * Asks the payer's DTR service for the questionnaire CRD named and prefills it with the payer's CQL
  * from the record (docs/dtr.md); the status move that follows writes it. A service that gives
  * nothing, or CQL cut at its time limit, leaves the items to people, with the reason on the case.
  */
-async function prefillQuestionnaire(run: PriorAuthorizationRun, canonical: string): Promise<void> {
+async function prefillQuestionnaire(
+  run: PriorAuthorizationRun,
+  canonical: string,
+): Promise<QuestionnairePrefill> {
   const { record, input } = run;
   const answer = await run.connector.prefillPayerQuestionnaire({
     caseId: record.id,
@@ -285,14 +289,20 @@ async function prefillQuestionnaire(run: PriorAuthorizationRun, canonical: strin
     canonical,
     request: record.request,
   });
-  if (answer.kind !== 'prefilled') return;
+  if (answer.kind !== 'prefilled') return { adaptive: false };
   // An adaptive questionnaire's service is asked again as people answer, while the case awaits review.
-  if (answer.adaptive && patched(ADAPTIVE_PAYER_QUESTIONNAIRE)) run.adaptive = answer.adaptive;
+  if (answer.adaptive && patched(ADAPTIVE_PAYER_QUESTIONNAIRE)) {
+    run.adaptive = answer.adaptive;
+    run.adaptiveRetryMs = retryAfterRounds(run, answer.last_round_failed);
+  }
   // The case says so itself, for its readers (the console's wording); derived here so a case prefilled
   // before the field existed gains it, from the same history, with its next change.
   const questionnaire = { ...answer.questionnaire, adaptive: run.adaptive !== undefined };
   // The sandbox's packages name their items by the catalog's criteria; a live payer's items are its own.
   record.questionnaire = record.livemode ? questionnaire : withProposals(questionnaire, record.criteria);
+  return run.adaptive
+    ? { adaptive: true, lastRoundFailed: answer.last_round_failed === true }
+    : { adaptive: false };
 }
 
 const PAYER_NEEDS_NO_AUTHORIZATION =
@@ -329,10 +339,14 @@ async function discoverRequirements(run: PriorAuthorizationRun): Promise<Coverag
   return answer.requirements;
 }
 
+/**
+ * The status move's reason, naming what fell short: the service that could not give the questionnaire
+ * (or, for an adaptive one, its next questions) or the payer's CQL that could not prefill it.
+ */
 function preparedForReview(
   requirements: CoverageRequirements | undefined,
   questionnaire: CaseQuestionnaire | null | undefined,
-  adaptive: boolean,
+  prefill: QuestionnairePrefill | undefined,
 ): string {
   const prepared = preparedForReviewOn(requirements);
   if (!questionnaire) return prepared;
@@ -340,6 +354,9 @@ function preparedForReview(
     return questionnaire.prefill_failure
       ? `${prepared} The payer's questionnaire could not be fetched (${questionnaire.prefill_failure}); the review goes on the catalog's criteria.`
       : `${prepared} The payer's questionnaire asks nothing.`;
+  const adaptive = prefill?.adaptive === true;
+  if (questionnaire.prefill_failure && adaptive && prefill.lastRoundFailed)
+    return `${prepared} The payer's DTR service did not serve the next questions of its adaptive questionnaire (${questionnaire.prefill_failure}); the questions it served are shown, and it is asked again.`;
   if (questionnaire.prefill_failure)
     return `${prepared} The payer's CQL did not prefill its questionnaire (${questionnaire.prefill_failure}); its items wait for a person.`;
   const pending = questionnaire.pending.length;

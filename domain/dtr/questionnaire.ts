@@ -177,7 +177,13 @@ export interface PayerQuestionnaireQuery {
  * the items then waiting for a person); `not_asked` where no DTR service is set up for the case.
  */
 export type PayerQuestionnaireAnswer =
-  | { kind: 'prefilled'; questionnaire: CaseQuestionnaire; adaptive?: AdaptiveQuestionnaireState }
+  | {
+      kind: 'prefilled';
+      questionnaire: CaseQuestionnaire;
+      adaptive?: AdaptiveQuestionnaireState;
+      /** An adaptive questionnaire's rounds ended on one its service failed (see NextQuestionsAnswer). */
+      last_round_failed?: true;
+    }
   | { kind: 'not_asked' };
 
 /** What the DTR service of an adaptive questionnaire is asked after people answered: its next questions. */
@@ -196,8 +202,14 @@ export type NextQuestionsAnswer =
       kind: 'served';
       items: QuestionnaireItemState[];
       adaptive: AdaptiveQuestionnaireState;
-      /** Why the payer's CQL could not prefill the new items; null when it ran. */
+      /** Why the payer's CQL could not prefill the new items, or why the service failed the last round; null when both ran. */
       prefill_failure: QuestionnaireFallbackReason | null;
+      /**
+       * The rounds ended on one the service failed (its reason in `prefill_failure`) after earlier ones
+       * served: the service still has questions to give, and is asked again as after a failed first
+       * round. Absent otherwise, and in answers recorded before it was added.
+       */
+      last_round_failed?: true;
     }
   | { kind: 'failed'; reason: QuestionnaireFallbackReason };
 

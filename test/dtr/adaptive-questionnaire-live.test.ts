@@ -80,6 +80,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   dtr.behaviour = 'serve';
+  dtr.nextCalls = [];
 });
 
 /** A live Remicade request without mock_result; its payer's CRD answer names a questionnaire. */
@@ -248,6 +249,39 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
       return linkIdsOf(questionnaire).includes('3.2.a') ? questionnaire : undefined;
     });
     expect(retried).toMatchObject({ prefill_failure: null, pending: ['LOC.1'] });
+  });
+
+  it('asks again on the outage schedule, with what it was served, when the service fails the round after the one the CQL answered, and is completed once answered', async () => {
+    // At prefill the names come alone, answered by the CQL, so the next round follows at once, and fails.
+    dtr.behaviour = 'names-first';
+    dtr.nextCalls = ['serve', 'fail'];
+    const calls = dtr.nextQuestionRequests().length;
+    const { id, prepared } = await preparedCase();
+    const moved = (prepared.status_history as JsonObject[]).at(-1)!;
+    expect(moved.reason).toMatch(
+      /The payer's DTR service did not serve the next questions of its adaptive questionnaire \(dtr_unavailable\)/,
+    );
+
+    const retried = await eventually(async () => {
+      const read = await testApp.http().get(`${PATH}/${id}`).set(bearer(keys.provider));
+      const questionnaire = read.body.data.questionnaire as JsonObject;
+      return linkIdsOf(questionnaire).includes('3.1') ? questionnaire : undefined;
+    });
+    expect(retried).toMatchObject({ prefill_failure: null, pending: ['LOC.1', '3.1'] });
+    // The retry, asked by no one, sent what the round before the failed one served and the CQL answered.
+    const [, failed, retry] = dtr.nextQuestionRequests().slice(calls);
+    expect(JSON.stringify(retry!.item)).toContain('"valueString":"Zzadaptive"');
+    expect(retry!.contained).toEqual(failed!.contained);
+
+    await answer(id, [
+      { link_id: 'LOC.1', value: 'Ward 4' },
+      { link_id: '3.1', value: HAMBURGER },
+    ]);
+    const completed = await answer(id, [{ link_id: '3.3', value: 'No onions' }]);
+    expect(completed.body.data.questionnaire).toMatchObject({ status: 'completed', pending: [] });
+    pas.script(id, { submit: [approved(AUTHORIZATION)] });
+    expect((await approve(id)).status).toBe(200);
+    await waitForStatus(testApp, keys.provider, PATH, id, 'completed');
   });
 
   it('answers an answer a rejection overtakes at once, without waiting for the round that would have asked about it', async () => {

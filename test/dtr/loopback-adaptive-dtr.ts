@@ -30,6 +30,8 @@ export class LoopbackAdaptiveDtr {
   wrapInParameters = false;
   /** False: the questions served carry no expressions, so the payer's CQL answers none of them. */
   servesExpressions = true;
+  /** What the next `$next-question` calls do, in order, before `behaviour` takes over again: serve as it says, or fail (500). */
+  nextCalls: ('serve' | 'fail')[] = [];
   private readonly server = new ClearinghouseServer((request) => this.answer(request));
 
   get requests(): ClearinghouseRequest[] {
@@ -65,7 +67,8 @@ export class LoopbackAdaptiveDtr {
     if (!request.url.endsWith('/Questionnaire/$next-question'))
       return { status: 404, headers: FHIR_JSON, body: '{}' };
     if (this.behaviour === 'hang') return 'hang';
-    if (this.behaviour === 'fail') return { status: 500, headers: FHIR_JSON, body: '{}' };
+    if (this.behaviour === 'fail' || this.nextCalls.shift() === 'fail')
+      return { status: 500, headers: FHIR_JSON, body: '{}' };
     if (this.behaviour === 'oversized')
       return { status: 200, headers: FHIR_JSON, body: `{"padding":"${'x'.repeat(5 * 1024 * 1024)}"}` };
     const asked = (JSON.parse(request.body) as Json).parameter[0].resource as Json;

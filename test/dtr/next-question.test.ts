@@ -13,6 +13,7 @@ import type {
   PayerQuestionnaireAnswer,
   PayerQuestionnaireQuery,
 } from '../../domain/dtr/questionnaire';
+import { questionnaireUnavailable } from '../../domain/dtr/questionnaire';
 import { answeredQuestionnaire } from '../../domain/dtr/questionnaire-items';
 import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
 import { EvaluationPool, inlineEvaluator } from '../../infrastructure/clinical/evaluation-pool';
@@ -41,6 +42,7 @@ beforeEach(() => {
   dtr.behaviour = 'serve';
   dtr.packageBehaviour = 'serve';
   dtr.wrapInParameters = false;
+  dtr.nextCalls = [];
 });
 
 /** The adaptive package's Questionnaire, with no items yet, as the first round sends it. */
@@ -213,6 +215,16 @@ describe('an adaptive questionnaire at prefill', () => {
     expect(questionnaire.status).toBe('in_progress');
   });
 
+  it('keeps what the rounds served, saying the service is to be asked again, when a later round fails', async () => {
+    dtr.behaviour = 'names-first';
+    dtr.nextCalls = ['serve', 'fail'];
+    const answer = await prefill();
+    if (answer.kind !== 'prefilled') throw new Error('expected the first questions');
+    expect(answer).toMatchObject({ last_round_failed: true, adaptive: { completed: false } });
+    expect(answer.questionnaire).toMatchObject({ prefill_failure: 'dtr_unavailable', pending: [] });
+    expect(answerOf(answer.questionnaire, 'PBD.1')).toMatchObject({ answer: 'Zzadaptive', origin: 'auto' });
+  });
+
   it('goes to review without items when the service gives no first questions', async () => {
     dtr.behaviour = 'fail';
     const answer = await prefill();
@@ -267,6 +279,23 @@ describe("an adaptive questionnaire's next questions", () => {
     const { questionnaire, adaptive } = await firstQuestions();
     dtr.behaviour = 'fail';
     expect(await next(questionnaire, adaptive)).toEqual({ kind: 'failed', reason: 'dtr_unavailable' });
+  });
+
+  it('keeps what earlier rounds served, saying the service is to be asked again, when a later round fails', async () => {
+    // Asked from the start, the names the CQL answers come first, so a second round follows at once.
+    dtr.behaviour = 'names-first';
+    dtr.nextCalls = ['serve', 'fail'];
+    const answer = await next(questionnaireUnavailable(CANONICAL, 'dtr_unavailable'), emptyState());
+    expect(answer).toMatchObject({
+      kind: 'served',
+      prefill_failure: 'dtr_unavailable',
+      last_round_failed: true,
+    });
+    expect(answer.kind === 'served' && answer.items.map((item) => item.link_id)).toEqual([
+      'PBD',
+      'PBD.1',
+      'PBD.2',
+    ]);
   });
 
   it('ends within the time its rounds are given, the package’s fetch included, though the connector allows longer', async () => {
