@@ -12,7 +12,7 @@ export interface PostedAnswer {
   body: string;
 }
 
-/** An answer cut off at `maxAnswerBytes`: permanent, and named apart for callers that report it. */
+/** A 2xx answer cut off at `maxAnswerBytes`: permanent, and named apart for callers that report it. */
 export class AnswerTooLargeError extends ConnectorError {
   constructor(maxAnswerBytes: number) {
     super(`The connector's answer is larger than ${maxAnswerBytes} bytes.`, { transient: false });
@@ -23,8 +23,9 @@ export class AnswerTooLargeError extends ConnectorError {
 /**
  * POSTs to a connector's endpoint and reads its answer, within `timeoutMs` for the whole exchange and
  * `maxAnswerBytes` for the body. Every connection goes through the SSRF policy; redirects are not
- * followed. What cannot be done becomes a ConnectorError: refusals and oversized answers are
- * permanent, timeouts and broken connections transient. Messages name the endpoint's behaviour,
+ * followed. What cannot be done becomes a ConnectorError: refusals and oversized 2xx answers are
+ * permanent, timeouts and broken connections transient. A non-2xx answer past `maxAnswerBytes` is
+ * answered cut there, for the caller to judge by its status. Messages name the endpoint's behaviour,
  * never what was sent.
  */
 export function postToConnector(
@@ -66,24 +67,23 @@ export function postToConnector(
       (response) => {
         const chunks: Buffer[] = [];
         let received = 0;
+        const status = response.statusCode ?? 0;
+        const answered = () =>
+          settle(() =>
+            resolve({ status, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }),
+          );
         response.on('data', (chunk: Buffer) => {
           received += chunk.length;
           if (received > options.maxAnswerBytes) {
-            failTooLarge();
+            // A gateway's error page can be any size; its status, not its length, says what went wrong.
+            if (status >= 200 && status < 300) failTooLarge();
+            else answered();
             request.destroy();
             return;
           }
           chunks.push(chunk);
         });
-        response.on('end', () =>
-          settle(() =>
-            resolve({
-              status: response.statusCode ?? 0,
-              headers: response.headers,
-              body: Buffer.concat(chunks).toString('utf8'),
-            }),
-          ),
-        );
+        response.on('end', answered);
         response.on('error', () => fail('The connection broke while the connector answered.', true));
       },
     );

@@ -141,6 +141,14 @@ describe("The DTR client against a payer's DTR service", () => {
     await expect(fetchPackage()).resolves.toEqual(failed('dtr_answer_too_large'));
   });
 
+  it('is dtr_unavailable when the service fails with an error page larger than the 16 MB it reads (502)', async () => {
+    service.reply = (_body, response) =>
+      response
+        .writeHead(502, { 'Content-Type': 'text/html' })
+        .end(`<html>${'x'.repeat(17 * 1024 * 1024)}</html>`);
+    await expect(fetchPackage()).resolves.toEqual(failed('dtr_unavailable'));
+  });
+
   it('is dtr_invalid_package when the body is not JSON', async () => {
     service.reply = (_body, response) =>
       response.writeHead(200, { 'Content-Type': 'application/fhir+json' }).end('<html>Gateway</html>');

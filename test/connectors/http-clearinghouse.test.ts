@@ -66,6 +66,20 @@ describe('The live clearinghouse over HTTP', () => {
     expect(error).toMatchObject({ transient: true, retryAfterMs: 7000 });
   });
 
+  it('treats a 502 whose error page is past the 1 MB it reads as worth retrying, as any 502', async () => {
+    server.script.push({ status: 502, body: `<html>${'x'.repeat(2 * 1024 * 1024)}</html>` });
+    const error = await failureOf(clearinghouse().exchange(INQUIRY));
+    expect(error.transient).toBe(true);
+    expect(error.message).toMatch(/HTTP 502/);
+  });
+
+  it('treats a 200 past the 1 MB it reads as a permanent failure', async () => {
+    server.script.push({ status: 200, body: 'x'.repeat(2 * 1024 * 1024) });
+    const error = await failureOf(clearinghouse().exchange(INQUIRY));
+    expect(error.transient).toBe(false);
+    expect(error.message).toMatch(/larger than 1048576 bytes/);
+  });
+
   it('treats refused credentials as a permanent failure that says so', async () => {
     server.script.push({ status: 401 });
     const error = await failureOf(clearinghouse().exchange(INQUIRY));
