@@ -8,6 +8,7 @@ import { JsonObject, waitForStatus } from '../support/case-journeys';
 import { priorAuthorizationRequest, syntheticPatient } from '../support/case-requests';
 import { ClearinghouseServer } from '../support/clearinghouse-server';
 import { approved, PasServer } from '../support/pas-server';
+import { resourceUrn } from '../../infrastructure/connectors/pas/pas-request';
 import { bearer, eventually, startTestApp, TestApp } from '../support/test-app';
 import { TestWorker } from '../support/workers';
 import { payerQuestionnaireAnswersSignal } from '../../workflows/prior-authorization.messages';
@@ -80,7 +81,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   dtr.behaviour = 'serve';
-  dtr.nextCalls = [];
+  dtr.failOnceAfterServing = undefined;
 });
 
 /** A live Remicade request without mock_result; its payer's CRD answer names a questionnaire. */
@@ -254,7 +255,8 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
   it('asks again on the outage schedule, with what it was served, when the service fails the round after the one the CQL answered, and is completed once answered', async () => {
     // At prefill the names come alone, answered by the CQL, so the next round follows at once, and fails.
     dtr.behaviour = 'names-first';
-    dtr.nextCalls = ['serve', 'fail'];
+    // The round after the one that served the names alone.
+    dtr.failOnceAfterServing = (served) => served.includes('PBD') && !served.includes('LOC');
     const calls = dtr.nextQuestionRequests().length;
     const { id, prepared } = await preparedCase();
     const moved = (prepared.status_history as JsonObject[]).at(-1)!;
@@ -269,7 +271,11 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
     });
     expect(retried).toMatchObject({ prefill_failure: null, pending: ['LOC.1', '3.1'] });
     // The retry, asked by no one, sent what the round before the failed one served and the CQL answered.
-    const [, failed, retry] = dtr.nextQuestionRequests().slice(calls);
+    const patient = `Patient/${resourceUrn(id, 'patient').slice('urn:uuid:'.length)}`;
+    const [, failed, retry] = dtr
+      .nextQuestionRequests()
+      .slice(calls)
+      .filter((asked) => asked.subject.reference === patient);
     expect(JSON.stringify(retry!.item)).toContain('"valueString":"Zzadaptive"');
     expect(retry!.contained).toEqual(failed!.contained);
 
@@ -282,6 +288,22 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
     pas.script(id, { submit: [approved(AUTHORIZATION)] });
     expect((await approve(id)).status).toBe(200);
     await waitForStatus(testApp, keys.provider, PATH, id, 'completed');
+  });
+
+  it('asks again on the outage schedule when, after an answer, the service fails the round after one the CQL answered', async () => {
+    // Every round adds a name the CQL answers, so the rounds after an answer go on until one fails.
+    dtr.behaviour = 'endless';
+    const { id } = await preparedCase();
+    // At prefill the rounds stopped after 50 (PBD-0 to PBD-49); after the answer the first serves PBD-50.
+    dtr.failOnceAfterServing = (served) => served.includes('PBD-50');
+    const failed = await answer(id, [{ link_id: 'PBD-0.1', value: 'Zzadaptive' }]);
+    expect(failed.body.data.questionnaire).toMatchObject({ prefill_failure: 'dtr_unavailable' });
+    const retried = await eventually(async () => {
+      const read = await testApp.http().get(`${PATH}/${id}`).set(bearer(keys.provider));
+      const questionnaire = read.body.data.questionnaire as JsonObject;
+      return questionnaire.prefill_failure === null ? questionnaire : undefined;
+    });
+    expect(linkIdsOf(retried).length).toBeGreaterThan(linkIdsOf(failed.body.data.questionnaire).length);
   });
 
   it('answers an answer a rejection overtakes at once, without waiting for the round that would have asked about it', async () => {

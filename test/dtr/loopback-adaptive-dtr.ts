@@ -30,8 +30,11 @@ export class LoopbackAdaptiveDtr {
   wrapInParameters = false;
   /** False: the questions served carry no expressions, so the payer's CQL answers none of them. */
   servesExpressions = true;
-  /** What the next `$next-question` calls do, in order, before `behaviour` takes over again: serve as it says, or fail (500). */
-  nextCalls: ('serve' | 'fail')[] = [];
+  /**
+   * Fails (500), once, the first `$next-question` call sent with what this matches as served so far (its
+   * link ids): a failure aimed at one case's round, whatever other cases' retries ask meanwhile.
+   */
+  failOnceAfterServing?: (linkIds: string[]) => boolean;
   private readonly server = new ClearinghouseServer((request) => this.answer(request));
 
   get requests(): ClearinghouseRequest[] {
@@ -67,11 +70,14 @@ export class LoopbackAdaptiveDtr {
     if (!request.url.endsWith('/Questionnaire/$next-question'))
       return { status: 404, headers: FHIR_JSON, body: '{}' };
     if (this.behaviour === 'hang') return 'hang';
-    if (this.behaviour === 'fail' || this.nextCalls.shift() === 'fail')
-      return { status: 500, headers: FHIR_JSON, body: '{}' };
+    if (this.behaviour === 'fail') return { status: 500, headers: FHIR_JSON, body: '{}' };
     if (this.behaviour === 'oversized')
       return { status: 200, headers: FHIR_JSON, body: `{"padding":"${'x'.repeat(5 * 1024 * 1024)}"}` };
     const asked = (JSON.parse(request.body) as Json).parameter[0].resource as Json;
+    if (this.failOnceAfterServing?.(linkIdsOf(asked.contained?.[0]?.item ?? []))) {
+      this.failOnceAfterServing = undefined;
+      return { status: 500, headers: FHIR_JSON, body: '{}' };
+    }
     if (this.behaviour === 'no-questionnaire')
       return this.reply({ resourceType: 'QuestionnaireResponse', status: 'in-progress' });
     const { questionnaire: sequenced, completed } = this.nextFor(asked);

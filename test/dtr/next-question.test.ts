@@ -42,7 +42,7 @@ beforeEach(() => {
   dtr.behaviour = 'serve';
   dtr.packageBehaviour = 'serve';
   dtr.wrapInParameters = false;
-  dtr.nextCalls = [];
+  dtr.failOnceAfterServing = undefined;
 });
 
 /** The adaptive package's Questionnaire, with no items yet, as the first round sends it. */
@@ -217,7 +217,8 @@ describe('an adaptive questionnaire at prefill', () => {
 
   it('keeps what the rounds served, saying the service is to be asked again, when a later round fails', async () => {
     dtr.behaviour = 'names-first';
-    dtr.nextCalls = ['serve', 'fail'];
+    // The round after the one that served the names alone.
+    dtr.failOnceAfterServing = (served) => served.includes('PBD') && !served.includes('LOC');
     const answer = await prefill();
     if (answer.kind !== 'prefilled') throw new Error('expected the first questions');
     expect(answer).toMatchObject({ last_round_failed: true, adaptive: { completed: false } });
@@ -284,7 +285,8 @@ describe("an adaptive questionnaire's next questions", () => {
   it('keeps what earlier rounds served, saying the service is to be asked again, when a later round fails', async () => {
     // Asked from the start, the names the CQL answers come first, so a second round follows at once.
     dtr.behaviour = 'names-first';
-    dtr.nextCalls = ['serve', 'fail'];
+    // The round after the one that served the names alone.
+    dtr.failOnceAfterServing = (served) => served.includes('PBD') && !served.includes('LOC');
     const answer = await next(questionnaireUnavailable(CANONICAL, 'dtr_unavailable'), emptyState());
     expect(answer).toMatchObject({
       kind: 'served',
