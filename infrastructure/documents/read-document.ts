@@ -29,6 +29,8 @@ import { pagePreview } from './page-preview';
 import type { OcrEngine } from './ocr-engine';
 import { runningDown } from './text-boxes';
 import { readPdfPages } from './pdf-pages';
+import { printIsProportional, zeroOrLetterO } from './zero-or-letter-o';
+import type { GreyImage } from './zero-or-letter-o';
 import type { DocumentReadingLimits, PageListener } from './reading-limits';
 
 /**
@@ -320,7 +322,9 @@ function identifierLike(text: string): boolean {
  * the second's with one character doubled as its look-alike (`O0` for `0`), the way Tesseract gives a
  * wide glyph of some faces at every size. Where the first reader read one character as another
  * (`INH…` for `JNH…`), all three rereads must give the second reader's value, and a look-alike pair
- * (`O` for `0`) is never settled so: there the readers still disagree, and the field is unread.
+ * is never settled so. The one look-alike settled is the first reader's letter O for the second's
+ * digit 0, and only by the glyph's width against the word's own digits; otherwise the readers still
+ * disagree, and the field is unread.
  */
 async function settledIdentifiers(
   image: Buffer,
@@ -333,12 +337,30 @@ async function settledIdentifiers(
     .flatMap((line) => line.words.flatMap(splitAfterLabel))
     .filter((word) => identifierLike(word.text));
   let rereads = 0;
+  let grey: Promise<GreyImage> | undefined;
+  let proportional: boolean | undefined;
   for (const word of candidates) {
     const there = wordsInRegion(lines, word.box);
     const read = identifierCore(there.map((each) => each.text).join(''));
     const wanted = identifierCore(word.text);
     const substituted = read.length === wanted.length;
-    if (read === wanted || (substituted && !settleableSubstitution(read, wanted))) continue;
+    if (read === wanted) continue;
+    const zero = substituted ? zeroForLetterO(read, wanted) : undefined;
+    if (zero !== undefined) {
+      grey ??= greyImageOf(image);
+      const pixels = await grey;
+      proportional ??= printIsProportional(
+        pixels,
+        first.flatMap((line) => line.words),
+      );
+      const printed = boxAround(there.map((each) => each.box));
+      if (zeroOrLetterO(pixels, printed, read, zero, proportional) === '0') {
+        const confidence = Math.min(...there.map((each) => each.confidence));
+        lines = withWordsReplaced(lines, there, { text: wanted, confidence, box: printed });
+      }
+      continue;
+    }
+    if (substituted && !settleableSubstitution(read, wanted)) continue;
     if (rereads >= MOST_REREADS) continue;
     rereads += 1;
     const agreeing: ReadWord[] = [];
@@ -358,6 +380,24 @@ async function settledIdentifiers(
     if (settled) lines = withWordsReplaced(lines, there, agreeing[0]);
   }
   return lines;
+}
+
+/**
+ * Where the first reader read the letter O for the one character the second read as the digit 0, that
+ * character's place: the glyph's own width decides between them (zero-or-letter-o.ts), since both
+ * engines confuse the pair and rereads settle nothing.
+ */
+function zeroForLetterO(read: string, wanted: string): number | undefined {
+  const differing = [...read].flatMap((character, index) => (character === wanted[index] ? [] : [index]));
+  if (differing.length !== 1) return undefined;
+  const [index] = differing;
+  return read[index] === 'O' && wanted[index] === '0' ? index : undefined;
+}
+
+async function greyImageOf(image: Buffer): Promise<GreyImage> {
+  const sharp = (await import('sharp')).default;
+  const { data, info } = await sharp(image).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  return { pixels: data, width: info.width, height: info.height };
 }
 
 /** Characters OCR gives for one another, each pair written once. */

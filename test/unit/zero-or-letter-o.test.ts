@@ -1,0 +1,111 @@
+import sharp from 'sharp';
+
+import type { ReadLine } from '../../domain/documents/document-reading';
+import { readDocument } from '../../infrastructure/documents/read-document';
+import { DEFAULT_READING_LIMITS } from '../../infrastructure/documents/reading-limits';
+import { printIsProportional, zeroOrLetterO } from '../../infrastructure/documents/zero-or-letter-o';
+import { scriptedReaders } from '../support/scripted-readers';
+
+const PAGE = { width: 2000, height: 400 };
+
+/** A page with one word printed on it, black on white, in a face installed for the document tests. */
+async function pageWith(text: string, face: string): Promise<Buffer> {
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${PAGE.width}" height="${PAGE.height}">` +
+    `<rect width="100%" height="100%" fill="#ffffff"/>` +
+    `<text x="200" y="240" font-family="${face}" font-size="96" fill="#111111">${text}</text></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+async function judged(text: string, face: string, index: number, pageIsProportional = false) {
+  const { data, info } = await sharp(await pageWith(text, face))
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const image = { pixels: data, width: info.width, height: info.height };
+  return zeroOrLetterO(image, { left: 0, top: 0, ...PAGE }, text, index, pageIsProportional);
+}
+
+describe('a glyph read as the digit 0 by one reader and the letter O by the other', () => {
+  it('is the digit where it is as wide as its word’s digits and a wide letter shows the face is not monospace', async () => {
+    expect(await judged('RV076', 'Liberation Sans', 2)).toBe('0');
+  });
+
+  it('is the letter where it is clearly wider than its word’s digits', async () => {
+    expect(await judged('RVO76', 'Liberation Sans', 2)).toBe('O');
+    expect(await judged('RVO76', 'DejaVu Serif', 2)).toBe('O');
+  });
+
+  it('is left undecided in a monospace face, whose letter O is as narrow as its digits', async () => {
+    expect(await judged('RVO76', 'DejaVu Sans Mono', 2)).toBeUndefined();
+    expect(await judged('RV076', 'DejaVu Sans Mono', 2)).toBeUndefined();
+  });
+
+  it('is left undecided where neither the word nor the page shows the face is not monospace', async () => {
+    expect(await judged('K07945735', 'Liberation Sans', 1)).toBeUndefined();
+  });
+
+  it('is the digit where the page’s words show a proportional face', async () => {
+    expect(await judged('K07945735', 'Liberation Sans', 1, true)).toBe('0');
+  });
+});
+
+describe('an identifier the first reader read with the letter O where the second read a 0', () => {
+  const whole = { left: 0, top: 0, ...PAGE };
+  const line = (text: string): ReadLine => ({ words: [{ text, confidence: 0.95, box: whole }], box: whole });
+  const firstReadersWords = async (printed: string, first: string, second: string) => {
+    const engine = scriptedReaders({ first: [line(first)], second: [line(second)] });
+    const reading = await readDocument(
+      await pageWith(printed, 'Liberation Sans'),
+      engine,
+      DEFAULT_READING_LIMITS,
+    );
+    return reading.pages[0].lines.flatMap((each) => each.words.map((word) => word.text));
+  };
+
+  it('takes the second reader’s 0 where the printed glyph is a digit’s width', async () => {
+    expect(await firstReadersWords('RV076', 'RVO76', 'RV076')).toEqual(['RV076']);
+  });
+
+  it('keeps the first reader’s O, so the readers still disagree, where the printed glyph is a letter O', async () => {
+    expect(await firstReadersWords('RVO76', 'RVO76', 'RV076')).toEqual(['RVO76']);
+  });
+});
+
+describe('a page’s face', () => {
+  const pageOf = async (words: string[], face: string) => {
+    const svg =
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${PAGE.width}" height="${PAGE.height}">` +
+      `<rect width="100%" height="100%" fill="#ffffff"/>` +
+      words
+        .map(
+          (word, row) =>
+            `<text x="40" y="${90 + row * 120}" font-family="${face}" font-size="72">${word}</text>`,
+        )
+        .join('') +
+      `</svg>`;
+    const { data, info } = await sharp(Buffer.from(svg))
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const image = { pixels: data, width: info.width, height: info.height };
+    const read = words.map((text, row) => ({
+      text,
+      confidence: 0.95,
+      box: { left: 0, top: 20 + row * 120, width: PAGE.width, height: 100 },
+    }));
+    return printIsProportional(image, read);
+  };
+  const words = ['Policy', 'Insured'];
+
+  it('is proportional where a word’s letters spread in width as no monospace face’s do', async () => {
+    expect(await pageOf(words, 'Liberation Sans')).toBe(true);
+    expect(await pageOf(words, 'DejaVu Serif')).toBe(true);
+    expect(await pageOf(['KOFI', 'RIVERA'], 'DejaVu Sans')).toBe(true);
+  });
+
+  it('is not shown proportional in a monospace face', async () => {
+    expect(await pageOf(words, 'DejaVu Sans Mono')).toBe(false);
+    expect(await pageOf(words, 'Liberation Mono')).toBe(false);
+  });
+});
