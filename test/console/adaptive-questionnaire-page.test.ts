@@ -1,7 +1,9 @@
+import type { PriorAuthorizationCase } from '../../domain/cases/prior-authorization';
+import { PRIOR_AUTHORIZATION_CONSOLE } from '../../src/cases/types/prior-authorization/prior-authorization.console';
 import { AdaptivePayer, answerQuestionnaire, preparedAdaptiveCase } from '../support/adaptive-payer';
 import { consoleGet, consolePost, signedInPerson } from '../support/console-cases';
 import { ConsoleBrowser, cookiesFrom } from '../support/console-session';
-import { startTestApp, TestApp } from '../support/test-app';
+import { bearer, startTestApp, TestApp } from '../support/test-app';
 import { TestWorker } from '../support/workers';
 
 const PAGES = '/console/prior-authorizations';
@@ -48,7 +50,23 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
 
   /** The notices of the case page's questionnaire section, as a person reads them. */
   async function questionnaireNotices(id: string): Promise<string[]> {
-    const page = (await consoleGet(testApp, reviewer, `${PAGES}/${id}`)).text;
+    return noticesIn((await consoleGet(testApp, reviewer, `${PAGES}/${id}`)).text);
+  }
+
+  /**
+   * The notices the case page shows of the case as it is, but for a questionnaire without `adaptive`,
+   * as on a case whose workflow closed or continued as new before the flag was added.
+   */
+  async function noticesWithoutAdaptiveFlag(id: string): Promise<string[]> {
+    const read = await testApp.http().get(`/prior-authorization/${id}`).set(bearer(providerKey));
+    const pa = read.body.data as PriorAuthorizationCase;
+    const { adaptive: _adaptive, ...unflagged } = pa.questionnaire!;
+    return noticesIn(
+      PRIOR_AUTHORIZATION_CONSOLE.view.reviewerSections!({ ...pa, questionnaire: unflagged }).markup,
+    );
+  }
+
+  function noticesIn(page: string): string[] {
     const section =
       /<section[^>]*aria-labelledby="payer-questionnaire-heading"[^>]*>([\s\S]*?)<\/section>/.exec(page)![1]!;
     return [...section.matchAll(/<p class="notice notice-error"[^>]*>([\s\S]*?)<\/p>/g)].map((match) =>
@@ -121,6 +139,30 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
     const notices = await questionnaireNotices(id);
     expect(notices[0]).toMatch(
       /^The payer's questionnaire service could not be reached for its next questions/,
+    );
+    expect(notices.join(' ')).not.toContain('CQL');
+  });
+
+  it('says the payer has more questions to ask on a case whose questionnaire does not say it is adaptive', async () => {
+    const id = await preparedCase();
+    await answered(id, [
+      { link_id: 'LOC.1', value: 'Ward 4' },
+      { link_id: '3.1', value: HAMBURGER },
+    ]);
+
+    expect(await noticesWithoutAdaptiveFlag(id)).toEqual([
+      'The payer has more questions to ask: its questionnaire service has not said the questionnaire is complete, so approval waits. They appear here once it sends them; it is asked again with each answer.',
+    ]);
+  });
+
+  it("names a failed round, not the payer's CQL, on a case whose questionnaire does not say it is adaptive", async () => {
+    const id = await preparedCase();
+    payer.dtr.behaviour = 'fail';
+    await answered(id, [{ link_id: '3.1', value: HAMBURGER }]);
+
+    const notices = await noticesWithoutAdaptiveFlag(id);
+    expect(notices[0]).toMatch(
+      /^The payer's questionnaire service could not be reached for its next questions \(dtr_unavailable\)/,
     );
     expect(notices.join(' ')).not.toContain('CQL');
   });

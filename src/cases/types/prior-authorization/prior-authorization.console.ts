@@ -219,9 +219,30 @@ function questionnaireSection(questionnaire: CaseQuestionnaire | null | undefine
  */
 function waitsForPayerQuestions(questionnaire: CaseQuestionnaire): boolean {
   return (
-    questionnaire.adaptive === true &&
-    questionnaire.status === 'in_progress' &&
-    questionnaire.pending.length === 0
+    isAdaptive(questionnaire) && questionnaire.status === 'in_progress' && questionnaire.pending.length === 0
+  );
+}
+
+/**
+ * Whether the questionnaire is adaptive, as the case says; a case whose workflow closed or continued as
+ * new before `adaptive` was added never says, and its questionnaire is judged by what it holds.
+ */
+function isAdaptive(questionnaire: CaseQuestionnaire): boolean {
+  return questionnaire.adaptive ?? looksAdaptive(questionnaire);
+}
+
+/**
+ * A static questionnaire is `completed` exactly when no required item is pending, so one still
+ * `in_progress` with items and nothing pending is adaptive; and a static one's CQL runs once, so a
+ * failure beside answers the CQL gave (or a person changed) is an adaptive round's. An adaptive
+ * questionnaire with items pending and no answer of the CQL's cannot be told apart, and reads as static.
+ */
+function looksAdaptive(questionnaire: CaseQuestionnaire): boolean {
+  return (
+    (questionnaire.status === 'in_progress' &&
+      questionnaire.items.length > 0 &&
+      questionnaire.pending.length === 0) ||
+    questionnaire.items.some((item) => item.origin === 'auto' || item.origin === 'override')
   );
 }
 
@@ -244,7 +265,7 @@ function failureText(
 ): string {
   if (questionnaire.items.length === 0)
     return `The payer's questionnaire could not be had (${reason}): the criteria below are the catalog's.`;
-  if (reason === 'dtr_adaptive_not_supported' || questionnaire.adaptive !== true)
+  if (reason === 'dtr_adaptive_not_supported' || !isAdaptive(questionnaire))
     return `The payer's CQL did not prefill this questionnaire (${reason}): every item waits for a person.`;
   const failed = `The payer's questionnaire service ${FAILED_ROUND_WORDS[reason]} for its next questions (${reason}), so some may not be shown yet.`;
   return inReview
