@@ -125,12 +125,7 @@ async function authorizeSigned(
     updated_at: now.toISOString(),
   };
   const scope = { accountId, livemode: false };
-  await authorizations.insertPending(
-    scope,
-    pending,
-    { periodDays: 365, renewableFrom: now },
-    { address: '127.0.0.1', userAgent: 'bench' },
-  );
+  await authorizations.insertPending(scope, pending, { periodDays: 365, renewableFrom: now }, null);
   await authorizations.write(
     {
       ...pending,

@@ -142,6 +142,11 @@ export interface ProviderSettings {
   signingReminderAfterMs: number;
   /** A signed authorization is reminded this long before it lapses (30 days). */
   renewalReminderBeforeMs: number;
+  /**
+   * How long the network an authorization was asked from is compared with signatures and kept, and a
+   * finished authorization's signing address and user agent kept (90 days; docs/providers.md, "Retention").
+   */
+  requestOriginRetentionDays: number;
 }
 
 export interface AppConfig {
@@ -401,6 +406,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     signingLinkTtlMs: integer('PROVIDER_SIGNING_LINK_TTL_MS', 14 * DAY_MS, 1_000, 90 * DAY_MS),
     signingReminderAfterMs: integer('PROVIDER_SIGNING_REMINDER_AFTER_MS', 7 * DAY_MS, 500, 90 * DAY_MS),
     renewalReminderBeforeMs: integer('PROVIDER_RENEWAL_REMINDER_BEFORE_MS', 30 * DAY_MS, 0, 365 * DAY_MS),
+    requestOriginRetentionDays: integer('PROVIDER_REQUEST_ORIGIN_RETENTION_DAYS', 90, 1, 365),
   };
   // Only the local stack and the tests ask a registry on loopback; a live registry asked in clear
   // could be answered by anyone on the path.

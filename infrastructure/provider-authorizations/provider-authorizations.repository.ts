@@ -4,7 +4,6 @@ import {
   type ProviderAuthorizationStatus,
   type ProviderSignature,
 } from '../../domain/providers/provider-authorization';
-import { networkOf } from '../../domain/providers/requester-network';
 import type { Database } from '../storage/database';
 import { keysetCursor, KeysetPosition, positionColumn } from '../storage/keyset-cursor';
 
@@ -17,12 +16,6 @@ export interface AuthorizationScope {
 export interface AuthorizationFilter {
   status?: ProviderAuthorizationStatus;
   npi?: string;
-}
-
-/** The request that asked for an authorization: its client address (`req.ip`) and user agent. */
-export interface RequestOrigin {
-  address: string;
-  userAgent: string;
 }
 
 /** The authorization a new one for the same NPI would duplicate. */
@@ -60,6 +53,9 @@ const STORED_FIELDS: Record<StoredField, true> = {
 const FIELDS = Object.keys(STORED_FIELDS) as StoredField[];
 const COLUMNS = FIELDS.join(', ');
 
+/** An authorization that acts for no one any more, since before the cutoff (`$1`): `updated_at` is when it ended. */
+const ENDED_BEFORE_CUTOFF = "(status IN ('expired', 'revoked') AND updated_at < $1)";
+
 /** A row as the reads select it: the stored fields under their own names. */
 type AuthorizationRow = Pick<ProviderAuthorization, StoredField>;
 
@@ -85,13 +81,14 @@ export class ProviderAuthorizationsRepository {
    * Inserts a new pending authorization unless the NPI already has a pending one, or a signed one
    * not yet due for renewal (`renewableFrom`: a signed one expiring before it may be renewed). The
    * row is pending and unchanged since its creation whatever the object says: only the workflow's
-   * `write` moves an authorization on. `origin` is the request that asked for it.
+   * `write` moves an authorization on. `requestedFromNetwork` is the keyed network of the request
+   * that asked for it (`requesterNetworkRef`), null for an address that is none.
    */
   async insertPending(
     scope: AuthorizationScope,
     authorization: ProviderAuthorization,
     terms: { periodDays: number; renewableFrom: Date },
-    origin: RequestOrigin,
+    requestedFromNetwork: string | null,
   ): Promise<{ created: true } | { created: false; duplicate: DuplicateAuthorization }> {
     return this.db.transaction(async (tx) => {
       const [duplicate] = await tx.query<DuplicateAuthorization>(
@@ -111,17 +108,15 @@ export class ProviderAuthorizationsRepository {
         updated_at: authorization.created_at,
       };
       const inserted = await tx.query<{ id: string }>(
-        `INSERT INTO provider_authorizations (account_id, livemode, period_days, requested_from_address,
-           requested_user_agent, requested_from_network, ${COLUMNS})
-         VALUES ($1, $2, $3, $4, $5, $6, ${FIELDS.map((_field, index) => `$${index + 7}`).join(', ')})
+        `INSERT INTO provider_authorizations (account_id, livemode, period_days, requested_from_network,
+           ${COLUMNS})
+         VALUES ($1, $2, $3, $4, ${FIELDS.map((_field, index) => `$${index + 5}`).join(', ')})
          ON CONFLICT DO NOTHING RETURNING id`,
         [
           scope.accountId,
           scope.livemode,
           terms.periodDays,
-          origin.address,
-          origin.userAgent,
-          networkOf(origin.address) ?? null,
+          requestedFromNetwork,
           ...FIELDS.map((field) => pending[field]),
         ],
       );
@@ -250,26 +245,53 @@ export class ProviderAuthorizationsRepository {
   }
 
   /**
-   * Whether the account asked for any of its authorizations, in either mode, from the network of
-   * `address`: a signature from there may be the clinic's rather than the prescriber's.
+   * Whether the account asked for any of its authorizations, in either mode, started at `since` or
+   * later, from this keyed network (`requesterNetworkRef`): a signature from there may be the
+   * clinic's rather than the prescriber's. Older ones are not compared, and the sweeper clears them.
    */
-  async startedFromNetworkOf(accountId: string, address: string): Promise<boolean> {
-    const network = networkOf(address);
-    if (network === undefined) return false;
+  async startedFromNetwork(accountId: string, network: string, since: Date): Promise<boolean> {
     const rows = await this.db.query<{ found: number }>(
       `SELECT 1 AS found FROM provider_authorizations
-       WHERE account_id = $1 AND requested_from_network = $2 LIMIT 1`,
-      [accountId, network],
+       WHERE account_id = $1 AND requested_from_network = $2 AND created_at >= $3 LIMIT 1`,
+      [accountId, network, since.toISOString()],
     );
     return rows.length > 0;
   }
 
-  /** Which of these authorizations of the account were signed from a network it asked from. */
+  /**
+   * Forgets where requests and signatures came from once they are past use (docs/providers.md,
+   * "Retention"): the network of authorizations started before `cutoff`, which signatures are no
+   * longer compared with, and the signature's address and user agent of those that ended (expired or
+   * revoked) before it. At most `limit` rows; sweeping workers skip the rows another one holds.
+   */
+  async forgetOrigins(cutoff: Date, limit: number): Promise<number> {
+    const forgotten = await this.db.query<{ id: string }>(
+      `UPDATE provider_authorizations SET
+         requested_from_network = CASE WHEN created_at < $1 THEN NULL ELSE requested_from_network END,
+         signature_client_address = CASE WHEN ${ENDED_BEFORE_CUTOFF} THEN NULL ELSE signature_client_address END,
+         signature_user_agent = CASE WHEN ${ENDED_BEFORE_CUTOFF} THEN NULL ELSE signature_user_agent END
+       WHERE id IN (
+         SELECT id FROM provider_authorizations
+         WHERE (requested_from_network IS NOT NULL AND created_at < $1)
+            OR ((signature_client_address IS NOT NULL OR signature_user_agent IS NOT NULL)
+                AND ${ENDED_BEFORE_CUTOFF})
+         LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id`,
+      [cutoff.toISOString(), limit],
+    );
+    return forgotten.length;
+  }
+
+  /**
+   * Which of these authorizations of the account are signed, and were signed from a network it asked
+   * from: a revoked or expired one acts for no one, so the console warns of none.
+   */
   async signedFromRequesterNetwork(scope: AuthorizationScope, ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows = await this.db.query<{ id: string }>(
       `SELECT id FROM provider_authorizations
-       WHERE id = ANY($1::text[]) AND account_id = $2 AND livemode = $3 AND signed_from_requester_network`,
+       WHERE id = ANY($1::text[]) AND account_id = $2 AND livemode = $3 AND status = 'signed'
+         AND signed_from_requester_network`,
       [ids, scope.accountId, scope.livemode],
     );
     return new Set(rows.map((row) => row.id));

@@ -48,7 +48,7 @@ export class ProviderAuthorizationsController {
     return success(
       await this.authorizations.create(principal, body, actorOf(req.context), {
         requestId: req.context.requestId,
-        origin: requestOrigin(req),
+        clientAddress: requestOrigin(req).address,
       }),
     );
   }

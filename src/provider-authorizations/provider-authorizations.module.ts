@@ -47,6 +47,7 @@ export class ProviderAuthorizationsModule {
       new AccountSettingsRepository(deps.db),
       links,
       async (accountId) => deps.config.mode === 'local' || (await connectors.isConfigured(accountId, 'mail')),
+      deps.config.cases.patientRefKey!,
     );
     return {
       module: ProviderAuthorizationsModule,

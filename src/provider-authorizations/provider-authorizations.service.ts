@@ -18,7 +18,6 @@ import type {
 } from '../../infrastructure/provider-authorizations/account-settings.repository';
 import type {
   ProviderAuthorizationsRepository,
-  RequestOrigin,
   ScopedAuthorization,
 } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
 import type {
@@ -38,6 +37,7 @@ import type {
   CreateProviderAuthorizationDto,
   ListProviderAuthorizationsQuery,
 } from './provider-authorizations.dto';
+import { requesterNetworkRef } from './request-origin';
 
 /** What a 503 `registry_unavailable` asks clients to wait. */
 export const REGISTRY_RETRY_AFTER_SECONDS = 30;
@@ -66,13 +66,15 @@ export class ProviderAuthorizationsService {
     private readonly links: SigningLinksRepository,
     /** Whether live mail can reach a prescriber of the account: its `mail` connector, or a local install's outbox. */
     private readonly liveMailReady: (accountId: string) => Promise<boolean>,
+    /** The server's key for keyed references (`PATIENT_REF_KEY`), which hashes requesters' networks. */
+    private readonly refKey: Buffer,
   ) {}
 
   async create(
     principal: Principal,
     body: CreateProviderAuthorizationDto,
     actor: AuthorizationActor,
-    request: { requestId: string; origin: RequestOrigin },
+    request: { requestId: string; clientAddress: string },
   ): Promise<ProviderAuthorization> {
     const { requestId } = request;
     if (principal.livemode && !(await this.liveMailReady(principal.accountId))) {
@@ -110,7 +112,7 @@ export class ProviderAuthorizationsService {
         periodDays,
         renewableFrom: new Date(createdAt.getTime() + this.clock.renewalReminderBeforeMs),
       },
-      request.origin,
+      requesterNetworkRef(this.refKey, principal.accountId, request.clientAddress) ?? null,
     );
     if (!claimed.created) {
       const { id, status } = claimed.duplicate;
@@ -215,7 +217,8 @@ export class ProviderAuthorizationsService {
 
   /**
    * The prescriber's signature from the signing page; the workflow refuses it unless pending and
-   * unlapsed. A signature from a network the account asked for an authorization from is marked.
+   * unlapsed. A signature from a network the account asked for an authorization from, within the
+   * retention, is marked.
    */
   async sign(
     found: ScopedAuthorization,
@@ -224,12 +227,13 @@ export class ProviderAuthorizationsService {
   ) {
     const current = found.authorization;
     if (current.status !== 'pending') throw finalRefusal(current);
+    const network = requesterNetworkRef(this.refKey, found.accountId, signed.client_address);
+    const since = new Date(Date.now() - this.clock.requestOriginRetentionDays * DAY_MS);
     const signature: ProviderSignature = {
       ...signed,
-      from_requester_network: await this.authorizations.startedFromNetworkOf(
-        found.accountId,
-        signed.client_address,
-      ),
+      from_requester_network:
+        network !== undefined &&
+        (await this.authorizations.startedFromNetwork(found.accountId, network, since)),
     };
     return this.update(current, () =>
       this.client.workflow

@@ -52,7 +52,7 @@ describe.each(engines)('provider authorizations on %s', (_engine, open) => {
       scope,
       claimingMore,
       { periodDays: 365, renewableFrom: created },
-      { address: '198.51.100.20', userAgent: 'clinic-ehr/1.0' },
+      null,
     );
 
     expect(inserted).toEqual({ created: true });

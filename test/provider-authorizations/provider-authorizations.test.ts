@@ -202,11 +202,8 @@ describe('provider authorizations', () => {
     const CLINIC_SERVER = '192.0.2.10';
     const PRESCRIBER_HOME = '203.0.113.9';
 
-    /** Started from `startedFrom`, signed from `signedFrom`: the signature's mark, and what the trail and the console say. */
-    async function signAcross(account: TestAccount, startedFrom: string, signedFrom: string) {
-      const created = await authorize(account).set(from(startedFrom)).set('User-Agent', 'clinic-ehr/1.0');
-      expect(created.status).toBe(201);
-      const id = created.body.data.id as string;
+    /** Signs the authorization's mailed link from `signedFrom`: its mark, and what the trail and the console say. */
+    async function signFrom(account: TestAccount, id: string, signedFrom: string) {
       const link = await mailedLink(account, id, 'provider_authorization.signing_link');
       const signed = await submitLinkPage(
         testApp,
@@ -216,8 +213,8 @@ describe('provider authorizations', () => {
       );
       expect(signed.status).toBe(200);
       const [row] = await testApp.db.query<Record<string, unknown>>(
-        `SELECT status, requested_from_address, requested_user_agent, signature_client_address,
-           signed_from_requester_network FROM provider_authorizations WHERE id = $1`,
+        `SELECT status, requested_from_network, signature_client_address, signed_from_requester_network
+         FROM provider_authorizations WHERE id = $1`,
         [id],
       );
       const audit = await testApp
@@ -225,28 +222,55 @@ describe('provider authorizations', () => {
         .get('/audit-events')
         .query({ target_id: id, action: 'provider_authorization.signed' })
         .set(bearer(account.keys.admin));
-      const person = await consoleBrowserWithRoles(testApp, account.accountId, ['provider']);
-      const page = await testApp.http().get('/console/providers').set('Cookie', person.cookie);
       return {
         row,
         audited: (audit.body.data.data as JsonObject[]).map((event) => event.details),
-        warned: page.text.includes('signed from your network'),
+        warned: await consoleWarns(account),
+      };
+    }
+    const consoleWarns = async (account: TestAccount) => {
+      const person = await consoleBrowserWithRoles(testApp, account.accountId, ['provider']);
+      const page = await testApp.http().get('/console/providers').set('Cookie', person.cookie);
+      return page.text.includes('signed from your network');
+    };
+    /** Started through the API from `startedFrom`, signed from `signedFrom`. */
+    async function signAcross(account: TestAccount, startedFrom: string, signedFrom: string) {
+      const created = await authorize(account).set(from(startedFrom)).set('User-Agent', 'clinic-ehr/1.0');
+      expect(created.status).toBe(201);
+      return {
+        id: created.body.data.id as string,
+        ...(await signFrom(account, created.body.data.id, signedFrom)),
       };
     }
 
-    it('records the address and user agent that asked, and marks a signature from that network in the trail and the console, signed all the same', async () => {
+    it('keeps only a keyed hash of the network that asked, and marks a signature from that network in the trail and the console, signed all the same', async () => {
       const account = await testApp.createAccount();
 
       const { row, audited, warned } = await signAcross(account, CLINIC_OFFICE, CLINIC_OFFICE);
 
       expect(row).toEqual({
         status: 'signed',
-        requested_from_address: CLINIC_OFFICE,
-        requested_user_agent: 'clinic-ehr/1.0',
+        requested_from_network: expect.stringMatching(/^[0-9a-f]{32}$/),
         signature_client_address: CLINIC_OFFICE,
         signed_from_requester_network: true,
       });
       expect(audited).toEqual([{ status: 'signed', signed_from_requester_network: true }]);
+      expect(warned).toBe(true);
+    });
+
+    it('marks a signature from the network of an authorization started on the console’s form', async () => {
+      const account = await testApp.createAccount();
+      const person = await consoleBrowserWithRoles(testApp, account.accountId, ['provider']);
+      const started = await postForm(testApp, person, '/console/providers', {
+        ...AMADOU,
+        email: 'amadou@clinic.example',
+      }).set(from(CLINIC_OFFICE));
+      expect(started.status).toBe(303);
+      const [id] = await listIds(account);
+
+      const { row, warned } = await signFrom(account, id as string, CLINIC_OFFICE);
+
+      expect(row!.signed_from_requester_network).toBe(true);
       expect(warned).toBe(true);
     });
 
@@ -273,6 +297,19 @@ describe('provider authorizations', () => {
       expect(row!.signed_from_requester_network).toBe(false);
       expect(audited).toEqual([{ status: 'signed', signed_from_requester_network: false }]);
       expect(warned).toBe(false);
+    });
+
+    it('warns on the console of no marked signature once its authorization is revoked', async () => {
+      const account = await testApp.createAccount();
+      const { id } = await signAcross(account, CLINIC_OFFICE, CLINIC_OFFICE);
+
+      await testApp
+        .http()
+        .post(`/provider-authorizations/${id}/revoke`)
+        .set(bearer(account.keys.provider))
+        .expect(200);
+
+      expect(await consoleWarns(account)).toBe(false);
     });
   });
 

@@ -168,6 +168,7 @@ describe('the cached registry in front of the loopback registry', () => {
     signingLinkTtlMs: 14 * DAY_MS,
     signingReminderAfterMs: 7 * DAY_MS,
     renewalReminderBeforeMs: 30 * DAY_MS,
+    requestOriginRetentionDays: 90,
   });
 
   beforeAll(async () => {
@@ -261,6 +262,7 @@ describe('the registries of each mode', () => {
     signingLinkTtlMs: 14 * DAY_MS,
     signingReminderAfterMs: 7 * DAY_MS,
     renewalReminderBeforeMs: 30 * DAY_MS,
+    requestOriginRetentionDays: 90,
   };
 
   it('answers test mode from the sandbox fixture in-process when no sandbox registry URL is set', async () => {
@@ -321,6 +323,7 @@ describe('a lookup by name, asked of the loopback registry', () => {
         signingLinkTtlMs: 14 * DAY_MS,
         signingReminderAfterMs: 7 * DAY_MS,
         renewalReminderBeforeMs: 30 * DAY_MS,
+        requestOriginRetentionDays: 90,
       }),
     );
 

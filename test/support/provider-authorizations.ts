@@ -118,7 +118,7 @@ export async function startAuthorizationWithClock(
       { accountId, livemode: false },
       authorization,
       { periodDays: 1, renewableFrom: now },
-      { address: '127.0.0.1', userAgent: 'clock-test' },
+      null,
     );
     if (!inserted.created) throw new Error(`AMADOU already has authorization ${inserted.duplicate.id} here`);
   }

@@ -67,7 +67,7 @@ export class ProviderAuthorizationsPageController {
     try {
       await this.authorizations.create(principalOf(req), checked.value, actorOf(req.context), {
         requestId: req.context.requestId,
-        origin: requestOrigin(req),
+        clientAddress: requestOrigin(req).address,
       });
     } catch (error) {
       // What the API answers a caller with (a registry refusal, a duplicate, the registry down) the page says.

@@ -52,7 +52,7 @@ export function authorizationsView(props: {
   canReadOutbox: boolean;
   /** Whether this mode's BVs and PAs need their prescriber's signed authorization. */
   enforced: boolean;
-  /** The ids of those signed from a network the account asked for an authorization from. */
+  /** The ids of the signed ones (not revoked or expired) signed from a network the account asked from. */
   signedFromRequesterNetwork: Set<string>;
 }): Html {
   return html`${enforcementNote(props.enforced)} ${sectionLinks(props.canReadOutbox)}
