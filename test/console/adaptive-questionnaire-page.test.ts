@@ -94,7 +94,7 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
     ]);
   });
 
-  it("says the payer's questionnaire service could not be reached for its next questions, and how to ask again, when a round failed with nothing pending", async () => {
+  it("says the payer's questionnaire service could not be reached for its next questions, that the next answer asks it again and the case may on its own, and how to retry at once, when a round failed with nothing pending", async () => {
     const id = await preparedCase();
     payer.dtr.behaviour = 'fail';
     expect(
@@ -105,7 +105,7 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
     ).toMatchObject({ status: 'in_progress', pending: [], prefill_failure: 'dtr_unavailable' });
 
     expect(await questionnaireNotices(id)).toEqual([
-      "The payer's questionnaire service could not be reached for its next questions (dtr_unavailable), so some may not be shown yet. Approval waits until it says the questionnaire is complete. The next answer asks it again; to retry without changing anything, save an answer again as it stands.",
+      "The payer's questionnaire service could not be reached for its next questions (dtr_unavailable), so some may not be shown yet. Approval waits until it says the questionnaire is complete. The next answer asks it again, and the case may ask it again on its own after a wait; to retry at once without changing anything, save an answer again as it stands.",
     ]);
   });
 

@@ -268,8 +268,11 @@ function failureText(
   if (reason === 'dtr_adaptive_not_supported' || !isAdaptive(questionnaire))
     return `The payer's CQL did not prefill this questionnaire (${reason}): every item waits for a person.`;
   const failed = `The payer's questionnaire service ${FAILED_ROUND_WORDS[reason]} for its next questions (${reason}), so some may not be shown yet.`;
+  // "May": the case does not say whether a retry is scheduled. A failed call to the service is asked
+  // again on the outage schedule (after rounds that served, only from patch
+  // retry-failed-last-adaptive-round on); CQL that failed in a round reads the same and is not.
   return inReview
-    ? `${failed} Approval waits until it says the questionnaire is complete. The next answer asks it again; to retry without changing anything, save an answer again as it stands.`
+    ? `${failed} Approval waits until it says the questionnaire is complete. The next answer asks it again, and the case may ask it again on its own after a wait; to retry at once without changing anything, save an answer again as it stands.`
     : failed;
 }
 
