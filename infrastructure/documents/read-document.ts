@@ -29,7 +29,7 @@ import { pagePreview } from './page-preview';
 import type { OcrEngine } from './ocr-engine';
 import { runningDown } from './text-boxes';
 import { readPdfPages } from './pdf-pages';
-import { printIsProportional, zeroOrLetterO } from './zero-or-letter-o';
+import { zeroOrLetterO } from './zero-or-letter-o';
 import type { GreyImage } from './zero-or-letter-o';
 import type { DocumentReadingLimits, PageListener } from './reading-limits';
 
@@ -338,7 +338,6 @@ async function settledIdentifiers(
     .filter((word) => identifierLike(word.text));
   let rereads = 0;
   let grey: Promise<GreyImage> | undefined;
-  let proportional: boolean | undefined;
   for (const word of candidates) {
     const there = wordsInRegion(lines, word.box);
     const read = identifierCore(there.map((each) => each.text).join(''));
@@ -348,13 +347,8 @@ async function settledIdentifiers(
     const zero = substituted ? zeroForLetterO(read, wanted) : undefined;
     if (zero !== undefined) {
       grey ??= greyImageOf(image);
-      const pixels = await grey;
-      proportional ??= printIsProportional(
-        pixels,
-        first.flatMap((line) => line.words),
-      );
       const printed = boxAround(there.map((each) => each.box));
-      if (zeroOrLetterO(pixels, printed, read, zero, proportional) === '0') {
+      if (zeroOrLetterO(await grey, printed, read, zero) === '0') {
         const confidence = Math.min(...there.map((each) => each.confidence));
         lines = withWordsReplaced(lines, there, { text: wanted, confidence, box: printed });
       }

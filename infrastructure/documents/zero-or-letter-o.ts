@@ -1,4 +1,4 @@
-import type { Box, ReadWord } from '../../domain/documents/document-reading';
+import type { Box } from '../../domain/documents/document-reading';
 
 /**
  * A glyph at least this much wider than the median of its word's digits 2–9 is the letter O. Drawn
@@ -11,9 +11,9 @@ const LETTER_O_WIDER = 1.18;
 const DIGIT_WIDE = 1.1;
 /**
  * In DejaVu Sans Mono, Liberation Mono, Noto Mono and Noto Sans Mono the letter O is as narrow as a
- * digit (1.04–1.13), so a digit-wide glyph is a 0 only where the face is shown not to be one of them:
- * by the page's capitals (printIsProportional), or by a letter of the word this much wider than its
- * digits, which no letter of those faces is (at most 1.30).
+ * digit (1.04–1.13), so a digit-wide glyph is a 0 only where the word shows its face is not one of
+ * them: a letter of the word this much wider than its digits, which no letter of those faces is (at
+ * most 1.30).
  */
 const WIDE_LETTER = 1.35;
 /** Digits whose widths the glyph is measured against: 1 is narrow in most faces, and 0 is in question. */
@@ -31,17 +31,10 @@ export interface GreyImage {
 /**
  * Whether the glyph at `at` of an identifier printed in `box` is the digit 0 or the letter O, told by
  * its width against the same word's digits, which OCR's recognisers do not weigh: Tesseract reads a
- * wide 0 as O at every size. `read` is the word as read, one character per glyph, and
- * `pageIsProportional` what printIsProportional found of the page. Undefined where
+ * wide 0 as O at every size. `read` is the word as read, one character per glyph. Undefined where
  * the glyphs cannot be told apart one by one, too few digits measure it, or its width leaves both.
  */
-export function zeroOrLetterO(
-  image: GreyImage,
-  box: Box,
-  read: string,
-  at: number,
-  pageIsProportional: boolean,
-): '0' | 'O' | undefined {
+export function zeroOrLetterO(image: GreyImage, box: Box, read: string, at: number): '0' | 'O' | undefined {
   // A hyphen is too short to count as a glyph; the characters are matched to the glyphs without it.
   const text = read.slice(0, at).replace(/-/g, '') + read.slice(at).replace(/-/g, '');
   const index = at - (read.slice(0, at).match(/-/g)?.length ?? 0);
@@ -53,41 +46,12 @@ export function zeroOrLetterO(
   const ratio = widths[index] / digitWidth;
   if (ratio >= LETTER_O_WIDER) return 'O';
   if (ratio > DIGIT_WIDE) return undefined;
-  const proportional =
-    pageIsProportional ||
-    widths.some(
-      (width, glyph) => glyph !== index && /[A-Z]/.test(text[glyph]) && width / digitWidth >= WIDE_LETTER,
-    );
+  // The face is judged from the word alone: a card may print its labels in one face and its ids in a
+  // monospace one.
+  const proportional = widths.some(
+    (width, glyph) => glyph !== index && /[A-Z]/.test(text[glyph]) && width / digitWidth >= WIDE_LETTER,
+  );
   return proportional ? '0' : undefined;
-}
-
-/** Words read with less confidence than this may not be the letters the page prints. */
-const SURE_WORD = 0.8;
-/**
- * Within one word of a monospace face, the widest letter but j stood at most 1.56 times the narrowest
- * (a w beside an r), in every monospace face installed here, regular and bold: their i, l and I carry
- * serifs that fill the cell. In proportional faces an i, l or I is a bare stroke or a serifed one, a
- * fourth to a tenth of a W and under half of most letters.
- */
-const PROPORTIONAL_SPREAD = 2;
-/** A j's hook leaves it narrow in monospace faces too. */
-const NOT_COMPARED = /[jJ]/;
-
-/**
- * Whether a page's print is in a proportional face, judged from its words of letters read with
- * confidence: in one of them, the widest letter stands further from the narrowest than in any
- * monospace face. False where no word shows it.
- */
-export function printIsProportional(image: GreyImage, words: readonly ReadWord[]): boolean {
-  return words.some((word) => {
-    // A colon or full stop after a label is too short to count as a glyph.
-    const letters = word.text.replace(/[:.,]$/, '');
-    if (word.confidence < SURE_WORD || !/^[A-Za-z]{3,}$/.test(letters)) return false;
-    const widths = glyphExtents(image, word.box)?.map(widthOf);
-    if (widths?.length !== letters.length) return false;
-    const compared = widths.filter((_, index) => !NOT_COMPARED.test(letters[index]));
-    return compared.length >= 2 && Math.max(...compared) / Math.min(...compared) >= PROPORTIONAL_SPREAD;
-  });
 }
 
 /** A mark this much shorter than the word's tallest glyph is a hyphen or a speck, not a glyph. */
