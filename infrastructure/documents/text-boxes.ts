@@ -62,7 +62,37 @@ export function findTextBoxes(probabilities: Float32Array, width: number, height
     const bottom = Math.min(height, Math.ceil(maxY + 1 + margin));
     boxes.push({ left, top: topEdge, width: right - left, height: bottom - topEdge });
   }
-  return boxes.sort((a, b) => a.top + a.height / 2 - (b.top + b.height / 2) || a.left - b.left);
+  return apartInTheirRows(boxes).sort(
+    (a, b) => a.top + a.height / 2 - (b.top + b.height / 2) || a.left - b.left,
+  );
+}
+
+/** Boxes sharing at least this much of the shorter one's height stand in one row. */
+const SAME_ROW = 0.5;
+
+/**
+ * Boxes of one row parted where their grown margins overlap, halfway across the overlap: a value's box
+ * grown over the first glyph of the next column's value reads that glyph twice (`GTY…3939` and `2` of a
+ * group number `2665371`, read `22665371`). Each box keeps its own print, which lies inside the region
+ * it was grown from; a box lying wholly within another is left as it is.
+ */
+function apartInTheirRows(boxes: readonly Box[]): Box[] {
+  const parted = boxes.map((box) => ({ ...box }));
+  for (const left of parted) {
+    for (const right of parted) {
+      const shared =
+        Math.min(left.top + left.height, right.top + right.height) - Math.max(left.top, right.top);
+      if (left === right || shared < SAME_ROW * Math.min(left.height, right.height)) continue;
+      const leftEnd = left.left + left.width;
+      const rightEnd = right.left + right.width;
+      if (left.left >= right.left || leftEnd <= right.left || leftEnd >= rightEnd) continue;
+      const middle = Math.round((right.left + leftEnd) / 2);
+      left.width = middle - left.left;
+      right.width = rightEnd - middle;
+      right.left = middle;
+    }
+  }
+  return parted;
 }
 
 /**

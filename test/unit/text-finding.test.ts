@@ -95,6 +95,24 @@ describe('finding text in the detector map', () => {
   });
 });
 
+describe('two boxes of one row whose grown margins overlap', () => {
+  const width = 80;
+  const height = 20;
+  const map = new Float32Array(width * height);
+  const fill = (left: number, right: number) => {
+    for (let y = 6; y < 14; y += 1) for (let x = left; x < right; x += 1) map[y * width + x] = 0.9;
+  };
+  fill(5, 38);
+  fill(42, 75);
+
+  it('are parted halfway across the overlap, so neither holds the other’s print', () => {
+    const [first, second] = findTextBoxes(map, width, height);
+    expect(first.left + first.width).toBe(second.left);
+    expect(first.left + first.width).toBeGreaterThanOrEqual(38);
+    expect(second.left).toBeLessThanOrEqual(42);
+  });
+});
+
 describe('the second reader', () => {
   it('reads CTC output as its likeliest characters, repeats merged and blanks dropped', () => {
     const alphabet = ['', 'A', '1', ' '];
