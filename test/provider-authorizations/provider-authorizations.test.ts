@@ -26,6 +26,9 @@ const SECRET = 'whsec_provider_authorizations_01';
 /** The sandbox registry's fictional prescribers (infrastructure/providers/sandbox-registry.ts). */
 const ELODIE = { npi: '1000000012', first_name: 'Élodie', last_name: "D'Arcy-Nguyen" };
 const PUBLIC_API_URL = LINK_BASE_URL;
+/** Shorter than the default, so a mark that follows it follows the setting. */
+const REQUEST_ORIGIN_RETENTION_DAYS = 30;
+const DAY_MS = 24 * 3_600_000;
 
 describe('provider authorizations', () => {
   let testApp: TestApp;
@@ -39,6 +42,7 @@ describe('provider authorizations', () => {
       PUBLIC_API_URL,
       WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
       TRUSTED_PROXY_HOPS: '1',
+      PROVIDER_REQUEST_ORIGIN_RETENTION_DAYS: String(REQUEST_ORIGIN_RETENTION_DAYS),
     });
     worker = await testApp.startWorker();
     outbox = new MailOutboxRepository(testApp.db, new SecretBox(testApp.config.encryption!));
@@ -297,6 +301,34 @@ describe('provider authorizations', () => {
       expect(row!.signed_from_requester_network).toBe(false);
       expect(audited).toEqual([{ status: 'signed', signed_from_requester_network: false }]);
       expect(warned).toBe(false);
+    });
+
+    it('marks a signature only from a network asked from within PROVIDER_REQUEST_ORIGIN_RETENTION_DAYS, kept apart for each account', async () => {
+      /** An account whose one other authorization was asked from CLINIC_OFFICE `startedDaysAgo`. */
+      async function askedFromOffice(startedDaysAgo: number) {
+        const account = await testApp.createAccount();
+        const created = await authorize(account, { ...ELODIE, email: 'elodie@clinic.example' }).set(
+          from(CLINIC_OFFICE),
+        );
+        expect(created.status).toBe(201);
+        const [row] = await testApp.db.query<{ requested_from_network: string }>(
+          `UPDATE provider_authorizations SET created_at = $2 WHERE id = $1 RETURNING requested_from_network`,
+          [created.body.data.id, new Date(Date.now() - startedDaysAgo * DAY_MS).toISOString()],
+        );
+        return { account, network: row!.requested_from_network };
+      }
+      const past = await askedFromOffice(REQUEST_ORIGIN_RETENTION_DAYS + 1);
+      const within = await askedFromOffice(REQUEST_ORIGIN_RETENTION_DAYS - 1);
+
+      expect(past.network).toMatch(/^[0-9a-f]{32}$/);
+      expect(within.network).toMatch(/^[0-9a-f]{32}$/);
+      expect(past.network).not.toBe(within.network);
+      expect((await signAcross(past.account, CLINIC_SERVER, CLINIC_OFFICE)).row).toMatchObject({
+        signed_from_requester_network: false,
+      });
+      expect((await signAcross(within.account, CLINIC_SERVER, CLINIC_OFFICE)).row).toMatchObject({
+        signed_from_requester_network: true,
+      });
     });
 
     it('warns on the console of no marked signature once its authorization is revoked', async () => {
