@@ -53,9 +53,6 @@ const STORED_FIELDS: Record<StoredField, true> = {
 const FIELDS = Object.keys(STORED_FIELDS) as StoredField[];
 const COLUMNS = FIELDS.join(', ');
 
-/** An authorization that acts for no one any more, since before the cutoff (`$1`): `updated_at` is when it ended. */
-const ENDED_BEFORE_CUTOFF = "(status IN ('expired', 'revoked') AND updated_at < $1)";
-
 /** A row as the reads select it: the stored fields under their own names. */
 type AuthorizationRow = Pick<ProviderAuthorization, StoredField>;
 
@@ -262,24 +259,32 @@ export class ProviderAuthorizationsRepository {
    * Forgets where requests and signatures came from once they are past use (docs/providers.md,
    * "Retention"): the network of authorizations started before `cutoff`, which signatures are no
    * longer compared with, and the signature's address and user agent of those that ended (expired or
-   * revoked) before it. At most `limit` rows; sweeping workers skip the rows another one holds.
+   * revoked) before it. At most `limit` rows of each; the sum is below `limit` only once neither has
+   * more. Sweeping workers skip the rows another one holds.
    */
   async forgetOrigins(cutoff: Date, limit: number): Promise<number> {
-    const forgotten = await this.db.query<{ id: string }>(
-      `UPDATE provider_authorizations SET
-         requested_from_network = CASE WHEN created_at < $1 THEN NULL ELSE requested_from_network END,
-         signature_client_address = CASE WHEN ${ENDED_BEFORE_CUTOFF} THEN NULL ELSE signature_client_address END,
-         signature_user_agent = CASE WHEN ${ENDED_BEFORE_CUTOFF} THEN NULL ELSE signature_user_agent END
+    // Two statements, so each one's predicate is its own partial index's (migrations 0031 and 0032).
+    // An expired or revoked authorization changes no more, so its `updated_at` is when it ended.
+    const networks = await this.db.query<{ id: string }>(
+      `UPDATE provider_authorizations SET requested_from_network = NULL
        WHERE id IN (
          SELECT id FROM provider_authorizations
-         WHERE (requested_from_network IS NOT NULL AND created_at < $1)
-            OR ((signature_client_address IS NOT NULL OR signature_user_agent IS NOT NULL)
-                AND ${ENDED_BEFORE_CUTOFF})
+         WHERE requested_from_network IS NOT NULL AND created_at < $1
          LIMIT $2 FOR UPDATE SKIP LOCKED)
        RETURNING id`,
       [cutoff.toISOString(), limit],
     );
-    return forgotten.length;
+    const signatures = await this.db.query<{ id: string }>(
+      `UPDATE provider_authorizations SET signature_client_address = NULL, signature_user_agent = NULL
+       WHERE id IN (
+         SELECT id FROM provider_authorizations
+         WHERE (signature_client_address IS NOT NULL OR signature_user_agent IS NOT NULL)
+           AND status IN ('expired', 'revoked') AND updated_at < $1
+         LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id`,
+      [cutoff.toISOString(), limit],
+    );
+    return networks.length + signatures.length;
   }
 
   /**
