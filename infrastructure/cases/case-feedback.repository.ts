@@ -1,5 +1,3 @@
-import { createHmac } from 'node:crypto';
-
 import {
   FEEDBACK_PARTS,
   FEEDBACK_RATINGS,
@@ -16,6 +14,7 @@ import {
 } from '../../domain/cases/case-feedback';
 import { newId } from '../../domain/ids';
 import { SecretBox } from '../crypto/aes-gcm';
+import { keyedReference } from '../crypto/keyed-reference';
 import type { Database, QueryRunner } from '../storage/database';
 
 /** A feedback to store: what the API took, with what the report needs of its case at this moment. */
@@ -241,7 +240,7 @@ export class CaseFeedbackRepository {
  * same drug of one account groups together while the column names no drug to anyone reading it.
  */
 export function drugRefOf(key: Buffer, accountId: string, drugKey: string): string {
-  return createHmac('sha256', key).update(`${accountId}:${drugKey}`).digest('hex').slice(0, 32);
+  return keyedReference(key, `${accountId}:${drugKey}`);
 }
 
 type ReportRow = {

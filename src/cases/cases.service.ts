@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 import {
   WorkflowExecutionAlreadyStartedError,
@@ -25,6 +25,7 @@ import {
   type CaseAnnotations,
   NO_ANNOTATIONS,
 } from './case-extensions';
+import { keyedReference } from '../../infrastructure/crypto/keyed-reference';
 import { CaseBindingEpoch } from '../../infrastructure/cases/case-binding-epoch';
 import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documents.repository';
 import type {
@@ -574,5 +575,5 @@ async function readSideBySide<First, Second>(
  * by patient without ever holding the patient's id.
  */
 export function patientRefOf(key: Buffer, accountId: string, internalId: string): string {
-  return createHmac('sha256', key).update(`${accountId}:${internalId}`).digest('hex').slice(0, 32);
+  return keyedReference(key, `${accountId}:${internalId}`);
 }

@@ -1,8 +1,7 @@
-import { createHmac } from 'node:crypto';
-
 import type { Request } from 'express';
 
 import { networkOf } from '../../domain/providers/requester-network';
+import { keyedReference } from '../../infrastructure/crypto/keyed-reference';
 
 const USER_AGENT_MAX_LENGTH = 512;
 
@@ -33,8 +32,5 @@ export function requesterNetworkRef(key: Buffer, accountId: string, address: str
   const network = networkOf(address);
   if (network === undefined) return undefined;
   // JSON keeps the parts apart, and the label keeps these hashes apart from the key's other uses.
-  return createHmac('sha256', key)
-    .update(JSON.stringify(['requester_network', accountId, network]))
-    .digest('hex')
-    .slice(0, 32);
+  return keyedReference(key, JSON.stringify(['requester_network', accountId, network]));
 }
