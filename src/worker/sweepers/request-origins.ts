@@ -1,15 +1,15 @@
 import { ProviderAuthorizationsRepository } from '../../../infrastructure/provider-authorizations/provider-authorizations.repository';
-import { BatchDeletingSweeper } from './sweep-while-running';
+import { BatchSweeper } from './sweep-while-running';
 
 const DAY_MS = 24 * 3_600_000;
 
 /**
  * Clears where provider authorizations were asked from and signed from once past the retention
  * (docs/providers.md, "Retention"): the keyed network of those started before it, and the signing
- * address and user agent of those that ended before it. The rows stay; what a batch deletes is those
+ * address and user agent of those that ended before it. The rows stay; a batch clears those
  * values. Sweeping workers skip the rows another one holds.
  */
-export class RequestOriginsSweeper extends BatchDeletingSweeper {
+export class RequestOriginsSweeper extends BatchSweeper {
   readonly routine = {
     // Retention is counted in days; looking every hour keeps each pass small.
     intervalMs: 60 * 60_000,

@@ -1,5 +1,5 @@
 import { SigningLinksRepository } from '../../../infrastructure/provider-authorizations/signing-links.repository';
-import { BatchDeletingSweeper } from './sweep-while-running';
+import { BatchSweeper } from './sweep-while-running';
 
 /**
  * How long a signing or revoke link is kept once used or lapsed: long enough to tell a prescriber
@@ -13,7 +13,7 @@ const DAY_MS = 24 * 3_600_000;
  * Deletes the links mailed to prescribers that were used, or lapsed, more than the grace ago; sweeping
  * workers skip the rows another one holds.
  */
-export class SpentSigningLinksSweeper extends BatchDeletingSweeper {
+export class SpentSigningLinksSweeper extends BatchSweeper {
   readonly routine = {
     // Links are kept by the day; looking every hour keeps each pass small.
     intervalMs: 60 * 60_000,

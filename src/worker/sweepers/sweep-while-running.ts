@@ -25,20 +25,20 @@ export interface Sweeper {
 }
 
 /**
- * A clean-up whose pass deletes batch after batch, each in its own short transaction, until a batch
- * comes back short, so one pass clears whatever has piled up without holding rows for long.
+ * A clean-up whose pass deletes or clears rows batch after batch, each in its own short transaction,
+ * until a batch comes back short, so one pass clears whatever has piled up without holding rows for long.
  */
-export abstract class BatchDeletingSweeper implements Sweeper {
+export abstract class BatchSweeper implements Sweeper {
   abstract readonly routine: SweepRoutine;
 
   constructor(private readonly batchSize = SWEEP_BATCH) {}
 
-  /** One pass; returns how many rows it deleted. */
+  /** One pass; returns how many rows it deleted or cleared. */
   async sweep(): Promise<number> {
-    const deleteBatch = this.startPass();
+    const sweepBatch = this.startPass();
     let deleted = 0;
     for (;;) {
-      const batch = await deleteBatch(this.batchSize);
+      const batch = await sweepBatch(this.batchSize);
       deleted += batch;
       if (batch < this.batchSize) return deleted;
     }
