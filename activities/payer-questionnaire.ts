@@ -5,8 +5,9 @@ import {
   nextQuestionResponse,
   servedQuestionnaire,
 } from '../domain/dtr/adaptive-questionnaire';
-import { itemsOfQuestionnaire, questionnaireState } from '../domain/dtr/questionnaire-items';
-import type { FhirQuestionnaire, FhirQuestionnaireResponse } from '../domain/dtr/questionnaire-items';
+import { itemsOfQuestionnaire } from '../domain/dtr/questionnaire-reading';
+import { questionnaireState } from '../domain/dtr/questionnaire-answers';
+import type { FhirQuestionnaire, FhirQuestionnaireResponse } from '../domain/dtr/fhir-questionnaire';
 import { questionnaireUnavailable } from '../domain/dtr/questionnaire';
 import type {
   AdaptiveQuestionnaireState,

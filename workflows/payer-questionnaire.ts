@@ -7,7 +7,7 @@ import {
   awaitsPayerQuestions,
   mergedItems,
 } from '../domain/dtr/adaptive-questionnaire';
-import { answeredQuestionnaire, answerIssues } from '../domain/dtr/questionnaire-items';
+import { answeredQuestionnaire, answerIssues } from '../domain/dtr/questionnaire-answers';
 import type { AdaptiveQuestionnaireState, QuestionnaireAnswers } from '../domain/dtr/questionnaire';
 import type { CoverageRequirements } from '../domain/payers/coverage-requirements';
 import type { CaseTimings } from '../domain/cases/case-model';

@@ -11,8 +11,10 @@ import type {
   QuestionnaireItemState,
 } from './questionnaire';
 import { ANSWERABLE_ITEM_TYPES } from './questionnaire';
-import { questionnaireResponseOf, questionnaireState, withEnablement } from './questionnaire-items';
-import type { FhirQuestionnaire, FhirQuestionnaireResponse, FhirReference } from './questionnaire-items';
+import { questionnaireResponseOf } from './questionnaire-response';
+import { questionnaireState } from './questionnaire-answers';
+import { withEnablement } from './enablement';
+import type { FhirQuestionnaire, FhirQuestionnaireResponse, FhirReference } from './fhir-questionnaire';
 
 /** The id the served Questionnaire takes inside the response when the service gave it none. */
 const CONTAINED_ID = 'questionnaire';

@@ -4,18 +4,11 @@ import fhirpath from 'fhirpath';
 import fhirpathR4Model from 'fhirpath/fhir-context/r4';
 
 import type { AnswerValue, CodedAnswer, QuestionnaireItemState } from '../../domain/dtr/questionnaire';
-import {
-  codesOfValueSet,
-  FhirExtension,
-  FhirQuestionnaireItem,
-  itemsOfQuestionnaire,
-  matchingOption,
-  NEVER_ENABLED,
-  questionnaireResponseOf,
-  valueIssue,
-  valueSetsOf,
-  withEnablement,
-} from '../../domain/dtr/questionnaire-items';
+import { codesOfValueSet, itemsOfQuestionnaire, valueSetsOf } from '../../domain/dtr/questionnaire-reading';
+import type { FhirExtension, FhirQuestionnaireItem } from '../../domain/dtr/fhir-questionnaire';
+import { matchingOption, valueIssue } from '../../domain/dtr/answer-values';
+import { NEVER_ENABLED, withEnablement } from '../../domain/dtr/enablement';
+import { questionnaireResponseOf } from '../../domain/dtr/questionnaire-response';
 import type { PackageLibrary, QuestionnairePackage } from './questionnaire-package';
 
 const SDC = 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-';

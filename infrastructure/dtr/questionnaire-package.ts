@@ -3,7 +3,7 @@ import type {
   FhirQuestionnaire,
   FhirQuestionnaireItem,
   FhirValueSet,
-} from '../../domain/dtr/questionnaire-items';
+} from '../../domain/dtr/fhir-questionnaire';
 
 /**
  * A payer's `$questionnaire-package` answer as prefill reads it (Da Vinci DTR STU 2 §4.4): one

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-import { questionnaireResponseOf } from '../../domain/dtr/questionnaire-items';
-import type { FhirQuestionnaire } from '../../domain/dtr/questionnaire-items';
+import { questionnaireResponseOf } from '../../domain/dtr/questionnaire-response';
+import type { FhirQuestionnaire } from '../../domain/dtr/fhir-questionnaire';
 import { readNextQuestion } from '../../infrastructure/connectors/dtr/next-question-client';
 import { prefillQuestionnaire } from '../../infrastructure/dtr/cql-prefill';
 import type { FhirBundle } from '../../infrastructure/dtr/cql-prefill';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import type { FhirQuestionnaireResponse } from '../../domain/dtr/questionnaire-items';
+import type { FhirQuestionnaireResponse } from '../../domain/dtr/fhir-questionnaire';
 import { runDtrCommand } from '../../src/admin/dtr-commands';
 import {
   answersByLinkId,

@@ -3,12 +3,10 @@ import { join } from 'node:path';
 
 import type { PriorAuthorizationRequest } from '../../domain/cases/prior-authorization-request';
 import type { CaseQuestionnaire } from '../../domain/dtr/questionnaire';
-import {
-  pendingLinkIds,
-  questionnaireResponseOf,
-  withAnswers,
-  type FhirReference,
-} from '../../domain/dtr/questionnaire-items';
+import { pendingLinkIds } from '../../domain/dtr/enablement';
+import { questionnaireResponseOf } from '../../domain/dtr/questionnaire-response';
+import { withAnswers } from '../../domain/dtr/questionnaire-answers';
+import { type FhirReference } from '../../domain/dtr/fhir-questionnaire';
 import { sandboxDtrPackages } from '../../infrastructure/connectors/dtr/sandbox-packages';
 import { writeSubmitBundle } from '../../infrastructure/connectors/pas/pas-request';
 import { prefillQuestionnaire } from '../../infrastructure/dtr/cql-prefill';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import type { FhirQuestionnaireResponseItem } from '../../domain/dtr/questionnaire-items';
+import type { FhirQuestionnaireResponseItem } from '../../domain/dtr/fhir-questionnaire';
 import type { FhirBundle } from '../../infrastructure/dtr/cql-prefill';
 
 /** Inferno's DTR test kit fixtures (test/fixtures/dtr/inferno/README.md), read fresh for each caller. */

@@ -14,7 +14,7 @@ import type {
   PayerQuestionnaireQuery,
 } from '../../domain/dtr/questionnaire';
 import { questionnaireUnavailable } from '../../domain/dtr/questionnaire';
-import { answeredQuestionnaire } from '../../domain/dtr/questionnaire-items';
+import { answeredQuestionnaire } from '../../domain/dtr/questionnaire-answers';
 import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
 import { EvaluationPool, inlineEvaluator } from '../../infrastructure/clinical/evaluation-pool';
 import type { DtrEndpoint } from '../../infrastructure/connectors/dtr/dtr-client';

@@ -1,10 +1,10 @@
 import type { QuestionnaireItemState } from '../../domain/dtr/questionnaire';
+import { FhirQuestionnaireResponse } from '../../domain/dtr/fhir-questionnaire';
 import {
-  FhirQuestionnaireResponse,
   INFORMATION_ORIGIN_EXTENSION,
-  itemsOfQuestionnaire,
   questionnaireResponseOf,
-} from '../../domain/dtr/questionnaire-items';
+} from '../../domain/dtr/questionnaire-response';
+import { itemsOfQuestionnaire } from '../../domain/dtr/questionnaire-reading';
 import { prefillQuestionnaire, PrefillResult } from '../../infrastructure/dtr/cql-prefill';
 import {
   InvalidQuestionnairePackageError,

@@ -1,6 +1,7 @@
 import { withProposals } from '../../domain/dtr/proposals';
 import type { CaseQuestionnaire, QuestionnaireItemState } from '../../domain/dtr/questionnaire';
-import { pendingLinkIds, questionnaireResponseOf } from '../../domain/dtr/questionnaire-items';
+import { pendingLinkIds } from '../../domain/dtr/enablement';
+import { questionnaireResponseOf } from '../../domain/dtr/questionnaire-response';
 import { questionnaireItem } from '../support/answered-questionnaire';
 
 function booleanItem(link_id: string, answer: boolean | null = null): QuestionnaireItemState {

@@ -1,15 +1,12 @@
 import type { QuestionnaireItemState } from '../../domain/dtr/questionnaire';
+import { answerIssues, withAnswers } from '../../domain/dtr/questionnaire-answers';
+import { FhirQuestionnaire } from '../../domain/dtr/fhir-questionnaire';
 import {
-  answerIssues,
-  FhirQuestionnaire,
   INFORMATION_ORIGIN_EXTENSION,
-  itemsOfQuestionnaire,
-  NEVER_ENABLED,
-  pendingLinkIds,
   questionnaireResponseOf,
-  withAnswers,
-  withEnablement,
-} from '../../domain/dtr/questionnaire-items';
+} from '../../domain/dtr/questionnaire-response';
+import { itemsOfQuestionnaire } from '../../domain/dtr/questionnaire-reading';
+import { NEVER_ENABLED, pendingLinkIds, withEnablement } from '../../domain/dtr/enablement';
 
 /** One item of every answerable type, a group whose questions show on a choice, and a display. */
 const questionnaire: FhirQuestionnaire = {

@@ -2,7 +2,7 @@ import type {
   AdaptiveQuestionnaireState,
   QuestionnaireFallbackReason,
 } from '../../../domain/dtr/questionnaire';
-import type { FhirQuestionnaireResponse } from '../../../domain/dtr/questionnaire-items';
+import type { FhirQuestionnaireResponse } from '../../../domain/dtr/fhir-questionnaire';
 import { InvalidQuestionnairePackageError, readQuestionnaire } from '../../dtr/questionnaire-package';
 import type { WebhookTargetPolicy } from '../../webhooks/target-policy';
 import { postToDtrService } from './dtr-client';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { CaseEvidenceItem, Diagnosis, VisitNote } from '../../../domain/cases/case-model';
 import type { Prescription } from '../../../domain/cases/prior-authorization-request';
-import { questionnaireResponseOf } from '../../../domain/dtr/questionnaire-items';
+import { questionnaireResponseOf } from '../../../domain/dtr/questionnaire-response';
 import { createdAtOfId } from '../../../domain/ids';
 import { normalizeNdc } from '../../../domain/payers/payer-catalog';
 import { prescriberForPayer } from '../../../domain/providers/prescriber-registry';

@@ -32,7 +32,7 @@ import {
   QuestionnaireAnswersDto,
   ReviewDecisionDto,
 } from './prior-authorization.dto';
-import { answeredQuestionnaire, answerIssues } from '../../../../domain/dtr/questionnaire-items';
+import { answeredQuestionnaire, answerIssues } from '../../../../domain/dtr/questionnaire-answers';
 import type { QuestionnaireAnswers } from '../../../../domain/dtr/questionnaire';
 import { assertStorable } from '../../case-size';
 import { caseTimingsOf, defineCaseType, outcomeDecision } from '../../case-type';
