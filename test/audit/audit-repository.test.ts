@@ -2,19 +2,12 @@ import { newId } from '../../domain/ids';
 import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import type { NewAuditEvent } from '../../infrastructure/audit/audit-event';
 import { AuditRepository } from '../../infrastructure/audit/audit.repository';
-import { Database, openDatabase } from '../../infrastructure/storage/database';
+import type { Database } from '../../infrastructure/storage/database';
 import { keysetPosition } from '../../infrastructure/storage/keyset-cursor';
 import { migrate } from '../../infrastructure/storage/migrations';
+import { databaseEngines } from '../support/database-engines';
 
-/** Embedded PGlite always, and a real PostgreSQL server whenever TEST_DATABASE_URL names one. */
-const engines: Array<[string, () => Promise<Database>]> = [
-  ['PGlite', () => openDatabase({ pgliteDir: 'memory://' })],
-];
-if (process.env.TEST_DATABASE_URL) {
-  engines.push(['PostgreSQL', () => openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })]);
-} else {
-  test.todo('audit repository on PostgreSQL (set TEST_DATABASE_URL to run it; CI does)');
-}
+const engines = databaseEngines('audit repository');
 
 describe.each(engines)('the audit trail on %s', (_engine, open) => {
   let db: Database;

@@ -8,19 +8,12 @@ import {
   MissingConnectorSecretError,
 } from '../../infrastructure/connectors/connector-settings.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
-import { Database, openDatabase } from '../../infrastructure/storage/database';
+import type { Database } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
 import { requireConnectorFor } from '../../src/connectors/connector-requirement';
+import { databaseEngines } from '../support/database-engines';
 
-/** Both engines, as in accounts-repository.test.ts: PGlite always, PostgreSQL when TEST_DATABASE_URL names one. */
-const engines: Array<[string, () => Promise<Database>]> = [
-  ['PGlite', () => openDatabase({ pgliteDir: 'memory://' })],
-];
-if (process.env.TEST_DATABASE_URL) {
-  engines.push(['PostgreSQL', () => openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })]);
-} else {
-  test.todo('connector settings on PostgreSQL (set TEST_DATABASE_URL to run it; CI does)');
-}
+const engines = databaseEngines('connector settings');
 
 const PASSWORD = 'sealed-password-5150';
 

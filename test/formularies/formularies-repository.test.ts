@@ -1,18 +1,11 @@
 import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import { FormulariesRepository } from '../../infrastructure/formularies/formularies.repository';
 import { readFormularyFile } from '../../infrastructure/formularies/formulary-file';
-import { Database, openDatabase } from '../../infrastructure/storage/database';
+import type { Database } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
+import { databaseEngines } from '../support/database-engines';
 
-/** Both engines, as in accounts-repository.test.ts: PGlite always, PostgreSQL when TEST_DATABASE_URL names one. */
-const engines: Array<[string, () => Promise<Database>]> = [
-  ['PGlite', () => openDatabase({ pgliteDir: 'memory://' })],
-];
-if (process.env.TEST_DATABASE_URL) {
-  engines.push(['PostgreSQL', () => openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })]);
-} else {
-  test.todo('formularies on PostgreSQL (set TEST_DATABASE_URL to run it; CI does)');
-}
+const engines = databaseEngines('formularies');
 
 const LOADER = { type: 'api_key', id: 'key_test' };
 const NO_PLAN = { groupNumber: null, planName: null };

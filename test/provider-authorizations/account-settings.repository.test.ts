@@ -1,17 +1,10 @@
 import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import { AccountSettingsRepository } from '../../infrastructure/provider-authorizations/account-settings.repository';
-import { Database, openDatabase } from '../../infrastructure/storage/database';
+import type { Database } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
+import { databaseEngines } from '../support/database-engines';
 
-/** Both engines, as in accounts-repository.test.ts: PGlite always, PostgreSQL when TEST_DATABASE_URL names one. */
-const engines: Array<[string, () => Promise<Database>]> = [
-  ['PGlite', () => openDatabase({ pgliteDir: 'memory://' })],
-];
-if (process.env.TEST_DATABASE_URL) {
-  engines.push(['PostgreSQL', () => openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })]);
-} else {
-  test.todo('account settings on PostgreSQL (set TEST_DATABASE_URL to run it; CI does)');
-}
+const engines = databaseEngines('account settings');
 
 const ACCOUNTS = 10;
 

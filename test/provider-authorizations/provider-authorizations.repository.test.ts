@@ -2,18 +2,11 @@ import { newId } from '../../domain/ids';
 import type { ProviderAuthorization } from '../../domain/providers/provider-authorization';
 import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import { ProviderAuthorizationsRepository } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
-import { Database, openDatabase } from '../../infrastructure/storage/database';
+import type { Database } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
+import { databaseEngines } from '../support/database-engines';
 
-/** Both engines, as in accounts-repository.test.ts: PGlite always, PostgreSQL when TEST_DATABASE_URL names one. */
-const engines: Array<[string, () => Promise<Database>]> = [
-  ['PGlite', () => openDatabase({ pgliteDir: 'memory://' })],
-];
-if (process.env.TEST_DATABASE_URL) {
-  engines.push(['PostgreSQL', () => openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })]);
-} else {
-  test.todo('provider authorizations on PostgreSQL (set TEST_DATABASE_URL to run it; CI does)');
-}
+const engines = databaseEngines('provider authorizations');
 
 describe.each(engines)('provider authorizations on %s', (_engine, open) => {
   let db: Database;

@@ -6,22 +6,15 @@ import {
   SigningLinksRepository,
   tokenDigest,
 } from '../../infrastructure/provider-authorizations/signing-links.repository';
-import { Database, openDatabase } from '../../infrastructure/storage/database';
+import type { Database } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
 import {
   SPENT_SIGNING_LINK_GRACE_DAYS,
   SpentSigningLinksSweeper,
 } from '../../src/worker/sweepers/spent-signing-links';
+import { databaseEngines } from '../support/database-engines';
 
-/** Both engines, as in accounts-repository.test.ts: PGlite always, PostgreSQL when TEST_DATABASE_URL names one. */
-const engines: Array<[string, () => Promise<Database>]> = [
-  ['PGlite', () => openDatabase({ pgliteDir: 'memory://' })],
-];
-if (process.env.TEST_DATABASE_URL) {
-  engines.push(['PostgreSQL', () => openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })]);
-} else {
-  test.todo('spent signing links on PostgreSQL (set TEST_DATABASE_URL to run it; CI does)');
-}
+const engines = databaseEngines('spent signing links');
 
 const DAY_MS = 24 * 3_600_000;
 const GRACE_DAYS = SPENT_SIGNING_LINK_GRACE_DAYS;

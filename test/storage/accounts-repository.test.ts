@@ -2,19 +2,9 @@ import { AccountsRepository } from '../../infrastructure/accounts/accounts.repos
 import { digestApiKey } from '../../infrastructure/accounts/api-key-secret';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate, readMigrations } from '../../infrastructure/storage/migrations';
+import { databaseEngines } from '../support/database-engines';
 
-/**
- * The same tests run on embedded PGlite always and on a real PostgreSQL server whenever
- * TEST_DATABASE_URL names one (CI starts one), proving the queries are portable.
- */
-const engines: Array<[string, () => Promise<Database>]> = [
-  ['PGlite', () => openDatabase({ pgliteDir: 'memory://' })],
-];
-if (process.env.TEST_DATABASE_URL) {
-  engines.push(['PostgreSQL', () => openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })]);
-} else {
-  test.todo('accounts repository on PostgreSQL (set TEST_DATABASE_URL to run it; CI does)');
-}
+const engines = databaseEngines('accounts repository');
 
 describe.each(engines)('accounts and API keys on %s', (_engine, open) => {
   let db: Database;

@@ -4,20 +4,13 @@ import { newId } from '../../domain/ids';
 import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import { CaseSummariesRepository, CaseSummary } from '../../infrastructure/cases/case-summaries.repository';
 import { keysetPosition } from '../../infrastructure/storage/keyset-cursor';
-import { Database, openDatabase } from '../../infrastructure/storage/database';
+import type { Database } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
 import { CaseSummariesService } from '../../src/cases/case-summaries.service';
 import { patientRefOf } from '../../src/cases/cases.service';
+import { databaseEngines } from '../support/database-engines';
 
-/** Both engines, as in accounts-repository.test.ts: PGlite always, PostgreSQL when TEST_DATABASE_URL names one. */
-const engines: Array<[string, () => Promise<Database>]> = [
-  ['PGlite', () => openDatabase({ pgliteDir: 'memory://' })],
-];
-if (process.env.TEST_DATABASE_URL) {
-  engines.push(['PostgreSQL', () => openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })]);
-} else {
-  test.todo('case summaries on PostgreSQL (set TEST_DATABASE_URL to run it; CI does)');
-}
+const engines = databaseEngines('case summaries');
 
 const HOUR = 3_600_000;
 /** Lists show one mode; these cases are written without one, as cases started before modes write. */

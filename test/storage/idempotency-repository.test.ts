@@ -4,19 +4,12 @@ import {
   IdempotencyRepository,
   IdempotentRequest,
 } from '../../infrastructure/idempotency/idempotency.repository';
-import { Database, openDatabase } from '../../infrastructure/storage/database';
+import type { Database } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
 import { testConfig } from '../support/test-app';
+import { databaseEngines } from '../support/database-engines';
 
-/** The same tests on embedded PGlite always, and on PostgreSQL whenever TEST_DATABASE_URL names one. */
-const engines: Array<[string, () => Promise<Database>]> = [
-  ['PGlite', () => openDatabase({ pgliteDir: 'memory://' })],
-];
-if (process.env.TEST_DATABASE_URL) {
-  engines.push(['PostgreSQL', () => openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })]);
-} else {
-  test.todo('Idempotency-Key store on PostgreSQL (set TEST_DATABASE_URL to run it; CI does)');
-}
+const engines = databaseEngines('Idempotency-Key store');
 
 const LOCK_MS = 30_000;
 

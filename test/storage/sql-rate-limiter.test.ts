@@ -1,16 +1,9 @@
 import { SqlRateLimiter } from '../../infrastructure/rate-limits/sql-rate-limiter';
-import { Database, openDatabase } from '../../infrastructure/storage/database';
+import type { Database } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
+import { databaseEngines } from '../support/database-engines';
 
-/** Embedded PGlite always, and a real PostgreSQL server whenever TEST_DATABASE_URL names one. */
-const engines: Array<[string, () => Promise<Database>]> = [
-  ['PGlite', () => openDatabase({ pgliteDir: 'memory://' })],
-];
-if (process.env.TEST_DATABASE_URL) {
-  engines.push(['PostgreSQL', () => openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })]);
-} else {
-  test.todo('the shared rate limit on PostgreSQL (set TEST_DATABASE_URL to run it; CI does)');
-}
+const engines = databaseEngines('the shared rate limit');
 
 /** A bucket that refills one token in about three hours: within a test, only the burst is spent. */
 const NO_REFILL_PER_SECOND = 0.0001;
