@@ -111,6 +111,7 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     ...workflowSource,
     activities,
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
+    stickyQueueScheduleToStartTimeout: config.temporal.stickyQueueTimeoutMs,
     dataConverter: workerDataConverter(config.encryption!),
     // A prebuilt bundle already holds them (bundle-workflows.ts).
     interceptors:

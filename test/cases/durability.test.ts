@@ -11,6 +11,11 @@ import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../suppo
 import { TestReceiver } from '../support/webhook-receiver';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
+/**
+ * A workflow's next task waits this long on the queue of the worker that held it in memory, gone in
+ * every test here, before any worker may take it (Temporal's 10 s unless set).
+ */
+const QUICK_HANDOVER = { WORKER_STICKY_QUEUE_TIMEOUT_MS: '1000' };
 const describeWithPostgres = databaseUrl ? describe : describe.skip;
 if (!databaseUrl)
   test.todo(
@@ -30,8 +35,9 @@ describeWithPostgres('cases survive a worker killed in every waiting status', ()
       PAYER_POLL_INTERVAL_MS: '1500',
       WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
       WEBHOOK_TIMEOUT_MS: '2000',
+      ...QUICK_HANDOVER,
     });
-    workerEnv = workerEnvFor(testApp.config, databaseUrl!);
+    workerEnv = workerEnvFor(testApp.config, databaseUrl!, QUICK_HANDOVER);
     worker = startProcess('main.worker.js', workerEnv);
     account = await testApp.createAccount();
     receiver = await subscribeReceiver(testApp, account.keys.provider);
@@ -130,7 +136,7 @@ describe('cases survive a restart of the local Temporal server', () => {
       namespace: testEnvironment().namespace,
       logFile: path.join(workDir, 'temporal.log'),
     };
-    const env = { TEMPORAL_ADDRESS: `127.0.0.1:${port}` };
+    const env = { TEMPORAL_ADDRESS: `127.0.0.1:${port}`, ...QUICK_HANDOVER };
 
     let server = await startDevServer(serverOptions);
     let testApp = await startTestApp(env);
