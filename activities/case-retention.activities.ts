@@ -1,9 +1,9 @@
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
 
+import { DAY_MS } from '../domain/durations';
 import { CasePurge, CasePurgeRepository } from '../infrastructure/cases/case-purge.repository';
 import { deleteWorkflowRuns } from '../infrastructure/temporal/workflow-deletion';
 
-const DAY_MS = 24 * 3_600_000;
 /** How long a case asked to cancel may take to close before it is terminated. */
 const CLOSE_CHECKS = 40;
 const CLOSE_CHECK_PAUSE_MS = 250;

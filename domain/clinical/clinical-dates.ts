@@ -1,6 +1,6 @@
 /** Calendar dates as the record writes them, and the days between them. */
 
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from '../durations';
 
 /** The YYYY-MM-DD a date or date-time starts with, or null when it is not a calendar date. */
 export function calendarDate(text: string): string | null {

@@ -1,4 +1,4 @@
-import { DAY_MS } from './clinical-dates';
+import { DAY_MS } from '../durations';
 import { group } from './text-patterns';
 import type { DayRange, Mention, Span } from './therapy-history';
 

@@ -3,11 +3,10 @@
  * shipment, or an education or adherence program's first contact. Pure: dates are computed from the
  * enrollment date given, never the clock.
  */
+import { DAY_MS } from '../durations';
 import type { EnrollmentConfirmation, FulfillmentConfirmation } from './confirmation-model';
 import type { EnrollmentOutcome } from './enrollment-model';
 import type { ProgramConfirmationTerms } from './program-model';
-
-const DAY_MS = 86_400_000;
 
 function toUtc(date: string): Date {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);

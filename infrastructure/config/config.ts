@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import * as path from 'node:path';
 
 import type { CaseObjectType, ConnectorRetry } from '../../domain/cases/case-model';
+import { DAY_MS } from '../../domain/durations';
 import type { RetrySchedule } from '../../domain/webhooks/webhook-delivery';
 
 /** Which process is reading the configuration; local mode embeds the Temporal dev server. */
@@ -402,7 +403,6 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     );
   }
 
-  const DAY_MS = 86_400_000;
   const providers: ProviderSettings = {
     registryUrl: (text('NPI_REGISTRY_URL') ?? 'https://npiregistry.cms.hhs.gov/api').replace(/\/+$/, ''),
     sandboxRegistryUrl: text('SANDBOX_NPI_REGISTRY_URL')?.replace(/\/+$/, ''),

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { DrugRequest } from '../../domain/cases/benefit-verification-request';
 import type { PriorAuthorizationRequest } from '../../domain/cases/prior-authorization-request';
 import type { EvaluationLimits } from '../../domain/clinical/clinical-model';
+import { DAY_MS } from '../../domain/durations';
 import { normalizeNdc, PayerCatalog } from '../../domain/payers/payer-catalog';
 import type {
   CatalogDrug,
@@ -102,7 +103,6 @@ const DETAIL_TEXTS: Record<string, string> = {
   not_accepted: 'The payer did not accept the request for review.',
 };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long the sandbox payer waits for answers to its information request. */
 const INFORMATION_DUE_MS = 3 * DAY_MS;
 /** Asked when the payer has no criterion of its own to ask about (a drug outside the catalog). */

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../domain/durations';
 import type { OutgoingMail } from '../../domain/mail/outgoing-mail';
 import { newId } from '../../domain/ids';
 import { SecretBox } from '../crypto/aes-gcm';
@@ -6,8 +7,6 @@ import { keysetCursor, KeysetPosition, positionColumn } from '../storage/keyset-
 
 /** How long the outbox keeps a message: past it, every signing link it holds has lapsed (14 days). */
 export const MAIL_OUTBOX_RETENTION_DAYS = 30;
-
-const DAY_MS = 24 * 3_600_000;
 
 /** A message in the outbox, opened for the account's admins. */
 export interface OutboxMessage {

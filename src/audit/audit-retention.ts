@@ -1,9 +1,9 @@
 import { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 
+import { DAY_MS } from '../../domain/durations';
 import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 
-const DAY_MS = 24 * 3_600_000;
 const PURGE_INTERVAL_MS = 3_600_000;
 
 /**

@@ -1,5 +1,6 @@
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
 
+import { DAY_MS } from '../../domain/durations';
 import { newId } from '../../domain/ids';
 import { registryNameMatches } from '../../domain/providers/name-match';
 import { RegistryUnavailableError, type NpiRegistry } from '../../domain/providers/npi-registry';
@@ -41,8 +42,6 @@ import { requesterNetworkRef } from './request-origin';
 
 /** What a 503 `registry_unavailable` asks clients to wait. */
 export const REGISTRY_RETRY_AFTER_SECONDS = 30;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const PROVIDER_AUTHORIZATION_WORKFLOW = 'providerAuthorizationWorkflow';
 

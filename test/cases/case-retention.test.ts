@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
+import { DAY_MS } from '../../domain/durations';
 import { workflowExists } from '../../infrastructure/temporal/workflow-deletion';
 import pino from 'pino';
 
@@ -16,7 +17,6 @@ import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
 
 const RETENTION_DAYS = 7;
-const DAY_MS = 24 * 3_600_000;
 
 /**
  * The retention purge on the real worker, database and dev server: closed cases whose last change is

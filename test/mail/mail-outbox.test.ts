@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
+import { DAY_MS } from '../../domain/durations';
 import type { OutgoingMail } from '../../domain/mail/outgoing-mail';
 import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
@@ -10,8 +11,6 @@ import {
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { keysetPosition } from '../../infrastructure/storage/keyset-cursor';
 import { migrate } from '../../infrastructure/storage/migrations';
-
-const DAY_MS = 24 * 3_600_000;
 
 describe('the mail outbox', () => {
   let db: Database;

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 
+import { DAY_MS } from '../../domain/durations';
 import { MailOutboxRepository } from '../../infrastructure/mail/mail-outbox.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../src/console/console-edge';
@@ -28,7 +29,6 @@ const ELODIE = { npi: '1000000012', first_name: 'Élodie', last_name: "D'Arcy-Ng
 const PUBLIC_API_URL = LINK_BASE_URL;
 /** Shorter than the default, so a mark that follows it follows the setting. */
 const REQUEST_ORIGIN_RETENTION_DAYS = 30;
-const DAY_MS = 24 * 3_600_000;
 
 describe('provider authorizations', () => {
   let testApp: TestApp;

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../domain/durations';
 import { newId } from '../../domain/ids';
 import type { ProviderAuthorization } from '../../domain/providers/provider-authorization';
 import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
@@ -9,7 +10,6 @@ import { databaseEngines } from '../support/database-engines';
 
 const engines = databaseEngines('request origins');
 
-const DAY_MS = 24 * 3_600_000;
 const RETENTION_DAYS = 90;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
 const NETWORK = 'c0ffee00c0ffee00c0ffee00c0ffee00';

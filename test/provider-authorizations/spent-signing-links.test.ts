@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../domain/durations';
 import { newId } from '../../domain/ids';
 import type { ProviderAuthorization } from '../../domain/providers/provider-authorization';
 import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
@@ -16,7 +17,6 @@ import { databaseEngines } from '../support/database-engines';
 
 const engines = databaseEngines('spent signing links');
 
-const DAY_MS = 24 * 3_600_000;
 const GRACE_DAYS = SPENT_SIGNING_LINK_GRACE_DAYS;
 const daysFromNow = (days: number) => new Date(Date.now() + days * DAY_MS);
 

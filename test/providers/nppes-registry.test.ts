@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { DAY_MS } from '../../domain/durations';
 import { RegistryQueryError, RegistryUnavailableError } from '../../domain/providers/npi-registry';
 import { CachedRegistry } from '../../infrastructure/providers/cached-registry';
 import { NpiRegistries } from '../../infrastructure/providers/npi-registries';
@@ -12,7 +13,6 @@ import { ProviderLookupService } from '../../src/providers/provider-lookup.servi
 import { LoopbackNpiRegistry } from '../support/loopback-npi-registry';
 
 const TIME_LIMIT_MS = 300;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe('the NPPES client against a loopback registry', () => {
   const loopback = new LoopbackNpiRegistry();

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../domain/durations';
 import { newId } from '../../domain/ids';
 import type { ProviderAuthorization } from '../../domain/providers/provider-authorization';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
@@ -7,8 +8,6 @@ import type { Database } from '../../infrastructure/storage/database';
 import type { AuthorizationClock } from '../../workflows/provider-authorization.workflow';
 import { cookiesFrom, csrfTokenOf } from './console-session';
 import { eventually, type TestApp } from './test-app';
-
-const DAY_MS = 86_400_000;
 
 /**
  * A prescriber's signed, current authorization of the account in one mode, written as the workflow

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../domain/durations';
 import { catchUp } from '../../examples/events-catch-up';
 import { newId } from '../../domain/ids';
 import type { CaseEventType } from '../../domain/webhooks/event-types';
@@ -8,7 +9,6 @@ import type { JsonObject } from '../support/case-journeys';
 import { priorAuthorizationRequest, syntheticPatient } from '../support/case-requests';
 import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
 
-const DAY_MS = 24 * 60 * 60_000;
 const EVENT_PATIENT = { first_name: 'Eventa', last_name: 'Listwell' };
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString();
 

@@ -7,6 +7,7 @@ import {
   type NewFeedback,
 } from '../../../domain/cases/case-feedback';
 import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authorization';
+import { DAY_MS } from '../../../domain/durations';
 import type { Principal } from '../../../infrastructure/accounts/accounts.repository';
 import type {
   CaseFeedbackRepository,
@@ -21,7 +22,6 @@ import { countFeedback } from './feedback-metrics';
 const DEFAULT_REPORT_DAYS = 30;
 /** The longest period one report covers. */
 const MAX_REPORT_DAYS = 366;
-const DAY_MS = 86_400_000;
 
 /**
  * Feedback on prior authorizations, the same for the API and the console: found through

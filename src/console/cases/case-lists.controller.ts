@@ -2,6 +2,7 @@ import { Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 import { CASE_STATUSES, CaseStatus, FINAL_STATUSES } from '../../../domain/cases/case-model';
+import { DAY_MS } from '../../../domain/durations';
 import type { CaseSummary, PageRequest } from '../../../infrastructure/cases/case-summaries.repository';
 import { KEYSET_CURSOR, keysetPosition } from '../../../infrastructure/storage/keyset-cursor';
 import { RequiresRole } from '../../common/route-access';
@@ -36,7 +37,6 @@ const MAX_PAGE_SIZE = 100;
 const MAX_TRAIL = 50;
 /** Stands for the first page, which has no cursor, in a trail of cursors. */
 const FIRST_PAGE = '-';
-const DAY_MS = 86_400_000;
 /** How many cases needing attention the page reads and shows; Temporal Web's saved query lists every one. */
 const MAX_ATTENTION_CASES_SHOWN = 100;
 

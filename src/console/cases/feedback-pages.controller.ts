@@ -6,6 +6,7 @@ import type { Request, Response } from 'express';
 import { describeRequirement, grants } from '../../../domain/accounts/roles';
 import { FEEDBACK_ROLE } from '../../../domain/cases/case-feedback';
 import type { PriorAuthorizationCase } from '../../../domain/cases/prior-authorization';
+import { DAY_MS } from '../../../domain/durations';
 import {
   CaseFeedbackService,
   CASE_TYPES,
@@ -154,7 +155,6 @@ function bodyOf(values: FeedbackFormValues): object {
   };
 }
 
-const DAY_MS = 86_400_000;
 /** The report's default period: the last 30 days, today included. */
 const DEFAULT_REPORT_DAYS = 30;
 

@@ -1,7 +1,6 @@
+import { DAY_MS } from '../../../domain/durations';
 import { ProviderAuthorizationsRepository } from '../../../infrastructure/provider-authorizations/provider-authorizations.repository';
 import { BatchSweeper } from './sweep-while-running';
-
-const DAY_MS = 24 * 3_600_000;
 
 /**
  * Clears where provider authorizations were asked from and signed from once past the retention

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../../domain/durations';
 import { SigningLinksRepository } from '../../../infrastructure/provider-authorizations/signing-links.repository';
 import { BatchSweeper } from './sweep-while-running';
 
@@ -6,8 +7,6 @@ import { BatchSweeper } from './sweep-while-running';
  * who asks why their link no longer works whether it was used or had lapsed.
  */
 export const SPENT_SIGNING_LINK_GRACE_DAYS = 30;
-
-const DAY_MS = 24 * 3_600_000;
 
 /**
  * Deletes the links mailed to prescribers that were used, or lapsed, more than the grace ago; sweeping
