@@ -36,9 +36,38 @@ describe('a glyph read as the digit 0 by one reader and the letter O by the othe
     expect(await judged('RVO76', 'DejaVu Serif', 2)).toBe('O');
   });
 
-  it('is left undecided in a monospace face, whose letter O is as narrow as its digits', async () => {
-    expect(await judged('RVO76', 'DejaVu Sans Mono', 2)).toBeUndefined();
-    expect(await judged('RV076', 'DejaVu Sans Mono', 2)).toBeUndefined();
+  it.each(['DejaVu Sans Mono', 'Liberation Mono', 'Noto Sans Mono'])(
+    'is the digit where it carries the dot or slash of %s’s zero, whatever its width',
+    async (face) => {
+      expect(await judged('NNP01751', face, 3)).toBe('0');
+    },
+  );
+
+  it.each(['DejaVu Sans Mono', 'Liberation Mono', 'Noto Sans Mono', 'Noto Mono'])(
+    'is left undecided where it is %s’s letter O, as narrow as its digits',
+    async (face) => {
+      expect(await judged('NNPO1751', face, 3)).toBeUndefined();
+    },
+  );
+
+  it('is left undecided in a monospace face whose zero has no mark, as narrow as its letter O', async () => {
+    expect(await judged('NNP01751', 'Noto Mono', 3)).toBeUndefined();
+  });
+
+  it('is left undecided where the print is too small and blurred to measure, as a bold serif O at 13 pixels', async () => {
+    const svg =
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${PAGE.width}" height="${PAGE.height}">` +
+      `<rect width="100%" height="100%" fill="#ffffff"/>` +
+      `<text x="200" y="240" font-family="DejaVu Serif" font-weight="bold" font-size="96" fill="#111111">NNPO1751</text></svg>`;
+    const { data, info } = await sharp(await sharp(Buffer.from(svg)).png().toBuffer())
+      .resize(400)
+      .blur(1.5)
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const image = { pixels: data, width: info.width, height: info.height };
+    const whole = { left: 0, top: 0, width: info.width, height: info.height };
+    expect(zeroOrLetterO(image, whole, 'NNPO1751', 3)).toBeUndefined();
   });
 
   it('is left undecided where no letter of the word shows its face is not monospace', async () => {
