@@ -20,6 +20,17 @@ import { TestReceiver } from '../support/webhook-receiver';
 const DEV_API_KEY = `hak_backup_test_${randomUUID().replace(/-/g, '')}`;
 /** Starting a local stack on two busy cores and waiting out a payer poll take minutes, not seconds. */
 const STACK_TIMEOUT_MS = 300_000;
+/**
+ * Long past the few seconds from the last review before the backup to the original stack stopped,
+ * so one case is still waiting on the payer when it is backed up; the restored stack waits it out
+ * once more for the case reviewed after the restore.
+ */
+const PAYER_POLL_INTERVAL_MS = 10_000;
+/**
+ * The restored stack's worker takes the cases' next tasks a second after they went to the original
+ * worker's sticky queue, which no worker polls any more, rather than Temporal's 10 s.
+ */
+const STICKY_QUEUE_TIMEOUT_MS = 1_000;
 
 interface LocalStack {
   launcher: RunningProcess;
@@ -129,7 +140,8 @@ describe('backing up a local data folder and restoring it into a new one', () =>
     const ports = { api: apiPort, temporal: await freePort(), ui: await freePort() };
     const launcher = startProcess('main.local.js', {
       ...localModeEnv({ dataDir, ports, devApiKey: DEV_API_KEY }),
-      PAYER_POLL_INTERVAL_MS: '20000',
+      PAYER_POLL_INTERVAL_MS: String(PAYER_POLL_INTERVAL_MS),
+      WORKER_STICKY_QUEUE_TIMEOUT_MS: String(STICKY_QUEUE_TIMEOUT_MS),
       WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '200',
     });
     const api = accountApi(`http://127.0.0.1:${apiPort}`, DEV_API_KEY);
