@@ -236,7 +236,8 @@ type RoundPrefill = (
  * Runs the package's CQL over the case's record for a Questionnaire (the package's own, or what an
  * adaptive one's service served), in the evaluation pool, cut at its time limit. CQL still queued or
  * running at `ctx.deadline` fails the attempt for Temporal to retry (`retry`), or leaves the items
- * waiting for a person, `dtr_timed_out` (`wait_for_person`).
+ * waiting for a person, `cql_timed_out` (`wait_for_person`). Its failures are `cql_`, so the case tells
+ * them from the DTR service's (`dtr_`) in an adaptive round, where both leave the items served waiting.
  */
 function cqlPrefill(
   ctx: PrefillContext,
@@ -261,7 +262,7 @@ function cqlPrefill(
       // Read but not prefilled: the items still wait for a person, whatever stopped the CQL.
       return {
         items: itemsOfQuestionnaire(questionnaire, pkg.valueSets),
-        failure: isTimeLimit(error) || isPastDeadline(error) ? 'dtr_timed_out' : 'dtr_unavailable',
+        failure: isTimeLimit(error) || isPastDeadline(error) ? 'cql_timed_out' : 'cql_failed',
       };
     }
   };

@@ -98,7 +98,11 @@ export interface QuestionnaireItemState {
   author: string | null;
 }
 
-/** Why a case's questionnaire was not prefilled by the payer's CQL; the case goes to review anyway. */
+/**
+ * Why a case's questionnaire was not prefilled by the payer's CQL; the case goes to review anyway.
+ * `dtr_` names a failure of the payer's DTR service (its package, or an adaptive questionnaire's
+ * `$next-question` round), `cql_` one of the package's CQL run over the record.
+ */
 export const QUESTIONNAIRE_FALLBACK_REASONS = [
   'dtr_unavailable',
   'dtr_timed_out',
@@ -107,6 +111,10 @@ export const QUESTIONNAIRE_FALLBACK_REASONS = [
   'dtr_answer_too_large',
   /** Kept for cases prepared before adaptive questionnaires were asked through `$next-question`. */
   'dtr_adaptive_not_supported',
+  /** The package's CQL was cut at the evaluation pool's time limit, or could not start in the time left. */
+  'cql_timed_out',
+  /** The package's CQL failed otherwise. */
+  'cql_failed',
 ] as const;
 export type QuestionnaireFallbackReason = (typeof QUESTIONNAIRE_FALLBACK_REASONS)[number];
 
@@ -118,7 +126,10 @@ export interface CaseQuestionnaire {
   items: QuestionnaireItemState[];
   /** The link_ids of the enabled required items still unanswered: what the case waits for. */
   pending: string[];
-  /** Why the payer's CQL answered nothing (the items then wait for a person); null when it ran. */
+  /**
+   * Why the payer's CQL answered nothing (the items then wait for a person): its DTR service's failure
+   * (`dtr_`) or its CQL's (`cql_`); null when both ran.
+   */
   prefill_failure: QuestionnaireFallbackReason | null;
   /**
    * Whether the payer's DTR service serves this questionnaire a few questions at a time (SDC

@@ -12,7 +12,8 @@ const HAMBURGER = { system: null, code: 'Hamburger', display: null };
 /**
  * The case page of a live prior authorization whose payer's questionnaire is adaptive (a loopback DTR
  * service playing Inferno's dinner order): a reviewer reads why approval waits when nothing is left for
- * a person, and what a failed `$next-question` round means, never that the payer's CQL did not run.
+ * a person, and what a failed `$next-question` round means, never that the payer's CQL did not run
+ * unless it did.
  */
 describe("the console's case page for a payer's adaptive questionnaire", () => {
   let testApp: TestApp;
@@ -23,7 +24,11 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
 
   beforeAll(async () => {
     // The CRD connector needs a public address to publish its keys at; the loopback CRD service never fetches them.
-    testApp = await startTestApp({ PUBLIC_API_URL: 'https://api.clinic.example' });
+    testApp = await startTestApp({
+      PUBLIC_API_URL: 'https://api.clinic.example',
+      // A package whose CQL runs for minutes is cut at this.
+      CLINICAL_EVALUATION_TIMEOUT_MS: '4000',
+    });
     worker = await testApp.startWorker();
     const account = await testApp.createAccount('Clinic Adaptive');
     const keys = await testApp.createLiveKeys(account.accountId);
@@ -42,6 +47,7 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
   beforeEach(() => {
     payer.dtr.behaviour = 'serve';
     payer.dtr.servesExpressions = true;
+    payer.dtr.packageBehaviour = 'serve';
   });
 
   const preparedCase = () => preparedAdaptiveCase(testApp, providerKey, 'Rosa');
@@ -165,5 +171,16 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
       /^The payer's questionnaire service could not be reached for its next questions \(dtr_unavailable\)/,
     );
     expect(notices.join(' ')).not.toContain('CQL');
+  });
+
+  it("names the payer's CQL, not its questionnaire service, when the CQL of the round that served the questions ran past its time limit", async () => {
+    payer.dtr.packageBehaviour = 'endless-cql';
+    const id = await preparedCase();
+
+    const notices = await questionnaireNotices(id);
+    expect(notices[0]).toBe(
+      "The payer's CQL did not prefill the questions its service last served (cql_timed_out): they wait for a person.",
+    );
+    expect(notices.join(' ')).not.toContain('questionnaire service could not');
   });
 });

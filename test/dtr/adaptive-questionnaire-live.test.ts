@@ -49,6 +49,8 @@ beforeAll(async () => {
     // A failed $next-question round is asked again on this schedule.
     CASE_OUTAGE_FIRST_RETRY_MS: '500',
     CASE_OUTAGE_LONGEST_RETRY_MS: '2000',
+    // A package whose CQL runs for minutes is cut at this.
+    CLINICAL_EVALUATION_TIMEOUT_MS: '4000',
   });
   worker = await testApp.startWorker();
   const account = await testApp.createAccount();
@@ -81,6 +83,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   dtr.behaviour = 'serve';
+  dtr.packageBehaviour = 'serve';
   dtr.failOnceAfterServing = undefined;
 });
 
@@ -236,6 +239,21 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
     expect(failed.status).toBe(200);
     expect(failed.body.data.questionnaire).toMatchObject({ prefill_failure: 'dtr_answer_too_large' });
     expect(linkIdsOf(failed.body.data.questionnaire)).not.toContain('3.2.a');
+  });
+
+  it("names the payer's CQL, cql_timed_out, not its DTR service, when the package's CQL runs past its time limit in a round", async () => {
+    dtr.packageBehaviour = 'endless-cql';
+    const { prepared } = await preparedCase();
+    const questionnaire = prepared.questionnaire as JsonObject;
+    expect(questionnaire).toMatchObject({ adaptive: true, prefill_failure: 'cql_timed_out' });
+    // The service served its first questions; the CQL answered none of them.
+    expect((questionnaire.items as JsonObject[]).find((item) => item.link_id === 'PBD.1')).toMatchObject({
+      answer: null,
+    });
+    expect(linkIdsOf(questionnaire)).toContain('3.1');
+    expect((prepared.status_history as JsonObject[]).at(-1)!.reason).toMatch(
+      /The payer's CQL did not prefill its questionnaire \(cql_timed_out\)/,
+    );
   });
 
   it('asks a failed round again on the outage schedule, without another answer, once the service is back', async () => {

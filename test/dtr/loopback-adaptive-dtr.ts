@@ -1,6 +1,7 @@
 import type { JsonObject } from '../support/case-journeys';
 import { ClearinghouseServer } from '../support/clearinghouse-server';
 import type { ClearinghouseReply, ClearinghouseRequest } from '../support/clearinghouse-server';
+import { ENDLESS_DEFINE } from './endless-cql';
 import { infernoFixture } from './inferno-fixtures';
 
 type Json = JsonObject;
@@ -25,8 +26,8 @@ export type NextQuestionBehaviour =
  */
 export class LoopbackAdaptiveDtr {
   behaviour: NextQuestionBehaviour = 'serve';
-  /** `hang`: `$questionnaire-package` never answers. */
-  packageBehaviour: 'serve' | 'hang' = 'serve';
+  /** `hang`: `$questionnaire-package` never answers; `endless-cql`: its library runs for minutes. */
+  packageBehaviour: 'serve' | 'hang' | 'endless-cql' = 'serve';
   wrapInParameters = false;
   /** False: the questions served carry no expressions, so the payer's CQL answers none of them. */
   servesExpressions = true;
@@ -63,9 +64,7 @@ export class LoopbackAdaptiveDtr {
         ? 'hang'
         : this.reply({
             resourceType: 'Parameters',
-            parameter: [
-              { name: 'PackageBundle', resource: infernoFixture('questionnaire_dinner_order_adaptive.json') },
-            ],
+            parameter: [{ name: 'PackageBundle', resource: this.package() }],
           });
     if (!request.url.endsWith('/Questionnaire/$next-question'))
       return { status: 404, headers: FHIR_JSON, body: '{}' };
@@ -95,6 +94,20 @@ export class LoopbackAdaptiveDtr {
         ? { resourceType: 'Parameters', parameter: [{ name: 'return', resource: response }] }
         : response,
     );
+  }
+
+  /** Inferno's adaptive dinner package; with `endless-cql`, its DTRTest library also defines Endless. */
+  private package(): Json {
+    const bundle = infernoFixture<Json>('questionnaire_dinner_order_adaptive.json');
+    if (this.packageBehaviour !== 'endless-cql') return bundle;
+    const library = (bundle.entry as Json[]).find((entry) => entry.resource.resourceType === 'Library')!
+      .resource as Json;
+    const content = library.content as Json[];
+    const json = content.find((attachment) => attachment.contentType === 'application/elm+json')!;
+    const elm = JSON.parse(Buffer.from(json.data as string, 'base64').toString('utf8')) as Json;
+    elm.library.statements.def.push(ENDLESS_DEFINE);
+    json.data = Buffer.from(JSON.stringify(elm)).toString('base64');
+    return bundle;
   }
 
   private nextFor(asked: Json): { questionnaire: Json; completed: boolean } {

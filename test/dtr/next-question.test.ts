@@ -324,13 +324,13 @@ describe("an adaptive questionnaire's next questions", () => {
       await stalled;
     });
 
-    it('keeps the questions the service served, waiting for a person as dtr_timed_out, when the CQL cannot run in time', async () => {
+    it('keeps the questions the service served, waiting for a person as cql_timed_out, when the CQL cannot run in time', async () => {
       const { questionnaire, adaptive } = await firstQuestions();
       const answered = answeredQuestionnaire(questionnaire, {
         answers: [{ link_id: '3.1', value: { system: null, code: 'Hamburger', display: null } }],
       });
       const answer = await next(answered, adaptive, { evaluator: pool, answerRoundsMs: 1_500 });
-      expect(answer).toMatchObject({ kind: 'served', prefill_failure: 'dtr_timed_out' });
+      expect(answer).toMatchObject({ kind: 'served', prefill_failure: 'cql_timed_out' });
       const items = answer.kind === 'served' ? mergedItems(answered.items, answer.items) : [];
       expect(items.map((item) => item.link_id)).toContain('3.2.a');
       expect(items.find((item) => item.link_id === 'PBD.1')).toMatchObject({ answer: 'Zzadaptive' });

@@ -7,26 +7,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import { CLINICAL_EVALUATION_TIMED_OUT } from '../../domain/failures';
 import { EvaluationPool } from '../../infrastructure/clinical/evaluation-pool';
 import { readQuestionnairePackage } from '../../infrastructure/dtr/questionnaire-package';
+import { ENDLESS_DEFINE } from './endless-cql';
 import { EXPECTED_AUTHORED, infernoFixture, pat015, RESPIRATORY_ORDER } from './inferno-fixtures';
 
-const int = (value: number) => ({
-  type: 'Literal',
-  valueType: '{urn:hl7-org:elm-types:r1}Integer',
-  value: String(value),
-});
-const numbers = { type: 'List', element: Array.from({ length: 400 }, (_, index) => int(index + 1)) };
-const alias = (name: string) => ({ type: 'AliasRef', name });
-const query = (name: string, where: unknown) => ({
-  type: 'Query',
-  source: [{ alias: name, expression: numbers }],
-  relationship: [],
-  where: where,
-});
-
-/**
- * A define no number satisfies (A × B + C = −1 over 1…400, three deep): 64 million comparisons,
- * minutes of cql-execution, with a thread blocked all along as a pathological payer library would.
- */
 const endlessElm = {
   library: {
     identifier: { id: 'Endless', version: '1.0.0' },
@@ -48,30 +31,7 @@ const endlessElm = {
             operand: { type: 'Retrieve', dataType: '{http://hl7.org/fhir}Patient' },
           },
         },
-        {
-          name: 'Endless',
-          context: 'Patient',
-          accessLevel: 'Public',
-          expression: {
-            type: 'Exists',
-            operand: query('A', {
-              type: 'Exists',
-              operand: query('B', {
-                type: 'Exists',
-                operand: query('C', {
-                  type: 'Equal',
-                  operand: [
-                    {
-                      type: 'Add',
-                      operand: [{ type: 'Multiply', operand: [alias('A'), alias('B')] }, alias('C')],
-                    },
-                    int(-1),
-                  ],
-                }),
-              }),
-            }),
-          },
-        },
+        ENDLESS_DEFINE,
       ],
     },
   },

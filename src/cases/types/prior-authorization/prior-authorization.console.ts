@@ -254,8 +254,16 @@ const FAILED_ROUND_WORDS: Readonly<Record<RoundFailure, string>> = {
   dtr_answer_too_large: 'answered with more than the case reads',
 };
 
-/** A case prepared before `$next-question` rounds were asked says so; no round of its failed. */
-type RoundFailure = Exclude<QuestionnaireFallbackReason, 'dtr_adaptive_not_supported'>;
+/**
+ * A case prepared before `$next-question` rounds were asked says so, and no round of its failed; the
+ * package's CQL failing (`cql_`) is no failure of the service's.
+ */
+type RoundFailure = Exclude<QuestionnaireFallbackReason, 'dtr_adaptive_not_supported' | CqlFailure>;
+type CqlFailure = Extract<QuestionnaireFallbackReason, `cql_${string}`>;
+
+function isCqlFailure(reason: QuestionnaireFallbackReason): reason is CqlFailure {
+  return reason.startsWith('cql_');
+}
 
 /** Why the questionnaire is not as the payer's service and CQL would have it, and what to do about it. */
 function failureText(
@@ -267,10 +275,13 @@ function failureText(
     return `The payer's questionnaire could not be had (${reason}): the criteria below are the catalog's.`;
   if (reason === 'dtr_adaptive_not_supported' || !isAdaptive(questionnaire))
     return `The payer's CQL did not prefill this questionnaire (${reason}): every item waits for a person.`;
+  if (isCqlFailure(reason))
+    return `The payer's CQL did not prefill the questions its service last served (${reason}): they wait for a person.`;
   const failed = `The payer's questionnaire service ${FAILED_ROUND_WORDS[reason]} for its next questions (${reason}), so some may not be shown yet.`;
   // "May": the case does not say whether a retry is scheduled. A failed call to the service is asked
   // again on the outage schedule (after rounds that served, only from patch
-  // retry-failed-last-adaptive-round on); CQL that failed in a round reads the same and is not.
+  // retry-failed-last-adaptive-round on); a round whose CQL failed before cql_ codes were given reads
+  // the same and is not.
   return inReview
     ? `${failed} Approval waits until it says the questionnaire is complete. The next answer asks it again, and the case may ask it again on its own after a wait; to retry at once without changing anything, save an answer again as it stands.`
     : failed;
