@@ -168,6 +168,8 @@ describeWithPostgres('the scale shape: two APIs and two workers on the productio
         WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '200',
         WEBHOOK_RETRY_BACKOFF_COEFFICIENT: '2',
         WEBHOOK_RETRY_MAX_INTERVAL_MS: '2000',
+        // The killed worker's cases go on with the other after a second, not Temporal's 10 s.
+        WORKER_STICKY_QUEUE_TIMEOUT_MS: '1000',
       },
     );
 
