@@ -26,10 +26,10 @@ import type { ClinicalEvaluator } from '../infrastructure/clinical/evaluation-po
 import type { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
 import { fetchQuestionnairePackage } from '../infrastructure/connectors/dtr/dtr-client';
 import type { DtrEndpoint, FetchedQuestionnairePackage } from '../infrastructure/connectors/dtr/dtr-client';
-import { askNextQuestion } from '../infrastructure/connectors/dtr/next-question-client';
+import { askNextQuestion, readNextQuestion } from '../infrastructure/connectors/dtr/next-question-client';
 import type { ServedQuestions } from '../infrastructure/connectors/dtr/next-question-client';
 import { resourceUrn } from '../infrastructure/connectors/pas/pas-request';
-import { questionnairePackage } from '../infrastructure/connectors/dtr/simulated-dtr-service';
+import { nextQuestion, questionnairePackage } from '../infrastructure/connectors/dtr/simulated-dtr-service';
 import {
   InvalidQuestionnairePackageError,
   readQuestionnairePackage,
@@ -139,8 +139,7 @@ async function dtrServiceFor(
   if (query.mode === 'test')
     return {
       fetchPackage: async () => sandboxPackage(query.canonical),
-      // The sandbox's packages are never adaptive.
-      ask: async () => ({ kind: 'failed', reason: 'dtr_unavailable' }),
+      ask: async (response) => sandboxNextQuestion(response),
     };
   const endpoint = await liveDtrService(query.accountId);
   if (!endpoint) return undefined;
@@ -175,6 +174,13 @@ function sandboxPackage(canonical: string): FetchedQuestionnairePackage {
   const served = questionnairePackage(canonical);
   if (served.kind === 'not_found') return { kind: 'failed', reason: 'dtr_unavailable' };
   return { kind: 'fetched', parameters: served.parameters };
+}
+
+/** The sandbox DTR service's `$next-question` answer, read as the HTTP client reads a live one's. */
+function sandboxNextQuestion(response: FhirQuestionnaireResponse): ServedQuestions {
+  const answer = nextQuestion(response);
+  if (answer.kind === 'not_found') return { kind: 'failed', reason: 'dtr_unavailable' };
+  return { kind: 'served', adaptive: readNextQuestion(answer.response) };
 }
 
 function readablePackage(parameters: unknown): QuestionnairePackage | undefined {

@@ -13,6 +13,19 @@ const WITHOUT_A1C = {
   visit_notes: [{ content: 'Patient has taken metformin for 6 months.', created_at: '2026-10-02T10:00:00Z' }],
 };
 
+/** A Xeljanz request whose record meets the criteria its CQL reads; tuberculosis screening is documentation only. */
+const XELJANZ = {
+  diagnoses: [{ code: 'M06.9' }],
+  prescription: { drug_name: 'Xeljanz 5 mg tablet', quantity: 60, days_supply: 30 },
+  evidence: [],
+  visit_notes: [
+    {
+      content: 'Inadequate response to adalimumab for 6 months. QuantiFERON negative in January.',
+      created_at: '2026-10-02T10:00:00Z',
+    },
+  ],
+};
+
 /**
  * Issue 45: a sandbox prior authorization runs CRD → DTR → review → PAS. The sandbox payer's CRD
  * answer names the drug's questionnaire, its DTR service serves the package generated from the
@@ -185,5 +198,42 @@ describe("a sandbox prior authorization answers its payer's questionnaire before
     const prepared = await settled(id, 'awaiting_review');
     expect(prepared.questionnaire ?? null).toBeNull();
     expect((await answer(id, { answers: [{ link_id: 'adult', value: true }] })).status).toBe(409);
+  });
+});
+
+/**
+ * Xeljanz's sandbox package is adaptive: the sandbox payer's DTR service serves its questions one a
+ * round through `$next-question`, the payer's CQL answers each from the record, and the rounds go on
+ * until a question waits for a person (docs/dtr.md, "The sandbox's packages").
+ */
+describe("a sandbox prior authorization answers its payer's adaptive questionnaire", () => {
+  it('reaches review with the questions served round by round, those the record answers answered by the payer’s CQL', async () => {
+    const { id } = await submit(XELJANZ);
+    const prepared = await settled(id, 'awaiting_review');
+    expect(prepared.questionnaire).toMatchObject({
+      adaptive: true,
+      status: 'in_progress',
+      pending: ['tuberculosis_screening'],
+      prefill_failure: null,
+    });
+    expect(itemsOf(prepared).map((item) => [item.link_id, item.answer, item.origin])).toEqual([
+      ['adult', true, 'auto'],
+      ['jak_indication', true, 'auto'],
+      ['tnf_inhibitor_trial', true, 'auto'],
+      ['tuberculosis_screening', true, 'proposed'],
+    ]);
+    expect((prepared.status_history as JsonObject[]).at(-1)!.reason).toContain(
+      "The payer's adaptive questionnaire has 1 required item(s) the record could not answer",
+    );
+  });
+
+  it('is completed once a person answers the question the record could not, and then approved and submitted', async () => {
+    const { id } = await submit(XELJANZ);
+    await settled(id, 'awaiting_review');
+    const answered = await answer(id, { answers: [{ link_id: 'tuberculosis_screening', value: true }] });
+    expect(answered.status).toBe(200);
+    expect(answered.body.data.questionnaire).toMatchObject({ status: 'completed', pending: [] });
+    expect((await approve(id)).status).toBe(200);
+    await settled(id, 'completed');
   });
 });

@@ -5,6 +5,7 @@ import { sandboxDtrPackages } from '../../infrastructure/connectors/dtr/sandbox-
 import { questionnairePackageRequest } from '../../infrastructure/connectors/dtr/dtr-client';
 import {
   answerQuestionnairePackageOperation,
+  nextQuestion,
   questionnairePackage,
 } from '../../infrastructure/connectors/dtr/simulated-dtr-service';
 import type { QuestionnairePackageParameters } from '../../infrastructure/connectors/dtr/simulated-dtr-service';
@@ -15,6 +16,7 @@ import { readQuestionnairePackage } from '../../infrastructure/dtr/questionnaire
 const OZEMPIC = `${SANDBOX_QUESTIONNAIRE_BASE}/ozempic`;
 const HUMIRA = `${SANDBOX_QUESTIONNAIRE_BASE}/humira`;
 const UNKNOWN = `${SANDBOX_QUESTIONNAIRE_BASE}/metformin`;
+const XELJANZ = `${SANDBOX_QUESTIONNAIRE_BASE}/xeljanz`;
 
 function bundleResources(parameters: QuestionnairePackageParameters, index = 0): FhirResource[] {
   const parameter = parameters.parameter[index]!;
@@ -115,6 +117,67 @@ describe("The sandbox's simulated DTR service", () => {
         });
       }
     });
+  });
+});
+
+describe("The sandbox's adaptive package (Xeljanz)", () => {
+  const served = (): FhirResource => {
+    const answer = questionnairePackage(XELJANZ);
+    if (answer.kind !== 'found') throw new Error(JSON.stringify(answer.outcome));
+    return bundleResources(answer.parameters)[0]!;
+  };
+  /** `$next-question` asked with the response the case sends: the Questionnaire as served, contained. */
+  const asked = (questionnaire: FhirResource) => {
+    const answer = nextQuestion({
+      resourceType: 'QuestionnaireResponse',
+      status: 'in-progress',
+      questionnaire: '#served',
+      contained: [{ ...questionnaire, id: 'served' }],
+      item: [],
+    });
+    if (answer.kind !== 'found') throw new Error(JSON.stringify(answer.outcome));
+    const response = answer.response as { status: string; contained: FhirResource[] };
+    return { status: response.status, questionnaire: response.contained[0]! };
+  };
+  const linkIds = (questionnaire: FhirResource) =>
+    ((questionnaire.item as { linkId: string }[] | undefined) ?? []).map((item) => item.linkId);
+
+  it('is served adaptive, without questions of its own', () => {
+    const questionnaire = served();
+    expect(questionnaire).toMatchObject({ url: XELJANZ });
+    expect(questionnaire.item).toBeUndefined();
+    expect(questionnaire.extension).toContainEqual({
+      url: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-questionnaireAdaptive',
+      valueBoolean: true,
+    });
+  });
+
+  it('serves one more of the catalog questionnaire’s questions each round, completed with the last', () => {
+    const rounds: [string, string[]][] = [];
+    let questionnaire = served();
+    for (let round = 0; round < 4; round++) {
+      const next = asked(questionnaire);
+      rounds.push([next.status, linkIds(next.questionnaire)]);
+      questionnaire = next.questionnaire;
+    }
+    expect(rounds).toEqual([
+      ['in-progress', ['adult']],
+      ['in-progress', ['adult', 'jak_indication']],
+      ['in-progress', ['adult', 'jak_indication', 'tnf_inhibitor_trial']],
+      ['completed', ['adult', 'jak_indication', 'tnf_inhibitor_trial', 'tuberculosis_screening']],
+    ]);
+  });
+
+  it('serves no next question for a static package', () => {
+    const answer = questionnairePackage(OZEMPIC);
+    if (answer.kind !== 'found') throw new Error(JSON.stringify(answer.outcome));
+    expect(
+      nextQuestion({
+        resourceType: 'QuestionnaireResponse',
+        questionnaire: '#served',
+        contained: [{ ...bundleResources(answer.parameters)[0]!, id: 'served' }],
+      }).kind,
+    ).toBe('not_found');
   });
 });
 

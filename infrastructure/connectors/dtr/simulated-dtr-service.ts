@@ -1,3 +1,4 @@
+import type { FhirResource } from '../crd/cds-hooks';
 import { sandboxDtrPackages } from './sandbox-packages';
 import type { PackageBundle, SandboxDtrPackage } from './sandbox-packages';
 
@@ -7,7 +8,20 @@ import type { PackageBundle, SandboxDtrPackage } from './sandbox-packages';
  * drug's package from catalog/dtr/: the Questionnaire, its CQL library and FHIRHelpers, as a Parameters
  * whose `PackageBundle` holds them. An unknown canonical, or a version the sandbox does not serve, is
  * not found: an OperationOutcome, which a caller maps to its fallback (the items wait for a person).
+ *
+ * The packages of ADAPTIVE_SANDBOX_DRUGS are served adaptive (SDC): their Questionnaire holds no items,
+ * and `$next-question` (nextQuestion) serves the catalog Questionnaire's items one a round.
  */
+
+/**
+ * The drugs whose sandbox package is adaptive, so a sandbox prior authorization runs DTR's adaptive
+ * exchange as a live payer's would; the others' are static.
+ */
+export const ADAPTIVE_SANDBOX_DRUGS: ReadonlySet<string> = new Set(['xeljanz']);
+
+const ADAPTIVE_EXTENSION =
+  'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-questionnaireAdaptive';
+const ADAPTIVE_PROFILE = 'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/dtr-questionnaire-adapt';
 
 export interface OperationOutcome {
   resourceType: 'OperationOutcome';
@@ -105,7 +119,72 @@ function findPackage(
       missing: `Questionnaire ${url} is served in version ${found.version} only, not ${version}.`,
     };
   }
-  return { bundle: found.bundle };
+  return { bundle: servedBundle(found) };
+}
+
+/** The package as served: an adaptive drug's Questionnaire without its items, which `$next-question` serves. */
+function servedBundle(found: SandboxDtrPackage): PackageBundle {
+  if (!ADAPTIVE_SANDBOX_DRUGS.has(found.drugId)) return found.bundle;
+  return {
+    ...found.bundle,
+    entry: found.bundle.entry.map((entry) =>
+      entry.resource.resourceType === 'Questionnaire'
+        ? { ...entry, resource: adaptiveQuestionnaire(entry.resource, []) }
+        : entry,
+    ),
+  };
+}
+
+/** The catalog Questionnaire marked adaptive (SDC, DTR's profile), holding only `items`. */
+function adaptiveQuestionnaire(questionnaire: FhirResource, items: unknown[]): FhirResource {
+  const { item: _all, text: _narrative, ...rest } = questionnaire;
+  const extension = (questionnaire.extension as unknown[] | undefined) ?? [];
+  return {
+    ...rest,
+    meta: { profile: [ADAPTIVE_PROFILE] },
+    extension: [...extension, { url: ADAPTIVE_EXTENSION, valueBoolean: true }],
+    ...(items.length > 0 && { item: items }),
+  };
+}
+
+export type NextQuestionAnswer =
+  { kind: 'found'; response: Record<string, unknown> } | { kind: 'not_found'; outcome: OperationOutcome };
+
+/**
+ * `$next-question` (SDC) for the sandbox's adaptive packages: the QuestionnaireResponse so far in, its
+ * Questionnaire contained as last served; out, the response with the items served so far and the next
+ * of the catalog Questionnaire's, `completed` once it holds them all. A response whose Questionnaire is
+ * not an adaptive sandbox package's is not found.
+ */
+export function nextQuestion(body: unknown, options: SimulatedDtrOptions = {}): NextQuestionAnswer {
+  const response = (typeof body === 'object' && body !== null ? body : {}) as FhirResource;
+  const contained = Array.isArray(response.contained) ? (response.contained as FhirResource[]) : [];
+  const served = contained.find(
+    (resource) => resource.resourceType === 'Questionnaire' && `#${resource.id}` === response.questionnaire,
+  );
+  const found = (options.packages ?? sandboxDtrPackages()).get(String(served?.url ?? ''));
+  if (!served || !found || !ADAPTIVE_SANDBOX_DRUGS.has(found.drugId))
+    return {
+      kind: 'not_found',
+      outcome: notFound(['No adaptive Questionnaire of this response is served here.']),
+    };
+  const questionnaire = found.bundle.entry.find(
+    (entry) => entry.resource.resourceType === 'Questionnaire',
+  )!.resource;
+  const all = (questionnaire.item as { linkId: string }[] | undefined) ?? [];
+  const asked = new Set(((served.item as { linkId: string }[] | undefined) ?? []).map((item) => item.linkId));
+  const next = all.findIndex((item) => !asked.has(item.linkId));
+  const items = next < 0 ? all : all.slice(0, next + 1);
+  return {
+    kind: 'found',
+    response: {
+      resourceType: 'QuestionnaireResponse',
+      status: items.length === all.length ? 'completed' : 'in-progress',
+      questionnaire: response.questionnaire,
+      contained: [{ ...adaptiveQuestionnaire(questionnaire, items), id: served.id }],
+      item: Array.isArray(response.item) ? response.item : [],
+    },
+  };
 }
 
 function questionnaireCanonicals(body: unknown): string[] | null {
