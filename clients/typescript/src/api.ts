@@ -2756,7 +2756,7 @@ export interface components {
             items: components["schemas"]["QuestionnaireItemState"][];
             /** @description The link_ids of the enabled required items still unanswered: what the case waits for. */
             pending: string[];
-            /** @description Why the payer's CQL answered nothing (the items then wait for a person); null when it ran. */
+            /** @description Why the payer's CQL answered nothing (the items then wait for a person): its DTR service's failure (`dtr_`) or its CQL's (`cql_`); null when both ran. */
             prefill_failure: components["schemas"]["QuestionnaireFallbackReason"] | null;
             /** @description Whether the payer's DTR service serves this questionnaire a few questions at a time (SDC `$next-question`) and is asked for more after each answer: then `prefill_failure` names its last round's failure, and `completed` waits for it to say it asks nothing more. Absent on cases prepared before the field was added. */
             adaptive?: boolean;
@@ -3941,7 +3941,7 @@ export interface components {
             created_at: string;
         };
         /** @enum {string} */
-        QuestionnaireFallbackReason: "dtr_unavailable" | "dtr_timed_out" | "dtr_invalid_package" | "dtr_answer_too_large" | "dtr_adaptive_not_supported";
+        QuestionnaireFallbackReason: "dtr_unavailable" | "dtr_timed_out" | "dtr_invalid_package" | "dtr_answer_too_large" | "dtr_adaptive_not_supported" | "cql_timed_out" | "cql_failed";
         QuestionnaireItemState: {
             link_id: string;
             /** @description The group the item sits in (its parent's link_id), null at the top level. */
