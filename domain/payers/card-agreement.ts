@@ -77,31 +77,6 @@ export function sameRegion(a: Box, b: Box): boolean {
 }
 
 /**
- * A word one reader ran together where the other read two or more (`RxGRPRX1083` for `RxGRP` and
- * `RX1083`, where the card leaves a narrow space): split where the other reader split it, each piece
- * in the other's box, when its letters are the other's exactly. No letter changes, so each piece is
- * still this reader's own reading, which the card reader compares with the other's.
- */
-export function splitAsOtherReaderSplit(word: ReadWord, others: readonly ReadWord[]): ReadWord[] {
-  const inside = others
-    .filter(
-      (other) =>
-        verticallyWithin(other.box, word.box) &&
-        horizontalOverlap(other.box, word.box) >= INSIDE_SHARE * Math.max(1, other.box.width),
-    )
-    .sort((a, b) => a.box.left - b.box.left);
-  const joined = inside.map((other) => other.text).join('');
-  if (inside.length < 2 || joined.length !== word.text.length) return [word];
-  if (joined.toUpperCase() !== word.text.toUpperCase()) return [word];
-  let start = 0;
-  return inside.map((other) => {
-    const text = word.text.slice(start, start + other.text.length);
-    start += other.text.length;
-    return { ...word, text, box: { ...other.box, top: word.box.top, height: word.box.height } };
-  });
-}
-
-/**
  * A word that runs a label into its value (`Number:0012345`, `ID#W123456789`), as a reader gives it
  * where the card prints little space after a colon, as two words: the label with its mark, and the
  * value, each with its share of the box by characters.

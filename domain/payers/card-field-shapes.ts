@@ -232,12 +232,7 @@ function isoDate(text: string): string | null {
  * One word alone is more often a misread label ("NAMI" for "NAME") than a name.
  */
 function personName(text: string): string | null {
-  // A name holds no digits, so a zero among a word's letters is OCR's reading of the letter O
-  // (`K0WALSKI`), which the other reader may read as printed.
-  const cleaned = text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/0(?=[A-Za-z'])|(?<=[A-Za-z'])0/g, 'O');
+  const cleaned = text.replace(/\s+/g, ' ').trim();
   if (!/^[A-Za-z][A-Za-z .,'-]*[A-Za-z.]$/.test(cleaned)) return null;
   if (cleaned.split(/[ ,]+/).filter(Boolean).length < 2) return null;
   return cleaned.toUpperCase();

@@ -19,12 +19,7 @@ import type {
   ReadingMethod,
   UnreadPage,
 } from '../../domain/documents/document-reading';
-import {
-  sameRegion,
-  splitAfterLabel,
-  splitAsOtherReaderSplit,
-  wordsInRegion,
-} from '../../domain/payers/card-agreement';
+import { sameRegion, splitAfterLabel, wordsInRegion } from '../../domain/payers/card-agreement';
 import { identifierCore } from '../../domain/payers/card-fields';
 import { CARD_SEARCH_SIDE, cardShaped, findCardCorners, flattened, photoQuad } from './card-corners';
 import { levelled } from './deskew';
@@ -337,12 +332,10 @@ async function settledIdentifiers(
   second: readonly ReadLine[],
   ocr: OcrEngine,
 ): Promise<ReadLine[]> {
-  const secondWords = second.flatMap((line) => line.words.flatMap(splitAfterLabel));
-  let lines = first.map((line) => ({
-    ...line,
-    words: line.words.flatMap(splitAfterLabel).flatMap((word) => splitAsOtherReaderSplit(word, secondWords)),
-  }));
-  const candidates = secondWords.filter((word) => identifierLike(word.text));
+  let lines = first.map((line) => ({ ...line, words: line.words.flatMap(splitAfterLabel) }));
+  const candidates = second
+    .flatMap((line) => line.words.flatMap(splitAfterLabel))
+    .filter((word) => identifierLike(word.text));
   let rereads = 0;
   let grey: Promise<GreyImage> | undefined;
   for (const word of candidates) {

@@ -45,24 +45,3 @@ describe('an identifier the readers read a character apart', () => {
     expect(await firstReadersWords(engine)).toEqual(['ID', 'INH976205923']);
   });
 });
-
-describe('a label and its value the first reader ran together into one word', () => {
-  const firstReadersWords = async (first: string, second: string[]) => {
-    const engine = scriptedReaders({
-      first: [lineOf(wordAt(first, 20, 40, 280))],
-      second: [
-        lineOf(wordAt(second[0], 20, 40, 120), ...second.slice(1).map((text) => wordAt(text, 160, 40, 140))),
-      ],
-    });
-    const reading = await readDocument(await blankPage(), engine, DEFAULT_READING_LIMITS);
-    return reading.pages[0].lines.flatMap((line) => line.words.map((word) => word.text));
-  };
-
-  it('is split where the second reader split it, its own letters kept', async () => {
-    expect(await firstReadersWords('RxGRPRX1083', ['RXGRP', 'RX1083'])).toEqual(['RxGRP', 'RX1083']);
-  });
-
-  it('stays whole where its letters are not the second reader’s', async () => {
-    expect(await firstReadersWords('RxGRPRX1O83', ['RxGRP', 'RX1083'])).toEqual(['RxGRPRX1O83']);
-  });
-});
