@@ -503,7 +503,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
       namespace: text('TEMPORAL_NAMESPACE') ?? 'default',
       taskQueue: text('TEMPORAL_TASK_QUEUE') ?? 'healthcare-access',
       maxCachedWorkflows: integer('WORKER_MAX_CACHED_WORKFLOWS', 500, 10, 100_000),
-      stickyQueueTimeoutMs: integer('WORKER_STICKY_QUEUE_TIMEOUT_MS', 10_000, 100, 600_000),
+      stickyQueueTimeoutMs: integer('WORKER_STICKY_QUEUE_TIMEOUT_MS', 10_000, 1_000, 600_000),
       tls: useTls || tlsPaths.clientCertPath || temporalApiKey ? tlsPaths : undefined,
       apiKey: temporalApiKey,
       ...(temporalWebUrl && { webUrl: temporalWebUrl.replace(/\/+$/, '') }),
