@@ -104,6 +104,11 @@ describe('a card read by two readers', () => {
     expect(reading.card.member_name).toMatchObject({ value: 'ROSS A HALL', readers: 2 });
   });
 
+  it('never agrees on a name where one reader read a zero and the other an O, which may be a Q', () => {
+    const reading = readCard([readTwice(['Name: 0UINN BAKER'], ['Name: OUINN BAKER'])]);
+    expect(reading.card.member_name).toBeNull();
+  });
+
   it('never agrees on a name the readers split in different places', () => {
     const reading = readCard([readTwice(['Name: MAR YANN RIVERA'], ['Name: MARY ANN RIVERA'])]);
     expect(reading.card.member_name).toBeNull();

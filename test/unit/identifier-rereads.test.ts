@@ -1,3 +1,4 @@
+import { readCard } from '../../domain/payers/insurance-card';
 import { doubledLookAlike, readDocument } from '../../infrastructure/documents/read-document';
 import { DEFAULT_READING_LIMITS } from '../../infrastructure/documents/reading-limits';
 import { blankPage, lineOf, scriptedReaders, wordAt } from '../support/scripted-readers';
@@ -43,5 +44,18 @@ describe('an identifier the readers read a character apart', () => {
   it('keeps the first reader’s reading where one of its rereads still gives it', async () => {
     const engine = readers((height) => (height === 144 ? 'INH976205923' : 'JNH976205923'));
     expect(await firstReadersWords(engine)).toEqual(['ID', 'INH976205923']);
+  });
+});
+
+describe('an identifier the second reader split where the first read it whole', () => {
+  it('is left unread, the readers disagreeing on GRP12345 against GRP and 12345', async () => {
+    const engine = scriptedReaders({
+      first: [lineOf(wordAt('Group:', 20, 40, 70), wordAt('GRP12345', 120, 40, 160))],
+      second: [
+        lineOf(wordAt('Group:', 20, 40, 70), wordAt('GRP', 120, 40, 60), wordAt('12345', 185, 40, 95)),
+      ],
+    });
+    const reading = await readDocument(await blankPage(), engine, DEFAULT_READING_LIMITS);
+    expect(readCard(reading.pages).card.group_number).toBeNull();
   });
 });
