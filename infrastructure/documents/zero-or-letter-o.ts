@@ -17,8 +17,8 @@ const DIGIT_WIDE = 1.1;
  */
 const WIDE_LETTER = 1.35;
 /**
- * Glyphs shorter than this many pixels are not judged: blurred at that size, a serif letter O measured
- * as wide as its digits (DejaVu Serif and C059 at 10–13 pixels).
+ * Glyphs shorter than this many pixels are not judged: blurred at that size, a bold serif letter O
+ * measured as wide as its digits (DejaVu Serif and C059 at 10–13 pixels).
  */
 const LEAST_MEASURED_HEIGHT = 18;
 /** Digits whose widths the glyph is measured against: 1 is narrow in most faces, and 0 is in question. */
@@ -35,20 +35,18 @@ export interface GreyImage {
 
 /**
  * Whether the glyph at `at` of an identifier printed in `box` is the digit 0 or the letter O, told by
- * a dot or slash in its counter, or else by its width against the same word's digits, which OCR's
- * recognisers do not weigh: Tesseract reads a wide or dotted 0 as O at every size. `read` is the word
- * as read, one character per glyph. Undefined where the glyphs cannot be told apart one by one, too
- * few digits measure it, or its width leaves both.
+ * its width against the same word's digits, which OCR's recognisers do not weigh: Tesseract reads a
+ * wide 0 as O at every size. `read` is the word as read, one character per glyph. Undefined where
+ * the glyphs cannot be told apart one by one, too few digits measure it, or its width leaves both.
  */
 export function zeroOrLetterO(image: GreyImage, box: Box, read: string, at: number): '0' | 'O' | undefined {
   // A hyphen is too short to count as a glyph; the characters are matched to the glyphs without it.
   const text = read.slice(0, at).replace(/-/g, '') + read.slice(at).replace(/-/g, '');
   const index = at - (read.slice(0, at).match(/-/g)?.length ?? 0);
-  const glyphs = glyphsOf(image, box);
-  if (glyphs?.extents.length !== text.length) return undefined;
-  if (Math.max(...glyphs.extents.map(heightOf)) < LEAST_MEASURED_HEIGHT) return undefined;
-  if (markedInItsCounter(glyphs.ink, glyphs.extents[index])) return '0';
-  const widths = glyphs.extents.map(widthOf);
+  const glyphs = glyphExtents(image, box);
+  if (glyphs?.length !== text.length) return undefined;
+  if (Math.max(...glyphs.map(heightOf)) < LEAST_MEASURED_HEIGHT) return undefined;
+  const widths = glyphs.map(widthOf);
   const digits = widths.filter((_, glyph) => glyph !== index && MEASURING_DIGITS.test(text[glyph]));
   if (digits.length < 2) return undefined;
   const digitWidth = median(digits);
@@ -63,55 +61,16 @@ export function zeroOrLetterO(image: GreyImage, box: Box, read: string, at: numb
   return proportional ? '0' : undefined;
 }
 
-/**
- * Rows and columns through a glyph's middle, as a share of its height or width either side of the
- * centre, in which a dotted or slashed zero's mark shows.
- */
-const MIDDLE_BAND = 0.1;
-
-/**
- * Whether a ring-shaped glyph carries a mark inside its counter: a dot or a slash apart from the ring,
- * so that most rows and most columns through its middle cross ink three times (ring, mark, ring). That
- * is the zero of monospace faces (DejaVu Sans Mono's and Liberation Mono's dot, Noto Sans Mono's
- * slash), whose letter O is as narrow; no letter O has one. A counter blurred or filled in crosses ink
- * once, and a speck too small to span the band does not count.
- */
-function markedInItsCounter(ink: BinaryImage, glyph: Extent): boolean {
-  const [centreX, centreY] = [(glyph.left + glyph.right) / 2, (glyph.top + glyph.bottom) / 2];
-  const [reachX, reachY] = [MIDDLE_BAND * widthOf(glyph), MIDDLE_BAND * heightOf(glyph)];
-  const rows = range(Math.round(centreY - reachY), Math.round(centreY + reachY));
-  const columns = range(Math.round(centreX - reachX), Math.round(centreX + reachX));
-  const crossings = (from: number, to: number, inkAt: (step: number) => boolean) => {
-    let runs = 0;
-    for (let step = from; step <= to; step += 1) {
-      if (inkAt(step) && (step === from || !inkAt(step - 1))) runs += 1;
-    }
-    return runs;
-  };
-  const rowsMarked = rows.filter(
-    (y) => crossings(glyph.left, glyph.right, (x) => ink.pixels[y * ink.width + x] === 1) >= 3,
-  ).length;
-  const columnsMarked = columns.filter(
-    (x) => crossings(glyph.top, glyph.bottom, (y) => ink.pixels[y * ink.width + x] === 1) >= 3,
-  ).length;
-  return rowsMarked * 2 > rows.length && columnsMarked * 2 > columns.length;
-}
-
-function range(from: number, to: number): number[] {
-  return Array.from({ length: to - from + 1 }, (_, offset) => from + offset);
-}
-
 /** A mark this much shorter than the word's tallest glyph is a hyphen or a speck, not a glyph. */
 const LEAST_GLYPH_HEIGHT = 0.5;
 
 /**
- * The glyphs in a box, left to right, with the box's ink: each glyph a connected run of ink, so a
- * kerned pair (`RV`) whose columns overlap is still two glyphs, and a zero's dot, apart from its ring
- * and short, is none. Ink is darker than halfway between the box's lightest and darkest pixels (a
- * prepared image is dark print on light ground). Undefined where the box has too little contrast to
- * hold print.
+ * The glyphs in a box, left to right: each a connected run of ink, so a kerned pair
+ * (`RV`) whose columns overlap is still two glyphs. Ink is darker than halfway between the box's
+ * lightest and darkest pixels (a prepared image is dark print on light ground). Undefined where the box
+ * has too little contrast to hold print.
  */
-function glyphsOf(image: GreyImage, box: Box): { ink: BinaryImage; extents: Extent[] } | undefined {
+function glyphExtents(image: GreyImage, box: Box): Extent[] | undefined {
   const left = Math.max(0, Math.floor(box.left));
   const top = Math.max(0, Math.floor(box.top));
   const width = Math.min(image.width, Math.ceil(box.left + box.width)) - left;
@@ -135,16 +94,9 @@ function glyphsOf(image: GreyImage, box: Box): { ink: BinaryImage; extents: Exte
   }
   const glyphs = inkRuns(ink, width, height);
   const tallest = Math.max(0, ...glyphs.map(heightOf));
-  const extents = glyphs
+  return glyphs
     .filter((glyph) => heightOf(glyph) >= LEAST_GLYPH_HEIGHT * tallest)
     .sort((a, b) => a.left + a.right - (b.left + b.right));
-  return { ink: { pixels: ink, width }, extents };
-}
-
-/** Ink (1) and ground (0) of a box, a byte a pixel, row by row, in the box's own pixels. */
-interface BinaryImage {
-  pixels: Uint8Array;
-  width: number;
 }
 
 const widthOf = (glyph: Extent) => glyph.right - glyph.left + 1;

@@ -36,22 +36,28 @@ describe('a glyph read as the digit 0 by one reader and the letter O by the othe
     expect(await judged('RVO76', 'DejaVu Serif', 2)).toBe('O');
   });
 
-  it.each(['DejaVu Sans Mono', 'Liberation Mono', 'Noto Sans Mono'])(
-    'is the digit where it carries the dot or slash of %s’s zero, whatever its width',
-    async (face) => {
-      expect(await judged('NNP01751', face, 3)).toBe('0');
-    },
-  );
+  it('is left undecided in a monospace face, whose letter O is as narrow as its digits', async () => {
+    expect(await judged('RVO76', 'DejaVu Sans Mono', 2)).toBeUndefined();
+    expect(await judged('RV076', 'DejaVu Sans Mono', 2)).toBeUndefined();
+  });
 
-  it.each(['DejaVu Sans Mono', 'Liberation Mono', 'Noto Sans Mono', 'Noto Mono'])(
-    'is left undecided where it is %s’s letter O, as narrow as its digits',
-    async (face) => {
-      expect(await judged('NNPO1751', face, 3)).toBeUndefined();
-    },
-  );
-
-  it('is left undecided in a monospace face whose zero has no mark, as narrow as its letter O', async () => {
-    expect(await judged('NNP01751', 'Noto Mono', 3)).toBeUndefined();
+  it('is left undecided in a monospace face where a speck lies in the letter O, as a zero’s dot would', async () => {
+    const svg =
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${PAGE.width}" height="${PAGE.height}">` +
+      `<rect width="100%" height="100%" fill="#ffffff"/>` +
+      `<text x="200" y="240" font-family="DejaVu Sans Mono" font-size="96" fill="#111111">NNPO1751</text></svg>`;
+    const { data, info } = await sharp(await sharp(Buffer.from(svg)).png().toBuffer())
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const image = { pixels: data, width: info.width, height: info.height };
+    const whole = { left: 0, top: 0, ...PAGE };
+    const letterO = 200 + 3.5 * 57.8;
+    for (let y = 196; y < 212; y += 1) {
+      for (let x = Math.round(letterO) - 8; x < Math.round(letterO) + 8; x += 1)
+        image.pixels[y * info.width + x] = 17;
+    }
+    expect(zeroOrLetterO(image, whole, 'NNPO1751', 3)).toBeUndefined();
   });
 
   it('is left undecided where the print is too small and blurred to measure, as a bold serif O at 13 pixels', async () => {
