@@ -105,6 +105,9 @@ describeWithPostgres(
     });
 
     it('restores the dumps of the three databases, taken with the writers stopped, where the open cases run to their end', async () => {
+      // A payer poll already made would leave the dumps no waiting case to carry on.
+      const waiting = await source!.api(`/prior-authorization/${cases.awaitingPayer}`);
+      expect(waiting.data.status).toBe('awaiting_outcome');
       await source!.stop();
       source = undefined;
       for (const database of DATABASES) {

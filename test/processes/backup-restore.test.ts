@@ -72,6 +72,9 @@ describe('backing up a local data folder and restoring it into a new one', () =>
   it(
     'backs up the stopped folder with its payload key and a manifest of its schema',
     async () => {
+      // A payer poll already made would leave the restore no waiting case to carry on.
+      const waiting = await original!.api(`/prior-authorization/${cases.awaitingPayer}`);
+      expect(waiting.data.status).toBe('awaiting_outcome');
       // Stopped for good: the restored copy alone continues these cases.
       expect(await original!.launcher.stop('SIGINT')).toBe(0);
       original = undefined;
