@@ -22,13 +22,9 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
   let providerKey: string;
   let reviewer: ConsoleBrowser;
 
-  beforeAll(async () => {
+  async function start(env: Record<string, string> = {}): Promise<void> {
     // The CRD connector needs a public address to publish its keys at; the loopback CRD service never fetches them.
-    testApp = await startTestApp({
-      PUBLIC_API_URL: 'https://api.clinic.example',
-      // A package whose CQL runs for minutes is cut at this.
-      CLINICAL_EVALUATION_TIMEOUT_MS: '4000',
-    });
+    testApp = await startTestApp({ PUBLIC_API_URL: 'https://api.clinic.example', ...env });
     worker = await testApp.startWorker();
     const account = await testApp.createAccount('Clinic Adaptive');
     const keys = await testApp.createLiveKeys(account.accountId);
@@ -38,12 +34,12 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
     const person = await signedInPerson(testApp, account.accountId, ['reviewer'], 'Dr. Ada Reviewer');
     const live = await consolePost(testApp, person, '/console/mode', { mode: 'live', return_to: PAGES });
     reviewer = { ...person, cookie: cookiesFrom(live.headers['set-cookie'], person.cookie) };
-  });
-  afterAll(async () => {
+  }
+  async function stop(): Promise<void> {
     await worker.stop();
     await testApp.close();
     await payer.stop();
-  });
+  }
   beforeEach(() => {
     payer.dtr.behaviour = 'serve';
     payer.dtr.servesExpressions = true;
@@ -86,101 +82,114 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
     );
   }
 
-  it('says the payer has more questions to ask while nothing is left for a person and the service has not said it is complete', async () => {
-    const id = await preparedCase();
-    expect(
+  describe('under the default clinical evaluation time limit', () => {
+    beforeAll(() => start());
+    afterAll(stop);
+
+    it('says the payer has more questions to ask while nothing is left for a person and the service has not said it is complete', async () => {
+      const id = await preparedCase();
+      expect(
+        await answered(id, [
+          { link_id: 'LOC.1', value: 'Ward 4' },
+          { link_id: '3.1', value: HAMBURGER },
+        ]),
+      ).toMatchObject({ adaptive: true, status: 'in_progress', pending: [], prefill_failure: null });
+
+      expect(await questionnaireNotices(id)).toEqual([
+        'The payer has more questions to ask: its questionnaire service has not said the questionnaire is complete, so approval waits. They appear here once it sends them; it is asked again with each answer.',
+      ]);
+    });
+
+    it("says the payer's questionnaire service could not be reached for its next questions, that the next answer asks it again and the case may on its own, and how to retry at once, when a round failed with nothing pending", async () => {
+      const id = await preparedCase();
+      payer.dtr.behaviour = 'fail';
+      expect(
+        await answered(id, [
+          { link_id: 'LOC.1', value: 'Ward 4' },
+          { link_id: '3.1', value: HAMBURGER },
+        ]),
+      ).toMatchObject({ status: 'in_progress', pending: [], prefill_failure: 'dtr_unavailable' });
+
+      expect(await questionnaireNotices(id)).toEqual([
+        "The payer's questionnaire service could not be reached for its next questions (dtr_unavailable), so some may not be shown yet. Approval waits until it says the questionnaire is complete. The next answer asks it again, and the case may ask it again on its own after a wait; to retry at once without changing anything, save an answer again as it stands.",
+      ]);
+    });
+
+    it("names the failed round, not the payer's CQL, when a round failed with a required item still pending", async () => {
+      const id = await preparedCase();
+      payer.dtr.behaviour = 'fail';
+      expect(await answered(id, [{ link_id: '3.1', value: HAMBURGER }])).toMatchObject({
+        pending: ['LOC.1'],
+        prefill_failure: 'dtr_unavailable',
+      });
+
+      const notices = await questionnaireNotices(id);
+      expect(notices[0]).toMatch(
+        /^The payer's questionnaire service could not be reached for its next questions/,
+      );
+      expect(notices[1]).toBe('Approval waits for 1 required item(s): LOC.1.');
+      expect(notices.join(' ')).not.toContain('CQL');
+    });
+
+    it("names the failed round, not the payer's CQL, when a round failed and no answer is the CQL's", async () => {
+      // Served questions that no expression answers leave nothing on the page that tells an adaptive questionnaire apart.
+      payer.dtr.servesExpressions = false;
+      const id = await preparedCase();
+      payer.dtr.behaviour = 'fail';
+      expect(await answered(id, [{ link_id: 'LOC.1', value: 'Ward 4' }])).toMatchObject({
+        adaptive: true,
+        pending: ['PBD.1', 'PBD.2', '3.1'],
+        prefill_failure: 'dtr_unavailable',
+      });
+
+      const notices = await questionnaireNotices(id);
+      expect(notices[0]).toMatch(
+        /^The payer's questionnaire service could not be reached for its next questions/,
+      );
+      expect(notices.join(' ')).not.toContain('CQL');
+    });
+
+    it('says the payer has more questions to ask on a case whose questionnaire does not say it is adaptive', async () => {
+      const id = await preparedCase();
       await answered(id, [
         { link_id: 'LOC.1', value: 'Ward 4' },
         { link_id: '3.1', value: HAMBURGER },
-      ]),
-    ).toMatchObject({ adaptive: true, status: 'in_progress', pending: [], prefill_failure: null });
+      ]);
 
-    expect(await questionnaireNotices(id)).toEqual([
-      'The payer has more questions to ask: its questionnaire service has not said the questionnaire is complete, so approval waits. They appear here once it sends them; it is asked again with each answer.',
-    ]);
-  });
-
-  it("says the payer's questionnaire service could not be reached for its next questions, that the next answer asks it again and the case may on its own, and how to retry at once, when a round failed with nothing pending", async () => {
-    const id = await preparedCase();
-    payer.dtr.behaviour = 'fail';
-    expect(
-      await answered(id, [
-        { link_id: 'LOC.1', value: 'Ward 4' },
-        { link_id: '3.1', value: HAMBURGER },
-      ]),
-    ).toMatchObject({ status: 'in_progress', pending: [], prefill_failure: 'dtr_unavailable' });
-
-    expect(await questionnaireNotices(id)).toEqual([
-      "The payer's questionnaire service could not be reached for its next questions (dtr_unavailable), so some may not be shown yet. Approval waits until it says the questionnaire is complete. The next answer asks it again, and the case may ask it again on its own after a wait; to retry at once without changing anything, save an answer again as it stands.",
-    ]);
-  });
-
-  it("names the failed round, not the payer's CQL, when a round failed with a required item still pending", async () => {
-    const id = await preparedCase();
-    payer.dtr.behaviour = 'fail';
-    expect(await answered(id, [{ link_id: '3.1', value: HAMBURGER }])).toMatchObject({
-      pending: ['LOC.1'],
-      prefill_failure: 'dtr_unavailable',
+      expect(await noticesWithoutAdaptiveFlag(id)).toEqual([
+        'The payer has more questions to ask: its questionnaire service has not said the questionnaire is complete, so approval waits. They appear here once it sends them; it is asked again with each answer.',
+      ]);
     });
 
-    const notices = await questionnaireNotices(id);
-    expect(notices[0]).toMatch(
-      /^The payer's questionnaire service could not be reached for its next questions/,
-    );
-    expect(notices[1]).toBe('Approval waits for 1 required item(s): LOC.1.');
-    expect(notices.join(' ')).not.toContain('CQL');
-  });
+    it("names a failed round, not the payer's CQL, on a case whose questionnaire does not say it is adaptive", async () => {
+      const id = await preparedCase();
+      payer.dtr.behaviour = 'fail';
+      await answered(id, [{ link_id: '3.1', value: HAMBURGER }]);
 
-  it("names the failed round, not the payer's CQL, when a round failed and no answer is the CQL's", async () => {
-    // Served questions that no expression answers leave nothing on the page that tells an adaptive questionnaire apart.
-    payer.dtr.servesExpressions = false;
-    const id = await preparedCase();
-    payer.dtr.behaviour = 'fail';
-    expect(await answered(id, [{ link_id: 'LOC.1', value: 'Ward 4' }])).toMatchObject({
-      adaptive: true,
-      pending: ['PBD.1', 'PBD.2', '3.1'],
-      prefill_failure: 'dtr_unavailable',
+      const notices = await noticesWithoutAdaptiveFlag(id);
+      expect(notices[0]).toMatch(
+        /^The payer's questionnaire service could not be reached for its next questions \(dtr_unavailable\)/,
+      );
+      expect(notices.join(' ')).not.toContain('CQL');
     });
-
-    const notices = await questionnaireNotices(id);
-    expect(notices[0]).toMatch(
-      /^The payer's questionnaire service could not be reached for its next questions/,
-    );
-    expect(notices.join(' ')).not.toContain('CQL');
   });
 
-  it('says the payer has more questions to ask on a case whose questionnaire does not say it is adaptive', async () => {
-    const id = await preparedCase();
-    await answered(id, [
-      { link_id: 'LOC.1', value: 'Ward 4' },
-      { link_id: '3.1', value: HAMBURGER },
-    ]);
+  // Its own app: under this short limit the other tests' evaluations, a fresh thread's warm-up
+  // included, would risk being cut too (the criteria engine's fails the case outright), and the thread
+  // the endless CQL holds is ended, so whatever test came next would start on a cold one.
+  describe("when the payer's CQL runs past the clinical evaluation time limit", () => {
+    beforeAll(() => start({ CLINICAL_EVALUATION_TIMEOUT_MS: '4000' }));
+    afterAll(stop);
 
-    expect(await noticesWithoutAdaptiveFlag(id)).toEqual([
-      'The payer has more questions to ask: its questionnaire service has not said the questionnaire is complete, so approval waits. They appear here once it sends them; it is asked again with each answer.',
-    ]);
-  });
+    it("names the payer's CQL, not its questionnaire service, when the CQL of the round that served the questions ran past its time limit", async () => {
+      payer.dtr.packageBehaviour = 'endless-cql';
+      const id = await preparedCase();
 
-  it("names a failed round, not the payer's CQL, on a case whose questionnaire does not say it is adaptive", async () => {
-    const id = await preparedCase();
-    payer.dtr.behaviour = 'fail';
-    await answered(id, [{ link_id: '3.1', value: HAMBURGER }]);
-
-    const notices = await noticesWithoutAdaptiveFlag(id);
-    expect(notices[0]).toMatch(
-      /^The payer's questionnaire service could not be reached for its next questions \(dtr_unavailable\)/,
-    );
-    expect(notices.join(' ')).not.toContain('CQL');
-  });
-
-  it("names the payer's CQL, not its questionnaire service, when the CQL of the round that served the questions ran past its time limit", async () => {
-    payer.dtr.packageBehaviour = 'endless-cql';
-    const id = await preparedCase();
-
-    const notices = await questionnaireNotices(id);
-    expect(notices[0]).toBe(
-      "The payer's CQL did not prefill the questions its service last served (cql_timed_out): they wait for a person.",
-    );
-    expect(notices.join(' ')).not.toContain('questionnaire service could not');
+      const notices = await questionnaireNotices(id);
+      expect(notices[0]).toBe(
+        "The payer's CQL did not prefill the questions its service last served (cql_timed_out): they wait for a person.",
+      );
+      expect(notices.join(' ')).not.toContain('questionnaire service');
+    });
   });
 });

@@ -31,7 +31,9 @@ let crd: ClearinghouseServer;
 let dtr: LoopbackAdaptiveDtr;
 let pas: PasServer;
 let keys: Awaited<ReturnType<TestApp['createLiveKeys']>>;
+let crdUrl: string;
 let dtrUrl: string;
+let pasUrl: string;
 
 beforeAll(async () => {
   crd = new ClearinghouseServer(({ body }) => ({
@@ -41,16 +43,21 @@ beforeAll(async () => {
   }));
   dtr = new LoopbackAdaptiveDtr();
   pas = new PasServer();
-  let crdUrl: string, pasUrl: string;
   [crdUrl, dtrUrl, pasUrl] = await Promise.all([crd.start(), dtr.start(), pas.start()]);
+});
+
+afterAll(async () => {
+  await Promise.all([crd.stop(), dtr.stop(), pas.stop()]);
+});
+
+async function startApp(env: Record<string, string> = {}): Promise<void> {
   // The CRD connector needs a public address to publish its keys at; this loopback CRD service never fetches them.
   testApp = await startTestApp({
     PUBLIC_API_URL: 'https://api.clinic.example',
     // A failed $next-question round is asked again on this schedule.
     CASE_OUTAGE_FIRST_RETRY_MS: '500',
     CASE_OUTAGE_LONGEST_RETRY_MS: '2000',
-    // A package whose CQL runs for minutes is cut at this.
-    CLINICAL_EVALUATION_TIMEOUT_MS: '4000',
+    ...env,
   });
   worker = await testApp.startWorker();
   const account = await testApp.createAccount();
@@ -61,7 +68,12 @@ beforeAll(async () => {
   });
   await configure('coverage_requirements', { url: crdUrl, client_id: 'clinic-crd-0001', timeout_ms: 2000 });
   await configureDtr(2000);
-});
+}
+
+async function stopApp(): Promise<void> {
+  await worker.stop();
+  await testApp.close();
+}
 
 const configureDtr = (timeoutMs: number) =>
   configure('questionnaire', {
@@ -74,12 +86,6 @@ async function configure(kind: string, body: object): Promise<void> {
   const response = await testApp.http().put(`/connectors/${kind}`).set(bearer(keys.admin)).send(body);
   expect(response.status).toBe(200);
 }
-
-afterAll(async () => {
-  await worker.stop();
-  await testApp.close();
-  await Promise.all([crd.stop(), dtr.stop(), pas.stop()]);
-});
 
 beforeEach(() => {
   dtr.behaviour = 'serve';
@@ -119,6 +125,9 @@ const linkIdsOf = (questionnaire: JsonObject) =>
   (questionnaire.items as JsonObject[]).map((item) => item.link_id as string);
 
 describe("a live prior authorization answers its payer's adaptive questionnaire", () => {
+  beforeAll(() => startApp());
+  afterAll(stopApp);
+
   it('gets the first questions at prefill, the patient’s names answered by the payer’s CQL, and says it is adaptive', async () => {
     const { prepared } = await preparedCase();
     const questionnaire = prepared.questionnaire as JsonObject;
@@ -241,21 +250,6 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
     expect(linkIdsOf(failed.body.data.questionnaire)).not.toContain('3.2.a');
   });
 
-  it("names the payer's CQL, cql_timed_out, not its DTR service, when the package's CQL runs past its time limit in a round", async () => {
-    dtr.packageBehaviour = 'endless-cql';
-    const { prepared } = await preparedCase();
-    const questionnaire = prepared.questionnaire as JsonObject;
-    expect(questionnaire).toMatchObject({ adaptive: true, prefill_failure: 'cql_timed_out' });
-    // The service served its first questions; the CQL answered none of them.
-    expect((questionnaire.items as JsonObject[]).find((item) => item.link_id === 'PBD.1')).toMatchObject({
-      answer: null,
-    });
-    expect(linkIdsOf(questionnaire)).toContain('3.1');
-    expect((prepared.status_history as JsonObject[]).at(-1)!.reason).toMatch(
-      /The payer's CQL did not prefill its questionnaire \(cql_timed_out\)/,
-    );
-  });
-
   it('asks a failed round again on the outage schedule, without another answer, once the service is back', async () => {
     const { id } = await preparedCase();
     dtr.behaviour = 'fail';
@@ -352,5 +346,28 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
     } finally {
       await configureDtr(2000);
     }
+  });
+});
+
+// Its own app: under this short limit the other tests' evaluations, a fresh thread's warm-up included,
+// would risk being cut too (the criteria engine's fails the case outright), and the thread the endless
+// CQL holds is ended, so whatever test came next would start on a cold one.
+describe("a live prior authorization whose payer's CQL runs past the clinical evaluation time limit", () => {
+  beforeAll(() => startApp({ CLINICAL_EVALUATION_TIMEOUT_MS: '4000' }));
+  afterAll(stopApp);
+
+  it("names the payer's CQL, cql_timed_out, not its DTR service, when the package's CQL runs past its time limit in a round", async () => {
+    dtr.packageBehaviour = 'endless-cql';
+    const { prepared } = await preparedCase();
+    const questionnaire = prepared.questionnaire as JsonObject;
+    expect(questionnaire).toMatchObject({ adaptive: true, prefill_failure: 'cql_timed_out' });
+    // The service served its first questions; the CQL answered none of them.
+    expect((questionnaire.items as JsonObject[]).find((item) => item.link_id === 'PBD.1')).toMatchObject({
+      answer: null,
+    });
+    expect(linkIdsOf(questionnaire)).toContain('3.1');
+    expect((prepared.status_history as JsonObject[]).at(-1)!.reason).toMatch(
+      /The payer's CQL did not prefill its questionnaire \(cql_timed_out\)/,
+    );
   });
 });
