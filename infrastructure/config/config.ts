@@ -66,6 +66,12 @@ export interface WebhookSettings {
   /** CIDR ranges exempt from the SSRF policy (loopback in local mode and tests). */
   allowedTargets: string[];
   timeoutMs: number;
+  /**
+   * How long a delivery stays with the process that recorded or retried it past its first attempt's
+   * time limit (or past its recording, where the API starts its workflow) before a worker's sweep may
+   * hand it on, and how often workers sweep for such deliveries.
+   */
+  handOffMs: number;
   retry: RetrySchedule;
   /** The `iss` claim of every notification's JWT. */
   issuer: string;
@@ -343,6 +349,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
   const webhooks: WebhookSettings = {
     allowedTargets,
     timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    handOffMs: integer('WEBHOOK_HANDOFF_MS', 5_000, 500, 60_000),
     retry: {
       initialIntervalMs: integer('WEBHOOK_RETRY_INITIAL_INTERVAL_MS', 5_000, 10, 3_600_000),
       backoffCoefficient: integer('WEBHOOK_RETRY_BACKOFF_COEFFICIENT', 6, 1, 100),

@@ -9,13 +9,6 @@ import {
 import type { WebhookSettings } from '../config/config';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
-/**
- * How long a delivery the API records belongs to the API's own workflow start. A start that failed
- * (Temporal unreachable) or never happened (the process died) leaves the delivery pending with this
- * deadline, and a worker's sweep starts it instead, within this plus one sweep interval.
- */
-export const API_START_OWNERSHIP_MS = 5_000;
-
 /** Attempts a delivery already had before its workflow, and how long until the next one is due. */
 export interface EarlierAttempts {
   attemptsMade: number;

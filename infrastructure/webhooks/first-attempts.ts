@@ -5,12 +5,6 @@ import { DeliveryAttempts } from './delivery-attempt';
 import { DurableDeliveries, intervalAfter } from './durable-deliveries';
 
 /**
- * Room beyond the receiver's time limit for a first attempt to log itself and hand a failure on;
- * past it, the sweeper takes the delivery as abandoned by a dead process.
- */
-const FIRST_ATTEMPT_MARGIN_MS = 5_000;
-
-/**
  * First attempts one process holds open at once. Beyond it a delivery goes straight to the durable
  * path, so a burst to a slow or dead receiver cannot hold a socket per notification in one worker.
  */
@@ -33,9 +27,13 @@ export class FirstAttempts {
     private readonly logger?: Logger,
   ) {}
 
-  /** How long a recorded delivery belongs to its first attempt before the sweeper may hand it on. */
+  /**
+   * How long a recorded delivery belongs to its first attempt before the sweeper may hand it on: the
+   * receiver's time limit, and room (`handOffMs`) for the attempt to log itself and hand a failure on;
+   * past it, the sweeper takes the delivery as abandoned by a dead process.
+   */
   get ownershipMs(): number {
-    return this.settings.timeoutMs + FIRST_ATTEMPT_MARGIN_MS;
+    return this.settings.timeoutMs + this.settings.handOffMs;
   }
 
   /** Returns at once; an attempt that cannot finish is logged and left to the sweeper. */

@@ -4,7 +4,7 @@ import { caseFromMemo } from '../../domain/temporal/case-memo';
 import { describeEvent, EventType } from '../../domain/webhooks/event-types';
 import type { WebhookSettings } from '../config/config';
 import { readSealedMemo } from '../temporal/sealed-memos';
-import { API_START_OWNERSHIP_MS, DurableDeliveries } from './durable-deliveries';
+import { DurableDeliveries } from './durable-deliveries';
 import type { FirstAttempts } from './first-attempts';
 import type { CaseEventData, NotifiedObject } from '../../domain/webhooks/notified-object';
 import { NotificationBody, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -46,7 +46,7 @@ export class WebhookPublisher {
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly temporalClient: Client,
-    settings: { taskQueue: string; webhooks: WebhookSettings },
+    private readonly settings: { taskQueue: string; webhooks: WebhookSettings },
     private readonly firstAttempts?: FirstAttempts,
   ) {
     this.durable = new DurableDeliveries(deliveries, temporalClient, settings);
@@ -67,7 +67,10 @@ export class WebhookPublisher {
       { accountId: input.accountId, livemode, caseId: input.caseId },
       {
         onlyEndpointId,
-        firstAttemptMs: this.firstAttempts?.ownershipMs ?? API_START_OWNERSHIP_MS,
+        // A delivery the API records belongs to its own workflow start for `handOffMs`: a start that
+        // failed (Temporal unreachable) or never happened (the process died) leaves it pending with
+        // that deadline, and a worker's sweep starts it instead, within one sweep interval more.
+        firstAttemptMs: this.firstAttempts?.ownershipMs ?? this.settings.webhooks.handOffMs,
       },
     );
     if (this.firstAttempts) {
@@ -110,7 +113,7 @@ export class WebhookPublisher {
   /**
    * Straight to the durable path (manual retries, and every delivery the API records). A delivery
    * whose workflow could not be started is not lost: it stays pending past its ownership deadline,
-   * and a worker's sweep starts it (API_START_OWNERSHIP_MS).
+   * and a worker's sweep starts it (WEBHOOK_HANDOFF_MS).
    */
   async startDelivery(deliveryId: string): Promise<void> {
     await this.durable.start(deliveryId).catch(() => undefined);

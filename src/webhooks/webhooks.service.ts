@@ -9,7 +9,6 @@ import {
 } from '../../domain/webhooks/event-types';
 import type { Principal } from '../../infrastructure/accounts/accounts.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
-import { API_START_OWNERSHIP_MS } from '../../infrastructure/webhooks/durable-deliveries';
 import type {
   CaseEventDelivery,
   WebhookDeliveriesRepository,
@@ -121,7 +120,7 @@ export class WebhooksService {
     const retryId = (await this.deliveries.createRetry(
       deliveryId,
       principal.accountId,
-      API_START_OWNERSHIP_MS,
+      this.config.webhooks.handOffMs,
     ))!;
     await this.publisher.startDelivery(retryId);
     return {

@@ -20,7 +20,11 @@ describe('webhook deliveries whose workflow the API could not start', () => {
   let endpointId: string;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100' });
+    testApp = await startTestApp({
+      WEBHOOK_TIMEOUT_MS: '1000',
+      WEBHOOK_HANDOFF_MS: '2000',
+      WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
+    });
     workerClient = await connectClient(testApp.config.temporal, testApp.config.encryption!);
     worker = await startTestWorker({ config: testApp.config, db: testApp.db, temporalClient: workerClient });
     account = await testApp.createAccount();

@@ -41,6 +41,7 @@ describeWithPostgres('a worker killed in the middle of a delivery', () => {
     TEMPORAL_TASK_QUEUE: `crash-${randomUUID()}`,
     WEBHOOK_ALLOWED_TARGETS: '127.0.0.0/8',
     WEBHOOK_TIMEOUT_MS: '1000',
+    WEBHOOK_HANDOFF_MS: '2000',
     WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
     WEBHOOK_RETRY_BACKOFF_COEFFICIENT: '2',
     WEBHOOK_RETRY_MAX_INTERVAL_MS: '500',
@@ -132,10 +133,12 @@ describeWithPostgres('a worker killed during the first attempt of a case event',
     testApp = await startTestApp({
       DATABASE_URL: databaseUrl!,
       WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_HANDOFF_MS: '2000',
       WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
     });
     workerEnv = workerEnvFor(testApp.config, databaseUrl!, {
       WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_HANDOFF_MS: '2000',
       WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
     });
     account = await testApp.createAccount();

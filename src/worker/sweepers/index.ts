@@ -13,7 +13,7 @@ import { WebhookDeliveriesRepository } from '../../../infrastructure/webhooks/we
 import { ExpiredEventsSweeper } from './expired-events';
 import { RequestOriginsSweeper } from './request-origins';
 import { SpentSigningLinksSweeper } from './spent-signing-links';
-import { StalledDeliverySweeper, SWEEP_INTERVAL_MS } from './stalled-deliveries';
+import { StalledDeliverySweeper } from './stalled-deliveries';
 import { sweepWhileRunning, WorkerLifecycle } from './sweep-while-running';
 import { UnstartedDocumentsSweeper } from './unstarted-documents';
 
@@ -34,7 +34,7 @@ export function sweepWhileWorkerRuns(
     webhooks: deps.config.webhooks,
   });
   const sweepers = [
-    new StalledDeliverySweeper(deliveries, durable, deps.config.webhooks.timeoutMs + SWEEP_INTERVAL_MS),
+    new StalledDeliverySweeper(deliveries, durable, deps.config.webhooks),
     new UnstartedDocumentsSweeper(new CaseDocumentsRepository(deps.db, secrets), deps.temporalClient),
     new ExpiredEventsSweeper(new EventsRepository(deps.db, secrets)),
     new SpentSigningLinksSweeper(new SigningLinksRepository(deps.db)),
