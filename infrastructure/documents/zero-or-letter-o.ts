@@ -1,4 +1,5 @@
 import type { Box } from '../../domain/documents/document-reading';
+import type { GreyImage } from './grey-image';
 
 /**
  * A glyph at least this much wider than the median of its word's digits 2–9 is the letter O. Drawn
@@ -25,13 +26,6 @@ const LEAST_MEASURED_HEIGHT = 18;
 const MEASURING_DIGITS = /[2-9]/;
 /** Ink and ground must differ by this much (0–255) for the word's glyphs to be told apart. */
 const LEAST_CONTRAST = 60;
-
-/** A one-channel image, a byte a pixel, row by row. */
-export interface GreyImage {
-  pixels: Uint8Array;
-  width: number;
-  height: number;
-}
 
 /**
  * Whether the glyph at `at` of an identifier printed in `box` is the digit 0 or the letter O, told by
