@@ -349,7 +349,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
   const webhooks: WebhookSettings = {
     allowedTargets,
     timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
-    handOffMs: integer('WEBHOOK_HANDOFF_MS', 5_000, 500, 60_000),
+    handOffMs: integer('WEBHOOK_HANDOFF_MS', 5_000, 2_000, 60_000),
     retry: {
       initialIntervalMs: integer('WEBHOOK_RETRY_INITIAL_INTERVAL_MS', 5_000, 10, 3_600_000),
       backoffCoefficient: integer('WEBHOOK_RETRY_BACKOFF_COEFFICIENT', 6, 1, 100),

@@ -26,7 +26,6 @@ describe('webhook delivery to real receivers', () => {
   beforeAll(async () => {
     testApp = await startTestApp({
       WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
-      WEBHOOK_HANDOFF_MS: '2000',
       WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
       WEBHOOK_RETRY_BACKOFF_COEFFICIENT: '2',
       WEBHOOK_RETRY_MAX_INTERVAL_MS: '400',
