@@ -1,6 +1,6 @@
 import { type JsonObject, waitForStatus } from '../support/case-journeys';
 import { benefitVerificationRequest } from '../support/case-requests';
-import { cookiesFrom, csrfTokenOf } from '../support/console-session';
+import { cookiesFrom, hiddenFieldsOf } from '../support/console-session';
 import { LoopbackNpiRegistry } from '../support/loopback-npi-registry';
 import { LoopbackSmtpServer } from '../support/loopback-smtp';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
@@ -92,7 +92,7 @@ describe('provider authorizations in live mode', () => {
       .post(path)
       .set('Cookie', cookiesFrom(page.headers['set-cookie']))
       .type('form')
-      .send({ _csrf: csrfTokenOf(page.text), typed_name: 'Amadou Reviewsworth', attest: 'yes' });
+      .send({ ...hiddenFieldsOf(page.text), typed_name: 'Amadou Reviewsworth', attest: 'yes' });
     expect(signed.status).toBe(200);
     const shown = await testApp
       .http()

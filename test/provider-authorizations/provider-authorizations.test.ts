@@ -10,7 +10,7 @@ import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../src/console/console-edge'
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { consoleBrowserWithRoles, postForm } from '../support/console-admin';
-import { cookiesFrom, csrfTokenOf } from '../support/console-session';
+import { cookiesFrom, hiddenFieldsOf } from '../support/console-session';
 import {
   AMADOU,
   LINK_BASE_URL,
@@ -110,6 +110,23 @@ describe('provider authorizations', () => {
     return receiver;
   }
 
+  it('is not signed from a page that showed another text than the authorization’s, whose text is shown again', async () => {
+    const account = await testApp.createAccount();
+    const created = await authorize(account);
+    const id = created.body.data.id as string;
+    const link = await mailedLink(account, id, 'provider_authorization.signing_link');
+
+    const refused = await submitPage(link, {
+      typed_name: 'Amadou Reviewsworth',
+      attest: 'yes',
+      text_sha256: '0'.repeat(64),
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('text changed since this page was opened');
+    expect(refused.text).toContain('revoke it at any time');
+    expect((await read(account, id)).status).toBe('pending');
+  });
+
   it('is started, mailed, signed through the signing page without JavaScript, and lets BVs and PAs through', async () => {
     const account = await testApp.createAccount('Riverside Clinic');
     const receiver = await subscribe(account);
@@ -171,8 +188,9 @@ describe('provider authorizations', () => {
       signature_typed_name: 'Amadou Reviewsworth',
       signature_client_address: expect.stringMatching(/127\.0\.0\.1|::1/),
       signature_user_agent: expect.any(String),
-      signature_text_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      signature_text_sha256: hiddenFieldsOf(page.text).text_sha256,
     });
+    expect(signature.signature_text_sha256).toMatch(/^[0-9a-f]{64}$/);
 
     expect((await requireAuthorization(account, true)).status).toBe(200);
     const verification = await testApp
@@ -671,7 +689,7 @@ describe('provider authorizations', () => {
       .post(pathOf(link))
       .set('Cookie', secondTabCookie)
       .type('form')
-      .send({ _csrf: csrfTokenOf(secondTab.text), typed_name: 'Amadou Reviewsworth', attest: 'yes' });
+      .send({ ...hiddenFieldsOf(secondTab.text), typed_name: 'Amadou Reviewsworth', attest: 'yes' });
     closedPages.push(await testApp.http().get(pathOf(link)), resubmitted);
 
     for (const page of closedPages) {

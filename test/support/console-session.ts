@@ -49,6 +49,15 @@ export function cookiesFrom(setCookie: string[] | string | undefined, previous =
 }
 
 /** The CSRF token a console page's forms carry. */
+/** The hidden fields of a page's forms, as a browser sends them with the form they are in. */
+export function hiddenFieldsOf(page: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [, name, value] of page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) {
+    fields[name] = value;
+  }
+  return fields;
+}
+
 export function csrfTokenOf(page: string): string {
   const token = /name="_csrf" value="([^"]+)"/.exec(page)?.[1];
   if (!token) throw new Error('The page has no form with a CSRF token');

@@ -6,7 +6,7 @@ import { MailOutboxRepository } from '../../infrastructure/mail/mail-outbox.repo
 import { ProviderAuthorizationsRepository } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
 import type { Database } from '../../infrastructure/storage/database';
 import type { AuthorizationClock } from '../../workflows/provider-authorization.workflow';
-import { cookiesFrom, csrfTokenOf } from './console-session';
+import { cookiesFrom, hiddenFieldsOf } from './console-session';
 import { eventually, type TestApp } from './test-app';
 
 /**
@@ -83,7 +83,7 @@ export async function submitLinkPage(
     .set(headers)
     .set('Cookie', cookie)
     .type('form')
-    .send({ _csrf: csrfTokenOf(page.text), ...fields });
+    .send({ ...hiddenFieldsOf(page.text), ...fields });
 }
 
 /**

@@ -2,11 +2,15 @@ import { choice, inputField, postForm, submitButton } from '../views';
 import { Html, html } from '../views/html';
 
 export const TYPED_NAME_MAX_LENGTH = 200;
+/** The form field carrying the SHA-256 of the text the page showed, as the signature records it. */
+export const SHOWN_TEXT_FIELD = 'text_sha256';
 
 /** The authorization as the prescriber reads it: the paragraphs whose text is signed, and the form. */
 export function signingView(props: {
   accountName: string;
   paragraphs: string[];
+  /** The SHA-256 of the paragraphs, sent back with the signature. */
+  textSha256: string;
   typedName: string;
   csrf: Html;
 }): Html {
@@ -22,6 +26,7 @@ export function signingView(props: {
       csrf: props.csrf,
       className: 'card narrow',
       body: html`<h2>Sign</h2>
+        <input type="hidden" name="${SHOWN_TEXT_FIELD}" value="${props.textSha256}" />
         ${inputField({
           name: 'typed_name',
           label: 'Your full name',

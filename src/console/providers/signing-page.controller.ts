@@ -24,6 +24,7 @@ import {
   revokedView,
   revokeView,
   signedView,
+  SHOWN_TEXT_FIELD,
   signingView,
   TYPED_NAME_MAX_LENGTH,
 } from './signing-page-views';
@@ -60,6 +61,14 @@ export class SigningPageController {
     if (!found) return sendClosed(req, res);
     const { authorization } = found;
     const typedName = formText(body, 'typed_name', TYPED_NAME_MAX_LENGTH);
+    // The signature records the text the prescriber was shown: where the page they read showed another
+    // (its account renamed, or the wording changed by a deploy, since it was opened), they read it again.
+    const textSha256 = sha256Of(textOf(found));
+    if (formText(body, SHOWN_TEXT_FIELD, 64) !== textSha256) {
+      return sendSigning(req, res, found, typedName, [
+        'The authorization’s text changed since this page was opened. Read it again, then sign.',
+      ]);
+    }
     const errors = failedChecks([
       typedNameMatches(typedName, authorization.first_name, authorization.last_name)
         ? undefined
@@ -72,7 +81,7 @@ export class SigningPageController {
       typed_name: typedName,
       client_address: origin.address,
       user_agent: origin.userAgent,
-      text_sha256: createHash('sha256').update(textOf(found).join('\n')).digest('hex'),
+      text_sha256: textSha256,
     };
     const signed = await refusedAsClosed(() => this.service.sign(found, signature, req.context.requestId));
     if (!signed) return sendClosed(req, res);
@@ -136,6 +145,10 @@ function textOf({ accountName, authorization, periodDays }: ScopedAuthorization)
   });
 }
 
+function sha256Of(paragraphs: string[]): string {
+  return createHash('sha256').update(paragraphs.join('\n')).digest('hex');
+}
+
 function sendSigning(
   req: Request,
   res: Response,
@@ -152,6 +165,7 @@ function sendSigning(
       body: signingView({
         accountName: found.accountName,
         paragraphs: textOf(found),
+        textSha256: sha256Of(textOf(found)),
         typedName,
         csrf: csrfField(req, res),
       }),
