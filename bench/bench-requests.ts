@@ -38,6 +38,22 @@ export const paMeetingCriteriaRequest = () => ({
   visit_notes: [{ content: 'Patient has taken metformin for 6 months; A1c 8.1 %.', created_at: daysAgo(29) }],
 });
 
+/**
+ * A prior authorization for Xeljanz, whose sandbox questionnaire is adaptive: its record meets the
+ * criteria the payer's CQL reads, and the tuberculosis screening is in a note, for a person to confirm.
+ */
+export const paAdaptiveQuestionnaireRequest = () => ({
+  ...paRequest(),
+  diagnoses: [{ code: 'M06.9' }],
+  prescription: { drug_name: 'Xeljanz 5 mg tablet', quantity: 60, days_supply: 30 },
+  visit_notes: [
+    {
+      content: 'Inadequate response to adalimumab for 6 months. QuantiFERON negative in January.',
+      created_at: daysAgo(58),
+    },
+  ],
+});
+
 /** A local date and time, as a clinic's record writes it (`2026-10-01T09:30:00`). */
 function daysAgo(days: number): string {
   return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 19);

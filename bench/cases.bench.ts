@@ -14,6 +14,7 @@ import {
   bvRequest,
   cardBvRequest,
   enrollmentRequest,
+  paAdaptiveQuestionnaireRequest,
   paMeetingCriteriaRequest,
   paRequest,
   patient,
@@ -198,7 +199,10 @@ async function priorAuthorizationSteps(stack: BenchStack, receiver: WebhookRecei
       `  POST → final webhook (CRD no-auth)           p50 ${ms(percentile(toFinalWebhook, 50))}   p99 ${ms(percentile(toFinalWebhook, 99))}   (${toFinalWebhook.length} of ${PA_STEP_RUNS} completed)`,
     );
   }
-  if (process.env.BENCH_PA_DTR !== '0') lines.push(await questionnaireAnsweredToReview(stack, receiver));
+  if (process.env.BENCH_PA_DTR !== '0') {
+    lines.push(await questionnaireAnsweredToReview(stack, receiver));
+    lines.push(await adaptiveQuestionnaireToReview(stack, receiver));
+  }
   console.log(`${lines.join('\n')}\n`);
 }
 
@@ -208,11 +212,35 @@ async function priorAuthorizationSteps(stack: BenchStack, receiver: WebhookRecei
  * reaches review with every required item answered (counted from the case as it then stands).
  */
 async function questionnaireAnsweredToReview(stack: BenchStack, receiver: WebhookReceiver): Promise<string> {
+  const { toWebhook, pending } = await questionnairesToReview(stack, receiver, paMeetingCriteriaRequest);
+  const answered = pending.filter((links) => links.length === 0).length;
+  return `  POST → awaiting_review webhook (CRD → DTR)   p50 ${ms(percentile(toWebhook, 50))}   p99 ${ms(percentile(toWebhook, 99))}   (${answered} of ${PA_STEP_RUNS} with every required item answered)`;
+}
+
+/**
+ * The same for the sandbox's adaptive Xeljanz package: its DTR service serves a question a round, each
+ * prefilled by the payer's CQL, until the tuberculosis screening, which the record leaves to a person.
+ */
+async function adaptiveQuestionnaireToReview(stack: BenchStack, receiver: WebhookReceiver): Promise<string> {
+  const { toWebhook, pending } = await questionnairesToReview(
+    stack,
+    receiver,
+    paAdaptiveQuestionnaireRequest,
+  );
+  const leftToAPerson = pending.filter((links) => links.join() === 'tuberculosis_screening').length;
+  return `  POST → awaiting_review webhook (adaptive DTR) p50 ${ms(percentile(toWebhook, 50))}   p99 ${ms(percentile(toWebhook, 99))}   (${leftToAPerson} of ${PA_STEP_RUNS} with only the screening left to a person)`;
+}
+
+async function questionnairesToReview(
+  stack: BenchStack,
+  receiver: WebhookReceiver,
+  request: () => object,
+): Promise<{ toWebhook: number[]; pending: string[][] }> {
   const toWebhook: number[] = [];
-  let answered = 0;
+  const pending: string[][] = [];
   for (let run = 0; run < PA_STEP_RUNS; run += 1) {
     const postedAt = performance.now();
-    const id = await create(stack.api, '/prior-authorization', paMeetingCriteriaRequest());
+    const id = await create(stack.api, '/prior-authorization', request());
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline && !receiver.arrivalOf(id, ['awaiting_review'])) await sleep(5);
     const arrival = receiver.arrivalOf(id, ['awaiting_review']);
@@ -221,9 +249,9 @@ async function questionnaireAnsweredToReview(stack: BenchStack, receiver: Webhoo
     const body = (await (await stack.api(`/prior-authorization/${id}`)).json()) as {
       data: { questionnaire?: { pending: string[] } | null };
     };
-    if (body.data.questionnaire && body.data.questionnaire.pending.length === 0) answered += 1;
+    if (body.data.questionnaire) pending.push(body.data.questionnaire.pending);
   }
-  return `  POST → awaiting_review webhook (CRD → DTR)   p50 ${ms(percentile(toWebhook, 50))}   p99 ${ms(percentile(toWebhook, 99))}   (${answered} of ${PA_STEP_RUNS} with every required item answered)`;
+  return { toWebhook, pending };
 }
 
 /**
