@@ -31,6 +31,7 @@ import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documen
 import type {
   CaseSummariesRepository,
   CaseSummaryFilter,
+  SealedCaseObject,
   SealedCaseRow,
 } from '../../infrastructure/cases/case-summaries.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
@@ -84,7 +85,10 @@ export class CasesService {
     private readonly idempotency: IdempotencyRepository,
     private readonly bindingEpoch: CaseBindingEpoch,
     private readonly connectors: Pick<ConnectorSettingsRepository, 'isConfigured'>,
-    private readonly summaries: Pick<CaseSummariesRepository, 'listCaseObjects' | 'record'>,
+    private readonly summaries: Pick<
+      CaseSummariesRepository,
+      'findCaseObject' | 'listCaseObjects' | 'record'
+    >,
     private readonly extensions: { admission: CaseAdmission; annotations: CaseAnnotations } = {
       admission: ADMIT_EVERY_CASE,
       annotations: NO_ANNOTATIONS,
@@ -477,7 +481,10 @@ export class CasesService {
   /** The case's workflow as `locate` finds it; undefined for any case `locate` answers 404. */
   private async find(principal: Principal, type: CaseType, id: string): Promise<CaseExecution | undefined> {
     if (!hasIdPrefix(type.idKind, id)) return undefined;
-    const execution = await this.workflows.describe(id);
+    const [execution, stored] = await readSideBySide(
+      this.workflows.describe(id),
+      this.summaries.findCaseObject(principal.accountId, id),
+    );
     if (
       !execution ||
       execution.accountId !== principal.accountId ||
@@ -486,7 +493,9 @@ export class CasesService {
       execution.record.livemode !== principal.livemode
     )
       return undefined;
-    return execution;
+    return stored && isNewer(stored, execution.record)
+      ? { ...execution, record: caseFromSealedObject(JSON.parse(this.box.openText(stored.case_sealed))) }
+      : execution;
   }
 
   /** Made only when thrown: an error captures its stack, a tenth of a millisecond on every read. */
@@ -560,6 +569,18 @@ function refuseMockResult(request: object): void {
  * Two reads side by side, so the second costs no time of its own; the first's error wins over the
  * second's, so a case that is not found is 404 whatever reading its annotations did.
  */
+/**
+ * Whether the read model's case object shows a later state than the memo. A workflow task writes
+ * its row (and publishes the move's event, whose webhook may go out at once) before Temporal commits
+ * the task's memo, so a receiver reading the case the moment a webhook arrives would otherwise see
+ * the case as it was before the move it was told of.
+ */
+function isNewer(stored: SealedCaseObject, memo: CaseRecord): boolean {
+  const moves = memo.status_history.length;
+  if (stored.sequence !== moves) return stored.sequence > moves;
+  return new Date(stored.updated_at).getTime() > Date.parse(memo.updated_at);
+}
+
 async function readSideBySide<First, Second>(
   first: Promise<First>,
   second: Promise<Second>,
