@@ -1,24 +1,11 @@
 import { ID_PREFIXES } from '../../domain/ids';
 import { CASE_TYPES } from '../cases/types';
-
-export const CASE_USAGE = `  cases:retry ID --api URL                         call the connector again now, for a case waiting out
-                                                   an outage (it shows attention)
-  cases:fail ID --api URL --reason REASON [--note TEXT]
-                                                   end such a case failed; REASON: outage_outlasting,
-                                                   connector_misconfigured, submitted_elsewhere; the
-                                                   note stays in the encrypted history only
-                                                   (both through the API with OPERATOR_API_KEY, audited
-                                                   in the account that owns the case)`;
-
-/** The flags of the cases:* commands, for the CLI's argument parser. */
-export const CASE_OPTIONS = { reason: { type: 'string' }, note: { type: 'string' } } as const;
+import { CaseCommandError } from './case-usage';
 
 /** The API path of each case type whose cases wait out outages, read off the id's prefix. */
 const PATH_OF_PREFIX: Readonly<Record<string, string>> = Object.fromEntries(
   CASE_TYPES.filter((type) => type.waitsOutOutages).map((type) => [ID_PREFIXES[type.idKind], type.path]),
 );
-
-export class CaseCommandError extends Error {}
 
 /**
  * `cases:retry` and `cases:fail`: an operator's message to a case, sent as `POST /{type}/{id}/retry`

@@ -6,32 +6,10 @@ import {
   UnconfiguredKeyError,
 } from '../../infrastructure/crypto/sealed-values';
 import type { Database } from '../../infrastructure/storage/database';
-import { connectClient } from '../../infrastructure/temporal/temporal-connection';
 import { localEncryption } from '../bootstrap';
+import type { KeyRotationFlags } from './key-rotation-usage';
 import { CommandRefusal, exitTwoOnRefusal, recordOperatorAction } from './operator-commands';
-import { keysNeededByTemporal, KeyUseInTemporal, noUseInTemporal } from './temporal-key-usage';
-
-export const KEY_ROTATION_USAGE = `  keys:reencrypt [--batch-size N] [--max-values N]
-                                                   re-encrypt every sealed SQL value (documents,
-                                                   webhook and connector secrets, event bodies,
-                                                   second-factor secrets, idempotent answers) to the
-                                                   current payload key, N per transaction (default
-                                                   100); safe while the
-                                                   service runs; --max-values stops early, and a
-                                                   later run continues where it stopped
-  keys:status                                      per payload key id: the SQL values and the
-                                                   Temporal executions and schedules that still need
-                                                   it, and whether it can be removed`;
-
-export const KEY_ROTATION_OPTIONS = {
-  'batch-size': { type: 'string' },
-  'max-values': { type: 'string' },
-} as const;
-
-export interface KeyRotationFlags {
-  'batch-size'?: string;
-  'max-values'?: string;
-}
+import type { KeyUseInTemporal } from './temporal-key-usage';
 
 interface KeyCommandContext {
   config: AppConfig;
@@ -122,6 +100,11 @@ async function status(
   { config, db, print }: KeyCommandContext,
 ): Promise<number> {
   const sqlCounts = await new SealedValueRotation(db, encryption).countByKey();
+  // Only keys:status reads Temporal: keys:reencrypt runs without loading its client.
+  const [{ connectClient }, { keysNeededByTemporal, noUseInTemporal }] = await Promise.all([
+    import('../../infrastructure/temporal/temporal-connection'),
+    import('./temporal-key-usage'),
+  ]);
   const client = await connectClient(config.temporal, encryption);
   let temporalUse: Map<string, KeyUseInTemporal>;
   try {
