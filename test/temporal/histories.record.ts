@@ -96,10 +96,12 @@ describe('recording workflow histories', () => {
    */
   async function inLiveApp(
     run: (liveApp: TestApp, keys: Record<'provider' | 'reviewer' | 'admin', string>) => Promise<void>,
+    env: Record<string, string> = {},
   ): Promise<void> {
     const liveApp = await startTestApp({
       PAYLOAD_ENCRYPTION_KEYS: REPLAY_FIXTURE_KEYS,
       PUBLIC_API_URL: 'https://api.clinic.example',
+      ...env,
     });
     const liveWorker = await liveApp.startWorker();
     try {
@@ -267,6 +269,38 @@ describe('recording workflow histories', () => {
     await record(created.id, 'questionnaire-answered-then-approved');
   });
 
+  /**
+   * Answers the loopback adaptive payer's dinner order (location and hamburger, then its follow-up) as
+   * an integration does, checks that its service then calls it complete, and approves the case over PAS.
+   */
+  async function answerDinnerOrderThenApprove(
+    liveApp: TestApp,
+    keys: Record<'provider' | 'reviewer', string>,
+    payer: AdaptivePayer,
+    id: string,
+    authorizationNumber: string,
+  ): Promise<void> {
+    await answerQuestionnaire(liveApp, keys.provider, id, [
+      { link_id: 'LOC.1', value: 'Ward 4' },
+      { link_id: '3.1', value: { system: null, code: 'Hamburger', display: null } },
+    ]);
+    const completed = await answerQuestionnaire(liveApp, keys.provider, id, [
+      { link_id: '3.3', value: 'No onions' },
+    ]);
+    if (completed.status !== 'completed') throw new Error(`the questionnaire is ${completed.status}`);
+    payer.pas.script(id, {
+      submit: [
+        approvedByPas({ number: authorizationNumber, quantity: 4, start: '2026-12-01', end: '2027-05-31' }),
+      ],
+    });
+    const review = await liveApp
+      .http()
+      .post(`/prior-authorization/${id}/review`)
+      .set(bearer(keys.reviewer))
+      .send({ decision: 'approve', reviewer: 'Dr. R' });
+    if (review.status !== 200) throw new Error(`approval answered ${review.status}`);
+  }
+
   it("records a live prior authorization whose payer's adaptive questionnaire is served over four $next-question rounds, then approved", async () => {
     // Live mode, against loopback payer services (test/dtr/adaptive-questionnaire-live.test.ts).
     const payer = new AdaptivePayer();
@@ -275,29 +309,40 @@ describe('recording workflow histories', () => {
     await inLiveApp(async (liveApp, keys) => {
       await payer.connect(liveApp, keys.admin);
       const id = await preparedAdaptiveCase(liveApp, keys.provider, 'Replay');
-      await answerQuestionnaire(liveApp, keys.provider, id, [
-        { link_id: 'LOC.1', value: 'Ward 4' },
-        { link_id: '3.1', value: { system: null, code: 'Hamburger', display: null } },
-      ]);
-      const completed = await answerQuestionnaire(liveApp, keys.provider, id, [
-        { link_id: '3.3', value: 'No onions' },
-      ]);
-      if (completed.status !== 'completed') throw new Error(`the questionnaire is ${completed.status}`);
-      payer.pas.script(id, {
-        submit: [
-          approvedByPas({ number: 'AUTH-REPLAY-0001', quantity: 4, start: '2026-12-01', end: '2027-05-31' }),
-        ],
-      });
-      const review = await liveApp
-        .http()
-        .post(`/prior-authorization/${id}/review`)
-        .set(bearer(keys.reviewer))
-        .send({ decision: 'approve', reviewer: 'Dr. R' });
-      if (review.status !== 200) throw new Error(`approval answered ${review.status}`);
+      await answerDinnerOrderThenApprove(liveApp, keys, payer, id, 'AUTH-REPLAY-0001');
       const rounds = payer.dtr.nextQuestionRequests().length;
       if (rounds !== 4) throw new Error(`$next-question was asked ${rounds} times, not 4`);
       await record(id, 'adaptive-questionnaire-answered-then-approved', liveApp);
     }).finally(() => payer.stop());
+  });
+
+  it("records a live prior authorization whose payer's DTR service fails the adaptive round after one the CQL answered, asked again on the outage schedule, then approved", async () => {
+    // Live mode, against loopback payer services (test/dtr/adaptive-questionnaire-live.test.ts): the
+    // names come alone and the CQL answers them, so prefill asks again at once, and that round fails.
+    const payer = new AdaptivePayer();
+    payer.dtr.behaviour = 'names-first';
+    payer.dtr.failOnceAfterServing = (served) => served.includes('PBD') && !served.includes('LOC');
+    await inLiveApp(
+      async (liveApp, keys) => {
+        await payer.connect(liveApp, keys.admin);
+        const id = await preparedAdaptiveCase(liveApp, keys.provider, 'Replay');
+        // Asked again by no one but the outage schedule (patch retry-failed-last-adaptive-round).
+        const retried = await eventually(async () => {
+          const read = await liveApp.http().get(`/prior-authorization/${id}`).set(bearer(keys.provider));
+          const questionnaire = read.body.data.questionnaire as JsonObject;
+          return questionnaire.prefill_failure === null ? questionnaire : undefined;
+        });
+        if (JSON.stringify(retried.pending) !== JSON.stringify(['LOC.1', '3.1']))
+          throw new Error(`the retried round left ${JSON.stringify(retried.pending)} pending`);
+        await answerDinnerOrderThenApprove(liveApp, keys, payer, id, 'AUTH-REPLAY-0004');
+        // Two at prefill (the second failed), the retry, one after each answer.
+        const rounds = payer.dtr.nextQuestionRequests().length;
+        if (rounds !== 5) throw new Error(`$next-question was asked ${rounds} times, not 5`);
+        await record(id, 'adaptive-round-failed-then-retried-then-approved', liveApp);
+      },
+      // The failed round is asked again after a second, not the default five minutes.
+      { CASE_OUTAGE_FIRST_RETRY_MS: '1000', CASE_OUTAGE_LONGEST_RETRY_MS: '1000' },
+    ).finally(() => payer.stop());
   });
 
   it("records live prior authorizations that asked the account's CRD service: no authorization needed; authorization needed, then approved by the payer; the service answering 503, then approved on the catalog's criteria", async () => {
