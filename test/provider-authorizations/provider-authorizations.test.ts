@@ -6,11 +6,14 @@ import type { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 import { DAY_MS } from '../../domain/durations';
 import { MailOutboxRepository } from '../../infrastructure/mail/mail-outbox.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../src/console/console-edge';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { consoleBrowserWithRoles, postForm } from '../support/console-admin';
 import { cookiesFrom, hiddenFieldsOf } from '../support/console-session';
+import { LoopbackNpiRegistry } from '../support/loopback-npi-registry';
+import { LoopbackSmtpServer } from '../support/loopback-smtp';
 import {
   AMADOU,
   LINK_BASE_URL,
@@ -27,18 +30,38 @@ const SECRET = 'whsec_provider_authorizations_01';
 /** The sandbox registry's fictional prescribers (infrastructure/providers/sandbox-registry.ts). */
 const ELODIE = { npi: '1000000012', first_name: 'Élodie', last_name: "D'Arcy-Nguyen" };
 const PUBLIC_API_URL = LINK_BASE_URL;
+const SMTP_CREDENTIALS = { username: 'clinic-mailer', password: 'mailer-password-7c1e' };
 /** Shorter than the default, so a mark that follows it follows the setting. */
 const REQUEST_ORIGIN_RETENTION_DAYS = 30;
+
+/**
+ * Another API process's connection to the same database: a pool of its own on PostgreSQL; on PGlite,
+ * which one process holds, a handle of its own on the same instance, so nothing one process keeps
+ * in memory about the database is the other's.
+ */
+async function anotherProcessHandle(testApp: TestApp): Promise<Database> {
+  if (testApp.config.databaseUrl) return openDatabase({ databaseUrl: testApp.config.databaseUrl });
+  const { db } = testApp;
+  return {
+    engine: db.engine,
+    query: (sql, params) => db.query(sql, params),
+    transaction: (work) => db.transaction(work),
+    close: async () => undefined,
+  };
+}
 
 describe('provider authorizations', () => {
   let testApp: TestApp;
   let worker: TestWorker;
   let outbox: MailOutboxRepository;
+  /** The live NPPES registry, on loopback; test mode asks the sandbox's. */
+  const registry = new LoopbackNpiRegistry();
   const receivers: TestReceiver[] = [];
 
   beforeAll(async () => {
     // One proxy hop: a test names the client address of a request in its X-Forwarded-For.
     testApp = await startTestApp({
+      NPI_REGISTRY_URL: await registry.start(),
       PUBLIC_API_URL,
       WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100',
       TRUSTED_PROXY_HOPS: '1',
@@ -51,6 +74,7 @@ describe('provider authorizations', () => {
     await Promise.all(receivers.map((receiver) => receiver.stop()));
     await worker.stop();
     await testApp.close();
+    await registry.stop();
   });
 
   const authorize = (account: TestAccount, body: object = { ...AMADOU, email: 'amadou@clinic.example' }) =>
@@ -884,5 +908,229 @@ describe('provider authorizations', () => {
         .map((message) => message.purpose)
         .sort(),
     ).toEqual(['provider_authorization.confirmation', 'provider_authorization.signing_link']);
+  });
+
+  /**
+   * Live mode end to end: the NPI checked against a real NPPES API on loopback, the signing link
+   * mailed through the account's SMTP connector to a real SMTP server on loopback, and enforcement on
+   * by default.
+   */
+  describe('in live mode', () => {
+    let smtp: LoopbackSmtpServer;
+    let account: TestAccount;
+    let live: TestAccount['keys'];
+
+    beforeAll(async () => {
+      smtp = new LoopbackSmtpServer({ security: 'starttls', credentials: SMTP_CREDENTIALS });
+      const smtpPort = await smtp.start();
+      account = await testApp.createAccount('Riverside Clinic');
+      live = await testApp.createLiveKeys(account.accountId, { authorizeTestPrescriber: false });
+      const configured = await testApp
+        .http()
+        .put('/connectors/mail')
+        .set(bearer(live.admin))
+        .send({
+          host: '127.0.0.1',
+          port: smtpPort,
+          security: 'starttls',
+          ...SMTP_CREDENTIALS,
+          from: 'prior-auth@clinic.example',
+          ca_certificate: smtp.certificate,
+          timeout_ms: 5_000,
+        });
+      expect(configured.status).toBe(200);
+    });
+    afterAll(() => smtp.stop());
+
+    /**
+     * What a live BV is refused for: no authorization of its prescriber, or, once that passes, the live
+     * eligibility connector this account has not set (this suite is about the authorization only).
+     */
+    const verificationRefusal = async () =>
+      (
+        await testApp
+          .http()
+          .post('/benefit-verification')
+          .set(bearer(live.provider))
+          .send(benefitVerificationRequest())
+      ).body.error?.code;
+
+    it('refuses a live BV’s prescriber until they, checked in NPPES and mailed over SMTP, sign', async () => {
+      expect(await verificationRefusal()).toBe('provider_not_authorized');
+
+      const created = await testApp
+        .http()
+        .post('/provider-authorizations')
+        .set(bearer(live.provider))
+        .send({ ...AMADOU, email: 'amadou@practice.example' });
+      expect(created.status).toBe(201);
+      expect(registry.requests.some((request) => request.includes('number=1234567893'))).toBe(true);
+
+      const mail = await eventually(async () =>
+        smtp.received.find((message) => message.to.includes('amadou@practice.example')),
+      );
+      expect(mail.secure).toBe(true);
+      expect(mail.user).toBe(SMTP_CREDENTIALS.username);
+      const link = /https:\/\/\S+\/console\/provider-authorization\/sign\/[A-Za-z0-9_-]{43}/.exec(
+        mail.text,
+      )![0];
+      const path = link.slice(PUBLIC_API_URL.length);
+      const page = await testApp.http().get(path);
+      expect(page.text).toContain('Riverside Clinic');
+      const signed = await testApp
+        .http()
+        .post(path)
+        .set('Cookie', cookiesFrom(page.headers['set-cookie']))
+        .type('form')
+        .send({ ...hiddenFieldsOf(page.text), typed_name: 'Amadou Reviewsworth', attest: 'yes' });
+      expect(signed.status).toBe(200);
+      const shown = await testApp
+        .http()
+        .get(`/provider-authorizations/${created.body.data.id}`)
+        .set(bearer(live.provider));
+      expect((shown.body.data as JsonObject).status).toBe('signed');
+
+      expect(await verificationRefusal()).toBe('invalid_state');
+      const testMode = await testApp
+        .http()
+        .get(`/provider-authorizations/${created.body.data.id}`)
+        .set(bearer(account.keys.provider));
+      expect(testMode.status).toBe(404);
+    });
+
+    it('answers 503 registry_unavailable with Retry-After while NPPES is down, and creates nothing', async () => {
+      registry.down = 'status';
+      try {
+        const refused = await testApp
+          .http()
+          .post('/provider-authorizations')
+          .set(bearer(live.provider))
+          .send({
+            npi: '1000000012',
+            first_name: 'Elodie',
+            last_name: "D'Arcy-Nguyen",
+            email: 'e@practice.example',
+          });
+        expect(refused.status).toBe(503);
+        expect(refused.body.error.code).toBe('registry_unavailable');
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      } finally {
+        registry.recover();
+      }
+      const listed = await testApp
+        .http()
+        .get('/provider-authorizations')
+        .query({ npi: '1000000012' })
+        .set(bearer(live.provider));
+      expect(listed.body.data.data).toEqual([]);
+    });
+    it('lapses an authorization at once when the SMTP server refuses its signing link for good, freeing the NPI', async () => {
+      smtp.behaviour = 'reject';
+      let id: string;
+      try {
+        const created = await testApp
+          .http()
+          .post('/provider-authorizations')
+          .set(bearer(live.provider))
+          .send({
+            npi: '1000000012',
+            first_name: 'Elodie',
+            last_name: "D'Arcy-Nguyen",
+            email: 'nobody@practice.example',
+          });
+        expect(created.status).toBe(201);
+        id = created.body.data.id as string;
+        await waitForStatus(testApp, live.provider, '/provider-authorizations', id, 'expired', 15_000);
+      } finally {
+        smtp.behaviour = 'accept';
+      }
+      const again = await testApp.http().post('/provider-authorizations').set(bearer(live.provider)).send({
+        npi: '1000000012',
+        first_name: 'Elodie',
+        last_name: "D'Arcy-Nguyen",
+        email: 'elodie@practice.example',
+      });
+      expect(again.status).toBe(201);
+    });
+
+    it('refuses a live authorization with 409 naming the mail connector when the account has none', async () => {
+      const other = await testApp.createAccount();
+      const keys = await testApp.createLiveKeys(other.accountId, { authorizeTestPrescriber: false });
+      const refused = await testApp
+        .http()
+        .post('/provider-authorizations')
+        .set(bearer(keys.provider))
+        .send({ ...AMADOU, email: 'amadou@practice.example' });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.message).toContain('PUT /connectors/mail');
+      const listed = await testApp.http().get('/provider-authorizations').set(bearer(keys.provider));
+      expect(listed.body.data.data).toEqual([]);
+    });
+  });
+
+  /** A second API process on the same database and task queue as the first, `testApp`. */
+  describe('enforcement across API processes', () => {
+    let second: TestApp;
+
+    beforeAll(async () => {
+      second = await startTestApp(
+        { PUBLIC_API_URL, TEMPORAL_TASK_QUEUE: testApp.config.temporal.taskQueue },
+        { config: testApp.config, db: await anotherProcessHandle(testApp) },
+      );
+    });
+    afterAll(() => second.close());
+
+    const verifyThroughSecond = async (account: TestAccount) =>
+      (
+        await second
+          .http()
+          .post('/benefit-verification')
+          .set(bearer(account.keys.provider))
+          .send(benefitVerificationRequest())
+      ).status;
+    const requireThroughFirst = (account: TestAccount, test: boolean) =>
+      testApp
+        .http()
+        .patch('/account-settings')
+        .set(bearer(account.keys.admin))
+        .send({ require_provider_authorization: { test } })
+        .expect(200);
+
+    it('refuses on the other process’s very next request once enforcement is turned on, and admits once it is off', async () => {
+      const account = await testApp.createAccount();
+      expect(await verifyThroughSecond(account)).toBe(201);
+
+      await requireThroughFirst(account, true);
+      expect(await verifyThroughSecond(account)).toBe(409);
+
+      await requireThroughFirst(account, false);
+      expect(await verifyThroughSecond(account)).toBe(201);
+    });
+
+    // The status was never kept in a process, before or since the setting moved into enforcement's one
+    // statement, so this passes either way: it guards against a cache of authorizations added later.
+    it('refuses on the other process’s very next request once the prescriber’s authorization is revoked, as no process keeps an authorization', async () => {
+      const account = await testApp.createAccount();
+      await requireThroughFirst(account, true);
+      const created = await testApp
+        .http()
+        .post('/provider-authorizations')
+        .set(bearer(account.keys.provider))
+        .send({ ...AMADOU, email: 'amadou@clinic.example' })
+        .expect(201);
+      const id = created.body.data.id as string;
+      const link = await mailedLink(account, id, 'provider_authorization.signing_link');
+      expect(
+        (await submitLinkPage(testApp, link, { typed_name: 'Amadou Reviewsworth', attest: 'yes' })).status,
+      ).toBe(200);
+      expect(await verifyThroughSecond(account)).toBe(201);
+
+      await testApp
+        .http()
+        .post(`/provider-authorizations/${id}/revoke`)
+        .set(bearer(account.keys.provider))
+        .expect(200);
+      expect(await verifyThroughSecond(account)).toBe(409);
+    });
   });
 });
