@@ -7,6 +7,7 @@ import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import { ConsoleUsersRepository } from '../../infrastructure/console/console-users.repository';
 import { verifyPassword } from '../../infrastructure/console/passwords';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
+import { placeMigratedDatabase } from '../support/migrated-database';
 import { runCommand } from '../support/processes';
 import { runCommandBeside, serveDataFolder, ServedDataFolder } from '../support/served-data-folder';
 
@@ -21,6 +22,7 @@ describe('the admin CLI', () => {
     /** An account for a test about something else, made directly: `accounts:create` has a test of its own. */
     const createAccount = (name: string) => new AccountsRepository(served.db).createAccount(name);
     beforeAll(async () => {
+      await placeMigratedDatabase(dataDir);
       served = await serveDataFolder(dataDir);
     });
     afterAll(() => served.close());

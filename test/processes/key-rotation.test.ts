@@ -16,6 +16,7 @@ import {
   priorAuthorizationRequest,
   syntheticPatient,
 } from '../support/case-requests';
+import { placeMigratedDatabase } from '../support/migrated-database';
 import { runCommand } from '../support/processes';
 import { bearer, eventually, startTestApp, testConfig, TestAccount, TestApp } from '../support/test-app';
 import type { TestWorker } from '../support/workers';
@@ -121,6 +122,7 @@ describe('payload key rotation', () => {
     );
 
   beforeAll(async () => {
+    await placeMigratedDatabase(dataDir);
     const app = await startService(underA);
     account = await app.createAccountWithLiveAdmin('Rotation clinic');
     receiver = await subscribeReceiver(app, account.keys.provider);
