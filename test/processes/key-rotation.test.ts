@@ -17,7 +17,7 @@ import {
   syntheticPatient,
 } from '../support/case-requests';
 import { placeMigratedDatabase } from '../support/migrated-database';
-import { runCommand } from '../support/processes';
+import { runCommandBeside, serveDataFolder, ServedDataFolder } from '../support/served-data-folder';
 import { bearer, eventually, startTestApp, testConfig, TestAccount, TestApp } from '../support/test-app';
 import type { TestWorker } from '../support/workers';
 import type { TestReceiver } from '../support/webhook-receiver';
@@ -31,7 +31,9 @@ const BV = '/benefit-verification';
 /**
  * Rotates the payload key of a service whose database lives on disk, as an operator would: the
  * service runs under key A, then under B with A kept, the admin CLI re-encrypts, Temporal drops the
- * executions recorded under A, and the service starts again with B alone.
+ * executions recorded under A, and the service starts again with B alone. Between the service's runs
+ * the folder's database is served as local mode serves it, so each command connects to it rather
+ * than opening PGlite itself, which took each of them one to three seconds.
  */
 describe('payload key rotation', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haa-rotation-'));
@@ -48,6 +50,7 @@ describe('payload key rotation', () => {
   const underBOnly = keys(KEY_B);
 
   let service: { app: TestApp; worker: TestWorker } | undefined;
+  let served: ServedDataFolder | undefined;
   let account: TestAccount;
   let receiver: TestReceiver;
   let endpointId: string;
@@ -61,6 +64,8 @@ describe('payload key rotation', () => {
 
   /** The API and a worker on the data folder's database, as a restart with these keys starts them. */
   async function startService(encryption: Record<string, string>): Promise<TestApp> {
+    await served?.close();
+    served = undefined;
     const env = { ...fixed, ...encryption };
     const config: AppConfig = testConfig(env);
     const db = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
@@ -75,10 +80,14 @@ describe('payload key rotation', () => {
     service = undefined;
   }
 
-  /** The admin CLI on the data folder, with these payload keys and this run's Temporal server. */
-  function admin(encryption: Record<string, string>, ...args: string[]) {
+  /**
+   * The admin CLI on the data folder, with these payload keys and this run's Temporal server, while
+   * the service is stopped.
+   */
+  async function admin(encryption: Record<string, string>, ...args: string[]) {
     const { temporalAddress, namespace } = testEnvironment();
-    return runCommand('admin/cli.js', args, {
+    served ??= await serveDataFolder(dataDir);
+    return runCommandBeside('admin/cli.js', args, {
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       TEMPORAL_ADDRESS: temporalAddress,
@@ -89,8 +98,8 @@ describe('payload key rotation', () => {
     });
   }
 
-  function keyStatus(encryption: Record<string, string>) {
-    const result = admin(encryption, 'keys:status');
+  async function keyStatus(encryption: Record<string, string>) {
+    const result = await admin(encryption, 'keys:status');
     // Compared with its stderr beside it, so a failure shows why the command stopped.
     expect({ status: result.status, stderr: result.stderr }).toEqual({
       status: 0,
@@ -163,11 +172,12 @@ describe('payload key rotation', () => {
     runningUnderB = await waitForStatus(rotated, account.keys.provider, PA, started.id, 'awaiting_review');
     runningUnderB.documentIds = documentIds(started);
     await stopService();
-    keyABeforeReencryption = keyStatus(underBKeepingA)('rotation-a')!;
+    keyABeforeReencryption = (await keyStatus(underBKeepingA))('rotation-a')!;
   }, 240_000);
 
   afterAll(async () => {
     await stopService();
+    await served?.close();
     await receiver?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -188,8 +198,8 @@ describe('payload key rotation', () => {
     expect(keyA.verdict).toContain('running executions');
   });
 
-  it('refuses to re-encrypt without the old key, naming the key and never a secret', () => {
-    const refused = admin(underBOnly, 'keys:reencrypt');
+  it('refuses to re-encrypt without the old key, naming the key and never a secret', async () => {
+    const refused = await admin(underBOnly, 'keys:reencrypt');
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('key "rotation-a", which is not configured');
     for (const secret of [KEY_A.split(':')[1]!, KEY_B.split(':')[1]!, CONNECTOR_PASSWORD]) {
@@ -197,15 +207,15 @@ describe('payload key rotation', () => {
     }
   });
 
-  it('re-encrypts in batches that a later run resumes, until a run finds nothing left to do', () => {
-    const stopped = admin(underBKeepingA, 'keys:reencrypt', '--batch-size', '2', '--max-values', '3');
+  it('re-encrypts in batches that a later run resumes, until a run finds nothing left to do', async () => {
+    const stopped = await admin(underBKeepingA, 'keys:reencrypt', '--batch-size', '2', '--max-values', '3');
     expect(stopped.status).toBe(0);
     const partial = JSON.parse(stopped.stdout);
     expect(partial).toMatchObject({ current_key_id: 'rotation-b', complete: false });
     expect(partial.remaining).toBeGreaterThan(0);
     expect(stopped.stderr).toContain('run keys:reencrypt again');
 
-    const finished = JSON.parse(admin(underBKeepingA, 'keys:reencrypt', '--batch-size', '2').stdout);
+    const finished = JSON.parse((await admin(underBKeepingA, 'keys:reencrypt', '--batch-size', '2')).stdout);
     expect(finished).toMatchObject({ remaining: 0, complete: true });
     const total = (summary: JsonObject) =>
       Object.values(summary.reencrypted as Record<string, number>).reduce((sum, count) => sum + count, 0);
@@ -213,13 +223,13 @@ describe('payload key rotation', () => {
       Object.values(keyABeforeReencryption.sql_values as Record<string, number>).reduce((a, b) => a + b, 0),
     );
 
-    const again = JSON.parse(admin(underBKeepingA, 'keys:reencrypt').stdout);
+    const again = JSON.parse((await admin(underBKeepingA, 'keys:reencrypt')).stdout);
     expect(total(again)).toBe(0);
     expect(again).toMatchObject({ remaining: 0, complete: true });
   });
 
   it('keeps the old key while a case started under it runs, and lets it go once Temporal deletes those executions', async () => {
-    const whileRunning = keyStatus(underBKeepingA)('rotation-a')!;
+    const whileRunning = (await keyStatus(underBKeepingA))('rotation-a')!;
     expect(whileRunning.sql_values).toEqual({});
     expect(whileRunning.removable).toBe(false);
     const { open_executions: running, example_workflow_ids: examples } = whileRunning.temporal;
@@ -251,7 +261,7 @@ describe('payload key rotation', () => {
     await stopService();
 
     const afterPurge = await eventually(async () => {
-      const keyA = keyStatus(underBKeepingA)('rotation-a')!;
+      const keyA = (await keyStatus(underBKeepingA))('rotation-a')!;
       return keyA.removable ? keyA : undefined;
     }, 60_000);
     expect(afterPurge.verdict).toContain('remove it from PAYLOAD_ENCRYPTION_KEYS');
@@ -314,7 +324,7 @@ describe('payload key rotation', () => {
 
     it('no longer reports the old key anywhere once the service stops', async () => {
       await stopService();
-      expect(keyStatus(underBOnly)('rotation-a')).toBeUndefined();
+      expect((await keyStatus(underBOnly))('rotation-a')).toBeUndefined();
     });
   });
 });
