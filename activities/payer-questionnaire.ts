@@ -4,10 +4,11 @@ import {
   newItemsAwaitPerson,
   nextQuestionResponse,
   servedQuestionnaire,
+  type NextQuestionResponse,
 } from '../domain/dtr/adaptive-questionnaire';
 import { itemsOfQuestionnaire } from '../domain/dtr/questionnaire-reading';
 import { questionnaireState } from '../domain/dtr/questionnaire-answers';
-import type { FhirQuestionnaire, FhirQuestionnaireResponse } from '../domain/dtr/fhir-questionnaire';
+import type { FhirQuestionnaire, FhirReference } from '../domain/dtr/fhir-questionnaire';
 import { questionnaireUnavailable } from '../domain/dtr/questionnaire';
 import type {
   AdaptiveQuestionnaireState,
@@ -129,7 +130,7 @@ interface DtrService {
   /** Fetches the package, the call cut at `until`. */
   fetchPackage(until: number): Promise<FetchedQuestionnairePackage>;
   /** Asks `$next-question`, the call cut at `until`. */
-  ask(response: FhirQuestionnaireResponse, until: number): Promise<ServedQuestions>;
+  ask(response: NextQuestionResponse, until: number): Promise<ServedQuestions>;
 }
 
 async function dtrServiceFor(
@@ -177,7 +178,7 @@ function sandboxPackage(canonical: string): FetchedQuestionnairePackage {
 }
 
 /** The sandbox DTR service's `$next-question` answer, read as the HTTP client reads a live one's. */
-function sandboxNextQuestion(response: FhirQuestionnaireResponse): ServedQuestions {
+function sandboxNextQuestion(response: NextQuestionResponse): ServedQuestions {
   const answer = nextQuestion(response);
   if (answer.kind === 'not_found') return { kind: 'failed', reason: 'dtr_unavailable' };
   return { kind: 'served', adaptive: readNextQuestion(answer.response) };
@@ -299,13 +300,13 @@ async function askRounds(
   startState: AdaptiveQuestionnaireState,
   until: number,
 ): Promise<NextQuestionsAnswer> {
-  const subject = { reference: `Patient/${resourceUrn(query.caseId, 'patient').slice('urn:uuid:'.length)}` };
+  const about = recordReferences(query.caseId);
   let items = start;
   let state = startState;
   let failure: QuestionnaireFallbackReason | null = null;
   let rounds = 0;
   while (rounds < MAX_ROUNDS && until - Date.now() >= MIN_ROUND_MS) {
-    const response = nextQuestionResponse(query.canonical, items, state, subject, new Date().toISOString());
+    const response = nextQuestionResponse(query.canonical, items, state, about, new Date().toISOString());
     const served = await service.ask(response, until);
     if (served.kind === 'failed') {
       if (rounds === 0) return served;
@@ -329,6 +330,21 @@ async function askRounds(
   }
   if (rounds === 0) return { kind: 'failed', reason: 'dtr_timed_out' };
   return { kind: 'served', items, adaptive: state, prefill_failure: failure };
+}
+
+/**
+ * The patient, order and coverage as the case's record names them (infrastructure/dtr/patient-record.ts),
+ * which its responses to an adaptive questionnaire name as their subject and DTR's `qr-context`.
+ */
+function recordReferences(caseId: string): { subject: FhirReference; context: FhirReference[] } {
+  const idOf = (role: string) => resourceUrn(caseId, role).slice('urn:uuid:'.length);
+  return {
+    subject: { reference: `Patient/${idOf('patient')}` },
+    context: [
+      { reference: `MedicationRequest/${idOf('medication-request')}`, type: 'MedicationRequest' },
+      { reference: `Coverage/${idOf('coverage')}`, type: 'Coverage' },
+    ],
+  };
 }
 
 function prefilled(questionnaire: CaseQuestionnaire): PayerQuestionnaireAnswer {

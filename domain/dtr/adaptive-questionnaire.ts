@@ -14,7 +14,12 @@ import { ANSWERABLE_ITEM_TYPES } from './questionnaire';
 import { questionnaireResponseOf } from './questionnaire-response';
 import { questionnaireState } from './questionnaire-answers';
 import { withEnablement } from './enablement';
-import type { FhirQuestionnaire, FhirQuestionnaireResponse, FhirReference } from './fhir-questionnaire';
+import type {
+  FhirQuestionnaire,
+  FhirQuestionnaireResponse,
+  FhirQuestionnaireResponseItem,
+  FhirReference,
+} from './fhir-questionnaire';
 
 /** The id the served Questionnaire takes inside the response when the service gave it none. */
 const CONTAINED_ID = 'questionnaire';
@@ -88,22 +93,64 @@ export function newItemsAwaitPerson(
 }
 
 /**
- * What `$next-question` is sent (SDC): a QuestionnaireResponse holding the Questionnaire as served so
- * far (contained, referenced `#id`) and the answers so far, each with its DTR information-origin.
+ * What `$next-question` is sent (SDC): DTR's QuestionnaireResponse holding the Questionnaire as served
+ * so far (contained, referenced `#id`, in DTR's adaptive form) and the answers so far, each with its
+ * DTR information-origin, naming the patient and, as DTR's `qr-context`, the order and the coverage.
  */
 export function nextQuestionResponse(
   canonical: string,
   items: QuestionnaireItemState[],
   state: AdaptiveQuestionnaireState,
-  subject: FhirReference,
+  about: { subject: FhirReference; context: FhirReference[] },
   authored: string,
-): FhirQuestionnaireResponse & { contained: FhirQuestionnaire[] } {
-  const served = servedQuestionnaire(state);
+): NextQuestionResponse {
+  const served = containedAdaptiveQuestionnaire(servedQuestionnaire(state), canonical);
   const contained = { ...served, id: served.id ?? CONTAINED_ID };
-  const response = questionnaireResponseOf(canonical, items, {
-    subject,
+  const { item, ...response } = questionnaireResponseOf(canonical, items, {
+    ...about,
     authored,
     status: 'in-progress',
   });
-  return { ...response, contained: [contained], questionnaire: `#${contained.id}` };
+  return {
+    ...response,
+    // Before the first round nothing is answered, and FHIR allows no empty array.
+    ...(item.length > 0 ? { item } : {}),
+    contained: [contained],
+    questionnaire: `#${contained.id}`,
+  };
 }
+
+/** What `$next-question` is sent: the Questionnaire contained, `item` absent while nothing is answered. */
+export type NextQuestionResponse = Omit<FhirQuestionnaireResponse, 'item'> & {
+  item?: FhirQuestionnaireResponseItem[];
+  contained: FhirQuestionnaire[];
+};
+
+export const DTR_ADAPTIVE_QUESTIONNAIRE_PROFILE =
+  'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/dtr-questionnaire-adapt';
+
+/**
+ * A Questionnaire as a response contains it while the questions are served (DTR's
+ * `dtr-questionnaire-adapt`): no canonical of its own, derived from the package's (`derivedFrom`), with
+ * a narrative. The package's Questionnaire names its canonical, and is contained so until the service
+ * serves one; a Questionnaire without a canonical is the service's, contained as it was served.
+ */
+export function containedAdaptiveQuestionnaire(
+  questionnaire: FhirQuestionnaire,
+  canonical: string,
+): FhirQuestionnaire {
+  if (questionnaire.url === undefined) return questionnaire;
+  const { url: _url, version: _version, ...rest } = questionnaire;
+  return {
+    ...rest,
+    meta: { ...rest.meta, profile: [DTR_ADAPTIVE_QUESTIONNAIRE_PROFILE] },
+    text: rest.text ?? {
+      status: 'generated',
+      div: `<div xmlns="http://www.w3.org/1999/xhtml"><p>${escapedXml(rest.title ?? canonical)}</p></div>`,
+    },
+    derivedFrom: [canonical],
+  };
+}
+
+const escapedXml = (text: string): string =>
+  text.replace(/[&<>"]/g, (character) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[character]};`);

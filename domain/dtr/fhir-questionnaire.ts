@@ -85,6 +85,8 @@ export interface FhirQuestionnaire {
   version?: string;
   title?: string;
   meta?: { profile?: string[] };
+  text?: { status: string; div: string };
+  derivedFrom?: string[];
   extension?: FhirExtension[];
   contained?: { resourceType: string; [element: string]: unknown }[];
   item?: FhirQuestionnaireItem[];

@@ -56,7 +56,7 @@ const emptyState = (): AdaptiveQuestionnaireState => ({
 const ask = (state = emptyState(), timeoutMs = 2000) =>
   askNextQuestion(
     { ...endpoint, timeoutMs },
-    nextQuestionResponse(CANONICAL, [], state, SUBJECT, '2026-11-29T10:00:00Z'),
+    nextQuestionResponse(CANONICAL, [], state, { subject: SUBJECT, context: [] }, '2026-11-29T10:00:00Z'),
     loopbackAllowed,
   );
 
@@ -76,7 +76,7 @@ describe('the $next-question client', () => {
       resourceType: 'QuestionnaireResponse',
       status: 'in-progress',
       questionnaire: '#DinnerOrderAdaptive',
-      contained: [{ resourceType: 'Questionnaire', id: 'DinnerOrderAdaptive', url: CANONICAL }],
+      contained: [{ resourceType: 'Questionnaire', id: 'DinnerOrderAdaptive', derivedFrom: [CANONICAL] }],
       subject: SUBJECT,
     });
   });

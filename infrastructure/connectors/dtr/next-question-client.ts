@@ -2,7 +2,7 @@ import type {
   AdaptiveQuestionnaireState,
   QuestionnaireFallbackReason,
 } from '../../../domain/dtr/questionnaire';
-import type { FhirQuestionnaireResponse } from '../../../domain/dtr/fhir-questionnaire';
+import type { NextQuestionResponse } from '../../../domain/dtr/adaptive-questionnaire';
 import { InvalidQuestionnairePackageError, readQuestionnaire } from '../../dtr/questionnaire-package';
 import type { WebhookTargetPolicy } from '../../webhooks/target-policy';
 import { postToDtrService } from './dtr-client';
@@ -34,7 +34,7 @@ type Json = Record<string, unknown>;
  */
 export async function askNextQuestion(
   endpoint: DtrEndpoint,
-  response: FhirQuestionnaireResponse,
+  response: NextQuestionResponse,
   policy: WebhookTargetPolicy,
 ): Promise<ServedQuestions> {
   const answer = await postToDtrService(

@@ -1,3 +1,8 @@
+import {
+  containedAdaptiveQuestionnaire,
+  DTR_ADAPTIVE_QUESTIONNAIRE_PROFILE,
+} from '../../../domain/dtr/adaptive-questionnaire';
+import type { FhirQuestionnaire } from '../../../domain/dtr/fhir-questionnaire';
 import type { FhirResource } from '../crd/cds-hooks';
 import { sandboxDtrPackages } from './sandbox-packages';
 import type { PackageBundle, SandboxDtrPackage } from './sandbox-packages';
@@ -21,7 +26,6 @@ export const ADAPTIVE_SANDBOX_DRUGS: ReadonlySet<string> = new Set(['xeljanz']);
 
 const ADAPTIVE_EXTENSION =
   'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-questionnaireAdaptive';
-const ADAPTIVE_PROFILE = 'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/dtr-questionnaire-adapt';
 
 export interface OperationOutcome {
   resourceType: 'OperationOutcome';
@@ -141,7 +145,7 @@ function adaptiveQuestionnaire(questionnaire: FhirResource, items: unknown[]): F
   const extension = (questionnaire.extension as unknown[] | undefined) ?? [];
   return {
     ...rest,
-    meta: { profile: [ADAPTIVE_PROFILE] },
+    meta: { profile: [DTR_ADAPTIVE_QUESTIONNAIRE_PROFILE] },
     extension: [...extension, { url: ADAPTIVE_EXTENSION, valueBoolean: true }],
     ...(items.length > 0 && { item: items }),
   };
@@ -162,7 +166,7 @@ export function nextQuestion(body: unknown, options: SimulatedDtrOptions = {}): 
   const served = contained.find(
     (resource) => resource.resourceType === 'Questionnaire' && `#${resource.id}` === response.questionnaire,
   );
-  const found = (options.packages ?? sandboxDtrPackages()).get(String(served?.url ?? ''));
+  const found = (options.packages ?? sandboxDtrPackages()).get(servedCanonical(served));
   if (!served || !found || !ADAPTIVE_SANDBOX_DRUGS.has(found.drugId))
     return {
       kind: 'not_found',
@@ -181,10 +185,30 @@ export function nextQuestion(body: unknown, options: SimulatedDtrOptions = {}): 
       resourceType: 'QuestionnaireResponse',
       status: items.length === all.length ? 'completed' : 'in-progress',
       questionnaire: response.questionnaire,
-      contained: [{ ...adaptiveQuestionnaire(questionnaire, items), id: served.id }],
+      contained: [{ ...servedRound(questionnaire, items), id: served.id }],
       item: Array.isArray(response.item) ? response.item : [],
     },
   };
+}
+
+/**
+ * The package a contained Questionnaire is of: the canonical it was derived from, as a round serves it
+ * (DTR's `dtr-questionnaire-adapt`), or its own, as the package's is contained before the first round.
+ */
+function servedCanonical(served: FhirResource | undefined): string {
+  const derivedFrom = Array.isArray(served?.derivedFrom) ? (served.derivedFrom as unknown[])[0] : undefined;
+  const canonical = typeof derivedFrom === 'string' ? derivedFrom : String(served?.url ?? '');
+  return canonical.split('|')[0]!;
+}
+
+/** A round's Questionnaire: the catalog's items served so far, in DTR's adaptive form, derived from the package's. */
+function servedRound(questionnaire: FhirResource, items: unknown[]): FhirResource {
+  const adaptive = adaptiveQuestionnaire(questionnaire, items);
+  const canonical = `${String(adaptive.url)}|${String(adaptive.version)}`;
+  return containedAdaptiveQuestionnaire(
+    adaptive as unknown as FhirQuestionnaire,
+    canonical,
+  ) as unknown as FhirResource;
 }
 
 function questionnaireCanonicals(body: unknown): string[] | null {
