@@ -28,6 +28,29 @@ const daysFromNow = (days: number) => new Date(Date.now() + days * DAY_MS);
 
 const ACCOUNTS = 10;
 
+/** A pending authorization of the prescriber, as the API starts one at `createdAt`. */
+const pendingAuthorization = (
+  npi: string,
+  createdAt: Date,
+  linkExpiresAt: Date | null,
+): ProviderAuthorization => ({
+  id: newId('providerAuthorization'),
+  object: 'provider_authorization',
+  npi,
+  first_name: 'Amadou',
+  last_name: 'Reviewsworth',
+  email: 'prescriber@example.test',
+  phone: null,
+  practice: null,
+  status: 'pending',
+  link_expires_at: linkExpiresAt?.toISOString() ?? null,
+  signed_at: null,
+  expires_at: null,
+  revoked_at: null,
+  created_at: createdAt.toISOString(),
+  updated_at: createdAt.toISOString(),
+});
+
 /**
  * What the provider authorization repositories and sweepers store, on one database per engine, as a
  * fresh database costs seconds to start. Each part keeps to accounts of its own, and only the links'
@@ -102,24 +125,7 @@ describe.each(engines)('provider authorization storage on %s', (_engine, open) =
       status: ProviderAuthorization['status'] = 'pending',
       endedDaysAgo = startedDaysAgo,
     ): Promise<string> {
-      const createdAt = daysAgo(startedDaysAgo).toISOString();
-      const authorization: ProviderAuthorization = {
-        id: newId('providerAuthorization'),
-        object: 'provider_authorization',
-        npi: String((npi += 1)),
-        first_name: 'Amadou',
-        last_name: 'Reviewsworth',
-        email: 'prescriber@example.test',
-        phone: null,
-        practice: null,
-        status: 'pending',
-        link_expires_at: null,
-        signed_at: null,
-        expires_at: null,
-        revoked_at: null,
-        created_at: createdAt,
-        updated_at: createdAt,
-      };
+      const authorization = pendingAuthorization(String((npi += 1)), daysAgo(startedDaysAgo), null);
       await authorizations.insertPending(
         { accountId, livemode: false },
         authorization,
@@ -188,25 +194,8 @@ describe.each(engines)('provider authorization storage on %s', (_engine, open) =
     beforeAll(async () => {
       links = new SigningLinksRepository(db);
       const { id: accountId } = await new AccountsRepository(db).createAccount('Signing clinic');
-      authorizationId = newId('providerAuthorization');
-      const now = new Date().toISOString();
-      const authorization: ProviderAuthorization = {
-        id: authorizationId,
-        object: 'provider_authorization',
-        npi: '1234567893',
-        first_name: 'Amadou',
-        last_name: 'Reviewsworth',
-        email: 'prescriber@example.test',
-        phone: null,
-        practice: null,
-        status: 'pending',
-        link_expires_at: daysFromNow(14).toISOString(),
-        signed_at: null,
-        expires_at: null,
-        revoked_at: null,
-        created_at: now,
-        updated_at: now,
-      };
+      const authorization = pendingAuthorization('1234567893', new Date(), daysFromNow(14));
+      authorizationId = authorization.id;
       await new ProviderAuthorizationsRepository(db).insertPending(
         { accountId, livemode: false },
         authorization,
