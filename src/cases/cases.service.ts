@@ -481,10 +481,7 @@ export class CasesService {
   /** The case's workflow as `locate` finds it; undefined for any case `locate` answers 404. */
   private async find(principal: Principal, type: CaseType, id: string): Promise<CaseExecution | undefined> {
     if (!hasIdPrefix(type.idKind, id)) return undefined;
-    const [execution, stored] = await readSideBySide(
-      this.workflows.describe(id),
-      this.summaries.findCaseObject(principal.accountId, id),
-    );
+    const execution = await this.workflows.describe(id);
     if (
       !execution ||
       execution.accountId !== principal.accountId ||
@@ -493,9 +490,19 @@ export class CasesService {
       execution.record.livemode !== principal.livemode
     )
       return undefined;
-    return stored && isNewer(stored, execution.record)
-      ? { ...execution, record: caseFromSealedObject(JSON.parse(this.box.openText(stored.case_sealed))) }
-      : execution;
+    return execution.taskPending ? this.withNewerMove(execution, principal.accountId) : execution;
+  }
+
+  /**
+   * The case as the read model's row shows it where the row is newer than the memo: a move's local
+   * activity writes the row and publishes the move's event, whose first delivery attempt goes out at
+   * once, before Temporal commits the task that carries the new memo. Only a pending task can hold such
+   * a move, so a case at rest costs no query.
+   */
+  private async withNewerMove(execution: CaseExecution, accountId: string): Promise<CaseExecution> {
+    const stored = await this.summaries.findCaseObject(accountId, execution.caseId);
+    if (!stored || !isNewer(stored, execution.record)) return execution;
+    return { ...execution, record: caseFromSealedObject(JSON.parse(this.box.openText(stored.case_sealed))) };
   }
 
   /** Made only when thrown: an error captures its stack, a tenth of a millisecond on every read. */
@@ -569,12 +576,7 @@ function refuseMockResult(request: object): void {
  * Two reads side by side, so the second costs no time of its own; the first's error wins over the
  * second's, so a case that is not found is 404 whatever reading its annotations did.
  */
-/**
- * Whether the read model's case object shows a later state than the memo. A workflow task writes
- * its row (and publishes the move's event, whose webhook may go out at once) before Temporal commits
- * the task's memo, so a receiver reading the case the moment a webhook arrives would otherwise see
- * the case as it was before the move it was told of.
- */
+/** Whether the read model's case object shows a later move, or a later change, than the memo. */
 function isNewer(stored: SealedCaseObject, memo: CaseRecord): boolean {
   const moves = memo.status_history.length;
   if (stored.sequence !== moves) return stored.sequence > moves;

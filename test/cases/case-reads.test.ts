@@ -5,6 +5,7 @@ import { summaryOf } from '../../domain/cases/case-summary';
 import { CaseSummariesRepository } from '../../infrastructure/cases/case-summaries.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { decodePayload } from '../../infrastructure/temporal/sealed-memos';
+import { reviewDecisionSignal } from '../../workflows/prior-authorization.messages';
 import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
@@ -112,10 +113,17 @@ describe('reading cases without a worker, from a memo that holds the request onc
     return { id, inReview };
   }
 
-  it('answers GET with the move a workflow task wrote to the read model before Temporal committed its memo', async () => {
-    const { id, inReview } = await inReviewWithNoWorker();
+  /** A reviewer's decision the stopped worker has yet to take up: a workflow task stays pending. */
+  const decisionPending = (id: string) =>
+    testApp.temporalClient.workflow
+      .getHandle(id)
+      .signal(reviewDecisionSignal, { decision: 'approve', reviewer: 'reviewer@example.test' });
 
-    // What a task's local activity writes, with the move's event, while the task has yet to complete.
+  it('answers GET with the move a pending workflow task wrote to the read model before Temporal committed its memo', async () => {
+    const { id, inReview } = await inReviewWithNoWorker();
+    await decisionPending(id);
+
+    // What the task's local activity writes, with the move's event, before the task completes.
     const at = new Date(Date.parse(String(inReview.updated_at)) + 1000).toISOString();
     const moved = {
       ...inReview,
@@ -138,6 +146,7 @@ describe('reading cases without a worker, from a memo that holds the request onc
 
   it('answers GET from the memo where the read model holds an older move of the case', async () => {
     const { id, inReview } = await inReviewWithNoWorker();
+    await decisionPending(id);
     await testApp.db.query(
       `UPDATE case_summaries SET sequence = sequence - 1, status = 'submitted' WHERE case_id = $1`,
       [id],
