@@ -1,4 +1,7 @@
-/** The case commands' help, flags and refusal, apart from the commands so the CLI parses and lists them without loading every case type. */
+/**
+ * The case commands' help, flags and refusal, apart from the commands so the CLI parses and lists
+ * them without loading every case type.
+ */
 export const CASE_USAGE = `  cases:retry ID --api URL                         call the connector again now, for a case waiting out
                                                    an outage (it shows attention)
   cases:fail ID --api URL --reason REASON [--note TEXT]

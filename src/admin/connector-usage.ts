@@ -1,4 +1,7 @@
-/** The connector commands' help and flags, apart from the commands so the CLI parses and lists them without loading the connectors' service. */
+/**
+ * The connector commands' help and flags, apart from the commands so the CLI parses and lists them
+ * without loading the connectors' service.
+ */
 export const CONNECTOR_USAGE = `  connectors:list --account ID                     list an account's connectors (secrets as hints)
   connectors:set --account ID --kind KIND --url URL --auth none|basic|bearer|header
                  [--username NAME] [--header-name NAME] [--timeout-ms N]

@@ -1,4 +1,7 @@
-/** The payload key commands' help and flags, apart from the commands so the CLI parses and lists them without loading the Temporal client. */
+/**
+ * The payload key commands' help and flags, apart from the commands so the CLI parses and lists them
+ * without loading the Temporal client.
+ */
 export const KEY_ROTATION_USAGE = `  keys:reencrypt [--batch-size N] [--max-values N]
                                                    re-encrypt every sealed SQL value (documents,
                                                    webhook and connector secrets, event bodies,
