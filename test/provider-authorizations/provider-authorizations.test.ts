@@ -802,8 +802,8 @@ describe('provider authorizations', () => {
     const account = await testApp.createAccount();
     const receiver = await subscribe(account);
     const id = await startWithClock(account, {
-      signingLinkTtlMs: 3_000,
-      signingReminderAfterMs: 1_000,
+      signingLinkTtlMs: 1_500,
+      signingReminderAfterMs: 500,
       renewalReminderBeforeMs: 0,
       periodMs: 60_000,
     });
@@ -827,7 +827,7 @@ describe('provider authorizations', () => {
       signingLinkTtlMs: 60_000,
       signingReminderAfterMs: 30_000,
       renewalReminderBeforeMs: 2_000,
-      periodMs: 5_000,
+      periodMs: 4_000,
     });
     expect((await sign(await mailedLink(account, id, 'provider_authorization.signing_link'))).status).toBe(
       200,
@@ -898,7 +898,7 @@ describe('provider authorizations', () => {
       signingLinkTtlMs: 60_000,
       signingReminderAfterMs: 30_000,
       renewalReminderBeforeMs: 5_000,
-      periodMs: 2_000,
+      periodMs: 1_000,
     });
     expect((await sign(await mailedLink(account, id, 'provider_authorization.signing_link'))).status).toBe(
       200,
