@@ -176,6 +176,11 @@ export interface DatabaseOptions {
   timeouts?: DatabaseTimeouts;
   /** Where the pool reports a pooled connection that broke while idle (PostgreSQL only). */
   logger?: Logger;
+  /**
+   * PGlite only: a dump of a data directory (`dumpDataDir`) to start from instead of an empty one,
+   * which spares creating a database's catalog (seconds of CPU) where many databases start alike.
+   */
+  pgliteFrom?: Blob;
 }
 
 /**
@@ -209,14 +214,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return db;
   }
   if (!options.pgliteDir) throw new Error('openDatabase needs a databaseUrl or a pgliteDir');
-  return (await openEmbeddedDatabase(options.pgliteDir)).db;
+  return (await openEmbeddedDatabase(options.pgliteDir, options.pgliteFrom)).db;
 }
 
 /**
  * Opens PGlite persisted in `pgliteDir` and hands out the PGlite instance too, for the local
  * launcher that serves it to its other processes (see PgliteServer).
  */
-export async function openEmbeddedDatabase(pgliteDir: string): Promise<{ db: Database; pglite: PGlite }> {
-  const pglite = await PGlite.create(pgliteDir);
+export async function openEmbeddedDatabase(
+  pgliteDir: string,
+  from?: Blob,
+): Promise<{ db: Database; pglite: PGlite }> {
+  const pglite = await PGlite.create(pgliteDir, from ? { loadDataDir: from } : {});
   return { db: new PgliteDatabase(pglite), pglite };
 }

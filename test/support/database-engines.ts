@@ -1,4 +1,5 @@
 import { Database, openDatabase } from '../../infrastructure/storage/database';
+import { openMigratedMemoryDatabase } from './migrated-database';
 
 /** An engine's name, for the suite's title, and how to open a fresh database on it. */
 export type DatabaseEngine = [name: string, open: () => Promise<Database>];
@@ -10,7 +11,7 @@ export type DatabaseEngine = [name: string, open: () => Promise<Database>];
  * after `subject` says what the run left out, so a local run cannot pass for a full one.
  */
 export function databaseEngines(subject: string): DatabaseEngine[] {
-  const engines: DatabaseEngine[] = [['PGlite', () => openDatabase({ pgliteDir: 'memory://' })]];
+  const engines: DatabaseEngine[] = [['PGlite', openMigratedMemoryDatabase]];
   const databaseUrl = process.env.TEST_DATABASE_URL;
   if (databaseUrl) {
     engines.push(['PostgreSQL', () => openDatabase({ databaseUrl })]);

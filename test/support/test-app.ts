@@ -14,6 +14,7 @@ import { connectClient } from '../../infrastructure/temporal/temporal-connection
 import { createApp } from '../../src/app/create-app';
 import { testEnvironment } from '../harness/environment';
 import { provider } from './case-requests';
+import { openMigratedMemoryDatabase } from './migrated-database';
 import { authorizedPrescriber } from './provider-authorizations';
 import { PublishedAnswers, recordExamples } from './published-answers';
 import { startTestWorker, TestWorker } from './workers';
@@ -96,9 +97,9 @@ export async function startTestApp(
   // DATABASE_URL shares the database with worker processes; otherwise a private in-memory PGlite.
   const db =
     reuse?.db ??
-    (await openDatabase(
-      config.databaseUrl ? { databaseUrl: config.databaseUrl } : { pgliteDir: 'memory://' },
-    ));
+    (config.databaseUrl
+      ? await openDatabase({ databaseUrl: config.databaseUrl })
+      : await openMigratedMemoryDatabase());
   await migrate(db);
   const temporalClient = await connectClient(config.temporal, config.encryption!);
   const app = await createApp({ config, db, temporalClient, logger: pino({ level: 'silent' }) });
