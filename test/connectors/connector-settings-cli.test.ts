@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import { AuditRepository } from '../../infrastructure/audit/audit.repository';
 import { selfSignedCertificate } from '../support/loopback-smtp';
+import { placeMigratedDatabase } from '../support/migrated-database';
 import { runCommandBeside, serveDataFolder, ServedDataFolder } from '../support/served-data-folder';
 
 const TOKEN = 'cli-bearer-token-0123456789-wxyz';
@@ -26,6 +27,7 @@ describe('connector settings through the admin CLI', () => {
   let served: ServedDataFolder;
   let accountId: string;
   beforeAll(async () => {
+    await placeMigratedDatabase(dataDir);
     served = await serveDataFolder(dataDir);
     accountId = (await new AccountsRepository(served.db).createAccount('CLI connector clinic')).id;
   });

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 
 import { openDatabase } from '../../infrastructure/storage/database';
+import { placeMigratedDatabase } from '../support/migrated-database';
 import { runCommand } from '../support/processes';
 import { bearer, startTestApp, testConfig, TestApp } from '../support/test-app';
 
@@ -15,7 +16,8 @@ describe('operator keys from the platform admin CLI', () => {
   let operator: { id: string; account_id: string; roles: string[]; secret: string };
   let testApp: TestApp | undefined;
 
-  beforeAll(() => {
+  beforeAll(async () => {
+    await placeMigratedDatabase(dataDir);
     const created = admin('operator-keys:create', '--label', 'Temporal Web on call');
     expect(created.status).toBe(0);
     operator = JSON.parse(created.stdout);
