@@ -11,7 +11,7 @@ import {
   MAIL_OUTBOX_RETENTION_DAYS,
   MailOutboxRepository,
 } from '../../infrastructure/mail/mail-outbox.repository';
-import { Database, openDatabase } from '../../infrastructure/storage/database';
+import { Database } from '../../infrastructure/storage/database';
 import { keysetPosition } from '../../infrastructure/storage/keyset-cursor';
 import { migrate } from '../../infrastructure/storage/migrations';
 import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
@@ -19,6 +19,7 @@ import { validatedConnectorSettings } from '../../src/connectors/connectors.dto'
 import { ConnectorsService } from '../../src/connectors/connectors.service';
 import { LoopbackSmtpServer } from '../support/loopback-smtp';
 import { testConfig } from '../support/test-app';
+import { openMigratedMemoryDatabase } from '../support/migrated-database';
 
 const CREDENTIALS = { username: 'clinic-mailer', password: 'smtp-password-8842' };
 const SIGNING_LINK = `https://api.clinic.example/sign/${randomBytes(24).toString('base64url')}`;
@@ -26,7 +27,7 @@ const SIGNING_LINK = `https://api.clinic.example/sign/${randomBytes(24).toString
 /** One database for the mailer and the outbox it keeps: a fresh PGlite costs seconds to start. */
 let db: Database;
 beforeAll(async () => {
-  db = await openDatabase({ pgliteDir: 'memory://' });
+  db = await openMigratedMemoryDatabase();
   await migrate(db);
 });
 afterAll(() => db.close());

@@ -8,7 +8,7 @@ import { loadConfig } from '../../infrastructure/config/config';
 import { ConsoleUsersRepository } from '../../infrastructure/console/console-users.repository';
 import { verifyPassword } from '../../infrastructure/console/passwords';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
-import { Database, openDatabase } from '../../infrastructure/storage/database';
+import { Database } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
 import {
   devConsoleUserTotpCode,
@@ -18,6 +18,7 @@ import {
   revokeDevelopmentCredentials,
 } from '../../src/bootstrap';
 import { acceptedStep } from '../../src/console/people/totp';
+import { openMigratedMemoryDatabase } from '../support/migrated-database';
 
 describe("local mode's development console user", () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haa-dev-user-'));
@@ -26,7 +27,7 @@ describe("local mode's development console user", () => {
   let users: ConsoleUsersRepository;
 
   beforeAll(async () => {
-    db = await openDatabase({ pgliteDir: 'memory://' });
+    db = await openMigratedMemoryDatabase();
     await migrate(db);
     users = new ConsoleUsersRepository(db);
   });

@@ -1,7 +1,8 @@
 import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
-import { Database, openDatabase } from '../../infrastructure/storage/database';
+import { Database } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
 import { ApiKeyAuthenticator } from '../../src/auth/api-key-authenticator';
+import { openMigratedMemoryDatabase } from '../support/migrated-database';
 
 describe('the API key cache of one process', () => {
   let db: Database;
@@ -9,7 +10,7 @@ describe('the API key cache of one process', () => {
   let authenticator: ApiKeyAuthenticator;
 
   beforeAll(async () => {
-    db = await openDatabase({ pgliteDir: 'memory://' });
+    db = await openMigratedMemoryDatabase();
     await migrate(db);
     accounts = new AccountsRepository(db);
     authenticator = new ApiKeyAuthenticator(accounts, 30_000);
