@@ -32,14 +32,6 @@ export interface SummaryPage<Row> {
   nextCursor: string | null;
 }
 
-export interface SealedCaseObject {
-  /** The moves the case object shows (its status history's length). */
-  sequence: number;
-  /** The case object's `updated_at` (a timestamp column: a Date or a string, by driver). */
-  updated_at: Date | string;
-  case_sealed: string;
-}
-
 export interface SealedCaseRow {
   case_id: string;
   created_at: string;
@@ -82,8 +74,7 @@ const QUEUE_DUE_AT = `(CASE WHEN status = 'awaiting_review' THEN COALESCE(review
 /**
  * The SQL read model of cases (migration 0012), for what Temporal visibility cannot do: ordered,
  * keyset-paged lists and the review queue. The case lifecycle writes it at every status move, so it
- * trails the workflow by the moment the write takes. GET of a case reads Temporal, and this row's
- * case object where the row is newer (`findCaseObject`).
+ * trails the workflow by the moment the write takes; GET of a case still reads Temporal.
  */
 export class CaseSummariesRepository {
   constructor(private readonly db: Database) {}
@@ -141,19 +132,6 @@ export class CaseSummariesRepository {
   async find(accountId: string, caseId: string): Promise<CaseSummary | undefined> {
     const [row] = await this.db.query<CaseSummary>(
       `SELECT ${COLUMNS} FROM case_summaries WHERE account_id = $1 AND case_id = $2`,
-      [accountId, caseId],
-    );
-    return row;
-  }
-
-  /**
-   * The account's case object for one case, sealed, with the move it shows; undefined while the row
-   * holds none. The move a workflow task writes here lands before Temporal commits the task's memo.
-   */
-  async findCaseObject(accountId: string, caseId: string): Promise<SealedCaseObject | undefined> {
-    const [row] = await this.db.query<SealedCaseObject>(
-      `SELECT sequence, updated_at, case_sealed FROM case_summaries
-       WHERE account_id = $1 AND case_id = $2 AND case_sealed IS NOT NULL`,
       [accountId, caseId],
     );
     return row;

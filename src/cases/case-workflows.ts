@@ -21,11 +21,6 @@ export interface CaseExecution {
   record: CaseRecord;
   /** The API's proof that it started this case for this account; absent on cases older than bindings. */
   binding: unknown;
-  /**
-   * Whether a workflow task is scheduled or running: its moves may already be in the read model and
-   * announced, while the memo shows them only once the task completes.
-   */
-  taskPending: boolean;
 }
 
 /** Every Temporal client call the API makes for cases; `CasesService` holds the rules around them. */
@@ -76,7 +71,6 @@ export class CaseWorkflows {
         sealedByUs: sealedByUs(description.raw.workflowExecutionInfo?.memo?.fields),
         record: caseFromMemo(memo),
         binding: memo[BINDING_MEMO_KEY],
-        taskPending: Boolean(description.raw.pendingWorkflowTask),
       };
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return undefined;

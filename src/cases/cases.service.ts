@@ -31,7 +31,6 @@ import { CaseDocumentsRepository } from '../../infrastructure/cases/case-documen
 import type {
   CaseSummariesRepository,
   CaseSummaryFilter,
-  SealedCaseObject,
   SealedCaseRow,
 } from '../../infrastructure/cases/case-summaries.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
@@ -85,10 +84,7 @@ export class CasesService {
     private readonly idempotency: IdempotencyRepository,
     private readonly bindingEpoch: CaseBindingEpoch,
     private readonly connectors: Pick<ConnectorSettingsRepository, 'isConfigured'>,
-    private readonly summaries: Pick<
-      CaseSummariesRepository,
-      'findCaseObject' | 'listCaseObjects' | 'record'
-    >,
+    private readonly summaries: Pick<CaseSummariesRepository, 'listCaseObjects' | 'record'>,
     private readonly extensions: { admission: CaseAdmission; annotations: CaseAnnotations } = {
       admission: ADMIT_EVERY_CASE,
       annotations: NO_ANNOTATIONS,
@@ -490,19 +486,7 @@ export class CasesService {
       execution.record.livemode !== principal.livemode
     )
       return undefined;
-    return execution.taskPending ? this.withNewerMove(execution, principal.accountId) : execution;
-  }
-
-  /**
-   * The case as the read model's row shows it where the row is newer than the memo: a move's local
-   * activity writes the row and publishes the move's event, whose first delivery attempt goes out at
-   * once, before Temporal commits the task that carries the new memo. Only a pending task can hold such
-   * a move, so a case at rest costs no query.
-   */
-  private async withNewerMove(execution: CaseExecution, accountId: string): Promise<CaseExecution> {
-    const stored = await this.summaries.findCaseObject(accountId, execution.caseId);
-    if (!stored || !isNewer(stored, execution.record)) return execution;
-    return { ...execution, record: caseFromSealedObject(JSON.parse(this.box.openText(stored.case_sealed))) };
+    return execution;
   }
 
   /** Made only when thrown: an error captures its stack, a tenth of a millisecond on every read. */
@@ -576,13 +560,6 @@ function refuseMockResult(request: object): void {
  * Two reads side by side, so the second costs no time of its own; the first's error wins over the
  * second's, so a case that is not found is 404 whatever reading its annotations did.
  */
-/** Whether the read model's case object shows a later move, or a later change, than the memo. */
-function isNewer(stored: SealedCaseObject, memo: CaseRecord): boolean {
-  const moves = memo.status_history.length;
-  if (stored.sequence !== moves) return stored.sequence > moves;
-  return new Date(stored.updated_at).getTime() > Date.parse(memo.updated_at);
-}
-
 async function readSideBySide<First, Second>(
   first: Promise<First>,
   second: Promise<Second>,
