@@ -1,5 +1,6 @@
 import {
   adaptiveQuestionnaire,
+  firstRoundState,
   mergedItems,
   newItemsAwaitPerson,
   nextQuestionResponse,
@@ -218,10 +219,7 @@ async function firstQuestions(
   service: DtrService,
   pkg: QuestionnairePackage,
 ): Promise<PayerQuestionnaireAnswer> {
-  const start: AdaptiveQuestionnaireState = {
-    questionnaire: pkg.questionnaire as unknown as AdaptiveQuestionnaireState['questionnaire'],
-    completed: false,
-  };
+  const start = firstRoundState(pkg.questionnaire, pkg.canonical);
   const answer = await askRounds(service, cqlPrefill(ctx, pkg, 'retry'), ctx.query, [], start, ctx.deadline);
   if (answer.kind === 'failed')
     return prefilled({ ...questionnaireUnavailable(pkg.canonical, answer.reason), title: pkg.title });

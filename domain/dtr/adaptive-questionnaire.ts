@@ -93,8 +93,25 @@ export function newItemsAwaitPerson(
 }
 
 /**
+ * Before the first round: the package's Questionnaire, in DTR's adaptive form, as the first
+ * `$next-question` contains it. Every later round sends what the service served, unchanged, as SDC asks.
+ */
+export function firstRoundState(
+  questionnaire: FhirQuestionnaire,
+  canonical: string,
+): AdaptiveQuestionnaireState {
+  return {
+    questionnaire: containedAdaptiveQuestionnaire(
+      questionnaire,
+      canonical,
+    ) as unknown as AdaptiveQuestionnaireState['questionnaire'],
+    completed: false,
+  };
+}
+
+/**
  * What `$next-question` is sent (SDC): DTR's QuestionnaireResponse holding the Questionnaire as served
- * so far (contained, referenced `#id`, in DTR's adaptive form) and the answers so far, each with its
+ * so far (contained, referenced `#id`) and the answers so far, each with its
  * DTR information-origin, naming the patient and, as DTR's `qr-context`, the order and the coverage.
  */
 export function nextQuestionResponse(
@@ -104,7 +121,7 @@ export function nextQuestionResponse(
   about: { subject: FhirReference; context: FhirReference[] },
   authored: string,
 ): NextQuestionResponse {
-  const served = containedAdaptiveQuestionnaire(servedQuestionnaire(state), canonical);
+  const served = servedQuestionnaire(state);
   const contained = { ...served, id: served.id ?? CONTAINED_ID };
   const { item, ...response } = questionnaireResponseOf(canonical, items, {
     ...about,

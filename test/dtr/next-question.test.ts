@@ -5,7 +5,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { nextPayerQuestions, payerQuestionnaires } from '../../activities/payer-questionnaire';
 import type { PayerQuestionnaireDependencies } from '../../activities/payer-questionnaire';
 import type { PriorAuthorizationRequest } from '../../domain/cases/prior-authorization-request';
-import { mergedItems, nextQuestionResponse } from '../../domain/dtr/adaptive-questionnaire';
+import { firstRoundState, mergedItems, nextQuestionResponse } from '../../domain/dtr/adaptive-questionnaire';
 import type {
   AdaptiveQuestionnaireState,
   CaseQuestionnaire,
@@ -16,6 +16,7 @@ import type {
 import { questionnaireUnavailable } from '../../domain/dtr/questionnaire';
 import { answeredQuestionnaire } from '../../domain/dtr/questionnaire-answers';
 import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
+import type { FhirQuestionnaire } from '../../domain/dtr/fhir-questionnaire';
 import { EvaluationPool, inlineEvaluator } from '../../infrastructure/clinical/evaluation-pool';
 import type { DtrEndpoint } from '../../infrastructure/connectors/dtr/dtr-client';
 import { askNextQuestion } from '../../infrastructure/connectors/dtr/next-question-client';
@@ -46,12 +47,12 @@ beforeEach(() => {
 });
 
 /** The adaptive package's Questionnaire, with no items yet, as the first round sends it. */
-const emptyState = (): AdaptiveQuestionnaireState => ({
-  questionnaire: infernoFixture<{ entry: { resource: AdaptiveQuestionnaireState['questionnaire'] }[] }>(
-    'questionnaire_dinner_order_adaptive.json',
-  ).entry[0]!.resource,
-  completed: false,
-});
+const emptyState = (): AdaptiveQuestionnaireState =>
+  firstRoundState(
+    infernoFixture<{ entry: { resource: FhirQuestionnaire }[] }>('questionnaire_dinner_order_adaptive.json')
+      .entry[0]!.resource,
+    CANONICAL,
+  );
 
 const ask = (state = emptyState(), timeoutMs = 2000) =>
   askNextQuestion(
@@ -79,6 +80,21 @@ describe('the $next-question client', () => {
       contained: [{ resourceType: 'Questionnaire', id: 'DinnerOrderAdaptive', derivedFrom: [CANONICAL] }],
       subject: SUBJECT,
     });
+  });
+
+  it('sends back the Questionnaire the service served as it was served, its url included', async () => {
+    const served = {
+      resourceType: 'Questionnaire' as const,
+      id: 'served-round',
+      url: 'http://payer.example/fhir/Questionnaire/served-round',
+      version: '3',
+      status: 'active',
+      item: [{ linkId: 'PBD', text: 'Dinner?', type: 'boolean' }],
+    };
+    const calls = dtr.requests.length;
+    await ask({ questionnaire: served, completed: false });
+    const [call] = dtr.requests.slice(calls);
+    expect(JSON.parse(call!.body).parameter[0].resource.contained).toEqual([served]);
   });
 
   it('reads the questions the service serves, not yet completed', async () => {
