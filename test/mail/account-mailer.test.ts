@@ -373,6 +373,8 @@ describe('the mail outbox', () => {
     expect(await outbox.get(other, firstPage.messages[0]!.id)).toBeUndefined();
   });
 
+  // Recording a message 31 days on purges every older one, the mailer's above too: this file's tests
+  // run in order, and none after this one reads a message recorded before it.
   it(`forgets messages after ${MAIL_OUTBOX_RETENTION_DAYS} days, when the next one is kept`, async () => {
     const accountId = await newAccount();
     const old = await outbox.record(mail(accountId, { subject: 'old' }));
