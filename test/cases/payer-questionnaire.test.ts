@@ -1,6 +1,6 @@
 import { reviewDecisionSignal } from '../../workflows/prior-authorization.messages';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
-import { priorAuthorizationRequest } from '../support/case-requests';
+import { priorAuthorizationRequest, XELJANZ_MEETING_CRITERIA } from '../support/case-requests';
 import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestWorker } from '../support/workers';
 
@@ -11,19 +11,6 @@ const OZEMPIC_QUESTIONNAIRE = 'http://sandbox.healthcare-access-api.example/fhir
 const WITHOUT_A1C = {
   evidence: [],
   visit_notes: [{ content: 'Patient has taken metformin for 6 months.', created_at: '2026-10-02T10:00:00Z' }],
-};
-
-/** A Xeljanz request whose record meets the criteria its CQL reads; tuberculosis screening is documentation only. */
-const XELJANZ = {
-  diagnoses: [{ code: 'M06.9' }],
-  prescription: { drug_name: 'Xeljanz 5 mg tablet', quantity: 60, days_supply: 30 },
-  evidence: [],
-  visit_notes: [
-    {
-      content: 'Inadequate response to adalimumab for 6 months. QuantiFERON negative in January.',
-      created_at: '2026-10-02T10:00:00Z',
-    },
-  ],
 };
 
 /**
@@ -208,7 +195,7 @@ describe("a sandbox prior authorization answers its payer's questionnaire before
  */
 describe("a sandbox prior authorization answers its payer's adaptive questionnaire", () => {
   it('reaches review with the questions served round by round, those the record answers answered by the payer’s CQL', async () => {
-    const { id } = await submit(XELJANZ);
+    const { id } = await submit(XELJANZ_MEETING_CRITERIA);
     const prepared = await settled(id, 'awaiting_review');
     expect(prepared.questionnaire).toMatchObject({
       adaptive: true,
@@ -228,7 +215,7 @@ describe("a sandbox prior authorization answers its payer's adaptive questionnai
   });
 
   it('is completed once a person answers the question the record could not, and then approved and submitted', async () => {
-    const { id } = await submit(XELJANZ);
+    const { id } = await submit(XELJANZ_MEETING_CRITERIA);
     await settled(id, 'awaiting_review');
     const answered = await answer(id, { answers: [{ link_id: 'tuberculosis_screening', value: true }] });
     expect(answered.status).toBe(200);

@@ -33,7 +33,7 @@ import { patientRecordBundle } from '../../infrastructure/dtr/patient-record';
 import { readQuestionnairePackage } from '../../infrastructure/dtr/questionnaire-package';
 import { WebhookTargetPolicy } from '../../infrastructure/webhooks/target-policy';
 import { ClearinghouseServer, type ClearinghouseRequest } from '../support/clearinghouse-server';
-import { priorAuthorizationRequest } from '../support/case-requests';
+import { priorAuthorizationRequest, XELJANZ_MEETING_CRITERIA } from '../support/case-requests';
 import {
   describeWithValidator as describeValidated,
   errorsIn,
@@ -131,18 +131,7 @@ async function pasResponse(): Promise<Json> {
 
 /** A Xeljanz request whose record meets what its CQL reads; tuberculosis screening is documentation only. */
 const xeljanzExchange = remicadeExchange({
-  request: {
-    ...remicadeExchange().request,
-    diagnoses: [{ code: 'M06.9' }],
-    prescription: { drug_name: 'Xeljanz 5 mg tablet', quantity: 60, days_supply: 30 },
-    evidence: [],
-    visit_notes: [
-      {
-        content: 'Inadequate response to adalimumab for 6 months. QuantiFERON negative in January.',
-        created_at: '2026-10-02T10:00:00Z',
-      },
-    ],
-  },
+  request: { ...remicadeExchange().request, ...XELJANZ_MEETING_CRITERIA },
 });
 const XELJANZ = `${SANDBOX_QUESTIONNAIRE_BASE}/xeljanz`;
 const FHIR_JSON = { 'Content-Type': 'application/fhir+json' };

@@ -945,6 +945,14 @@ describe('provider authorizations', () => {
     });
     afterAll(() => smtp.stop());
 
+    /** A live authorization of the registry's Elodie D'Arcy-Nguyen, its link mailed to `email`. */
+    const authorizeLiveElodie = (email: string) =>
+      testApp
+        .http()
+        .post('/provider-authorizations')
+        .set(bearer(live.provider))
+        .send({ npi: '1000000012', first_name: 'Elodie', last_name: "D'Arcy-Nguyen", email });
+
     /**
      * What a live BV is refused for: no authorization of its prescriber, or, once that passes, the live
      * eligibility connector this account has not set (this suite is about the authorization only).
@@ -1004,16 +1012,7 @@ describe('provider authorizations', () => {
     it('answers 503 registry_unavailable with Retry-After while NPPES is down, and creates nothing', async () => {
       registry.down = 'status';
       try {
-        const refused = await testApp
-          .http()
-          .post('/provider-authorizations')
-          .set(bearer(live.provider))
-          .send({
-            npi: '1000000012',
-            first_name: 'Elodie',
-            last_name: "D'Arcy-Nguyen",
-            email: 'e@practice.example',
-          });
+        const refused = await authorizeLiveElodie('e@practice.example');
         expect(refused.status).toBe(503);
         expect(refused.body.error.code).toBe('registry_unavailable');
         expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
@@ -1031,28 +1030,14 @@ describe('provider authorizations', () => {
       smtp.behaviour = 'reject';
       let id: string;
       try {
-        const created = await testApp
-          .http()
-          .post('/provider-authorizations')
-          .set(bearer(live.provider))
-          .send({
-            npi: '1000000012',
-            first_name: 'Elodie',
-            last_name: "D'Arcy-Nguyen",
-            email: 'nobody@practice.example',
-          });
+        const created = await authorizeLiveElodie('nobody@practice.example');
         expect(created.status).toBe(201);
         id = created.body.data.id as string;
         await waitForStatus(testApp, live.provider, '/provider-authorizations', id, 'expired', 15_000);
       } finally {
         smtp.behaviour = 'accept';
       }
-      const again = await testApp.http().post('/provider-authorizations').set(bearer(live.provider)).send({
-        npi: '1000000012',
-        first_name: 'Elodie',
-        last_name: "D'Arcy-Nguyen",
-        email: 'elodie@practice.example',
-      });
+      const again = await authorizeLiveElodie('elodie@practice.example');
       expect(again.status).toBe(201);
     });
 

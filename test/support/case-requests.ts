@@ -154,3 +154,19 @@ export function patientEnrollmentRequest(patientOverrides: Record<string, unknow
     prescription: { drug_name: 'Ozempic 1 mg pen', dosage: '1 mg weekly' },
   };
 }
+
+/**
+ * What a Xeljanz prior authorization adds to a request for its record to meet what the sandbox's
+ * adaptive package's CQL reads; tuberculosis screening is documentation only, left to a person.
+ */
+export const XELJANZ_MEETING_CRITERIA = {
+  diagnoses: [{ code: 'M06.9' }],
+  prescription: { drug_name: 'Xeljanz 5 mg tablet', quantity: 60, days_supply: 30 },
+  evidence: [],
+  visit_notes: [
+    {
+      content: 'Inadequate response to adalimumab for 6 months. QuantiFERON negative in January.',
+      created_at: '2026-10-02T10:00:00Z',
+    },
+  ],
+};
