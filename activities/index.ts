@@ -70,6 +70,38 @@ export interface ActivityDependencies {
 }
 
 /**
+ * The worker's webhook path: metered attempts, first attempts made at once outside Temporal, and the
+ * publisher that records each event's deliveries and starts their first attempts.
+ */
+export function createWorkerWebhooks({
+  config,
+  db,
+  temporalClient,
+  taskQueue,
+  logger,
+  metricMeter = noopMetricMeter,
+}: Omit<ActivityDependencies, 'connectors'>) {
+  const secrets = new SecretBox(config.encryption!);
+  const deliveries = new WebhookDeliveriesRepository(db, secrets);
+  const endpoints = new WebhookEndpointsRepository(db, secrets);
+  const policy = new WebhookTargetPolicy(config.webhooks.allowedTargets);
+  const webhookTargets = { taskQueue, webhooks: config.webhooks };
+  const metrics = new WebhookMetrics(metricMeter);
+  const attempts = new MeteredDeliveryAttempts(
+    { endpoints, deliveries, policy, settings: config.webhooks },
+    metrics,
+  );
+  const firstAttempts = new FirstAttempts(
+    attempts,
+    new DurableDeliveries(deliveries, temporalClient, webhookTargets),
+    config.webhooks,
+    logger,
+  );
+  const publisher = new WebhookPublisher(deliveries, temporalClient, webhookTargets, firstAttempts);
+  return { attempts, metrics, endpoints, deliveries, policy, firstAttempts, publisher };
+}
+
+/**
  * Every side effect the workflows may ask for, built from injected dependencies, and `close` for what
  * they hold open (the clinical evaluation threads, first webhook attempts in flight), called when the
  * worker stops.
@@ -84,21 +116,8 @@ export const createActivities = ({
   metricMeter = noopMetricMeter,
 }: ActivityDependencies) => {
   const secrets = new SecretBox(config.encryption!);
-  const deliveries = new WebhookDeliveriesRepository(db, secrets);
-  const endpoints = new WebhookEndpointsRepository(db, secrets);
-  const policy = new WebhookTargetPolicy(config.webhooks.allowedTargets);
-  const webhookTargets = { taskQueue, webhooks: config.webhooks };
-  const webhookMetrics = new WebhookMetrics(metricMeter);
-  const attempts = new MeteredDeliveryAttempts(
-    { endpoints, deliveries, policy, settings: config.webhooks },
-    webhookMetrics,
-  );
-  const firstAttempts = new FirstAttempts(
-    attempts,
-    new DurableDeliveries(deliveries, temporalClient, webhookTargets),
-    config.webhooks,
-    logger,
-  );
+  const webhooks = createWorkerWebhooks({ config, db, temporalClient, taskQueue, logger, metricMeter });
+  const { policy, firstAttempts } = webhooks;
   // Clinical text is read off the event loop, so one pathological record cannot stall this worker.
   const evaluator = new EvaluationPool(config.clinicalEvaluation, { logger });
   // Local mode uses the simulators; real connectors, and tests' doubles, implement the same interfaces.
@@ -110,15 +129,7 @@ export const createActivities = ({
   // Documents are read off the event loop too, in threads of their own with a time limit per page.
   const reader = new DocumentReadingPool(DEFAULT_READING_SETTINGS, { logger });
   const connectorSettings = new ConnectorSettingsRepository(db, secrets, config.publicApiUrl);
-  const webhookActivities = createWebhookActivities({
-    attempts,
-    metrics: webhookMetrics,
-    endpoints,
-    deliveries,
-    publisher: new WebhookPublisher(deliveries, temporalClient, webhookTargets, firstAttempts),
-    policy,
-    settings: config.webhooks,
-  });
+  const webhookActivities = createWebhookActivities({ ...webhooks, settings: config.webhooks });
   const dtrDependencies = {
     evaluator,
     readEvidence: evidenceReader({ documents, readings }),

@@ -72,6 +72,12 @@ export interface WebhookSettings {
    * hand it on, and how often workers sweep for such deliveries.
    */
   handOffMs: number;
+  /**
+   * How long a case event's first attempt may wait for GET to show the move it announces (the
+   * workflow task carrying the move commits just after the event is published). Taken from the
+   * hand-off room: an attempt left with less than a receiver time limit of ownership sends nothing.
+   */
+  commitWaitMs: number;
   retry: RetrySchedule;
   /** The `iss` claim of every notification's JWT. */
   issuer: string;
@@ -350,6 +356,7 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     allowedTargets,
     timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     handOffMs: integer('WEBHOOK_HANDOFF_MS', 5_000, 2_000, 60_000),
+    commitWaitMs: integer('WEBHOOK_COMMIT_WAIT_MS', 1_000, 0, 60_000),
     retry: {
       initialIntervalMs: integer('WEBHOOK_RETRY_INITIAL_INTERVAL_MS', 5_000, 10, 3_600_000),
       backoffCoefficient: integer('WEBHOOK_RETRY_BACKOFF_COEFFICIENT', 6, 1, 100),

@@ -36,14 +36,18 @@ export class FirstAttempts {
     return this.settings.timeoutMs + this.settings.handOffMs;
   }
 
-  /** Returns at once; an attempt that cannot finish is logged and left to the sweeper. */
-  start(deliveryIds: string[]): void {
+  /**
+   * Returns at once; an attempt that cannot finish is logged and left to the sweeper. Each attempt
+   * sends once `ready` settles (a case event's move committed, `CommittedMoves`); a delivery handed
+   * straight on waits a retry interval anyway.
+   */
+  start(deliveryIds: string[], ready?: Promise<void>): void {
     for (const deliveryId of deliveryIds) {
       if (this.inFlight.size >= MAX_FIRST_ATTEMPTS_IN_FLIGHT) {
         void this.handOn(deliveryId);
         continue;
       }
-      const attempt = this.attempt(deliveryId).finally(() => this.inFlight.delete(attempt));
+      const attempt = this.attempt(deliveryId, ready).finally(() => this.inFlight.delete(attempt));
       this.inFlight.add(attempt);
     }
   }
@@ -57,10 +61,11 @@ export class FirstAttempts {
     await this.durable.start(deliveryId).catch((error: Error) => this.leaveToSweeper(deliveryId, error));
   }
 
-  private async attempt(deliveryId: string): Promise<void> {
+  private async attempt(deliveryId: string, ready?: Promise<void>): Promise<void> {
     const { retry, timeoutMs } = this.settings;
     const delayMs = intervalAfter(retry, 1);
     try {
+      await ready;
       const outcome = await this.attempts.attempt(deliveryId, {
         attempt: 1,
         timeoutMs,

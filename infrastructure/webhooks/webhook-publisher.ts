@@ -4,6 +4,7 @@ import { caseFromMemo } from '../../domain/temporal/case-memo';
 import { describeEvent, EventType } from '../../domain/webhooks/event-types';
 import type { WebhookSettings } from '../config/config';
 import { readSealedMemo } from '../temporal/sealed-memos';
+import { CommittedMoves } from './committed-moves';
 import { DurableDeliveries } from './durable-deliveries';
 import type { FirstAttempts } from './first-attempts';
 import type { CaseEventData, NotifiedObject } from '../../domain/webhooks/notified-object';
@@ -35,13 +36,14 @@ export interface PublishEventInput {
 
 /**
  * Turns an event into deliveries. With `firstAttempts` (the worker), each new delivery is attempted
- * at once in the background and only a failure reaches Temporal; without (the API), each delivery
+ * in the background, as soon as GET shows a case event's move, and only a failure reaches Temporal; without (the API), each delivery
  * starts its delivery workflow right away. Either way publishing never waits for a receiver, and
  * repeating a publish (an activity retry) writes nothing twice and sends nothing twice, so case
  * workflows can call it with at-least-once semantics, as a regular or a local activity.
  */
 export class WebhookPublisher {
   private readonly durable: DurableDeliveries;
+  private readonly committedMoves: CommittedMoves;
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -50,6 +52,7 @@ export class WebhookPublisher {
     private readonly firstAttempts?: FirstAttempts,
   ) {
     this.durable = new DurableDeliveries(deliveries, temporalClient, settings);
+    this.committedMoves = new CommittedMoves(temporalClient, settings.webhooks.commitWaitMs);
   }
 
   /** Returns the ids of the event's deliveries still pending. */
@@ -74,7 +77,14 @@ export class WebhookPublisher {
       },
     );
     if (this.firstAttempts) {
-      this.firstAttempts.start(recorded.recordedDeliveryIds);
+      const { caseId } = input;
+      const sendable = recorded.recordedDeliveryIds;
+      // A case's event is published from inside the workflow task that commits its move.
+      const moveCommitted =
+        caseId !== undefined && sendable.length > 0
+          ? this.committedMoves.reached(caseId, input.createdAt)
+          : undefined;
+      this.firstAttempts.start(sendable, moveCommitted);
     } else {
       await Promise.all(recorded.pendingDeliveryIds.map((deliveryId) => this.startDelivery(deliveryId)));
     }

@@ -28,6 +28,11 @@ export class TestReceiver {
    * its endpoint's id; a notification for any other endpoint is refused.
    */
   readonly endpointIds = new Set<string>();
+  /**
+   * The integrator's own handling of each notification, awaited before the receiver answers (reading
+   * the case back, say); nothing by default.
+   */
+  onNotification: (notification: Notification | ThinNotification) => Promise<void> = async () => undefined;
   private readonly seen = new Set<string>();
   private readonly server: Server;
 
@@ -57,6 +62,7 @@ export class TestReceiver {
           seen: this.seen,
           onNotification: async (notification) => {
             this.notifications.push(notification);
+            await this.onNotification(notification);
           },
           onRejected: (reason) => this.rejections.push(reason),
         }).then((status) => res.writeHead(status).end());

@@ -1,3 +1,5 @@
+import { createWorkerWebhooks } from '../../activities';
+import type { PublishEventInput } from '../../infrastructure/webhooks/webhook-publisher';
 import { WebhookPublisher } from '../../infrastructure/webhooks/webhook-publisher';
 import { eventsFor, JsonObject, waitForStatus } from '../support/case-journeys';
 import { authorizationFor, benefitVerificationRequest, enrollmentPatient } from '../support/case-requests';
@@ -164,5 +166,85 @@ describe('the case in a case event', () => {
       return events.length ? events : undefined;
     });
     expect(event!.data).toEqual(recorded);
+  });
+
+  /**
+   * A worker publishes a move's event from inside the workflow task that commits the move, so the
+   * event exists before GET can show it. These publish an event ahead of its case, the way that task
+   * does, through the worker's own webhook path.
+   */
+  describe('sent by its first attempt', () => {
+    const awaitingReview = async () => {
+      const submitted = await testApp
+        .http()
+        .post('/patient-enrollment')
+        .set(bearer(account.keys.provider))
+        .send(uninsuredEnrollment());
+      expect(submitted.body.data.status).toBe('awaiting_review');
+      return submitted.body.data as JsonObject;
+    };
+    const aheadOfTheCase = (eventId: string, shown: JsonObject, moment: string): PublishEventInput => {
+      const { request, ...withoutRequest } = shown;
+      return {
+        eventId,
+        accountId: account.accountId,
+        type: 'patient_enrollment.updated',
+        data: {
+          ...withoutRequest,
+          status: 'awaiting_outcome',
+          updated_at: moment,
+          sequence: shown.status_history.length + 1,
+        },
+        createdAt: moment,
+        caseId: shown.id,
+        request,
+      };
+    };
+    const workerWebhooks = (commitWaitMs: number) =>
+      createWorkerWebhooks({
+        config: { ...testApp.config, webhooks: { ...testApp.config.webhooks, commitWaitMs } },
+        db: testApp.db,
+        temporalClient: testApp.temporalClient,
+        taskQueue: testApp.config.temporal.taskQueue,
+      });
+    afterEach(() => {
+      receiver.onNotification = async () => undefined;
+    });
+
+    it('reaches a receiver that reads the case back only once GET shows the move it announces', async () => {
+      const shown = await awaitingReview();
+      const id = shown.id as string;
+      const readBack: JsonObject[] = [];
+      receiver.onNotification = async (notification) => {
+        if (notification.id === 'evt_ahead_of_its_move') readBack.push(await read('/patient-enrollment', id));
+      };
+      const { publisher, firstAttempts } = workerWebhooks(60_000);
+
+      await publisher.publish(aheadOfTheCase('evt_ahead_of_its_move', shown, new Date().toISOString()));
+      await testApp
+        .http()
+        .post(`/patient-enrollment/${id}/information`)
+        .set(bearer(account.keys.provider))
+        .send({ evidence: [incomeEvidence] });
+      await firstAttempts.settle();
+
+      expect(readBack.map((seen) => seen.status)).not.toContain('awaiting_review');
+      expect(readBack).toHaveLength(1);
+    });
+
+    it('is sent after its wait even when the case never shows the move', async () => {
+      const shown = await awaitingReview();
+      const { publisher, firstAttempts } = workerWebhooks(300);
+      const publishedAt = Date.now();
+
+      await publisher.publish(aheadOfTheCase('evt_never_committed', shown, '2999-01-01T00:00:00.000Z'));
+      await firstAttempts.settle();
+
+      const received = receiver.requests.find((sent) =>
+        sent.rawBody.toString().includes('"evt_never_committed"'),
+      );
+      expect(received).toBeDefined();
+      expect(received!.receivedAt - publishedAt).toBeGreaterThanOrEqual(300);
+    });
   });
 });
