@@ -8,6 +8,7 @@ import type { OutgoingMail } from '../../domain/mail/outgoing-mail';
 import { accountMailer } from '../../infrastructure/mail/account-mailer';
 import { MailOutboxRepository } from '../../infrastructure/mail/mail-outbox.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
+import { SANDBOX_NPIS } from '../../infrastructure/providers/sandbox-registry';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../src/console/console-edge';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
@@ -24,7 +25,7 @@ import {
   startAuthorizationWithClock,
   submitLinkPage,
 } from '../support/provider-authorizations';
-import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { bearer, eventually, startTestApp, TestAccount, TestApp, testConfig } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
 
@@ -798,69 +799,6 @@ describe('provider authorizations', () => {
       .filter((notification) => (notification.data as JsonObject).id === id)
       .map((notification) => (notification.data as JsonObject).status);
 
-  it('reminds an unsigned authorization, then lets its link lapse', async () => {
-    const account = await testApp.createAccount();
-    const receiver = await subscribe(account);
-    const id = await startWithClock(account, {
-      signingLinkTtlMs: 1_500,
-      signingReminderAfterMs: 500,
-      renewalReminderBeforeMs: 0,
-      periodMs: 60_000,
-    });
-    const link = await mailedLink(account, id, 'provider_authorization.signing_link');
-    const reminderLink = await mailedLink(account, id, 'provider_authorization.signing_reminder');
-    expect(reminderLink).not.toBe(link);
-
-    await waitForStatus(testApp, account.keys.provider, '/provider-authorizations', id, 'expired', 10_000);
-    expect(await read(account, id)).toMatchObject({ link_expires_at: null, signed_at: null });
-    for (const lapsed of [link, reminderLink])
-      expect((await testApp.http().get(pathOf(lapsed))).status).toBe(410);
-    await eventually(async () => statusesNotified(receiver, id).includes('expired'));
-    expect(statusesNotified(receiver, id).sort()).toEqual(['expired', 'pending']);
-  });
-
-  it('reminds a signed authorization before it lapses, then lapses, and BVs are refused again', async () => {
-    const account = await testApp.createAccount();
-    const receiver = await subscribe(account);
-    await requireAuthorization(account, true);
-    const id = await startWithClock(account, {
-      signingLinkTtlMs: 60_000,
-      signingReminderAfterMs: 30_000,
-      renewalReminderBeforeMs: 2_000,
-      periodMs: 4_000,
-    });
-    expect((await sign(await mailedLink(account, id, 'provider_authorization.signing_link'))).status).toBe(
-      200,
-    );
-    const verification = () =>
-      testApp
-        .http()
-        .post('/benefit-verification')
-        .set(bearer(account.keys.provider))
-        .send(benefitVerificationRequest());
-    expect((await verification()).status).toBe(201);
-
-    const revokeLink = await mailedLink(account, id, 'provider_authorization.confirmation');
-    await mailedLink(account, id, 'provider_authorization.renewal_reminder');
-    // Due for renewal: a new authorization of the same prescriber may be started before this one lapses.
-    expect((await authorize(account)).status).toBe(201);
-    await waitForStatus(testApp, account.keys.provider, '/provider-authorizations', id, 'expired', 10_000);
-    expect((await testApp.http().get(pathOf(revokeLink))).status).toBe(410);
-    expect((await verification()).status).toBe(409);
-    await eventually(async () => statusesNotified(receiver, id).includes('expired'));
-    expect(statusesNotified(receiver, id).sort()).toEqual(['expired', 'pending', 'signed']);
-
-    const audit = await testApp.http().get('/audit-events').set(bearer(account.keys.admin));
-    const actions = (audit.body.data.data as JsonObject[])
-      .filter((event) => (event.target as JsonObject | null)?.id === id)
-      .map((event) => event.action);
-    expect(actions.sort()).toEqual([
-      'provider_authorization.created',
-      'provider_authorization.expired',
-      'provider_authorization.reminded',
-      'provider_authorization.signed',
-    ]);
-  });
   it('answers a retried BV with the case it created, under its Idempotency-Key, though the authorization was revoked since', async () => {
     const account = await testApp.createAccount();
     await requireAuthorization(account, true);
@@ -892,25 +830,103 @@ describe('provider authorizations', () => {
     expect(fresh.body.error.code).toBe('provider_not_authorized');
   });
 
-  it('sends no renewal reminder when the period is no longer than its lead, and lapses at the period', async () => {
-    const account = await testApp.createAccount();
-    const id = await startWithClock(account, {
-      signingLinkTtlMs: 60_000,
-      signingReminderAfterMs: 30_000,
-      renewalReminderBeforeMs: 5_000,
-      periodMs: 1_000,
+  /**
+   * Each waits seconds of its workflow's clock, most of it idle, on an account of its own: side by side,
+   * the three wait as long as the longest.
+   */
+  describe('on a clock of seconds', () => {
+    const lapsed = (account: TestAccount, id: string) =>
+      waitForStatus(testApp, account.keys.provider, '/provider-authorizations', id, 'expired', 10_000);
+
+    it.concurrent('reminds an unsigned authorization, then lets its link lapse', async () => {
+      const account = await testApp.createAccount();
+      const receiver = await subscribe(account);
+      const id = await startWithClock(account, {
+        signingLinkTtlMs: 1_500,
+        signingReminderAfterMs: 500,
+        renewalReminderBeforeMs: 0,
+        periodMs: 60_000,
+      });
+      const link = await mailedLink(account, id, 'provider_authorization.signing_link');
+      const reminderLink = await mailedLink(account, id, 'provider_authorization.signing_reminder');
+      expect(reminderLink).not.toBe(link);
+
+      await lapsed(account, id);
+      expect(await read(account, id)).toMatchObject({ link_expires_at: null, signed_at: null });
+      for (const lapsed of [link, reminderLink])
+        expect((await testApp.http().get(pathOf(lapsed))).status).toBe(410);
+      await eventually(async () => statusesNotified(receiver, id).includes('expired'));
+      expect(statusesNotified(receiver, id).sort()).toEqual(['expired', 'pending']);
     });
-    expect((await sign(await mailedLink(account, id, 'provider_authorization.signing_link'))).status).toBe(
-      200,
+
+    it.concurrent(
+      'reminds a signed authorization before it lapses, then lapses, and BVs are refused again',
+      async () => {
+        const account = await testApp.createAccount();
+        const receiver = await subscribe(account);
+        await requireAuthorization(account, true);
+        const id = await startWithClock(account, {
+          signingLinkTtlMs: 60_000,
+          signingReminderAfterMs: 30_000,
+          renewalReminderBeforeMs: 2_000,
+          periodMs: 4_000,
+        });
+        expect(
+          (await sign(await mailedLink(account, id, 'provider_authorization.signing_link'))).status,
+        ).toBe(200);
+        const verification = () =>
+          testApp
+            .http()
+            .post('/benefit-verification')
+            .set(bearer(account.keys.provider))
+            .send(benefitVerificationRequest());
+        expect((await verification()).status).toBe(201);
+
+        const revokeLink = await mailedLink(account, id, 'provider_authorization.confirmation');
+        await mailedLink(account, id, 'provider_authorization.renewal_reminder');
+        // Due for renewal: a new authorization of the same prescriber may be started before this one lapses.
+        expect((await authorize(account)).status).toBe(201);
+        await lapsed(account, id);
+        expect((await testApp.http().get(pathOf(revokeLink))).status).toBe(410);
+        expect((await verification()).status).toBe(409);
+        await eventually(async () => statusesNotified(receiver, id).includes('expired'));
+        expect(statusesNotified(receiver, id).sort()).toEqual(['expired', 'pending', 'signed']);
+
+        const audit = await testApp.http().get('/audit-events').set(bearer(account.keys.admin));
+        const actions = (audit.body.data.data as JsonObject[])
+          .filter((event) => (event.target as JsonObject | null)?.id === id)
+          .map((event) => event.action);
+        expect(actions.sort()).toEqual([
+          'provider_authorization.created',
+          'provider_authorization.expired',
+          'provider_authorization.reminded',
+          'provider_authorization.signed',
+        ]);
+      },
     );
-    await waitForStatus(testApp, account.keys.provider, '/provider-authorizations', id, 'expired', 10_000);
-    const { messages } = await outbox.list(account.accountId, { livemode: false, limit: 50 });
-    expect(
-      messages
-        .filter((message) => message.objectId === id)
-        .map((message) => message.purpose)
-        .sort(),
-    ).toEqual(['provider_authorization.confirmation', 'provider_authorization.signing_link']);
+    it.concurrent(
+      'sends no renewal reminder when the period is no longer than its lead, and lapses at the period',
+      async () => {
+        const account = await testApp.createAccount();
+        const id = await startWithClock(account, {
+          signingLinkTtlMs: 60_000,
+          signingReminderAfterMs: 30_000,
+          renewalReminderBeforeMs: 5_000,
+          periodMs: 1_000,
+        });
+        expect(
+          (await sign(await mailedLink(account, id, 'provider_authorization.signing_link'))).status,
+        ).toBe(200);
+        await lapsed(account, id);
+        const { messages } = await outbox.list(account.accountId, { livemode: false, limit: 50 });
+        expect(
+          messages
+            .filter((message) => message.objectId === id)
+            .map((message) => message.purpose)
+            .sort(),
+        ).toEqual(['provider_authorization.confirmation', 'provider_authorization.signing_link']);
+      },
+    );
   });
 
   /**
@@ -1223,6 +1239,181 @@ describe('provider authorizations', () => {
           expect(page.text).not.toContain('dr.okafor@practice.example');
         }
       }
+    });
+  });
+
+  /**
+   * The registry lookup against loopback registries in both modes, whose requests a test counts and
+   * whose failures it plays: served by another API process on this suite's database, as the suite's
+   * own app keeps test mode on the built-in sandbox registry its authorizations are checked against.
+   */
+  describe('GET /providers/lookup', () => {
+    const sandboxRegistry = new LoopbackNpiRegistry();
+    const liveRegistry = new LoopbackNpiRegistry();
+    let lookupApp: TestApp;
+    let account: TestAccount;
+    let liveProviderKey: string;
+
+    beforeAll(async () => {
+      const [sandboxUrl, liveUrl] = await Promise.all([sandboxRegistry.start(), liveRegistry.start()]);
+      const { providers } = testConfig({ SANDBOX_NPI_REGISTRY_URL: sandboxUrl, NPI_REGISTRY_URL: liveUrl });
+      lookupApp = await startTestApp(
+        {},
+        { config: { ...testApp.config, providers }, db: await anotherProcessHandle(testApp) },
+      );
+      account = await lookupApp.createAccount();
+      liveProviderKey = (await lookupApp.createLiveKeys(account.accountId)).provider;
+    });
+    afterEach(() => {
+      sandboxRegistry.recover();
+      liveRegistry.recover();
+    });
+    afterAll(async () => {
+      await lookupApp.close();
+      await Promise.all([sandboxRegistry.stop(), liveRegistry.stop()]);
+    });
+
+    const lookup = (query: string, key = account.keys.provider) =>
+      lookupApp.http().get(`/providers/lookup?${query}`).set(bearer(key));
+
+    it("answers an NPI with the registry's record in the contract's shape", async () => {
+      const response = await lookup(`npi=${SANDBOX_NPIS.active}`);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({
+        status: 'success',
+        error: null,
+        data: {
+          object: 'provider_registry_record',
+          npi: '1234567893',
+          type: 'individual',
+          name: 'AMADOU REVIEWSWORTH',
+          credential: 'MD',
+          taxonomy: { code: '207Q00000X', description: 'Family Medicine' },
+          practice_address: {
+            line1: '100 SANDBOX WAY',
+            line2: 'SUITE 200',
+            city: 'PORTLAND',
+            state: 'OR',
+            postal_code: '972010000',
+            phone: '503-555-0100',
+          },
+          active: true,
+        },
+      });
+    });
+
+    it('answers an organization and a deactivated NPI, the latter as inactive', async () => {
+      expect((await lookup(`npi=${SANDBOX_NPIS.organization}`)).body.data).toMatchObject({
+        type: 'organization',
+        name: 'SANDBOX RIVERSIDE FAMILY PRACTICE',
+        credential: null,
+      });
+      expect((await lookup(`npi=${SANDBOX_NPIS.deactivated}`)).body.data).toMatchObject({ active: false });
+    });
+
+    it('answers 404 for an NPI the registry does not return', async () => {
+      const response = await lookup(`npi=${SANDBOX_NPIS.notReturned}`);
+      expect(response.status).toBe(404);
+      expect(response.body.error.code).toBe('not_found');
+    });
+
+    it('answers a last name and state with a list of the individuals practising there', async () => {
+      const response = await lookup('last_name=Quintero&state=or');
+      expect(response.status).toBe(200);
+      expect(response.body.data).toMatchObject({ object: 'list', has_more: false, next_cursor: null });
+      expect(response.body.data.data.map((record: { name: string }) => record.name)).toEqual([
+        'LUCIA QUINTERO',
+        'MATEO R QUINTERO',
+      ]);
+      expect(sandboxRegistry.requests.at(-1)).toBe(
+        '/api/?version=2.1&last_name=QUINTERO&state=OR&enumeration_type=NPI-1&limit=21',
+      );
+    });
+
+    it('asks for a last name as the registry spells it, without accents', async () => {
+      const response = await lookup(`last_name=${encodeURIComponent("d'Árcy-Nguyen")}&state=wa`);
+      expect(response.body.data.data.map((record: { npi: string }) => record.npi)).toEqual([
+        SANDBOX_NPIS.activeHyphenated,
+      ]);
+    });
+
+    it('asks for a last name typed with a typographic apostrophe with the plain one', async () => {
+      const response = await lookup(`last_name=${encodeURIComponent('D’Arcy-Nguyen')}&state=WA`);
+      expect(sandboxRegistry.requests.at(-1)).toContain('last_name=D%27ARCY-NGUYEN&');
+      expect(response.body.data.data.map((record: { npi: string }) => record.npi)).toEqual([
+        SANDBOX_NPIS.activeHyphenated,
+      ]);
+    });
+
+    it.each([
+      ['neither form', '', ['npi']],
+      ['both forms', `npi=${SANDBOX_NPIS.active}&last_name=Quintero&state=OR`, ['npi']],
+      ['a last name without a state', 'last_name=Quintero', ['state']],
+      ['a state without a last name', 'state=OR', ['npi', 'last_name']],
+      ['an NPI whose check digit is wrong', 'npi=1234567890', ['npi']],
+      ['a wildcard in the last name', 'last_name=Qu*&state=OR', ['last_name']],
+    ])('answers 400 naming the fields for %s', async (_, query, fields) => {
+      const response = await lookup(query);
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('validation_error');
+      const named = response.body.error.details.map((detail: { field: string }) => detail.field);
+      expect(named).toEqual(expect.arrayContaining(fields));
+    });
+
+    it("answers 400 on the field the registry refuses, without the registry's words", async () => {
+      sandboxRegistry.refuseQueries('last_name');
+      const response = await lookup('last_name=Refused&state=OR');
+      expect(response.status).toBe(400);
+      expect(response.body.error.details).toEqual([
+        { field: 'last_name', issue: 'the NPI registry cannot search by this value' },
+      ]);
+      expect(JSON.stringify(response.body)).not.toContain('two characters');
+    });
+
+    it('answers 503 registry_unavailable with Retry-After when the registry is down, and again once it is back', async () => {
+      const outage = await lookup(`npi=${SANDBOX_NPIS.registryDown}`);
+      expect(outage.status).toBe(503);
+      expect(outage.body.error.code).toBe('registry_unavailable');
+      expect(outage.headers['retry-after']).toBe('30');
+
+      sandboxRegistry.down = 'reset';
+      expect((await lookup('last_name=Elsewhere&state=OR')).status).toBe(503);
+      sandboxRegistry.recover();
+      expect((await lookup('last_name=Elsewhere&state=OR')).body.data.data).toHaveLength(1);
+    });
+
+    it('answers 503 when the live registry answers neither results nor Errors, and keeps no "not returned"', async () => {
+      liveRegistry.reply = { status: 200, body: '{}' };
+      const outage = await lookup(`npi=${SANDBOX_NPIS.organization}`, liveProviderKey);
+      expect(outage.status).toBe(503);
+      expect(outage.body.error.code).toBe('registry_unavailable');
+      expect(outage.headers['retry-after']).toBe('30');
+
+      liveRegistry.recover();
+      const found = await lookup(`npi=${SANDBOX_NPIS.organization}`, liveProviderKey);
+      expect(found.status).toBe(200);
+      expect(found.body.data.name).toBe('SANDBOX RIVERSIDE FAMILY PRACTICE');
+    });
+
+    it('answers a repeated lookup from the cache, without asking the registry again', async () => {
+      await lookup(`npi=${SANDBOX_NPIS.nameMismatch}`);
+      const served = sandboxRegistry.requestsServed;
+      const again = await lookup(`npi=${SANDBOX_NPIS.nameMismatch}`);
+      expect(again.body.data.name).toBe('MORGAN ELSEWHERE');
+      expect(sandboxRegistry.requestsServed).toBe(served);
+    });
+
+    it("asks the live registry for a live key, and the sandbox's for a test key", async () => {
+      const [liveBefore, sandboxBefore] = [liveRegistry.requestsServed, sandboxRegistry.requestsServed];
+      const response = await lookup(`npi=${SANDBOX_NPIS.activeHyphenated}`, liveProviderKey);
+      expect(response.status).toBe(200);
+      expect(liveRegistry.requestsServed - liveBefore).toBe(1);
+      expect(sandboxRegistry.requestsServed).toBe(sandboxBefore);
+    });
+
+    it('is refused to a key without the provider role', async () => {
+      const response = await lookup(`npi=${SANDBOX_NPIS.active}`, account.keys.reviewer);
+      expect(response.status).toBe(403);
     });
   });
 });
