@@ -1,15 +1,15 @@
-import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Body, Get, Inject, Param, Post, Query } from '@nestjs/common';
 
 import { CreateApiKeyDto, ApiKeysService } from '../../auth/auth.module';
 import { ApiError } from '../../common/errors';
 import { ConsoleAudit } from '../console-audit';
-import { csrfField, PageNotice, sendPage } from '../layout';
+import { PageNotice } from '../layout';
 import { doneNotice } from '../views/markup';
 import { API_KEYS_PATH, apiKeysView, EMPTY_KEY_FORM, KeyForm, newApiKeyView } from './api-keys-views';
 import { checkAsTheApiDoes, formChoices, formField, refusalNotice } from '../forms';
 import { principalOf } from '../console-principal';
 import { ConsolePages } from '../console-pages';
+import { ConsolePage, Page } from '../console-page';
 
 const DONE = { revoked: 'The key was revoked. Requests that send it are refused from now on.' };
 
@@ -22,12 +22,12 @@ export class ApiKeysPageController {
   ) {}
 
   @Get()
-  async show(@Req() req: Request, @Res() res: Response, @Query('done') done?: string): Promise<void> {
-    await this.sendKeysPage(req, res, { notice: doneNotice(DONE, done) });
+  async show(@Page() page: ConsolePage, @Query('done') done?: string): Promise<void> {
+    await this.sendKeysPage(page, { notice: doneNotice(DONE, done) });
   }
 
   @Post()
-  async create(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+  async create(@Page() page: ConsolePage, @Body() body: unknown): Promise<void> {
     const form = {
       label: formField(body, 'label') ?? '',
       roles: formChoices(body, 'roles'),
@@ -35,14 +35,12 @@ export class ApiKeysPageController {
     };
     const checked = await checkAsTheApiDoes(CreateApiKeyDto, form);
     if (!checked.valid) {
-      return this.sendKeysPage(req, res, { form, notice: refusalNotice(checked.messages) }, 400);
+      return this.sendKeysPage(page, { form, notice: refusalNotice(checked.messages) }, 400);
     }
-    const principal = principalOf(req);
+    const principal = principalOf(page.req);
     const { key, secret } = await this.apiKeys.create(principal.accountId, checked.value);
-    await this.audit.record(req, 'api_key.created', { object: 'api_key', id: key.id });
-    sendPage(
-      req,
-      res,
+    await this.audit.record(page.req, 'api_key.created', { object: 'api_key', id: key.id });
+    page.send(
       {
         title: 'API key created',
         notice: { kind: 'success', text: `The key "${key.label}" was created.` },
@@ -53,23 +51,22 @@ export class ApiKeysPageController {
   }
 
   @Post(':id/revoke')
-  async revoke(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    const principal = principalOf(req);
+  async revoke(@Page() page: ConsolePage, @Param('id') id: string): Promise<void> {
+    const principal = principalOf(page.req);
     const key = await this.apiKeys.revoke(principal.accountId, id);
     if (!key) throw ApiError.notFound('No active API key with this id exists in your account.');
-    await this.audit.record(req, 'api_key.revoked', { object: 'api_key', id: key.id });
-    res.redirect(303, `${API_KEYS_PATH}?done=revoked`);
+    await this.audit.record(page.req, 'api_key.revoked', { object: 'api_key', id: key.id });
+    page.seeOther(`${API_KEYS_PATH}?done=revoked`);
   }
 
   private async sendKeysPage(
-    req: Request,
-    res: Response,
-    page: { form?: KeyForm; notice?: PageNotice },
+    page: ConsolePage,
+    shown: { form?: KeyForm; notice?: PageNotice },
     status = 200,
   ): Promise<void> {
-    const principal = principalOf(req);
+    const principal = principalOf(page.req);
     const keys = await this.apiKeys.list(principal.accountId);
-    const body = apiKeysView(keys, page.form ?? EMPTY_KEY_FORM, csrfField(req, res));
-    sendPage(req, res, { title: 'API keys', notice: page.notice, body }, status);
+    const body = apiKeysView(keys, shown.form ?? EMPTY_KEY_FORM, page.csrf());
+    page.send({ title: 'API keys', notice: shown.notice, body }, status);
   }
 }

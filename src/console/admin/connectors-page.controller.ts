@@ -1,5 +1,5 @@
-import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Body, Get, Inject, Param, Post, Query } from '@nestjs/common';
+import type { Request } from 'express';
 
 import { ConnectorKind } from '../../../domain/connectors/connector-kinds';
 import { connectorTimeoutRange } from '../../../domain/connectors/connector-settings';
@@ -12,7 +12,7 @@ import {
   ConnectorsService,
 } from '../../connectors/connectors.module';
 import { ConsoleAudit } from '../console-audit';
-import { csrfField, PageNotice, sendPage } from '../layout';
+import { PageNotice } from '../layout';
 import { doneNotice } from '../views/markup';
 import {
   ConnectorForm,
@@ -25,6 +25,7 @@ import {
 import { checkAsTheApiDoes, formField, formText, refusalMessages, refusalNotice } from '../forms';
 import { principalOf } from '../console-principal';
 import { ConsolePages } from '../console-pages';
+import { ConsolePage, Page } from '../console-page';
 
 const LIST_DONE = {
   deleted: 'The connector was removed. Live cases that need it are refused until it is set again.',
@@ -46,9 +47,9 @@ export class ConnectorsPageController {
   ) {}
 
   @Get('connectors')
-  async list(@Req() req: Request, @Res() res: Response, @Query('done') done?: string): Promise<void> {
-    const configured = await this.connectors.list(accountOf(req));
-    sendPage(req, res, {
+  async list(@Page() page: ConsolePage, @Query('done') done?: string): Promise<void> {
+    const configured = await this.connectors.list(accountOf(page.req));
+    page.send({
       title: 'Connectors',
       notice: doneNotice(LIST_DONE, done),
       body: connectorsListView(configured),
@@ -57,30 +58,24 @@ export class ConnectorsPageController {
 
   @Get('connectors/:kind')
   async show(
-    @Req() req: Request,
-    @Res() res: Response,
+    @Page() page: ConsolePage,
     @Param('kind') kind: string,
     @Query('done') done?: string,
   ): Promise<void> {
     const known = connectorKindOf(kind);
-    const connector = await this.connectors.find(accountOf(req), known);
-    this.sendConnectorPage(req, res, known, connector, doneNotice(CONNECTOR_DONE, done));
+    const connector = await this.connectors.find(accountOf(page.req), known);
+    this.sendConnectorPage(page, known, connector, doneNotice(CONNECTOR_DONE, done));
   }
 
   @Post('connectors/:kind')
-  async save(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Param('kind') kind: string,
-    @Body() body: unknown,
-  ): Promise<void> {
+  async save(@Page() page: ConsolePage, @Param('kind') kind: string, @Body() body: unknown): Promise<void> {
     const known = connectorKindOf(kind);
     const form = Object.fromEntries(
       CONNECTOR_FORM_FIELDS.map((name) => [name, formField(body, name) ?? '']),
     ) as ConnectorForm;
     const refuse = async (messages: string[]) => {
-      const connector = await this.connectors.find(accountOf(req), known);
-      this.sendConnectorPage(req, res, known, connector, refusalNotice(messages), form, 400);
+      const connector = await this.connectors.find(accountOf(page.req), known);
+      this.sendConnectorPage(page, known, connector, refusalNotice(messages), form, 400);
     };
     const checked = await checkAsTheApiDoes(
       connectorSettingsDtoFor(known),
@@ -89,7 +84,7 @@ export class ConnectorsPageController {
     if (!checked.valid) return refuse(checked.messages);
     let connector: Connector;
     try {
-      connector = await this.connectors.configure(accountOf(req), known, checked.value);
+      connector = await this.connectors.configure(accountOf(page.req), known, checked.value);
     } catch (error) {
       // invalid_state: a CRD connector where the service has no public address for its keys.
       if (!(error instanceof ApiError) || !['validation_error', 'invalid_state'].includes(error.code)) {
@@ -97,11 +92,11 @@ export class ConnectorsPageController {
       }
       return refuse(refusalMessages(error));
     }
-    await this.audit.record(req, 'connector.configured', {
+    await this.audit.record(page.req, 'connector.configured', {
       object: 'connector',
       id: connector.id,
     });
-    res.redirect(303, `${CONNECTORS_PATH}/${known}?done=saved`);
+    page.seeOther(`${CONNECTORS_PATH}/${known}?done=saved`);
   }
 
   /**
@@ -109,35 +104,34 @@ export class ConnectorsPageController {
    * in-flight JWTs name stays published.
    */
   @Post('connectors/coverage_requirements/rotate-signing-key')
-  async rotateSigningKey(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const fromKid = formText(req.body, 'from_kid', 200) || undefined;
-    const { connector, rotated } = await this.connectors.rotateSigningKey(accountOf(req), fromKid);
+  async rotateSigningKey(@Page() page: ConsolePage): Promise<void> {
+    const fromKid = formText(page.req.body, 'from_kid', 200) || undefined;
+    const { connector, rotated } = await this.connectors.rotateSigningKey(accountOf(page.req), fromKid);
     if (rotated)
-      await this.audit.record(req, 'connector.signing_key_rotated', {
+      await this.audit.record(page.req, 'connector.signing_key_rotated', {
         object: 'connector',
         id: connector.id,
       });
-    res.redirect(303, `${CONNECTORS_PATH}/coverage_requirements?done=rotated`);
+    page.seeOther(`${CONNECTORS_PATH}/coverage_requirements?done=rotated`);
   }
 
   @Post('connectors/:kind/delete')
-  async remove(@Req() req: Request, @Res() res: Response, @Param('kind') kind: string): Promise<void> {
-    const removed = await this.connectors.remove(accountOf(req), kind);
-    await this.audit.record(req, 'connector.deleted', { object: 'connector', id: removed.id });
-    res.redirect(303, `${CONNECTORS_PATH}?done=deleted`);
+  async remove(@Page() page: ConsolePage, @Param('kind') kind: string): Promise<void> {
+    const removed = await this.connectors.remove(accountOf(page.req), kind);
+    await this.audit.record(page.req, 'connector.deleted', { object: 'connector', id: removed.id });
+    page.seeOther(`${CONNECTORS_PATH}?done=deleted`);
   }
 
   private sendConnectorPage(
-    req: Request,
-    res: Response,
+    page: ConsolePage,
     kind: ConnectorKind,
     connector: Connector | undefined,
     notice: PageNotice | undefined,
     form: ConnectorForm = formOf(kind, connector),
     status = 200,
   ): void {
-    const body = connectorView({ kind, connector, form, csrf: csrfField(req, res) });
-    sendPage(req, res, { title: `Connector: ${KIND_TITLES[kind]}`, notice, body }, status);
+    const body = connectorView({ kind, connector, form, csrf: page.csrf() });
+    page.send({ title: `Connector: ${KIND_TITLES[kind]}`, notice, body }, status);
   }
 }
 

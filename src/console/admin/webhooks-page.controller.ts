@@ -1,5 +1,5 @@
-import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Body, Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
 
 import type { WebhookEndpoint } from '../../../infrastructure/webhooks/webhook-endpoints.repository';
 import { success } from '../../common/envelope';
@@ -10,7 +10,7 @@ import {
   WebhooksService,
 } from '../../webhooks/webhooks.module';
 import { ConsoleAudit } from '../console-audit';
-import { csrfField, PageNotice, sendPage } from '../layout';
+import { PageNotice } from '../layout';
 import { doneNotice } from '../views/markup';
 import { checkAsTheApiDoes, formChoices, formField, queryAsTheApiReads, refusalNotice } from '../forms';
 import { principalOf } from '../console-principal';
@@ -22,6 +22,7 @@ import {
   webhooksListView,
 } from './webhooks-views';
 import { ConsolePages } from '../console-pages';
+import { ConsolePage, Page } from '../console-page';
 
 const LIST_DONE = { deleted: 'The endpoint was deleted. Its pending deliveries are abandoned.' };
 const ENDPOINT_DONE = {
@@ -45,41 +46,35 @@ export class WebhooksPageController {
   ) {}
 
   @Get('webhooks')
-  async list(@Req() req: Request, @Res() res: Response, @Query('done') done?: string): Promise<void> {
-    await this.sendListPage(req, res, doneNotice(LIST_DONE, done));
+  async list(@Page() page: ConsolePage, @Query('done') done?: string): Promise<void> {
+    await this.sendListPage(page, doneNotice(LIST_DONE, done));
   }
 
   @Post('webhooks')
-  async create(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+  async create(@Page() page: ConsolePage, @Body() body: unknown): Promise<void> {
     const form = endpointFormOf(body);
     const checked = await checkAsTheApiDoes(CreateWebhookDto, {
       ...form,
       secret: formField(body, 'secret') ?? '',
     });
-    if (!checked.valid) return this.sendListPage(req, res, refusalNotice(checked.messages), form, 400);
-    const endpoint = await this.webhooks.create(principalOf(req), checked.value);
-    await this.audit.record(req, 'webhook_endpoint.created', endpointTarget(endpoint.id));
-    res.redirect(303, `${WEBHOOKS_PATH}/${endpoint.id}?done=created`);
+    if (!checked.valid) return this.sendListPage(page, refusalNotice(checked.messages), form, 400);
+    const endpoint = await this.webhooks.create(principalOf(page.req), checked.value);
+    await this.audit.record(page.req, 'webhook_endpoint.created', endpointTarget(endpoint.id));
+    page.seeOther(`${WEBHOOKS_PATH}/${endpoint.id}?done=created`);
   }
 
   @Get('webhooks/:id')
   async show(
-    @Req() req: Request,
-    @Res() res: Response,
+    @Page() page: ConsolePage,
     @Param('id') id: string,
     @Query() query: Record<string, unknown>,
   ): Promise<void> {
-    const endpoint = await this.webhooks.get(principalOf(req), id);
-    await this.sendEndpointPage(req, res, endpoint, { notice: doneNotice(ENDPOINT_DONE, query.done), query });
+    const endpoint = await this.webhooks.get(principalOf(page.req), id);
+    await this.sendEndpointPage(page, endpoint, { notice: doneNotice(ENDPOINT_DONE, query.done), query });
   }
 
   @Post('webhooks/:id')
-  async update(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Param('id') id: string,
-    @Body() body: unknown,
-  ): Promise<void> {
+  async update(@Page() page: ConsolePage, @Param('id') id: string, @Body() body: unknown): Promise<void> {
     const form = endpointFormOf(body);
     // An empty secret field keeps the current secret, as leaving it out of a PATCH does.
     const checked = await checkAsTheApiDoes(UpdateWebhookDto, {
@@ -87,58 +82,51 @@ export class WebhooksPageController {
       secret: formField(body, 'secret') || undefined,
     });
     if (!checked.valid) {
-      const endpoint = await this.webhooks.get(principalOf(req), id);
-      return this.sendEndpointPage(
-        req,
-        res,
-        endpoint,
-        { notice: refusalNotice(checked.messages), form },
-        400,
-      );
+      const endpoint = await this.webhooks.get(principalOf(page.req), id);
+      return this.sendEndpointPage(page, endpoint, { notice: refusalNotice(checked.messages), form }, 400);
     }
-    await this.webhooks.update(principalOf(req), id, checked.value);
-    await this.audit.record(req, 'webhook_endpoint.updated', endpointTarget(id));
-    res.redirect(303, `${WEBHOOKS_PATH}/${id}?done=updated`);
+    await this.webhooks.update(principalOf(page.req), id, checked.value);
+    await this.audit.record(page.req, 'webhook_endpoint.updated', endpointTarget(id));
+    page.seeOther(`${WEBHOOKS_PATH}/${id}?done=updated`);
   }
 
   @Post('webhooks/:id/turn-on')
-  async turnOn(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    await this.webhooks.update(principalOf(req), id, { active: true });
-    await this.audit.record(req, 'webhook_endpoint.updated', endpointTarget(id));
-    res.redirect(303, `${WEBHOOKS_PATH}/${id}?done=activating`);
+  async turnOn(@Page() page: ConsolePage, @Param('id') id: string): Promise<void> {
+    await this.webhooks.update(principalOf(page.req), id, { active: true });
+    await this.audit.record(page.req, 'webhook_endpoint.updated', endpointTarget(id));
+    page.seeOther(`${WEBHOOKS_PATH}/${id}?done=activating`);
   }
 
   @Post('webhooks/:id/turn-off')
-  async turnOff(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    await this.webhooks.update(principalOf(req), id, { active: false });
-    await this.audit.record(req, 'webhook_endpoint.updated', endpointTarget(id));
-    res.redirect(303, `${WEBHOOKS_PATH}/${id}?done=deactivated`);
+  async turnOff(@Page() page: ConsolePage, @Param('id') id: string): Promise<void> {
+    await this.webhooks.update(principalOf(page.req), id, { active: false });
+    await this.audit.record(page.req, 'webhook_endpoint.updated', endpointTarget(id));
+    page.seeOther(`${WEBHOOKS_PATH}/${id}?done=deactivated`);
   }
 
   @Post('webhooks/:id/delete')
-  async remove(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    await this.webhooks.remove(principalOf(req), id);
-    await this.audit.record(req, 'webhook_endpoint.deleted', endpointTarget(id));
-    res.redirect(303, `${WEBHOOKS_PATH}?done=deleted`);
+  async remove(@Page() page: ConsolePage, @Param('id') id: string): Promise<void> {
+    await this.webhooks.remove(principalOf(page.req), id);
+    await this.audit.record(page.req, 'webhook_endpoint.deleted', endpointTarget(id));
+    page.seeOther(`${WEBHOOKS_PATH}?done=deleted`);
   }
 
   @Post('webhooks/:id/test')
-  async sendTest(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    await this.webhooks.sendTest(principalOf(req), id);
-    res.redirect(303, `${WEBHOOKS_PATH}/${id}?done=test_sent`);
+  async sendTest(@Page() page: ConsolePage, @Param('id') id: string): Promise<void> {
+    await this.webhooks.sendTest(principalOf(page.req), id);
+    page.seeOther(`${WEBHOOKS_PATH}/${id}?done=test_sent`);
   }
 
   @Post('webhooks/:id/deliveries/:deliveryId/retry')
   async retry(
-    @Req() req: Request,
-    @Res() res: Response,
+    @Page() page: ConsolePage,
     @Param('id') id: string,
     @Param('deliveryId') deliveryId: string,
   ): Promise<void> {
-    await this.webhooks.retryDelivery(principalOf(req), id, deliveryId);
+    await this.webhooks.retryDelivery(principalOf(page.req), id, deliveryId);
     // A retry sends the event (a case object, PHI) again, to wherever the endpoint points now.
-    await this.audit.record(req, 'webhook_delivery.retried', endpointTarget(id));
-    res.redirect(303, `${WEBHOOKS_PATH}/${id}?done=retried`);
+    await this.audit.record(page.req, 'webhook_delivery.retried', endpointTarget(id));
+    page.seeOther(`${WEBHOOKS_PATH}/${id}?done=retried`);
   }
 
   /** What the endpoint page's live status asks while an activation is under way. */
@@ -148,29 +136,27 @@ export class WebhooksPageController {
   }
 
   private async sendListPage(
-    req: Request,
-    res: Response,
+    page: ConsolePage,
     notice: PageNotice | undefined,
     form: EndpointForm = EMPTY_ENDPOINT_FORM,
     status = 200,
   ): Promise<void> {
-    const endpoints = await this.webhooks.list(principalOf(req));
-    const body = webhooksListView(endpoints, form, csrfField(req, res));
-    sendPage(req, res, { title: 'Webhooks', notice, body }, status);
+    const endpoints = await this.webhooks.list(principalOf(page.req));
+    const body = webhooksListView(endpoints, form, page.csrf());
+    page.send({ title: 'Webhooks', notice, body }, status);
   }
 
   private async sendEndpointPage(
-    req: Request,
-    res: Response,
+    page: ConsolePage,
     endpoint: WebhookEndpoint,
-    page: { notice: PageNotice | undefined; form?: EndpointForm; query?: Record<string, unknown> },
+    shown: { notice: PageNotice | undefined; form?: EndpointForm; query?: Record<string, unknown> },
     status = 200,
   ): Promise<void> {
-    const query = await queryAsTheApiReads(ListDeliveriesQuery, { cursor: page.query?.cursor });
-    const deliveries = await this.webhooks.listDeliveries(principalOf(req), endpoint.id, query);
+    const query = await queryAsTheApiReads(ListDeliveriesQuery, { cursor: shown.query?.cursor });
+    const deliveries = await this.webhooks.listDeliveries(principalOf(page.req), endpoint.id, query);
     const body = endpointView({
       endpoint,
-      form: page.form ?? {
+      form: shown.form ?? {
         name: endpoint.name,
         url: endpoint.url,
         events: endpoint.events,
@@ -179,9 +165,9 @@ export class WebhooksPageController {
       deliveries: deliveries.data,
       cursor: query.cursor,
       nextCursor: deliveries.next_cursor,
-      csrf: csrfField(req, res),
+      csrf: page.csrf(),
     });
-    sendPage(req, res, { title: `Webhook endpoint: ${endpoint.name}`, notice: page.notice, body }, status);
+    page.send({ title: `Webhook endpoint: ${endpoint.name}`, notice: shown.notice, body }, status);
   }
 }
 

@@ -1,5 +1,5 @@
-import { Get, Inject, Post, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Get, Inject, Post } from '@nestjs/common';
+import type { Request } from 'express';
 
 import { CASE_STATUSES, CaseStatus, FINAL_STATUSES } from '../../../domain/cases/case-model';
 import { DAY_MS } from '../../../domain/durations';
@@ -10,7 +10,6 @@ import { CaseSummariesService, CaseSummaryQuery, CasesService } from '../../case
 import { ApiError } from '../../common/errors';
 import { ConsoleAudit } from '../console-audit';
 import { formText, refusalDetails } from '../forms';
-import { csrfField, sendPage } from '../layout';
 import { attentionListView, AttentionRow } from './attention-views';
 import { triageOf } from './case-request-views';
 import {
@@ -31,6 +30,7 @@ import {
 import { CasesNeedingAttention } from './cases-needing-attention';
 import { principalOf } from '../console-principal';
 import { ConsolePages } from '../console-pages';
+import { ConsolePage, Page } from '../console-page';
 
 const MAX_PAGE_SIZE = 100;
 /** How many earlier pages "Previous page" can walk back through. */
@@ -59,42 +59,42 @@ export class CaseListsController {
 
   @Get('review-queue')
   @RequiresRole('reviewer')
-  async reviewQueue(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const state = listState(req.query, false);
-    const principal = principalOf(req);
-    const page = await this.summaries.reviewQueue(principal, pageRequest(state));
+  async reviewQueue(@Page() page: ConsolePage): Promise<void> {
+    const state = listState(page.req.query, false);
+    const principal = principalOf(page.req);
+    const listed = await this.summaries.reviewQueue(principal, pageRequest(state));
     const section = sectionOfObject('prior_authorization');
     // The summaries hold no PHI; who, what and which payer come from each case's own state, as its page does.
     const cases = await this.cases.getEach(
       principal,
       section.type,
-      page.data.map((row) => row.case_id),
+      listed.data.map((row) => row.case_id),
     );
     const triage = cases.map((record) => record && triageOf(record));
     await this.audit.record(
-      req,
+      page.req,
       'case.listed',
       { object: 'prior_authorization', id: null },
-      { filters: ['review_queue'], result_ids: page.data.map((row) => row.case_id) },
+      { filters: ['review_queue'], result_ids: listed.data.map((row) => row.case_id) },
     );
-    const rows = page.data.map((summary, index) => ({ summary, triage: triage[index] ?? null }));
-    sendPage(req, res, {
+    const rows = listed.data.map((summary, index) => ({ summary, triage: triage[index] ?? null }));
+    page.send({
       title: 'Review queue',
-      body: reviewQueueView(section, rows, state, pagesAround(state, page.nextCursor)),
+      body: reviewQueueView(section, rows, state, pagesAround(state, listed.nextCursor)),
     });
   }
 
   @Get(SECTION_SEGMENTS)
-  async list(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.sendList(req, res, sectionOfPath(req.path), listState(req.query, false));
+  async list(@Page() page: ConsolePage): Promise<void> {
+    await this.sendList(page, sectionOfPath(page.req.path), listState(page.req.query, false));
   }
 
   @Post(SECTION_SEGMENTS)
-  async search(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.sendList(req, res, sectionOfPath(req.path), listState(req.body, true));
+  async search(@Page() page: ConsolePage): Promise<void> {
+    await this.sendList(page, sectionOfPath(page.req.path), listState(page.req.body, true));
   }
 
-  private async sendList(req: Request, res: Response, section: CaseSection, state: ListState): Promise<void> {
+  private async sendList(page: ConsolePage, section: CaseSection, state: ListState): Promise<void> {
     const problems = filterProblems(state);
     const query: CaseSummaryQuery = {
       object: section.type.object,
@@ -108,13 +108,17 @@ export class CaseListsController {
     let nextCursor: string | null = null;
     if (problems.length === 0) {
       try {
-        ({ data: rows, nextCursor } = await this.summaries.list(principalOf(req), query, pageRequest(state)));
+        ({ data: rows, nextCursor } = await this.summaries.list(
+          principalOf(page.req),
+          query,
+          pageRequest(state),
+        ));
       } catch (error) {
         if (!(error instanceof ApiError) || error.code !== 'validation_error') throw error;
         problems.push(...refusalDetails(error));
       }
       await this.audit.record(
-        req,
+        page.req,
         'case.listed',
         { object: section.type.object, id: null },
         {
@@ -130,15 +134,13 @@ export class CaseListsController {
         },
       );
     }
-    sendPage(
-      req,
-      res,
+    page.send(
       {
         title: section.title,
         ...(problems.length > 0 && {
           notice: { kind: 'error' as const, text: `The filters are invalid: ${problems.join('; ')}` },
         }),
-        body: caseListView(section, rows, state, pagesAround(state, nextCursor), csrfField(req, res)),
+        body: caseListView(section, rows, state, pagesAround(state, nextCursor), page.csrf()),
       },
       problems.length > 0 ? 400 : 200,
     );
@@ -146,8 +148,8 @@ export class CaseListsController {
 
   @Get('attention')
   @RequiresRole('operator')
-  async attention(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const livemode = principalOf(req).livemode;
+  async attention(@Page() page: ConsolePage): Promise<void> {
+    const livemode = principalOf(page.req).livemode;
     const found = await this.needingAttention.find(MAX_ATTENTION_CASES_SHOWN);
     const read = await Promise.all(
       found.cases.map(({ caseId, object }) => this.readAttentionCase(caseId, object)),
@@ -159,8 +161,8 @@ export class CaseListsController {
           b.record.attention.since.localeCompare(a.record.attention.since) ||
           b.record.id.localeCompare(a.record.id),
       );
-    await this.recordAttentionListing(req, rows);
-    sendPage(req, res, {
+    await this.recordAttentionListing(page.req, rows);
+    page.send({
       title: 'Cases needing attention',
       body: attentionListView(rows, found.more ? MAX_ATTENTION_CASES_SHOWN : undefined),
     });

@@ -1,5 +1,5 @@
-import { Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Get, Inject, Param, Post } from '@nestjs/common';
+import type { Response } from 'express';
 
 import { describeRequirement, grants } from '../../../domain/accounts/roles';
 import { FINAL_STATUSES, type CaseRecord } from '../../../domain/cases/case-model';
@@ -10,12 +10,11 @@ import { requestFailNowUpdate, requestRetryNowUpdate } from '../../../workflows/
 import { APP_CONFIG } from '../../common/tokens';
 import { type CaseType, CasesService, type DecisionForm, FailCaseDto, plain } from '../../cases/cases.module';
 import { ApiError } from '../../common/errors';
-import { ContextualRequest } from '../../common/request-context';
 import { WebhooksService } from '../../webhooks/webhooks.module';
 import { ConsoleAudit } from '../console-audit';
 import { checkAsTheApiDoes, formText, refusalDetails } from '../forms';
 import { html } from '../views/html';
-import { csrfField, PageContent, sendPage } from '../layout';
+import { PageContent } from '../layout';
 import { doneNotice } from '../views/markup';
 import { attentionCard, operatorActionsView } from './attention-views';
 import { insuranceCardSection, requestView } from './case-request-views';
@@ -33,6 +32,7 @@ import {
 import { principalOf } from '../console-principal';
 import { decisionFormOf, decisionFormsFor, formValues } from './decision-forms';
 import { ConsolePages } from '../console-pages';
+import { ConsolePage, Page } from '../console-page';
 
 /** Fixed sentences for `?done=`: the query names one, it is never shown itself. */
 const DONE_NOTICES: Record<string, string> = {
@@ -82,25 +82,16 @@ export class CasePagesController {
    * payloads in Temporal Web), and the read is audited in the account that owns it.
    */
   @Get(SECTION_SEGMENTS.map((segment) => `${segment}/:id`))
-  async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    const section = sectionOfPath(req.path);
-    const principal = principalOf(req);
+  async show(@Page() page: ConsolePage, @Param('id') id: string): Promise<void> {
+    const section = sectionOfPath(page.req.path);
+    const principal = principalOf(page.req);
     const target = { object: section.type.object, id };
     const { record, accountId: ownerAccountId } = grants(principal.roles, 'operator')
       ? await this.cases.getForOperator(section.type, id)
       : { record: await this.cases.get(principal, section.type, id), accountId: principal.accountId };
-    await this.audit.record(req, 'case.read', target, undefined, ownerAccountId);
-    const notice = doneNotice(DONE_NOTICES, req.query.done);
-    await this.sendCasePage(
-      req,
-      res,
-      section,
-      record,
-      notice ? { notice } : {},
-      undefined,
-      200,
-      ownerAccountId,
-    );
+    await this.audit.record(page.req, 'case.read', target, undefined, ownerAccountId);
+    const notice = doneNotice(DONE_NOTICES, page.req.query.done);
+    await this.sendCasePage(page, section, record, notice ? { notice } : {}, undefined, 200, ownerAccountId);
   }
 
   /**
@@ -109,19 +100,18 @@ export class CasePagesController {
    */
   @Get(SECTION_SEGMENTS.map((segment) => `${segment}/:id/documents/:document_id/pages/:page`))
   async documentPage(
-    @Req() req: Request,
-    @Res() res: Response,
+    @Page() page: ConsolePage,
     @Param('id') id: string,
     @Param('document_id') documentId: string,
-    @Param('page') page: string,
+    @Param('page') pageNumber: string,
   ): Promise<void> {
     const missing = 'This case holds no image of this document page.';
-    if (!/^[1-9]\d{0,3}$/.test(page)) throw ApiError.notFound(missing);
-    const read = { caseId: id, documentId, page: Number(page) };
-    await this.sendDocument(req, res, read, missing, async (principal, type) => ({
+    if (!/^[1-9]\d{0,3}$/.test(pageNumber)) throw ApiError.notFound(missing);
+    const read = { caseId: id, documentId, pageNumber: Number(pageNumber) };
+    await this.sendDocument(page, read, missing, async (principal, type) => ({
       contentType: 'image/jpeg',
       disposition: 'inline',
-      bytes: await this.cases.documentPagePreview(principal, type, id, documentId, read.page),
+      bytes: await this.cases.documentPagePreview(principal, type, id, documentId, read.pageNumber),
     }));
   }
 
@@ -132,13 +122,12 @@ export class CasePagesController {
    */
   @Get(SECTION_SEGMENTS.map((segment) => `${segment}/:id/documents/:document_id`))
   async document(
-    @Req() req: Request,
-    @Res() res: Response,
+    @Page() page: ConsolePage,
     @Param('id') id: string,
     @Param('document_id') documentId: string,
   ): Promise<void> {
     const missing = 'This case holds no document with this id.';
-    await this.sendDocument(req, res, { caseId: id, documentId }, missing, async (principal, type) => {
+    await this.sendDocument(page, { caseId: id, documentId }, missing, async (principal, type) => {
       const { contentType, bytes } = await this.cases.document(principal, type, id, documentId);
       return { contentType, disposition: 'attachment', bytes };
     });
@@ -149,27 +138,26 @@ export class CasePagesController {
    * take these paths.
    */
   @Post(SECTION_SEGMENTS.map((segment) => `${segment}/:id/retry`))
-  async retry(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    await this.actAsOperator(req, res, id, 'retry');
+  async retry(@Page() page: ConsolePage, @Param('id') id: string): Promise<void> {
+    await this.actAsOperator(page, id, 'retry');
   }
 
   @Post(SECTION_SEGMENTS.map((segment) => `${segment}/:id/fail`))
-  async fail(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    await this.actAsOperator(req, res, id, 'fail');
+  async fail(@Page() page: ConsolePage, @Param('id') id: string): Promise<void> {
+    await this.actAsOperator(page, id, 'fail');
   }
 
   @Post(SECTION_SEGMENTS.map((segment) => `${segment}/:id/:decision`))
   async decide(
-    @Req() req: Request,
-    @Res() res: Response,
+    @Page() page: ConsolePage,
     @Param('id') id: string,
     @Param('decision') name: string,
   ): Promise<void> {
-    const section = sectionOfPath(req.path);
+    const section = sectionOfPath(page.req.path);
     const decision = section.type.decisions.find((candidate) => candidate.name === name);
     const form = decisionFormOf(section.type.object, name);
     if (!decision || !form) throw ApiError.notFound('This case takes no such decision.');
-    const principal = principalOf(req);
+    const principal = principalOf(page.req);
     if (!grants(principal.roles, decision.role)) {
       throw new ApiError(
         'forbidden',
@@ -177,13 +165,12 @@ export class CasePagesController {
       );
     }
     const record = await this.cases.get(principal, section.type, id);
-    const values = formValues(form, req.body, record);
-    const person = (req as ContextualRequest).context.console!.displayName;
+    const values = formValues(form, page.req.body, record);
+    const person = page.req.context.console!.displayName;
     const checked = await checkAsTheApiDoes(decision.body, form.body(values, person, record));
     if (!checked.valid) {
       return this.sendCasePage(
-        req,
-        res,
+        page,
         section,
         record,
         { notice: { kind: 'error', text: 'The request is invalid; see details.' } },
@@ -198,8 +185,7 @@ export class CasePagesController {
       const kept =
         error.code === 'invalid_state' ? undefined : { form, values, errors: refusalDetails(error) };
       return this.sendCasePage(
-        req,
-        res,
+        page,
         section,
         await this.cases.get(principal, section.type, id),
         { notice: { kind: 'error', text: error.message } },
@@ -207,31 +193,33 @@ export class CasePagesController {
         error.httpStatus,
       );
     }
-    await this.audit.record(req, decision.auditAction, { object: section.type.object, id });
-    res.redirect(303, `${casePath(section, id)}?done=${decision.name}`);
+    await this.audit.record(page.req, decision.auditAction, { object: section.type.object, id });
+    page.seeOther(`${casePath(section, id)}?done=${decision.name}`);
   }
 
   /**
    * Sent through `CasesService.actForOperator`, as `POST /{type}/{id}/retry` and `/fail` send them,
    * for a case of any account, and audited in the account that owns it.
    */
-  private async actAsOperator(req: Request, res: Response, id: string, name: OperatorAction): Promise<void> {
-    const section = sectionOfPath(req.path);
+  private async actAsOperator(page: ConsolePage, id: string, name: OperatorAction): Promise<void> {
+    const section = sectionOfPath(page.req.path);
     if (!section.type.waitsOutOutages) throw ApiError.notFound('This case takes no such decision.');
-    if (!grants(principalOf(req).roles, 'operator')) {
+    if (!grants(principalOf(page.req).roles, 'operator')) {
       throw new ApiError(
         'forbidden',
         'Retrying or failing a case needs the "operator" role, which you do not hold.',
       );
     }
     const action = OPERATOR_ACTIONS[name];
-    const values = { reason: formText(req.body, 'reason', 100), note: formText(req.body, 'note', 10_000) };
+    const values = {
+      reason: formText(page.req.body, 'reason', 100),
+      note: formText(page.req.body, 'note', 10_000),
+    };
     const sendRefusal = async (text: string, status: number, errors?: string[]) => {
       const { record, accountId } = await this.cases.getForOperator(section.type, id);
       const kept = errors && { form: 'fail' as const, values, errors };
       await this.sendCasePage(
-        req,
-        res,
+        page,
         section,
         record,
         { notice: { kind: 'error', text } },
@@ -262,21 +250,20 @@ export class CasePagesController {
       return sendRefusal(error.message, error.httpStatus);
     }
     const target = { object: section.type.object, id };
-    await this.audit.record(req, action.auditAction, target, undefined, ownerAccountId);
-    res.redirect(303, `${casePath(section, id)}?done=${action.done}`);
+    await this.audit.record(page.req, action.auditAction, target, undefined, ownerAccountId);
+    page.seeOther(`${casePath(section, id)}?done=${action.done}`);
   }
 
   private async sendCasePage(
-    req: Request,
-    res: Response,
+    page: ConsolePage,
     section: CaseSection,
     record: CaseRecord,
     content: Pick<PageContent, 'notice'>,
     answer?: FormAnswer,
     status = 200,
-    ownerAccountId = principalOf(req).accountId,
+    ownerAccountId = principalOf(page.req).accountId,
   ): Promise<void> {
-    const principal = principalOf(req);
+    const principal = principalOf(page.req);
     const path = casePath(section, record.id);
     const forms = decisionFormsFor(record).filter((form) => {
       const decision = section.type.decisions.find((candidate) => candidate.name === form.decision);
@@ -296,9 +283,7 @@ export class CasePagesController {
     ]);
     const temporalLink = this.temporalWebLink(record.id);
     const operatorActs = operator && section.type.waitsOutOutages && !FINAL_STATUSES.includes(record.status);
-    sendPage(
-      req,
-      res,
+    page.send(
       {
         title: `${section.singular} ${record.id}`,
         ...content,
@@ -309,8 +294,8 @@ export class CasePagesController {
                   record.attention,
                   operatorActs
                     ? answer?.form === 'fail'
-                      ? operatorActionsView(path, csrfField(req, res), answer.values, answer.errors)
-                      : operatorActionsView(path, csrfField(req, res))
+                      ? operatorActionsView(path, page.csrf(), answer.values, answer.errors)
+                      : operatorActionsView(path, page.csrf())
                     : '',
                 )
               : ''
@@ -327,8 +312,8 @@ export class CasePagesController {
             // The decisions come after the facts they weigh, so a reviewer reads before deciding.
             forms.map((form) =>
               answer?.form === form
-                ? decisionFormView(form, path, csrfField(req, res), record, answer.values, answer.errors)
-                : decisionFormView(form, path, csrfField(req, res), record),
+                ? decisionFormView(form, path, page.csrf(), record, answer.values, answer.errors)
+                : decisionFormView(form, path, page.csrf(), record),
             )
           }
           ${statusHistory(record)} ${caseResults(record)}
@@ -352,23 +337,22 @@ export class CasePagesController {
    * the API's download is, with the page when it is one.
    */
   private async sendDocument(
-    req: Request,
-    res: Response,
-    { caseId, documentId, page }: { caseId: string; documentId: string; page?: number },
+    page: ConsolePage,
+    { caseId, documentId, pageNumber }: { caseId: string; documentId: string; pageNumber?: number },
     missing: string,
     read: (principal: Principal, type: CaseType) => Promise<UntrustedBytes>,
   ): Promise<void> {
-    const section = sectionOfPath(req.path);
-    const principal = principalOf(req);
+    const section = sectionOfPath(page.req.path);
+    const principal = principalOf(page.req);
     if (grants(principal.roles, 'operator')) throw ApiError.notFound(missing);
     const bytes = await read(principal, section.type);
     await this.audit.record(
-      req,
+      page.req,
       'document.read',
       { object: section.type.object, id: caseId },
-      page === undefined ? { document_id: documentId } : { document_id: documentId, page },
+      pageNumber === undefined ? { document_id: documentId } : { document_id: documentId, page: pageNumber },
     );
-    sendUntrusted(res, bytes);
+    sendUntrusted(page.res, bytes);
   }
 
   private temporalWebLink(caseId: string): string | undefined {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
-import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Body, Get, Inject, Param, Post, Query } from '@nestjs/common';
+import type { Request } from 'express';
 
 import { describeRequirement, grants } from '../../../domain/accounts/roles';
 import { FEEDBACK_ROLE } from '../../../domain/cases/case-feedback';
@@ -19,7 +19,6 @@ import { ConsoleAudit } from '../console-audit';
 import { ConsolePages } from '../console-pages';
 import { principalOf } from '../console-principal';
 import { checkAsTheApiDoes, formChoices, formField, formText, refusalMessages } from '../forms';
-import { csrfField, sendPage } from '../layout';
 import { html } from '../views';
 import { casePath, sectionOfObject } from './case-sections';
 import {
@@ -30,6 +29,7 @@ import {
   feedbackFormView,
   feedbackReportView,
 } from './feedback-views';
+import { ConsolePage, Page } from '../console-page';
 
 const PRIOR_AUTHORIZATION = CASE_TYPES.find((type) => type.object === 'prior_authorization')!;
 
@@ -50,39 +50,36 @@ export class FeedbackPagesController {
   ) {}
 
   @Get(':id/feedback')
-  async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    const record = await this.caseForFeedback(req, id);
-    this.sendFormPage(req, res, record, emptyFeedbackForm());
+  async show(@Page() page: ConsolePage, @Param('id') id: string): Promise<void> {
+    const record = await this.caseForFeedback(page.req, id);
+    this.sendFormPage(page, record, emptyFeedbackForm());
   }
 
   @Post(':id/feedback')
-  async give(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Param('id') id: string,
-    @Body() body: unknown,
-  ): Promise<void> {
-    const record = await this.caseForFeedback(req, id);
+  async give(@Page() page: ConsolePage, @Param('id') id: string, @Body() body: unknown): Promise<void> {
+    const record = await this.caseForFeedback(page.req, id);
     const values = formValuesOf(body, record);
     const checked = await checkAsTheApiDoes(GiveFeedbackDto, bodyOf(values));
-    if (!checked.valid) return this.sendFormPage(req, res, record, values, checked.messages, 400);
+    if (!checked.valid) return this.sendFormPage(page, record, values, checked.messages, 400);
     let created: boolean;
     try {
       // Bound to the case too, so a key sent with another case's form finds nothing of this one.
       const idempotencyId = `console-feedback:${record.id}:${values.key}`;
-      ({ created } = await this.feedback.give(principalOf(req), id, plain(checked.value), idempotencyId));
+      ({ created } = await this.feedback.give(
+        principalOf(page.req),
+        id,
+        plain(checked.value),
+        idempotencyId,
+      ));
     } catch (error) {
       if (!(error instanceof ApiError) || !REFUSALS_SHOWN_WITH_THE_FORM.has(error.code)) throw error;
-      return this.sendFormPage(req, res, record, values, refusalMessages(error), error.httpStatus);
+      return this.sendFormPage(page, record, values, refusalMessages(error), error.httpStatus);
     }
     // A second send of the same form stored nothing, so it is audited once.
     if (created)
-      await this.audit.record(req, 'case.feedback_recorded', { object: 'prior_authorization', id });
+      await this.audit.record(page.req, 'case.feedback_recorded', { object: 'prior_authorization', id });
     // `done=feedback` names the case page's sentence for it; the anchor brings the history into view.
-    res.redirect(
-      303,
-      `${casePath(sectionOfObject('prior_authorization'), id)}?done=feedback#feedback-heading`,
-    );
+    page.seeOther(`${casePath(sectionOfObject('prior_authorization'), id)}?done=feedback#feedback-heading`);
   }
 
   /** The account's own case, for a person who may give feedback (operators run the service, they give none). */
@@ -98,24 +95,21 @@ export class FeedbackPagesController {
   }
 
   private sendFormPage(
-    req: Request,
-    res: Response,
+    page: ConsolePage,
     record: PriorAuthorizationCase,
     values: FeedbackFormValues,
     errors: string[] = [],
     status = 200,
   ): void {
     const path = casePath(sectionOfObject('prior_authorization'), record.id);
-    sendPage(
-      req,
-      res,
+    page.send(
       {
         title: `Feedback on prior authorization ${record.id}`,
         ...(errors.length > 0 && {
           notice: { kind: 'error' as const, text: 'Nothing was saved; see below.' },
         }),
         body: html`<p><a href="${path}">Back to the case</a></p>
-          ${feedbackFormView(record, csrfField(req, res), values, errors)}`,
+          ${feedbackFormView(record, page.csrf(), values, errors)}`,
       },
       status,
     );
@@ -165,8 +159,7 @@ export class FeedbackReportPageController {
 
   @Get()
   async show(
-    @Req() req: Request,
-    @Res() res: Response,
+    @Page() page: ConsolePage,
     @Query('from') from?: string,
     @Query('to') to?: string,
   ): Promise<void> {
@@ -178,12 +171,12 @@ export class FeedbackReportPageController {
     period.from ||= new Date(Date.parse(period.to) - (DEFAULT_REPORT_DAYS - 1) * DAY_MS)
       .toISOString()
       .slice(0, 10);
-    const report = await this.feedback.report(principalOf(req), {
+    const report = await this.feedback.report(principalOf(page.req), {
       from: `${period.from}T00:00:00Z`,
       // The day `to` names is included: the period ends at the next midnight.
       to: new Date(Date.parse(period.to) + DAY_MS).toISOString(),
     });
-    sendPage(req, res, {
+    page.send({
       title: 'Feedback',
       body: feedbackReportView(report, period),
     });

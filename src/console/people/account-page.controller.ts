@@ -1,10 +1,8 @@
-import { Body, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Body, Get, Inject, Post, Query } from '@nestjs/common';
 
 import { grants } from '../../../domain/accounts/roles';
 import type { ProviderAuthorizationSettings } from '../../../domain/providers/provider-authorization';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../infrastructure/console/session-policy';
-import { ContextualRequest } from '../../common/request-context';
 import { RequiresRole } from '../../common/route-access';
 import { ProviderAuthorizationsService } from '../../provider-authorizations/provider-authorizations.module';
 import { ConsoleAudit } from '../console-audit';
@@ -12,10 +10,11 @@ import { principalOf } from '../console-principal';
 import { formField, refusalNotice } from '../forms';
 import { card, choice, definitionList, inputField, postForm, submitButton } from '../views';
 import { Html, html } from '../views/html';
-import { csrfField, PageNotice, sendPage } from '../layout';
+import { PageNotice } from '../layout';
 import { doneNotice } from '../views/markup';
 import { ACCOUNT_TWO_STEP_PATH } from './second-factor.controller';
 import { ConsolePages } from '../console-pages';
+import { ConsolePage, Page } from '../console-page';
 
 const PROVIDER_AUTHORIZATIONS_PATH = '/console/account/provider-authorizations';
 
@@ -36,49 +35,41 @@ export class AccountPageController {
   ) {}
 
   @Get()
-  async show(@Req() req: Request, @Res() res: Response, @Query('done') done?: string): Promise<void> {
-    await this.sendAccountPage(req, res, doneNotice(DONE, done));
+  async show(@Page() page: ConsolePage, @Query('done') done?: string): Promise<void> {
+    await this.sendAccountPage(page, doneNotice(DONE, done));
   }
 
   @Post('provider-authorizations')
   @RequiresRole('admin')
-  async saveAuthorizationSettings(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Body() body: unknown,
-  ): Promise<void> {
+  async saveAuthorizationSettings(@Page() page: ConsolePage, @Body() body: unknown): Promise<void> {
     const days = Number(formField(body, 'period_days'));
     if (!Number.isInteger(days) || days < 1 || days > 3650) {
       return this.sendAccountPage(
-        req,
-        res,
+        page,
         refusalNotice(['the period must be a whole number of days from 1 to 3650']),
         400,
       );
     }
-    await this.authorizations.updateAccountSettings(principalOf(req), {
+    await this.authorizations.updateAccountSettings(principalOf(page.req), {
       require_provider_authorization: {
         test: formField(body, 'require_test') === 'yes',
         live: formField(body, 'require_live') === 'yes',
       },
       provider_authorization_period_days: days,
     });
-    await this.audit.record(req, 'account_settings.updated', { object: 'account_settings', id: null });
-    res.redirect(303, '/console/account?done=authorizations-saved');
+    await this.audit.record(page.req, 'account_settings.updated', { object: 'account_settings', id: null });
+    page.seeOther('/console/account?done=authorizations-saved');
   }
 
   private async sendAccountPage(
-    req: Request,
-    res: Response,
+    page: ConsolePage,
     notice: PageNotice | undefined,
     status = 200,
   ): Promise<void> {
-    const session = (req as ContextualRequest).context.console!;
-    const settings = await this.authorizations.accountSettings(principalOf(req));
+    const session = page.req.context.console!;
+    const settings = await this.authorizations.accountSettings(principalOf(page.req));
     const isAdmin = grants(session.roles, 'admin');
-    sendPage(
-      req,
-      res,
+    page.send(
       {
         title: 'Your account',
         notice,
@@ -99,7 +90,7 @@ export class AccountPageController {
             ],
           ]),
         })}
-        ${authorizationSettingsCard(settings, isAdmin ? csrfField(req, res) : undefined)}`,
+        ${authorizationSettingsCard(settings, isAdmin ? page.csrf() : undefined)}`,
       },
       status,
     );

@@ -1,16 +1,15 @@
-import { Body, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Get, Inject, Param, Post } from '@nestjs/common';
 import { isEmail } from 'class-validator';
-import type { Request, Response } from 'express';
 
 import { PASSWORD_MAX_LENGTH, passwordProblem } from '../../../infrastructure/console/passwords';
 import { PublicRoute } from '../../common/route-access';
 import { ApiError } from '../../common/errors';
 import { ConsoleAudit } from '../console-audit';
 import { failedChecks, failedChecksNotice, formText } from '../forms';
-import { csrfField, sendPage } from '../layout';
 import { closedInvitationView, JoinForm, joinView, NAME_MAX_LENGTH } from './invitation-views';
 import { PeopleService } from './people.service';
 import { ConsolePages } from '../console-pages';
+import { ConsolePage, Page } from '../console-page';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 const EMAIL_MAX_LENGTH = 320;
@@ -27,20 +26,19 @@ export class InvitationPageController {
 
   @Get(':token')
   @PublicRoute()
-  async show(@Req() req: Request, @Res() res: Response, @Param('token') token: string): Promise<void> {
-    if (!(await this.isOpen(req, res, token))) return;
-    sendJoinPage(req, res, { displayName: '', email: '' });
+  async show(@Page() page: ConsolePage, @Param('token') token: string): Promise<void> {
+    if (!(await this.isOpen(page, token))) return;
+    sendJoinPage(page, { displayName: '', email: '' });
   }
 
   @Post(':token')
   @PublicRoute()
   async accept(
-    @Req() req: Request,
-    @Res() res: Response,
+    @Page() page: ConsolePage,
     @Param('token') token: string,
     @Body() body: unknown,
   ): Promise<void> {
-    if (!(await this.isOpen(req, res, token))) return;
+    if (!(await this.isOpen(page, token))) return;
     const form: JoinForm = {
       displayName: formText(body, 'display_name', NAME_MAX_LENGTH),
       email: formText(body, 'email', EMAIL_MAX_LENGTH),
@@ -54,44 +52,43 @@ export class InvitationPageController {
         ? undefined
         : 'The two passwords differ.',
     ]);
-    if (errors.length > 0) return sendJoinPage(req, res, { ...form, errors }, 400);
+    if (errors.length > 0) return sendJoinPage(page, { ...form, errors }, 400);
     const acceptance = await this.people.acceptInvitation(
       token,
       { displayName: form.displayName, email: form.email, password },
-      req.ip ?? 'unknown',
+      page.req.ip ?? 'unknown',
     );
-    if (acceptance.outcome === 'closed') return sendClosedPage(req, res);
+    if (acceptance.outcome === 'closed') return sendClosedPage(page);
     if (acceptance.outcome === 'email_taken') {
       return sendJoinPage(
-        req,
-        res,
+        page,
         { ...form, errors: ['That email already signs in to the console; use another.'] },
         400,
       );
     }
     const { user, invitationId } = acceptance;
-    await this.audit.recordUserAction(req, 'user.created', user, {
+    await this.audit.recordUserAction(page.req, 'user.created', user, {
       roles: user.roles,
       invitation_id: invitationId,
     });
-    res.redirect(303, `/console/sign-in?done=${INVITATION_ACCEPTED}`);
+    page.seeOther(`/console/sign-in?done=${INVITATION_ACCEPTED}`);
   }
 
   /** Answers for a link that opens nothing: 404 for one never issued, 410 for one used or expired. */
-  private async isOpen(req: Request, res: Response, token: string): Promise<boolean> {
+  private async isOpen(page: ConsolePage, token: string): Promise<boolean> {
     const state = TOKEN_SHAPE.test(token) ? await this.people.invitationState(token) : 'unknown';
     if (state === 'unknown')
       throw ApiError.notFound('This invitation link is not valid. Check that it was copied whole.');
-    if (state === 'closed') sendClosedPage(req, res);
+    if (state === 'closed') sendClosedPage(page);
     return state === 'open';
   }
 }
 
-function sendClosedPage(req: Request, res: Response): void {
-  sendPage(req, res, { title: 'Invitation no longer valid', body: closedInvitationView() }, 410);
+function sendClosedPage(page: ConsolePage): void {
+  page.send({ title: 'Invitation no longer valid', body: closedInvitationView() }, 410);
 }
 
-function sendJoinPage(req: Request, res: Response, form: JoinForm, status = 200): void {
+function sendJoinPage(page: ConsolePage, form: JoinForm, status = 200): void {
   const notice = failedChecksNotice(form.errors);
-  sendPage(req, res, { title: 'Join your team', notice, body: joinView(form, csrfField(req, res)) }, status);
+  page.send({ title: 'Join your team', notice, body: joinView(form, page.csrf()) }, status);
 }

@@ -1,15 +1,14 @@
-import { Body, Get, Inject, Post, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Body, Get, Inject, Post } from '@nestjs/common';
 
 import { ACCOUNT_ROLES } from '../../../domain/accounts/roles';
 import { INVITATION_LIFETIME_MS } from '../../../infrastructure/console/invitations.repository';
 import { ConsoleAudit } from '../console-audit';
 import { formChoices } from '../forms';
-import { csrfField, sendPage } from '../layout';
 import { PeopleService } from './people.service';
 import { AccountRole, invitationLinkView, peopleView } from './people-views';
 import { ConsolePages } from '../console-pages';
 import { principalOf } from '../console-principal';
+import { ConsolePage, Page } from '../console-page';
 
 function isAccountRole(role: string): role is AccountRole {
   return (ACCOUNT_ROLES as readonly string[]).includes(role);
@@ -24,13 +23,13 @@ export class PeoplePageController {
   ) {}
 
   @Get()
-  async show(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.sendPeople(req, res, { roles: [] });
+  async show(@Page() page: ConsolePage): Promise<void> {
+    await this.sendPeople(page, { roles: [] });
   }
 
   @Post('invitations')
-  async invite(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
-    const principal = principalOf(req);
+  async invite(@Page() page: ConsolePage, @Body() body: unknown): Promise<void> {
+    const principal = principalOf(page.req);
     const chosen = formChoices(body, 'roles');
     const roles = chosen.filter(isAccountRole);
     const problem =
@@ -39,7 +38,7 @@ export class PeoplePageController {
         : roles.length === 0
           ? 'Choose at least one role.'
           : undefined;
-    if (problem) return this.sendPeople(req, res, { roles, error: problem }, 400);
+    if (problem) return this.sendPeople(page, { roles, error: problem }, 400);
 
     const distinctRoles = [...new Set(roles)];
     const invitation = await this.people.invite({
@@ -48,13 +47,13 @@ export class PeoplePageController {
       invitedBy: principal.credential.id,
     });
     await this.audit.record(
-      req,
+      page.req,
       'user.invited',
       { object: 'console_invitation', id: invitation.id },
       { roles: distinctRoles },
     );
-    const link = `${req.protocol}://${req.get('host')}/console/invitations/${invitation.token}`;
-    sendPage(req, res, {
+    const link = `${page.req.protocol}://${page.req.get('host')}/console/invitations/${invitation.token}`;
+    page.send({
       title: 'Invitation link',
       notice: { kind: 'success', text: 'The invitation was created.' },
       body: invitationLinkView(link, distinctRoles, INVITATION_LIFETIME_MS / 3_600_000),
@@ -62,18 +61,13 @@ export class PeoplePageController {
   }
 
   private async sendPeople(
-    req: Request,
-    res: Response,
+    page: ConsolePage,
     form: { roles: AccountRole[]; error?: string },
     status = 200,
   ): Promise<void> {
-    const principal = principalOf(req);
-    const body = peopleView(
-      await this.people.ofAccount(principal.accountId),
-      form.roles,
-      csrfField(req, res),
-    );
+    const principal = principalOf(page.req);
+    const body = peopleView(await this.people.ofAccount(principal.accountId), form.roles, page.csrf());
     const notice = form.error ? { kind: 'error' as const, text: form.error } : undefined;
-    sendPage(req, res, { title: 'People', notice, body }, status);
+    page.send({ title: 'People', notice, body }, status);
   }
 }

@@ -1,11 +1,11 @@
-import type { Request, Response } from 'express';
 import { renderSVG } from 'uqr';
 
 import { card, hiddenFields, inputField, postForm, secretReveal, submitButton } from '../views';
 import { Html, html } from '../views/html';
 import { emailField, passwordField } from './credential-fields';
-import { csrfField, PageContent, sendPage } from '../layout';
+import { PageContent } from '../layout';
 import { otpauthUri } from './totp';
+import type { ConsolePage } from '../console-page';
 
 export const CODE_FIELD = 'code';
 
@@ -47,16 +47,14 @@ function errorNotice(error: string | undefined): PageContent['notice'] {
 }
 
 /** Asks for the current code of the app the person set up before. */
-export function sendCodePage(req: Request, res: Response, form: CodeForm, status = 200): void {
-  sendPage(
-    req,
-    res,
+export function sendCodePage(page: ConsolePage, form: CodeForm, status = 200): void {
+  page.send(
     {
       title: 'Two-step sign-in',
       notice: errorNotice(form.error),
       body: postForm({
         action: form.action,
-        csrf: csrfField(req, res),
+        csrf: page.csrf(),
         className: 'card narrow',
         body: html`${nextField(form.next)}
           <p>Enter the 6-digit code your authenticator app shows for this account.</p>
@@ -72,15 +70,12 @@ export function sendCodePage(req: Request, res: Response, form: CodeForm, status
  * inline SVG, which the console's CSP allows, so the secret never leaves this page for an image URL.
  */
 export function sendSetUpPage(
-  req: Request,
-  res: Response,
+  page: ConsolePage,
   form: CodeForm & { secret: string; accountLabel: string },
   status = 200,
 ): void {
   const qrCode = new Html(renderSVG(otpauthUri(form.secret, form.accountLabel)));
-  sendPage(
-    req,
-    res,
+  page.send(
     {
       title: 'Set up two-step sign-in',
       notice: errorNotice(form.error),
@@ -103,7 +98,7 @@ export function sendSetUpPage(
           ${secretReveal({ id: 'totp-secret', value: form.secret, copyLabel: 'Copy key' })}
           ${postForm({
             action: form.action,
-            csrf: csrfField(req, res),
+            csrf: page.csrf(),
             body: html`${nextField(form.next)} ${codeField()}
             ${submitButton({ label: 'Turn on two-step sign-in', kind: 'primary' })}`,
           })}`,

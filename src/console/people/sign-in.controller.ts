@@ -1,19 +1,18 @@
-import { Body, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Body, Get, Inject, Post, Query } from '@nestjs/common';
 
 import { grants } from '../../../domain/accounts/roles';
 import { PASSWORD_MAX_LENGTH } from '../../../infrastructure/console/passwords';
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../../../infrastructure/console/session-policy';
 import { PublicRoute } from '../../common/route-access';
-import { ContextualRequest } from '../../common/request-context';
 import { ConsoleAudit } from '../console-audit';
 import { clearCookie, setCookie } from '../cookies';
 import { consoleReturnPath, formText } from '../forms';
-import { csrfField, NAVIGATION, sendPage } from '../layout';
+import { NAVIGATION } from '../layout';
 import { INVITATION_ACCEPTED } from './invitation-page.controller';
 import { SignInService } from './sign-in.service';
 import { signInView } from './second-factor-pages';
 import { ConsolePages } from '../console-pages';
+import { ConsolePage, Page } from '../console-page';
 
 export const SECOND_FACTOR_PATH = '/console/sign-in/second-factor';
 
@@ -27,60 +26,52 @@ export class SignInController {
 
   @Get()
   @PublicRoute()
-  home(@Req() req: Request, @Res() res: Response): void {
-    const session = (req as ContextualRequest).context.console;
-    if (session?.stage !== 'signed_in') return res.redirect(303, '/console/sign-in');
+  home(@Page() page: ConsolePage): void {
+    const session = page.req.context.console;
+    if (session?.stage !== 'signed_in') return page.seeOther('/console/sign-in');
     const first = NAVIGATION.find((item) => grants(session.roles, item.role));
-    res.redirect(303, first?.href ?? '/console/account');
+    page.seeOther(first?.href ?? '/console/account');
   }
 
   @Get('sign-in')
   @PublicRoute()
-  showSignIn(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Query('next') next?: string,
-    @Query('done') done?: string,
-  ): void {
-    this.sendSignIn(req, res, { next: consoleReturnPath(next), joined: done === INVITATION_ACCEPTED });
+  showSignIn(@Page() page: ConsolePage, @Query('next') next?: string, @Query('done') done?: string): void {
+    this.sendSignIn(page, { next: consoleReturnPath(next), joined: done === INVITATION_ACCEPTED });
   }
 
   @Post('sign-in')
   @PublicRoute()
-  async signIn(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+  async signIn(@Page() page: ConsolePage, @Body() body: unknown): Promise<void> {
     const email = formText(body, 'email', 320);
     const password = formText(body, 'password', PASSWORD_MAX_LENGTH);
     const next = consoleReturnPath(formText(body, 'next'));
-    const attempt = await this.signIns.checkPassword(email, password, req.ip ?? 'unknown');
+    const attempt = await this.signIns.checkPassword(email, password, page.req.ip ?? 'unknown');
     if (!attempt.accepted) {
-      if (attempt.user) await this.audit.recordUserAction(req, 'user.sign_in_failed', attempt.user);
-      return this.sendSignIn(req, res, { next, email, failed: true }, 401);
+      if (attempt.user) await this.audit.recordUserAction(page.req, 'user.sign_in_failed', attempt.user);
+      return this.sendSignIn(page, { next, email, failed: true }, 401);
     }
     const { token, needsSecondFactor } = await this.signIns.startSession(attempt.user);
     // Recorded before the browser receives the cookie: a sign-in the trail missed never opens a page.
-    if (!needsSecondFactor) await this.audit.recordUserAction(req, 'user.signed_in', attempt.user);
-    setCookie(req, res, SESSION_COOKIE, token, { maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000 });
-    res.redirect(303, needsSecondFactor ? `${SECOND_FACTOR_PATH}?next=${encodeURIComponent(next)}` : next);
+    if (!needsSecondFactor) await this.audit.recordUserAction(page.req, 'user.signed_in', attempt.user);
+    setCookie(page.req, page.res, SESSION_COOKIE, token, { maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000 });
+    page.seeOther(needsSecondFactor ? `${SECOND_FACTOR_PATH}?next=${encodeURIComponent(next)}` : next);
   }
 
   @Post('sign-out')
   @PublicRoute()
-  async signOut(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const session = (req as ContextualRequest).context.console;
+  async signOut(@Page() page: ConsolePage): Promise<void> {
+    const session = page.req.context.console;
     if (session) await this.signIns.signOut(session.id);
-    clearCookie(req, res, SESSION_COOKIE);
-    res.redirect(303, '/console/sign-in');
+    clearCookie(page.req, page.res, SESSION_COOKIE);
+    page.seeOther('/console/sign-in');
   }
 
   private sendSignIn(
-    req: Request,
-    res: Response,
+    page: ConsolePage,
     form: { next: string; email?: string; failed?: boolean; joined?: boolean },
     status = 200,
   ): void {
-    sendPage(
-      req,
-      res,
+    page.send(
       {
         title: 'Sign in',
         notice: form.failed
@@ -88,7 +79,7 @@ export class SignInController {
           : form.joined
             ? { kind: 'success', text: 'Your user is ready. Sign in with your email and password.' }
             : undefined,
-        body: signInView(form, csrfField(req, res)),
+        body: signInView(form, page.csrf()),
       },
       status,
     );

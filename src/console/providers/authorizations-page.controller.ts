@@ -1,10 +1,8 @@
-import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Body, Get, Inject, Param, Post, Query } from '@nestjs/common';
 
 import { grants } from '../../../domain/accounts/roles';
 import { KEYSET_CURSOR } from '../../../infrastructure/storage/keyset-cursor';
 import { ApiError } from '../../common/errors';
-import type { ContextualRequest } from '../../common/request-context';
 import { actorOf } from '../../common/actor';
 import {
   CreateProviderAuthorizationDto,
@@ -14,7 +12,7 @@ import {
 import { ConsolePages } from '../console-pages';
 import { principalOf } from '../console-principal';
 import { checkAsTheApiDoes, formField, refusalNotice } from '../forms';
-import { csrfField, PageNotice, sendPage } from '../layout';
+import { PageNotice } from '../layout';
 import { doneNotice } from '../views/markup';
 import {
   AUTHORIZATIONS_PATH,
@@ -22,6 +20,7 @@ import {
   authorizationsView,
   EMPTY_AUTHORIZATION_FORM,
 } from './authorizations-views';
+import { ConsolePage, Page } from '../console-page';
 
 const PAGE_SIZE = 25;
 const ID = /^pvauth_[0-9a-z]{26}$/;
@@ -40,18 +39,17 @@ export class ProviderAuthorizationsPageController {
 
   @Get()
   async show(
-    @Req() req: Request,
-    @Res() res: Response,
+    @Page() page: ConsolePage,
     @Query('done') done?: string,
     @Query('cursor') cursor?: string,
   ): Promise<void> {
     // A cursor of another shape is a link made by hand: the newest page answers it.
     const after = typeof cursor === 'string' && KEYSET_CURSOR.test(cursor) ? cursor : undefined;
-    await this.sendList(req, res, { notice: doneNotice(DONE, done), cursor: after });
+    await this.sendList(page, { notice: doneNotice(DONE, done), cursor: after });
   }
 
   @Post()
-  async start(@Req() req: ContextualRequest, @Res() res: Response, @Body() body: unknown): Promise<void> {
+  async start(@Page() page: ConsolePage, @Body() body: unknown): Promise<void> {
     const form: AuthorizationForm = {
       npi: formField(body, 'npi') ?? '',
       first_name: formField(body, 'first_name') ?? '',
@@ -62,60 +60,61 @@ export class ProviderAuthorizationsPageController {
     };
     const fields = Object.fromEntries(Object.entries(form).filter(([, value]) => value.trim() !== ''));
     const checked = await checkAsTheApiDoes(CreateProviderAuthorizationDto, fields);
-    if (!checked.valid)
-      return this.sendList(req, res, { form, notice: refusalNotice(checked.messages) }, 400);
+    if (!checked.valid) return this.sendList(page, { form, notice: refusalNotice(checked.messages) }, 400);
     try {
-      await this.authorizations.create(principalOf(req), checked.value, actorOf(req.context), {
-        requestId: req.context.requestId,
-        clientAddress: requestOrigin(req).address,
+      await this.authorizations.create(principalOf(page.req), checked.value, actorOf(page.req.context), {
+        requestId: page.req.context.requestId,
+        clientAddress: requestOrigin(page.req).address,
       });
     } catch (error) {
       // What the API answers a caller with (a registry refusal, a duplicate, the registry down) the page says.
       const refusal =
         error instanceof ApiError && (error.httpStatus < 500 || error.code === 'registry_unavailable');
       if (!refusal) throw error;
-      return this.sendList(req, res, { form, notice: refusalNotice([explain(error)]) }, error.httpStatus);
+      return this.sendList(page, { form, notice: refusalNotice([explain(error)]) }, error.httpStatus);
     }
-    res.redirect(303, `${AUTHORIZATIONS_PATH}?done=started`);
+    page.seeOther(`${AUTHORIZATIONS_PATH}?done=started`);
   }
 
   @Post(':id/revoke')
-  async revoke(@Req() req: ContextualRequest, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async revoke(@Page() page: ConsolePage, @Param('id') id: string): Promise<void> {
     if (!ID.test(id))
       throw ApiError.notFound('No provider authorization with this id exists in your account and mode.');
     try {
-      await this.authorizations.revoke(principalOf(req), id, actorOf(req.context), req.context.requestId);
+      await this.authorizations.revoke(
+        principalOf(page.req),
+        id,
+        actorOf(page.req.context),
+        page.req.context.requestId,
+      );
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'invalid_state') throw error;
-      return this.sendList(req, res, { notice: { kind: 'error', text: error.message } }, 409);
+      return this.sendList(page, { notice: { kind: 'error', text: error.message } }, 409);
     }
-    res.redirect(303, `${AUTHORIZATIONS_PATH}?done=revoked`);
+    page.seeOther(`${AUTHORIZATIONS_PATH}?done=revoked`);
   }
 
   private async sendList(
-    req: Request,
-    res: Response,
-    page: { form?: AuthorizationForm; notice?: PageNotice; cursor?: string },
+    page: ConsolePage,
+    shown: { form?: AuthorizationForm; notice?: PageNotice; cursor?: string },
     status = 200,
   ): Promise<void> {
-    const principal = principalOf(req);
-    const list = await this.authorizations.list(principal, { limit: PAGE_SIZE, cursor: page.cursor });
+    const principal = principalOf(page.req);
+    const list = await this.authorizations.list(principal, { limit: PAGE_SIZE, cursor: shown.cursor });
     const required = (await this.authorizations.accountSettings(principal)).require_provider_authorization;
     const signedFromRequesterNetwork = await this.authorizations.signedFromRequesterNetwork(
       principal,
       list.data.map((authorization) => authorization.id),
     );
-    sendPage(
-      req,
-      res,
+    page.send(
       {
         title: 'Providers',
-        notice: page.notice,
+        notice: shown.notice,
         body: authorizationsView({
           authorizations: list.data,
           nextCursor: list.next_cursor,
-          form: page.form ?? EMPTY_AUTHORIZATION_FORM,
-          csrf: csrfField(req, res),
+          form: shown.form ?? EMPTY_AUTHORIZATION_FORM,
+          csrf: page.csrf(),
           canReadOutbox: grants(principal.roles, 'admin'),
           enforced: principal.livemode ? required.live : required.test,
           signedFromRequesterNetwork,

@@ -1,13 +1,12 @@
-import { Get, Inject, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Get, Inject, Query } from '@nestjs/common';
 
 import { ApiError } from '../../common/errors';
 import { ProviderLookupService, RegistryLookupQueryDto } from '../../providers/providers.module';
 import { ConsolePages } from '../console-pages';
 import { principalOf } from '../console-principal';
 import { checkAsTheApiDoes, refusalDetails } from '../forms';
-import { sendPage } from '../layout';
 import { LookupAnswer, LookupForm, lookupView } from './lookup-views';
+import { ConsolePage, Page } from '../console-page';
 
 const TITLE = 'NPI registry lookup';
 
@@ -27,17 +26,11 @@ export class RegistryLookupPageController {
   constructor(@Inject(ProviderLookupService) private readonly lookups: ProviderLookupService) {}
 
   @Get()
-  async show(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Query() query: Record<string, unknown>,
-  ): Promise<void> {
-    const principal = principalOf(req);
+  async show(@Page() page: ConsolePage, @Query() query: Record<string, unknown>): Promise<void> {
+    const principal = principalOf(page.req);
     const form = formOf(query);
     const send = (status: number, answer?: LookupAnswer, refusal?: string) =>
-      sendPage(
-        req,
-        res,
+      page.send(
         {
           title: TITLE,
           body: lookupView(form, principal.livemode, answer),
@@ -63,7 +56,7 @@ export class RegistryLookupPageController {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const text = UNANSWERED[error.code] ?? `Nothing was looked up. ${refusalDetails(error).join('; ')}.`;
-      for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(error.headers)) page.res.setHeader(name, value);
       send(error.httpStatus, undefined, text);
     }
   }

@@ -1,14 +1,13 @@
-import { Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Get, Inject, Param, Query } from '@nestjs/common';
 
 import { KEYSET_CURSOR } from '../../../infrastructure/storage/keyset-cursor';
 import { ApiError } from '../../common/errors';
 import { consoleLivemode } from '../console-mode';
 import { ConsolePages } from '../console-pages';
 import { principalOf } from '../console-principal';
-import { sendPage } from '../layout';
 import { MailOutbox } from './mail-outbox';
 import { OUTBOX_PATH, outboxListView, outboxMessageView } from './outbox-views';
+import { ConsolePage, Page } from '../console-page';
 
 /**
  * The account's outbox: the mail test mode sent, signing links included, for the account's admins
@@ -19,26 +18,26 @@ export class MailOutboxPageController {
   constructor(@Inject(MailOutbox) private readonly outbox: MailOutbox) {}
 
   @Get()
-  async list(@Req() req: Request, @Res() res: Response, @Query('cursor') cursor?: string): Promise<void> {
-    const livemode = consoleLivemode(req);
+  async list(@Page() page: ConsolePage, @Query('cursor') cursor?: string): Promise<void> {
+    const livemode = consoleLivemode(page.req);
     const shown = typeof cursor === 'string' && KEYSET_CURSOR.test(cursor) ? cursor : undefined;
-    const page = await this.outbox.page(principalOf(req).accountId, livemode, shown);
-    sendPage(req, res, {
+    const listed = await this.outbox.page(principalOf(page.req).accountId, livemode, shown);
+    page.send({
       title: 'Outbox',
       body: outboxListView({
         livemode,
         keepsLiveMail: this.outbox.keepsLiveMail,
-        messages: page.messages,
+        messages: listed.messages,
         ...(shown && { cursor: shown }),
-        nextCursor: page.nextCursor,
+        nextCursor: listed.nextCursor,
       }),
     });
   }
 
   @Get(':id')
-  async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    const message = await this.outbox.message(principalOf(req).accountId, id);
+  async show(@Page() page: ConsolePage, @Param('id') id: string): Promise<void> {
+    const message = await this.outbox.message(principalOf(page.req).accountId, id);
     if (!message) throw ApiError.notFound(`There is no such message in your outbox; see ${OUTBOX_PATH}.`);
-    sendPage(req, res, { title: `Outbox: ${message.subject}`, body: outboxMessageView(message) });
+    page.send({ title: `Outbox: ${message.subject}`, body: outboxMessageView(message) });
   }
 }

@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
 
-import { Body, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Get, Inject, Param, Post } from '@nestjs/common';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import type { Request, Response } from 'express';
 
 import { INVALID_STATE } from '../../../domain/failures';
 import { authorizationText, typedNameMatches } from '../../../domain/providers/provider-authorization';
 import { ApiError } from '../../common/errors';
-import type { ContextualRequest } from '../../common/request-context';
 import { PublicRoute } from '../../common/route-access';
 import {
   type LinkPurpose,
@@ -18,7 +16,6 @@ import {
 } from '../../provider-authorizations/provider-authorizations.module';
 import { ConsolePages } from '../console-pages';
 import { failedChecks, failedChecksNotice, formField, formText } from '../forms';
-import { csrfField, sendPage } from '../layout';
 import {
   closedLinkView,
   revokedView,
@@ -28,6 +25,7 @@ import {
   signingView,
   TYPED_NAME_MAX_LENGTH,
 } from './signing-page-views';
+import { ConsolePage, Page } from '../console-page';
 
 /**
  * The pages a prescriber reaches from their mail: sign a pending authorization, or revoke a signed
@@ -43,29 +41,24 @@ export class SigningPageController {
 
   @Get('sign/:token')
   @PublicRoute()
-  async showSigning(@Req() req: Request, @Res() res: Response, @Param('token') token: string): Promise<void> {
+  async showSigning(@Page() page: ConsolePage, @Param('token') token: string): Promise<void> {
     const found = await this.opened(token, 'sign');
-    if (!found) return sendClosed(req, res);
-    sendSigning(req, res, found, '');
+    if (!found) return sendClosed(page);
+    sendSigning(page, found, '');
   }
 
   @Post('sign/:token')
   @PublicRoute()
-  async sign(
-    @Req() req: ContextualRequest,
-    @Res() res: Response,
-    @Param('token') token: string,
-    @Body() body: unknown,
-  ): Promise<void> {
+  async sign(@Page() page: ConsolePage, @Param('token') token: string, @Body() body: unknown): Promise<void> {
     const found = await this.opened(token, 'sign');
-    if (!found) return sendClosed(req, res);
+    if (!found) return sendClosed(page);
     const { authorization } = found;
     const typedName = formText(body, 'typed_name', TYPED_NAME_MAX_LENGTH);
     // The signature records the text the prescriber was shown: where the page they read showed another
     // (its account renamed, or the wording changed by a deploy, since it was opened), they read it again.
     const textSha256 = sha256Of(textOf(found));
     if (formText(body, SHOWN_TEXT_FIELD, 64) !== textSha256) {
-      return sendSigning(req, res, found, typedName, [
+      return sendSigning(page, found, typedName, [
         'The authorization’s text changed since this page was opened. Read it again, then sign.',
       ]);
     }
@@ -75,18 +68,20 @@ export class SigningPageController {
         : `Type your full name as the authorization names you: ${authorization.first_name} ${authorization.last_name}.`,
       formField(body, 'attest') === 'yes' ? undefined : 'Tick the box to confirm you agree.',
     ]);
-    if (errors.length > 0) return sendSigning(req, res, found, typedName, errors);
-    const origin = requestOrigin(req);
+    if (errors.length > 0) return sendSigning(page, found, typedName, errors);
+    const origin = requestOrigin(page.req);
     const signature = {
       typed_name: typedName,
       client_address: origin.address,
       user_agent: origin.userAgent,
       text_sha256: textSha256,
     };
-    const signed = await refusedAsClosed(() => this.service.sign(found, signature, req.context.requestId));
-    if (!signed) return sendClosed(req, res);
+    const signed = await refusedAsClosed(() =>
+      this.service.sign(found, signature, page.req.context.requestId),
+    );
+    if (!signed) return sendClosed(page);
     await this.service.useLink(token);
-    sendPage(req, res, {
+    page.send({
       title: 'Authorization signed',
       body: signedView(found.accountName, signed.expires_at!),
     });
@@ -94,39 +89,35 @@ export class SigningPageController {
 
   @Get('revoke/:token')
   @PublicRoute()
-  async showRevoke(@Req() req: Request, @Res() res: Response, @Param('token') token: string): Promise<void> {
+  async showRevoke(@Page() page: ConsolePage, @Param('token') token: string): Promise<void> {
     const found = await this.opened(token, 'revoke');
-    if (!found) return sendClosed(req, res);
-    sendPage(req, res, {
+    if (!found) return sendClosed(page);
+    page.send({
       title: 'Revoke your authorization',
       body: revokeView({
         accountName: found.accountName,
         expiresAt: found.authorization.expires_at!,
-        csrf: csrfField(req, res),
+        csrf: page.csrf(),
       }),
     });
   }
 
   @Post('revoke/:token')
   @PublicRoute()
-  async revoke(
-    @Req() req: ContextualRequest,
-    @Res() res: Response,
-    @Param('token') token: string,
-  ): Promise<void> {
+  async revoke(@Page() page: ConsolePage, @Param('token') token: string): Promise<void> {
     const found = await this.opened(token, 'revoke');
-    if (!found) return sendClosed(req, res);
+    if (!found) return sendClosed(page);
     const { authorization } = found;
     const revoked = await refusedAsClosed(() =>
       this.service.revokeById(
         authorization,
         { type: 'prescriber', id: authorization.id },
-        req.context.requestId,
+        page.req.context.requestId,
       ),
     );
-    if (!revoked) return sendClosed(req, res);
+    if (!revoked) return sendClosed(page);
     await this.service.useLink(token);
-    sendPage(req, res, { title: 'Authorization revoked', body: revokedView(found.accountName) });
+    page.send({ title: 'Authorization revoked', body: revokedView(found.accountName) });
   }
 
   /** The authorization a live link of this purpose opens, while it is in the status the purpose needs. */
@@ -150,15 +141,12 @@ function sha256Of(paragraphs: string[]): string {
 }
 
 function sendSigning(
-  req: Request,
-  res: Response,
+  page: ConsolePage,
   found: ScopedAuthorization,
   typedName: string,
   errors: string[] = [],
 ) {
-  sendPage(
-    req,
-    res,
+  page.send(
     {
       title: 'Authorize a clinic to act for you',
       notice: failedChecksNotice(errors),
@@ -167,15 +155,15 @@ function sendSigning(
         paragraphs: textOf(found),
         textSha256: sha256Of(textOf(found)),
         typedName,
-        csrf: csrfField(req, res),
+        csrf: page.csrf(),
       }),
     },
     errors.length > 0 ? 400 : 200,
   );
 }
 
-function sendClosed(req: Request, res: Response): void {
-  sendPage(req, res, { title: 'Link no longer valid', body: closedLinkView() }, 410);
+function sendClosed(page: ConsolePage): void {
+  page.send({ title: 'Link no longer valid', body: closedLinkView() }, 410);
 }
 
 /** The workflow's refusal (the authorization lapsed or changed a moment ago) shows the closed-link page. */
