@@ -106,3 +106,10 @@ export const RETRY_FAILED_LAST_ADAPTIVE_ROUND = 'retry-failed-last-adaptive-roun
  * practice address and taxonomy the request left out (docs/providers.md).
  */
 export const PRESCRIBER_REGISTRY = 'prescriber-registry';
+
+/**
+ * A sandbox prior authorization's adaptive rounds after preparation propose answers from the evidence
+ * for the items they serve that the payer's CQL left empty, as preparation's rounds do; before, an
+ * item a later round served waited unproposed. Checked only when a later round served in test mode.
+ */
+export const ADAPTIVE_ROUND_PROPOSALS = 'adaptive-round-proposals';

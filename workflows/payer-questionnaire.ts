@@ -7,6 +7,7 @@ import {
   awaitsPayerQuestions,
   mergedItems,
 } from '../domain/dtr/adaptive-questionnaire';
+import { withProposals } from '../domain/dtr/proposals';
 import { answeredQuestionnaire, answerIssues } from '../domain/dtr/questionnaire-answers';
 import type { AdaptiveQuestionnaireState, QuestionnaireAnswers } from '../domain/dtr/questionnaire';
 import type { CoverageRequirements } from '../domain/payers/coverage-requirements';
@@ -15,7 +16,7 @@ import { refuse } from './case-lifecycle';
 import type { CaseLifecycle } from './case-lifecycle';
 import { refuseIssues } from './case-workflow';
 import type { Cancellation, ConnectedCaseRun, Decision } from './case-workflow';
-import { RETRY_FAILED_LAST_ADAPTIVE_ROUND } from './patches';
+import { ADAPTIVE_ROUND_PROPOSALS, RETRY_FAILED_LAST_ADAPTIVE_ROUND } from './patches';
 import {
   payerQuestionnaireAnswersSignal,
   submitPayerQuestionnaireAnswersUpdate,
@@ -208,7 +209,10 @@ async function askNextQuestions(run: AdaptiveRun): Promise<void> {
     // Answers given during the round are the service's to see: it stays incomplete until asked again.
     run.adaptive = run.adaptiveAnswers > sent ? { ...answer.adaptive, completed: false } : answer.adaptive;
     const items = mergedItems(current.items, answer.items);
-    record.questionnaire = adaptiveQuestionnaire(current, items, run.adaptive, answer.prefill_failure);
+    const served = adaptiveQuestionnaire(current, items, run.adaptive, answer.prefill_failure);
+    // As at preparation: the sandbox's items are named by the catalog's criteria, a live payer's are its own.
+    record.questionnaire =
+      !record.livemode && patched(ADAPTIVE_ROUND_PROPOSALS) ? withProposals(served, record.criteria) : served;
   }
   await lifecycle.update({ questionnaire: record.questionnaire });
   run.adaptiveAnswersAsked = sent;

@@ -1,7 +1,7 @@
 import { reviewDecisionSignal } from '../../workflows/prior-authorization.messages';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import { priorAuthorizationRequest, XELJANZ_MEETING_CRITERIA } from '../support/case-requests';
-import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestWorker } from '../support/workers';
 
 const PATH = '/prior-authorization';
@@ -222,5 +222,26 @@ describe("a sandbox prior authorization answers its payer's adaptive questionnai
     expect(answered.body.data.questionnaire).toMatchObject({ status: 'completed', pending: [] });
     expect((await approve(id)).status).toBe(200);
     await settled(id, 'completed');
+  });
+
+  it('proposes from the evidence the question a later round serves after a person answers', async () => {
+    const { id } = await submit({
+      ...XELJANZ_MEETING_CRITERIA,
+      visit_notes: [{ content: 'QuantiFERON negative in January.', created_at: '2026-10-02T10:00:00Z' }],
+    });
+    const prepared = await settled(id, 'awaiting_review');
+    expect((prepared.questionnaire as JsonObject).pending).toEqual(['tnf_inhibitor_trial']);
+
+    await answer(id, { answers: [{ link_id: 'tnf_inhibitor_trial', value: true }] });
+    const screening = await eventually(async () => {
+      const { body } = await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider));
+      return itemsOf(body.data).find((item) => item.link_id === 'tuberculosis_screening');
+    });
+
+    expect(screening).toMatchObject({
+      answer: true,
+      origin: 'proposed',
+      source: { kind: 'evidence', reference: expect.stringContaining('QuantiFERON') },
+    });
   });
 });

@@ -19,6 +19,7 @@ import {
   priorAuthorizationRequest,
   syntheticPatient,
   uninsuredAttestation,
+  XELJANZ_MEETING_CRITERIA,
 } from '../support/case-requests';
 import { REPLAY_FIXTURE_KEYS } from '../support/history';
 import {
@@ -343,6 +344,52 @@ describe('recording workflow histories', () => {
       // The failed round is asked again after a second, not the default five minutes.
       { CASE_OUTAGE_FIRST_RETRY_MS: '1000', CASE_OUTAGE_LONGEST_RETRY_MS: '1000' },
     ).finally(() => payer.stop());
+  });
+
+  it('records a sandbox prior authorization whose adaptive round after an answer proposes its question from the evidence, then approved', async () => {
+    // An app of its own: the recording app's review expires within two seconds.
+    const sandboxApp = await startTestApp({
+      PAYLOAD_ENCRYPTION_KEYS: REPLAY_FIXTURE_KEYS,
+      PAYER_POLL_INTERVAL_MS: '300',
+    });
+    const sandboxWorker = await sandboxApp.startWorker();
+    try {
+      const { keys } = await sandboxApp.createAccount();
+      const route = '/prior-authorization';
+      const send = (path: string, key: string, body: object) =>
+        sandboxApp.http().post(path).set(bearer(key)).send(body);
+      const created = await send(
+        route,
+        keys.provider,
+        priorAuthorizationRequest({
+          ...XELJANZ_MEETING_CRITERIA,
+          visit_notes: [{ content: 'QuantiFERON negative in January.', created_at: '2026-10-02T10:00:00Z' }],
+        }),
+      );
+      const id = created.body.data.id as string;
+      await waitForStatus(sandboxApp, keys.provider, route, id, 'awaiting_review');
+      await send(`${route}/${id}/questionnaire`, keys.provider, {
+        answers: [{ link_id: 'tnf_inhibitor_trial', value: true }],
+      });
+      // Served by the round the answer asked for, and proposed (patch adaptive-round-proposals).
+      await eventually(async () => {
+        const read = await sandboxApp.http().get(`${route}/${id}`).set(bearer(keys.provider));
+        const items = (read.body.data.questionnaire as JsonObject).items as JsonObject[];
+        return items.find((item) => item.link_id === 'tuberculosis_screening' && item.origin === 'proposed');
+      });
+      await send(`${route}/${id}/questionnaire`, keys.provider, {
+        answers: [{ link_id: 'tuberculosis_screening', value: true }],
+      });
+      const review = await send(`${route}/${id}/review`, keys.reviewer, {
+        decision: 'approve',
+        reviewer: 'Dr. R',
+      });
+      if (review.status !== 200) throw new Error(`approval answered ${review.status}`);
+      await record(id, 'adaptive-later-round-proposed-then-approved', sandboxApp);
+    } finally {
+      await sandboxWorker.stop();
+      await sandboxApp.close();
+    }
   });
 
   it("records live prior authorizations that asked the account's CRD service: no authorization needed; authorization needed, then approved by the payer; the service answering 503, then approved on the catalog's criteria", async () => {
