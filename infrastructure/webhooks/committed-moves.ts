@@ -3,8 +3,13 @@ import { Client } from '@temporalio/client';
 import { CASE_MEMO_KEY } from '../../domain/temporal/case-memo';
 import { decodePayload, sealedByUs } from '../temporal/sealed-memos';
 
-/** The task commits within milliseconds of the activity's end: a short, even step overshoots it least. */
-const RECHECK_MS = 10;
+/**
+ * The pauses between reads: a task commits within milliseconds of its activity on a quiet worker, so
+ * the first come soon; a loaded one commits later, and the pauses double (up to `LONGEST_PAUSE_MS`) so
+ * a burst's events do not each read the case dozens of times while their tasks wait.
+ */
+const FIRST_PAUSE_MS = 10;
+const LONGEST_PAUSE_MS = 100;
 
 /**
  * A case workflow records its move, and publishes the move's event, from a local activity inside
@@ -24,11 +29,12 @@ export class CommittedMoves {
 
   async reached(caseId: string, moment: string): Promise<void> {
     const deadline = Date.now() + this.waitMs;
-    for (;;) {
-      if (await this.committed(caseId, moment)) return;
+    // Called from inside the task itself, which cannot have committed yet: the first read waits too.
+    for (let pauseMs = FIRST_PAUSE_MS; ; pauseMs = Math.min(pauseMs * 2, LONGEST_PAUSE_MS)) {
       const left = deadline - Date.now();
       if (left <= 0) return;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(RECHECK_MS, left)));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pauseMs, left)));
+      if (await this.committed(caseId, moment)) return;
     }
   }
 
