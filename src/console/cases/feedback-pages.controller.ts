@@ -158,15 +158,11 @@ export class FeedbackReportPageController {
   constructor(@Inject(CaseFeedbackService) private readonly feedback: CaseFeedbackService) {}
 
   @Get()
-  async show(
-    @Page() page: ConsolePage,
-    @Query('from') from?: string,
-    @Query('to') to?: string,
-  ): Promise<void> {
+  async show(@Page() page: ConsolePage, @Query() query: Record<string, unknown>): Promise<void> {
     const today = new Date().toISOString().slice(0, 10);
     const period = {
-      to: calendarDate(formText({ to }, 'to', 10)) ?? today,
-      from: calendarDate(formText({ from }, 'from', 10)) ?? '',
+      to: calendarDate(formText(query, 'to', 10)) ?? today,
+      from: calendarDate(formText(query, 'from', 10)) ?? '',
     };
     period.from ||= new Date(Date.parse(period.to) - (DEFAULT_REPORT_DAYS - 1) * DAY_MS)
       .toISOString()
