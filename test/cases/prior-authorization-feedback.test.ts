@@ -33,6 +33,9 @@ describe('feedback on a prior authorization', () => {
     testApp = await startTestApp({
       PAYER_POLL_INTERVAL_MS: '300',
       CASE_RETENTION_DAYS: String(RETENTION_DAYS),
+      // Each evaluation thread spends about a second of CPU loading the clinical models before its first
+      // case, and these cases' evaluations are short: one thread reads them all as soon.
+      CLINICAL_EVALUATION_THREADS: '1',
       ...TEST_DATABASE,
     });
     worker = await testApp.startWorker();
@@ -179,7 +182,8 @@ describe('feedback on a prior authorization', () => {
     expect(created.status).toBe(201);
     expect(created.body.data.feedback).toEqual([]);
 
-    const id = await awaitingReview();
+    const id = created.body.data.id as string;
+    await waitForStatus(testApp, account.keys.provider, PATH, id, 'awaiting_review');
     const given = await giveFeedback(id, { rating: 'correct' });
     expect(given.status).toBe(201);
     const reviewed = await review(id, 'approve');
