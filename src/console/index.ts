@@ -4,7 +4,7 @@ import { adminConsole } from './admin';
 import { casesConsole } from './cases';
 import type { ConsoleAreaDependencies } from './console-area';
 import { ConsoleAudit } from './console-audit';
-import { modeConsole } from './console-mode';
+import { modeConsole } from './console-mode.controller';
 import { peopleConsole } from './people';
 import { providersConsole } from './providers';
 
