@@ -74,8 +74,8 @@ export interface WebhookSettings {
   handOffMs: number;
   /**
    * How long a case event's first attempt may wait for GET to show the move it announces (the
-   * workflow task carrying the move commits just after the event is published). Taken from the
-   * hand-off room: an attempt left with less than a receiver time limit of ownership sends nothing.
+   * workflow task carrying the move commits just after the event is published); a first attempt's
+   * ownership of its delivery is longer by as much.
    */
   commitWaitMs: number;
   retry: RetrySchedule;

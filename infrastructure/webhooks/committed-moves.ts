@@ -1,4 +1,5 @@
 import { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 
 import { CASE_MEMO_KEY } from '../../domain/temporal/case-memo';
 import { decodePayload, sealedByUs } from '../temporal/sealed-memos';
@@ -11,16 +12,21 @@ import { decodePayload, sealedByUs } from '../temporal/sealed-memos';
 const FIRST_PAUSE_MS = 10;
 const LONGEST_PAUSE_MS = 100;
 
+const RUNNING = temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+
 /**
  * A case workflow records its move, and publishes the move's event, from a local activity inside
  * the workflow task that carries the move's memo. GET reads that memo, which Temporal commits only
  * when the task completes, after the activity. A receiver that fetches the case the moment a
  * webhook arrives would otherwise read the status before the move. This waits, bounded, until the
- * case's described memo is as new as the event (`updated_at` at least the event's moment), or the
- * case has closed, or cannot be read: the same read GET makes, so what GET shows next is at least as
- * new.
+ * case's committed memo is as new as the event (`updated_at` at least the event's moment), or the
+ * case has closed, or cannot be read in time: the memo GET reads, so what GET shows next is at least
+ * as new.
  */
 export class CommittedMoves {
+  /** One read of a case at a time, shared by every event of that case waiting on it. */
+  private readonly reads = new Map<string, Promise<string | undefined>>();
+
   constructor(
     private readonly temporalClient: Client,
     /** `WEBHOOK_COMMIT_WAIT_MS`. */
@@ -34,23 +40,44 @@ export class CommittedMoves {
       const left = deadline - Date.now();
       if (left <= 0) return;
       await new Promise((resolve) => setTimeout(resolve, Math.min(pauseMs, left)));
-      if (await this.committed(caseId, moment)) return;
+      const committed = await this.read(caseId, deadline);
+      if (committed === undefined || committed >= moment) return;
     }
   }
 
-  private async committed(caseId: string, moment: string): Promise<boolean> {
+  private read(caseId: string, deadline: number): Promise<string | undefined> {
+    const shared = this.reads.get(caseId);
+    if (shared) return shared;
+    const reading = this.committedMoment(caseId, deadline).finally(() => this.reads.delete(caseId));
+    this.reads.set(caseId, reading);
+    return reading;
+  }
+
+  /**
+   * The `updated_at` of the case's committed memo; undefined where there is nothing to wait for (the
+   * case closed, is gone, or is not ours) or no answer came by the deadline. Only the case's own memo
+   * field is decoded, not the request kept beside it.
+   */
+  private async committedMoment(caseId: string, deadline: number): Promise<string | undefined> {
+    const client = this.temporalClient;
     try {
-      const { status, raw } = await this.temporalClient.workflow.getHandle(caseId).describe();
-      if (status.name !== 'RUNNING') return true;
-      const fields = raw.workflowExecutionInfo?.memo?.fields;
+      const { workflowExecutionInfo: execution } = await client.withDeadline(deadline, () =>
+        client.workflowService.describeWorkflowExecution({
+          namespace: client.options.namespace,
+          execution: { workflowId: caseId },
+        }),
+      );
+      const fields = execution?.memo?.fields;
       const payload = fields?.[CASE_MEMO_KEY];
-      if (!payload || !sealedByUs(fields)) return true;
-      const converter = this.temporalClient.options.loadedDataConverter;
-      const { updated_at: updatedAt } = await decodePayload<{ updated_at?: string }>(converter, payload);
-      return updatedAt === undefined || updatedAt >= moment;
+      if (execution?.status !== RUNNING || !payload || !sealedByUs(fields)) return undefined;
+      const memoCase = await decodePayload<{ updated_at?: string }>(
+        client.options.loadedDataConverter,
+        payload,
+      );
+      return memoCase.updated_at;
     } catch {
       // The wait only orders the send after the commit; a case it cannot read is sent as before.
-      return true;
+      return undefined;
     }
   }
 }

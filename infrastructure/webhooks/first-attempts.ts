@@ -19,6 +19,7 @@ export const MAX_FIRST_ATTEMPTS_IN_FLIGHT = 64;
  */
 export class FirstAttempts {
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly waiting = new Set<Promise<void>>();
 
   constructor(
     private readonly attempts: DeliveryAttempts,
@@ -29,31 +30,45 @@ export class FirstAttempts {
 
   /**
    * How long a recorded delivery belongs to its first attempt before the sweeper may hand it on: the
-   * receiver's time limit, and room (`handOffMs`) for the attempt to log itself and hand a failure on;
-   * past it, the sweeper takes the delivery as abandoned by a dead process.
+   * wait for a case event's move to commit (`commitWaitMs`), the receiver's time limit, and room
+   * (`handOffMs`) for the attempt to log itself and hand a failure on; past it, the sweeper takes the
+   * delivery as abandoned by a dead process.
    */
   get ownershipMs(): number {
-    return this.settings.timeoutMs + this.settings.handOffMs;
+    const { commitWaitMs, timeoutMs, handOffMs } = this.settings;
+    return commitWaitMs + timeoutMs + handOffMs;
   }
 
   /**
-   * Returns at once; an attempt that cannot finish is logged and left to the sweeper. Each attempt
-   * sends once `ready` settles (a case event's move committed, `CommittedMoves`); a delivery handed
-   * straight on waits a retry interval anyway.
+   * Returns at once; an attempt that cannot finish is logged and left to the sweeper. Attempts given
+   * `ready` (a case event's move committed, `CommittedMoves`) start once it settles: waiting holds no
+   * socket, so only sending attempts count against `MAX_FIRST_ATTEMPTS_IN_FLIGHT`.
    */
   start(deliveryIds: string[], ready?: Promise<void>): void {
+    if (ready === undefined) {
+      this.startAttempts(deliveryIds);
+      return;
+    }
+    const waiting = ready
+      .then(() => this.startAttempts(deliveryIds))
+      .finally(() => this.waiting.delete(waiting));
+    this.waiting.add(waiting);
+  }
+
+  private startAttempts(deliveryIds: string[]): void {
     for (const deliveryId of deliveryIds) {
       if (this.inFlight.size >= MAX_FIRST_ATTEMPTS_IN_FLIGHT) {
         void this.handOn(deliveryId);
         continue;
       }
-      const attempt = this.attempt(deliveryId, ready).finally(() => this.inFlight.delete(attempt));
+      const attempt = this.attempt(deliveryId).finally(() => this.inFlight.delete(attempt));
       this.inFlight.add(attempt);
     }
   }
 
   /** Lets the attempts in flight finish (each within the receiver's time limit) before the worker exits. */
   async settle(): Promise<void> {
+    await Promise.all(this.waiting);
     await Promise.all(this.inFlight);
   }
 
@@ -61,11 +76,10 @@ export class FirstAttempts {
     await this.durable.start(deliveryId).catch((error: Error) => this.leaveToSweeper(deliveryId, error));
   }
 
-  private async attempt(deliveryId: string, ready?: Promise<void>): Promise<void> {
+  private async attempt(deliveryId: string): Promise<void> {
     const { retry, timeoutMs } = this.settings;
     const delayMs = intervalAfter(retry, 1);
     try {
-      await ready;
       const outcome = await this.attempts.attempt(deliveryId, {
         attempt: 1,
         timeoutMs,

@@ -36,10 +36,11 @@ export interface PublishEventInput {
 
 /**
  * Turns an event into deliveries. With `firstAttempts` (the worker), each new delivery is attempted
- * in the background, as soon as GET shows a case event's move, and only a failure reaches Temporal; without (the API), each delivery
- * starts its delivery workflow right away. Either way publishing never waits for a receiver, and
- * repeating a publish (an activity retry) writes nothing twice and sends nothing twice, so case
- * workflows can call it with at-least-once semantics, as a regular or a local activity.
+ * in the background once GET shows a case event's move, and only a failure reaches Temporal; without
+ * (the API), each delivery starts its delivery workflow right away. Either way publishing never
+ * waits for a receiver, and repeating a publish (an activity retry) writes nothing twice and sends
+ * nothing twice, so case workflows can call it with at-least-once semantics, as a regular or a local
+ * activity.
  */
 export class WebhookPublisher {
   private readonly durable: DurableDeliveries;
