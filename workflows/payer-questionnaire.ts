@@ -9,7 +9,11 @@ import {
 } from '../domain/dtr/adaptive-questionnaire';
 import { withProposals } from '../domain/dtr/proposals';
 import { answeredQuestionnaire, answerIssues } from '../domain/dtr/questionnaire-answers';
-import type { AdaptiveQuestionnaireState, QuestionnaireAnswers } from '../domain/dtr/questionnaire';
+import type {
+  AdaptiveQuestionnaireState,
+  QuestionnaireAnswers,
+  QuestionnaireItemState,
+} from '../domain/dtr/questionnaire';
 import type { CoverageRequirements } from '../domain/payers/coverage-requirements';
 import type { CaseTimings } from '../domain/cases/case-model';
 import { refuse } from './case-lifecycle';
@@ -212,7 +216,9 @@ async function askNextQuestions(run: AdaptiveRun): Promise<void> {
     const served = adaptiveQuestionnaire(current, items, run.adaptive, answer.prefill_failure);
     // As at preparation: the sandbox's items are named by the catalog's criteria, a live payer's are its own.
     record.questionnaire =
-      !record.livemode && patched(ADAPTIVE_ROUND_PROPOSALS) ? withProposals(served, record.criteria) : served;
+      !record.livemode && patched(ADAPTIVE_ROUND_PROPOSALS)
+        ? withProposals(served, record.criteria, newLinkIds(current.items, items))
+        : served;
   }
   await lifecycle.update({ questionnaire: record.questionnaire });
   run.adaptiveAnswersAsked = sent;
@@ -232,4 +238,10 @@ function nextRetryMs({ adaptiveRetryMs, input }: AdaptiveRun): number | undefine
   if (!outage) return undefined;
   if (adaptiveRetryMs === undefined) return outage.firstRetryMs;
   return Math.min(adaptiveRetryMs * 2, outage.longestRetryMs);
+}
+
+/** The items a round served that the case did not hold before it. */
+function newLinkIds(before: QuestionnaireItemState[], after: QuestionnaireItemState[]): Set<string> {
+  const held = new Set(before.map((item) => item.link_id));
+  return new Set(after.map((item) => item.link_id).filter((linkId) => !held.has(linkId)));
 }

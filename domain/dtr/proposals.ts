@@ -12,11 +12,14 @@ import type { CaseQuestionnaire, QuestionnaireItemState } from './questionnaire'
 export function withProposals(
   questionnaire: CaseQuestionnaire,
   criteria: readonly CriterionAnswer[],
+  /** Only these items (a round's new ones), so an item a person cleared is not proposed again. */
+  onlyLinkIds?: ReadonlySet<string>,
 ): CaseQuestionnaire {
   const answers = new Map(criteria.map((criterion) => [criterion.id, criterion]));
   const items = questionnaire.items.map((item) => {
     const criterion = answers.get(item.link_id);
-    return criterion && proposable(item) ? proposed(item, criterion) : item;
+    const considered = onlyLinkIds === undefined || onlyLinkIds.has(item.link_id);
+    return criterion && considered && proposable(item) ? proposed(item, criterion) : item;
   });
   return { ...questionnaire, items };
 }

@@ -33,12 +33,14 @@ export function answerIssues(
       continue;
     }
     seen.add(linkId);
+    // A null the request sent arrives absent: the edge drops null members of what it validated.
+    const value = answer.value ?? null;
     const item = byLinkId.get(linkId);
     const problem = item
-      ? structuralIssue(item, answer.value)
+      ? structuralIssue(item, value)
       : `No item of the questionnaire has link_id ${linkId}.`;
     if (problem) issues.push({ link_id: linkId, message: problem });
-    else wellFormed.push(answer);
+    else wellFormed.push({ ...answer, value });
   }
   const after = new Map(withAnswers(items, wellFormed, '').map((item) => [item.link_id, item]));
   for (const answer of wellFormed) {

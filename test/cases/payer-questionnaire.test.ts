@@ -146,6 +146,32 @@ describe("a sandbox prior authorization answers its payer's questionnaire before
     });
   });
 
+  it('clears an answer sent as null, leaving its item pending again', async () => {
+    const { id } = await submit(WITHOUT_A1C);
+    await settled(id, 'awaiting_review');
+    await answer(id, { answers: [{ link_id: 'a1c_at_least_7', value: true }] });
+
+    const cleared = await answer(id, { answers: [{ link_id: 'a1c_at_least_7', value: null }] });
+
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.data.questionnaire).toMatchObject({
+      status: 'in_progress',
+      pending: ['a1c_at_least_7'],
+    });
+    expect(itemsOf(cleared.body.data).find((item) => item.link_id === 'a1c_at_least_7')).toMatchObject({
+      answer: null,
+      origin: null,
+    });
+  });
+
+  it('answers 400 when an answer leaves its value out', async () => {
+    const { id } = await submit(WITHOUT_A1C);
+    await settled(id, 'awaiting_review');
+    const refused = await answer(id, { answers: [{ link_id: 'a1c_at_least_7' }] });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body.error)).toContain('null to clear it');
+  });
+
   it('is submitted once the reviewer answers the missing item and approves', async () => {
     const { id } = await submit(WITHOUT_A1C);
     await settled(id, 'awaiting_review');

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min, ValidateBy } from 'class-validator';
 import type {
   AnswerValue,
   QuestionnaireAnswerInput,
@@ -297,7 +297,13 @@ export class QuestionnaireAnswerDto implements QuestionnaireAnswerInput {
     ],
     example: true,
   })
-  @Allow()
+  @ValidateBy({
+    name: 'answerGiven',
+    validator: {
+      validate: (value: unknown) => value !== undefined,
+      defaultMessage: () => 'value is required: the answer, or null to clear it',
+    },
+  })
   value!: AnswerValue | AnswerValue[] | null;
 }
 
