@@ -55,6 +55,12 @@ import { bearer, eventually, startTestApp, TestAccount, TestApp, testConfig } fr
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
 
+/*
+ * Provider authorizations on the real worker, the registry lookup, the mailer and its outbox, and the
+ * storage beneath them, in one file: each file costs a process of its own, its modules' loading and a
+ * database and app start, several seconds apiece on CI's busy cores.
+ */
+
 const SECRET = 'whsec_provider_authorizations_01';
 /** The sandbox registry's fictional prescribers (infrastructure/providers/sandbox-registry.ts). */
 const ELODIE = { npi: '1000000012', first_name: 'Élodie', last_name: "D'Arcy-Nguyen" };
