@@ -15,6 +15,13 @@ const LONGEST_PAUSE_MS = 100;
 const RUNNING = temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
 
 /**
+ * Reads one worker has open against Temporal at once. In a burst over many cases a read finding the
+ * limit reached counts as "not yet" and the event waits on, so Temporal, slowest exactly then, is never
+ * asked more than this by the waits.
+ */
+export const MAX_COMMIT_READS_IN_FLIGHT = 16;
+
+/**
  * A case workflow records its move, and publishes the move's event, from a local activity inside
  * the workflow task that carries the move's memo. GET reads that memo, which Temporal commits only
  * when the task completes, after the activity. A receiver that fetches the case the moment a
@@ -23,6 +30,8 @@ const RUNNING = temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION
  * case has closed, or cannot be read in time: the memo GET reads, so what GET shows next is at least
  * as new.
  */
+const NOT_READ = Symbol('not read');
+
 export class CommittedMoves {
   /** One read of a case at a time, shared by every event of that case waiting on it. */
   private readonly reads = new Map<string, Promise<string | undefined>>();
@@ -41,13 +50,19 @@ export class CommittedMoves {
       if (left <= 0) return;
       await new Promise((resolve) => setTimeout(resolve, Math.min(pauseMs, left)));
       const committed = await this.read(caseId, deadline);
+      if (committed === NOT_READ) continue;
       if (committed === undefined || committed >= moment) return;
     }
   }
 
-  private read(caseId: string, deadline: number): Promise<string | undefined> {
+  /**
+   * The case's committed moment; NOT_READ when no read could start, undefined when there is nothing
+   * worth waiting for.
+   */
+  private read(caseId: string, deadline: number): Promise<string | typeof NOT_READ | undefined> {
     const shared = this.reads.get(caseId);
     if (shared) return shared;
+    if (this.reads.size >= MAX_COMMIT_READS_IN_FLIGHT) return Promise.resolve(NOT_READ);
     const reading = this.committedMoment(caseId, deadline).finally(() => this.reads.delete(caseId));
     this.reads.set(caseId, reading);
     return reading;

@@ -20,6 +20,7 @@ export const MAX_FIRST_ATTEMPTS_IN_FLIGHT = 64;
 export class FirstAttempts {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly waiting = new Set<Promise<void>>();
+  private readonly handingOn = new Set<Promise<void>>();
 
   constructor(
     private readonly attempts: DeliveryAttempts,
@@ -49,7 +50,9 @@ export class FirstAttempts {
       this.startAttempts(deliveryIds);
       return;
     }
+    // A wait that failed only loses its ordering: the attempts still go.
     const waiting = ready
+      .catch(() => undefined)
       .then(() => this.startAttempts(deliveryIds))
       .finally(() => this.waiting.delete(waiting));
     this.waiting.add(waiting);
@@ -58,7 +61,7 @@ export class FirstAttempts {
   private startAttempts(deliveryIds: string[]): void {
     for (const deliveryId of deliveryIds) {
       if (this.inFlight.size >= MAX_FIRST_ATTEMPTS_IN_FLIGHT) {
-        void this.handOn(deliveryId);
+        this.handOn(deliveryId);
         continue;
       }
       const attempt = this.attempt(deliveryId).finally(() => this.inFlight.delete(attempt));
@@ -68,12 +71,17 @@ export class FirstAttempts {
 
   /** Lets the attempts in flight finish (each within the receiver's time limit) before the worker exits. */
   async settle(): Promise<void> {
-    await Promise.all(this.waiting);
-    await Promise.all(this.inFlight);
+    // A wait that ends starts attempts or hands them on: settled once all three sets stay empty.
+    while (this.waiting.size + this.inFlight.size + this.handingOn.size > 0)
+      await Promise.allSettled([...this.waiting, ...this.inFlight, ...this.handingOn]);
   }
 
-  private async handOn(deliveryId: string): Promise<void> {
-    await this.durable.start(deliveryId).catch((error: Error) => this.leaveToSweeper(deliveryId, error));
+  private handOn(deliveryId: string): void {
+    const handing = this.durable
+      .start(deliveryId)
+      .catch((error: Error) => this.leaveToSweeper(deliveryId, error))
+      .finally(() => this.handingOn.delete(handing));
+    this.handingOn.add(handing);
   }
 
   private async attempt(deliveryId: string): Promise<void> {

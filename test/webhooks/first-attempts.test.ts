@@ -1,4 +1,8 @@
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+
 import { loadConfig } from '../../infrastructure/config/config';
+import { CommittedMoves, MAX_COMMIT_READS_IN_FLIGHT } from '../../infrastructure/webhooks/committed-moves';
 import type { DeliveryAttempts } from '../../infrastructure/webhooks/delivery-attempt';
 import type { DurableDeliveries } from '../../infrastructure/webhooks/durable-deliveries';
 import { FirstAttempts, MAX_FIRST_ATTEMPTS_IN_FLIGHT } from '../../infrastructure/webhooks/first-attempts';
@@ -67,5 +71,36 @@ describe('first webhook attempts in one worker', () => {
 
     expect(attempted).toEqual(['whd_ready']);
     expect(handedOn).toEqual([]);
+  });
+});
+
+describe("a case event's wait for its move to commit", () => {
+  it('has at most a fixed number of reads open against Temporal, however many cases wait at once', async () => {
+    let open = 0;
+    let mostOpen = 0;
+    const closedCase = {
+      status: temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED,
+    };
+    const slowTemporal = {
+      options: { namespace: 'default' },
+      withDeadline: <T>(_deadline: number, read: () => Promise<T>) => read(),
+      workflowService: {
+        describeWorkflowExecution: async () => {
+          mostOpen = Math.max(mostOpen, ++open);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          open -= 1;
+          return { workflowExecutionInfo: closedCase };
+        },
+      },
+    } as unknown as Client;
+    const moves = new CommittedMoves(slowTemporal, 5_000);
+
+    await Promise.all(
+      Array.from({ length: 5 * MAX_COMMIT_READS_IN_FLIGHT }, (_, index) =>
+        moves.reached(`pa_${index}`, '2026-11-30T00:00:00.000Z'),
+      ),
+    );
+
+    expect(mostOpen).toBe(MAX_COMMIT_READS_IN_FLIGHT);
   });
 });
