@@ -1,17 +1,11 @@
 import { reviewDecisionSignal } from '../../workflows/prior-authorization.messages';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
-import { priorAuthorizationRequest, XELJANZ_MEETING_CRITERIA } from '../support/case-requests';
+import { priorAuthorizationRequest, WITHOUT_A1C, XELJANZ_MEETING_CRITERIA } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestWorker } from '../support/workers';
 
 const PATH = '/prior-authorization';
 const OZEMPIC_QUESTIONNAIRE = 'http://sandbox.healthcare-access-api.example/fhir/Questionnaire/ozempic';
-
-/** The default request's record without its A1c: the lab result and the note that repeats it. */
-const WITHOUT_A1C = {
-  evidence: [],
-  visit_notes: [{ content: 'Patient has taken metformin for 6 months.', created_at: '2026-10-02T10:00:00Z' }],
-};
 
 /**
  * Issue 45: a sandbox prior authorization runs CRD → DTR → review → PAS. The sandbox payer's CRD

@@ -2,11 +2,13 @@ import {
   authorizationFor,
   benefitVerificationRequest,
   enrollmentPatient,
+  priorAuthorizationRequest,
   syntheticPatient,
+  WITHOUT_A1C,
 } from '../support/case-requests';
 import { consoleGet, consolePost, signedInPerson, submitCase, timelineOf } from '../support/console-cases';
 import type { ConsoleBrowser } from '../support/console-session';
-import { eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestWorker } from '../support/workers';
 
 const MYABBVIE_ASSIST = 'prog_01jnnmj58jf1nen1dn9mmkb0r6';
@@ -149,6 +151,45 @@ describe('decisions of other case types, and operators, in the console', () => {
     const page = await consoleGet(testApp, provider, sent.headers.location!);
     expect(page.text).toContain('The information was sent to the program.');
     expect(timelineOf(page.text).slice(0, 3)).toEqual(['processing', 'awaiting_review', 'awaiting_outcome']);
+  });
+
+  it('clears a questionnaire answer whose field the reviewer empties, leaving its item pending', async () => {
+    const reviewer = await signedInPerson(testApp, account.accountId, ['reviewer']);
+    const { id } = await submitCase(
+      testApp,
+      account.keys.provider,
+      '/prior-authorization',
+      priorAuthorizationRequest(WITHOUT_A1C),
+    );
+    const caseOf = async () =>
+      (await testApp.http().get(`/prior-authorization/${id}`).set(bearer(account.keys.provider))).body.data;
+    await eventually(async () => ((await caseOf()).status === 'awaiting_review' ? true : undefined));
+    const path = `/console/prior-authorizations/${id}/questionnaire`;
+    // The form as a browser sends it: every field, the payer's CQL answers as shown.
+    const form = (a1c: string) => ({
+      'questionnaire.adult': 'yes',
+      'questionnaire.type2_diabetes': 'yes',
+      'questionnaire.a1c_at_least_7': a1c,
+      'questionnaire.metformin_trial': 'yes',
+    });
+    expect((await consolePost(testApp, reviewer, path, form('yes'))).status).toBe(303);
+
+    const cleared = await consolePost(testApp, reviewer, path, form(''));
+
+    expect(cleared.status).toBe(303);
+    const { questionnaire } = await caseOf();
+    expect(questionnaire.pending).toEqual(['a1c_at_least_7']);
+    expect(
+      questionnaire.items.map((item: { link_id: string; origin: string | null }) => [
+        item.link_id,
+        item.origin,
+      ]),
+    ).toEqual([
+      ['adult', 'auto'],
+      ['type2_diabetes', 'auto'],
+      ['a1c_at_least_7', null],
+      ['metformin_trial', 'auto'],
+    ]);
   });
 
   it('refuses a decision the case no longer takes with a 409 notice on the case page', async () => {

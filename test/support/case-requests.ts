@@ -156,6 +156,15 @@ export function patientEnrollmentRequest(patientOverrides: Record<string, unknow
 }
 
 /**
+ * The default prior authorization's record without its A1c (the lab result and the note that repeats
+ * it): the payer's questionnaire then leaves `a1c_at_least_7` to a person.
+ */
+export const WITHOUT_A1C = {
+  evidence: [],
+  visit_notes: [{ content: 'Patient has taken metformin for 6 months.', created_at: '2026-10-02T10:00:00Z' }],
+};
+
+/**
  * What a Xeljanz prior authorization adds to a request for its record to meet what the sandbox's
  * adaptive package's CQL reads; tuberculosis screening is documentation only, left to a person.
  */

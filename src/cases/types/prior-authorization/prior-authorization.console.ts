@@ -353,16 +353,19 @@ const FORM_ITEM_TYPES: ReadonlySet<string> = new Set(
 /**
  * The form's values as the API's answers: each filled field, typed as its item reads it (a number
  * that does not parse stays text, which the API's check then names). Sending an answer unchanged
- * keeps its origin; a proposal is confirmed only by choosing it.
+ * keeps its origin; a proposal is confirmed only by choosing it. A field emptied of the answer it
+ * showed clears that answer, as `null` does through the API (the form sends every field, each showing
+ * its item's answer); an empty field of an unanswered or only proposed item says nothing.
  */
 function questionnaireAnswersOf(
   values: Record<string, string>,
   record: CaseRecord,
 ): QuestionnaireAnswerInput[] {
-  return answerableItems(record).flatMap((item) => {
+  return answerableItems(record).flatMap((item): QuestionnaireAnswerInput[] => {
     const typed = values[`${QUESTIONNAIRE_FIELD_PREFIX}${item.link_id}`] ?? '';
-    if (typed === '') return [];
-    return [{ link_id: item.link_id, value: typedAnswer(item, typed) }];
+    if (typed !== '') return [{ link_id: item.link_id, value: typedAnswer(item, typed) }];
+    const answered = item.answer !== null && item.origin !== 'proposed';
+    return answered ? [{ link_id: item.link_id, value: null }] : [];
   });
 }
 
