@@ -472,8 +472,8 @@ describe('provider authorizations', () => {
       const id = await startWithClock(account, {
         signingLinkTtlMs: 60_000,
         signingReminderAfterMs: 30_000,
-        renewalReminderBeforeMs: 2_000,
-        periodMs: 4_000,
+        renewalReminderBeforeMs: 3_000,
+        periodMs: 6_000,
       });
       expect((await sign(await mailedLink(account, id, 'provider_authorization.signing_link'))).status).toBe(
         200,
