@@ -6,7 +6,7 @@ import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../supp
 import { benefitVerificationRequest } from '../support/case-requests';
 import { ClearinghouseServer } from '../support/clearinghouse-server';
 import { LoopbackNpiRegistry } from '../support/loopback-npi-registry';
-import { bearer, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
 
@@ -156,9 +156,12 @@ describe('benefit verification with a live key', () => {
       rejection: null,
       verified_manually: false,
     });
-    expect(eventsFor(receiver, created.id).map((event) => event.type)).toEqual([
-      'benefit_verification.updated',
-    ]);
+    // The webhook follows the committed move that GET shows, a few milliseconds behind it.
+    const events = await eventually(async () => {
+      const received = eventsFor(receiver, created.id);
+      return received.length > 0 ? received : undefined;
+    });
+    expect(events.map((event) => event.type)).toEqual(['benefit_verification.updated']);
   });
 
   it('sends the 270 for the member and the provider, with the connector credentials', async () => {
