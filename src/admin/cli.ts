@@ -240,13 +240,7 @@ async function main(argv: string[]): Promise<number> {
         const accountId = required(values.account, '--account');
         if (!(await accounts.findAccount(accountId))) throw new UsageError(`No account ${accountId}`);
         const { CreateWebhookDto } = await import('../webhooks/webhooks.dto');
-        const body = await validated(CreateWebhookDto, {
-          name: values.name,
-          url: values.url,
-          secret: values.secret,
-          events: values.event,
-          thin: booleanOption(values.thin, '--thin'),
-        });
+        const body = await validated(CreateWebhookDto, webhookOptions(values));
         print(
           await webhookAdmin(config, db).endpoints.create({
             accountId,
@@ -262,14 +256,9 @@ async function main(argv: string[]): Promise<number> {
         const endpoint = await admin.endpoints.find(required(values.webhook, '--webhook'));
         if (!endpoint) throw new UsageError(`No webhook endpoint ${values.webhook}`);
         const { UpdateWebhookDto } = await import('../webhooks/webhooks.dto');
-        const body = await validated(UpdateWebhookDto, {
-          name: values.name,
-          url: values.url,
-          secret: values.secret,
-          events: values.event,
-          active: booleanOption(values.active, '--active'),
-          thin: booleanOption(values.thin, '--thin'),
-        });
+        // --active is checked before --thin, so a malformed --active is the error named first.
+        const activeOption = booleanOption(values.active, '--active');
+        const body = await validated(UpdateWebhookDto, { ...webhookOptions(values), active: activeOption });
         const { active, ...changes } = body;
         let updated = (await admin.endpoints.update(endpoint.id, endpoint.account_id, {
           ...changes,
@@ -525,6 +514,23 @@ function modeOption(value: string | undefined): KeyMode {
   if (value === undefined) return 'test';
   if (!(KEY_MODES as readonly string[]).includes(value)) throw new UsageError('--mode takes test or live');
   return value as KeyMode;
+}
+
+/** The endpoint fields `webhooks:create` and `webhooks:update` both take, from the same options. */
+function webhookOptions(values: {
+  name?: string;
+  url?: string;
+  secret?: string;
+  event?: string[];
+  thin?: string;
+}): Record<string, unknown> {
+  return {
+    name: values.name,
+    url: values.url,
+    secret: values.secret,
+    events: values.event,
+    thin: booleanOption(values.thin, '--thin'),
+  };
 }
 
 function booleanOption(value: string | undefined, flag: string): boolean | undefined {
