@@ -5,6 +5,7 @@ import * as path from 'node:path';
 
 import { startDevServerOnFreePorts } from '../../infrastructure/temporal/dev-server';
 import { bundleProductionWorkflows } from '../../src/worker/worker';
+import { writeMigratedDump } from '../support/migrated-database';
 import { onServer } from './database-server';
 import { databaseOfWorker, ENVIRONMENT_FILE, namespaceOfWorker, TestEnvironmentInfo } from './environment';
 
@@ -15,8 +16,9 @@ const { ensureTemporalCli } = require('../../scripts/ensure-temporal.js') as {
 
 /**
  * What every suite of a run shares, made once: one real Temporal dev server (a namespace per jest
- * worker, on free ports, with a throwaway SQLite file), the production workflows bundled once, and,
- * when CI names a PostgreSQL server, an empty database per jest worker.
+ * worker, on free ports, with a throwaway SQLite file), the production workflows bundled once, a
+ * migrated PGlite database dumped once for the suites' in-memory databases, and, when CI names a
+ * PostgreSQL server, an empty database per jest worker.
  */
 export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
   const workers = Array.from({ length: Math.max(globalConfig.maxWorkers, 1) }, (_, index) => index + 1);
@@ -26,6 +28,7 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
   const [binary] = await Promise.all([
     ensureTemporalCli(),
     bundleProductionWorkflows().then((code) => writeFileSync(workflowBundlePath, code)),
+    writeMigratedDump(workDir),
   ]);
   const dbFile = path.join(workDir, 'temporal.db');
   const [server] = await Promise.all([

@@ -27,11 +27,10 @@ export class PublishedAnswers {
   readonly violations: string[] = [];
   /** One valid answer per operation and status (`GET /events 200`), kept as examples when recording. */
   readonly examples = new Map<string, unknown>();
-  private readonly validators: Map<string, ValidateFunction>;
-  private readonly operations: Set<string>;
+  private readonly compiled: Compiled;
 
   constructor(document: Json) {
-    ({ validators: this.validators, operations: this.operations } = validatorsOf(document));
+    this.compiled = validatorsOf(document);
   }
 
   /** Watches every answer the server gives from now on. */
@@ -69,7 +68,7 @@ export class PublishedAnswers {
     }
     const violation = this.violationOf(operation, res.statusCode, answer);
     if (violation) this.violations.push(violation);
-    else if (RECORDING && this.validators.has(`${operation} ${res.statusCode}`)) {
+    else if (RECORDING && this.compiled.has(`${operation} ${res.statusCode}`)) {
       this.keepExample(`${operation} ${res.statusCode}`, answer);
     }
   }
@@ -85,9 +84,9 @@ export class PublishedAnswers {
    */
   violationOf(operation: string, status: number, body: unknown): string | undefined {
     const key = `${operation} ${status}`;
-    const validate = this.validators.get(key);
+    const validate = this.compiled.validator(key);
     if (!validate) {
-      const documented = this.operations.has(operation);
+      const documented = this.compiled.operations.has(operation);
       return documented && status < 300 ? `${key}: no schema describes this answer` : undefined;
     }
     if (validate(body)) return undefined;
@@ -129,36 +128,55 @@ function closestErrors(errors: ErrorObject[]): ErrorObject[] {
   return (meant.length > 0 ? meant : errors).slice(0, 5);
 }
 
-/** Compiling takes a while and every app of a test process serves the same document, so it is done once. */
-interface Compiled {
-  /** By operation and status: `GET /events 200`. */
-  validators: Map<string, ValidateFunction>;
+/**
+ * Every app of a test process serves the same document, so it is read once. Compiling all of its
+ * schemas took a second or more of every suite's start (three or four on a busy machine) while a
+ * suite answers a few dozen of them: each is compiled the first time an answer needs it.
+ * test/http/published-answers.test.ts checks every documented example, compiling each schema.
+ */
+class Compiled {
   /** Every documented operation: `GET /events`. */
-  operations: Set<string>;
-}
+  readonly operations = new Set<string>();
+  private readonly schemas = new Map<string, Json>();
+  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly compile: (schema: Json) => ValidateFunction;
 
-let compiled: (Compiled & { document: string }) | undefined;
-
-function validatorsOf(document: Json): Compiled {
-  const text = JSON.stringify(document);
-  if (compiled?.document === text) return compiled;
-  const compile = schemaCompiler({
-    schemas: { ...document.components.schemas, ...publishedSchemas.schemas },
-  });
-  const validators = new Map<string, ValidateFunction>();
-  const operations = new Set<string>();
-  for (const [path, item] of Object.entries(document.paths as Json)) {
-    for (const [method, operation] of Object.entries(item as Json)) {
-      operations.add(`${method.toUpperCase()} ${path}`);
-      for (const [status, response] of Object.entries(operation.responses as Json)) {
-        const schema = response.content?.['application/json']?.schema;
-        if (status.startsWith('2') && schema) {
-          validators.set(`${method.toUpperCase()} ${path} ${status}`, compile(schema));
+  constructor(readonly document: string) {
+    const parsed = JSON.parse(document) as Json;
+    this.compile = schemaCompiler({
+      schemas: { ...parsed.components.schemas, ...publishedSchemas.schemas },
+    });
+    for (const [path, item] of Object.entries(parsed.paths as Json)) {
+      for (const [method, operation] of Object.entries(item as Json)) {
+        this.operations.add(`${method.toUpperCase()} ${path}`);
+        for (const [status, response] of Object.entries(operation.responses as Json)) {
+          const schema = response.content?.['application/json']?.schema;
+          if (status.startsWith('2') && schema)
+            this.schemas.set(`${method.toUpperCase()} ${path} ${status}`, schema);
         }
       }
     }
   }
-  compiled = { document: text, validators, operations };
+
+  /** By operation and status: `GET /events 200`. */
+  has(key: string): boolean {
+    return this.schemas.has(key);
+  }
+
+  validator(key: string): ValidateFunction | undefined {
+    const schema = this.schemas.get(key);
+    if (!schema) return undefined;
+    let validate = this.validators.get(key);
+    if (!validate) this.validators.set(key, (validate = this.compile(schema)));
+    return validate;
+  }
+}
+
+let compiled: Compiled | undefined;
+
+function validatorsOf(document: Json): Compiled {
+  const text = JSON.stringify(document);
+  if (compiled?.document !== text) compiled = new Compiled(text);
   return compiled;
 }
 
