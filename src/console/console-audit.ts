@@ -7,7 +7,7 @@ import { actorOf } from '../common/actor';
 import type { ContextualRequest } from '../common/request-context';
 
 /** What a person does before their session holds a principal: signing in, or joining through an invitation. */
-type UserAction = Extract<
+export type UserAction = Extract<
   AuditAction,
   'user.signed_in' | 'user.sign_in_failed' | 'user.second_factor_enabled' | 'user.created'
 >;

@@ -2,7 +2,6 @@ import { Body, Get, Inject, Param, Post, Query } from '@nestjs/common';
 
 import { CreateApiKeyDto, ApiKeysService } from '../../auth/auth.module';
 import { ApiError } from '../../common/errors';
-import { ConsoleAudit } from '../console-audit';
 import { PageNotice } from '../layout';
 import { doneNotice } from '../views/markup';
 import { API_KEYS_PATH, apiKeysView, EMPTY_KEY_FORM, KeyForm, newApiKeyView } from './api-keys-views';
@@ -16,10 +15,7 @@ const DONE = { revoked: 'The key was revoked. Requests that send it are refused 
 /** The specification's account dashboard: the account's API keys, created and revoked by its admins. */
 @ConsolePages('api-keys', 'admin')
 export class ApiKeysPageController {
-  constructor(
-    @Inject(ApiKeysService) private readonly apiKeys: ApiKeysService,
-    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
-  ) {}
+  constructor(@Inject(ApiKeysService) private readonly apiKeys: ApiKeysService) {}
 
   @Get()
   async show(@Page() page: ConsolePage, @Query('done') done?: string): Promise<void> {
@@ -39,7 +35,7 @@ export class ApiKeysPageController {
     }
     const principal = principalOf(page.req);
     const { key, secret } = await this.apiKeys.create(principal.accountId, checked.value);
-    await this.audit.record(page.req, 'api_key.created', { object: 'api_key', id: key.id });
+    await page.audit('api_key.created', { object: 'api_key', id: key.id });
     page.send(
       {
         title: 'API key created',
@@ -55,7 +51,7 @@ export class ApiKeysPageController {
     const principal = principalOf(page.req);
     const key = await this.apiKeys.revoke(principal.accountId, id);
     if (!key) throw ApiError.notFound('No active API key with this id exists in your account.');
-    await this.audit.record(page.req, 'api_key.revoked', { object: 'api_key', id: key.id });
+    await page.audit('api_key.revoked', { object: 'api_key', id: key.id });
     page.seeOther(`${API_KEYS_PATH}?done=revoked`);
   }
 

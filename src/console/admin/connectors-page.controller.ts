@@ -11,7 +11,6 @@ import {
   connectorKindOf,
   ConnectorsService,
 } from '../../connectors/connectors.module';
-import { ConsoleAudit } from '../console-audit';
 import { PageNotice } from '../layout';
 import { doneNotice } from '../views/markup';
 import {
@@ -41,10 +40,7 @@ const CONNECTOR_DONE = {
  */
 @ConsolePages('', 'admin')
 export class ConnectorsPageController {
-  constructor(
-    @Inject(ConnectorsService) private readonly connectors: ConnectorsService,
-    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
-  ) {}
+  constructor(@Inject(ConnectorsService) private readonly connectors: ConnectorsService) {}
 
   @Get('connectors')
   async list(@Page() page: ConsolePage, @Query('done') done?: string): Promise<void> {
@@ -92,7 +88,7 @@ export class ConnectorsPageController {
       }
       return refuse(refusalMessages(error));
     }
-    await this.audit.record(page.req, 'connector.configured', {
+    await page.audit('connector.configured', {
       object: 'connector',
       id: connector.id,
     });
@@ -108,7 +104,7 @@ export class ConnectorsPageController {
     const fromKid = formText(page.req.body, 'from_kid', 200) || undefined;
     const { connector, rotated } = await this.connectors.rotateSigningKey(accountOf(page.req), fromKid);
     if (rotated)
-      await this.audit.record(page.req, 'connector.signing_key_rotated', {
+      await page.audit('connector.signing_key_rotated', {
         object: 'connector',
         id: connector.id,
       });
@@ -118,7 +114,7 @@ export class ConnectorsPageController {
   @Post('connectors/:kind/delete')
   async remove(@Page() page: ConsolePage, @Param('kind') kind: string): Promise<void> {
     const removed = await this.connectors.remove(accountOf(page.req), kind);
-    await this.audit.record(page.req, 'connector.deleted', { object: 'connector', id: removed.id });
+    await page.audit('connector.deleted', { object: 'connector', id: removed.id });
     page.seeOther(`${CONNECTORS_PATH}?done=deleted`);
   }
 

@@ -9,7 +9,6 @@ import {
   UpdateWebhookDto,
   WebhooksService,
 } from '../../webhooks/webhooks.module';
-import { ConsoleAudit } from '../console-audit';
 import { PageNotice } from '../layout';
 import { doneNotice } from '../views/markup';
 import { checkAsTheApiDoes, formChoices, formField, queryAsTheApiReads, refusalNotice } from '../forms';
@@ -40,10 +39,7 @@ const ENDPOINT_DONE = {
  */
 @ConsolePages('', 'admin')
 export class WebhooksPageController {
-  constructor(
-    @Inject(WebhooksService) private readonly webhooks: WebhooksService,
-    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
-  ) {}
+  constructor(@Inject(WebhooksService) private readonly webhooks: WebhooksService) {}
 
   @Get('webhooks')
   async list(@Page() page: ConsolePage, @Query('done') done?: string): Promise<void> {
@@ -59,7 +55,7 @@ export class WebhooksPageController {
     });
     if (!checked.valid) return this.sendListPage(page, refusalNotice(checked.messages), form, 400);
     const endpoint = await this.webhooks.create(principalOf(page.req), checked.value);
-    await this.audit.record(page.req, 'webhook_endpoint.created', endpointTarget(endpoint.id));
+    await page.audit('webhook_endpoint.created', endpointTarget(endpoint.id));
     page.seeOther(`${WEBHOOKS_PATH}/${endpoint.id}?done=created`);
   }
 
@@ -86,28 +82,28 @@ export class WebhooksPageController {
       return this.sendEndpointPage(page, endpoint, { notice: refusalNotice(checked.messages), form }, 400);
     }
     await this.webhooks.update(principalOf(page.req), id, checked.value);
-    await this.audit.record(page.req, 'webhook_endpoint.updated', endpointTarget(id));
+    await page.audit('webhook_endpoint.updated', endpointTarget(id));
     page.seeOther(`${WEBHOOKS_PATH}/${id}?done=updated`);
   }
 
   @Post('webhooks/:id/turn-on')
   async turnOn(@Page() page: ConsolePage, @Param('id') id: string): Promise<void> {
     await this.webhooks.update(principalOf(page.req), id, { active: true });
-    await this.audit.record(page.req, 'webhook_endpoint.updated', endpointTarget(id));
+    await page.audit('webhook_endpoint.updated', endpointTarget(id));
     page.seeOther(`${WEBHOOKS_PATH}/${id}?done=activating`);
   }
 
   @Post('webhooks/:id/turn-off')
   async turnOff(@Page() page: ConsolePage, @Param('id') id: string): Promise<void> {
     await this.webhooks.update(principalOf(page.req), id, { active: false });
-    await this.audit.record(page.req, 'webhook_endpoint.updated', endpointTarget(id));
+    await page.audit('webhook_endpoint.updated', endpointTarget(id));
     page.seeOther(`${WEBHOOKS_PATH}/${id}?done=deactivated`);
   }
 
   @Post('webhooks/:id/delete')
   async remove(@Page() page: ConsolePage, @Param('id') id: string): Promise<void> {
     await this.webhooks.remove(principalOf(page.req), id);
-    await this.audit.record(page.req, 'webhook_endpoint.deleted', endpointTarget(id));
+    await page.audit('webhook_endpoint.deleted', endpointTarget(id));
     page.seeOther(`${WEBHOOKS_PATH}?done=deleted`);
   }
 
@@ -125,7 +121,7 @@ export class WebhooksPageController {
   ): Promise<void> {
     await this.webhooks.retryDelivery(principalOf(page.req), id, deliveryId);
     // A retry sends the event (a case object, PHI) again, to wherever the endpoint points now.
-    await this.audit.record(page.req, 'webhook_delivery.retried', endpointTarget(id));
+    await page.audit('webhook_delivery.retried', endpointTarget(id));
     page.seeOther(`${WEBHOOKS_PATH}/${id}?done=retried`);
   }
 

@@ -1,5 +1,4 @@
 import { Get, Inject, Post } from '@nestjs/common';
-import type { Request } from 'express';
 
 import { CASE_STATUSES, CaseStatus, FINAL_STATUSES } from '../../../domain/cases/case-model';
 import { DAY_MS } from '../../../domain/durations';
@@ -8,7 +7,6 @@ import { KEYSET_CURSOR, keysetPosition } from '../../../infrastructure/storage/k
 import { RequiresRole } from '../../common/route-access';
 import { CaseSummariesService, CaseSummaryQuery, CasesService } from '../../cases/cases.module';
 import { ApiError } from '../../common/errors';
-import { ConsoleAudit } from '../console-audit';
 import { formText, refusalDetails } from '../forms';
 import { attentionListView, AttentionRow } from './attention-views';
 import { triageOf } from './case-request-views';
@@ -54,7 +52,6 @@ export class CaseListsController {
     @Inject(CaseSummariesService) private readonly summaries: CaseSummariesService,
     @Inject(CasesService) private readonly cases: CasesService,
     @Inject(CasesNeedingAttention) private readonly needingAttention: CasesNeedingAttention,
-    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
   ) {}
 
   @Get('review-queue')
@@ -71,8 +68,7 @@ export class CaseListsController {
       listed.data.map((row) => row.case_id),
     );
     const triage = cases.map((record) => record && triageOf(record));
-    await this.audit.record(
-      page.req,
+    await page.audit(
       'case.listed',
       { object: 'prior_authorization', id: null },
       { filters: ['review_queue'], result_ids: listed.data.map((row) => row.case_id) },
@@ -117,8 +113,7 @@ export class CaseListsController {
         if (!(error instanceof ApiError) || error.code !== 'validation_error') throw error;
         problems.push(...refusalDetails(error));
       }
-      await this.audit.record(
-        page.req,
+      await page.audit(
         'case.listed',
         { object: section.type.object, id: null },
         {
@@ -161,7 +156,7 @@ export class CaseListsController {
           b.record.attention.since.localeCompare(a.record.attention.since) ||
           b.record.id.localeCompare(a.record.id),
       );
-    await this.recordAttentionListing(page.req, rows);
+    await this.recordAttentionListing(page, rows);
     page.send({
       title: 'Cases needing attention',
       body: attentionListView(rows, found.more ? MAX_ATTENTION_CASES_SHOWN : undefined),
@@ -183,7 +178,7 @@ export class CaseListsController {
   }
 
   /** Each account's cases shown are a listing in that account's trail, as an operator's case read is. */
-  private async recordAttentionListing(req: Request, rows: AttentionRow[]): Promise<void> {
+  private async recordAttentionListing(page: ConsolePage, rows: AttentionRow[]): Promise<void> {
     const groups = new Map<string, AttentionRow[]>();
     for (const row of rows) {
       const key = `${row.accountId} ${row.section.type.object}`;
@@ -191,8 +186,7 @@ export class CaseListsController {
     }
     for (const [key, group] of groups) {
       const [accountId, object] = key.split(' ') as [string, string];
-      await this.audit.record(
-        req,
+      await page.audit(
         'case.listed',
         { object, id: null },
         { filters: ['attention'], result_ids: group.map((row) => row.record.id) },

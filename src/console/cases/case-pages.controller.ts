@@ -11,7 +11,6 @@ import { APP_CONFIG } from '../../common/tokens';
 import { type CaseType, CasesService, type DecisionForm, FailCaseDto, plain } from '../../cases/cases.module';
 import { ApiError } from '../../common/errors';
 import { WebhooksService } from '../../webhooks/webhooks.module';
-import { ConsoleAudit } from '../console-audit';
 import { checkAsTheApiDoes, formText, refusalDetails } from '../forms';
 import { html } from '../views/html';
 import { PageContent } from '../layout';
@@ -72,7 +71,6 @@ export class CasePagesController {
   constructor(
     @Inject(CasesService) private readonly cases: CasesService,
     @Inject(WebhooksService) private readonly webhooks: WebhooksService,
-    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -89,7 +87,7 @@ export class CasePagesController {
     const { record, accountId: ownerAccountId } = grants(principal.roles, 'operator')
       ? await this.cases.getForOperator(section.type, id)
       : { record: await this.cases.get(principal, section.type, id), accountId: principal.accountId };
-    await this.audit.record(page.req, 'case.read', target, undefined, ownerAccountId);
+    await page.audit('case.read', target, undefined, ownerAccountId);
     const notice = doneNotice(DONE_NOTICES, page.req.query.done);
     await this.sendCasePage(page, section, record, notice ? { notice } : {}, undefined, 200, ownerAccountId);
   }
@@ -193,7 +191,7 @@ export class CasePagesController {
         error.httpStatus,
       );
     }
-    await this.audit.record(page.req, decision.auditAction, { object: section.type.object, id });
+    await page.audit(decision.auditAction, { object: section.type.object, id });
     page.seeOther(`${casePath(section, id)}?done=${decision.name}`);
   }
 
@@ -250,7 +248,7 @@ export class CasePagesController {
       return sendRefusal(error.message, error.httpStatus);
     }
     const target = { object: section.type.object, id };
-    await this.audit.record(page.req, action.auditAction, target, undefined, ownerAccountId);
+    await page.audit(action.auditAction, target, undefined, ownerAccountId);
     page.seeOther(`${casePath(section, id)}?done=${action.done}`);
   }
 
@@ -346,8 +344,7 @@ export class CasePagesController {
     const principal = principalOf(page.req);
     if (grants(principal.roles, 'operator')) throw ApiError.notFound(missing);
     const bytes = await read(principal, section.type);
-    await this.audit.record(
-      page.req,
+    await page.audit(
       'document.read',
       { object: section.type.object, id: caseId },
       pageNumber === undefined ? { document_id: documentId } : { document_id: documentId, page: pageNumber },

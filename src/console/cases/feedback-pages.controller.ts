@@ -15,7 +15,6 @@ import {
   plain,
 } from '../../cases/cases.module';
 import { ApiError } from '../../common/errors';
-import { ConsoleAudit } from '../console-audit';
 import { ConsolePages } from '../console-pages';
 import { principalOf } from '../console-principal';
 import { checkAsTheApiDoes, formChoices, formField, formText, refusalMessages } from '../forms';
@@ -46,7 +45,6 @@ export class FeedbackPagesController {
   constructor(
     @Inject(CasesService) private readonly cases: CasesService,
     @Inject(CaseFeedbackService) private readonly feedback: CaseFeedbackService,
-    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
   ) {}
 
   @Get(':id/feedback')
@@ -76,8 +74,7 @@ export class FeedbackPagesController {
       return this.sendFormPage(page, record, values, refusalMessages(error), error.httpStatus);
     }
     // A second send of the same form stored nothing, so it is audited once.
-    if (created)
-      await this.audit.record(page.req, 'case.feedback_recorded', { object: 'prior_authorization', id });
+    if (created) await page.audit('case.feedback_recorded', { object: 'prior_authorization', id });
     // `done=feedback` names the case page's sentence for it; the anchor brings the history into view.
     page.seeOther(`${casePath(sectionOfObject('prior_authorization'), id)}?done=feedback#feedback-heading`);
   }

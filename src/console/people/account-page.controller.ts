@@ -5,7 +5,6 @@ import type { ProviderAuthorizationSettings } from '../../../domain/providers/pr
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../../infrastructure/console/session-policy';
 import { RequiresRole } from '../../common/route-access';
 import { ProviderAuthorizationsService } from '../../provider-authorizations/provider-authorizations.module';
-import { ConsoleAudit } from '../console-audit';
 import { principalOf } from '../console-principal';
 import { formField, refusalNotice } from '../forms';
 import { card, choice, definitionList, inputField, postForm, submitButton } from '../views';
@@ -31,7 +30,6 @@ const DONE: Record<string, string> = {
 export class AccountPageController {
   constructor(
     @Inject(ProviderAuthorizationsService) private readonly authorizations: ProviderAuthorizationsService,
-    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
   ) {}
 
   @Get()
@@ -57,7 +55,7 @@ export class AccountPageController {
       },
       provider_authorization_period_days: days,
     });
-    await this.audit.record(page.req, 'account_settings.updated', { object: 'account_settings', id: null });
+    await page.audit('account_settings.updated', { object: 'account_settings', id: null });
     page.seeOther('/console/account?done=authorizations-saved');
   }
 

@@ -4,7 +4,6 @@ import { isEmail } from 'class-validator';
 import { PASSWORD_MAX_LENGTH, passwordProblem } from '../../../infrastructure/console/passwords';
 import { PublicRoute } from '../../common/route-access';
 import { ApiError } from '../../common/errors';
-import { ConsoleAudit } from '../console-audit';
 import { failedChecks, failedChecksNotice, formText } from '../forms';
 import { closedInvitationView, JoinForm, joinView, NAME_MAX_LENGTH } from './invitation-views';
 import { PeopleService } from './people.service';
@@ -19,10 +18,7 @@ export const INVITATION_ACCEPTED = 'invitation-accepted';
 /** Where an invited person chooses their name, email and password; the link is the only credential. */
 @ConsolePages('invitations')
 export class InvitationPageController {
-  constructor(
-    @Inject(PeopleService) private readonly people: PeopleService,
-    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
-  ) {}
+  constructor(@Inject(PeopleService) private readonly people: PeopleService) {}
 
   @Get(':token')
   @PublicRoute()
@@ -67,7 +63,7 @@ export class InvitationPageController {
       );
     }
     const { user, invitationId } = acceptance;
-    await this.audit.recordUserAction(page.req, 'user.created', user, {
+    await page.auditUserAction('user.created', user, {
       roles: user.roles,
       invitation_id: invitationId,
     });

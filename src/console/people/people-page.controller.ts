@@ -2,7 +2,6 @@ import { Body, Get, Inject, Post } from '@nestjs/common';
 
 import { ACCOUNT_ROLES } from '../../../domain/accounts/roles';
 import { INVITATION_LIFETIME_MS } from '../../../infrastructure/console/invitations.repository';
-import { ConsoleAudit } from '../console-audit';
 import { formChoices } from '../forms';
 import { PeopleService } from './people.service';
 import { AccountRole, invitationLinkView, peopleView } from './people-views';
@@ -17,10 +16,7 @@ function isAccountRole(role: string): role is AccountRole {
 /** The account's people and invitations to join it; admins only. */
 @ConsolePages('people', 'admin')
 export class PeoplePageController {
-  constructor(
-    @Inject(PeopleService) private readonly people: PeopleService,
-    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
-  ) {}
+  constructor(@Inject(PeopleService) private readonly people: PeopleService) {}
 
   @Get()
   async show(@Page() page: ConsolePage): Promise<void> {
@@ -46,8 +42,7 @@ export class PeoplePageController {
       roles: distinctRoles,
       invitedBy: principal.credential.id,
     });
-    await this.audit.record(
-      page.req,
+    await page.audit(
       'user.invited',
       { object: 'console_invitation', id: invitation.id },
       { roles: distinctRoles },

@@ -2,7 +2,6 @@ import { Body, Get, Inject, Post, Query } from '@nestjs/common';
 
 import type { ConsoleSession } from '../../../infrastructure/console/console-sessions.repository';
 import { PublicRoute } from '../../common/route-access';
-import { ConsoleAudit } from '../console-audit';
 import { consoleReturnPath, formText } from '../forms';
 import { CODE_FIELD, sendCodePage, sendSetUpPage, WRONG_CODE } from './second-factor-pages';
 import { SECOND_FACTOR_PATH } from './sign-in.controller';
@@ -19,10 +18,7 @@ export const ACCOUNT_TWO_STEP_PATH = '/console/account/two-step';
  */
 @ConsolePages()
 export class SecondFactorController {
-  constructor(
-    @Inject(SignInService) private readonly signIns: SignInService,
-    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
-  ) {}
+  constructor(@Inject(SignInService) private readonly signIns: SignInService) {}
 
   @Get('sign-in/second-factor')
   @PublicRoute()
@@ -48,13 +44,12 @@ export class SecondFactorController {
     );
     if (!check) return page.seeOther('/console/sign-in');
     if (!check.accepted) {
-      await this.audit.recordUserAction(page.req, 'user.sign_in_failed', check.user);
+      await page.auditUserAction('user.sign_in_failed', check.user);
       return this.sendSecondStep(page, session, { next, error: WRONG_CODE }, 400);
     }
-    if (check.settingUp)
-      await this.audit.recordUserAction(page.req, 'user.second_factor_enabled', check.user);
+    if (check.settingUp) await page.auditUserAction('user.second_factor_enabled', check.user);
     // Recorded before the session opens anything: a sign-in the trail missed never completes.
-    await this.audit.recordUserAction(page.req, 'user.signed_in', check.user);
+    await page.auditUserAction('user.signed_in', check.user);
     await this.signIns.completeSignIn(session.id);
     page.seeOther(next);
   }
@@ -73,7 +68,7 @@ export class SecondFactorController {
     if (session.totpEnabled) return page.seeOther('/console/account');
     const accepted = await this.signIns.enableSecondFactor(session, formText(body, CODE_FIELD, 16));
     if (!accepted) return this.sendTwoStepSetUp(page, session, WRONG_CODE, 400);
-    await this.audit.recordUserAction(page.req, 'user.second_factor_enabled', {
+    await page.auditUserAction('user.second_factor_enabled', {
       id: session.userId,
       account_id: session.accountId,
     });

@@ -4,7 +4,6 @@ import { grants } from '../../../domain/accounts/roles';
 import { PASSWORD_MAX_LENGTH } from '../../../infrastructure/console/passwords';
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../../../infrastructure/console/session-policy';
 import { PublicRoute } from '../../common/route-access';
-import { ConsoleAudit } from '../console-audit';
 import { clearCookie, setCookie } from '../cookies';
 import { consoleReturnPath, formText } from '../forms';
 import { NAVIGATION } from '../layout';
@@ -19,10 +18,7 @@ export const SECOND_FACTOR_PATH = '/console/sign-in/second-factor';
 /** Signing in with email and password, signing out, and the console's front door. */
 @ConsolePages()
 export class SignInController {
-  constructor(
-    @Inject(SignInService) private readonly signIns: SignInService,
-    @Inject(ConsoleAudit) private readonly audit: ConsoleAudit,
-  ) {}
+  constructor(@Inject(SignInService) private readonly signIns: SignInService) {}
 
   @Get()
   @PublicRoute()
@@ -47,12 +43,12 @@ export class SignInController {
     const next = consoleReturnPath(formText(body, 'next'));
     const attempt = await this.signIns.checkPassword(email, password, page.req.ip ?? 'unknown');
     if (!attempt.accepted) {
-      if (attempt.user) await this.audit.recordUserAction(page.req, 'user.sign_in_failed', attempt.user);
+      if (attempt.user) await page.auditUserAction('user.sign_in_failed', attempt.user);
       return this.sendSignIn(page, { next, email, failed: true }, 401);
     }
     const { token, needsSecondFactor } = await this.signIns.startSession(attempt.user);
     // Recorded before the browser receives the cookie: a sign-in the trail missed never opens a page.
-    if (!needsSecondFactor) await this.audit.recordUserAction(page.req, 'user.signed_in', attempt.user);
+    if (!needsSecondFactor) await page.auditUserAction('user.signed_in', attempt.user);
     setCookie(page.req, page.res, SESSION_COOKIE, token, { maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000 });
     page.seeOther(needsSecondFactor ? `${SECOND_FACTOR_PATH}?next=${encodeURIComponent(next)}` : next);
   }
