@@ -50,3 +50,18 @@ export function shareConsoleInBrowser(env: Record<string, string> = {}): Console
   });
   return shared;
 }
+
+/**
+ * Starts preparing something when the file's suites start, not when its own suite does, and answers
+ * it to the suite that awaits it: a case driven by its workflow to the state a suite needs gets there
+ * while the suites before it run. Called in the file's describe, beside shareConsoleInBrowser, after it.
+ */
+export function preparedBeforeAll<T>(prepare: () => Promise<T>): () => Promise<T> {
+  let prepared: Promise<T> | undefined;
+  beforeAll(() => {
+    prepared = prepare();
+    // Awaited by the suite that needs it, which fails with this error; not an unhandled rejection meanwhile.
+    prepared.catch(() => undefined);
+  });
+  return () => prepared!;
+}

@@ -5,11 +5,30 @@ import { waitForStatus } from '../../support/case-journeys';
 import { priorAuthorizationRequest } from '../../support/case-requests';
 import { consoleBrowserWithRoles, getPage, postForm } from '../../support/console-admin';
 import { submitCase } from '../../support/console-cases';
-import type { ConsoleInBrowser } from '../../support/console-in-browser';
+import { ConsoleInBrowser, preparedBeforeAll } from '../../support/console-in-browser';
 import type { TestAccount, TestApp } from '../../support/test-app';
 
-/** Its app polls the sandbox payer every 300 ms (PAYER_POLL_INTERVAL_MS), so its case reaches review soon. */
-export const describeFeedback = (shared: ConsoleInBrowser) =>
+/** Its case, submitted as the file's suites start, awaits review by the time this suite runs. */
+export const describeFeedback = (shared: ConsoleInBrowser) => {
+  const caseAwaitingReview = preparedBeforeAll(async () => {
+    const { testApp } = shared;
+    const account = await testApp.createAccount('Riverside Endocrinology');
+    const { id } = await submitCase(
+      testApp,
+      account.keys.provider,
+      '/prior-authorization',
+      priorAuthorizationRequest(),
+    );
+    await waitForStatus(
+      testApp,
+      account.keys.provider,
+      '/prior-authorization',
+      id as string,
+      'awaiting_review',
+    );
+    return { account, caseId: id as string };
+  });
+
   describe('feedback on a prior authorization in the console', () => {
     let testApp: TestApp;
     let baseUrl: string;
@@ -20,11 +39,7 @@ export const describeFeedback = (shared: ConsoleInBrowser) =>
 
     beforeAll(async () => {
       ({ testApp, baseUrl } = shared);
-      account = await testApp.createAccount('Riverside Endocrinology');
-      caseId = (
-        await submitCase(testApp, account.keys.provider, '/prior-authorization', priorAuthorizationRequest())
-      ).id as string;
-      await waitForStatus(testApp, account.keys.provider, '/prior-authorization', caseId, 'awaiting_review');
+      ({ account, caseId } = await caseAwaitingReview());
     });
     afterAll(() => Promise.all(contexts.map((context) => context.close())));
 
@@ -177,3 +192,4 @@ export const describeFeedback = (shared: ConsoleInBrowser) =>
       expect(report.status).toBe(403);
     });
   });
+};
