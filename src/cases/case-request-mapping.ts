@@ -79,19 +79,22 @@ function withoutNullFields(value: unknown): unknown {
   );
 }
 
-/** What every new case starts as: `processing`, with its submission as the first history entry. */
+/**
+ * What every new case starts as: `processing`, described as its type describes that status, with its
+ * submission as the first history entry and the request's metadata, if any.
+ */
 export function newCaseRecord<Object extends CaseObjectType>(
   object: Object,
   { caseId, now, livemode }: Pick<CaseInputContext, 'caseId' | 'now' | 'livemode'>,
-  statusDescription: string,
-  metadata: Record<string, string>,
+  statusDescriptions: { processing: string },
+  { metadata = {} }: { metadata?: Record<string, string> },
 ) {
   const at = now.toISOString();
   return {
     id: caseId,
     object,
     status: 'processing' as const,
-    status_description: statusDescription,
+    status_description: statusDescriptions.processing,
     created_at: at,
     updated_at: at,
     status_history: [{ status: 'processing' as const, at, reason: 'Submitted.' }],

@@ -31,12 +31,7 @@ export const BENEFIT_VERIFICATION = defineCaseType<
     input: (request, context) => {
       const { accountId, documents, settings } = context;
       const record: BenefitVerificationCase = {
-        ...newCaseRecord(
-          'benefit_verification',
-          context,
-          BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS.processing,
-          request.metadata ?? {},
-        ),
+        ...newCaseRecord('benefit_verification', context, BENEFIT_VERIFICATION_STATUS_DESCRIPTIONS, request),
         error: null,
         request: {
           patient: casePatient(request.patient, documents),

@@ -30,12 +30,7 @@ export const CLINICAL_ELIGIBILITY = defineCaseType<
     input: (request, context) => {
       const { caseId, accountId, documents } = context;
       const record: ClinicalEligibilityCase = {
-        ...newCaseRecord(
-          'clinical_eligibility',
-          context,
-          CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS.processing,
-          request.metadata ?? {},
-        ),
+        ...newCaseRecord('clinical_eligibility', context, CLINICAL_ELIGIBILITY_STATUS_DESCRIPTIONS, request),
         clinical_elgibility_id: caseId,
         request: {
           patient: casePatient(request.patient, documents),

@@ -59,12 +59,9 @@ export const PATIENT_ENROLLMENT = defineCaseType<
     input: (request, context) => {
       const { accountId, settings } = context;
       const record: PatientEnrollmentCase = {
-        ...newCaseRecord(
-          'patient_enrollment',
-          context,
-          PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS.processing,
-          request.metadata?.enrollment_id ? { enrollment_id: request.metadata.enrollment_id } : {},
-        ),
+        ...newCaseRecord('patient_enrollment', context, PATIENT_ENROLLMENT_STATUS_DESCRIPTIONS, {
+          metadata: request.metadata?.enrollment_id ? { enrollment_id: request.metadata.enrollment_id } : {},
+        }),
         program_id: request.programId,
         screening: null,
         missing_information: [],

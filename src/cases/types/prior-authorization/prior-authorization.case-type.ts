@@ -55,12 +55,7 @@ export const PRIOR_AUTHORIZATION = defineCaseType<
       const { accountId, documents, now, settings } = context;
       const urgency = request.urgency ?? 'standard';
       const record: PriorAuthorizationCase = {
-        ...newCaseRecord(
-          'prior_authorization',
-          context,
-          PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS.processing,
-          request.metadata ?? {},
-        ),
+        ...newCaseRecord('prior_authorization', context, PRIOR_AUTHORIZATION_STATUS_DESCRIPTIONS, request),
         urgency,
         // The payer's deadline starts when the payer receives the request; until then the review's.
         due_at: null,
