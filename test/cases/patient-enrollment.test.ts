@@ -32,14 +32,28 @@ const uninsuredPatient = { insurance_details: undefined };
 const attestation = uninsuredAttestation;
 const income = incomeVerification;
 
+/**
+ * The programs, the enrollments the simulated hub decides, and the growing ones share an app and a
+ * worker, each with an account of its own: the hub is asked every 300 ms.
+ */
+let sharedApp: TestApp;
+let sharedWorker: TestWorker;
+beforeAll(async () => {
+  sharedApp = await startTestApp({ PAYER_POLL_INTERVAL_MS: '300', WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100' });
+  sharedWorker = await sharedApp.startWorker();
+});
+afterAll(async () => {
+  await sharedWorker.stop();
+  await sharedApp.close();
+});
+
 describe('support programs', () => {
   let testApp: TestApp;
   let account: TestAccount;
   beforeAll(async () => {
-    testApp = await startTestApp();
+    testApp = sharedApp;
     account = await testApp.createAccount();
   });
-  afterAll(() => testApp.close());
 
   const get = (route: string) => testApp.http().get(route).set(bearer(account.keys.provider));
 
@@ -72,13 +86,11 @@ describe('support programs', () => {
 
 describe('patient enrollment', () => {
   let testApp: TestApp;
-  let worker: TestWorker;
   let account: TestAccount;
   let receiver: TestReceiver;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ PAYER_POLL_INTERVAL_MS: '300', WEBHOOK_RETRY_INITIAL_INTERVAL_MS: '100' });
-    worker = await testApp.startWorker();
+    testApp = sharedApp;
     account = await testApp.createAccount();
     receiver = await subscribeReceiver(testApp, account.keys.provider);
     await testApp
@@ -101,11 +113,7 @@ describe('patient enrollment', () => {
         await waitForStatus(testApp, account.keys.provider, '/webhooks', body.data.id, 'active');
       });
   });
-  afterAll(async () => {
-    await receiver.stop();
-    await worker.stop();
-    await testApp.close();
-  });
+  afterAll(() => receiver.stop());
 
   const submit = (body: Record<string, unknown>) =>
     testApp.http().post(PATH).set(bearer(account.keys.provider)).send(body);
@@ -332,17 +340,11 @@ const bulkyNotes = (bytes: number) => ({
 
 describe('patient enrollment that grows', () => {
   let testApp: TestApp;
-  let worker: TestWorker;
   let account: TestAccount;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ PAYER_POLL_INTERVAL_MS: '300' });
-    worker = await testApp.startWorker();
+    testApp = sharedApp;
     account = await testApp.createAccount();
-  });
-  afterAll(async () => {
-    await worker.stop();
-    await testApp.close();
   });
 
   const submit = (body: Record<string, unknown>) =>
