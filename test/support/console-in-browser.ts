@@ -52,9 +52,9 @@ export function shareConsoleInBrowser(env: Record<string, string> = {}): Console
 }
 
 /**
- * Starts preparing something when the file's suites start, not when its own suite does, and answers
- * it to the suite that awaits it: a case driven by its workflow to the state a suite needs gets there
- * while the suites before it run. Called in the file's describe, beside shareConsoleInBrowser, after it.
+ * Starts preparing something as the describe it is called in starts (the file's, after
+ * shareConsoleInBrowser), not when the test that needs it does, and answers it to whoever awaits it: a
+ * case driven by its workflow to the state a suite needs gets there while the tests before it run.
  */
 export function preparedBeforeAll<T>(prepare: () => Promise<T>): () => Promise<T> {
   let prepared: Promise<T> | undefined;
