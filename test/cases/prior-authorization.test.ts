@@ -369,40 +369,52 @@ describe('prior authorization timers', () => {
     (await testApp.http().post(PATH).set(bearer(account.keys.provider)).send(priorAuthorizationRequest()))
       .body.data as JsonObject;
 
-  it('records a reminder, then fails the case when nobody reviews it before the deadline', async () => {
-    const { id } = await submit();
-    const failed = await waitForStatus(testApp, account.keys.provider, PATH, id, 'failed');
-    expect(failed.failure).toEqual({ code: 'review_expired', message: expect.any(String) });
-    expect(failed.review_reminder_at).toEqual(expect.any(String));
-  });
+  // Each waits on the timers of a case of its own: side by side.
 
-  it('flags the case overdue when the due time passes while awaiting the outcome, and takes an outcome from a reviewer', async () => {
-    const { id } = await submit();
-    await waitForStatus(testApp, account.keys.provider, PATH, id, 'awaiting_review');
-    await testApp
-      .http()
-      .post(`${PATH}/${id}/review`)
-      .set(bearer(account.keys.reviewer))
-      .send({ decision: 'approve', reviewer: 'Dr. R' });
-    await eventually(async () => {
-      const { body } = await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider));
-      return body.data.overdue === true;
-    });
-    const decided = await testApp
-      .http()
-      .post(`${PATH}/${id}/outcome`)
-      .set(bearer(account.keys.reviewer))
-      .send({
-        result: 'approved',
-        detail_code: 'approval',
-        payer_reference: 'PAYER-REF-1',
-        authorization_expiration: '2027-11-21',
+  it.concurrent(
+    'records a reminder, then fails the case when nobody reviews it before the deadline',
+    async () => {
+      const { id } = await submit();
+      const failed = await waitForStatus(testApp, account.keys.provider, PATH, id, 'failed');
+      expect(failed.failure).toEqual({ code: 'review_expired', message: expect.any(String) });
+      expect(failed.review_reminder_at).toEqual(expect.any(String));
+    },
+  );
+
+  it.concurrent(
+    'flags the case overdue when the due time passes while awaiting the outcome, and takes an outcome from a reviewer',
+    async () => {
+      const { id } = await submit();
+      await waitForStatus(testApp, account.keys.provider, PATH, id, 'awaiting_review');
+      await testApp
+        .http()
+        .post(`${PATH}/${id}/review`)
+        .set(bearer(account.keys.reviewer))
+        .send({ decision: 'approve', reviewer: 'Dr. R' });
+      await eventually(async () => {
+        const { body } = await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider));
+        return body.data.overdue === true;
       });
-    expect(decided.status).toBe(200);
-    expect(decided.body.data).toMatchObject({
-      status: 'completed',
-      overdue: true,
-      outcome: { result: 'approved', payer_reference: 'PAYER-REF-1', authorization_expiration: '2027-11-21' },
-    });
-  });
+      const decided = await testApp
+        .http()
+        .post(`${PATH}/${id}/outcome`)
+        .set(bearer(account.keys.reviewer))
+        .send({
+          result: 'approved',
+          detail_code: 'approval',
+          payer_reference: 'PAYER-REF-1',
+          authorization_expiration: '2027-11-21',
+        });
+      expect(decided.status).toBe(200);
+      expect(decided.body.data).toMatchObject({
+        status: 'completed',
+        overdue: true,
+        outcome: {
+          result: 'approved',
+          payer_reference: 'PAYER-REF-1',
+          authorization_expiration: '2027-11-21',
+        },
+      });
+    },
+  );
 });
