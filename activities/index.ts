@@ -71,17 +71,20 @@ export interface ActivityDependencies {
 
 /**
  * The worker's webhook path: metered attempts, first attempts made at once outside Temporal, and the
- * publisher that records each event's deliveries and starts their first attempts.
+ * publisher that records each event's deliveries and starts their first attempts. `secrets` is the
+ * box the worker's other repositories seal with, where it has one.
  */
-export function createWorkerWebhooks({
-  config,
-  db,
-  temporalClient,
-  taskQueue,
-  logger,
-  metricMeter = noopMetricMeter,
-}: Omit<ActivityDependencies, 'connectors'>) {
-  const secrets = new SecretBox(config.encryption!);
+export function createWorkerWebhooks(
+  {
+    config,
+    db,
+    temporalClient,
+    taskQueue,
+    logger,
+    metricMeter = noopMetricMeter,
+  }: Omit<ActivityDependencies, 'connectors'>,
+  secrets = new SecretBox(config.encryption!),
+) {
   const deliveries = new WebhookDeliveriesRepository(db, secrets);
   const endpoints = new WebhookEndpointsRepository(db, secrets);
   const policy = new WebhookTargetPolicy(config.webhooks.allowedTargets);
@@ -116,7 +119,10 @@ export const createActivities = ({
   metricMeter = noopMetricMeter,
 }: ActivityDependencies) => {
   const secrets = new SecretBox(config.encryption!);
-  const webhooks = createWorkerWebhooks({ config, db, temporalClient, taskQueue, logger, metricMeter });
+  const webhooks = createWorkerWebhooks(
+    { config, db, temporalClient, taskQueue, logger, metricMeter },
+    secrets,
+  );
   const { policy, firstAttempts } = webhooks;
   // Clinical text is read off the event loop, so one pathological record cannot stall this worker.
   const evaluator = new EvaluationPool(config.clinicalEvaluation, { logger });
