@@ -55,7 +55,9 @@ describe('webhook deliveries whose workflow the API could not start', () => {
     )?.status;
   };
 
-  it('sends a test event anyway, started by a worker, and logs it succeeded', async () => {
+  // Each follows its own event and delivery, waiting on the workers' sweeps: side by side.
+
+  it.concurrent('sends a test event anyway, started by a worker, and logs it succeeded', async () => {
     const response = await testApp
       .http()
       .post(`/webhooks/${endpointId}/test`)
@@ -70,7 +72,7 @@ describe('webhook deliveries whose workflow the API could not start', () => {
     await eventually(async () => (await deliveryStatus(deliveryId)) === 'succeeded');
   });
 
-  it('sends a manual retry anyway, started by a worker, and logs it succeeded', async () => {
+  it.concurrent('sends a manual retry anyway, started by a worker, and logs it succeeded', async () => {
     const sent = await testApp.http().post(`/webhooks/${endpointId}/test`).set(bearer(account.keys.provider));
     const { event_id: eventId, delivery_id: deliveryId } = sent.body.data;
     await eventually(async () => (await deliveryStatus(deliveryId)) === 'succeeded', 30_000);
