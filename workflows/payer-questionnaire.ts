@@ -6,14 +6,11 @@ import {
   adaptiveQuestionnaire,
   awaitsPayerQuestions,
   mergedItems,
+  newItems,
 } from '../domain/dtr/adaptive-questionnaire';
 import { withProposals } from '../domain/dtr/proposals';
 import { answeredQuestionnaire, answerIssues } from '../domain/dtr/questionnaire-answers';
-import type {
-  AdaptiveQuestionnaireState,
-  QuestionnaireAnswers,
-  QuestionnaireItemState,
-} from '../domain/dtr/questionnaire';
+import type { AdaptiveQuestionnaireState, QuestionnaireAnswers } from '../domain/dtr/questionnaire';
 import type { CoverageRequirements } from '../domain/payers/coverage-requirements';
 import type { CaseTimings } from '../domain/cases/case-model';
 import { refuse } from './case-lifecycle';
@@ -217,7 +214,11 @@ async function askNextQuestions(run: AdaptiveRun): Promise<void> {
     // As at preparation: the sandbox's items are named by the catalog's criteria, a live payer's are its own.
     record.questionnaire =
       !record.livemode && patched(ADAPTIVE_ROUND_PROPOSALS)
-        ? withProposals(served, record.criteria, newLinkIds(current.items, items))
+        ? withProposals(
+            served,
+            record.criteria,
+            new Set(newItems(current.items, items).map((item) => item.link_id)),
+          )
         : served;
   }
   await lifecycle.update({ questionnaire: record.questionnaire });
@@ -238,10 +239,4 @@ function nextRetryMs({ adaptiveRetryMs, input }: AdaptiveRun): number | undefine
   if (!outage) return undefined;
   if (adaptiveRetryMs === undefined) return outage.firstRetryMs;
   return Math.min(adaptiveRetryMs * 2, outage.longestRetryMs);
-}
-
-/** The items a round served that the case did not hold before it. */
-function newLinkIds(before: QuestionnaireItemState[], after: QuestionnaireItemState[]): Set<string> {
-  const held = new Set(before.map((item) => item.link_id));
-  return new Set(after.map((item) => item.link_id).filter((linkId) => !held.has(linkId)));
 }

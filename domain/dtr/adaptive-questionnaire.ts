@@ -73,6 +73,15 @@ export function awaitsPayerQuestions(state: AdaptiveQuestionnaireState | undefin
   return state !== undefined && !state.completed;
 }
 
+/** The items a round served that the case did not hold before it. */
+export function newItems(
+  before: QuestionnaireItemState[],
+  after: QuestionnaireItemState[],
+): QuestionnaireItemState[] {
+  const held = new Set(before.map((item) => item.link_id));
+  return after.filter((item) => !held.has(item.link_id));
+}
+
 /**
  * Whether a round's new items leave something for a person: an enabled item that takes an answer and
  * has none the payer's CQL gave. Until then the service is asked again without waiting for anyone.
@@ -81,10 +90,8 @@ export function newItemsAwaitPerson(
   before: QuestionnaireItemState[],
   after: QuestionnaireItemState[],
 ): boolean {
-  const known = new Set(before.map((item) => item.link_id));
-  return after.some(
+  return newItems(before, after).some(
     (item) =>
-      !known.has(item.link_id) &&
       item.enabled &&
       !item.read_only &&
       (ANSWERABLE_ITEM_TYPES as readonly string[]).includes(item.type) &&
