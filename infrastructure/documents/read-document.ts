@@ -198,38 +198,22 @@ async function recogniseImage(
     data: inverted ? await sharp(normalised).negate().png({ compressionLevel: 1 }).toBuffer() : normalised,
   };
   let standing = prepared.data;
-  const level = await pageToRead(await levelled(standing, sharp));
-  // Tesseract starts on the level page while the detector looks for its lines: unless those show rules
-  // to take out or print running down, it is the very image the readers read, and the detector's time
-  // is taken off the read's.
-  const begun = readableBeforeDetection(level) ? ocr.recognise(level.image, number) : undefined;
-  // A reading begun and then not used is dropped; a failure of it must not go unhandled.
-  begun?.catch(() => undefined);
-  let { image: bestImage, lines: bestBoxes } = await cleaned(level, ocr);
+  let { image: bestImage, lines: bestBoxes } = await cleaned(await levelled(standing, sharp), ocr);
   // Print the detector finds running down, clearly more than across, is a page on its side: it is
   // stood up before Tesseract reads it, not after a reading of it sideways.
   const sideways = bestBoxes.length >= FEW_WORDS && runningDown(bestBoxes) >= SIDEWAYS;
   if (sideways) {
     const turn = await ocr.orientation(bestImage, bestBoxes);
     standing = await sharp(prepared.data).rotate(turn).png({ compressionLevel: 1 }).toBuffer();
-    ({ image: bestImage, lines: bestBoxes } = await cleaned(
-      await pageToRead(await levelled(standing, sharp)),
-      ocr,
-    ));
+    ({ image: bestImage, lines: bestBoxes } = await cleaned(await levelled(standing, sharp), ocr));
   }
   // The second reader reads the very image the first reads, so their words share one set of
   // coordinates; Tesseract reads in a thread of its own, so the two read side by side.
-  let [best, second] = await bothReaders(
-    ocr,
-    bestImage,
-    bestBoxes,
-    number,
-    bestImage === level.image ? begun : undefined,
-  );
+  let [best, second] = await bothReaders(ocr, bestImage, bestBoxes, number);
   const turn = sideways || isSure(best) ? 0 : await ocr.orientation(bestImage, bestBoxes);
   if (turn !== 0) {
     const turned = await sharp(standing).rotate(turn).png({ compressionLevel: 1 }).toBuffer();
-    const turnedPage = await cleaned(await pageToRead(await levelled(turned, sharp)), ocr);
+    const turnedPage = await cleaned(await levelled(turned, sharp), ocr);
     const [candidate, candidateLines] = await bothReaders(ocr, turnedPage.image, turnedPage.lines, number);
     if (score(candidate) > score(best)) {
       [best, second, bestImage] = [candidate, candidateLines, turnedPage.image];
@@ -248,18 +232,14 @@ async function recogniseImage(
   return glare.length ? { ...page, glare } : page;
 }
 
-/**
- * Tesseract's page and the second reader's lines of one prepared image, read side by side; `begun` is
- * Tesseract's reading of this image where it started before the detector had run.
- */
+/** Tesseract's page and the second reader's lines of one prepared image, read side by side. */
 function bothReaders(
   ocr: OcrEngine,
   image: Buffer,
   lines: readonly Box[],
   number: number,
-  begun?: Promise<ReadPage>,
 ): Promise<[ReadPage, ReadLine[]]> {
-  return Promise.all([begun ?? ocr.recognise(image, number), ocr.readLines(image, lines)]);
+  return Promise.all([ocr.recognise(image, number), ocr.readLines(image, lines)]);
 }
 
 /**
@@ -462,74 +442,31 @@ const RULE_DOWN_LINES = 1.5;
 /** A page whose middle grey is at least this light (0–255) is light ground with print on it. */
 const LIGHT_GROUND = 180;
 
-/** A levelled page as the readers read it where no rule is taken out of it, and its grey pixels. */
-interface PageToRead {
-  /** A light page's grey pixels, encoded; a page of any other ground as it is. */
-  image: Buffer;
-  grey: GreyImage;
-  /** Paper or a pale card: rules are told from ground only there (see cleaned). */
-  lightGround: boolean;
-}
-
-async function pageToRead(levelledImage: Buffer): Promise<PageToRead> {
-  const grey = await greyImageOf(levelledImage);
-  const lightGround = medianGrey(grey.pixels) >= LIGHT_GROUND;
-  return { image: lightGround ? await encoded(grey) : levelledImage, grey, lightGround };
-}
-
-async function encoded({ pixels, width, height }: GreyImage): Promise<Buffer> {
-  const sharp = (await import('sharp')).default;
-  return sharp(pixels, { raw: { width, height, channels: 1 } })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
-}
-
-/**
- * The shares of a page's width and height a thin run of ink must span across or down for the guess
- * made before the detector runs to take it for a rule. On the SVG card corpus's 46 pages, clean and
- * degraded, the guess named the pages with rules to take out exactly as the detector's line heights did.
- */
-const GUESSED_RULE_ACROSS = 1 / 12;
-const GUESSED_RULE_DOWN = 1 / 10;
-
-/**
- * Whether Tesseract may start on a level page before the detector has run, its reading then likely to
- * be the one kept: the page is no taller than wide (one taller is the likelier to lie on its side and
- * be stood up first), and no rule looks likely to be taken out of it. A wrong guess costs a reading's
- * time, never its words: a reading begun is kept only where the page read is the page the readers read.
- */
-function readableBeforeDetection(page: PageToRead): boolean {
-  const { pixels, width, height } = page.grey;
-  if (width < height) return false;
-  if (!page.lightGround) return true;
-  const guessed = {
-    across: Math.ceil(width * GUESSED_RULE_ACROSS),
-    down: Math.ceil(height * GUESSED_RULE_DOWN),
-  };
-  return withoutRules(pixels, width, height, guessed).equals(pixels);
-}
-
 /**
  * A page as the readers should see it: its rules made ground, measured against the height of its own
- * lines of print so a card's large title is never taken for a rule. A page that had none to take out
- * is the page's own image, so a reading begun on it holds.
+ * lines of print so a card's large title is never taken for a rule.
  */
-async function cleaned(page: PageToRead, ocr: OcrEngine): Promise<{ image: Buffer; lines: Box[] }> {
+async function cleaned(image: Buffer, ocr: OcrEngine): Promise<{ image: Buffer; lines: Box[] }> {
+  const sharp = (await import('sharp')).default;
+  const { pixels, width, height } = await greyImageOf(image);
   // The detector's lines are found once: removing rules moves no print, so the second reader reads
   // the cleaned page in the same boxes, and which way up the page stands is judged from them.
-  const lines = await ocr.detect(page.image);
+  const lines = await ocr.detect(image);
   // Rules are told from ground only on a light page (paper, a pale card): on a mid-grey or gradient
   // ground whole rows would pass for ink. There each line read on its own loses its rules instead.
-  if (!page.lightGround) return { image: page.image, lines };
+  if (medianGrey(pixels) < LIGHT_GROUND) return { image, lines };
   const heights = lines.map((box) => box.height).sort((a, b) => a - b);
-  if (heights.length === 0) return { image: page.image, lines };
-  const { pixels, width, height } = page.grey;
+  if (heights.length === 0) return { image, lines };
   const ruled = withoutRules(pixels, width, height, {
     across: Math.ceil(RULE_ACROSS_LINES * heights[Math.floor(heights.length / 2)]),
     down: Math.ceil(RULE_DOWN_LINES * heights[heights.length - 1]),
   });
-  if (ruled.equals(pixels)) return { image: page.image, lines };
-  return { image: await encoded({ pixels: ruled, width, height }), lines };
+  return {
+    image: await sharp(ruled, { raw: { width, height, channels: 1 } })
+      .png({ compressionLevel: 1 })
+      .toBuffer(),
+    lines,
+  };
 }
 
 /** Words of the second reader this close together (in letter heights) are one region for the first. */

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 
-import type { Box, ReadLine, ReadPage, ReadWord } from '../../domain/documents/document-reading';
+import type { ReadLine, ReadPage, ReadWord } from '../../domain/documents/document-reading';
 import type { OcrEngine } from '../../infrastructure/documents/ocr-engine';
 
 /** A plain light page, enough for a reading's preparation to run its course before its readers read it. */
@@ -22,34 +22,29 @@ export function lineOf(...words: ReadWord[]): ReadLine {
 }
 
 /**
- * Readers that give what they are told: the first reader's page (or what it reads in the image it is
- * given), the detector's boxes and the second reader's lines, and for any region read again, `reread`
- * of it. Everything a reading does around them runs for real.
+ * Readers that give what they are told: the first reader's page and the second reader's lines, and
+ * for any region read again, `reread` of it. Everything a reading does around them runs for real.
  */
 export function scriptedReaders(script: {
-  first: ReadLine[] | ((image: Buffer) => Promise<ReadLine[]>);
+  first: ReadLine[];
   second: ReadLine[];
-  detected?: Box[];
   reread?: (kind: string | undefined, height: number | undefined) => string | null;
   onRecognise?: () => Promise<void>;
-  onDetect?: () => void;
   onReadLines?: () => void;
 }): OcrEngine {
   return {
-    async recognise(image, number): Promise<ReadPage> {
+    async recognise(_image, number): Promise<ReadPage> {
       await script.onRecognise?.();
-      const lines = typeof script.first === 'function' ? await script.first(image) : script.first;
-      const words = lines.flatMap((line) => line.words);
+      const words = script.first.flatMap((line) => line.words);
       const confidence = words.reduce((sum, word) => sum + word.confidence, 0) / Math.max(1, words.length);
-      return { number, method: 'ocr', width: 600, height: 380, lines, confidence };
+      return { number, method: 'ocr', width: 600, height: 380, lines: script.first, confidence };
     },
     async readLines() {
       script.onReadLines?.();
       return script.second;
     },
     async detect() {
-      script.onDetect?.();
-      return script.detected ?? [];
+      return [];
     },
     async orientation() {
       return 0;
