@@ -29,12 +29,12 @@ export function scriptedReaders(script: {
   first: ReadLine[];
   second: ReadLine[];
   reread?: (kind: string | undefined, height: number | undefined) => string | null;
-  onRecognise?: () => Promise<void>;
+  onRecognise?: (image: Buffer) => Promise<void>;
   onReadLines?: () => void;
 }): OcrEngine {
   return {
-    async recognise(_image, number): Promise<ReadPage> {
-      await script.onRecognise?.();
+    async recognise(image, number): Promise<ReadPage> {
+      await script.onRecognise?.(image);
       const words = script.first.flatMap((line) => line.words);
       const confidence = words.reduce((sum, word) => sum + word.confidence, 0) / Math.max(1, words.length);
       return { number, method: 'ocr', width: 600, height: 380, lines: script.first, confidence };
