@@ -9,8 +9,8 @@ import { describeRegistryLookup } from './console-sections/registry-lookup';
 import { describeSecurity } from './console-sections/security';
 
 /**
- * The console checked in Chromium, axe included, on one app, worker and browser: a clinic's journey,
- * then each section. Each suite works in accounts of its own, and booting them once rather than per
+ * The console checked in Chromium, axe included, on one app, worker and browser: each section, then a
+ * clinic's journey. Each suite works in accounts of its own, and booting them once rather than per
  * suite or per file saves seconds each.
  */
 describeInBrowser('the console in a browser', () => {

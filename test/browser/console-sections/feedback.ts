@@ -8,9 +8,12 @@ import { submitCase } from '../../support/console-cases';
 import { ConsoleInBrowser, preparedBeforeAll } from '../../support/console-in-browser';
 import type { TestAccount, TestApp } from '../../support/test-app';
 
-/** Its case, submitted as the file's suites start, awaits review by the time this suite runs. */
+/**
+ * Its case is submitted as the file's suites start, and waited for once this suite runs: by then it
+ * usually awaits review, and its wait's deadline is not spent while the other suites' cases compute.
+ */
 export const describeFeedback = (shared: ConsoleInBrowser) => {
-  const caseAwaitingReview = preparedBeforeAll(async () => {
+  const submittedCase = preparedBeforeAll(async () => {
     const { testApp } = shared;
     const account = await testApp.createAccount('Riverside Endocrinology');
     const { id } = await submitCase(
@@ -18,13 +21,6 @@ export const describeFeedback = (shared: ConsoleInBrowser) => {
       account.keys.provider,
       '/prior-authorization',
       priorAuthorizationRequest(),
-    );
-    await waitForStatus(
-      testApp,
-      account.keys.provider,
-      '/prior-authorization',
-      id as string,
-      'awaiting_review',
     );
     return { account, caseId: id as string };
   });
@@ -39,7 +35,8 @@ export const describeFeedback = (shared: ConsoleInBrowser) => {
 
     beforeAll(async () => {
       ({ testApp, baseUrl } = shared);
-      ({ account, caseId } = await caseAwaitingReview());
+      ({ account, caseId } = await submittedCase());
+      await waitForStatus(testApp, account.keys.provider, '/prior-authorization', caseId, 'awaiting_review');
     });
     afterAll(() => Promise.all(contexts.map((context) => context.close())));
 
