@@ -353,7 +353,7 @@ describe('prior authorization timers', () => {
   beforeAll(async () => {
     testApp = await startTestApp({
       CASE_REVIEW_REMINDER_MS: '1000',
-      CASE_REVIEW_EXPIRY_MS: '2500',
+      CASE_REVIEW_EXPIRY_MS: '5000',
       PA_STANDARD_DUE_MS: '3000',
       PAYER_POLL_INTERVAL_MS: '60000',
     });
