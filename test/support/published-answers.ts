@@ -84,7 +84,14 @@ export class PublishedAnswers {
    */
   violationOf(operation: string, status: number, body: unknown): string | undefined {
     const key = `${operation} ${status}`;
-    const validate = this.compiled.validator(key);
+    let validate: ValidateFunction | undefined;
+    // Compiled on first use, in a response's `finish` listener: a schema that does not compile is a
+    // violation the suite reports, not an exception thrown where nothing catches it.
+    try {
+      validate = this.compiled.validator(key);
+    } catch (error) {
+      return `${key}: its schema does not compile (${error instanceof Error ? error.message : String(error)})`;
+    }
     if (!validate) {
       const documented = this.compiled.operations.has(operation);
       return documented && status < 300 ? `${key}: no schema describes this answer` : undefined;
