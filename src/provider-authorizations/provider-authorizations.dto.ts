@@ -6,7 +6,6 @@ import {
   IsIn,
   IsInt,
   IsOptional,
-  IsString,
   Length,
   Matches,
   Max,
@@ -16,32 +15,34 @@ import {
 
 import { PROVIDER_AUTHORIZATION_STATUSES } from '../../domain/providers/provider-authorization';
 import { AtLeastOneOf, IsNpi } from '../common/dto/case-validators';
-import { Field } from '../common/dto/compose';
+import { Field, FieldOptions, Stack, TextField } from '../common/dto/compose';
 import { PageCursor, PageLimit } from '../common/dto/page-query';
+import { LIMITS } from '../common/dto/request-vocabulary';
 
 const NAME = /^[\p{L}\p{M}' .-]+$/u;
+
+/** A prescriber's name as the NPI registry lists it, which the registry check compares. */
+const RegistryName = (options: FieldOptions) =>
+  Stack(
+    TextField(LIMITS.name, options),
+    Matches(NAME, { message: 'must be letters, spaces, hyphens, apostrophes or periods' }),
+  );
 
 export class CreateProviderAuthorizationDto {
   @Field({ description: "The prescriber's 10-digit NPI.", example: '1234567893' })
   @IsNpi()
   npi!: string;
 
-  @Field({
+  @RegistryName({
     description: "The prescriber's first name, as the NPI registry lists it (a first initial counts).",
     example: 'Amadou',
   })
-  @IsString()
-  @Length(1, 100)
-  @Matches(NAME, { message: 'first_name must be letters, spaces, hyphens, apostrophes or periods' })
   first_name!: string;
 
-  @Field({
+  @RegistryName({
     description: "The prescriber's last name, as the NPI registry lists it.",
     example: 'Reviewsworth',
   })
-  @IsString()
-  @Length(1, 100)
-  @Matches(NAME, { message: 'last_name must be letters, spaces, hyphens, apostrophes or periods' })
   last_name!: string;
 
   @Field({ description: 'Where the signing link is mailed.', example: 'a.reviewsworth@clinic.example' })
@@ -49,22 +50,18 @@ export class CreateProviderAuthorizationDto {
   @Length(3, 320)
   email!: string;
 
-  @Field({
+  @TextField(40, {
     optional: true,
     description: "The prescriber's phone, for the clinic's records.",
     example: '+1 503 555 0100',
   })
-  @IsString()
-  @Length(1, 40)
   phone?: string;
 
-  @Field({
+  @TextField(LIMITS.label, {
     optional: true,
     description: "The practice the prescriber signs for, for the clinic's records.",
     example: 'Riverside Family Practice',
   })
-  @IsString()
-  @Length(1, 200)
   practice?: string;
 }
 
