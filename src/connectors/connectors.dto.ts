@@ -9,8 +9,6 @@ import {
   IsInt,
   IsObject,
   IsOptional,
-  IsString,
-  Length,
   Matches,
   Max,
   MaxLength,
@@ -19,6 +17,7 @@ import {
   type ValidationArguments,
 } from 'class-validator';
 
+import { Stack, TextField } from '../common/dto/compose';
 import { documentedRule } from '../common/dto/documented-rule';
 
 import { ConnectorKind } from '../../domain/connectors/connector-kinds';
@@ -154,6 +153,20 @@ export class ConnectorAuthDto {
   value?: string;
 }
 
+/** How long one call to the connector may take, in milliseconds, within its kind's range. */
+function TimeoutMs(
+  range: { min: number; max: number; default: number },
+  description: string,
+): PropertyDecorator {
+  return Stack(
+    ApiPropertyOptional({ minimum: range.min, maximum: range.max, default: range.default, description }),
+    IsOptional(),
+    IsInt(),
+    Min(range.min),
+    Max(range.max),
+  );
+}
+
 const URL_RULE =
   'https, checked by the SSRF policy when saved and at every connection: private, loopback and ' +
   'link-local targets are refused. Plain http only for targets on the allow-list (local mode, tests).';
@@ -174,16 +187,7 @@ abstract class AuthenticatedEndpointDto {
 
 /** The settings of a PAS payer endpoint or a program hub: `PUT /connectors/prior_authorization | program_enrollment`. */
 export class ConnectorSettingsDto extends AuthenticatedEndpointDto {
-  @ApiPropertyOptional({
-    minimum: CONNECTOR_TIMEOUT_MS.min,
-    maximum: CONNECTOR_TIMEOUT_MS.max,
-    default: CONNECTOR_TIMEOUT_MS.default,
-    description: 'How long one call may take, in milliseconds.',
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(CONNECTOR_TIMEOUT_MS.min)
-  @Max(CONNECTOR_TIMEOUT_MS.max)
+  @TimeoutMs(CONNECTOR_TIMEOUT_MS, 'How long one call may take, in milliseconds.')
   timeout_ms?: number;
 }
 
@@ -240,17 +244,10 @@ export class CoverageRequirementsConnectorSettingsDto {
   })
   client_id!: string;
 
-  @ApiPropertyOptional({
-    minimum: COVERAGE_REQUIREMENTS_TIMEOUT_MS.min,
-    maximum: COVERAGE_REQUIREMENTS_TIMEOUT_MS.max,
-    default: COVERAGE_REQUIREMENTS_TIMEOUT_MS.default,
-    description:
-      'How long the call may take, in milliseconds; past it the prior authorization goes on without the answer.',
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(COVERAGE_REQUIREMENTS_TIMEOUT_MS.min)
-  @Max(COVERAGE_REQUIREMENTS_TIMEOUT_MS.max)
+  @TimeoutMs(
+    COVERAGE_REQUIREMENTS_TIMEOUT_MS,
+    'How long the call may take, in milliseconds; past it the prior authorization goes on without the answer.',
+  )
   timeout_ms?: number;
 }
 
@@ -260,17 +257,10 @@ export class CoverageRequirementsConnectorSettingsDto {
  * same interactive path.
  */
 export class QuestionnaireConnectorSettingsDto extends AuthenticatedEndpointDto {
-  @ApiPropertyOptional({
-    minimum: QUESTIONNAIRE_TIMEOUT_MS.min,
-    maximum: QUESTIONNAIRE_TIMEOUT_MS.max,
-    default: QUESTIONNAIRE_TIMEOUT_MS.default,
-    description:
-      "How long the call may take, in milliseconds; past it the questionnaire's items wait for a person.",
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(QUESTIONNAIRE_TIMEOUT_MS.min)
-  @Max(QUESTIONNAIRE_TIMEOUT_MS.max)
+  @TimeoutMs(
+    QUESTIONNAIRE_TIMEOUT_MS,
+    "How long the call may take, in milliseconds; past it the questionnaire's items wait for a person.",
+  )
   timeout_ms?: number;
 }
 
@@ -337,13 +327,11 @@ export class MailConnectorSettingsDto {
   @IsIn(MAIL_SECURITIES)
   security!: MailSecurity;
 
-  @ApiPropertyOptional({
+  @TextField(256, {
+    optional: true,
     description:
       'The SMTP AUTH user name (PLAIN or LOGIN). Left out: the server admits the service unauthenticated.',
   })
-  @IsOptional()
-  @IsString()
-  @Length(1, 256)
   @HasNoControlCharacters()
   username?: string;
 
@@ -377,16 +365,10 @@ export class MailConnectorSettingsDto {
   @Refuses('caCertificate', caCertificateIssue)
   ca_certificate?: string;
 
-  @ApiPropertyOptional({
-    minimum: CONNECTOR_TIMEOUT_MS.min,
-    maximum: CONNECTOR_TIMEOUT_MS.max,
-    default: CONNECTOR_TIMEOUT_MS.default,
-    description: 'How long sending one message may take, in milliseconds; past it the send is retried.',
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(CONNECTOR_TIMEOUT_MS.min)
-  @Max(CONNECTOR_TIMEOUT_MS.max)
+  @TimeoutMs(
+    CONNECTOR_TIMEOUT_MS,
+    'How long sending one message may take, in milliseconds; past it the send is retried.',
+  )
   timeout_ms?: number;
 }
 
