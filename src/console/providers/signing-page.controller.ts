@@ -44,7 +44,7 @@ export class SigningPageController {
   async showSigning(@Page() page: ConsolePage, @Param('token') token: string): Promise<void> {
     const found = await this.opened(token, 'sign');
     if (!found) return sendClosed(page);
-    sendSigning(page, found, '');
+    sendSigning(page, found, shownText(found), '');
   }
 
   @Post('sign/:token')
@@ -56,9 +56,9 @@ export class SigningPageController {
     const typedName = formText(body, 'typed_name', TYPED_NAME_MAX_LENGTH);
     // The signature records the text the prescriber was shown: where the page they read showed another
     // (its account renamed, or the wording changed by a deploy, since it was opened), they read it again.
-    const textSha256 = sha256Of(textOf(found));
-    if (formText(body, SHOWN_TEXT_FIELD, 64) !== textSha256) {
-      return sendSigning(page, found, typedName, [
+    const text = shownText(found);
+    if (formText(body, SHOWN_TEXT_FIELD, 64) !== text.sha256) {
+      return sendSigning(page, found, text, typedName, [
         'The authorization’s text changed since this page was opened. Read it again, then sign.',
       ]);
     }
@@ -68,13 +68,13 @@ export class SigningPageController {
         : `Type your full name as the authorization names you: ${authorization.first_name} ${authorization.last_name}.`,
       formField(body, 'attest') === 'yes' ? undefined : 'Tick the box to confirm you agree.',
     ]);
-    if (errors.length > 0) return sendSigning(page, found, typedName, errors);
+    if (errors.length > 0) return sendSigning(page, found, text, typedName, errors);
     const origin = requestOrigin(page.req);
     const signature = {
       typed_name: typedName,
       client_address: origin.address,
       user_agent: origin.userAgent,
-      text_sha256: textSha256,
+      text_sha256: text.sha256,
     };
     const signed = await refusedAsClosed(() =>
       this.service.sign(found, signature, page.req.context.requestId),
@@ -126,23 +126,28 @@ export class SigningPageController {
   }
 }
 
-function textOf({ accountName, authorization, periodDays }: ScopedAuthorization): string[] {
-  return authorizationText({
+interface ShownText {
+  paragraphs: string[];
+  /** What a signature records of the text: the page carries it, so a sign sees what was shown. */
+  sha256: string;
+}
+
+/** The authorization's text as its page shows it, built once a request. */
+function shownText({ accountName, authorization, periodDays }: ScopedAuthorization): ShownText {
+  const paragraphs = authorizationText({
     accountName,
     firstName: authorization.first_name,
     lastName: authorization.last_name,
     npi: authorization.npi,
     periodDays,
   });
-}
-
-function sha256Of(paragraphs: string[]): string {
-  return createHash('sha256').update(paragraphs.join('\n')).digest('hex');
+  return { paragraphs, sha256: createHash('sha256').update(paragraphs.join('\n')).digest('hex') };
 }
 
 function sendSigning(
   page: ConsolePage,
   found: ScopedAuthorization,
+  text: ShownText,
   typedName: string,
   errors: string[] = [],
 ) {
@@ -152,8 +157,8 @@ function sendSigning(
       notice: failedChecksNotice(errors),
       body: signingView({
         accountName: found.accountName,
-        paragraphs: textOf(found),
-        textSha256: sha256Of(textOf(found)),
+        paragraphs: text.paragraphs,
+        textSha256: text.sha256,
         typedName,
         csrf: page.csrf(),
       }),
