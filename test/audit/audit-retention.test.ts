@@ -5,7 +5,7 @@ import { ConfigError } from '../../infrastructure/config/config';
 import { migrate } from '../../infrastructure/storage/migrations';
 import { AuditRetention } from '../../src/audit/audit-retention';
 import { bearer, eventually, startTestApp, TestAccount, TestApp, testConfig } from '../support/test-app';
-import { openMigratedTestDatabase } from '../support/migrated-database';
+import { openMigratedMemoryDatabase } from '../support/migrated-database';
 
 const HOUR_MS = 3_600_000;
 
@@ -42,7 +42,7 @@ describe('audit retention', () => {
 
   it('purges on its own when the API starts', async () => {
     const config = testConfig({ AUDIT_RETENTION_DAYS: '1' });
-    const db = await openMigratedTestDatabase();
+    const db = await openMigratedMemoryDatabase();
     await migrate(db);
     const clinic = await new AccountsRepository(db).createAccount('Clinic with old events');
     const aged = new Date(Date.now() - 48 * HOUR_MS);

@@ -34,9 +34,6 @@ export const namespaceOfWorker = (worker: number): string => `test-worker-${work
 export const databaseOfWorker = (runId: string, worker: number): string =>
   `haa_test_${runId}_worker_${worker}`;
 
-/** The run's migrated database on that server, which each test's database is created from. */
-export const migratedTemplateOf = (runId: string): string => `haa_test_${runId}_migrated`;
-
 /** The server's URL with its database swapped for the one `database` names. */
 export function databaseUrlFor(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);

@@ -5,18 +5,9 @@ import * as path from 'node:path';
 
 import { startDevServerOnFreePorts } from '../../infrastructure/temporal/dev-server';
 import { bundleProductionWorkflows } from '../../src/worker/worker';
-import { openDatabase } from '../../infrastructure/storage/database';
-import { migrate } from '../../infrastructure/storage/migrations';
 import { writeMigratedDump } from '../support/migrated-database';
 import { onServer } from './database-server';
-import {
-  databaseOfWorker,
-  databaseUrlFor,
-  ENVIRONMENT_FILE,
-  migratedTemplateOf,
-  namespaceOfWorker,
-  TestEnvironmentInfo,
-} from './environment';
+import { databaseOfWorker, ENVIRONMENT_FILE, namespaceOfWorker, TestEnvironmentInfo } from './environment';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ensureTemporalCli } = require('../../scripts/ensure-temporal.js') as {
@@ -27,8 +18,7 @@ const { ensureTemporalCli } = require('../../scripts/ensure-temporal.js') as {
  * What every suite of a run shares, made once: one real Temporal dev server (a namespace per jest
  * worker, on free ports, with a throwaway SQLite file), the production workflows bundled once, a
  * migrated PGlite database dumped once for the suites' in-memory databases, and, when CI names a
- * PostgreSQL server, an empty database per jest worker and a migrated one that each test app's
- * database is copied from.
+ * PostgreSQL server, an empty database per jest worker.
  */
 export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
   const workers = Array.from({ length: Math.max(globalConfig.maxWorkers, 1) }, (_, index) => index + 1);
@@ -51,7 +41,6 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
       readyTimeoutMs: 120_000,
     }),
     createWorkerDatabases(process.env.TEST_DATABASE_URL, runId, workers),
-    createMigratedTemplate(process.env.TEST_DATABASE_URL, runId),
   ]);
   const info: TestEnvironmentInfo = {
     temporalAddress: server.address,
@@ -73,23 +62,4 @@ async function createWorkerDatabases(serverUrl: string | undefined, runId: strin
   await onServer(serverUrl, async (client) => {
     for (const worker of workers) await client.query(`CREATE DATABASE ${databaseOfWorker(runId, worker)}`);
   });
-}
-
-/**
- * A migrated database that nobody connects to, so that PostgreSQL can copy it: a test app's database
- * is then a `CREATE DATABASE … TEMPLATE` of about 0.1 s, where opening PGlite from its dump took about
- * 0.9 s of the suite's own CPU.
- */
-async function createMigratedTemplate(serverUrl: string | undefined, runId: string) {
-  if (!serverUrl) return;
-  const template = migratedTemplateOf(runId);
-  await onServer(serverUrl, async (client) => {
-    await client.query(`CREATE DATABASE ${template}`);
-  });
-  const db = await openDatabase({ databaseUrl: databaseUrlFor(serverUrl, template) });
-  try {
-    await migrate(db);
-  } finally {
-    await db.close();
-  }
 }

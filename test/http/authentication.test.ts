@@ -1,6 +1,5 @@
 import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
-import { Database } from '../../infrastructure/storage/database';
-import { openMigratedTestDatabase } from '../support/migrated-database';
+import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { bearer, eventually, startTestApp, testConfig, TestAccount, TestApp } from '../support/test-app';
 
 describe('authentication', () => {
@@ -155,7 +154,7 @@ describe('requests without a usable key', () => {
       KEYLESS_RATE_LIMIT_BURST: '3',
       API_KEY_CACHE_TTL_MS: '30000',
     });
-    const db = await openMigratedTestDatabase();
+    const db = await openDatabase({ pgliteDir: 'memory://' });
     queries = [];
     const countingDb: Database = {
       engine: db.engine,
@@ -222,7 +221,7 @@ describe('key lookups from one client address', () => {
       KEYLESS_RATE_LIMIT_BURST: '3',
       TRUSTED_PROXY_HOPS: '1',
     });
-    const db = await openMigratedTestDatabase();
+    const db = await openDatabase({ pgliteDir: 'memory://' });
     keyLookups = 0;
     const countingDb: Database = {
       engine: db.engine,

@@ -3,7 +3,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { AppConfig, loadConfig } from '../../infrastructure/config/config';
 import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
 import { bearer, startTestApp, testConfig, TestAccount, TestApp } from '../support/test-app';
-import { openMigratedTestDatabase } from '../support/migrated-database';
+import { openMigratedMemoryDatabase } from '../support/migrated-database';
 
 const toJson = (payload: { metadata?: Record<string, Uint8Array> | null; data?: Uint8Array | null }) => ({
   metadata: Object.fromEntries(
@@ -110,7 +110,7 @@ describe('the codec endpoint in local mode', () => {
       cases: scaleMode.cases,
     };
     expect(config.codec.trustLoopback).toBe(true);
-    testApp = await startTestApp({}, { config, db: await openMigratedTestDatabase() });
+    testApp = await startTestApp({}, { config, db: await openMigratedMemoryDatabase() });
   });
   afterAll(() => testApp.close());
 

@@ -42,7 +42,7 @@ import { ConsoleBrowser, cookiesFrom, hiddenFieldsOf } from '../support/console-
 import { databaseEngines } from '../support/database-engines';
 import { LoopbackNpiRegistry } from '../support/loopback-npi-registry';
 import { LoopbackSmtpServer } from '../support/loopback-smtp';
-import { openMigratedTestDatabase } from '../support/migrated-database';
+import { openMigratedMemoryDatabase } from '../support/migrated-database';
 import {
   AMADOU,
   LINK_BASE_URL,
@@ -1490,7 +1490,7 @@ describe('mail to prescribers', () => {
   /** One database for the mailer and the outbox it keeps. */
   let db: Database;
   beforeAll(async () => {
-    db = await openMigratedTestDatabase();
+    db = await openMigratedMemoryDatabase();
     await migrate(db);
   });
   afterAll(() => db.close());

@@ -18,7 +18,7 @@ import {
   revokeDevelopmentCredentials,
 } from '../../src/bootstrap';
 import { acceptedStep } from '../../src/console/people/totp';
-import { openMigratedTestDatabase } from '../support/migrated-database';
+import { openMigratedMemoryDatabase } from '../support/migrated-database';
 
 describe("local mode's development console user", () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haa-dev-user-'));
@@ -27,7 +27,7 @@ describe("local mode's development console user", () => {
   let users: ConsoleUsersRepository;
 
   beforeAll(async () => {
-    db = await openMigratedTestDatabase();
+    db = await openMigratedMemoryDatabase();
     await migrate(db);
     users = new ConsoleUsersRepository(db);
   });

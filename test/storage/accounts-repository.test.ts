@@ -3,7 +3,7 @@ import { digestApiKey } from '../../infrastructure/accounts/api-key-secret';
 import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { migrate, readMigrations } from '../../infrastructure/storage/migrations';
 import { databaseEngines } from '../support/database-engines';
-import { openMigratedTestDatabase } from '../support/migrated-database';
+import { openMigratedMemoryDatabase } from '../support/migrated-database';
 
 const engines = databaseEngines('accounts repository');
 
@@ -157,7 +157,7 @@ describe('keys issued before test and live modes', () => {
   });
 
   it('are joined by new keys whose prefix names their mode', async () => {
-    const db = await openMigratedTestDatabase();
+    const db = await openMigratedMemoryDatabase();
     try {
       await migrate(db);
       const accounts = new AccountsRepository(db);

@@ -2,7 +2,7 @@ import { AccountsRepository } from '../../infrastructure/accounts/accounts.repos
 import { Database } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
 import { ApiKeyAuthenticator } from '../../src/auth/api-key-authenticator';
-import { openMigratedTestDatabase } from '../support/migrated-database';
+import { openMigratedMemoryDatabase } from '../support/migrated-database';
 
 describe('the API key cache of one process', () => {
   let db: Database;
@@ -10,7 +10,7 @@ describe('the API key cache of one process', () => {
   let authenticator: ApiKeyAuthenticator;
 
   beforeAll(async () => {
-    db = await openMigratedTestDatabase();
+    db = await openMigratedMemoryDatabase();
     await migrate(db);
     accounts = new AccountsRepository(db);
     authenticator = new ApiKeyAuthenticator(accounts, 30_000);

@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { Database, openDatabase, openEmbeddedDatabase } from '../../infrastructure/storage/database';
 import { migrate } from '../../infrastructure/storage/migrations';
-import { onServer } from '../harness/database-server';
-import { databaseUrlFor, migratedTemplateOf, testEnvironment } from '../harness/environment';
+import { testEnvironment } from '../harness/environment';
 
 /**
  * Puts an embedded database, created and migrated, in the data folder, as local mode's first start
@@ -34,32 +32,6 @@ export async function placeMigratedDatabase(dataDir: string): Promise<void> {
     }
   }
   cpSync(template, path.join(dataDir, 'pglite'), { recursive: true });
-}
-
-/**
- * A fresh database, created and migrated, for one test app or repository test. Where the run has a
- * PostgreSQL server (CI's), it is a copy of the run's migrated template, dropped when it closes;
- * otherwise PGlite in memory. Callers still migrate, which finds nothing to do.
- */
-export async function openMigratedTestDatabase(): Promise<Database> {
-  const { sharedDatabaseUrl, runId } = testEnvironment();
-  if (!sharedDatabaseUrl) return openMigratedMemoryDatabase();
-  const name = `haa_test_${runId}_app_${randomBytes(6).toString('hex')}`;
-  await onServer(sharedDatabaseUrl, async (client) => {
-    await client.query(`CREATE DATABASE ${name} TEMPLATE ${migratedTemplateOf(runId)}`);
-  });
-  const db = await openDatabase({ databaseUrl: databaseUrlFor(sharedDatabaseUrl, name) });
-  return {
-    engine: db.engine,
-    query: (sql, params) => db.query(sql, params),
-    transaction: (work) => db.transaction(work),
-    async close() {
-      await db.close();
-      await onServer(sharedDatabaseUrl, async (client) => {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      });
-    },
-  };
 }
 
 /**

@@ -14,7 +14,7 @@ import { connectClient } from '../../infrastructure/temporal/temporal-connection
 import { createApp } from '../../src/app/create-app';
 import { testEnvironment } from '../harness/environment';
 import { provider } from './case-requests';
-import { openMigratedTestDatabase } from './migrated-database';
+import { openMigratedMemoryDatabase } from './migrated-database';
 import { authorizedPrescriber } from './provider-authorizations';
 import { PublishedAnswers, recordExamples } from './published-answers';
 import { startTestWorker, TestWorker } from './workers';
@@ -99,7 +99,7 @@ export async function startTestApp(
     reuse?.db ??
     (config.databaseUrl
       ? await openDatabase({ databaseUrl: config.databaseUrl })
-      : await openMigratedTestDatabase());
+      : await openMigratedMemoryDatabase());
   await migrate(db);
   const temporalClient = await connectClient(config.temporal, config.encryption!);
   const app = await createApp({ config, db, temporalClient, logger: pino({ level: 'silent' }) });

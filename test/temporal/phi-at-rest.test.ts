@@ -3,11 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 
-import { Database } from '../../infrastructure/storage/database';
+import { Database, openDatabase } from '../../infrastructure/storage/database';
 import { connectClient } from '../../infrastructure/temporal/temporal-connection';
 import { confirmIntakeSignal, getIntakeQuery } from '../fixtures/workflows';
 import { testEnvironment } from '../harness/environment';
-import { openMigratedTestDatabase } from '../support/migrated-database';
 import { eventually, testConfig } from '../support/test-app';
 import { FIXTURE_WORKFLOWS, startTestWorker, taskQueueFor } from '../support/workers';
 
@@ -33,7 +32,7 @@ describe('PHI at rest in Temporal', () => {
 
   beforeAll(async () => {
     client = await connectClient(config.temporal, config.encryption!);
-    db = await openMigratedTestDatabase();
+    db = await openDatabase({ pgliteDir: 'memory://' });
   });
   afterAll(async () => {
     await client.connection.close();
