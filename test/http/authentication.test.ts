@@ -1,5 +1,6 @@
 import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
-import { Database, openDatabase } from '../../infrastructure/storage/database';
+import { Database } from '../../infrastructure/storage/database';
+import { openMigratedMemoryDatabase } from '../support/migrated-database';
 import { bearer, eventually, startTestApp, testConfig, TestAccount, TestApp } from '../support/test-app';
 
 describe('authentication', () => {
@@ -154,7 +155,7 @@ describe('requests without a usable key', () => {
       KEYLESS_RATE_LIMIT_BURST: '3',
       API_KEY_CACHE_TTL_MS: '30000',
     });
-    const db = await openDatabase({ pgliteDir: 'memory://' });
+    const db = await openMigratedMemoryDatabase();
     queries = [];
     const countingDb: Database = {
       engine: db.engine,
@@ -221,7 +222,7 @@ describe('key lookups from one client address', () => {
       KEYLESS_RATE_LIMIT_BURST: '3',
       TRUSTED_PROXY_HOPS: '1',
     });
-    const db = await openDatabase({ pgliteDir: 'memory://' });
+    const db = await openMigratedMemoryDatabase();
     keyLookups = 0;
     const countingDb: Database = {
       engine: db.engine,

@@ -3,10 +3,11 @@ import { existsSync, readFileSync } from 'node:fs';
 
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 
-import { Database, openDatabase } from '../../infrastructure/storage/database';
+import { Database } from '../../infrastructure/storage/database';
 import { connectClient } from '../../infrastructure/temporal/temporal-connection';
 import { confirmIntakeSignal, getIntakeQuery } from '../fixtures/workflows';
 import { testEnvironment } from '../harness/environment';
+import { openMigratedMemoryDatabase } from '../support/migrated-database';
 import { eventually, testConfig } from '../support/test-app';
 import { FIXTURE_WORKFLOWS, startTestWorker, taskQueueFor } from '../support/workers';
 
@@ -32,7 +33,7 @@ describe('PHI at rest in Temporal', () => {
 
   beforeAll(async () => {
     client = await connectClient(config.temporal, config.encryption!);
-    db = await openDatabase({ pgliteDir: 'memory://' });
+    db = await openMigratedMemoryDatabase();
   });
   afterAll(async () => {
     await client.connection.close();
