@@ -1,5 +1,7 @@
 import type { Sharp, SharpOptions } from 'sharp';
 
+import { greyImageOf } from './grey-image';
+
 /** Skews searched, in degrees either way: a card photographed askew, or a page fed crooked. */
 const MAX_SKEW_DEGREES = 12;
 const STEP_DEGREES = 0.5;
@@ -171,13 +173,11 @@ export async function levelled(
   prepared: Buffer,
   sharp: (input: Buffer, options?: SharpOptions) => Sharp,
 ): Promise<Buffer> {
-  // One decode of the image; the two search sizes are made from its raw pixels.
-  const decoded = await sharp(prepared).greyscale().removeAlpha().toColourspace('b-w').raw().toBuffer({
-    resolveWithObject: true,
-  });
-  const raw = { raw: { width: decoded.info.width, height: decoded.info.height, channels: 1 as const } };
-  const fine = await searchPixels(sharp(decoded.data, raw), SLANT_SEARCH_WIDTH);
-  const coarse = await searchPixels(sharp(decoded.data, raw), SEARCH_WIDTH);
+  // One decode of the image at most; the two search sizes are made from its raw pixels.
+  const decoded = await greyImageOf(prepared);
+  const raw = { raw: { width: decoded.width, height: decoded.height, channels: 1 as const } };
+  const fine = await searchPixels(sharp(decoded.pixels, raw), SLANT_SEARCH_WIDTH);
+  const coarse = await searchPixels(sharp(decoded.pixels, raw), SEARCH_WIDTH);
   const angle = skewCorrection(...coarse);
   const lean = printLean(...fine, angle);
   const turned =

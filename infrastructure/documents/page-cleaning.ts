@@ -107,21 +107,26 @@ export function withoutRules(
       }
     }
   }
-  for (let x = 0; x < width; x += 1) {
-    let run = 0;
-    for (let y = 0; y <= height; y += 1) {
-      if (y < height && pixels[y * width + x] < dark) run += 1;
-      else {
-        const start = y - run;
-        // A table's cell wall runs from one of its rules across to another, however short the rows.
-        const wall =
-          run > 2 * THICKEST_RULE &&
-          acrossRule[start * width + x] === 1 &&
-          acrossRule[(y - 1) * width + x] === 1;
-        if ((run >= down || wall) && thin((fraction) => [x, start + Math.floor(fraction * run)], 1, 0)) {
-          for (let row = start; row < y; row += 1) cleaned[row * width + x] = 255;
-        }
-        run = 0;
+  // Runs down are counted row by row, a counter a column: walking each column down the page strides
+  // across memory a row at a time, and took three times as long on a card.
+  const runs = new Uint32Array(width);
+  for (let y = 0; y <= height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      if (y < height && pixels[y * width + x] < dark) {
+        runs[x] += 1;
+        continue;
+      }
+      const run = runs[x];
+      if (run === 0) continue;
+      runs[x] = 0;
+      const start = y - run;
+      // A table's cell wall runs from one of its rules across to another, however short the rows.
+      const wall =
+        run > 2 * THICKEST_RULE &&
+        acrossRule[start * width + x] === 1 &&
+        acrossRule[(y - 1) * width + x] === 1;
+      if ((run >= down || wall) && thin((fraction) => [x, start + Math.floor(fraction * run)], 1, 0)) {
+        for (let row = start; row < y; row += 1) cleaned[row * width + x] = 255;
       }
     }
   }

@@ -29,7 +29,7 @@ import { pagePreview } from './page-preview';
 import type { OcrEngine } from './ocr-engine';
 import { runningDown } from './text-boxes';
 import { readPdfPages } from './pdf-pages';
-import { greyImageOf } from './grey-image';
+import { encodedGrey, greyImageOf } from './grey-image';
 import type { GreyImage } from './grey-image';
 import { zeroOrLetterO } from './zero-or-letter-o';
 import type { DocumentReadingLimits, PageListener } from './reading-limits';
@@ -199,9 +199,7 @@ async function recogniseImage(
   // Light print on a dark card reads as dark print once inverted, which is what the recogniser expects.
   const inverted = meanGrey(pixels) < DARK_MEAN;
   if (inverted) for (let index = 0; index < pixels.length; index += 1) pixels[index] = 255 - pixels[index];
-  const prepared = await sharp(pixels, { raw: { width: info.width, height: info.height, channels: 1 } })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
+  const prepared = await encodedGrey({ pixels, width: info.width, height: info.height });
   let standing = prepared;
   let { image: bestImage, lines: bestBoxes } = await cleaned(await levelled(standing, sharp), ocr);
   // Print the detector finds running down, clearly more than across, is a page on its side: it is
@@ -458,7 +456,6 @@ const LIGHT_GROUND = 180;
  * lines of print so a card's large title is never taken for a rule.
  */
 async function cleaned(image: Buffer, ocr: OcrEngine): Promise<{ image: Buffer; lines: Box[] }> {
-  const sharp = (await import('sharp')).default;
   const { pixels, width, height } = await greyImageOf(image);
   // The detector's lines are found once: removing rules moves no print, so the second reader reads
   // the cleaned page in the same boxes, and which way up the page stands is judged from them.
@@ -472,12 +469,7 @@ async function cleaned(image: Buffer, ocr: OcrEngine): Promise<{ image: Buffer; 
     across: Math.ceil(RULE_ACROSS_LINES * heights[Math.floor(heights.length / 2)]),
     down: Math.ceil(RULE_DOWN_LINES * heights[heights.length - 1]),
   });
-  return {
-    image: await sharp(ruled, { raw: { width, height, channels: 1 } })
-      .png({ compressionLevel: 1 })
-      .toBuffer(),
-    lines,
-  };
+  return { image: await encodedGrey({ pixels: ruled, width, height }), lines };
 }
 
 /** Words of the second reader this close together (in letter heights) are one region for the first. */
