@@ -6,6 +6,7 @@ import {
   inputField,
   pager,
   table,
+  tableCard,
 } from '../../src/console/views';
 import { html } from '../../src/console/views/html';
 import { day, moment } from '../../src/console/views/markup';
@@ -87,6 +88,23 @@ describe('the console view components', () => {
       /<section class="card" aria-labelledby="status-heading">\s*<h2 id="status-heading">Status<\/h2>/,
     );
     expect(pager('Pages', [undefined, false])).toBe('');
+  });
+
+  it('hold one table in a card named by its heading, with what follows the table', () => {
+    const markup = tableCard({
+      id: 'keys-heading',
+      heading: 'Keys',
+      caption: 'API keys',
+      rows: [1],
+      columns: [{ heading: 'Key', cell: String }],
+      after: html`<p>More keys</p>`,
+    }).markup;
+
+    expect(markup).toMatch(
+      /^<section class="card" aria-labelledby="keys-heading">\s*<h2 id="keys-heading">Keys<\/h2>/,
+    );
+    expect(markup).toMatch(/<caption>\s*API keys\s*<\/caption>/);
+    expect(markup).toMatch(/<\/table> <p>More keys<\/p>\s*<\/section>$/);
   });
 
   it('show a moment to the minute and a day by its date, both in UTC with the exact instant for machines', () => {

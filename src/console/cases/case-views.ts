@@ -13,6 +13,7 @@ import {
   selectField,
   submitButton,
   table,
+  tableCard,
   textareaField,
   timeline,
   hiddenFields,
@@ -116,26 +117,24 @@ export function documentsSection(
         }),
       ),
     );
-  return card({
+  return tableCard({
     id: 'documents-heading',
     heading: 'Documents',
-    body: html`${table({
-      caption: 'Submitted documents',
-      rows: documents,
-      empty: emptyState('No documents were submitted with this case.'),
-      columns: [
-        {
-          heading: 'Name',
-          cell: (document) =>
-            showsContent
-              ? html`<a href="${path}/documents/${document.document_id}">${document.name}</a>`
-              : document.name,
-        },
-        { heading: 'Content type', cell: (document) => document.type },
-        { heading: 'Reading', cell: (document) => readingSummary(readingOf(document.document_id)) },
-      ],
-    })}
-    ${previews}`,
+    caption: 'Submitted documents',
+    rows: documents,
+    empty: emptyState('No documents were submitted with this case.'),
+    columns: [
+      {
+        heading: 'Name',
+        cell: (document) =>
+          showsContent
+            ? html`<a href="${path}/documents/${document.document_id}">${document.name}</a>`
+            : document.name,
+      },
+      { heading: 'Content type', cell: (document) => document.type },
+      { heading: 'Reading', cell: (document) => readingSummary(readingOf(document.document_id)) },
+    ],
+    after: previews,
   });
 }
 
@@ -154,26 +153,24 @@ function previewPages(reading: { pages_read: number } | undefined): number[] {
 }
 
 export function deliveriesSection(deliveries: CaseEventDelivery[]): Html {
-  return card({
+  return tableCard({
     id: 'deliveries-heading',
     heading: 'Webhook deliveries',
-    body: table({
-      caption: "Notifications of this case's changes",
-      rows: deliveries,
-      empty: emptyState('No webhook deliveries for this case.'),
-      columns: [
-        { heading: 'Announced status', cell: (delivery) => statusBadge(delivery.case_status) },
-        { heading: 'Endpoint', cell: (delivery) => html`<code>${delivery.endpoint_id}</code>` },
-        {
-          heading: 'Delivery',
-          cell: (delivery) =>
-            html`${statusBadge(delivery.status)}${delivery.retry_of ? ' (manual retry)' : ''}`,
-        },
-        { heading: 'Attempts', cell: (delivery) => delivery.attempts },
-        { heading: 'Created', cell: (delivery) => moment(delivery.created_at) },
-        { heading: 'Completed', cell: (delivery) => moment(delivery.completed_at) },
-      ],
-    }),
+    caption: "Notifications of this case's changes",
+    rows: deliveries,
+    empty: emptyState('No webhook deliveries for this case.'),
+    columns: [
+      { heading: 'Announced status', cell: (delivery) => statusBadge(delivery.case_status) },
+      { heading: 'Endpoint', cell: (delivery) => html`<code>${delivery.endpoint_id}</code>` },
+      {
+        heading: 'Delivery',
+        cell: (delivery) =>
+          html`${statusBadge(delivery.status)}${delivery.retry_of ? ' (manual retry)' : ''}`,
+      },
+      { heading: 'Attempts', cell: (delivery) => delivery.attempts },
+      { heading: 'Created', cell: (delivery) => moment(delivery.created_at) },
+      { heading: 'Completed', cell: (delivery) => moment(delivery.completed_at) },
+    ],
   });
 }
 

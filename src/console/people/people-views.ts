@@ -1,5 +1,14 @@
 import { ACCOUNT_ROLES } from '../../../domain/accounts/roles';
-import { badge, card, choiceGroup, emptyState, postForm, secretReveal, submitButton, table } from '../views';
+import {
+  badge,
+  card,
+  choiceGroup,
+  emptyState,
+  postForm,
+  secretReveal,
+  submitButton,
+  tableCard,
+} from '../views';
 import { Html, html } from '../views/html';
 import { day, moment } from '../views/markup';
 import type { PeopleService } from './people.service';
@@ -26,37 +35,33 @@ export function peopleView(
   chosenRoles: string[],
   csrf: Html,
 ): Html {
-  return html`${card({
+  return html`${tableCard({
     heading: 'People who sign in to this account',
     framed: false,
-    body: table({
-      caption: 'Console users of this account',
-      rows: people,
-      columns: [
-        { heading: 'Name', cell: (person) => person.display_name },
-        { heading: 'Email', cell: (person) => person.email },
-        { heading: 'Roles', cell: (person) => person.roles.join(', ') },
-        {
-          heading: 'Two-step sign-in',
-          cell: (person) => (person.totp_enabled_at === null ? badge('Off', 'warn') : badge('On', 'ok')),
-        },
-        { heading: 'Created', cell: (person) => day(person.created_at) },
-      ],
-    }),
+    caption: 'Console users of this account',
+    rows: people,
+    columns: [
+      { heading: 'Name', cell: (person) => person.display_name },
+      { heading: 'Email', cell: (person) => person.email },
+      { heading: 'Roles', cell: (person) => person.roles.join(', ') },
+      {
+        heading: 'Two-step sign-in',
+        cell: (person) => (person.totp_enabled_at === null ? badge('Off', 'warn') : badge('On', 'ok')),
+      },
+      { heading: 'Created', cell: (person) => day(person.created_at) },
+    ],
   })}
-  ${card({
+  ${tableCard({
     heading: 'Open invitations',
     framed: false,
-    body: table({
-      caption: 'Invitation links not used yet',
-      rows: openInvitations,
-      empty: emptyState('No invitation is waiting to be used.'),
-      columns: [
-        { heading: 'Roles', cell: (invitation) => invitation.roles.join(', ') },
-        { heading: 'Created', cell: (invitation) => moment(invitation.created_at) },
-        { heading: 'Expires', cell: (invitation) => moment(invitation.expires_at) },
-      ],
-    }),
+    caption: 'Invitation links not used yet',
+    rows: openInvitations,
+    empty: emptyState('No invitation is waiting to be used.'),
+    columns: [
+      { heading: 'Roles', cell: (invitation) => invitation.roles.join(', ') },
+      { heading: 'Created', cell: (invitation) => moment(invitation.created_at) },
+      { heading: 'Expires', cell: (invitation) => moment(invitation.expires_at) },
+    ],
   })}
   ${card({
     heading: 'Invite someone',

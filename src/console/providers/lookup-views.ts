@@ -1,6 +1,6 @@
 import type { ProviderRegistryRecord } from '../../../domain/providers/registry-record';
 import type { ListObject } from '../../common/envelope';
-import { badge, card, definitionList, emptyState, filtersForm, inputField, table } from '../views';
+import { badge, card, definitionList, emptyState, filtersForm, inputField, tableCard } from '../views';
 import { Html, html } from '../views/html';
 
 export const LOOKUP_PATH = '/console/providers/lookup';
@@ -80,34 +80,30 @@ function answerView(answer: LookupAnswer): Html {
   const more = list.has_more
     ? html`<p>The registry holds more than ${list.data.length}; look one up by NPI to be sure.</p>`
     : '';
-  return card({
+  return tableCard({
     heading: 'Registry records',
     id: 'records-heading',
-    body: html`${table({
-      caption: `Individuals named ${lastName.toUpperCase()} practising in ${state.toUpperCase()}`,
-      rows: list.data,
-      empty: emptyState('The registry lists no individual of this last name practising in this state.', {
-        announced: true,
-      }),
-      columns: [
-        {
-          heading: 'NPI',
-          cell: (record) => html`<a href="${LOOKUP_PATH}?npi=${record.npi}">${record.npi}</a>`,
-        },
-        { heading: 'Name', cell: (record) => record.name, rowHeader: true },
-        { heading: 'Credential', cell: (record) => record.credential ?? '—' },
-        { heading: 'Taxonomy', cell: (record) => record.taxonomy?.description ?? '—' },
-        {
-          heading: 'Practice location',
-          cell: (record) =>
-            record.practice_address
-              ? `${record.practice_address.city}, ${record.practice_address.state}`
-              : '—',
-        },
-        { heading: 'NPI status', cell: activeBadge },
-      ],
-    })}
-    ${more}`,
+    caption: `Individuals named ${lastName.toUpperCase()} practising in ${state.toUpperCase()}`,
+    rows: list.data,
+    empty: emptyState('The registry lists no individual of this last name practising in this state.', {
+      announced: true,
+    }),
+    columns: [
+      {
+        heading: 'NPI',
+        cell: (record) => html`<a href="${LOOKUP_PATH}?npi=${record.npi}">${record.npi}</a>`,
+      },
+      { heading: 'Name', cell: (record) => record.name, rowHeader: true },
+      { heading: 'Credential', cell: (record) => record.credential ?? '—' },
+      { heading: 'Taxonomy', cell: (record) => record.taxonomy?.description ?? '—' },
+      {
+        heading: 'Practice location',
+        cell: (record) =>
+          record.practice_address ? `${record.practice_address.city}, ${record.practice_address.state}` : '—',
+      },
+      { heading: 'NPI status', cell: activeBadge },
+    ],
+    after: more,
   });
 }
 

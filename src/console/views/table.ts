@@ -1,4 +1,5 @@
 import { Html, html } from './html';
+import { card, CardProps } from './card';
 
 export type Cell = Html | string | number;
 
@@ -48,4 +49,14 @@ export function table<Row>({ caption, columns, rows, empty }: TableProps<Row>): 
       )}
     </tbody>
   </table>`;
+}
+
+export interface TableCardProps<Row> extends Omit<CardProps, 'body'>, TableProps<Row> {
+  /** What the table needs beside it in its card: a note on what it leaves out, a link, more rows' pager. */
+  after?: Html | Html[] | '' | false;
+}
+
+/** A card that holds one table: the card's heading names the part of the page, the caption the table. */
+export function tableCard<Row>({ heading, id, narrow, framed, after, ...shown }: TableCardProps<Row>): Html {
+  return card({ heading, id, narrow, framed, body: html`${table(shown)} ${after}` });
 }

@@ -22,6 +22,7 @@ import {
   FEEDBACK_RATING_WORDS,
   notice,
   table,
+  tableCard,
   Html,
   html,
   moment,
@@ -116,40 +117,38 @@ function authorText({ type, id }: PriorAuthorizationFeedback['author']): string 
 function feedbackSection(pa: PriorAuthorizationCase): Html {
   const given = (pa as PriorAuthorizationCase & { feedback?: PriorAuthorizationFeedback[] }).feedback ?? [];
   const questions = new Map(pa.criteria.map((criterion) => [criterion.id, criterion]));
-  return card({
+  return tableCard({
     id: 'feedback-heading',
     heading: 'Feedback',
-    body: html`${table({
-        caption: 'Feedback on this case, oldest first',
-        rows: given,
-        empty: html`<p>No feedback yet.</p>`,
-        columns: [
-          { heading: 'Given', rowHeader: true, cell: (feedback) => moment(feedback.created_at) },
-          { heading: 'Rating', cell: (feedback) => FEEDBACK_RATING_WORDS[feedback.rating] },
-          {
-            heading: 'Parts',
-            cell: (feedback) => (feedback.parts.length > 0 ? feedback.parts.join(', ') : '—'),
-          },
-          { heading: 'Comment', cell: (feedback) => text(feedback.comment) },
-          {
-            heading: 'Expected answers',
-            cell: (feedback) =>
-              feedback.criteria.length === 0
-                ? '—'
-                : html`<ul>
-                    ${feedback.criteria.map(
-                      (expectation) =>
-                        html`<li>
-                          <code>${expectation.id}</code>: ${expectation.expected_answer} (case:
-                          ${questions.get(expectation.id)?.answer ?? '—'})
-                        </li>`,
-                    )}
-                  </ul>`,
-          },
-          { heading: 'By', cell: (feedback) => authorText(feedback.author) },
-        ],
-      })}
-      <p><a href="${feedbackFormPath(pa.id)}">Give feedback on this case</a></p>`,
+    caption: 'Feedback on this case, oldest first',
+    rows: given,
+    empty: html`<p>No feedback yet.</p>`,
+    columns: [
+      { heading: 'Given', rowHeader: true, cell: (feedback) => moment(feedback.created_at) },
+      { heading: 'Rating', cell: (feedback) => FEEDBACK_RATING_WORDS[feedback.rating] },
+      {
+        heading: 'Parts',
+        cell: (feedback) => (feedback.parts.length > 0 ? feedback.parts.join(', ') : '—'),
+      },
+      { heading: 'Comment', cell: (feedback) => text(feedback.comment) },
+      {
+        heading: 'Expected answers',
+        cell: (feedback) =>
+          feedback.criteria.length === 0
+            ? '—'
+            : html`<ul>
+                ${feedback.criteria.map(
+                  (expectation) =>
+                    html`<li>
+                      <code>${expectation.id}</code>: ${expectation.expected_answer} (case:
+                      ${questions.get(expectation.id)?.answer ?? '—'})
+                    </li>`,
+                )}
+              </ul>`,
+      },
+      { heading: 'By', cell: (feedback) => authorText(feedback.author) },
+    ],
+    after: html`<p><a href="${feedbackFormPath(pa.id)}">Give feedback on this case</a></p>`,
   });
 }
 
@@ -431,25 +430,22 @@ function requirementsSection(requirements: CoverageRequirements | null | undefin
  */
 function criteriaSection(criteria: CriterionAnswer[] | undefined, unread: UnreadEvidence[] = []): Html {
   if (!criteria?.length) return html``;
-  return card({
+  return tableCard({
     id: 'criteria-heading',
     heading: 'Criteria',
-    body: html`${table({
-      caption: "The plan's criteria, answered from the request",
-      rows: criteria,
-      columns: [
-        { heading: 'Question', cell: (criterion) => criterion.question },
-        { heading: 'Answer', cell: (criterion) => criterion.answer },
-        { heading: 'From', cell: (criterion) => text(criterion.source) },
-      ],
-    })}
-    ${
+    caption: "The plan's criteria, answered from the request",
+    rows: criteria,
+    columns: [
+      { heading: 'Question', cell: (criterion) => criterion.question },
+      { heading: 'Answer', cell: (criterion) => criterion.answer },
+      { heading: 'From', cell: (criterion) => text(criterion.source) },
+    ],
+    after:
       unread.length > 0 &&
       notice({
         kind: 'error',
         body: `Not seen by these answers: ${unread.map((item) => `${item.title}${item.reason ? ` (${item.reason})` : ''}`).join('; ')}`,
-      })
-    }`,
+      }),
   });
 }
 
