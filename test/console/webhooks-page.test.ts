@@ -121,10 +121,10 @@ describe('the Webhooks page of the console', () => {
     const newest = await getPage(testApp, admin, `/console/webhooks/${id}`);
     const rows = (text: string) => text.match(/<td>webhook\.test/g)?.length ?? 0;
     expect(rows(newest.text)).toBe(20);
-    const older = /<a href="([^"]+)">Older deliveries<\/a>/.exec(newest.text)![1]!;
+    const older = /<a href="([^"]+)" rel="next">Older deliveries<\/a>/.exec(newest.text)![1]!;
     const oldest = await getPage(testApp, admin, older);
     expect(rows(oldest.text)).toBe(1);
-    expect(oldest.text).toContain(`<a href="/console/webhooks/${id}">Newest deliveries</a>`);
+    expect(oldest.text).toContain(`<a href="/console/webhooks/${id}" rel="prev">Newest deliveries</a>`);
     expect(oldest.text).not.toContain('Older deliveries');
   });
 

@@ -774,6 +774,29 @@ describe('provider authorizations', () => {
     },
   );
 
+  it.concurrent(
+    'pages the console list 25 at a time, linking on to older authorizations and back to the newest',
+    async () => {
+      const account = await testApp.createAccount();
+      for (let started = 0; started < 26; started += 1) {
+        const id = (await authorize(account)).body.data.id as string;
+        if (started === 25) break;
+        // One NPI has one pending authorization at a time: each is revoked, once its link is out, for the
+        // next to start.
+        await mailedLink(account, id, 'provider_authorization.signing_link');
+        await testApp.http().post(`/provider-authorizations/${id}/revoke`).set(bearer(account.keys.provider));
+      }
+      const person = await consoleBrowserWithRoles(testApp, account.accountId, ['provider']);
+
+      const newest = await getPage(testApp, person, '/console/providers');
+      expect(newest.text).not.toContain('Newest authorizations');
+      const older = /<a href="([^"]+)" rel="next">Older authorizations<\/a>/.exec(newest.text)![1]!;
+      const oldest = await getPage(testApp, person, older);
+      expect(oldest.text).toContain('<a href="/console/providers" rel="prev">Newest authorizations</a>');
+      expect(oldest.text).not.toContain('Older authorizations');
+    },
+  );
+
   it.concurrent('is revoked through the API, once', async () => {
     const account = await testApp.createAccount();
     const receiver = await subscribe(account);

@@ -4,6 +4,7 @@ import {
   emptyState,
   hiddenFields,
   inputField,
+  newestFirstPager,
   pager,
   table,
   tableCard,
@@ -88,6 +89,17 @@ describe('the console view components', () => {
       /<section class="card" aria-labelledby="status-heading">\s*<h2 id="status-heading">Status<\/h2>/,
     );
     expect(pager('Pages', [undefined, false])).toBe('');
+  });
+
+  it('link an older page of a newest-first list back to the newest and on to older entries, each link with its rel', () => {
+    const paging = { label: 'Outbox pages', path: '/console/providers/outbox', entries: 'mail' };
+
+    expect(newestFirstPager({ ...paging, cursor: 'c2', nextCursor: 'c3' }).toString()).toBe(
+      '<nav class="pager" aria-label="Outbox pages">' +
+        '<a href="/console/providers/outbox" rel="prev">Newest mail</a>' +
+        '<a href="/console/providers/outbox?cursor=c3" rel="next">Older mail</a></nav>',
+    );
+    expect(newestFirstPager({ ...paging, nextCursor: null })).toBe('');
   });
 
   it('hold one table in a card named by its heading, with what follows the table', () => {

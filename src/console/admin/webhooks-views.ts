@@ -14,11 +14,11 @@ import {
   definitionList,
   emptyState,
   inputField,
-  pageLink,
-  pager,
+  newestFirstPager,
   postForm,
   submitButton,
   table,
+  tableCard,
 } from '../views';
 import { Html, html } from '../views/html';
 import { moment } from '../views/markup';
@@ -124,15 +124,7 @@ export function endpointView({
         ${actionButton({ action: `${base}/test`, csrf, label: 'Send test event' })}
       </div>`,
   })}
-  ${card({
-    id: 'deliveries-heading',
-    heading: 'Delivery log',
-    body: html`${deliveryTable(base, deliveries, csrf)}
-    ${pager('Delivery log pages', [
-      cursor ? pageLink(base, 'Newest deliveries') : undefined,
-      nextCursor ? pageLink(`${base}?cursor=${nextCursor}`, 'Older deliveries') : undefined,
-    ])}`,
-  })}
+  ${deliveryLog(base, { deliveries, cursor, nextCursor }, csrf)}
   ${card({
     id: 'edit-heading',
     heading: 'Edit',
@@ -209,9 +201,16 @@ function endpointFields(form: EndpointForm, secret: { secretRequired: boolean; s
   })}`;
 }
 
-function deliveryTable(base: string, deliveries: WebhookDelivery[], csrf: Html): Html {
+/** The endpoint's deliveries a page at a time, newest first, each failed or pending one with its retry. */
+function deliveryLog(
+  base: string,
+  { deliveries, cursor, nextCursor }: Pick<EndpointPageProps, 'deliveries' | 'cursor' | 'nextCursor'>,
+  csrf: Html,
+): Html {
   const lastAttempt = (delivery: WebhookDelivery) => delivery.attempts[delivery.attempts.length - 1];
-  return table({
+  return tableCard({
+    id: 'deliveries-heading',
+    heading: 'Delivery log',
     caption: 'Deliveries to this endpoint, newest first',
     rows: deliveries,
     empty: emptyState('No deliveries to this endpoint yet.'),
@@ -249,5 +248,12 @@ function deliveryTable(base: string, deliveries: WebhookDelivery[], csrf: Html):
             : '',
       },
     ],
+    after: newestFirstPager({
+      label: 'Delivery log pages',
+      path: base,
+      cursor,
+      nextCursor,
+      entries: 'deliveries',
+    }),
   });
 }

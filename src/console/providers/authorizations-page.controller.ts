@@ -112,6 +112,7 @@ export class ProviderAuthorizationsPageController {
         notice: shown.notice,
         body: authorizationsView({
           authorizations: list.data,
+          cursor: shown.cursor,
           nextCursor: list.next_cursor,
           form: shown.form ?? EMPTY_AUTHORIZATION_FORM,
           csrf: page.csrf(),

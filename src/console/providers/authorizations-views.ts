@@ -6,8 +6,7 @@ import {
   card,
   emptyState,
   inputField,
-  pageLink,
-  pager,
+  newestFirstPager,
   postForm,
   submitButton,
   table,
@@ -46,6 +45,8 @@ const STATUS_TONES: Record<ProviderAuthorization['status'], BadgeTone | undefine
 /** The account's authorizations in this mode, a revoke button on each that can be revoked, and the start form. */
 export function authorizationsView(props: {
   authorizations: ProviderAuthorization[];
+  /** Set when this page is not the newest authorizations: it links back to them. */
+  cursor?: string;
   nextCursor: string | null;
   form: AuthorizationForm;
   csrf: Html;
@@ -57,11 +58,13 @@ export function authorizationsView(props: {
 }): Html {
   return html`${enforcementNote(props.enforced)} ${sectionLinks(props.canReadOutbox)}
   ${authorizationTable(props.authorizations, props.csrf, props.signedFromRequesterNetwork)}
-  ${pager('Authorizations pages', [
-    props.nextCursor
-      ? pageLink(`${AUTHORIZATIONS_PATH}?cursor=${props.nextCursor}`, 'Older', 'next')
-      : undefined,
-  ])}
+  ${newestFirstPager({
+    label: 'Authorizations pages',
+    path: AUTHORIZATIONS_PATH,
+    cursor: props.cursor,
+    nextCursor: props.nextCursor,
+    entries: 'authorizations',
+  })}
   ${startForm(props.form, props.csrf)}`;
 }
 

@@ -1,5 +1,5 @@
 import type { OutboxMessage } from '../../../infrastructure/mail/mail-outbox.repository';
-import { card, definitionList, emptyState, pageLink, pager, table } from '../views';
+import { card, definitionList, emptyState, newestFirstPager, table } from '../views';
 import { Html, html } from '../views/html';
 import { moment } from '../views/markup';
 
@@ -71,10 +71,7 @@ export function outboxListView({
         { heading: 'Purpose', cell: (message) => purposeOf(message.purpose) },
       ],
     })}
-    ${pager('Outbox pages', [
-      cursor ? pageLink(OUTBOX_PATH, 'Newest mail', 'prev') : undefined,
-      nextCursor ? pageLink(`${OUTBOX_PATH}?cursor=${nextCursor}`, 'Older mail', 'next') : undefined,
-    ])}`;
+    ${newestFirstPager({ label: 'Outbox pages', path: OUTBOX_PATH, cursor, nextCursor, entries: 'mail' })}`;
 }
 
 /** One message as its recipient would read it, its links clickable. */

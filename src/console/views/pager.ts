@@ -15,3 +15,30 @@ export function pageLink(href: string, text: string, rel?: 'prev' | 'next'): Htm
   const attributes = rel ? html`href="${href}" rel="${rel}"` : html`href="${href}"`;
   return html`<a ${attributes}>${text}</a>`;
 }
+
+/**
+ * The pager of a list read newest first, a cursor a page: from an older page, a link back to the
+ * newest (which has no cursor); while older entries remain, a link on to them.
+ */
+export function newestFirstPager({
+  label,
+  path,
+  cursor,
+  nextCursor,
+  entries,
+}: {
+  /** Names the navigation landmark. */
+  label: string;
+  /** The list's address: its newest page, with no cursor. */
+  path: string;
+  /** This page's cursor; none on the newest page. */
+  cursor?: string;
+  nextCursor: string | null;
+  /** What the list holds, as its links name it: `mail` gives `Newest mail` and `Older mail`. */
+  entries: string;
+}): Html | '' {
+  return pager(label, [
+    cursor ? pageLink(path, `Newest ${entries}`, 'prev') : undefined,
+    nextCursor ? pageLink(`${path}?cursor=${nextCursor}`, `Older ${entries}`, 'next') : undefined,
+  ]);
+}
