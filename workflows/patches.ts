@@ -113,3 +113,10 @@ export const PRESCRIBER_REGISTRY = 'prescriber-registry';
  * item a later round served waited unproposed. Checked only when a later round served in test mode.
  */
 export const ADAPTIVE_ROUND_PROPOSALS = 'adaptive-round-proposals';
+
+/**
+ * A provider authorization moves to `pending` before it registers its signing and revoking handlers:
+ * a revocation that reached the workflow with its start ran as the handler was registered, and the
+ * creation's move that followed put the authorization back to `pending`, its revocation lost.
+ */
+export const AUTHORIZATION_CREATED_BEFORE_MESSAGES = 'authorization-created-before-messages';

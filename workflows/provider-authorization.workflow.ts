@@ -4,6 +4,7 @@ import {
   ApplicationFailure,
   condition,
   log,
+  patched,
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
@@ -25,6 +26,7 @@ import {
   type RevokeAuthorization,
   type SignAuthorization,
 } from './provider-authorization.messages';
+import { AUTHORIZATION_CREATED_BEFORE_MESSAGES } from './patches';
 
 /** The clock of one authorization, from `config.providers` and the account's period at creation. */
 export interface AuthorizationClock {
@@ -231,17 +233,21 @@ export async function providerAuthorizationWorkflow(
 ): Promise<ProviderAuthorization> {
   const { clock } = input;
   const run = new AuthorizationRun(input);
-  acceptMessages(run);
-
-  await run.moveTo(
-    'pending',
-    {},
-    {
-      action: 'provider_authorization.created',
-      actor: input.actor,
-      requestId: input.requestId,
-    },
-  );
+  const created: ChangeAudit = {
+    action: 'provider_authorization.created',
+    actor: input.actor,
+    requestId: input.requestId,
+  };
+  // A message that came with the start is handled as its handler is registered: the creation comes
+  // first, so a revocation sent at once is never undone by it.
+  if (patched(AUTHORIZATION_CREATED_BEFORE_MESSAGES)) {
+    run.change('pending', {}, created);
+    acceptMessages(run);
+    await run.record();
+  } else {
+    acceptMessages(run);
+    await run.moveTo('pending', {}, created);
+  }
   // A link the prescriber never received cannot be signed: the authorization lapses at once, which
   // frees the NPI for one started again once the mail is put right.
   if (run.authorization.status === 'pending' && !(await run.mail('provider_authorization.signing_link'))) {

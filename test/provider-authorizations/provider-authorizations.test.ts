@@ -48,6 +48,7 @@ import {
   LINK_BASE_URL,
   mailedLink as mailedLinkOf,
   pathOf,
+  startAuthorizationRevokedAtOnce,
   startAuthorizationWithClock,
   submitLinkPage,
 } from '../support/provider-authorizations';
@@ -441,6 +442,20 @@ describe('provider authorizations', () => {
 
   const untilExpired = (account: TestAccount, id: string) =>
     waitForStatus(testApp, account.keys.provider, '/provider-authorizations', id, 'expired', 10_000);
+
+  it.concurrent('keeps a revocation that reaches the workflow with its start', async () => {
+    const account = await testApp.createAccount();
+    const answer = await startAuthorizationRevokedAtOnce(testApp, account.accountId, {
+      signingLinkTtlMs: 60_000,
+      signingReminderAfterMs: 60_000,
+      renewalReminderBeforeMs: 0,
+      periodMs: 60_000,
+    });
+
+    expect(answer).toMatchObject({ status: 'revoked', revoked_at: expect.any(String) });
+    await waitForStatus(testApp, account.keys.provider, '/provider-authorizations', answer.id, 'revoked');
+    expect((await authorize(account)).status).toBe(201);
+  });
 
   it.concurrent('reminds an unsigned authorization, then lets its link lapse', async () => {
     const account = await testApp.createAccount();

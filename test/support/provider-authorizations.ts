@@ -1,11 +1,19 @@
+import { WithStartWorkflowOperation } from '@temporalio/client';
+
 import { DAY_MS } from '../../domain/durations';
 import { newId } from '../../domain/ids';
 import type { ProviderAuthorization } from '../../domain/providers/provider-authorization';
+import { addressTo } from '../../domain/temporal/message-address';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { MailOutboxRepository } from '../../infrastructure/mail/mail-outbox.repository';
 import { ProviderAuthorizationsRepository } from '../../infrastructure/provider-authorizations/provider-authorizations.repository';
 import type { Database } from '../../infrastructure/storage/database';
-import type { AuthorizationClock } from '../../workflows/provider-authorization.workflow';
+import { PROVIDER_AUTHORIZATION_WORKFLOW } from '../../src/provider-authorizations/provider-authorizations.service';
+import { revokeAuthorizationUpdate } from '../../workflows/provider-authorization.messages';
+import type {
+  AuthorizationClock,
+  ProviderAuthorizationInput,
+} from '../../workflows/provider-authorization.workflow';
 import { cookiesFrom, hiddenFieldsOf } from './console-session';
 import { eventually, type TestApp } from './test-app';
 
@@ -94,8 +102,42 @@ export async function submitLinkPage(
 export async function startAuthorizationWithClock(
   testApp: TestApp,
   accountId: string,
-  { withdrawn = false, ...clock }: AuthorizationClock & { withdrawn?: boolean },
+  clock: AuthorizationClock & { withdrawn?: boolean },
 ): Promise<string> {
+  const { authorization, start } = await pendingAuthorization(testApp, accountId, clock);
+  await testApp.temporalClient.workflow.start(PROVIDER_AUTHORIZATION_WORKFLOW, start);
+  return authorization.id;
+}
+
+/**
+ * An authorization of AMADOU whose revocation reaches its workflow with its start, in its first task
+ * (update-with-start): what a revocation sent at once meets when the worker is busy. The update's answer.
+ */
+export async function startAuthorizationRevokedAtOnce(
+  testApp: TestApp,
+  accountId: string,
+  clock: AuthorizationClock,
+): Promise<ProviderAuthorization> {
+  const { authorization, start } = await pendingAuthorization(testApp, accountId, clock);
+  return testApp.temporalClient.workflow.executeUpdateWithStart(revokeAuthorizationUpdate, {
+    args: [
+      addressTo(authorization.id, {
+        actor: { type: 'api_key', id: 'key_clock_test' },
+        requestId: 'req_revoke_at_once',
+      }),
+    ],
+    startWorkflowOperation: new WithStartWorkflowOperation(PROVIDER_AUTHORIZATION_WORKFLOW, {
+      ...start,
+      workflowIdConflictPolicy: 'FAIL',
+    }),
+  });
+}
+
+async function pendingAuthorization(
+  testApp: TestApp,
+  accountId: string,
+  { withdrawn = false, ...clock }: AuthorizationClock & { withdrawn?: boolean },
+) {
   const now = new Date();
   const authorization: ProviderAuthorization = {
     id: newId('providerAuthorization'),
@@ -121,19 +163,16 @@ export async function startAuthorizationWithClock(
     );
     if (!inserted.created) throw new Error(`AMADOU already has authorization ${inserted.duplicate.id} here`);
   }
-  await testApp.temporalClient.workflow.start('providerAuthorizationWorkflow', {
-    workflowId: authorization.id,
-    taskQueue: testApp.config.temporal.taskQueue,
-    args: [
-      {
-        accountId,
-        livemode: false,
-        authorization,
-        clock,
-        actor: { type: 'api_key', id: 'key_clock_test' },
-        requestId: 'req_clock_test',
-      },
-    ],
-  });
-  return authorization.id;
+  const input: ProviderAuthorizationInput = {
+    accountId,
+    livemode: false,
+    authorization,
+    clock,
+    actor: { type: 'api_key', id: 'key_clock_test' },
+    requestId: 'req_clock_test',
+  };
+  return {
+    authorization,
+    start: { workflowId: authorization.id, taskQueue: testApp.config.temporal.taskQueue, args: [input] },
+  };
 }
