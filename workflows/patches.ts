@@ -120,3 +120,12 @@ export const ADAPTIVE_ROUND_PROPOSALS = 'adaptive-round-proposals';
  * creation's move that followed put the authorization back to `pending`, its revocation lost.
  */
 export const AUTHORIZATION_CREATED_BEFORE_MESSAGES = 'authorization-created-before-messages';
+
+/**
+ * A prior authorization's run continued as new on the exchange knows whether it treats information
+ * requests (`prior-authorization-information-requests`) before it registers its handlers: an outcome
+ * that reached the run with its start, after the provider's answers, was checked while the run still
+ * said it did not, and was taken over the answers on their way to the payer instead of refused.
+ * Checked only in runs continued on the exchange.
+ */
+export const INFORMATION_REQUESTS_BEFORE_MESSAGES = 'information-requests-before-messages';

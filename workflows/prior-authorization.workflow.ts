@@ -52,6 +52,7 @@ import {
   COVERAGE_REQUIREMENTS_DISCOVERY,
   PAYER_QUESTIONNAIRE,
   IN_PROCESS_STEPS_LOCALLY,
+  INFORMATION_REQUESTS_BEFORE_MESSAGES,
   PRIOR_AUTHORIZATION_EXCHANGE,
   PRIOR_AUTHORIZATION_INFORMATION_REQUESTS,
 } from './patches';
@@ -155,6 +156,11 @@ function openPriorAuthorization(input: PriorAuthorizationInput): PriorAuthorizat
     adaptiveAnswers: 0,
     adaptiveAnswersAsked: 0,
   };
+  // A message that came with a continued run's start is checked as its handler is registered, before
+  // the steps run: the run must treat information requests by then, or an outcome sent after the
+  // provider's answers is taken over them instead of refused.
+  if (run.exchange && patched(INFORMATION_REQUESTS_BEFORE_MESSAGES))
+    run.requests = patched(PRIOR_AUTHORIZATION_INFORMATION_REQUESTS);
   acceptPriorAuthorizationDecisions(run);
   return run;
 }

@@ -1,4 +1,7 @@
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
+
+import { PRIOR_AUTHORIZATION_KIND } from '../../domain/cases/prior-authorization.kind';
+import type { PriorAuthorizationInput } from '../../domain/cases/prior-authorization';
 
 import type {
   InformationRequest,
@@ -9,12 +12,17 @@ import type {
   PriorAuthorizationChannel,
 } from '../../domain/payers/prior-authorization-exchange';
 import { addressTo } from '../../domain/temporal/message-address';
-import { submitPriorAuthorizationInformationUpdate } from '../../workflows/prior-authorization.messages';
+import {
+  priorAuthorizationInformationSignal,
+  submitPriorAuthorizationInformationUpdate,
+  submitPriorAuthorizationOutcomeUpdate,
+} from '../../workflows/prior-authorization.messages';
 import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
 import { priorAuthorizationRequest } from '../support/case-requests';
+import { continuedRunOf } from '../support/continued-runs';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
-import { startTestWorker, TestWorker } from '../support/workers';
+import { startTestWorker, taskQueueFor, TestWorker } from '../support/workers';
 
 const PATH = '/prior-authorization';
 const HOUR = 3_600_000;
@@ -615,5 +623,49 @@ describe('a payer’s information requests, as a payer that takes its time asks 
     reply(approvedBy(id));
     expect(await answered).toBe(200);
     expect((await waitFor(id, 'completed')).outcome.result).toBe('approved');
+  });
+
+  it('refuses an outcome that reaches a run continued as new with the provider’s answers', async () => {
+    const { id } = await asked({ requestDueInMs: DAY, replies: [] });
+    const taskQueue = taskQueueFor('continued run with answers and an outcome');
+    const continued = await continuedRunOf<PriorAuthorizationInput>(testApp, id, taskQueue, {
+      payerExchange: true,
+      payerChecksSoFar: 0,
+      informationRoundsSoFar: 0,
+    });
+    const outcome = testApp.temporalClient.workflow
+      .executeUpdateWithStart(submitPriorAuthorizationOutcomeUpdate, {
+        args: [addressTo(id, { result: 'denied' as const, detail_code: 'not_medically_necessary' })],
+        startWorkflowOperation: new WithStartWorkflowOperation(PRIOR_AUTHORIZATION_KIND.workflowType, {
+          ...continued,
+          workflowIdConflictPolicy: 'FAIL',
+        }),
+      })
+      .catch((failure: unknown) => failure);
+    const handle = testApp.temporalClient.workflow.getHandle(id);
+    await eventually(async () => (await handle.describe()).status.name === 'RUNNING');
+    // No worker polls the run's task queue yet: the answers and the outcome reach its first task, where
+    // signals are handled before updates.
+    await handle.signal(
+      priorAuthorizationInformationSignal,
+      addressTo(id, { answers: [{ question_id: 'a1c', answer: '8.4 %' }] }),
+    );
+    const { config, db, temporalClient } = testApp;
+    const continuing = await startTestWorker({
+      config,
+      db,
+      temporalClient,
+      taskQueue,
+      connectors: { priorAuthorizationChannel: async () => payer },
+    });
+    try {
+      const refused = await outcome;
+      expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'InvalidState' });
+      expect((await waitFor(id, 'completed')).outcome.result).toBe('approved');
+      expect(payer.answersOf(id)).toHaveLength(1);
+    } finally {
+      await continuing.stop();
+    }
   });
 });
