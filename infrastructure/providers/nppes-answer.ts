@@ -7,7 +7,7 @@ import type {
 /**
  * The NPPES NPI Registry API's answer (version 2.1), as much of it as the service reads. The
  * registry answers HTTP 200 both ways: `results` for a search it ran, `Errors` for a query it would
- * not run. test/providers/sandbox-registry-fixture.test.ts holds the documented shape as a JSON
+ * not run. test/providers/npi-registry.test.ts holds the documented shape as a JSON
  * schema and checks the sandbox fixture against it.
  */
 export interface NppesAnswer {

@@ -6,12 +6,15 @@ import type { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 import { DAY_MS } from '../../domain/durations';
 import { newId } from '../../domain/ids';
 import { MailNotSentError, OutgoingMail } from '../../domain/mail/outgoing-mail';
-import type { ProviderAuthorization } from '../../domain/providers/provider-authorization';
+import { comparableName } from '../../domain/providers/name-match';
+import { type ProviderAuthorization, typedNameMatches } from '../../domain/providers/provider-authorization';
+import { networkOf } from '../../domain/providers/requester-network';
 import { AccountsRepository } from '../../infrastructure/accounts/accounts.repository';
 import type { AppConfig } from '../../infrastructure/config/config';
 import { ConnectorSettingsRepository } from '../../infrastructure/connectors/connector-settings.repository';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { accountMailer } from '../../infrastructure/mail/account-mailer';
+import { classifiedSmtpFailure } from '../../infrastructure/mail/smtp-sending';
 import {
   MAIL_OUTBOX_RETENTION_DAYS,
   MailOutboxRepository,
@@ -58,9 +61,10 @@ import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
 
 /*
- * Provider authorizations on the real worker, the registry lookup, the mailer and its outbox, and the
- * storage beneath them, in one file: each file costs a process of its own, its modules' loading and a
- * database and app start, several seconds apiece on CI's busy cores.
+ * Provider authorizations on the real worker, the registry lookup, the mailer and its outbox, the
+ * storage beneath them and the rules they keep (a typed name, a network, a failed send), in one file:
+ * each file costs a process of its own, its modules' loading and a database and app start, several
+ * seconds apiece on CI's busy cores.
  */
 
 const SECRET = 'whsec_provider_authorizations_01';
@@ -175,263 +179,11 @@ describe('provider authorizations', () => {
     return receiver;
   }
 
-  it('is not signed from a page that showed another text than the authorization’s, whose text is shown again', async () => {
-    const account = await testApp.createAccount();
-    const created = await authorize(account);
-    const id = created.body.data.id as string;
-    const link = await mailedLink(account, id, 'provider_authorization.signing_link');
-
-    const refused = await submitPage(link, {
-      typed_name: 'Amadou Reviewsworth',
-      attest: 'yes',
-      text_sha256: '0'.repeat(64),
-    });
-    expect(refused.status).toBe(400);
-    expect(refused.text).toContain('text changed since this page was opened');
-    expect(refused.text).toContain('revoke it at any time');
-    expect((await read(account, id)).status).toBe('pending');
-  });
-
-  it('is started, mailed, signed through the signing page without JavaScript, and lets BVs and PAs through', async () => {
-    const account = await testApp.createAccount('Riverside Clinic');
-    const receiver = await subscribe(account);
-    const created = await authorize(account, {
-      ...AMADOU,
-      email: 'amadou@clinic.example',
-      practice: 'Riverside',
-    });
-
-    expect(created.status).toBe(201);
-    const id = created.body.data.id as string;
-    expect(id).toMatch(/^pvauth_[0-9a-z]{26}$/);
-    expect(created.body.data).toEqual({
-      id,
-      object: 'provider_authorization',
-      ...AMADOU,
-      email: 'amadou@clinic.example',
-      phone: null,
-      practice: 'Riverside',
-      status: 'pending',
-      link_expires_at: expect.any(String),
-      signed_at: null,
-      expires_at: null,
-      revoked_at: null,
-      created_at: expect.any(String),
-      updated_at: expect.any(String),
-    });
-
-    const link = await mailedLink(account, id, 'provider_authorization.signing_link');
-    expect(link).toMatch(
-      new RegExp(`^${PUBLIC_API_URL}/console/provider-authorization/sign/[A-Za-z0-9_-]{43}$`),
-    );
-    const page = await testApp.http().get(pathOf(link));
-    expect(page.status).toBe(200);
-    expect(page.text).toContain('Riverside Clinic');
-    expect(page.text).toContain('benefit verifications and prior authorizations');
-    expect(page.text).toContain('365 days');
-    expect(page.text).toContain('revoke it at any time');
-    expect(page.text).not.toContain('<script>');
-
-    const signed = await sign(link);
-    expect(signed.status).toBe(200);
-    expect(signed.text).toContain('Authorization signed');
-    const shown = await read(account, id);
-    expect(shown).toMatchObject({ status: 'signed', signed_at: expect.any(String), link_expires_at: null });
-    expect(Date.parse(shown.expires_at as string) - Date.parse(shown.signed_at as string)).toBe(
-      365 * 86_400_000,
-    );
-    const again = await authorize(account);
-    expect(again.status).toBe(409);
-    expect(again.body.error.message).toContain(`signed authorization (${id})`);
-
-    const [signature] = await testApp.db.query<Record<string, string>>(
-      `SELECT signature_typed_name, signature_client_address, signature_user_agent, signature_text_sha256
-       FROM provider_authorizations WHERE id = $1`,
-      [id],
-    );
-    expect(signature).toEqual({
-      signature_typed_name: 'Amadou Reviewsworth',
-      signature_client_address: expect.stringMatching(/127\.0\.0\.1|::1/),
-      signature_user_agent: expect.any(String),
-      signature_text_sha256: hiddenFieldsOf(page.text).text_sha256,
-    });
-    expect(signature.signature_text_sha256).toMatch(/^[0-9a-f]{64}$/);
-
-    expect((await requireAuthorization(account, true)).status).toBe(200);
-    const verification = await testApp
-      .http()
-      .post('/benefit-verification')
-      .set(bearer(account.keys.provider))
-      .send(benefitVerificationRequest());
-    const priorAuthorization = await testApp
-      .http()
-      .post('/prior-authorization')
-      .set(bearer(account.keys.provider))
-      .send(priorAuthorizationRequest());
-    expect([verification.status, priorAuthorization.status]).toEqual([201, 201]);
-
-    const statuses = await eventually(async () => {
-      const seen = receiver.notifications
-        .filter((notification) => (notification.data as JsonObject).id === id)
-        .map((notification) => `${notification.type}:${(notification.data as JsonObject).status}`);
-      return seen.length >= 2 ? seen : undefined;
-    });
-    expect(statuses.sort()).toEqual([
-      'provider_authorization.updated:pending',
-      'provider_authorization.updated:signed',
-    ]);
-    const confirmation = await mailedLink(account, id, 'provider_authorization.confirmation');
-    expect(confirmation).toMatch(/\/console\/provider-authorization\/revoke\//);
-  });
-
-  describe('a signature from where the account asks from', () => {
-    const CLINIC_OFFICE = '198.51.100.20';
-    const CLINIC_SERVER = '192.0.2.10';
-    const PRESCRIBER_HOME = '203.0.113.9';
-
-    /** Signs the authorization's mailed link from `signedFrom`: its mark, and what the trail and the console say. */
-    async function signFrom(account: TestAccount, id: string, signedFrom: string) {
-      const link = await mailedLink(account, id, 'provider_authorization.signing_link');
-      const signed = await submitLinkPage(
-        testApp,
-        link,
-        { typed_name: 'Amadou Reviewsworth', attest: 'yes' },
-        from(signedFrom),
-      );
-      expect(signed.status).toBe(200);
-      const [row] = await testApp.db.query<Record<string, unknown>>(
-        `SELECT status, requested_from_network, signature_client_address, signed_from_requester_network
-         FROM provider_authorizations WHERE id = $1`,
-        [id],
-      );
-      const audit = await testApp
-        .http()
-        .get('/audit-events')
-        .query({ target_id: id, action: 'provider_authorization.signed' })
-        .set(bearer(account.keys.admin));
-      return {
-        row,
-        audited: (audit.body.data.data as JsonObject[]).map((event) => event.details),
-        warned: await consoleWarns(account),
-      };
-    }
-    const consoleWarns = async (account: TestAccount) => {
-      const person = await consoleBrowserWithRoles(testApp, account.accountId, ['provider']);
-      const page = await testApp.http().get('/console/providers').set('Cookie', person.cookie);
-      return page.text.includes('signed from your network');
-    };
-    /** Started through the API from `startedFrom`, signed from `signedFrom`. */
-    async function signAcross(account: TestAccount, startedFrom: string, signedFrom: string) {
-      const created = await authorize(account).set(from(startedFrom)).set('User-Agent', 'clinic-ehr/1.0');
-      expect(created.status).toBe(201);
-      return {
-        id: created.body.data.id as string,
-        ...(await signFrom(account, created.body.data.id, signedFrom)),
-      };
-    }
-
-    it('keeps only a keyed hash of the network that asked, and marks a signature from that network in the trail and the console, signed all the same', async () => {
-      const account = await testApp.createAccount();
-
-      const { row, audited, warned } = await signAcross(account, CLINIC_OFFICE, CLINIC_OFFICE);
-
-      expect(row).toEqual({
-        status: 'signed',
-        requested_from_network: expect.stringMatching(/^[0-9a-f]{32}$/),
-        signature_client_address: CLINIC_OFFICE,
-        signed_from_requester_network: true,
-      });
-      expect(audited).toEqual([{ status: 'signed', signed_from_requester_network: true }]);
-      expect(warned).toBe(true);
-    });
-
-    it('marks a signature from the network of an authorization started on the console’s form', async () => {
-      const account = await testApp.createAccount();
-      const person = await consoleBrowserWithRoles(testApp, account.accountId, ['provider']);
-      const started = await postForm(testApp, person, '/console/providers', {
-        ...AMADOU,
-        email: 'amadou@clinic.example',
-      }).set(from(CLINIC_OFFICE));
-      expect(started.status).toBe(303);
-      const [id] = await listIds(account);
-
-      const { row, warned } = await signFrom(account, id as string, CLINIC_OFFICE);
-
-      expect(row!.signed_from_requester_network).toBe(true);
-      expect(warned).toBe(true);
-    });
-
-    it('marks a signature from the network another of the account’s authorizations was asked from', async () => {
-      const account = await testApp.createAccount();
-      expect(
-        (await authorize(account, { ...ELODIE, email: 'elodie@clinic.example' }).set(from(CLINIC_OFFICE)))
-          .status,
-      ).toBe(201);
-
-      const { row, warned } = await signAcross(account, CLINIC_SERVER, CLINIC_OFFICE);
-
-      expect(row!.signed_from_requester_network).toBe(true);
-      expect(warned).toBe(true);
-    });
-
-    it('leaves unmarked a signature from a network only another account asked from', async () => {
-      const other = await testApp.createAccount();
-      expect((await authorize(other).set(from(PRESCRIBER_HOME))).status).toBe(201);
-      const account = await testApp.createAccount();
-
-      const { row, audited, warned } = await signAcross(account, CLINIC_SERVER, PRESCRIBER_HOME);
-
-      expect(row!.signed_from_requester_network).toBe(false);
-      expect(audited).toEqual([{ status: 'signed', signed_from_requester_network: false }]);
-      expect(warned).toBe(false);
-    });
-
-    it('marks a signature only from a network asked from within PROVIDER_REQUEST_ORIGIN_RETENTION_DAYS, kept apart for each account', async () => {
-      /** An account whose one other authorization was asked from CLINIC_OFFICE `startedDaysAgo`. */
-      async function askedFromOffice(startedDaysAgo: number) {
-        const account = await testApp.createAccount();
-        const created = await authorize(account, { ...ELODIE, email: 'elodie@clinic.example' }).set(
-          from(CLINIC_OFFICE),
-        );
-        expect(created.status).toBe(201);
-        const [row] = await testApp.db.query<{ requested_from_network: string }>(
-          `UPDATE provider_authorizations SET created_at = $2 WHERE id = $1 RETURNING requested_from_network`,
-          [created.body.data.id, new Date(Date.now() - startedDaysAgo * DAY_MS).toISOString()],
-        );
-        return { account, network: row!.requested_from_network };
-      }
-      const past = await askedFromOffice(REQUEST_ORIGIN_RETENTION_DAYS + 1);
-      const within = await askedFromOffice(REQUEST_ORIGIN_RETENTION_DAYS - 1);
-
-      expect(past.network).toMatch(/^[0-9a-f]{32}$/);
-      expect(within.network).toMatch(/^[0-9a-f]{32}$/);
-      expect(past.network).not.toBe(within.network);
-      expect((await signAcross(past.account, CLINIC_SERVER, CLINIC_OFFICE)).row).toMatchObject({
-        signed_from_requester_network: false,
-      });
-      expect((await signAcross(within.account, CLINIC_SERVER, CLINIC_OFFICE)).row).toMatchObject({
-        signed_from_requester_network: true,
-      });
-    });
-
-    it('warns on the console of no marked signature once its authorization is revoked', async () => {
-      const account = await testApp.createAccount();
-      const { id } = await signAcross(account, CLINIC_OFFICE, CLINIC_OFFICE);
-
-      await testApp
-        .http()
-        .post(`/provider-authorizations/${id}/revoke`)
-        .set(bearer(account.keys.provider))
-        .expect(200);
-
-      expect(await consoleWarns(account)).toBe(false);
-    });
-  });
-
   /**
    * From here to the live mode's tests, each test works in an account of its own and shares nothing
-   * else, so they run side by side. The three on a clock of seconds wait mostly idle for their
-   * workflows' timers; they start first, and the others run while they wait.
+   * else, so they run side by side, in one group: jest runs a describe block's concurrent tests
+   * together only when none of them sits in a nested block. The three on a clock of seconds wait
+   * mostly idle for their workflows' timers; they start first, and the others run while they wait.
    */
   const startWithClock = (account: TestAccount, clock: Parameters<typeof startAuthorizationWithClock>[2]) =>
     startAuthorizationWithClock(testApp, account.accountId, clock);
@@ -547,6 +299,276 @@ describe('provider authorizations', () => {
       ).toEqual(['provider_authorization.confirmation', 'provider_authorization.signing_link']);
     },
   );
+
+  it.concurrent(
+    'is not signed from a page that showed another text than the authorization’s, whose text is shown again',
+    async () => {
+      const account = await testApp.createAccount();
+      const created = await authorize(account);
+      const id = created.body.data.id as string;
+      const link = await mailedLink(account, id, 'provider_authorization.signing_link');
+
+      const refused = await submitPage(link, {
+        typed_name: 'Amadou Reviewsworth',
+        attest: 'yes',
+        text_sha256: '0'.repeat(64),
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain('text changed since this page was opened');
+      expect(refused.text).toContain('revoke it at any time');
+      expect((await read(account, id)).status).toBe('pending');
+    },
+  );
+
+  it.concurrent(
+    'is started, mailed, signed through the signing page without JavaScript, and lets BVs and PAs through',
+    async () => {
+      const account = await testApp.createAccount('Riverside Clinic');
+      const receiver = await subscribe(account);
+      const created = await authorize(account, {
+        ...AMADOU,
+        email: 'amadou@clinic.example',
+        practice: 'Riverside',
+      });
+
+      expect(created.status).toBe(201);
+      const id = created.body.data.id as string;
+      expect(id).toMatch(/^pvauth_[0-9a-z]{26}$/);
+      expect(created.body.data).toEqual({
+        id,
+        object: 'provider_authorization',
+        ...AMADOU,
+        email: 'amadou@clinic.example',
+        phone: null,
+        practice: 'Riverside',
+        status: 'pending',
+        link_expires_at: expect.any(String),
+        signed_at: null,
+        expires_at: null,
+        revoked_at: null,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      });
+
+      const link = await mailedLink(account, id, 'provider_authorization.signing_link');
+      expect(link).toMatch(
+        new RegExp(`^${PUBLIC_API_URL}/console/provider-authorization/sign/[A-Za-z0-9_-]{43}$`),
+      );
+      const page = await testApp.http().get(pathOf(link));
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('Riverside Clinic');
+      expect(page.text).toContain('benefit verifications and prior authorizations');
+      expect(page.text).toContain('365 days');
+      expect(page.text).toContain('revoke it at any time');
+      expect(page.text).not.toContain('<script>');
+
+      const signed = await sign(link);
+      expect(signed.status).toBe(200);
+      expect(signed.text).toContain('Authorization signed');
+      const shown = await read(account, id);
+      expect(shown).toMatchObject({ status: 'signed', signed_at: expect.any(String), link_expires_at: null });
+      expect(Date.parse(shown.expires_at as string) - Date.parse(shown.signed_at as string)).toBe(
+        365 * 86_400_000,
+      );
+      const again = await authorize(account);
+      expect(again.status).toBe(409);
+      expect(again.body.error.message).toContain(`signed authorization (${id})`);
+
+      const [signature] = await testApp.db.query<Record<string, string>>(
+        `SELECT signature_typed_name, signature_client_address, signature_user_agent, signature_text_sha256
+       FROM provider_authorizations WHERE id = $1`,
+        [id],
+      );
+      expect(signature).toEqual({
+        signature_typed_name: 'Amadou Reviewsworth',
+        signature_client_address: expect.stringMatching(/127\.0\.0\.1|::1/),
+        signature_user_agent: expect.any(String),
+        signature_text_sha256: hiddenFieldsOf(page.text).text_sha256,
+      });
+      expect(signature.signature_text_sha256).toMatch(/^[0-9a-f]{64}$/);
+
+      expect((await requireAuthorization(account, true)).status).toBe(200);
+      const verification = await testApp
+        .http()
+        .post('/benefit-verification')
+        .set(bearer(account.keys.provider))
+        .send(benefitVerificationRequest());
+      const priorAuthorization = await testApp
+        .http()
+        .post('/prior-authorization')
+        .set(bearer(account.keys.provider))
+        .send(priorAuthorizationRequest());
+      expect([verification.status, priorAuthorization.status]).toEqual([201, 201]);
+
+      const statuses = await eventually(async () => {
+        const seen = receiver.notifications
+          .filter((notification) => (notification.data as JsonObject).id === id)
+          .map((notification) => `${notification.type}:${(notification.data as JsonObject).status}`);
+        return seen.length >= 2 ? seen : undefined;
+      });
+      expect(statuses.sort()).toEqual([
+        'provider_authorization.updated:pending',
+        'provider_authorization.updated:signed',
+      ]);
+      const confirmation = await mailedLink(account, id, 'provider_authorization.confirmation');
+      expect(confirmation).toMatch(/\/console\/provider-authorization\/revoke\//);
+    },
+  );
+
+  /* A signature from where the account asks from. */
+  const CLINIC_OFFICE = '198.51.100.20';
+  const CLINIC_SERVER = '192.0.2.10';
+  const PRESCRIBER_HOME = '203.0.113.9';
+
+  /** Signs the authorization's mailed link from `signedFrom`: its mark, and what the trail and the console say. */
+  async function signFrom(account: TestAccount, id: string, signedFrom: string) {
+    const link = await mailedLink(account, id, 'provider_authorization.signing_link');
+    const signed = await submitLinkPage(
+      testApp,
+      link,
+      { typed_name: 'Amadou Reviewsworth', attest: 'yes' },
+      from(signedFrom),
+    );
+    expect(signed.status).toBe(200);
+    const [row] = await testApp.db.query<Record<string, unknown>>(
+      `SELECT status, requested_from_network, signature_client_address, signed_from_requester_network
+       FROM provider_authorizations WHERE id = $1`,
+      [id],
+    );
+    const audit = await testApp
+      .http()
+      .get('/audit-events')
+      .query({ target_id: id, action: 'provider_authorization.signed' })
+      .set(bearer(account.keys.admin));
+    return {
+      row,
+      audited: (audit.body.data.data as JsonObject[]).map((event) => event.details),
+      warned: await consoleWarns(account),
+    };
+  }
+  const consoleWarns = async (account: TestAccount) => {
+    const person = await consoleBrowserWithRoles(testApp, account.accountId, ['provider']);
+    const page = await testApp.http().get('/console/providers').set('Cookie', person.cookie);
+    return page.text.includes('signed from your network');
+  };
+  /** Started through the API from `startedFrom`, signed from `signedFrom`. */
+  async function signAcross(account: TestAccount, startedFrom: string, signedFrom: string) {
+    const created = await authorize(account).set(from(startedFrom)).set('User-Agent', 'clinic-ehr/1.0');
+    expect(created.status).toBe(201);
+    return {
+      id: created.body.data.id as string,
+      ...(await signFrom(account, created.body.data.id, signedFrom)),
+    };
+  }
+
+  it.concurrent(
+    'keeps only a keyed hash of the network that asked, and marks a signature from that network in the trail and the console, signed all the same',
+    async () => {
+      const account = await testApp.createAccount();
+
+      const { row, audited, warned } = await signAcross(account, CLINIC_OFFICE, CLINIC_OFFICE);
+
+      expect(row).toEqual({
+        status: 'signed',
+        requested_from_network: expect.stringMatching(/^[0-9a-f]{32}$/),
+        signature_client_address: CLINIC_OFFICE,
+        signed_from_requester_network: true,
+      });
+      expect(audited).toEqual([{ status: 'signed', signed_from_requester_network: true }]);
+      expect(warned).toBe(true);
+    },
+  );
+
+  it.concurrent(
+    'marks a signature from the network of an authorization started on the console’s form',
+    async () => {
+      const account = await testApp.createAccount();
+      const person = await consoleBrowserWithRoles(testApp, account.accountId, ['provider']);
+      const started = await postForm(testApp, person, '/console/providers', {
+        ...AMADOU,
+        email: 'amadou@clinic.example',
+      }).set(from(CLINIC_OFFICE));
+      expect(started.status).toBe(303);
+      const [id] = await listIds(account);
+
+      const { row, warned } = await signFrom(account, id as string, CLINIC_OFFICE);
+
+      expect(row!.signed_from_requester_network).toBe(true);
+      expect(warned).toBe(true);
+    },
+  );
+
+  it.concurrent(
+    'marks a signature from the network another of the account’s authorizations was asked from',
+    async () => {
+      const account = await testApp.createAccount();
+      expect(
+        (await authorize(account, { ...ELODIE, email: 'elodie@clinic.example' }).set(from(CLINIC_OFFICE)))
+          .status,
+      ).toBe(201);
+
+      const { row, warned } = await signAcross(account, CLINIC_SERVER, CLINIC_OFFICE);
+
+      expect(row!.signed_from_requester_network).toBe(true);
+      expect(warned).toBe(true);
+    },
+  );
+
+  it.concurrent('leaves unmarked a signature from a network only another account asked from', async () => {
+    const other = await testApp.createAccount();
+    expect((await authorize(other).set(from(PRESCRIBER_HOME))).status).toBe(201);
+    const account = await testApp.createAccount();
+
+    const { row, audited, warned } = await signAcross(account, CLINIC_SERVER, PRESCRIBER_HOME);
+
+    expect(row!.signed_from_requester_network).toBe(false);
+    expect(audited).toEqual([{ status: 'signed', signed_from_requester_network: false }]);
+    expect(warned).toBe(false);
+  });
+
+  it.concurrent(
+    'marks a signature only from a network asked from within PROVIDER_REQUEST_ORIGIN_RETENTION_DAYS, kept apart for each account',
+    async () => {
+      /** An account whose one other authorization was asked from CLINIC_OFFICE `startedDaysAgo`. */
+      async function askedFromOffice(startedDaysAgo: number) {
+        const account = await testApp.createAccount();
+        const created = await authorize(account, { ...ELODIE, email: 'elodie@clinic.example' }).set(
+          from(CLINIC_OFFICE),
+        );
+        expect(created.status).toBe(201);
+        const [row] = await testApp.db.query<{ requested_from_network: string }>(
+          `UPDATE provider_authorizations SET created_at = $2 WHERE id = $1 RETURNING requested_from_network`,
+          [created.body.data.id, new Date(Date.now() - startedDaysAgo * DAY_MS).toISOString()],
+        );
+        return { account, network: row!.requested_from_network };
+      }
+      const past = await askedFromOffice(REQUEST_ORIGIN_RETENTION_DAYS + 1);
+      const within = await askedFromOffice(REQUEST_ORIGIN_RETENTION_DAYS - 1);
+
+      expect(past.network).toMatch(/^[0-9a-f]{32}$/);
+      expect(within.network).toMatch(/^[0-9a-f]{32}$/);
+      expect(past.network).not.toBe(within.network);
+      expect((await signAcross(past.account, CLINIC_SERVER, CLINIC_OFFICE)).row).toMatchObject({
+        signed_from_requester_network: false,
+      });
+      expect((await signAcross(within.account, CLINIC_SERVER, CLINIC_OFFICE)).row).toMatchObject({
+        signed_from_requester_network: true,
+      });
+    },
+  );
+
+  it.concurrent('warns on the console of no marked signature once its authorization is revoked', async () => {
+    const account = await testApp.createAccount();
+    const { id } = await signAcross(account, CLINIC_OFFICE, CLINIC_OFFICE);
+
+    await testApp
+      .http()
+      .post(`/provider-authorizations/${id}/revoke`)
+      .set(bearer(account.keys.provider))
+      .expect(200);
+
+    expect(await consoleWarns(account)).toBe(false);
+  });
 
   it.concurrent(
     'refuses a BV or PA naming an unauthorized NPI while enforcement is on, creating nothing, and accepts it when off',
@@ -2190,5 +2212,98 @@ describe.each(engines)('provider authorization storage on %s', (_engine, open) =
         provider_authorization_period_days: 30,
       });
     });
+  });
+});
+
+describe('the name a prescriber types to sign', () => {
+  it('matches their first and last name whatever the case, accents, apostrophes and hyphens', () => {
+    expect(typedNameMatches("elodie d'arcy nguyen", 'Élodie', "D'Arcy-Nguyen")).toBe(true);
+    expect(typedNameMatches('  ÉLODIE   D’ARCY-NGUYEN ', 'Elodie', "D'Arcy-Nguyen")).toBe(true);
+    expect(typedNameMatches('Amadou Reviewsworth', 'Amadou', 'Reviewsworth')).toBe(true);
+  });
+
+  it('reads letters Unicode does not split and full-width letters as the registry check reads them', () => {
+    expect(typedNameMatches('Søren Łukasiewicz', 'Soren', 'Lukasiewicz')).toBe(true);
+    expect(typedNameMatches('Ævar Ødegård', 'AEVAR', 'ODEGARD')).toBe(true);
+    expect(typedNameMatches('Ｊｏｓé Ｇａｒｃíａ', 'José', 'García')).toBe(true);
+  });
+
+  it('does not match another name, a last name alone, or nothing', () => {
+    expect(typedNameMatches('Elodie Smith', 'Élodie', "D'Arcy-Nguyen")).toBe(false);
+    expect(typedNameMatches('Reviewsworth', 'Amadou', 'Reviewsworth')).toBe(false);
+    expect(typedNameMatches('   ', 'Amadou', 'Reviewsworth')).toBe(false);
+  });
+
+  it('compares names with accents, case, punctuation and spacing set aside', () => {
+    expect(comparableName("José O'Brien")).toBe(comparableName('jose obrien'));
+  });
+});
+
+describe('the network a client address stands for', () => {
+  it('is an IPv4 address itself, also when a dual-stack socket writes it as IPv6', () => {
+    expect(networkOf('203.0.113.7')).toBe('203.0.113.7');
+    expect(networkOf('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(networkOf('::ffff:cb00:7107')).toBe('203.0.113.7');
+    expect(networkOf('203.0.113.8')).not.toBe(networkOf('203.0.113.7'));
+  });
+
+  it('is the /64 of an IPv6 address, however the address is written', () => {
+    expect(networkOf('2001:db8:85a3:12::8a2e:370:7334')).toBe('2001:db8:85a3:12::/64');
+    expect(networkOf('2001:0DB8:85A3:0012:0000:0000:0000:0001')).toBe('2001:db8:85a3:12::/64');
+    expect(networkOf('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(networkOf('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(networkOf('::1')).toBe('0:0:0:0::/64');
+    expect(networkOf('2001:db8:85a3:13::1')).not.toBe(networkOf('2001:db8:85a3:12::1'));
+  });
+
+  it('is none for what is not an address', () => {
+    for (const text of [
+      'unknown',
+      '',
+      '256.0.0.1',
+      '1.2.3',
+      '2001:db8::1::2',
+      '1:2:3:4:5:6:7',
+      '1:2:3:4:5:6:7:8:9',
+      'g::1',
+      '::ffff:1.2.3.999',
+    ])
+      expect(networkOf(text)).toBeUndefined();
+  });
+});
+
+/** Failures a loopback server cannot easily stage: certificates out of date, codes nested in a cause. */
+describe('a failed SMTP send', () => {
+  const certificateError = (code: string) => Object.assign(new Error('certificate verify failed'), { code });
+
+  it.each([
+    'CERT_HAS_EXPIRED',
+    'CERT_NOT_YET_VALID',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  ])('is a connector to fix, not a retry, when the certificate does not verify (%s)', (code) => {
+    const failure = classifiedSmtpFailure(certificateError(code));
+
+    expect(failure).toBeInstanceOf(MailNotSentError);
+    expect(failure).toMatchObject({ reason: 'not_configured' });
+    expect(failure.message).toContain(`(${code}): fix the connector's`);
+  });
+
+  it('is a connector to fix when the certificate failure is the cause of a wrapping error', () => {
+    const wrapped = new Error('Connection failed', { cause: certificateError('CERT_HAS_EXPIRED') });
+
+    expect(classifiedSmtpFailure(wrapped)).toMatchObject({ reason: 'not_configured' });
+  });
+
+  it('is retried when the connection fails for any other reason, naming no server words', () => {
+    const reset = Object.assign(new Error('read ECONNRESET from mx.practice.example'), {
+      code: 'ECONNRESET',
+    });
+
+    const failure = classifiedSmtpFailure(reset);
+
+    expect(failure).not.toBeInstanceOf(MailNotSentError);
+    expect(failure.message).toBe('The SMTP server could not take the message now (ECONNRESET)');
   });
 });
