@@ -1543,17 +1543,27 @@ const CREDENTIALS = { username: 'clinic-mailer', password: 'smtp-password-8842' 
 const SIGNING_LINK = `https://api.clinic.example/sign/${randomBytes(24).toString('base64url')}`;
 
 /**
+ * One embedded database for the mail suites and the storage suites on PGlite, as opening one costs
+ * seconds: the mail suites write accounts and mail, which no storage test counts, and no
+ * authorization or link, which the storage suites' sweepers count. The file closes it last.
+ */
+let embedded: Promise<Database> | undefined;
+const sharedEmbeddedDatabase = () => (embedded ??= openMigratedMemoryDatabase());
+afterAll(async () => {
+  await (await embedded)?.close();
+});
+
+/**
  * The mail connector prescribers' links go through, and the outbox test mode keeps instead, on a
- * database of their own (a message kept 31 days on purges every older one in the database).
+ * database apart from the app's (a message kept 31 days on purges every older one in the database).
  */
 describe('mail to prescribers', () => {
   /** One database for the mailer and the outbox it keeps. */
   let db: Database;
   beforeAll(async () => {
-    db = await openMigratedMemoryDatabase();
+    db = await sharedEmbeddedDatabase();
     await migrate(db);
   });
-  afterAll(() => db.close());
 
   describe('the account mailer', () => {
     let config: AppConfig;
@@ -1981,18 +1991,20 @@ const pendingAuthorization = (
 });
 
 /**
- * What the provider authorization repositories and sweepers store, on one database per engine, as a
- * fresh database costs seconds to start. Each part keeps to accounts of its own, and only the links'
- * part issues links or signs, so what a sweeper counts is its own part's.
+ * What the provider authorization repositories and sweepers store, on one database per engine (on
+ * PGlite the mail suites' one), as a fresh database costs seconds to start. Each part keeps to
+ * accounts of its own, and only the links' part issues links or signs, so what a sweeper counts is
+ * its own part's.
  */
-describe.each(engines)('provider authorization storage on %s', (_engine, open) => {
+describe.each(engines)('provider authorization storage on %s', (engine, open) => {
+  const embeddedEngine = engine === 'PGlite';
   let db: Database;
 
   beforeAll(async () => {
-    db = await open();
+    db = embeddedEngine ? await sharedEmbeddedDatabase() : await open();
     await migrate(db);
   });
-  afterAll(() => db.close());
+  afterAll(() => (embeddedEngine ? undefined : db.close()));
 
   describe('provider authorizations', () => {
     it('stores a new authorization as pending and unchanged since its creation, whatever the object says', async () => {
