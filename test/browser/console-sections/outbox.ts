@@ -2,8 +2,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 
 import { SecretBox } from '../../../infrastructure/crypto/aes-gcm';
 import { accountMailer } from '../../../infrastructure/mail/account-mailer';
-import type { Role } from '../../../domain/accounts/roles';
 import { accessibilityViolations, Screenshots, watchForProblems } from '../../support/browser';
+import { consoleBrowserWithRoles, getPage } from '../../support/console-admin';
 import type { ConsoleInBrowser } from '../../support/console-in-browser';
 import type { TestApp } from '../../support/test-app';
 
@@ -14,6 +14,9 @@ export const describeOutbox = (shared: ConsoleInBrowser) =>
     let testApp: TestApp;
     let baseUrl: string;
     let accountId: string;
+    let context: BrowserContext;
+    let page: Page;
+    let problems: string[];
     const screenshots = new Screenshots('outbox');
 
     beforeAll(async () => {
@@ -36,15 +39,14 @@ export const describeOutbox = (shared: ConsoleInBrowser) =>
           idempotencyKey: `browser-outbox-${index}`,
         });
       }
+      // One admin's page for the suite, as a person keeps theirs: a new browser's first page costs most.
+      ({ context, page } = await shared.signedInPage(accountId, ['admin']));
+      problems = watchForProblems(page);
     });
-
-    /** A page signed in as a new person with these roles, the session cookie set as sign-in leaves it. */
-    const pageAs = (roles: Role[]): Promise<{ page: Page; context: BrowserContext }> =>
-      shared.signedInPage(accountId, roles);
+    afterEach(() => expect(problems).toEqual([]));
+    afterAll(() => context.close());
 
     it('lists the test-mode mail and opens a message whose signing link is a link, accessibly', async () => {
-      const { page, context } = await pageAs(['admin']);
-      const problems = watchForProblems(page);
       await page.goto(`${baseUrl}/console/providers/outbox`);
       const table = page.getByRole('table', { name: 'Mail sent in test mode' });
       await expect(table.getByRole('row').count()).resolves.toBe(3);
@@ -61,29 +63,9 @@ export const describeOutbox = (shared: ConsoleInBrowser) =>
       );
       await screenshots.take(page, 'outbox-message');
       await expect(accessibilityViolations(page)).resolves.toEqual([]);
-      expect(problems).toEqual([]);
-      await context.close();
-    });
-
-    it('says in live mode that live mail goes through the mail connector, accessibly', async () => {
-      const { page, context } = await pageAs(['admin']);
-      await page.goto(`${baseUrl}/console/providers/outbox`);
-      await page.getByRole('button', { name: 'View live data' }).click();
-      await page.waitForLoadState();
-      await expect(page.locator('main').textContent()).resolves.toContain(
-        'The outbox holds test-mode mail only.',
-      );
-      await expect(page.getByRole('link', { name: 'mail connector' }).getAttribute('href')).resolves.toBe(
-        '/console/connectors/mail',
-      );
-      await screenshots.take(page, 'outbox-live');
-      await expect(accessibilityViolations(page)).resolves.toEqual([]);
-      await context.close();
     });
 
     it('sets the mail connector from the Connectors page, whose form is accessible', async () => {
-      const { page, context } = await pageAs(['admin']);
-      const problems = watchForProblems(page);
       await page.goto(`${baseUrl}/console/connectors/mail`);
       await expect(accessibilityViolations(page)).resolves.toEqual([]);
       await page.getByLabel('SMTP server host').fill('127.0.0.1');
@@ -97,15 +79,27 @@ export const describeOutbox = (shared: ConsoleInBrowser) =>
       await expect(page.locator('main').textContent()).resolves.toContain('ends in …5566');
       await screenshots.take(page, 'mail-connector-saved');
       await expect(accessibilityViolations(page)).resolves.toEqual([]);
-      expect(problems).toEqual([]);
-      await context.close();
+    });
+
+    // Last of the page's tests: the switch to live mode holds for the rest of the session.
+    it('says in live mode that live mail goes through the mail connector, accessibly', async () => {
+      await page.goto(`${baseUrl}/console/providers/outbox`);
+      await page.getByRole('button', { name: 'View live data' }).click();
+      await page.waitForLoadState();
+      await expect(page.locator('main').textContent()).resolves.toContain(
+        'The outbox holds test-mode mail only.',
+      );
+      await expect(page.getByRole('link', { name: 'mail connector' }).getAttribute('href')).resolves.toBe(
+        '/console/connectors/mail',
+      );
+      await screenshots.take(page, 'outbox-live');
+      await expect(accessibilityViolations(page)).resolves.toEqual([]);
     });
 
     it('shows a provider the 403 page and none of the mail', async () => {
-      const { page, context } = await pageAs(['provider']);
-      const response = await page.goto(`${baseUrl}/console/providers/outbox`);
-      expect(response?.status()).toBe(403);
-      await expect(page.locator('body').textContent()).resolves.not.toContain('practice.example');
-      await context.close();
+      const provider = await consoleBrowserWithRoles(testApp, accountId, ['provider']);
+      const response = await getPage(testApp, provider, '/console/providers/outbox');
+      expect(response.status).toBe(403);
+      expect(response.text).not.toContain('practice.example');
     });
   });
