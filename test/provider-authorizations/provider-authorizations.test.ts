@@ -816,7 +816,7 @@ describe('provider authorizations', () => {
     'pages the console list 25 at a time, linking on to older authorizations and back to the newest',
     async () => {
       const account = await testApp.createAccount();
-      // The list is the read model's: 26 rows as the workflow writes them, each of another prescriber.
+      // The list reads the read model: 26 signed rows written into it, each of another prescriber.
       for (let prescriber = 0; prescriber < 26; prescriber += 1) {
         await authorizedPrescriber(testApp.db, account.accountId, false, {
           ...AMADOU,
