@@ -325,6 +325,24 @@ function identifierLike(text: string): boolean {
   return core.length >= 4 && /\d/.test(core);
 }
 
+/** No card value holds a bracket: where the first reader gave one, it misread a letter. */
+const BRACKET = /[()[\]{}]/;
+
+/**
+ * Whether the readers' readings of a value printed in capitals (a PCN, a name) call for rereads: the
+ * first reader gave a bracket for a letter (`YD)`, `GT]JTN` for `YDJ`, `GTJTN`: Tesseract's page
+ * reading gives a `J` so in some faces), or one letter for another that OCR does not confuse with it
+ * (`DJKUIYN` for `DJKUJYN`). The first reader's reading is then never used as it is; only rereads of
+ * the line, which give neither brackets nor lower case, settle it. A value printed in lower case is
+ * never reread, for that reason.
+ */
+function lettersToSettle(firstText: string, printed: string): boolean {
+  const wanted = identifierCore(printed);
+  if (printed !== wanted || !/^[A-Z0-9]{3,}$/.test(wanted)) return false;
+  const read = identifierCore(firstText);
+  return BRACKET.test(firstText) || (read.length === wanted.length && settleableSubstitution(read, wanted));
+}
+
 /**
  * The first reader's lines (each label run into its value split from it, as the card reader reads
  * them), where it read an identifier with a character more or fewer than the second reader did, read
@@ -346,17 +364,20 @@ async function settledIdentifiers(
   ocr: OcrEngine,
 ): Promise<ReadLine[]> {
   let lines = first.map((line) => ({ ...line, words: line.words.flatMap(splitAfterLabel) }));
-  const candidates = second
+  // Identifiers first: they draw on the page's budget of rereads before the capitals of a name or PCN.
+  const words = second
     .flatMap((line) => line.words.flatMap(splitAfterLabel))
-    .filter((word) => identifierLike(word.text));
+    .sort((a, b) => Number(identifierLike(b.text)) - Number(identifierLike(a.text)));
   let rereads = 0;
   let grey: Promise<GreyImage> | undefined;
-  for (const word of candidates) {
+  for (const word of words) {
     const there = wordsInRegion(lines, word.box);
-    const read = identifierCore(there.map((each) => each.text).join(''));
+    const firstText = there.map((each) => each.text).join('');
+    const read = identifierCore(firstText);
     const wanted = identifierCore(word.text);
     const substituted = read.length === wanted.length;
     if (read === wanted) continue;
+    if (!identifierLike(word.text) && !lettersToSettle(firstText, word.text)) continue;
     const zero = substituted ? zeroForLetterO(read, wanted) : undefined;
     if (zero !== undefined) {
       grey ??= greyImageOf(image);
@@ -492,6 +513,9 @@ export function missedRegions(first: readonly ReadLine[], second: readonly ReadL
       run = [];
     };
     for (const word of row.words) {
+      // A label's lone `:` or `#` holds nothing to read: read as a line of its own, Tesseract gives
+      // a speck of print beside the value (`Es` for `ID # : KHD 389`), which then runs on into it.
+      if (!/[A-Za-z0-9]/.test(word.text)) continue;
       // A word the first reader ran into a rule's remnant (`"BIN`) still covers the one found here.
       if (first.some((line) => line.words.some((read) => sameRegion(read.box, word.box)))) {
         close();

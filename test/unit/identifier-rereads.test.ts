@@ -47,6 +47,45 @@ describe('an identifier the readers read a character apart', () => {
   });
 });
 
+describe('a value printed in capitals the readers read a letter apart', () => {
+  /** The PCN read where Tesseract's page gives `first`, PP-OCR `second`, and the line read alone `reread`. */
+  const pcnRead = async (first: string, second: string, reread: (height: number | undefined) => string) => {
+    const engine = scriptedReaders({
+      first: [lineOf(wordAt('PCN', 20, 40, 50), wordAt(first, 100, 40, 120))],
+      second: [lineOf(wordAt('PCN', 20, 40, 50), wordAt(second, 100, 40, 120, 0.99))],
+      reread: (kind, height) => (kind === 'identifier' ? reread(height) : null),
+    });
+    const reading = await readDocument(await blankPage(), engine, DEFAULT_READING_LIMITS);
+    return readCard(reading.pages).card.rx_pcn?.value ?? null;
+  };
+
+  it('takes the second reader’s letters where the first gave a bracket and the line read alone agrees', async () => {
+    expect(await pcnRead('GT]JTN', 'GTJTN', () => 'GTJTN')).toBe('GTJTN');
+  });
+
+  it('takes them where the first reader’s bracket ends the word, two of three rereads agreeing', async () => {
+    expect(await pcnRead('YD)', 'YDJ', (height) => (height === 144 ? 'YD' : 'YDJ'))).toBe('YDJ');
+  });
+
+  it('is left unread where the line read alone gives other letters', async () => {
+    expect(await pcnRead('GT]JTN', 'GTJTN', () => 'GTIJTN')).toBeNull();
+  });
+
+  it('takes the second reader’s letter where the line read alone gives it at every size', async () => {
+    expect(await pcnRead('DJKUIYN', 'DJKUJYN', () => 'DJKUJYN')).toBe('DJKUJYN');
+  });
+
+  it('is left unread where one size of the line read alone still gives the first reader’s letter', async () => {
+    expect(
+      await pcnRead('DJKUIYN', 'DJKUJYN', (height) => (height === 64 ? 'DJKUIYN' : 'DJKUJYN')),
+    ).toBeNull();
+  });
+
+  it('is left unread where the characters are a pair both engines confuse', async () => {
+    expect(await pcnRead('ABO', 'AB0', () => 'AB0')).toBeNull();
+  });
+});
+
 describe('an identifier the second reader split where the first read it whole', () => {
   it('is left unread, the readers disagreeing on GRP12345 against GRP and 12345', async () => {
     const engine = scriptedReaders({

@@ -192,6 +192,12 @@ describe('regions the first reader missed', () => {
     const second = [lineOf(word('MEMBER', 0), word('ID', 70), word('RXBIN', 300), word('RXPCN', 360))];
     expect(missedRegions(first, second)).toEqual([{ left: 300, top: 0, width: 110, height: 10 }]);
   });
+
+  it("leave out the second reader's words that hold no letter or digit, a label's colon", () => {
+    const first = [lineOf(word('ID', 0), word('#', 30), word('KHD', 80))];
+    const second = [lineOf(word('ID', 0), word('#', 30), word(':', 50), word('KHD', 80))];
+    expect(missedRegions(first, second)).toEqual([]);
+  });
 });
 
 describe('a photo', () => {
