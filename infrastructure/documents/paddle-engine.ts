@@ -42,7 +42,7 @@ const DETECTION_LONG_SIDE = 960;
  * Threads ONNX Runtime gives the detector. A page is detected alone, before the two readers start, so
  * a second core is idle then: with two, a card face's detection took 213 ms where one took 383 ms, the
  * boxes the same. The recogniser keeps one thread: it reads beside Tesseract, which has a thread of
- * its own.
+ * its own. Both counts assume one reading thread per worker (DEFAULT_READING_SETTINGS).
  */
 const DETECTION_THREADS = 2;
 /** Recognition reads a line brought to this height, as the model was trained. */

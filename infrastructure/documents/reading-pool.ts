@@ -25,7 +25,10 @@ export const READING_THREAD_ENTRY = path.join(
 );
 
 export interface DocumentReadingSettings {
-  /** Threads reading at once; each holds one OCR engine (about 100 MB when warm). */
+  /**
+   * Threads reading at once; each holds one OCR engine (about 100 MB when warm) and keeps up to two
+   * cores busy while it reads a page (the detector's two threads, then the two readers side by side).
+   */
   threads: number;
   /** A page still unread after this long stops its document: the thread is replaced. */
   pageTimeoutMs: number;
