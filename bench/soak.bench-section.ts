@@ -805,14 +805,25 @@ function minuteLines(run: SoakRun): string[] {
 /**
  * Each process's RSS once warm (at the end of warm-up, or warm-up's length after a process that
  * started later first appeared) against its last, and its largest; a process that ended before the
- * soak did (killed, restarted) says when.
+ * soak did (killed, restarted) says when. One sample a minute may fall in a trough of the collector's
+ * sawtooth (an API's RSS swung 153–177 MB from minute to minute), so the largest sample of the
+ * warm-up is set against the largest after it too: a process that drifts raises its peaks.
  */
 function growthLines(run: SoakRun): string[] {
   const warm = run.settings.warmUpMinutes;
   const lastMinute = run.samples[run.samples.length - 1]?.minute ?? 0;
   const byPid = new Map<
     number,
-    { label: string; bornAt: number; warmRss?: number; last: number; lastMinute: number; max: number }
+    {
+      label: string;
+      bornAt: number;
+      warmRss?: number;
+      last: number;
+      lastMinute: number;
+      max: number;
+      warmUpPeak: number;
+      warmPeak: number;
+    }
   >();
   for (const sample of run.samples) {
     for (const process of sample.processes) {
@@ -823,25 +834,38 @@ function growthLines(run: SoakRun): string[] {
         last: 0,
         lastMinute: 0,
         max: 0,
+        warmUpPeak: 0,
+        warmPeak: 0,
       };
-      if (sample.minute >= seen.bornAt + warm && seen.warmRss === undefined) seen.warmRss = process.rssMb;
+      const isWarm = sample.minute >= seen.bornAt + warm;
+      if (isWarm && seen.warmRss === undefined) seen.warmRss = process.rssMb;
+      if (isWarm) seen.warmPeak = Math.max(seen.warmPeak, process.rssMb);
+      else seen.warmUpPeak = Math.max(seen.warmUpPeak, process.rssMb);
       seen.last = process.rssMb;
       seen.lastMinute = sample.minute;
       seen.max = Math.max(seen.max, process.rssMb);
       byPid.set(process.pid, seen);
     }
   }
+  const percent = (from: number, to: number) => {
+    const growth = ((to - from) / from) * 100;
+    return `${growth >= 0 ? '+' : ''}${growth.toFixed(1)} %`;
+  };
   return [
-    `  RSS once warm (minute ${warm}, or ${warm} min after a later process appeared) → at its last sample, MB:`,
+    `  RSS once warm (minute ${warm}, or ${warm} min after a later process appeared) → at its last sample, MB;` +
+      ' then the largest sample in warm-up → the largest after it:',
     ...[...byPid.entries()]
       .filter(([, seen]) => seen.warmRss !== undefined)
       .map(([pid, seen]) => {
-        const growth = ((seen.last - seen.warmRss!) / seen.warmRss!) * 100;
         const ended = seen.lastMinute < lastMinute ? `, ended after minute ${seen.lastMinute}` : '';
+        const peaks =
+          seen.warmUpPeak > 0
+            ? `; peaks ${seen.warmUpPeak.toFixed(0)} → ${seen.warmPeak.toFixed(0)} (${percent(seen.warmUpPeak, seen.warmPeak)})`
+            : '';
         return (
           `    ${`${seen.label} (${pid})`.padEnd(30)} ${seen.warmRss!.toFixed(0).padStart(5)} → ` +
-          `${seen.last.toFixed(0).padStart(5)}  (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} %, largest ` +
-          `${seen.max.toFixed(0)}${ended})`
+          `${seen.last.toFixed(0).padStart(5)}  (${percent(seen.warmRss!, seen.last)}, largest ` +
+          `${seen.max.toFixed(0)}${ended}${peaks})`
         );
       }),
   ];
