@@ -37,12 +37,15 @@ describeWithPostgres('npm run start:cluster', () => {
   let banner: string;
 
   beforeAll(async () => {
+    // One run of free ports, split among the settings: drawn apart, the metrics' five could run into
+    // Temporal Web's port, and the launcher then refused to start (as it should).
+    const first = await freePortRun(9);
     launcher = startProcess('main.cluster.js', {
       DATA_DIR: dataDir,
-      PORT: String(await freePortRun(2)),
-      TEMPORAL_DEV_PORT: String(await freePortRun(1)),
-      TEMPORAL_UI_PORT: String(await freePortRun(1)),
-      METRICS_PORT: String(await freePortRun(5)),
+      PORT: String(first),
+      TEMPORAL_DEV_PORT: String(first + 2),
+      TEMPORAL_UI_PORT: String(first + 3),
+      METRICS_PORT: String(first + 4),
       LOG_LEVEL: 'warn',
     });
     await launcher.waitForOutput(/Press Ctrl-C to stop everything/, 240_000);
