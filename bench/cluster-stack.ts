@@ -7,14 +7,14 @@ import { Client } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 
 import { projectRoot } from '../infrastructure/project-root';
-import { freePort } from '../infrastructure/temporal/dev-server';
+import { freePortRun } from '../infrastructure/temporal/dev-server';
 import { CASES_NAMESPACE } from '../infrastructure/temporal/production-server';
+import { CLUSTER_PORTS, clusterPortSettings } from '../src/local/cluster-ports';
 import { processTreeMemory, stopProcess } from './process-tree';
 import {
   BenchStack,
   benchApiKey,
   benchEnvironment,
-  freePortRun,
   roundRobinApi,
   stackClient,
   waitForOutput,
@@ -30,10 +30,6 @@ export interface ClusterStack extends BenchStack {
   restartTemporal(): Promise<void>;
 }
 
-/** The launcher starts this many APIs and workers, and numbers one metrics port per process and Temporal. */
-const API_PROCESSES = 2;
-const METRICS_PORTS = 5;
-
 /**
  * `npm run start:cluster` (PostgreSQL, the production Temporal server and Temporal Web, two APIs and
  * two workers) on free ports, a throwaway data folder and a rate limit out of the way. Requests go
@@ -44,14 +40,11 @@ export async function startClusterStack(): Promise<ClusterStack> {
   // As root, PostgreSQL runs as its own user, who must be able to reach its folder inside this one.
   chmodSync(dataDir, 0o755);
   const apiKey = benchApiKey();
-  const metricsPort = await freePortRun(METRICS_PORTS);
+  const ports = clusterPortSettings(await freePortRun(CLUSTER_PORTS));
   const launcher = spawn(process.execPath, [path.join(projectRoot(), 'dist', 'src', 'main.cluster.js')], {
     env: {
       ...benchEnvironment(dataDir, apiKey),
-      PORT: String(await freePortRun(API_PROCESSES)),
-      TEMPORAL_DEV_PORT: String(await freePort()),
-      TEMPORAL_UI_PORT: String(await freePort()),
-      METRICS_PORT: String(metricsPort),
+      ...ports,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -78,7 +71,7 @@ export async function startClusterStack(): Promise<ClusterStack> {
     // The launcher numbers them: each API, each worker, then the Temporal server's own (src/main.cluster.ts).
     metricsUrls: ['api-1', 'api-2', 'worker-1', 'worker-2'].map((name, index) => ({
       name,
-      url: `http://127.0.0.1:${metricsPort + index}/metrics`,
+      url: `http://127.0.0.1:${Number(ports.METRICS_PORT) + index}/metrics`,
     })),
     async storedBytes() {
       const rows = await onDatabase(databaseUrl, (pg) =>

@@ -6,14 +6,13 @@ import * as path from 'node:path';
 import { projectRoot } from '../infrastructure/project-root';
 import { servedDatabaseUrl } from '../src/local/data-folder';
 import { loadConfig } from '../infrastructure/config/config';
-import { freePort } from '../infrastructure/temporal/dev-server';
+import { freePort, freePortRun } from '../infrastructure/temporal/dev-server';
 import { processTreeMemory, stopProcess } from './process-tree';
 import {
   BenchStack,
   benchApiKey,
   benchEnvironment,
   folderBytes,
-  freePortRun,
   roundRobinApi,
   stackClient,
   waitForOutput,

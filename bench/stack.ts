@@ -6,7 +6,6 @@ import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 
 import { loadConfig } from '../infrastructure/config/config';
-import { isPortFree } from '../infrastructure/temporal/dev-server';
 import { dataConverter } from '../infrastructure/temporal/temporal-connection';
 import { localEncryption } from '../src/bootstrap';
 import { ProcessMemory } from './process-tree';
@@ -79,15 +78,6 @@ export async function stackClient(
     client: new Client({ connection, namespace, dataConverter: dataConverter(encryption) }),
     connection,
   };
-}
-
-/** `length` consecutive free ports: the cluster launcher numbers its APIs and metrics endpoints up from one. */
-export async function freePortRun(length: number): Promise<number> {
-  for (;;) {
-    const first = 40_000 + Math.floor(Math.random() * 5_000);
-    const ports = Array.from({ length }, (_, index) => first + index);
-    if ((await Promise.all(ports.map(isPortFree))).every(Boolean)) return first;
-  }
 }
 
 /** Bytes of every file under `folder` but logs (allocated on disk would differ; this is what was written). */

@@ -19,6 +19,7 @@ import {
 import { ensureDevCredentials, localRuntimeConfig, openStorage } from './bootstrap';
 import { createLogger } from './common/logger';
 import { ChildProcesses } from './local/child-processes';
+import { PortPlan, portPlan } from './local/cluster-ports';
 import { acquireDataFolder } from './local/data-folder';
 import { LauncherShutdown } from './local/launcher-shutdown';
 
@@ -26,10 +27,6 @@ import { LauncherShutdown } from './local/launcher-shutdown';
 const { ensureTemporalCluster } = require(path.join(projectRoot(), 'scripts', 'ensure-temporal.js')) as {
   ensureTemporalCluster(log?: (line: string) => void): Promise<TemporalBinaries>;
 };
-
-const API_PROCESSES = 2;
-const WORKER_PROCESSES = 2;
-const DEFAULT_FIRST_METRICS_PORT = 9464;
 
 /**
  * The scale shape on one machine, without Docker: PostgreSQL (DATABASE_URL's server, or one this
@@ -141,46 +138,6 @@ function restartTemporalOnSignal(
       )
       .finally(() => (restarting = false));
   });
-}
-
-interface PortPlan {
-  apis: number[];
-  apiMetrics: number[];
-  workerMetrics: number[];
-  temporalMetrics: number;
-}
-
-/**
- * APIs on PORT, PORT+1…; metrics for each API, each worker, then the Temporal server from
- * METRICS_PORT up. Every port is checked before anything starts, so a clash is one clear message
- * rather than a process failing to bind half-way through.
- */
-function portPlan(config: AppConfig): PortPlan {
-  const metricsBase = config.metrics.port ?? DEFAULT_FIRST_METRICS_PORT;
-  const run = (first: number, length: number) => Array.from({ length }, (_, index) => first + index);
-  const plan = {
-    apis: run(config.http.port, API_PROCESSES),
-    apiMetrics: run(metricsBase, API_PROCESSES),
-    workerMetrics: run(metricsBase + API_PROCESSES, WORKER_PROCESSES),
-    temporalMetrics: metricsBase + API_PROCESSES + WORKER_PROCESSES,
-  };
-  const all = [
-    ...plan.apis,
-    ...plan.apiMetrics,
-    ...plan.workerMetrics,
-    plan.temporalMetrics,
-    config.localTemporal.port,
-    config.localTemporal.uiPort,
-  ];
-  if (all.some((port) => port > 65535) || new Set(all).size !== all.length) {
-    throw new Error(
-      `The cluster's ports overlap or pass 65535: APIs on PORT (${config.http.port}) and the next, ` +
-        `metrics on METRICS_PORT (${metricsBase}) and the next ${API_PROCESSES + WORKER_PROCESSES}, ` +
-        `Temporal on TEMPORAL_DEV_PORT (${config.localTemporal.port}), Temporal Web on TEMPORAL_UI_PORT ` +
-        `(${config.localTemporal.uiPort}); choose ports that keep these apart.`,
-    );
-  }
-  return plan;
 }
 
 /** The APIs, then the workers, each with its ports. */

@@ -204,6 +204,19 @@ export async function freePort(): Promise<number> {
   return portTheOsHandsOut();
 }
 
+/**
+ * `length` consecutive free ports, the first returned, below the outgoing connections' range as
+ * `freePort` chooses: the cluster launcher numbers its APIs and metrics endpoints up from one port.
+ */
+export async function freePortRun(length: number): Promise<number> {
+  const below = firstEphemeralPort() - length;
+  for (;;) {
+    const first = LOWEST_CHOSEN_PORT + Math.floor(Math.random() * (below - LOWEST_CHOSEN_PORT));
+    const ports = Array.from({ length }, (_, index) => first + index);
+    if ((await Promise.all(ports.map(isPortFree))).every(Boolean)) return first;
+  }
+}
+
 /** Below the well-known and registered ports most services are configured on. */
 const LOWEST_CHOSEN_PORT = 20_000;
 

@@ -3,25 +3,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { postgresBinDir } from '../../infrastructure/storage/postgres-server';
-import { isPortFree } from '../../infrastructure/temporal/dev-server';
+import { freePortRun, isPortFree } from '../../infrastructure/temporal/dev-server';
+import { CLUSTER_PORTS, clusterPortSettings } from '../../src/local/cluster-ports';
 import { isProcessAlive, readJson, RunningProcess, startProcess } from '../support/processes';
 import { eventually } from '../support/test-app';
 
 const runsHere = Boolean(postgresBinDir()) || process.env.REQUIRE_CLUSTER === '1';
 const describeWithPostgres = runsHere ? describe : describe.skip;
 if (!runsHere) test.todo('npm run start:cluster (needs Debian PostgreSQL; CI sets REQUIRE_CLUSTER=1)');
-
-/**
- * Consecutive free ports (the launcher numbers its APIs from PORT and its metrics from METRICS_PORT
- * up), below the range the OS hands out to outgoing connections, which could take one meanwhile.
- */
-async function freePortRun(length: number): Promise<number> {
-  for (;;) {
-    const first = 20_000 + Math.floor(Math.random() * 12_000);
-    const ports = Array.from({ length }, (_, index) => first + index);
-    if ((await Promise.all(ports.map(isPortFree))).every(Boolean)) return first;
-  }
-}
 
 function bannerValue(output: string, label: string): string {
   const match = new RegExp(`^  ${label.replace(/[()]/g, '\\$&')}:\\s+(\\S+)`, 'm').exec(output);
@@ -37,15 +26,9 @@ describeWithPostgres('npm run start:cluster', () => {
   let banner: string;
 
   beforeAll(async () => {
-    // One run of free ports, split among the settings: drawn apart, the metrics' five could run into
-    // Temporal Web's port, and the launcher then refused to start (as it should).
-    const first = await freePortRun(9);
     launcher = startProcess('main.cluster.js', {
       DATA_DIR: dataDir,
-      PORT: String(first),
-      TEMPORAL_DEV_PORT: String(first + 2),
-      TEMPORAL_UI_PORT: String(first + 3),
-      METRICS_PORT: String(first + 4),
+      ...clusterPortSettings(await freePortRun(CLUSTER_PORTS)),
       LOG_LEVEL: 'warn',
     });
     await launcher.waitForOutput(/Press Ctrl-C to stop everything/, 240_000);
