@@ -191,13 +191,9 @@ describe("a prior authorization first asks the sandbox payer's CRD service what 
 });
 
 describe("a live prior authorization asks the payer's CRD service first", () => {
-  const submitted = async (reply: Reply) => {
+  const submitted = async (reply: Reply, request: object = livePriorAuthorization()) => {
     crd.reply = reply;
-    const response = await testApp
-      .http()
-      .post(PATH)
-      .set(bearer(liveKeys.provider))
-      .send(livePriorAuthorization());
+    const response = await testApp.http().post(PATH).set(bearer(liveKeys.provider)).send(request);
     expect(response.status).toBe(201);
     return (response.body.data as JsonObject).id as string;
   };
@@ -261,6 +257,20 @@ describe("a live prior authorization asks the payer's CRD service first", () => 
     expect(prepared.coverage_requirements).toMatchObject({ source: 'catalog', fallback_reason: reason });
     const moves = prepared.status_history as JsonObject[];
     expect(moves[moves.length - 1]!.reason).toContain(reason);
+  });
+
+  it('does not ask, so sends no patient, for a case whose plan was not resolved', async () => {
+    const calls = crd.tokens.length;
+    const unknownPlan = {
+      ...livePriorAuthorization(),
+      insurance_content: { payer: 'Zz Unlisted Health Plan', member_id: 'ZZUNL000000001' },
+    };
+    const prepared = await settled(
+      await submitted({ kind: 'answer', pa: 'no-auth' }, unknownPlan),
+      'awaiting_review',
+    );
+    expect(prepared.coverage_requirements ?? null).toBeNull();
+    expect(crd.tokens.length).toBe(calls);
   });
 
   it('never sends the patient in the token the service receives', async () => {
