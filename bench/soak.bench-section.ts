@@ -802,48 +802,32 @@ function minuteLines(run: SoakRun): string[] {
   return lines;
 }
 
+/** Minutes of samples a process's level is the median of: one sample a minute can fall in a trough. */
+const LEVEL_MINUTES = 3;
+
 /**
  * Each process's RSS once warm (at the end of warm-up, or warm-up's length after a process that
  * started later first appeared) against its last, and its largest; a process that ended before the
  * soak did (killed, restarted) says when. One sample a minute may fall in a trough of the collector's
- * sawtooth (an API's RSS swung 153–177 MB from minute to minute), so the largest sample of the
- * warm-up is set against the largest after it too: a process that drifts raises its peaks.
+ * sawtooth (an API's RSS swung 153–177 MB from minute to minute), so two steadier measures follow:
+ * its level (the median of LEVEL_MINUTES samples) once warm against its level at the end, and the
+ * largest sample of the warm-up against the largest after it (a process that drifts raises its peaks).
  */
 function growthLines(run: SoakRun): string[] {
   const warm = run.settings.warmUpMinutes;
   const lastMinute = run.samples[run.samples.length - 1]?.minute ?? 0;
-  const byPid = new Map<
-    number,
-    {
-      label: string;
-      bornAt: number;
-      warmRss?: number;
-      last: number;
-      lastMinute: number;
-      max: number;
-      warmUpPeak: number;
-      warmPeak: number;
-    }
-  >();
+  const byPid = new Map<number, { label: string; bornAt: number; minutes: number[]; rss: number[] }>();
   for (const sample of run.samples) {
     for (const process of sample.processes) {
       if (process.label === 'postgres') continue;
       const seen = byPid.get(process.pid) ?? {
         label: process.label,
-        bornAt: sample.minute === 0 ? 0 : sample.minute,
-        last: 0,
-        lastMinute: 0,
-        max: 0,
-        warmUpPeak: 0,
-        warmPeak: 0,
+        bornAt: sample.minute,
+        minutes: [],
+        rss: [],
       };
-      const isWarm = sample.minute >= seen.bornAt + warm;
-      if (isWarm && seen.warmRss === undefined) seen.warmRss = process.rssMb;
-      if (isWarm) seen.warmPeak = Math.max(seen.warmPeak, process.rssMb);
-      else seen.warmUpPeak = Math.max(seen.warmUpPeak, process.rssMb);
-      seen.last = process.rssMb;
-      seen.lastMinute = sample.minute;
-      seen.max = Math.max(seen.max, process.rssMb);
+      seen.minutes.push(sample.minute);
+      seen.rss.push(process.rssMb);
       byPid.set(process.pid, seen);
     }
   }
@@ -851,24 +835,36 @@ function growthLines(run: SoakRun): string[] {
     const growth = ((to - from) / from) * 100;
     return `${growth >= 0 ? '+' : ''}${growth.toFixed(1)} %`;
   };
-  return [
+  const median = (values: number[]) => percentile(values, 50);
+  const lines = [
     `  RSS once warm (minute ${warm}, or ${warm} min after a later process appeared) → at its last sample, MB;` +
-      ' then the largest sample in warm-up → the largest after it:',
-    ...[...byPid.entries()]
-      .filter(([, seen]) => seen.warmRss !== undefined)
-      .map(([pid, seen]) => {
-        const ended = seen.lastMinute < lastMinute ? `, ended after minute ${seen.lastMinute}` : '';
-        const peaks =
-          seen.warmUpPeak > 0
-            ? `; peaks ${seen.warmUpPeak.toFixed(0)} → ${seen.warmPeak.toFixed(0)} (${percent(seen.warmUpPeak, seen.warmPeak)})`
-            : '';
-        return (
-          `    ${`${seen.label} (${pid})`.padEnd(30)} ${seen.warmRss!.toFixed(0).padStart(5)} → ` +
-          `${seen.last.toFixed(0).padStart(5)}  (${percent(seen.warmRss!, seen.last)}, largest ` +
-          `${seen.max.toFixed(0)}${ended}${peaks})`
-        );
-      }),
+      ` then its level (median of ${LEVEL_MINUTES} samples) once warm → at the end, and the largest sample` +
+      ' in warm-up → the largest after it:',
   ];
+  for (const [pid, seen] of byPid) {
+    const firstWarm = seen.minutes.findIndex((minute) => minute >= seen.bornAt + warm);
+    if (firstWarm < 0) continue;
+    const warmUp = seen.rss.slice(0, firstWarm);
+    const after = seen.rss.slice(firstWarm);
+    const [warmRss, last] = [after[0]!, after[after.length - 1]!];
+    const lastSeen = seen.minutes[seen.minutes.length - 1]!;
+    const ended = lastSeen < lastMinute ? `, ended after minute ${lastSeen}` : '';
+    const [levelFrom, levelTo] = [median(after.slice(0, LEVEL_MINUTES)), median(after.slice(-LEVEL_MINUTES))];
+    const level =
+      after.length >= 2 * LEVEL_MINUTES
+        ? `; level ${levelFrom.toFixed(0)} → ${levelTo.toFixed(0)} (${percent(levelFrom, levelTo)})`
+        : '';
+    const [warmUpPeak, warmPeak] = [Math.max(...warmUp), Math.max(...after)];
+    const peaks = warmUp.length
+      ? `; peaks ${warmUpPeak.toFixed(0)} → ${warmPeak.toFixed(0)} (${percent(warmUpPeak, warmPeak)})`
+      : '';
+    lines.push(
+      `    ${`${seen.label} (${pid})`.padEnd(30)} ${warmRss.toFixed(0).padStart(5)} → ` +
+        `${last.toFixed(0).padStart(5)}  (${percent(warmRss, last)}, largest ` +
+        `${Math.max(...seen.rss).toFixed(0)}${ended}${level}${peaks})`,
+    );
+  }
+  return lines;
 }
 
 function storageLines(
