@@ -49,8 +49,8 @@ export function liveCrdServices(
 /**
  * Where a prior authorization asks what its order requires (docs/crd.md). Test mode: the sandbox
  * payer's CRD service, for every drug. Live mode: the account's CRD service, for drugs whose
- * authorization goes over PAS (the medical benefit); a pharmacy-benefit drug, or an account without
- * the connector, is not asked.
+ * authorization goes over PAS (the medical benefit); a pharmacy-benefit drug, a case whose plan was
+ * not resolved, or an account without the connector, is not asked.
  */
 export function coverageRequirementsDiscovery({
   liveCrdService,
@@ -61,6 +61,8 @@ export function coverageRequirementsDiscovery({
   return async (query) => {
     if (!asksCoverageRequirements(query.mode, query.benefit)) return { kind: 'not_asked' };
     if (query.mode === 'test') return simulatedCoverageRequirements(query);
+    // A payer is never sent a Coverage without its member id: with no resolved plan there is none.
+    if (!query.plan) return { kind: 'not_asked' };
     const service = await liveCrdService(query.accountId);
     if (!service) return { kind: 'not_asked' };
     return discoverCoverageRequirements(service, () => service.bearer(), query, policy);

@@ -1,6 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 
 import { createCaseActivities } from '../../activities/cases.activities';
+import { coverageRequirementsDiscovery } from '../../activities/coverage-requirements-discovery';
 import type { CaseActivityDependencies } from '../../activities/cases.activities';
 import {
   authorizationNotNeeded,
@@ -31,6 +32,22 @@ describe('the CRD step of a prior authorization', () => {
     });
     const answer = await new MockActivityEnvironment().run(discoverCoverageRequirements, crdQuery());
     expect(answer).toEqual({ kind: 'fallback', requirements: catalogFallback('crd_unavailable') });
+  });
+
+  it('never asks a live payer about a case whose plan was not resolved, which has no member id to send', async () => {
+    const asked: string[] = [];
+    const discover = coverageRequirementsDiscovery({
+      liveCrdService: async (accountId) => {
+        asked.push(accountId);
+        return undefined;
+      },
+      policy: {} as never,
+    });
+
+    expect(await discover(crdQuery({ mode: 'live', plan: null }))).toEqual({ kind: 'not_asked' });
+    expect(asked).toEqual([]);
+    await discover(crdQuery({ mode: 'live' }));
+    expect(asked).toHaveLength(1);
   });
 
   it('completes a case only on the payer’s own no-auth or satisfied', () => {
