@@ -6,10 +6,11 @@ import * as path from 'node:path';
 import { Client } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 
+import { loadConfig } from '../infrastructure/config/config';
 import { projectRoot } from '../infrastructure/project-root';
 import { freePortRun } from '../infrastructure/temporal/dev-server';
 import { CASES_NAMESPACE } from '../infrastructure/temporal/production-server';
-import { CLUSTER_PORTS, clusterPortSettings } from '../src/local/cluster-ports';
+import { CLUSTER_PORTS, clusterPortSettings, portPlan } from '../src/local/cluster-ports';
 import { processTreeMemory, stopProcess } from './process-tree';
 import {
   BenchStack,
@@ -41,6 +42,8 @@ export async function startClusterStack(): Promise<ClusterStack> {
   chmodSync(dataDir, 0o755);
   const apiKey = benchApiKey();
   const ports = clusterPortSettings(await freePortRun(CLUSTER_PORTS));
+  // The launcher's own plan for these settings names each process's metrics port.
+  const plan = portPlan(loadConfig('local', { ...ports }));
   const launcher = spawn(process.execPath, [path.join(projectRoot(), 'dist', 'src', 'main.cluster.js')], {
     env: {
       ...benchEnvironment(dataDir, apiKey),
@@ -68,11 +71,10 @@ export async function startClusterStack(): Promise<ClusterStack> {
     temporal: client,
     namespace: CASES_NAMESPACE,
     processMemory: () => processTreeMemory([{ pid: launcher.pid!, label: 'launcher' }, ...postmaster]),
-    // The launcher numbers them: each API, each worker, then the Temporal server's own (src/main.cluster.ts).
-    metricsUrls: ['api-1', 'api-2', 'worker-1', 'worker-2'].map((name, index) => ({
-      name,
-      url: `http://127.0.0.1:${Number(ports.METRICS_PORT) + index}/metrics`,
-    })),
+    metricsUrls: [
+      ...plan.apiMetrics.map((port, index) => ({ name: `api-${index + 1}`, port })),
+      ...plan.workerMetrics.map((port, index) => ({ name: `worker-${index + 1}`, port })),
+    ].map(({ name, port }) => ({ name, url: `http://127.0.0.1:${port}/metrics` })),
     async storedBytes() {
       const rows = await onDatabase(databaseUrl, (pg) =>
         pg.query<{ database: string; bytes: string }>(

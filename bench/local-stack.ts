@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { projectRoot } from '../infrastructure/project-root';
 import { servedDatabaseUrl } from '../src/local/data-folder';
 import { loadConfig } from '../infrastructure/config/config';
-import { freePort, freePortRun } from '../infrastructure/temporal/dev-server';
+import { freePortRun } from '../infrastructure/temporal/dev-server';
 import { processTreeMemory, stopProcess } from './process-tree';
 import {
   BenchStack,
@@ -21,12 +21,9 @@ import {
 /** `npm start`'s process on free ports, a throwaway data folder and a rate limit out of the way. */
 export async function startLocalStack(): Promise<BenchStack> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haa-bench-local-'));
-  const ports = {
-    api: await freePort(),
-    temporal: await freePort(),
-    ui: await freePort(),
-    metrics: await freePortRun(2),
-  };
+  // One run of free ports, so that none of the five can be another's.
+  const first = await freePortRun(5);
+  const ports = { api: first, temporal: first + 1, ui: first + 2, metrics: first + 3 };
   const apiKey = benchApiKey();
   const local = spawn(process.execPath, [path.join(projectRoot(), 'dist', 'src', 'main.local.js')], {
     env: {

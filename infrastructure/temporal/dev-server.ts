@@ -209,13 +209,22 @@ export async function freePort(): Promise<number> {
  * `freePort` chooses: the cluster launcher numbers its APIs and metrics endpoints up from one port.
  */
 export async function freePortRun(length: number): Promise<number> {
-  const below = firstEphemeralPort() - length;
-  for (;;) {
-    const first = LOWEST_CHOSEN_PORT + Math.floor(Math.random() * (below - LOWEST_CHOSEN_PORT));
+  const ephemeral = firstEphemeralPort();
+  const starts = ephemeral - length - LOWEST_CHOSEN_PORT + 1;
+  for (let attempt = 0; starts >= MIN_PORT_RUN_STARTS && attempt < PORT_RUN_ATTEMPTS; attempt += 1) {
+    const first = LOWEST_CHOSEN_PORT + Math.floor(Math.random() * starts);
     const ports = Array.from({ length }, (_, index) => first + index);
     if ((await Promise.all(ports.map(isPortFree))).every(Boolean)) return first;
   }
+  throw new Error(
+    `No run of ${length} free ports between ${LOWEST_CHOSEN_PORT} and the outgoing connections' range ` +
+      `(from ${ephemeral}, /proc/sys/net/ipv4/ip_local_port_range)`,
+  );
 }
+
+/** Below this many places a run could start, its ports would clash with other tests' too often. */
+const MIN_PORT_RUN_STARTS = 1000;
+const PORT_RUN_ATTEMPTS = 200;
 
 /** Below the well-known and registered ports most services are configured on. */
 const LOWEST_CHOSEN_PORT = 20_000;
