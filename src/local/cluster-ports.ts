@@ -5,6 +5,11 @@ export const API_PROCESSES = 2;
 export const WORKER_PROCESSES = 2;
 const DEFAULT_FIRST_METRICS_PORT = 9464;
 
+/** Temporal's port and Temporal Web's. */
+const TEMPORAL_PORTS = 2;
+/** A metrics endpoint for each API, each worker and the Temporal server. */
+const METRICS_PORTS = API_PROCESSES + WORKER_PROCESSES + 1;
+
 export interface PortPlan {
   apis: number[];
   apiMetrics: number[];
@@ -28,8 +33,9 @@ export function portsOf(plan: PortPlan): number[] {
 
 /**
  * APIs on PORT, PORT+1…; metrics for each API, each worker, then the Temporal server from
- * METRICS_PORT up; Temporal and Temporal Web on their own settings. Every port is checked before anything starts, so a clash is one clear message
- * rather than a process failing to bind half-way through.
+ * METRICS_PORT up; Temporal and Temporal Web on their own settings. Every port is checked before
+ * anything starts, so a clash is one clear message rather than a process failing to bind half-way
+ * through.
  */
 export function portPlan(config: AppConfig): PortPlan {
   const metricsBase = config.metrics.port ?? DEFAULT_FIRST_METRICS_PORT;
@@ -46,7 +52,7 @@ export function portPlan(config: AppConfig): PortPlan {
   if (all.some((port) => port > 65535) || new Set(all).size !== all.length) {
     throw new Error(
       `The cluster's ports overlap or pass 65535: APIs on PORT (${config.http.port}) and the next, ` +
-        `metrics on METRICS_PORT (${metricsBase}) and the next ${API_PROCESSES + WORKER_PROCESSES}, ` +
+        `metrics on METRICS_PORT (${metricsBase}) and the next ${METRICS_PORTS - 1}, ` +
         `Temporal on TEMPORAL_DEV_PORT (${config.localTemporal.port}), Temporal Web on TEMPORAL_UI_PORT ` +
         `(${config.localTemporal.uiPort}); choose ports that keep these apart.`,
     );
@@ -55,7 +61,7 @@ export function portPlan(config: AppConfig): PortPlan {
 }
 
 /** The ports a cluster takes: its APIs', Temporal's and Temporal Web's, then every metrics endpoint. */
-export const CLUSTER_PORTS = API_PROCESSES + 2 + API_PROCESSES + WORKER_PROCESSES + 1;
+export const CLUSTER_PORTS = API_PROCESSES + TEMPORAL_PORTS + METRICS_PORTS;
 
 /**
  * The launcher's port settings laid out over CLUSTER_PORTS consecutive ports from `first`, for a
