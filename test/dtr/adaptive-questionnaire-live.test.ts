@@ -342,6 +342,7 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
       const overtaken = Date.now();
       expect((await second).status).toBe(200);
       expect(Date.now() - overtaken).toBeLessThan(4_000);
+      dtr.failHanging();
       await Promise.all([first, rejected]);
     } finally {
       await configureDtr(2000);

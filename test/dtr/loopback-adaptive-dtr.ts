@@ -58,6 +58,11 @@ export class LoopbackAdaptiveDtr {
     return this.server.stop();
   }
 
+  /** Fails (500) every call left hanging so far. */
+  failHanging(): void {
+    this.server.release({ status: 500, headers: FHIR_JSON, body: '{}' });
+  }
+
   private answer(request: ClearinghouseRequest): ClearinghouseReply {
     if (request.url.endsWith('/Questionnaire/$questionnaire-package'))
       return this.packageBehaviour === 'hang'

@@ -1,4 +1,4 @@
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 
 export interface ClearinghouseRequest {
@@ -8,7 +8,9 @@ export interface ClearinghouseRequest {
   body: string;
 }
 
-export type ClearinghouseReply = { status: number; body?: string; headers?: Record<string, string> } | 'hang';
+export type ClearinghouseAnswer = { status: number; body?: string; headers?: Record<string, string> };
+
+export type ClearinghouseReply = ClearinghouseAnswer | 'hang';
 
 /**
  * A real clearinghouse endpoint on loopback: it records each POST and answers with what `answer`
@@ -18,6 +20,7 @@ export class ClearinghouseServer {
   readonly requests: ClearinghouseRequest[] = [];
   readonly script: ClearinghouseReply[] = [];
   private readonly server: Server;
+  private readonly hanging = new Set<ServerResponse>();
 
   constructor(private readonly answer: (request: ClearinghouseRequest) => ClearinghouseReply) {
     this.server = createServer((req, res) => {
@@ -31,7 +34,11 @@ export class ClearinghouseServer {
         };
         this.requests.push(request);
         const reply = this.script.shift() ?? this.answer(request);
-        if (reply === 'hang') return;
+        if (reply === 'hang') {
+          this.hanging.add(res);
+          res.on('close', () => this.hanging.delete(res));
+          return;
+        }
         res.writeHead(reply.status, reply.headers).end(reply.body);
       });
     });
@@ -40,6 +47,12 @@ export class ClearinghouseServer {
   async start(): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/eligibility`;
+  }
+
+  /** Answers every request left hanging so far, so a test need not wait out its client's time limit. */
+  release(answer: ClearinghouseAnswer): void {
+    for (const res of this.hanging) res.writeHead(answer.status, answer.headers).end(answer.body);
+    this.hanging.clear();
   }
 
   async stop(): Promise<void> {
