@@ -181,10 +181,21 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
     beforeAll(() => start({ CLINICAL_EVALUATION_TIMEOUT_MS: '4000' }));
     afterAll(stop);
 
-    it("names the payer's CQL, not its questionnaire service, when the CQL of the round that served the questions ran past its time limit", async () => {
+    it("names the payer's CQL, cql_timed_out, not its questionnaire service, in the case and on its page, when the CQL of the round that served the questions ran past its time limit", async () => {
       payer.dtr.packageBehaviour = 'endless-cql';
       const id = await preparedCase();
 
+      const read = await testApp.http().get(`/prior-authorization/${id}`).set(bearer(providerKey));
+      const pa = read.body.data as PriorAuthorizationCase;
+      expect(pa.questionnaire).toMatchObject({ adaptive: true, prefill_failure: 'cql_timed_out' });
+      // The service served its first questions; the CQL answered none of them.
+      expect(pa.questionnaire!.items.find((item) => item.link_id === 'PBD.1')).toMatchObject({
+        answer: null,
+      });
+      expect(pa.questionnaire!.items.map((item) => item.link_id)).toContain('3.1');
+      expect(pa.status_history.at(-1)!.reason).toMatch(
+        /The payer's CQL did not prefill its questionnaire \(cql_timed_out\)/,
+      );
       const notices = await questionnaireNotices(id);
       expect(notices[0]).toBe(
         "The payer's CQL did not prefill the questions its service last served (cql_timed_out): they wait for a person.",

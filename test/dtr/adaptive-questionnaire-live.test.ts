@@ -50,14 +50,13 @@ afterAll(async () => {
   await Promise.all([crd.stop(), dtr.stop(), pas.stop()]);
 });
 
-async function startApp(env: Record<string, string> = {}): Promise<void> {
+async function startApp(): Promise<void> {
   // The CRD connector needs a public address to publish its keys at; this loopback CRD service never fetches them.
   testApp = await startTestApp({
     PUBLIC_API_URL: 'https://api.clinic.example',
     // A failed $next-question round is asked again on this schedule.
     CASE_OUTAGE_FIRST_RETRY_MS: '500',
     CASE_OUTAGE_LONGEST_RETRY_MS: '2000',
-    ...env,
   });
   worker = await testApp.startWorker();
   const account = await testApp.createAccount();
@@ -347,28 +346,5 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
     } finally {
       await configureDtr(2000);
     }
-  });
-});
-
-// Its own app: under this short limit the other tests' evaluations, a fresh thread's warm-up included,
-// would risk being cut too (the criteria engine's fails the case outright), and the thread the endless
-// CQL holds is ended, so whatever test came next would start on a cold one.
-describe("a live prior authorization whose payer's CQL runs past the clinical evaluation time limit", () => {
-  beforeAll(() => startApp({ CLINICAL_EVALUATION_TIMEOUT_MS: '4000' }));
-  afterAll(stopApp);
-
-  it("names the payer's CQL, cql_timed_out, not its DTR service, when the package's CQL runs past its time limit in a round", async () => {
-    dtr.packageBehaviour = 'endless-cql';
-    const { prepared } = await preparedCase();
-    const questionnaire = prepared.questionnaire as JsonObject;
-    expect(questionnaire).toMatchObject({ adaptive: true, prefill_failure: 'cql_timed_out' });
-    // The service served its first questions; the CQL answered none of them.
-    expect((questionnaire.items as JsonObject[]).find((item) => item.link_id === 'PBD.1')).toMatchObject({
-      answer: null,
-    });
-    expect(linkIdsOf(questionnaire)).toContain('3.1');
-    expect((prepared.status_history as JsonObject[]).at(-1)!.reason).toMatch(
-      /The payer's CQL did not prefill its questionnaire \(cql_timed_out\)/,
-    );
   });
 });
