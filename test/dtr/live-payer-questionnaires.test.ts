@@ -2,11 +2,12 @@ import { Worker } from '@temporalio/worker';
 
 import type { CdsHooksRequest } from '../../infrastructure/connectors/crd/cds-hooks';
 import { answerOrderSign } from '../../infrastructure/connectors/crd/simulated-crd-service';
+import { answerQuestionnairePackageOperation } from '../../infrastructure/connectors/dtr/simulated-dtr-service';
 import { workerDataConverter } from '../../infrastructure/temporal/temporal-connection';
 import { testEnvironment } from '../harness/environment';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
 import { priorAuthorizationRequest, syntheticPatient } from '../support/case-requests';
-import { ClearinghouseServer } from '../support/clearinghouse-server';
+import { ClearinghouseReply, ClearinghouseServer } from '../support/clearinghouse-server';
 import { approved, PasServer } from '../support/pas-server';
 import { resourceUrn } from '../../infrastructure/connectors/pas/pas-request';
 import { bearer, eventually, startTestApp, TestApp } from '../support/test-app';
@@ -18,19 +19,24 @@ const PATH = '/prior-authorization';
 const INFORMATION_ORIGIN = 'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/information-origin';
 const AUTHORIZATION = { number: 'AUTH-ADAPT-0001', quantity: 4, start: '2026-12-01', end: '2027-05-31' };
 const HAMBURGER = { system: null, code: 'Hamburger', display: null };
+const FHIR_JSON = { 'Content-Type': 'application/fhir+json' };
 
 /**
- * A live prior authorization whose payer's DTR service (a loopback HTTP server playing Inferno's
- * adaptive dinner order) serves its questionnaire through `$next-question`: the case gets the first
- * questions, prefilled by the package's CQL; each answer a person gives asks the service for what
- * follows; approval waits until the service says it is complete; the answers then go to PAS.
+ * Live prior authorizations answering their payer's questionnaire, on one app, against loopback payer
+ * services (CRD, DTR and PAS over real HTTP). First a DTR service (playing Inferno's adaptive dinner
+ * order) that serves its questionnaire through `$next-question`: the case gets the first questions,
+ * prefilled by the package's CQL; each answer a person gives asks the service for what follows;
+ * approval waits until the service says it is complete; the answers then go to PAS. Then, for another
+ * account, one that serves whole packages (the sandbox payer's).
  */
+type LiveKeys = Awaited<ReturnType<TestApp['createLiveKeys']>>;
+
 let testApp: TestApp;
 let worker: TestWorker;
 let crd: ClearinghouseServer;
 let dtr: LoopbackAdaptiveDtr;
 let pas: PasServer;
-let keys: Awaited<ReturnType<TestApp['createLiveKeys']>>;
+let keys: LiveKeys;
 let crdUrl: string;
 let dtrUrl: string;
 let pasUrl: string;
@@ -44,9 +50,11 @@ beforeAll(async () => {
   dtr = new LoopbackAdaptiveDtr();
   pas = new PasServer();
   [crdUrl, dtrUrl, pasUrl] = await Promise.all([crd.start(), dtr.start(), pas.start()]);
+  await startApp();
 });
 
 afterAll(async () => {
+  await stopApp();
   await Promise.all([crd.stop(), dtr.stop(), pas.stop()]);
 });
 
@@ -59,14 +67,25 @@ async function startApp(): Promise<void> {
     CASE_OUTAGE_LONGEST_RETRY_MS: '2000',
   });
   worker = await testApp.startWorker();
-  const account = await testApp.createAccount();
-  keys = await testApp.createLiveKeys(account.accountId);
-  await configure('prior_authorization', {
-    url: pasUrl,
-    auth: { type: 'bearer', token: 'pas-token-0123456789' },
-  });
-  await configure('coverage_requirements', { url: crdUrl, client_id: 'clinic-crd-0001', timeout_ms: 2000 });
+  keys = await liveAccount();
   await configureDtr(2000);
+}
+
+/** A live account whose PAS and CRD connectors point to the loopback services. */
+async function liveAccount(): Promise<LiveKeys> {
+  const account = await testApp.createAccount();
+  const live = await testApp.createLiveKeys(account.accountId);
+  await configure(
+    'prior_authorization',
+    { url: pasUrl, auth: { type: 'bearer', token: 'pas-token-0123456789' } },
+    live.admin,
+  );
+  await configure(
+    'coverage_requirements',
+    { url: crdUrl, client_id: 'clinic-crd-0001', timeout_ms: 2000 },
+    live.admin,
+  );
+  return live;
 }
 
 async function stopApp(): Promise<void> {
@@ -81,8 +100,8 @@ const configureDtr = (timeoutMs: number) =>
     timeout_ms: timeoutMs,
   });
 
-async function configure(kind: string, body: object): Promise<void> {
-  const response = await testApp.http().put(`/connectors/${kind}`).set(bearer(keys.admin)).send(body);
+async function configure(kind: string, body: object, admin = keys.admin): Promise<void> {
+  const response = await testApp.http().put(`/connectors/${kind}`).set(bearer(admin)).send(body);
   expect(response.status).toBe(200);
 }
 
@@ -124,9 +143,6 @@ const linkIdsOf = (questionnaire: JsonObject) =>
   (questionnaire.items as JsonObject[]).map((item) => item.link_id as string);
 
 describe("a live prior authorization answers its payer's adaptive questionnaire", () => {
-  beforeAll(() => startApp());
-  afterAll(stopApp);
-
   it('gets the first questions at prefill, the patient’s names answered by the payer’s CQL, and says it is adaptive', async () => {
     const { prepared } = await preparedCase();
     const questionnaire = prepared.questionnaire as JsonObject;
@@ -346,5 +362,162 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
     } finally {
       await configureDtr(2000);
     }
+  });
+});
+
+/**
+ * A live Remicade (medical benefit) request without mock_result: Crohn's disease after a course of
+ * prednisone, and nothing about tuberculosis screening, which the payer's questionnaire asks a person.
+ */
+function remicadeAfterPrednisone() {
+  const { mock_result: _mockResult, ...request } = priorAuthorizationRequest({
+    patient: syntheticPatient({ last_name: 'Zzdtrsurname' }),
+    diagnoses: [{ code: 'K50.90' }],
+    prescription: { drug_name: 'Remicade 100 mg vial', quantity: 4 },
+    evidence: [],
+    visit_notes: [
+      {
+        content: "Crohn's disease; prednisone for 8 weeks without remission.",
+        created_at: '2026-10-02T10:00:00Z',
+      },
+    ],
+  });
+  return request;
+}
+
+/**
+ * A payer whose DTR service serves whole packages (a loopback HTTP server serving the sandbox payer's):
+ * the case asks it for the questionnaire its CRD service named, prefills it with the payer's CQL, and
+ * sends the answers in the PAS Claim once people have answered the rest.
+ */
+describe("a live prior authorization answers the payer's questionnaire from its DTR service", () => {
+  const REMICADE_QUESTIONNAIRE = 'http://sandbox.healthcare-access-api.example/fhir/Questionnaire/remicade';
+  const DTR_TOKEN = 'dtr-token-live-e2e-000001';
+  const PACKAGE_AUTHORIZATION = {
+    number: 'AUTH-DTR-0007',
+    quantity: 4,
+    start: '2026-12-01',
+    end: '2027-05-31',
+  };
+  let packages: ClearinghouseServer;
+  let packagesFail = false;
+  let clinic: LiveKeys;
+
+  beforeAll(async () => {
+    packages = new ClearinghouseServer(({ body }): ClearinghouseReply => {
+      if (packagesFail) return { status: 500, headers: FHIR_JSON, body: '{}' };
+      const served = answerQuestionnairePackageOperation(JSON.parse(body));
+      return { status: served.status, headers: FHIR_JSON, body: JSON.stringify(served.body) };
+    });
+    const packagesUrl = await packages.start();
+    clinic = await liveAccount();
+    await configure(
+      'questionnaire',
+      {
+        url: `${new URL(packagesUrl).origin}/fhir`,
+        auth: { type: 'bearer', token: DTR_TOKEN },
+        timeout_ms: 2000,
+      },
+      clinic.admin,
+    );
+  });
+  afterAll(() => packages.stop());
+
+  const submitted = async (failing: boolean, provider = clinic.provider): Promise<string> => {
+    packagesFail = failing;
+    const response = await testApp.http().post(PATH).set(bearer(provider)).send(remicadeAfterPrednisone());
+    expect(response.status).toBe(201);
+    return (response.body.data as JsonObject).id as string;
+  };
+  const settled = (id: string, status: string, provider = clinic.provider) =>
+    waitForStatus(testApp, provider, PATH, id, status);
+  const itemsOf = (record: JsonObject) => (record.questionnaire as JsonObject).items as JsonObject[];
+
+  it('prefills the package the DTR service sends, asked for with the connector’s token', async () => {
+    const calls = packages.requests.length;
+    const prepared = await settled(await submitted(false), 'awaiting_review');
+    const [call] = packages.requests.slice(calls);
+    expect(call!.url).toBe('/fhir/Questionnaire/$questionnaire-package');
+    expect(call!.headers.authorization).toBe(`Bearer ${DTR_TOKEN}`);
+    expect(JSON.parse(call!.body)).toMatchObject({
+      resourceType: 'Parameters',
+      parameter: [{ name: 'questionnaire', valueCanonical: REMICADE_QUESTIONNAIRE }],
+    });
+    const questionnaire = prepared.questionnaire as JsonObject;
+    expect(questionnaire).toMatchObject({ status: 'in_progress', prefill_failure: null });
+    expect(questionnaire.canonical).toMatch(new RegExp(`^${REMICADE_QUESTIONNAIRE}\\|`));
+    expect(itemsOf(prepared).find((item) => item.link_id === 'adult')).toMatchObject({
+      answer: true,
+      origin: 'auto',
+    });
+    // The payer's questionnaire has no expression for it: only a person can answer it.
+    expect(questionnaire.pending).toContain('tuberculosis_screening');
+  });
+
+  it('sends the answered questionnaire in the PAS Claim once the rest is answered and the reviewer approves', async () => {
+    const id = await submitted(false);
+    const prepared = await settled(id, 'awaiting_review');
+    const pending = (prepared.questionnaire as JsonObject).pending as string[];
+    const answered = await testApp
+      .http()
+      .post(`${PATH}/${id}/questionnaire`)
+      .set(bearer(clinic.provider))
+      .send({ answers: pending.map((link_id) => ({ link_id, value: true })), author: 'Dr. Example' });
+    expect(answered.status).toBe(200);
+    expect(answered.body.data.questionnaire).toMatchObject({ status: 'completed', pending: [] });
+    pas.script(id, { submit: [approved(PACKAGE_AUTHORIZATION)] });
+    const reviewed = await testApp
+      .http()
+      .post(`${PATH}/${id}/review`)
+      .set(bearer(clinic.reviewer))
+      .send({ decision: 'approve', reviewer: 'Dr. Reviewer' });
+    expect(reviewed.status).toBe(200);
+    const completed = await settled(id, 'completed');
+    expect(completed.outcome).toMatchObject({
+      result: 'approved',
+      authorization_number: PACKAGE_AUTHORIZATION.number,
+    });
+
+    const [sent] = pas.requestsFor(id, 'submit');
+    const entries = sent!.bundle.entry as JsonObject[];
+    const claim = entries.find((entry) => entry.resource.resourceType === 'Claim')!.resource as JsonObject;
+    const referenced = new Set(
+      (claim.supportingInfo as JsonObject[]).map((info) => info.valueReference?.reference as string),
+    );
+    const response = entries.find(
+      (entry) => referenced.has(entry.fullUrl) && entry.resource.resourceType === 'QuestionnaireResponse',
+    )?.resource as JsonObject;
+    expect(response).toMatchObject({ questionnaire: completed.questionnaire.canonical, status: 'completed' });
+    const origins = new Map(
+      (response.item as JsonObject[]).map((item) => {
+        const origin = (item.answer[0].extension as JsonObject[]).find(
+          (ext) => ext.url === INFORMATION_ORIGIN,
+        );
+        const source = (origin!.extension as JsonObject[]).find((part) => part.url === 'source');
+        return [item.linkId as string, source!.valueCode as string];
+      }),
+    );
+    expect(origins.get('adult')).toBe('auto');
+    expect(origins.get('tuberculosis_screening')).toBe('manual');
+  });
+
+  it('goes on to review without items, saying dtr_unavailable, when the DTR service fails (500)', async () => {
+    const prepared = await settled(await submitted(true), 'awaiting_review');
+    expect(prepared.coverage_requirements).toMatchObject({ source: 'crd', pa_needed: 'auth-needed' });
+    expect(prepared.questionnaire).toMatchObject({
+      prefill_failure: 'dtr_unavailable',
+      items: [],
+      pending: [],
+    });
+  });
+
+  it('asks no DTR service, and keeps no questionnaire, when the account has no questionnaire connector', async () => {
+    const withoutDtr = await liveAccount();
+    const calls = packages.requests.length;
+    const id = await submitted(false, withoutDtr.provider);
+    const prepared = await settled(id, 'awaiting_review', withoutDtr.provider);
+    expect(prepared.coverage_requirements).toMatchObject({ source: 'crd', pa_needed: 'auth-needed' });
+    expect(prepared.questionnaire ?? null).toBeNull();
+    expect(packages.requests.length).toBe(calls);
   });
 });
