@@ -136,8 +136,9 @@ describeWithValidator('the CRD order-sign resources, against the Da Vinci CRD 2.
 
   // Pinned so that it is seen when it changes: with no resolved plan the query has no member id, so the
   // Coverage cannot meet us-core-15 (member id in identifier or subscriberId). Only the sandbox's
-  // service, in process, is given one: a live case with no plan is not asked (test/connectors/
-  // crd-step.test.ts for the step, test/cases/coverage-requirements.test.ts through the API).
+  // service, in process, is given one: a live case with no plan is not asked, as
+  // test/connectors/crd-step.test.ts shows of the step and test/cases/coverage-requirements.test.ts
+  // through the API.
   it('with no resolved plan, faults the Coverage for its missing member id only (us-core-15)', () => {
     expect(errorsIn(report, ['no-plan.Coverage.json'])).toEqual([expect.stringMatching(/us-core-15/)]);
   });

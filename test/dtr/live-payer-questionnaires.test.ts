@@ -17,9 +17,11 @@ import { LoopbackAdaptiveDtr } from './loopback-adaptive-dtr';
 
 const PATH = '/prior-authorization';
 const INFORMATION_ORIGIN = 'http://hl7.org/fhir/us/davinci-dtr/StructureDefinition/information-origin';
-const AUTHORIZATION = { number: 'AUTH-ADAPT-0001', quantity: 4, start: '2026-12-01', end: '2027-05-31' };
+const AUTHORIZATION = { number: 'AUTH-DTR-0001', quantity: 4, start: '2026-12-01', end: '2027-05-31' };
 const HAMBURGER = { system: null, code: 'Hamburger', display: null };
 const FHIR_JSON = { 'Content-Type': 'application/fhir+json' };
+
+type LiveKeys = Awaited<ReturnType<TestApp['createLiveKeys']>>;
 
 /**
  * Live prior authorizations answering their payer's questionnaire, on one app, against loopback payer
@@ -29,8 +31,6 @@ const FHIR_JSON = { 'Content-Type': 'application/fhir+json' };
  * approval waits until the service says it is complete; the answers then go to PAS. Then, for another
  * account, one that serves whole packages (the sandbox payer's).
  */
-type LiveKeys = Awaited<ReturnType<TestApp['createLiveKeys']>>;
-
 let testApp: TestApp;
 let worker: TestWorker;
 let crd: ClearinghouseServer;
@@ -335,7 +335,8 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
 
   it('answers an answer a rejection overtakes at once, without waiting for the round that would have asked about it', async () => {
     const { id } = await preparedCase();
-    // The round after the first answer hangs for the connector's whole time limit.
+    // The round after the first answer hangs under a 10 s connector limit, well past the 4 s in which the
+    // overtaken answer must come back; once that is shown, the hung call is failed rather than waited out.
     await configureDtr(10_000);
     dtr.behaviour = 'hang';
     try {
@@ -360,6 +361,7 @@ describe("a live prior authorization answers its payer's adaptive questionnaire"
       dtr.failHanging();
       await Promise.all([first, rejected]);
     } finally {
+      dtr.failHanging();
       await configureDtr(2000);
     }
   });
@@ -393,19 +395,13 @@ function remicadeAfterPrednisone() {
 describe("a live prior authorization answers the payer's questionnaire from its DTR service", () => {
   const REMICADE_QUESTIONNAIRE = 'http://sandbox.healthcare-access-api.example/fhir/Questionnaire/remicade';
   const DTR_TOKEN = 'dtr-token-live-e2e-000001';
-  const PACKAGE_AUTHORIZATION = {
-    number: 'AUTH-DTR-0007',
-    quantity: 4,
-    start: '2026-12-01',
-    end: '2027-05-31',
-  };
   let packages: ClearinghouseServer;
-  let packagesFail = false;
+  let packagesServe: 'serve' | 'fail' = 'serve';
   let clinic: LiveKeys;
 
   beforeAll(async () => {
     packages = new ClearinghouseServer(({ body }): ClearinghouseReply => {
-      if (packagesFail) return { status: 500, headers: FHIR_JSON, body: '{}' };
+      if (packagesServe === 'fail') return { status: 500, headers: FHIR_JSON, body: '{}' };
       const served = answerQuestionnairePackageOperation(JSON.parse(body));
       return { status: served.status, headers: FHIR_JSON, body: JSON.stringify(served.body) };
     });
@@ -423,8 +419,8 @@ describe("a live prior authorization answers the payer's questionnaire from its 
   });
   afterAll(() => packages.stop());
 
-  const submitted = async (failing: boolean, provider = clinic.provider): Promise<string> => {
-    packagesFail = failing;
+  const submitted = async (behaviour: 'serve' | 'fail', provider = clinic.provider): Promise<string> => {
+    packagesServe = behaviour;
     const response = await testApp.http().post(PATH).set(bearer(provider)).send(remicadeAfterPrednisone());
     expect(response.status).toBe(201);
     return (response.body.data as JsonObject).id as string;
@@ -435,7 +431,7 @@ describe("a live prior authorization answers the payer's questionnaire from its 
 
   it('prefills the package the DTR service sends, asked for with the connector’s token', async () => {
     const calls = packages.requests.length;
-    const prepared = await settled(await submitted(false), 'awaiting_review');
+    const prepared = await settled(await submitted('serve'), 'awaiting_review');
     const [call] = packages.requests.slice(calls);
     expect(call!.url).toBe('/fhir/Questionnaire/$questionnaire-package');
     expect(call!.headers.authorization).toBe(`Bearer ${DTR_TOKEN}`);
@@ -455,7 +451,7 @@ describe("a live prior authorization answers the payer's questionnaire from its 
   });
 
   it('sends the answered questionnaire in the PAS Claim once the rest is answered and the reviewer approves', async () => {
-    const id = await submitted(false);
+    const id = await submitted('serve');
     const prepared = await settled(id, 'awaiting_review');
     const pending = (prepared.questionnaire as JsonObject).pending as string[];
     const answered = await testApp
@@ -465,7 +461,7 @@ describe("a live prior authorization answers the payer's questionnaire from its 
       .send({ answers: pending.map((link_id) => ({ link_id, value: true })), author: 'Dr. Example' });
     expect(answered.status).toBe(200);
     expect(answered.body.data.questionnaire).toMatchObject({ status: 'completed', pending: [] });
-    pas.script(id, { submit: [approved(PACKAGE_AUTHORIZATION)] });
+    pas.script(id, { submit: [approved(AUTHORIZATION)] });
     const reviewed = await testApp
       .http()
       .post(`${PATH}/${id}/review`)
@@ -475,7 +471,7 @@ describe("a live prior authorization answers the payer's questionnaire from its 
     const completed = await settled(id, 'completed');
     expect(completed.outcome).toMatchObject({
       result: 'approved',
-      authorization_number: PACKAGE_AUTHORIZATION.number,
+      authorization_number: AUTHORIZATION.number,
     });
 
     const [sent] = pas.requestsFor(id, 'submit');
@@ -502,7 +498,7 @@ describe("a live prior authorization answers the payer's questionnaire from its 
   });
 
   it('goes on to review without items, saying dtr_unavailable, when the DTR service fails (500)', async () => {
-    const prepared = await settled(await submitted(true), 'awaiting_review');
+    const prepared = await settled(await submitted('fail'), 'awaiting_review');
     expect(prepared.coverage_requirements).toMatchObject({ source: 'crd', pa_needed: 'auth-needed' });
     expect(prepared.questionnaire).toMatchObject({
       prefill_failure: 'dtr_unavailable',
@@ -514,7 +510,7 @@ describe("a live prior authorization answers the payer's questionnaire from its 
   it('asks no DTR service, and keeps no questionnaire, when the account has no questionnaire connector', async () => {
     const withoutDtr = await liveAccount();
     const calls = packages.requests.length;
-    const id = await submitted(false, withoutDtr.provider);
+    const id = await submitted('serve', withoutDtr.provider);
     const prepared = await settled(id, 'awaiting_review', withoutDtr.provider);
     expect(prepared.coverage_requirements).toMatchObject({ source: 'crd', pa_needed: 'auth-needed' });
     expect(prepared.questionnaire ?? null).toBeNull();

@@ -114,7 +114,7 @@ function packageLibrary(drugId: string): Library {
 }
 
 // Making a PatientSource parses FHIR's model info, which would take most of each run: one is reset and
-// reused, as the service's prefill does.
+// reused, as the service's prefill does. Its loadBundles appends, so runs must never overlap.
 const patients = PatientSource.FHIRv401();
 
 /** A drug package's defines on a record, run as a DTR client runs the package's ELM. */

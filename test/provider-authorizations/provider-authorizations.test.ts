@@ -39,7 +39,7 @@ import {
   SpentSigningLinksSweeper,
 } from '../../src/worker/sweepers/spent-signing-links';
 import { JsonObject, waitForStatus } from '../support/case-journeys';
-import { benefitVerificationRequest, priorAuthorizationRequest, provider } from '../support/case-requests';
+import { benefitVerificationRequest, priorAuthorizationRequest } from '../support/case-requests';
 import { consoleBrowserWithRoles, getPage, postForm } from '../support/console-admin';
 import { ConsoleBrowser, cookiesFrom, hiddenFieldsOf } from '../support/console-session';
 import { databaseEngines } from '../support/database-engines';
@@ -61,10 +61,10 @@ import { TestReceiver } from '../support/webhook-receiver';
 import { TestWorker } from '../support/workers';
 
 /*
- * Provider authorizations on the real worker, the registry lookup, the mailer and its outbox, the
- * storage beneath them and the rules they keep (a typed name, a network, a failed send), in one file:
- * each file costs a process of its own, its modules' loading and a database and app start, several
- * seconds apiece on CI's busy cores.
+ * Provider authorizations on the real worker, the registry lookup and its check of a case's prescriber,
+ * the mailer and its outbox, the storage beneath them and the rules they keep (a typed name, a network,
+ * a failed send), in one file: each file costs a process of its own, its modules' loading and a
+ * database and app start, several seconds apiece on CI's busy cores.
  */
 
 const SECRET = 'whsec_provider_authorizations_01';
@@ -1570,7 +1570,7 @@ describe('provider authorizations', () => {
 
     it('goes on without the extras, saying so, when the registry names someone else', async () => {
       const request = priorAuthorizationRequest({
-        provider: { ...provider, npi: SANDBOX_NPIS.nameMismatch },
+        provider: { ...AMADOU, npi: SANDBOX_NPIS.nameMismatch },
       });
       const review = await settledCase('/prior-authorization', request, 'awaiting_review');
       expect(review.prescriber_registry).toMatchObject({
@@ -1582,7 +1582,7 @@ describe('provider authorizations', () => {
 
     it('goes on when the registry lists the NPI as deactivated, saying so', async () => {
       const request = benefitVerificationRequest({
-        provider: { ...provider, npi: SANDBOX_NPIS.deactivated },
+        provider: { ...AMADOU, npi: SANDBOX_NPIS.deactivated },
       });
       const done = await settledCase('/benefit-verification', request, 'completed');
       expect(done.prescriber_registry).toMatchObject({ outcome: 'inactive', taxonomy: null });
@@ -1590,7 +1590,7 @@ describe('provider authorizations', () => {
 
     it('goes on when the registry is down, saying so', async () => {
       const request = benefitVerificationRequest({
-        provider: { ...provider, npi: SANDBOX_NPIS.registryDown },
+        provider: { ...AMADOU, npi: SANDBOX_NPIS.registryDown },
       });
       const done = await settledCase('/benefit-verification', request, 'completed');
       expect(done.prescriber_registry).toMatchObject({
@@ -1600,7 +1600,7 @@ describe('provider authorizations', () => {
     });
 
     it('says the registry does not know an NPI it never returns', async () => {
-      const request = priorAuthorizationRequest({ provider: { ...provider, npi: SANDBOX_NPIS.notReturned } });
+      const request = priorAuthorizationRequest({ provider: { ...AMADOU, npi: SANDBOX_NPIS.notReturned } });
       const review = await settledCase('/prior-authorization', request, 'awaiting_review');
       expect(review.prescriber_registry).toMatchObject({ outcome: 'not_found' });
     });

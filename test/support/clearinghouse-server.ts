@@ -14,7 +14,8 @@ export type ClearinghouseReply = ClearinghouseAnswer | 'hang';
 
 /**
  * A real clearinghouse endpoint on loopback: it records each POST and answers with what `answer`
- * returns for the request, or with the next scripted reply when one is queued.
+ * returns for the request, or with the next scripted reply when one is queued. A `'hang'` reply leaves
+ * the request unanswered until `release` (or `stop`).
  */
 export class ClearinghouseServer {
   readonly requests: ClearinghouseRequest[] = [];
