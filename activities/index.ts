@@ -133,7 +133,10 @@ export const createActivities = ({
   const documents = new CaseDocumentsRepository(db, secrets);
   const readings = new DocumentReadingsRepository(db, secrets);
   // Documents are read off the event loop too, in threads of their own with a time limit per page.
-  const reader = new DocumentReadingPool(DEFAULT_READING_SETTINGS, { logger });
+  const reader = new DocumentReadingPool(
+    { ...DEFAULT_READING_SETTINGS, recycleAfterPages: config.documentReading.recycleThreadAfterPages },
+    { logger },
+  );
   const connectorSettings = new ConnectorSettingsRepository(db, secrets, config.publicApiUrl);
   const webhookActivities = createWebhookActivities({ ...webhooks, settings: config.webhooks });
   const dtrDependencies = {

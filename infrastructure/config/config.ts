@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { CaseObjectType, ConnectorRetry } from '../../domain/cases/case-model';
 import { DAY_MS } from '../../domain/durations';
 import type { RetrySchedule } from '../../domain/webhooks/webhook-delivery';
+import { RECYCLE_THREAD_AFTER_PAGES } from '../documents/reading-limits';
 
 /** Which process is reading the configuration; local mode embeds the Temporal dev server. */
 export type ProcessMode = 'local' | 'api' | 'worker' | 'admin';
@@ -201,7 +202,7 @@ export interface AppConfig {
   clinicalEvaluation: ClinicalEvaluationSettings;
   providers: ProviderSettings;
   /** How much OCR one case may ask of a worker (docs/documents.md, "Limits"). */
-  documentReading: { ocrPagesPerCase: number };
+  documentReading: { ocrPagesPerCase: number; recycleThreadAfterPages: number };
   /** Audit events older than this are purged (docs/audit.md); six years by default, HIPAA's retention. */
   audit: { retentionDays: number };
   logLevel: string;
@@ -456,7 +457,15 @@ export function loadConfig(mode: ProcessMode, env: Env = process.env): AppConfig
     );
   }
 
-  const documentReading = { ocrPagesPerCase: integer('DOCUMENT_OCR_PAGES_PER_CASE', 40, 1, 1000) };
+  const documentReading = {
+    ocrPagesPerCase: integer('DOCUMENT_OCR_PAGES_PER_CASE', 40, 1, 1000),
+    recycleThreadAfterPages: integer(
+      'DOCUMENT_READING_RECYCLE_AFTER_PAGES',
+      RECYCLE_THREAD_AFTER_PAGES,
+      1,
+      1_000_000,
+    ),
+  };
 
   const trustLoopback = flag('CODEC_TRUST_LOOPBACK', mode === 'local');
   if (trustLoopback && mode !== 'local') {

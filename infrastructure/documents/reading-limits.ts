@@ -1,5 +1,11 @@
 import type { ReadPage } from '../../domain/documents/document-reading';
 
+/**
+ * Pages a reading thread reads before it is replaced (DOCUMENT_READING_RECYCLE_AFTER_PAGES): its OCR
+ * engine's memory grows with what it reads, then levels off (docs/performance.md).
+ */
+export const RECYCLE_THREAD_AFTER_PAGES = 200;
+
 /** The bounds of one document's reading (docs/documents.md, "Limits"). */
 export interface DocumentReadingLimits {
   /** Pages recognised from pixels per document; the rest are listed as not read. */

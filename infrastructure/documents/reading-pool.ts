@@ -9,7 +9,7 @@ import { notRead } from '../../domain/documents/document-reading';
 import { projectRoot } from '../project-root';
 import { claimOutsideNative, newNativeGuard } from './native-guard';
 import { readDocument, summarise } from './read-document';
-import { DEFAULT_READING_LIMITS } from './reading-limits';
+import { DEFAULT_READING_LIMITS, RECYCLE_THREAD_AFTER_PAGES } from './reading-limits';
 import type { DocumentReadingLimits } from './reading-limits';
 
 /**
@@ -40,7 +40,7 @@ export interface DocumentReadingSettings {
 export const DEFAULT_READING_SETTINGS: DocumentReadingSettings = {
   threads: 1,
   pageTimeoutMs: 20_000,
-  recycleAfterPages: 200,
+  recycleAfterPages: RECYCLE_THREAD_AFTER_PAGES,
   limits: DEFAULT_READING_LIMITS,
 };
 

@@ -38,6 +38,17 @@ describe('configuration', () => {
     ).toBe(20_000);
   });
 
+  it('replaces a reading thread after 200 pages unless DOCUMENT_READING_RECYCLE_AFTER_PAGES says otherwise', () => {
+    expect(loadConfig('local', {}).documentReading.recycleThreadAfterPages).toBe(200);
+    expect(
+      loadConfig('local', { DOCUMENT_READING_RECYCLE_AFTER_PAGES: '5000' }).documentReading
+        .recycleThreadAfterPages,
+    ).toBe(5_000);
+    expect(() => loadConfig('local', { DOCUMENT_READING_RECYCLE_AFTER_PAGES: '0' })).toThrow(
+      /DOCUMENT_READING_RECYCLE_AFTER_PAGES/,
+    );
+  });
+
   describe('the NPI registry URLs', () => {
     const production = {
       NODE_ENV: 'production',
