@@ -17,10 +17,11 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
-# Two glibc heap arenas and Node 20's young generation, as the launchers set them for their children
-# (src/local/child-processes.ts): the worker's reading threads otherwise keep memory they freed, and
-# Node 24 sizes each isolate's young generation by the host's memory.
+# Two glibc heap arenas, a fixed mmap threshold and Node 20's young generation, as the launchers set
+# them for their children (src/local/child-processes.ts): the worker's reading threads otherwise keep
+# memory they freed, and Node 24 sizes each isolate's young generation by the host's memory.
 ENV MALLOC_ARENA_MAX=2
+ENV MALLOC_MMAP_THRESHOLD_=1048576
 ENV NODE_OPTIONS=--max-semi-space-size=16
 WORKDIR /app
 COPY --from=build /app/package.json ./

@@ -16,19 +16,28 @@ const CRASH_WINDOW_MS = 60_000;
 const STOP_TIMEOUT_MS = 20_000;
 
 /**
- * Memory settings for every child of local mode's and the cluster launcher's; an operator's own wins.
+ * Memory settings for every child of local mode's and the cluster launcher's (and the image's, which a
+ * unit test holds to these); an operator's own wins.
  * - glibc gives every thread that allocates its own heap arena, up to eight per core, and returns little
  *   of a freed arena to the system. A worker's reading thread, its Tesseract engines and ONNX Runtime
  *   each allocate from their own, so its RSS kept about 75 MB it no longer used. Two arenas cost
  *   nothing measurable in reading time.
+ * - glibc also raises its mmap threshold (from 128 KB up to 32 MB) each time a large block is freed, so
+ *   a reading thread's image and tensor buffers came to be carved from those arenas, where what is freed
+ *   between live blocks stays resident: a worker's RSS rose about 100 MB at each replacement of its
+ *   reading thread. Fixed at 1 MB, blocks that large are mapped and unmapped whole. In soaks replacing
+ *   the thread every 40 pages, the workers ended at 661–739 MB rather than 876–893 MB, for about 7 %
+ *   more reading time (docs/performance.md, "The reading thread's replacement and glibc's mmap
+ *   threshold").
  * - Node 24's V8 sizes the young generation by the machine's memory: 64 MB semi-spaces on a 24 GiB
  *   machine, where Node 20 had 16 MB. Every isolate (the worker's workflow and reading threads too) may
  *   then keep up to 192 MB of young objects; at 16 MB the worker's PSS after a 200-case burst fell
  *   from about 300 to 250 MB, and the API's from 170 to 145 MB, at the same throughput.
  * Both are measured in docs/performance.md ("Issue 41: memory and the fax (third stop)").
  */
-const CHILD_DEFAULT_ENV: NodeJS.ProcessEnv = {
+export const CHILD_DEFAULT_ENV: NodeJS.ProcessEnv = {
   MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '1048576',
   NODE_OPTIONS: '--max-semi-space-size=16',
 };
 

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { load } from 'js-yaml';
 
 import { projectRoot } from '../../infrastructure/project-root';
+import { CHILD_DEFAULT_ENV } from '../../src/local/child-processes';
 import { TEMPORAL_MEMORY } from '../../infrastructure/temporal/temporal-memory';
 
 type ComposeService = {
@@ -57,6 +58,13 @@ describe('the scale-mode deployment description', () => {
     );
     for (const key of ['DATABASE_URL', 'PAYLOAD_ENCRYPTION_KEYS', 'PAYLOAD_ENCRYPTION_KEY_ID', ...read]) {
       expect(documented).toContain(key);
+    }
+  });
+
+  it("gives the image's processes the memory settings the launchers give their children", () => {
+    const dockerfile = readFileSync(path.join(projectRoot(), 'Dockerfile'), 'utf8');
+    for (const [key, value] of Object.entries(CHILD_DEFAULT_ENV)) {
+      expect(dockerfile).toContain(`ENV ${key}=${value}`);
     }
   });
 
