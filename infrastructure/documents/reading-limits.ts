@@ -1,8 +1,9 @@
 import type { ReadPage } from '../../domain/documents/document-reading';
 
 /**
- * Pages a reading thread reads before it is replaced (DOCUMENT_READING_RECYCLE_AFTER_PAGES): its OCR
- * engine's memory grows with what it reads, then levels off (docs/performance.md).
+ * Pages a reading thread reads before it is replaced (DOCUMENT_READING_RECYCLE_AFTER_PAGES): a backstop
+ * against memory its OCR engines never give back; over 400 card pages it grew, then levelled off
+ * (docs/performance.md, "The reading thread's replacement and glibc's mmap threshold").
  */
 export const RECYCLE_THREAD_AFTER_PAGES = 200;
 

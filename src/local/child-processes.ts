@@ -24,16 +24,17 @@ const STOP_TIMEOUT_MS = 20_000;
  *   nothing measurable in reading time.
  * - glibc also raises its mmap threshold (from 128 KB up to 32 MB) each time a large block is freed, so
  *   a reading thread's image and tensor buffers came to be carved from those arenas, where what is freed
- *   between live blocks stays resident: a worker's RSS rose about 100 MB at each replacement of its
- *   reading thread. Fixed at 1 MB, blocks that large are mapped and unmapped whole. In soaks replacing
- *   the thread every 40 pages, the workers ended at 661–739 MB rather than 876–893 MB, for about 7 %
- *   more reading time (docs/performance.md, "The reading thread's replacement and glibc's mmap
+ *   between live blocks stays resident: a worker's RSS rose by up to about 110 MB after a replacement
+ *   of its reading thread. Fixed at 1 MB, blocks that large are mapped and unmapped whole. In soaks
+ *   replacing the thread every 40 pages, the workers ended at 661–739 MB rather than 876–893 MB, for
+ *   about 7 % more reading time (docs/performance.md, "The reading thread's replacement and glibc's mmap
  *   threshold").
  * - Node 24's V8 sizes the young generation by the machine's memory: 64 MB semi-spaces on a 24 GiB
  *   machine, where Node 20 had 16 MB. Every isolate (the worker's workflow and reading threads too) may
  *   then keep up to 192 MB of young objects; at 16 MB the worker's PSS after a 200-case burst fell
  *   from about 300 to 250 MB, and the API's from 170 to 145 MB, at the same throughput.
- * Both are measured in docs/performance.md ("Issue 41: memory and the fax (third stop)").
+ * The first and the last are measured in docs/performance.md ("Issue 41: memory and the fax (third
+ * stop)").
  */
 export const CHILD_DEFAULT_ENV: NodeJS.ProcessEnv = {
   MALLOC_ARENA_MAX: '2',

@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import { load } from 'js-yaml';
 
 import { projectRoot } from '../../infrastructure/project-root';
-import { CHILD_DEFAULT_ENV } from '../../src/local/child-processes';
 import { TEMPORAL_MEMORY } from '../../infrastructure/temporal/temporal-memory';
+import { CHILD_DEFAULT_ENV } from '../../src/local/child-processes';
 
 type ComposeService = {
   command?: string[];
@@ -63,8 +63,9 @@ describe('the scale-mode deployment description', () => {
 
   it("gives the image's processes the memory settings the launchers give their children", () => {
     const dockerfile = readFileSync(path.join(projectRoot(), 'Dockerfile'), 'utf8');
+    const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM ')).split('\n');
     for (const [key, value] of Object.entries(CHILD_DEFAULT_ENV)) {
-      expect(dockerfile).toContain(`ENV ${key}=${value}`);
+      expect(runtimeStage).toContain(`ENV ${key}=${value}`);
     }
   });
 
