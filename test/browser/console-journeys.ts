@@ -52,7 +52,7 @@ export const describeJourneys = (shared: ConsoleInBrowser) => {
       label: 'provider',
     });
     // The default request without its A1c (the lab result and the note that repeats it), as
-    // test/cases/payer-questionnaire.test.ts sends it; in a clinic of its own, so its notifications
+    // test/dtr/payer-questionnaires.test.ts sends it; in a clinic of its own, so its notifications
     // add nothing to the delivery log the journey counts.
     const questionnaireClinic = await testApp.createAccount('Northgate Diabetes Clinic');
     const withoutA1c = priorAuthorizationRequest({

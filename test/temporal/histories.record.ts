@@ -303,7 +303,7 @@ describe('recording workflow histories', () => {
   }
 
   it("records a live prior authorization whose payer's adaptive questionnaire is served over four $next-question rounds, then approved", async () => {
-    // Live mode, against loopback payer services (test/dtr/live-payer-questionnaires.test.ts).
+    // Live mode, against loopback payer services (test/dtr/payer-questionnaires.test.ts).
     const payer = new AdaptivePayer();
     // The names first, which the payer's CQL answers, so prefill asks again at once: two rounds before review.
     payer.dtr.behaviour = 'names-first';
@@ -318,7 +318,7 @@ describe('recording workflow histories', () => {
   });
 
   it("records a live prior authorization whose payer's DTR service fails the adaptive round after one the CQL answered, asked again on the outage schedule, then approved", async () => {
-    // Live mode, against loopback payer services (test/dtr/live-payer-questionnaires.test.ts): the
+    // Live mode, against loopback payer services (test/dtr/payer-questionnaires.test.ts): the
     // names come alone and the CQL answers them, so prefill asks again at once, and that round fails.
     const payer = new AdaptivePayer();
     payer.dtr.behaviour = 'names-first';
