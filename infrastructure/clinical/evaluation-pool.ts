@@ -75,6 +75,10 @@ interface Pending {
 
 interface Slot {
   thread: Worker;
+  /** Set once the thread has loaded the engines and said so: only then does it take tasks. */
+  ready: boolean;
+  /** Stops a thread that never says it is ready. */
+  startTimer?: NodeJS.Timeout;
   current?: Pending & { timer: NodeJS.Timeout; stoppedBy: 'time_limit' | 'deadline' };
 }
 
@@ -83,13 +87,21 @@ export interface EvaluationPoolOptions {
   entry?: string;
   /** Told of timeouts, crashes and expired tasks: the error's name or code and the task's kind, never text. */
   logger?: Logger;
+  /** How long a new thread may take to load the engines before it is stopped; 30 s unless a test shortens it. */
+  startLimitMs?: number;
 }
+
+/** Loading the engines takes well under a second; this allows for a machine stalled by other work. */
+const THREAD_START_LIMIT_MS = 30_000;
 
 /**
  * A few worker threads for clinical text, so one pathological record never stalls the worker's event
  * loop (workflow tasks, heartbeats and every other activity). Each task has a hard time limit, counted
- * from when a thread takes it (a fresh thread's start-up counts against its first task's limit): the
- * thread running it is terminated and replaced, and the task fails with `ClinicalEvaluationTimedOut`.
+ * from when a thread takes it: the thread running it is terminated and replaced, and the task fails
+ * with `ClinicalEvaluationTimedOut`. A thread takes tasks only once it has loaded the engines and
+ * FHIR's model info, so a fresh thread's start-up never counts against a task: on a busy machine it
+ * would otherwise cut the first case after a deploy or a replacement. A thread that exits before it is
+ * ready, or is not ready within its start limit, fails the queued tasks: nothing could run them.
  * A caller may give a deadline (its activity attempt's end): a task still queued then is dropped unrun,
  * and one still running is stopped, both with a retryable failure, so no thread works for an attempt
  * that Temporal has already timed out.
@@ -100,6 +112,7 @@ export class EvaluationPool implements ClinicalEvaluator {
   private readonly queue: Pending[] = [];
   private readonly entry: string;
   private readonly logger?: Logger;
+  private readonly startLimitMs: number;
   private nextId = 0;
   private closed = false;
 
@@ -109,6 +122,7 @@ export class EvaluationPool implements ClinicalEvaluator {
   ) {
     this.entry = options.entry ?? EVALUATION_THREAD_ENTRY;
     this.logger = options.logger;
+    this.startLimitMs = options.startLimitMs ?? THREAD_START_LIMIT_MS;
   }
 
   run<Task extends EvaluationTask>(
@@ -143,8 +157,9 @@ export class EvaluationPool implements ClinicalEvaluator {
 
   private dispatch(): void {
     try {
+      this.startThreadsForQueue();
       while (this.queue.length > 0) {
-        const slot = this.slots.find((candidate) => !candidate.current) ?? this.spawn();
+        const slot = this.slots.find((candidate) => candidate.ready && !candidate.current);
         if (!slot) return;
         const pending = this.queue.shift() as Pending;
         clearTimeout(pending.expiry);
@@ -171,11 +186,33 @@ export class EvaluationPool implements ClinicalEvaluator {
     }
   }
 
-  private spawn(): Slot | undefined {
-    if (this.slots.length >= this.settings.threads) return undefined;
-    const slot: Slot = { thread: new Worker(this.entry) };
+  /** Starts threads, within the pool's size, for the queued tasks no thread (ready or starting) will take. */
+  private startThreadsForQueue(): void {
+    const available = this.slots.filter((slot) => !slot.current).length;
+    for (let wanted = this.queue.length - available; wanted > 0; wanted--) {
+      if (this.slots.length >= this.settings.threads) return;
+      this.spawn();
+    }
+  }
+
+  private spawn(): void {
+    const slot: Slot = { thread: new Worker(this.entry), ready: false };
     slot.thread.unref();
-    slot.thread.on('message', (message: { id: number; result?: unknown; error?: string }) => {
+    slot.startTimer = setTimeout(() => {
+      this.logger?.error(
+        { limitMs: this.startLimitMs },
+        'A clinical evaluation thread did not start in time',
+      );
+      this.replace(slot, new Error('A clinical evaluation thread did not start in time'));
+    }, this.startLimitMs);
+    slot.startTimer.unref();
+    slot.thread.on('message', (message: { ready?: true; id?: number; result?: unknown; error?: string }) => {
+      if (message.ready) {
+        clearTimeout(slot.startTimer);
+        slot.ready = true;
+        this.dispatch();
+        return;
+      }
       const current = slot.current;
       if (!current || current.id !== message.id) return;
       this.finish(slot);
@@ -194,7 +231,6 @@ export class EvaluationPool implements ClinicalEvaluator {
       this.replace(slot, new Error('A clinical evaluation thread exited'));
     });
     this.slots.push(slot);
-    return slot;
   }
 
   private finish(slot: Slot): void {
@@ -233,9 +269,13 @@ export class EvaluationPool implements ClinicalEvaluator {
     this.stopThenDispatch(slot, evaluationTimedOut(this.settings.taskTimeoutMs));
   }
 
-  /** Removes a thread that died on its own; its task, if any, fails and may be retried. */
+  /**
+   * Removes a thread that died on its own; its task, if any, fails and may be retried. One that died
+   * before it was ready fails the queue too, rather than start another that would die the same way.
+   */
   private replace(slot: Slot, error: Error): void {
     if (!this.slots.includes(slot)) return;
+    if (!slot.ready) this.rejectQueued(new Error('A clinical evaluation thread could not start'));
     this.stopThenDispatch(slot, error);
   }
 
@@ -262,6 +302,7 @@ export class EvaluationPool implements ClinicalEvaluator {
   private async stop(slot: Slot, error: Error): Promise<void> {
     const index = this.slots.indexOf(slot);
     if (index !== -1) this.slots.splice(index, 1);
+    clearTimeout(slot.startTimer);
     const current = slot.current;
     slot.current = undefined;
     if (current) {

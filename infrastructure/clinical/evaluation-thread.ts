@@ -1,11 +1,13 @@
 import { parentPort } from 'node:worker_threads';
 
+import { primeCqlPrefill } from '../dtr/cql-prefill';
 import { runEvaluationTask } from './evaluation-tasks';
 import type { EvaluationTask } from './evaluation-tasks';
 
 /**
- * A pool thread (see evaluation-pool.ts): takes one task at a time and answers with its result, or with
- * the error's name only, since an error message about clinical text could quote it.
+ * A pool thread (see evaluation-pool.ts): says it is ready once its engines are loaded, then takes one
+ * task at a time and answers with its result, or with the error's name only, since an error message
+ * about clinical text could quote it.
  */
 async function answer(message: { id: number; task: EvaluationTask }): Promise<void> {
   try {
@@ -16,3 +18,5 @@ async function answer(message: { id: number; task: EvaluationTask }): Promise<vo
 }
 
 parentPort?.on('message', (message: { id: number; task: EvaluationTask }) => void answer(message));
+primeCqlPrefill();
+parentPort?.postMessage({ ready: true });

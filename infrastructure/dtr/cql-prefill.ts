@@ -242,6 +242,16 @@ async function runLibraries(
 const wrappers = new Map<string, FHIRWrapper>();
 const idleSources = new Map<string, PatientSource[]>();
 
+/**
+ * Parses FHIR R4's model info ahead of the first prefill: an evaluation thread does it before it takes
+ * tasks, so the parse never counts against a payer's CQL time limit.
+ */
+export function primeCqlPrefill(): void {
+  wrapperFor('4.0.1');
+  const idle = idleSourcesOf('4.0.1');
+  if (idle.length === 0) idle.push(newPatientSource('4.0.1'));
+}
+
 function wrapperFor(fhirVersion: string): FHIRWrapper {
   let wrapper = wrappers.get(fhirVersion);
   if (!wrapper) {
@@ -256,10 +266,8 @@ async function withPatientSource<T>(
   record: FhirBundle,
   run: (source: PatientSource) => Promise<T>,
 ): Promise<T> {
-  const idle = idleSources.get(fhirVersion) ?? [];
-  idleSources.set(fhirVersion, idle);
-  const source =
-    idle.pop() ?? (fhirVersion === '4.0.1' ? PatientSource.FHIRv401() : PatientSource.FHIRv400());
+  const idle = idleSourcesOf(fhirVersion);
+  const source = idle.pop() ?? newPatientSource(fhirVersion);
   source.loadBundles([record]);
   try {
     return await run(source);
@@ -267,6 +275,16 @@ async function withPatientSource<T>(
     source.reset();
     idle.push(source);
   }
+}
+
+function idleSourcesOf(fhirVersion: string): PatientSource[] {
+  const idle = idleSources.get(fhirVersion) ?? [];
+  idleSources.set(fhirVersion, idle);
+  return idle;
+}
+
+function newPatientSource(fhirVersion: string): PatientSource {
+  return fhirVersion === '4.0.1' ? PatientSource.FHIRv401() : PatientSource.FHIRv400();
 }
 
 function fhirVersionOf(library: PackageLibrary): string {

@@ -11,7 +11,10 @@ import { EvaluationPool } from '../../infrastructure/clinical/evaluation-pool';
 import { AS_OF, NO_PLAN } from './synthetic-records';
 import { shippedClinicalCatalog } from '../../infrastructure/catalogs/shipped-catalogs';
 
-const STALLING_THREAD = path.join(__dirname, '..', 'fixtures', 'threads', 'stalling-evaluation-thread.js');
+const THREADS = path.join(__dirname, '..', 'fixtures', 'threads');
+const STALLING_THREAD = path.join(THREADS, 'stalling-evaluation-thread.js');
+const SLOW_STARTING_THREAD = path.join(THREADS, 'slow-starting-evaluation-thread.js');
+const NEVER_READY_THREAD = path.join(THREADS, 'never-ready-evaluation-thread.js');
 
 function record(note: string): ClinicalRecord {
   return {
@@ -46,16 +49,21 @@ describe('the clinical evaluation pool', () => {
   });
 
   it('replaces a thread stopped at the time limit, so the next task is answered', async () => {
-    // Generous: the replacement thread's start counts against the next task's limit.
-    pool = new EvaluationPool({ threads: 1, taskTimeoutMs: 3_000 }, { entry: STALLING_THREAD });
+    pool = new EvaluationPool({ threads: 1, taskTimeoutMs: 1_000 }, { entry: STALLING_THREAD });
     const stalled = pool.run({ kind: 'clinical_eligibility', record: record('stall') }).catch((e) => e);
     const next = pool.run({ kind: 'clinical_eligibility', record: record('A1c 8.2 %.') });
     expect(await stalled).toMatchObject({ type: CLINICAL_EVALUATION_TIMED_OUT });
     expect((await next).results.map((result) => result.drug)).toEqual(['Ozempic']);
   });
 
+  it("does not count a fresh thread's start-up against its first task's time limit", async () => {
+    pool = new EvaluationPool({ threads: 1, taskTimeoutMs: 500 }, { entry: SLOW_STARTING_THREAD });
+    const answer = await pool.run({ kind: 'clinical_eligibility', record: record('A1c 8.2 %.') });
+    expect(answer.results.map((result) => result.drug)).toEqual(['Ozempic']);
+  });
+
   it('drops a task still queued at its deadline with a retryable failure, without waiting for a thread', async () => {
-    pool = new EvaluationPool({ threads: 1, taskTimeoutMs: 5_000 }, { entry: STALLING_THREAD });
+    pool = new EvaluationPool({ threads: 1, taskTimeoutMs: 1_000 }, { entry: STALLING_THREAD });
     let stalledSettled = false;
     const stalled = pool
       .run({ kind: 'clinical_eligibility', record: record('stall') })
@@ -110,6 +118,16 @@ describe('the clinical evaluation pool', () => {
   it('fails queued work with a plain reason when no thread can start', async () => {
     // A bare relative path is one Node refuses before any thread starts.
     pool = new EvaluationPool({ threads: 1, taskTimeoutMs: 10_000 }, { entry: 'evaluation-thread.js' });
+    await expect(pool.run({ kind: 'clinical_eligibility', record: record('A1c 8.2 %.') })).rejects.toThrow(
+      'A clinical evaluation thread could not start',
+    );
+  });
+
+  it('fails queued work with a plain reason when a thread is not ready within its start limit', async () => {
+    pool = new EvaluationPool(
+      { threads: 1, taskTimeoutMs: 10_000 },
+      { entry: NEVER_READY_THREAD, startLimitMs: 300 },
+    );
     await expect(pool.run({ kind: 'clinical_eligibility', record: record('A1c 8.2 %.') })).rejects.toThrow(
       'A clinical evaluation thread could not start',
     );

@@ -22,9 +22,14 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
   let providerKey: string;
   let reviewer: ConsoleBrowser;
 
-  async function start(env: Record<string, string> = {}): Promise<void> {
-    // The CRD connector needs a public address to publish its keys at; the loopback CRD service never fetches them.
-    testApp = await startTestApp({ PUBLIC_API_URL: 'https://api.clinic.example', ...env });
+  beforeAll(async () => {
+    testApp = await startTestApp({
+      // The CRD connector needs a public address to publish its keys at; the loopback CRD service never fetches them.
+      PUBLIC_API_URL: 'https://api.clinic.example',
+      // Short, for the payer's endless CQL: the limit counts from when a ready thread takes the task,
+      // and the packages of the other tests evaluate in milliseconds.
+      CLINICAL_EVALUATION_TIMEOUT_MS: '2000',
+    });
     worker = await testApp.startWorker();
     const account = await testApp.createAccount('Clinic Adaptive');
     const keys = await testApp.createLiveKeys(account.accountId);
@@ -34,12 +39,12 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
     const person = await signedInPerson(testApp, account.accountId, ['reviewer'], 'Dr. Ada Reviewer');
     const live = await consolePost(testApp, person, '/console/mode', { mode: 'live', return_to: PAGES });
     reviewer = { ...person, cookie: cookiesFrom(live.headers['set-cookie'], person.cookie) };
-  }
-  async function stop(): Promise<void> {
+  });
+  afterAll(async () => {
     await worker.stop();
     await testApp.close();
     await payer.stop();
-  }
+  });
   beforeEach(() => {
     payer.dtr.behaviour = 'serve';
     payer.dtr.servesExpressions = true;
@@ -82,10 +87,7 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
     );
   }
 
-  describe('under the default clinical evaluation time limit', () => {
-    beforeAll(() => start());
-    afterAll(stop);
-
+  describe("when the payer's questionnaire service answers or fails its rounds", () => {
     it('says the payer has more questions to ask while nothing is left for a person and the service has not said it is complete', async () => {
       const id = await preparedCase();
       expect(
@@ -174,13 +176,7 @@ describe("the console's case page for a payer's adaptive questionnaire", () => {
     });
   });
 
-  // Its own app: under this short limit the other tests' evaluations, a fresh thread's warm-up
-  // included, would risk being cut too (the criteria engine's fails the case outright), and the thread
-  // the endless CQL holds is ended, so whatever test came next would start on a cold one.
   describe("when the payer's CQL runs past the clinical evaluation time limit", () => {
-    beforeAll(() => start({ CLINICAL_EVALUATION_TIMEOUT_MS: '4000' }));
-    afterAll(stop);
-
     it("names the payer's CQL, cql_timed_out, not its questionnaire service, in the case and on its page, when the CQL of the round that served the questions ran past its time limit", async () => {
       payer.dtr.packageBehaviour = 'endless-cql';
       const id = await preparedCase();
