@@ -23,7 +23,11 @@ import type {
 } from '../domain/dtr/questionnaire';
 import type { CaseEvidenceItem } from '../domain/cases/case-model';
 import type { ClinicalEvidence } from '../domain/clinical/clinical-model';
-import { CLINICAL_EVALUATION_DEADLINE_PASSED, CLINICAL_EVALUATION_TIMED_OUT } from '../domain/failures';
+import {
+  CLINICAL_EVALUATION_DEADLINE_PASSED,
+  CLINICAL_EVALUATION_TIMED_OUT,
+  CLINICAL_EVALUATION_UNAVAILABLE,
+} from '../domain/failures';
 import type { ClinicalEvaluator } from '../infrastructure/clinical/evaluation-pool';
 import type { ConnectorSettingsRepository } from '../infrastructure/connectors/connector-settings.repository';
 import { fetchQuestionnairePackage } from '../infrastructure/connectors/dtr/dtr-client';
@@ -262,8 +266,8 @@ function cqlPrefill(
       );
       return { items, failure: null };
     } catch (error) {
-      // Past the deadline the next attempt may find the pool free: Temporal retries it.
-      if (isPastDeadline(error) && pastDeadline === 'retry') throw error;
+      // Past the deadline, or with no thread started, the next attempt may find the pool free: Temporal retries it.
+      if ((isPastDeadline(error) || isUnrun(error)) && pastDeadline === 'retry') throw error;
       // Read but not prefilled: the items still wait for a person, whatever stopped the CQL.
       return {
         items: itemsOfQuestionnaire(questionnaire, pkg.valueSets),
@@ -368,4 +372,8 @@ function isTimeLimit(error: unknown): boolean {
 
 function isPastDeadline(error: unknown): boolean {
   return (error as { type?: string } | null)?.type === CLINICAL_EVALUATION_DEADLINE_PASSED;
+}
+
+function isUnrun(error: unknown): boolean {
+  return (error as { type?: string } | null)?.type === CLINICAL_EVALUATION_UNAVAILABLE;
 }

@@ -26,6 +26,8 @@ export const PROGRAM_HUB_REJECTED = 'ProgramHubRejected';
 export const CLINICAL_EVALUATION_TIMED_OUT = 'ClinicalEvaluationTimedOut';
 /** The attempt's deadline passed before the clinical evaluation ran or finished: retried with a fresh deadline. */
 export const CLINICAL_EVALUATION_DEADLINE_PASSED = 'ClinicalEvaluationDeadlinePassed';
+/** No clinical evaluation thread could start, so the task was not run: retried, as a passed deadline is. */
+export const CLINICAL_EVALUATION_UNAVAILABLE = 'ClinicalEvaluationUnavailable';
 /** The database could not be reached or did not answer in time (the error's name, so Temporal's type): retried. */
 export const DATABASE_UNAVAILABLE = 'DatabaseUnavailableError';
 

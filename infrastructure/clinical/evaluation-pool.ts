@@ -5,7 +5,11 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
 
 import type { EvaluationLimits } from '../../domain/clinical/clinical-model';
-import { CLINICAL_EVALUATION_DEADLINE_PASSED, CLINICAL_EVALUATION_TIMED_OUT } from '../../domain/failures';
+import {
+  CLINICAL_EVALUATION_DEADLINE_PASSED,
+  CLINICAL_EVALUATION_TIMED_OUT,
+  CLINICAL_EVALUATION_UNAVAILABLE,
+} from '../../domain/failures';
 import { projectRoot } from '../project-root';
 import type { ClinicalEvaluationSettings } from '../config/config';
 import { runEvaluationTask } from './evaluation-tasks';
@@ -54,7 +58,16 @@ function deadlinePassed(started: boolean): ApplicationFailure {
     type: CLINICAL_EVALUATION_DEADLINE_PASSED,
     message: started
       ? "The attempt's deadline passed before the clinical evaluation finished, so it was stopped."
-      : "Every clinical evaluation thread stayed busy until the attempt's deadline; the task was not run.",
+      : "No clinical evaluation thread was free and ready before the attempt's deadline; the task was not run.",
+    nonRetryable: false,
+  });
+}
+
+/** Queued tasks fail so when no thread could start: the next attempt may start one. */
+function threadsUnavailable(): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: CLINICAL_EVALUATION_UNAVAILABLE,
+    message: 'A clinical evaluation thread could not start; the task was not run.',
     nonRetryable: false,
   });
 }
@@ -87,21 +100,25 @@ export interface EvaluationPoolOptions {
   entry?: string;
   /** Told of timeouts, crashes and expired tasks: the error's name or code and the task's kind, never text. */
   logger?: Logger;
-  /** How long a new thread may take to load the engines before it is stopped; 30 s unless a test shortens it. */
+  /** How long a new thread may take to load the engines before it is stopped; 20 s unless a test shortens it. */
   startLimitMs?: number;
 }
 
-/** Loading the engines takes well under a second; this allows for a machine stalled by other work. */
-const THREAD_START_LIMIT_MS = 30_000;
+/**
+ * Loading the engines takes well under a second; this allows for a machine stalled by other work, and
+ * ends before the clinical activities' attempts (30 s), so their tasks fail retryably, not at the deadline.
+ */
+const THREAD_START_LIMIT_MS = 20_000;
 
 /**
  * A few worker threads for clinical text, so one pathological record never stalls the worker's event
  * loop (workflow tasks, heartbeats and every other activity). Each task has a hard time limit, counted
  * from when a thread takes it: the thread running it is terminated and replaced, and the task fails
  * with `ClinicalEvaluationTimedOut`. A thread takes tasks only once it has loaded the engines and
- * FHIR's model info, so a fresh thread's start-up never counts against a task: on a busy machine it
- * would otherwise cut the first case after a deploy or a replacement. A thread that exits before it is
- * ready, or is not ready within its start limit, fails the queued tasks: nothing could run them.
+ * FHIR R4's (4.0.1) model info, so a fresh thread's start-up does not count against a task: on a busy
+ * machine it would otherwise cut the first case after a deploy or a replacement. A thread that exits
+ * before it is ready, or is not ready within its start limit, fails the queued tasks retryably with
+ * `ClinicalEvaluationUnavailable`: nothing could run them.
  * A caller may give a deadline (its activity attempt's end): a task still queued then is dropped unrun,
  * and one still running is stopped, both with a retryable failure, so no thread works for an attempt
  * that Temporal has already timed out.
@@ -182,7 +199,7 @@ export class EvaluationPool implements ClinicalEvaluator {
     } catch (error) {
       // Only starting a thread can throw here (e.g. out of resources): nothing could run the queue.
       this.logger?.error({ err: describeError(error) }, 'A clinical evaluation thread could not start');
-      this.rejectQueued(new Error('A clinical evaluation thread could not start'));
+      this.rejectQueued(threadsUnavailable());
     }
   }
 
@@ -197,7 +214,6 @@ export class EvaluationPool implements ClinicalEvaluator {
 
   private spawn(): void {
     const slot: Slot = { thread: new Worker(this.entry), ready: false };
-    slot.thread.unref();
     slot.startTimer = setTimeout(() => {
       this.logger?.error(
         { limitMs: this.startLimitMs },
@@ -230,6 +246,8 @@ export class EvaluationPool implements ClinicalEvaluator {
       this.logger?.error({ exitCode, kind: slot.current?.task.kind }, 'A clinical evaluation thread exited');
       this.replace(slot, new Error('A clinical evaluation thread exited'));
     });
+    // After the listeners, which ref the thread again: an idle pool never keeps a process alive.
+    slot.thread.unref();
     this.slots.push(slot);
   }
 
@@ -275,7 +293,10 @@ export class EvaluationPool implements ClinicalEvaluator {
    */
   private replace(slot: Slot, error: Error): void {
     if (!this.slots.includes(slot)) return;
-    if (!slot.ready) this.rejectQueued(new Error('A clinical evaluation thread could not start'));
+    if (!slot.ready) {
+      this.logger?.error('A clinical evaluation thread could not start');
+      this.rejectQueued(threadsUnavailable());
+    }
     this.stopThenDispatch(slot, error);
   }
 

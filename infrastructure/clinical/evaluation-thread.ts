@@ -18,5 +18,9 @@ async function answer(message: { id: number; task: EvaluationTask }): Promise<vo
 }
 
 parentPort?.on('message', (message: { id: number; task: EvaluationTask }) => void answer(message));
-primeCqlPrefill();
+try {
+  primeCqlPrefill();
+} catch {
+  // The criteria checks never need it; the first prefill parses the model info itself.
+}
 parentPort?.postMessage({ ready: true });

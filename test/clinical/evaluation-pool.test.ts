@@ -6,7 +6,11 @@ import pino from 'pino';
 
 import type { ClinicalRecord } from '../../domain/clinical/clinical-model';
 import { evaluateClinicalEligibility } from '../../domain/clinical/criteria-evaluation';
-import { CLINICAL_EVALUATION_DEADLINE_PASSED, CLINICAL_EVALUATION_TIMED_OUT } from '../../domain/failures';
+import {
+  CLINICAL_EVALUATION_DEADLINE_PASSED,
+  CLINICAL_EVALUATION_TIMED_OUT,
+  CLINICAL_EVALUATION_UNAVAILABLE,
+} from '../../domain/failures';
 import { EvaluationPool } from '../../infrastructure/clinical/evaluation-pool';
 import { AS_OF, NO_PLAN } from './synthetic-records';
 import { shippedClinicalCatalog } from '../../infrastructure/catalogs/shipped-catalogs';
@@ -15,6 +19,7 @@ const THREADS = path.join(__dirname, '..', 'fixtures', 'threads');
 const STALLING_THREAD = path.join(THREADS, 'stalling-evaluation-thread.js');
 const SLOW_STARTING_THREAD = path.join(THREADS, 'slow-starting-evaluation-thread.js');
 const NEVER_READY_THREAD = path.join(THREADS, 'never-ready-evaluation-thread.js');
+const FAILING_TO_LOAD_THREAD = path.join(THREADS, 'failing-to-load-evaluation-thread.js');
 
 function record(note: string): ClinicalRecord {
   return {
@@ -115,22 +120,35 @@ describe('the clinical evaluation pool', () => {
     expect(lines.join('')).not.toMatch(/stall|Ozempic|E11/);
   });
 
-  it('fails queued work with a plain reason when no thread can start', async () => {
+  const UNAVAILABLE = { type: CLINICAL_EVALUATION_UNAVAILABLE, nonRetryable: false };
+
+  it('fails queued work retryably when no thread can start', async () => {
     // A bare relative path is one Node refuses before any thread starts.
     pool = new EvaluationPool({ threads: 1, taskTimeoutMs: 10_000 }, { entry: 'evaluation-thread.js' });
-    await expect(pool.run({ kind: 'clinical_eligibility', record: record('A1c 8.2 %.') })).rejects.toThrow(
-      'A clinical evaluation thread could not start',
-    );
+    const failure = await pool
+      .run({ kind: 'clinical_eligibility', record: record('A1c 8.2 %.') })
+      .catch((e) => e);
+    expect(failure).toMatchObject(UNAVAILABLE);
   });
 
-  it('fails queued work with a plain reason when a thread is not ready within its start limit', async () => {
+  it('fails queued work retryably when a thread fails as it loads, before it is ready', async () => {
+    pool = new EvaluationPool({ threads: 1, taskTimeoutMs: 10_000 }, { entry: FAILING_TO_LOAD_THREAD });
+    const failure = await pool
+      .run({ kind: 'clinical_eligibility', record: record('A1c 8.2 %.') })
+      .catch((e) => e);
+    expect(failure).toMatchObject(UNAVAILABLE);
+    expect(failure.message).toBe('A clinical evaluation thread could not start; the task was not run.');
+  });
+
+  it('fails queued work retryably when a thread is not ready within its start limit', async () => {
     pool = new EvaluationPool(
       { threads: 1, taskTimeoutMs: 10_000 },
       { entry: NEVER_READY_THREAD, startLimitMs: 300 },
     );
-    await expect(pool.run({ kind: 'clinical_eligibility', record: record('A1c 8.2 %.') })).rejects.toThrow(
-      'A clinical evaluation thread could not start',
-    );
+    const failure = await pool
+      .run({ kind: 'clinical_eligibility', record: record('A1c 8.2 %.') })
+      .catch((e) => e);
+    expect(failure).toMatchObject(UNAVAILABLE);
   });
 
   it('refuses work once closed', async () => {
