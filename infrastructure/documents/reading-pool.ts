@@ -7,6 +7,7 @@ import { detectDocumentFormat } from '../../domain/documents/document-format';
 import type { DocumentReader, DocumentReading, ReadPage } from '../../domain/documents/document-reading';
 import { notRead } from '../../domain/documents/document-reading';
 import { projectRoot } from '../project-root';
+import { returnFreedMemory } from './freed-memory';
 import { claimOutsideNative, newNativeGuard } from './native-guard';
 import { readDocument, summarise } from './read-document';
 import { DEFAULT_READING_LIMITS, RECYCLE_THREAD_AFTER_PAGES } from './reading-limits';
@@ -197,6 +198,7 @@ export class DocumentReadingPool implements DocumentReader {
       );
     }
     await slot.thread.terminate();
+    returnFreedMemory();
     if (!this.closed) this.dispatch();
   }
 
