@@ -198,7 +198,7 @@ export class DocumentReadingPool implements DocumentReader {
       );
     }
     await slot.thread.terminate();
-    returnFreedMemory();
+    await returnFreedMemory();
     if (!this.closed) this.dispatch();
   }
 
