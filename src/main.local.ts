@@ -45,6 +45,8 @@ async function main(): Promise<void> {
       databaseUrl = server.databaseUrl;
     }
 
+    // Each child serves its metrics on a port of its own: the worker on METRICS_PORT, the API on the next.
+    const metricsPort = config.metrics.port;
     let devServer: DevServer | undefined;
     if (!process.env.TEMPORAL_ADDRESS) {
       const binary = await ensureTemporalCli((line) => process.stderr.write(`${line}\n`));
@@ -58,6 +60,7 @@ async function main(): Promise<void> {
         dbFile: path.join(config.dataDir, 'temporal.db'),
         namespace: config.temporal.namespace,
         logFile: path.join(config.dataDir, 'temporal-server.log'),
+        reservedPorts: [config.http.port, ...(metricsPort ? [metricsPort, metricsPort + 1] : [])],
       });
       shutdown.add(() => devServer!.stop());
     }
@@ -68,8 +71,6 @@ async function main(): Promise<void> {
       onGiveUp: () => void shutdown.exit(1),
     });
     shutdown.add(() => children.stop());
-    // Each child serves its metrics on a port of its own: the worker on METRICS_PORT, the API on the next.
-    const metricsPort = config.metrics.port;
     const [apiPid, workerPid] = await Promise.all([
       children.start({
         name: 'api',

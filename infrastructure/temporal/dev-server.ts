@@ -20,6 +20,11 @@ export interface DevServerOptions {
   moreNamespaces?: string[];
   logFile: string;
   readyTimeoutMs?: number;
+  /**
+   * Ports the launch's other processes will listen on once the server is up (the API's, the metrics
+   * endpoints'): never chosen for the server's HTTP and metrics endpoints, which would take them first.
+   */
+  reservedPorts?: number[];
 }
 
 export interface DevServer {
@@ -80,6 +85,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
   mkdirSync(path.dirname(options.dbFile), { recursive: true });
   mkdirSync(path.dirname(options.logFile), { recursive: true });
+  const reserved = [options.port, ...(options.ui ? [options.ui.port] : []), ...(options.reservedPorts ?? [])];
+  const httpPort = await freePort(reserved);
+  const metricsPort = await freePort([...reserved, httpPort]);
   const args = [
     'server',
     'start-dev',
@@ -88,9 +96,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     '--port',
     String(options.port),
     '--http-port',
-    String(await freePort()),
+    String(httpPort),
     '--metrics-port',
-    String(await freePort()),
+    String(metricsPort),
     '--db-filename',
     options.dbFile,
     ...[options.namespace, ...(options.moreNamespaces ?? [])].flatMap((namespace) => [
@@ -191,17 +199,21 @@ export async function startDevServerOnFreePorts(
  * A free port below the range the OS takes outgoing connections' local ports from (Linux's
  * `ip_local_port_range`, 32768–60999 by default). A port the OS hands out for `listen(0)` lies inside
  * that range, so between this call and its use a connection the service itself opens (its workers to
- * Temporal) could take it; one below the range only another listener can.
+ * Temporal) could take it; one below the range only another listener can. `reserved` ports are free
+ * now but promised to a process about to start, so they are never chosen.
  */
-export async function freePort(): Promise<number> {
+export async function freePort(reserved: readonly number[] = []): Promise<number> {
   const below = firstEphemeralPort();
   if (below - LOWEST_CHOSEN_PORT >= 1000) {
     for (let attempt = 0; attempt < 50; attempt += 1) {
       const port = LOWEST_CHOSEN_PORT + Math.floor(Math.random() * (below - LOWEST_CHOSEN_PORT));
-      if (await isPortFree(port)) return port;
+      if (!reserved.includes(port) && (await isPortFree(port))) return port;
     }
   }
-  return portTheOsHandsOut();
+  for (;;) {
+    const port = await portTheOsHandsOut();
+    if (!reserved.includes(port)) return port;
+  }
 }
 
 /**
