@@ -263,10 +263,14 @@ function portTheOsHandsOut(): Promise<number> {
   });
 }
 
+/**
+ * Whether nothing listens on the port, on any IPv4 address: the API binds 0.0.0.0 by default, which a
+ * listener on one address (loopback or another) refuses.
+ */
 export function isPortFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
   });
 }

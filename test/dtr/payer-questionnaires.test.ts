@@ -86,7 +86,7 @@ async function startApp(): Promise<void> {
     // The sandbox payer decides on its second check: a short interval completes approved cases quickly.
     PAYER_POLL_INTERVAL_MS: '300',
     // Short, for the console's payer whose CQL never ends: the limit counts from when a ready thread
-    // takes the task, and every other package here evaluates in milliseconds.
+    // takes the task, and every other package here, and the criteria engine, takes milliseconds.
     CLINICAL_EVALUATION_TIMEOUT_MS: '2000',
   });
   worker = await testApp.startWorker();

@@ -35,7 +35,9 @@ describe('local mode (the start command)', () => {
   let ports: { api: number; temporal: number; ui: number };
 
   beforeAll(async () => {
-    ports = { api: await freePort(), temporal: await freePort(), ui: await freePort() };
+    const api = await freePort();
+    const temporal = await freePort([api]);
+    ports = { api, temporal, ui: await freePort([api, temporal]) };
     env = localModeEnv({ dataDir, ports, devApiKey: DEV_API_KEY });
   });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
