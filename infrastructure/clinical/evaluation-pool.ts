@@ -227,6 +227,7 @@ export class EvaluationPool implements ClinicalEvaluator {
         clearTimeout(slot.startTimer);
         slot.ready = true;
         this.dispatch();
+        if (!slot.current) slot.thread.unref();
         return;
       }
       const current = slot.current;
@@ -246,8 +247,8 @@ export class EvaluationPool implements ClinicalEvaluator {
       this.logger?.error({ exitCode, kind: slot.current?.task.kind }, 'A clinical evaluation thread exited');
       this.replace(slot, new Error('A clinical evaluation thread exited'));
     });
-    // After the listeners, which ref the thread again: an idle pool never keeps a process alive.
-    slot.thread.unref();
+    // A starting thread stays ref'd, as the listeners leave it: it starts for queued work, which must
+    // keep the process alive until answered. Once ready and idle it is unref'd.
     this.slots.push(slot);
   }
 

@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
 
 import { ApplicationFailure } from '@temporalio/common';
 import pino from 'pino';
@@ -20,6 +22,15 @@ const STALLING_THREAD = path.join(THREADS, 'stalling-evaluation-thread.js');
 const SLOW_STARTING_THREAD = path.join(THREADS, 'slow-starting-evaluation-thread.js');
 const NEVER_READY_THREAD = path.join(THREADS, 'never-ready-evaluation-thread.js');
 const FAILING_TO_LOAD_THREAD = path.join(THREADS, 'failing-to-load-evaluation-thread.js');
+const COMPILED_POOL = path.join(
+  __dirname,
+  '..',
+  '..',
+  'dist',
+  'infrastructure',
+  'clinical',
+  'evaluation-pool.js',
+);
 
 function record(note: string): ClinicalRecord {
   return {
@@ -149,6 +160,17 @@ describe('the clinical evaluation pool', () => {
       .run({ kind: 'clinical_eligibility', record: record('A1c 8.2 %.') })
       .catch((e) => e);
     expect(failure).toMatchObject(UNAVAILABLE);
+  });
+
+  it('keeps a process that waits on it alive until its task is answered, and lets it end once idle', async () => {
+    const script = `
+      const { EvaluationPool } = require(${JSON.stringify(COMPILED_POOL)});
+      new EvaluationPool({ threads: 1, taskTimeoutMs: 10000 })
+        .run({ kind: 'clinical_eligibility', record: ${JSON.stringify(record('A1c 8.2 %.'))} })
+        .then((answer) => console.log(answer.results.map((result) => result.drug).join()));
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { timeout: 20_000 });
+    expect(stdout.trim()).toBe('Ozempic');
   });
 
   it('refuses work once closed', async () => {
