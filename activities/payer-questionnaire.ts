@@ -266,12 +266,15 @@ function cqlPrefill(
       );
       return { items, failure: null };
     } catch (error) {
+      const type = failureType(error);
+      const unrun = type === CLINICAL_EVALUATION_DEADLINE_PASSED || type === CLINICAL_EVALUATION_UNAVAILABLE;
       // Past the deadline, or with no thread started, the next attempt may find the pool free: Temporal retries it.
-      if ((isPastDeadline(error) || isUnrun(error)) && pastDeadline === 'retry') throw error;
+      if (unrun && pastDeadline === 'retry') throw error;
       // Read but not prefilled: the items still wait for a person, whatever stopped the CQL.
+      const timedOut = type === CLINICAL_EVALUATION_TIMED_OUT || type === CLINICAL_EVALUATION_DEADLINE_PASSED;
       return {
         items: itemsOfQuestionnaire(questionnaire, pkg.valueSets),
-        failure: isTimeLimit(error) || isPastDeadline(error) ? 'cql_timed_out' : 'cql_failed',
+        failure: timedOut ? 'cql_timed_out' : 'cql_failed',
       };
     }
   };
@@ -366,14 +369,7 @@ function questionnaireOf(
   };
 }
 
-function isTimeLimit(error: unknown): boolean {
-  return (error as { type?: string } | null)?.type === CLINICAL_EVALUATION_TIMED_OUT;
-}
-
-function isPastDeadline(error: unknown): boolean {
-  return (error as { type?: string } | null)?.type === CLINICAL_EVALUATION_DEADLINE_PASSED;
-}
-
-function isUnrun(error: unknown): boolean {
-  return (error as { type?: string } | null)?.type === CLINICAL_EVALUATION_UNAVAILABLE;
+/** The failure type an evaluation was stopped with (an ApplicationFailure's), if any. */
+function failureType(error: unknown): string | undefined {
+  return (error as { type?: string } | null)?.type;
 }

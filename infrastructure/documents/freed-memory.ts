@@ -10,25 +10,17 @@
  * @returns whether glibc reported memory released.
  */
 export async function returnFreedMemory(): Promise<boolean> {
-  try {
-    const trim = await mallocTrim();
-    return trim ? trim(0) === 1 : false;
-  } catch {
-    return false;
-  }
+  mallocTrim ??= loadMallocTrim();
+  const trim = await mallocTrim;
+  return trim ? trim(0) === 1 : false;
 }
 
-let loaded: Promise<((pad: number) => number) | null> | undefined;
-
-function mallocTrim(): Promise<((pad: number) => number) | null> {
-  loaded ??= loadMallocTrim();
-  return loaded;
-}
+let mallocTrim: Promise<((pad: number) => number) | null> | undefined;
 
 async function loadMallocTrim(): Promise<((pad: number) => number) | null> {
-  const { header } = process.report.getReport() as { header: { glibcVersionRuntime?: string } };
-  if (!header.glibcVersionRuntime) return null;
   try {
+    const { header } = process.report.getReport() as { header: { glibcVersionRuntime?: string } };
+    if (!header.glibcVersionRuntime) return null;
     // Loaded here, not at import: a platform without koffi's binary must still read documents.
     const { load } = await import('koffi');
     return load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number;
