@@ -65,6 +65,33 @@ export function runsOn(
     });
 }
 
+/**
+ * Whether the line under the region begins, at or before the value's own start, with a group of digits
+ * that `standsApart` does not claim: a grouped id the card wrapped where a group began (`MEC 847 899`
+ * over `484`), which both readers read alike, cut short. Wrapped print starts again at its line's left,
+ * under the value's label or under the value itself.
+ */
+export function wrapsBelow(
+  lines: readonly ReadLine[],
+  region: Box,
+  standsApart: (word: ReadWord) => boolean,
+): boolean {
+  const bottom = region.top + region.height;
+  return lines.some((line) => {
+    const first = line.words.find((word) => /[A-Za-z0-9]/.test(word.text));
+    if (!first || first.box.top + first.box.height / 2 <= bottom) return false;
+    return (
+      first.box.top - bottom <= region.height &&
+      first.box.left <= region.left + region.height / 2 &&
+      WRAPPED_GROUP.test(first.text) &&
+      !standsApart(first)
+    );
+  });
+}
+
+/** What a wrapped id's next part looks like: digits, in groups a dash may join. */
+const WRAPPED_GROUP = /^-?\d+(?:-\d+)*-?$/;
+
 /** One upright stroke, as a reader gives what is left of a table's rule beside a cell's value. */
 const RULE_REMNANT = /^[|lI![\]]$/;
 

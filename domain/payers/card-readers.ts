@@ -1,6 +1,6 @@
 import { boxAround } from '../documents/document-reading';
-import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
-import { runsOn, sameRegion, splitAfterLabel, wordsInRegion } from './card-agreement';
+import type { Box, ReadLine, ReadPage, ReadWord } from '../documents/document-reading';
+import { runsOn, sameRegion, splitAfterLabel, wordsInRegion, wrapsBelow } from './card-agreement';
 import { FIELD_KIND, IDENTIFIERS, sameReading, SHAPES } from './card-field-shapes';
 import { isLabelWord } from './card-labels';
 import type { FoundField } from './card-layout';
@@ -77,6 +77,8 @@ export function checkAgainstOtherReader(
     ) {
       return { kind: 'disagree', other: wordsText(there) };
     }
+    if (wrapsBelow(own, region, standsApart) || wrapsBelow(other, region, standsApart))
+      return { kind: 'unsure' };
   }
   if (there.length === 0) return { kind: 'alone' };
   const shape = SHAPES[field];
@@ -88,7 +90,7 @@ export function checkAgainstOtherReader(
     if (field === 'member_name' && mayHideAnInitial(candidate.value.value)) return { kind: 'unsure' };
     return { kind: 'agreed', confidence: confidence() };
   }
-  const spaced = spacedAsFirstReaderRead(candidate, otherValue ?? joined);
+  const spaced = spacedAsFirstReaderRead(candidate, otherValue ?? joined, other, there);
   if (spaced !== null && mayHideAnInitial(spaced)) return { kind: 'unsure' };
   if (spaced !== null) return { kind: 'agreed', confidence: confidence(), value: spaced };
   return { kind: 'disagree', other: otherValue ?? joined };
@@ -98,10 +100,17 @@ export function checkAgainstOtherReader(
  * Of two readings of a name that differ only in spaces the second reader left out (`PRIYAMORENO` for
  * `PRIYA MORENO`, `ANNAA RIVERA` for `ANNA A RIVERA`), the first reader's: PP-OCR drops the space between
  * words set close, while Tesseract splits words only at gaps the print has. Spaces only the second
- * reader saw are never taken.
+ * reader saw are never taken, nor the first reader's where its words lie on more than one of its
+ * lines: its line finding may part a word (`LINDQVI`, and `ST` a line of its own).
  */
-function spacedAsFirstReaderRead(candidate: Candidate, otherReading: string): string | null {
+function spacedAsFirstReaderRead(
+  candidate: Candidate,
+  otherReading: string,
+  otherLines: readonly ReadLine[],
+  otherWords: readonly ReadWord[],
+): string | null {
   if (candidate.field !== 'member_name') return null;
+  if (candidate.reader === 'second' && !onOneLine(otherLines, otherWords)) return null;
   const [first, second] =
     candidate.reader === 'first'
       ? [candidate.value.value, otherReading]
@@ -127,6 +136,11 @@ function mayHideAnInitial(name: string): boolean {
     .toUpperCase()
     .split(/[\s,]+/)
     .some((word) => /([AVWY])\1$/.test(word));
+}
+
+/** Whether the words all lie on one of the lines. */
+function onOneLine(lines: readonly ReadLine[], words: readonly ReadWord[]): boolean {
+  return lines.filter((line) => line.words.some((word) => words.includes(word))).length <= 1;
 }
 
 /** A name's letters run together, and after how many of them each of its words ends. */

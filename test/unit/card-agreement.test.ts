@@ -60,6 +60,21 @@ describe('a card read by two readers', () => {
     expect(reading.card.member_id).toBeNull();
   });
 
+  it('never returns a grouped member id the card wrapped onto a second line where a group began', () => {
+    const printed = [
+      'Identification Number: MEC 847 899   GROUP NUMBER:',
+      '484                                07666',
+    ];
+    const reading = readCard([readTwice(printed, printed)]);
+    expect(reading.card.member_id).toBeNull();
+  });
+
+  it("returns a member id whose next line begins with another field's label", () => {
+    const printed = ['Member ID: MEC 847 899', 'Group: 07666'];
+    const reading = readCard([readTwice(printed, printed)]);
+    expect(reading.card.member_id).toMatchObject({ value: 'MEC847899', readers: 2 });
+  });
+
   it('leaves unread an identifier only one reader read at all', () => {
     const reading = readCard([readTwice(['Member ID: W123456789'], [''])]);
     expect(reading.card.member_id).toBeNull();
@@ -81,6 +96,15 @@ describe('a card read by two readers', () => {
 
   it('never takes a space in a name that only the second reader saw', () => {
     const reading = readCard([readTwice(['Name: JORDANA RIVERA'], ['Name: JORDAN A RIVERA'])]);
+    expect(reading.card.member_name).toBeNull();
+    expect(reading.unreadReasons.member_name).toBe('readers_disagree');
+  });
+
+  it('never takes a space the first reader put between parts of a word it found on two lines', () => {
+    const page = readTwice(['Name: LUIS R LINDQVI ST'], ['Name: LUIS R LINDQVIST']);
+    const end = page.lines[0].words.pop()!;
+    page.lines.push({ words: [end], box: end.box });
+    const reading = readCard([page]);
     expect(reading.card.member_name).toBeNull();
     expect(reading.unreadReasons.member_name).toBe('readers_disagree');
   });
