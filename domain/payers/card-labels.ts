@@ -276,3 +276,21 @@ export function isLabelWord(text: string): boolean {
   const key = keyOf(text.toUpperCase());
   return /[:#]$/.test(text) || LABEL_MARKERS.has(key) || LABEL_WORDS.has(key) || GLUED_LABELS.has(key);
 }
+
+/** Fields whose short labels a reader runs into the value when a pharmacy block sets them close. */
+const RUN_IN_FIELDS: ReadonlySet<CardField> = new Set(['rx_bin', 'rx_pcn', 'rx_group']);
+
+/**
+ * What follows one of the field's own labels at the start of a word a reader ran the label into
+ * (`RxBin888761`, `PCNAVGM`), in capitals and without marks; null where the word begins with none.
+ */
+export function afterRunInLabel(field: CardField, text: string): string | null {
+  if (!RUN_IN_FIELDS.has(field)) return null;
+  const compact = text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  for (const label of LABELS) {
+    const glued = label.phrase.join('');
+    if (label.field === field && compact.length > glued.length && compact.startsWith(glued))
+      return compact.slice(glued.length);
+  }
+  return null;
+}

@@ -2,7 +2,7 @@ import { boxAround } from '../documents/document-reading';
 import type { Box, ReadLine, ReadPage, ReadWord } from '../documents/document-reading';
 import { runsOn, sameRegion, splitAfterLabel, wordsInRegion, wrapsBelow } from './card-agreement';
 import { FIELD_KIND, IDENTIFIERS, sameReading, SHAPES } from './card-field-shapes';
-import { isLabelWord } from './card-labels';
+import { afterRunInLabel, isLabelWord } from './card-labels';
 import type { FoundField } from './card-layout';
 
 /**
@@ -90,6 +90,10 @@ export function checkAgainstOtherReader(
     if (field === 'member_name' && mayHideAnInitial(candidate.value.value)) return { kind: 'unsure' };
     return { kind: 'agreed', confidence: confidence() };
   }
+  // The other reader ran the field's own label into this value: it read the value alike.
+  const runIn = there.length === 1 ? afterRunInLabel(field, there[0].text) : null;
+  if (runIn !== null && sameReading(field, runIn, candidate.value.value))
+    return { kind: 'agreed', confidence: confidence() };
   const spaced = spacedAsFirstReaderRead(candidate, otherValue ?? joined, other, there);
   if (spaced !== null && mayHideAnInitial(spaced)) return { kind: 'unsure' };
   if (spaced !== null) return { kind: 'agreed', confidence: confidence(), value: spaced };

@@ -211,6 +211,23 @@ describe('a card read by two readers', () => {
     const reading = readCard([readTwice(['ENROLLEE 1D', 'W123456789'], ['', 'W123456789'])]);
     expect(reading.card.member_id?.value).toBe('W123456789');
   });
+
+  it.each([
+    ['an RxBIN', 'rx_bin', 'RxBIN  888761', '   RxBin888761', '888761'],
+    ['a PCN', 'rx_pcn', 'PCN  AVGM', '  PCNAVGM', 'AVGM'],
+  ] as const)(
+    'reads %s the other reader ran its own label into, as both read it',
+    (_what, field, first, second, value) => {
+      const reading = readCard([readTwice([first], [second])]);
+      expect(reading.card[field]).toMatchObject({ value, readers: 2 });
+    },
+  );
+
+  it('leaves unread a PCN whose reading after the label the other reader ran in differs', () => {
+    const reading = readCard([readTwice(['PCN  AVGM'], ['  PCNAVCM'])]);
+    expect(reading.card.rx_pcn).toBeNull();
+    expect(reading.unreadReasons.rx_pcn).toBe('readers_disagree');
+  });
 });
 
 describe('member ids of every common shape', () => {
