@@ -89,6 +89,36 @@ export function wrapsBelow(
   });
 }
 
+/**
+ * The lines with each id the card wrapped after a dash joined again (`830-97-8752-` over `19`): the
+ * part on the next line, where wrapped print starts again at or left of the id's start, is taken off
+ * that line and put after the dash, in the first part's box, so both readers' readings of the id
+ * stand in one place. An id never ends in a dash, so the part after it is its own.
+ */
+export function joinedAtDashes(lines: readonly ReadLine[]): ReadLine[] {
+  const joined = lines.map((line) => ({ ...line, words: [...line.words] }));
+  for (const line of joined) {
+    line.words = line.words.map((word) => {
+      if (!/\d-$/.test(word.text)) return word;
+      const bottom = word.box.top + word.box.height;
+      const next = joined.find((other) => {
+        const first = other.words[0];
+        return (
+          first !== undefined &&
+          first.box.top + first.box.height / 2 > bottom &&
+          first.box.top - bottom <= word.box.height &&
+          first.box.left <= word.box.left + word.box.height / 2 &&
+          WRAPPED_GROUP.test(first.text)
+        );
+      });
+      if (!next) return word;
+      const [rest] = next.words.splice(0, 1);
+      return { ...word, text: word.text + rest.text, confidence: Math.min(word.confidence, rest.confidence) };
+    });
+  }
+  return joined.filter((line) => line.words.length > 0);
+}
+
 /** What a wrapped id's next part looks like: digits, in groups a dash may join. */
 const WRAPPED_GROUP = /^-?\d+(?:-\d+)*-?$/;
 

@@ -1,6 +1,13 @@
 import { boxAround } from '../documents/document-reading';
 import type { Box, ReadLine, ReadPage, ReadWord } from '../documents/document-reading';
-import { runsOn, sameRegion, splitAfterLabel, wordsInRegion, wrapsBelow } from './card-agreement';
+import {
+  joinedAtDashes,
+  runsOn,
+  sameRegion,
+  splitAfterLabel,
+  wordsInRegion,
+  wrapsBelow,
+} from './card-agreement';
 import { FIELD_KIND, IDENTIFIERS, sameReading, SHAPES } from './card-field-shapes';
 import { afterRunInLabel, isLabelWord } from './card-labels';
 import type { FoundField } from './card-layout';
@@ -22,7 +29,10 @@ export interface Candidate extends FoundField {
 /** A page as one reader saw it: the second reader's lines in place of the first's. */
 export function linesOf(page: ReadPage, reader: Reader): ReadPage {
   const lines = reader === 'first' ? page.lines : (page.second ?? []);
-  return { ...page, lines: lines.map((line) => ({ ...line, words: line.words.flatMap(splitAfterLabel) })) };
+  return {
+    ...page,
+    lines: joinedAtDashes(lines.map((line) => ({ ...line, words: line.words.flatMap(splitAfterLabel) }))),
+  };
 }
 
 /** Two agreeing readings are used unless both are this unsure: agreement, not one engine's confidence, decides. */

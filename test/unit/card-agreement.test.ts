@@ -54,9 +54,20 @@ describe('a card read by two readers', () => {
     expect(reading.unreadReasons.member_id).toBe('readers_disagree');
   });
 
-  it('never returns a member id the card wrapped onto a second line after a dash, cut at the dash', () => {
-    const printed = ['Identification Number: 787-67-', '8385-51'];
+  it('returns a member id the card wrapped onto a second line after a dash whole, never cut at the dash', () => {
+    const printed = [
+      'Identification Number: 787-67-   GROUP NUMBER:',
+      '8385-51                          VYE68633',
+    ];
     const reading = readCard([readTwice(printed, printed)]);
+    expect(reading.card.member_id).toMatchObject({ value: '787-67-8385-51', readers: 2 });
+    expect(reading.card.group_number?.value).toBe('VYE68633');
+  });
+
+  it('leaves unread a member id wrapped after a dash whose second part only one reader read', () => {
+    const reading = readCard([
+      readTwice(['Identification Number: 787-67-', '8385-51'], ['Identification Number: 787-67-', '']),
+    ]);
     expect(reading.card.member_id).toBeNull();
   });
 
