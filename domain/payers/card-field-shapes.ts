@@ -240,8 +240,10 @@ function personName(text: string): string | null {
 
 /** An organisation or plan name: words with at least three letters in all, few digits. */
 export function organisationName(text: string): string | null {
-  // A table's rule read beside the name (`Lakeshore Health Alliance |`) is no part of it.
-  const cleaned = text.replace(/\s+/g, ' ').replace(/^[\s:|]+|[\s:|]+$/g, '');
+  // A table's rule or the card's edge read beside the name (`Lakeshore Health Alliance |`, `Northwind
+  // Health i`) is no part of it: no organisation's name ends in a lone small letter.
+  let cleaned = text.replace(/\s+/g, ' ').replace(/^[\s:|]+|[\s:|]+$/g, '');
+  while (/ [il!]$/.test(cleaned)) cleaned = cleaned.slice(0, -2);
   const letters = cleaned.replace(/[^A-Za-z]/g, '').length;
   const digits = cleaned.replace(/\D/g, '').length;
   if (letters < 3 || digits > letters / 2) return null;

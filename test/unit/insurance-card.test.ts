@@ -14,6 +14,14 @@ describe('reading an insurance card from its words', () => {
     expect(card.payer_name?.value).toBe('Lakeshore Health Alliance');
   });
 
+  it.each(['Northwind Health i', 'Northwind Health l |'])(
+    'reads a payer name without the stroke a reader gave as a lone small letter after it (%s)',
+    (printed) => {
+      const card = readInsuranceCard([face([`Payer: ${printed}`, 'Member ID: W123456789'])]);
+      expect(card.payer_name?.value).toBe('Northwind Health');
+    },
+  );
+
   it("takes GRP under the BIN and PCN line for the pharmacy's group, and the spelled-out group for the member's", () => {
     const card = readInsuranceCard([
       face([
