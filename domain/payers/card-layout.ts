@@ -49,8 +49,10 @@ export function fieldsOnPage(page: ReadPage): FoundField[] {
       if (!label.field) return;
       const nextStart = labels[labelIndex + 1]?.start ?? tokens.length;
       const besideTokens = tokens.slice(label.end, nextStart);
-      // Marks alone beside a label (a stray `(`, `»` or a rule's stroke) are no value: look below it.
-      if (besideTokens.some((token) => /[A-Za-z0-9]/.test(token.word.text))) {
+      // Marks alone beside a label (a stray `(`, `»` or a rule's stroke) are no value, nor print across
+      // the card (the next column's value under its own label, on a reader's row): look below it.
+      const firstPrint = besideTokens.find((token) => /[A-Za-z0-9]/.test(token.word.text));
+      if (firstPrint && within(label, firstPrint)) {
         const beside = valueFrom(label, besideTokens, page.number, 1);
         if (beside) found.push({ field: label.field, value: beside });
         return;
@@ -62,6 +64,18 @@ export function fieldsOnPage(page: ReadPage): FoundField[] {
     });
   });
   return found;
+}
+
+/**
+ * How far past its label's end, in the label's heights, a value beside it may begin: a table's value
+ * stands a few heights off; print further on belongs to another column (on fresh cards, every value
+ * read beside its label began within 2.2 heights, and every word beyond 4 was another's or none).
+ */
+const BESIDE_REACH = 12;
+
+function within(label: LabelAt, token: Token): boolean {
+  const gap = token.word.box.left - (label.box.left + label.box.width);
+  return gap <= BESIDE_REACH * label.box.height;
 }
 
 /** The value in the label's column on the next line that has words there and is not itself labels. */

@@ -86,6 +86,12 @@ describe('a card read by two readers', () => {
     expect(reading.card.member_id).toMatchObject({ value: 'MEC847899', readers: 2 });
   });
 
+  it('takes no value for a label from print across the card on its row, and reads the value under it', () => {
+    const printed = ['ID NO.                   HSC82309', 'YCM 828 298 869'];
+    const reading = readCard([readTwice(printed, printed)]);
+    expect(reading.card.member_id).toMatchObject({ value: 'YCM828298869', readers: 2 });
+  });
+
   it('leaves unread an identifier only one reader read at all', () => {
     const reading = readCard([readTwice(['Member ID: W123456789'], [''])]);
     expect(reading.card.member_id).toBeNull();
