@@ -91,32 +91,54 @@ export function wrapsBelow(
 
 /**
  * The lines with each id the card wrapped after a dash joined again (`830-97-8752-` over `19`): the
- * part on the next line, where wrapped print starts again at or left of the id's start, is taken off
- * that line and put after the dash, in the first part's box, so both readers' readings of the id
- * stand in one place. An id never ends in a dash, so the part after it is its own.
+ * part on one of the next lines is taken off it and put after the dash, in the first part's box, so
+ * both readers' readings of the id stand in one place. A dash may also end what a crop edge or glare
+ * left of an id, so the part is joined only where it has a wrap's place: it starts that line under
+ * the start of the id's block (its label, or the id itself), and stands alone there, with no print
+ * close after it (`1-800-555-0199 Member Services` is a phone line, not an id's end).
  */
 export function joinedAtDashes(lines: readonly ReadLine[]): ReadLine[] {
   const joined = lines.map((line) => ({ ...line, words: [...line.words] }));
-  for (const line of joined) {
-    line.words = line.words.map((word) => {
+  joined.forEach((line, lineIndex) => {
+    line.words = line.words.map((word, wordIndex) => {
       if (!/\d-$/.test(word.text)) return word;
+      const blockStart = startOfBlock(line.words, wordIndex);
       const bottom = word.box.top + word.box.height;
-      const next = joined.find((other) => {
-        const first = other.words[0];
+      const next = joined.slice(lineIndex + 1, lineIndex + 1 + WRAP_LINES_AHEAD).find((other) => {
+        const [first, after] = other.words;
         return (
           first !== undefined &&
           first.box.top + first.box.height / 2 > bottom &&
           first.box.top - bottom <= word.box.height &&
-          first.box.left <= word.box.left + word.box.height / 2 &&
-          WRAPPED_GROUP.test(first.text)
+          first.box.left <= blockStart + word.box.height / 2 &&
+          first.box.left + first.box.width > blockStart &&
+          WRAPPED_GROUP.test(first.text) &&
+          (after === undefined || gapBetween(first, after) > BLOCK_GAP * word.box.height)
         );
       });
       if (!next) return word;
       const [rest] = next.words.splice(0, 1);
       return { ...word, text: word.text + rest.text, confidence: Math.min(word.confidence, rest.confidence) };
     });
-  }
+  });
   return joined.filter((line) => line.words.length > 0);
+}
+
+/** Lines after an id's a wrapped part of it is looked for on: a reader may put a stray mark between. */
+const WRAP_LINES_AHEAD = 2;
+/** Words closer than this many letter heights are one block of print (a label and its value). */
+const BLOCK_GAP = 2;
+
+/** Where the block of print holding the line's word begins: the words before it set close to it. */
+function startOfBlock(words: readonly ReadWord[], index: number): number {
+  let start = index;
+  while (start > 0 && gapBetween(words[start - 1], words[start]) <= BLOCK_GAP * words[start].box.height)
+    start -= 1;
+  return words[start].box.left;
+}
+
+function gapBetween(before: ReadWord, after: ReadWord): number {
+  return after.box.left - (before.box.left + before.box.width);
 }
 
 /** What a wrapped id's next part looks like: digits, in groups a dash may join. */

@@ -238,12 +238,28 @@ function personName(text: string): string | null {
   return cleaned.toUpperCase();
 }
 
+/**
+ * The text without marks a reader gave at its ends for a table's rule or the card's edge
+ * (`Lakeshore Health Alliance |`, `: Northwind Health i`): colons and strokes, and after the name a
+ * stroke read as a lone `i` or `!` (not `l`: a printed `Plan I` may be read `Plan l`). Counted off by
+ * index, so the time is linear in the text whatever marks it holds.
+ */
+function withoutStrokes(text: string): string {
+  const mark = (character: string) => character === ' ' || character === ':' || character === '|';
+  let start = 0;
+  let end = text.length;
+  while (start < end && mark(text[start])) start += 1;
+  for (;;) {
+    while (end > start && mark(text[end - 1])) end -= 1;
+    if (end - start < 2 || text[end - 2] !== ' ' || !'i!'.includes(text[end - 1])) break;
+    end -= 2;
+  }
+  return text.slice(start, end);
+}
+
 /** An organisation or plan name: words with at least three letters in all, few digits. */
 export function organisationName(text: string): string | null {
-  // A table's rule or the card's edge read beside the name (`Lakeshore Health Alliance |`, `Northwind
-  // Health i`) is no part of it: no organisation's name ends in a lone small letter.
-  let cleaned = text.replace(/\s+/g, ' ').replace(/^[\s:|]+|[\s:|]+$/g, '');
-  while (/ [il!]$/.test(cleaned)) cleaned = cleaned.slice(0, -2);
+  const cleaned = withoutStrokes(text.replace(/\s+/g, ' '));
   const letters = cleaned.replace(/[^A-Za-z]/g, '').length;
   const digits = cleaned.replace(/\D/g, '').length;
   if (letters < 3 || digits > letters / 2) return null;

@@ -64,6 +64,27 @@ describe('a card read by two readers', () => {
     expect(reading.card.group_number?.value).toBe('VYE68633');
   });
 
+  it.each([
+    ['a phone line', 'member_id', ['Member ID: 830-97-8752-', '1-800-555-0199 Member Services']],
+    [
+      'a phone line under an id below its label',
+      'member_id',
+      ['Member ID', '830-97-8752-', '555-0199 Customer Service'],
+    ],
+    ['a date', 'group_number', ['Group: 4471-', '01-01-2025 Effective']],
+    [
+      "another column's value",
+      'member_id',
+      ['Group Number         Member ID: 830-97-8752-', '07666                Name: JANE DOE'],
+    ],
+  ] as const)(
+    'never joins an id ending in a dash, cut by a crop edge, with %s on the line below',
+    (_what, field, printed) => {
+      const reading = readCard([readTwice([...printed], [...printed])]);
+      expect(reading.card[field]).toBeNull();
+    },
+  );
+
   it('leaves unread a member id wrapped after a dash whose second part only one reader read', () => {
     const reading = readCard([
       readTwice(['Identification Number: 787-67-', '8385-51'], ['Identification Number: 787-67-', '']),

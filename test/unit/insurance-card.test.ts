@@ -14,13 +14,18 @@ describe('reading an insurance card from its words', () => {
     expect(card.payer_name?.value).toBe('Lakeshore Health Alliance');
   });
 
-  it.each(['Northwind Health i', 'Northwind Health l |'])(
-    'reads a payer name without the stroke a reader gave as a lone small letter after it (%s)',
+  it.each(['Northwind Health i', 'Northwind Health ! |'])(
+    'reads a payer name without the stroke a reader gave as a lone i or ! after it (%s)',
     (printed) => {
       const card = readInsuranceCard([face([`Payer: ${printed}`, 'Member ID: W123456789'])]);
       expect(card.payer_name?.value).toBe('Northwind Health');
     },
   );
+
+  it('keeps a lone l after a payer name, which may be a printed I', () => {
+    const card = readInsuranceCard([face(['Payer: Medicare Advantage Plan l', 'Member ID: W123456789'])]);
+    expect(card.payer_name?.value).toBe('Medicare Advantage Plan l');
+  });
 
   it("takes GRP under the BIN and PCN line for the pharmacy's group, and the spelled-out group for the member's", () => {
     const card = readInsuranceCard([
