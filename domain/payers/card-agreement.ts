@@ -66,10 +66,11 @@ export function runsOn(
 }
 
 /**
- * Whether the line under the region begins, at or before the value's own start, with a group of digits
- * that `standsApart` does not claim: a grouped id the card wrapped where a group began (`MEC 847 899`
- * over `484`), which both readers read alike, cut short. Wrapped print starts again at its line's left,
- * under the value's label or under the value itself.
+ * Whether the line under the region begins, under the start of the value's block (its label, or the
+ * value itself), with a group of digits that `standsApart` does not claim: a grouped id the card
+ * wrapped where a group began (`MEC 847 899` over `484`), which both readers read alike, cut short.
+ * Wrapped print starts again at its block's left; a stray digit further left (a photo's noise read as
+ * `2`) is no part of it.
  */
 export function wrapsBelow(
   lines: readonly ReadLine[],
@@ -77,16 +78,29 @@ export function wrapsBelow(
   standsApart: (word: ReadWord) => boolean,
 ): boolean {
   const bottom = region.top + region.height;
+  const blockStart = startOfValueBlock(lines, region);
   return lines.some((line) => {
     const first = line.words.find((word) => /[A-Za-z0-9]/.test(word.text));
     if (!first || first.box.top + first.box.height / 2 <= bottom) return false;
     return (
       first.box.top - bottom <= region.height &&
-      first.box.left <= region.left + region.height / 2 &&
+      first.box.left <= blockStart + region.height / 2 &&
+      first.box.left + first.box.width > blockStart &&
       WRAPPED_GROUP.test(first.text) &&
       !standsApart(first)
     );
   });
+}
+
+/** Where the block of print holding the region's value begins on its line, or the region's left. */
+function startOfValueBlock(lines: readonly ReadLine[], region: Box): number {
+  for (const line of lines) {
+    const index = line.words.findIndex(
+      (word) => verticallyWithin(word.box, region) && horizontalOverlap(word.box, region) > 0,
+    );
+    if (index >= 0) return startOfBlock(line.words, index);
+  }
+  return region.left;
 }
 
 /**

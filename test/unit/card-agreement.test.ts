@@ -101,6 +101,12 @@ describe('a card read by two readers', () => {
     expect(reading.card.member_id).toBeNull();
   });
 
+  it("returns a member id with a stray digit under the print left of its label's block, no wrap of it", () => {
+    const printed = ['Ra     ID: W472542224', '2  bt'];
+    const reading = readCard([readTwice(printed, printed)]);
+    expect(reading.card.member_id).toMatchObject({ value: 'W472542224', readers: 2 });
+  });
+
   it("returns a member id whose next line begins with another field's label", () => {
     const printed = ['Member ID: MEC 847 899', 'Group: 07666'];
     const reading = readCard([readTwice(printed, printed)]);
