@@ -113,11 +113,16 @@ describe('a card read by two readers', () => {
     expect(reading.card.member_id).toMatchObject({ value: 'MEC847899', readers: 2 });
   });
 
-  it('takes no value for a label from print across the card on its row, and reads the value under it', () => {
-    const printed = ['ID NO.                   HSC82309', 'YCM 828 298 869'];
-    const reading = readCard([readTwice(printed, printed)]);
-    expect(reading.card.member_id).toMatchObject({ value: 'YCM828298869', readers: 2 });
-  });
+  it.each([
+    ['ID NO.                   HSC82309', 'YCM 828 298 869', 'YCM828298869'],
+    ['MEMBER NUMBER        85628', 'U6796040354', 'U6796040354'],
+  ])(
+    'takes no value for a label from print across the card on its row, and reads the value under it (%s)',
+    (row, under, value) => {
+      const reading = readCard([readTwice([row, under], [row, under])]);
+      expect(reading.card.member_id).toMatchObject({ value, readers: 2 });
+    },
+  );
 
   it('leaves unread an identifier only one reader read at all', () => {
     const reading = readCard([readTwice(['Member ID: W123456789'], [''])]);
