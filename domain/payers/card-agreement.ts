@@ -81,12 +81,9 @@ export function wrapsBelow(
   const blockStart = startOfValueBlock(lines, region);
   return lines.some((line) => {
     const first = line.words.find((word) => /[A-Za-z0-9]/.test(word.text));
-    if (!first || first.box.top + first.box.height / 2 <= bottom) return false;
     return (
-      first.box.top - bottom <= region.height &&
-      first.box.left <= blockStart + region.height / 2 &&
-      first.box.left + first.box.width > blockStart &&
-      WRAPPED_GROUP.test(first.text) &&
+      first !== undefined &&
+      startsWrap(first, { bottom, blockStart, height: region.height }) &&
       !standsApart(first)
     );
   });
@@ -122,11 +119,7 @@ export function joinedAtDashes(lines: readonly ReadLine[]): ReadLine[] {
         const [first, after] = other.words;
         return (
           first !== undefined &&
-          first.box.top + first.box.height / 2 > bottom &&
-          first.box.top - bottom <= word.box.height &&
-          first.box.left <= blockStart + word.box.height / 2 &&
-          first.box.left + first.box.width > blockStart &&
-          WRAPPED_GROUP.test(first.text) &&
+          startsWrap(first, { bottom, blockStart, height: word.box.height }) &&
           (after === undefined || gapBetween(first, after) > BLOCK_GAP * word.box.height)
         );
       });
@@ -153,6 +146,21 @@ function startOfBlock(words: readonly ReadWord[], index: number): number {
 
 function gapBetween(before: ReadWord, after: ReadWord): number {
   return after.box.left - (before.box.left + before.box.width);
+}
+
+/**
+ * Whether a line's first word could be where an id's print wrapped to: digits just under the id's line
+ * (its bottom), starting under the start of its block, as wrapped print starts again at its block's left.
+ */
+function startsWrap(first: ReadWord, above: { bottom: number; blockStart: number; height: number }): boolean {
+  const { bottom, blockStart, height } = above;
+  return (
+    first.box.top + first.box.height / 2 > bottom &&
+    first.box.top - bottom <= height &&
+    first.box.left <= blockStart + height / 2 &&
+    first.box.left + first.box.width > blockStart &&
+    WRAPPED_GROUP.test(first.text)
+  );
 }
 
 /** What a wrapped id's next part looks like: digits, in groups a dash may join. */
