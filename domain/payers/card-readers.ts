@@ -9,7 +9,8 @@ import {
   wrapsBelow,
 } from './card-agreement';
 import { FIELD_KIND, IDENTIFIERS, sameReading, SHAPES } from './card-field-shapes';
-import { afterRunInLabel, isLabelWord } from './card-labels';
+import { afterRunInLabel, isLabelWord, labelsOfLines, tokensOf } from './card-labels';
+import type { CardField } from './card-fields';
 import type { FoundField } from './card-layout';
 
 /**
@@ -67,29 +68,38 @@ export function checkAgainstOtherReader(
   );
   if (otherwise) return { kind: 'disagree', other: `${otherwise.value.value} (${otherwise.field})` };
   const identifier = IDENTIFIERS.has(field);
-  if (identifier) {
-    // Another field's value beside this one is a table's next cell, not this value's lost part.
-    const otherValues = everyCandidate
-      .filter((found) => found.pageIndex === candidate.pageIndex && found.field !== field)
-      .map(regionOf)
-      .filter((box) => !sameRegion(box, region));
-    // A label either reader read stands apart in the other's misreading of it too (`RXxGrp`).
-    const labels = [...own, ...other].flatMap((line) => line.words).filter((word) => isLabelWord(word.text));
-    const standsApart = (word: ReadWord) =>
-      isLabelWord(word.text) ||
-      labels.some((label) => misreadLabel(word, label)) ||
-      otherValues.some((box) => sameRegion(word.box, box));
-    // The other reader seeing a label where this one saw a value: one of them took a label for it.
-    if (
-      runsOn(own, region, standsApart) ||
-      runsOn(other, region, standsApart) ||
-      there.some((word) => isLabelWord(word.text))
-    ) {
-      return { kind: 'disagree', other: wordsText(there) };
-    }
-    if (wrapsBelow(own, region, standsApart) || wrapsBelow(other, region, standsApart))
-      return { kind: 'unsure' };
+  // Another field's value beside this one is a table's next cell, not this value's lost part.
+  const otherValues = everyCandidate
+    .filter((found) => found.pageIndex === candidate.pageIndex && found.field !== field)
+    .map(regionOf)
+    .filter((box) => !sameRegion(box, region));
+  // A name's own words may be label words (`Insurance`, `Health`): beside a name, only a word that
+  // ends as a label does (`ID:`, `Group #`) is one, or a word clear of the name where either reader
+  // found a field's label (`Subscriber;`, its colon misread).
+  const labelBoxes = identifier ? [] : [...fieldLabelBoxes(own), ...fieldLabelBoxes(other)];
+  const labelWord = (word: ReadWord) =>
+    identifier
+      ? isLabelWord(word.text)
+      : /[:#]$/.test(word.text) ||
+        (clearOf(word.box, region) && labelBoxes.some((box) => sameRegion(word.box, box)));
+  // A label either reader read stands apart in the other's misreading of it too (`RXxGrp`).
+  const labels = [...own, ...other].flatMap((line) => line.words).filter(labelWord);
+  const standsApart = (word: ReadWord) =>
+    labelWord(word) ||
+    labels.some((label) => misreadLabel(word, label)) ||
+    otherValues.some((box) => sameRegion(word.box, box)) ||
+    readsAsValue(field, word, candidate.value.value);
+  // A name cut short is as wrong as an id (`Prairie State` where the other reader read `Insurance` on).
+  // The other reader seeing a label where this one saw an id: one of them took a label for it.
+  if (
+    runsOn(own, region, standsApart, region.height) ||
+    runsOn(other, region, standsApart, lowestOf(there)) ||
+    (identifier && there.some((word) => isLabelWord(word.text)))
+  ) {
+    return { kind: 'disagree', other: wordsText(there) };
   }
+  if (identifier && (wrapsBelow(own, region, standsApart) || wrapsBelow(other, region, standsApart)))
+    return { kind: 'unsure' };
   if (there.length === 0) return { kind: 'alone' };
   const shape = SHAPES[field];
   const joined = there.map((word) => word.text).join(identifier ? '' : ' ');
@@ -164,6 +174,33 @@ function wordBreaks(name: string): { letters: string; at: Set<number> } {
   let length = 0;
   for (const word of words.slice(0, -1)) at.add((length += word.length));
   return { letters: words.join(''), at };
+}
+
+/** The height of the lowest word's box, none without words. */
+function lowestOf(words: readonly ReadWord[]): number | undefined {
+  return words.length > 0 ? Math.min(...words.map((word) => word.box.height)) : undefined;
+}
+
+/** Where a reader found the label of a field on its lines. */
+function fieldLabelBoxes(lines: readonly ReadLine[]): Box[] {
+  return labelsOfLines(lines.map((line) => line.words.flatMap(tokensOf))).flatMap((labels) =>
+    labels.filter((label) => label.field !== null).map((label) => label.box),
+  );
+}
+
+/** Whether a box lies wholly left or right of a region. */
+function clearOf(box: Box, region: Box): boolean {
+  return box.left >= region.left + region.width || box.left + box.width <= region.left;
+}
+
+/**
+ * Whether a word is the value itself read again in a wider box: Tesseract may read a line twice, once
+ * in its page and once in the detector's box, and the wider box straddles the value's edges. Print
+ * that runs on from a value reads as more than the value, so it never passes this.
+ */
+function readsAsValue(field: CardField, word: ReadWord, value: string): boolean {
+  const again = SHAPES[field].normalise(word.text);
+  return again !== null && sameReading(field, again, value);
 }
 
 /** Digits OCR gives for the capitals of a label (`RxGr0up`). */

@@ -391,6 +391,22 @@ describe('names read twice', () => {
     expect(reading.card.payer_name).toBeNull();
   });
 
+  it('never returns a payer name cut short where the other reader read a word running on from it', () => {
+    const reading = readCard([
+      readTwice(
+        ['Payer: Prairie State', 'ID: W123456789'],
+        ['Payer: Prairie State Insurance', 'ID: W123456789'],
+      ),
+    ]);
+    expect(reading.card.payer_name).toBeNull();
+    expect(reading.unreadReasons.payer_name).toBe('readers_disagree');
+  });
+
+  it("returns a name beside its label where one reader misread the label's colon", () => {
+    const reading = readCard([readTwice(['Subscriber; CASEY L NGUYEN'], ['Subscriber: CASEY L NGUYEN'])]);
+    expect(reading.card.member_name).toMatchObject({ value: 'CASEY L NGUYEN', readers: 2 });
+  });
+
   it('agrees on a name whatever its punctuation', () => {
     const reading = readCard([readTwice(['Name: CASEY L. MORGAN'], ['Name: CASEY L MORGAN'])]);
     expect(reading.card.member_name).toMatchObject({ readers: 2 });
@@ -506,5 +522,29 @@ describe('print straddling the edge of a value', () => {
     const straddling = { text: '01', confidence: 0.97, box: { left: 13, top: 0, width: 3, height: 1 } };
     const reading = readCard([{ ...page, second: [{ ...line, words: [...line.words, straddling] }] }]);
     expect(reading.card.member_id).toBeNull();
+  });
+});
+
+describe('a mark beside a value', () => {
+  const withMarkAfterBin = (height: number) => {
+    const page = readTwice(['RxBIN: 683076'], ['RxBIN: 683076']);
+    const [line] = page.lines;
+    const mark = { text: 'BC', confidence: 0.21, box: { left: 14, top: 0.4, width: 1, height } };
+    return readCard([{ ...page, lines: [{ ...line, words: [...line.words, mark] }] }]);
+  };
+
+  it('is a speck, not print running on, where it stands far shorter than the letters', () => {
+    expect(withMarkAfterBin(0.1).card.rx_bin).toMatchObject({ value: '683076', readers: 2 });
+  });
+
+  it('runs on from the value where it stands as tall as a lower-case letter', () => {
+    expect(withMarkAfterBin(0.5).card.rx_bin).toBeNull();
+  });
+
+  it('is the value itself where a reader read it again in a wider box across its edges', () => {
+    const page = readTwice(['RxGroup: RX2687'], ['RxGroup: RX2687']);
+    const again = { text: 'RX2687', confidence: 0.54, box: { left: 6, top: 0.1, width: 13, height: 1.1 } };
+    const reading = readCard([{ ...page, lines: [...page.lines, { words: [again], box: again.box }] }]);
+    expect(reading.card.rx_group).toMatchObject({ value: 'RX2687', readers: 2 });
   });
 });
