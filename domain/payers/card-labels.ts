@@ -151,23 +151,59 @@ export interface LabelAt {
   certain: boolean;
 }
 
-/** Each line's labels, `GRP` in the pharmacy block taken for the RxGroup. */
+/**
+ * Each line's labels, `GRP` in the pharmacy block taken for the RxGroup. A reader may give a table's
+ * heading row as one line per cell (Tesseract's `RXBIN`, `PCN` and `GRP` each a line of its own), so a
+ * BIN or PCN label on the same row, or the row above, counts as much as one on the same line or the
+ * line before; so does one a reader ran into its value (`RxBin669383`, `PCNAKCXKU`).
+ */
 export function labelsOfLines(lines: Token[][]): LabelAt[][] {
   const labelsByLine = lines.map(labelsIn);
-  const pharmacyLine = labelsByLine.map((labels) =>
-    labels.some((label) => label.field === 'rx_bin' || label.field === 'rx_pcn'),
-  );
+  const pharmacyMarks = labelsByLine.map((labels, lineIndex) => [
+    ...labels
+      .filter((label) => label.field === 'rx_bin' || label.field === 'rx_pcn')
+      .map((label) => label.box),
+    ...lines[lineIndex]
+      .filter((token) => isRunInPharmacyLabel(token.word.text))
+      .map((token) => token.word.box),
+  ]);
+  const pharmacyLine = pharmacyMarks.map((marks) => marks.length > 0);
+  const everyMark = pharmacyMarks.flat();
   labelsByLine.forEach((labels, lineIndex) => {
     const inPharmacyBlock = pharmacyLine[lineIndex] || (lineIndex > 0 && pharmacyLine[lineIndex - 1]);
     for (const label of labels) {
       // `GRP` beside or under a BIN or PCN is the pharmacy's group (`BIN 553391 PCN KGAMVT`, then
       // `GRP RX4090`); the member's group is spelled out elsewhere on the card.
-      if (label.field === 'group_number' && inPharmacyBlock && lines[lineIndex][label.start].key === 'GRP') {
+      if (
+        label.field === 'group_number' &&
+        lines[lineIndex][label.start].key === 'GRP' &&
+        (inPharmacyBlock || everyMark.some((mark) => besideOrJustAbove(mark, label.box)))
+      ) {
         label.field = 'rx_group';
       }
     }
   });
   return labelsByLine;
+}
+
+/** Whether a word is a BIN's label run into six digits, or a PCN's run into its code. */
+function isRunInPharmacyLabel(text: string): boolean {
+  const bin = afterRunInLabel('rx_bin', text);
+  return (bin !== null && /^\d{6}$/.test(bin)) || Boolean(afterRunInLabel('rx_pcn', text));
+}
+
+/**
+ * Whether a mark stands on the label's row (the middle of each within the other's height) or on the
+ * row just above it, less than two of the label's heights up: where the line before it would be, had
+ * the reader not found lines of a photo's desk in between.
+ */
+function besideOrJustAbove(mark: Box, label: Box): boolean {
+  const within = (box: Box, row: Box) => {
+    const middle = box.top + box.height / 2;
+    return middle >= row.top && middle <= row.top + row.height;
+  };
+  const above = label.top - (mark.top + mark.height);
+  return (within(mark, label) && within(label, mark)) || (above >= 0 && above <= 2 * label.height);
 }
 
 /**

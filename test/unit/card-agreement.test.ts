@@ -548,3 +548,26 @@ describe('a mark beside a value', () => {
     expect(reading.card.rx_group).toMatchObject({ value: 'RX2687', readers: 2 });
   });
 });
+
+describe('GRP in a pharmacy block one reader gave in pieces', () => {
+  it("is the RxGroup where the reader gave the heading row's cells as lines of their own", () => {
+    const values = '922915    MVJBB   RX5380';
+    const page = readTwice(['RXBIN     PON.    GRP', values], ['RXBIN     PCN     GRP', values]);
+    const [heading, valueRow] = page.lines;
+    const cells = heading.words.map((word) => ({ words: [word], box: word.box }));
+    const reading = readCard([{ ...page, lines: [...cells, valueRow] }]);
+    expect(reading.card.rx_group).toMatchObject({ value: 'RX5380', readers: 2 });
+    expect(reading.card.group_number).toBeNull();
+  });
+
+  it('is the RxGroup under a BIN and PCN the reader ran into their values, a line of noise between', () => {
+    const reading = readCard([
+      readTwice(
+        ['RxBin669383 PCNAKCXKU', 'EE a', 'GRP RX5130'],
+        ['RxBIN 669383 PCN AKCXKU', '', 'GRP RX5130'],
+      ),
+    ]);
+    expect(reading.card.rx_group).toMatchObject({ value: 'RX5130', readers: 2 });
+    expect(reading.card.group_number).toBeNull();
+  });
+});
