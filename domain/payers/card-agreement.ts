@@ -39,17 +39,32 @@ export function wordsInRegion(lines: readonly ReadLine[], region: Box): ReadWord
 }
 
 /**
+ * The words of `lines` on the region's line that reach past both its edges: the value read as part of
+ * one wider word (`RXPCNANTEW`, a label run into it), where no word lies mostly inside it.
+ */
+export function wordsAcross(lines: readonly ReadLine[], region: Box): ReadWord[] {
+  return lines
+    .flatMap((line) => line.words)
+    .filter((word) => verticallyWithin(word.box, region) && reachesAcross(word.box, region));
+}
+
+/** Whether a box reaches past both the left and the right edge of a region. */
+export function reachesAcross(box: Box, region: Box): boolean {
+  return box.left <= region.left && box.left + box.width >= region.left + region.width;
+}
+
+/**
  * Whether print on the region's line runs on from it, left or right, closer than a letter's height
  * and not a lone upright stroke (a rule's remnant), nor print that `standsApart` (a label, a table's
- * next cell), nor a speck far shorter than the value as the same reader boxed it (`valueHeight`; with
- * none, every word counts): an id read as `482119730` where the card prints `XJK 482 119 730`, or a
- * value whose end a reader lost. Such a value is never used.
+ * next cell), nor a speck (see SPECK_SHARE) against `value`, the value as the same reader boxed it
+ * (with none, every word counts): an id read as `482119730` where the card prints `XJK 482 119 730`,
+ * or a value whose end a reader lost. Such a value is never used.
  */
 export function runsOn(
   lines: readonly ReadLine[],
   region: Box,
   standsApart: (word: ReadWord) => boolean,
-  valueHeight?: number,
+  value?: Box,
 ): boolean {
   const gap = RUNS_ON_GAP * region.height;
   return lines
@@ -59,7 +74,7 @@ export function runsOn(
       const overlap = horizontalOverlap(word.box, region);
       if (overlap >= INSIDE_SHARE * Math.max(1, word.box.width)) return false;
       if (standsApart(word) || !/[A-Za-z0-9]/.test(word.text) || RULE_REMNANT.test(word.text)) return false;
-      if (valueHeight !== undefined && word.box.height < SPECK_SHARE * valueHeight) return false;
+      if (value !== undefined && isSpeck(word.box, value)) return false;
       // A word straddling the value's edge, neither in it nor apart from it, is print running on.
       if (overlap > 0) return true;
       const before = region.left - (word.box.left + word.box.width);
@@ -170,13 +185,25 @@ function startsWrap(first: ReadWord, above: { bottom: number; blockStart: number
 const WRAPPED_GROUP = /^-?\d+(?:-\d+)*-?$/;
 
 /**
- * Print whose box stands less than this share of a value's height, both boxed by one reader, is no
- * letter of it: Tesseract gives a speck of a photo's ground, or a rule's end, as a word a few pixels
- * tall (`BC` 2 px high beside a BIN 51 px high). A value's lost part is printed at its size, and even
- * a lower-case letter stands half. The readers' boxes are not compared: the detector's stand half
- * again as tall as the letters Tesseract boxes.
+ * Print whose box stands less than this share of a value's height, both boxed by one reader, and
+ * clear of the value's top and bottom lines (by EDGE_SHARE of its height) is no letter of it:
+ * Tesseract gives a speck of a photo's ground, or a rule's end, as a word a few pixels tall (`BC` 2 px
+ * high amid a BIN 51 px high). A value's lost part is printed at its size, and even a lower-case
+ * letter stands half; what is left of a letter cut short still stands on the baseline or hangs from
+ * the top. The readers' boxes are not compared: the detector's stand half again as tall as the letters
+ * Tesseract boxes.
  */
 const SPECK_SHARE = 0.35;
+const EDGE_SHARE = 0.1;
+
+function isSpeck(word: Box, value: Box): boolean {
+  const margin = EDGE_SHARE * value.height;
+  return (
+    word.height < SPECK_SHARE * value.height &&
+    word.top > value.top + margin &&
+    word.top + word.height < value.top + value.height - margin
+  );
+}
 
 /** One upright stroke, as a reader gives what is left of a table's rule beside a cell's value. */
 const RULE_REMNANT = /^[|lI![\]]$/;

@@ -2,9 +2,11 @@ import { boxAround } from '../documents/document-reading';
 import type { Box, ReadLine, ReadPage, ReadWord } from '../documents/document-reading';
 import {
   joinedAtDashes,
+  reachesAcross,
   runsOn,
   sameRegion,
   splitAfterLabel,
+  wordsAcross,
   wordsInRegion,
   wrapsBelow,
 } from './card-agreement';
@@ -55,7 +57,8 @@ export function checkAgainstOtherReader(
   const own = linesOf(page, candidate.reader).lines;
   const other = linesOf(page, candidate.reader === 'first' ? 'second' : 'first').lines;
   const region = regionOf(candidate);
-  const there = wordsInRegion(other, region);
+  const inside = wordsInRegion(other, region);
+  const there = inside.length > 0 ? inside : wordsAcross(other, region);
   const field = candidate.field;
   // The same print labelled as another field by the other reader: one of them misread a label
   // (`GR0UP ID:` read as `ID:`), and nothing says which.
@@ -75,25 +78,40 @@ export function checkAgainstOtherReader(
     .filter((box) => !sameRegion(box, region));
   // A name's own words may be label words (`Insurance`, `Health`): beside a name, only a word that
   // ends as a label does (`ID:`, `Group #`) is one, or a word clear of the name where either reader
-  // found a field's label (`Subscriber;`, its colon misread).
-  const labelBoxes = identifier ? [] : [...fieldLabelBoxes(own), ...fieldLabelBoxes(other)];
-  const labelWord = (word: ReadWord) =>
-    identifier
-      ? isLabelWord(word.text)
-      : /[:#]$/.test(word.text) ||
-        (clearOf(word.box, region) && labelBoxes.some((box) => sameRegion(word.box, box)));
+  // found a label beyond doubt, or one of the name's own field (`Subscriber;`, its colon misread).
+  const markedLabel = (word: ReadWord) => (identifier ? isLabelWord(word.text) : /[:#]$/.test(word.text));
+  let labelBoxes: Box[] | undefined;
+  const whereLabelled = (word: ReadWord) =>
+    !identifier &&
+    clearOf(word.box, region) &&
+    (labelBoxes ??= [...fieldLabelBoxes(own, field), ...fieldLabelBoxes(other, field)]).some((box) =>
+      sameRegion(word.box, box),
+    );
   // A label either reader read stands apart in the other's misreading of it too (`RXxGrp`).
-  const labels = [...own, ...other].flatMap((line) => line.words).filter(labelWord);
+  const labels = [...own, ...other].flatMap((line) => line.words).filter(markedLabel);
   const standsApart = (word: ReadWord) =>
-    labelWord(word) ||
+    markedLabel(word) ||
     labels.some((label) => misreadLabel(word, label)) ||
     otherValues.some((box) => sameRegion(word.box, box)) ||
-    readsAsValue(field, word, candidate.value.value);
+    whereLabelled(word);
+  // On the value's line, a word across both its edges that reads as the value, or as its own label run
+  // into it (`RxGRPRX1478`), is the value read again in a wider box, as Tesseract reads a line twice.
+  const besideValue = (word: ReadWord) =>
+    standsApart(word) ||
+    (reachesAcross(word.box, region) &&
+      (readsAsValue(field, word, candidate.value.value) || labelRunInto(field, word, candidate.value.value)));
+  // A speck is told from a lost letter only where no glare may have cut a letter short.
+  const specks = !page.glare?.length;
   // A name cut short is as wrong as an id (`Prairie State` where the other reader read `Insurance` on).
   // The other reader seeing a label where this one saw an id: one of them took a label for it.
   if (
-    runsOn(own, region, standsApart, region.height) ||
-    runsOn(other, region, standsApart, lowestOf(there)) ||
+    runsOn(own, region, besideValue, specks ? region : undefined) ||
+    runsOn(
+      other,
+      region,
+      besideValue,
+      specks && there.length > 0 ? boxAround(there.map((word) => word.box)) : undefined,
+    ) ||
     (identifier && there.some((word) => isLabelWord(word.text)))
   ) {
     return { kind: 'disagree', other: wordsText(there) };
@@ -103,7 +121,8 @@ export function checkAgainstOtherReader(
   if (there.length === 0) return { kind: 'alone' };
   const shape = SHAPES[field];
   const joined = there.map((word) => word.text).join(identifier ? '' : ' ');
-  const otherValue = shape.normalise(joined);
+  // A dash before an identifier is no character of it: a reader gives a cell's rule or a speck so.
+  const otherValue = shape.normalise(identifier ? joined.replace(/^-+/, '') : joined);
   const confidence = () =>
     Math.max(candidate.value.confidence, Math.min(...there.map((word) => word.confidence)));
   if (otherValue !== null && sameReading(field, otherValue, candidate.value.value)) {
@@ -176,15 +195,15 @@ function wordBreaks(name: string): { letters: string; at: Set<number> } {
   return { letters: words.join(''), at };
 }
 
-/** The height of the lowest word's box, none without words. */
-function lowestOf(words: readonly ReadWord[]): number | undefined {
-  return words.length > 0 ? Math.min(...words.map((word) => word.box.height)) : undefined;
-}
-
-/** Where a reader found the label of a field on its lines. */
-function fieldLabelBoxes(lines: readonly ReadLine[]): Box[] {
+/**
+ * Where a reader found a label on its lines: one beyond doubt (`certain`), or one of the field's own,
+ * which may be a word a name also holds (`Group` of `Group Health Cooperative` is no label of a payer).
+ */
+function fieldLabelBoxes(lines: readonly ReadLine[], field: CardField): Box[] {
   return labelsOfLines(lines.map((line) => line.words.flatMap(tokensOf))).flatMap((labels) =>
-    labels.filter((label) => label.field !== null).map((label) => label.box),
+    labels
+      .filter((label) => label.field !== null && (label.certain || label.field === field))
+      .map((label) => label.box),
   );
 }
 
@@ -193,14 +212,16 @@ function clearOf(box: Box, region: Box): boolean {
   return box.left >= region.left + region.width || box.left + box.width <= region.left;
 }
 
-/**
- * Whether a word is the value itself read again in a wider box: Tesseract may read a line twice, once
- * in its page and once in the detector's box, and the wider box straddles the value's edges. Print
- * that runs on from a value reads as more than the value, so it never passes this.
- */
+/** Whether a word reads as the value itself: print that runs on from a value reads as more. */
 function readsAsValue(field: CardField, word: ReadWord, value: string): boolean {
   const again = SHAPES[field].normalise(word.text);
   return again !== null && sameReading(field, again, value);
+}
+
+/** Whether a word is the field's own label run into the value itself (`RxGRPRX1478`), and no more. */
+function labelRunInto(field: CardField, word: ReadWord, value: string): boolean {
+  const after = afterRunInLabel(field, word.text);
+  return after !== null && sameReading(field, after, value);
 }
 
 /** Digits OCR gives for the capitals of a label (`RxGr0up`). */

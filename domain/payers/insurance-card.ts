@@ -2,7 +2,7 @@ import type { Box, ReadPage } from '../documents/document-reading';
 import { sameRegion } from './card-agreement';
 import { CARD_FIELDS, identifierCore } from './card-fields';
 import type { CardField, CardUnreadReason } from './card-fields';
-import { CARD_FIELD_THRESHOLDS, IDENTIFIERS, medicareBeneficiaryId } from './card-field-shapes';
+import { CARD_FIELD_THRESHOLDS, IDENTIFIERS, medicareBeneficiaryId, sameReading } from './card-field-shapes';
 import { keyOf, labelsOfLines, tokensOf } from './card-labels';
 import { fieldsOnPage, unlabelledPayerName } from './card-layout';
 import type { FoundValue } from './card-layout';
@@ -80,11 +80,13 @@ export function readCard(pages: readonly ReadPage[]): CardReading {
   });
   const reading: CardReading = { card: emptyCard(), unreadReasons: {}, disagreements: [] };
   const everyCandidate = [...candidates.values()].flat();
-  for (const field of CARD_FIELDS) decide(reading, field, candidates.get(field) ?? [], pages, everyCandidate);
+  const rejected = new Map<CardField, Rejection[]>(CARD_FIELDS.map((field) => [field, []]));
+  for (const field of CARD_FIELDS)
+    decide(reading, field, candidates.get(field) ?? [], pages, everyCandidate, rejected.get(field)!);
   if (!candidates.has('rx_bin')) inferBin(reading, pages, everyCandidate);
   resolveMedicareCard(reading);
   const identified = IDENTIFYING_FIELDS.some((field) => reading.card[field] !== null);
-  if (!reading.card.payer_name && identified && pages[0]) {
+  if (reading.unreadReasons.payer_name === 'not_found' && identified && pages[0]) {
     // Which line is largest is measured on the first reader's lines, whose boxes hold the letters; the
     // second reader's boxes carry a margin that grows with their width. Its words are then read by both.
     const value = unlabelledPayerName(linesOf(pages[0], 'first'));
@@ -95,6 +97,7 @@ export function readCard(pages: readonly ReadPage[]): CardReading {
         [{ field: 'payer_name', value, pageIndex: 0, reader: 'first' }],
         pages,
         everyCandidate,
+        rejected.get('payer_name')!,
       );
   }
   blameGlare(reading, pages, everyCandidate);
@@ -226,6 +229,13 @@ function inferBin(
   delete reading.unreadReasons.rx_bin;
 }
 
+/** A candidate rejected: where it stood, and its reading and the other reader's there. */
+interface Rejection {
+  pageIndex: number;
+  box: Box;
+  readings: string[];
+}
+
 /**
  * Decides one field from its candidates. A page read by one reader only (a text layer, a typed card,
  * a reading made before there were two readers) is taken as before, on its threshold. On an OCR page
@@ -233,6 +243,12 @@ function inferBin(
  * value there makes it agreed (readers 2); another value there, or print running on from it, leaves
  * the field unread; nothing there leaves a name or date to its threshold and an identifier unread. A
  * name both read alike that may hide an initial run in (`unsure`) is unread too, below its threshold.
+ * A value the readers agreed on is still unread where the field stands elsewhere on the card with
+ * another value both readers read alike, used or rejected for print running on from it (`Member:
+ * JANE DOE 02` rejected, `Subscriber: JOHN DOE` agreed): nothing then says which is the field's.
+ * A rejected candidate the readers read differently says nothing of its value (most are a label
+ * taken for one). `rejected` holds the field's rejections across calls, so a payer name taken from
+ * the largest lettering is held to them too.
  */
 function decide(
   reading: CardReading,
@@ -240,33 +256,36 @@ function decide(
   candidates: Candidate[],
   pages: readonly ReadPage[],
   everyCandidate: readonly Candidate[],
+  rejected: Rejection[],
 ): void {
   const threshold = CARD_FIELD_THRESHOLDS[field];
   const ranked = [...candidates].sort((a, b) => b.value.confidence - a.value.confidence);
   let reason: CardUnreadReason = ranked.length > 0 ? 'below_threshold' : 'not_found';
-  let chosen: ScannedValue | null = null;
+  const agreed: Array<{ candidate: Candidate; value: ScannedValue }> = [];
+  const alone: Array<{ candidate: Candidate; value: ScannedValue }> = [];
   for (const candidate of ranked) {
     const page = pages[candidate.pageIndex];
     if (page.second === undefined) {
       if (candidate.value.confidence >= threshold) {
-        chosen = { ...candidate.value, readers: 1 };
+        agreed.push({ candidate, value: { ...candidate.value, readers: 1 } });
         break;
       }
       continue;
     }
     const verdict = checkAgainstOtherReader(candidate, page, everyCandidate);
     if (verdict.kind === 'agreed' && verdict.confidence >= AGREED_FLOOR) {
-      chosen = {
-        ...candidate.value,
-        value: verdict.value ?? candidate.value.value,
-        confidence: verdict.confidence,
-        readers: 2,
-      };
-      break;
-    }
-    if (verdict.kind === 'unsure') continue;
-    if (verdict.kind === 'disagree') {
+      const value = verdict.value ?? candidate.value.value;
+      agreed.push({
+        candidate,
+        value: { ...candidate.value, value, confidence: verdict.confidence, readers: 2 },
+      });
+    } else if (verdict.kind === 'disagree') {
       reason = 'readers_disagree';
+      rejected.push({
+        pageIndex: candidate.pageIndex,
+        box: regionOf(candidate),
+        readings: [candidate.value.value, verdict.other],
+      });
       if (!reading.disagreements.some((known) => known.field === field)) {
         reading.disagreements.push({ field, readings: [candidate.value.value, verdict.other] });
       }
@@ -275,7 +294,29 @@ function decide(
       !IDENTIFIERS.has(field) &&
       candidate.value.confidence >= threshold
     ) {
-      chosen ??= { ...candidate.value, readers: 1 };
+      alone.push({ candidate, value: { ...candidate.value, readers: 1 } });
+    }
+  }
+  const [first] = agreed.length > 0 ? agreed : alone;
+  let chosen: ScannedValue | null = first?.value ?? null;
+  if (first) {
+    const elsewhere = (pageIndex: number, box: Box) =>
+      pageIndex !== first.candidate.pageIndex || !sameRegion(box, regionOf(first.candidate));
+    const readsSo = (text: string) => sameReading(field, text, first.value.value);
+    const contradicted =
+      [...agreed, ...alone].some(
+        (other) =>
+          elsewhere(other.candidate.pageIndex, regionOf(other.candidate)) && !readsSo(other.value.value),
+      ) ||
+      rejected.some(
+        (rejection) =>
+          elsewhere(rejection.pageIndex, rejection.box) &&
+          sameReading(field, rejection.readings[0], rejection.readings[1]) &&
+          !readsSo(rejection.readings[0]),
+      );
+    if (contradicted) {
+      chosen = null;
+      reason = 'readers_disagree';
     }
   }
   reading.card[field] = chosen;

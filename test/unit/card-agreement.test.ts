@@ -541,6 +541,20 @@ describe('a mark beside a value', () => {
     expect(withMarkAfterBin(0.5).card.rx_bin).toBeNull();
   });
 
+  it('is no character of an identifier where it is a dash the other reader read before it', () => {
+    const reading = readCard([readTwice(['RxGroup: RX6752'], ['RxGroup: -RX6752'])]);
+    expect(reading.card.rx_group).toMatchObject({ value: 'RX6752', readers: 2 });
+  });
+
+  it("is the field's own label where the other reader ran it into the value, and no more", () => {
+    const page = readTwice(['RxGROUP RX1478'], ['RxGROUP RX1478']);
+    const runIn = { text: 'RxGROUPRX1478', confidence: 0.61, box: { left: 0, top: 0, width: 14, height: 1 } };
+    const reread = { text: 'RX1478', confidence: 0.5, box: { left: 8, top: 0, width: 6, height: 1 } };
+    const lines = [runIn, reread].map((word) => ({ words: [word], box: word.box }));
+    const reading = readCard([{ ...page, lines }]);
+    expect(reading.card.rx_group).toMatchObject({ value: 'RX1478', readers: 2 });
+  });
+
   it('is the value itself where a reader read it again in a wider box across its edges', () => {
     const page = readTwice(['RxGroup: RX2687'], ['RxGroup: RX2687']);
     const again = { text: 'RX2687', confidence: 0.54, box: { left: 6, top: 0.1, width: 13, height: 1.1 } };
@@ -569,5 +583,49 @@ describe('GRP in a pharmacy block one reader gave in pieces', () => {
     ]);
     expect(reading.card.rx_group).toMatchObject({ value: 'RX5130', readers: 2 });
     expect(reading.card.group_number).toBeNull();
+  });
+});
+
+describe('a value the readers agree on, where the card says more', () => {
+  it('is unread where the other reader read a repeat of it just after it, which may be its lost part', () => {
+    const reading = readCard([readTwice(['Member ID: W12345'], ['Member ID: W12345 W12345'])]);
+    expect(reading.card.member_id).toBeNull();
+  });
+
+  it('is unread where a reader boxed what glare left of a last character short, on the baseline', () => {
+    const page = readTwice(['RxGroup: RX2687'], ['RxGroup: RX2687']);
+    const [line] = page.lines;
+    const cut = { text: '5', confidence: 0.4, box: { left: 15, top: 0.7, width: 1, height: 0.3 } };
+    const reading = readCard([{ ...page, lines: [{ ...line, words: [...line.words, cut] }] }]);
+    expect(reading.card.rx_group).toBeNull();
+  });
+
+  it('leaves a member name unread where another label of it holds another name', () => {
+    const lines = ['Member: JANE DOE 02', 'Subscriber: JOHN DOE', 'ID: W123456789'];
+    expect(readCard([readTwice(lines, lines)]).card.member_name).toBeNull();
+  });
+
+  it("never takes the largest lettering for the payer's name once a labelled one was rejected", () => {
+    const reading = readCard([
+      readTwice(
+        ['MEDICARE ADVANTAGE', 'Payer: Acme Healtn', 'ID: W123456789'],
+        ['MEDICARE ADVANTAGE', 'Payer: Acme Health', 'ID: W123456789'],
+      ),
+    ]);
+    expect(reading.card.payer_name).toBeNull();
+  });
+
+  it("never drops a name's first word that is a label of another field", () => {
+    const lines = ['Payer:', 'Group Health Cooperative', 'ID: W123456789'];
+    expect(readCard([readTwice(lines, lines)]).card.payer_name).toBeNull();
+  });
+});
+
+describe('a value the other reader read inside a wider word', () => {
+  it("is agreed on where that word is the field's label run into the same value", () => {
+    const page = readTwice(['RxPCN ANTEW'], ['RxPCN ANTEW']);
+    const runIn = { text: 'RXPCNANTEW', confidence: 0.2, box: { left: 0, top: 0, width: 12, height: 1 } };
+    const reading = readCard([{ ...page, lines: [{ words: [runIn], box: runIn.box }] }]);
+    expect(reading.card.rx_pcn).toMatchObject({ value: 'ANTEW', readers: 2 });
   });
 });
