@@ -152,58 +152,98 @@ export interface LabelAt {
 }
 
 /**
- * Each line's labels, `GRP` in the pharmacy block taken for the RxGroup. A reader may give a table's
- * heading row as one line per cell (Tesseract's `RXBIN`, `PCN` and `GRP` each a line of its own), so a
- * BIN or PCN label on the same row, or the row above, counts as much as one on the same line or the
- * line before; so does one a reader ran into its value (`RxBin669383`, `PCNAKCXKU`).
+ * Each line's labels, `GRP` in the pharmacy block taken for the RxGroup: on the line of a BIN or PCN
+ * label (`BIN 553391 PCN KGAMVT GRP RX4090`), or on the line under one, in its column (`BIN 553391
+ * PCN KGAMVT`, then `GRP RX4090`). A reader may give a table's heading row as one line per cell
+ * (Tesseract's `RXBIN`, `PCN` and `GRP` each a line of its own), or find lines of a photo's desk
+ * between two rows, so on a card with no RxGroup label of its own (where a stray `GRP` may be the
+ * member's group) where the labels stand counts too: a `GRP` heading one row with a BIN or PCN label
+ * (no value between them), or under one in its column, less than two of its heights down, with no
+ * other label between. A BIN or PCN label a reader ran into its value (`RxBin669383`, `PCNAKCXKU`)
+ * counts as one.
  */
 export function labelsOfLines(lines: Token[][]): LabelAt[][] {
   const labelsByLine = lines.map(labelsIn);
-  const pharmacyMarks = labelsByLine.map((labels, lineIndex) => [
-    ...labels
+  const labels = labelsByLine.flat();
+  const ownRxGroupLabel = labels.some((label) => label.field === 'rx_group');
+  const pharmacyMarks = labelsByLine.map((onLine, lineIndex) => [
+    ...onLine
       .filter((label) => label.field === 'rx_bin' || label.field === 'rx_pcn')
       .map((label) => label.box),
     ...lines[lineIndex]
       .filter((token) => isRunInPharmacyLabel(token.word.text))
       .map((token) => token.word.box),
   ]);
-  const pharmacyLine = pharmacyMarks.map((marks) => marks.length > 0);
-  const everyMark = pharmacyMarks.flat();
-  labelsByLine.forEach((labels, lineIndex) => {
-    const inPharmacyBlock = pharmacyLine[lineIndex] || (lineIndex > 0 && pharmacyLine[lineIndex - 1]);
-    for (const label of labels) {
-      // `GRP` beside or under a BIN or PCN is the pharmacy's group (`BIN 553391 PCN KGAMVT`, then
-      // `GRP RX4090`); the member's group is spelled out elsewhere on the card.
-      if (
-        label.field === 'group_number' &&
-        lines[lineIndex][label.start].key === 'GRP' &&
-        (inPharmacyBlock || everyMark.some((mark) => besideOrJustAbove(mark, label.box)))
-      ) {
-        label.field = 'rx_group';
-      }
+  const marks = pharmacyMarks.flat();
+  const words = lines.flat().map((token) => token.word);
+  const labelBoxes = labels.map((label) => label.box);
+  labelsByLine.forEach((onLine, lineIndex) => {
+    for (const label of onLine) {
+      if (label.field !== 'group_number' || lines[lineIndex][label.start].key !== 'GRP') continue;
+      const byLines =
+        pharmacyMarks[lineIndex].length > 0 ||
+        (lineIndex > 0 && pharmacyMarks[lineIndex - 1].some((mark) => inColumnOf(mark, label.box)));
+      const byPlace =
+        !ownRxGroupLabel &&
+        marks.some((mark) => headsTheRow(mark, label.box, words) || standsOver(mark, label.box, labelBoxes));
+      if (byLines || byPlace) label.field = 'rx_group';
     }
   });
   return labelsByLine;
+}
+
+/**
+ * Whether a mark and a label head one row of a table: on one row (the middle of each within the
+ * other's height), with no word holding a digit between them, as a value would.
+ */
+function headsTheRow(mark: Box, label: Box, words: readonly ReadWord[]): boolean {
+  const [left, right] = mark.left < label.left ? [mark, label] : [label, mark];
+  return (
+    onOneRow(mark, label) &&
+    !words.some(
+      (word) =>
+        /\d/.test(word.text) &&
+        onOneRow(word.box, label) &&
+        word.box.left >= left.left + left.width &&
+        word.box.left + word.box.width <= right.left,
+    )
+  );
+}
+
+/**
+ * Whether a mark stands over a label in its column (their spans across overlap), less than two of the
+ * label's heights up, with no other label between them.
+ */
+function standsOver(mark: Box, label: Box, labels: readonly Box[]): boolean {
+  const bottom = mark.top + mark.height;
+  const above = label.top - bottom;
+  return (
+    above >= 0 &&
+    above < 2 * label.height &&
+    inColumnOf(mark, label) &&
+    !labels.some(
+      (other) => inColumnOf(other, label) && other.top >= bottom && other.top + other.height <= label.top,
+    )
+  );
+}
+
+/** Whether two boxes' spans across overlap. */
+function inColumnOf(box: Box, label: Box): boolean {
+  return box.left < label.left + label.width && label.left < box.left + box.width;
+}
+
+function onOneRow(a: Box, b: Box): boolean {
+  const within = (box: Box, row: Box) => {
+    const middle = box.top + box.height / 2;
+    return middle >= row.top && middle <= row.top + row.height;
+  };
+  return within(a, b) && within(b, a);
 }
 
 /** Whether a word is a BIN's label run into six digits, or a PCN's run into its code. */
 function isRunInPharmacyLabel(text: string): boolean {
   const bin = afterRunInLabel('rx_bin', text);
   return (bin !== null && /^\d{6}$/.test(bin)) || Boolean(afterRunInLabel('rx_pcn', text));
-}
-
-/**
- * Whether a mark stands on the label's row (the middle of each within the other's height) or on the
- * row just above it, less than two of the label's heights up: where the line before it would be, had
- * the reader not found lines of a photo's desk in between.
- */
-function besideOrJustAbove(mark: Box, label: Box): boolean {
-  const within = (box: Box, row: Box) => {
-    const middle = box.top + box.height / 2;
-    return middle >= row.top && middle <= row.top + row.height;
-  };
-  const above = label.top - (mark.top + mark.height);
-  return (within(mark, label) && within(label, mark)) || (above >= 0 && above <= 2 * label.height);
 }
 
 /**

@@ -31,6 +31,8 @@ export interface FoundValue {
 export interface FoundField {
   field: CardField;
   value: FoundValue;
+  /** Whether the value stood by a label beyond doubt (a colon or marker, words never in a name). */
+  labelCertain: boolean;
 }
 
 /** A value found below its label (in a column) rather than beside it is a little less certain. */
@@ -54,13 +56,13 @@ export function fieldsOnPage(page: ReadPage): FoundField[] {
       const firstPrint = besideTokens.find((token) => /[A-Za-z0-9]/.test(token.word.text));
       if (firstPrint && within(label, firstPrint)) {
         const beside = valueFrom(label, besideTokens, page.number, 1);
-        if (beside) found.push({ field: label.field, value: beside });
+        if (beside) found.push({ field: label.field, value: beside, labelCertain: label.certain });
         return;
       }
       const nextLabel = labels[labelIndex + 1];
       const columnRight = nextLabel ? nextLabel.box.left : Number.POSITIVE_INFINITY;
       const below = valueBelow(label, columnRight, lines, labelsByLine, lineIndex, page.number);
-      if (below) found.push({ field: label.field, value: below });
+      if (below) found.push({ field: label.field, value: below, labelCertain: label.certain });
     });
   });
   return found;

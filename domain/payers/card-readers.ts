@@ -58,7 +58,8 @@ export function checkAgainstOtherReader(
   const other = linesOf(page, candidate.reader === 'first' ? 'second' : 'first').lines;
   const region = regionOf(candidate);
   const inside = wordsInRegion(other, region);
-  const there = inside.length > 0 ? inside : wordsAcross(other, region);
+  const there =
+    inside.length > 0 ? inside : wordsAcross(other, region).filter((word) => endsWith(word.box, region));
   const field = candidate.field;
   // The same print labelled as another field by the other reader: one of them misread a label
   // (`GR0UP ID:` read as `ID:`), and nothing says which.
@@ -77,13 +78,14 @@ export function checkAgainstOtherReader(
     .map(regionOf)
     .filter((box) => !sameRegion(box, region));
   // A name's own words may be label words (`Insurance`, `Health`): beside a name, only a word that
-  // ends as a label does (`ID:`, `Group #`) is one, or a word clear of the name where either reader
-  // found a label beyond doubt, or one of the name's own field (`Subscriber;`, its colon misread).
+  // ends as a label does (`ID:`, `Group #`) is one, or a word where either reader found a label beyond
+  // doubt, or one of the name's own field (`Subscriber;`, its colon misread), clear of the name or a
+  // label word itself (`ENROLLEE` reaching over the name's start in a tilted photo).
   const markedLabel = (word: ReadWord) => (identifier ? isLabelWord(word.text) : /[:#]$/.test(word.text));
   let labelBoxes: Box[] | undefined;
   const whereLabelled = (word: ReadWord) =>
     !identifier &&
-    clearOf(word.box, region) &&
+    (clearOf(word.box, region) || isLabelWord(word.text)) &&
     (labelBoxes ??= [...fieldLabelBoxes(own, field), ...fieldLabelBoxes(other, field)]).some((box) =>
       sameRegion(word.box, box),
     );
@@ -94,23 +96,24 @@ export function checkAgainstOtherReader(
     labels.some((label) => misreadLabel(word, label)) ||
     otherValues.some((box) => sameRegion(word.box, box)) ||
     whereLabelled(word);
-  // On the value's line, a word across both its edges that reads as the value, or as its own label run
-  // into it (`RxGRPRX1478`), is the value read again in a wider box, as Tesseract reads a line twice.
+  // On the value's line, the field's own label run into the value (`RxGRPRX1478`), ending where the
+  // value ends, is the value read again with its label, as Tesseract reads a line twice.
   const besideValue = (word: ReadWord) =>
     standsApart(word) ||
     (reachesAcross(word.box, region) &&
-      (readsAsValue(field, word, candidate.value.value) || labelRunInto(field, word, candidate.value.value)));
+      endsWith(word.box, region) &&
+      labelRunInto(field, word, candidate.value.value));
   // A speck is told from a lost letter only where no glare may have cut a letter short.
-  const specks = !page.glare?.length;
+  const specksTellable = !page.glare?.length;
   // A name cut short is as wrong as an id (`Prairie State` where the other reader read `Insurance` on).
   // The other reader seeing a label where this one saw an id: one of them took a label for it.
   if (
-    runsOn(own, region, besideValue, specks ? region : undefined) ||
+    runsOn(own, region, besideValue, specksTellable ? region : undefined) ||
     runsOn(
       other,
       region,
       besideValue,
-      specks && there.length > 0 ? boxAround(there.map((word) => word.box)) : undefined,
+      specksTellable && there.length > 0 ? boxAround(there.map((word) => word.box)) : undefined,
     ) ||
     (identifier && there.some((word) => isLabelWord(word.text)))
   ) {
@@ -121,8 +124,7 @@ export function checkAgainstOtherReader(
   if (there.length === 0) return { kind: 'alone' };
   const shape = SHAPES[field];
   const joined = there.map((word) => word.text).join(identifier ? '' : ' ');
-  // A dash before an identifier is no character of it: a reader gives a cell's rule or a speck so.
-  const otherValue = shape.normalise(identifier ? joined.replace(/^-+/, '') : joined);
+  const otherValue = shape.normalise(joined);
   const confidence = () =>
     Math.max(candidate.value.confidence, Math.min(...there.map((word) => word.confidence)));
   if (otherValue !== null && sameReading(field, otherValue, candidate.value.value)) {
@@ -212,10 +214,13 @@ function clearOf(box: Box, region: Box): boolean {
   return box.left >= region.left + region.width || box.left + box.width <= region.left;
 }
 
-/** Whether a word reads as the value itself: print that runs on from a value reads as more. */
-function readsAsValue(field: CardField, word: ReadWord, value: string): boolean {
-  const again = SHAPES[field].normalise(word.text);
-  return again !== null && sameReading(field, again, value);
+/**
+ * Whether a box ends within half a letter of where a region ends: a word whose box runs on past the
+ * value's end holds print its text does not (a reader that lost `EW` of `RXPCNANTEW` in a box that
+ * reaches over them).
+ */
+function endsWith(box: Box, region: Box): boolean {
+  return Math.abs(box.left + box.width - (region.left + region.width)) <= region.height / 2;
 }
 
 /** Whether a word is the field's own label run into the value itself (`RxGRPRX1478`), and no more. */

@@ -2,7 +2,13 @@ import type { Box, ReadPage } from '../documents/document-reading';
 import { sameRegion } from './card-agreement';
 import { CARD_FIELDS, identifierCore } from './card-fields';
 import type { CardField, CardUnreadReason } from './card-fields';
-import { CARD_FIELD_THRESHOLDS, IDENTIFIERS, medicareBeneficiaryId, sameReading } from './card-field-shapes';
+import {
+  CARD_FIELD_THRESHOLDS,
+  IDENTIFIERS,
+  medicareBeneficiaryId,
+  sameReading,
+  SHAPES,
+} from './card-field-shapes';
 import { keyOf, labelsOfLines, tokensOf } from './card-labels';
 import { fieldsOnPage, unlabelledPayerName } from './card-layout';
 import type { FoundValue } from './card-layout';
@@ -86,7 +92,10 @@ export function readCard(pages: readonly ReadPage[]): CardReading {
   if (!candidates.has('rx_bin')) inferBin(reading, pages, everyCandidate);
   resolveMedicareCard(reading);
   const identified = IDENTIFYING_FIELDS.some((field) => reading.card[field] !== null);
-  if (reading.unreadReasons.payer_name === 'not_found' && identified && pages[0]) {
+  // A payer's name printed by a label beyond doubt (`Payer:`) that the readers differ on is unread:
+  // the largest lettering is then some other headline (`MEDICARE ADVANTAGE`).
+  const labelledPayerRejected = rejected.get('payer_name')!.some((rejection) => rejection.labelCertain);
+  if (!reading.card.payer_name && !labelledPayerRejected && identified && pages[0]) {
     // Which line is largest is measured on the first reader's lines, whose boxes hold the letters; the
     // second reader's boxes carry a margin that grows with their width. Its words are then read by both.
     const value = unlabelledPayerName(linesOf(pages[0], 'first'));
@@ -94,7 +103,7 @@ export function readCard(pages: readonly ReadPage[]): CardReading {
       decide(
         reading,
         'payer_name',
-        [{ field: 'payer_name', value, pageIndex: 0, reader: 'first' }],
+        [{ field: 'payer_name', value, pageIndex: 0, reader: 'first', labelCertain: false }],
         pages,
         everyCandidate,
         rejected.get('payer_name')!,
@@ -199,6 +208,7 @@ function inferBin(
       )
       .map((word) => ({
         field: 'rx_bin' as const,
+        labelCertain: false,
         value: {
           value: identifierCore(word.text),
           confidence: word.confidence,
@@ -229,26 +239,33 @@ function inferBin(
   delete reading.unreadReasons.rx_bin;
 }
 
-/** A candidate rejected: where it stood, and its reading and the other reader's there. */
+/** A candidate rejected: where it stood, its reading and the other reader's there, and its label. */
 interface Rejection {
   pageIndex: number;
   box: Box;
-  readings: string[];
+  readings: [string, string];
+  labelCertain: boolean;
 }
+
+/** Names a card may print twice by two labels: a dependent's card names its subscriber too. */
+const NAME_FIELDS: ReadonlySet<CardField> = new Set(['member_name', 'payer_name']);
 
 /**
  * Decides one field from its candidates. A page read by one reader only (a text layer, a typed card,
- * a reading made before there were two readers) is taken as before, on its threshold. On an OCR page
- * read twice, each candidate is checked against the other reader's words in its place: the same
- * value there makes it agreed (readers 2); another value there, or print running on from it, leaves
- * the field unread; nothing there leaves a name or date to its threshold and an identifier unread. A
- * name both read alike that may hide an initial run in (`unsure`) is unread too, below its threshold.
- * A value the readers agreed on is still unread where the field stands elsewhere on the card with
- * another value both readers read alike, used or rejected for print running on from it (`Member:
- * JANE DOE 02` rejected, `Subscriber: JOHN DOE` agreed): nothing then says which is the field's.
- * A rejected candidate the readers read differently says nothing of its value (most are a label
- * taken for one). `rejected` holds the field's rejections across calls, so a payer name taken from
- * the largest lettering is held to them too.
+ * a reading made before there were two readers) is taken as before, on its threshold, the first such
+ * candidate ending the search. On an OCR page read twice, each candidate is checked against the other
+ * reader's words in its place: the same value there makes it agreed (readers 2); another value
+ * there, or print running on from it, leaves the field unread; nothing there leaves a name or date to
+ * its threshold and an identifier unread. A name both read alike that may hide an initial run in
+ * (`unsure`) is unread too, below its threshold.
+ *
+ * A value accepted so is still unread where the field stands elsewhere on the card with another
+ * value: one accepted there too, or one rejected there that both readers read alike (`Member: JANE
+ * DOE 02`, rejected for the print running on, beside `Subscriber: JOHN DOE`); for a name, also one
+ * rejected under a label beyond doubt whose either reading is a name (`Member: JANE D0E`, one reader
+ * misreading it). Nothing then says which is the field's. Other rejections say nothing of the value:
+ * most are a label or a speck taken for one. `rejected` holds the field's rejections across calls, so
+ * a payer name taken from the largest lettering is held to them too.
  */
 function decide(
   reading: CardReading,
@@ -261,13 +278,13 @@ function decide(
   const threshold = CARD_FIELD_THRESHOLDS[field];
   const ranked = [...candidates].sort((a, b) => b.value.confidence - a.value.confidence);
   let reason: CardUnreadReason = ranked.length > 0 ? 'below_threshold' : 'not_found';
-  const agreed: Array<{ candidate: Candidate; value: ScannedValue }> = [];
-  const alone: Array<{ candidate: Candidate; value: ScannedValue }> = [];
+  const accepted: Array<{ candidate: Candidate; value: ScannedValue }> = [];
+  const aloneAccepted: Array<{ candidate: Candidate; value: ScannedValue }> = [];
   for (const candidate of ranked) {
     const page = pages[candidate.pageIndex];
     if (page.second === undefined) {
       if (candidate.value.confidence >= threshold) {
-        agreed.push({ candidate, value: { ...candidate.value, readers: 1 } });
+        accepted.push({ candidate, value: { ...candidate.value, readers: 1 } });
         break;
       }
       continue;
@@ -275,7 +292,7 @@ function decide(
     const verdict = checkAgainstOtherReader(candidate, page, everyCandidate);
     if (verdict.kind === 'agreed' && verdict.confidence >= AGREED_FLOOR) {
       const value = verdict.value ?? candidate.value.value;
-      agreed.push({
+      accepted.push({
         candidate,
         value: { ...candidate.value, value, confidence: verdict.confidence, readers: 2 },
       });
@@ -285,6 +302,7 @@ function decide(
         pageIndex: candidate.pageIndex,
         box: regionOf(candidate),
         readings: [candidate.value.value, verdict.other],
+        labelCertain: candidate.labelCertain,
       });
       if (!reading.disagreements.some((known) => known.field === field)) {
         reading.disagreements.push({ field, readings: [candidate.value.value, verdict.other] });
@@ -294,26 +312,27 @@ function decide(
       !IDENTIFIERS.has(field) &&
       candidate.value.confidence >= threshold
     ) {
-      alone.push({ candidate, value: { ...candidate.value, readers: 1 } });
+      aloneAccepted.push({ candidate, value: { ...candidate.value, readers: 1 } });
     }
   }
-  const [first] = agreed.length > 0 ? agreed : alone;
+  const [first] = accepted.length > 0 ? accepted : aloneAccepted;
   let chosen: ScannedValue | null = first?.value ?? null;
   if (first) {
     const elsewhere = (pageIndex: number, box: Box) =>
       pageIndex !== first.candidate.pageIndex || !sameRegion(box, regionOf(first.candidate));
     const readsSo = (text: string) => sameReading(field, text, first.value.value);
+    const anotherValue = (rejection: Rejection) => {
+      const [own, other] = rejection.readings;
+      if (sameReading(field, own, other)) return !readsSo(own);
+      const isValue = (text: string) => SHAPES[field].normalise(text) !== null && !readsSo(text);
+      return NAME_FIELDS.has(field) && rejection.labelCertain && (isValue(own) || isValue(other));
+    };
     const contradicted =
-      [...agreed, ...alone].some(
+      [...accepted, ...aloneAccepted].some(
         (other) =>
           elsewhere(other.candidate.pageIndex, regionOf(other.candidate)) && !readsSo(other.value.value),
       ) ||
-      rejected.some(
-        (rejection) =>
-          elsewhere(rejection.pageIndex, rejection.box) &&
-          sameReading(field, rejection.readings[0], rejection.readings[1]) &&
-          !readsSo(rejection.readings[0]),
-      );
+      rejected.some((rejection) => elsewhere(rejection.pageIndex, rejection.box) && anotherValue(rejection));
     if (contradicted) {
       chosen = null;
       reason = 'readers_disagree';

@@ -402,6 +402,14 @@ describe('names read twice', () => {
     expect(reading.unreadReasons.payer_name).toBe('readers_disagree');
   });
 
+  it("returns a name whose label one reader boxed reaching over the name's start, as in a tilted photo", () => {
+    const page = readTwice(['ENROLLEE', '      MARIA L RIVERA'], ['ENROLLEE', '      MARIA L RIVERA']);
+    const [label, name] = page.lines;
+    const tilted = label.words.map((word) => ({ ...word, box: { ...word.box, top: 0.6 } }));
+    const reading = readCard([{ ...page, lines: [{ ...label, words: tilted }, name] }]);
+    expect(reading.card.member_name).toMatchObject({ value: 'MARIA L RIVERA', readers: 2 });
+  });
+
   it("returns a name beside its label where one reader misread the label's colon", () => {
     const reading = readCard([readTwice(['Subscriber; CASEY L NGUYEN'], ['Subscriber: CASEY L NGUYEN'])]);
     expect(reading.card.member_name).toMatchObject({ value: 'CASEY L NGUYEN', readers: 2 });
@@ -541,9 +549,9 @@ describe('a mark beside a value', () => {
     expect(withMarkAfterBin(0.5).card.rx_bin).toBeNull();
   });
 
-  it('is no character of an identifier where it is a dash the other reader read before it', () => {
-    const reading = readCard([readTwice(['RxGroup: RX6752'], ['RxGroup: -RX6752'])]);
-    expect(reading.card.rx_group).toMatchObject({ value: 'RX6752', readers: 2 });
+  it('is kept where it is a dash the other reader read before an identifier, which may end a lost prefix', () => {
+    const reading = readCard([readTwice(['ID:     482119'], ['ID:    -482119'])]);
+    expect(reading.card.member_id).toBeNull();
   });
 
   it("is the field's own label where the other reader ran it into the value, and no more", () => {
@@ -555,11 +563,11 @@ describe('a mark beside a value', () => {
     expect(reading.card.rx_group).toMatchObject({ value: 'RX1478', readers: 2 });
   });
 
-  it('is the value itself where a reader read it again in a wider box across its edges', () => {
+  it('runs on from the value where a reader read it again in a box reaching past its end', () => {
     const page = readTwice(['RxGroup: RX2687'], ['RxGroup: RX2687']);
     const again = { text: 'RX2687', confidence: 0.54, box: { left: 6, top: 0.1, width: 13, height: 1.1 } };
     const reading = readCard([{ ...page, lines: [...page.lines, { words: [again], box: again.box }] }]);
-    expect(reading.card.rx_group).toMatchObject({ value: 'RX2687', readers: 2 });
+    expect(reading.card.rx_group).toBeNull();
   });
 });
 
@@ -605,6 +613,31 @@ describe('a value the readers agree on, where the card says more', () => {
     expect(readCard([readTwice(lines, lines)]).card.member_name).toBeNull();
   });
 
+  it('leaves a member name unread where a label beyond doubt gives another name one reader misread', () => {
+    const reading = readCard([
+      readTwice(
+        ['Member: JANE DOE', 'Subscriber: JOHN DOE', 'ID: W123456789'],
+        ['Member: JANE D0E', 'Subscriber: JOHN DOE', 'ID: W123456789'],
+      ),
+    ]);
+    expect(reading.card.member_name).toBeNull();
+  });
+
+  it("still takes the largest lettering for the payer's name after print under a doubtful label was rejected", () => {
+    const front = readTwice(
+      ['ACME HEALTH', 'Carrier assumes no liability', 'ID: W123456789'],
+      ['ACME HEALTH', 'Carrier assumes no liabilty', 'ID: W123456789'],
+    );
+    const taller = (lines: typeof front.lines) =>
+      lines.map((line, index) =>
+        index === 0
+          ? { ...line, words: line.words.map((word) => ({ ...word, box: { ...word.box, height: 1.2 } })) }
+          : line,
+      );
+    const page = { ...front, lines: taller(front.lines), second: taller(front.second!) };
+    expect(readCard([page]).card.payer_name?.value).toBe('ACME HEALTH');
+  });
+
   it("never takes the largest lettering for the payer's name once a labelled one was rejected", () => {
     const reading = readCard([
       readTwice(
@@ -624,8 +657,38 @@ describe('a value the readers agree on, where the card says more', () => {
 describe('a value the other reader read inside a wider word', () => {
   it("is agreed on where that word is the field's label run into the same value", () => {
     const page = readTwice(['RxPCN ANTEW'], ['RxPCN ANTEW']);
-    const runIn = { text: 'RXPCNANTEW', confidence: 0.2, box: { left: 0, top: 0, width: 12, height: 1 } };
+    const runIn = { text: 'RXPCNANTEW', confidence: 0.2, box: { left: 0, top: 0, width: 11, height: 1 } };
     const reading = readCard([{ ...page, lines: [{ words: [runIn], box: runIn.box }] }]);
     expect(reading.card.rx_pcn).toMatchObject({ value: 'ANTEW', readers: 2 });
+  });
+
+  it('is never agreed on where that word reaches past the end of the value both read short', () => {
+    const page = readTwice(['RxPCN ANT'], ['RxPCN ANT']);
+    const runIn = { text: 'RXPCNANT', confidence: 0.2, box: { left: 0, top: 0, width: 11, height: 1 } };
+    const reading = readCard([{ ...page, lines: [{ words: [runIn], box: runIn.box }] }]);
+    expect(reading.card.rx_pcn).toBeNull();
+  });
+});
+
+describe("a pharmacy block's GRP", () => {
+  it("is the member's group where another label stands between it and the BIN over it", () => {
+    const lines = ['BIN 610014   PCN ADV', 'Member ID W123456789', 'GRP 12345'];
+    const reading = readCard([readTwice(lines, lines)]);
+    expect(reading.card.rx_group).toBeNull();
+  });
+
+  it('is no RxGroup on a card that prints its RxGroup under its own label', () => {
+    const lines = ['BIN 610014   RxGRP RX1234', 'EE', 'GRP 12345'];
+    const reading = readCard([readTwice(lines, lines)]);
+    expect(reading.card.rx_group?.value).toBe('RX1234');
+    expect(reading.card.group_number?.value).toBe('12345');
+  });
+
+  it('is no RxGroup where a value stands between it and the PCN on its row', () => {
+    const lines = ['Member ID W123456789   RxBIN 610014', 'GRP 12345   RxPCN ADV'];
+    const [id, row] = readTwice(lines, lines).lines;
+    const cells = row.words.map((word) => ({ words: [word], box: word.box }));
+    const page = { ...readTwice(lines, lines), lines: [id, ...cells] };
+    expect(readCard([page]).card.rx_group).toBeNull();
   });
 });
