@@ -136,8 +136,12 @@ export function checkAgainstOtherReader(
   if (runIn !== null && sameReading(field, runIn, candidate.value.value))
     return { kind: 'agreed', confidence: confidence() };
   const spaced = spacedAsFirstReaderRead(candidate, otherValue ?? joined, other, there);
-  if (spaced !== null && mayHideAnInitial(spaced)) return { kind: 'unsure' };
-  if (spaced !== null) return { kind: 'agreed', confidence: confidence(), value: spaced };
+  if (
+    spaced !== null &&
+    (mayHideAnInitial(spaced.name) || (!spaced.secondSpaced && mayLeadWithAnInitial(spaced.name)))
+  )
+    return { kind: 'unsure' };
+  if (spaced !== null) return { kind: 'agreed', confidence: confidence(), value: spaced.name };
   return { kind: 'disagree', other: otherValue ?? joined };
 }
 
@@ -146,14 +150,15 @@ export function checkAgainstOtherReader(
  * `PRIYA MORENO`, `ANNAA RIVERA` for `ANNA A RIVERA`), the first reader's: PP-OCR drops the space between
  * words set close, while Tesseract splits words only at gaps the print has. Spaces only the second
  * reader saw are never taken, nor the first reader's where its words lie on more than one of its
- * lines: its line finding may part a word (`LINDQVI`, and `ST` a line of its own).
+ * lines: its line finding may part a word (`LINDQVI`, and `ST` a line of its own). `secondSpaced`
+ * says whether the second reader saw any space of its own.
  */
 function spacedAsFirstReaderRead(
   candidate: Candidate,
   otherReading: string,
   otherLines: readonly ReadLine[],
   otherWords: readonly ReadWord[],
-): string | null {
+): { name: string; secondSpaced: boolean } | null {
   if (candidate.field !== 'member_name') return null;
   if (candidate.reader === 'second' && !onOneLine(otherLines, otherWords)) return null;
   const [first, second] =
@@ -164,8 +169,9 @@ function spacedAsFirstReaderRead(
   const secondBreaks = wordBreaks(second);
   if (firstBreaks.letters !== secondBreaks.letters || firstBreaks.at.size <= secondBreaks.at.size)
     return null;
-  return [...secondBreaks.at].every((at) => firstBreaks.at.has(at))
-    ? SHAPES.member_name.normalise(first)
+  const name = SHAPES.member_name.normalise(first);
+  return name !== null && [...secondBreaks.at].every((at) => firstBreaks.at.has(at))
+    ? { name, secondSpaced: secondBreaks.at.size > 0 }
     : null;
 }
 
@@ -181,6 +187,20 @@ function mayHideAnInitial(name: string): boolean {
     .toUpperCase()
     .split(/[\s,]+/)
     .some((word) => /([AVWY])\1$/.test(word));
+}
+
+/**
+ * Whether a word after a name's first begins with A, V, W or Y and goes on (`TOMAS ARIVERA`): those
+ * capitals stand with no side bearing, so the space after an initial of one of them is narrower than
+ * the gaps between letters elsewhere, and Tesseract may run the initial into the next word
+ * (`TOMAS A RIVERA`). Trusted only where the second reader saw a space of its own.
+ */
+function mayLeadWithAnInitial(name: string): boolean {
+  return name
+    .toUpperCase()
+    .split(/[\s,]+/)
+    .slice(1)
+    .some((word) => /^[AVWY][A-Z]/.test(word));
 }
 
 /** Whether the words all lie on one of the lines. */

@@ -149,6 +149,16 @@ describe('a card read by two readers', () => {
     expect(reading.unreadReasons.member_name).toBe('readers_disagree');
   });
 
+  it('leaves unread a name whose only spaces the first reader saw, a word of it led by an A', () => {
+    const reading = readCard([readTwice(['Name: TOMAS ARIVERA'], ['Name: TOMASARIVERA'])]);
+    expect(reading.card.member_name).toBeNull();
+  });
+
+  it("takes the first reader's spaces in a name the second ran together, its initial standing alone", () => {
+    const reading = readCard([readTwice(['Name: DEVON A BAPTISTE'], ['Name: DEVONABAPTISTE'])]);
+    expect(reading.card.member_name).toMatchObject({ value: 'DEVON A BAPTISTE', readers: 2 });
+  });
+
   it('never takes a space the first reader put between parts of a word it found on two lines', () => {
     const page = readTwice(['Name: LUIS R LINDQVI ST'], ['Name: LUIS R LINDQVIST']);
     const end = page.lines[0].words.pop()!;
