@@ -152,9 +152,10 @@ export interface LabelAt {
 }
 
 /**
- * Each line's labels, `GRP` in the pharmacy block taken for the RxGroup: on the line of a BIN or PCN
- * label (`BIN 553391 PCN KGAMVT GRP RX4090`), or on the line under one, in its column (`BIN 553391
- * PCN KGAMVT`, then `GRP RX4090`). A reader may give a table's heading row as one line per cell
+ * Each line's labels, `GRP` in the pharmacy block taken for the RxGroup: after a BIN or PCN label on
+ * its line (`BIN 553391 PCN KGAMVT GRP RX4090`), or on the line under one, in its column (`BIN 553391
+ * PCN KGAMVT`, then `GRP RX4090`). A `GRP` beside or under a block in no such way (before the
+ * block's labels on its line, or under it out of its columns) labels nothing: it may be either group. A reader may give a table's heading row as one line per cell
  * (Tesseract's `RXBIN`, `PCN` and `GRP` each a line of its own), or find lines of a photo's desk
  * between two rows, so on a card with no RxGroup label of its own (where a stray `GRP` may be the
  * member's group) where the labels stand counts too: a `GRP` heading one row with a BIN or PCN label
@@ -180,13 +181,18 @@ export function labelsOfLines(lines: Token[][]): LabelAt[][] {
   labelsByLine.forEach((onLine, lineIndex) => {
     for (const label of onLine) {
       if (label.field !== 'group_number' || lines[lineIndex][label.start].key !== 'GRP') continue;
+      const above = lineIndex > 0 ? pharmacyMarks[lineIndex - 1] : [];
       const byLines =
-        pharmacyMarks[lineIndex].length > 0 ||
-        (lineIndex > 0 && pharmacyMarks[lineIndex - 1].some((mark) => inColumnOf(mark, label.box)));
+        pharmacyMarks[lineIndex].some(
+          (mark) => mark.left < label.box.left || headsTheRow(mark, label.box, words),
+        ) || above.some((mark) => inColumnOf(mark, label.box));
       const byPlace =
         !ownRxGroupLabel &&
         marks.some((mark) => headsTheRow(mark, label.box, words) || standsOver(mark, label.box, labelBoxes));
+      // Beside or under a pharmacy block in no way that says whose group it labels: neither field's.
+      const nearBlock = pharmacyMarks[lineIndex].length > 0 || above.length > 0;
       if (byLines || byPlace) label.field = 'rx_group';
+      else if (nearBlock) label.field = null;
     }
   });
   return labelsByLine;
@@ -232,6 +238,7 @@ function inColumnOf(box: Box, label: Box): boolean {
   return box.left < label.left + label.width && label.left < box.left + box.width;
 }
 
+/** Whether two boxes stand on one row: the middle of each within the other's height. */
 function onOneRow(a: Box, b: Box): boolean {
   const within = (box: Box, row: Box) => {
     const middle = box.top + box.height / 2;

@@ -31,7 +31,10 @@ export interface FoundValue {
 export interface FoundField {
   field: CardField;
   value: FoundValue;
-  /** Whether the value stood by a label beyond doubt (a colon or marker, words never in a name). */
+  /**
+   * Whether the value stood by a label beyond doubt: a colon or marker, words never in a name, or any
+   * label of a line made only of labels (a column heading row).
+   */
   labelCertain: boolean;
 }
 

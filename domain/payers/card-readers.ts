@@ -171,7 +171,7 @@ function spacedAsFirstReaderRead(
     return null;
   const name = SHAPES.member_name.normalise(first);
   return name !== null && [...secondBreaks.at].every((at) => firstBreaks.at.has(at))
-    ? { name, secondSpaced: secondBreaks.at.size > 0 }
+    ? { name, secondSpaced: /[\s,]/.test(second.trim()) }
     : null;
 }
 
@@ -183,10 +183,7 @@ function spacedAsFirstReaderRead(
  */
 function mayHideAnInitial(name: string): boolean {
   // The last word too: a card may print the family name first (`NGUYEN, MARIA A`).
-  return name
-    .toUpperCase()
-    .split(/[\s,]+/)
-    .some((word) => /([AVWY])\1$/.test(word));
+  return wordsOfName(name).some((word) => /([AVWY])\1$/.test(word));
 }
 
 /**
@@ -196,11 +193,17 @@ function mayHideAnInitial(name: string): boolean {
  * (`TOMAS A RIVERA`). Trusted only where the second reader saw a space of its own.
  */
 function mayLeadWithAnInitial(name: string): boolean {
+  return wordsOfName(name)
+    .slice(1)
+    .some((word) => /^[AVWY][A-Z]/.test(word));
+}
+
+/** A name's words in capitals, a comma parting them as a space does (`NGUYEN, MARIA A`). */
+function wordsOfName(name: string): string[] {
   return name
     .toUpperCase()
     .split(/[\s,]+/)
-    .slice(1)
-    .some((word) => /^[AVWY][A-Z]/.test(word));
+    .filter(Boolean);
 }
 
 /** Whether the words all lie on one of the lines. */

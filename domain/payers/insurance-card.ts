@@ -92,10 +92,10 @@ export function readCard(pages: readonly ReadPage[]): CardReading {
   if (!candidates.has('rx_bin')) inferBin(reading, pages, everyCandidate);
   resolveMedicareCard(reading);
   const identified = IDENTIFYING_FIELDS.some((field) => reading.card[field] !== null);
-  // A payer's name printed by a label beyond doubt (`Payer:`) that the readers differ on is unread:
-  // the largest lettering is then some other headline (`MEDICARE ADVANTAGE`).
-  const labelledPayerRejected = rejected.get('payer_name')!.some((rejection) => rejection.labelCertain);
-  if (!reading.card.payer_name && !labelledPayerRejected && identified && pages[0]) {
+  // Where a label beyond doubt (`Payer:`) gave the payer's name, however it was decided, the largest
+  // lettering is some other headline (`MEDICARE ADVANTAGE`), never the payer's name.
+  const payerLabelled = (candidates.get('payer_name') ?? []).some((candidate) => candidate.labelCertain);
+  if (!reading.card.payer_name && !payerLabelled && identified && pages[0]) {
     // Which line is largest is measured on the first reader's lines, whose boxes hold the letters; the
     // second reader's boxes carry a margin that grows with their width. Its words are then read by both.
     const value = unlabelledPayerName(linesOf(pages[0], 'first'));
@@ -247,13 +247,16 @@ interface Rejection {
   labelCertain: boolean;
 }
 
-/** Names a card may print twice by two labels: a dependent's card names its subscriber too. */
+/**
+ * Names a card may print twice for two different bearers: a dependent's card names its subscriber
+ * too, and a card may name its payer and an administrator or network under another payer label.
+ */
 const NAME_FIELDS: ReadonlySet<CardField> = new Set(['member_name', 'payer_name']);
 
 /**
  * Decides one field from its candidates. A page read by one reader only (a text layer, a typed card,
- * a reading made before there were two readers) is taken as before, on its threshold, the first such
- * candidate ending the search. On an OCR page read twice, each candidate is checked against the other
+ * a reading made before there were two readers) is taken as before, on its threshold. On an OCR page
+ * read twice, each candidate is checked against the other
  * reader's words in its place: the same value there makes it agreed (readers 2); another value
  * there, or print running on from it, leaves the field unread; nothing there leaves a name or date to
  * its threshold and an identifier unread. A name both read alike that may hide an initial run in
@@ -261,9 +264,10 @@ const NAME_FIELDS: ReadonlySet<CardField> = new Set(['member_name', 'payer_name'
  *
  * A value accepted so is still unread where the field stands elsewhere on the card with another
  * value: one accepted there too, or one rejected there that both readers read alike (`Member: JANE
- * DOE 02`, rejected for the print running on, beside `Subscriber: JOHN DOE`); for a name, also one
- * rejected under a label beyond doubt whose either reading is a name (`Member: JANE D0E`, one reader
- * misreading it). Nothing then says which is the field's. Other rejections say nothing of the value:
+ * DOE 02`, rejected for the print running on, beside `Subscriber: JOHN DOE`; or a name that may hide
+ * an initial); for a name, also one rejected under a label beyond doubt whose either reading is a
+ * name (`Member: JANE D0E`, one reader misreading it), unless the other reading is the accepted value
+ * with a letter misread. Nothing then says which is the field's. Other rejections say nothing of the value:
  * most are a label or a speck taken for one. `rejected` holds the field's rejections across calls, so
  * a payer name taken from the largest lettering is held to them too.
  */
@@ -283,10 +287,8 @@ function decide(
   for (const candidate of ranked) {
     const page = pages[candidate.pageIndex];
     if (page.second === undefined) {
-      if (candidate.value.confidence >= threshold) {
+      if (candidate.value.confidence >= threshold)
         accepted.push({ candidate, value: { ...candidate.value, readers: 1 } });
-        break;
-      }
       continue;
     }
     const verdict = checkAgainstOtherReader(candidate, page, everyCandidate);
@@ -307,6 +309,14 @@ function decide(
       if (!reading.disagreements.some((known) => known.field === field)) {
         reading.disagreements.push({ field, readings: [candidate.value.value, verdict.other] });
       }
+    } else if (verdict.kind === 'unsure') {
+      // A name both read alike that may hide an initial still stands there, whatever it reads.
+      rejected.push({
+        pageIndex: candidate.pageIndex,
+        box: regionOf(candidate),
+        readings: [candidate.value.value, candidate.value.value],
+        labelCertain: candidate.labelCertain,
+      });
     } else if (
       verdict.kind === 'alone' &&
       !IDENTIFIERS.has(field) &&
@@ -324,6 +334,8 @@ function decide(
     const anotherValue = (rejection: Rejection) => {
       const [own, other] = rejection.readings;
       if (sameReading(field, own, other)) return !readsSo(own);
+      // One reader misread a letter of the accepted value printed there too (`JANE DOF`).
+      if (own.length === other.length && (readsSo(own) || readsSo(other))) return false;
       const isValue = (text: string) => SHAPES[field].normalise(text) !== null && !readsSo(text);
       return NAME_FIELDS.has(field) && rejection.labelCertain && (isValue(own) || isValue(other));
     };

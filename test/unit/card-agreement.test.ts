@@ -1,6 +1,6 @@
 import { runsOn } from '../../domain/payers/card-agreement';
 import { readCard } from '../../domain/payers/insurance-card';
-import { readTwice } from '../support/read-pages';
+import { face, readTwice } from '../support/read-pages';
 
 const valuesOf = (reading: ReturnType<typeof readCard>) =>
   Object.fromEntries(
@@ -700,5 +700,54 @@ describe("a pharmacy block's GRP", () => {
     const cells = row.words.map((word) => ({ words: [word], box: word.box }));
     const page = { ...readTwice(lines, lines), lines: [id, ...cells] };
     expect(readCard([page]).card.rx_group).toBeNull();
+  });
+});
+
+describe('a field the card shows in two places', () => {
+  it("leaves the payer's name unread, and takes no headline, where two payer labels give two names", () => {
+    const lines = ['MEDICARE ADVANTAGE', 'Payer: Acme Health', 'Insurer: Beta Care', 'ID: W123456789'];
+    expect(readCard([readTwice(lines, lines)]).card.payer_name).toBeNull();
+  });
+
+  it('leaves a member name unread where the other label holds a name that may hide an initial', () => {
+    const reading = readCard([
+      readTwice(
+        ['Member: TOMAS ALVAREZ', 'Subscriber: JOHN DOE', 'ID: W123456789'],
+        ['Member: TOMASALVAREZ', 'Subscriber: JOHN DOE', 'ID: W123456789'],
+      ),
+    ]);
+    expect(reading.card.member_name).toBeNull();
+  });
+
+  it('leaves a member id unread where a page read once gives another', () => {
+    const typed = face(['ID: W999999999'], 0.99, 2);
+    const reading = readCard([readTwice(['ID: W123456789'], ['ID: W123456789']), typed]);
+    expect(reading.card.member_id).toBeNull();
+  });
+
+  it('reads a name printed on both faces where one reader misread a letter of one', () => {
+    const front = readTwice(['Member: JANE DOE'], ['Member: JANE DOE']);
+    const back = { ...readTwice(['Member: JANE DOE'], ['Member: JANE DOF']), number: 2 };
+    expect(readCard([front, back]).card.member_name?.value).toBe('JANE DOE');
+  });
+
+  it('reads a name printed family name first that one reader gave without the space after its comma', () => {
+    const reading = readCard([readTwice(['Name: NGUYEN, ANNA'], ['Name: NGUYEN,ANNA'])]);
+    expect(reading.card.member_name?.value).toBe('NGUYEN, ANNA');
+  });
+});
+
+describe('a GRP by a pharmacy block in no way that says whose group it is', () => {
+  it("labels nothing where the block's labels stand after it on its line", () => {
+    const lines = ['Member ID W123456789   RxBIN 610014', 'GRP 12345   RxPCN ADV'];
+    const reading = readCard([readTwice(lines, lines)]);
+    expect(reading.card.rx_group).toBeNull();
+    expect(reading.card.group_number).toBeNull();
+  });
+
+  it('labels nothing where it stands under the block out of its columns', () => {
+    const lines = ['BIN: 610014', 'PCN: MEDDP', '     GRP: RX4567'];
+    const reading = readCard([readTwice(lines, lines)]);
+    expect(reading.card.group_number).toBeNull();
   });
 });
