@@ -14,12 +14,14 @@ const INSIDE_SHARE = 0.5;
  */
 export const RUNS_ON_GAP = 1.0;
 
-function verticallyWithin(box: Box, region: Box): boolean {
+/** Whether a box's middle lies within a region's height: it stands on the region's line. */
+export function verticallyWithin(box: Box, region: Box): boolean {
   const centre = box.top + box.height / 2;
   return centre >= region.top && centre <= region.top + region.height;
 }
 
-function horizontalOverlap(box: Box, region: Box): number {
+/** How far across a box and a region overlap, 0 where they do not. */
+export function horizontalOverlap(box: Box, region: Box): number {
   return Math.max(
     0,
     Math.min(box.left + box.width, region.left + region.width) - Math.max(box.left, region.left),

@@ -1,5 +1,6 @@
 import { boxAround } from '../documents/document-reading';
 import type { Box, ReadWord } from '../documents/document-reading';
+import { horizontalOverlap, verticallyWithin } from './card-agreement';
 import type { CardField } from './card-fields';
 
 /**
@@ -235,16 +236,12 @@ function standsOver(mark: Box, label: Box, labels: readonly Box[]): boolean {
 
 /** Whether two boxes' spans across overlap. */
 function inColumnOf(box: Box, label: Box): boolean {
-  return box.left < label.left + label.width && label.left < box.left + box.width;
+  return horizontalOverlap(box, label) > 0;
 }
 
 /** Whether two boxes stand on one row: the middle of each within the other's height. */
 function onOneRow(a: Box, b: Box): boolean {
-  const within = (box: Box, row: Box) => {
-    const middle = box.top + box.height / 2;
-    return middle >= row.top && middle <= row.top + row.height;
-  };
-  return within(a, b) && within(b, a);
+  return verticallyWithin(a, b) && verticallyWithin(b, a);
 }
 
 /** Whether a word is a BIN's label run into six digits, or a PCN's run into its code. */

@@ -1,6 +1,7 @@
 import { boxAround } from '../documents/document-reading';
 import type { Box, ReadLine, ReadPage, ReadWord } from '../documents/document-reading';
 import {
+  horizontalOverlap,
   joinedAtDashes,
   reachesAcross,
   runsOn,
@@ -85,7 +86,7 @@ export function checkAgainstOtherReader(
   let labelBoxes: Box[] | undefined;
   const whereLabelled = (word: ReadWord) =>
     !identifier &&
-    (clearOf(word.box, region) || isLabelWord(word.text)) &&
+    (horizontalOverlap(word.box, region) === 0 || isLabelWord(word.text)) &&
     (labelBoxes ??= [...fieldLabelBoxes(own, field), ...fieldLabelBoxes(other, field)]).some((box) =>
       sameRegion(word.box, box),
     );
@@ -132,8 +133,7 @@ export function checkAgainstOtherReader(
     return { kind: 'agreed', confidence: confidence() };
   }
   // The other reader ran the field's own label into this value: it read the value alike.
-  const runIn = there.length === 1 ? afterRunInLabel(field, there[0].text) : null;
-  if (runIn !== null && sameReading(field, runIn, candidate.value.value))
+  if (there.length === 1 && labelRunInto(field, there[0], candidate.value.value))
     return { kind: 'agreed', confidence: confidence() };
   const spaced = spacedAsFirstReaderRead(candidate, otherValue ?? joined, other, there);
   if (
@@ -230,11 +230,6 @@ function fieldLabelBoxes(lines: readonly ReadLine[], field: CardField): Box[] {
       .filter((label) => label.field !== null && (label.certain || label.field === field))
       .map((label) => label.box),
   );
-}
-
-/** Whether a box lies wholly left or right of a region. */
-function clearOf(box: Box, region: Box): boolean {
-  return box.left >= region.left + region.width || box.left + box.width <= region.left;
 }
 
 /**
