@@ -1,5 +1,5 @@
 import { caseReadModelBackfill } from '../../src/worker/read-model-backfill';
-import { JsonObject, waitForStatus } from '../support/case-journeys';
+import { JsonObject, untilVisibleAsCases, waitForStatus } from '../support/case-journeys';
 import { clinicalEligibilityRequest, syntheticPatient } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 
@@ -134,6 +134,7 @@ describe('case lists', () => {
       [],
     );
 
+    await untilVisibleAsCases(testApp, [id as string]);
     const backfill = caseReadModelBackfill({
       client: testApp.temporalClient,
       db: testApp.db,

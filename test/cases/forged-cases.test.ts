@@ -9,7 +9,13 @@ import { ACCOUNT_ID, CASE_STATUS, CASE_TYPE } from '../../domain/temporal/search
 import { bindCaseToAccount } from '../../infrastructure/temporal/case-binding';
 import { EncryptionCodec } from '../../infrastructure/temporal/encryption-codec';
 import { caseReadModelBackfill } from '../../src/worker/read-model-backfill';
-import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
+import {
+  eventsFor,
+  JsonObject,
+  subscribeReceiver,
+  untilVisibleAsCases,
+  waitForStatus,
+} from '../support/case-journeys';
 import { priorAuthorizationRequest } from '../support/case-requests';
 import { bearer, eventually, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { TestReceiver } from '../support/webhook-receiver';
@@ -402,6 +408,7 @@ describe('cases forged or decided outside the API', () => {
         await foreignKeyConnection.close();
       }
 
+      await untilVisibleAsCases(testApp, [id, unboundId, plaintextId, foreignKeyId]);
       await caseReadModelBackfill({
         client: testApp.temporalClient,
         db: testApp.db,

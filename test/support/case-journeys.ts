@@ -1,3 +1,4 @@
+import { CASE_TYPE } from '../../domain/temporal/search-attributes';
 import { bearer, eventually, TestApp } from './test-app';
 import { TestReceiver } from './webhook-receiver';
 
@@ -16,6 +17,21 @@ export async function waitForStatus(
     const response = await testApp.http().get(`${path}/${id}`).set(bearer(key));
     return response.body.data?.status === status ? (response.body.data as JsonObject) : undefined;
   }, timeoutMs);
+}
+
+/**
+ * Waits until Temporal's visibility lists every one of these cases as a case, a moment after each
+ * starts: the read model's backfill finds cases only through that list.
+ */
+export async function untilVisibleAsCases(testApp: TestApp, ids: string[]): Promise<void> {
+  const quoted = ids.map((id) => `'${id}'`).join(', ');
+  await eventually(async () => {
+    const listed = await testApp.temporalClient.workflowService.listWorkflowExecutions({
+      namespace: testApp.config.temporal.namespace,
+      query: `WorkflowId IN (${quoted}) AND ${CASE_TYPE.name} IS NOT NULL`,
+    });
+    return new Set((listed.executions ?? []).map((run) => run.execution?.workflowId)).size === ids.length;
+  });
 }
 
 /** A receiver subscribed to every case event of the account, through the real webhook path. */
