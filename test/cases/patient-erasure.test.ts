@@ -94,6 +94,15 @@ describe('patient erasure', () => {
     await waitForStatus(testApp, account.keys.provider, '/benefit-verification', other, 'completed');
     const erasedCases = [closed, open, enrollment];
     await eventually(async () => (await everythingStored()).includes(lastName) || undefined);
+    const patientRef = patientRefOf(testApp.config.cases.patientRefKey!, account.accountId, internalId);
+    const listedUnderPatient = async () =>
+      (
+        await testApp.temporalClient.workflowService.listWorkflowExecutions({
+          namespace: testApp.config.temporal.namespace,
+          query: `${PATIENT_REF.name} = '${patientRef}'`,
+        })
+      ).executions.length;
+    await eventually(async () => (await listedUnderPatient()) === erasedCases.length);
 
     const requested = await testApp
       .http()
@@ -124,14 +133,7 @@ describe('patient erasure', () => {
     );
     expect(rows).toEqual([]);
     for (const caseId of erasedCases) expect(await temporalHas(caseId)).toBe(false);
-    const patientRef = patientRefOf(testApp.config.cases.patientRefKey!, account.accountId, internalId);
-    await eventually(async () => {
-      const listed = await testApp.temporalClient.workflowService.listWorkflowExecutions({
-        namespace: testApp.config.temporal.namespace,
-        query: `${PATIENT_REF.name} = '${patientRef}'`,
-      });
-      return listed.executions.length === 0 || undefined;
-    });
+    await eventually(async () => (await listedUnderPatient()) === 0);
     const kept = await testApp
       .http()
       .get(`/benefit-verification/${other}`)

@@ -102,6 +102,7 @@ describe("the console's cases needing attention", () => {
 
   it('ends a case failed from its page with the reason chosen, and drops it from the list', async () => {
     const { id, path } = await caseWaitingOutAnOutage();
+    await eventually(async () => (await listedIds()).includes(id));
     const answer = await consolePost(testApp, operator, `${path}/fail`, {
       reason: 'connector_misconfigured',
       note: 'Clearinghouse credentials expired',

@@ -246,18 +246,23 @@ describe('payload key rotation', () => {
     await waitForStatus(app, account.keys.provider, PA, runningUnderA.id, 'cancelled');
     // What the retention purge does to closed cases: Temporal's DeleteWorkflowExecution on every
     // closed execution recorded before B became current (cases, deliveries, endpoint activation).
+    // Visibility records the cancelled case's close a moment after GET shows it: list until it does.
     const { namespace } = testEnvironment();
-    const recordedUnderA = await app.temporalClient.workflowService.listWorkflowExecutions({
-      namespace,
-      query: `TaskQueue = '${fixed.TEMPORAL_TASK_QUEUE}' AND ExecutionStatus != 'Running' AND StartTime < '${bIsCurrentSince.toISOString()}'`,
-      pageSize: 1000,
-    });
-    for (const { execution } of recordedUnderA.executions ?? []) {
-      await app.temporalClient.workflowService.deleteWorkflowExecution({
+    await eventually(async () => {
+      const recordedUnderA = await app.temporalClient.workflowService.listWorkflowExecutions({
         namespace,
-        workflowExecution: execution,
+        query: `TaskQueue = '${fixed.TEMPORAL_TASK_QUEUE}' AND ExecutionStatus != 'Running' AND StartTime < '${bIsCurrentSince.toISOString()}'`,
+        pageSize: 1000,
       });
-    }
+      const closed = (recordedUnderA.executions ?? []).map(({ execution }) => execution!);
+      for (const execution of closed) {
+        await app.temporalClient.workflowService.deleteWorkflowExecution({
+          namespace,
+          workflowExecution: execution,
+        });
+      }
+      return closed.some((execution) => execution.workflowId === runningUnderA.id);
+    });
     await stopService();
 
     const afterPurge = await eventually(async () => {
