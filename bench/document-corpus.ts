@@ -356,13 +356,42 @@ function beside(pairs: Array<[string, string]>, top: number, layout: CardLayout)
   return pairs.map(([label, value], index) => text(40, top + index * 52, `${label} ${value}`, 32, layout));
 }
 
-/** Three columns of label over value, the rows 110 px apart. */
+const COLUMN_PITCH = 320;
+/** The widest a column's value may print, so 20 px stay clear before the next column's. */
+const COLUMN_VALUE_WIDTH = COLUMN_PITCH - 20;
+
+/** Three columns of label over value, the rows 120 px apart. */
 function columns(pairs: Array<[string, string]>, top: number, layout: CardLayout): string[] {
   return pairs.flatMap(([label, value], index) => {
-    const x = 40 + (index % 3) * 320;
+    const x = 40 + (index % 3) * COLUMN_PITCH;
     const y = top + Math.floor(index / 3) * 120;
-    return [text(x, y, label, 22, layout, false, layout.accent), text(x, y + 40, value, 32, layout, true)];
+    return [
+      text(x, y, label, 22, layout, false, layout.accent),
+      text(x, y + 40, value, fittedBoldSize(value, 32, COLUMN_VALUE_WIDTH, layout), layout, true),
+    ];
   });
+}
+
+/**
+ * Of each face, an upper bound on a bold capital's or digit's mean advance, in ems, measured on
+ * every name and longest id this corpus prints (DejaVu Sans Bold 0.787, DejaVu Serif Bold 0.838).
+ */
+const BOLD_ADVANCE_EMS: Readonly<Record<string, number>> = {
+  'DejaVu Sans': 0.8,
+  'DejaVu Serif': 0.85,
+  'DejaVu Sans Mono': 0.61,
+  'Liberation Sans': 0.72,
+  'Liberation Serif': 0.74,
+};
+
+/**
+ * The size at which a bold value spans at most `width` px, as a card printer sets a long name smaller
+ * to keep it in its box: at the layout's size, `MATEO HALVORSEN` ran into the next column's id, and
+ * no reader can part two values printed over each other.
+ */
+function fittedBoldSize(content: string, size: number, width: number, layout: CardLayout): number {
+  const widest = content.length * size * (BOLD_ADVANCE_EMS[layout.font] ?? 0.85);
+  return widest <= width ? size : Math.floor((size * width) / widest);
 }
 
 function text(
