@@ -51,6 +51,30 @@ export const BLUE_HORIZON_CARD: CardValues = {
   rxGroup: 'SBXBHH0100',
 };
 
+/** The members' names the bench's cards print, a first name and a last. */
+export const MEMBER_FIRST_NAMES = [
+  'JANE',
+  'OMAR',
+  'LUCIA',
+  'WEI',
+  'PRIYA',
+  'JOHN',
+  'AMARA',
+  'KOFI',
+  'ELENA',
+  'MATEO',
+];
+export const MEMBER_LAST_NAMES = [
+  'SAMPLE',
+  'RIVERA',
+  'OKAFOR',
+  'NGUYEN',
+  'HALVORSEN',
+  'PATEL',
+  'KOWALSKI',
+  'MORENO',
+];
+
 /** How a card prints its values: label words, colours, and where values sit relative to labels. */
 export interface CardLayout {
   name: string;
@@ -356,9 +380,9 @@ function beside(pairs: Array<[string, string]>, top: number, layout: CardLayout)
   return pairs.map(([label, value], index) => text(40, top + index * 52, `${label} ${value}`, 32, layout));
 }
 
-const COLUMN_PITCH = 320;
+export const COLUMN_PITCH = 320;
 /** The widest a column's value may print, so 20 px stay clear before the next column's. */
-const COLUMN_VALUE_WIDTH = COLUMN_PITCH - 20;
+export const COLUMN_VALUE_WIDTH = COLUMN_PITCH - 20;
 
 /** Three columns of label over value, the rows 120 px apart. */
 function columns(pairs: Array<[string, string]>, top: number, layout: CardLayout): string[] {
@@ -373,13 +397,13 @@ function columns(pairs: Array<[string, string]>, top: number, layout: CardLayout
 }
 
 /**
- * Of each face, an upper bound on a bold capital's or digit's mean advance, in ems, measured on
- * every name and longest id this corpus prints (DejaVu Sans Bold 0.787, DejaVu Serif Bold 0.838).
+ * Of each face a column layout prints in, an upper bound on a bold capital's or digit's mean advance,
+ * in ems, measured on every name and longest id this corpus prints (DejaVu Sans Bold 0.787, DejaVu
+ * Serif Bold 0.838).
  */
 const BOLD_ADVANCE_EMS: Readonly<Record<string, number>> = {
   'DejaVu Sans': 0.8,
   'DejaVu Serif': 0.85,
-  'DejaVu Sans Mono': 0.61,
   'Liberation Sans': 0.72,
   'Liberation Serif': 0.74,
 };
@@ -390,7 +414,10 @@ const BOLD_ADVANCE_EMS: Readonly<Record<string, number>> = {
  * no reader can part two values printed over each other.
  */
 function fittedBoldSize(content: string, size: number, width: number, layout: CardLayout): number {
-  const widest = content.length * size * (BOLD_ADVANCE_EMS[layout.font] ?? 0.85);
+  const advance = BOLD_ADVANCE_EMS[layout.font];
+  if (advance === undefined)
+    throw new Error(`No bold advance measured for a column layout in ${layout.font}`);
+  const widest = content.length * size * advance;
   return widest <= width ? size : Math.floor((size * width) / widest);
 }
 

@@ -18,6 +18,8 @@ import {
   CLEAN,
   DEGRADATIONS,
   HELD_OUT_LAYOUTS,
+  MEMBER_FIRST_NAMES,
+  MEMBER_LAST_NAMES,
   SCORED,
   cardFaces,
   memberIdFieldOf,
@@ -200,8 +202,6 @@ function expectedValue(values: CardValues, field: CardField): string {
   return printed[field] ?? '';
 }
 
-const FIRST_NAMES = ['JANE', 'OMAR', 'LUCIA', 'WEI', 'PRIYA', 'JOHN', 'AMARA', 'KOFI', 'ELENA', 'MATEO'];
-const LAST_NAMES = ['SAMPLE', 'RIVERA', 'OKAFOR', 'NGUYEN', 'HALVORSEN', 'PATEL', 'KOWALSKI', 'MORENO'];
 const PAYERS = [
   ['Blue Horizon Health', 'PPO Select'],
   ['Summit Mutual Health', 'Choice HMO'],
@@ -219,7 +219,7 @@ function cardValues(random: () => number): CardValues {
   return {
     payerName,
     planName,
-    memberName: `${pick(FIRST_NAMES)} ${pick(LAST_NAMES)}`,
+    memberName: `${pick(MEMBER_FIRST_NAMES)} ${pick(MEMBER_LAST_NAMES)}`,
     memberId: `${letters(random() < 0.5 ? 1 : 3)}${digits(8 + Math.floor(random() * 3))}`,
     groupNumber: digits(5 + Math.floor(random() * 4)),
     rxBin: `${1 + Math.floor(random() * 9)}${digits(5)}`,
