@@ -95,14 +95,14 @@ describe('patient erasure', () => {
     const erasedCases = [closed, open, enrollment];
     await eventually(async () => (await everythingStored()).includes(lastName) || undefined);
     const patientRef = patientRefOf(testApp.config.cases.patientRefKey!, account.accountId, internalId);
-    const listedUnderPatient = async () =>
+    const runsListedUnderPatient = async () =>
       (
         await testApp.temporalClient.workflowService.listWorkflowExecutions({
           namespace: testApp.config.temporal.namespace,
           query: `${PATIENT_REF.name} = '${patientRef}'`,
         })
       ).executions.length;
-    await eventually(async () => (await listedUnderPatient()) === erasedCases.length);
+    await eventually(async () => (await runsListedUnderPatient()) === erasedCases.length);
 
     const requested = await testApp
       .http()
@@ -133,7 +133,7 @@ describe('patient erasure', () => {
     );
     expect(rows).toEqual([]);
     for (const caseId of erasedCases) expect(await temporalHas(caseId)).toBe(false);
-    await eventually(async () => (await listedUnderPatient()) === 0);
+    await eventually(async () => (await runsListedUnderPatient()) === 0);
     const kept = await testApp
       .http()
       .get(`/benefit-verification/${other}`)

@@ -245,24 +245,26 @@ describe('payload key rotation', () => {
     expect(cancelled.status).toBe(200);
     await waitForStatus(app, account.keys.provider, PA, runningUnderA.id, 'cancelled');
     // What the retention purge does to closed cases: Temporal's DeleteWorkflowExecution on every
-    // closed execution recorded before B became current (cases, deliveries, endpoint activation).
-    // Visibility records the cancelled case's close a moment after GET shows it: list until it does.
+    // closed execution recorded before B became current (cases, deliveries, endpoint activation),
+    // once visibility records the cancelled case's close, a moment after GET shows it.
     const { namespace } = testEnvironment();
-    await eventually(async () => {
-      const recordedUnderA = await app.temporalClient.workflowService.listWorkflowExecutions({
-        namespace,
-        query: `TaskQueue = '${fixed.TEMPORAL_TASK_QUEUE}' AND ExecutionStatus != 'Running' AND StartTime < '${bIsCurrentSince.toISOString()}'`,
-        pageSize: 1000,
-      });
-      const closed = (recordedUnderA.executions ?? []).map(({ execution }) => execution!);
-      for (const execution of closed) {
-        await app.temporalClient.workflowService.deleteWorkflowExecution({
+    const closedUnderA = async () =>
+      (
+        await app.temporalClient.workflowService.listWorkflowExecutions({
           namespace,
-          workflowExecution: execution,
-        });
-      }
-      return closed.some((execution) => execution.workflowId === runningUnderA.id);
-    });
+          query: `TaskQueue = '${fixed.TEMPORAL_TASK_QUEUE}' AND ExecutionStatus != 'Running' AND StartTime < '${bIsCurrentSince.toISOString()}'`,
+          pageSize: 1000,
+        })
+      ).executions.map(({ execution }) => execution!);
+    await eventually(async () =>
+      (await closedUnderA()).some((execution) => execution.workflowId === runningUnderA.id),
+    );
+    for (const execution of await closedUnderA()) {
+      await app.temporalClient.workflowService.deleteWorkflowExecution({
+        namespace,
+        workflowExecution: execution,
+      });
+    }
     await stopService();
 
     const afterPurge = await eventually(async () => {
