@@ -1,4 +1,11 @@
-import { eventsFor, JsonObject, subscribeReceiver, waitForStatus } from '../support/case-journeys';
+import { isNotFoundByTemporal } from '../../infrastructure/temporal/workflow-deletion';
+import {
+  erasePatient,
+  eventsFor,
+  JsonObject,
+  subscribeReceiver,
+  waitForStatus,
+} from '../support/case-journeys';
 import {
   authorizationFor,
   incomeVerification,
@@ -353,7 +360,7 @@ describe('patient enrollment that grows', () => {
     testApp.http().post(`${PATH}/${id}/information`).set(bearer(account.keys.provider)).send(body);
   const read = async (id: string) =>
     (await testApp.http().get(`${PATH}/${id}`).set(bearer(account.keys.provider))).body.data as JsonObject;
-  const awaitingIncome = async (firstNotesBytes: number) => {
+  const awaitingIncome = async (firstNotesBytes: number, patient: Record<string, unknown> = {}) => {
     const { body } = await submit(
       enrollment(
         {
@@ -361,7 +368,7 @@ describe('patient enrollment that grows', () => {
           prescription: { drug_name: 'Humira' },
           evidence: [attestation, bulkyNotes(firstNotesBytes)],
         },
-        uninsuredPatient,
+        { ...uninsuredPatient, ...patient },
       ),
     );
     expect(body.data.status).toBe('awaiting_review');
@@ -399,22 +406,31 @@ describe('patient enrollment that grows', () => {
     expect((await read(id)).request.evidence).toHaveLength(52);
   });
 
-  it('lists an enrollment that continued as new once, with its current status', async () => {
+  /** A completed enrollment that continued as new once, and the ids of its two runs, newest first. */
+  const continuedAsNew = async (patient: Record<string, unknown> = {}) => {
     // Over 4 MB of history (the server's default) makes the workflow continue as new at its first
     // check with the program: the start, two bulky information rounds and their memo updates.
-    const id = await awaitingIncome(600_000);
+    const id = await awaitingIncome(600_000, patient);
     for (let round = 0; round < 2; round += 1) {
       expect((await sendInformation(id, { evidence: [bulkyNotes(400_000)] })).status).toBe(200);
     }
     expect((await sendInformation(id, { evidence: [income(3_000_000)] })).status).toBe(200);
     await waitForStatus(testApp, account.keys.provider, PATH, id, 'completed');
-    await eventually(async () => {
+    const runIds = await eventually(async () => {
       const runs = [];
       for await (const run of testApp.temporalClient.workflow.list({ query: `WorkflowId = '${id}'` })) {
-        runs.push(run.status.name);
+        runs.push(run);
       }
-      return runs.includes('CONTINUED_AS_NEW') && runs.includes('COMPLETED');
+      const statuses = runs.map((run) => run.status.name);
+      return statuses.includes('CONTINUED_AS_NEW') && statuses.includes('COMPLETED')
+        ? runs.map((run) => run.runId)
+        : undefined;
     });
+    return { id, runIds };
+  };
+
+  it('lists an enrollment that continued as new once, with its current status', async () => {
+    const { id } = await continuedAsNew();
 
     const list = async (query = '') =>
       (
@@ -425,6 +441,33 @@ describe('patient enrollment that grows', () => {
     expect(listed.map((item) => item.status)).toEqual(['completed']);
     expect(await list('?status=awaiting_outcome')).toEqual([]);
     expect((await list('?status=completed')).map((item) => item.status)).toEqual(['completed']);
+  });
+
+  it('erases both runs of an enrollment that continued as new', async () => {
+    const internalId = 'mrn-grown-erased-5120';
+    const { id, runIds } = await continuedAsNew({ metadata: { patient_id: internalId } });
+
+    const finished = await erasePatient(testApp, account.keys.admin, internalId);
+
+    expect(finished).toMatchObject({ cases_erased: 1 });
+    const runKept = (runId: string) =>
+      testApp.temporalClient.workflowService
+        .describeWorkflowExecution({
+          namespace: testApp.config.temporal.namespace,
+          execution: { workflowId: id, runId },
+        })
+        .then(
+          () => true,
+          (error: unknown) => {
+            if (isNotFoundByTemporal(error)) return false;
+            throw error;
+          },
+        );
+    expect(runIds).toHaveLength(2);
+    await eventually(async () => {
+      const kept = await Promise.all(runIds.map(runKept));
+      return kept.every((held) => !held);
+    });
   });
 });
 

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { newId } from '../../domain/ids';
 import { SecretBox } from '../../infrastructure/crypto/aes-gcm';
 import { ApiMetrics } from '../../src/metrics/api-metrics';
-import { JsonObject, waitForStatus } from '../support/case-journeys';
+import { erasePatient, JsonObject, waitForStatus } from '../support/case-journeys';
 import {
   benefitVerificationRequest,
   priorAuthorizationRequest,
@@ -475,19 +475,7 @@ describe('feedback on a prior authorization', () => {
       priorAuthorizationRequest({ patient: syntheticPatient({ internal_id: internalId }) }),
     );
     expect((await giveFeedback(erased, { rating: 'correct' })).status).toBe(201);
-    const requested = await testApp
-      .http()
-      .post('/patients/erasure')
-      .set(bearer(account.keys.admin))
-      .send({ patient_internal_id: internalId });
-    expect(requested.status).toBe(202);
-    await eventually(async () => {
-      const erasure = await testApp
-        .http()
-        .get(`/patients/erasures/${requested.body.data.id}`)
-        .set(bearer(account.keys.admin));
-      return erasure.body.data?.status === 'completed' || undefined;
-    }, 60_000);
+    await erasePatient(testApp, account.keys.admin, internalId);
     expect(await count(erased)).toBe(0);
     const gone = await testApp.http().get(`${PATH}/${erased}`).set(bearer(account.keys.provider));
     expect(gone.status).toBe(404);

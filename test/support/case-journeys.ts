@@ -34,6 +34,27 @@ export async function untilVisibleAsCases(testApp: TestApp, ids: string[]): Prom
   });
 }
 
+/** Erases a patient's cases through the API, as an admin asks, and returns the finished erasure. */
+export async function erasePatient(
+  testApp: TestApp,
+  adminKey: string,
+  internalId: string,
+): Promise<JsonObject> {
+  const requested = await testApp
+    .http()
+    .post('/patients/erasure')
+    .set(bearer(adminKey))
+    .send({ patient_internal_id: internalId });
+  expect(requested.status).toBe(202);
+  return eventually(async () => {
+    const read = await testApp
+      .http()
+      .get(`/patients/erasures/${requested.body.data.id}`)
+      .set(bearer(adminKey));
+    return read.body.data?.status === 'completed' ? (read.body.data as JsonObject) : undefined;
+  }, 60_000);
+}
+
 /** A receiver subscribed to every case event of the account, through the real webhook path. */
 export async function subscribeReceiver(
   testApp: TestApp,
