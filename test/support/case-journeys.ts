@@ -46,13 +46,15 @@ export async function erasePatient(
     .set(bearer(adminKey))
     .send({ patient_internal_id: internalId });
   expect(requested.status).toBe(202);
-  return eventually(async () => {
+  const ended = await eventually(async () => {
     const read = await testApp
       .http()
       .get(`/patients/erasures/${requested.body.data.id}`)
       .set(bearer(adminKey));
-    return read.body.data?.status === 'completed' ? (read.body.data as JsonObject) : undefined;
+    return read.body.data?.status !== 'in_progress' ? (read.body.data as JsonObject) : undefined;
   }, 60_000);
+  expect(ended.status).toBe('completed');
+  return ended;
 }
 
 /** A receiver subscribed to every case event of the account, through the real webhook path. */
