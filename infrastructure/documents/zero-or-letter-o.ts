@@ -26,6 +26,15 @@ const LEAST_MEASURED_HEIGHT = 18;
 const MEASURING_DIGITS = /[2-9]/;
 /** Ink and ground must differ by this much (0–255) for the word's glyphs to be told apart. */
 const LEAST_CONTRAST = 60;
+/**
+ * A round glyph whose top rows' ink stands this share of its height (and at least LEAST_LEAN_PIXELS)
+ * to one side of its bottom rows' is slanted or slashed, and not judged: an oblique face widens the
+ * ink of its diagonal letters more than of its round ones, so a monospace face's `X` passes the
+ * width that proves a face is not monospace (`XKO27` in DejaVu Sans Mono Oblique, its letter O taken
+ * for 0). Upright, an O or a 0 leans by a pixel at most.
+ */
+const LEAN_SHARE = 0.05;
+const LEAST_LEAN_PIXELS = 1.5;
 
 /**
  * Whether the glyph at `at` of an identifier printed in `box` is the digit 0 or the letter O, told by
@@ -37,8 +46,10 @@ export function zeroOrLetterO(image: GreyImage, box: Box, read: string, at: numb
   // A hyphen is too short to count as a glyph; the characters are matched to the glyphs without it.
   const text = read.slice(0, at).replace(/-/g, '') + read.slice(at).replace(/-/g, '');
   const index = at - (read.slice(0, at).match(/-/g)?.length ?? 0);
-  const glyphs = glyphExtents(image, box);
+  const print = inkOf(image, box);
+  const glyphs = print && glyphExtents(print);
   if (glyphs?.length !== text.length) return undefined;
+  if (leans(print!, glyphs[index])) return undefined;
   if (Math.max(...glyphs.map(heightOf)) < LEAST_MEASURED_HEIGHT) return undefined;
   const widths = glyphs.map(widthOf);
   const digits = widths.filter((_, glyph) => glyph !== index && MEASURING_DIGITS.test(text[glyph]));
@@ -58,13 +69,19 @@ export function zeroOrLetterO(image: GreyImage, box: Box, read: string, at: numb
 /** A mark this much shorter than the word's tallest glyph is a hyphen or a speck, not a glyph. */
 const LEAST_GLYPH_HEIGHT = 0.5;
 
+/** A box's print as ink (1) and ground (0), row by row. */
+interface Ink {
+  ink: Uint8Array;
+  width: number;
+  height: number;
+}
+
 /**
- * The glyphs in a box, left to right: each a connected run of ink, so a kerned pair
- * (`RV`) whose columns overlap is still two glyphs. Ink is darker than halfway between the box's
- * lightest and darkest pixels (a prepared image is dark print on light ground). Undefined where the box
- * has too little contrast to hold print.
+ * The box's print: ink is darker than halfway between the box's lightest and darkest pixels (a
+ * prepared image is dark print on light ground). Undefined where the box has too little contrast to
+ * hold print.
  */
-function glyphExtents(image: GreyImage, box: Box): Extent[] | undefined {
+function inkOf(image: GreyImage, box: Box): Ink | undefined {
   const left = Math.max(0, Math.floor(box.left));
   const top = Math.max(0, Math.floor(box.top));
   const width = Math.min(image.width, Math.ceil(box.left + box.width)) - left;
@@ -86,11 +103,42 @@ function glyphExtents(image: GreyImage, box: Box): Extent[] | undefined {
       ink[y * width + x] = image.pixels[(top + y) * image.width + left + x] < threshold ? 1 : 0;
     }
   }
+  return { ink, width, height };
+}
+
+/**
+ * The glyphs of the print, left to right: each a connected run of ink, so a kerned pair (`RV`) whose
+ * columns overlap is still two glyphs.
+ */
+function glyphExtents({ ink, width, height }: Ink): Extent[] {
   const glyphs = inkRuns(ink, width, height);
   const tallest = Math.max(0, ...glyphs.map(heightOf));
   return glyphs
     .filter((glyph) => heightOf(glyph) >= LEAST_GLYPH_HEIGHT * tallest)
     .sort((a, b) => a.left + a.right - (b.left + b.right));
+}
+
+/**
+ * Whether the glyph's top quarter of rows centres its ink to one side of where its bottom quarter
+ * does, by LEAN_SHARE of its height or more: print slanted, or a zero slashed.
+ */
+function leans({ ink, width }: Ink, glyph: Extent): boolean {
+  const quarter = Math.max(1, Math.floor(heightOf(glyph) / 4));
+  const centreOfRows = (from: number) => {
+    let [sum, count] = [0, 0];
+    for (let y = from; y < from + quarter; y += 1) {
+      for (let x = glyph.left; x <= glyph.right; x += 1) {
+        if (!ink[y * width + x]) continue;
+        sum += x;
+        count += 1;
+      }
+    }
+    return count === 0 ? undefined : sum / count;
+  };
+  const top = centreOfRows(glyph.top);
+  const bottom = centreOfRows(glyph.bottom - quarter + 1);
+  if (top === undefined || bottom === undefined) return true;
+  return Math.abs(top - bottom) >= Math.max(LEAST_LEAN_PIXELS, LEAN_SHARE * heightOf(glyph));
 }
 
 const widthOf = (glyph: Extent) => glyph.right - glyph.left + 1;

@@ -8,17 +8,20 @@ import { scriptedReaders } from '../support/scripted-readers';
 
 const PAGE = { width: 2000, height: 400 };
 
-/** A page with one word printed on it, black on white, in a face installed for the document tests. */
-async function pageWith(text: string, face: string): Promise<Buffer> {
+/**
+ * A page with one word printed on it, black on white, in a face installed for the document tests, at
+ * 96 px unless `style` (SVG attributes) says otherwise.
+ */
+async function pageWith(text: string, face: string, style = 'font-size="96"'): Promise<Buffer> {
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${PAGE.width}" height="${PAGE.height}">` +
     `<rect width="100%" height="100%" fill="#ffffff"/>` +
-    `<text x="200" y="240" font-family="${face}" font-size="96" fill="#111111">${text}</text></svg>`;
+    `<text x="200" y="240" font-family="${face}" ${style} fill="#111111">${text}</text></svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-async function judged(text: string, face: string, index: number) {
-  const { data, info } = await sharp(await pageWith(text, face))
+async function judged(text: string, face: string, index: number, style?: string) {
+  const { data, info } = await sharp(await pageWith(text, face, style))
     .toColourspace('b-w')
     .raw()
     .toBuffer({ resolveWithObject: true });
@@ -78,6 +81,14 @@ describe('a glyph read as the digit 0 by one reader and the letter O by the othe
 
   it('is left undecided where no letter of the word shows its face is not monospace', async () => {
     expect(await judged('K07945735', 'Liberation Sans', 1)).toBeUndefined();
+  });
+
+  it('is left undecided in an oblique monospace face, whose slanted X passes for a proportional face’s', async () => {
+    for (const size of [66, 74, 96, 106, 114]) {
+      expect(
+        await judged('XKO27', 'DejaVu Sans Mono', 2, `font-style="italic" font-size="${size}"`),
+      ).toBeUndefined();
+    }
   });
 });
 
