@@ -122,7 +122,8 @@ export function checkAgainstOtherReader(
   }
   if (identifier && (wrapsBelow(own, region, standsApart) || wrapsBelow(other, region, standsApart)))
     return { kind: 'unsure' };
-  if (there.length === 0) return { kind: 'alone' };
+  if (there.length === 0)
+    return nameMayRunIn(field, candidate.value.value) ? { kind: 'unsure' } : { kind: 'alone' };
   const shape = SHAPES[field];
   const joined = there.map((word) => word.text).join(identifier ? '' : ' ');
   const otherValue = shape.normalise(joined);
@@ -196,6 +197,15 @@ function mayLeadWithAnInitial(name: string): boolean {
   return wordsOfName(name)
     .slice(1)
     .some((word) => /^[AVWY][A-Z]/.test(word));
+}
+
+/**
+ * Whether a name read by one reader alone may hide an initial it ran in: with no second reading, no
+ * space either reader saw vouches for its words, and PP-OCR drops a space between words set close as
+ * Tesseract does after an A, V, W or Y (`MARIAA COHEN` for `MARIA A COHEN`, read by PP-OCR alone).
+ */
+function nameMayRunIn(field: CardField, name: string): boolean {
+  return field === 'member_name' && (mayHideAnInitial(name) || mayLeadWithAnInitial(name));
 }
 
 /** A name's words in capitals, a comma parting them as a space does (`NGUYEN, MARIA A`). */

@@ -259,7 +259,7 @@ const NAME_FIELDS: ReadonlySet<CardField> = new Set(['member_name', 'payer_name'
  * read twice, each candidate is checked against the other
  * reader's words in its place: the same value there makes it agreed (readers 2); another value
  * there, or print running on from it, leaves the field unread; nothing there leaves a name or date to
- * its threshold and an identifier unread. A name both read alike that may hide an initial run in
+ * its threshold (a name that may hide an initial unread) and an identifier unread. A name both read alike that may hide an initial run in
  * (`unsure`) is unread too, below its threshold.
  *
  * A value accepted so is still unread where the field stands elsewhere on the card with another

@@ -135,6 +135,15 @@ describe('a card read by two readers', () => {
     expect(reading.card.member_name).toMatchObject({ value: 'JANE Q SAMPLE', readers: 1 });
   });
 
+  it.each(['MARIAA COHEN', 'TOMAS ARIVERA'])(
+    'leaves unread a name only one reader read as %s, where an initial may be run in',
+    (name) => {
+      const reading = readCard([readTwice(['', 'ID: W123456789'], [`Name: ${name}`, 'ID: W123456789'])]);
+      expect(reading.card.member_name).toBeNull();
+      expect(reading.unreadReasons.member_name).toBe('below_threshold');
+    },
+  );
+
   it.each([
     ['a middle initial', 'JORDAN A RIVERA', 'JORDANA RIVERA'],
     ['two names', 'PRIYA MORENO', 'PRIYAMORENO'],
