@@ -31,6 +31,7 @@ import { runningDown } from './text-boxes';
 import { readPdfPages } from './pdf-pages';
 import { encodedGrey, greyImageOf } from './grey-image';
 import type { GreyImage } from './grey-image';
+import { letterJOrI } from './letter-j-or-i';
 import { zeroOrLetterO } from './zero-or-letter-o';
 import type { DocumentReadingLimits, PageListener } from './reading-limits';
 
@@ -378,15 +379,19 @@ async function settledIdentifiers(
     const substituted = read.length === wanted.length;
     if (read === wanted) continue;
     if (!identifierLike(word.text) && !lettersToSettle(firstText, word.text)) continue;
-    const zero = substituted ? zeroForLetterO(read, wanted) : undefined;
-    if (zero !== undefined) {
-      grey ??= greyImageOf(image);
-      const printed = boxAround(there.map((each) => each.box));
-      if (zeroOrLetterO(await grey, printed, read, zero) === '0') {
-        const confidence = Math.min(...there.map((each) => each.confidence));
-        lines = withWordsReplaced(lines, there, { text: wanted, confidence, box: printed });
-      }
+    if (bracketForJ(firstText, wanted)) {
+      lines = withWordsReplaced(lines, there, readAs(there, wanted));
       continue;
+    }
+    const at = substituted ? onlyDifference(read, wanted) : undefined;
+    const judge = at === undefined ? undefined : GLYPH_JUDGES[read[at] + wanted[at]];
+    if (judge) {
+      grey ??= greyImageOf(image);
+      const replacement = readAs(there, wanted);
+      if (judge(await grey, replacement.box, read, at!) === wanted[at!]) {
+        lines = withWordsReplaced(lines, there, replacement);
+        continue;
+      }
     }
     if (substituted && !settleableSubstitution(read, wanted)) continue;
     if (rereads >= MOST_REREADS) continue;
@@ -410,17 +415,47 @@ async function settledIdentifiers(
   return lines;
 }
 
-/**
- * Where the first reader read the letter O for the one character the second read as the digit 0, that
- * character's place: the glyph's own width decides between them (zero-or-letter-o.ts), since both
- * engines confuse the pair and rereads settle nothing.
- */
-function zeroForLetterO(read: string, wanted: string): number | undefined {
-  const differing = [...read].flatMap((character, index) => (character === wanted[index] ? [] : [index]));
-  if (differing.length !== 1) return undefined;
-  const [index] = differing;
-  return read[index] === 'O' && wanted[index] === '0' ? index : undefined;
+/** The first reader's words of a value as one word giving `text`, as sure as the least sure of them. */
+function readAs(words: readonly ReadWord[], text: string): ReadWord {
+  return {
+    text,
+    confidence: Math.min(...words.map((each) => each.confidence)),
+    box: boxAround(words.map((each) => each.box)),
+  };
 }
+
+/**
+ * Whether the first reader's reading is the second's with one letter J given as a closing bracket, and
+ * nothing else apart (`NV]`, `FAAVWX)`, `Y)BBAAA` for `NVJ`, `FAAVWXJ`, `YJBBAAA`): Tesseract's page
+ * reading gives a J so in some faces (DejaVu Sans and its condensed cut), and read alone as a line of
+ * identifier characters, which hold no bracket, it gives other letters or drops it, so rereads settle
+ * nothing. No card value holds a bracket, and over every installed face, the letters it was drawn
+ * beside a J in, only a J gave Tesseract a closing bracket where PP-OCR read a J (docs/documents.md).
+ */
+function bracketForJ(firstText: string, wanted: string): boolean {
+  const read = firstText.toUpperCase();
+  const at = read.length === wanted.length ? onlyDifference(read, wanted) : undefined;
+  return at !== undefined && CLOSING_BRACKETS.has(read[at]) && wanted[at] === 'J';
+}
+
+const CLOSING_BRACKETS: ReadonlySet<string> = new Set([']', ')']);
+
+/** Where two readings of one length differ, if at one place only. */
+function onlyDifference(read: string, wanted: string): number | undefined {
+  const differing = [...read].flatMap((character, index) => (character === wanted[index] ? [] : [index]));
+  return differing.length === 1 ? differing[0] : undefined;
+}
+
+/**
+ * The first reader's character and the second's, in one place, that the glyph's own shape decides
+ * between, since rereads settle nothing: both engines confuse O and 0, and Tesseract reads a wide 0
+ * as O at every size (zero-or-letter-o.ts); it reads a J as I in some faces at every size
+ * (letter-j-or-i.ts). The second reader's value replaces the first's only where the glyph is its
+ * character; otherwise an O for 0 leaves the readers disagreeing, and an I for J is read again.
+ */
+const GLYPH_JUDGES: Readonly<Record<string, GlyphJudge>> = { O0: zeroOrLetterO, IJ: letterJOrI };
+
+type GlyphJudge = (image: GreyImage, box: Box, read: string, at: number) => string | undefined;
 
 /** Characters OCR gives for one another, each pair written once. */
 const LOOK_ALIKES = ['O0', 'Q0', 'D0', 'I1', 'L1', 'S5', 'B8', 'Z2', 'G6'];

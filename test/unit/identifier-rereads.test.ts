@@ -67,6 +67,24 @@ describe('a value printed in capitals the readers read a letter apart', () => {
     expect(await pcnRead('YD)', 'YDJ', (height) => (height === 144 ? 'YD' : 'YDJ'))).toBe('YDJ');
   });
 
+  it.each([
+    ['ending', 'NV]', 'NVJ'],
+    ['within', 'Y)BBAAA', 'YJBBAAA'],
+  ])(
+    'takes the second reader’s J where the first gave a closing bracket for it %s the word, whatever the rereads give',
+    async (_where, first, second) => {
+      expect(await pcnRead(first, second, () => second.replace('J', ''))).toBe(second);
+    },
+  );
+
+  it.each([
+    ['another letter', 'NV]', 'NVI'],
+    ['a J and another letter besides', 'NX]', 'NVJ'],
+    ['a J, with an opening bracket', 'NV[', 'NVJ'],
+  ])('is left unread where the first gave a bracket and the second %s', async (_what, first, second) => {
+    expect(await pcnRead(first, second, () => 'NV')).toBeNull();
+  });
+
   it('is left unread where the line read alone gives other letters', async () => {
     expect(await pcnRead('GT]JTN', 'GTJTN', () => 'GTIJTN')).toBeNull();
   });
