@@ -372,12 +372,19 @@ async function settledIdentifiers(
   let rereads = 0;
   let grey: Promise<GreyImage> | undefined;
   for (const word of words) {
-    const there = wordsInRegion(lines, word.box);
+    const wanted = identifierCore(word.text);
+    const inside = wordsInRegion(lines, word.box);
+    const covering = inside.length > 0 ? [] : readingsCovering(lines, word.box, wanted);
+    const there = inside.length > 0 ? inside : covering;
     const firstText = there.map((each) => each.text).join('');
     const read = identifierCore(firstText);
-    const wanted = identifierCore(word.text);
     const substituted = read.length === wanted.length;
-    if (read === wanted) continue;
+    if (read === wanted) {
+      // The same value boxed wider, over marks beside it: the second reader's box holds just the value.
+      if (covering.length > 0)
+        lines = withWordsReplaced(lines, covering, { ...readAs(covering, wanted), box: word.box });
+      continue;
+    }
     if (!identifierLike(word.text) && !lettersToSettle(firstText, word.text)) continue;
     if (bracketForJ(firstText, wanted)) {
       lines = withWordsReplaced(lines, there, readAs(there, wanted));
@@ -396,9 +403,11 @@ async function settledIdentifiers(
     if (substituted && !settleableSubstitution(read, wanted)) continue;
     if (rereads >= MOST_REREADS) continue;
     rereads += 1;
+    // A wider first reading is read again whole, so print it saw past the second reader's box counts.
+    const rereadRegion = boxAround([word.box, ...covering.map((each) => each.box)]);
     const agreeing: ReadWord[] = [];
     for (const height of REREAD_HEIGHTS) {
-      const reread = await ocr.readRegion(image, word.box, 'identifier', height);
+      const reread = await ocr.readRegion(image, rereadRegion, 'identifier', height);
       const text = reread?.words.map((each) => each.text).join('') ?? '';
       if (identifierCore(text) !== wanted) continue;
       agreeing.push({
@@ -414,6 +423,26 @@ async function settledIdentifiers(
   }
   return lines;
 }
+
+/**
+ * Where no word of the first reader lies mostly inside a region, its words that cover it: its reading
+ * of the same print, boxed wider (`RX336` reaching over a table's rule where PP-OCR read `RX3316`), a
+ * character or two apart in length. Left out, a reread's value stood on a line of its own beside the
+ * first reading, which then ran on from it. A word longer still holds more than the value (a label
+ * run in, `RxGRPRX1083`) and is not replaced.
+ */
+function readingsCovering(lines: readonly ReadLine[], region: Box, wanted: string): ReadWord[] {
+  return lines
+    .flatMap((line) => line.words)
+    .filter(
+      (word) =>
+        sameRegion(word.box, region) &&
+        Math.abs(identifierCore(word.text).length - wanted.length) <= MOST_LENGTH_APART,
+    );
+}
+
+/** How many characters longer or shorter a wider reading of a value may be and still be the value. */
+const MOST_LENGTH_APART = 2;
 
 /** The first reader's words of a value as one word giving `text`, as sure as the least sure of them. */
 function readAs(words: readonly ReadWord[], text: string): ReadWord {

@@ -104,6 +104,37 @@ describe('a value printed in capitals the readers read a letter apart', () => {
   });
 });
 
+describe('an identifier the first reader boxed wider than the second', () => {
+  /** The first reader's words where it boxed `first` from x 90 to 350 and the second `second` from 100 to 220. */
+  const firstReadersWords = async (first: string, second: string, reread: string) => {
+    const engine = scriptedReaders({
+      first: [lineOf(wordAt('RxGRP', 20, 40, 60), wordAt(first, 90, 40, 260))],
+      second: [lineOf(wordAt('RxGRP', 20, 40, 60), wordAt(second, 100, 40, 120, 0.99))],
+      reread: (kind) => (kind === 'identifier' ? reread : null),
+    });
+    const reading = await readDocument(await blankPage(), engine, DEFAULT_READING_LIMITS);
+    return reading.pages[0].lines.flatMap((line) => line.words);
+  };
+
+  it('replaces the wider reading where the rereads give the second reader’s value, never keeping both', async () => {
+    const words = await firstReadersWords('RX336', 'RX3316', 'RX3316');
+    expect(words.map((word) => word.text)).toEqual(['RxGRP', 'RX3316']);
+  });
+
+  it('keeps the wider reading alone where it differs by a pair both engines confuse', async () => {
+    const words = await firstReadersWords('RXO188', 'RX0188', 'RX0188');
+    expect(words.map((word) => word.text)).toEqual(['RxGRP', 'RXO188']);
+  });
+
+  it('boxes a value read alike as the second reader did, over none of the marks beside it', async () => {
+    const words = await firstReadersWords('246192', '246192', '246192');
+    expect(words.map((word) => [word.text, word.box.left, word.box.width])).toEqual([
+      ['RxGRP', 20, 60],
+      ['246192', 100, 120],
+    ]);
+  });
+});
+
 describe('an identifier the second reader split where the first read it whole', () => {
   it('is left unread, the readers disagreeing on GRP12345 against GRP and 12345', async () => {
     const engine = scriptedReaders({
