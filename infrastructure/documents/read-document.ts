@@ -31,7 +31,6 @@ import { runningDown } from './text-boxes';
 import { readPdfPages } from './pdf-pages';
 import { encodedGrey, greyImageOf } from './grey-image';
 import type { GreyImage } from './grey-image';
-import { letterJOrI } from './letter-j-or-i';
 import { zeroOrLetterO } from './zero-or-letter-o';
 import type { DocumentReadingLimits, PageListener } from './reading-limits';
 
@@ -356,7 +355,9 @@ function lettersToSettle(firstText: string, printed: string): boolean {
  * (`INH…` for `JNH…`), all three rereads must give the second reader's value, and a look-alike pair
  * is never settled so. The one look-alike settled is the first reader's letter O for the second's
  * digit 0, and only by the glyph's width against the word's own digits; otherwise the readers still
- * disagree, and the field is unread.
+ * disagree, and the field is unread. A closing bracket the first reader gave for the second's J, and
+ * nothing else apart, is settled without rereads (`bracketForJ`). A first reading boxed wider than
+ * the second's is found by the words covering its box (`readingsCovering`) and read again whole.
  */
 async function settledIdentifiers(
   image: Buffer,
@@ -391,14 +392,12 @@ async function settledIdentifiers(
       continue;
     }
     const at = substituted ? onlyDifference(read, wanted) : undefined;
-    const judge = at === undefined ? undefined : GLYPH_JUDGES[read[at] + wanted[at]];
-    if (judge) {
+    if (at !== undefined && read[at] === 'O' && wanted[at] === '0') {
       grey ??= greyImageOf(image);
       const replacement = readAs(there, wanted);
-      if (judge(await grey, replacement.box, read, at!) === wanted[at!]) {
+      if (zeroOrLetterO(await grey, replacement.box, read, at) === '0')
         lines = withWordsReplaced(lines, there, replacement);
-        continue;
-      }
+      continue;
     }
     if (substituted && !settleableSubstitution(read, wanted)) continue;
     if (rereads >= MOST_REREADS) continue;
@@ -474,17 +473,6 @@ function onlyDifference(read: string, wanted: string): number | undefined {
   const differing = [...read].flatMap((character, index) => (character === wanted[index] ? [] : [index]));
   return differing.length === 1 ? differing[0] : undefined;
 }
-
-/**
- * The first reader's character and the second's, in one place, that the glyph's own shape decides
- * between, since rereads settle nothing: both engines confuse O and 0, and Tesseract reads a wide 0
- * as O at every size (zero-or-letter-o.ts); it reads a J as I in some faces at every size
- * (letter-j-or-i.ts). The second reader's value replaces the first's only where the glyph is its
- * character; otherwise an O for 0 leaves the readers disagreeing, and an I for J is read again.
- */
-const GLYPH_JUDGES: Readonly<Record<string, GlyphJudge>> = { O0: zeroOrLetterO, IJ: letterJOrI };
-
-type GlyphJudge = (image: GreyImage, box: Box, read: string, at: number) => string | undefined;
 
 /** Characters OCR gives for one another, each pair written once. */
 const LOOK_ALIKES = ['O0', 'Q0', 'D0', 'I1', 'L1', 'S5', 'B8', 'Z2', 'G6'];

@@ -1,6 +1,4 @@
 import type { Box } from '../../domain/documents/document-reading';
-import { heightOf, wordGlyphs, widthOf } from './glyphs';
-import type { Extent, Ink } from './glyphs';
 import type { GreyImage } from './grey-image';
 
 /**
@@ -26,6 +24,8 @@ const WIDE_LETTER = 1.35;
 const LEAST_MEASURED_HEIGHT = 18;
 /** Digits whose widths the glyph is measured against: 1 is narrow in most faces, and 0 is in question. */
 const MEASURING_DIGITS = /[2-9]/;
+/** Ink and ground must differ by this much (0–255) for the word's glyphs to be told apart. */
+const LEAST_CONTRAST = 60;
 /**
  * A round glyph whose top rows' ink stands this share of its height (and at least LEAST_LEAN_PIXELS)
  * to one side of its bottom rows' is slanted or slashed, and not judged: an oblique face widens the
@@ -43,10 +43,13 @@ const LEAST_LEAN_PIXELS = 1.5;
  * the glyphs cannot be told apart one by one, too few digits measure it, or its width leaves both.
  */
 export function zeroOrLetterO(image: GreyImage, box: Box, read: string, at: number): '0' | 'O' | undefined {
-  const word = wordGlyphs(image, box, read, at);
-  if (!word) return undefined;
-  const { print, glyphs, text, index } = word;
-  if (leans(print, glyphs[index])) return undefined;
+  // A hyphen is too short to count as a glyph; the characters are matched to the glyphs without it.
+  const text = read.slice(0, at).replace(/-/g, '') + read.slice(at).replace(/-/g, '');
+  const index = at - (read.slice(0, at).match(/-/g)?.length ?? 0);
+  const print = inkOf(image, box);
+  const glyphs = print && glyphExtents(print);
+  if (glyphs?.length !== text.length) return undefined;
+  if (leans(print!, glyphs[index])) return undefined;
   if (Math.max(...glyphs.map(heightOf)) < LEAST_MEASURED_HEIGHT) return undefined;
   const widths = glyphs.map(widthOf);
   const digits = widths.filter((_, glyph) => glyph !== index && MEASURING_DIGITS.test(text[glyph]));
@@ -61,6 +64,58 @@ export function zeroOrLetterO(image: GreyImage, box: Box, read: string, at: numb
     (width, glyph) => glyph !== index && /[A-Z]/.test(text[glyph]) && width / digitWidth >= WIDE_LETTER,
   );
   return proportional ? '0' : undefined;
+}
+
+/** A mark this much shorter than the word's tallest glyph is a hyphen or a speck, not a glyph. */
+const LEAST_GLYPH_HEIGHT = 0.5;
+
+/** A box's print as ink (1) and ground (0), row by row. */
+interface Ink {
+  ink: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/**
+ * The box's print: ink is darker than halfway between the box's lightest and darkest pixels (a
+ * prepared image is dark print on light ground). Undefined where the box has too little contrast to
+ * hold print.
+ */
+function inkOf(image: GreyImage, box: Box): Ink | undefined {
+  const left = Math.max(0, Math.floor(box.left));
+  const top = Math.max(0, Math.floor(box.top));
+  const width = Math.min(image.width, Math.ceil(box.left + box.width)) - left;
+  const height = Math.min(image.height, Math.ceil(box.top + box.height)) - top;
+  if (width <= 0 || height <= 0) return undefined;
+  const ink = new Uint8Array(width * height);
+  let [darkest, lightest] = [255, 0];
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const value = image.pixels[(top + y) * image.width + left + x];
+      darkest = Math.min(darkest, value);
+      lightest = Math.max(lightest, value);
+    }
+  }
+  if (lightest - darkest < LEAST_CONTRAST) return undefined;
+  const threshold = (darkest + lightest) / 2;
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      ink[y * width + x] = image.pixels[(top + y) * image.width + left + x] < threshold ? 1 : 0;
+    }
+  }
+  return { ink, width, height };
+}
+
+/**
+ * The glyphs of the print, left to right: each a connected run of ink, so a kerned pair (`RV`) whose
+ * columns overlap is still two glyphs.
+ */
+function glyphExtents({ ink, width, height }: Ink): Extent[] {
+  const glyphs = inkRuns(ink, width, height);
+  const tallest = Math.max(0, ...glyphs.map(heightOf));
+  return glyphs
+    .filter((glyph) => heightOf(glyph) >= LEAST_GLYPH_HEIGHT * tallest)
+    .sort((a, b) => a.left + a.right - (b.left + b.right));
 }
 
 /**
@@ -84,6 +139,50 @@ function leans({ ink, width }: Ink, glyph: Extent): boolean {
   const bottom = centreOfRows(glyph.bottom - quarter + 1);
   if (top === undefined || bottom === undefined) return true;
   return Math.abs(top - bottom) >= Math.max(LEAST_LEAN_PIXELS, LEAN_SHARE * heightOf(glyph));
+}
+
+const widthOf = (glyph: Extent) => glyph.right - glyph.left + 1;
+const heightOf = (glyph: Extent) => glyph.bottom - glyph.top + 1;
+
+interface Extent {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** The extents of the 8-connected runs of ink of a binary image, each pixel visited once. */
+function inkRuns(ink: Uint8Array, width: number, height: number): Extent[] {
+  const seen = new Uint8Array(ink.length);
+  const stack: number[] = [];
+  const runs: Extent[] = [];
+  for (let start = 0; start < ink.length; start += 1) {
+    if (!ink[start] || seen[start]) continue;
+    const extent = { left: width, right: 0, top: height, bottom: 0 };
+    seen[start] = 1;
+    stack.push(start);
+    while (stack.length > 0) {
+      const at = stack.pop()!;
+      const [x, y] = [at % width, Math.floor(at / width)];
+      extent.left = Math.min(extent.left, x);
+      extent.right = Math.max(extent.right, x);
+      extent.top = Math.min(extent.top, y);
+      extent.bottom = Math.max(extent.bottom, y);
+      for (let dy = -1; dy <= 1; dy += 1) {
+        for (let dx = -1; dx <= 1; dx += 1) {
+          const [nx, ny] = [x + dx, y + dy];
+          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+          const next = ny * width + nx;
+          if (ink[next] && !seen[next]) {
+            seen[next] = 1;
+            stack.push(next);
+          }
+        }
+      }
+    }
+    runs.push(extent);
+  }
+  return runs;
 }
 
 function median(values: readonly number[]): number {
