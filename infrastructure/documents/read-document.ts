@@ -19,7 +19,12 @@ import type {
   ReadingMethod,
   UnreadPage,
 } from '../../domain/documents/document-reading';
-import { sameRegion, splitAfterLabel, wordsInRegion } from '../../domain/payers/card-agreement';
+import {
+  sameRegion,
+  splitAfterLabel,
+  verticallyWithin,
+  wordsInRegion,
+} from '../../domain/payers/card-agreement';
 import { identifierCore } from '../../domain/payers/card-fields';
 import { CARD_SEARCH_SIDE, cardShaped, findCardCorners, flattened, photoQuad } from './card-corners';
 import { levelled } from './deskew';
@@ -357,7 +362,8 @@ function lettersToSettle(firstText: string, printed: string): boolean {
  * digit 0, and only by the glyph's width against the word's own digits; otherwise the readers still
  * disagree, and the field is unread. A closing bracket the first reader gave for the second's J, and
  * nothing else apart, is settled without rereads (`bracketForJ`). A first reading boxed wider than
- * the second's is found by the words covering its box (`readingsCovering`) and read again whole.
+ * the second's (`readingsCovering`) is settled only by rereads of the whole of it, two of three
+ * agreeing, or all three where the lengths are alike.
  */
 async function settledIdentifiers(
   image: Buffer,
@@ -380,18 +386,17 @@ async function settledIdentifiers(
     const firstText = there.map((each) => each.text).join('');
     const read = identifierCore(firstText);
     const substituted = read.length === wanted.length;
-    if (read === wanted) {
-      // The same value boxed wider, over marks beside it: the second reader's box holds just the value.
-      if (covering.length > 0)
-        lines = withWordsReplaced(lines, covering, { ...readAs(covering, wanted), box: word.box });
-      continue;
-    }
+    // A value read alike is left as the first reader boxed it: what its wider box holds beyond the
+    // second reader's still runs on, or not, when the card reader compares them.
+    if (read === wanted) continue;
     if (!identifierLike(word.text) && !lettersToSettle(firstText, word.text)) continue;
-    if (bracketForJ(firstText, wanted)) {
+    // A wider reading holds a rule or a mark besides the value, which may be its bracket or its wide
+    // glyph: only rereads of the whole of it settle it.
+    if (covering.length === 0 && bracketForJ(firstText, wanted)) {
       lines = withWordsReplaced(lines, there, readAs(there, wanted));
       continue;
     }
-    const at = substituted ? onlyDifference(read, wanted) : undefined;
+    const at = substituted && covering.length === 0 ? onlyDifference(read, wanted) : undefined;
     if (at !== undefined && read[at] === 'O' && wanted[at] === '0') {
       grey ??= greyImageOf(image);
       const replacement = readAs(there, wanted);
@@ -417,27 +422,31 @@ async function settledIdentifiers(
     }
     const settled = substituted
       ? agreeing.length === REREAD_HEIGHTS.length
-      : agreeing.length >= REREADS_AGREEING || (agreeing.length > 0 && doubledLookAlike(read, wanted));
+      : agreeing.length >= REREADS_AGREEING ||
+        (agreeing.length > 0 && covering.length === 0 && doubledLookAlike(read, wanted));
     if (settled) lines = withWordsReplaced(lines, there, agreeing[0]);
   }
   return lines;
 }
 
 /**
- * Where no word of the first reader lies mostly inside a region, its words that cover it: its reading
- * of the same print, boxed wider (`RX336` reaching over a table's rule where PP-OCR read `RX3316`), a
- * character or two apart in length. Left out, a reread's value stood on a line of its own beside the
- * first reading, which then ran on from it. A word longer still holds more than the value (a label
- * run in, `RxGRPRX1083`) and is not replaced.
+ * Where no word of the first reader lies mostly inside a region, its words on the region's line that
+ * overlap at least half of the narrower of the two: its reading of the same print, boxed wider (`RX336`
+ * reaching over a table's rule where PP-OCR read `RX3316`), a character or two apart in length. Left
+ * out, a reread's value stood on a line of its own beside the first reading, which then ran on from
+ * it. A word longer still holds more than the value (a label of three letters or more run in,
+ * `RxGRPRX1083`) and is not replaced.
  */
 function readingsCovering(lines: readonly ReadLine[], region: Box, wanted: string): ReadWord[] {
   return lines
     .flatMap((line) => line.words)
     .filter(
       (word) =>
+        verticallyWithin(word.box, region) &&
         sameRegion(word.box, region) &&
         Math.abs(identifierCore(word.text).length - wanted.length) <= MOST_LENGTH_APART,
-    );
+    )
+    .sort((a, b) => a.box.left - b.box.left);
 }
 
 /** How many characters longer or shorter a wider reading of a value may be and still be the value. */

@@ -122,15 +122,20 @@ describe('an identifier the first reader boxed wider than the second', () => {
   });
 
   it('keeps the wider reading alone where it differs by a pair both engines confuse', async () => {
-    const words = await firstReadersWords('RXO188', 'RX0188', 'RX0188');
-    expect(words.map((word) => word.text)).toEqual(['RxGRP', 'RXO188']);
+    const words = await firstReadersWords('RX5188', 'RXS188', 'RXS188');
+    expect(words.map((word) => word.text)).toEqual(['RxGRP', 'RX5188']);
   });
 
-  it('boxes a value read alike as the second reader did, over none of the marks beside it', async () => {
+  it('keeps the wider reading alone where it ends in a bracket, which may be the rule beside it', async () => {
+    const words = await firstReadersWords('GT]', 'GTJ', 'GTI');
+    expect(words.map((word) => word.text)).toEqual(['RxGRP', 'GT]']);
+  });
+
+  it('keeps a value read alike as the first reader boxed it, whatever its wider box holds', async () => {
     const words = await firstReadersWords('246192', '246192', '246192');
     expect(words.map((word) => [word.text, word.box.left, word.box.width])).toEqual([
       ['RxGRP', 20, 60],
-      ['246192', 100, 120],
+      ['246192', 90, 260],
     ]);
   });
 });
