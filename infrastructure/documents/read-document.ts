@@ -390,7 +390,7 @@ async function settledIdentifiers(
     // second reader's still runs on, or not, when the card reader compares them.
     if (read === wanted) continue;
     if (!identifierLike(word.text) && !lettersToSettle(firstText, word.text)) continue;
-    // A wider reading holds a rule or a mark besides the value, which may be its bracket or its wide
+    // A wider reading holds a rule or a mark beside the value, which may be its bracket or its wide
     // glyph: only rereads of the whole of it settle it.
     if (covering.length === 0 && bracketForJ(firstText, wanted)) {
       lines = withWordsReplaced(lines, there, readAs(there, wanted));

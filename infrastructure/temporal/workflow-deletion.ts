@@ -14,8 +14,8 @@ const OPAQUE_ID = /^[a-z]+_[0-9a-z]+$/;
  * Deletes every run of a workflow, its history and its visibility record (DeleteWorkflowExecution),
  * and returns once Temporal holds none of them, so a read right after answers 404. The runs the
  * current one came from are deleted first and the current one last, so a call cut short finds the
- * rest again from it; a run already gone counts as deleted, so a repeated call ends quietly. Throws (for the activity to retry) while
- * Temporal still shows a run.
+ * rest again from it; a run already gone counts as deleted, so a repeated call ends quietly. Throws
+ * (for the activity to retry) while Temporal still shows a run.
  */
 export async function deleteWorkflowRuns(
   client: Client,
@@ -26,11 +26,9 @@ export async function deleteWorkflowRuns(
   const currentLast = (await runsOf(client, namespace, workflowId)).reverse();
   // Without a run id, whatever run is current by now, should one have begun since.
   for (const runId of [...currentLast, undefined]) {
-    await client.workflowService
-      .deleteWorkflowExecution({ namespace, workflowExecution: { workflowId, runId } })
-      .catch((error: unknown) => {
-        if (!isNotFoundByTemporal(error)) throw error;
-      });
+    await unlessGone(
+      client.workflowService.deleteWorkflowExecution({ namespace, workflowExecution: { workflowId, runId } }),
+    );
   }
   // Temporal deletes asynchronously, once its transfer queue has saved the close task as done, which
   // it does every history.transferProcessorUpdateAckInterval (1 s on the dev server, 5 s in
