@@ -5,8 +5,10 @@ import { seededRandom } from './seeded-random';
 /**
  * Insurance cards drawn by a second renderer: HTML and CSS laid out and painted by Chromium, in every
  * face the machine has, with gradient grounds, bordered pharmacy tables, labels above or beside their
- * values and member ids of every common shape, each photographed (a 3-D tilt on a patterned desk, soft
- * glare, blur, JPEG, any of four turns) or scanned. Nothing in it shares the SVG corpus's drawing code
+ * values and member ids of every common shape, in three layouts (fields stacked, label and value rows,
+ * a wallet card with the id large), some with the print real cards carry besides (an issuer number,
+ * copays, phone numbers, dates), each photographed (a 3-D tilt on a patterned desk, soft glare, blur,
+ * JPEG, any of four turns) or scanned. Nothing in it shares the SVG corpus's drawing code
  * (bench/document-corpus.ts), so the reader is measured on print it was not tuned to.
  */
 
@@ -32,8 +34,19 @@ export const MEMBER_ID_SHAPES: readonly MemberIdShape[] = [
   'dashed',
 ];
 
+/**
+ * Where the fields stand: stacked under the payer's name, as label and value rows in two columns, or
+ * a wallet card with the name and member id large and the group and pharmacy fields in a strip below.
+ */
+export type ChromiumCardLayout = 'stacked' | 'rows' | 'wallet';
+
 export interface ChromiumCardStyle {
   font: string;
+  layout: ChromiumCardLayout;
+  /** Print no field reads: an issuer number, plan, copays, phone numbers, an effective date. */
+  otherPrint: boolean;
+  /** The member's name in capitals and small letters, as many cards print it. */
+  nameInMixedCase: boolean;
   /** Light print on a dark or gradient ground. */
   dark: boolean;
   gradient: boolean;
@@ -70,6 +83,7 @@ const FACES = [
   'Liberation Mono',
   'Liberation Sans Narrow',
 ];
+const LAYOUTS: readonly ChromiumCardLayout[] = ['stacked', 'rows', 'wallet'];
 const PAYERS = [
   'Northwind Health',
   'Harbor Mutual',
@@ -131,6 +145,9 @@ export function randomCard(seed: number, form: CardForm = 'photo'): ChromiumCard
   };
   const style: ChromiumCardStyle = {
     font: pick(random, FACES),
+    layout: 'stacked',
+    otherPrint: false,
+    nameInMixedCase: false,
     dark: random() < 0.3,
     gradient: random() < 0.5,
     labelsAbove: random() < 0.5,
@@ -145,10 +162,39 @@ export function randomCard(seed: number, form: CardForm = 'photo'): ChromiumCard
       rxGroup: pick(random, LABELS.rxGroup),
     },
   };
-  return { values, style, form, turns: form === 'photo' ? Math.floor(random() * 4) : 0, seed };
+  const turns = form === 'photo' ? Math.floor(random() * 4) : 0;
+  // Drawn last, so a seed's values, style and turns stay what they were before layouts varied.
+  style.layout = pick(random, LAYOUTS);
+  style.otherPrint = random() < 0.6;
+  style.nameInMixedCase = random() < 0.3;
+  return { values, style, form, turns, seed };
 }
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+
+/** Words in capitals and small letters: `JORDAN A RIVERA` as `Jordan A Rivera`. */
+const inMixedCase = (text: string) =>
+  text.replace(/[A-Z]+/g, (word) => word[0] + word.slice(1).toLowerCase());
+
+/** Print a card carries beside its fields, none of which the reader should return. */
+function otherPrint(random: () => number): { plan: string; copays: string[]; contacts: string[] } {
+  const dollars = (low: number, high: number) => `$${Math.round(low + random() * (high - low)) * 5}`;
+  return {
+    plan: pick(random, ['PPO', 'HMO Select', 'EPO Plus', 'POS Choice', 'HDHP with HSA']),
+    copays: [
+      `PCP ${dollars(2, 8)}`,
+      `SPEC ${dollars(6, 16)}`,
+      `ER ${dollars(30, 80)}`,
+      `UC ${dollars(6, 14)}`,
+    ],
+    contacts: [
+      `Issuer (80840) ${digits(random, 10)}`,
+      `Member Services 1-800-${digits(random, 3)}-${digits(random, 4)}`,
+      `Pharmacist Help Desk 1-877-${digits(random, 3)}-${digits(random, 4)}`,
+      `Effective ${String(1 + Math.floor(random() * 12)).padStart(2, '0')}/01/20${25 + Math.floor(random() * 2)}`,
+    ],
+  };
+}
 
 /** The card itself, 856 × 540 CSS pixels (a CR80 card at about 254 dpi). */
 export function cardHtml(card: ChromiumCard): string {
@@ -166,14 +212,14 @@ export function cardHtml(card: ChromiumCard): string {
   const labelInk = style.dark ? 'rgba(255,255,255,0.82)' : `hsl(${hue} 15% 42%)`;
   const size = 26;
   const labelSize = Math.round(size * style.labelScale);
-  const field = (label: string, value: string) =>
-    style.labelsAbove
-      ? `<div class="f"><div class="l">${escape(label.toUpperCase())}</div><div class="v">${escape(value)}</div></div>`
-      : `<div class="f"><span class="lb">${escape(label)}:</span> <span class="v">${escape(value)}</span></div>`;
-  const pharmacy = style.pharmacyTable
-    ? `<table class="rx"><tr><td>${escape(style.labels.bin.toUpperCase())}</td><td>${escape(style.labels.pcn.toUpperCase())}</td><td>${escape(style.labels.rxGroup.toUpperCase())}</td></tr>` +
-      `<tr><td>${values.rxBin}</td><td>${values.rxPcn}</td><td>${values.rxGroup}</td></tr></table>`
-    : `<div class="f">${escape(style.labels.bin)} ${values.rxBin} &nbsp;&nbsp; ${escape(style.labels.pcn)} ${values.rxPcn} &nbsp;&nbsp; ${escape(style.labels.rxGroup)} ${values.rxGroup}</div>`;
+  const name = style.nameInMixedCase ? inMixedCase(values.memberName) : values.memberName;
+  const extra = style.otherPrint ? otherPrint(random) : undefined;
+  const body =
+    style.layout === 'rows'
+      ? rowsLayout(card, name, extra)
+      : style.layout === 'wallet'
+        ? walletLayout(card, name, extra)
+        : stackedLayout(card, name, extra);
   return `<div class="card" style="font-family:'${style.font}';background:${ground};color:${ink}">
   <style>
     .card{width:856px;height:540px;border-radius:28px;position:relative;overflow:hidden;box-sizing:border-box;padding:30px 40px}
@@ -184,12 +230,78 @@ export function cardHtml(card: ChromiumCard): string {
     .card .cols{display:flex;gap:70px}
     .card table.rx{border-collapse:collapse;font-size:${Math.round(size * 0.8)}px;margin-top:8px}
     .card table.rx td{border:2px solid ${ink};padding:6px 18px}
+    .card table.kv{border-collapse:collapse;font-size:24px}
+    .card table.kv td{padding:4px 22px 8px 0;white-space:nowrap}
+    .card table.kv td.lb{font-size:${labelSize}px}
+    .card .x{font-size:17px;line-height:1.45;color:${labelInk}}
+    .card .big{font-size:34px;letter-spacing:2px;margin-bottom:14px}
+    .card .strip{display:flex;gap:36px;position:absolute;left:40px;bottom:${extra ? 74 : 34}px;font-size:21px}
+    .card .strip.ruled{gap:0}
+    .card .strip.ruled>div{border:2px solid ${ink};padding:4px 12px;margin-left:-2px}
+    .card .badge{position:absolute;right:40px;top:34px;font-size:22px;border:2px solid ${ink};border-radius:8px;padding:2px 10px}
+    .card .foot{position:absolute;left:40px;right:40px;bottom:24px;display:flex;justify-content:space-between}
+    .card .side{position:absolute;right:40px;top:120px;text-align:right}
   </style>
-  <div class="t">${escape(values.payerName)}</div>
-  ${field(style.labels.name, values.memberName)}
-  <div class="cols">${field(style.labels.memberId, values.memberIdPrinted)}${field(style.labels.group, values.groupNumber)}</div>
-  ${pharmacy}
+  ${body}
 </div>`;
+}
+
+type OtherPrint = ReturnType<typeof otherPrint>;
+
+const labelled = (card: ChromiumCard, label: string, value: string) =>
+  card.style.labelsAbove
+    ? `<div class="f"><div class="l">${escape(label.toUpperCase())}</div><div class="v">${escape(value)}</div></div>`
+    : `<div class="f"><span class="lb">${escape(label)}:</span> <span class="v">${escape(value)}</span></div>`;
+
+/** The first layout: the fields stacked under the payer's name, the pharmacy block last. */
+function stackedLayout(card: ChromiumCard, name: string, extra: OtherPrint | undefined): string {
+  const { values, style } = card;
+  const pharmacy = style.pharmacyTable
+    ? `<table class="rx"><tr><td>${escape(style.labels.bin.toUpperCase())}</td><td>${escape(style.labels.pcn.toUpperCase())}</td><td>${escape(style.labels.rxGroup.toUpperCase())}</td></tr>` +
+      `<tr><td>${values.rxBin}</td><td>${values.rxPcn}</td><td>${values.rxGroup}</td></tr></table>`
+    : `<div class="f">${escape(style.labels.bin)} ${values.rxBin} &nbsp;&nbsp; ${escape(style.labels.pcn)} ${values.rxPcn} &nbsp;&nbsp; ${escape(style.labels.rxGroup)} ${values.rxGroup}</div>`;
+  return `<div class="t">${escape(values.payerName)}</div>
+  ${labelled(card, style.labels.name, name)}
+  <div class="cols">${labelled(card, style.labels.memberId, values.memberIdPrinted)}${labelled(card, style.labels.group, values.groupNumber)}</div>
+  ${pharmacy}
+  ${extra ? `<div class="x foot"><span>${escape(extra.contacts[0])}</span><span>${escape(extra.contacts[1])}</span></div>` : ''}`;
+}
+
+/** Label and value rows, the labels in a column of their own; copays and a plan at the right. */
+function rowsLayout(card: ChromiumCard, name: string, extra: OtherPrint | undefined): string {
+  const { values, style } = card;
+  const row = (label: string, value: string) =>
+    `<tr><td class="lb">${escape(label)}</td><td>${escape(value)}</td></tr>`;
+  return `<div class="t">${escape(values.payerName)}</div>
+  <table class="kv">
+    ${row(style.labels.name, name)}
+    ${row(style.labels.memberId, values.memberIdPrinted)}
+    ${row(style.labels.group, values.groupNumber)}
+    ${row(style.labels.bin, values.rxBin)}
+    ${row(style.labels.pcn, values.rxPcn)}
+    ${row(style.labels.rxGroup, values.rxGroup)}
+  </table>
+  ${
+    extra
+      ? `<div class="x side"><div>${escape(extra.plan)}</div>${extra.copays.map((copay) => `<div>${escape(copay)}</div>`).join('')}</div>
+  <div class="x foot"><span>${escape(extra.contacts[1])}</span><span>${escape(extra.contacts[3])}</span></div>`
+      : ''
+  }`;
+}
+
+/** A wallet card: the name and member id large, the group and pharmacy fields in a strip below. */
+function walletLayout(card: ChromiumCard, name: string, extra: OtherPrint | undefined): string {
+  const { values, style } = card;
+  const cell = (label: string, value: string) =>
+    `<div><div class="l">${escape(label.toUpperCase())}</div><div>${escape(value)}</div></div>`;
+  return `<div class="t">${escape(values.payerName)}</div>
+  ${extra ? `<div class="badge">${escape(extra.plan)}</div>` : ''}
+  <div class="l">${escape(style.labels.name.toUpperCase())}</div><div class="big">${escape(name)}</div>
+  <div class="l">${escape(style.labels.memberId.toUpperCase())}</div><div class="big">${escape(values.memberIdPrinted)}</div>
+  <div class="strip${style.pharmacyTable ? ' ruled' : ''}">
+    ${cell(style.labels.group, values.groupNumber)}${cell(style.labels.bin, values.rxBin)}${cell(style.labels.pcn, values.rxPcn)}${cell(style.labels.rxGroup, values.rxGroup)}
+  </div>
+  ${extra ? `<div class="x foot"><span>${escape(extra.copays.slice(0, 3).join('   '))}</span><span>${escape(extra.contacts[0])}</span></div>` : ''}`;
 }
 
 const DESKS = [

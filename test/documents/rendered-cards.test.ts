@@ -28,6 +28,9 @@ const BLUE_HORIZON: ChromiumCardValues = {
 
 const STYLE: ChromiumCardStyle = {
   font: 'Liberation Sans',
+  layout: 'stacked',
+  otherPrint: false,
+  nameInMixedCase: false,
   dark: false,
   gradient: false,
   labelsAbove: true,
