@@ -1,4 +1,5 @@
 import type { Box, ReadLine, ReadWord } from '../documents/document-reading';
+import type { CardField } from './card-fields';
 
 /**
  * Where two readers' words meet: the geometry the card reader compares them by. Both readers read
@@ -9,10 +10,23 @@ import type { Box, ReadLine, ReadWord } from '../documents/document-reading';
 const INSIDE_SHARE = 0.5;
 /**
  * Print no further than this many letter heights from a value continues it: the value was cut short.
- * As far as an id's groups may stand apart (GROUP_GAP, card-layout.ts), so a group left out is
- * always seen; a table's next cell stands further off.
+ * As far as an id's groups may stand apart (card-layout.ts joins them by `runsOnGap`), so a group
+ * left out is always seen; a table's next cell stands further off.
  */
-export const RUNS_ON_GAP = 1.0;
+const RUNS_ON_GAP = 1.0;
+/**
+ * A member id's groups may stand further apart: a wallet card sets the id large and letter-spaced, and
+ * `ASN 174 323 622` in a monospace face stood up to 1.28 of its heights apart, where the groups
+ * joined at 1.0 returned `ASN174323`. A pharmacy line's next label or cell may stand within this of
+ * its short codes, which is why only member ids reach so far.
+ */
+const MEMBER_ID_RUNS_ON_GAP = 1.4;
+const GROUPED_IDS: ReadonlySet<CardField> = new Set(['member_id', 'medicaid_id', 'medicare_beneficiary_id']);
+
+/** How far, in letter heights, a field's print continues it: an id's groups, or its lost end. */
+export function runsOnGap(field: CardField): number {
+  return GROUPED_IDS.has(field) ? MEMBER_ID_RUNS_ON_GAP : RUNS_ON_GAP;
+}
 
 /** Whether a box's middle lies within a region's height: it stands on the region's line. */
 export function verticallyWithin(box: Box, region: Box): boolean {
@@ -65,10 +79,11 @@ export function reachesAcross(box: Box, region: Box): boolean {
 export function runsOn(
   lines: readonly ReadLine[],
   region: Box,
+  field: CardField,
   standsApart: (word: ReadWord) => boolean,
   value?: Box,
 ): boolean {
-  const gap = RUNS_ON_GAP * region.height;
+  const gap = runsOnGap(field) * region.height;
   return lines
     .flatMap((line) => line.words)
     .some((word) => {

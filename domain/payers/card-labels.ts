@@ -155,19 +155,21 @@ export interface LabelAt {
 /**
  * Each line's labels, `GRP` in the pharmacy block taken for the RxGroup: after a BIN or PCN label on
  * its line (`BIN 553391 PCN KGAMVT GRP RX4090`), or on the line under one, in its column (`BIN 553391
- * PCN KGAMVT`, then `GRP RX4090`). A `GRP` beside or under a block in no such way (before the
- * block's labels on its line, or under it out of its columns) labels nothing: it may be either group. A reader may give a table's heading row as one line per cell
- * (Tesseract's `RXBIN`, `PCN` and `GRP` each a line of its own), or find lines of a photo's desk
- * between two rows, so on a card with no RxGroup label of its own (where a stray `GRP` may be the
- * member's group) where the labels stand counts too: a `GRP` heading one row with a BIN or PCN label
- * (no value between them), or under one in its column, less than two of its heights down, with no
- * other label between. A BIN or PCN label a reader ran into its value (`RxBin669383`, `PCNAKCXKU`)
+ * PCN KGAMVT`, then `GRP RX4090`), unless the RxGroup's own label stands on its line. A `GRP` beside
+ * or under a block in no such way (before the block's labels on its line, or under it out of its
+ * columns) labels nothing: it may be either group. A reader may give a table's heading row as one
+ * line per cell (Tesseract's `RXBIN`, `PCN` and `GRP` each a line of its own), or find lines of a
+ * photo's desk between two rows, so on a card with no RxGroup label of its own (where a stray `GRP`
+ * may be the member's group) where the labels stand counts too: a `GRP` heading one row with a BIN or
+ * PCN label (no value between them), or under one in its column, less than two of its heights down,
+ * with no other label between. A BIN or PCN label a reader ran into its value (`RxBin669383`, `PCNAKCXKU`)
  * counts as one.
  */
 export function labelsOfLines(lines: Token[][]): LabelAt[][] {
   const labelsByLine = lines.map(labelsIn);
   const labels = labelsByLine.flat();
   const ownRxGroupLabel = labels.some((label) => label.field === 'rx_group');
+  const rxGroupLabelled = labelsByLine.map((onLine) => onLine.some((label) => label.field === 'rx_group'));
   const pharmacyMarks = labelsByLine.map((onLine, lineIndex) => [
     ...onLine
       .filter((label) => label.field === 'rx_bin' || label.field === 'rx_pcn')
@@ -182,6 +184,9 @@ export function labelsOfLines(lines: Token[][]): LabelAt[][] {
   labelsByLine.forEach((onLine, lineIndex) => {
     for (const label of onLine) {
       if (label.field !== 'group_number' || lines[lineIndex][label.start].key !== 'GRP') continue;
+      // Beside the RxGroup's own label on its row, a GRP is the member's group (`GRP # | RX BIN | RX
+      // PCN | RXGRP` heading a wallet card's strip).
+      if (rxGroupLabelled[lineIndex]) continue;
       const above = lineIndex > 0 ? pharmacyMarks[lineIndex - 1] : [];
       const byLines =
         pharmacyMarks[lineIndex].some(

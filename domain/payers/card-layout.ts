@@ -1,5 +1,5 @@
-import type { ReadPage, ReadWord } from '../documents/document-reading';
-import { RUNS_ON_GAP } from './card-agreement';
+import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
+import { runsOnGap } from './card-agreement';
 import type { CardField } from './card-fields';
 import {
   ID_FIELDS,
@@ -47,17 +47,17 @@ const UNLABELLED_PAYER_FACTOR = 0.75;
 export function fieldsOnPage(page: ReadPage): FoundField[] {
   const lines = page.lines.map((line) => line.words.flatMap(tokensOf));
   const labelsByLine = labelsOfLines(lines);
+  const inLabelColumn = labelColumn(lines, labelsByLine);
   const found: FoundField[] = [];
   lines.forEach((tokens, lineIndex) => {
     const labels = labelsByLine[lineIndex];
     labels.forEach((label, labelIndex) => {
       if (!label.field) return;
-      const nextStart = labels[labelIndex + 1]?.start ?? tokens.length;
-      const besideTokens = tokens.slice(label.end, nextStart);
+      const besideTokens = tokens.slice(label.end, labels[labelIndex + 1]?.start ?? tokens.length);
       // Marks alone beside a label (a stray `(`, `»` or a rule's stroke) are no value, nor print across
       // the card (the next column's value under its own label, on a reader's row): look below it.
-      const firstPrint = besideTokens.find((token) => /[A-Za-z0-9]/.test(token.word.text));
-      if (firstPrint && within(label, firstPrint)) {
+      const firstPrint = besideTokens.find(isPrint);
+      if (firstPrint && (within(label, firstPrint) || inLabelColumn.has(label))) {
         const beside = valueFrom(label, besideTokens, page.number, 1);
         if (beside) found.push({ field: label.field, value: beside, labelCertain: label.certain });
         return;
@@ -80,9 +80,44 @@ export function fieldsOnPage(page: ReadPage): FoundField[] {
  */
 const BESIDE_REACH = 6;
 
+const isPrint = (token: Token) => /[A-Za-z0-9]/.test(token.word.text);
+const rightOf = (box: { left: number; width: number }) => box.left + box.width;
+
 function within(label: LabelAt, token: Token): boolean {
-  const gap = token.word.box.left - (label.box.left + label.box.width);
-  return gap <= BESIDE_REACH * label.box.height;
+  return token.word.box.left - rightOf(label.box) <= BESIDE_REACH * label.box.height;
+}
+
+/** Rows of a label column: at least this many, so that one line's print far off is not taken for one. */
+const LABEL_COLUMN_ROWS = 3;
+
+/**
+ * The labels of a label column: rows that each begin with a label and hold a value beside it, the
+ * labels starting within a letter's height of one another and the values too, the values' column
+ * within reach of the column's widest label. A short label's value stands as far off as the widest
+ * label leaves it (`PCN` at 12 of its heights from `TZSAWB`, under `Identification Number`); print
+ * that far off a label in no such column is another column's.
+ */
+function labelColumn(lines: Token[][], labelsByLine: LabelAt[][]): Set<LabelAt> {
+  const rows = lines.flatMap((tokens, lineIndex) => {
+    const [first, second] = labelsByLine[lineIndex];
+    if (!first?.field || tokens.slice(0, first.start).some(isPrint)) return [];
+    const value = tokens.slice(first.end, second?.start ?? tokens.length).find(isPrint);
+    return value ? [{ label: first, value: value.word.box }] : [];
+  });
+  const column = new Set<LabelAt>();
+  for (const row of rows) {
+    const height = row.label.box.height;
+    const aligned = rows.filter(
+      (other) =>
+        Math.abs(other.label.box.left - row.label.box.left) <= height &&
+        Math.abs(other.value.left - row.value.left) <= height,
+    );
+    const widestLabelRight = Math.max(...aligned.map((other) => rightOf(other.label.box)));
+    const gap = row.value.left - widestLabelRight;
+    if (aligned.length >= LABEL_COLUMN_ROWS && gap >= 0 && gap <= BESIDE_REACH * height)
+      column.add(row.label);
+  }
+  return column;
 }
 
 /** The value in the label's column on the next line that has words there and is not itself labels. */
@@ -98,10 +133,17 @@ function valueBelow(
   for (let below = lineIndex + 1; below < Math.min(lines.length, lineIndex + 3); below += 1) {
     const inColumn = lines[below].filter((token, index) => {
       const centre = token.word.box.left + token.word.box.width / 2;
-      const labelled = labelsByLine[below].some((other) => index >= other.start && index < other.end);
+      // Print in reach beside a label on its own line is that label's value, not this one's.
+      const labelled = labelsByLine[below].some(
+        (other) =>
+          index >= other.start && (index < other.end || (other.field !== null && within(other, token))),
+      );
       return !labelled && centre >= columnLeft && centre < columnRight;
     });
     if (inColumn.length === 0) continue;
+    // A value under its label starts under it, not across the card: print further right is another
+    // column's (a label and value row's value, seen from the label above it).
+    if (!within(label, inColumn[0])) continue;
     return valueFrom(label, inColumn, pageNumber, BELOW_LABEL_FACTOR);
   }
   return null;
@@ -116,9 +158,12 @@ function valueFrom(
   const field = label.field as CardField;
   const shape = SHAPES[field];
   const kept = tokens.filter((token) => token.key !== '' && token.key !== '#');
-  const words = (IDENTIFIERS.has(field) ? printedTogether(kept) : kept).slice(0, shape.maxWords);
+  // Print further off than an id's groups or a name's words stand is another column's: a plan or a
+  // copay printed at the card's right on the name's line is no part of the name.
+  const joined = IDENTIFIERS.has(field) || field === 'effective_date';
+  const words = printedTogether(kept, joined ? runsOnGap(field) : WORD_GAP).slice(0, shape.maxWords);
   // Ids printed in groups ("123 456 789", "1EG4-TE5-MK73") join; names keep their spaces.
-  const joiner = IDENTIFIERS.has(field) || field === 'effective_date' ? '' : ' ';
+  const joiner = joined ? '' : ' ';
   for (let count = words.length; count >= 1; count -= 1) {
     const taken = words.slice(0, count);
     const value = shape.normalise(taken.map((token) => token.word.text).join(joiner));
@@ -131,19 +176,25 @@ function valueFrom(
   return null;
 }
 
-/** Words further apart than this many letter heights are not groups of one id: the next column's value is. */
-const GROUP_GAP = RUNS_ON_GAP;
+/**
+ * Words of one name stand no further apart than this many letter heights (an id's groups no further
+ * than `runsOnGap`): a plan or copays at the card's right, on the name's line, stood 7.7 and more of
+ * their heights off on fresh cards, and a monospace face's space or a wide-set title's up to 1.1.
+ */
+const WORD_GAP = 3;
 
-/** The words from the first on that stand close together, as an id's groups are printed. */
-function printedTogether(tokens: Token[]): Token[] {
+/** The words from the first on that stand close together, as an id's groups and a name's words stand. */
+function printedTogether(tokens: Token[], gap: number): Token[] {
   const together = tokens.slice(0, 1);
   for (const token of tokens.slice(1)) {
-    const previous = together[together.length - 1].word.box;
-    const gap = token.word.box.left - (previous.left + previous.width);
-    if (gap > GROUP_GAP * Math.max(previous.height, token.word.box.height)) break;
+    if (!standTogether(together[together.length - 1].word.box, token.word.box, gap)) break;
     together.push(token);
   }
   return together;
+}
+
+function standTogether(left: Box, right: Box, gap: number): boolean {
+  return right.left - rightOf(left) <= gap * Math.max(left.height, right.height);
 }
 
 /**
@@ -168,10 +219,26 @@ export function unlabelledPayerName(front: ReadPage): FoundValue | null {
     ...labelled.flatMap((line) => line.words.map((word) => word.box.top)),
   );
   const candidates = lettering.filter((line) => bottomOf(line) <= firstLabelTop && !labelled.includes(line));
-  const tallest = [...candidates].sort((a, b) => heightOf(b) - heightOf(a))[0];
-  if (!tallest) return null;
-  const value = organisationName(tallest.words.map((word) => word.text).join(' '));
+  const tallestLine = [...candidates].sort((a, b) => heightOf(b) - heightOf(a))[0];
+  if (!tallestLine) return null;
+  // The name is the line's words printed together that hold the most lettering, not a plan's badge
+  // at its end nor a card edge's stroke read as a tall `i`.
+  const words = largestRun(tallestLine.words);
+  const value = organisationName(words.map((word) => word.text).join(' '));
   if (!value) return null;
-  const confidence = Math.min(...tallest.words.map((word) => word.confidence)) * UNLABELLED_PAYER_FACTOR;
-  return { value, confidence, words: tallest.words, page: front.number };
+  const confidence = Math.min(...words.map((word) => word.confidence)) * UNLABELLED_PAYER_FACTOR;
+  return { value, confidence, words, page: front.number };
+}
+
+/** Of a line's runs of words standing as a name's words do, the one with the most lettering. */
+function largestRun(words: ReadWord[]): ReadWord[] {
+  const runs: ReadWord[][] = [];
+  for (const next of [...words].sort((a, b) => a.box.left - b.box.left)) {
+    const run = runs[runs.length - 1];
+    if (run && standTogether(run[run.length - 1].box, next.box, WORD_GAP)) run.push(next);
+    else runs.push([next]);
+  }
+  const lettering = (run: ReadWord[]) =>
+    run.reduce((sum, word) => sum + word.text.replace(/[^A-Za-z0-9]/g, '').length * word.box.height, 0);
+  return runs.reduce((largest, run) => (lettering(run) > lettering(largest) ? run : largest));
 }

@@ -109,10 +109,11 @@ export function checkAgainstOtherReader(
   // A name cut short is as wrong as an id (`Prairie State` where the other reader read `Insurance` on).
   // The other reader seeing a label where this one saw an id: one of them took a label for it.
   if (
-    runsOn(own, region, besideValue, specksTellable ? region : undefined) ||
+    runsOn(own, region, field, besideValue, specksTellable ? region : undefined) ||
     runsOn(
       other,
       region,
+      field,
       besideValue,
       specksTellable && there.length > 0 ? boxAround(there.map((word) => word.box)) : undefined,
     ) ||

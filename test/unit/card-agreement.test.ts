@@ -345,6 +345,7 @@ describe('print running on from a value', () => {
           ]),
         ],
         region,
+        'member_id',
         isLabel,
       ),
     ).toBe(true);
@@ -362,9 +363,33 @@ describe('print running on from a value', () => {
           ]),
         ],
         region,
+        'member_id',
         isLabel,
       ),
     ).toBe(true);
+  });
+
+  const groupAfter = (field: 'member_id' | 'rx_pcn') =>
+    runsOn(
+      [
+        line([
+          ['482', 8],
+          ['119', 12],
+          ['730', 16],
+          ['622', 20.3],
+        ]),
+      ],
+      region,
+      field,
+      isLabel,
+    );
+
+  it("sees a member id's group printed letter-spaced, 1.3 heights after the value", () => {
+    expect(groupAfter('member_id')).toBe(true);
+  });
+
+  it("takes print 1.3 heights after a pharmacy code for the next cell, not the code's end", () => {
+    expect(groupAfter('rx_pcn')).toBe(false);
   });
 
   it('takes no label and nothing far off for a continuation', () => {
@@ -380,6 +405,7 @@ describe('print running on from a value', () => {
           ]),
         ],
         region,
+        'member_id',
         isLabel,
       ),
     ).toBe(false);

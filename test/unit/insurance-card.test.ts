@@ -3,7 +3,7 @@ import { cardsAmong } from '../../domain/payers/card-documents';
 import { medicareBeneficiaryId } from '../../domain/payers/card-field-shapes';
 import { readInsuranceCard } from '../../domain/payers/insurance-card';
 import { scannedCardFields, unreadCardGap } from '../../domain/payers/scanned-card-fields';
-import { face, textPage } from '../support/read-pages';
+import { face, readTwice, textPage } from '../support/read-pages';
 
 const valueOf = (page: ReadPage[], field: keyof ReturnType<typeof readInsuranceCard>) =>
   readInsuranceCard(page)[field]?.value ?? null;
@@ -241,6 +241,70 @@ describe('identifiers OCR may have confused or run together', () => {
 
   it('never takes a name run into the id beside it for a member id', () => {
     expect(valueOf([face(['Member ID: HALVORSENR30784084'])], 'member_id')).toBeNull();
+  });
+});
+
+describe('a card laid out as label and value rows, or with other print beside its fields', () => {
+  const readAlike = (lines: string[]) => readInsuranceCard([readTwice(lines, lines)]);
+
+  it("reads a short label's value across the label column, as far off as the widest label leaves it", () => {
+    const card = readAlike([
+      'Meridian CareFirst',
+      'Member                 MARIA A BAPTISTE',
+      'Identification Number  W711042220',
+      'Group Number           GEV28135',
+      'Rx BIN                 995851',
+      'PCN                    TZSAWB',
+      'RxGroup                RX9342',
+    ]);
+    expect([card.rx_bin?.value, card.rx_pcn?.value, card.rx_group?.value]).toEqual([
+      '995851',
+      'TZSAWB',
+      'RX9342',
+    ]);
+  });
+
+  it('takes no print at the far side of the card for the values of labels over their values', () => {
+    const card = readAlike([
+      'Meridian CareFirst',
+      'MEMBER NAME                                  POS Choice',
+      'JORDAN A RIVERA',
+      'MEMBER ID                                    PCP $20',
+      'W711042220',
+      'GROUP NUMBER                                 SPEC $55',
+      'GEV28135',
+    ]);
+    expect([card.member_id?.value, card.group_number?.value]).toEqual(['W711042220', 'GEV28135']);
+  });
+
+  it("never takes the next row's value, beside its own label, for a value under a label", () => {
+    const card = readAlike([
+      'Meridian CareFirst',
+      'Member ID: W711042220',
+      'PCN                    TZSAWB',
+      'RxGroup                RX9342',
+    ]);
+    expect(card.rx_pcn?.value ?? null).not.toBe('RX9342');
+  });
+
+  it("leaves a plan printed far off on the name's line out of the name", () => {
+    const card = readAlike(['Member: JORDAN R COHEN                 PPO', 'Member ID: W711042220']);
+    expect(card.member_name?.value).toBe('JORDAN R COHEN');
+  });
+
+  it("leaves a plan's badge far off on the title's line out of the payer's name", () => {
+    const card = readAlike(['Cascade Benefit Partners            HMO Select', 'Member ID: W711042220']);
+    expect(card.payer_name?.value).toBe('Cascade Benefit Partners');
+  });
+
+  it("takes a GRP heading a row beside the RxGroup's own label for the member's group", () => {
+    const card = readAlike([
+      'Northwind Health',
+      'Subscriber ID: W487923522',
+      'GRP #   RX BIN   RX PCN    RXGRP',
+      '57678   925279   AUJJXCV   RX0547',
+    ]);
+    expect([card.group_number?.value, card.rx_group?.value]).toEqual(['57678', 'RX0547']);
   });
 });
 
