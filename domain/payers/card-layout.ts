@@ -222,23 +222,47 @@ export function unlabelledPayerName(front: ReadPage): FoundValue | null {
   const tallestLine = [...candidates].sort((a, b) => heightOf(b) - heightOf(a))[0];
   if (!tallestLine) return null;
   // The name is the line's words printed together that hold the most lettering, not a plan's badge
-  // at its end nor a card edge's stroke read as a tall `i`.
-  const words = largestRun(tallestLine.words);
+  // far off at its end nor a card edge's stroke read as a tall `i`.
+  const words = titleRun(tallestLine.words);
+  if (!words) return null;
   const value = organisationName(words.map((word) => word.text).join(' '));
   if (!value) return null;
   const confidence = Math.min(...words.map((word) => word.confidence)) * UNLABELLED_PAYER_FACTOR;
   return { value, confidence, words, page: front.number };
 }
 
-/** Of a line's runs of words standing as a name's words do, the one with the most lettering. */
-function largestRun(words: ReadWord[]): ReadWord[] {
-  const runs: ReadWord[][] = [];
+/**
+ * A title's words stand at one size: lettering less than this share of its height, standing further
+ * off than a word's space (`TITLE_SPACE`), is other print (a plan's badge, `HMO Select` at 0.53 of
+ * the title's height and 2.3 of its heights off). Nearer, a size apart is a reader's box, not print:
+ * Tesseract boxed a photographed `Meridian` at 2.5 times `CareFirst`.
+ */
+const TITLE_SIZE_SHARE = 0.7;
+const TITLE_SPACE = 1.5;
+
+/**
+ * Of a line's runs of words standing as a name's words do, the one with the most lettering; none where
+ * smaller print stands within a name's gap of it, which may be the name's own end in smaller type as
+ * well as a plan's badge.
+ */
+function titleRun(words: ReadWord[]): ReadWord[] | null {
+  const runs: Array<{ words: ReadWord[]; smallerBeside: boolean }> = [];
   for (const next of [...words].sort((a, b) => a.box.left - b.box.left)) {
     const run = runs[runs.length - 1];
-    if (run && standTogether(run[run.length - 1].box, next.box, WORD_GAP)) run.push(next);
-    else runs.push([next]);
+    const last = run?.words[run.words.length - 1].box;
+    const together = last !== undefined && standTogether(last, next.box, WORD_GAP);
+    const sizeApart =
+      together &&
+      !standTogether(last, next.box, TITLE_SPACE) &&
+      Math.min(last.height, next.box.height) < TITLE_SIZE_SHARE * Math.max(last.height, next.box.height);
+    if (together && !sizeApart) run.words.push(next);
+    else {
+      if (sizeApart) run.smallerBeside = true;
+      runs.push({ words: [next], smallerBeside: sizeApart });
+    }
   }
   const lettering = (run: ReadWord[]) =>
     run.reduce((sum, word) => sum + word.text.replace(/[^A-Za-z0-9]/g, '').length * word.box.height, 0);
-  return runs.reduce((largest, run) => (lettering(run) > lettering(largest) ? run : largest));
+  const largest = runs.reduce((best, run) => (lettering(run.words) > lettering(best.words) ? run : best));
+  return largest.smallerBeside ? null : largest.words;
 }

@@ -1,4 +1,4 @@
-import type { ReadPage } from '../../domain/documents/document-reading';
+import type { ReadLine, ReadPage } from '../../domain/documents/document-reading';
 import { cardsAmong } from '../../domain/payers/card-documents';
 import { medicareBeneficiaryId } from '../../domain/payers/card-field-shapes';
 import { readInsuranceCard } from '../../domain/payers/insurance-card';
@@ -295,6 +295,21 @@ describe('a card laid out as label and value rows, or with other print beside it
   it("leaves a plan's badge far off on the title's line out of the payer's name", () => {
     const card = readAlike(['Cascade Benefit Partners            HMO Select', 'Member ID: W711042220']);
     expect(card.payer_name?.value).toBe('Cascade Benefit Partners');
+  });
+
+  it("leaves the payer's name unread where smaller print stands just beside the title, which may be its own end", () => {
+    const lines = ['Cascade Benefit Partners  HMO Select', 'Member ID: W711042220'];
+    const page = readTwice(lines, lines);
+    const smallerBadge = (line: ReadLine): ReadLine => ({
+      ...line,
+      words: line.words.map((word) =>
+        ['HMO', 'Select'].includes(word.text) ? { ...word, box: { ...word.box, height: 0.5 } } : word,
+      ),
+    });
+    const card = readInsuranceCard([
+      { ...page, lines: page.lines.map(smallerBadge), second: page.second?.map(smallerBadge) },
+    ]);
+    expect(card.payer_name).toBeNull();
   });
 
   it("takes a GRP heading a row beside the RxGroup's own label for the member's group", () => {
