@@ -219,7 +219,11 @@ export function unlabelledPayerName(front: ReadPage): FoundValue | null {
     ...labelled.flatMap((line) => line.words.map((word) => word.box.top)),
   );
   const candidates = lettering.filter((line) => bottomOf(line) <= firstLabelTop && !labelled.includes(line));
-  const tallestLine = [...candidates].sort((a, b) => heightOf(b) - heightOf(a))[0];
+  // A plan's badge whose border a reader gave as a bracket (`(PPO`) may stand taller than the title:
+  // such a line gives way to the next tallest.
+  const tallestLine = [...candidates]
+    .sort((a, b) => heightOf(b) - heightOf(a))
+    .find((line) => !OPENING_BRACKET.test(line.words[0].text));
   if (!tallestLine) return null;
   // The name is the line's words printed together that hold the most lettering, not a plan's badge
   // far off at its end nor a card edge's stroke read as a tall `i`.
@@ -232,30 +236,37 @@ export function unlabelledPayerName(front: ReadPage): FoundValue | null {
 }
 
 /**
- * A title's words stand at one size: lettering less than this share of its height, standing further
- * off than a word's space (`TITLE_SPACE`), is other print (a plan's badge, `HMO Select` at 0.53 of
- * the title's height and 2.3 of its heights off). Nearer, a size apart is a reader's box, not print:
- * Tesseract boxed a photographed `Meridian` at 2.5 times `CareFirst`.
+ * A title's words stand no further apart than this many of their heights (a monospace or wide-set
+ * title's space stood up to 1.1): a plan's badge of the title's size stood 1.8 and more off.
+ */
+const TITLE_SPACE = 1.5;
+/**
+ * Lettering less than this share of a title's height within a name's gap of it (`WORD_GAP`) is
+ * smaller print that may be the title's own end (`HMO Select` at 0.53 of the title's height, 2.3 of
+ * its heights off). Nearer than `TITLE_SPACE`, a size apart is a reader's box, not print: Tesseract
+ * boxed a photographed `Meridian` at 2.5 times `CareFirst`.
  */
 const TITLE_SIZE_SHARE = 0.7;
-const TITLE_SPACE = 1.5;
+/** A word a reader began with a bracket: boxed print, a badge's border read as `(` or `[`. */
+const OPENING_BRACKET = /^[([{]/;
 
 /**
- * Of a line's runs of words standing as a name's words do, the one with the most lettering; none where
- * smaller print stands within a name's gap of it, which may be the name's own end in smaller type as
- * well as a plan's badge.
+ * Of a line's runs of words standing as a title's words do, the one with the most lettering; none
+ * where smaller print stands within a name's gap of it.
  */
 function titleRun(words: ReadWord[]): ReadWord[] | null {
   const runs: Array<{ words: ReadWord[]; smallerBeside: boolean }> = [];
   for (const next of [...words].sort((a, b) => a.box.left - b.box.left)) {
     const run = runs[runs.length - 1];
     const last = run?.words[run.words.length - 1].box;
-    const together = last !== undefined && standTogether(last, next.box, WORD_GAP);
+    const together =
+      last !== undefined && standTogether(last, next.box, TITLE_SPACE) && !OPENING_BRACKET.test(next.text);
     const sizeApart =
-      together &&
-      !standTogether(last, next.box, TITLE_SPACE) &&
+      last !== undefined &&
+      !together &&
+      standTogether(last, next.box, WORD_GAP) &&
       Math.min(last.height, next.box.height) < TITLE_SIZE_SHARE * Math.max(last.height, next.box.height);
-    if (together && !sizeApart) run.words.push(next);
+    if (together) run.words.push(next);
     else {
       if (sizeApart) run.smallerBeside = true;
       runs.push({ words: [next], smallerBeside: sizeApart });

@@ -312,6 +312,26 @@ describe('a card laid out as label and value rows, or with other print beside it
     expect(card.payer_name).toBeNull();
   });
 
+  it("reads the payer's title apart from a plan's badge of its size two spaces off", () => {
+    const card = readAlike(['Cascade Benefit Partners  HMO Select', 'Member ID: W711042220']);
+    expect(card.payer_name?.value).toBe('Cascade Benefit Partners');
+  });
+
+  it("reads the payer's title under a badge whose border a reader gave as a bracket, standing taller", () => {
+    const lines = ['                          (PPO', 'Cascade Benefit Partners', 'Member ID: W711042220'];
+    const page = readTwice(lines, lines);
+    const tallBadge = (line: ReadLine): ReadLine => ({
+      ...line,
+      words: line.words.map((word) =>
+        word.text === '(PPO' ? { ...word, box: { ...word.box, height: 1.2 } } : word,
+      ),
+    });
+    const card = readInsuranceCard([
+      { ...page, lines: page.lines.map(tallBadge), second: page.second?.map(tallBadge) },
+    ]);
+    expect(card.payer_name?.value).toBe('Cascade Benefit Partners');
+  });
+
   it("takes a GRP heading a row beside the RxGroup's own label for the member's group", () => {
     const card = readAlike([
       'Northwind Health',
