@@ -168,6 +168,20 @@ describe('a card read by two readers', () => {
     expect(reading.card.member_name).toMatchObject({ value: 'DEVON A BAPTISTE', readers: 2 });
   });
 
+  it('never takes the spaces of a word the first reader parted closer than a space stands', () => {
+    const page = readTwice(['Name: DEVON R MORGAN'], ['Name: DEVON R MORGAN']);
+    const [label, , initial, family] = page.lines[0].words;
+    const part = (text: string, left: number, width: number) => ({
+      text,
+      confidence: 0.96,
+      box: { left, top: 0, width, height: 1 },
+    });
+    const parted = [label, part('D', 6, 0.9), part('EV', 7, 1.9), part('ON', 9, 2), initial, family];
+    page.lines[0] = { ...page.lines[0], words: parted };
+    const reading = readCard([page]);
+    expect(reading.card.member_name).toBeNull();
+  });
+
   it('never takes a space the first reader put between parts of a word it found on two lines', () => {
     const page = readTwice(['Name: LUIS R LINDQVI ST'], ['Name: LUIS R LINDQVIST']);
     const end = page.lines[0].words.pop()!;
