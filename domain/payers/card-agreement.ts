@@ -13,7 +13,7 @@ const INSIDE_SHARE = 0.5;
  * As far as an id's groups may stand apart (card-layout.ts joins them by `runsOnGap`), so a group
  * left out is always seen; a table's next cell stands further off.
  */
-const RUNS_ON_GAP = 1.0;
+export const RUNS_ON_GAP = 1.0;
 /**
  * A member id's groups may stand further apart: a wallet card sets the id large and letter-spaced, and
  * `ASN 174 323 622` in a monospace face stood up to 1.28 of its heights apart, where the groups

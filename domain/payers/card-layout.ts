@@ -1,5 +1,5 @@
 import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
-import { runsOnGap } from './card-agreement';
+import { RUNS_ON_GAP, runsOnGap } from './card-agreement';
 import type { CardField } from './card-fields';
 import {
   ID_FIELDS,
@@ -91,9 +91,9 @@ function within(label: LabelAt, token: Token): boolean {
 const LABEL_COLUMN_ROWS = 3;
 
 /**
- * The labels of a label column: rows that each begin with a label and hold a value beside it, the
- * labels starting within a letter's height of one another and the values too, the values' column
- * within reach of the column's widest label. A short label's value stands as far off as the widest
+ * The labels of a label column: rows with nothing between them left of the values that each begin
+ * with a label and hold a value beside it, the labels starting within a letter's height of one
+ * another and the values too, the values' column within reach of the column's widest label. A short label's value stands as far off as the widest
  * label leaves it (`PCN` at 12 of its heights from `TZSAWB`, under `Identification Number`); print
  * that far off a label in no such column is another column's.
  */
@@ -102,15 +102,32 @@ function labelColumn(lines: Token[][], labelsByLine: LabelAt[][]): Set<LabelAt> 
     const [first, second] = labelsByLine[lineIndex];
     if (!first?.field || tokens.slice(0, first.start).some(isPrint)) return [];
     const value = tokens.slice(first.end, second?.start ?? tokens.length).find(isPrint);
-    return value ? [{ label: first, value: value.word.box }] : [];
+    return value ? [{ label: first, value: value.word.box, lineIndex }] : [];
   });
   const column = new Set<LabelAt>();
   for (const row of rows) {
     const height = row.label.box.height;
+    const alignedLines = new Set(
+      rows
+        .filter(
+          (other) =>
+            Math.abs(other.label.box.left - row.label.box.left) <= height &&
+            Math.abs(other.value.left - row.value.left) <= height,
+        )
+        .map((other) => other.lineIndex),
+    );
+    // Rows with nothing between them left of the values' column: labels over their values, each with
+    // print far off on its line (a copays column), align as well every other line.
+    const between = (lineIndex: number) =>
+      !alignedLines.has(lineIndex) &&
+      lines[lineIndex].some((token) => isPrint(token) && token.word.box.left < row.value.left - height);
+    let [first, last] = [row.lineIndex, row.lineIndex];
+    for (let above = first - 1; above >= 0 && !between(above); above -= 1)
+      if (alignedLines.has(above)) first = above;
+    for (let under = last + 1; under < lines.length && !between(under); under += 1)
+      if (alignedLines.has(under)) last = under;
     const aligned = rows.filter(
-      (other) =>
-        Math.abs(other.label.box.left - row.label.box.left) <= height &&
-        Math.abs(other.value.left - row.value.left) <= height,
+      (other) => alignedLines.has(other.lineIndex) && other.lineIndex >= first && other.lineIndex <= last,
     );
     const widestLabelRight = Math.max(...aligned.map((other) => rightOf(other.label.box)));
     const gap = row.value.left - widestLabelRight;
@@ -120,7 +137,12 @@ function labelColumn(lines: Token[][], labelsByLine: LabelAt[][]): Set<LabelAt> 
   return column;
 }
 
-/** The value in the label's column on the next line that has words there and is not itself labels. */
+/**
+ * The value in the label's column on the next line that has words there and is not itself labels. A
+ * line whose first print there is claimed ends the search: print in reach beside a label of its own
+ * line is that label's, and the label above has no value of its own (a label column's `PCN` over the
+ * next row's `RxGroup  RX9342`). So does print that starts across the card from the label, not under it.
+ */
 function valueBelow(
   label: LabelAt,
   columnRight: number,
@@ -131,20 +153,24 @@ function valueBelow(
 ): FoundValue | null {
   const columnLeft = label.box.left - label.box.height;
   for (let below = lineIndex + 1; below < Math.min(lines.length, lineIndex + 3); below += 1) {
+    const labels = labelsByLine[below];
     const inColumn = lines[below].filter((token, index) => {
       const centre = token.word.box.left + token.word.box.width / 2;
-      // Print in reach beside a label on its own line is that label's value, not this one's.
-      const labelled = labelsByLine[below].some(
-        (other) =>
-          index >= other.start && (index < other.end || (other.field !== null && within(other, token))),
-      );
-      return !labelled && centre >= columnLeft && centre < columnRight;
+      const inLabel = labels.some((other) => index >= other.start && index < other.end);
+      return !inLabel && centre >= columnLeft && centre < columnRight;
     });
     if (inColumn.length === 0) continue;
-    // A value under its label starts under it, not across the card: print further right is another
-    // column's (a label and value row's value, seen from the label above it).
-    if (!within(label, inColumn[0])) continue;
-    return valueFrom(label, inColumn, pageNumber, BELOW_LABEL_FACTOR);
+    const claimed = (token: Token) => {
+      const index = lines[below].indexOf(token);
+      return labels.some((other) => other.field !== null && index >= other.end && within(other, token));
+    };
+    if (claimed(inColumn[0]) || !within(label, inColumn[0])) return null;
+    return valueFrom(
+      label,
+      inColumn.filter((token) => !claimed(token)),
+      pageNumber,
+      BELOW_LABEL_FACTOR,
+    );
   }
   return null;
 }
@@ -161,7 +187,7 @@ function valueFrom(
   // Print further off than an id's groups or a name's words stand is another column's: a plan or a
   // copay printed at the card's right on the name's line is no part of the name.
   const joined = IDENTIFIERS.has(field) || field === 'effective_date';
-  const words = printedTogether(kept, joined ? runsOnGap(field) : WORD_GAP).slice(0, shape.maxWords);
+  const words = (joined ? idGroups(kept, field) : printedTogether(kept, WORD_GAP)).slice(0, shape.maxWords);
   // Ids printed in groups ("123 456 789", "1EG4-TE5-MK73") join; names keep their spaces.
   const joiner = joined ? '' : ' ';
   for (let count = words.length; count >= 1; count -= 1) {
@@ -182,6 +208,26 @@ function valueFrom(
  * their heights off on fresh cards, and a monospace face's space or a wide-set title's up to 1.1.
  */
 const WORD_GAP = 3;
+
+/** Gaps between a member id's groups, at their widest, within this share of their narrowest. */
+const ALIKE_GAPS = 1.3;
+
+/**
+ * An id's groups: words standing within a letter's height of each other; for a member id further
+ * apart, up to `runsOnGap`, only where it stands in three groups or more whose gaps are alike, as a
+ * large, letter-spaced id's are (`ASN 174 323 622`, 1.17–1.37 of their heights apart). A lone wider
+ * gap is other print's: a plan's (`W711042220  PPO`) or a dependent's suffix.
+ */
+function idGroups(tokens: Token[], field: CardField): Token[] {
+  const close = printedTogether(tokens, RUNS_ON_GAP);
+  const wide = printedTogether(tokens, runsOnGap(field));
+  if (wide.length === close.length) return close;
+  const gaps = wide.slice(1).map((token, index) => {
+    const previous = wide[index].word.box;
+    return (token.word.box.left - rightOf(previous)) / Math.max(previous.height, token.word.box.height);
+  });
+  return wide.length >= 3 && Math.max(...gaps) <= ALIKE_GAPS * Math.min(...gaps) ? wide : close;
+}
 
 /** The words from the first on that stand close together, as an id's groups and a name's words stand. */
 function printedTogether(tokens: Token[], gap: number): Token[] {
@@ -225,9 +271,8 @@ export function unlabelledPayerName(front: ReadPage): FoundValue | null {
     .sort((a, b) => heightOf(b) - heightOf(a))
     .find((line) => !OPENING_BRACKET.test(line.words[0].text));
   if (!tallestLine) return null;
-  // The name is the line's words printed together that hold the most lettering, not a plan's badge
-  // far off at its end nor a card edge's stroke read as a tall `i`.
-  const words = titleRun(tallestLine.words);
+  // The name is the line's words but a plan's badge at its end.
+  const words = titleWords(tallestLine.words);
   if (!words) return null;
   const value = organisationName(words.map((word) => word.text).join(' '));
   if (!value) return null;
@@ -242,38 +287,69 @@ export function unlabelledPayerName(front: ReadPage): FoundValue | null {
 const TITLE_SPACE = 1.5;
 /**
  * Lettering less than this share of a title's height within a name's gap of it (`WORD_GAP`) is
- * smaller print that may be the title's own end (`HMO Select` at 0.53 of the title's height, 2.3 of
- * its heights off). Nearer than `TITLE_SPACE`, a size apart is a reader's box, not print: Tesseract
- * boxed a photographed `Meridian` at 2.5 times `CareFirst`.
+ * smaller print that may be the title's own end (`of Texas` under `Blue Cross Blue Shield`). Nearer
+ * than `TITLE_SPACE`, a size apart is a reader's box, not print: Tesseract boxed a photographed
+ * `Meridian` at 2.5 times `CareFirst`.
  */
 const TITLE_SIZE_SHARE = 0.7;
 /** A word a reader began with a bracket: boxed print, a badge's border read as `(` or `[`. */
 const OPENING_BRACKET = /^[([{]/;
+/** Words of a plan's type and tier, which a badge after the payer's title prints (`HMO Select`). */
+const PLAN_BADGE_WORDS: ReadonlySet<string> = new Set([
+  'PPO',
+  'HMO',
+  'EPO',
+  'POS',
+  'HDHP',
+  'HSA',
+  'HRA',
+  'PLAN',
+  'WITH',
+  'SELECT',
+  'CHOICE',
+  'PLUS',
+  'GOLD',
+  'SILVER',
+  'BRONZE',
+  'PLATINUM',
+  'OPEN',
+  'ACCESS',
+  'NETWORK',
+]);
 
 /**
- * Of a line's runs of words standing as a title's words do, the one with the most lettering; none
- * where smaller print stands within a name's gap of it.
+ * A title line's words without a plan's badge at its end or specks at either: the words standing as a
+ * title's words do, in runs; runs at the end made only of a plan's words, or begun with a bracket, are
+ * the badge. None where smaller print stands within a name's gap of the rest, which may be the
+ * title's own end.
  */
-function titleRun(words: ReadWord[]): ReadWord[] | null {
-  const runs: Array<{ words: ReadWord[]; smallerBeside: boolean }> = [];
+function titleWords(words: ReadWord[]): ReadWord[] | null {
+  const runs: ReadWord[][] = [];
   for (const next of [...words].sort((a, b) => a.box.left - b.box.left)) {
     const run = runs[runs.length - 1];
-    const last = run?.words[run.words.length - 1].box;
+    const last = run?.[run.length - 1].box;
     const together =
       last !== undefined && standTogether(last, next.box, TITLE_SPACE) && !OPENING_BRACKET.test(next.text);
-    const sizeApart =
-      last !== undefined &&
-      !together &&
-      standTogether(last, next.box, WORD_GAP) &&
-      Math.min(last.height, next.box.height) < TITLE_SIZE_SHARE * Math.max(last.height, next.box.height);
-    if (together) run.words.push(next);
-    else {
-      if (sizeApart) run.smallerBeside = true;
-      runs.push({ words: [next], smallerBeside: sizeApart });
-    }
+    if (together) run.push(next);
+    else runs.push([next]);
   }
-  const lettering = (run: ReadWord[]) =>
-    run.reduce((sum, word) => sum + word.text.replace(/[^A-Za-z0-9]/g, '').length * word.box.height, 0);
-  const largest = runs.reduce((best, run) => (lettering(run.words) > lettering(best.words) ? run : best));
-  return largest.smallerBeside ? null : largest.words;
+  const badge = (run: ReadWord[]) =>
+    OPENING_BRACKET.test(run[0].text) ||
+    run.every((word) => PLAN_BADGE_WORDS.has(word.text.replace(/[^A-Za-z]/g, '').toUpperCase()));
+  // A card's corner or a speck far off, read as a mark or two (`4`, `ol`), is no print of the title.
+  const speck = (run: ReadWord[]) =>
+    run
+      .map((word) => word.text)
+      .join('')
+      .replace(/[^A-Za-z0-9]/g, '').length < 3;
+  while (runs.length > 1 && (badge(runs[runs.length - 1]) || speck(runs[runs.length - 1]))) runs.pop();
+  while (runs.length > 1 && speck(runs[0])) runs.shift();
+  const smallerBeside = runs.slice(1).some((run, index) => {
+    const [left, right] = [runs[index][runs[index].length - 1].box, run[0].box];
+    return (
+      standTogether(left, right, WORD_GAP) &&
+      Math.min(left.height, right.height) < TITLE_SIZE_SHARE * Math.max(left.height, right.height)
+    );
+  });
+  return smallerBeside ? null : runs.flat();
 }

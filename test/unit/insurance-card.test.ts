@@ -277,6 +277,49 @@ describe('a card laid out as label and value rows, or with other print beside it
     expect([card.member_id?.value, card.group_number?.value]).toEqual(['W711042220', 'GEV28135']);
   });
 
+  it('takes no column of copays for the values of labels over their values (the id, a copay beside its label, unread)', () => {
+    const card = readAlike([
+      'Meridian CareFirst',
+      'Member Name              Office Visit   $25',
+      'JORDAN A RIVERA          Specialist     $50',
+      'Identification Number    ER             $250',
+      'W711042220               Urgent Care    $75',
+      'Group Number             Rx Generic     $10',
+      'GEV28135',
+    ]);
+    expect([card.member_name?.value, card.member_id?.value ?? null, card.group_number?.value]).toEqual([
+      'JORDAN A RIVERA',
+      null,
+      'GEV28135',
+    ]);
+  });
+
+  it('looks no further below a label than the first line with print under it', () => {
+    const card = readAlike([
+      'Meridian CareFirst',
+      'Member ID: W711042220',
+      'Rx BIN   995851',
+      'Rx PCN',
+      'RxGroup  RX9342',
+      'Issuer   80840',
+    ]);
+    expect(card.rx_pcn).toBeNull();
+  });
+
+  it('joins no plan standing a little further off than its groups into a member id', () => {
+    const page = readTwice(['Member ID: W711042220 PPO'], ['Member ID: W711042220 PPO']);
+    const widen = (line: ReadLine): ReadLine => ({
+      ...line,
+      words: line.words.map((word) =>
+        word.text === 'PPO' ? { ...word, box: { ...word.box, left: word.box.left + 0.2 } } : word,
+      ),
+    });
+    const card = readInsuranceCard([
+      { ...page, lines: page.lines.map(widen), second: page.second?.map(widen) },
+    ]);
+    expect(card.member_id?.value ?? null).not.toBe('W711042220PPO');
+  });
+
   it("never takes the next row's value, beside its own label, for a value under a label", () => {
     const card = readAlike([
       'Meridian CareFirst',
@@ -298,12 +341,12 @@ describe('a card laid out as label and value rows, or with other print beside it
   });
 
   it("leaves the payer's name unread where smaller print stands just beside the title, which may be its own end", () => {
-    const lines = ['Cascade Benefit Partners  HMO Select', 'Member ID: W711042220'];
+    const lines = ['Blue Cross Blue Shield  of Texas', 'Member ID: W711042220'];
     const page = readTwice(lines, lines);
     const smallerBadge = (line: ReadLine): ReadLine => ({
       ...line,
       words: line.words.map((word) =>
-        ['HMO', 'Select'].includes(word.text) ? { ...word, box: { ...word.box, height: 0.5 } } : word,
+        ['of', 'Texas'].includes(word.text) ? { ...word, box: { ...word.box, height: 0.5 } } : word,
       ),
     });
     const card = readInsuranceCard([
@@ -315,6 +358,11 @@ describe('a card laid out as label and value rows, or with other print beside it
   it("reads the payer's title apart from a plan's badge of its size two spaces off", () => {
     const card = readAlike(['Cascade Benefit Partners  HMO Select', 'Member ID: W711042220']);
     expect(card.payer_name?.value).toBe('Cascade Benefit Partners');
+  });
+
+  it("reads a payer's title whole where its words stand apart, no plan's badge among them", () => {
+    const card = readAlike(['Blue Cross     Blue Shield of Vermont', 'Member ID: W711042220']);
+    expect(card.payer_name?.value).toBe('Blue Cross Blue Shield of Vermont');
   });
 
   it("reads the payer's title under a badge whose border a reader gave as a bracket, standing taller", () => {
