@@ -252,7 +252,10 @@ function standTogether(left: Box, right: Box, gap: number): boolean {
  */
 export function unlabelledPayerName(front: ReadPage): FoundValue | null {
   const lettering = front.lines
-    .map((line) => ({ words: line.words.filter((word) => /[A-Za-z0-9]/.test(word.text)) }))
+    .map((line) => ({
+      words: line.words.filter((word) => /[A-Za-z0-9]/.test(word.text)),
+      bracketed: OPENING_BRACKET.test(line.words[0]?.text ?? ''),
+    }))
     .filter((line) => line.words.length > 0);
   const labelled = lettering.filter((line) =>
     labelsIn(line.words.flatMap(tokensOf)).some((label) => label.certain),
@@ -265,11 +268,11 @@ export function unlabelledPayerName(front: ReadPage): FoundValue | null {
     ...labelled.flatMap((line) => line.words.map((word) => word.box.top)),
   );
   const candidates = lettering.filter((line) => bottomOf(line) <= firstLabelTop && !labelled.includes(line));
-  // A plan's badge whose border a reader gave as a bracket (`(PPO`) may stand taller than the title:
-  // such a line gives way to the next tallest.
+  // A plan's badge a reader gave a line of its own (`(PPO`, `[ POS Choice |`, its border read as marks)
+  // may stand taller than the title: such a line gives way to the next tallest.
   const tallestLine = [...candidates]
     .sort((a, b) => heightOf(b) - heightOf(a))
-    .find((line) => !OPENING_BRACKET.test(line.words[0].text));
+    .find((line) => !line.bracketed && !isPlanBadge(line.words));
   if (!tallestLine) return null;
   // The name is the line's words but a plan's badge at its end.
   const words = titleWords(tallestLine.words);
@@ -317,6 +320,11 @@ const PLAN_BADGE_WORDS: ReadonlySet<string> = new Set([
   'NETWORK',
 ]);
 
+/** Words made only of a plan's type and tier (`POS Choice`): a badge, never a payer's name. */
+function isPlanBadge(words: readonly ReadWord[]): boolean {
+  return words.every((word) => PLAN_BADGE_WORDS.has(word.text.replace(/[^A-Za-z]/g, '').toUpperCase()));
+}
+
 /**
  * A title line's words without a plan's badge at its end or specks at either: the words standing as a
  * title's words do, in runs; runs at the end made only of a plan's words, or begun with a bracket, are
@@ -333,9 +341,7 @@ function titleWords(words: ReadWord[]): ReadWord[] | null {
     if (together) run.push(next);
     else runs.push([next]);
   }
-  const badge = (run: ReadWord[]) =>
-    OPENING_BRACKET.test(run[0].text) ||
-    run.every((word) => PLAN_BADGE_WORDS.has(word.text.replace(/[^A-Za-z]/g, '').toUpperCase()));
+  const badge = (run: ReadWord[]) => OPENING_BRACKET.test(run[0].text) || isPlanBadge(run);
   // A card's corner or a speck far off, read as a mark or two (`4`, `ol`), is no print of the title.
   const speck = (run: ReadWord[]) =>
     run

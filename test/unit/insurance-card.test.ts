@@ -1,3 +1,4 @@
+import { boxAround } from '../../domain/documents/document-reading';
 import type { ReadLine, ReadPage } from '../../domain/documents/document-reading';
 import { cardsAmong } from '../../domain/payers/card-documents';
 import { medicareBeneficiaryId } from '../../domain/payers/card-field-shapes';
@@ -378,6 +379,49 @@ describe('a card laid out as label and value rows, or with other print beside it
       { ...page, lines: page.lines.map(tallBadge), second: page.second?.map(tallBadge) },
     ]);
     expect(card.payer_name?.value).toBe('Cascade Benefit Partners');
+  });
+
+  it("never takes a plan's badge a reader gave a line of its own, standing taller, for the payer", () => {
+    // Both readers' words as they read a photographed card: Tesseract gave the badge's border as marks
+    // and the badge a line of its own, taller than the title's; PP-OCR read both on one line.
+    type Placed = [text: string, left: number, top: number, width: number, height: number];
+    const lineOf = (...placed: Placed[]): ReadLine => {
+      const words = placed.map(([text, left, top, width, height]) => ({
+        text,
+        confidence: 0.96,
+        box: { left, top, width, height },
+      }));
+      return { words, box: boxAround(words.map((word) => word.box)) };
+    };
+    const page: ReadPage = {
+      number: 1,
+      method: 'ocr',
+      width: 1400,
+      height: 880,
+      confidence: 0.96,
+      lines: [
+        lineOf(
+          ['[', 1080, 63, 12, 45],
+          ['POS', 1110, 57, 54, 58],
+          ['Choice', 1148, 60, 182, 48],
+          ['|', 1314, 57, 16, 58],
+        ),
+        lineOf(['Harbor', 79, 62, 260, 54], ['Mutual', 360, 62, 260, 54]),
+        lineOf(['IDENTIFICATION', 80, 296, 282, 26], ['NUMBER', 378, 296, 150, 26]),
+        lineOf(['W711042220', 80, 340, 280, 44]),
+      ],
+      second: [
+        lineOf(
+          ['Harbor', 94, 59, 236, 61],
+          ['Mutual', 382, 59, 236, 61],
+          ['POS', 1104, 61, 65, 48],
+          ['Choice', 1193, 61, 113, 48],
+        ),
+        lineOf(['IDENTIFICATION', 80, 292, 278, 38], ['NUMBER', 383, 292, 139, 38]),
+        lineOf(['W711042220', 82, 336, 276, 50]),
+      ],
+    };
+    expect(readInsuranceCard([page]).payer_name?.value ?? null).not.toBe('POS Choice');
   });
 
   it("takes a GRP heading a row beside the RxGroup's own label for the member's group", () => {
