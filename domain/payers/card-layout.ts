@@ -1,5 +1,6 @@
+import { boxAround } from '../documents/document-reading';
 import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
-import { RUNS_ON_GAP, runsOnGap } from './card-agreement';
+import { RUNS_ON_GAP, runsOnGap, verticallyWithin } from './card-agreement';
 import type { CardField } from './card-fields';
 import {
   ID_FIELDS,
@@ -215,8 +216,8 @@ const ALIKE_GAPS = 1.3;
 /**
  * An id's groups: words standing within a letter's height of each other; for a member id further
  * apart, up to `runsOnGap`, only where it stands in three groups or more whose gaps are alike, as a
- * large, letter-spaced id's are (`ASN 174 323 622`, 1.17–1.37 of their heights apart). A lone wider
- * gap is other print's: a plan's (`W711042220  PPO`) or a dependent's suffix.
+ * large, letter-spaced id's are (`ASN 174 323 622`, 1.17–1.37 of their heights apart), each group
+ * after the first holding a digit. A lone wider gap is other print's: a plan's (`W711042220  PPO`).
  */
 function idGroups(tokens: Token[], field: CardField): Token[] {
   const close = printedTogether(tokens, RUNS_ON_GAP);
@@ -226,7 +227,11 @@ function idGroups(tokens: Token[], field: CardField): Token[] {
     const previous = wide[index].word.box;
     return (token.word.box.left - rightOf(previous)) / Math.max(previous.height, token.word.box.height);
   });
-  return wide.length >= 3 && Math.max(...gaps) <= ALIKE_GAPS * Math.min(...gaps) ? wide : close;
+  // Print after the first group with no digit is not a group of the id (`W711042220 01 SELF`).
+  const groupsHoldDigits = wide.slice(1).every((token) => /\d/.test(token.word.text));
+  return wide.length >= 3 && groupsHoldDigits && Math.max(...gaps) <= ALIKE_GAPS * Math.min(...gaps)
+    ? wide
+    : close;
 }
 
 /** The words from the first on that stand close together, as an id's groups and a name's words stand. */
@@ -269,10 +274,16 @@ export function unlabelledPayerName(front: ReadPage): FoundValue | null {
   );
   const candidates = lettering.filter((line) => bottomOf(line) <= firstLabelTop && !labelled.includes(line));
   // A plan's badge a reader gave a line of its own (`(PPO`, `[ POS Choice |`, its border read as marks)
-  // may stand taller than the title: such a line gives way to the next tallest.
-  const tallestLine = [...candidates]
-    .sort((a, b) => heightOf(b) - heightOf(a))
-    .find((line) => !line.bracketed && !isPlanBadge(line.words));
+  // may stand taller than the title: it gives way to a line on its own row, the title's it stands
+  // beside, and to no other (a logo's name read `(Cigna` over the plan's `Open Access Plus`).
+  const byHeight = [...candidates].sort((a, b) => heightOf(b) - heightOf(a));
+  const badgeLine = (line: (typeof candidates)[number]) => line.bracketed || isPlanBadge(line.words);
+  const rowOf = (line: (typeof candidates)[number]) => boxAround(line.words.map((word) => word.box));
+  const onOneRow = (a: Box, b: Box) => verticallyWithin(a, b) || verticallyWithin(b, a);
+  const tallestLine =
+    byHeight[0] && badgeLine(byHeight[0])
+      ? byHeight.find((line) => !badgeLine(line) && onOneRow(rowOf(line), rowOf(byHeight[0])))
+      : byHeight[0];
   if (!tallestLine) return null;
   // The name is the line's words but a plan's badge at its end.
   const words = titleWords(tallestLine.words);
@@ -342,12 +353,15 @@ function titleWords(words: ReadWord[]): ReadWord[] | null {
     else runs.push([next]);
   }
   const badge = (run: ReadWord[]) => OPENING_BRACKET.test(run[0].text) || isPlanBadge(run);
-  // A card's corner or a speck far off, read as a mark or two (`4`, `ol`), is no print of the title.
-  const speck = (run: ReadWord[]) =>
-    run
+  // A card's corner or a speck far off, read as a mark or two (`4`, `ol`), is no print of the title;
+  // two capitals are (`AZ Blue`, `Blue Cross NC`).
+  const speck = (run: ReadWord[]) => {
+    const print = run
       .map((word) => word.text)
       .join('')
-      .replace(/[^A-Za-z0-9]/g, '').length < 3;
+      .replace(/[^A-Za-z0-9]/g, '');
+    return print.length < 2 || (print.length === 2 && !/^[A-Z]{2}$/.test(print));
+  };
   while (runs.length > 1 && (badge(runs[runs.length - 1]) || speck(runs[runs.length - 1]))) runs.pop();
   while (runs.length > 1 && speck(runs[0])) runs.shift();
   const smallerBeside = runs.slice(1).some((run, index) => {

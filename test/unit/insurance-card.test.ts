@@ -366,13 +366,13 @@ describe('a card laid out as label and value rows, or with other print beside it
     expect(card.payer_name?.value).toBe('Blue Cross Blue Shield of Vermont');
   });
 
-  it("reads the payer's title under a badge whose border a reader gave as a bracket, standing taller", () => {
+  it("reads the payer's title beside a badge a reader gave a line of its own, its border a bracket, standing taller", () => {
     const lines = ['                          (PPO', 'Cascade Benefit Partners', 'Member ID: W711042220'];
     const page = readTwice(lines, lines);
     const tallBadge = (line: ReadLine): ReadLine => ({
       ...line,
       words: line.words.map((word) =>
-        word.text === '(PPO' ? { ...word, box: { ...word.box, height: 1.2 } } : word,
+        word.text === '(PPO' ? { ...word, box: { ...word.box, top: 0.9, height: 1.2 } } : word,
       ),
     });
     const card = readInsuranceCard([
@@ -422,6 +422,40 @@ describe('a card laid out as label and value rows, or with other print beside it
       ],
     };
     expect(readInsuranceCard([page]).payer_name?.value ?? null).not.toBe('POS Choice');
+  });
+
+  it("takes no other line for the payer's title where a badge stands tallest, none on its row", () => {
+    const lines = ['(HMO)', 'Blue Advantage Plan', 'Member ID: W711042220'];
+    const page = readTwice(lines, lines);
+    const tallBadge = (line: ReadLine): ReadLine => ({
+      ...line,
+      words: line.words.map((word) =>
+        word.text === '(HMO)' ? { ...word, box: { ...word.box, height: 1.2 } } : word,
+      ),
+    });
+    const card = readInsuranceCard([
+      { ...page, lines: page.lines.map(tallBadge), second: page.second?.map(tallBadge) },
+    ]);
+    expect(card.payer_name).toBeNull();
+  });
+
+  it("keeps two capitals standing apart at the title's end as the title's", () => {
+    const card = readAlike(['Blue Cross  NC', 'Member ID: W711042220']);
+    expect(card.payer_name?.value).toBe('Blue Cross NC');
+  });
+
+  it("joins no word without a digit into a letter-spaced member id's groups", () => {
+    const page = readTwice(['Member ID: ASN 174 323 622 HMO'], ['Member ID: ASN 174 323 622 HMO']);
+    const letterSpaced = (line: ReadLine): ReadLine => ({
+      ...line,
+      words: line.words.map((word, index) =>
+        index >= 3 ? { ...word, box: { ...word.box, left: word.box.left + 0.25 * (index - 2) } } : word,
+      ),
+    });
+    const card = readInsuranceCard([
+      { ...page, lines: page.lines.map(letterSpaced), second: page.second?.map(letterSpaced) },
+    ]);
+    expect(card.member_id?.value ?? null).not.toBe('ASN174323622HMO');
   });
 
   it("takes a GRP heading a row beside the RxGroup's own label for the member's group", () => {
