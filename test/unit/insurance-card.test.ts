@@ -1,5 +1,5 @@
 import { boxAround } from '../../domain/documents/document-reading';
-import type { ReadLine, ReadPage } from '../../domain/documents/document-reading';
+import type { ReadLine, ReadPage, ReadWord } from '../../domain/documents/document-reading';
 import { cardsAmong } from '../../domain/payers/card-documents';
 import { medicareBeneficiaryId } from '../../domain/payers/card-field-shapes';
 import { readInsuranceCard } from '../../domain/payers/insurance-card';
@@ -247,6 +247,11 @@ describe('identifiers OCR may have confused or run together', () => {
 
 describe('a card laid out as label and value rows, or with other print beside its fields', () => {
   const readAlike = (lines: string[]) => readInsuranceCard([readTwice(lines, lines)]);
+  /** A page read twice with each word of both readers' lines reshaped (moved, made taller). */
+  const reshaped = (page: ReadPage, reshape: (word: ReadWord, index: number) => ReadWord): ReadPage => {
+    const line = (read: ReadLine): ReadLine => ({ ...read, words: read.words.map(reshape) });
+    return { ...page, lines: page.lines.map(line), second: page.second?.map(line) };
+  };
 
   it("reads a short label's value across the label column, as far off as the widest label leaves it", () => {
     const card = readAlike([
@@ -308,15 +313,10 @@ describe('a card laid out as label and value rows, or with other print beside it
   });
 
   it('joins no plan standing a little further off than its groups into a member id', () => {
-    const page = readTwice(['Member ID: W711042220 PPO'], ['Member ID: W711042220 PPO']);
-    const widen = (line: ReadLine): ReadLine => ({
-      ...line,
-      words: line.words.map((word) =>
+    const card = readInsuranceCard([
+      reshaped(readTwice(['Member ID: W711042220 PPO'], ['Member ID: W711042220 PPO']), (word) =>
         word.text === 'PPO' ? { ...word, box: { ...word.box, left: word.box.left + 0.2 } } : word,
       ),
-    });
-    const card = readInsuranceCard([
-      { ...page, lines: page.lines.map(widen), second: page.second?.map(widen) },
     ]);
     expect(card.member_id?.value ?? null).not.toBe('W711042220PPO');
   });
@@ -343,15 +343,10 @@ describe('a card laid out as label and value rows, or with other print beside it
 
   it("leaves the payer's name unread where smaller print stands just beside the title, which may be its own end", () => {
     const lines = ['Blue Cross Blue Shield  of Texas', 'Member ID: W711042220'];
-    const page = readTwice(lines, lines);
-    const smallerBadge = (line: ReadLine): ReadLine => ({
-      ...line,
-      words: line.words.map((word) =>
+    const card = readInsuranceCard([
+      reshaped(readTwice(lines, lines), (word) =>
         ['of', 'Texas'].includes(word.text) ? { ...word, box: { ...word.box, height: 0.5 } } : word,
       ),
-    });
-    const card = readInsuranceCard([
-      { ...page, lines: page.lines.map(smallerBadge), second: page.second?.map(smallerBadge) },
     ]);
     expect(card.payer_name).toBeNull();
   });
@@ -368,15 +363,10 @@ describe('a card laid out as label and value rows, or with other print beside it
 
   it("reads the payer's title beside a badge a reader gave a line of its own, its border a bracket, standing taller", () => {
     const lines = ['                          (PPO', 'Cascade Benefit Partners', 'Member ID: W711042220'];
-    const page = readTwice(lines, lines);
-    const tallBadge = (line: ReadLine): ReadLine => ({
-      ...line,
-      words: line.words.map((word) =>
+    const card = readInsuranceCard([
+      reshaped(readTwice(lines, lines), (word) =>
         word.text === '(PPO' ? { ...word, box: { ...word.box, top: 0.9, height: 1.2 } } : word,
       ),
-    });
-    const card = readInsuranceCard([
-      { ...page, lines: page.lines.map(tallBadge), second: page.second?.map(tallBadge) },
     ]);
     expect(card.payer_name?.value).toBe('Cascade Benefit Partners');
   });
@@ -426,15 +416,10 @@ describe('a card laid out as label and value rows, or with other print beside it
 
   it("takes no other line for the payer's title where a badge stands tallest, none on its row", () => {
     const lines = ['(HMO)', 'Blue Advantage Plan', 'Member ID: W711042220'];
-    const page = readTwice(lines, lines);
-    const tallBadge = (line: ReadLine): ReadLine => ({
-      ...line,
-      words: line.words.map((word) =>
+    const card = readInsuranceCard([
+      reshaped(readTwice(lines, lines), (word) =>
         word.text === '(HMO)' ? { ...word, box: { ...word.box, height: 1.2 } } : word,
       ),
-    });
-    const card = readInsuranceCard([
-      { ...page, lines: page.lines.map(tallBadge), second: page.second?.map(tallBadge) },
     ]);
     expect(card.payer_name).toBeNull();
   });
@@ -445,15 +430,12 @@ describe('a card laid out as label and value rows, or with other print beside it
   });
 
   it("joins no word without a digit into a letter-spaced member id's groups", () => {
-    const page = readTwice(['Member ID: ASN 174 323 622 HMO'], ['Member ID: ASN 174 323 622 HMO']);
-    const letterSpaced = (line: ReadLine): ReadLine => ({
-      ...line,
-      words: line.words.map((word, index) =>
-        index >= 3 ? { ...word, box: { ...word.box, left: word.box.left + 0.25 * (index - 2) } } : word,
-      ),
-    });
     const card = readInsuranceCard([
-      { ...page, lines: page.lines.map(letterSpaced), second: page.second?.map(letterSpaced) },
+      reshaped(
+        readTwice(['Member ID: ASN 174 323 622 HMO'], ['Member ID: ASN 174 323 622 HMO']),
+        (word, index) =>
+          index >= 3 ? { ...word, box: { ...word.box, left: word.box.left + 0.25 * (index - 2) } } : word,
+      ),
     ]);
     expect(card.member_id?.value ?? null).not.toBe('ASN174323622HMO');
   });
