@@ -124,14 +124,21 @@ export function checkAgainstOtherReader(
   if (identifier && (wrapsBelow(own, region, standsApart) || wrapsBelow(other, region, standsApart)))
     return { kind: 'unsure' };
   if (there.length === 0)
-    return nameMayRunIn(field, candidate.value.value) ? { kind: 'unsure' } : { kind: 'alone' };
+    return nameMayRunIn(field, candidate.value.value) || initialRunInByCase(field, candidate.value.words)
+      ? { kind: 'unsure' }
+      : { kind: 'alone' };
   const shape = SHAPES[field];
   const joined = there.map((word) => word.text).join(identifier ? '' : ' ');
   const otherValue = shape.normalise(joined);
   const confidence = () =>
     Math.max(candidate.value.confidence, Math.min(...there.map((word) => word.confidence)));
   if (otherValue !== null && sameReading(field, otherValue, candidate.value.value)) {
-    if (field === 'member_name' && mayHideAnInitial(candidate.value.value)) return { kind: 'unsure' };
+    if (
+      field === 'member_name' &&
+      (mayHideAnInitial(candidate.value.value) ||
+        initialRunInByCase(field, [...candidate.value.words, ...there]))
+    )
+      return { kind: 'unsure' };
     return { kind: 'agreed', confidence: confidence() };
   }
   // The other reader ran the field's own label into this value: it read the value alike.
@@ -228,6 +235,19 @@ function mayLeadWithAnInitial(name: string): boolean {
  */
 function nameMayRunIn(field: CardField, name: string): boolean {
   return field === 'member_name' && (mayHideAnInitial(name) || mayLeadWithAnInitial(name));
+}
+
+/**
+ * Whether a name printed in capitals and small letters was read with an initial run into the word
+ * before it (`CaseyA Morgan` for `Casey A Morgan`, PP-OCR's reading of a photo): no name's word, begun
+ * with a capital and going on in small letters, ends in a capital (PP-OCR's case in a name printed in
+ * capitals, `LUiS`, `MoRGAN`, says nothing).
+ */
+function initialRunInByCase(field: CardField, words: readonly ReadWord[]): boolean {
+  return (
+    field === 'member_name' &&
+    words.some((word) => /^[A-Z][a-z]+[A-Z]$/.test(word.text.replace(/[^A-Za-z]/g, '')))
+  );
 }
 
 /** A name's words in capitals, a comma parting them as a space does (`NGUYEN, MARIA A`). */

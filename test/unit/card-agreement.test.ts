@@ -168,6 +168,11 @@ describe('a card read by two readers', () => {
     expect(reading.card.member_name).toMatchObject({ value: 'DEVON A BAPTISTE', readers: 2 });
   });
 
+  it('leaves unread a name in capitals and small letters read with its initial run into the word before', () => {
+    const reading = readCard([readTwice(['', 'ID: W123456789'], ['Name: CaseyA Morgan', 'ID: W123456789'])]);
+    expect(reading.card.member_name).toBeNull();
+  });
+
   it('never takes the spaces of a word the first reader parted closer than a space stands', () => {
     const page = readTwice(['Name: DEVON R MORGAN'], ['Name: DEVON R MORGAN']);
     const [label, , initial, family] = page.lines[0].words;
