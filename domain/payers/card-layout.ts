@@ -155,20 +155,20 @@ function valueBelow(
   const columnLeft = label.box.left - label.box.height;
   for (let below = lineIndex + 1; below < Math.min(lines.length, lineIndex + 3); below += 1) {
     const labels = labelsByLine[below];
-    const inColumn = lines[below].filter((token, index) => {
-      const centre = token.word.box.left + token.word.box.width / 2;
-      const inLabel = labels.some((other) => index >= other.start && index < other.end);
-      return !inLabel && centre >= columnLeft && centre < columnRight;
-    });
+    const inColumn = lines[below]
+      .map((token, index) => ({ token, index }))
+      .filter(({ token, index }) => {
+        const centre = token.word.box.left + token.word.box.width / 2;
+        const inLabel = labels.some((other) => index >= other.start && index < other.end);
+        return !inLabel && centre >= columnLeft && centre < columnRight;
+      });
     if (inColumn.length === 0) continue;
-    const claimed = (token: Token) => {
-      const index = lines[below].indexOf(token);
-      return labels.some((other) => other.field !== null && index >= other.end && within(other, token));
-    };
-    if (claimed(inColumn[0]) || !within(label, inColumn[0])) return null;
+    const claimed = ({ token, index }: { token: Token; index: number }) =>
+      labels.some((other) => other.field !== null && index >= other.end && within(other, token));
+    if (claimed(inColumn[0]) || !within(label, inColumn[0].token)) return null;
     return valueFrom(
       label,
-      inColumn.filter((token) => !claimed(token)),
+      inColumn.filter((placed) => !claimed(placed)).map(({ token }) => token),
       pageNumber,
       BELOW_LABEL_FACTOR,
     );
@@ -279,10 +279,10 @@ export function unlabelledPayerName(front: ReadPage): FoundValue | null {
   const byHeight = [...candidates].sort((a, b) => heightOf(b) - heightOf(a));
   const badgeLine = (line: (typeof candidates)[number]) => line.bracketed || isPlanBadge(line.words);
   const rowOf = (line: (typeof candidates)[number]) => boxAround(line.words.map((word) => word.box));
-  const onOneRow = (a: Box, b: Box) => verticallyWithin(a, b) || verticallyWithin(b, a);
+  const sharesARow = (a: Box, b: Box) => verticallyWithin(a, b) || verticallyWithin(b, a);
   const tallestLine =
     byHeight[0] && badgeLine(byHeight[0])
-      ? byHeight.find((line) => !badgeLine(line) && onOneRow(rowOf(line), rowOf(byHeight[0])))
+      ? byHeight.find((line) => !badgeLine(line) && sharesARow(rowOf(line), rowOf(byHeight[0])))
       : byHeight[0];
   if (!tallestLine) return null;
   // The name is the line's words but a plan's badge at its end.
