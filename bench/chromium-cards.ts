@@ -4,11 +4,12 @@ import { seededRandom } from './seeded-random';
 
 /**
  * Insurance cards drawn by a second renderer: HTML and CSS laid out and painted by Chromium, in every
- * face the machine has, with gradient grounds, bordered pharmacy tables, labels above or beside their
- * values and member ids of every common shape, in three layouts (fields stacked, label and value rows,
- * a wallet card with the id large), some with the print real cards carry besides (an issuer number,
- * copays, phone numbers, dates), each photographed (a 3-D tilt on a patterned desk, soft glare, blur,
- * JPEG, any of four turns) or scanned. Nothing in it shares the SVG corpus's drawing code
+ * face the machine has, with gradient grounds, header bands, bordered pharmacy tables, labels above or
+ * beside their values in many wordings and member ids of every common shape, in four layouts (fields
+ * stacked, label and value rows, a wallet card with the id large, the pharmacy block split off at the
+ * right), some with the print real cards carry besides (an issuer number, copays, phone numbers,
+ * dates), each photographed (a 3-D tilt on a patterned desk, near or far, soft glare, blur, JPEG, any
+ * of four turns) or scanned. Nothing in it shares the SVG corpus's drawing code
  * (bench/document-corpus.ts), so the reader is measured on print it was not tuned to.
  */
 
@@ -35,10 +36,11 @@ export const MEMBER_ID_SHAPES: readonly MemberIdShape[] = [
 ];
 
 /**
- * Where the fields stand: stacked under the payer's name, as label and value rows in two columns, or
- * a wallet card with the name and member id large and the group and pharmacy fields in a strip below.
+ * Where the fields stand: stacked under the payer's name, as label and value rows in two columns, a
+ * wallet card with the name and member id large and the group and pharmacy fields in a strip below, or
+ * split: the member's fields at the left and the pharmacy block's label and value lines at the right.
  */
-export type ChromiumCardLayout = 'stacked' | 'rows' | 'wallet';
+export type ChromiumCardLayout = 'stacked' | 'rows' | 'wallet' | 'split';
 
 export interface ChromiumCardStyle {
   font: string;
@@ -47,6 +49,11 @@ export interface ChromiumCardStyle {
   otherPrint: boolean;
   /** The member's name in capitals and small letters, as many cards print it. */
   nameInMixedCase: boolean;
+  /** The payer's name printed light on a coloured band across the card's top. */
+  headerBand: boolean;
+  boldValues: boolean;
+  /** A photo taken from further away: the card about two thirds as large in the frame. */
+  smallInFrame: boolean;
   /** Light print on a dark or gradient ground. */
   dark: boolean;
   gradient: boolean;
@@ -83,6 +90,18 @@ const FACES = [
   'Liberation Mono',
   'Liberation Sans Narrow',
 ];
+/** The other faces the tests' machine installs (Debian's URW base-35 and Noto monospace fonts). */
+const MORE_FACES = [
+  'Nimbus Sans',
+  'Nimbus Sans Narrow',
+  'Nimbus Roman',
+  'Nimbus Mono PS',
+  'URW Bookman',
+  'URW Gothic',
+  'C059',
+  'P052',
+  'Noto Sans Mono',
+];
 const LAYOUTS: readonly ChromiumCardLayout[] = ['stacked', 'rows', 'wallet'];
 const PAYERS = [
   'Northwind Health',
@@ -101,6 +120,11 @@ const LABELS = {
   bin: ['RxBIN', 'BIN', 'Rx BIN'],
   pcn: ['RxPCN', 'PCN', 'Rx PCN'],
   rxGroup: ['RxGRP', 'RxGroup', 'Rx Group'],
+};
+/** Further wordings real cards use for the two fields every card has. */
+const MORE_LABELS = {
+  memberId: ['ID', 'ID Number', 'Member No.', 'Subscriber #', 'Identification No.', 'Member ID Number'],
+  group: ['GRP', 'Group #', 'Group Number', 'GRP NO.'],
 };
 
 /** A member id of the shape asked, as printed. */
@@ -148,6 +172,9 @@ export function randomCard(seed: number, form: CardForm = 'photo'): ChromiumCard
     layout: 'stacked',
     otherPrint: false,
     nameInMixedCase: false,
+    headerBand: false,
+    boldValues: false,
+    smallInFrame: false,
     dark: random() < 0.3,
     gradient: random() < 0.5,
     labelsAbove: random() < 0.5,
@@ -167,6 +194,16 @@ export function randomCard(seed: number, form: CardForm = 'photo'): ChromiumCard
   style.layout = pick(random, LAYOUTS);
   style.otherPrint = random() < 0.6;
   style.nameInMixedCase = random() < 0.3;
+  // Drawn after those, so a seed's cards before these features stay what they were but for them.
+  if (random() < 0.25) style.layout = 'split';
+  style.headerBand = random() < 0.35;
+  style.boldValues = random() < 0.4;
+  style.smallInFrame = form === 'photo' && random() < 0.3;
+  if (random() < 0.5) style.font = pick(random, MORE_FACES);
+  if (random() < 0.4) {
+    style.labels.memberId = pick(random, MORE_LABELS.memberId);
+    style.labels.group = pick(random, MORE_LABELS.group);
+  }
   return { values, style, form, turns, seed };
 }
 
@@ -219,11 +256,17 @@ export function cardHtml(card: ChromiumCard): string {
       ? rowsLayout(card, name, extra)
       : style.layout === 'wallet'
         ? walletLayout(card, name, extra)
-        : stackedLayout(card, name, extra);
+        : style.layout === 'split'
+          ? splitLayout(card, name, extra)
+          : stackedLayout(card, name, extra);
+  const band = style.dark ? `hsl(${hue} 40% 88%)` : `hsl(${hue} 60% 28%)`;
+  const onBand = style.dark ? `hsl(${hue} 60% 15%)` : '#ffffff';
   return `<div class="card" style="font-family:'${style.font}';background:${ground};color:${ink}">
   <style>
     .card{width:856px;height:540px;border-radius:28px;position:relative;overflow:hidden;box-sizing:border-box;padding:30px 40px}
     .card .t{font-size:40px;font-weight:bold;margin-bottom:26px}
+    .card .t.band{margin:-30px -40px 26px;padding:20px 40px;background:${band};color:${onBand}}
+    .card .v{font-weight:${style.boldValues ? 'bold' : 'normal'}}
     .card .f{font-size:${size}px;margin:0 0 18px 0}
     .card .l{font-size:${labelSize}px;color:${labelInk};letter-spacing:1px;margin-bottom:2px}
     .card .lb{color:${labelInk}}
@@ -241,12 +284,16 @@ export function cardHtml(card: ChromiumCard): string {
     .card .badge{position:absolute;right:40px;top:34px;font-size:22px;border:2px solid ${ink};border-radius:8px;padding:2px 10px}
     .card .foot{position:absolute;left:40px;right:40px;bottom:24px;display:flex;justify-content:space-between}
     .card .side{position:absolute;right:40px;top:120px;text-align:right}
+    .card .rxcol{position:absolute;right:40px;top:${style.headerBand ? 150 : 120}px;font-size:22px;line-height:1.6}
   </style>
   ${body}
 </div>`;
 }
 
 type OtherPrint = ReturnType<typeof otherPrint>;
+
+const title = (card: ChromiumCard) =>
+  `<div class="t${card.style.headerBand ? ' band' : ''}">${escape(card.values.payerName)}</div>`;
 
 const labelled = (card: ChromiumCard, label: string, value: string) =>
   card.style.labelsAbove
@@ -260,7 +307,7 @@ function stackedLayout(card: ChromiumCard, name: string, extra: OtherPrint | und
     ? `<table class="rx"><tr><td>${escape(style.labels.bin.toUpperCase())}</td><td>${escape(style.labels.pcn.toUpperCase())}</td><td>${escape(style.labels.rxGroup.toUpperCase())}</td></tr>` +
       `<tr><td>${values.rxBin}</td><td>${values.rxPcn}</td><td>${values.rxGroup}</td></tr></table>`
     : `<div class="f">${escape(style.labels.bin)} ${values.rxBin} &nbsp;&nbsp; ${escape(style.labels.pcn)} ${values.rxPcn} &nbsp;&nbsp; ${escape(style.labels.rxGroup)} ${values.rxGroup}</div>`;
-  return `<div class="t">${escape(values.payerName)}</div>
+  return `${title(card)}
   ${labelled(card, style.labels.name, name)}
   <div class="cols">${labelled(card, style.labels.memberId, values.memberIdPrinted)}${labelled(card, style.labels.group, values.groupNumber)}</div>
   ${pharmacy}
@@ -271,8 +318,8 @@ function stackedLayout(card: ChromiumCard, name: string, extra: OtherPrint | und
 function rowsLayout(card: ChromiumCard, name: string, extra: OtherPrint | undefined): string {
   const { values, style } = card;
   const row = (label: string, value: string) =>
-    `<tr><td class="lb">${escape(label)}</td><td>${escape(value)}</td></tr>`;
-  return `<div class="t">${escape(values.payerName)}</div>
+    `<tr><td class="lb">${escape(label)}</td><td class="v">${escape(value)}</td></tr>`;
+  return `${title(card)}
   <table class="kv">
     ${row(style.labels.name, name)}
     ${row(style.labels.memberId, values.memberIdPrinted)}
@@ -293,15 +340,28 @@ function rowsLayout(card: ChromiumCard, name: string, extra: OtherPrint | undefi
 function walletLayout(card: ChromiumCard, name: string, extra: OtherPrint | undefined): string {
   const { values, style } = card;
   const cell = (label: string, value: string) =>
-    `<div><div class="l">${escape(label.toUpperCase())}</div><div>${escape(value)}</div></div>`;
-  return `<div class="t">${escape(values.payerName)}</div>
+    `<div><div class="l">${escape(label.toUpperCase())}</div><div class="v">${escape(value)}</div></div>`;
+  return `${title(card)}
   ${extra ? `<div class="badge">${escape(extra.plan)}</div>` : ''}
-  <div class="l">${escape(style.labels.name.toUpperCase())}</div><div class="big">${escape(name)}</div>
-  <div class="l">${escape(style.labels.memberId.toUpperCase())}</div><div class="big">${escape(values.memberIdPrinted)}</div>
+  <div class="l">${escape(style.labels.name.toUpperCase())}</div><div class="big v">${escape(name)}</div>
+  <div class="l">${escape(style.labels.memberId.toUpperCase())}</div><div class="big v">${escape(values.memberIdPrinted)}</div>
   <div class="strip${style.pharmacyTable ? ' ruled' : ''}">
     ${cell(style.labels.group, values.groupNumber)}${cell(style.labels.bin, values.rxBin)}${cell(style.labels.pcn, values.rxPcn)}${cell(style.labels.rxGroup, values.rxGroup)}
   </div>
   ${extra ? `<div class="x foot"><span>${escape(extra.copays.slice(0, 3).join('   '))}</span><span>${escape(extra.contacts[0])}</span></div>` : ''}`;
+}
+
+/** The member's fields at the left; the pharmacy block's label and value lines at the right. */
+function splitLayout(card: ChromiumCard, name: string, extra: OtherPrint | undefined): string {
+  const { values, style } = card;
+  const line = (label: string, value: string) =>
+    `<div><span class="lb">${escape(label)}</span> <span class="v">${escape(value)}</span></div>`;
+  return `${title(card)}
+  ${labelled(card, style.labels.name, name)}
+  ${labelled(card, style.labels.memberId, values.memberIdPrinted)}
+  ${labelled(card, style.labels.group, values.groupNumber)}
+  <div class="rxcol">${line(style.labels.bin, values.rxBin)}${line(style.labels.pcn, values.rxPcn)}${line(style.labels.rxGroup, values.rxGroup)}</div>
+  ${extra ? `<div class="x foot"><span>${escape(extra.contacts[1])}</span><span>${escape(extra.contacts[2])}</span></div>` : ''}`;
 }
 
 const DESKS = [
@@ -323,14 +383,16 @@ export function pageHtml(card: ChromiumCard): { html: string; width: number; hei
         <div style="position:absolute;left:${60 + Math.floor(random() * 30)}px;top:${60 + Math.floor(random() * 30)}px;transform:rotate(${tilt.toFixed(2)}deg)">${cardHtml(card)}</div></body>`,
     };
   }
-  const scale = 0.75 + random() * 0.45;
+  const scale = (0.75 + random() * 0.45) * (card.style.smallInFrame ? 0.65 : 1);
   const [tiltX, tiltY, turn] = [(random() - 0.5) * 24, (random() - 0.5) * 24, (random() - 0.5) * 10];
   const glare = { x: 20 + random() * 60, y: 20 + random() * 60 };
+  const left = card.style.smallInFrame ? 212 + (random() - 0.5) * 500 : 212;
+  const top = card.style.smallInFrame ? 210 + (random() - 0.5) * 400 : 210;
   return {
     width: 1280,
     height: 960,
     html: `<body style="margin:0;width:1280px;height:960px;overflow:hidden;background:${pick(random, DESKS)}">
-      <div style="position:absolute;left:212px;top:210px;transform:perspective(1400px) rotateX(${tiltX.toFixed(1)}deg) rotateY(${tiltY.toFixed(1)}deg) rotate(${turn.toFixed(1)}deg) scale(${scale.toFixed(2)});filter:blur(${(random() * 0.9).toFixed(2)}px);box-shadow:0 18px 40px rgba(0,0,0,0.45);border-radius:28px">${cardHtml(card)}</div>
+      <div style="position:absolute;left:${left.toFixed(0)}px;top:${top.toFixed(0)}px;transform:perspective(1400px) rotateX(${tiltX.toFixed(1)}deg) rotateY(${tiltY.toFixed(1)}deg) rotate(${turn.toFixed(1)}deg) scale(${scale.toFixed(2)});filter:blur(${(random() * 0.9).toFixed(2)}px);box-shadow:0 18px 40px rgba(0,0,0,0.45);border-radius:28px">${cardHtml(card)}</div>
       <div style="position:absolute;inset:0;background:radial-gradient(circle at ${glare.x.toFixed(0)}% ${glare.y.toFixed(0)}%,rgba(255,255,255,0.38),rgba(255,255,255,0) 22%)"></div>
     </body>`,
   };
