@@ -28,6 +28,7 @@ const LABELS: readonly Label[] = [
     'MEMBER ID',
     'MEMBER IDENTIFICATION',
     'ID',
+    'IDENTIFICATION',
     'IDENTIFICATION NUMBER',
     'SUBSCRIBER ID',
     'ENROLLEE ID',
@@ -108,6 +109,7 @@ const LABELS: readonly Label[] = [
  */
 const AMBIGUOUS_LABEL_WORDS = new Set([
   'ID',
+  'IDENTIFICATION',
   'MEMBER',
   'NAME',
   'SUBSCRIBER',

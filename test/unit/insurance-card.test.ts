@@ -110,6 +110,19 @@ describe('reading an insurance card from its words', () => {
     ]);
   });
 
+  it.each(['Identification No.', 'IDENTIFICATION #', 'Identification:'])(
+    'reads the member id beside the label %s',
+    (label) => {
+      const card = readInsuranceCard([face(['Northwind Health', `${label} W190064256`, 'Group: 77392'])]);
+      expect(card.member_id?.value).toBe('W190064256');
+    },
+  );
+
+  it("takes no word of a card's title after Identification for a member id", () => {
+    const card = readInsuranceCard([face(['Identification Card', 'Northwind Health', 'Group: 77392'])]);
+    expect(card.member_id ?? null).toBeNull();
+  });
+
   it('reads a BIN whose zeros OCR took for the letter O, since a BIN is six digits', () => {
     expect(valueOf([face(['RxBIN: 61O5O2'])], 'rx_bin')).toBe('610502');
   });
