@@ -87,14 +87,24 @@ export function checkAgainstOtherReader(
   const whereLabelled = (word: ReadWord) =>
     !identifier &&
     (horizontalOverlap(word.box, region) === 0 || isLabelWord(word.text)) &&
-    (labelBoxes ??= [...fieldLabelBoxes(own, field), ...fieldLabelBoxes(other, field)]).some((box) =>
+    (labelBoxes ??= [...labelBoxesOf(own, field), ...labelBoxesOf(other, field)]).some((box) =>
       sameRegion(word.box, box),
     );
-  // A label either reader read stands apart in the other's misreading of it too (`RXxGrp`).
+  // A label either reader read stands apart in the other's misreading of it too (`RXxGrp`), and so
+  // does a word without a digit where either read this field's own label (`EEE`, `Rx’CN` where the
+  // other read `BIN`, `RxPCN`): a value's lost part would stand beside that label, not in its place.
   const labels = [...own, ...other].flatMap((line) => line.words).filter(markedLabel);
+  let ownLabelBoxes: Box[] | undefined;
+  const inOwnLabelsPlace = (word: ReadWord) =>
+    identifier &&
+    !/\d/.test(word.text) &&
+    (ownLabelBoxes ??= [...labelBoxesOf(own, field, true), ...labelBoxesOf(other, field, true)]).some((box) =>
+      sameRegion(word.box, box),
+    );
   const standsApart = (word: ReadWord) =>
     markedLabel(word) ||
     labels.some((label) => misreadLabel(word, label)) ||
+    inOwnLabelsPlace(word) ||
     otherValues.some((box) => sameRegion(word.box, box)) ||
     whereLabelled(word);
   // On the value's line, the field's own label run into the value (`RxGRPRX1478`), ending where the
@@ -274,12 +284,13 @@ function wordBreaks(name: string): { letters: string; at: Set<number> } {
 
 /**
  * Where a reader found a label on its lines: one beyond doubt (`certain`), or one of the field's own,
- * which may be a word a name also holds (`Group` of `Group Health Cooperative` is no label of a payer).
+ * which may be a word a name also holds (`Group` of `Group Health Cooperative` is no label of a payer);
+ * with `fieldsOwnOnly`, the field's own labels alone.
  */
-function fieldLabelBoxes(lines: readonly ReadLine[], field: CardField): Box[] {
+function labelBoxesOf(lines: readonly ReadLine[], field: CardField, fieldsOwnOnly = false): Box[] {
   return labelsOfLines(lines.map((line) => line.words.flatMap(tokensOf))).flatMap((labels) =>
     labels
-      .filter((label) => label.field !== null && (label.certain || label.field === field))
+      .filter((label) => label.field === field || (!fieldsOwnOnly && label.field !== null && label.certain))
       .map((label) => label.box),
   );
 }

@@ -48,6 +48,23 @@ describe('a card read by two readers', () => {
     expect(reading.unreadReasons.member_id).toBe('readers_disagree');
   });
 
+  it.each([
+    ['EEE 815169', 'BIN 815169', 'rx_bin', '815169'],
+    ['Rx’CN DHKXTRKK', 'RxPCN DHKXTRKK', 'rx_pcn', 'DHKXTRKK'],
+  ] as const)(
+    "returns an identifier beside what one reader misread (%s) where the other read the field's label (%s)",
+    (first, second, field, value) => {
+      const reading = readCard([readTwice([first], [second])]);
+      expect(reading.card[field]).toMatchObject({ value, readers: 2 });
+    },
+  );
+
+  it("never excuses a word holding a digit, in the field's label's place, as that label misread", () => {
+    const reading = readCard([readTwice(['EE8 815169'], ['BIN 815169'])]);
+    expect(reading.card.rx_bin).toBeNull();
+    expect(reading.unreadReasons.rx_bin).toBe('readers_disagree');
+  });
+
   it('never returns an identifier the other reader saw run on past its end', () => {
     const reading = readCard([readTwice(['ID: XJK 482 119 730'], ['ID: XJK 482 119 730 5'])]);
     expect(reading.card.member_id).toBeNull();
