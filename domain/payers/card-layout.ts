@@ -253,7 +253,8 @@ function standTogether(left: Box, right: Box, gap: number): boolean {
  * of the front, when that line holds words only. Kept below the threshold of identifiers: the catalog match
  * decides which payer it is. A line is measured by its lettering, not its box: a reader may give a card's
  * edge or a rule as a stroke (`|`) on the line of a small label, and that stroke neither makes the label
- * tall nor makes it something other than a label.
+ * tall nor makes it something other than a label; and by the height most of its words stand, not its
+ * tallest word's (a speck of a desk's pattern read as a tall word, a label's box two lines tall).
  */
 export function unlabelledPayerName(front: ReadPage): FoundValue | null {
   const lettering = front.lines
@@ -267,7 +268,7 @@ export function unlabelledPayerName(front: ReadPage): FoundValue | null {
   );
   const bottomOf = (line: { words: ReadWord[] }) =>
     Math.max(...line.words.map((word) => word.box.top + word.box.height));
-  const heightOf = (line: { words: ReadWord[] }) => Math.max(...line.words.map((word) => word.box.height));
+  const heightOf = (line: { words: ReadWord[] }) => medianHeight(line.words);
   const firstLabelTop = Math.min(
     front.height,
     ...labelled.flatMap((line) => line.words.map((word) => word.box.top)),
@@ -372,4 +373,13 @@ function titleWords(words: ReadWord[]): ReadWord[] | null {
     );
   });
   return smallerBeside ? null : runs.flat();
+}
+
+/**
+ * The height most of a line's words stand: a reader may give one word a box as tall as two lines (a
+ * label's `Name` in a table's row), which says nothing of the lettering's size.
+ */
+function medianHeight(words: readonly ReadWord[]): number {
+  const heights = words.map((word) => word.box.height).sort((a, b) => a - b);
+  return heights[Math.floor(heights.length / 2)];
 }

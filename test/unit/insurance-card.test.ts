@@ -364,6 +364,23 @@ describe('a card laid out as label and value rows, or with other print beside it
     expect(card.payer_name).toBeNull();
   });
 
+  it("takes the payer's title for the largest lettering where one word of a line of specks has a taller box", () => {
+    const lines = [
+      'SOREN NN NN',
+      'Meridian CareFirst',
+      'Subscriber Name: TOMAS R OKAFOR',
+      'Member ID: W711042220',
+    ];
+    const height = (text: string) =>
+      text === 'SOREN' ? 2.2 : ['Meridian', 'CareFirst'].includes(text) ? 1.6 : 1;
+    const spacedOut = reshaped(readTwice(lines, lines), (word) => ({
+      ...word,
+      box: { ...word.box, top: word.box.top * 3, height: height(word.text) },
+    }));
+    const card = readInsuranceCard([{ ...spacedOut, height: 12 }]);
+    expect(card.payer_name?.value).toBe('Meridian CareFirst');
+  });
+
   it("reads the payer's title apart from a plan's badge of its size two spaces off", () => {
     const card = readAlike(['Cascade Benefit Partners  HMO Select', 'Member ID: W711042220']);
     expect(card.payer_name?.value).toBe('Cascade Benefit Partners');
