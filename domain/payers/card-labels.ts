@@ -35,6 +35,9 @@ const LABELS: readonly Label[] = [
     'INSURED ID',
     'POLICY',
     'POLICY ID',
+    'CARDHOLDER ID',
+    'CERTIFICATE',
+    'CERT',
   ]),
   ...phrases('medicaid_id', ['RECIPIENT ID', 'MEDICAID ID', 'CIN', 'MEDICAID NUMBER']),
   ...phrases('medicare_beneficiary_id', ['MEDICARE NUMBER', 'MEDICARE ID', 'MBI']),
@@ -49,10 +52,12 @@ const LABELS: readonly Label[] = [
     'ENROLLEE',
     'BENEFICIARY',
     'INSURED',
+    'CARDHOLDER',
+    'CARDHOLDER NAME',
   ]),
   ...phrases('group_number', ['GROUP', 'GRP', 'GROUP NUMBER', 'GROUP ID', 'GROUP NO']),
   ...phrases('rx_bin', ['RXBIN', 'RX BIN', 'BIN']),
-  ...phrases('rx_pcn', ['RXPCN', 'RX PCN', 'PCN']),
+  ...phrases('rx_pcn', ['RXPCN', 'RX PCN', 'PCN', 'PROCESSOR CONTROL']),
   ...phrases('rx_group', ['RXGRP', 'RX GRP', 'RXGROUP', 'RX GROUP']),
   ...phrases('payer_name', ['PAYER', 'INSURER', 'CARRIER', 'HEALTH PLAN', 'INSURANCE COMPANY']),
   ...phrases('plan_name', ['PLAN', 'PLAN NAME', 'PRODUCT', 'COVERAGE']),
@@ -118,6 +123,9 @@ const AMBIGUOUS_LABEL_WORDS = new Set([
   'BENEFICIARY',
   'INSURED',
   'POLICY',
+  // "Certificate of Coverage" heads a card's back.
+  'CERTIFICATE',
+  'CERT',
   'GROUP',
   'PLAN',
   'PRODUCT',
@@ -291,10 +299,44 @@ export function labelsIn(tokens: Token[]): LabelAt[] {
     });
     index = end;
   }
-  const covered = candidates.reduce((sum, label) => sum + label.end - label.start, 0);
-  if (covered === tokens.length) return candidates.map((label) => ({ ...label, certain: true }));
-  return candidates.filter((label) => label.certain || label.start === 0);
+  const joined = oneLabelPerWording(candidates);
+  const covered = joined.reduce((sum, label) => sum + label.end - label.start, 0);
+  if (covered === tokens.length) return joined.map((label) => ({ ...label, certain: true }));
+  return joined.filter((label) => label.certain || label.start === 0);
 }
+
+/**
+ * Labels of one field side by side, nothing between and no further apart than a word's space, as one
+ * label: `Insured Name` and `Enrollee Name` are each one wording, and apart, the second was taken for
+ * the first's value (`Name JANE Q SAMPLE`), or each label for a part of a name printed under both.
+ */
+function oneLabelPerWording(labels: readonly LabelAt[]): LabelAt[] {
+  const joined: LabelAt[] = [];
+  for (const label of labels) {
+    const last = joined[joined.length - 1];
+    const besideLast =
+      last !== undefined &&
+      last.field !== null &&
+      last.field === label.field &&
+      last.end === label.start &&
+      label.box.left - (last.box.left + last.box.width) <=
+        WORD_SPACE * Math.max(last.box.height, label.box.height);
+    if (!besideLast) {
+      joined.push(label);
+      continue;
+    }
+    joined[joined.length - 1] = {
+      ...last,
+      end: label.end,
+      box: boxAround([last.box, label.box]),
+      certain: last.certain || label.certain,
+    };
+  }
+  return joined;
+}
+
+/** The widest space between two words of one label, in letter heights. */
+const WORD_SPACE = 1.5;
 
 function longestLabelAt(tokens: Token[], index: number): Label | undefined {
   let best: Label | undefined;

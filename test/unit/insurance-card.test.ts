@@ -118,6 +118,45 @@ describe('reading an insurance card from its words', () => {
     },
   );
 
+  it.each(['Insured Name', 'Enrollee Name', 'Cardholder Name', 'Cardholder'])(
+    "reads the member's name beside the label %s, none of the label's words in it",
+    (label) => {
+      const card = readInsuranceCard([
+        face(['Northwind Health', `${label} JANE Q SAMPLE`, 'Member ID: W190064256']),
+      ]);
+      expect(card.member_name?.value).toBe('JANE Q SAMPLE');
+    },
+  );
+
+  it('reads a name printed under a label of two words whole, not the part under each word', () => {
+    const card = readInsuranceCard([
+      face(['Northwind Health', 'INSURED NAME', 'JANE Q SAMPLE', 'Member ID: W190064256']),
+    ]);
+    expect(card.member_name?.value).toBe('JANE Q SAMPLE');
+  });
+
+  it.each(['Certificate No.', 'Cert #', 'Cardholder ID'])(
+    'reads the member id beside the label %s',
+    (label) => {
+      const card = readInsuranceCard([face(['Northwind Health', `${label} W190064256`])]);
+      expect(card.member_id?.value).toBe('W190064256');
+    },
+  );
+
+  it('takes no word after Certificate heading a sentence for a member id', () => {
+    const card = readInsuranceCard([
+      face(['Northwind Health', 'Certificate of Coverage applies', 'Group: 77392']),
+    ]);
+    expect(card.member_id ?? null).toBeNull();
+  });
+
+  it('reads the PCN beside the label Processor Control Number', () => {
+    const card = readInsuranceCard([
+      face(['Northwind Health', 'Member ID: W190064256', 'Processor Control Number: MEDDADV']),
+    ]);
+    expect(card.rx_pcn?.value).toBe('MEDDADV');
+  });
+
   it("takes no word of a card's title after Identification for a member id", () => {
     const card = readInsuranceCard([face(['Identification Card', 'Northwind Health', 'Group: 77392'])]);
     expect(card.member_id ?? null).toBeNull();
