@@ -38,6 +38,11 @@ const LABELS: readonly Label[] = [
     'CARDHOLDER ID',
     'CERTIFICATE',
     'CERT',
+    'MBR ID',
+    'MEM ID',
+    'BENEFICIARY ID',
+    'PARTICIPANT ID',
+    'EMPLOYEE ID',
   ]),
   ...phrases('medicaid_id', ['RECIPIENT ID', 'MEDICAID ID', 'CIN', 'MEDICAID NUMBER']),
   ...phrases('medicare_beneficiary_id', ['MEDICARE NUMBER', 'MEDICARE ID', 'MBI']),
@@ -54,6 +59,17 @@ const LABELS: readonly Label[] = [
     'INSURED',
     'CARDHOLDER',
     'CARDHOLDER NAME',
+    'MBR NAME',
+    'NAME OF INSURED',
+    'NAME OF MEMBER',
+    'NAME OF SUBSCRIBER',
+    "INSURED'S NAME",
+    "MEMBER'S NAME",
+    "SUBSCRIBER'S NAME",
+    'PARTICIPANT',
+    'PARTICIPANT NAME',
+    'EMPLOYEE',
+    'EMPLOYEE NAME',
   ]),
   ...phrases('group_number', ['GROUP', 'GRP', 'GROUP NUMBER', 'GROUP ID', 'GROUP NO']),
   ...phrases('rx_bin', ['RXBIN', 'RX BIN', 'BIN']),
@@ -122,6 +138,8 @@ const AMBIGUOUS_LABEL_WORDS = new Set([
   'ENROLLEE',
   'BENEFICIARY',
   'INSURED',
+  'PARTICIPANT',
+  'EMPLOYEE',
   'POLICY',
   // "Certificate of Coverage" heads a card's back.
   'CERTIFICATE',
@@ -358,7 +376,16 @@ export function tokensOf(word: ReadWord): Token[] {
     ];
   }
   const key = /^#[:.]*$/.test(upper) ? '#' : keyOf(upper);
-  return (GLUED_LABELS.get(key) ?? [key]).map((part) => ({ key: part, word }));
+  return (GLUED_LABELS.get(key) ?? slashedLabels(key) ?? [key]).map((part) => ({ key: part, word }));
+}
+
+/**
+ * Label words a card prints joined by a slash (`SUBSCRIBER/MEMBER`, `RXBIN/RXPCN`) as their words;
+ * null where any part is no label word, so a date (`07/01/2026`) or a value stays one token.
+ */
+function slashedLabels(key: string): string[] | null {
+  const parts = key.split('/').map(keyOf);
+  return parts.length > 1 && parts.every((part) => LABEL_WORDS.has(part)) ? parts : null;
 }
 
 const LABEL_WORDS: ReadonlySet<string> = new Set(LABELS.flatMap((label) => label.phrase));

@@ -10,7 +10,7 @@ import {
   organisationName,
   SHAPES,
 } from './card-field-shapes';
-import { labelsIn, labelsOfLines, tokensOf } from './card-labels';
+import { isLabelWord, labelsIn, labelsOfLines, tokensOf } from './card-labels';
 import type { LabelAt, Token } from './card-labels';
 
 /**
@@ -196,6 +196,10 @@ function valueFrom(
     const value = shape.normalise(taken.map((token) => token.word.text).join(joiner));
     if (value === null) continue;
     if (!label.certain && ID_FIELDS.has(field) && !/\d/.test(value)) return null;
+    // A word of the card's own wording in an id is no group of it (`Member ID Card W190064256`).
+    const wording = (token: Token) =>
+      !/\d/.test(token.word.text) && (CARD_WORDING.has(token.key) || isLabelWord(token.word.text));
+    if (joined && taken.some(wording)) return null;
     const lookAlike = LOOK_ALIKE_FIELDS.has(field) && /[IO]/.test(value) ? LOOK_ALIKE_FACTOR : 1;
     const confidence = Math.min(...taken.map((token) => token.word.confidence)) * layoutFactor * lookAlike;
     return { value, confidence, words: taken.map((token) => token.word), page: pageNumber };
@@ -209,6 +213,9 @@ function valueFrom(
  * their heights off on fresh cards, and a monospace face's space or a wide-set title's up to 1.1.
  */
 const WORD_GAP = 3;
+
+/** Words a card prints about itself, never in an identifier. */
+const CARD_WORDING: ReadonlySet<string> = new Set(['CARD', 'CARDS', 'PLAN', 'HEALTH', 'INSURANCE']);
 
 /** Gaps between a member id's groups, at their widest, within this share of their narrowest. */
 const ALIKE_GAPS = 1.3;

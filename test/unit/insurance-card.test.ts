@@ -110,23 +110,38 @@ describe('reading an insurance card from its words', () => {
     ]);
   });
 
-  it.each(['Identification No.', 'IDENTIFICATION #', 'Identification:'])(
-    'reads the member id beside the label %s',
-    (label) => {
-      const card = readInsuranceCard([face(['Northwind Health', `${label} W190064256`, 'Group: 77392'])]);
-      expect(card.member_id?.value).toBe('W190064256');
-    },
-  );
+  it.each([
+    'Identification No.',
+    'IDENTIFICATION #',
+    'Identification:',
+    'Certificate No.',
+    'Cert #',
+    'Cardholder ID',
+    'Subscriber/Member ID',
+    'Mbr ID',
+    'Participant ID',
+    'Employee ID',
+  ])('reads the member id beside the label %s', (label) => {
+    const card = readInsuranceCard([face(['Northwind Health', `${label} W190064256`, 'Group: 77392'])]);
+    expect(card.member_id?.value).toBe('W190064256');
+  });
 
-  it.each(['Insured Name', 'Enrollee Name', 'Cardholder Name', 'Cardholder'])(
-    "reads the member's name beside the label %s, none of the label's words in it",
-    (label) => {
-      const card = readInsuranceCard([
-        face(['Northwind Health', `${label} JANE Q SAMPLE`, 'Member ID: W190064256']),
-      ]);
-      expect(card.member_name?.value).toBe('JANE Q SAMPLE');
-    },
-  );
+  it.each([
+    'Insured Name',
+    'Enrollee Name',
+    'Cardholder Name',
+    'Cardholder',
+    'Name of Insured',
+    "Insured's Name",
+    'Participant Name',
+    'Mbr Name',
+    'Subscriber/Member Name',
+  ])("reads the member's name beside the label %s, none of the label's words in it", (label) => {
+    const card = readInsuranceCard([
+      face(['Northwind Health', `${label} JANE Q SAMPLE`, 'Member ID: W190064256']),
+    ]);
+    expect(card.member_name?.value).toBe('JANE Q SAMPLE');
+  });
 
   it('reads a name printed under a label of two words whole, not the part under each word', () => {
     const card = readInsuranceCard([
@@ -135,13 +150,17 @@ describe('reading an insurance card from its words', () => {
     expect(card.member_name?.value).toBe('JANE Q SAMPLE');
   });
 
-  it.each(['Certificate No.', 'Cert #', 'Cardholder ID'])(
-    'reads the member id beside the label %s',
-    (label) => {
-      const card = readInsuranceCard([face(['Northwind Health', `${label} W190064256`])]);
-      expect(card.member_id?.value).toBe('W190064256');
-    },
-  );
+  it("takes none of a label's words for the name printed under it (NAME OF INSURED)", () => {
+    const card = readInsuranceCard([
+      face(['Northwind Health', 'NAME OF INSURED', 'JANE Q SAMPLE', 'Member ID: W190064256']),
+    ]);
+    expect(card.member_name?.value ?? null).not.toBe('OF INSURED');
+  });
+
+  it("joins no word of the card's own wording into a member id (Member ID Card W190064256)", () => {
+    const card = readInsuranceCard([face(['Northwind Health', 'Member ID Card W190064256'])]);
+    expect(card.member_id?.value ?? null).not.toBe('CARDW190064256');
+  });
 
   it('takes no word after Certificate heading a sentence for a member id', () => {
     const card = readInsuranceCard([
