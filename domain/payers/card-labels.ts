@@ -299,7 +299,12 @@ export function labelsIn(tokens: Token[]): LabelAt[] {
     }
     let end = index + match.phrase.length;
     let marked = /[:#]$/.test(tokens[end - 1].word.text);
-    while (end < tokens.length && (LABEL_MARKERS.has(tokens[end].key) || tokens[end].word.text === ':')) {
+    // A marker stands by its label (`Group No.`, `ID #`); one across the card is a value (a PCN `NBR`).
+    while (
+      end < tokens.length &&
+      (LABEL_MARKERS.has(tokens[end].key) || tokens[end].word.text === ':') &&
+      withinSpace(tokens[end - 1].word.box, tokens[end].word.box, MARKER_SPACE)
+    ) {
       marked = true;
       end += 1;
     }
@@ -337,8 +342,7 @@ function oneLabelPerWording(labels: readonly LabelAt[]): LabelAt[] {
       last.field !== null &&
       last.field === label.field &&
       last.end === label.start &&
-      label.box.left - (last.box.left + last.box.width) <=
-        WORD_SPACE * Math.max(last.box.height, label.box.height);
+      withinSpace(last.box, label.box, WORD_SPACE);
     if (!besideLast) {
       joined.push(label);
       continue;
@@ -355,6 +359,15 @@ function oneLabelPerWording(labels: readonly LabelAt[]): LabelAt[] {
 
 /** The widest space between two words of one label, in letter heights. */
 const WORD_SPACE = 1.5;
+/**
+ * The widest space before a label's marker: small spaced capitals set `GROUP  #` 2 heights apart, and a
+ * rows card's value stood 14 off its label.
+ */
+const MARKER_SPACE = 3;
+
+function withinSpace(left: Box, right: Box, heights: number): boolean {
+  return right.left - (left.left + left.width) <= heights * Math.max(left.height, right.height);
+}
 
 function longestLabelAt(tokens: Token[], index: number): Label | undefined {
   let best: Label | undefined;

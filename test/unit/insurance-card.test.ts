@@ -162,6 +162,21 @@ describe('reading an insurance card from its words', () => {
     expect(card.member_id?.value ?? null).not.toBe('CARDW190064256');
   });
 
+  it("takes a value that is a marker's word (a PCN NBR) across a rows card for no marker, nor the next row's value for it", () => {
+    const card = readInsuranceCard([
+      face([
+        'Blue Cross NC',
+        'Subscriber Name  MARIA R SAMPLE',
+        'Member ID#       GBL874723335',
+        'Group            AWF95278',
+        'Rx BIN           760601',
+        'PCN              NBR',
+        'Rx Group #       69604',
+      ]),
+    ]);
+    expect([card.rx_pcn?.value ?? null, card.rx_group?.value]).toEqual([null, '69604']);
+  });
+
   it('takes no word after Certificate heading a sentence for a member id', () => {
     const card = readInsuranceCard([
       face(['Northwind Health', 'Certificate of Coverage applies', 'Group: 77392']),
