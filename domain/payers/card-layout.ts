@@ -166,6 +166,7 @@ function valueBelow(
     const claimed = ({ token, index }: { token: Token; index: number }) =>
       labels.some((other) => other.field !== null && index >= other.end && within(other, token));
     if (claimed(inColumn[0]) || !within(label, inColumn[0].token)) return null;
+    if (cutByColumn(lines[below], inColumn, labels, label.field as CardField)) return null;
     return valueFrom(
       label,
       inColumn.filter((placed) => !claimed(placed)).map(({ token }) => token),
@@ -174,6 +175,39 @@ function valueBelow(
     );
   }
   return null;
+}
+
+/** Two letters or digits at least: a table's rule read as `1`, `i` or `©` beside a cell is no print. */
+const PRINTED_WORD = /[A-Za-z0-9].*[A-Za-z0-9]/;
+
+/**
+ * Whether print the column leaves out stands as close to what it takes as the value's own words or
+ * groups stand: a name centred under its heading (`JANE Q SAMPLE` under `MEMBER NAME` gave `Q
+ * SAMPLE`), or running on under the next heading (`Member Name/ID` over `JANE Q SAMPLE` gave `JANE
+ * Q`). The column cuts the value, and nothing says where it ends.
+ */
+function cutByColumn(
+  line: Token[],
+  inColumn: ReadonlyArray<{ token: Token; index: number }>,
+  labels: readonly LabelAt[],
+  field: CardField,
+): boolean {
+  // An identifier's print running on past the column is the agreement's to see (`runsOn`), at the
+  // gap its groups join at; a name's words join further apart than that.
+  if (IDENTIFIERS.has(field) || field === 'effective_date') return false;
+  const first = inColumn[0];
+  const last = inColumn[inColumn.length - 1];
+  const outside = (index: number) =>
+    index >= 0 &&
+    index < line.length &&
+    PRINTED_WORD.test(line[index].word.text) &&
+    !labels.some((other) => index >= other.start && index < other.end);
+  const before = first.index - 1;
+  const after = last.index + 1;
+  return (
+    (outside(before) && standTogether(line[before].word.box, first.token.word.box, WORD_GAP)) ||
+    (outside(after) && standTogether(last.token.word.box, line[after].word.box, WORD_GAP))
+  );
 }
 
 function valueFrom(

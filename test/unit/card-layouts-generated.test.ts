@@ -2,12 +2,12 @@ import { seededRandom } from '../../bench/seeded-random';
 import type { ReadPage } from '../../domain/documents/document-reading';
 import type { CardField } from '../../domain/payers/card-fields';
 import { readInsuranceCard } from '../../domain/payers/insurance-card';
-import { face, readTwice } from '../support/read-pages';
+import { face, readTwice, textPage } from '../support/read-pages';
 
 /**
- * Cards laid out as text from the label wordings real cards print, in five layouts, read by both
- * readers alike or with one reader misreading one value as OCR does. Each run draws a fresh seed, named
- * in the test's title; set CARD_LAYOUT_SEED to replay one.
+ * Cards laid out as text from the label wordings real cards print, in six layouts, read from a text
+ * layer, by both readers alike, or with one reader misreading one value as OCR does. Each run draws
+ * a fresh seed, named in the test's title; set CARD_LAYOUT_SEED to replay one.
  */
 const SEED = Number(process.env.CARD_LAYOUT_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const CARDS = 1000;
@@ -58,7 +58,7 @@ const WORDINGS: Record<Field, readonly string[]> = {
   ],
 };
 
-const LAYOUTS = ['beside', 'above', 'rows', 'pharmacy lines', 'two columns'] as const;
+const LAYOUTS = ['beside', 'above', 'centred headings', 'rows', 'pharmacy lines', 'two columns'] as const;
 type Layout = (typeof LAYOUTS)[number];
 
 /** Misreadings one OCR engine makes of a value: a look-alike, a character lost or doubled, a space, a speck. */
@@ -130,6 +130,18 @@ function cardMaker(random: () => number) {
           wording.rx_group.toUpperCase(),
       );
       lines.push(padded(printed.rx_bin, 12) + padded(printed.rx_pcn, 28) + printed.rx_group);
+    } else if (layout === 'centred headings') {
+      const centred = (heading: string, value: string, width: number) => {
+        const cell = Math.max(heading.length, value.length);
+        const centre = (text: string) =>
+          padded(' '.repeat(Math.floor((cell - text.length) / 2)) + text, width);
+        return [centre(heading), centre(value)];
+      };
+      const cells = (['member_name', 'member_id', 'group_number'] as const).map((field) =>
+        centred(wording[field].toUpperCase(), printed[field], 34),
+      );
+      lines.push(cells.map(([heading]) => heading).join(''), cells.map(([, value]) => value).join(''));
+      lines.push(`${beside('rx_bin')}  ${beside('rx_pcn')}  ${beside('rx_group')}`);
     } else if (layout === 'rows') {
       const width = Math.max(...FIELDS.map((field) => wording[field].length)) + 2;
       lines.push(...FIELDS.map((field) => padded(wording[field], width) + printed[field]));
@@ -184,6 +196,16 @@ describe(`insurance cards laid out from real cards' label wordings (seed ${SEED}
     const wrong = Array.from({ length: CARDS }, () => {
       const { printed, lines, layout } = card();
       const found = wrongValues(readTwice(lines, lines), printed);
+      return found.length ? `${layout}: ${found.join(', ')}\n${lines.join('\n')}` : null;
+    }).filter(Boolean);
+    expect(wrong).toEqual([]);
+  });
+
+  it('returns no field wrong from a text layer, read once', () => {
+    const card = cardMaker(seededRandom(SEED ^ 0x2545f491));
+    const wrong = Array.from({ length: CARDS }, () => {
+      const { printed, lines, layout } = card();
+      const found = wrongValues(textPage(lines.join('\n')), printed);
       return found.length ? `${layout}: ${found.join(', ')}\n${lines.join('\n')}` : null;
     }).filter(Boolean);
     expect(wrong).toEqual([]);

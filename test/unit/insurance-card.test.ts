@@ -177,6 +177,17 @@ describe('reading an insurance card from its words', () => {
     expect([card.rx_pcn?.value ?? null, card.rx_group?.value]).toEqual([null, '69604']);
   });
 
+  it.each([
+    [
+      'centred under its heading',
+      ['      MEMBER NAME         MEMBER ID', 'JANE Q SAMPLE         W123456789'],
+    ],
+    ['running on under the next heading', ['Member Name/ID', 'JANE Q SAMPLE', 'W123456789']],
+  ])("returns no part of a name the heading's column cuts, printed %s", (_, printed) => {
+    const card = readInsuranceCard([face(['Northwind Health', ...printed, 'Group: 77392'])]);
+    expect(card.member_name?.value ?? null).toBeNull();
+  });
+
   it('takes no word after Certificate heading a sentence for a member id', () => {
     const card = readInsuranceCard([
       face(['Northwind Health', 'Certificate of Coverage applies', 'Group: 77392']),
