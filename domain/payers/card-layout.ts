@@ -178,7 +178,7 @@ function valueBelow(
 }
 
 /** Two letters or digits at least: a table's rule read as `1`, `i` or `©` beside a cell is no print. */
-const PRINTED_WORD = /[A-Za-z0-9].*[A-Za-z0-9]/;
+const isPrintedWord = (text: string) => (text.match(/[A-Za-z0-9]/g)?.length ?? 0) >= 2;
 
 /**
  * Whether print the column leaves out stands as close to what it takes as the value's own words or
@@ -200,7 +200,7 @@ function cutByColumn(
   const outside = (index: number) =>
     index >= 0 &&
     index < line.length &&
-    PRINTED_WORD.test(line[index].word.text) &&
+    isPrintedWord(line[index].word.text) &&
     !labels.some((other) => index >= other.start && index < other.end);
   const before = first.index - 1;
   const after = last.index + 1;
