@@ -167,14 +167,30 @@ function valueBelow(
       labels.some((other) => other.field !== null && index >= other.end && within(other, token));
     if (claimed(inColumn[0]) || !within(label, inColumn[0].token)) return null;
     if (cutByColumn(lines[below], inColumn, labels, label.field as CardField)) return null;
-    return valueFrom(
+    const value = valueFrom(
       label,
       inColumn.filter((placed) => !claimed(placed)).map(({ token }) => token),
       pageNumber,
       BELOW_LABEL_FACTOR,
     );
+    return value && underAnotherHeading(value, label, labelsByLine[lineIndex]) ? null : value;
   }
   return null;
+}
+
+/**
+ * Whether a value below its heading reaches under another heading of the same row by more than half
+ * a letter. A table's cell stands under its own heading; a word under two is cells a reader joined
+ * where the rule between them was lost (`PCN  RX GROUP` over `EGZKVSRX9132`), and nothing says where
+ * one cell ends.
+ */
+function underAnotherHeading(value: FoundValue, label: LabelAt, headings: readonly LabelAt[]): boolean {
+  const reach = label.box.height / 2;
+  const overlap = (one: Box, other: Box) =>
+    Math.min(rightOf(one), rightOf(other)) - Math.max(one.left, other.left);
+  return headings.some(
+    (other) => other !== label && value.words.some((word) => overlap(word.box, other.box) > reach),
+  );
 }
 
 /** Two letters or digits at least: a table's rule read as `1`, `i` or `©` beside a cell is no print. */

@@ -188,6 +188,20 @@ describe('reading an insurance card from its words', () => {
     expect(card.member_name?.value ?? null).toBeNull();
   });
 
+  it('returns no value that runs on under the next heading of a table, where a reader joined two cells', () => {
+    const printed = [
+      'Meridian CareFirst',
+      'GROUP ID   RX BIN   PCN      RX GROUP',
+      'XFV13123   899352     EGZKVSRX9132',
+    ];
+    const card = readInsuranceCard([readTwice(printed, printed)]);
+    expect([card.rx_pcn?.value ?? null, card.rx_group?.value ?? null, card.rx_bin?.value]).toEqual([
+      null,
+      null,
+      '899352',
+    ]);
+  });
+
   it('takes no word after Certificate heading a sentence for a member id', () => {
     const card = readInsuranceCard([
       face(['Northwind Health', 'Certificate of Coverage applies', 'Group: 77392']),
