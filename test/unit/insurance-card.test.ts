@@ -202,6 +202,13 @@ describe('reading an insurance card from its words', () => {
     ]);
   });
 
+  it("reads a name under its heading whose next column's value stands a table cell's gap after it", () => {
+    const card = readInsuranceCard([
+      face(['Northwind Health', 'NAME               IDENTIFICATION NUMBER', 'MATEO HALVORSEN   W123456789']),
+    ]);
+    expect([card.member_name?.value, card.member_id?.value]).toEqual(['MATEO HALVORSEN', 'W123456789']);
+  });
+
   it('takes no word after Certificate heading a sentence for a member id', () => {
     const card = readInsuranceCard([
       face(['Northwind Health', 'Certificate of Coverage applies', 'Group: 77392']),
