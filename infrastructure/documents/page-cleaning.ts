@@ -1,3 +1,5 @@
+import type { Box } from '../../domain/documents/document-reading';
+
 /**
  * What a fax line and a table leave on a page besides its print: isolated dots (speckle), and rules.
  * Both are found on the grey page (dark print on light, as prepared) in one pass each, linear in its
@@ -131,4 +133,101 @@ export function withoutRules(
     }
   }
   return cleaned;
+}
+
+/** A cell wall differs from its box's ground by this much (0–255), darker or lighter. */
+const WALL_CONTRAST = 48;
+/**
+ * A cell wall runs unbroken from the box's top or bottom edge down (or up) this share of the box, and
+ * this many times as far as any letter's stroke runs inside it: the detector's box holds a line's
+ * letters with a margin above and below, and a table's wall crosses that margin, while its box may
+ * reach past the table's rule.
+ */
+const WALL_ROWS = 0.6;
+const WALL_LETTERS = 1.2;
+/** Ground either side of a wall, clear of print, at least: this share of its box's height. */
+const WALL_MARGIN = 0.15;
+/** Columns either side of a wall that may hold the rest of it. */
+const WALL_NEIGHBOURS = 3;
+
+/**
+ * The detector's boxes parted at the cell walls they cross. The detector boxes a row of a table's
+ * cells as one line where the walls are thin (`RX BIN | RX PCN | RXGROUP` over one box), and the
+ * recogniser, reading one crop, runs the cells' values into one word (`AEC06584994217KWCZVFVRX4972`).
+ * Each cell is read on its own instead, and a box's own border is left out. Only boxes running across
+ * are parted: a sideways page is stood up first.
+ */
+export function atCellWalls(boxes: readonly Box[], pixels: Uint8Array, width: number): Box[] {
+  return boxes.flatMap((box) => (box.width > box.height ? partedAtWalls(box, pixels, width) : [box]));
+}
+
+function partedAtWalls(box: Box, pixels: Uint8Array, width: number): Box[] {
+  const inBox = new Uint8Array(box.width * box.height);
+  for (let y = 0; y < box.height; y += 1) {
+    const from = (box.top + y) * width + box.left;
+    inBox.set(pixels.subarray(from, from + box.width), y * box.width);
+  }
+  const ground = medianGrey(inBox);
+  // Each column's run of ink from the box's top edge and to its bottom edge, and its longest run that
+  // touches neither: a wall crosses an edge, a letter stands inside.
+  const fromTop = new Uint32Array(box.width);
+  const toBottom = new Uint32Array(box.width);
+  const inside = new Uint32Array(box.width);
+  const run = new Uint32Array(box.width);
+  for (let y = 0; y < box.height; y += 1) {
+    for (let x = 0; x < box.width; x += 1) {
+      const ink = Math.abs(inBox[y * box.width + x] - ground) > WALL_CONTRAST;
+      if (!ink && run[x] > 0 && run[x] < y) inside[x] = Math.max(inside[x], run[x]);
+      run[x] = ink ? run[x] + 1 : 0;
+      if (ink && run[x] === y + 1) fromTop[x] = run[x];
+    }
+  }
+  for (let x = 0; x < box.width; x += 1) toBottom[x] = run[x];
+  const edgeRun = (x: number) => Math.max(fromTop[x], toBottom[x]);
+  const candidate = (x: number) => x >= 0 && x < box.width && edgeRun(x) >= WALL_ROWS * box.height;
+  // A wall drawn a little off the pixel grid (a photo warped flat) stands in two columns, one of which
+  // may stop short of the edge: columns beside a candidate are no measure of the letters.
+  const besideCandidate = (x: number) =>
+    Array.from({ length: 2 * WALL_NEIGHBOURS + 1 }, (_, step) => x - WALL_NEIGHBOURS + step).some(candidate);
+  let letterHeight = 0;
+  for (let x = 0; x < box.width; x += 1)
+    if (!besideCandidate(x)) letterHeight = Math.max(letterHeight, inside[x]);
+  // A wall stands clear of the print either side of it, as a cell holds its print off its walls; a
+  // letter's stem meeting the edge of a box drawn tight round its letters (`B`, `I`, `1`) stands
+  // against the rest of its letter or the next. Only the middle rows count: a rule along the box's
+  // top or bottom, drawn aslant, crosses the rest.
+  const inkedInMiddle = new Uint8Array(box.width);
+  for (let y = Math.floor(box.height / 4); y < Math.ceil((3 * box.height) / 4); y += 1) {
+    for (let x = 0; x < box.width; x += 1)
+      if (Math.abs(inBox[y * box.width + x] - ground) > WALL_CONTRAST) inkedInMiddle[x] = 1;
+  }
+  const margin = Math.ceil(WALL_MARGIN * box.height);
+  const clear = (from: number, to: number) =>
+    inkedInMiddle.subarray(Math.max(0, from), Math.min(box.width, to)).every((inked) => inked === 0);
+  const standsClear = (x: number) =>
+    clear(x - WALL_NEIGHBOURS - margin, x - WALL_NEIGHBOURS) &&
+    clear(x + WALL_NEIGHBOURS + 1, x + WALL_NEIGHBOURS + 1 + margin);
+  const isWall = (x: number) => candidate(x) && edgeRun(x) >= WALL_LETTERS * letterHeight && standsClear(x);
+  const pieces: Box[] = [];
+  let pieceStart = 0;
+  let x = 0;
+  while (x <= box.width) {
+    if (x < box.width && !isWall(x)) {
+      x += 1;
+      continue;
+    }
+    let wallEnd = x;
+    while (isWall(wallEnd)) wallEnd += 1;
+    // A band wider than a rule is print or a panel's edge, not a wall: it stays in its piece.
+    if (wallEnd - x > THICKEST_RULE) {
+      x = wallEnd;
+      continue;
+    }
+    const hasInk = inside.subarray(pieceStart, x).some((length) => length > 0);
+    if (x - pieceStart > THICKEST_RULE && hasInk)
+      pieces.push({ ...box, left: box.left + pieceStart, width: x - pieceStart });
+    pieceStart = wallEnd;
+    x = wallEnd + 1;
+  }
+  return pieces.length > 0 ? pieces : [box];
 }

@@ -29,7 +29,7 @@ import { identifierCore } from '../../domain/payers/card-fields';
 import { CARD_SEARCH_SIDE, cardShaped, findCardCorners, flattened, photoQuad } from './card-corners';
 import { levelled } from './deskew';
 import { glarePatches } from './glare';
-import { isSpeckled, medianGrey, withoutRules } from './page-cleaning';
+import { atCellWalls, isSpeckled, medianGrey, withoutRules } from './page-cleaning';
 import { pagePreview } from './page-preview';
 import type { OcrEngine } from './ocr-engine';
 import { runningDown } from './text-boxes';
@@ -544,7 +544,7 @@ async function cleaned(image: Buffer, ocr: OcrEngine): Promise<{ image: Buffer; 
   const { pixels, width, height } = await greyImageOf(image);
   // The detector's lines are found once: removing rules moves no print, so the second reader reads
   // the cleaned page in the same boxes, and which way up the page stands is judged from them.
-  const lines = await ocr.detect(image);
+  const lines = atCellWalls(await ocr.detect(image), pixels, width);
   // Rules are told from ground only on a light page (paper, a pale card): on a mid-grey or gradient
   // ground whole rows would pass for ink. There each line read on its own loses its rules instead.
   if (medianGrey(pixels) < LIGHT_GROUND) return { image, lines };

@@ -1,6 +1,6 @@
 import { decodeCtc, rowsOf, wordsOf } from '../../infrastructure/documents/paddle-engine';
 import { isLightOnDark, lineForRecognition } from '../../infrastructure/documents/line-polarity';
-import { isSpeckled, withoutRules } from '../../infrastructure/documents/page-cleaning';
+import { atCellWalls, isSpeckled, withoutRules } from '../../infrastructure/documents/page-cleaning';
 import { missedRegions } from '../../infrastructure/documents/read-document';
 import { findTextBoxes } from '../../infrastructure/documents/text-boxes';
 import type { ReadLine } from '../../domain/documents/document-reading';
@@ -61,6 +61,59 @@ describe('table rules', () => {
     const cleaned = withoutRules(pixels, width, height, { across: 40, down: 30 });
     expect(cleaned[15 * width + 30]).toBe(255);
     expect(cleaned[15 * width + 12]).toBe(0);
+  });
+});
+
+describe("a table's cells in one detected box", () => {
+  const width = 120;
+  const height = 30;
+  const box = { left: 0, top: 0, width, height };
+  /** A row of cells on `ground`: a block of `ink` for each cell's print, and a wall between cells. */
+  function cells(ground: number, ink: number, walls: readonly number[], [wallTop, wallBottom] = [0, height]) {
+    const pixels = new Uint8Array(width * height).fill(ground);
+    for (let y = 10; y < 20; y += 1) {
+      for (const left of [5, 50, 90]) pixels.fill(ink, y * width + left, y * width + left + 20);
+    }
+    for (const x of walls) for (let y = wallTop; y < wallBottom; y += 1) pixels[y * width + x] = ink;
+    return pixels;
+  }
+
+  it('are read cell by cell, parted at the walls between them', () => {
+    const parted = atCellWalls([box], cells(230, 20, [38, 80]), width);
+    expect(parted.map(({ left, width: cellWidth }) => [left, left + cellWidth])).toEqual([
+      [0, 38],
+      [39, 80],
+      [81, 120],
+    ]);
+  });
+
+  it('are parted at white walls on a dark card too', () => {
+    expect(atCellWalls([box], cells(40, 250, [38, 80]), width)).toHaveLength(3);
+  });
+
+  it("are parted where the box reaches past the table's rule, beyond the walls' ends", () => {
+    expect(atCellWalls([box], cells(230, 20, [38, 80], [0, 21]), width)).toHaveLength(3);
+  });
+
+  it('are parted at a wall drawn off the pixel grid, half in one column and half in the next', () => {
+    const pixels = cells(230, 20, []);
+    for (let y = 0; y < 28; y += 1) pixels[y * width + 38] = 20;
+    for (let y = 1; y < 28; y += 1) pixels[y * width + 39] = 120;
+    expect(atCellWalls([box], pixels, width)).toHaveLength(2);
+  });
+
+  it("stay one box where it is drawn tight round its letters, each capital's stem meeting its edges", () => {
+    const pixels = new Uint8Array(width * height).fill(230);
+    for (const left of [10, 30, 50, 70, 90]) {
+      for (let y = 0; y < height; y += 1) pixels.fill(20, y * width + left, y * width + left + 2);
+      for (const y of [0, 14, 28]) pixels.fill(20, y * width + left, y * width + left + 10);
+      for (let y = 0; y < height; y += 1) pixels[y * width + left + 10] = y % 14 === 7 ? 230 : 20;
+    }
+    expect(atCellWalls([box], pixels, width)).toEqual([box]);
+  });
+
+  it('stay one box where a stroke stands only as tall as letters do', () => {
+    expect(atCellWalls([box], cells(230, 20, [38, 80], [9, 21]), width)).toEqual([box]);
   });
 });
 
