@@ -145,7 +145,10 @@ const WALL_CONTRAST = 48;
  */
 const WALL_ROWS = 0.6;
 const WALL_LETTERS = 1.2;
-/** Ground either side of a wall, clear of print, at least: this share of its box's height. */
+/**
+ * Ground either side of a wall, clear of print, at least this share of its box's height across, in
+ * the middle rows and in as many rows at the edge it meets.
+ */
 const WALL_MARGIN = 0.15;
 /** Columns either side of a wall that may hold the rest of it. */
 const WALL_NEIGHBOURS = 3;
@@ -192,21 +195,32 @@ function partedAtWalls(box: Box, pixels: Uint8Array, width: number): Box[] {
   let letterHeight = 0;
   for (let x = 0; x < box.width; x += 1)
     if (!besideCandidate(x)) letterHeight = Math.max(letterHeight, inside[x]);
-  // A wall stands clear of the print either side of it, as a cell holds its print off its walls; a
-  // letter's stem meeting the edge of a box drawn tight round its letters (`B`, `I`, `1`) stands
-  // against the rest of its letter or the next. Only the middle rows count: a rule along the box's
-  // top or bottom, drawn aslant, crosses the rest.
-  const inkedInMiddle = new Uint8Array(box.width);
-  for (let y = Math.floor(box.height / 4); y < Math.ceil((3 * box.height) / 4); y += 1) {
-    for (let x = 0; x < box.width; x += 1)
-      if (Math.abs(inBox[y * box.width + x] - ground) > WALL_CONTRAST) inkedInMiddle[x] = 1;
-  }
-  const margin = Math.ceil(WALL_MARGIN * box.height);
-  const clear = (from: number, to: number) =>
-    inkedInMiddle.subarray(Math.max(0, from), Math.min(box.width, to)).every((inked) => inked === 0);
+  // A wall stands clear of the print either side of it, in the box's middle rows and in the rows at
+  // the edge it meets, as a cell holds its print off its walls. A letter's stem meeting the edge of a
+  // box drawn tight round its letters (`T`, `B`, `1`) stands against the rest of its letter or the
+  // next, in one or the other: a `T`'s bar beside its stem's top. A rule along the box's edge, drawn
+  // aslant, crosses the rows between.
+  const band = Math.ceil(WALL_MARGIN * box.height);
+  const inkedIn = (from: number, to: number) => {
+    const inked = new Uint8Array(box.width);
+    for (let y = from; y < to; y += 1) {
+      for (let x = 0; x < box.width; x += 1)
+        if (Math.abs(inBox[y * box.width + x] - ground) > WALL_CONTRAST) inked[x] = 1;
+    }
+    return inked;
+  };
+  const inkedInMiddle = inkedIn(Math.floor(box.height / 4), Math.ceil((3 * box.height) / 4));
+  const inkedAtTop = inkedIn(0, band);
+  const inkedAtBottom = inkedIn(box.height - band, box.height);
+  const clearBeside = (x: number, inked: Uint8Array) =>
+    [
+      [x - WALL_NEIGHBOURS - band, x - WALL_NEIGHBOURS],
+      [x + WALL_NEIGHBOURS + 1, x + WALL_NEIGHBOURS + 1 + band],
+    ].every(([from, to]) =>
+      inked.subarray(Math.max(0, from), Math.min(box.width, to)).every((value) => value === 0),
+    );
   const standsClear = (x: number) =>
-    clear(x - WALL_NEIGHBOURS - margin, x - WALL_NEIGHBOURS) &&
-    clear(x + WALL_NEIGHBOURS + 1, x + WALL_NEIGHBOURS + 1 + margin);
+    clearBeside(x, inkedInMiddle) && clearBeside(x, fromTop[x] >= toBottom[x] ? inkedAtTop : inkedAtBottom);
   const isWall = (x: number) => candidate(x) && edgeRun(x) >= WALL_LETTERS * letterHeight && standsClear(x);
   const pieces: Box[] = [];
   let pieceStart = 0;

@@ -112,6 +112,14 @@ describe("a table's cells in one detected box", () => {
     expect(atCellWalls([box], pixels, width)).toEqual([box]);
   });
 
+  it("stay one box where a T's stem meets its top edge, the T's bar beside it", () => {
+    const pixels = new Uint8Array(width * height).fill(230);
+    for (let y = 0; y < 5; y += 1) pixels.fill(20, y * width + 10, y * width + 40);
+    for (let y = 0; y < 26; y += 1) pixels.fill(20, y * width + 24, y * width + 27);
+    for (let y = 10; y < 26; y += 1) pixels.fill(20, y * width + 50, y * width + 52);
+    expect(atCellWalls([box], pixels, width)).toEqual([box]);
+  });
+
   it('stay one box where a stroke stands only as tall as letters do', () => {
     expect(atCellWalls([box], cells(230, 20, [38, 80], [9, 21]), width)).toEqual([box]);
   });
