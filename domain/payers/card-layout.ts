@@ -165,7 +165,22 @@ function valueBelow(
     if (inColumn.length === 0) continue;
     const claimed = ({ token, index }: { token: Token; index: number }) =>
       labels.some((other) => other.field !== null && index >= other.end && within(other, token));
-    if (claimed(inColumn[0]) || !within(label, inColumn[0].token)) return null;
+    // A label of the line below standing where this one stands, before the print, begins a row of its
+    // own: the print is its value, however far off (`Processor Control Number  NUM`, its PCN a marker's
+    // word, over `Rx Grp  BBZE14`, the values as far off as the widest label leaves them).
+    const rowOfItsOwn = labels.some(
+      (other) =>
+        other.field !== null &&
+        other.end <= inColumn[0].index &&
+        Math.abs(other.box.left - label.box.left) <= label.box.height,
+    );
+    if (
+      rowOfItsOwn ||
+      claimed(inColumn[0]) ||
+      besideAnotherLabel(inColumn[0].token, label, labelsByLine) ||
+      !within(label, inColumn[0].token)
+    )
+      return null;
     if (cutByColumn(lines[below], inColumn, labels, label.field as CardField)) return null;
     const value = valueFrom(
       label,
@@ -190,6 +205,27 @@ function underAnotherHeading(value: FoundValue, label: LabelAt, headings: readon
     Math.min(rightOf(one), rightOf(other)) - Math.max(one.left, other.left);
   return headings.some(
     (other) => other !== label && value.words.some((word) => overlap(word.box, other.box) > reach),
+  );
+}
+
+/**
+ * Whether print stands level with another label, within its reach beside it, whichever line a reader
+ * put each on: it is that label's value. Tesseract may give a photo's rows a little aslant as lines of
+ * their own, the value before its label (`YFNM`, then `Rx PCN`, then `RX8782`, then `RxGRP`), and the
+ * RxGroup under the PCN's label was taken for the PCN.
+ */
+function besideAnotherLabel(token: Token, label: LabelAt, labelsByLine: LabelAt[][]): boolean {
+  const middle = (box: Box) => box.top + box.height / 2;
+  const box = token.word.box;
+  return labelsByLine.some((labels) =>
+    labels.some(
+      (other) =>
+        other !== label &&
+        other.field !== null &&
+        rightOf(other.box) <= box.left &&
+        Math.abs(middle(other.box) - middle(box)) <= Math.max(other.box.height, box.height) / 2 &&
+        within(other, token),
+    ),
   );
 }
 

@@ -209,6 +209,41 @@ describe('reading an insurance card from its words', () => {
     expect([card.member_name?.value, card.member_id?.value]).toEqual(['MATEO HALVORSEN', 'W123456789']);
   });
 
+  it('takes no value for a label from print level with the next label, where a reader gave each a line of its own', () => {
+    const page = face([
+      'Lakeshore Health Alliance',
+      'ID #     U6274658622',
+      '         YFNM',
+      'Rx PCN',
+      '         RX8782',
+      'RxGRP',
+    ]);
+    const levelWithLineAbove = (index: number) => {
+      const line = page.lines[index];
+      const top = page.lines[index - 1].box.top;
+      page.lines[index] = {
+        words: line.words.map((word) => ({ ...word, box: { ...word.box, top } })),
+        box: { ...line.box, top },
+      };
+    };
+    levelWithLineAbove(3);
+    levelWithLineAbove(5);
+    expect(readInsuranceCard([page]).rx_pcn?.value ?? null).toBeNull();
+  });
+
+  it("takes no value for a label from the next row of labels, however far off the rows' values stand", () => {
+    const card = readInsuranceCard([
+      face([
+        'Harbor Mutual',
+        'Name of Insured           LUIS M OKAFOR',
+        'BIN #                     583458',
+        'Processor Control Number  NUM',
+        'Rx Grp                    BBZE14',
+      ]),
+    ]);
+    expect(card.rx_pcn?.value ?? null).toBeNull();
+  });
+
   it('takes no word after Certificate heading a sentence for a member id', () => {
     const card = readInsuranceCard([
       face(['Northwind Health', 'Certificate of Coverage applies', 'Group: 77392']),
