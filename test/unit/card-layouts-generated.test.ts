@@ -178,6 +178,20 @@ function misread(value: string, random: () => number): string {
   }
 }
 
+/**
+ * The line with the value misread where it is printed as words of its own, not inside another value:
+ * a PCN `AM` misread `A M` is no misreading of `SAMPLE`.
+ */
+function misprinted(line: string, value: string, misreading: string): string {
+  const words = line.split(' ');
+  const valueWords = value.split(' ');
+  const at = words.findIndex((_, index) =>
+    valueWords.every((word, offset) => words[index + offset] === word),
+  );
+  if (at === -1) return line;
+  return [...words.slice(0, at), misreading, ...words.slice(at + valueWords.length)].join(' ');
+}
+
 /** The fields returned with a value other than the one printed, as `field: returned (printed)`. */
 function wrongValues(page: ReadPage, printed: Record<Field, string>): string[] {
   const card = readInsuranceCard([page]);
@@ -219,7 +233,7 @@ describe(`insurance cards laid out from real cards' label wordings (seed ${SEED}
       const target = FIELDS[Math.floor(random() * FIELDS.length)];
       const misreading = misread(printed[target], random);
       const page: ReadPage = {
-        ...face(lines.map((line) => line.replace(printed[target], misreading))),
+        ...face(lines.map((line) => misprinted(line, printed[target], misreading))),
         second: face(lines, 0.97).lines,
       };
       const found = wrongValues(page, printed);
