@@ -1,6 +1,6 @@
 import { boxAround } from '../documents/document-reading';
 import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
-import { RUNS_ON_GAP, runsOnGap, verticallyWithin } from './card-agreement';
+import { horizontalOverlap, RUNS_ON_GAP, runsOnGap, verticallyWithin } from './card-agreement';
 import type { CardField } from './card-fields';
 import {
   ID_FIELDS,
@@ -201,10 +201,8 @@ function valueBelow(
  */
 function underAnotherHeading(value: FoundValue, label: LabelAt, headings: readonly LabelAt[]): boolean {
   const reach = label.box.height / 2;
-  const overlap = (one: Box, other: Box) =>
-    Math.min(rightOf(one), rightOf(other)) - Math.max(one.left, other.left);
   return headings.some(
-    (other) => other !== label && value.words.some((word) => overlap(word.box, other.box) > reach),
+    (other) => other !== label && value.words.some((word) => horizontalOverlap(word.box, other.box) > reach),
   );
 }
 

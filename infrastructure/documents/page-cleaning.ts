@@ -177,9 +177,10 @@ function partedAtWalls(box: Box, pixels: Uint8Array, width: number): Box[] {
   const toBottom = new Uint32Array(box.width);
   const inside = new Uint32Array(box.width);
   const run = new Uint32Array(box.width);
+  const inked = inBox.map((value) => (Math.abs(value - ground) > WALL_CONTRAST ? 1 : 0));
   for (let y = 0; y < box.height; y += 1) {
     for (let x = 0; x < box.width; x += 1) {
-      const ink = Math.abs(inBox[y * box.width + x] - ground) > WALL_CONTRAST;
+      const ink = inked[y * box.width + x] === 1;
       if (!ink && run[x] > 0 && run[x] < y) inside[x] = Math.max(inside[x], run[x]);
       run[x] = ink ? run[x] + 1 : 0;
       if (ink && run[x] === y + 1) fromTop[x] = run[x];
@@ -190,8 +191,11 @@ function partedAtWalls(box: Box, pixels: Uint8Array, width: number): Box[] {
   const candidate = (x: number) => x >= 0 && x < box.width && edgeRun(x) >= WALL_ROWS * box.height;
   // A wall drawn a little off the pixel grid (a photo warped flat) stands in two columns, one of which
   // may stop short of the edge: columns beside a candidate are no measure of the letters.
-  const besideCandidate = (x: number) =>
-    Array.from({ length: 2 * WALL_NEIGHBOURS + 1 }, (_, step) => x - WALL_NEIGHBOURS + step).some(candidate);
+  const besideCandidate = (x: number) => {
+    for (let near = x - WALL_NEIGHBOURS; near <= x + WALL_NEIGHBOURS; near += 1)
+      if (candidate(near)) return true;
+    return false;
+  };
   let letterHeight = 0;
   for (let x = 0; x < box.width; x += 1)
     if (!besideCandidate(x)) letterHeight = Math.max(letterHeight, inside[x]);
@@ -202,12 +206,11 @@ function partedAtWalls(box: Box, pixels: Uint8Array, width: number): Box[] {
   // aslant, crosses the rows between.
   const band = Math.ceil(WALL_MARGIN * box.height);
   const inkedIn = (from: number, to: number) => {
-    const inked = new Uint8Array(box.width);
+    const inColumn = new Uint8Array(box.width);
     for (let y = from; y < to; y += 1) {
-      for (let x = 0; x < box.width; x += 1)
-        if (Math.abs(inBox[y * box.width + x] - ground) > WALL_CONTRAST) inked[x] = 1;
+      for (let x = 0; x < box.width; x += 1) inColumn[x] |= inked[y * box.width + x];
     }
-    return inked;
+    return inColumn;
   };
   const inkedInMiddle = inkedIn(Math.floor(box.height / 4), Math.ceil((3 * box.height) / 4));
   const inkedAtTop = inkedIn(0, band);
