@@ -170,7 +170,7 @@ export function checkAgainstOtherReader(
  * words set close, while Tesseract splits words only at gaps the print has. Spaces only the second
  * reader saw are never taken, nor the first reader's where its words lie on more than one of its
  * lines: its line finding may part a word (`LINDQVI`, and `ST` a line of its own), nor where its words
- * stand closer than a space (`SPACE_SHARE`). `secondSpaced` says whether the second reader saw any
+ * stand closer than a space (`spacedApart`). `secondSpaced` says whether the second reader saw any
  * space of its own.
  */
 function spacedAsFirstReaderRead(
@@ -189,7 +189,8 @@ function spacedAsFirstReaderRead(
   const secondBreaks = wordBreaks(second);
   if (firstBreaks.letters !== secondBreaks.letters || firstBreaks.at.size <= secondBreaks.at.size)
     return null;
-  if (!spacedApart(candidate.reader === 'first' ? candidate.value.words : otherWords)) return null;
+  const firstWords = candidate.reader === 'first' ? candidate.value.words : otherWords;
+  if (!spacedApart(firstWords, firstBreaks.letters.length, secondBreaks.at)) return null;
   const name = SHAPES.member_name.normalise(first);
   return name !== null && [...secondBreaks.at].every((at) => firstBreaks.at.has(at))
     ? { name, secondSpaced: /[\s,]/.test(second.trim()) }
@@ -203,16 +204,48 @@ function spacedAsFirstReaderRead(
  */
 const SPACE_SHARE = 0.25;
 
-/** Whether each of a reader's words stands a space's width from the one before it, or is an initial. */
-function spacedApart(words: readonly ReadWord[]): boolean {
+/**
+ * A space only the first reader saw stands at least this share of the narrowest space both readers saw
+ * in the same name, as the first reader measured them: one name's spaces are set alike, while a gap
+ * within a word of letters set wide (`SA MPLE`, tracked capitals) may pass `SPACE_SHARE` yet stays well
+ * short of a space set in the same tracking. The share leaves room for a box edge off by a pixel or two.
+ */
+const SHARED_SPACE_SHARE = 0.7;
+
+/**
+ * Whether each space between a reader's words is a space's width, or stands beside an initial, and each
+ * the second reader did not see (`secondBreaks`, after how many letters the second reader's words end)
+ * is as wide as those it did. Where the words' letters are not the `letters` counted (punctuation read apart), only the
+ * height is measured against.
+ */
+function spacedApart(
+  words: readonly ReadWord[],
+  letters: number,
+  secondBreaks: ReadonlySet<number>,
+): boolean {
   const sorted = [...words].sort((a, b) => a.box.left - b.box.left);
   const initial = (word: ReadWord) => word.text.replace(/[^A-Za-z]/g, '').length === 1;
-  return sorted.every((word, index) => {
+  const lengths = sorted.map((word) => word.text.replace(/\s/g, '').length);
+  const comparable = lengths.reduce((sum, length) => sum + length, 0) === letters;
+  const ownSpaces: number[] = [];
+  const sharedSpaces: number[] = [];
+  let before = 0;
+  for (const [index, word] of sorted.entries()) {
     const previous = sorted[index - 1];
-    if (previous === undefined || initial(previous) || initial(word)) return true;
-    const gap = word.box.left - (previous.box.left + previous.box.width);
-    return gap >= SPACE_SHARE * Math.max(word.box.height, previous.box.height);
-  });
+    if (previous !== undefined && !initial(previous) && !initial(word)) {
+      const share =
+        (word.box.left - (previous.box.left + previous.box.width)) /
+        Math.max(word.box.height, previous.box.height);
+      (comparable && secondBreaks.has(before) ? sharedSpaces : ownSpaces).push(share);
+    }
+    before += lengths[index];
+  }
+  // With no space both saw, the height alone measures.
+  const narrowestShared = sharedSpaces.length > 0 ? Math.min(...sharedSpaces) : 0;
+  return (
+    [...ownSpaces, ...sharedSpaces].every((share) => share >= SPACE_SHARE) &&
+    ownSpaces.every((share) => share >= SHARED_SPACE_SHARE * narrowestShared)
+  );
 }
 
 /**

@@ -204,6 +204,28 @@ describe('a card read by two readers', () => {
     expect(reading.card.member_name).toBeNull();
   });
 
+  describe('where the second reader saw a space of the name too', () => {
+    /** `Name: JOHN SA MPLE` as the first reader boxed it: `SA` and `MPLE` set `apart` heights apart. */
+    const partedWithin = (apart: number) => {
+      const page = readTwice(['Name: JOHN SA MPLE'], ['Name: JOHN SAMPLE']);
+      const [label, given, start, end] = page.lines[0].words;
+      const moved = { ...end, box: { ...end.box, left: start.box.left + start.box.width + apart } };
+      page.lines[0] = { ...page.lines[0], words: [label, given, start, moved] };
+      return page;
+    };
+
+    it('never takes a space only the first reader saw that is much narrower than the one both saw', () => {
+      const reading = readCard([partedWithin(0.4)]);
+      expect(reading.card.member_name).toBeNull();
+      expect(reading.unreadReasons.member_name).toBe('readers_disagree');
+    });
+
+    it('takes a space only the first reader saw that is as wide as the one both saw', () => {
+      const reading = readCard([partedWithin(0.9)]);
+      expect(reading.card.member_name).toMatchObject({ value: 'JOHN SA MPLE', readers: 2 });
+    });
+  });
+
   it('never takes a space the first reader put between parts of a word it found on two lines', () => {
     const page = readTwice(['Name: LUIS R LINDQVI ST'], ['Name: LUIS R LINDQVIST']);
     const end = page.lines[0].words.pop()!;
