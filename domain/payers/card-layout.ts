@@ -167,12 +167,16 @@ function valueBelow(
       labels.some((other) => other.field !== null && index >= other.end && within(other, token));
     // A label of the line below standing where this one stands, before the print, begins a row of its
     // own: the print is its value, however far off (`Processor Control Number  NUM`, its PCN a marker's
-    // word, over `Rx Grp  BBZE14`, the values as far off as the widest label leaves them).
+    // word, over `Rx Grp  BBZE14`, the values as far off as the widest label leaves them). So does one
+    // further left with nothing printed between it and the print: this label stood where that row's
+    // value stands (`Processor Control Number  PCN`, a PCN that reads as its own label).
     const rowOfItsOwn = labels.some(
       (other) =>
         other.field !== null &&
         other.end <= inColumn[0].index &&
-        Math.abs(other.box.left - label.box.left) <= label.box.height,
+        (Math.abs(other.box.left - label.box.left) <= label.box.height ||
+          (other.box.left < label.box.left &&
+            !lines[below].slice(other.end, inColumn[0].index).some(isPrint))),
     );
     if (
       rowOfItsOwn ||

@@ -244,6 +244,22 @@ describe('reading an insurance card from its words', () => {
     expect(card.rx_pcn?.value ?? null).toBeNull();
   });
 
+  it("takes no value for a PCN that reads as its own label from the next row's value in its place", () => {
+    const card = readInsuranceCard([
+      textPage(
+        [
+          'Harbor Mutual',
+          'Member Name               LUIS A RIVERA',
+          'ID                        W414317312',
+          'Rx BIN                    053824',
+          'Processor Control Number  PCN',
+          'Rx Group #                GBHW93',
+        ].join('\n'),
+      ),
+    ]);
+    expect(card.rx_pcn?.value ?? null).toBeNull();
+  });
+
   it('takes no word after Certificate heading a sentence for a member id', () => {
     const card = readInsuranceCard([
       face(['Northwind Health', 'Certificate of Coverage applies', 'Group: 77392']),
