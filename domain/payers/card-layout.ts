@@ -1,5 +1,5 @@
 import { boxAround } from '../documents/document-reading';
-import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
+import type { Box, ReadLine, ReadPage, ReadWord } from '../documents/document-reading';
 import { horizontalOverlap, RUNS_ON_GAP, runsOnGap, verticallyWithin } from './card-agreement';
 import type { CardField } from './card-fields';
 import {
@@ -358,23 +358,33 @@ function standTogether(left: Box, right: Box, gap: number): boolean {
  * edge or a rule as a stroke (`|`) on the line of a small label, and that stroke neither makes the label
  * tall nor makes it something other than a label; and by the height most of its words stand, not its
  * tallest word's (a speck of a desk's pattern read as a tall word, a label's box two lines tall).
+ * `otherReadersLines`, the other reader's reading of the page, give labels only.
  */
-export function unlabelledPayerName(front: ReadPage): FoundValue | null {
-  const lettering = front.lines
-    .map((line) => ({
-      words: line.words.filter((word) => /[A-Za-z0-9]/.test(word.text)),
-      bracketed: OPENING_BRACKET.test(line.words[0]?.text ?? ''),
-    }))
-    .filter((line) => line.words.length > 0);
-  const labelled = lettering.filter((line) =>
-    labelsIn(line.words.flatMap(tokensOf)).some((label) => label.certain),
-  );
+export function unlabelledPayerName(
+  front: ReadPage,
+  otherReadersLines: readonly ReadLine[] = [],
+): FoundValue | null {
+  const letteringOf = (lines: readonly ReadLine[]) =>
+    lines
+      .map((line) => ({
+        words: line.words.filter((word) => /[A-Za-z0-9]/.test(word.text)),
+        bracketed: OPENING_BRACKET.test(line.words[0]?.text ?? ''),
+      }))
+      .filter((line) => line.words.length > 0);
+  const labelledAmong = (lines: ReturnType<typeof letteringOf>) =>
+    lines.filter((line) => labelsIn(line.words.flatMap(tokensOf)).some((label) => label.certain));
+  const lettering = letteringOf(front.lines);
+  const labelled = labelledAmong(lettering);
   const bottomOf = (line: { words: ReadWord[] }) =>
     Math.max(...line.words.map((word) => word.box.top + word.box.height));
   const heightOf = (line: { words: ReadWord[] }) => medianHeight(line.words);
+  // A label either reader read beyond doubt bounds the title: one reader may misread the first label
+  // (`\dentification Number`), and a copay's `PCP $25` beside it then stood above every label it read.
   const firstLabelTop = Math.min(
     front.height,
-    ...labelled.flatMap((line) => line.words.map((word) => word.box.top)),
+    ...[...labelled, ...labelledAmong(letteringOf(otherReadersLines))].flatMap((line) =>
+      line.words.map((word) => word.box.top),
+    ),
   );
   const candidates = lettering.filter((line) => bottomOf(line) <= firstLabelTop && !labelled.includes(line));
   // A plan's badge a reader gave a line of its own (`(PPO`, `[ POS Choice |`, its border read as marks)

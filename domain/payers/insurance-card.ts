@@ -98,7 +98,7 @@ export function readCard(pages: readonly ReadPage[]): CardReading {
   if (!reading.card.payer_name && !payerLabelled && identified && pages[0]) {
     // Which line is largest is measured on the first reader's lines, whose boxes hold the letters; the
     // second reader's boxes carry a margin that grows with their width. Its words are then read by both.
-    const value = unlabelledPayerName(linesOf(pages[0], 'first'));
+    const value = unlabelledPayerName(linesOf(pages[0], 'first'), linesOf(pages[0], 'second').lines);
     if (value)
       decide(
         reading,

@@ -1,5 +1,6 @@
 import { runsOn } from '../../domain/payers/card-agreement';
 import { readCard } from '../../domain/payers/insurance-card';
+import type { ReadLine } from '../../domain/documents/document-reading';
 import { face, readTwice } from '../support/read-pages';
 
 const valuesOf = (reading: ReturnType<typeof readCard>) =>
@@ -560,6 +561,34 @@ describe("a payer's name printed without a label", () => {
     expect(readCard([{ ...front, lines: [payer, stretched, name, id] }]).card.payer_name?.value).toBe(
       'Northwind Health',
     );
+  });
+
+  it('is never print beside a label the first reader misread and the second read', () => {
+    const front = readTwice(
+      [
+        'Subscriber Na  MARIA M MORGAN',
+        '                                PCPS25',
+        '\\dentification Number  W246813579',
+      ],
+      [
+        'Subscriber Nane  MARIA M MORGAN',
+        '                                PCPS25',
+        'Identification Number  W246813579',
+      ],
+    );
+    const copayLevelWithLabel = (line: ReadLine) => ({
+      words: line.words.map((word) => ({ ...word, box: { ...word.box, top: 1.2, height: 1.5 } })),
+      box: { ...line.box, top: 1.2, height: 1.5 },
+    });
+    const reading = readCard([
+      {
+        ...front,
+        lines: [front.lines[0], copayLevelWithLabel(front.lines[1]), front.lines[2]],
+        second: [front.second![0], copayLevelWithLabel(front.second![1]), front.second![2]],
+      },
+    ]);
+    expect(reading.card.member_id).toMatchObject({ value: 'W246813579', readers: 2 });
+    expect(reading.card.payer_name).toBeNull();
   });
 });
 
