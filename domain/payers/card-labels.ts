@@ -451,14 +451,16 @@ const RUN_IN_FIELDS: ReadonlySet<CardField> = new Set(['rx_bin', 'rx_pcn', 'rx_g
 
 /**
  * What follows one of the field's own labels at the start of a word a reader ran the label into
- * (`RxBin888761`, `PCNAVGM`), in capitals and without marks; null where the word begins with none.
+ * (`RxBin888761`, `PCNAVGM`, or a pharmacy block's `GRPRX6493`, its GRP the RxGroup's by where it
+ * stands: labelsOfLines), in capitals and without marks; null where the word begins with none.
  */
 export function afterRunInLabel(field: CardField, text: string): string | null {
   if (!RUN_IN_FIELDS.has(field)) return null;
   const compact = text.toUpperCase().replace(/[^A-Z0-9]/g, '');
   for (const label of LABELS) {
     const glued = label.phrase.join('');
-    if (label.field === field && compact.length > glued.length && compact.startsWith(glued))
+    const fieldsOwn = label.field === field || (field === 'rx_group' && glued === 'GRP');
+    if (fieldsOwn && compact.length > glued.length && compact.startsWith(glued))
       return compact.slice(glued.length);
   }
   return null;

@@ -350,6 +350,13 @@ describe('a card read by two readers', () => {
     },
   );
 
+  it('reads the RxGroup under a BIN whose GRP the other reader ran into it, as both read it', () => {
+    const reading = readCard([
+      readTwice(['BIN 354796  RxPcn ZCMYDBXF', 'GRP RX6493'], ['BIN354796  RxPcnZCMYDBXF', 'GRPRX6493']),
+    ]);
+    expect(reading.card.rx_group).toMatchObject({ value: 'RX6493', readers: 2 });
+  });
+
   it('leaves unread a PCN whose reading after the label the other reader ran in differs', () => {
     const reading = readCard([readTwice(['PCN  AVGM'], ['  PCNAVCM'])]);
     expect(reading.card.rx_pcn).toBeNull();
