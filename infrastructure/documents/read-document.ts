@@ -231,11 +231,17 @@ async function recogniseImage(
     }
   }
   const found: ReadLine[] = [];
+  const reread: Box[] = [];
   for (const region of missedRegions(best.lines, second)) {
     const line = await ocr.readRegion(bestImage, region);
-    if (line) found.push(line);
+    if (line) {
+      found.push(line);
+      reread.push(region);
+    }
   }
-  const lines = found.length ? inReadingOrder([...best.lines, ...found]) : best.lines;
+  const lines = found.length
+    ? inReadingOrder([...withoutUnsureIn(best.lines, reread), ...found])
+    : best.lines;
   const page = { ...best, lines: await settledIdentifiers(bestImage, lines, second, ocr), second };
   if (source !== 'photo') return page;
   const kept = await greyImageOf(bestImage);
@@ -561,9 +567,17 @@ async function cleaned(image: Buffer, ocr: OcrEngine): Promise<{ image: Buffer; 
 const REGION_GAP = 1.5;
 
 /**
+ * Below this confidence, a word of the first reader's page reading is no reading of the print there:
+ * Tesseract gives a ruled table's value row, which PP-OCR reads cell by cell, as `Covisios` or `sssss2`
+ * at 0, and a photo's cell `RX5263` as `BXS263` at 0. Its place is read again as a missed region.
+ */
+const NOTHING_READ = 0.1;
+
+/**
  * Where the detector found print that the first reader's page segmentation left unread (small grey
- * labels, a table's cells, white print on a gradient): runs of the second reader's words, row by row,
- * with none of the first reader's words on them. The first reader then reads each as a line of its own.
+ * labels, a table's cells, white print on a gradient) or read as nothing it was sure of
+ * (`NOTHING_READ`): runs of the second reader's words, row by row, with none of the first reader's
+ * words on them. The first reader then reads each as a line of its own.
  */
 export function missedRegions(first: readonly ReadLine[], second: readonly ReadLine[]): Box[] {
   const regions: Box[] = [];
@@ -578,7 +592,8 @@ export function missedRegions(first: readonly ReadLine[], second: readonly ReadL
       // a speck of print beside the value (`Es` for `ID # : KHD 389`), which then runs on into it.
       if (!/[A-Za-z0-9]/.test(word.text)) continue;
       // A word the first reader ran into a rule's remnant (`"BIN`) still covers the one found here.
-      if (first.some((line) => line.words.some((read) => sameRegion(read.box, word.box)))) {
+      const covering = (read: ReadWord) => read.confidence >= NOTHING_READ && sameRegion(read.box, word.box);
+      if (first.some((line) => line.words.some(covering))) {
         close();
         continue;
       }
@@ -594,6 +609,20 @@ export function missedRegions(first: readonly ReadLine[], second: readonly ReadL
     close();
   }
   return regions;
+}
+
+/**
+ * The first reader's lines without the words it read as nothing (`NOTHING_READ`) where a region was read
+ * again: the reread's words stand for that print, and the page reading's would run on from them.
+ */
+export function withoutUnsureIn(lines: readonly ReadLine[], regions: readonly Box[]): ReadLine[] {
+  const replaced = (word: ReadWord) =>
+    word.confidence < NOTHING_READ && regions.some((region) => sameRegion(word.box, region));
+  return lines.flatMap((line) => {
+    const words = line.words.filter((word) => !replaced(word));
+    if (words.length === line.words.length) return [line];
+    return words.length > 0 ? [{ words, box: boxAround(words.map((word) => word.box)) }] : [];
+  });
 }
 
 /** Lines top to bottom by their middles, as the card reader takes them. */

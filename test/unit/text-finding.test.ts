@@ -1,7 +1,7 @@
 import { decodeCtc, rowsOf, wordsOf } from '../../infrastructure/documents/paddle-engine';
 import { isLightOnDark, lineForRecognition } from '../../infrastructure/documents/line-polarity';
 import { atCellWalls, isSpeckled, withoutRules } from '../../infrastructure/documents/page-cleaning';
-import { missedRegions } from '../../infrastructure/documents/read-document';
+import { missedRegions, withoutUnsureIn } from '../../infrastructure/documents/read-document';
 import { findTextBoxes } from '../../infrastructure/documents/text-boxes';
 import type { ReadLine } from '../../domain/documents/document-reading';
 
@@ -252,6 +252,22 @@ describe('regions the first reader missed', () => {
     const first = [lineOf(word('MEMBER', 0), word('ID', 70))];
     const second = [lineOf(word('MEMBER', 0), word('ID', 70), word('RXBIN', 300), word('RXPCN', 360))];
     expect(missedRegions(first, second)).toEqual([{ left: 300, top: 0, width: 110, height: 10 }]);
+  });
+
+  it('take in the places where the first reader read nothing it was sure of', () => {
+    const first = [lineOf(word('RXGRP', 0), { ...word('BXS263', 70), confidence: 0 })];
+    const second = [lineOf(word('RXGRP', 0), word('RX5263', 70))];
+    expect(missedRegions(first, second)).toEqual([{ left: 70, top: 0, width: 60, height: 10 }]);
+  });
+
+  it('once read again, stand for the words read there with nothing sure, and for no other', () => {
+    const unsure = { ...word('BXS263', 70), confidence: 0 };
+    const elsewhere = { ...word('wa', 300), confidence: 0 };
+    const lines = withoutUnsureIn(
+      [lineOf(word('RXGRP', 0), unsure, elsewhere)],
+      [{ left: 70, top: 0, width: 60, height: 10 }],
+    );
+    expect(lines.map((line) => line.words.map((each) => each.text))).toEqual([['RXGRP', 'wa']]);
   });
 
   it("leave out the second reader's words that hold no letter or digit, a label's colon", () => {
