@@ -1,6 +1,6 @@
 import { boxAround } from '../documents/document-reading';
 import type { Box, ReadLine, ReadPage, ReadWord } from '../documents/document-reading';
-import { horizontalOverlap, RUNS_ON_GAP, runsOnGap, verticallyWithin } from './card-agreement';
+import { horizontalOverlap, RUNS_ON_GAP, runsOnGap, sameRegion, verticallyWithin } from './card-agreement';
 import type { CardField } from './card-fields';
 import {
   ID_FIELDS,
@@ -358,7 +358,7 @@ function standTogether(left: Box, right: Box, gap: number): boolean {
  * edge or a rule as a stroke (`|`) on the line of a small label, and that stroke neither makes the label
  * tall nor makes it something other than a label; and by the height most of its words stand, not its
  * tallest word's (a speck of a desk's pattern read as a tall word, a label's box two lines tall).
- * `otherReadersLines`, the other reader's reading of the page, give labels only.
+ * `otherReadersLines`, the other reader's reading of the page, give its labels, and where it saw print.
  */
 export function unlabelledPayerName(
   front: ReadPage,
@@ -386,7 +386,15 @@ export function unlabelledPayerName(
       line.words.map((word) => word.box.top),
     ),
   );
-  const candidates = lettering.filter((line) => bottomOf(line) <= firstLabelTop && !labelled.includes(line));
+  // On a page read twice, lettering is print both readers saw: Tesseract reads a photo's desk beside a
+  // card small in its frame as marks taller than the title (`{ oN |`), which PP-OCR finds no text in.
+  const otherWords = otherReadersLines.flatMap((line) => line.words);
+  const seenByBoth = (line: { words: ReadWord[] }) =>
+    otherWords.length === 0 ||
+    line.words.some((word) => otherWords.some((other) => sameRegion(word.box, other.box)));
+  const candidates = lettering.filter(
+    (line) => bottomOf(line) <= firstLabelTop && !labelled.includes(line) && seenByBoth(line),
+  );
   // A plan's badge a reader gave a line of its own (`(PPO`, `[ POS Choice |`, its border read as marks)
   // may stand taller than the title: it gives way to a line on its own row, the title's it stands
   // beside, and to no other (a logo's name read `(Cigna` over the plan's `Open Access Plus`).

@@ -570,6 +570,22 @@ describe("a payer's name printed without a label", () => {
     );
   });
 
+  it('is the largest lettering both readers saw, not desk marks taller than it that the first read alone', () => {
+    const front = readTwice(
+      ['                   oN', 'Lakeshore Health', 'ID: W246813579'],
+      ['', 'Lakeshore Health', 'ID: W246813579'],
+    );
+    const [marks, payer, id] = front.lines;
+    const tall = {
+      words: marks.words.map((word) => ({ ...word, confidence: 0.26, box: { ...word.box, height: 2 } })),
+      box: { ...marks.box, height: 2 },
+    };
+    expect(readCard([{ ...front, lines: [tall, payer, id] }]).card.payer_name).toMatchObject({
+      value: 'Lakeshore Health',
+      readers: 2,
+    });
+  });
+
   it('is never print beside a label the first reader misread and the second read', () => {
     const front = readTwice(
       [
