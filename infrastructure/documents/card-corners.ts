@@ -41,6 +41,16 @@ const EDGE_AGREEMENT = Math.cos((20 * Math.PI) / 180);
 const LEAST_VOTES_SHARE = 0.12;
 /** Lines kept, strongest first, after each has cleared its neighbourhood. */
 const MOST_LINES = 40;
+/**
+ * Lines searched where the strongest `MOST_LINES` close no card of a card's proportions (`NEAR_CARD`):
+ * a striped desk's stripes, each a long line of one sign, may fill those, and a card's edge that stands
+ * out from the desk in one colour only (a navy band on slate) gathers fewer votes than they do. The
+ * first search then found the card's light part inside its band, or nothing. Searching twice as many
+ * lines costs about twice the time, so only such photos pay it.
+ */
+const MORE_LINES = 80;
+/** Mean sides within this share of an ID-1 card's ratio: the whole card, its band not cut off. */
+const NEAR_CARD = 0.07;
 /** Neighbourhood of a kept line (degrees, pixels) in which weaker lines are dropped. */
 const PEAK_DEGREES = 4;
 const PEAK_PIXELS = 6;
@@ -69,10 +79,18 @@ const ALIKE_AREA = 0.9;
 /** How much larger than the quadrilateral found the part of the photo read is. */
 const QUAD_GROWTH = 0.015;
 
+/**
+ * Each colour channel's gradient at each pixel (at `index × colours + channel`). Channels are kept
+ * apart: along a navy band's edge on a striped slate desk the blue step keeps its sign while the green
+ * step, of about the same size, takes the other, and a pixel's strongest channel changes with the
+ * stripe under it. That edge is a line of one sign in each channel, and of no one sign at all in the
+ * strongest.
+ */
 interface Gradients {
   dx: Float32Array;
   dy: Float32Array;
   magnitude: Float32Array;
+  colours: number;
   image: RawImage;
 }
 
@@ -91,6 +109,19 @@ interface Line {
 export function findCardCorners(image: RawImage): Quad | null {
   const gradients = gradientsOf(image);
   const lines = strongestLines(gradients, image.width, image.height);
+  const first = quadAmong(lines.slice(0, MOST_LINES), gradients);
+  if ((first && nearCardRatio(first)) || lines.length <= MOST_LINES) return first;
+  return quadAmong(lines, gradients) ?? first;
+}
+
+/** Whether a quadrilateral's mean sides stand within `NEAR_CARD` of an ID-1 card's ratio. */
+function nearCardRatio(quad: Quad): boolean {
+  return Math.abs(sideRatio(quad) / CARD_ASPECT - 1) <= NEAR_CARD;
+}
+
+/** The largest quadrilateral of card edges the lines close, as `findCardCorners` tells it. */
+function quadAmong(lines: readonly Line[], gradients: Gradients): Quad | null {
+  const image = gradients.image;
   const pairs: Array<[Line, Line]> = [];
   for (let i = 0; i < lines.length; i += 1) {
     for (let j = i + 1; j < lines.length; j += 1) {
@@ -149,11 +180,16 @@ const CARD_LIKE = [1.35, 1.85] as const;
 
 /** Whether a quadrilateral's mean sides stand in a card's ratio, as a card seen at an angle does. */
 export function cardShaped(quad: Quad): boolean {
+  const ratio = sideRatio(quad);
+  return ratio >= CARD_LIKE[0] && ratio <= CARD_LIKE[1];
+}
+
+/** A quadrilateral's longer mean side over its shorter. */
+function sideRatio(quad: Quad): number {
   const [topLeft, topRight, bottomRight, bottomLeft] = quad;
   const across = (distance(topLeft, topRight) + distance(bottomLeft, bottomRight)) / 2;
   const down = (distance(topLeft, bottomLeft) + distance(topRight, bottomRight)) / 2;
-  const ratio = Math.max(across, down) / Math.min(across, down);
-  return ratio >= CARD_LIKE[0] && ratio <= CARD_LIKE[1];
+  return Math.max(across, down) / Math.min(across, down);
 }
 
 /**
@@ -223,35 +259,48 @@ export function photoQuad(quad: Quad, scale: number, growth = QUAD_GROWTH): Quad
 function gradientsOf(image: RawImage): Gradients {
   const { data, width, height, channels } = image;
   const colours = Math.min(3, channels);
-  const size = width * height;
+  const size = width * height * colours;
   const gradients: Gradients = {
     dx: new Float32Array(size),
     dy: new Float32Array(size),
     magnitude: new Float32Array(size),
+    colours,
     image,
   };
   for (let y = 1; y < height - 1; y += 1) {
     for (let x = 1; x < width - 1; x += 1) {
       const index = y * width + x;
-      // The channel that changes most decides: a blue card on a brown desk may be one grey.
-      let bestDx = 0;
-      let bestDy = 0;
-      let bestSquare = -1;
+      // Each channel on its own: a blue card on a brown desk may be one grey.
       for (let channel = 0; channel < colours; channel += 1) {
         const value = (dx: number, dy: number) => data[(index + dy * width + dx) * channels + channel];
         const dx =
           value(1, -1) + 2 * value(1, 0) + value(1, 1) - value(-1, -1) - 2 * value(-1, 0) - value(-1, 1);
         const dy =
           value(-1, 1) + 2 * value(0, 1) + value(1, 1) - value(-1, -1) - 2 * value(0, -1) - value(1, -1);
-        const square = dx * dx + dy * dy;
-        if (square > bestSquare) [bestDx, bestDy, bestSquare] = [dx, dy, square];
+        const at = index * colours + channel;
+        gradients.dx[at] = dx;
+        gradients.dy[at] = dy;
+        gradients.magnitude[at] = Math.sqrt(dx * dx + dy * dy);
       }
-      gradients.dx[index] = bestDx;
-      gradients.dy[index] = bestDy;
-      gradients.magnitude[index] = Math.sqrt(bestSquare);
     }
   }
   return gradients;
+}
+
+/**
+ * The strength of a pixel's edge along a normal: its strongest channel's gradient that is an edge
+ * (`EDGE`) running within `EDGE_AGREEMENT` of the normal, or 0 where none is.
+ */
+function edgeAlong(gradients: Gradients, index: number, normal: Point): number {
+  let strongest = 0;
+  for (let channel = 0; channel < gradients.colours; channel += 1) {
+    const at = index * gradients.colours + channel;
+    const magnitude = gradients.magnitude[at];
+    if (magnitude < EDGE || magnitude <= strongest) continue;
+    if ((gradients.dx[at] * normal.x + gradients.dy[at] * normal.y) / magnitude >= EDGE_AGREEMENT)
+      strongest = magnitude;
+  }
+  return strongest;
 }
 
 /**
@@ -261,18 +310,22 @@ function gradientsOf(image: RawImage): Gradients {
 function strongestLines(gradients: Gradients, width: number, height: number): Line[] {
   const reach = Math.ceil(Math.hypot(width, height));
   const span = 2 * reach + 1;
-  const votes = new Int32Array(360 * span);
+  const plane = 360 * span;
+  const { colours } = gradients;
+  const votes = new Int32Array(colours * plane);
   const cosines = Float64Array.from({ length: 360 }, (_, degree) => Math.cos((degree * Math.PI) / 180));
   const sines = Float64Array.from({ length: 360 }, (_, degree) => Math.sin((degree * Math.PI) / 180));
   for (let y = 1; y < height - 1; y += 1) {
     for (let x = 1; x < width - 1; x += 1) {
-      const index = y * width + x;
-      if (gradients.magnitude[index] < EDGE) continue;
-      const direction = Math.round((Math.atan2(gradients.dy[index], gradients.dx[index]) * 180) / Math.PI);
-      for (let spread = -2; spread <= 2; spread += 1) {
-        const degree = (direction + spread + 720) % 360;
-        const rho = Math.round(x * cosines[degree] + y * sines[degree]);
-        votes[degree * span + rho + reach] += 1;
+      for (let channel = 0; channel < colours; channel += 1) {
+        const at = (y * width + x) * colours + channel;
+        if (gradients.magnitude[at] < EDGE) continue;
+        const direction = Math.round((Math.atan2(gradients.dy[at], gradients.dx[at]) * 180) / Math.PI);
+        for (let spread = -2; spread <= 2; spread += 1) {
+          const degree = (direction + spread + 720) % 360;
+          const rho = Math.round(x * cosines[degree] + y * sines[degree]);
+          votes[channel * plane + degree * span + rho + reach] += 1;
+        }
       }
     }
   }
@@ -282,15 +335,19 @@ function strongestLines(gradients: Gradients, width: number, height: number): Li
     const opposite = (degree + 180) % 360;
     for (let rho = 0; rho < span; rho += 1) {
       // The same line with the gradient the other way is at the opposite angle and distance: a desk's
-      // checks vote for both equally, a card's edge for one.
-      const count = votes[degree * span + rho] - votes[opposite * span + (span - 1 - rho)];
+      // checks vote for both equally, a card's edge for one, in each channel.
+      let count = 0;
+      for (let channel = 0; channel < colours; channel += 1) {
+        const own = votes[channel * plane + degree * span + rho];
+        count = Math.max(count, own - votes[channel * plane + opposite * span + (span - 1 - rho)]);
+      }
       if (count >= least) candidates.push({ degrees: degree, rho: rho - reach, votes: count });
     }
   }
   candidates.sort((a, b) => b.votes - a.votes);
   const kept: Line[] = [];
   for (const line of candidates) {
-    if (kept.length >= MOST_LINES) break;
+    if (kept.length >= MORE_LINES) break;
     const crowded = kept.some(
       (other) =>
         angleBetween(other.degrees, line.degrees) <= PEAK_DEGREES &&
@@ -309,7 +366,7 @@ function fitted(gradients: Gradients, width: number, from: Point, to: Point, lin
   const length = distance(from, to);
   const along = { x: (to.x - from.x) / length, y: (to.y - from.y) / length };
   const normal = { x: Math.cos((line.degrees * Math.PI) / 180), y: Math.sin((line.degrees * Math.PI) / 180) };
-  const height = gradients.magnitude.length / width;
+  const height = gradients.image.height;
   const points: Point[] = [];
   for (let step = Math.ceil(CORNER_SHARE * length); step <= (1 - CORNER_SHARE) * length; step += 1) {
     // Across the side, its strongest pixel: a desk's weaker steps beside it never pull the fit.
@@ -318,11 +375,8 @@ function fitted(gradients: Gradients, width: number, from: Point, to: Point, lin
       const x = Math.round(from.x + along.x * step + normal.x * offset);
       const y = Math.round(from.y + along.y * step + normal.y * offset);
       if (x < 1 || y < 1 || x >= width - 1 || y >= height - 1) continue;
-      const index = y * width + x;
-      const magnitude = gradients.magnitude[index];
-      if (magnitude < EDGE || magnitude <= (strongest?.magnitude ?? 0)) continue;
-      if ((gradients.dx[index] * normal.x + gradients.dy[index] * normal.y) / magnitude < EDGE_AGREEMENT)
-        continue;
+      const magnitude = edgeAlong(gradients, y * width + x, normal);
+      if (magnitude === 0 || magnitude <= (strongest?.magnitude ?? 0)) continue;
       strongest = { point: { x, y }, magnitude };
     }
     if (strongest) points.push(strongest.point);
@@ -474,11 +528,7 @@ function coverage(
       const x = Math.round(point.x + offset * normal.x);
       const y = Math.round(point.y + offset * normal.y);
       if (x < 1 || y < 1 || x >= width - 1 || y >= height - 1) continue;
-      const index = y * width + x;
-      if (gradients.magnitude[index] < EDGE) continue;
-      const along =
-        (gradients.dx[index] * normal.x + gradients.dy[index] * normal.y) / gradients.magnitude[index];
-      if (along >= EDGE_AGREEMENT) {
+      if (edgeAlong(gradients, y * width + x, normal) > 0) {
         covered += 1;
         break;
       }

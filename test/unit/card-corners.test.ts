@@ -32,7 +32,10 @@ function onCard(across: number, down: number): Point {
 }
 
 /** The card's own bands (0–1 down the card) and print (0–1 boxes), drawn within its quadrilateral. */
-function photo(ground: (x: number, y: number) => [number, number, number]): RawImage {
+function photo(
+  ground: (x: number, y: number) => [number, number, number],
+  bandColour: [number, number, number] = [30, 70, 160],
+): RawImage {
   const data = new Uint8Array(WIDTH * HEIGHT * 3);
   const band: Quad = [onCard(0, 0), onCard(1, 0), onCard(1, 0.22), onCard(0, 0.22)];
   const print = [0.35, 0.5, 0.65].map((down): Quad => [
@@ -45,7 +48,7 @@ function photo(ground: (x: number, y: number) => [number, number, number]): RawI
     for (let x = 0; x < WIDTH; x += 1) {
       let colour = ground(x, y);
       if (inside(CARD, x, y)) colour = [236, 234, 226];
-      if (inside(band, x, y)) colour = [30, 70, 160];
+      if (inside(band, x, y)) colour = bandColour;
       if (print.some((line) => inside(line, x, y))) colour = [40, 40, 40];
       data.set(colour, (y * WIDTH + x) * 3);
     }
@@ -71,6 +74,20 @@ describe('finding a card in a photo', () => {
   it("takes the card's outer edge, not the edge of a coloured band printed across its top", () => {
     const corners = findCardCorners(photo(() => [120, 84, 52]));
     expectNear(corners, CARD);
+  });
+
+  it("takes the card's outer edge where its band stands out from the desk in one colour only", () => {
+    // Beside the navy band the blue step keeps its sign from square to square of a slate desk, while
+    // the green step, as large by the lighter squares, takes the other.
+    const checkeredSlate = (x: number, y: number): [number, number, number] =>
+      (Math.floor(x / 8) + Math.floor(y / 8)) % 2 === 0 ? [46, 55, 59] : [60, 68, 81];
+    expectNear(findCardCorners(photo(checkeredSlate, [33, 29, 116])), CARD);
+  });
+
+  it("finds the card's corners on a striped desk whose stripes are more and longer lines than its edges", () => {
+    const striped = (x: number, y: number): [number, number, number] =>
+      Math.floor((x + 2 * y) / 20) % 2 === 0 ? [100, 100, 100] : [125, 125, 125];
+    expectNear(findCardCorners(photo(striped)), CARD);
   });
 
   it('finds no card on a printed page whose ruled box has the same paper on both sides of its lines', () => {
