@@ -451,8 +451,9 @@ const RUN_IN_FIELDS: ReadonlySet<CardField> = new Set(['rx_bin', 'rx_pcn', 'rx_g
 
 /**
  * What follows one of the field's own labels at the start of a word a reader ran the label into
- * (`RxBin888761`, `PCNAVGM`, or a pharmacy block's `GRPRX6493`, its GRP the RxGroup's by where it
- * stands: labelsOfLines), in capitals and without marks; null where the word begins with none.
+ * (`RxBin888761`, `PCNAVGM`), in capitals and without marks; null where the word begins with none. For
+ * the RxGroup a `GRP` counts too (`GRPRX6493`): the field is already the candidate's, which only a
+ * pharmacy block's `GRP` gives it (labelsOfLines), and this reads only the value after the label.
  */
 export function afterRunInLabel(field: CardField, text: string): string | null {
   if (!RUN_IN_FIELDS.has(field)) return null;

@@ -358,11 +358,12 @@ function standTogether(left: Box, right: Box, gap: number): boolean {
  * edge or a rule as a stroke (`|`) on the line of a small label, and that stroke neither makes the label
  * tall nor makes it something other than a label; and by the height most of its words stand, not its
  * tallest word's (a speck of a desk's pattern read as a tall word, a label's box two lines tall).
- * `otherReadersLines`, the other reader's reading of the page, give its labels, and where it saw print.
+ * `otherReadersLines`, the other reader's reading of the page (none for a page read once), give its
+ * labels, and where it saw print.
  */
 export function unlabelledPayerName(
   front: ReadPage,
-  otherReadersLines: readonly ReadLine[] = [],
+  otherReadersLines: readonly ReadLine[],
 ): FoundValue | null {
   const letteringOf = (lines: readonly ReadLine[]) =>
     lines
@@ -386,8 +387,9 @@ export function unlabelledPayerName(
       line.words.map((word) => word.box.top),
     ),
   );
-  // On a page read twice, lettering is print both readers saw: Tesseract reads a photo's desk beside a
-  // card small in its frame as marks taller than the title (`{ oN |`), which PP-OCR finds no text in.
+  // On a page read twice, a line of lettering holds print both readers saw: Tesseract reads a photo's
+  // desk beside a card small in its frame as marks taller than the title (`{ oN |`), where PP-OCR
+  // finds no text.
   const otherWords = otherReadersLines.flatMap((line) => line.words);
   const seenByBoth = (line: { words: ReadWord[] }) =>
     otherWords.length === 0 ||

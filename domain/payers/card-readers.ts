@@ -213,10 +213,10 @@ const SPACE_SHARE = 0.25;
 const SHARED_SPACE_SHARE = 0.7;
 
 /**
- * Whether each space between a reader's words is a space's width, or stands beside an initial, and each
- * the second reader did not see (`secondBreaks`, after how many letters the second reader's words end)
- * is as wide as those it did. Where the words' letters are not the `letters` counted (punctuation read apart), only the
- * height is measured against.
+ * Whether each space between a reader's words is a space's width (`SPACE_SHARE`) or stands beside an
+ * initial, and each the second reader did not see (`secondBreaks`, after how many letters the second
+ * reader's words end) stands at least `SHARED_SPACE_SHARE` of the narrowest it did. Where the words'
+ * letters are not the `letters` counted (punctuation read apart), only the height is measured against.
  */
 function spacedApart(
   words: readonly ReadWord[],

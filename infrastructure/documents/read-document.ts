@@ -232,7 +232,16 @@ async function recogniseImage(
   }
   const found: ReadLine[] = [];
   const reread: Box[] = [];
-  for (const region of missedRegions(best.lines, second)) {
+  const readNothing = (region: Box) =>
+    !best.lines.some((line) => line.words.some((word) => sameRegion(word.box, region)));
+  const regions = missedRegions(best.lines, second);
+  // Regions where the first reader read nothing at all, as before; those where it read only words it
+  // was unsure of, up to MOST_UNSURE_REREADS, so a page of such words never runs out its time.
+  const toRead = [
+    ...regions.filter(readNothing),
+    ...regions.filter((region) => !readNothing(region)).slice(0, MOST_UNSURE_REREADS),
+  ];
+  for (const region of toRead) {
     const line = await ocr.readRegion(bestImage, region);
     if (line) {
       found.push(line);
@@ -572,6 +581,8 @@ const REGION_GAP = 1.5;
  * at 0, and a photo's cell `RX5263` as `BXS263` at 0. Its place is read again as a missed region.
  */
 const NOTHING_READ = 0.1;
+/** Regions read again on one page for words read under NOTHING_READ, at most (a card has a few). */
+const MOST_UNSURE_REREADS = 16;
 
 /**
  * Where the detector found print that the first reader's page segmentation left unread (small grey

@@ -612,6 +612,7 @@ describe("a payer's name printed without a label", () => {
     ]);
     expect(reading.card.member_id).toMatchObject({ value: 'W246813579', readers: 2 });
     expect(reading.card.payer_name).toBeNull();
+    expect(JSON.stringify(reading.disagreements)).not.toContain('PCPS25');
   });
 });
 
