@@ -51,7 +51,7 @@ const MOST_LINES = 40;
  */
 const MORE_LINES = 80;
 /**
- * Quadrilaterals whose sides are walked (`coverage`) in one search at most: on 76 photos the most
+ * Quadrilaterals whose sides are walked (`coverage`) in one search at most: on 97 card images the most
  * was 6,627. A desk that closes more is cut off there, and the best found so far stands.
  */
 const MOST_MEASURED = 20_000;
