@@ -7,8 +7,9 @@ import type { CardForm, ChromiumCardValues } from './chromium-cards';
 import { seededRandom } from './seeded-random';
 
 /**
- * Insurance cards drawn by Ghostscript from PostScript written here, never used to tune the reader:
- * the bench reports them apart and nothing in the reader is changed after looking at their results.
+ * Insurance cards drawn by Ghostscript from PostScript written here. The reader was never tuned on them
+ * until issue 41's eighteenth stop, which took Java 2D (bench/java2d-cards.ts) as the renderer kept
+ * apart and looked at these cards' misses.
  * Only the printed values come from `randomCard` (bench/chromium-cards.ts); the drawing shares no code
  * with the other renderers. Each card is 85.6 × 54 mm in one of the URW base-35 faces, on a light,
  * dark or gradient ground (white print on the dark ones), with its own label wordings, labels above
