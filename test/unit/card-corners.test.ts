@@ -59,6 +59,10 @@ function photo(
 const CHECKERED_DESK = (x: number, y: number): [number, number, number] =>
   (Math.floor(x / 8) + Math.floor(y / 8)) % 2 === 0 ? [96, 96, 96] : [168, 168, 168];
 
+function distance(p: Point, q: Point): number {
+  return Math.hypot(p.x - q.x, p.y - q.y);
+}
+
 function expectNear(found: Quad | null, expected: Quad): void {
   expect(found).not.toBeNull();
   found!.forEach((corner, index) => {
@@ -95,6 +99,34 @@ describe('finding a card in a photo', () => {
     for (let x = 60; x <= 340; x += 1) data[60 * WIDTH + x] = data[240 * WIDTH + x] = 0;
     for (let y = 60; y <= 240; y += 1) data[y * WIDTH + 60] = data[y * WIDTH + 340] = 0;
     expect(findCardCorners({ data, width: WIDTH, height: HEIGHT, channels: 1 })).toBeNull();
+  });
+
+  it("finds no card cut short at a table's band where a scanned card fades into the flatbed below it", () => {
+    // A scan on a near-white flatbed: the card's ground lightens down the card until its lower edges
+    // are lost against the glass, and a dark table header across it closes a quadrilateral twice as
+    // long as high with the card's upper edges. Read from that, the card would lose the table's values.
+    const scan: Quad = [
+      { x: 30, y: 40 },
+      { x: 370, y: 46 },
+      { x: 366, y: 262 },
+      { x: 26, y: 256 },
+    ];
+    const across = (x: number, y: number, from: Point, to: Point) =>
+      ((x - from.x) * (to.x - from.x) + (y - from.y) * (to.y - from.y)) / distance(from, to) ** 2;
+    const data = new Uint8Array(WIDTH * HEIGHT * 3);
+    for (let y = 0; y < HEIGHT; y += 1) {
+      for (let x = 0; x < WIDTH; x += 1) {
+        let grey = 248;
+        if (inside(scan, x, y)) {
+          const down = across(x, y, scan[0], scan[3]);
+          const sideways = across(x, y, scan[0], scan[1]);
+          grey = Math.round(196 + 52 * down);
+          if (down > 0.58 && down < 0.66 && sideways > 0.04 && sideways < 0.96) grey = 70;
+        }
+        data.fill(grey, (y * WIDTH + x) * 3, (y * WIDTH + x) * 3 + 3);
+      }
+    }
+    expect(findCardCorners({ data, width: WIDTH, height: HEIGHT, channels: 3 })).toBeNull();
   });
 
   it("warps the card flat, its band along the top and its ground below, in a card's proportions", () => {
