@@ -369,11 +369,13 @@ export function unlabelledPayerName(
     lines
       .map((line) => ({
         words: line.words.filter((word) => /[A-Za-z0-9]/.test(word.text)),
+        printed: line.words,
         bracketed: OPENING_BRACKET.test(line.words[0]?.text ?? ''),
       }))
       .filter((line) => line.words.length > 0);
+  // Labels are told on every word printed: a lone `#` makes `ID #` a label beyond doubt.
   const labelledAmong = (lines: ReturnType<typeof letteringOf>) =>
-    lines.filter((line) => labelsIn(line.words.flatMap(tokensOf)).some((label) => label.certain));
+    lines.filter((line) => labelsIn(line.printed.flatMap(tokensOf)).some((label) => label.certain));
   const lettering = letteringOf(front.lines);
   const labelled = labelledAmong(lettering);
   const bottomOf = (line: { words: ReadWord[] }) =>

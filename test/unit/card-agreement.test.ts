@@ -586,6 +586,32 @@ describe("a payer's name printed without a label", () => {
     });
   });
 
+  it("is the title above an `ID #` label, not a label's line whose descender stands taller than it", () => {
+    const printed = [
+      'Lakeshore Health Alliance',
+      'Name ANNA M MORGAN',
+      'ID # KTK493412519',
+      'Group VSH58451',
+      'BIN 499498 RxPCN BJDZ',
+    ];
+    const front = readTwice(printed, printed);
+    const [payer, name, id, group, pharmacy] = front.lines;
+    const title = {
+      ...payer,
+      words: payer.words.map((word) => ({ ...word, box: { ...word.box, height: 1.25 } })),
+    };
+    const [label, value] = group.words;
+    const groupWithDescender = {
+      ...group,
+      words: [{ ...label, box: { ...label.box, top: 2.7, height: 1.3 } }, value],
+    };
+    const lines = [title, name, id, groupWithDescender, pharmacy];
+    expect(readCard([{ ...front, lines }]).card.payer_name).toMatchObject({
+      value: 'Lakeshore Health Alliance',
+      readers: 2,
+    });
+  });
+
   it('is never print beside a label the first reader misread and the second read', () => {
     const front = readTwice(
       [
