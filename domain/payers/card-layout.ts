@@ -411,8 +411,21 @@ export function unlabelledPayerName(
       ? byHeight.find((line) => !badgeLine(line) && sharesARow(rowOf(line), rowOf(byHeight[0])))
       : byHeight[0];
   if (!tallestLine) return null;
+  // A reader may give a title's words as lines of their own (`Harbor` and `Mutual` on a dark band):
+  // words of other lines on its row, standing as a title's words stand by it, are the title's too.
+  const rowmates = candidates
+    .filter((line) => line !== tallestLine && !badgeLine(line) && sharesARow(rowOf(line), rowOf(tallestLine)))
+    .flatMap((line) => line.words);
+  const titleRow = [...tallestLine.words];
+  for (let grown = true; grown;) {
+    const joining = rowmates.filter(
+      (word) => !titleRow.includes(word) && titleRow.some((each) => besideInTitle(each.box, word.box)),
+    );
+    titleRow.push(...joining);
+    grown = joining.length > 0;
+  }
   // The name is the line's words but a plan's badge at its end.
-  const words = titleWords(tallestLine.words);
+  const words = titleWords(titleRow);
   if (!words) return null;
   const value = organisationName(words.map((word) => word.text).join(' '));
   if (!value) return null;
@@ -432,6 +445,11 @@ const TITLE_SPACE = 1.5;
  * `Meridian` at 2.5 times `CareFirst`.
  */
 const TITLE_SIZE_SHARE = 0.7;
+/** Whether two words stand within `TITLE_SPACE` of each other across, whichever is left. */
+function besideInTitle(a: Box, b: Box): boolean {
+  return Math.max(a.left - rightOf(b), b.left - rightOf(a)) <= TITLE_SPACE * Math.max(a.height, b.height);
+}
+
 /** A word a reader began with a bracket: boxed print, a badge's border read as `(` or `[`. */
 const OPENING_BRACKET = /^[([{]/;
 /** Words of a plan's type and tier, which a badge after the payer's title prints (`HMO Select`). */

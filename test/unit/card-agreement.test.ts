@@ -612,6 +612,17 @@ describe("a payer's name printed without a label", () => {
     });
   });
 
+  it('is read whole where the first reader gave its words as lines of their own on one row', () => {
+    const front = readTwice(['Harbor Mutual', 'ID: W246813579'], ['Harbor Mutual', 'ID: W246813579']);
+    const [title, id] = front.lines;
+    const [harbor, mutual] = title.words;
+    const lines = [mutual, harbor].map((word) => ({ words: [word], box: word.box }));
+    expect(readCard([{ ...front, lines: [...lines, id] }]).card.payer_name).toMatchObject({
+      value: 'Harbor Mutual',
+      readers: 2,
+    });
+  });
+
   it('is never print beside a label the first reader misread and the second read', () => {
     const front = readTwice(
       [
