@@ -38,7 +38,12 @@ import { LoopbackNpiRegistry } from '../support/loopback-npi-registry';
  * process of its own and its modules' loading, about as long as these tests take together.
  */
 
+/**
+ * The time limit the client is tested to give up at, and the one every other test gives it: an answer
+ * from the loopback registry took over 300 ms on a loaded two-core machine, failing tests of answers.
+ */
 const TIME_LIMIT_MS = 300;
+const PATIENT_LIMIT_MS = 10_000;
 
 describe('the NPPES client against a loopback registry', () => {
   const loopback = new LoopbackNpiRegistry();
@@ -47,7 +52,7 @@ describe('the NPPES client against a loopback registry', () => {
 
   beforeAll(async () => {
     registryUrl = await loopback.start();
-    registry = new NppesRegistry({ url: registryUrl, timeoutMs: TIME_LIMIT_MS });
+    registry = new NppesRegistry({ url: registryUrl, timeoutMs: PATIENT_LIMIT_MS });
   });
   afterEach(() => loopback.recover());
   afterAll(() => loopback.stop());
@@ -160,7 +165,10 @@ describe('the NPPES client against a loopback registry', () => {
     await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = redirecting.address() as AddressInfo;
-      const redirected = new NppesRegistry({ url: `http://127.0.0.1:${port}/api`, timeoutMs: TIME_LIMIT_MS });
+      const redirected = new NppesRegistry({
+        url: `http://127.0.0.1:${port}/api`,
+        timeoutMs: PATIENT_LIMIT_MS,
+      });
       const before = loopback.requestsServed;
       await expect(redirected.byNpi(SANDBOX_NPIS.active)).rejects.toBeInstanceOf(RegistryUnavailableError);
       expect(loopback.requestsServed).toBe(before);
@@ -171,8 +179,9 @@ describe('the NPPES client against a loopback registry', () => {
 
   it('gives up at its time limit', async () => {
     loopback.delayMs = TIME_LIMIT_MS * 4;
+    const impatient = new NppesRegistry({ url: registryUrl, timeoutMs: TIME_LIMIT_MS });
     const started = Date.now();
-    const failure = await registry.byNpi(SANDBOX_NPIS.active).catch((error: unknown) => error);
+    const failure = await impatient.byNpi(SANDBOX_NPIS.active).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(RegistryUnavailableError);
     expect((failure as RegistryUnavailableError).reason).toBe(`no answer within ${TIME_LIMIT_MS} ms`);
     expect(Date.now() - started).toBeLessThan(TIME_LIMIT_MS * 3);
@@ -189,7 +198,7 @@ describe('the cached registry in front of the loopback registry', () => {
   let clock: number;
   const settings = (): ProviderSettings => ({
     registryUrl: url,
-    registryTimeoutMs: TIME_LIMIT_MS,
+    registryTimeoutMs: PATIENT_LIMIT_MS,
     registryCacheMs: DAY_MS,
     signingLinkTtlMs: 14 * DAY_MS,
     signingReminderAfterMs: 7 * DAY_MS,
@@ -283,7 +292,7 @@ describe('the cached registry in front of the loopback registry', () => {
 describe('the registries of each mode', () => {
   const base: ProviderSettings = {
     registryUrl: 'http://127.0.0.1:9/api',
-    registryTimeoutMs: TIME_LIMIT_MS,
+    registryTimeoutMs: PATIENT_LIMIT_MS,
     registryCacheMs: DAY_MS,
     signingLinkTtlMs: 14 * DAY_MS,
     signingReminderAfterMs: 7 * DAY_MS,
@@ -344,7 +353,7 @@ describe('a lookup by name, asked of the loopback registry', () => {
     new ProviderLookupService(
       new NpiRegistries({
         registryUrl,
-        registryTimeoutMs: TIME_LIMIT_MS,
+        registryTimeoutMs: PATIENT_LIMIT_MS,
         registryCacheMs: DAY_MS,
         signingLinkTtlMs: 14 * DAY_MS,
         signingReminderAfterMs: 7 * DAY_MS,
