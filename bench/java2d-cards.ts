@@ -20,7 +20,7 @@ import type { CardForm, ChromiumCardValues } from './chromium-cards';
 
 const run = promisify(execFile);
 
-/** The Java source, from the compiled bench (dist/bench) or from the sources (bench). */
+/** The Java source, found from the compiled bench (dist/bench), which is what `npm run bench` runs. */
 const SOURCE = join(__dirname, '..', '..', 'bench', 'java2d', 'DrawCards.java');
 
 export interface Java2dCard {

@@ -419,7 +419,12 @@ export function unlabelledPayerName(
   const titleRow = [...tallestLine.words];
   for (let grown = true; grown;) {
     const joining = rowmates.filter(
-      (word) => !titleRow.includes(word) && titleRow.some((each) => besideInTitle(each.box, word.box)),
+      (word) =>
+        !titleRow.includes(word) &&
+        titleRow.some(
+          (each) =>
+            standTogether(each.box, word.box, TITLE_SPACE) && standTogether(word.box, each.box, TITLE_SPACE),
+        ),
     );
     titleRow.push(...joining);
     grown = joining.length > 0;
@@ -445,11 +450,6 @@ const TITLE_SPACE = 1.5;
  * `Meridian` at 2.5 times `CareFirst`.
  */
 const TITLE_SIZE_SHARE = 0.7;
-/** Whether two words stand within `TITLE_SPACE` of each other across, whichever is left. */
-function besideInTitle(a: Box, b: Box): boolean {
-  return Math.max(a.left - rightOf(b), b.left - rightOf(a)) <= TITLE_SPACE * Math.max(a.height, b.height);
-}
-
 /** A word a reader began with a bracket: boxed print, a badge's border read as `(` or `[`. */
 const OPENING_BRACKET = /^[([{]/;
 /** Words of a plan's type and tier, which a badge after the payer's title prints (`HMO Select`). */

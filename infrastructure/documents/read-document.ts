@@ -232,15 +232,15 @@ async function recogniseImage(
   }
   const found: ReadLine[] = [];
   const reread: Box[] = [];
-  const readNothing = (region: Box) =>
-    !best.lines.some((line) => line.words.some((word) => sameRegion(word.box, region)));
-  const regions = missedRegions(best.lines, second);
+  const readNothing: Box[] = [];
+  const readUnsure: Box[] = [];
+  for (const region of missedRegions(best.lines, second)) {
+    const read = best.lines.some((line) => line.words.some((word) => sameRegion(word.box, region)));
+    (read ? readUnsure : readNothing).push(region);
+  }
   // Regions where the first reader read nothing at all, as before; those where it read only words it
   // was unsure of, up to MOST_UNSURE_REREADS, so a page of such words never runs out its time.
-  const toRead = [
-    ...regions.filter(readNothing),
-    ...regions.filter((region) => !readNothing(region)).slice(0, MOST_UNSURE_REREADS),
-  ];
+  const toRead = [...readNothing, ...readUnsure.slice(0, MOST_UNSURE_REREADS)];
   for (const region of toRead) {
     const line = await ocr.readRegion(bestImage, region);
     if (line) {
