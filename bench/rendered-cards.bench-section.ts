@@ -8,7 +8,9 @@ import { expectedMemberId, randomCard, renderCards } from './chromium-cards';
 import { SCORED as SVG_CORPUS_SCORED } from './document-corpus';
 import { drawGhostscriptCard, ghostscriptAvailable } from './ghostscript-cards';
 import { drawCard, imageMagickAvailable } from './imagemagick-cards';
+import type { SeededCard } from './card-program';
 import { drawJava2dCards, java2dAvailable } from './java2d-cards';
+import { drawPillowCards, pillowUnavailable } from './pillow-cards';
 
 /** Cards per renderer and form (photo, scan); BENCH_RENDERED_CARDS changes it, 0 skips them. */
 const CARDS_PER_FORM = Number(process.env.BENCH_RENDERED_CARDS ?? 20);
@@ -37,9 +39,9 @@ interface FormScore {
  * The reader on cards drawn by renderers other than the SVG corpus's: Chromium (HTML and CSS), which
  * the reader's rules were tuned on during issue 41; ImageMagick, never tuned on until its photos were
  * looked at for the card's corners and its one wrong group number (issue 41's second stop);
- * Ghostscript (PostScript), never tuned on until issue 41's eighteenth stop; and Java 2D, which the
- * reader is never tuned on. Each is scored per form (photo, scan) and per field, wrong values listed
- * by field.
+ * Ghostscript (PostScript), never tuned on until issue 41's eighteenth stop; Java 2D, never tuned on
+ * until its nineteenth; and Pillow on FreeType, which the reader is never tuned on. Each is scored per
+ * form (photo, scan) and per field, wrong values listed by field.
  */
 export async function renderedCardsScore(pool: DocumentReadingPool, seed: number): Promise<string[]> {
   if (CARDS_PER_FORM === 0) return ['  cards by other renderers: skipped (BENCH_RENDERED_CARDS=0)'];
@@ -58,10 +60,19 @@ export async function renderedCardsScore(pool: DocumentReadingPool, seed: number
   if (await ghostscriptAvailable())
     lines.push(...describe(ghostscriptTitle, await score(pool, await ghostscriptRendered(seed))));
   else lines.push(`    ${ghostscriptTitle}: skipped, no Ghostscript here (apt-get install ghostscript)`);
-  const java2dTitle = 'Java 2D, OpenJDK AWT (never tuned on)';
+  const java2dTitle = 'Java 2D, OpenJDK AWT (tuned on from the nineteenth stop)';
   if (await java2dAvailable())
-    lines.push(...describe(java2dTitle, await score(pool, await java2dRendered(seed))));
+    lines.push(
+      ...describe(java2dTitle, await score(pool, await programRendered(seed + 1_300_000, drawJava2dCards))),
+    );
   else lines.push(`    ${java2dTitle}: skipped, no JDK 11 or later here (apt-get install openjdk-17-jdk)`);
+  const pillowTitle = 'Pillow, FreeType (never tuned on)';
+  const pillowMissing = await pillowUnavailable();
+  if (pillowMissing === null)
+    lines.push(
+      ...describe(pillowTitle, await score(pool, await programRendered(seed + 1_700_000, drawPillowCards))),
+    );
+  else lines.push(`    ${pillowTitle}: skipped, ${pillowMissing}`);
   return lines;
 }
 
@@ -107,14 +118,18 @@ async function ghostscriptRendered(seed: number): Promise<RenderedCard[]> {
   return cards;
 }
 
-async function java2dRendered(seed: number): Promise<RenderedCard[]> {
+/** Cards drawn by a renderer that runs as a program of its own, from seeds counted from `firstSeed`. */
+async function programRendered(
+  firstSeed: number,
+  draw: (cards: readonly SeededCard[]) => Promise<Buffer[]>,
+): Promise<RenderedCard[]> {
   const cards = (['photo', 'scan'] as const).flatMap((form, formIndex) =>
     Array.from({ length: CARDS_PER_FORM }, (_, index) => {
-      const cardSeed = seed + 1_300_000 + formIndex * 100_000 + index;
+      const cardSeed = firstSeed + formIndex * 100_000 + index;
       return { values: randomCard(cardSeed, form).values, form, seed: cardSeed };
     }),
   );
-  const images = await drawJava2dCards(cards);
+  const images = await draw(cards);
   return cards.map((card, index) => ({ values: card.values, form: card.form, image: images[index] }));
 }
 

@@ -250,11 +250,14 @@ public final class DrawCards {
       return font(style.boldValues(), size);
     }
 
-    /** The payer's name at the top left, the plan's name at the top right; returns the next top. */
+    /**
+     * The payer's name at the top left, narrowed to end 3 mm short of the plan's name at the top right,
+     * as printed cards keep them apart; returns the next top.
+     */
     private double header(double payerSize) {
-      text(values.payer(), margin, margin, font(true, payerSize), style.accent(), CARD_WIDTH - margin - 16);
       Font planFont = font(false, labelSize * 1.1);
       double planWidth = width(style.plan(), planFont);
+      text(values.payer(), margin, margin, font(true, payerSize), style.accent(), CARD_WIDTH - margin - planWidth - 3);
       text(style.plan(), CARD_WIDTH - margin - planWidth, margin + (payerSize - labelSize) / 2, planFont, style.labelInk(), CARD_WIDTH);
       double rule = margin + payerSize * 1.25;
       g.setColor(style.accent());
