@@ -396,8 +396,13 @@ export function unlabelledPayerName(
   const seenByBoth = (line: { words: ReadWord[] }) =>
     otherWords.length === 0 ||
     line.words.some((word) => otherWords.some((other) => sameRegion(word.box, other.box)));
+  // A rule or a card's edge Tesseract read as letters gives a line of words it is all but sure are
+  // none (`CRORE TVS PVIIATICE`, boxed taller than the title it crossed).
+  const printedSurely = (line: { words: ReadWord[] }) =>
+    medianOf(line.words.map((word) => word.confidence)) >= SURE_OF_PRINT;
   const candidates = lettering.filter(
-    (line) => bottomOf(line) <= firstLabelTop && !labelled.includes(line) && seenByBoth(line),
+    (line) =>
+      bottomOf(line) <= firstLabelTop && !labelled.includes(line) && seenByBoth(line) && printedSurely(line),
   );
   // A plan's badge a reader gave a line of its own (`(PPO`, `[ POS Choice |`, its border read as marks)
   // may stand taller than the title: it gives way to a line on its own row, the title's it stands
@@ -496,7 +501,11 @@ function titleWords(words: ReadWord[]): ReadWord[] | null {
     if (together) run.push(next);
     else runs.push([next]);
   }
-  const badge = (run: ReadWord[]) => OPENING_BRACKET.test(run[0].text) || isPlanBadge(run);
+  // A tier with its deductible (`Gold 1500`) is a badge too.
+  const tier = (run: ReadWord[]) =>
+    run.some((word) => isPlanTierWord(word.text)) &&
+    run.every((word) => isPlanTierWord(word.text) || /^\d+$/.test(word.text));
+  const badge = (run: ReadWord[]) => OPENING_BRACKET.test(run[0].text) || isPlanBadge(run) || tier(run);
   // A card's corner or a speck far off, read as a mark or two (`4`, `ol`), is no print of the title;
   // two capitals are (`AZ Blue`, `Blue Cross NC`).
   const speck = (run: ReadWord[]) => {
@@ -508,6 +517,7 @@ function titleWords(words: ReadWord[]): ReadWord[] | null {
   };
   while (runs.length > 1 && (badge(runs[runs.length - 1]) || speck(runs[runs.length - 1]))) runs.pop();
   while (runs.length > 1 && speck(runs[0])) runs.shift();
+  runs[runs.length - 1] = withoutTierAtEnd(runs[runs.length - 1]);
   const smallerBeside = runs.slice(1).some((run, index) => {
     const [left, right] = [runs[index][runs[index].length - 1].box, run[0].box];
     return (
@@ -518,11 +528,112 @@ function titleWords(words: ReadWord[]): ReadWord[] | null {
   return smallerBeside ? null : runs.flat();
 }
 
+/** Plan words that are never a payer's own: `Plan` may end one (`Tufts Health Plan`). */
+const TIER_WORDS: ReadonlySet<string> = new Set(
+  [...PLAN_BADGE_WORDS].filter((word) => word !== 'PLAN' && word !== 'WITH'),
+);
+
+/**
+ * A title's words without a plan's tier set close after them, within a title's space
+ * (`Harbor Mutual Gold 1500`, `Cascade Benefit Partners Open Access`): its words, and a deductible's
+ * number among them, end the run. The title keeps its first word.
+ */
+function withoutTierAtEnd(run: ReadWord[]): ReadWord[] {
+  let kept = run.length;
+  while (kept > 1 && (isPlanTierWord(run[kept - 1].text) || /^\d+$/.test(run[kept - 1].text))) kept -= 1;
+  return run.slice(kept).some((word) => isPlanTierWord(word.text)) ? run.slice(0, kept) : run;
+}
+
+/** Whether a word names a plan's type or tier (`Gold`, `Open`, `Access`, `PPO`), never a payer's own. */
+export function isPlanTierWord(text: string): boolean {
+  return TIER_WORDS.has(text.replace(/[^A-Za-z]/g, '').toUpperCase());
+}
+
 /**
  * The height most of a line's words stand: a reader may give one word a box as tall as two lines (a
  * label's `Name` in a table's row), which says nothing of the lettering's size.
  */
 function medianHeight(words: readonly ReadWord[]): number {
-  const heights = words.map((word) => word.box.height).sort((a, b) => a - b);
-  return heights[Math.floor(heights.length / 2)];
+  return medianOf(words.map((word) => word.box.height));
+}
+
+function medianOf(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/**
+ * A line whose words' middle confidence is below this is no print: a title's words read at 0.3 and
+ * more, marks Tesseract made of a rule at 0.07 and less.
+ */
+const SURE_OF_PRINT = 0.2;
+
+/**
+ * Words a card prints in capitals that are no person's name: its services, coverage and the like
+ * (`CUSTOMER SERVICE`, `PRESCRIPTION DRUG COVERAGE`, `MEDICARE ADVANTAGE`).
+ */
+const NOT_NAME_WORDS: ReadonlySet<string> = new Set([
+  'CUSTOMER',
+  'SERVICE',
+  'SERVICES',
+  'PROVIDER',
+  'PROVIDERS',
+  'CALL',
+  'PRESCRIPTION',
+  'DRUG',
+  'DRUGS',
+  'COVERAGE',
+  'MEDICARE',
+  'MEDICAID',
+  'ADVANTAGE',
+  'MEDICAL',
+  'DENTAL',
+  'VISION',
+  'BENEFIT',
+  'BENEFITS',
+  'EFFECTIVE',
+  'DATE',
+  'ISSUED',
+  'ISSUER',
+  'COPAY',
+  'COPAYS',
+  'OFFICE',
+  'SPECIALIST',
+  'EMERGENCY',
+  'URGENT',
+  'CARE',
+  'PHARMACY',
+  'PRIMARY',
+  'DEPENDENT',
+  'DEPENDENTS',
+]);
+
+/** A word of a person's name in capitals (`RIVERA`, `O'NEIL`, `SMITH-JONES`), or an initial (`M`, `M.`). */
+const NAME_WORD = /^[A-Z](?:[A-Z'-]*[A-Z]|\.)?$/;
+
+/**
+ * Runs of print shaped as a member's name a card prints with no label (`DEVON M RIVERA` under the
+ * payer's title): two to four words in capitals standing as a name's words stand (`WORD_GAP`), two of
+ * them at least two letters long, none of them a label's word, a plan's, or the card's own wording.
+ */
+export function nameShapedRuns(lines: readonly ReadLine[]): ReadWord[][] {
+  const runs: ReadWord[][] = [];
+  for (const line of lines) {
+    const words = [...line.words].sort((a, b) => a.box.left - b.box.left);
+    words.forEach((word, index) => {
+      if (index > 0 && standTogether(words[index - 1].box, word.box, WORD_GAP))
+        runs[runs.length - 1].push(word);
+      else runs.push([word]);
+    });
+  }
+  return runs.filter((run) => {
+    const keys = run.map((word) => word.text.replace(/[^A-Za-z]/g, '').toUpperCase());
+    return (
+      run.length >= 2 &&
+      run.length <= 4 &&
+      run.every((word) => NAME_WORD.test(word.text) && !isLabelWord(word.text)) &&
+      keys.filter((key) => key.length >= 2).length >= 2 &&
+      !keys.some((key) => NOT_NAME_WORDS.has(key) || CARD_WORDING.has(key) || PLAN_BADGE_WORDS.has(key))
+    );
+  });
 }

@@ -14,6 +14,7 @@ import {
 import { FIELD_KIND, IDENTIFIERS, sameReading, SHAPES } from './card-field-shapes';
 import { afterRunInLabel, isLabelWord, labelsOfLines, tokensOf } from './card-labels';
 import type { CardField } from './card-fields';
+import { isPlanTierWord } from './card-layout';
 import type { FoundField } from './card-layout';
 
 /**
@@ -101,8 +102,10 @@ export function checkAgainstOtherReader(
     (ownLabelBoxes ??= [...labelBoxesOf(own, field, true), ...labelBoxesOf(other, field, true)]).some((box) =>
       sameRegion(word.box, box),
     );
+  // A plan's tier printed close after the payer's title (`Harbor Mutual Gold 1500`) is no part of it.
   const standsApart = (word: ReadWord) =>
     markedLabel(word) ||
+    (field === 'payer_name' && isPlanTierWord(word.text)) ||
     labels.some((label) => misreadLabel(word, label)) ||
     inOwnLabelsPlace(word) ||
     otherValues.some((box) => sameRegion(word.box, box)) ||

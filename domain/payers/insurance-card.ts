@@ -1,4 +1,5 @@
-import type { Box, ReadPage } from '../documents/document-reading';
+import { boxAround } from '../documents/document-reading';
+import type { Box, ReadPage, ReadWord } from '../documents/document-reading';
 import { sameRegion } from './card-agreement';
 import { CARD_FIELDS, identifierCore } from './card-fields';
 import type { CardField, CardUnreadReason } from './card-fields';
@@ -10,7 +11,7 @@ import {
   SHAPES,
 } from './card-field-shapes';
 import { keyOf, labelsOfLines, tokensOf } from './card-labels';
-import { fieldsOnPage, unlabelledPayerName } from './card-layout';
+import { fieldsOnPage, nameShapedRuns, unlabelledPayerName } from './card-layout';
 import type { FoundValue } from './card-layout';
 import { AGREED_FLOOR, checkAgainstOtherReader, linesOf, READERS, regionOf } from './card-readers';
 import type { Candidate, Reader } from './card-readers';
@@ -109,6 +110,7 @@ export function readCard(pages: readonly ReadPage[]): CardReading {
         rejected.get('payer_name')!,
       );
   }
+  if (!candidates.has('member_name') && identified) inferMemberName(reading, pages, everyCandidate);
   blameGlare(reading, pages, everyCandidate);
   // A field another candidate gave with both readers agreeing is read: its rejected readings are not a disagreement.
   reading.disagreements = reading.disagreements.filter(
@@ -237,6 +239,69 @@ function inferBin(
   if (verdict.kind !== 'agreed' || verdict.confidence < AGREED_FLOOR) return;
   reading.card.rx_bin = { ...candidate.value, confidence: verdict.confidence, readers: 2, inferred: true };
   delete reading.unreadReasons.rx_bin;
+}
+
+/**
+ * A member's name printed with no label, as many cards print it under the payer's title: the one run
+ * of print shaped as a name (`nameShapedRuns`) on the front that is neither the payer's title, as
+ * read, nor print either reader took for a labelled value, on a card where neither reader read a
+ * name's label; and only where both readers read it alike there. Two such runs, by either reader,
+ * leave it unread: nothing then says which is the member's. With the payer's title unread, nothing says which line it
+ * is, and the name stays unread too.
+ */
+function inferMemberName(
+  reading: CardReading,
+  pages: readonly ReadPage[],
+  everyCandidate: readonly Candidate[],
+): void {
+  const front = pages[0];
+  const payerWords = reading.card.payer_name?.words ?? [];
+  if (front?.second === undefined || payerWords.length === 0) return;
+  const nameLabelled = READERS.some((reader) =>
+    labelsOfLines(linesOf(front, reader).lines.map((line) => line.words.flatMap(tokensOf)))
+      .flat()
+      .some((label) => label.field === 'member_name'),
+  );
+  if (nameLabelled) return;
+  const taken = [
+    ...everyCandidate.filter((candidate) => candidate.pageIndex === 0).map(regionOf),
+    boxAround(payerWords.map((word) => word.box)),
+  ];
+  const regionOfRun = (run: readonly ReadWord[]) => boxAround(run.map((word) => word.box));
+  const [ownRuns, otherRuns] = READERS.map((reader) =>
+    nameShapedRuns(linesOf(front, reader).lines).filter(
+      (run) => !run.some((word) => taken.some((box) => sameRegion(word.box, box))),
+    ),
+  );
+  // The second reader may read the name in mixed case (`DEvOn m rIvera`): its place is checked below,
+  // and only a name-shaped run elsewhere counts against it.
+  if (ownRuns.length !== 1) return;
+  const [run] = ownRuns;
+  if (otherRuns.some((other) => !sameRegion(regionOfRun(other), regionOfRun(run)))) return;
+  const value = SHAPES.member_name.normalise(run.map((word) => word.text).join(' '));
+  if (!value) return;
+  const candidate: Candidate = {
+    field: 'member_name',
+    labelCertain: false,
+    value: {
+      value,
+      confidence: Math.min(...run.map((word) => word.confidence)),
+      words: run,
+      page: front.number,
+    },
+    pageIndex: 0,
+    reader: 'first',
+  };
+  const verdict = checkAgainstOtherReader(candidate, front, everyCandidate);
+  if (verdict.kind !== 'agreed' || verdict.confidence < AGREED_FLOOR) return;
+  reading.card.member_name = {
+    ...candidate.value,
+    value: verdict.value ?? value,
+    confidence: verdict.confidence,
+    readers: 2,
+    inferred: true,
+  };
+  delete reading.unreadReasons.member_name;
 }
 
 /** A candidate rejected: where it stood, its reading and the other reader's there, and its label. */

@@ -623,6 +623,41 @@ describe("a payer's name printed without a label", () => {
     });
   });
 
+  it("is read without a plan's tier printed close after it", () => {
+    const printed = ['Harbor Mutual Gold 1500', 'ID: W246813579'];
+    expect(readCard([readTwice(printed, printed)]).card.payer_name?.value).toBe('Harbor Mutual');
+  });
+
+  it("is read without a plan's tier and deductible printed far to its right", () => {
+    const printed = ['Harbor Mutual              Gold 1500', 'ID: W246813579'];
+    expect(readCard([readTwice(printed, printed)]).card.payer_name?.value).toBe('Harbor Mutual');
+  });
+
+  it("keeps a title's own last word that plans also print", () => {
+    const printed = ['Tufts Health Plan', 'ID: W246813579'];
+    expect(readCard([readTwice(printed, printed)]).card.payer_name?.value).toBe('Tufts Health Plan');
+  });
+
+  it('is never marks the first reader made of a rule across the title, boxed taller than it', () => {
+    const front = readTwice(
+      ['Lakeshore Health Alliance', 'CRORE TVS PVIIATICE', 'ID: W246813579'],
+      ['Lakeshore Health Alliance', '', 'ID: W246813579'],
+    );
+    const [title, marks, id] = front.lines;
+    const overTheTitle = {
+      words: marks.words.map((word) => ({
+        ...word,
+        confidence: 0.04,
+        box: { ...word.box, top: -0.5, height: 1.8 },
+      })),
+      box: { ...marks.box, top: -0.5, height: 1.8 },
+    };
+    expect(readCard([{ ...front, lines: [title, overTheTitle, id] }]).card.payer_name).toMatchObject({
+      value: 'Lakeshore Health Alliance',
+      readers: 2,
+    });
+  });
+
   it('is never print beside a label the first reader misread and the second read', () => {
     const front = readTwice(
       [
@@ -932,5 +967,60 @@ describe('a GRP by a pharmacy block in no way that says whose group it is', () =
     const lines = ['BIN: 610014', 'PCN: MEDDP', '     GRP: RX4567'];
     const reading = readCard([readTwice(lines, lines)]);
     expect(reading.card.group_number).toBeNull();
+  });
+});
+
+describe("a member's name printed without a label", () => {
+  /** The card's lines as both readers gave them, the first line, the payer's title, set larger above them. */
+  const frontWithTitle = (first: string[], second = first) => {
+    const front = readTwice(first, second);
+    const [title, ...rest] = front.lines;
+    const larger = {
+      ...title,
+      words: title.words.map((word) => ({ ...word, box: { ...word.box, top: -0.3, height: 1.3 } })),
+    };
+    return { ...front, lines: [larger, ...rest] };
+  };
+
+  it("is the one line shaped as a name besides the payer's title, read alike by both, and flagged inferred", () => {
+    const reading = readCard([frontWithTitle(['Harbor Mutual', 'DEVON M RIVERA', 'ID: W123456789'])]);
+    expect(reading.card.member_name).toMatchObject({ value: 'DEVON M RIVERA', readers: 2, inferred: true });
+  });
+
+  it('is left unread where two lines could be it', () => {
+    const reading = readCard([
+      frontWithTitle(['Harbor Mutual', 'DEVON M RIVERA', 'ID: W123456789', 'JORDAN A COHEN']),
+    ]);
+    expect(reading.card.member_name).toBeNull();
+  });
+
+  it("is never inferred on a card where a reader read a name's label", () => {
+    const reading = readCard([
+      frontWithTitle(['Harbor Mutual', 'DEVON M RIVERA', 'ID: W123456789', 'Name:']),
+    ]);
+    expect(reading.card.member_name).toBeNull();
+  });
+
+  it("is never the payer's title set in capitals", () => {
+    const reading = readCard([frontWithTitle(['HARBOR MUTUAL', 'ID: W123456789'])]);
+    expect(reading.card.payer_name?.value).toBe('HARBOR MUTUAL');
+    expect(reading.card.member_name).toBeNull();
+  });
+
+  it("is never the card's own wording in capitals", () => {
+    const reading = readCard([
+      frontWithTitle(['Harbor Mutual', 'CUSTOMER SERVICE', 'ID: W123456789', 'OPEN ACCESS']),
+    ]);
+    expect(reading.card.member_name).toBeNull();
+  });
+
+  it('is left unread where the readers read it differently', () => {
+    const reading = readCard([
+      frontWithTitle(
+        ['Harbor Mutual', 'DEVON M RIVERA', 'ID: W123456789'],
+        ['Harbor Mutual', 'DEVIN M RIVERA', 'ID: W123456789'],
+      ),
+    ]);
+    expect(reading.card.member_name).toBeNull();
   });
 });
