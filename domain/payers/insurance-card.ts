@@ -110,7 +110,10 @@ export function readCard(pages: readonly ReadPage[]): CardReading {
         rejected.get('payer_name')!,
       );
   }
-  if (!candidates.has('member_name') && identified) inferMemberName(reading, pages, everyCandidate);
+  // A payer's name taken from its label leaves the largest lettering unplaced: a logo's name in
+  // capitals (`BLUE CROSS`) would then be a name's shape no rule sets apart.
+  if (!candidates.has('member_name') && identified && !payerLabelled)
+    inferMemberName(reading, pages, everyCandidate);
   blameGlare(reading, pages, everyCandidate);
   // A field another candidate gave with both readers agreeing is read: its rejected readings are not a disagreement.
   reading.disagreements = reading.disagreements.filter(
@@ -247,7 +250,7 @@ function inferBin(
  * read, nor print either reader took for a labelled value, on a card where neither reader read a
  * name's label; and only where both readers read it alike there. Two such runs, by either reader,
  * leave it unread: nothing then says which is the member's. With the payer's title unread, nothing says which line it
- * is, and the name stays unread too.
+ * is, and the name stays unread too; so it does where the payer's name came from its label.
  */
 function inferMemberName(
   reading: CardReading,

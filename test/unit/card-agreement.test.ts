@@ -1007,6 +1007,12 @@ describe("a member's name printed without a label", () => {
     expect(reading.card.member_name).toBeNull();
   });
 
+  it("is never inferred where the payer's name came from its label", () => {
+    const reading = readCard([frontWithTitle(['BLUE CROSS', 'Payer: Harbor Mutual', 'ID: W123456789'])]);
+    expect(reading.card.payer_name?.value).toBe('Harbor Mutual');
+    expect(reading.card.member_name).toBeNull();
+  });
+
   it("is never the card's own wording in capitals", () => {
     const reading = readCard([
       frontWithTitle(['Harbor Mutual', 'CUSTOMER SERVICE', 'ID: W123456789', 'OPEN ACCESS']),
