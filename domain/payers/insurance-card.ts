@@ -249,8 +249,9 @@ function inferBin(
  * of print shaped as a name (`nameShapedRuns`) on the front that is neither the payer's title, as
  * read, nor print either reader took for a labelled value, on a card where neither reader read a
  * name's label; and only where both readers read it alike there. Two such runs, by either reader,
- * leave it unread: nothing then says which is the member's. With the payer's title unread, nothing says which line it
- * is, and the name stays unread too; so it does where the payer's name came from its label.
+ * leave it unread: nothing then says which is the member's. With the payer's title unread, nothing
+ * says which line it is, and the name stays unread too; so it does where the payer's name came from
+ * its label.
  */
 function inferMemberName(
   reading: CardReading,
