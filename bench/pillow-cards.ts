@@ -24,12 +24,17 @@ const REQUIREMENTS = join(ROOT, 'bench', 'pillow', 'requirements.txt');
 export const PILLOW_FACE_PACKAGES =
   'fonts-open-sans fonts-lato fonts-roboto-unhinted fonts-cantarell fonts-freefont-ttf fonts-hack';
 
-/** The Python of a virtual environment holding the pinned Pillow, installed from PyPI when missing. */
-async function pillowPython(): Promise<string> {
-  const { stdout } = await run('bash', [join(ROOT, 'scripts', 'ensure-python-tools.sh')], {
+let python: Promise<string> | undefined;
+
+/**
+ * The Python of a virtual environment holding the pinned Pillow, installed from PyPI when missing;
+ * found once a run.
+ */
+function pillowPython(): Promise<string> {
+  python ??= run('bash', [join(ROOT, 'scripts', 'ensure-python-tools.sh')], {
     env: { ...process.env, PYTHON_TOOLS_LIST: REQUIREMENTS },
-  });
-  return join(stdout.trim(), 'bin', 'python');
+  }).then(({ stdout }) => join(stdout.trim(), 'bin', 'python'));
+  return python;
 }
 
 /** Why Pillow's cards cannot be drawn here, or null when they can. */

@@ -396,13 +396,18 @@ export function unlabelledPayerName(
   const seenByBoth = (line: { words: ReadWord[] }) =>
     otherWords.length === 0 ||
     line.words.some((word) => otherWords.some((other) => sameRegion(word.box, other.box)));
+  const above = lettering.filter(
+    (line) => bottomOf(line) <= firstLabelTop && !labelled.includes(line) && seenByBoth(line),
+  );
   // A rule or a card's edge Tesseract read as letters gives a line of words it is all but sure are
-  // none (`CRORE TVS PVIIATICE`, boxed taller than the title it crossed).
-  const printedSurely = (line: { words: ReadWord[] }) =>
-    medianOf(line.words.map((word) => word.confidence)) >= SURE_OF_PRINT;
-  const candidates = lettering.filter(
+  // none (`CRORE TVS PVIIATICE`, boxed taller than the title it crossed): such a line across print it
+  // is surer of is set aside. Anywhere else it may be the title read badly, and leaves it unread.
+  const unsure = (line: { words: ReadWord[] }) => !printedSurely(line.words);
+  const boxOf = (line: { words: ReadWord[] }) => boxAround(line.words.map((word) => word.box));
+  const candidates = above.filter(
     (line) =>
-      bottomOf(line) <= firstLabelTop && !labelled.includes(line) && seenByBoth(line) && printedSurely(line),
+      !unsure(line) ||
+      !above.some((other) => other !== line && !unsure(other) && boxesCross(boxOf(line), boxOf(other))),
   );
   // A plan's badge a reader gave a line of its own (`(PPO`, `[ POS Choice |`, its border read as marks)
   // may stand taller than the title: it gives way to a line on its own row, the title's it stands
@@ -415,7 +420,7 @@ export function unlabelledPayerName(
     byHeight[0] && badgeLine(byHeight[0])
       ? byHeight.find((line) => !badgeLine(line) && sharesARow(rowOf(line), rowOf(byHeight[0])))
       : byHeight[0];
-  if (!tallestLine) return null;
+  if (!tallestLine || unsure(tallestLine)) return null;
   // A reader may give a title's words as lines of their own (`Harbor` and `Mutual` on a dark band):
   // words of other lines on its row, standing as a title's words stand by it, are the title's too.
   const rowmates = candidates
@@ -480,9 +485,19 @@ const PLAN_BADGE_WORDS: ReadonlySet<string> = new Set([
   'NETWORK',
 ]);
 
-/** Words made only of a plan's type and tier (`POS Choice`): a badge, never a payer's name. */
+/**
+ * Words made only of a plan's type and tier, with a deductible's number among them (`POS Choice`,
+ * `Gold 1500`): a badge, never a payer's name.
+ */
 function isPlanBadge(words: readonly ReadWord[]): boolean {
-  return words.every((word) => PLAN_BADGE_WORDS.has(word.text.replace(/[^A-Za-z]/g, '').toUpperCase()));
+  return (
+    words.some((word) => isPlanWord(word.text)) &&
+    words.every((word) => isPlanWord(word.text) || /^\d+$/.test(word.text))
+  );
+}
+
+function isPlanWord(text: string): boolean {
+  return PLAN_BADGE_WORDS.has(text.replace(/[^A-Za-z]/g, '').toUpperCase());
 }
 
 /**
@@ -501,11 +516,7 @@ function titleWords(words: ReadWord[]): ReadWord[] | null {
     if (together) run.push(next);
     else runs.push([next]);
   }
-  // A tier with its deductible (`Gold 1500`) is a badge too.
-  const tier = (run: ReadWord[]) =>
-    run.some((word) => isPlanTierWord(word.text)) &&
-    run.every((word) => isPlanTierWord(word.text) || /^\d+$/.test(word.text));
-  const badge = (run: ReadWord[]) => OPENING_BRACKET.test(run[0].text) || isPlanBadge(run) || tier(run);
+  const badge = (run: ReadWord[]) => OPENING_BRACKET.test(run[0].text) || isPlanBadge(run);
   // A card's corner or a speck far off, read as a mark or two (`4`, `ol`), is no print of the title;
   // two capitals are (`AZ Blue`, `Blue Cross NC`).
   const speck = (run: ReadWord[]) => {
@@ -518,6 +529,8 @@ function titleWords(words: ReadWord[]): ReadWord[] | null {
   while (runs.length > 1 && (badge(runs[runs.length - 1]) || speck(runs[runs.length - 1]))) runs.pop();
   while (runs.length > 1 && speck(runs[0])) runs.shift();
   runs[runs.length - 1] = withoutTierAtEnd(runs[runs.length - 1]);
+  // What is left of a badge alone (`Gold` of `Gold 1500`) names no payer.
+  if (isPlanBadge(runs.flat())) return null;
   const smallerBeside = runs.slice(1).some((run, index) => {
     const [left, right] = [runs[index][runs[index].length - 1].box, run[0].box];
     return (
@@ -528,25 +541,58 @@ function titleWords(words: ReadWord[]): ReadWord[] | null {
   return smallerBeside ? null : runs.flat();
 }
 
-/** Plan words that are never a payer's own: `Plan` may end one (`Tufts Health Plan`). */
-const TIER_WORDS: ReadonlySet<string> = new Set(
-  [...PLAN_BADGE_WORDS].filter((word) => word !== 'PLAN' && word !== 'WITH'),
-);
+/**
+ * A plan's type or metal tier: never the end of a payer's own name. Other plan words may be
+ * (`Blue Care Network`, `Blue Plus`, `Community Health Choice`, `Tufts Health Plan`).
+ */
+const PLAN_TYPES_AND_TIERS: ReadonlySet<string> = new Set([
+  'PPO',
+  'HMO',
+  'EPO',
+  'POS',
+  'HDHP',
+  'HSA',
+  'HRA',
+  'GOLD',
+  'SILVER',
+  'BRONZE',
+  'PLATINUM',
+]);
 
 /**
- * A title's words without a plan's tier set close after them, within a title's space
- * (`Harbor Mutual Gold 1500`, `Cascade Benefit Partners Open Access`): its words, and a deductible's
- * number among them, end the run. The title keeps its first word.
+ * A title's words without a plan set close after them, within a title's space: the plan's words and
+ * numbers at the run's end, where they hold a plan's type or tier, a deductible's number, or two plan
+ * words (`Harbor Mutual Gold 1500`, `Cascade Benefit Partners Open Access`). One plan word alone
+ * may end the payer's own name (`Blue Care Network`), and stays. The title keeps its first word.
  */
 function withoutTierAtEnd(run: ReadWord[]): ReadWord[] {
+  const inPlan = (word: ReadWord) =>
+    /^\d+$/.test(word.text) || (isPlanWord(word.text) && !/^(PLAN|WITH)$/i.test(word.text));
   let kept = run.length;
-  while (kept > 1 && (isPlanTierWord(run[kept - 1].text) || /^\d+$/.test(run[kept - 1].text))) kept -= 1;
-  return run.slice(kept).some((word) => isPlanTierWord(word.text)) ? run.slice(0, kept) : run;
+  while (kept > 1 && inPlan(run[kept - 1])) kept -= 1;
+  const tail = run.slice(kept);
+  const planWords = tail.filter((word) => isPlanWord(word.text));
+  const aPlan =
+    planWords.length > 0 &&
+    (planWords.length >= 2 ||
+      tail.length > planWords.length ||
+      planWords.some((word) => isPlanTypeOrTier(word.text)));
+  return aPlan ? run.slice(0, kept) : run;
 }
 
-/** Whether a word names a plan's type or tier (`Gold`, `Open`, `Access`, `PPO`), never a payer's own. */
-export function isPlanTierWord(text: string): boolean {
-  return TIER_WORDS.has(text.replace(/[^A-Za-z]/g, '').toUpperCase());
+/** Whether a word names a plan's type or metal tier (`PPO`, `Gold`), never a payer's own. */
+export function isPlanTypeOrTier(text: string): boolean {
+  return PLAN_TYPES_AND_TIERS.has(text.replace(/[^A-Za-z]/g, '').toUpperCase());
+}
+
+/** Whether two boxes share some of their area. */
+function boxesCross(a: Box, b: Box): boolean {
+  return horizontalOverlap(a, b) > 0 && a.top < b.top + b.height && b.top < a.top + a.height;
+}
+
+/** Whether a reader was sure enough of the words to count them print (see `SURE_OF_PRINT`). */
+function printedSurely(words: readonly ReadWord[]): boolean {
+  return medianOf(words.map((word) => word.confidence)) >= SURE_OF_PRINT;
 }
 
 /**
@@ -606,17 +652,19 @@ const NOT_NAME_WORDS: ReadonlySet<string> = new Set([
   'PRIMARY',
   'DEPENDENT',
   'DEPENDENTS',
+  'ER',
+  'UC',
+  'PCP',
+  'SPC',
+  'SPEC',
+  'OV',
 ]);
 
 /** A word of a person's name in capitals (`RIVERA`, `O'NEIL`, `SMITH-JONES`), or an initial (`M`, `M.`). */
 const NAME_WORD = /^[A-Z](?:[A-Z'-]*[A-Z]|\.)?$/;
 
-/**
- * Runs of print shaped as a member's name a card prints with no label (`DEVON M RIVERA` under the
- * payer's title): two to four words in capitals standing as a name's words stand (`WORD_GAP`), two of
- * them at least two letters long, none of them a label's word, a plan's, or the card's own wording.
- */
-export function nameShapedRuns(lines: readonly ReadLine[]): ReadWord[][] {
+/** The runs of print on each line: words standing as a name's words stand (`WORD_GAP`). */
+export function printedRuns(lines: readonly ReadLine[]): ReadWord[][] {
   const runs: ReadWord[][] = [];
   for (const line of lines) {
     const words = [...line.words].sort((a, b) => a.box.left - b.box.left);
@@ -626,7 +674,34 @@ export function nameShapedRuns(lines: readonly ReadLine[]): ReadWord[][] {
       else runs.push([word]);
     });
   }
-  return runs.filter((run) => {
+  return runs;
+}
+
+/**
+ * Whether a run is print a card sets about itself (`CUSTOMER SERVICE`, `Open Access`, copays): every
+ * word of two letters or more is its wording, a plan's, or a label's.
+ */
+function cardsOwnWording(run: readonly ReadWord[]): boolean {
+  return run
+    .filter((word) => /[A-Za-z].*[A-Za-z]/.test(word.text))
+    .every((word) => {
+      const key = word.text.replace(/[^A-Za-z]/g, '').toUpperCase();
+      return (
+        NOT_NAME_WORDS.has(key) ||
+        CARD_WORDING.has(key) ||
+        PLAN_BADGE_WORDS.has(key) ||
+        isLabelWord(word.text)
+      );
+    });
+}
+
+/**
+ * Runs of print shaped as a member's name a card prints with no label (`DEVON M RIVERA` under the
+ * payer's title): two to four words in capitals, two of them at least two letters long, none of
+ * them a label's word, a plan's, or the card's own wording.
+ */
+export function nameShapedRuns(lines: readonly ReadLine[]): ReadWord[][] {
+  return printedRuns(lines).filter((run) => {
     const keys = run.map((word) => word.text.replace(/[^A-Za-z]/g, '').toUpperCase());
     return (
       run.length >= 2 &&
@@ -636,4 +711,19 @@ export function nameShapedRuns(lines: readonly ReadLine[]): ReadWord[][] {
       !keys.some((key) => NOT_NAME_WORDS.has(key) || CARD_WORDING.has(key) || PLAN_BADGE_WORDS.has(key))
     );
   });
+}
+
+/**
+ * Whether a run of print may be a person's name however a reader gave it or the card set it (`Devon
+ * Rivera`, `RIVERA JR.`, `RlVERA 01`): two words of two letters or more, in any case, not all the
+ * card's own wording, beside no label, read with some certainty. A name printed so is not
+ * name-shaped, and another run then must not pass for the one name on the card.
+ */
+export function mayBeAName(run: readonly ReadWord[]): boolean {
+  return (
+    run.filter((word) => /[A-Za-z].*[A-Za-z]/.test(word.text)).length >= 2 &&
+    !run.some((word) => isLabelWord(word.text)) &&
+    !cardsOwnWording(run) &&
+    printedSurely(run)
+  );
 }

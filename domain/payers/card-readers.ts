@@ -14,7 +14,7 @@ import {
 import { FIELD_KIND, IDENTIFIERS, sameReading, SHAPES } from './card-field-shapes';
 import { afterRunInLabel, isLabelWord, labelsOfLines, tokensOf } from './card-labels';
 import type { CardField } from './card-fields';
-import { isPlanTierWord } from './card-layout';
+import { isPlanTypeOrTier } from './card-layout';
 import type { FoundField } from './card-layout';
 
 /**
@@ -102,10 +102,11 @@ export function checkAgainstOtherReader(
     (ownLabelBoxes ??= [...labelBoxesOf(own, field, true), ...labelBoxesOf(other, field, true)]).some((box) =>
       sameRegion(word.box, box),
     );
-  // A plan's tier printed close after the payer's title (`Harbor Mutual Gold 1500`) is no part of it.
+  // A plan's type or tier printed close after the payer's title (`Harbor Mutual Gold 1500`) is no part
+  // of it; other plan words may be (`Blue Care Network`).
   const standsApart = (word: ReadWord) =>
     markedLabel(word) ||
-    (field === 'payer_name' && isPlanTierWord(word.text)) ||
+    (field === 'payer_name' && isPlanTypeOrTier(word.text)) ||
     labels.some((label) => misreadLabel(word, label)) ||
     inOwnLabelsPlace(word) ||
     otherValues.some((box) => sameRegion(word.box, box)) ||

@@ -11,7 +11,7 @@ import {
   SHAPES,
 } from './card-field-shapes';
 import { keyOf, labelsOfLines, tokensOf } from './card-labels';
-import { fieldsOnPage, nameShapedRuns, unlabelledPayerName } from './card-layout';
+import { fieldsOnPage, mayBeAName, nameShapedRuns, printedRuns, unlabelledPayerName } from './card-layout';
 import type { FoundValue } from './card-layout';
 import { AGREED_FLOOR, checkAgainstOtherReader, linesOf, READERS, regionOf } from './card-readers';
 import type { Candidate, Reader } from './card-readers';
@@ -110,9 +110,10 @@ export function readCard(pages: readonly ReadPage[]): CardReading {
         rejected.get('payer_name')!,
       );
   }
-  // A payer's name taken from its label leaves the largest lettering unplaced: a logo's name in
-  // capitals (`BLUE CROSS`) would then be a name's shape no rule sets apart.
-  if (!candidates.has('member_name') && identified && !payerLabelled)
+  // A payer's name a label gave, or may have given (`Payer Harbor Mutual`), leaves the largest
+  // lettering unplaced: a logo's name in capitals (`BLUE CROSS`) would then be a name's shape no rule
+  // sets apart.
+  if (!candidates.has('member_name') && identified && !candidates.has('payer_name'))
     inferMemberName(reading, pages, everyCandidate);
   blameGlare(reading, pages, everyCandidate);
   // A field another candidate gave with both readers agreeing is read: its rejected readings are not a disagreement.
@@ -248,10 +249,10 @@ function inferBin(
  * A member's name printed with no label, as many cards print it under the payer's title: the one run
  * of print shaped as a name (`nameShapedRuns`) on the front that is neither the payer's title, as
  * read, nor print either reader took for a labelled value, on a card where neither reader read a
- * name's label; and only where both readers read it alike there. Two such runs, by either reader,
- * leave it unread: nothing then says which is the member's. With the payer's title unread, nothing
- * says which line it is, and the name stays unread too; so it does where the payer's name came from
- * its label.
+ * name's label; and only where both readers read it alike there. Any other print either reader
+ * gave that may be a name (`mayBeAName`) leaves it unread: nothing then says which is the member's.
+ * With the payer's title unread, nothing says which line it is, and the name stays unread too; so it
+ * does where a payer's label was read.
  */
 function inferMemberName(
   reading: CardReading,
@@ -272,16 +273,18 @@ function inferMemberName(
     boxAround(payerWords.map((word) => word.box)),
   ];
   const regionOfRun = (run: readonly ReadWord[]) => boxAround(run.map((word) => word.box));
-  const [ownRuns, otherRuns] = READERS.map((reader) =>
-    nameShapedRuns(linesOf(front, reader).lines).filter(
-      (run) => !run.some((word) => taken.some((box) => sameRegion(word.box, box))),
-    ),
-  );
-  // The second reader may read the name in mixed case (`DEvOn m rIvera`): its place is checked below,
-  // and only a name-shaped run elsewhere counts against it.
+  const free = (run: readonly ReadWord[]) =>
+    !run.some((word) => taken.some((box) => sameRegion(word.box, box)));
+  const ownRuns = nameShapedRuns(linesOf(front, 'first').lines).filter(free);
   if (ownRuns.length !== 1) return;
   const [run] = ownRuns;
-  if (otherRuns.some((other) => !sameRegion(regionOfRun(other), regionOfRun(run)))) return;
+  // Any other print either reader gave that may be a name, shaped as one or not (`Devon Rivera`, a
+  // name in small letters beside `REFERRAL REQUIRED`), leaves nothing to say which is the member's.
+  // The second reader may give the name itself in mixed case (`DEvOn m rIvera`): it stands in its place.
+  const contenders = READERS.flatMap((reader) => printedRuns(linesOf(front, reader).lines))
+    .filter(free)
+    .filter(mayBeAName);
+  if (contenders.some((other) => !sameRegion(regionOfRun(other), regionOfRun(run)))) return;
   const value = SHAPES.member_name.normalise(run.map((word) => word.text).join(' '));
   if (!value) return;
   const candidate: Candidate = {

@@ -633,12 +633,39 @@ describe("a payer's name printed without a label", () => {
     expect(readCard([readTwice(printed, printed)]).card.payer_name?.value).toBe('Harbor Mutual');
   });
 
+  it("keeps a plan word that ends a payer's own name", () => {
+    const printed = ['Blue Care Network', 'ID: W246813579'];
+    expect(readCard([readTwice(printed, printed)]).card.payer_name?.value).toBe('Blue Care Network');
+  });
+
+  it('is never what is left of a tier and its deductible standing alone as the tallest line', () => {
+    const printed = ['Gold 1500', 'ID: W246813579'];
+    expect(readCard([readTwice(printed, printed)]).card.payer_name).toBeNull();
+  });
+
+  it('is unread, not the next line, where the first reader was all but unsure of the title', () => {
+    const front = readTwice(
+      ['Lakeshore Health Alliance', 'Secondary Rx', 'ID: W246813579'],
+      ['Lakeshore Health Alliance', 'Secondary Rx', 'ID: W246813579'],
+    );
+    const [title, tagline, id] = front.lines;
+    const unsureTitle = {
+      ...title,
+      words: title.words.map((word) => ({
+        ...word,
+        confidence: 0.1,
+        box: { ...word.box, top: -0.3, height: 1.3 },
+      })),
+    };
+    expect(readCard([{ ...front, lines: [unsureTitle, tagline, id] }]).card.payer_name).toBeNull();
+  });
+
   it("keeps a title's own last word that plans also print", () => {
     const printed = ['Tufts Health Plan', 'ID: W246813579'];
     expect(readCard([readTwice(printed, printed)]).card.payer_name?.value).toBe('Tufts Health Plan');
   });
 
-  it('is never marks the first reader made of a rule across the title, boxed taller than it', () => {
+  it('is never the marks the first reader made of a rule across the title, boxed taller than it', () => {
     const front = readTwice(
       ['Lakeshore Health Alliance', 'CRORE TVS PVIIATICE', 'ID: W246813579'],
       ['Lakeshore Health Alliance', '', 'ID: W246813579'],
@@ -1010,6 +1037,38 @@ describe("a member's name printed without a label", () => {
   it("is never inferred where the payer's name came from its label", () => {
     const reading = readCard([frontWithTitle(['BLUE CROSS', 'Payer: Harbor Mutual', 'ID: W123456789'])]);
     expect(reading.card.payer_name?.value).toBe('Harbor Mutual');
+    expect(reading.card.member_name).toBeNull();
+  });
+
+  it('is never inferred where a payer label without a colon may have given the payer', () => {
+    const reading = readCard([frontWithTitle(['BLUE CROSS', 'Payer Harbor Mutual', 'ID: W123456789'])]);
+    expect(reading.card.member_name).toBeNull();
+  });
+
+  it('is read where the second reader gave it in mixed case', () => {
+    const reading = readCard([
+      frontWithTitle(
+        ['Harbor Mutual', 'DEVON M RIVERA', 'ID: W123456789'],
+        ['Harbor Mutual', 'DEvOn m rIvera', 'ID: W123456789'],
+      ),
+    ]);
+    expect(reading.card.member_name).toMatchObject({ value: 'DEVON M RIVERA', inferred: true });
+  });
+
+  it('is never other print in capitals where the name is printed in small letters', () => {
+    const reading = readCard([
+      frontWithTitle(['Harbor Mutual', 'Devon Rivera', 'ID: W123456789', 'REFERRAL REQUIRED']),
+    ]);
+    expect(reading.card.member_name).toBeNull();
+  });
+
+  it('is left unread where the second reader read a name-shaped run elsewhere', () => {
+    const reading = readCard([
+      frontWithTitle(
+        ['Harbor Mutual', 'DEVON M RIVERA', 'ID: W123456789', 'Jordan Cohen'],
+        ['Harbor Mutual', 'DEVON M RIVERA', 'ID: W123456789', 'JORDAN COHEN'],
+      ),
+    ]);
     expect(reading.card.member_name).toBeNull();
   });
 
